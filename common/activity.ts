@@ -1,0 +1,47 @@
+import { ACTIVITY } from './texts.js';
+
+const ADDED = ['CREATE', 'ADD', 'ADDED', 'INSERT'];
+const UPDATED = ['UPDATE', 'UPDATED', 'EDIT', 'EDITED'];
+const DELETED = ['DELETE', 'DELETED', 'REMOVE', 'REMOVED'];
+
+export type ActivityType = 'pest' | 'disease' | 'variety' | 'admin';
+
+export function activityKind(collection: string | null | undefined): string {
+  const kinds = ACTIVITY.kinds as Record<string, string>;
+  return (collection && kinds[collection]) || ACTIVITY.kinds.other;
+}
+
+export function activityType(collection: string | null | undefined): ActivityType | null {
+  switch (collection) {
+    case 'rice_local_pests': return 'pest';
+    case 'rice_local_diseases': return 'disease';
+    case 'rice_seed_varieties': return 'variety';
+    case 'accounts': return 'admin';
+    default: return null;
+  }
+}
+
+/** The dashboard's activity sentence (SPEC.md section 9, 'Activity text'). */
+export function activityText(action: string | null | undefined, collection: string | null | undefined, name: string | null | undefined): string {
+  const kind = activityKind(collection);
+  const label = name && name.trim() ? name : ACTIVITY.unknownName;
+  const verb = (action ?? '').toUpperCase();
+  if (ADDED.includes(verb)) return `New ${kind} added: ${label}`;
+  if (UPDATED.includes(verb)) return `${kind} updated: ${label}`;
+  if (DELETED.includes(verb)) return `${kind} deleted: ${label}`;
+  return `${kind} activity: ${label}`;
+}
+
+/** Relative time as s, m, h or d (SPEC.md section 2, History logs). */
+export function relativeTime(iso: string | null | undefined, now: number = Date.now()): string {
+  if (!iso) return 'Invalid';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return 'Invalid';
+  const seconds = Math.max(0, Math.floor((now - t) / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours}h`;
+  return `${Math.floor(hours / 24)}d`;
+}

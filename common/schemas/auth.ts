@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits.js';
+import { LOGIN } from '../texts.js';
+import { ROLES } from '../permissions.js';
+
+export const loginSchema = z.object({
+  identifier: z.string({ error: LOGIN.usernameRequired }).trim().min(1, LOGIN.usernameRequired).max(LIMITS.maxShortTextLength),
+  password: z.string({ error: LOGIN.passwordRequired }).min(1, LOGIN.passwordRequired).max(1024),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+/** What the browser may know about the signed-in account: never a hash, answer or token. */
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  fullname: z.string(),
+  username: z.string(),
+  email: z.string().nullable(),
+  contactNo: z.string().nullable(),
+  photoURL: z.string().nullable(),
+  role: z.enum(ROLES),
+  securityQuestion: z.string().nullable(),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+export const sessionSchema = z.object({
+  user: sessionUserSchema,
+  sessionId: z.string(),
+  idleTimeoutMs: z.number(),
+});
+export type SessionInfo = z.infer<typeof sessionSchema>;
+
+export const errorSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+export type ApiErrorBody = z.infer<typeof errorSchema>;

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+export const dashboardCountsSchema = z.object({
+  varieties: z.number(),
+  pests: z.number(),
+  diseases: z.number(),
+  admins: z.number(),
+});
+export type DashboardCounts = z.infer<typeof dashboardCountsSchema>;
+
+export const activityItemSchema = z.object({
+  id: z.string(),
+  type: z.enum(['pest', 'disease', 'variety', 'admin']).nullable(),
+  action: z.string(),
+  text: z.string(),
+  timestamp: z.string(),
+});
+export type ActivityItem = z.infer<typeof activityItemSchema>;
+
+export const recentActivitiesSchema = z.object({ items: z.array(activityItemSchema) });

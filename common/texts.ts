@@ -1,0 +1,101 @@
+/**
+ * Every user-facing text from SPEC.md, verbatim, in one place.
+ * The browser renders these; the server uses them in its error messages.
+ */
+export const APP = {
+  name: 'PalaYan Admin',
+  version: 'Version 1.0.0',
+  departmentCredit: 'Provincial Agriculture Office of Tarlac · Department of Agriculture',
+  copyright: '© 2025 PalaYan Team. All rights reserved.',
+} as const;
+
+export const LOGIN = {
+  usernameLabel: 'Username or email',
+  passwordLabel: 'Password',
+  forgotPassword: 'Forgot password?',
+  submit: 'Login',
+  submitting: 'Logging in...',
+  showPassword: 'Show password',
+  hidePassword: 'Hide password',
+  usernameRequired: 'Please enter your username or email',
+  passwordRequired: 'Please enter your password',
+  invalidCredentials: 'Invalid credentials. Please try again.',
+  genericError: 'Something went wrong. Please try again later.',
+  deletedAccount: 'This account has been deleted.',
+  restrictedAccount: 'Your account is restricted. Please contact an administrator.',
+  defaultRestricted: 'Your account is currently restricted.',
+  blockedTitle: 'Login blocked',
+  autoLogoutTitle: 'Auto logout',
+  autoLogoutInactivity: 'You were logged out due to inactivity.',
+  autoLogoutSessionEnded: 'Your session has ended. Please log in again.',
+  ok: 'OK',
+  tooManyAttempts: 'Too many login attempts. Please wait a moment and try again.',
+} as const;
+
+export const SHELL = {
+  nav: {
+    dashboard: 'Dashboard',
+    varieties: 'Rice Varieties',
+    pests: 'Pest',
+    diseases: 'Rice Disease',
+    accounts: 'Accounts',
+    history: 'History Logs',
+    maintenance: 'File Maintenance',
+  },
+  accountSettings: 'Account Settings',
+  systemSettings: 'System Settings',
+  logout: 'Logout',
+  logoutConfirm: 'Are you sure you want to logout?',
+  cancel: 'Cancel',
+  loggingOut: 'Logging out...',
+  roleLabel: { SYSTEM_ADMIN: 'super admin', ADMIN: 'admin' },
+  comingSoon: 'This screen is coming soon.',
+  collapseSidebar: 'Collapse sidebar',
+  expandSidebar: 'Expand sidebar',
+  openMenu: 'Open menu',
+  closeMenu: 'Close menu',
+} as const;
+
+export const DASHBOARD = {
+  title: 'Dashboard',
+  cards: {
+    varieties: 'Rice Varieties',
+    pests: 'Total Pests',
+    diseases: 'Total Diseases',
+    admins: 'Admin Users',
+  },
+  recentActivities: 'Recent Activities',
+  noRecentActivities: 'No recent activities yet.',
+} as const;
+
+/** Activity kinds and the 'Unknown' default name (SPEC.md section 9). */
+export const ACTIVITY = {
+  unknownName: 'Unknown',
+  kinds: {
+    accounts: 'Account',
+    rice_local_pests: 'Pest',
+    rice_local_diseases: 'Disease',
+    rice_seed_varieties: 'Rice variety',
+    other: 'item',
+  },
+} as const;
+
+export const COLLECTION_LABELS = {
+  accounts: 'User Accounts',
+  rice_local_diseases: 'Rice Diseases',
+  rice_local_pests: 'Rice Pests',
+  rice_seed_varieties: 'Rice Varieties',
+} as const;
+
+export const ERRORS = {
+  unauthenticated: 'Your session has ended. Please log in again.',
+  forbidden: 'You do not have permission to do that.',
+  notFound: 'Not found.',
+  malformedJson: 'The request body is not valid JSON.',
+  payloadTooLarge: 'The request is too large.',
+  validation: 'Some fields are not valid.',
+  internal: 'Something went wrong. Please try again later.',
+  conflict: 'This record was changed by someone else since you opened it.',
+  rateLimited: 'Too many requests. Please wait a moment and try again.',
+  noUserId: 'No user id',
+} as const;

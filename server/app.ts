@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { LIMITS } from '../common/limits.js';
+import { APP } from '../common/texts.js';
+import type { Config } from './config.js';
+import { createDb } from './db/connection.js';
+import { migrateToLatest } from './db/migrate.js';
+import type { Database } from './db/types.js';
+import { MODULES } from './modules/index.js';
+import { ensureMaintenanceDefaults } from './modules/maintenance/service.js';
+import type { AppContext } from './platform/context.js';
+import { MemoryEventBus, PostgresEventBus, type EventBus } from './platform/events.js';
+import { registerErrorHandling } from './platform/http-errors.js';
+import { registerSessionHook } from './platform/policy.js';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+}
+
+/** Opens the database, migrates it, seeds the option lists and wires every module. */
+export async function buildApp(config: Config, options: { db?: Kysely<Database>; logger?: boolean } = {}): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: LIMITS.jsonBodyLimitBytes,
+    trustProxy: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const db = options.db ?? createDb(config);
+  await migrateToLatest(db);
+  await ensureMaintenanceDefaults(db);
+  const events: EventBus = config.databaseUrl
+    ? new PostgresEventBus(config.databaseUrl, (err) => app.log.error({ err }, 'live event bus error'))
+    : new MemoryEventBus();
+  if (events instanceof PostgresEventBus) await events.whenReady();
+
+  const ctx: AppContext = { config, db, events, log: app.log };
+  app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => {
+    await events.close();
+    if (!options.db) await db.destroy();
+  });
+
+  registerErrorHandling(app);
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Radix and react-remove-scroll inject small <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.cookieSecure,
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: `${APP.name} API`, version: '1.0.0', description: 'Back-office API of the rice-information console.' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'palayan_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  registerSessionHook(app);
+
+  for (const module of MODULES) await app.register(module);
+
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/health', { config: { public: true }, schema: { hide: true } }, async () => ({ ok: true }));
+
+  registerClient(app, config.clientDir);
+  return { app, ctx };
+}
+
+/** Serves the built browser app; every non-API path falls back to index.html (client routing). */
+function registerClient(app: FastifyInstance, clientDir: string): void {
+  const hasClient = fs.existsSync(path.join(clientDir, 'index.html'));
+  if (hasClient) {
+    app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.method !== 'GET' || !hasClient) {
+      return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'Not found.' } });
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+}

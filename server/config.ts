@@ -1,0 +1,60 @@
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Server-side idle timeout; the browser uses the same value for its inactivity logout. */
+  sessionIdleTimeoutMs: number;
+  /** How often a live stream re-checks its session (fallback to pushed events). */
+  sessionRecheckMs: number;
+  cookieSecure: boolean;
+  logLevel: string;
+  loginRateLimitPerMinute: number;
+  loginFailuresPerAccount: number;
+  loginFailureWindowMs: number;
+  initialAdmin: {
+    username?: string | undefined;
+    password?: string | undefined;
+    email?: string | undefined;
+    fullname?: string | undefined;
+  };
+  smtpUrl: string | undefined;
+  publicUrl: string | undefined;
+  clientDir: string;
+}
+
+function int(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number.parseInt(value, 10);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`Expected a non-negative whole number, got "${value}"`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const root = path.resolve(import.meta.dirname, '..');
+  return {
+    port: int(env.PORT, 3000),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || path.join(root, 'data')),
+    databaseUrl: env.DATABASE_URL || undefined,
+    sessionIdleTimeoutMs: int(env.SESSION_IDLE_TIMEOUT_MS, 600_000),
+    sessionRecheckMs: int(env.SESSION_RECHECK_MS, 5000),
+    cookieSecure: env.COOKIE_SECURE === 'true',
+    logLevel: env.LOG_LEVEL || 'info',
+    loginRateLimitPerMinute: int(env.LOGIN_RATE_LIMIT_PER_MINUTE, 30),
+    loginFailuresPerAccount: int(env.LOGIN_FAILURES_PER_ACCOUNT, 10),
+    loginFailureWindowMs: int(env.LOGIN_FAILURE_WINDOW_MS, 15 * 60_000),
+    initialAdmin: {
+      username: env.INITIAL_ADMIN_USERNAME,
+      password: env.INITIAL_ADMIN_PASSWORD,
+      email: env.INITIAL_ADMIN_EMAIL,
+      fullname: env.INITIAL_ADMIN_FULLNAME,
+    },
+    smtpUrl: env.SMTP_URL || undefined,
+    publicUrl: env.PUBLIC_URL || undefined,
+    clientDir: path.join(root, 'dist', 'client'),
+    ...overrides,
+  };
+}

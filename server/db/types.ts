@@ -1,0 +1,163 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The one Database interface every query is typed from. Field names follow SPEC.md section 3.
+ * Portable storage on both engines: timestamps are ISO-8601 UTC text, booleans are 0/1
+ * integers, lists and objects are JSON text. Repositories convert at the boundary.
+ */
+export type Bool = number;
+
+export interface AccountsTable {
+  id: string;
+  fullname: string;
+  username: string;
+  normalizedUsername: string;
+  email: string | null;
+  normalizedEmail: string | null;
+  contactNo: string | null;
+  photoURL: string | null;
+  password: string;
+  securityQuestion: string | null;
+  securityAnswer: string | null;
+  role: string;
+  status: string;
+  isRestricted: Generated<Bool>;
+  restrictedAt: string | null;
+  autoInactive: Generated<Bool>;
+  autoInactiveAt: string | null;
+  currentSession: string | null;
+  lastLogin: string | null;
+  lastLogoutAt: string | null;
+  createdAt: string;
+  updatedAt: string | null;
+  isDeleted: Generated<Bool>;
+  deletedAt: string | null;
+  deletedBy: string | null;
+  version: Generated<number>;
+}
+
+export interface SessionsTable {
+  id: string;
+  accountId: string;
+  tokenHash: string;
+  createdAt: string;
+  lastSeenAt: string;
+  endedAt: string | null;
+  endedReason: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface VarietiesTable {
+  id: string;
+  varietyName: string;
+  releaseName: string | null;
+  yearRelease: string | null;
+  breedingCode: string | null;
+  breederOrigin: string | null;
+  maturityDays: number | null;
+  averageYield: number | null;
+  maxYield: number | null;
+  plantHeight: number | null;
+  tillers: number | null;
+  location: string | null;
+  season: string;
+  plantingMethod: string | null;
+  environment: string;
+  recommendedInTarlac: Generated<Bool>;
+  isDeleted: Generated<Bool>;
+  createdAt: string;
+  updatedAt: string | null;
+  deletedAt: string | null;
+  deletedBy: string | null;
+  version: Generated<number>;
+}
+
+/** Shared shape of rice_local_pests and rice_local_diseases. */
+export interface CatalogTable {
+  id: string;
+  name: string;
+  scientificName: string | null;
+  description: string | null;
+  cause: string | null;
+  symptoms: string | null;
+  treatments: string | null;
+  mainImageUrl: string | null;
+  isDeleted: Generated<Bool>;
+  createdAt: string;
+  updatedAt: string | null;
+  deletedAt: string | null;
+  deletedBy: string | null;
+  version: Generated<number>;
+}
+
+export interface CatalogImagesTable {
+  id: string;
+  collection: string;
+  entryId: string | null;
+  position: number;
+  originalKey: string | null;
+  displayKey: string | null;
+  thumbKey: string | null;
+  externalUrl: string | null;
+  status: string;
+  mimeType: string | null;
+  sizeBytes: number | null;
+  width: number | null;
+  height: number | null;
+  originalName: string | null;
+  sha256: string | null;
+  uploadedBy: string | null;
+  createdAt: string;
+  linkedAt: string | null;
+}
+
+export interface AuditLogsTable {
+  seq: Generated<number>;
+  id: string;
+  userId: string | null;
+  userName: string | null;
+  userEmail: string | null;
+  timestamp: string;
+  action: string;
+  collection: string | null;
+  documentId: string | null;
+  documentName: string | null;
+  description: string | null;
+  changes: string | null;
+  details: string | null;
+  actorId: string | null;
+  performedBy: string | null;
+  name: string | null;
+}
+
+export interface MaintenanceTable {
+  id: string;
+  data: string;
+  createdAt: string;
+  updatedAt: string | null;
+  version: Generated<number>;
+}
+
+export interface PasswordResetTokensTable {
+  tokenHash: string;
+  accountId: string;
+  purpose: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  sessions: SessionsTable;
+  rice_seed_varieties: VarietiesTable;
+  rice_local_pests: CatalogTable;
+  rice_local_diseases: CatalogTable;
+  catalog_images: CatalogImagesTable;
+  audit_logs: AuditLogsTable;
+  maintenance: MaintenanceTable;
+  password_reset_tokens: PasswordResetTokensTable;
+}
+
+export type CatalogCollection = 'rice_local_pests' | 'rice_local_diseases';

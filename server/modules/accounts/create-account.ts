@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { normalizeRole, type Role } from '../../../common/permissions.js';
+import { passwordMeetsRules, PASSWORD_RULES_MESSAGE } from '../../../common/password.js';
+import type { Database } from '../../db/types.js';
+import { writeAudit, type Actor } from '../../platform/audit.js';
+import { newId, nowIso } from '../../platform/clock.js';
+import { hashPassword, isHash } from '../../platform/passwords.js';
+import { accountsRepository, normalizeIdentity } from './repository.js';
+
+export interface NewAccount {
+  username: string;
+  password: string;
+  email?: string | null | undefined;
+  fullname: string;
+  role: Role | string;
+  contactNo?: string | null | undefined;
+}
+
+const emailShape = z.email();
+
+/**
+ * Creates an active, unrestricted account with its audit entry in one transaction.
+ * Used by the first-start bootstrap and the create-admin command; the accounts screen's
+ * service builds on the same rules.
+ */
+export async function createAccount(db: Kysely<Database>, input: NewAccount, actor: Actor | null): Promise<string> {
+  const username = input.username.trim();
+  if (username.length < 8) throw new Error('Username must be at least 8 characters');
+  if (!isHash(input.password) && !passwordMeetsRules(input.password)) throw new Error(PASSWORD_RULES_MESSAGE);
+  const email = input.email?.trim() || null;
+  if (email && !emailShape.safeParse(email).success) throw new Error('Enter a valid email address');
+  const role = normalizeRole(input.role);
+  const password = isHash(input.password) ? input.password : await hashPassword(input.password);
+  const id = newId();
+  const now = nowIso();
+  await db.transaction().execute(async (trx) => {
+    await accountsRepository.insert(trx, {
+      id,
+      fullname: input.fullname.trim(),
+      username,
+      normalizedUsername: normalizeIdentity(username),
+      email,
+      normalizedEmail: email ? normalizeIdentity(email) : null,
+      contactNo: input.contactNo?.trim() || null,
+      photoURL: null,
+      password,
+      securityQuestion: null,
+      securityAnswer: null,
+      role,
+      status: 'active',
+      restrictedAt: null,
+      autoInactiveAt: null,
+      currentSession: null,
+      lastLogin: null,
+      lastLogoutAt: null,
+      createdAt: now,
+      updatedAt: null,
+      deletedAt: null,
+      deletedBy: null,
+    });
+    await writeAudit(trx, actor, {
+      action: 'CREATE',
+      collection: 'accounts',
+      documentId: id,
+      documentName: input.fullname.trim(),
+      description: `Created ${role === 'SYSTEM_ADMIN' ? 'super admin' : 'admin'} account ${username}`,
+      changes: { before: null, after: { username, email, fullname: input.fullname.trim(), role, status: 'active' } },
+    });
+  });
+  return id;
+}

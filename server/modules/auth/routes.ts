@@ -1,0 +1,49 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { loginSchema, sessionSchema } from '../../../common/schemas/auth.js';
+import { requireAuth } from '../../platform/policy.js';
+import { SESSION_COOKIE } from '../../platform/sessions.js';
+import { toSessionUser } from '../accounts/presenter.js';
+import { createAuthService } from './service.js';
+
+export const authRoutes: FastifyPluginAsync = async (app) => {
+  const service = createAuthService(app.ctx);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const cookieOptions = {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: app.ctx.config.cookieSecure,
+  };
+
+  r.post('/api/auth/login', {
+    config: { public: true, rateLimit: { max: app.ctx.config.loginRateLimitPerMinute, timeWindow: 60_000 } },
+    schema: { tags: ['auth'], summary: 'Sign in with username or email', body: loginSchema, response: { 200: sessionSchema } },
+  }, async (request, reply) => {
+    const { token, ...session } = await service.login(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });
+    reply.setCookie(SESSION_COOKIE, token, cookieOptions);
+    return session;
+  });
+
+  r.post('/api/auth/logout', {
+    config: { public: true },
+    schema: { tags: ['auth'], summary: 'End this session', response: { 204: z.null() } },
+  }, async (request, reply) => {
+    await service.logout(request.cookies[SESSION_COOKIE]);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions);
+    return reply.code(204).send(null);
+  });
+
+  r.get('/api/auth/session', {
+    config: { passive: true },
+    schema: { tags: ['auth'], summary: 'The signed-in user (does not count as activity)', response: { 200: sessionSchema } },
+  }, async (request) => {
+    const auth = requireAuth(request);
+    return { user: toSessionUser(auth.account), sessionId: auth.sessionId, idleTimeoutMs: app.ctx.config.sessionIdleTimeoutMs };
+  });
+
+  r.post('/api/auth/activity', {
+    schema: { tags: ['auth'], summary: 'The user is still active in the browser', response: { 204: z.null() } },
+  }, async (_request, reply) => reply.code(204).send(null));
+};

@@ -1,0 +1,20 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { dashboardCountsSchema, recentActivitiesSchema } from '../../../common/schemas/dashboard.js';
+import { requireAuth } from '../../platform/policy.js';
+import { createDashboardService } from './service.js';
+
+export const dashboardRoutes: FastifyPluginAsync = async (app) => {
+  const service = createDashboardService(app.ctx);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/api/dashboard/counts', {
+    config: { permission: 'dashboard.view' },
+    schema: { tags: ['dashboard'], summary: 'The four overview counts', response: { 200: dashboardCountsSchema } },
+  }, async () => service.counts());
+
+  r.get('/api/dashboard/recent-activities', {
+    config: { permission: 'dashboard.view' },
+    schema: { tags: ['dashboard'], summary: "The signed-in user's latest activities", response: { 200: recentActivitiesSchema } },
+  }, async (request) => ({ items: await service.recentActivities(requireAuth(request)) }));
+};

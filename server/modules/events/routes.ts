@@ -1,0 +1,72 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { can } from '../../../common/permissions.js';
+import type { LiveEvent } from '../../platform/events.js';
+import { requireAuth } from '../../platform/policy.js';
+import { findSessionByToken, isSessionValid, SESSION_COOKIE } from '../../platform/sessions.js';
+
+const KEEPALIVE_MS = 25_000;
+
+/**
+ * GET /api/events: server-sent events. Data changes arrive as `{topic, id, op}`; the end of
+ * this tab's session arrives as an `event: session` message, after which the stream closes.
+ */
+export const eventRoutes: FastifyPluginAsync = async (app) => {
+  app.get('/api/events', {
+    config: { passive: true },
+    schema: { tags: ['live'], summary: 'Live updates (text/event-stream)' },
+  }, async (request, reply) => {
+    const auth = requireAuth(request);
+    const { events, db, config } = app.ctx;
+    const token = request.cookies[SESSION_COOKIE]!;
+    const seesAllAccounts = can(auth.role, 'accounts.manage');
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write('retry: 3000\n: connected\n\n');
+
+    let closed = false;
+    const send = (event: string, data: unknown) => {
+      if (!closed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const end = (reason: string) => {
+      send('session', { op: 'ended', reason });
+      close();
+    };
+
+    const unsubscribe = events.subscribe((event: LiveEvent) => {
+      if (event.topic === 'session') {
+        if (event.id === auth.sessionId) end(event.reason === 'inactivity' ? 'inactivity' : event.reason === 'logout' ? 'logout' : 'session_ended');
+        return;
+      }
+      if (event.topic === 'accounts' && !seesAllAccounts && event.id !== auth.user.id) return;
+      send('change', { topic: event.topic, id: event.id ?? null, op: event.op });
+    });
+
+    const keepalive = setInterval(() => { if (!closed) res.write(': ping\n\n'); }, KEEPALIVE_MS);
+    // Fallback to the pushed event: re-check the session on a timer.
+    const recheck = setInterval(async () => {
+      try {
+        const session = await findSessionByToken(db, token);
+        const state = session ? isSessionValid(session, config.sessionIdleTimeoutMs) : 'ended';
+        if (state !== 'ok') end(state === 'inactivity' ? 'inactivity' : 'session_ended');
+      } catch (err) {
+        request.log.warn({ err }, 'live stream session re-check failed');
+      }
+    }, config.sessionRecheckMs);
+
+    function close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(keepalive);
+      clearInterval(recheck);
+      unsubscribe();
+      res.end();
+    }
+    request.raw.on('close', close);
+  });
+};

@@ -1,0 +1,40 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERRORS } from '../../common/texts.js';
+import { AppError, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
+
+function body(code: string, message: string, fields?: Record<string, string>, extra?: Record<string, unknown>) {
+  return { error: { code, message, ...(fields ? { fields } : {}), ...(extra ?? {}) } };
+}
+
+/** One error handler: the catalogue's shape for every failure, and no internals on a 5xx. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.code(err.status).send(body(err.code, err.message, err.fields, err.extra));
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const issue of err.validation) {
+        const key = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+        fields[key] ??= issue.message ?? ERRORS.validation;
+      }
+      const first = Object.values(fields)[0] ?? ERRORS.validation;
+      return reply.code(400).send(body('VALIDATION_FAILED', first, fields));
+    }
+    const status = err.statusCode ?? 500;
+    if (status < 500) {
+      const code: ErrorCode | 'BAD_REQUEST' =
+        status === 413 ? 'PAYLOAD_TOO_LARGE'
+        : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE'
+        : status === 429 ? 'RATE_LIMITED'
+        : status === 404 ? 'NOT_FOUND'
+        : err.code?.startsWith('FST_ERR_CTP') || err instanceof SyntaxError ? 'MALFORMED_JSON'
+        : 'BAD_REQUEST';
+      const message = code === 'BAD_REQUEST' ? err.message : ERROR_CATALOGUE[code].message;
+      return reply.code(status).send(body(code, message));
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.code(500).send(body('INTERNAL', ERRORS.internal));
+  });
+}

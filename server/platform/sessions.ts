@@ -1,0 +1,83 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/types.js';
+import { nowIso, newId } from './clock.js';
+import type { EventBus } from './events.js';
+import { randomToken, sha256 } from './passwords.js';
+import type { AccountRow } from '../modules/accounts/repository.js';
+
+export const SESSION_COOKIE = 'palayan_session';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type EndReason = 'logout' | 'replaced' | 'inactivity' | 'restricted' | 'deleted' | 'role_changed' | 'password_changed';
+
+export interface ResolvedSession {
+  sessionId: string;
+  account: AccountRow;
+  lastSeenAt: string;
+}
+
+/** Opens a session: a random 256-bit token for the cookie; only its hash is stored. */
+export async function openSession(trx: Transaction<Database>, accountId: string, meta: { ip?: string; userAgent?: string }): Promise<{ sessionId: string; token: string }> {
+  const token = randomToken(32);
+  const sessionId = newId();
+  const now = nowIso();
+  await trx.insertInto('sessions').values({
+    id: sessionId,
+    accountId,
+    tokenHash: sha256(token),
+    createdAt: now,
+    lastSeenAt: now,
+    endedAt: null,
+    endedReason: null,
+    ip: meta.ip ?? null,
+    userAgent: meta.userAgent?.slice(0, 300) ?? null,
+  }).execute();
+  return { sessionId, token };
+}
+
+/** Looks the cookie's token up; undefined when unknown or already ended. */
+export async function findSessionByToken(db: Db, token: string): Promise<ResolvedSession | undefined> {
+  const row = await db.selectFrom('sessions')
+    .innerJoin('accounts', 'accounts.id', 'sessions.accountId')
+    .selectAll('accounts')
+    .select(['sessions.id as sessionId', 'sessions.lastSeenAt as sessionLastSeenAt', 'sessions.endedAt as sessionEndedAt'])
+    .where('sessions.tokenHash', '=', sha256(token))
+    .executeTakeFirst();
+  if (!row || row.sessionEndedAt) return undefined;
+  const { sessionId, sessionLastSeenAt, sessionEndedAt: _ended, ...account } = row;
+  return { sessionId, account: account as AccountRow, lastSeenAt: sessionLastSeenAt };
+}
+
+/** SPEC.md section 4: valid only while it is the account's current session and the account is active. */
+export function isSessionValid(s: ResolvedSession, idleTimeoutMs: number, now = Date.now()): 'ok' | 'ended' | 'inactivity' {
+  const a = s.account;
+  if (a.currentSession !== s.sessionId || a.isDeleted || a.isRestricted || a.status !== 'active') return 'ended';
+  if (now - Date.parse(s.lastSeenAt) > idleTimeoutMs) return 'inactivity';
+  return 'ok';
+}
+
+export async function touchSession(db: Db, sessionId: string): Promise<void> {
+  await db.updateTable('sessions').set({ lastSeenAt: nowIso() }).where('id', '=', sessionId).execute();
+}
+
+/**
+ * Ends every open session of an account inside the caller's transaction and clears
+ * currentSession. Returns the ended session ids so the caller can push them after commit.
+ */
+export async function endAccountSessions(trx: Db, accountId: string, reason: EndReason, exceptSessionId?: string): Promise<string[]> {
+  let q = trx.selectFrom('sessions').select('id').where('accountId', '=', accountId).where('endedAt', 'is', null);
+  if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
+  const ids = (await q.execute()).map((r) => r.id);
+  if (ids.length === 0) return [];
+  await trx.updateTable('sessions').set({ endedAt: nowIso(), endedReason: reason }).where('id', 'in', ids).execute();
+  if (!exceptSessionId) {
+    await trx.updateTable('accounts').set({ currentSession: null }).where('id', '=', accountId).where('currentSession', 'in', ids).execute();
+  }
+  return ids;
+}
+
+/** Tells open tabs of those sessions, over the live stream, that they have ended. */
+export function announceEnded(events: EventBus, accountId: string, sessionIds: string[], reason: EndReason): void {
+  for (const id of sessionIds) events.publish({ topic: 'session', id, op: 'ended', accountId, reason });
+}
