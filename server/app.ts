@@ -40,7 +40,7 @@ export async function buildApp(config: Config, options: { db?: Kysely<Database>;
   await migrateToLatest(db);
   await ensureMaintenanceDefaults(db);
   const events: EventBus = config.databaseUrl
-    ? new PostgresEventBus(config.databaseUrl, (err) => app.log.error({ err }, 'live event bus error'))
+    ? new PostgresEventBus(config.databaseUrl, (err) => app.log.error({ err }, 'live event bus error'), config.eventChannel)
     : new MemoryEventBus();
   if (events instanceof PostgresEventBus) await events.whenReady();
 

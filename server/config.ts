@@ -23,6 +23,8 @@ export interface Config {
   smtpUrl: string | undefined;
   publicUrl: string | undefined;
   clientDir: string;
+  /** PostgreSQL LISTEN/NOTIFY channel shared by the instances of one deployment. */
+  eventChannel: string;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -55,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.SMTP_URL || undefined,
     publicUrl: env.PUBLIC_URL || undefined,
     clientDir: path.join(root, 'dist', 'client'),
+    eventChannel: env.EVENT_CHANNEL || 'palayan_events',
     ...overrides,
   };
 }

@@ -41,14 +41,13 @@ export class MemoryEventBus implements EventBus {
   }
 }
 
-const CHANNEL = 'palayan_events';
 
 export class PostgresEventBus extends MemoryEventBus {
   private client: pg.Client;
   private ready: Promise<void>;
   private closed = false;
 
-  constructor(private connectionString: string, private onError: (err: unknown) => void) {
+  constructor(private connectionString: string, private onError: (err: unknown) => void, private channel = 'palayan_events') {
     super();
     this.client = new pg.Client({ connectionString });
     this.ready = this.connect();
@@ -56,7 +55,7 @@ export class PostgresEventBus extends MemoryEventBus {
 
   private async connect(): Promise<void> {
     this.client.on('notification', (msg) => {
-      if (msg.channel !== CHANNEL || !msg.payload) return;
+      if (msg.channel !== this.channel || !msg.payload) return;
       try {
         this.deliver(JSON.parse(msg.payload) as LiveEvent);
       } catch (err) {
@@ -65,7 +64,7 @@ export class PostgresEventBus extends MemoryEventBus {
     });
     this.client.on('error', (err) => this.onError(err));
     await this.client.connect();
-    await this.client.query(`LISTEN ${CHANNEL}`);
+    await this.client.query(`LISTEN ${this.client.escapeIdentifier(this.channel)}`);
   }
 
   whenReady(): Promise<void> {
@@ -75,7 +74,7 @@ export class PostgresEventBus extends MemoryEventBus {
   override publish(event: LiveEvent): void {
     if (this.closed) return;
     this.ready
-      .then(() => this.client.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify(event)]))
+      .then(() => this.client.query('select pg_notify($1, $2)', [this.channel, JSON.stringify(event)]))
       .catch((err) => this.onError(err));
   }
 

@@ -25,7 +25,7 @@ export function registerSessionHook(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
   app.addHook('preHandler', async (request) => {
     const config = request.routeOptions.config;
-    if (!request.url.startsWith('/api/') || config.public) return;
+    if (!request.url.startsWith('/api/') || config.public || request.is404) return;
     const token = request.cookies[SESSION_COOKIE];
     if (!token) fail('UNAUTHENTICATED', undefined, undefined, { reason: 'no_session' });
     const { db, events, config: appConfig } = app.ctx;

@@ -1,0 +1,28 @@
+// Builds the browser app into dist/client when it is missing or older than its sources,
+// so `npm start` works on a fresh clone without a separate build step.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const output = path.join(root, 'dist', 'client', 'index.html');
+const sources = ['src', 'common', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
+
+function newestMtime(p) {
+  const full = path.join(root, p);
+  if (!fs.existsSync(full)) return 0;
+  const stat = fs.statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(full)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  return newest;
+}
+
+const force = process.argv.includes('--force');
+const built = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0;
+const stale = force || built === 0 || sources.some((s) => newestMtime(s) > built);
+if (stale) {
+  const { build } = await import('vite');
+  console.log('Building the browser app...');
+  await build({ root, logLevel: 'warn', configFile: path.join(root, 'vite.config.ts') });
+}

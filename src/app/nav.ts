@@ -1,0 +1,33 @@
+import { Bug, FileCog, History, LayoutDashboard, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
+import type { Permission } from '../../common/permissions';
+import { SHELL } from '../../common/texts';
+
+export interface NavEntry {
+  label: string;
+  path: string;
+  icon: LucideIcon;
+  permission: Permission;
+}
+
+/** Sidebar entries in SPEC.md order; each is shown only to roles holding its permission. */
+export const NAV: NavEntry[] = [
+  { label: SHELL.nav.dashboard, path: '/dashboard', icon: LayoutDashboard, permission: 'dashboard.view' },
+  { label: SHELL.nav.varieties, path: '/dashboard/rice_varieties', icon: Sprout, permission: 'content.view' },
+  { label: SHELL.nav.pests, path: '/dashboard/rice_pests', icon: Bug, permission: 'content.view' },
+  { label: SHELL.nav.diseases, path: '/dashboard/rice_diseases', icon: Microscope, permission: 'content.view' },
+  { label: SHELL.nav.accounts, path: '/dashboard/accounts', icon: Users, permission: 'accounts.manage' },
+  { label: SHELL.nav.history, path: '/dashboard/history_logs', icon: History, permission: 'history.view' },
+  { label: SHELL.nav.maintenance, path: '/dashboard/file_maintenance', icon: FileCog, permission: 'maintenance.manage' },
+];
+
+function trimSlashes(path: string): string {
+  return path.replace(/\/+$/, '') || '/';
+}
+
+/** The active entry: paths compared with trailing slashes ignored; the longest match wins. */
+export function isActivePath(entryPath: string, currentPath: string): boolean {
+  const entry = trimSlashes(entryPath);
+  const current = trimSlashes(currentPath);
+  if (entry === '/dashboard') return current === entry;
+  return current === entry || current.startsWith(`${entry}/`);
+}

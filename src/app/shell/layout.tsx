@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import { Outlet } from 'react-router';
+import { APP } from '../../../common/texts';
+import { useSession } from '../../lib/session';
+import { SIDEBAR_COLLAPSED } from '../../lib/storage';
+import { AccountSettingsModal } from '../../features/settings/account-settings-modal';
+import { Header } from './header';
+import { LogoutDialog } from './logout-dialog';
+import { Sidebar } from './sidebar';
+
+function readCollapsed(): boolean {
+  try { return localStorage.getItem(SIDEBAR_COLLAPSED) === '1'; } catch { return false; }
+}
+
+/** The signed-in frame: sidebar, header, the routed screen and the footer. */
+export function ShellLayout() {
+  const { session, logout } = useSession();
+  const [collapsed, setCollapsed] = useState(readCollapsed);
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [logoutOpen, setLogoutOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  if (!session) return null;
+
+  function toggleCollapsed() {
+    setCollapsed((c) => {
+      try { localStorage.setItem(SIDEBAR_COLLAPSED, c ? '0' : '1'); } catch { /* preference only */ }
+      return !c;
+    });
+  }
+
+  return (
+    <div className="flex min-h-screen bg-slate-50">
+      <Sidebar role={session.user.role} collapsed={collapsed} onToggleCollapsed={toggleCollapsed} mobileOpen={mobileOpen} onCloseMobile={() => setMobileOpen(false)} />
+      <div className="flex min-w-0 flex-1 flex-col">
+        <Header user={session.user} onOpenMobileNav={() => setMobileOpen(true)} onAccountSettings={() => setSettingsOpen(true)} onLogout={() => setLogoutOpen(true)} />
+        <main className="flex-1 p-4 lg:p-8">
+          <Outlet />
+        </main>
+        <footer className="border-t border-slate-200 px-6 py-4 text-center text-xs text-slate-500">
+          <p>{APP.departmentCredit}</p>
+          <p>{APP.copyright}</p>
+        </footer>
+      </div>
+      <LogoutDialog open={logoutOpen} onOpenChange={setLogoutOpen} onConfirm={() => logout()} />
+      <AccountSettingsModal open={settingsOpen} onOpenChange={setSettingsOpen} />
+    </div>
+  );
+}

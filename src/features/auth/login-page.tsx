@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { LogIn } from 'lucide-react';
+import { TIMINGS } from '../../../common/limits';
+import { loginSchema } from '../../../common/schemas/auth';
+import { APP, LOGIN } from '../../../common/texts';
+import { Button } from '../../components/ui/button';
+import { Dialog } from '../../components/ui/dialog';
+import { Form, TextField, applyServerErrors, useZodForm } from '../../components/ui/form';
+import { ApiError } from '../../lib/api';
+import { useSession } from '../../lib/session';
+import { clearLogoutReason, takeLogoutReason } from '../../lib/storage';
+import { ForgotPasswordDialog } from './forgot-password-dialog';
+import { LiveClock } from './live-clock';
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const { status, login, refresh } = useSession();
+  const form = useZodForm(loginSchema, { defaultValues: { identifier: '', password: '' }, mode: 'onSubmit' });
+  const [busy, setBusy] = useState(false);
+  const [redirecting, setRedirecting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [blocked, setBlocked] = useState<string | null>(null);
+  const [forgotOpen, setForgotOpen] = useState(false);
+  const [autoLogout, setAutoLogout] = useState<string | null>(null);
+
+  useEffect(() => {
+    const reason = takeLogoutReason();
+    if (reason) setAutoLogout(reason === 'inactivity' ? LOGIN.autoLogoutInactivity : LOGIN.autoLogoutSessionEnded);
+  }, []);
+
+  if (status === 'authenticated' && !redirecting) return <Navigate to="/dashboard" replace />;
+
+  async function onSubmit(values: { identifier: string; password: string }) {
+    setBusy(true);
+    setError(null);
+    try {
+      await login(values);
+      setRedirecting(true);
+      await new Promise((resolve) => setTimeout(resolve, TIMINGS.loginRedirectDelayMs));
+      await refresh();
+      navigate('/dashboard', { replace: true });
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError && (err.code === 'ACCOUNT_DELETED' || err.code === 'ACCOUNT_RESTRICTED')) setBlocked(err.message);
+      else if (err instanceof ApiError && applyServerErrors(form as never, err)) return;
+      else if (err instanceof ApiError && (err.code === 'INVALID_CREDENTIALS' || err.code === 'RATE_LIMITED')) setError(err.message);
+      else setError(LOGIN.genericError);
+    }
+  }
+
+  return (
+    <div className="relative flex min-h-screen flex-col bg-cover bg-center" style={{ backgroundImage: 'url(/login-bg.svg)' }}>
+      <div className="absolute inset-0 bg-gradient-to-br from-brand-900/70 via-brand-800/40 to-transparent" aria-hidden />
+      <header className="relative flex items-start justify-between p-6">
+        <div className="flex items-center gap-3 text-white">
+          <img src="/logo.svg" alt="" className="h-12 w-12" />
+          <div>
+            <p className="text-xl font-bold drop-shadow">{APP.name}</p>
+            <p className="text-sm opacity-90">Rice varieties, pests and diseases for Tarlac farmers</p>
+          </div>
+        </div>
+        <LiveClock />
+      </header>
+
+      <main className="relative flex flex-1 items-center justify-center px-4 py-8">
+        <div className="w-full max-w-md rounded-2xl bg-white/95 p-8 shadow-2xl backdrop-blur">
+          <h1 className="text-2xl font-bold text-slate-900">Welcome back</h1>
+          <p className="mb-6 mt-1 text-sm text-slate-500">Sign in to manage the rice-information app.</p>
+          <Form form={form} onSubmit={onSubmit} className="space-y-4">
+            <TextField name="identifier" label={LOGIN.usernameLabel} autoComplete="username" autoFocus
+              onInput={() => setError(null)} />
+            <TextField name="password" label={LOGIN.passwordLabel} autoComplete="current-password" revealable
+              onInput={() => setError(null)} />
+            <div className="flex justify-end">
+              <button type="button" className="text-sm font-medium text-brand-700 hover:underline" onClick={() => setForgotOpen(true)}>
+                {LOGIN.forgotPassword}
+              </button>
+            </div>
+            {error && <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
+            <Button type="submit" className="w-full" disabled={busy}>
+              <LogIn className="h-4 w-4" aria-hidden />
+              {busy ? LOGIN.submitting : LOGIN.submit}
+            </Button>
+          </Form>
+        </div>
+      </main>
+
+      <footer className="relative p-4 text-center text-xs text-white/90">
+        <p>{APP.departmentCredit}</p>
+        <p>{APP.copyright}</p>
+      </footer>
+
+      <Dialog open={blocked !== null} onOpenChange={(o) => !o && setBlocked(null)} title={LOGIN.blockedTitle} size="sm" hideClose
+        footer={<Button onClick={() => setBlocked(null)}>{LOGIN.ok}</Button>}>
+        <p className="text-sm text-slate-700">{blocked ?? LOGIN.defaultRestricted}</p>
+      </Dialog>
+      <Dialog open={autoLogout !== null} onOpenChange={(o) => { if (!o) { clearLogoutReason(); setAutoLogout(null); } }} title={LOGIN.autoLogoutTitle} size="sm" hideClose
+        footer={<Button onClick={() => { clearLogoutReason(); setAutoLogout(null); }}>{LOGIN.ok}</Button>}>
+        <p className="text-sm text-slate-700">{autoLogout}</p>
+      </Dialog>
+      <ForgotPasswordDialog open={forgotOpen} onOpenChange={setForgotOpen} />
+    </div>
+  );
+}

@@ -1,0 +1,171 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { TIMINGS } from '../../common/limits';
+import type { LoginInput, SessionInfo } from '../../common/schemas/auth';
+import { api, ApiError, onUnauthenticated } from './api';
+import { connectLive } from './live';
+import { setLogoutReason, type LogoutReason } from './storage';
+
+type Status = 'loading' | 'anonymous' | 'authenticated';
+
+interface SessionContextValue {
+  status: Status;
+  session: SessionInfo | null;
+  login(input: LoginInput): Promise<SessionInfo>;
+  /** Ends the session on the server (best effort) and always lands signed out. */
+  logout(reason?: LogoutReason): Promise<void>;
+  /** Re-reads the signed-in user (after a profile change). */
+  refresh(): Promise<void>;
+}
+
+const SessionContext = createContext<SessionContextValue | null>(null);
+const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'wheel', 'touchstart', 'scroll'] as const;
+
+type TabMessage = { type: 'activity'; at: number } | { type: 'logout'; reason?: LogoutReason | undefined } | { type: 'login' };
+
+function openChannel(): BroadcastChannel | null {
+  return typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('palayan-session');
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<Status>('loading');
+  const [session, setSession] = useState<SessionInfo | null>(null);
+  const channel = useRef<BroadcastChannel | null>(null);
+
+  const signedOut = useCallback((reason?: LogoutReason) => {
+    if (reason) setLogoutReason(reason);
+    setSession(null);
+    setStatus('anonymous');
+    queryClient.clear();
+  }, [queryClient]);
+
+  const load = useCallback(async (): Promise<SessionInfo | null> => {
+    try {
+      const info = await api<SessionInfo>('/api/auth/session', { passive: true, skipAuthHandling: true });
+      setSession(info);
+      setStatus('authenticated');
+      return info;
+    } catch {
+      return null;
+    }
+  }, []);
+
+  /** The server says this tab's session ended: adopt a newer one from this browser, or sign out. */
+  const handleEnded = useCallback(async (reason: string) => {
+    const adopted = await load();
+    if (adopted) return;
+    signedOut(reason === 'logout' ? undefined : reason === 'inactivity' ? 'inactivity' : 'session_ended');
+  }, [load, signedOut]);
+
+  useEffect(() => {
+    channel.current = openChannel();
+    load().then((info) => { if (!info) setStatus('anonymous'); });
+    return () => channel.current?.close();
+  }, [load]);
+
+  useEffect(() => onUnauthenticated((error: ApiError) => { void handleEnded(error.reason ?? 'session_ended'); }), [handleEnded]);
+
+  const logout = useCallback(async (reason?: LogoutReason) => {
+    try {
+      await api('/api/auth/logout', { method: 'POST', skipAuthHandling: true });
+    } catch { /* SPEC.md section 4: always sign out locally, even if the update failed */ }
+    channel.current?.postMessage({ type: 'logout', reason } satisfies TabMessage);
+    signedOut(reason);
+  }, [signedOut]);
+
+  const login = useCallback(async (input: LoginInput) => {
+    const info = await api<SessionInfo>('/api/auth/login', { method: 'POST', body: input, skipAuthHandling: true });
+    channel.current?.postMessage({ type: 'login' } satisfies TabMessage);
+    return info;
+  }, []);
+
+  const refresh = useCallback(async () => { await load(); }, [load]);
+
+  // Messages from this browser's other tabs.
+  useEffect(() => {
+    const ch = channel.current;
+    if (!ch) return;
+    const onMessage = (e: MessageEvent<TabMessage>) => {
+      if (e.data.type === 'logout') signedOut(e.data.reason);
+      if (e.data.type === 'login') void load();
+    };
+    ch.addEventListener('message', onMessage);
+    return () => ch.removeEventListener('message', onMessage);
+  }, [load, signedOut]);
+
+  const authenticated = status === 'authenticated';
+  const sessionId = session?.sessionId;
+  const idleTimeoutMs = session?.idleTimeoutMs ?? TIMINGS.inactivityLogoutMs;
+  const userId = session?.user.id;
+
+  // Live updates: refresh what the screens show; hear at once when this session ends.
+  useEffect(() => {
+    if (!authenticated || !sessionId) return;
+    return connectLive({
+      onChange: (event) => {
+        void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === event.topic || q.queryKey[0] === 'dashboard' || q.queryKey[0] === 'audit_logs' });
+        if (event.topic === 'accounts' && event.id === userId) void load();
+      },
+      onSessionEnded: (reason) => { void handleEnded(reason); },
+    });
+  }, [authenticated, sessionId, userId, queryClient, handleEnded, load]);
+
+  // Fallback to the pushed event: compare the session on a timer (SPEC.md: every 5 s).
+  useEffect(() => {
+    if (!authenticated) return;
+    const timer = setInterval(() => {
+      api<SessionInfo>('/api/auth/session', { passive: true, skipAuthHandling: true })
+        .then((info) => { if (info.sessionId !== sessionId) setSession(info); })
+        .catch((err: unknown) => {
+          if (err instanceof ApiError && err.status === 401) void handleEnded(err.reason ?? 'session_ended');
+        });
+    }, TIMINGS.sessionCheckMs);
+    return () => clearInterval(timer);
+  }, [authenticated, sessionId, handleEnded]);
+
+  // Inactivity logout, shared across this browser's tabs, with a heartbeat so the server's
+  // idle timer follows the user's real activity rather than background requests.
+  useEffect(() => {
+    if (!authenticated) return;
+    let lastActivity = Date.now();
+    let lastHeartbeat = Date.now();
+    const heartbeatEvery = Math.min(TIMINGS.activityHeartbeatMs, Math.max(1000, Math.floor(idleTimeoutMs / 3)));
+    const ch = channel.current;
+    const markActive = (broadcast: boolean) => {
+      lastActivity = Date.now();
+      if (broadcast) ch?.postMessage({ type: 'activity', at: lastActivity } satisfies TabMessage);
+      if (lastActivity - lastHeartbeat >= heartbeatEvery) {
+        lastHeartbeat = lastActivity;
+        api('/api/auth/activity', { method: 'POST' }).catch(() => undefined);
+      }
+    };
+    let throttle = 0;
+    const onLocal = () => {
+      const now = Date.now();
+      if (now - throttle < 500) return;
+      throttle = now;
+      markActive(true);
+    };
+    const onMessage = (e: MessageEvent<TabMessage>) => { if (e.data.type === 'activity') lastActivity = Math.max(lastActivity, e.data.at); };
+    ACTIVITY_EVENTS.forEach((name) => window.addEventListener(name, onLocal, { passive: true }));
+    ch?.addEventListener('message', onMessage);
+    const timer = setInterval(() => {
+      if (Date.now() - lastActivity >= idleTimeoutMs) void logout('inactivity');
+    }, 1000);
+    return () => {
+      ACTIVITY_EVENTS.forEach((name) => window.removeEventListener(name, onLocal));
+      ch?.removeEventListener('message', onMessage);
+      clearInterval(timer);
+    };
+  }, [authenticated, idleTimeoutMs, logout]);
+
+  const value = useMemo<SessionContextValue>(() => ({ status, session, login, logout, refresh }), [status, session, login, logout, refresh]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionContextValue {
+  const ctx = useContext(SessionContext);
+  if (!ctx) throw new Error('useSession must be used inside SessionProvider');
+  return ctx;
+}

@@ -1,0 +1,140 @@
+import { expect, test } from '@playwright/test';
+import { LOGIN, SHELL } from '../../common/texts';
+import { E2E } from '../../playwright.config';
+import { createAccountViaCli, loginViaUi, setAccountState } from './support';
+
+const admin = E2E.admin;
+
+test('the root and every dashboard route without a session lead to the login screen', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/dashboard/rice_varieties');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByLabel('Username or email')).toBeVisible();
+  await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('login-clock')).toBeVisible();
+  await expect(page.getByText('© 2025')).toBeVisible();
+  await expect(page.getByRole('button', { name: LOGIN.forgotPassword })).toBeVisible();
+});
+
+test('login shows the SPEC validation and error texts', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByText(LOGIN.usernameRequired)).toBeVisible();
+  await expect(page.getByText(LOGIN.passwordRequired)).toBeVisible();
+  await page.getByLabel('Username or email').fill(admin.username);
+  await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByText(LOGIN.invalidCredentials)).toBeVisible();
+  // The show/hide toggle reveals the typed password.
+  await page.getByRole('button', { name: 'Show password' }).click();
+  await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'text');
+});
+
+test('a super admin signs in, waits about 2 s, and reaches the dashboard with the whole menu', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Username or email').fill(admin.email);
+  await page.getByLabel('Password', { exact: true }).fill(admin.password);
+  const started = Date.now();
+  await page.getByLabel('Username or email').press('Enter');
+  await expect(page.getByRole('button', { name: LOGIN.submitting })).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 15_000 });
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+  await expect(page.getByTestId('header-name')).toHaveText(admin.fullname);
+  await expect(page.getByTestId('header-role')).toHaveText('super admin');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const label of Object.values(SHELL.nav)) await expect(nav.getByRole('link', { name: label })).toBeVisible();
+  await expect(page.getByText('Version 1.0.0')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Recent Activities' })).toBeVisible();
+  await expect(page.getByTestId('count-Admin Users')).not.toHaveText('–');
+});
+
+test('a deleted or restricted account sees the Login blocked modal', async ({ page }) => {
+  const restricted = createAccountViaCli();
+  setAccountState(restricted.username, { status: 'restricted', isRestricted: 1 });
+  await page.goto('/login');
+  await page.getByLabel('Username or email').fill(restricted.username);
+  await page.getByLabel('Password', { exact: true }).fill(restricted.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  const modal = page.getByRole('dialog', { name: LOGIN.blockedTitle });
+  await expect(modal).toContainText(LOGIN.restrictedAccount);
+  await modal.getByRole('button', { name: 'OK' }).click();
+  await expect(modal).toBeHidden();
+
+  const deleted = createAccountViaCli();
+  setAccountState(deleted.username, { isDeleted: 1 });
+  await page.getByLabel('Username or email').fill(deleted.username);
+  await page.getByLabel('Password', { exact: true }).fill(deleted.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('dialog', { name: LOGIN.blockedTitle })).toContainText(LOGIN.deletedAccount);
+});
+
+test('an ADMIN does not see Accounts or File Maintenance and is redirected from them', async ({ page }) => {
+  const plain = createAccountViaCli('ADMIN');
+  await loginViaUi(page, plain.username, plain.password);
+  await expect(page.getByTestId('header-role')).toHaveText('admin');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: SHELL.nav.history })).toBeVisible();
+  await expect(nav.getByRole('link', { name: SHELL.nav.accounts })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: SHELL.nav.maintenance })).toHaveCount(0);
+  await page.goto('/dashboard/accounts');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/dashboard/file_maintenance');
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('logout asks first, shows Logging out..., and ends on /login for every tab of the browser', async ({ context }) => {
+  const user = createAccountViaCli('ADMIN');
+  const page = await context.newPage();
+  await loginViaUi(page, user.username, user.password);
+  const other = await context.newPage();
+  await other.goto('/dashboard/rice_pests');
+  await expect(other.getByRole('heading', { name: SHELL.nav.pests })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: SHELL.logout }).click();
+  const dialog = page.getByRole('dialog', { name: SHELL.logout });
+  await expect(dialog).toContainText(SHELL.logoutConfirm);
+  await dialog.getByRole('button', { name: SHELL.logout }).click();
+  await expect(dialog.getByRole('button', { name: SHELL.loggingOut })).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(other).toHaveURL(/\/login$/);
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a second login elsewhere ends the first tab at once', async ({ browser }) => {
+  const user = createAccountViaCli('ADMIN');
+  const first = await (await browser.newContext()).newPage();
+  const second = await (await browser.newContext()).newPage();
+  await loginViaUi(first, user.username, user.password);
+  await loginViaUi(second, user.username, user.password);
+  await expect(first).toHaveURL(/\/login$/, { timeout: 5000 });
+  await expect(first.getByRole('dialog', { name: LOGIN.autoLogoutTitle })).toContainText(LOGIN.autoLogoutSessionEnded);
+  await first.getByRole('button', { name: 'OK' }).click();
+  await expect(second.getByTestId('header-name')).toHaveText(user.fullname);
+});
+
+test('inactivity logs the user out with the inactivity reason', async ({ page }) => {
+  const base = `http://127.0.0.1:${E2E.idle.port}`;
+  const user = createAccountViaCli('ADMIN', E2E.idle.dataDir);
+  await loginViaUi(page, user.username, user.password, base);
+  await expect(page).toHaveURL(/\/login$/, { timeout: E2E.idle.idleTimeoutMs + 8000 });
+  await expect(page.getByRole('dialog', { name: LOGIN.autoLogoutTitle })).toContainText(LOGIN.autoLogoutInactivity);
+});
+
+test('the sidebar collapses to 64 px and becomes a slide-over on small screens', async ({ page }) => {
+  await loginViaUi(page, admin.username, admin.password);
+  const sidebar = page.getByTestId('sidebar');
+  await expect.poll(async () => (await sidebar.boundingBox())?.width).toBe(256);
+  await page.getByRole('button', { name: SHELL.collapseSidebar }).click();
+  await expect.poll(async () => (await sidebar.boundingBox())?.width).toBe(64);
+  await page.getByRole('button', { name: SHELL.expandSidebar }).click();
+  await page.setViewportSize({ width: 420, height: 800 });
+  await expect(sidebar).toBeHidden();
+  await page.getByRole('button', { name: SHELL.openMenu }).click();
+  const drawer = page.getByRole('dialog', { name: 'Navigation' });
+  await drawer.getByRole('link', { name: SHELL.nav.history }).click();
+  await expect(page).toHaveURL(/history_logs$/);
+  await expect(drawer).toBeHidden();
+});

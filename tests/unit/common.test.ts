@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { activityText, relativeTime } from '../../common/activity';
+import { can, normalizeRole } from '../../common/permissions';
+import { passwordMeetsRules } from '../../common/password';
+import { isActivePath } from '../../src/app/nav';
+import { initials } from '../../src/components/ui/avatar';
+
+describe('permissions (SPEC.md section 6)', () => {
+  it('normalises role text and defaults a missing role to ADMIN', () => {
+    expect(normalizeRole(' system admin ')).toBe('SYSTEM_ADMIN');
+    expect(normalizeRole('super admin')).toBe('ADMIN');
+    expect(normalizeRole(undefined)).toBe('ADMIN');
+    expect(normalizeRole('')).toBe('ADMIN');
+  });
+  it('accepts a dotted group.flag or a flag name, false without a role', () => {
+    expect(can('SYSTEM_ADMIN', 'accounts.manage')).toBe(true);
+    expect(can('ADMIN', 'accounts.manage')).toBe(false);
+    expect(can('ADMIN', 'canManageMaintenance')).toBe(false);
+    expect(can('SYSTEM_ADMIN', 'canManageMaintenance')).toBe(true);
+    expect(can('ADMIN', 'content.delete')).toBe(true);
+    expect(can('ADMIN', 'history.viewAll')).toBe(false);
+    expect(can(null, 'dashboard.view')).toBe(false);
+  });
+});
+
+describe('activity text (SPEC.md section 9)', () => {
+  it.each([
+    ['CREATE', 'rice_local_pests', 'Rice bug', 'New Pest added: Rice bug'],
+    ['insert', 'accounts', 'Ana', 'New Account added: Ana'],
+    ['EDITED', 'rice_seed_varieties', 'Rc 222', 'Rice variety updated: Rc 222'],
+    ['REMOVED', 'rice_local_diseases', 'Blast', 'Disease deleted: Blast'],
+    ['RESTRICT', 'accounts', 'Ana', 'Account activity: Ana'],
+    ['CREATE', 'elsewhere', '', 'New item added: Unknown'],
+  ])('%s on %s', (action, collection, name, expected) => {
+    expect(activityText(action, collection, name)).toBe(expected);
+  });
+  it('shows relative time as s, m, h or d and Invalid for bad input', () => {
+    const now = Date.parse('2026-01-02T00:00:00Z');
+    expect(relativeTime('2026-01-01T23:59:30Z', now)).toBe('30s');
+    expect(relativeTime('2026-01-01T23:15:00Z', now)).toBe('45m');
+    expect(relativeTime('2026-01-01T21:00:00Z', now)).toBe('3h');
+    expect(relativeTime('2025-12-30T00:00:00Z', now)).toBe('3d');
+    expect(relativeTime('not a date', now)).toBe('Invalid');
+  });
+});
+
+describe('shell helpers', () => {
+  it('finds the active entry with trailing slashes ignored', () => {
+    expect(isActivePath('/dashboard', '/dashboard/')).toBe(true);
+    expect(isActivePath('/dashboard', '/dashboard/rice_pests')).toBe(false);
+    expect(isActivePath('/dashboard/rice_pests', '/dashboard/rice_pests///')).toBe(true);
+  });
+  it('makes initials from the first and last word', () => {
+    expect(initials('Juan Dela Cruz')).toBe('JC');
+    expect(initials('maria')).toBe('M');
+    expect(initials('')).toBe('?');
+  });
+  it('checks the password checklist', () => {
+    expect(passwordMeetsRules('Secret#123')).toBe(true);
+    expect(passwordMeetsRules('secret#123')).toBe(false);
+    expect(passwordMeetsRules('Secret1234')).toBe(false);
+    expect(passwordMeetsRules('Se#1')).toBe(false);
+  });
+});

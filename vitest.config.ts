@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+const apiProject = (name: string, env: Record<string, string>) => ({
+  test: {
+    name,
+    include: ['tests/api/**/*.test.ts'],
+    environment: 'node',
+    env,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks' as const,
+  },
+});
+
+// The API suite runs on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
+const projects = [
+  { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },
+  apiProject('api-sqlite', { TEST_DB: 'sqlite' }),
+  ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB: 'postgres' })] : []),
+];
+
+export default defineConfig({
+  test: {
+    projects,
+    reporters: ['default', 'json'],
+    outputFile: { json: '.tmp/reports/vitest.json' },
+  },
+});
