@@ -1,9 +1,11 @@
 import { defineConfig, devices } from '@playwright/test';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// E2E_PORT_BASE lets several runs share a machine (each gets its own ports and data folders).
+const BASE = Number(process.env.E2E_PORT_BASE || 3100);
 export const E2E = {
-  main: { port: 3100, dataDir: '.tmp/e2e-main' },
-  idle: { port: 3101, dataDir: '.tmp/e2e-idle', idleTimeoutMs: 6000 },
+  main: { port: BASE, dataDir: `.tmp/e2e-${BASE}-main` },
+  idle: { port: BASE + 1, dataDir: `.tmp/e2e-${BASE}-idle`, idleTimeoutMs: 6000 },
   admin: { username: 'e2e_superadmin', password: 'E2e#Passw0rd', fullname: 'Elena Reyes', email: 'elena.reyes@da.example' },
 };
 
@@ -27,7 +29,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [['list'], ['json', { outputFile: '.tmp/reports/playwright.json' }]],
+  reporter: [['list'], ['json', { outputFile: `.tmp/reports/playwright-${BASE}.json` }]],
   use: {
     baseURL: `http://127.0.0.1:${E2E.main.port}`,
     trace: 'retain-on-failure',

@@ -13,7 +13,7 @@ if (vitest) {
   failed += vitest.numFailedTests;
   skipped += vitest.numPendingTests + (vitest.numTodoTests ?? 0);
 }
-const pw = read('.tmp/reports/playwright.json');
+const pw = read(`.tmp/reports/playwright-${process.env.E2E_PORT_BASE || 3100}.json`);
 if (pw) {
   passed += pw.stats.expected;
   failed += pw.stats.unexpected + (pw.stats.flaky ?? 0);

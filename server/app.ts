@@ -14,7 +14,7 @@ import type { Config } from './config.js';
 import { createDb } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
-import { MODULES } from './modules/index.js';
+import { loadModules } from './modules/index.js';
 import { ensureMaintenanceDefaults } from './modules/maintenance/service.js';
 import type { AppContext } from './platform/context.js';
 import { MemoryEventBus, PostgresEventBus, type EventBus } from './platform/events.js';
@@ -81,7 +81,7 @@ export async function buildApp(config: Config, options: { db?: Kysely<Database>;
   });
   registerSessionHook(app);
 
-  for (const module of MODULES) await app.register(module);
+  for (const module of await loadModules()) await app.register(module);
 
   app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   app.get('/api/health', { config: { public: true }, schema: { hide: true } }, async () => ({ ok: true }));

@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router';
 import { router } from './app/router';
 import { SessionProvider } from './lib/session';
 import { ApiError } from './lib/api';
+import { ToastProvider } from './components/ui/toast';
 import './index.css';
 
 const queryClient = new QueryClient({
@@ -21,7 +22,9 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <SessionProvider>
-        <RouterProvider router={router} />
+        <ToastProvider>
+          <RouterProvider router={router} />
+        </ToastProvider>
       </SessionProvider>
     </QueryClientProvider>
   </StrictMode>,

@@ -1,13 +1,24 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import * as m001 from './migrations/001_initial.js';
 import { isPostgres } from './dialect.js';
 
-/** Migrations are listed here in order; they run at every start and are idempotent. */
-const MIGRATIONS: Record<string, Migration> = {
-  '001_initial': m001,
+/**
+ * Migrations are the files of server/db/migrations, applied in name order (NNN_name.ts),
+ * each written once with Kysely's schema builder for both engines. They run at every start.
+ */
+const provider: MigrationProvider = {
+  async getMigrations() {
+    const dir = path.join(import.meta.dirname, 'migrations');
+    const files = fs.readdirSync(dir).filter((f) => /^\d{3}_.+\.(ts|js)$/.test(f) && !f.endsWith('.d.ts')).sort();
+    const migrations: Record<string, Migration> = {};
+    for (const file of files) {
+      migrations[file.replace(/\.(ts|js)$/, '')] = (await import(/* @vite-ignore */ pathToFileURL(path.join(dir, file)).href)) as Migration;
+    }
+    return migrations;
+  },
 };
-
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   // On PostgreSQL the bookkeeping tables live in the connection's own schema (search_path).

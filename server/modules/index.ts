@@ -1,13 +1,22 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
-import { authRoutes } from './auth/routes.js';
-import { dashboardRoutes } from './dashboard/routes.js';
-import { eventRoutes } from './events/routes.js';
-import { maintenanceRoutes } from './maintenance/routes.js';
 
-/** Every feature's routes, registered by buildApp in this order. */
-export const MODULES: FastifyPluginAsync[] = [
-  authRoutes,
-  eventRoutes,
-  dashboardRoutes,
-  maintenanceRoutes,
-];
+/**
+ * Every feature module lives in server/modules/<area>/ and exposes its HTTP routes as the
+ * default export of routes.ts. buildApp registers all of them, in folder-name order.
+ */
+export async function loadModules(): Promise<FastifyPluginAsync[]> {
+  const dir = import.meta.dirname;
+  const areas = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const modules: FastifyPluginAsync[] = [];
+  for (const area of areas) {
+    const file = ['routes.ts', 'routes.js'].map((f) => path.join(dir, area, f)).find((f) => fs.existsSync(f));
+    if (!file) continue;
+    const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { default: FastifyPluginAsync };
+    if (typeof mod.default !== 'function') throw new Error(`server/modules/${area}/routes.ts has no default export`);
+    modules.push(mod.default);
+  }
+  return modules;
+}

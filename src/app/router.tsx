@@ -1,25 +1,32 @@
-import { createBrowserRouter, Navigate } from 'react-router';
-import { SHELL } from '../../common/texts';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { ComingSoon } from '../components/ui/coming-soon';
 import { LoginPage } from '../features/auth/login-page';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
+import type { FeatureRoutes } from './feature-routes';
 import { RequirePermission, RequireSession } from './guards';
+import { NAV } from './nav';
 import { ShellLayout } from './shell/layout';
+
+const features = Object.values(import.meta.glob<{ routes: FeatureRoutes }>('../features/*/routes.tsx', { eager: true })).map((m) => m.routes);
+const featureScreens = new Map(features.flatMap((f) => f.dashboard ?? []).map((r) => [r.path, r.element]));
+
+/** One child route per sidebar entry below /dashboard, guarded by the entry's permission. */
+const screens: RouteObject[] = NAV.filter((entry) => entry.path !== '/dashboard').map((entry) => {
+  const path = entry.path.replace('/dashboard/', '');
+  const element = featureScreens.get(path) ?? <ComingSoon title={entry.label} />;
+  return { path: `${path}/*`, element: <RequirePermission permission={entry.permission}>{element}</RequirePermission> };
+});
 
 export const router = createBrowserRouter([
   { path: '/', element: <Navigate to="/login" replace /> },
   { path: '/login', element: <LoginPage /> },
+  ...features.flatMap((f) => f.public ?? []),
   {
     path: '/dashboard',
     element: <RequireSession><ShellLayout /></RequireSession>,
     children: [
       { index: true, element: <DashboardPage /> },
-      { path: 'rice_varieties', element: <ComingSoon title={SHELL.nav.varieties} /> },
-      { path: 'rice_pests', element: <ComingSoon title={SHELL.nav.pests} /> },
-      { path: 'rice_diseases', element: <ComingSoon title={SHELL.nav.diseases} /> },
-      { path: 'history_logs', element: <ComingSoon title={SHELL.nav.history} /> },
-      { path: 'accounts', element: <RequirePermission permission="accounts.manage"><ComingSoon title={SHELL.nav.accounts} /></RequirePermission> },
-      { path: 'file_maintenance', element: <RequirePermission permission="maintenance.manage"><ComingSoon title={SHELL.nav.maintenance} /></RequirePermission> },
+      ...screens,
       { path: '*', element: <Navigate to="/dashboard" replace /> },
     ],
   },

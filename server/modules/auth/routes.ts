@@ -7,7 +7,7 @@ import { SESSION_COOKIE } from '../../platform/sessions.js';
 import { toSessionUser } from '../accounts/presenter.js';
 import { createAuthService } from './service.js';
 
-export const authRoutes: FastifyPluginAsync = async (app) => {
+const routes: FastifyPluginAsync = async (app) => {
   const service = createAuthService(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const cookieOptions = {
@@ -47,3 +47,4 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     schema: { tags: ['auth'], summary: 'The user is still active in the browser', response: { 204: z.null() } },
   }, async (_request, reply) => reply.code(204).send(null));
 };
+export default routes;

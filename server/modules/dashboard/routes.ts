@@ -4,7 +4,7 @@ import { dashboardCountsSchema, recentActivitiesSchema } from '../../../common/s
 import { requireAuth } from '../../platform/policy.js';
 import { createDashboardService } from './service.js';
 
-export const dashboardRoutes: FastifyPluginAsync = async (app) => {
+const routes: FastifyPluginAsync = async (app) => {
   const service = createDashboardService(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -18,3 +18,4 @@ export const dashboardRoutes: FastifyPluginAsync = async (app) => {
     schema: { tags: ['dashboard'], summary: "The signed-in user's latest activities", response: { 200: recentActivitiesSchema } },
   }, async (request) => ({ items: await service.recentActivities(requireAuth(request)) }));
 };
+export default routes;

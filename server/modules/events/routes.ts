@@ -10,7 +10,7 @@ const KEEPALIVE_MS = 25_000;
  * GET /api/events: server-sent events. Data changes arrive as `{topic, id, op}`; the end of
  * this tab's session arrives as an `event: session` message, after which the stream closes.
  */
-export const eventRoutes: FastifyPluginAsync = async (app) => {
+const routes: FastifyPluginAsync = async (app) => {
   app.get('/api/events', {
     config: { passive: true },
     schema: { tags: ['live'], summary: 'Live updates (text/event-stream)' },
@@ -70,3 +70,4 @@ export const eventRoutes: FastifyPluginAsync = async (app) => {
     request.raw.on('close', close);
   });
 };
+export default routes;

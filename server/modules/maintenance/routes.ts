@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { optionListsSchema } from '../../../common/schemas/maintenance.js';
 import { getOptionLists } from './service.js';
 
-export const maintenanceRoutes: FastifyPluginAsync = async (app) => {
+const routes: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   // Any signed-in role reads the option lists: the variety and settings forms use them.
@@ -11,3 +11,4 @@ export const maintenanceRoutes: FastifyPluginAsync = async (app) => {
     schema: { tags: ['maintenance'], summary: 'The option lists used by forms', response: { 200: optionListsSchema } },
   }, async () => getOptionLists(app.ctx.db));
 };
+export default routes;

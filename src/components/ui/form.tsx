@@ -1,5 +1,5 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { FormProvider, useForm, useFormContext, type FieldValues, type Path, type UseFormProps, type UseFormReturn } from 'react-hook-form';
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { FormProvider, useForm, useFormContext, type DefaultValues, type FieldValues, type Path, type UseFormProps, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { Eye, EyeOff } from 'lucide-react';
@@ -95,4 +95,17 @@ export function TextField({ name, label, hint, revealable, type = 'text', classN
       <FieldError id={errorId} message={error?.message} />
     </div>
   );
+}
+
+/**
+ * Live data under an open edit form: when the record changes on the server, fields the user
+ * has not touched take the new values and the fields they changed stay as they typed them.
+ */
+export function useKeepTouchedFields<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, serverValues: DefaultValues<T> | undefined): void {
+  const last = useRef(serverValues);
+  useEffect(() => {
+    if (!serverValues || serverValues === last.current) return;
+    last.current = serverValues;
+    form.reset(serverValues, { keepDirtyValues: true, keepErrors: true, keepTouched: true });
+  }, [form, serverValues]);
 }
