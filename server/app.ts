@@ -20,6 +20,7 @@ import type { AppContext } from './platform/context.js';
 import { MemoryEventBus, PostgresEventBus, type EventBus } from './platform/events.js';
 import { registerErrorHandling } from './platform/http-errors.js';
 import { registerSessionHook } from './platform/policy.js';
+import { LocalStorage } from './platform/storage.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -44,7 +45,8 @@ export async function buildApp(config: Config, options: { db?: Kysely<Database>;
     : new MemoryEventBus();
   if (events instanceof PostgresEventBus) await events.whenReady();
 
-  const ctx: AppContext = { config, db, events, log: app.log };
+  const storage = new LocalStorage(path.join(config.dataDir, 'files'));
+  const ctx: AppContext = { config, db, events, storage, log: app.log };
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {
     await events.close();

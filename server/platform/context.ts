@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import type { EventBus } from './events.js';
+import type { Storage } from './storage.js';
 import type { Permission, PermissionFlag, Role } from '../../common/permissions.js';
 import type { SessionUser } from '../../common/schemas/auth.js';
 import type { AccountRow } from '../modules/accounts/repository.js';
@@ -13,6 +14,7 @@ export interface AppContext {
   config: Config;
   db: Kysely<Database>;
   events: EventBus;
+  storage: Storage;
   log: FastifyBaseLogger;
 }
 

@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+
+/**
+ * File storage behind one interface. Keys are relative, slash-separated paths such as
+ * `rice_pests/Rice bug/1700000000000_0_photo.jpg`; the default backend is a folder under
+ * DATA_DIR. Keys are checked so that nothing can be read or written outside that folder.
+ */
+export interface Storage {
+  put(key: string, body: Readable | Buffer): Promise<{ size: number }>;
+  get(key: string): Promise<Readable>;
+  stat(key: string): Promise<{ size: number; mtimeMs: number } | null>;
+  delete(key: string): Promise<void>;
+  /** Absolute path for tools that need one (sharp, backups); local backend only. */
+  localPath(key: string): string;
+}
+
+/** Turns any user-given name into one safe path segment (no slashes, dots-only, controls). */
+export function safeSegment(name: string, fallback = 'file'): string {
+  const cleaned = name
+    .normalize('NFKC')
+    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_')
+    .replace(/^\.+/, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 120);
+  return cleaned === '' || /^\.*$/.test(cleaned) ? fallback : cleaned;
+}
+
+export class InvalidStorageKey extends Error {}
+
+export function assertSafeKey(key: string): void {
+  if (typeof key !== 'string' || key.length === 0 || key.length > 1024) throw new InvalidStorageKey('empty or too long');
+  if (key.includes('\0') || key.includes('\\') || key.startsWith('/')) throw new InvalidStorageKey('bad characters');
+  if (key.split('/').some((part) => part === '' || part === '.' || part === '..')) throw new InvalidStorageKey('bad segment');
+}
+
+export class LocalStorage implements Storage {
+  readonly root: string;
+  constructor(root: string) {
+    this.root = path.resolve(root);
+    fs.mkdirSync(this.root, { recursive: true });
+  }
+
+  localPath(key: string): string {
+    assertSafeKey(key);
+    const full = path.resolve(this.root, key);
+    if (full !== this.root && !full.startsWith(this.root + path.sep)) throw new InvalidStorageKey('outside storage');
+    return full;
+  }
+
+  async put(key: string, body: Readable | Buffer): Promise<{ size: number }> {
+    const full = this.localPath(key);
+    await fsp.mkdir(path.dirname(full), { recursive: true });
+    const tmp = `${full}.${process.pid}.${Date.now()}.part`;
+    try {
+      if (Buffer.isBuffer(body)) await fsp.writeFile(tmp, body);
+      else await pipeline(body, fs.createWriteStream(tmp));
+      await fsp.rename(tmp, full);
+    } catch (err) {
+      await fsp.rm(tmp, { force: true });
+      throw err;
+    }
+    return { size: (await fsp.stat(full)).size };
+  }
+
+  async get(key: string): Promise<Readable> {
+    const full = this.localPath(key);
+    await fsp.access(full);
+    return fs.createReadStream(full);
+  }
+
+  async stat(key: string): Promise<{ size: number; mtimeMs: number } | null> {
+    try {
+      const s = await fsp.stat(this.localPath(key));
+      return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.localPath(key), { force: true });
+  }
+}
