@@ -148,6 +148,24 @@ export interface PasswordResetTokensTable {
   usedAt: string | null;
 }
 
+/** A started forgot-password recovery (migration 050). */
+export interface RecoveryFlowsTable {
+  id: string;
+  accountId: string;
+  ip: string | null;
+  createdAt: string;
+  expiresAt: string;
+  verifiedAt: string | null;
+}
+
+/** Wrong security answers per account and the pause they cause (migration 050). */
+export interface RecoveryFailuresTable {
+  accountId: string;
+  failures: number;
+  lastFailedAt: string;
+  pausedUntil: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -158,6 +176,8 @@ export interface Database {
   audit_logs: AuditLogsTable;
   maintenance: MaintenanceTable;
   password_reset_tokens: PasswordResetTokensTable;
+  recovery_flows: RecoveryFlowsTable;
+  recovery_failures: RecoveryFailuresTable;
 }
 
 export type CatalogCollection = 'rice_local_pests' | 'rice_local_diseases';

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits.js';
+import { SETTINGS } from '../settings.js';
+
+/** The signed-in user's own account as Account Settings shows it: never a hash or an answer. */
+export const profileSchema = z.object({
+  id: z.string(),
+  fullname: z.string(),
+  username: z.string(),
+  email: z.string().nullable(),
+  contactNo: z.string().nullable(),
+  photoURL: z.string().nullable(),
+  securityQuestion: z.string().nullable(),
+  /** A stored answer exists (it is never sent). */
+  hasSecurityAnswer: z.boolean(),
+  version: z.number(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+const emailShape = z.email();
+const CONTACT = /^[0-9+()\-\s]{7,20}$/;
+const max = LIMITS.maxShortTextLength;
+
+const fieldsShape = {
+  fullname: z.string({ error: SETTINGS.fullnameRequired }).trim().min(1, SETTINGS.fullnameRequired).max(max),
+  email: z.string().trim().max(max).refine((v) => v === '' || emailShape.safeParse(v).success, SETTINGS.invalidEmail),
+  contactNo: z.string().trim().max(max).refine((v) => v === '' || CONTACT.test(v), SETTINGS.invalidContact),
+  securityQuestion: z.string().trim().max(max),
+  securityAnswer: z.string().trim().max(max),
+  /** Keep the stored answer: the question is unchanged and the answer field was left blank. */
+  keepAnswer: z.boolean(),
+};
+
+/** SPEC.md section 5: a chosen question needs a non-empty trimmed answer (or the kept one). */
+function answerRule(v: { securityQuestion?: unknown; securityAnswer?: unknown; keepAnswer?: unknown }, ctx: z.RefinementCtx): void {
+  const question = typeof v.securityQuestion === 'string' ? v.securityQuestion.trim() : '';
+  const answer = typeof v.securityAnswer === 'string' ? v.securityAnswer.trim() : '';
+  if (question !== '' && answer === '' && v.keepAnswer !== true) {
+    ctx.addIssue({ code: 'custom', path: ['securityAnswer'], message: SETTINGS.answerRequired });
+  }
+}
+
+/** The Account Settings form. Text fields are trimmed (SPEC.md section 5). */
+export const profileFormSchema = z.object(fieldsShape).superRefine(answerRule);
+export type ProfileFormInput = z.input<typeof profileFormSchema>;
+export type ProfileFormValues = z.output<typeof profileFormSchema>;
+
+/** PUT /api/profile: the form plus the staged picture and the version the form edited. */
+export const profileUpdateSchema = z.object({
+  ...fieldsShape,
+  avatarKey: z.string().max(max).nullable().optional(),
+  version: z.number().int().positive().optional(),
+}).superRefine(answerRule);
+export type ProfileUpdateInput = z.infer<typeof profileUpdateSchema>;
+
+export const avatarUploadResultSchema = z.object({ avatarKey: z.string(), previewURL: z.string() });
+export const resetEmailResultSchema = z.object({ sentTo: z.string() });
