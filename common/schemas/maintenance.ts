@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAINTENANCE, MAINTENANCE_LIMITS, type ListKey } from '../maintenance.js';
 
 /** The option-list documents of SPEC.md section 3 and their defaults (section 9). */
 export const VARIETY_ENUMS_ID = 'rice_varieties_enums';
@@ -16,8 +17,15 @@ export const DEFAULT_SECURITY_QUESTIONS = [
 ];
 export const FIRST_RELEASE_YEAR = 2012;
 
+/** The current year where the department works (Asia/Manila): the year-release list follows it. */
+export function currentReleaseYear(now: Date = new Date()): number {
+  const year = new Intl.DateTimeFormat('en-US', { timeZone: MAINTENANCE_LIMITS.timeZone, year: 'numeric' }).format(now);
+  const n = Number(year);
+  return Number.isInteger(n) ? n : now.getUTCFullYear();
+}
+
 /** 2012 up to the given year, as text (yearRelease is text in SPEC.md section 3). */
-export function defaultYearReleases(currentYear = new Date().getFullYear()): string[] {
+export function defaultYearReleases(currentYear = currentReleaseYear()): string[] {
   const years: string[] = [];
   for (let y = FIRST_RELEASE_YEAR; y <= currentYear; y += 1) years.push(String(y));
   return years;
@@ -54,3 +62,109 @@ export function defaultVarietyEnums(): VarietyEnums {
 export function defaultAccountEnums(): AccountEnums {
   return { securityQuestions: [...DEFAULT_SECURITY_QUESTIONS] };
 }
+
+// ---------------------------------------------------------------------------------------
+// File maintenance: the documents, their lists, and the bodies of the write routes.
+
+export type { ListKey } from '../maintenance.js';
+export type MaintenanceDocId = typeof VARIETY_ENUMS_ID | typeof ACCOUNT_ENUMS_ID;
+
+/** Which lists each option-list document holds, in the order the screens show them. */
+export const DOCUMENT_LISTS = {
+  [VARIETY_ENUMS_ID]: ['seasons', 'plantingMethods', 'environments', 'yearReleases'],
+  [ACCOUNT_ENUMS_ID]: ['securityQuestions'],
+} as const satisfies Record<MaintenanceDocId, readonly ListKey[]>;
+
+export const LIST_KEYS = ['seasons', 'plantingMethods', 'environments', 'yearReleases', 'securityQuestions'] as const satisfies readonly ListKey[];
+
+export const maintenanceDocIdSchema = z.enum([VARIETY_ENUMS_ID, ACCOUNT_ENUMS_ID]);
+export const listKeySchema = z.enum(LIST_KEYS);
+
+export function listBelongsTo(docId: MaintenanceDocId, list: ListKey): boolean {
+  return (DOCUMENT_LISTS[docId] as readonly ListKey[]).includes(list);
+}
+
+/** The value check shared by the add form and the server: null when the value is fine. */
+export function optionValueProblem(list: ListKey, value: string): string | null {
+  const v = value.trim();
+  if (v === '') return MAINTENANCE.errors.empty;
+  if (v.length > MAINTENANCE_LIMITS.maxValueLength) return MAINTENANCE.errors.tooLong;
+  if (list === 'yearReleases' && !/^\d{4}$/.test(v)) return MAINTENANCE.errors.year;
+  return null;
+}
+
+/** Case-insensitive sameness of two options (SPEC.md section 5: duplicates ignore case). */
+export function sameOption(a: string, b: string): boolean {
+  return a.trim().toLocaleLowerCase('en') === b.trim().toLocaleLowerCase('en');
+}
+
+/** Trimmed, without empty values, without case-insensitive duplicates (the first one stays). */
+export function normalizeList(values: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of values) {
+    const v = raw.trim();
+    const key = v.toLocaleLowerCase('en');
+    if (v === '' || seen.has(key)) continue;
+    seen.add(key);
+    out.push(v);
+  }
+  return out;
+}
+
+/** The add form (browser) and the add route's body (server). Empty is checked separately: it does nothing. */
+export const addOptionSchema = z.object({
+  value: z.string().trim().max(MAINTENANCE_LIMITS.maxValueLength, MAINTENANCE.errors.tooLong),
+});
+export type AddOptionInput = z.infer<typeof addOptionSchema>;
+
+export const removeOptionQuerySchema = z.object({
+  value: z.string().max(MAINTENANCE_LIMITS.maxValueLength * 2, MAINTENANCE.errors.tooLong),
+});
+
+export const docParamsSchema = z.object({ docId: maintenanceDocIdSchema });
+export const listParamsSchema = z.object({ docId: maintenanceDocIdSchema, list: listKeySchema });
+
+const listValues = z.array(z.string().max(MAINTENANCE_LIMITS.maxValueLength, MAINTENANCE.errors.tooLong))
+  .max(MAINTENANCE_LIMITS.maxItemsPerList, MAINTENANCE.errors.tooMany);
+
+/** Save Changes: whole lists, written trimmed and deduplicated; `version` is the one the page edited. */
+export const saveListsSchema = z.object({
+  version: z.number().int().positive(),
+  lists: z.object({
+    seasons: listValues.optional(),
+    plantingMethods: listValues.optional(),
+    environments: listValues.optional(),
+    yearReleases: listValues.optional(),
+    securityQuestions: listValues.optional(),
+  }).strict(),
+});
+export type SaveListsInput = z.infer<typeof saveListsSchema>;
+
+export type MaintenanceLists = Partial<Record<ListKey, string[]>>;
+
+/** One option-list document as the File maintenance screens read it. */
+export const maintenanceDocumentSchema = z.object({
+  id: maintenanceDocIdSchema,
+  version: z.number().int(),
+  updatedAt: z.string().nullable(),
+  lists: z.object({
+    seasons: z.array(z.string()).optional(),
+    plantingMethods: z.array(z.string()).optional(),
+    environments: z.array(z.string()).optional(),
+    yearReleases: z.array(z.string()).optional(),
+    securityQuestions: z.array(z.string()).optional(),
+  }),
+  /** Security questions only: nothing is saved, so the five defaults apply (and are shown). */
+  usingDefaults: z.boolean(),
+});
+export type MaintenanceDocument = z.infer<typeof maintenanceDocumentSchema>;
+
+/** How many live records use each option: list → option → count. */
+export const maintenanceUsageSchema = z.object({
+  id: maintenanceDocIdSchema,
+  /** 'varieties' for the rice variety lists, 'accounts' for security questions. */
+  counts: z.enum(['varieties', 'accounts']),
+  usage: z.record(z.string(), z.record(z.string(), z.number().int())),
+});
+export type MaintenanceUsage = z.infer<typeof maintenanceUsageSchema>;
