@@ -38,7 +38,7 @@ const add = (doc: string, list: string, value: unknown, cookie = superCookie) =>
   t.app.inject({ method: 'POST', url: listUrl(doc, list), headers: { cookie }, payload: { value } });
 const remove = (doc: string, list: string, value: string, cookie = superCookie) =>
   t.app.inject({ method: 'DELETE', url: `${listUrl(doc, list)}?value=${encodeURIComponent(value)}`, headers: { cookie } });
-const save = (doc: string, payload: unknown, cookie = superCookie) =>
+const save = (doc: string, payload: object, cookie = superCookie) =>
   t.app.inject({ method: 'PUT', url: docUrl(doc), headers: { cookie }, payload });
 
 async function auditFor(docId: string) {
@@ -231,7 +231,7 @@ describe('file maintenance: Save Changes', () => {
     const same = await save(VARIETY_ENUMS_ID, { version: doc.version, lists: { seasons: doc.lists.seasons } });
     expect(same.statusCode).toBe(200);
     expect(same.json().version).toBe(doc.version);
-    const bad: unknown[] = [
+    const bad: object[] = [
       { version: doc.version, lists: { securityQuestions: ['Q?'] } },
       { version: doc.version, lists: { colours: ['Red'] } },
       { version: doc.version, lists: { yearReleases: [...doc.lists.yearReleases!, 'soon'] } },
