@@ -71,6 +71,8 @@ export interface VarietiesTable {
   deletedAt: string | null;
   deletedBy: string | null;
   version: Generated<number>;
+  /** Lower-cased searched fields (migration 010), kept by the varieties repository. */
+  searchText: Generated<string>;
 }
 
 /** Shared shape of rice_local_pests and rice_local_diseases. */

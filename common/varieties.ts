@@ -1,0 +1,118 @@
+/**
+ * The texts of the Rice varieties screen (SPEC.md sections 2, 5, 8), used verbatim by the
+ * browser and by the server's validation messages.
+ */
+export const VARIETY_TOPIC = 'rice_seed_varieties' as const;
+
+/** Field labels as the required-field messages name them ('{label} is required.'). */
+export const VARIETY_LABELS = {
+  varietyName: 'Variety name',
+  releaseName: 'Release name',
+  yearRelease: 'Year release',
+  breedingCode: 'Breeding code',
+  breederOrigin: 'Breeder origin',
+  maturityDays: 'Maturity days',
+  averageYield: 'Average yield',
+  maxYield: 'Maximum yield',
+  plantHeight: 'Plant height',
+  tillers: 'Number of tillers',
+  location: 'Location',
+  season: 'Season',
+  plantingMethod: 'Planting method',
+  environment: 'Environment',
+  recommendedInTarlac: 'Recommended in Tarlac',
+} as const;
+
+export type VarietyField = keyof typeof VARIETY_LABELS;
+
+export const VARIETY_MESSAGES = {
+  required: (label: string) => `${label} is required.`,
+  plantingMethodRequired: 'Planting method is required.',
+  seasonRequired: 'Select at least one season.',
+  environmentRequired: 'Select at least one environment.',
+  wholeNumber: 'Enter a whole number.',
+  decimal: 'Enter a valid number (e.g., 3 or 4.3).',
+  /** Not given by SPEC: the limits that keep values inside what the database stores. */
+  tooLong: (max: number) => `Use at most ${max} characters.`,
+  tooLarge: (max: number) => `Enter a number no larger than ${max.toLocaleString('en-US')}.`,
+  /** Not given by SPEC for varieties (SPEC.md section 5, typed-name confirmations). */
+  deleteMismatch: 'The text does not match the variety name.',
+} as const;
+
+export const VARIETIES = {
+  title: 'Rice Varieties',
+  subtitle: 'Manage rice variety entries',
+  searchPlaceholder: 'Search e.g variety name, year release, location...',
+  searchLabel: 'Search rice varieties',
+  addNew: 'Add New Variety',
+  empty: 'No rice variety found',
+  loading: 'Loading rice varieties...',
+  columns: {
+    varietyName: 'Variety Name',
+    releaseName: 'Release Name',
+    breedingCode: 'Breeding Code',
+    breederOrigin: 'Breeder Origin',
+    yearRelease: 'Year Release',
+    location: 'Location',
+    recommendedInTarlac: 'Recommended in Tarlac',
+    actions: 'Actions',
+  },
+  /** The view dialog's labels (SPEC.md section 2). */
+  view: {
+    title: 'Rice Variety Details',
+    averageYield: 'Average Yield',
+    maxYield: 'Max Yield',
+    maturityDays: 'Maturity Days',
+    plantHeight: 'Plant Height',
+    tillers: 'Tillers',
+    season: 'Season',
+    plantingMethod: 'Planting Method',
+    environment: 'Environment',
+    createdAt: 'Created Date',
+    updatedAt: 'Last Updated',
+    close: 'Close',
+  },
+  units: { yield: 't/ha', height: 'cm', days: 'days' },
+  yes: 'Yes',
+  no: 'No',
+  dash: '-',
+  actions: { view: 'View', edit: 'Edit', delete: 'Delete' },
+  form: {
+    addTitle: 'Add New Variety',
+    editTitle: 'Edit Variety',
+    sections: { identity: 'Identity', agronomic: 'Agronomic Data', recommendation: 'Recommendation' },
+    selectYear: 'Select year',
+    selectPlantingMethod: 'Select planting method',
+    loadingOptions: 'Loading options...',
+    removedOption: '(no longer in the list)',
+    recommendedHint: 'This variety is recommended for planting in Tarlac.',
+    cancel: 'Cancel',
+    save: 'Save',
+    update: 'Update',
+  },
+  confirmSave: {
+    title: 'Confirm save',
+    addText: (name: string) => `Save rice variety ${name}?`,
+    editText: (name: string) => `Save the changes to rice variety ${name}?`,
+    confirm: 'Confirm',
+    saving: 'Saving...',
+  },
+  result: {
+    savedTitle: 'Saved!',
+    updatedTitle: 'Updated!',
+    saved: (name: string) => `Rice variety ${name} has been saved successfully.`,
+    updated: (name: string) => `Rice variety ${name} has been updated successfully.`,
+    failedTitle: 'Failed',
+    failedDefault: 'Failed to save.',
+    ok: 'OK',
+  },
+  deleteDialog: {
+    title: 'Delete rice variety',
+    text: (name: string) => `This removes rice variety ${name} from the list. The entry stays in the history logs.`,
+    confirm: 'Delete',
+    busy: 'Deleting...',
+  },
+  deleted: 'Rice variety deleted successfully!',
+  errorSaving: (message: string) => `Error saving rice variety: ${message}`,
+  errorDeleting: (message: string) => `Error deleting rice variety: ${message}`,
+} as const;

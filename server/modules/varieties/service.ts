@@ -1,0 +1,247 @@
+import { LIMITS } from '../../../common/limits.js';
+import {
+  optionErrors, type Variety, type VarietyInput, type VarietyList, type VarietyStoredInput,
+} from '../../../common/schemas/varieties.js';
+import { VARIETY_TOPIC } from '../../../common/varieties.js';
+import { writeAudit, type Actor } from '../../platform/audit.js';
+import { newId, nowIso } from '../../platform/clock.js';
+import type { AppContext } from '../../platform/context.js';
+import { fail, invalid } from '../../platform/errors.js';
+import { assertUpdated } from '../../platform/versioning.js';
+import { getVarietyEnums } from '../maintenance/service.js';
+import { varietiesRepository, type VarietyRow } from './repository.js';
+import { VarietySearchCache } from './search-cache.js';
+
+const COLLECTION = 'rice_seed_varieties';
+
+function parseList(text: string | null | undefined): string[] {
+  if (!text) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The API's view of a stored row: lists parsed, the 0/1 flag as a boolean, no bookkeeping. */
+export function presentVariety(row: VarietyRow): Variety {
+  return {
+    id: row.id,
+    varietyName: row.varietyName,
+    releaseName: row.releaseName,
+    yearRelease: row.yearRelease,
+    breedingCode: row.breedingCode,
+    breederOrigin: row.breederOrigin,
+    maturityDays: row.maturityDays === null ? null : Number(row.maturityDays),
+    averageYield: row.averageYield === null ? null : Number(row.averageYield),
+    maxYield: row.maxYield === null ? null : Number(row.maxYield),
+    plantHeight: row.plantHeight === null ? null : Number(row.plantHeight),
+    tillers: row.tillers === null ? null : Number(row.tillers),
+    location: row.location,
+    season: parseList(row.season),
+    plantingMethod: row.plantingMethod,
+    environment: parseList(row.environment),
+    recommendedInTarlac: Boolean(row.recommendedInTarlac),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    version: Number(row.version),
+  };
+}
+
+/** The variety's own fields (what the audit entry's before/after record). */
+type Fields = Omit<Variety, 'id' | 'createdAt' | 'updatedAt' | 'version'>;
+
+function fieldsOf(v: Variety): Fields {
+  const { id: _id, createdAt: _c, updatedAt: _u, version: _v, ...fields } = v;
+  return fields;
+}
+
+function normalize(input: VarietyInput | VarietyStoredInput): Fields {
+  const text = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
+  const num = (v: number | null | undefined) => (v === undefined ? null : v);
+  return {
+    varietyName: input.varietyName.trim(),
+    releaseName: text(input.releaseName),
+    yearRelease: text(input.yearRelease),
+    breedingCode: text(input.breedingCode),
+    breederOrigin: text(input.breederOrigin),
+    maturityDays: num(input.maturityDays),
+    averageYield: num(input.averageYield),
+    maxYield: num(input.maxYield),
+    plantHeight: num(input.plantHeight),
+    tillers: num(input.tillers),
+    location: text(input.location),
+    season: [...new Set(input.season ?? [])],
+    plantingMethod: text(input.plantingMethod),
+    environment: [...new Set(input.environment ?? [])],
+    recommendedInTarlac: input.recommendedInTarlac ?? false,
+  };
+}
+
+function columns(f: Fields) {
+  return {
+    ...f,
+    season: JSON.stringify(f.season),
+    environment: JSON.stringify(f.environment),
+    recommendedInTarlac: f.recommendedInTarlac ? 1 : 0,
+  };
+}
+
+/** Only the fields that changed, as {before, after} (an update's audit entry). */
+function diff(before: Fields, after: Fields): { before: Partial<Fields>; after: Partial<Fields> } {
+  const b: Record<string, unknown> = {};
+  const a: Record<string, unknown> = {};
+  for (const key of Object.keys(after) as Array<keyof Fields>) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
+      b[key] = before[key];
+      a[key] = after[key];
+    }
+  }
+  return { before: b as Partial<Fields>, after: a as Partial<Fields> };
+}
+
+function cacheSize(): number {
+  const raw = process.env.VARIETY_SEARCH_CACHE_SIZE;
+  const n = raw === undefined || raw === '' ? 500 : Number.parseInt(raw, 10);
+  return Number.isFinite(n) && n >= 0 ? n : 500;
+}
+
+/** One cache per database handle, shared by every service of this process (routes, seed, tests). */
+const caches = new WeakMap<AppContext['db'], VarietySearchCache<VarietyList>>();
+function cacheFor(db: AppContext['db']): VarietySearchCache<VarietyList> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new VarietySearchCache<VarietyList>(db, cacheSize());
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+export function createVarietiesService(ctx: AppContext) {
+  const { db, events } = ctx;
+  const cache = cacheFor(db);
+  // Writes of other server instances arrive as live events (PostgreSQL LISTEN/NOTIFY).
+  const unsubscribe = events.subscribe((event) => { if (event.topic === VARIETY_TOPIC) cache.invalidate(); });
+
+  function published(id: string, op: 'create' | 'update' | 'delete'): void {
+    cache.invalidate();
+    events.publish({ topic: VARIETY_TOPIC, id, op });
+  }
+
+  async function checkOptions(input: VarietyInput, keepYear?: string | null): Promise<void> {
+    const errors = optionErrors(input, await getVarietyEnums(db), { yearRelease: keepYear });
+    if (Object.keys(errors).length > 0) invalid(errors as Record<string, string>);
+  }
+
+  async function insert(fields: Fields, actor: Actor | null): Promise<Variety> {
+    const id = newId();
+    const now = nowIso();
+    const row = await db.transaction().execute(async (trx) => {
+      await varietiesRepository.insert(trx, {
+        id, ...columns(fields), isDeleted: 0, createdAt: now, updatedAt: null, deletedAt: null, deletedBy: null,
+      });
+      await writeAudit(trx, actor, {
+        action: 'CREATE',
+        collection: COLLECTION,
+        documentId: id,
+        documentName: fields.varietyName,
+        description: `Created rice variety ${fields.varietyName}`,
+        changes: { before: null, after: fields },
+      });
+      return varietiesRepository.findLive(trx, id);
+    });
+    published(id, 'create');
+    return presentVariety(row!);
+  }
+
+  return {
+    /** One page of live varieties matching the search, newest first (SPEC.md section 9: 20 a page). */
+    list(search: string, page: number): Promise<VarietyList> {
+      const term = search.trim();
+      return cache.get(`${page}\u0000${term.toLowerCase()}`, async () => {
+        const pageSize = LIMITS.varietyPageSize;
+        const total = await varietiesRepository.count(db, term);
+        const pageCount = Math.max(1, Math.ceil(total / pageSize));
+        const current = Math.min(Math.max(1, page), pageCount);
+        const rows = total === 0 ? [] : await varietiesRepository.page(db, term, pageSize, (current - 1) * pageSize);
+        return { items: rows.map(presentVariety), total, page: current, pageSize, pageCount };
+      });
+    },
+
+    async get(id: string): Promise<Variety> {
+      const row = await varietiesRepository.findLive(db, id);
+      if (!row) fail('NOT_FOUND');
+      return presentVariety(row);
+    },
+
+    /** The add form: every rule of SPEC.md section 5, values from the current option lists. */
+    async create(input: VarietyInput, actor: Actor | null): Promise<Variety> {
+      await checkOptions(input);
+      return insert(normalize(input), actor);
+    },
+
+    /**
+     * The stored shape (demo data, imports): fields no source gave stay empty. Only the seed
+     * and import commands use it; the API always goes through create().
+     */
+    async createStored(input: VarietyStoredInput, actor: Actor | null): Promise<Variety> {
+      return insert(normalize(input), actor);
+    },
+
+    /** Saves over `version`; a newer version on the server is a 409 with the current record. */
+    async update(id: string, input: VarietyInput, version: number, actor: Actor): Promise<Variety> {
+      const existing = await varietiesRepository.findLive(db, id);
+      if (!existing) fail('NOT_FOUND');
+      await checkOptions(input, existing.yearRelease);
+      const after = normalize(input);
+      const now = nowIso();
+      const row = await db.transaction().execute(async (trx) => {
+        const before = await varietiesRepository.findLive(trx, id);
+        if (!before) fail('NOT_FOUND');
+        // Versions only grow: a different stored version means someone saved since the form opened.
+        const changed = before.version === version
+          ? await varietiesRepository.updateVersioned(trx, id, version, { ...columns(after), updatedAt: now }, after)
+          : 0;
+        if (changed === 0) assertUpdated(0, await varietiesRepository.findLive(trx, id), (r: VarietyRow) => presentVariety(r));
+        await writeAudit(trx, actor, {
+          action: 'UPDATE',
+          collection: COLLECTION,
+          documentId: id,
+          documentName: after.varietyName,
+          description: `Updated rice variety ${after.varietyName}`,
+          changes: diff(fieldsOf(presentVariety(before)), after),
+        });
+        return varietiesRepository.findLive(trx, id);
+      });
+      published(id, 'update');
+      return presentVariety(row!);
+    },
+
+    /** Soft delete: hidden from lists and counts, kept for the history. */
+    async remove(id: string, actor: Actor): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const existing = await varietiesRepository.findLive(trx, id);
+        if (!existing) fail('NOT_FOUND');
+        const deletedAt = nowIso();
+        const changed = await varietiesRepository.softDelete(trx, id, { deletedAt, deletedBy: actor.id });
+        if (changed === 0) fail('NOT_FOUND');
+        await writeAudit(trx, actor, {
+          action: 'DELETE',
+          collection: COLLECTION,
+          documentId: id,
+          documentName: existing.varietyName,
+          description: `Deleted rice variety ${existing.varietyName}`,
+          changes: { before: fieldsOf(presentVariety(existing)), after: { isDeleted: true, deletedAt, deletedBy: actor.id } },
+        });
+      });
+      published(id, 'delete');
+    },
+
+    /** Names of live varieties, lower-cased (the seed skips these). */
+    liveNames: () => varietiesRepository.liveNames(db),
+
+    close: unsubscribe,
+  };
+}
+export type VarietiesService = ReturnType<typeof createVarietiesService>;
