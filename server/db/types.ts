@@ -168,9 +168,17 @@ export interface RecoveryFailuresTable {
   pausedUntil: string | null;
 }
 
+export interface ImportRecordsTable {
+  collection: string;
+  docId: string;
+  hash: string;
+  importedAt: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
+  import_records: ImportRecordsTable;
   rice_seed_varieties: VarietiesTable;
   rice_local_pests: CatalogTable;
   rice_local_diseases: CatalogTable;
