@@ -6,7 +6,9 @@ import type { Database } from '../../db/types.js';
 import { writeAudit, type Actor } from '../../platform/audit.js';
 import { newId, nowIso } from '../../platform/clock.js';
 import { hashPassword, isHash } from '../../platform/passwords.js';
+import { ACCOUNTS } from '../../../common/accounts.js';
 import { accountsRepository, normalizeIdentity } from './repository.js';
+import { uniqueViolationField } from './unique.js';
 
 export interface NewAccount {
   username: string;
@@ -67,6 +69,10 @@ export async function createAccount(db: Kysely<Database>, input: NewAccount, act
       description: `Created ${role === 'SYSTEM_ADMIN' ? 'super admin' : 'admin'} account ${username}`,
       changes: { before: null, after: { username, email, fullname: input.fullname.trim(), role, status: 'active' } },
     });
+  }).catch((err: unknown) => {
+    const field = uniqueViolationField(err);
+    if (field) throw new Error(field === 'username' ? ACCOUNTS.messages.usernameTaken : ACCOUNTS.messages.emailTaken);
+    throw err;
   });
   return id;
 }

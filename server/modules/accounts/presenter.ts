@@ -1,5 +1,7 @@
 import { normalizeRole } from '../../../common/permissions.js';
 import type { SessionUser } from '../../../common/schemas/auth.js';
+import { accountDisplayStatus } from '../../../common/accounts.js';
+import type { AdminAccount } from '../../../common/schemas/accounts.js';
 import type { AccountRow } from './repository.js';
 
 /** The signed-in user's own view of their account: no hash, answer or session token. */
@@ -21,4 +23,32 @@ export function blockReason(row: AccountRow): 'ACCOUNT_DELETED' | 'ACCOUNT_RESTR
   if (row.isDeleted) return 'ACCOUNT_DELETED';
   if (row.status === 'restricted' || row.isRestricted) return 'ACCOUNT_RESTRICTED';
   return null;
+}
+
+/**
+ * The one presenter of the admin list and detail (super admin only). It copies named fields,
+ * so a password hash, security answer or session id can never slip into a response.
+ */
+export function toAdminAccount(row: AccountRow & { hasActivities?: boolean }): AdminAccount {
+  return {
+    id: row.id,
+    fullname: row.fullname,
+    username: row.username,
+    email: row.email,
+    contactNo: row.contactNo,
+    photoURL: row.photoURL,
+    role: normalizeRole(row.role),
+    status: row.status,
+    displayStatus: accountDisplayStatus(row),
+    isRestricted: Boolean(row.isRestricted),
+    restrictedAt: row.restrictedAt,
+    autoInactive: Boolean(row.autoInactive),
+    autoInactiveAt: row.autoInactiveAt,
+    lastLogin: row.lastLogin,
+    lastLogoutAt: row.lastLogoutAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    hasActivities: row.hasActivities ?? false,
+    version: row.version,
+  };
 }

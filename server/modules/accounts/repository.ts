@@ -1,16 +1,43 @@
-import type { Kysely, Selectable, Transaction, Insertable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, Transaction, Insertable, Updateable } from 'kysely';
 import type { AccountsTable, Database } from '../../db/types.js';
+import { containsInsensitive } from '../../db/dialect.js';
 
 export type AccountRow = Selectable<AccountsTable>;
+export type AccountListRow = AccountRow & { hasActivities: boolean };
 type Db = Kysely<Database> | Transaction<Database>;
 
 export function normalizeIdentity(value: string): string {
   return value.trim().toLowerCase();
 }
 
+/**
+ * "Has activities": the account is the actor of an audit entry (userId, or the older actorId /
+ * performedBy fields). Blocked-login entries (action LOGIN) record attempts made against the
+ * account, not work it did, so they do not count. Each test uses its own index.
+ */
+function activityExists(eb: ExpressionBuilder<Database, 'accounts'>) {
+  return eb.or((['userId', 'actorId', 'performedBy'] as const).map((field) =>
+    eb.exists(eb.selectFrom('audit_logs').select('audit_logs.seq')
+      .whereRef(`audit_logs.${field}`, '=', 'accounts.id')
+      .where('audit_logs.action', '!=', 'LOGIN'))));
+}
+
+function toListRow(row: AccountRow & { hasActivities: unknown }): AccountListRow {
+  return { ...row, hasActivities: Boolean(Number(row.hasActivities)) };
+}
+
 export const accountsRepository = {
   findById(db: Db, id: string): Promise<AccountRow | undefined> {
     return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** Not deleted, with its "has activities" flag. */
+  async findLive(db: Db, id: string): Promise<AccountListRow | undefined> {
+    const row = await db.selectFrom('accounts').selectAll()
+      .select((eb) => activityExists(eb).as('hasActivities'))
+      .where('id', '=', id).where('isDeleted', '=', 0)
+      .executeTakeFirst();
+    return row ? toListRow(row) : undefined;
   },
 
   /** Matches the login identifier against username or email, case-insensitively. */
@@ -33,5 +60,71 @@ export const accountsRepository = {
 
   async update(db: Db, id: string, values: Updateable<AccountsTable>): Promise<void> {
     await db.updateTable('accounts').set(values).where('id', '=', id).execute();
+  },
+
+  /**
+   * Is the normalized username or email held by another account? Deleted accounts keep theirs
+   * (the database index is unique over every row), so they count as taken too.
+   */
+  async isTaken(db: Db, field: 'username' | 'email', value: string, excludeId?: string): Promise<boolean> {
+    const column = field === 'username' ? 'normalizedUsername' : 'normalizedEmail';
+    let q = db.selectFrom('accounts').select('id').where(column, '=', normalizeIdentity(value));
+    if (excludeId) q = q.where('id', '!=', excludeId);
+    return (await q.limit(1).executeTakeFirst()) !== undefined;
+  },
+
+  /** One page of live accounts, newest first, searched over name, email and username. */
+  async list(db: Db, options: { q: string; offset: number; limit: number }): Promise<{ rows: AccountListRow[]; total: number }> {
+    let base = db.selectFrom('accounts').where('isDeleted', '=', 0);
+    if (options.q) {
+      const term = options.q;
+      base = base.where((eb) => eb.or([
+        containsInsensitive(db, eb.ref('fullname'), term),
+        containsInsensitive(db, eb.ref('email'), term),
+        containsInsensitive(db, eb.ref('username'), term),
+      ]));
+    }
+    const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await base.selectAll()
+      .select((eb) => activityExists(eb).as('hasActivities'))
+      .orderBy('createdAt', 'desc').orderBy('id', 'asc')
+      .offset(options.offset).limit(options.limit)
+      .execute();
+    return { rows: rows.map(toListRow), total: Number(count.n) };
+  },
+
+  async hasActivities(db: Db, id: string): Promise<boolean> {
+    const row = await db.selectFrom('accounts').select((eb) => activityExists(eb).as('has')).where('id', '=', id).executeTakeFirst();
+    return Boolean(Number(row?.has ?? 0));
+  },
+
+  /**
+   * SPEC.md section 4, auto-inactivation: a known lastLogin, not restricted, status active,
+   * last login at or before the cutoff (timestamps are ISO-8601 UTC text, so text order is time order).
+   */
+  staleCandidates(db: Db, cutoffIso: string): Promise<Pick<AccountRow, 'id' | 'fullname' | 'lastLogin' | 'version'>[]> {
+    return db.selectFrom('accounts').select(['id', 'fullname', 'lastLogin', 'version'])
+      .where('isDeleted', '=', 0).where('isRestricted', '=', 0).where('status', '=', 'active')
+      .where('lastLogin', 'is not', null).where('lastLogin', '<=', cutoffIso)
+      .execute();
+  },
+
+  /** Marks one account inactive only if it is still in the state it was read in; true when it changed. */
+  async markInactive(db: Db, candidate: { id: string; lastLogin: string | null }, now: string): Promise<boolean> {
+    const result = await db.updateTable('accounts')
+      .set((eb) => ({ status: 'inactive', autoInactive: 1, autoInactiveAt: now, version: eb('version', '+', 1) }))
+      .where('id', '=', candidate.id).where('isDeleted', '=', 0).where('isRestricted', '=', 0)
+      .where('status', '=', 'active').where('lastLogin', '=', candidate.lastLogin)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  /** An update naming the version it edited; 0 rows when the record is gone or newer. */
+  async updateVersioned(db: Db, id: string, version: number, values: Updateable<AccountsTable>): Promise<number> {
+    const result = await db.updateTable('accounts')
+      .set((eb) => ({ ...values, version: eb('version', '+', 1) }))
+      .where('id', '=', id).where('version', '=', version).where('isDeleted', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   },
 };

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { ACCOUNTS } from '../accounts.js';
+import { LIMITS } from '../limits.js';
+import { PASSWORD_RULES_MESSAGE, passwordMeetsRules } from '../password.js';
+import { ROLES } from '../permissions.js';
+
+const M = ACCOUNTS.messages;
+
+/** A complete bcrypt hash ('$2a$10$' + 53 characters): stored as it is, never hashed twice. */
+export const BCRYPT_HASH = /^\$2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}$/;
+export function isBcryptHash(value: string): boolean {
+  return BCRYPT_HASH.test(value);
+}
+
+/** SPEC.md section 5: an email must look like x@y.z. */
+export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const fullnameField = z.string({ error: M.fullnameRequired }).trim().min(1, M.fullnameRequired).max(LIMITS.maxShortTextLength, M.tooLong);
+
+export const usernameField = z.string({ error: M.usernameMin }).trim()
+  .min(LIMITS.usernameMinLength, M.usernameMin)
+  .max(LIMITS.maxShortTextLength, M.tooLong)
+  .regex(/^[^\s@]+$/, M.usernameChars);
+
+export const emailField = z.string({ error: M.emailInvalid }).trim()
+  .max(LIMITS.maxShortTextLength, M.tooLong)
+  .regex(EMAIL_SHAPE, M.emailInvalid);
+
+const PASSWORD_MAX = 200;
+
+/** A new account's password: the checklist must pass (or an existing bcrypt hash is given). */
+export const newPasswordField = z.string({ error: PASSWORD_RULES_MESSAGE }).max(PASSWORD_MAX, M.tooLong)
+  .refine((p) => isBcryptHash(p) || passwordMeetsRules(p), PASSWORD_RULES_MESSAGE);
+
+/** On edit an empty password keeps the stored one; anything else must pass the checklist. */
+export const changedPasswordField = z.string({ error: PASSWORD_RULES_MESSAGE }).max(PASSWORD_MAX, M.tooLong)
+  .refine((p) => p === '' || isBcryptHash(p) || passwordMeetsRules(p), PASSWORD_RULES_MESSAGE);
+
+/** The Add New Admin form, and the body of POST /api/accounts. */
+export const accountCreateSchema = z.object({
+  fullname: fullnameField,
+  email: emailField,
+  username: usernameField,
+  password: newPasswordField,
+  role: z.enum(ROLES),
+});
+export type AccountCreateInput = z.infer<typeof accountCreateSchema>;
+
+/**
+ * The Edit Admin form, and the body of PUT /api/accounts/:id. The form never sends `role` (its
+ * selector is disabled); the API accepts one so a role change stays possible, ending the
+ * account's sessions. `version` is the version the form was opened on.
+ */
+export const accountUpdateSchema = z.object({
+  fullname: fullnameField,
+  email: emailField,
+  username: usernameField,
+  password: changedPasswordField.optional().default(''),
+  role: z.enum(ROLES).optional(),
+  version: z.number().int().min(1),
+});
+export type AccountUpdateInput = z.infer<typeof accountUpdateSchema>;
+export type AccountUpdateFormValues = z.input<typeof accountUpdateSchema>;
+
+/** Restrict and delete carry the full name the user typed (compared trimmed, SPEC.md section 5). */
+export const confirmNameSchema = z.object({
+  confirmName: z.string({ error: M.nameMismatch }).max(LIMITS.maxShortTextLength, M.nameMismatch),
+});
+export type ConfirmNameInput = z.infer<typeof confirmNameSchema>;
+
+export const accountIdParams = z.object({ id: z.string().min(1).max(100) });
+
+export const accountListQuery = z.object({
+  q: z.string().max(LIMITS.maxShortTextLength).optional().default('').transform((s) => s.trim()),
+  page: z.coerce.number().int().min(1).max(1_000_000).optional().default(1),
+});
+export type AccountListQuery = z.infer<typeof accountListQuery>;
+
+export const availabilityQuery = z.object({
+  field: z.enum(['username', 'email']),
+  value: z.string().max(LIMITS.maxShortTextLength),
+  excludeId: z.string().max(100).optional(),
+});
+export type AvailabilityQuery = z.infer<typeof availabilityQuery>;
+export const availabilitySchema = z.object({ available: z.boolean() });
+
+/** What the admin list and detail show. Never a hash, a security answer or a session. */
+export const adminAccountSchema = z.object({
+  id: z.string(),
+  fullname: z.string(),
+  username: z.string(),
+  email: z.string().nullable(),
+  contactNo: z.string().nullable(),
+  photoURL: z.string().nullable(),
+  role: z.enum(ROLES),
+  status: z.string(),
+  displayStatus: z.enum(['active', 'inactive', 'restricted']),
+  isRestricted: z.boolean(),
+  restrictedAt: z.string().nullable(),
+  autoInactive: z.boolean(),
+  autoInactiveAt: z.string().nullable(),
+  lastLogin: z.string().nullable(),
+  lastLogoutAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string().nullable(),
+  /** True when the account is the actor of an audit entry: it cannot be deleted. */
+  hasActivities: z.boolean(),
+  version: z.number(),
+});
+export type AdminAccount = z.infer<typeof adminAccountSchema>;
+
+export const accountListSchema = z.object({
+  items: z.array(adminAccountSchema),
+  page: z.number(),
+  pageSize: z.number(),
+  pageCount: z.number(),
+  total: z.number(),
+});
+export type AccountList = z.infer<typeof accountListSchema>;

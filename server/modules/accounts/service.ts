@@ -1,0 +1,364 @@
+import { ACCOUNTS } from '../../../common/accounts.js';
+import { LIMITS, TIMINGS } from '../../../common/limits.js';
+import { normalizeRole, type Role } from '../../../common/permissions.js';
+import {
+  isBcryptHash, type AccountCreateInput, type AccountList, type AccountListQuery, type AccountUpdateInput, type AdminAccount, type AvailabilityQuery,
+} from '../../../common/schemas/accounts.js';
+import { SHELL } from '../../../common/texts.js';
+import { writeAudit } from '../../platform/audit.js';
+import { newId, nowIso } from '../../platform/clock.js';
+import type { AppContext, AuthContext } from '../../platform/context.js';
+import { AppError, fail, invalid } from '../../platform/errors.js';
+import { hashPassword, isHash } from '../../platform/passwords.js';
+import { announceEnded, endAccountSessions, type EndReason } from '../../platform/sessions.js';
+import { assertUpdated } from '../../platform/versioning.js';
+import { toAdminAccount } from './presenter.js';
+import { accountsRepository as repo, normalizeIdentity, type AccountListRow } from './repository.js';
+import { uniqueViolationField } from './unique.js';
+
+const M = ACCOUNTS.messages;
+const DAY_MS = 86_400_000;
+
+export interface AccountsServiceOptions {
+  /** The password hasher; a failure fails the save (nothing is stored in plain text). */
+  hash?: (plain: string) => Promise<string>;
+}
+
+const TAKEN_MESSAGE = { username: M.usernameTaken, email: M.emailTaken } as const;
+
+function roleLabel(role: Role): string {
+  return SHELL.roleLabel[role];
+}
+
+/** Turns a unique violation of the database into the form's field message; rethrows anything else. */
+function rethrowUnique(err: unknown): never {
+  const field = uniqueViolationField(err);
+  if (field) fail('CONFLICT', TAKEN_MESSAGE[field], { [field]: TAKEN_MESSAGE[field] });
+  throw err;
+}
+
+export function createAccountsService(ctx: AppContext, options: AccountsServiceOptions = {}) {
+  const { db, events, log } = ctx;
+  const hash = options.hash ?? hashPassword;
+  let sweeping: Promise<string[]> | null = null;
+
+  async function securePassword(plain: string): Promise<string> {
+    if (isBcryptHash(plain)) return plain;
+    let hashed: string;
+    try {
+      hashed = await hash(plain);
+    } catch (err) {
+      log.error({ err }, 'password hashing failed; the account was not saved');
+      fail('INTERNAL', M.passwordNotSaved);
+    }
+    if (typeof hashed !== 'string' || !isHash(hashed)) fail('INTERNAL', M.passwordNotSaved);
+    return hashed;
+  }
+
+  /** Both fields are checked so the form can show both messages at once. */
+  async function assertAvailable(username: string, email: string, excludeId?: string): Promise<void> {
+    const fields: Record<string, string> = {};
+    if (await repo.isTaken(db, 'username', username, excludeId)) fields.username = M.usernameTaken;
+    if (await repo.isTaken(db, 'email', email, excludeId)) fields.email = M.emailTaken;
+    const first = Object.values(fields)[0];
+    if (first) fail('CONFLICT', first, fields);
+  }
+
+  async function loadLive(id: string): Promise<AccountListRow> {
+    const row = await repo.findLive(db, id);
+    if (!row) fail('NOT_FOUND');
+    return row;
+  }
+
+  function assertNameTyped(row: AccountListRow, typed: string): void {
+    if (typed.trim() !== row.fullname.trim()) invalid({ confirmName: M.nameMismatch });
+  }
+
+  async function present(id: string): Promise<AdminAccount> {
+    return toAdminAccount(await loadLive(id));
+  }
+
+  /**
+   * SPEC.md section 4, auto-inactivation, done by the server: each account with a known
+   * lastLogin, not restricted, status active, whose last login is 8 or more days old becomes
+   * inactive. The update is conditional on the state it was read in, so an account changes (and
+   * gets its audit entry and live event) once, however many loads or instances race.
+   */
+  async function runSweep(now: number): Promise<string[]> {
+    const cutoff = new Date(now - TIMINGS.autoInactiveDays * DAY_MS).toISOString();
+    const changed: string[] = [];
+    for (const candidate of await repo.staleCandidates(db, cutoff)) {
+      const last = Date.parse(candidate.lastLogin ?? '');
+      if (Number.isNaN(last) || now - last < TIMINGS.autoInactiveDays * DAY_MS) continue;
+      const at = nowIso();
+      const ended = await db.transaction().execute(async (trx) => {
+        if (!(await repo.markInactive(trx, candidate, at))) return null;
+        const endedIds = await endAccountSessions(trx, candidate.id, 'inactivity');
+        await writeAudit(trx, null, {
+          action: 'UPDATE',
+          collection: 'accounts',
+          documentId: candidate.id,
+          documentName: candidate.fullname,
+          description: ACCOUNTS.audit.autoInactive(TIMINGS.autoInactiveDays),
+          changes: {
+            before: { status: 'active', autoInactive: false, autoInactiveAt: null },
+            after: { status: 'inactive', autoInactive: true, autoInactiveAt: at },
+          },
+        });
+        return endedIds;
+      });
+      if (!ended) continue;
+      announceEnded(events, candidate.id, ended, 'inactivity');
+      events.publish({ topic: 'accounts', id: candidate.id, op: 'update' });
+      changed.push(candidate.id);
+    }
+    return changed;
+  }
+
+  /** One sweep at a time per process; a caller arriving mid-sweep waits for it. */
+  function sweepInactive(now = Date.now()): Promise<string[]> {
+    if (!sweeping) sweeping = runSweep(now).finally(() => { sweeping = null; });
+    return sweeping;
+  }
+
+  return {
+    sweepInactive,
+
+    /** Waits for a running sweep (used when the server closes). */
+    async idle(): Promise<void> {
+      await sweeping?.catch(() => undefined);
+    },
+
+    async list(query: AccountListQuery): Promise<AccountList> {
+      await sweepInactive();
+      const pageSize = LIMITS.accountPageSize;
+      let page = query.page;
+      let { rows, total } = await repo.list(db, { q: query.q, offset: (page - 1) * pageSize, limit: pageSize });
+      const pageCount = Math.max(1, Math.ceil(total / pageSize));
+      if (page > pageCount) {
+        page = pageCount;
+        ({ rows, total } = await repo.list(db, { q: query.q, offset: (page - 1) * pageSize, limit: pageSize }));
+      }
+      return { items: rows.map(toAdminAccount), page, pageSize, pageCount, total };
+    },
+
+    get: present,
+
+    async availability(query: AvailabilityQuery): Promise<{ available: boolean }> {
+      const value = query.value.trim();
+      if (!value) return { available: false };
+      return { available: !(await repo.isTaken(db, query.field, value, query.excludeId)) };
+    },
+
+    async create(input: AccountCreateInput, auth: AuthContext): Promise<AdminAccount> {
+      await assertAvailable(input.username, input.email);
+      const password = await securePassword(input.password);
+      const id = newId();
+      const now = nowIso();
+      try {
+        await db.transaction().execute(async (trx) => {
+          await repo.insert(trx, {
+            id,
+            fullname: input.fullname,
+            username: input.username,
+            normalizedUsername: normalizeIdentity(input.username),
+            email: input.email,
+            normalizedEmail: normalizeIdentity(input.email),
+            contactNo: null,
+            photoURL: null,
+            password,
+            securityQuestion: null,
+            securityAnswer: null,
+            role: input.role,
+            status: 'active',
+            isRestricted: 0,
+            restrictedAt: null,
+            autoInactive: 0,
+            autoInactiveAt: null,
+            currentSession: null,
+            lastLogin: null,
+            lastLogoutAt: null,
+            createdAt: now,
+            updatedAt: null,
+            isDeleted: 0,
+            deletedAt: null,
+            deletedBy: null,
+          });
+          await writeAudit(trx, auth.actor, {
+            action: 'CREATE',
+            collection: 'accounts',
+            documentId: id,
+            documentName: input.fullname,
+            description: `Created ${roleLabel(input.role)} account ${input.username}`,
+            changes: { before: null, after: { fullname: input.fullname, username: input.username, email: input.email, role: input.role, status: 'active' } },
+          });
+        });
+      } catch (err) {
+        rethrowUnique(err);
+      }
+      events.publish({ topic: 'accounts', id, op: 'create' });
+      return present(id);
+    },
+
+    /**
+     * Edits name, username, email and (when given) the password. A role in the body changes the
+     * role too, except one's own. A new password or role ends the account's sessions (keeping
+     * the editor's own session when they edit themselves).
+     */
+    async update(id: string, input: AccountUpdateInput, auth: AuthContext): Promise<AdminAccount> {
+      const current = await loadLive(id);
+      const self = id === auth.user.id;
+      const currentRole = normalizeRole(current.role);
+      const roleChange = input.role !== undefined && input.role !== currentRole;
+      if (roleChange && self) fail('FORBIDDEN', M.cannotChangeOwnRole);
+      await assertAvailable(input.username, input.email, id);
+      const passwordChange = input.password !== '';
+      const password = passwordChange ? await securePassword(input.password) : null;
+
+      const before: Record<string, unknown> = {};
+      const after: Record<string, unknown> = {};
+      const note = (key: string, was: unknown, now: unknown) => { if (was !== now) { before[key] = was; after[key] = now; } };
+      note('fullname', current.fullname, input.fullname);
+      note('username', current.username, input.username);
+      note('email', current.email, input.email);
+      if (roleChange) note('role', currentRole, input.role);
+      if (passwordChange) { before.password = '(unchanged)'; after.password = '(changed)'; }
+
+      const reason: EndReason | null = roleChange ? 'role_changed' : passwordChange ? 'password_changed' : null;
+      let ended: string[] = [];
+      try {
+        ended = await db.transaction().execute(async (trx) => {
+          const n = await repo.updateVersioned(trx, id, input.version, {
+            fullname: input.fullname,
+            username: input.username,
+            normalizedUsername: normalizeIdentity(input.username),
+            email: input.email,
+            normalizedEmail: normalizeIdentity(input.email),
+            updatedAt: nowIso(),
+            ...(password ? { password } : {}),
+            ...(roleChange && input.role ? { role: input.role } : {}),
+          });
+          if (n === 0) assertUpdated(0, await repo.findLive(trx, id), (row: AccountListRow) => toAdminAccount(row));
+          const endedIds = reason ? await endAccountSessions(trx, id, reason, self ? auth.sessionId : undefined) : [];
+          await writeAudit(trx, auth.actor, {
+            action: 'UPDATE',
+            collection: 'accounts',
+            documentId: id,
+            documentName: input.fullname,
+            description: roleChange
+              ? `Updated admin account ${input.username} (role changed to ${roleLabel(input.role!)})`
+              : `Updated admin account ${input.username}`,
+            changes: { before, after },
+          });
+          return endedIds;
+        });
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        rethrowUnique(err);
+      }
+      if (reason) announceEnded(events, id, ended, reason);
+      events.publish({ topic: 'accounts', id, op: 'update' });
+      return present(id);
+    },
+
+    /** Restrict: status restricted, isRestricted, restrictedAt; the account's open session ends at once. */
+    async restrict(id: string, confirmName: string, auth: AuthContext): Promise<AdminAccount> {
+      if (id === auth.user.id) fail('FORBIDDEN', M.cannotRestrictSelf);
+      const current = await loadLive(id);
+      assertNameTyped(current, confirmName);
+      const at = nowIso();
+      const ended = await db.transaction().execute(async (trx) => {
+        const result = await trx.updateTable('accounts')
+          .set((eb) => ({ status: 'restricted', isRestricted: 1, restrictedAt: at, updatedAt: at, version: eb('version', '+', 1) }))
+          .where('id', '=', id).where('isDeleted', '=', 0)
+          .where('isRestricted', '=', 0).where('status', '!=', 'restricted')
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) {
+          if (!(await repo.findLive(trx, id))) fail('NOT_FOUND');
+          fail('CONFLICT', M.alreadyRestricted);
+        }
+        const endedIds = await endAccountSessions(trx, id, 'restricted');
+        await writeAudit(trx, auth.actor, {
+          action: 'RESTRICT',
+          collection: 'accounts',
+          documentId: id,
+          documentName: current.fullname,
+          description: `Restricted admin account ${current.username}`,
+          changes: {
+            before: { status: current.status, isRestricted: false, restrictedAt: null },
+            after: { status: 'restricted', isRestricted: true, restrictedAt: at },
+          },
+        });
+        return endedIds;
+      });
+      announceEnded(events, id, ended, 'restricted');
+      events.publish({ topic: 'accounts', id, op: 'restrict' });
+      return present(id);
+    },
+
+    /** Unrestrict (no confirmation): status active, isRestricted false, restrictedAt null. */
+    async unrestrict(id: string, auth: AuthContext): Promise<AdminAccount> {
+      const current = await loadLive(id);
+      const at = nowIso();
+      await db.transaction().execute(async (trx) => {
+        const result = await trx.updateTable('accounts')
+          .set((eb) => ({
+            status: 'active', isRestricted: 0, restrictedAt: null, autoInactive: 0, autoInactiveAt: null,
+            updatedAt: at, version: eb('version', '+', 1),
+          }))
+          .where('id', '=', id).where('isDeleted', '=', 0)
+          .where((eb) => eb.or([eb('isRestricted', '=', 1), eb('status', '=', 'restricted')]))
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) {
+          if (!(await repo.findLive(trx, id))) fail('NOT_FOUND');
+          fail('CONFLICT', M.notRestricted);
+        }
+        await writeAudit(trx, auth.actor, {
+          action: 'UNRESTRICT',
+          collection: 'accounts',
+          documentId: id,
+          documentName: current.fullname,
+          description: `Unrestricted admin account ${current.username}`,
+          changes: {
+            before: { status: current.status, isRestricted: Boolean(current.isRestricted), restrictedAt: current.restrictedAt },
+            after: { status: 'active', isRestricted: false, restrictedAt: null },
+          },
+        });
+      });
+      events.publish({ topic: 'accounts', id, op: 'unrestrict' });
+      return present(id);
+    },
+
+    /**
+     * Soft delete, refused for one's own account and for an account that has activities
+     * (it is the actor of an audit entry): restrict that one instead.
+     */
+    async remove(id: string, confirmName: string, auth: AuthContext): Promise<void> {
+      if (id === auth.user.id) fail('FORBIDDEN', M.cannotDeleteSelf);
+      const current = await loadLive(id);
+      assertNameTyped(current, confirmName);
+      const at = nowIso();
+      const ended = await db.transaction().execute(async (trx) => {
+        if (await repo.hasActivities(trx, id)) fail('CONFLICT', M.cannotDeleteHasActivities, undefined, { reason: 'has_activities' });
+        const result = await trx.updateTable('accounts')
+          .set((eb) => ({ isDeleted: 1, deletedAt: at, deletedBy: auth.user.id, updatedAt: at, version: eb('version', '+', 1) }))
+          .where('id', '=', id).where('isDeleted', '=', 0)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) fail('NOT_FOUND');
+        const endedIds = await endAccountSessions(trx, id, 'deleted');
+        await writeAudit(trx, auth.actor, {
+          action: 'DELETE',
+          collection: 'accounts',
+          documentId: id,
+          documentName: current.fullname,
+          description: `Deleted admin account ${current.username}`,
+          changes: { before: { isDeleted: false }, after: { isDeleted: true, deletedAt: at, deletedBy: auth.user.id } },
+        });
+        return endedIds;
+      });
+      announceEnded(events, id, ended, 'deleted');
+      events.publish({ topic: 'accounts', id, op: 'delete' });
+    },
+  };
+}
+export type AccountsService = ReturnType<typeof createAccountsService>;
