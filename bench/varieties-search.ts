@@ -1,0 +1,194 @@
+/**
+ * npm run bench:varieties — the rice variety search under load (issue 3's budget: p99 under
+ * 15 ms at 16 concurrent connections on 10,000 varieties, SQLite).
+ *
+ * The real server (buildApp + listen on 127.0.0.1, port 0) runs in a child process on a fresh
+ * temp data folder with 10,000 realistic varieties; this process signs in and drives
+ * GET /api/varieties with autocannon (several search terms and pages, 16 connections) after
+ * a warm-up, while a writer saves one variety every 500 ms through the API (each save
+ * invalidates the result cache, as real use would).
+ *
+ * Scenarios: "cached" is the server as shipped; "no cache" sets VARIETY_SEARCH_CACHE_SIZE=0 to
+ * show the bare query. Options: --seconds N (default 10), --warmup N (default 3),
+ * --connections N (default 16), --rows N (default 10000), --only cached|nocache, --no-writes.
+ */
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+};
+const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin' };
+
+/** Child process: a real server on a fresh database with N varieties. */
+async function serve(rows: number): Promise<void> {
+  const { loadConfig } = await import('../server/config.js');
+  const { buildApp } = await import('../server/app.js');
+  const { createAccount } = await import('../server/modules/accounts/create-account.js');
+  const { varietiesRepository } = await import('../server/modules/varieties/repository.js');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-bench-varieties-'));
+  const config = loadConfig({}, { dataDir, logLevel: 'silent', loginRateLimitPerMinute: 1000 });
+  const { app, ctx } = await buildApp(config, { logger: false });
+  await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);
+
+  const started = performance.now();
+  const base = Date.parse('2024-01-01T00:00:00Z');
+  await ctx.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows; i += 1) await varietiesRepository.insert(trx, realisticVariety(i, new Date(base + i * 60_000).toISOString()));
+  });
+  const seedMs = performance.now() - started;
+
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.send?.({ port, seedMs, dataDir });
+  process.on('message', async (msg) => {
+    if (msg === 'stop') {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    }
+  });
+}
+
+const RELEASE = ['Tubigan', 'Mestiso', 'Sahod Ulan', 'Mabango', 'Malagkit', 'Submarino', 'Salinas', 'Katihan', 'Japonica', 'Hybrid'];
+const ORIGINS = ['IRRI', 'PhilRice', 'PhilRice/UPLB', 'PhilRice-JICA', 'SL Agritech', 'Bayer CropScience', 'UPLB', 'Syngenta'];
+const PLACES = ['Province-wide', 'Anao', 'Bamban', 'Camiling', 'Capas', 'Concepcion', 'Gerona', 'La Paz', 'Mayantoc', 'Moncada', 'Paniqui', 'Pura', 'Ramos', 'San Clemente', 'San Jose', 'San Manuel', 'Santa Ignacia', 'Tarlac City', 'Victoria'];
+const SEASONS = [['Dry'], ['Wet'], ['Dry', 'Wet']];
+const ENVS = [['Low Irrigated Land'], ['Rainfed Lowland'], ['Upperland'], ['Low Irrigated Land', 'Rainfed Lowland']];
+
+function realisticVariety(i: number, createdAt: string) {
+  const hybrid = i % 7 === 0;
+  const num = 100 + i;
+  return {
+    id: `bench-${String(i).padStart(6, '0')}`,
+    varietyName: `${i % 5 === 0 ? 'PSB' : 'NSIC'} Rc ${num}${hybrid ? 'H' : ''}`,
+    releaseName: `${RELEASE[i % RELEASE.length]} ${1 + (i % 97)}`,
+    yearRelease: String(2012 + (i % 14)),
+    breedingCode: `PR${30000 + ((i * 37) % 9000)}-B-${1 + (i % 9)}-${1 + (i % 3)}`,
+    breederOrigin: ORIGINS[i % ORIGINS.length]!,
+    maturityDays: 100 + (i % 30),
+    averageYield: Math.round((4 + (i % 30) / 10) * 10) / 10,
+    maxYield: Math.round((7 + (i % 50) / 10) * 10) / 10,
+    plantHeight: 90 + (i % 35),
+    tillers: 12 + (i % 12),
+    location: PLACES[i % PLACES.length]!,
+    season: JSON.stringify(SEASONS[i % SEASONS.length]),
+    plantingMethod: i % 3 === 0 ? 'Direct Seed' : 'Transplanting',
+    environment: JSON.stringify(ENVS[i % ENVS.length]),
+    recommendedInTarlac: i % 4 === 0 ? 1 : 0,
+    isDeleted: i % 50 === 49 ? 1 : 0,
+    createdAt,
+    updatedAt: null,
+    deletedAt: null,
+    deletedBy: null,
+  };
+}
+
+/** What people type: names, local names, towns, years, institutions, codes; first and later pages. */
+const SEARCHES = [
+  '', '', 'tubigan', 'Camiling', '2019', 'irri', 'PR3', 'nsic rc 45', 'mestiso', 'SAHOD', 'philrice/uplb', 'victoria', 'rc 1234', 'no such variety',
+];
+const PAGES = [1, 1, 1, 2, 3, 5, 10, 50];
+function pathFor(n: number): string {
+  const term = SEARCHES[n % SEARCHES.length]!;
+  const page = PAGES[Math.floor(n / SEARCHES.length) % PAGES.length]!;
+  return `/api/varieties?search=${encodeURIComponent(term)}&page=${page}`;
+}
+
+async function startServer(env: Record<string, string>): Promise<{ port: number; seedMs: number; stop(): Promise<void> }> {
+  const child = fork(import.meta.filename, ['--serve', '--rows', opt('rows', '10000')], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const info = await new Promise<{ port: number; seedMs: number }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { port: number; seedMs: number }));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return {
+    ...info,
+    stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.send('stop'); }),
+  };
+}
+
+async function login(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: USER.username, password: USER.password }) });
+  if (!res.ok) throw new Error(`login failed: ${res.status}`);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('palayan_session='));
+  if (!cookie) throw new Error('no session cookie');
+  return cookie.split(';')[0]!;
+}
+
+/** Saves one variety every 500 ms through the API (a real write: audit entry, cache invalidation). */
+function startWriter(base: string, cookie: string): { stop(): Promise<number> } {
+  let running = true;
+  let saves = 0;
+  const loop = (async () => {
+    let i = 0;
+    while (running) {
+      const id = `bench-${String((i * 7919) % 9000).padStart(6, '0')}`;
+      i += 1;
+      const current = await fetch(`${base}/api/varieties/${id}`, { headers: { cookie } });
+      if (current.ok) {
+        const v = (await current.json()) as Record<string, unknown>;
+        const body = { ...v, maturityDays: 100 + (i % 30), averageYield: v.averageYield ?? 5, maxYield: v.maxYield ?? 8, breedingCode: v.breedingCode ?? 'PR1', season: (v.season as string[]).length ? v.season : ['Dry'], environment: (v.environment as string[]).length ? v.environment : ['Upperland'] };
+        const res = await fetch(`${base}/api/varieties/${id}`, { method: 'PUT', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        if (res.ok) saves += 1;
+        else if (res.status !== 409 && res.status !== 404) console.error(`write failed: ${res.status} ${await res.text()}`);
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  })();
+  return { async stop() { running = false; await loop; return saves; } };
+}
+
+async function drive(base: string, cookie: string, seconds: number, connections: number): Promise<autocannon.Result> {
+  let n = 0;
+  return autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    headers: { cookie },
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pathFor(n++) }) }],
+  });
+}
+
+async function scenario(label: string, env: Record<string, string>): Promise<void> {
+  const seconds = Number(opt('seconds', '10'));
+  const warmup = Number(opt('warmup', '3'));
+  const connections = Number(opt('connections', '16'));
+  const server = await startServer(env);
+  const base = `http://127.0.0.1:${server.port}`;
+  try {
+    const cookie = await login(base);
+    const probe = await fetch(`${base}/api/varieties?search=tubigan&page=2`, { headers: { cookie } });
+    const body = (await probe.json()) as { total: number; items: unknown[] };
+    if (!probe.ok || body.items.length !== 20) throw new Error(`unexpected probe answer: ${probe.status}`);
+    await drive(base, cookie, warmup, connections);
+    const writer = args.includes('--no-writes') ? null : startWriter(base, cookie);
+    const result = await drive(base, cookie, seconds, connections);
+    const saves = writer ? await writer.stop() : 0;
+    const errors = result.errors + result.timeouts + result.non2xx;
+    console.log([
+      `${label.padEnd(9)} rows=${opt('rows', '10000')} seed=${Math.round(server.seedMs)}ms connections=${connections} duration=${seconds}s`,
+      `latency p50=${result.latency.p50}ms p90=${result.latency.p90}ms p99=${result.latency.p99}ms max=${result.latency.max}ms`,
+      `requests/s mean=${Math.round(result.requests.average)} total=${result.requests.total} errors=${errors} saves-during-run=${saves}`,
+      `budget p99<15ms: ${result.latency.p99 < 15 ? 'met' : 'MISSED'}`,
+    ].join(' | '));
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const only = opt('only', 'all');
+  console.log(`node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}`);
+  if (only === 'all' || only === 'cached') await scenario('cached', {});
+  if (only === 'all' || only === 'nocache') await scenario('no cache', { VARIETY_SEARCH_CACHE_SIZE: '0' });
+}
+
+// Dispatch last, so every constant above is initialised.
+if (args[0] === '--serve') await serve(Number(opt('rows', '10000')));
+else await main();
