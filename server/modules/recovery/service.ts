@@ -1,0 +1,296 @@
+import type { IdentifyInput, VerifyInput } from '../../../common/schemas/recovery.js';
+import { RECOVERY, RECOVERY_LIMITS, SETTINGS } from '../../../common/settings.js';
+import { AttemptLimiter } from '../../platform/attempts.js';
+import { SYSTEM_ACTOR, writeAudit, type Actor } from '../../platform/audit.js';
+import { nowIso } from '../../platform/clock.js';
+import type { AppContext } from '../../platform/context.js';
+import { fail, invalid } from '../../platform/errors.js';
+import { createMailer, type Mailer } from '../../platform/mail.js';
+import { hashPassword, randomToken, sha256 } from '../../platform/passwords.js';
+import { announceEnded, endAccountSessions } from '../../platform/sessions.js';
+import type { AccountRow } from '../accounts/repository.js';
+import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
+import { getAccountEnums } from '../maintenance/service.js';
+import { hashAnswer, verifyAnswer } from './answers.js';
+import { recoveryRepository, type TokenPurpose } from './repository.js';
+
+const isoIn = (ms: number, from = Date.now()) => new Date(from + ms).toISOString();
+
+/** Who asks: the client's address and, when signed in, the session that asks (kept on a reset). */
+export interface RequestMeta {
+  ip: string;
+  /** The requester's own valid session for that account, kept when its password changes. */
+  sessionOf?: ((accountId: string) => Promise<string | undefined>) | undefined;
+}
+
+function actorOf(account: AccountRow): Actor {
+  return { id: account.id, fullname: account.fullname, email: account.email };
+}
+
+/**
+ * Forgot password as one server-side flow (SPEC.md sections 4 and 5):
+ * 1. identify: the account must exist; the browser gets only an opaque recovery id.
+ * 2. verify: question and answer of that account; a short-lived single-use reset token.
+ * 3. reset: the token sets a password that passes the checklist.
+ * And the email link of Account Settings: a single-use token mailed to the account's email.
+ * Wrong answers and unknown accounts count per IP and per account or identifier and are
+ * audited; 5 wrong answers pause the account's question recovery for 15 minutes.
+ */
+export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
+  const { db, events } = ctx;
+  const window = RECOVERY_LIMITS.failureWindowMs;
+  const ipFailures = new AttemptLimiter(RECOVERY_LIMITS.ipFailures, window);
+  const identifierFailures = new AttemptLimiter(RECOVERY_LIMITS.identifierFailures, window);
+  const emailSends = new AttemptLimiter(RECOVERY_LIMITS.resetEmailsPerWindow, window);
+
+  function assertIpAllowed(ip: string): void {
+    if (ipFailures.isBlocked(ip)) fail('RATE_LIMITED', RECOVERY.tooManyAttempts);
+  }
+
+  async function assertNotPaused(accountId: string): Promise<void> {
+    const row = await recoveryRepository.findFailures(db, accountId);
+    if (row?.pausedUntil && row.pausedUntil > nowIso()) {
+      fail('RATE_LIMITED', RECOVERY.paused, undefined, { pausedUntil: row.pausedUntil });
+    }
+  }
+
+  /** Counts a wrong question or answer for the account and the IP, and audits it. */
+  async function recordWrong(account: AccountRow, ip: string, outcome: 'question_mismatch' | 'wrong_answer'): Promise<void> {
+    ipFailures.fail(ip);
+    const now = nowIso();
+    await db.transaction().execute(async (trx) => {
+      const row = await recoveryRepository.findFailures(trx, account.id);
+      const recent = row && Date.parse(row.lastFailedAt) > Date.now() - window ? row.failures : 0;
+      const failures = recent + 1;
+      const paused = failures >= RECOVERY_LIMITS.maxWrongAnswers;
+      const pausedUntil = paused ? isoIn(RECOVERY_LIMITS.pauseMs) : null;
+      await recoveryRepository.saveFailures(trx, { accountId: account.id, failures: paused ? 0 : failures, lastFailedAt: now, pausedUntil });
+      await writeAudit(trx, SYSTEM_ACTOR, {
+        action: 'LOGIN',
+        collection: 'accounts',
+        documentId: account.id,
+        documentName: account.fullname,
+        description: paused
+          ? 'Password recovery: too many wrong answers, question recovery paused for 15 minutes'
+          : outcome === 'wrong_answer' ? 'Password recovery: wrong security answer' : 'Password recovery: security question does not match',
+        details: { step: 'verify', outcome, failures, paused, ip },
+      });
+    });
+  }
+
+  /** Resolves a live flow or says it expired (the browser then starts again at step 1). */
+  async function liveFlow(recoveryId: string, ip: string) {
+    const flow = await recoveryRepository.findFlow(db, sha256(recoveryId));
+    const account = flow ? await accountsRepository.findById(db, flow.accountId) : undefined;
+    if (!flow || flow.verifiedAt || flow.expiresAt <= nowIso() || !account || account.isDeleted) {
+      ipFailures.fail(ip);
+      fail('NOT_FOUND', RECOVERY.expired, undefined, { reason: 'recovery_expired' });
+    }
+    return { flow, account };
+  }
+
+  /** Step 3 and the email link: consume the token once, set the password, end other sessions. */
+  async function resetWithToken(token: string, purpose: TokenPurpose, newPassword: string, meta: RequestMeta, invalidMessage: string): Promise<void> {
+    const tokenHash = sha256(token);
+    const found = await recoveryRepository.findLiveToken(db, tokenHash, purpose, nowIso());
+    const account = found ? await accountsRepository.findById(db, found.accountId) : undefined;
+    if (!found || !account || account.isDeleted) {
+      ipFailures.fail(meta.ip);
+      fail('NOT_FOUND', invalidMessage, undefined, { reason: 'token_invalid' });
+    }
+    const hash = await hashPassword(newPassword);
+    const keepSession = await meta.sessionOf?.(account.id);
+    const ended = await db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      if ((await recoveryRepository.consumeToken(trx, tokenHash, purpose, now)) === 0) {
+        fail('NOT_FOUND', invalidMessage, undefined, { reason: 'token_invalid' });
+      }
+      await recoveryRepository.setPassword(trx, account.id, hash, now);
+      await recoveryRepository.retireTokens(trx, account.id, now);
+      await recoveryRepository.deleteFlowsOf(trx, account.id);
+      await recoveryRepository.clearFailures(trx, account.id);
+      const endedIds = await endAccountSessions(trx, account.id, 'password_changed', keepSession);
+      await writeAudit(trx, actorOf(account), {
+        action: 'UPDATE',
+        collection: 'accounts',
+        documentId: account.id,
+        documentName: account.fullname,
+        description: purpose === 'email_link' ? 'Password reset through the email link' : 'Password reset through the security question',
+        details: { field: 'password', method: purpose, endedSessions: endedIds.length },
+      });
+      return endedIds;
+    });
+    announceEnded(events, account.id, ended, 'password_changed');
+    events.publish({ topic: 'accounts', id: account.id, op: 'update' });
+  }
+
+  return {
+    async identify(input: IdentifyInput, meta: RequestMeta): Promise<{ recoveryId: string }> {
+      assertIpAllowed(meta.ip);
+      const key = normalizeIdentity(input.identifier);
+      if (identifierFailures.isBlocked(key)) fail('RATE_LIMITED', RECOVERY.tooManyAttempts);
+      const account = await accountsRepository.findByIdentifier(db, input.identifier);
+      if (!account || account.isDeleted) {
+        ipFailures.fail(meta.ip);
+        identifierFailures.fail(key);
+        await writeAudit(db, SYSTEM_ACTOR, {
+          action: 'LOGIN',
+          collection: 'accounts',
+          documentId: null,
+          documentName: null,
+          description: 'Password recovery: no account matches the username or email',
+          details: { step: 'identify', outcome: 'unknown_account', identifier: input.identifier.slice(0, 100), ip: meta.ip },
+        });
+        fail('NOT_FOUND', RECOVERY.userNotFound, { identifier: RECOVERY.userNotFound });
+      }
+      await assertNotPaused(account.id);
+      const recoveryId = randomToken(32);
+      const now = Date.now();
+      await recoveryRepository.deleteExpiredFlows(db, new Date(now).toISOString());
+      await recoveryRepository.insertFlow(db, {
+        id: sha256(recoveryId),
+        accountId: account.id,
+        ip: meta.ip,
+        createdAt: new Date(now).toISOString(),
+        expiresAt: isoIn(RECOVERY_LIMITS.flowTtlMs, now),
+      });
+      return { recoveryId };
+    },
+
+    async verify(input: VerifyInput, meta: RequestMeta): Promise<{ resetToken: string }> {
+      assertIpAllowed(meta.ip);
+      const { account } = await liveFlow(input.recoveryId, meta.ip);
+      await assertNotPaused(account.id);
+      const stored = account.securityQuestion?.trim() ?? '';
+      if (stored === '' || stored !== input.question.trim()) {
+        await recordWrong(account, meta.ip, 'question_mismatch');
+        invalid({ question: RECOVERY.questionMismatch });
+      }
+      const check = await verifyAnswer(input.answer, account.securityAnswer);
+      if (check.legacyPlain && account.securityAnswer) {
+        // Existing plain answers are hashed on first use, whatever the outcome.
+        await recoveryRepository.setAnswerHash(db, account.id, account.securityAnswer, await hashAnswer(account.securityAnswer));
+      }
+      if (!check.ok) {
+        await recordWrong(account, meta.ip, 'wrong_answer');
+        invalid({ answer: RECOVERY.wrongAnswer });
+      }
+      const resetToken = randomToken(32);
+      await db.transaction().execute(async (trx) => {
+        const now = Date.now();
+        const nowText = new Date(now).toISOString();
+        if ((await recoveryRepository.verifyFlow(trx, sha256(input.recoveryId), nowText)) === 0) {
+          fail('NOT_FOUND', RECOVERY.expired, undefined, { reason: 'recovery_expired' });
+        }
+        await recoveryRepository.clearFailures(trx, account.id);
+        await recoveryRepository.retireTokens(trx, account.id, nowText, 'recovery');
+        await recoveryRepository.insertToken(trx, {
+          tokenHash: sha256(resetToken),
+          accountId: account.id,
+          purpose: 'recovery',
+          createdAt: nowText,
+          expiresAt: isoIn(RECOVERY_LIMITS.resetTokenTtlMs, now),
+        });
+      });
+      return { resetToken };
+    },
+
+    reset(input: { resetToken: string; newPassword: string }, meta: RequestMeta): Promise<void> {
+      assertIpAllowed(meta.ip);
+      return resetWithToken(input.resetToken, 'recovery', input.newPassword, meta, RECOVERY.expired);
+    },
+
+    /** The email link's page asks first whether the link still works. */
+    async checkEmailLink(token: string, ip: string): Promise<{ valid: true; expiresAt: string }> {
+      assertIpAllowed(ip);
+      const found = await recoveryRepository.findLiveToken(db, sha256(token), 'email_link', nowIso());
+      const account = found ? await accountsRepository.findById(db, found.accountId) : undefined;
+      if (!found || !account || account.isDeleted) {
+        ipFailures.fail(ip);
+        fail('NOT_FOUND', RECOVERY.linkInvalid, undefined, { reason: 'token_invalid' });
+      }
+      return { valid: true, expiresAt: found.expiresAt };
+    },
+
+    resetWithEmailLink(input: { token: string; newPassword: string }, meta: RequestMeta): Promise<void> {
+      assertIpAllowed(meta.ip);
+      return resetWithToken(input.token, 'email_link', input.newPassword, meta, RECOVERY.linkInvalid);
+    },
+
+    /**
+     * Account Settings' 'Send password reset email': a new single-use link (older unused ones
+     * stop working), valid 30 minutes, to the account's email.
+     */
+    async sendResetEmail(accountId: string, origin: string): Promise<{ sentTo: string }> {
+      const account = await accountsRepository.findById(db, accountId);
+      if (!account) fail('NOT_FOUND');
+      const email = account.email?.trim();
+      if (!email) fail('VALIDATION_FAILED', SETTINGS.noEmail);
+      if (emailSends.isBlocked(account.id)) fail('RATE_LIMITED');
+      emailSends.fail(account.id);
+      const token = randomToken(32);
+      const tokenHash = sha256(token);
+      await db.transaction().execute(async (trx) => {
+        const now = Date.now();
+        const nowText = new Date(now).toISOString();
+        await recoveryRepository.retireTokens(trx, account.id, nowText, 'email_link');
+        await recoveryRepository.insertToken(trx, {
+          tokenHash,
+          accountId: account.id,
+          purpose: 'email_link',
+          createdAt: nowText,
+          expiresAt: isoIn(RECOVERY_LIMITS.emailLinkTtlMs, now),
+        });
+      });
+      const link = `${origin}/reset-password?token=${encodeURIComponent(token)}`;
+      try {
+        await mailer.send(resetEmail(email, account.fullname, link));
+      } catch (err) {
+        ctx.log.error({ err }, 'password reset email could not be sent');
+        await recoveryRepository.retireTokens(db, account.id, nowIso(), 'email_link');
+        fail('INTERNAL', SETTINGS.sendFailed);
+      }
+      return { sentTo: email };
+    },
+
+    /** Security questions for step 2, before anyone is signed in. */
+    questions: () => getAccountEnums(db),
+  };
+}
+export type RecoveryService = ReturnType<typeof createRecoveryService>;
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function resetEmail(to: string, fullname: string, link: string) {
+  const minutes = Math.round(RECOVERY_LIMITS.emailLinkTtlMs / 60_000);
+  const text = [
+    `Hello ${fullname},`,
+    '',
+    'Someone (hopefully you) asked to reset the password of your PalaYan Admin account.',
+    `Open this link within ${minutes} minutes to set a new password. It works once:`,
+    '',
+    link,
+    '',
+    'If you did not ask for this, ignore this email: your password stays as it is.',
+  ].join('\n');
+  const html = `<p>Hello ${escapeHtml(fullname)},</p>
+<p>Someone (hopefully you) asked to reset the password of your PalaYan Admin account.</p>
+<p>Open this link within ${minutes} minutes to set a new password. It works once:</p>
+<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
+<p>If you did not ask for this, ignore this email: your password stays as it is.</p>`;
+  return { to, subject: RECOVERY.emailSubject, text, html };
+}
+
+/** One recovery service (and mailer) per app, shared by the recovery and profile routes. */
+const services = new WeakMap<AppContext, RecoveryService>();
+export function recoveryServiceFor(ctx: AppContext): RecoveryService {
+  let service = services.get(ctx);
+  if (!service) {
+    const mailer = createMailer(ctx.config, ctx.log);
+    service = createRecoveryService(ctx, mailer);
+    services.set(ctx, service);
+  }
+  return service;
+}
