@@ -25,6 +25,9 @@ export interface Config {
   clientDir: string;
   /** PostgreSQL LISTEN/NOTIFY channel shared by the instances of one deployment. */
   eventChannel: string;
+  /** Origins allowed to call the public content API from a browser ('*' for any). */
+  publicCorsOrigins: string[];
+  publicRateLimitPerMinute: number;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -58,6 +61,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl: env.PUBLIC_URL || undefined,
     clientDir: path.join(root, 'dist', 'client'),
     eventChannel: env.EVENT_CHANNEL || 'palayan_events',
+    publicCorsOrigins: (env.PUBLIC_CORS_ORIGINS || '').split(',').map((o) => o.trim()).filter(Boolean),
+    publicRateLimitPerMinute: int(env.PUBLIC_RATE_LIMIT_PER_MINUTE, 300),
     ...overrides,
   };
 }

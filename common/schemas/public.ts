@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/** The read-only content API for the farmer app (no session). Field names follow SPEC.md section 3. */
+export const syncQuerySchema = z.object({
+  updatedSince: z.iso.datetime({ offset: true, error: 'updatedSince must be an ISO-8601 date-time, e.g. 2025-01-31T00:00:00Z' }).optional(),
+});
+
+export const varietyQuerySchema = syncQuerySchema.extend({
+  recommendedInTarlac: z.enum(['true', 'false'], { error: 'recommendedInTarlac must be true or false' }).optional(),
+});
+
+export const publicVarietySchema = z.object({
+  id: z.string(),
+  varietyName: z.string(),
+  releaseName: z.string().nullable(),
+  yearRelease: z.string().nullable(),
+  breedingCode: z.string().nullable(),
+  breederOrigin: z.string().nullable(),
+  maturityDays: z.number().nullable(),
+  averageYield: z.number().nullable(),
+  maxYield: z.number().nullable(),
+  plantHeight: z.number().nullable(),
+  tillers: z.number().nullable(),
+  location: z.string().nullable(),
+  season: z.array(z.string()),
+  plantingMethod: z.string().nullable(),
+  environment: z.array(z.string()),
+  recommendedInTarlac: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string().nullable(),
+});
+
+export const publicImageSchema = z.object({
+  id: z.string(),
+  displayUrl: z.string(),
+  thumbnailUrl: z.string(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+});
+
+export const publicCatalogEntrySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  scientificName: z.string().nullable(),
+  description: z.string().nullable(),
+  cause: z.string().nullable(),
+  symptoms: z.string().nullable(),
+  treatments: z.string().nullable(),
+  mainImage: publicImageSchema.nullable(),
+  images: z.array(publicImageSchema),
+  createdAt: z.string(),
+  updatedAt: z.string().nullable(),
+});
+
+const page = <T extends z.ZodType>(item: T) => z.object({
+  items: z.array(item),
+  /** Ids deleted since `updatedSince` (empty without it): remove them on the phone. */
+  deleted: z.array(z.string()),
+  /** Pass this as the next `updatedSince`. */
+  serverTime: z.string(),
+});
+
+export const publicVarietiesSchema = page(publicVarietySchema);
+export const publicCatalogSchema = page(publicCatalogEntrySchema);
+export const publicOptionsSchema = z.object({
+  seasons: z.array(z.string()),
+  plantingMethods: z.array(z.string()),
+  environments: z.array(z.string()),
+  yearReleases: z.array(z.string()),
+});

@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely';
+import type { CatalogCollection, Database } from '../../db/types.js';
+
+type Collection = 'rice_seed_varieties' | CatalogCollection;
+
+/** Read-only queries of the public content API. */
+export const publicRepository = {
+  /** Live rows, all of them or those created or updated after `since`. */
+  changedVarieties(db: Kysely<Database>, since: string | undefined, recommended: boolean | undefined) {
+    let q = db.selectFrom('rice_seed_varieties').selectAll().where('isDeleted', '=', 0);
+    if (since) q = q.where((eb) => eb.or([eb('createdAt', '>', since), eb('updatedAt', '>', since)]));
+    if (recommended !== undefined) q = q.where('recommendedInTarlac', '=', recommended ? 1 : 0);
+    return q.orderBy('varietyName').execute();
+  },
+
+  /** Live entries changed after `since`, including those whose photos were linked since. */
+  changedCatalog(db: Kysely<Database>, collection: CatalogCollection, since: string | undefined) {
+    const t = collection as 'rice_local_pests';
+    let q = db.selectFrom(t).selectAll().where('isDeleted', '=', 0);
+    if (since) {
+      q = q.where((eb) => eb.or([
+        eb('createdAt', '>', since),
+        eb('updatedAt', '>', since),
+        eb.exists(eb.selectFrom('catalog_images').select('id').whereRef('catalog_images.entryId', '=', `${t}.id`).where('catalog_images.linkedAt', '>', since)),
+      ]));
+    }
+    return q.orderBy('name').execute();
+  },
+
+  /** Linked images of the given entries, in order; the route keeps only those with variants. */
+  imagesOf(db: Kysely<Database>, entryIds: string[]) {
+    if (entryIds.length === 0) return Promise.resolve([]);
+    return db.selectFrom('catalog_images')
+      .select(['id', 'entryId', 'position', 'status', 'displayKey', 'thumbKey', 'width', 'height', 'linkedAt'])
+      .where('entryId', 'in', entryIds)
+      .orderBy('entryId').orderBy('position')
+      .execute();
+  },
+
+  async deletedSince(db: Kysely<Database>, collection: Collection, since: string): Promise<string[]> {
+    const rows = await db.selectFrom(collection as 'rice_local_pests').select('id').where('isDeleted', '=', 1).where('deletedAt', '>', since).execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** A display or thumbnail variant of an image that belongs to a live entry, or nothing. */
+  async publicVariant(db: Kysely<Database>, imageId: string, variant: 'display' | 'thumbnail'): Promise<string | null> {
+    const row = await db.selectFrom('catalog_images').select(['collection', 'entryId', 'displayKey', 'thumbKey', 'status'])
+      .where('id', '=', imageId).executeTakeFirst();
+    if (!row || !row.entryId || row.status !== 'ready') return null;
+    if (row.collection !== 'rice_local_pests' && row.collection !== 'rice_local_diseases') return null;
+    const entry = await db.selectFrom(row.collection as 'rice_local_pests').select('isDeleted').where('id', '=', row.entryId).executeTakeFirst();
+    if (!entry || entry.isDeleted) return null;
+    return variant === 'display' ? row.displayKey : row.thumbKey;
+  },
+};

@@ -1,0 +1,72 @@
+import type { CatalogCollection } from '../../db/types.js';
+import type { AppContext } from '../../platform/context.js';
+import { getVarietyEnums } from '../maintenance/service.js';
+import { publicRepository as repo } from './repository.js';
+
+const parseList = (json: string): string[] => {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * The farmer app's content. `serverTime` is the cursor for the next delta sync; it never moves
+ * past the link time of a photo still being processed, so the phone asks for that entry again
+ * and receives its display and thumbnail sizes once they are ready. Originals are never offered.
+ */
+export function createPublicService(ctx: AppContext) {
+  const { db } = ctx;
+  const imageUrl = (id: string, variant: 'display' | 'thumbnail') => `/api/public/v1/images/${id}/${variant}`;
+
+  return {
+    async varieties(since: string | undefined, recommended: boolean | undefined) {
+      const serverTime = new Date().toISOString();
+      const rows = await repo.changedVarieties(db, since, recommended);
+      return {
+        items: rows.map((r) => ({
+          id: r.id, varietyName: r.varietyName, releaseName: r.releaseName, yearRelease: r.yearRelease,
+          breedingCode: r.breedingCode, breederOrigin: r.breederOrigin, maturityDays: r.maturityDays,
+          averageYield: r.averageYield === null ? null : Number(r.averageYield), maxYield: r.maxYield === null ? null : Number(r.maxYield),
+          plantHeight: r.plantHeight, tillers: r.tillers, location: r.location, season: parseList(r.season),
+          plantingMethod: r.plantingMethod, environment: parseList(r.environment), recommendedInTarlac: Boolean(r.recommendedInTarlac),
+          createdAt: r.createdAt, updatedAt: r.updatedAt,
+        })),
+        deleted: since ? await repo.deletedSince(db, 'rice_seed_varieties', since) : [],
+        serverTime,
+      };
+    },
+
+    async catalog(collection: CatalogCollection, since: string | undefined) {
+      let serverTime = new Date().toISOString();
+      const rows = await repo.changedCatalog(db, collection, since);
+      const images = await repo.imagesOf(db, rows.map((r) => r.id));
+      const byEntry = new Map<string, Array<{ id: string; displayUrl: string; thumbnailUrl: string; width: number | null; height: number | null }>>();
+      for (const img of images) {
+        if (img.status === 'pending' && img.linkedAt && img.linkedAt < serverTime) serverTime = img.linkedAt;
+        if (img.status !== 'ready' || !img.displayKey || !img.thumbKey || !img.entryId) continue;
+        const list = byEntry.get(img.entryId) ?? [];
+        list.push({ id: img.id, displayUrl: imageUrl(img.id, 'display'), thumbnailUrl: imageUrl(img.id, 'thumbnail'), width: img.width, height: img.height });
+        byEntry.set(img.entryId, list);
+      }
+      return {
+        items: rows.map((r) => {
+          const list = byEntry.get(r.id) ?? [];
+          return {
+            id: r.id, name: r.name, scientificName: r.scientificName, description: r.description, cause: r.cause,
+            symptoms: r.symptoms, treatments: r.treatments, mainImage: list[0] ?? null, images: list,
+            createdAt: r.createdAt, updatedAt: r.updatedAt,
+          };
+        }),
+        deleted: since ? await repo.deletedSince(db, collection, since) : [],
+        serverTime,
+      };
+    },
+
+    options: () => getVarietyEnums(db),
+
+    variantKey: (imageId: string, variant: 'display' | 'thumbnail') => repo.publicVariant(db, imageId, variant),
+  };
+}
