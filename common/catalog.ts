@@ -1,0 +1,214 @@
+/**
+ * Pests and diseases are one catalog, parameterised by kind: collection name, dashboard
+ * route, storage folder, image limits and texts (SPEC.md sections 2, 5, 7, 8 and 9;
+ * DESIGN.md section 5 for the disease minimum: fewer than 800 blocks, at most 2000).
+ */
+export const CATALOG_KIND_NAMES = ['pest', 'disease'] as const;
+export type CatalogKindName = (typeof CATALOG_KIND_NAMES)[number];
+
+export interface CatalogTexts {
+  /** Page title and subtitle ('Pest / Manage rice pests'). */
+  title: string;
+  subtitle: string;
+  /** The kind in a sentence: 'pest', 'disease'. */
+  noun: string;
+  nounTitle: string;
+  addButton: string;
+  addTitle: string;
+  editTitle: string;
+  viewTitle: string;
+  deleteTitle: string;
+  searchPlaceholder: string;
+  emptyText: string;
+  loadingText: string;
+  nameRequired: string;
+  minImages: string;
+  maxImages: string;
+  deleteMismatch: string;
+  deleteSuccess: string;
+  createSuccess: string;
+  updateSuccess: string;
+  saveErrorPrefix: string;
+  deleteErrorPrefix: string;
+}
+
+export interface CatalogKind {
+  kind: CatalogKindName;
+  /** Collection (table) name, live-event topic and audit collection. */
+  collection: 'rice_local_pests' | 'rice_local_diseases';
+  /** Path below /dashboard and below /api. */
+  route: 'rice_pests' | 'rice_diseases';
+  /** Storage folder of SPEC.md section 7. */
+  folder: 'rice_pests' | 'rice_disease';
+  /** Images a new entry needs at least, and any entry may hold at most. */
+  minImagesOnCreate: number;
+  maxImages: number;
+  /** Typed-name delete: trimmed for pests, exact for diseases (SPEC.md section 5). */
+  trimDeleteConfirmation: boolean;
+  texts: CatalogTexts;
+}
+
+export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
+  pest: {
+    kind: 'pest',
+    collection: 'rice_local_pests',
+    route: 'rice_pests',
+    folder: 'rice_pests',
+    minImagesOnCreate: 1,
+    maxImages: 10,
+    trimDeleteConfirmation: true,
+    texts: {
+      title: 'Pest',
+      subtitle: 'Manage rice pests',
+      noun: 'pest',
+      nounTitle: 'Pest',
+      addButton: 'Add New Pest',
+      addTitle: 'Add New Pest',
+      editTitle: 'Edit Pest',
+      viewTitle: 'Pest Details',
+      deleteTitle: 'Delete Pest',
+      searchPlaceholder: 'Search e.g pest name, scientific name...',
+      emptyText: 'No pests found. Click "Add New Pest" to get started.',
+      loadingText: 'Loading rice pests...',
+      nameRequired: 'Pest name is required.',
+      minImages: 'Please upload at least 1 image for new pests.',
+      maxImages: 'You can upload a maximum of 10 images.',
+      deleteMismatch: 'The text does not match.',
+      deleteSuccess: 'Pest deleted successfully.',
+      createSuccess: 'Pest saved successfully.',
+      updateSuccess: 'Pest updated successfully.',
+      saveErrorPrefix: 'Error saving pest: ',
+      deleteErrorPrefix: 'Error deleting rice pest: ',
+    },
+  },
+  disease: {
+    kind: 'disease',
+    collection: 'rice_local_diseases',
+    route: 'rice_diseases',
+    folder: 'rice_disease',
+    minImagesOnCreate: 800,
+    maxImages: 2000,
+    trimDeleteConfirmation: false,
+    texts: {
+      title: 'Diseases',
+      subtitle: 'Manage rice diseases',
+      noun: 'disease',
+      nounTitle: 'Disease',
+      addButton: 'Add New Disease',
+      addTitle: 'Add New Disease',
+      editTitle: 'Edit Disease',
+      viewTitle: 'Disease Details',
+      deleteTitle: 'Delete Disease',
+      searchPlaceholder: 'Search e.g disease name, scientific name...',
+      emptyText: 'No diseases found. Click "Add New Disease" to get started.',
+      loadingText: 'Loading rice diseases...',
+      nameRequired: 'Disease name is required.',
+      minImages: 'Please upload at least 800 image for new diseases.',
+      maxImages: 'You can upload a maximum of 2000 images.',
+      deleteMismatch: 'The text does not match the disease name.',
+      deleteSuccess: 'Disease deleted successfully.',
+      createSuccess: 'Disease saved successfully.',
+      updateSuccess: 'Disease updated successfully.',
+      saveErrorPrefix: 'Error saving disease: ',
+      deleteErrorPrefix: 'Failed to delete disease: ',
+    },
+  },
+};
+
+export const CATALOG_KIND_LIST: CatalogKind[] = [CATALOG_KINDS.pest, CATALOG_KINDS.disease];
+
+export function catalogKindByRoute(route: string): CatalogKind | undefined {
+  return CATALOG_KIND_LIST.find((k) => k.route === route);
+}
+
+/** Field labels of the add/edit and view dialogs and the card. */
+export const CATALOG_LABELS = {
+  name: 'Name',
+  scientificName: 'Scientific Name',
+  description: 'Description',
+  cause: 'Cause',
+  symptoms: 'Symptoms',
+  treatments: 'Treatments',
+  images: 'Images',
+  createdDate: 'Created Date',
+  lastUpdated: 'Last Updated',
+  view: 'View',
+  edit: 'Edit',
+  delete: 'Delete',
+  save: 'Save',
+  saving: 'Saving...',
+  cancel: 'Cancel',
+  close: 'Close',
+  deleting: 'Deleting...',
+  loadMore: 'Load more',
+  noImage: 'No image',
+  processing: 'Processing...',
+  moreImages: (n: number) => `+${n} more`,
+  showFewer: 'Show fewer',
+  imageCount: (n: number) => `${n} ${n === 1 ? 'image' : 'images'}`,
+  currentImages: 'Current images',
+  newImages: 'New images',
+  removeImage: 'Remove image',
+  restoreImage: 'Undo remove',
+  removedCount: (n: number) => `${n} ${n === 1 ? 'image' : 'images'} will be removed when you save.`,
+} as const;
+
+/** Texts of the bulk uploader and of the upload route's refusals. */
+export const UPLOAD_TEXTS = {
+  dropHere: 'Drop photos here, or',
+  chooseFiles: 'choose files',
+  chooseFolder: 'choose a folder',
+  acceptedTypes: 'JPEG, PNG, WebP, GIF or HEIC photos, up to 25 MB each.',
+  notImage: 'Only JPEG, PNG, WebP or GIF images can be uploaded.',
+  svgRefused: 'SVG images are not accepted. Please upload a photo (JPEG, PNG, WebP or GIF).',
+  heicNotConverted: 'HEIC photos must be converted to JPEG before upload.',
+  tooLarge: 'This file is larger than 25 MB.',
+  tooManyPixels: 'This image is too large (more than 50 megapixels).',
+  unreadable: 'This file is not a readable image.',
+  noFile: 'No file was sent.',
+  stagedMissing: 'Some photos are no longer available. Please upload them again.',
+  duplicateImage: 'Each image can be used only once.',
+  keepOneImage: 'An entry must keep at least 1 image.',
+  skippedNotImages: (n: number) => `${n} ${n === 1 ? 'file was' : 'files were'} skipped because ${n === 1 ? 'it is' : 'they are'} not images.`,
+  waitForUploads: 'Please wait until every photo has finished uploading.',
+  failedUploads: (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'} failed to upload. Retry or remove ${n === 1 ? 'it' : 'them'}.`,
+  converting: 'Converting HEIC...',
+  queued: 'Waiting',
+  uploading: 'Uploading',
+  done: 'Uploaded',
+  failed: 'Failed',
+  retry: 'Retry',
+  retryAll: 'Retry failed',
+  remove: 'Remove',
+  removeAll: 'Remove all',
+  total: (done: number, count: number) => `${done} of ${count} photos`,
+  timeLeft: (text: string) => `${text} left`,
+  closeTitle: 'Stop uploading?',
+  closeMessage: (uploading: number) => `${uploading} ${uploading === 1 ? 'photo is' : 'photos are'} still uploading. If you close now, the uploads stop and the photos are not saved.`,
+  discardTitle: 'Discard photos?',
+  discardMessage: (n: number) => `${n} uploaded ${n === 1 ? 'photo has' : 'photos have'} not been saved yet. If you close now, ${n === 1 ? 'it is' : 'they are'} discarded.`,
+  keepUploading: 'Keep uploading',
+  keepEditing: 'Keep editing',
+  closeAnyway: 'Close and discard',
+} as const;
+
+export const CATALOG_LIMITS = {
+  pageSize: 50,
+  /** Per-file size cap of the upload route. */
+  maxUploadBytes: 25 * 1024 * 1024,
+  /** Pixel cap (width x height) checked on upload and when decoding. */
+  maxImagePixels: 50_000_000,
+  /** Parallel uploads from one browser. */
+  browserUploadConcurrency: 4,
+  /** Staged photos never saved are removed after this long. */
+  stagedMaxAgeMs: 24 * 60 * 60 * 1000,
+  /** Longest side of the display variant and of the thumbnail. */
+  displaySize: 1600,
+  thumbSize: 480,
+  /** Current images shown in the edit dialog before '+N more' (LIMITS.editDialogImagePreview). */
+  editPreview: 6,
+} as const;
+
+/** The real image types the server accepts, by magic bytes. */
+export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
+export type AcceptedImageType = (typeof ACCEPTED_IMAGE_TYPES)[number];

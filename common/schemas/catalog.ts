@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits.js';
+import { UPLOAD_TEXTS, type CatalogKind } from '../catalog.js';
+
+/**
+ * One schema per kind and purpose: it validates the add/edit form in the browser and the
+ * route body on the server, with the same SPEC texts field by field.
+ */
+const optionalText = (max: number = LIMITS.maxTextLength) => z.string().trim().max(max).default('');
+
+function fieldsShape(kind: CatalogKind) {
+  return {
+    name: z.string({ error: kind.texts.nameRequired }).trim().min(1, kind.texts.nameRequired).max(LIMITS.maxShortTextLength),
+    scientificName: optionalText(LIMITS.maxShortTextLength),
+    description: optionalText(),
+    cause: optionalText(),
+    symptoms: optionalText(),
+    treatments: optionalText(),
+  };
+}
+
+const imageId = z.string().min(1).max(64);
+const unique = (ids: string[]) => new Set(ids).size === ids.length;
+
+/** A new entry names its staged photos, in order; the first becomes mainImageUrl. */
+export function catalogCreateSchema(kind: CatalogKind) {
+  return z.object({
+    ...fieldsShape(kind),
+    imageIds: z.array(imageId, { error: kind.texts.minImages })
+      .min(kind.minImagesOnCreate, kind.texts.minImages)
+      .max(kind.maxImages, kind.texts.maxImages)
+      .refine(unique, UPLOAD_TEXTS.duplicateImage),
+  });
+}
+
+/**
+ * An edit names the version it edited and the final, ordered image list: existing images it
+ * keeps plus newly staged ones. Existing images left out are removed. New images are optional.
+ */
+export function catalogUpdateSchema(kind: CatalogKind) {
+  return z.object({
+    ...fieldsShape(kind),
+    imageIds: z.array(imageId).max(kind.maxImages, kind.texts.maxImages).refine(unique, UPLOAD_TEXTS.duplicateImage),
+    version: z.number().int().min(1),
+  });
+}
+
+export type CatalogCreateInput = z.output<ReturnType<typeof catalogCreateSchema>>;
+export type CatalogUpdateInput = z.output<ReturnType<typeof catalogUpdateSchema>>;
+export type CatalogFormValues = z.input<ReturnType<typeof catalogUpdateSchema>>;
+
+export const catalogListQuerySchema = z.object({
+  search: z.string().trim().max(LIMITS.maxShortTextLength).optional(),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+export const catalogImageStatusSchema = z.enum(['pending', 'ready', 'failed', 'external']);
+
+export const catalogImageSchema = z.object({
+  id: z.string(),
+  position: z.number(),
+  status: catalogImageStatusSchema,
+  /** The original, unchanged (staff only). */
+  url: z.string().nullable(),
+  displayUrl: z.string().nullable(),
+  thumbUrl: z.string().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  sizeBytes: z.number().nullable(),
+  originalName: z.string().nullable(),
+});
+export type CatalogImage = z.infer<typeof catalogImageSchema>;
+
+export const catalogEntrySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  scientificName: z.string(),
+  description: z.string(),
+  cause: z.string(),
+  symptoms: z.string(),
+  treatments: z.string(),
+  mainImageUrl: z.string().nullable(),
+  /** The first image's thumbnail and status, for the card (a placeholder until ready). */
+  mainThumbUrl: z.string().nullable(),
+  mainImageStatus: catalogImageStatusSchema.nullable(),
+  imageCount: z.number(),
+  pendingImageCount: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string().nullable(),
+  version: z.number(),
+});
+export type CatalogEntry = z.infer<typeof catalogEntrySchema>;
+
+export const catalogEntryDetailSchema = catalogEntrySchema.extend({
+  images: z.array(catalogImageSchema),
+});
+export type CatalogEntryDetail = z.infer<typeof catalogEntryDetailSchema>;
+
+export const catalogListSchema = z.object({
+  items: z.array(catalogEntrySchema),
+  total: z.number(),
+  offset: z.number(),
+  limit: z.number(),
+});
+export type CatalogList = z.infer<typeof catalogListSchema>;
+
+/** What the upload route returns for one staged photo. */
+export const stagedImageSchema = z.object({
+  id: z.string(),
+  originalName: z.string(),
+  mimeType: z.string(),
+  sizeBytes: z.number(),
+  width: z.number(),
+  height: z.number(),
+  sha256: z.string(),
+});
+export type StagedImage = z.infer<typeof stagedImageSchema>;
+
+export const discardStagedSchema = z.object({ ids: z.array(imageId).max(5000) });

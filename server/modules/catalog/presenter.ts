@@ -1,0 +1,81 @@
+import type { CatalogEntry, CatalogEntryDetail, CatalogImage } from '../../../common/schemas/catalog.js';
+import { fileUrl } from '../files/routes.js';
+import type { CatalogImageRow, CatalogRow, ListRow } from './repository.js';
+
+type Status = CatalogImage['status'];
+const STATUSES: Status[] = ['pending', 'ready', 'failed', 'external'];
+
+function status(value: string | null | undefined): Status | null {
+  if (!value) return null;
+  return (STATUSES as string[]).includes(value) ? (value as Status) : 'failed';
+}
+
+export function presentImage(row: CatalogImageRow): CatalogImage {
+  const external = row.externalUrl ?? null;
+  return {
+    id: row.id,
+    position: row.position,
+    status: status(row.status) ?? 'pending',
+    url: row.originalKey ? fileUrl(row.originalKey) : external,
+    displayUrl: row.displayKey ? fileUrl(row.displayKey) : row.status === 'external' ? external : null,
+    thumbUrl: row.thumbKey ? fileUrl(row.thumbKey) : row.status === 'external' ? external : null,
+    width: row.width,
+    height: row.height,
+    sizeBytes: row.sizeBytes === null ? null : Number(row.sizeBytes),
+    originalName: row.originalName,
+  };
+}
+
+function fields(row: CatalogRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    scientificName: row.scientificName ?? '',
+    description: row.description ?? '',
+    cause: row.cause ?? '',
+    symptoms: row.symptoms ?? '',
+    treatments: row.treatments ?? '',
+    mainImageUrl: row.mainImageUrl,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    version: Number(row.version),
+  };
+}
+
+export function presentListRow(row: ListRow): CatalogEntry {
+  const mainStatus = status(row.mainStatus);
+  return {
+    ...fields(row),
+    mainThumbUrl: row.mainThumbKey ? fileUrl(row.mainThumbKey) : mainStatus === 'external' ? row.mainExternalUrl : null,
+    mainImageStatus: mainStatus,
+    imageCount: Number(row.imageCount),
+    pendingImageCount: Number(row.pendingImageCount),
+  };
+}
+
+export function presentDetail(row: CatalogRow, images: CatalogImageRow[]): CatalogEntryDetail {
+  const presented = images.map(presentImage);
+  const first = presented[0];
+  return {
+    ...fields(row),
+    mainThumbUrl: first?.thumbUrl ?? null,
+    mainImageStatus: first?.status ?? null,
+    imageCount: presented.length,
+    pendingImageCount: presented.filter((i) => i.status === 'pending').length,
+    images: presented,
+  };
+}
+
+/** The audit 'changes' snapshot: the entry's fields and its image count (not 2000 URLs). */
+export function auditSnapshot(row: Pick<CatalogRow, 'name' | 'scientificName' | 'description' | 'cause' | 'symptoms' | 'treatments' | 'mainImageUrl'>, imageCount: number) {
+  return {
+    name: row.name,
+    scientificName: row.scientificName,
+    description: row.description,
+    cause: row.cause,
+    symptoms: row.symptoms,
+    treatments: row.treatments,
+    mainImageUrl: row.mainImageUrl,
+    imageCount,
+  };
+}

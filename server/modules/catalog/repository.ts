@@ -1,0 +1,157 @@
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { CatalogCollection, CatalogImagesTable, CatalogTable, Database } from '../../db/types.js';
+import { containsInsensitive } from '../../db/dialect.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+export type CatalogRow = Selectable<CatalogTable>;
+export type CatalogImageRow = Selectable<CatalogImagesTable>;
+
+/** Both catalog tables have the same shape; queries are written once against either. */
+function table(collection: CatalogCollection): 'rice_local_pests' {
+  return collection as 'rice_local_pests';
+}
+
+/** Big `in (...)` lists are split so both engines stay well inside their parameter limits. */
+function chunks<T>(items: T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export interface ListRow extends CatalogRow {
+  mainThumbKey: string | null;
+  mainStatus: string | null;
+  mainExternalUrl: string | null;
+  imageCount: number | string | bigint;
+  pendingImageCount: number | string | bigint;
+}
+
+export const catalogRepository = {
+  async list(db: Db, collection: CatalogCollection, options: { search?: string | undefined; offset: number; limit: number }): Promise<{ rows: ListRow[]; total: number }> {
+    const t = table(collection);
+    let base = db.selectFrom(t).where(`${t}.isDeleted`, '=', 0);
+    const term = options.search?.trim();
+    if (term) {
+      base = base.where((eb) => eb.or([
+        containsInsensitive(db, eb.ref(`${t}.name`), term),
+        containsInsensitive(db, eb.ref(`${t}.scientificName`), term),
+        containsInsensitive(db, eb.ref(`${t}.description`), term),
+      ]));
+    }
+    const totalRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .selectAll(t)
+      .select((eb) => [
+        eb.selectFrom('catalog_images').select('thumbKey').whereRef('catalog_images.entryId', '=', `${t}.id`)
+          .orderBy('position').limit(1).as('mainThumbKey'),
+        eb.selectFrom('catalog_images').select('status').whereRef('catalog_images.entryId', '=', `${t}.id`)
+          .orderBy('position').limit(1).as('mainStatus'),
+        eb.selectFrom('catalog_images').select('externalUrl').whereRef('catalog_images.entryId', '=', `${t}.id`)
+          .orderBy('position').limit(1).as('mainExternalUrl'),
+        eb.selectFrom('catalog_images').select((e) => e.fn.countAll<number>().as('c')).whereRef('catalog_images.entryId', '=', `${t}.id`).as('imageCount'),
+        eb.selectFrom('catalog_images').select((e) => e.fn.countAll<number>().as('c')).whereRef('catalog_images.entryId', '=', `${t}.id`)
+          .where('catalog_images.status', '=', 'pending').as('pendingImageCount'),
+      ])
+      .orderBy(`${t}.createdAt`, 'desc')
+      .orderBy(`${t}.id`, 'desc')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute();
+    return { rows: rows as unknown as ListRow[], total: Number(totalRow.n) };
+  },
+
+  find(db: Db, collection: CatalogCollection, id: string): Promise<CatalogRow | undefined> {
+    return db.selectFrom(table(collection)).selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  findLive(db: Db, collection: CatalogCollection, id: string): Promise<CatalogRow | undefined> {
+    return db.selectFrom(table(collection)).selectAll().where('id', '=', id).where('isDeleted', '=', 0).executeTakeFirst();
+  },
+
+  findLiveByName(db: Db, collection: CatalogCollection, name: string): Promise<CatalogRow | undefined> {
+    return db.selectFrom(table(collection)).selectAll().where('name', '=', name).where('isDeleted', '=', 0).executeTakeFirst();
+  },
+
+  async insert(db: Db, collection: CatalogCollection, row: Insertable<CatalogTable>): Promise<void> {
+    await db.insertInto(table(collection)).values(row).execute();
+  },
+
+  /** Optimistic update: only when the stored version is still the one the user edited. */
+  async updateVersioned(db: Db, collection: CatalogCollection, id: string, version: number, values: Updateable<CatalogTable>): Promise<bigint> {
+    const result = await db.updateTable(table(collection))
+      .set((eb) => ({ ...values, version: eb('version', '+', 1) }))
+      .where('id', '=', id).where('version', '=', version).where('isDeleted', '=', 0)
+      .executeTakeFirst();
+    return result.numUpdatedRows;
+  },
+
+  async softDelete(db: Db, collection: CatalogCollection, id: string, by: string, now: string): Promise<bigint> {
+    const result = await db.updateTable(table(collection))
+      .set((eb) => ({ isDeleted: 1, deletedAt: now, deletedBy: by, updatedAt: now, version: eb('version', '+', 1) }))
+      .where('id', '=', id).where('isDeleted', '=', 0)
+      .executeTakeFirst();
+    return result.numUpdatedRows;
+  },
+
+  imagesOf(db: Db, entryId: string): Promise<CatalogImageRow[]> {
+    return db.selectFrom('catalog_images').selectAll().where('entryId', '=', entryId).orderBy('position').orderBy('createdAt').execute();
+  },
+
+  findImage(db: Db, id: string): Promise<CatalogImageRow | undefined> {
+    return db.selectFrom('catalog_images').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async insertImage(db: Db, row: Insertable<CatalogImagesTable>): Promise<void> {
+    await db.insertInto('catalog_images').values(row).execute();
+  },
+
+  /** Staged (never linked) photos of this collection uploaded by this account, among `ids`. */
+  async stagedOwned(db: Db, collection: CatalogCollection, uploadedBy: string, ids: string[]): Promise<CatalogImageRow[]> {
+    const rows: CatalogImageRow[] = [];
+    for (const part of chunks(ids)) {
+      rows.push(...await db.selectFrom('catalog_images').selectAll()
+        .where('id', 'in', part).where('collection', '=', collection).where('uploadedBy', '=', uploadedBy).where('entryId', 'is', null)
+        .execute());
+    }
+    return rows;
+  },
+
+  /** Links one photo to its entry, at its place in the list (fails if it was linked meanwhile). */
+  async linkImage(db: Db, id: string, values: { entryId: string; position: number; originalKey: string | null; linkedAt: string }): Promise<bigint> {
+    const result = await db.updateTable('catalog_images').set(values).where('id', '=', id).where('entryId', 'is', null).executeTakeFirst();
+    return result.numUpdatedRows;
+  },
+
+  async setPosition(db: Db, id: string, position: number): Promise<void> {
+    await db.updateTable('catalog_images').set({ position }).where('id', '=', id).execute();
+  },
+
+  async deleteImages(db: Db, ids: string[]): Promise<void> {
+    for (const part of chunks(ids)) await db.deleteFrom('catalog_images').where('id', 'in', part).execute();
+  },
+
+  async markReady(db: Db, id: string, values: { displayKey: string; thumbKey: string; width: number; height: number }): Promise<CatalogImageRow | undefined> {
+    await db.updateTable('catalog_images').set({ ...values, status: 'ready' }).where('id', '=', id).where('status', '=', 'pending').execute();
+    return db.selectFrom('catalog_images').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async markFailed(db: Db, id: string): Promise<void> {
+    await db.updateTable('catalog_images').set({ status: 'failed' }).where('id', '=', id).where('status', '=', 'pending').execute();
+  },
+
+  pendingIds(db: Db): Promise<Array<{ id: string }>> {
+    return db.selectFrom('catalog_images').select('id').where('status', '=', 'pending').orderBy('createdAt').execute();
+  },
+
+  /** Staged photos older than the cut-off (never saved with an entry). */
+  staleStaged(db: Db, before: string, limit: number): Promise<CatalogImageRow[]> {
+    return db.selectFrom('catalog_images').selectAll().where('entryId', 'is', null).where('createdAt', '<', before)
+      .orderBy('createdAt').limit(limit).execute();
+  },
+
+  async countPending(db: Db, entryId: string): Promise<number> {
+    const row = await db.selectFrom('catalog_images').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('entryId', '=', entryId).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+};

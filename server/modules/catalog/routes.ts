@@ -1,0 +1,81 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { CATALOG_KIND_LIST, CATALOG_LIMITS, UPLOAD_TEXTS } from '../../../common/catalog.js';
+import {
+  catalogCreateSchema, catalogEntryDetailSchema, catalogListQuerySchema, catalogListSchema, catalogUpdateSchema,
+  discardStagedSchema, stagedImageSchema,
+} from '../../../common/schemas/catalog.js';
+import { fail } from '../../platform/errors.js';
+import { requireAuth } from '../../platform/policy.js';
+import { catalogRuntime } from './runtime.js';
+import { createCatalogService } from './service.js';
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+
+/**
+ * Pests and diseases: one set of routes per kind under /api/rice_pests and /api/rice_diseases.
+ * Photos are uploaded one per request (staged), then named by the create or update request.
+ */
+const routes: FastifyPluginAsync = async (app) => {
+  await app.register(multipart, {
+    limits: { fileSize: CATALOG_LIMITS.maxUploadBytes, files: 1, fields: 10, parts: 12, fieldSize: 1024 },
+  });
+  const runtime = catalogRuntime(app.ctx);
+  await runtime.start();
+  app.addHook('onClose', async () => { await runtime.stop(); });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  for (const kind of CATALOG_KIND_LIST) {
+    const service = createCatalogService(app.ctx, kind);
+    const base = `/api/${kind.route}`;
+    const tags = [kind.route];
+
+    r.get(base, {
+      config: { permission: 'content.view' },
+      schema: { tags, summary: `Live ${kind.texts.noun} entries, newest first, searched by name, scientific name or description`, querystring: catalogListQuerySchema, response: { 200: catalogListSchema } },
+    }, async (request) => service.list(request.query));
+
+    r.get(`${base}/:id`, {
+      config: { permission: 'content.view' },
+      schema: { tags, summary: `One ${kind.texts.noun} with all its images`, params: idParams, response: { 200: catalogEntryDetailSchema } },
+    }, async (request) => service.detail(request.params.id));
+
+    r.post(`${base}/images`, {
+      config: { permission: 'content.create' },
+      schema: { tags, summary: 'Stage one photo (multipart, field "file"); returns its id for the save request', response: { 201: stagedImageSchema } },
+    }, async (request, reply) => {
+      const auth = requireAuth(request);
+      if (!request.isMultipart()) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.noFile, { file: UPLOAD_TEXTS.noFile });
+      const part = await request.file();
+      if (!part) fail('VALIDATION_FAILED', UPLOAD_TEXTS.noFile, { file: UPLOAD_TEXTS.noFile });
+      const staged = await service.stage(part.file, { filename: part.filename, uploadedBy: auth.user.id }, () => part.file.truncated);
+      return reply.code(201).send(staged);
+    });
+
+    r.post(`${base}/images/discard`, {
+      config: { permission: 'content.create' },
+      schema: { tags, summary: 'Discard staged photos of the signed-in user that were not saved', body: discardStagedSchema, response: { 200: z.object({ removed: z.number() }) } },
+    }, async (request) => ({ removed: await service.discardStaged(request.body.ids, requireAuth(request).actor) }));
+
+    r.post(base, {
+      config: { permission: 'content.create' },
+      schema: { tags, summary: `Create a ${kind.texts.noun} with its staged photos`, body: catalogCreateSchema(kind), response: { 201: catalogEntryDetailSchema } },
+    }, async (request, reply) => reply.code(201).send(await service.create(request.body, requireAuth(request).actor)));
+
+    r.put(`${base}/:id`, {
+      config: { permission: 'content.update' },
+      schema: { tags, summary: `Update a ${kind.texts.noun} (optimistic version check)`, params: idParams, body: catalogUpdateSchema(kind), response: { 200: catalogEntryDetailSchema } },
+    }, async (request) => service.update(request.params.id, request.body, requireAuth(request).actor));
+
+    r.delete(`${base}/:id`, {
+      config: { permission: 'content.delete' },
+      schema: { tags, summary: `Soft-delete a ${kind.texts.noun}`, params: idParams, response: { 204: z.null() } },
+    }, async (request, reply) => {
+      await service.remove(request.params.id, requireAuth(request).actor);
+      return reply.code(204).send(null);
+    });
+  }
+};
+export default routes;
