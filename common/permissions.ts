@@ -12,6 +12,7 @@ const TABLE = {
     history: { view: true, viewAll: true, viewSecurityActions: true },
     accounts: { manage: true },
     maintenance: { manage: true },
+    trainingData: { export: true },
   },
   ADMIN: {
     dashboard: { view: true },
@@ -19,6 +20,7 @@ const TABLE = {
     history: { view: true, viewAll: false, viewSecurityActions: false },
     accounts: { manage: false },
     maintenance: { manage: false },
+    trainingData: { export: false },
   },
 } as const satisfies Record<Role, Record<string, Record<string, boolean>>>;
 
