@@ -1,0 +1,35 @@
+import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
+import type { AccountsTable, Database } from '../../db/types.js';
+import type { AccountRow } from '../accounts/repository.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Queries of the signed-in user's own account. */
+export const profileRepository = {
+  findById(db: Db, id: string): Promise<AccountRow | undefined> {
+    return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** Another account already holding this normalized email (deleted ones included: the column is UNIQUE). */
+  async emailOwner(db: Db, normalizedEmail: string, exceptId: string): Promise<string | undefined> {
+    const row = await db.selectFrom('accounts').select('id')
+      .where('normalizedEmail', '=', normalizedEmail).where('id', '!=', exceptId)
+      .executeTakeFirst();
+    return row?.id;
+  },
+
+  /** Updates the version the form edited; 0 rows when it is stale. */
+  async update(db: Db, id: string, version: number, values: Updateable<AccountsTable>): Promise<number> {
+    const r = await db.updateTable('accounts')
+      .set({ ...values, version: sql<number>`version + 1` })
+      .where('id', '=', id).where('version', '=', version)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  },
+};
+
+/** A unique-constraint violation on either engine (a concurrent save took the same email). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '');
+}
