@@ -1,0 +1,228 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Ban, Pencil, Plus, ShieldCheck, Trash2 } from 'lucide-react';
+import { ACCOUNTS, type AccountDisplayStatus } from '../../../common/accounts';
+import type { AdminAccount } from '../../../common/schemas/accounts';
+import { SHELL } from '../../../common/texts';
+import { Button } from '../../components/ui/button';
+import { cn } from '../../components/ui/cn';
+import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
+import { Dialog } from '../../components/ui/dialog';
+import { PageHeader } from '../../components/ui/page-header';
+import { Pagination } from '../../components/ui/pagination';
+import { SearchInput } from '../../components/ui/search-input';
+import { Spinner } from '../../components/ui/spinner';
+import { useToast } from '../../components/ui/toast';
+import { ApiError } from '../../lib/api';
+import { useSession } from '../../lib/session';
+import { CreateAccountDialog, EditAccountDialog } from './account-form-dialog';
+import { useAccountList, useDeleteAccount, useRestrictAccount, useUnrestrictAccount } from './api';
+
+const C = ACCOUNTS.columns;
+const M = ACCOUNTS.messages;
+const K = ACCOUNTS.confirm;
+
+const dateFormat = new Intl.DateTimeFormat('en-PH', { timeZone: 'Asia/Manila', year: 'numeric', month: 'short', day: 'numeric' });
+const timeFormat = new Intl.DateTimeFormat('en-PH', { timeZone: 'Asia/Manila', hour: 'numeric', minute: '2-digit' });
+
+/** A date in Philippine time; with `withTime` the time goes on a second, smaller line. */
+function When({ iso, withTime }: { iso: string | null; withTime?: boolean }) {
+  const d = iso ? new Date(iso) : null;
+  if (!d || Number.isNaN(d.getTime())) return <span className="text-slate-400">{ACCOUNTS.never}</span>;
+  return (
+    <time dateTime={iso!} className="block leading-tight">
+      {dateFormat.format(d)}
+      {withTime && <span className="block text-xs text-slate-500">{timeFormat.format(d)}</span>}
+    </time>
+  );
+}
+
+const STATUS_STYLE: Record<AccountDisplayStatus, string> = {
+  active: 'bg-green-100 text-green-800 ring-green-600/20',
+  restricted: 'bg-red-100 text-red-800 ring-red-600/20',
+  inactive: 'bg-amber-100 text-amber-800 ring-amber-600/20',
+};
+
+function StatusBadge({ status }: { status: AccountDisplayStatus }) {
+  return <span className={cn('inline-flex rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset', STATUS_STYLE[status])}>{ACCOUNTS.status[status]}</span>;
+}
+
+function RoleBadge({ role }: { role: AdminAccount['role'] }) {
+  return (
+    <span className={cn('inline-flex rounded-full px-2.5 py-0.5 text-xs font-medium', role === 'SYSTEM_ADMIN' ? 'bg-brand-100 text-brand-800' : 'bg-slate-100 text-slate-700')}>
+      {SHELL.roleLabel[role]}
+    </span>
+  );
+}
+
+function ActionButton({ label, icon: Icon, onClick, tone = 'default', disabled }: { label: string; icon: typeof Pencil; onClick(): void; tone?: 'default' | 'danger' | 'warn' | 'ok'; disabled?: boolean }) {
+  const tones = {
+    default: 'text-slate-700 hover:bg-slate-100',
+    danger: 'text-red-700 hover:bg-red-50',
+    warn: 'text-amber-700 hover:bg-amber-50',
+    ok: 'text-green-700 hover:bg-green-50',
+  };
+  return (
+    <button type="button" onClick={onClick} disabled={disabled} aria-label={label} title={label}
+      className={cn('inline-flex h-7 w-7 items-center justify-center rounded-md transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 disabled:cursor-not-allowed disabled:opacity-50', tones[tone])}>
+      <Icon className="h-4 w-4" aria-hidden />
+    </button>
+  );
+}
+
+/** Admin accounts (SPEC.md section 2), for super admins: the router guards it with accounts.manage. */
+export function AccountsPage() {
+  const { session } = useSession();
+  const toast = useToast();
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const list = useAccountList(q, page);
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<AdminAccount | null>(null);
+  const [restricting, setRestricting] = useState<AdminAccount | null>(null);
+  const [deleting, setDeleting] = useState<AdminAccount | null>(null);
+  const [undeletable, setUndeletable] = useState<AdminAccount | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const restrict = useRestrictAccount();
+  const unrestrict = useUnrestrictAccount();
+  const remove = useDeleteAccount();
+  const me = session?.user.id;
+
+  // The server clamps a page past the end (after deletes elsewhere); follow it.
+  const served = list.data?.page;
+  useEffect(() => { if (served !== undefined && served !== page && !list.isPlaceholderData) setPage(served); }, [served, page, list.isPlaceholderData]);
+
+  const onSearch = useCallback((value: string) => { setQ(value.trim()); setPage(1); }, []);
+
+  function openRestrict(account: AdminAccount) {
+    setActionError(null);
+    setUndeletable(null);
+    setRestricting(account);
+  }
+
+  function openDelete(account: AdminAccount) {
+    setActionError(null);
+    if (account.hasActivities) setUndeletable(account);
+    else setDeleting(account);
+  }
+
+  async function confirmRestrict() {
+    if (!restricting) return;
+    try {
+      await restrict.mutateAsync({ id: restricting.id, confirmName: restricting.fullname });
+      toast.show(M.restricted);
+      setRestricting(null);
+    } catch (err) {
+      setActionError(M.restrictError((err as Error).message));
+    }
+  }
+
+  async function doUnrestrict(account: AdminAccount) {
+    try {
+      await unrestrict.mutateAsync(account.id);
+      toast.show(M.unrestricted);
+    } catch (err) {
+      toast.show(M.unrestrictError((err as Error).message), { tone: 'error', durationMs: 4000 });
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync({ id: deleting.id, confirmName: deleting.fullname });
+      toast.show(M.deleted);
+      setDeleting(null);
+    } catch (err) {
+      if (err instanceof ApiError && err.reason === 'has_activities') {
+        setUndeletable(deleting);
+        setDeleting(null);
+        return;
+      }
+      setActionError(M.deleteError((err as Error).message));
+    }
+  }
+
+  const items = list.data?.items ?? [];
+  return (
+    <div>
+      <PageHeader title={ACCOUNTS.title} subtitle={ACCOUNTS.subtitle}
+        actions={<>
+          <SearchInput value={q} onChange={onSearch} placeholder={ACCOUNTS.searchPlaceholder} label={ACCOUNTS.searchLabel} />
+          <Button onClick={() => setCreating(true)}><Plus className="h-4 w-4" aria-hidden />{ACCOUNTS.addNew}</Button>
+        </>} />
+
+      <div className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+        <div className="overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200 text-[13px]">
+            <thead className="bg-slate-50">
+              <tr>
+                {[C.fullname, C.email, C.username, C.role, C.status, C.createdAt, C.lastLogin, C.action].map((label) => (
+                  <th key={label} scope="col" className="whitespace-nowrap px-2.5 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">{label}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {list.isLoading ? (
+                <tr><td colSpan={8} className="px-3 py-10 text-center text-slate-500">
+                  <span className="inline-flex items-center gap-2"><Spinner className="h-5 w-5" label={ACCOUNTS.loading} />{ACCOUNTS.loading}</span>
+                </td></tr>
+              ) : list.isError ? (
+                <tr><td colSpan={8} className="px-3 py-10 text-center text-red-600" role="alert">{list.error.message}</td></tr>
+              ) : items.length === 0 ? (
+                <tr><td colSpan={8} className="px-3 py-10 text-center text-slate-500">{ACCOUNTS.empty}</td></tr>
+              ) : items.map((a) => {
+                const self = a.id === me;
+                return (
+                  <tr key={a.id} className="hover:bg-slate-50/60" data-testid="account-row" data-username={a.username}>
+                    <td className="min-w-[9rem] px-2.5 py-3 font-medium text-slate-900">
+                      {a.fullname}{self && <span className="ml-1 text-xs font-normal text-slate-500">{ACCOUNTS.you}</span>}
+                    </td>
+                    <td className="px-2.5 py-3 text-slate-700"><span className="block max-w-[13rem] truncate" title={a.email ?? undefined}>{a.email ?? ACCOUNTS.never}</span></td>
+                    <td className="whitespace-nowrap px-2.5 py-3 text-slate-700">{a.username}</td>
+                    <td className="whitespace-nowrap px-2.5 py-3"><RoleBadge role={a.role} /></td>
+                    <td className="whitespace-nowrap px-2.5 py-3" data-testid="account-status"><StatusBadge status={a.displayStatus} /></td>
+                    <td className="whitespace-nowrap px-2.5 py-3 text-slate-600"><When iso={a.createdAt} /></td>
+                    <td className="whitespace-nowrap px-2.5 py-3 text-slate-600"><When iso={a.lastLogin} withTime /></td>
+                    <td className="whitespace-nowrap px-2.5 py-2">
+                      <div className="flex items-center gap-0.5">
+                        <ActionButton label={ACCOUNTS.actions.edit} icon={Pencil} onClick={() => setEditing(a)} />
+                        {!self && (a.displayStatus === 'restricted'
+                          ? <ActionButton label={ACCOUNTS.actions.unrestrict} icon={ShieldCheck} tone="ok" onClick={() => void doUnrestrict(a)} disabled={unrestrict.isPending} />
+                          : <ActionButton label={ACCOUNTS.actions.restrict} icon={Ban} tone="warn" onClick={() => openRestrict(a)} />)}
+                        {!self && <ActionButton label={ACCOUNTS.actions.delete} icon={Trash2} tone="danger" onClick={() => openDelete(a)} />}
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </div>
+      {list.data && <Pagination page={list.data.page} pageCount={list.data.pageCount} onPageChange={setPage} />}
+
+      <CreateAccountDialog open={creating} onOpenChange={setCreating} />
+      <EditAccountDialog account={editing} onOpenChange={(o) => { if (!o) setEditing(null); }} />
+
+      <ConfirmByTyping open={restricting !== null} onOpenChange={(o) => { if (!o) setRestricting(null); }}
+        title={K.restrictTitle} description={restricting ? K.restrictBody(restricting.fullname) : ''}
+        expected={restricting?.fullname ?? ''} trim mismatchText={M.nameMismatch}
+        confirmLabel={K.restrictLabel} busyLabel={K.restricting} onConfirm={confirmRestrict} error={actionError} />
+
+      <ConfirmByTyping open={deleting !== null} onOpenChange={(o) => { if (!o) setDeleting(null); }}
+        title={K.deleteTitle} description={deleting ? K.deleteBody(deleting.fullname) : ''}
+        expected={deleting?.fullname ?? ''} trim mismatchText={M.nameMismatch}
+        confirmLabel={K.deleteLabel} busyLabel={K.deleting} onConfirm={confirmDelete} error={actionError} />
+
+      <Dialog open={undeletable !== null} onOpenChange={(o) => { if (!o) setUndeletable(null); }} title={K.deleteTitle} size="sm"
+        footer={<>
+          <Button variant="secondary" onClick={() => setUndeletable(null)}>{K.close}</Button>
+          {undeletable && undeletable.displayStatus !== 'restricted' && (
+            <Button variant="danger" onClick={() => openRestrict(undeletable)}>{K.restrictInstead}</Button>
+          )}
+        </>}>
+        <p role="alert" className="font-medium text-red-700">{M.cannotDeleteHasActivities}</p>
+        <p className="mt-2 text-sm text-slate-600">{K.cannotDeleteBody}</p>
+      </Dialog>
+    </div>
+  );
+}
