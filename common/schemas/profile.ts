@@ -26,9 +26,9 @@ const fieldsShape = {
   email: z.string().trim().max(max).refine((v) => v === '' || emailShape.safeParse(v).success, SETTINGS.invalidEmail),
   contactNo: z.string().trim().max(max).refine((v) => v === '' || CONTACT.test(v), SETTINGS.invalidContact),
   securityQuestion: z.string().trim().max(max),
-  securityAnswer: z.string().trim().max(max),
+  securityAnswer: z.string().trim().max(max).default(''),
   /** Keep the stored answer: the question is unchanged and the answer field was left blank. */
-  keepAnswer: z.boolean(),
+  keepAnswer: z.boolean().default(false),
 };
 
 /** SPEC.md section 5: a chosen question needs a non-empty trimmed answer (or the kept one). */
