@@ -1,0 +1,229 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { expect, test, type Page } from '@playwright/test';
+import { ACCOUNTS } from '../../common/accounts';
+import { LOGIN, SHELL } from '../../common/texts';
+import { E2E } from '../../playwright.config';
+import { createAccountViaCli, loginViaUi } from './support';
+
+const admin = E2E.admin;
+const M = ACCOUNTS.messages;
+let counter = 0;
+
+function uniqueTag(): string {
+  counter += 1;
+  return `${Date.now().toString(36)}${counter}`;
+}
+
+/** Writes an audit entry with the account as its actor, straight into the running server's database. */
+function giveActivity(username: string): void {
+  const db = new SQLite(path.join(E2E.main.dataDir, 'palayan.sqlite'));
+  try {
+    const { id, fullname } = db.prepare('select id, fullname from accounts where username = ?').get(username) as { id: string; fullname: string };
+    db.prepare(`insert into audit_logs (id, "userId", "userName", timestamp, action, collection, "documentId", "documentName", description)
+      values (?, ?, ?, ?, 'CREATE', 'rice_local_pests', 'pest-1', 'Rice black bug', 'Added a pest')`)
+      .run(`e2e-${uniqueTag()}`, id, fullname, new Date().toISOString());
+  } finally {
+    db.close();
+  }
+}
+
+async function openAccounts(page: Page) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: SHELL.nav.accounts }).click();
+  await expect(page).toHaveURL(/\/dashboard\/accounts$/);
+  await expect(page.getByRole('heading', { name: ACCOUNTS.title })).toBeVisible();
+}
+
+const rowOf = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
+
+async function search(page: Page, text: string) {
+  await page.getByRole('searchbox', { name: ACCOUNTS.searchLabel }).fill(text);
+}
+
+test('a super admin adds an admin who then signs in without Accounts or File Maintenance', async ({ page, browser }) => {
+  const tag = uniqueTag();
+  const person = { fullname: `Juan Luna ${tag}`, email: `juan.${tag}@da.example`, username: `juan_${tag}`, password: 'Spoliarium#1884' };
+  await loginViaUi(page, admin.username, admin.password);
+  await openAccounts(page);
+  await page.getByRole('button', { name: ACCOUNTS.addNew }).click();
+  const dialog = page.getByRole('dialog', { name: ACCOUNTS.form.addTitle });
+  const save = dialog.getByRole('button', { name: ACCOUNTS.form.save });
+  await expect(save).toBeDisabled();
+
+  await dialog.getByLabel('Full Name').fill(person.fullname);
+  await dialog.getByLabel('Email').fill(person.email);
+  await dialog.getByLabel('Username').fill(person.username);
+  await dialog.getByLabel('Password', { exact: true }).fill('weak');
+  // The live checklist follows the typing.
+  const checklist = dialog.getByTestId('password-checklist');
+  await expect(checklist.locator('[data-met="true"]')).toHaveCount(0);
+  await dialog.getByLabel('Password', { exact: true }).fill(person.password);
+  await expect(checklist.locator('[data-met="true"]')).toHaveCount(4);
+  await expect(dialog.getByTestId('username-availability')).toHaveText(M.usernameAvailable);
+  await expect(dialog.getByTestId('email-availability')).toHaveText(M.emailAvailable);
+  await expect(dialog.getByLabel('Role')).toHaveValue('ADMIN');
+  await expect(save).toBeEnabled();
+  await save.click();
+  await expect(page.getByText(M.created)).toBeVisible();
+  await expect(dialog).toBeHidden();
+  const row = rowOf(page, person.fullname);
+  await expect(row).toContainText(person.username);
+  await expect(row).toContainText(person.email);
+  await expect(row.getByText('admin', { exact: true })).toBeVisible();
+  await expect(row.getByText(ACCOUNTS.status.active)).toBeVisible();
+
+  // The new admin signs in elsewhere: no Accounts, no File Maintenance, and the route redirects.
+  const other = await (await browser.newContext()).newPage();
+  await loginViaUi(other, person.username, person.password);
+  await expect(other.getByTestId('header-role')).toHaveText('admin');
+  const nav = other.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: SHELL.nav.dashboard })).toBeVisible();
+  await expect(nav.getByRole('link', { name: SHELL.nav.accounts })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: SHELL.nav.maintenance })).toHaveCount(0);
+  await other.goto('/dashboard/accounts');
+  await expect(other).toHaveURL(/\/dashboard$/);
+  await other.context().close();
+
+  // Their last login now shows in the super admin's table (live refresh or reload).
+  await page.reload();
+  await search(page, person.username);
+  await expect(rowOf(page, person.fullname).locator('time')).toHaveCount(2);
+});
+
+test('restricting a signed-in admin sends their tab to /login at once; unrestrict lets them back', async ({ page, browser }) => {
+  const user = createAccountViaCli('ADMIN', E2E.main.dataDir, `Teresa Magbanua ${uniqueTag()}`);
+  const theirs = await (await browser.newContext()).newPage();
+  await loginViaUi(theirs, user.username, user.password);
+  await expect(theirs.getByTestId('header-name')).toHaveText(user.fullname);
+
+  await loginViaUi(page, admin.username, admin.password);
+  await openAccounts(page);
+  await search(page, user.username);
+  const row = rowOf(page, user.fullname);
+  await row.getByRole('button', { name: ACCOUNTS.actions.restrict }).click();
+  const confirm = page.getByRole('dialog', { name: ACCOUNTS.confirm.restrictTitle });
+  const restrictButton = confirm.getByRole('button', { name: ACCOUNTS.confirm.restrictLabel });
+  await expect(restrictButton).toBeDisabled();
+  await confirm.getByRole('textbox').fill(user.fullname.slice(0, 6));
+  await expect(confirm.getByText(M.nameMismatch)).toBeVisible();
+  await expect(restrictButton).toBeDisabled();
+  await confirm.getByRole('textbox').fill(`  ${user.fullname}  `);
+  await restrictButton.click();
+  await expect(page.getByText(M.restricted)).toBeVisible();
+  await expect(row.getByText(ACCOUNTS.status.restricted)).toBeVisible();
+
+  // Their open tab is signed out without them doing anything.
+  await expect(theirs).toHaveURL(/\/login$/, { timeout: 15_000 });
+  await expect(theirs.getByRole('dialog', { name: LOGIN.autoLogoutTitle })).toContainText(LOGIN.autoLogoutSessionEnded);
+  await theirs.getByRole('button', { name: LOGIN.ok }).click();
+  await theirs.getByLabel('Username or email').fill(user.username);
+  await theirs.getByLabel('Password', { exact: true }).fill(user.password);
+  await theirs.getByRole('button', { name: LOGIN.submit }).click();
+  await expect(theirs.getByRole('dialog', { name: LOGIN.blockedTitle })).toContainText(LOGIN.restrictedAccount);
+  await theirs.getByRole('button', { name: LOGIN.ok }).click();
+
+  // Unrestrict needs no confirmation.
+  await row.getByRole('button', { name: ACCOUNTS.actions.unrestrict }).click();
+  await expect(page.getByText(M.unrestricted)).toBeVisible();
+  await expect(row.getByText(ACCOUNTS.status.active)).toBeVisible();
+  await loginViaUi(theirs, user.username, user.password);
+  await expect(theirs.getByTestId('header-name')).toHaveText(user.fullname);
+  await theirs.context().close();
+});
+
+test('the form checks username and email uniqueness as the user types', async ({ page }) => {
+  const existing = createAccountViaCli('ADMIN');
+  await loginViaUi(page, admin.username, admin.password);
+  await openAccounts(page);
+  await page.getByRole('button', { name: ACCOUNTS.addNew }).click();
+  const dialog = page.getByRole('dialog', { name: ACCOUNTS.form.addTitle });
+  const save = dialog.getByRole('button', { name: ACCOUNTS.form.save });
+  await dialog.getByLabel('Full Name').fill('Emilio Jacinto');
+  await dialog.getByLabel('Password', { exact: true }).fill('Kartilya#1896');
+
+  await dialog.getByLabel('Username').fill('short');
+  await dialog.getByLabel('Email').click();
+  await expect(dialog.getByText(M.usernameMin)).toBeVisible();
+
+  await dialog.getByLabel('Username').fill(existing.username.toUpperCase());
+  await expect(dialog.getByTestId('username-availability')).toHaveText(M.usernameTaken);
+  await dialog.getByLabel('Email').fill('not-an-email');
+  await dialog.getByLabel('Full Name').click();
+  await expect(dialog.getByText(M.emailInvalid)).toBeVisible();
+  await dialog.getByLabel('Email').fill(existing.email);
+  await expect(dialog.getByTestId('email-availability')).toHaveText(M.emailTaken);
+  await expect(save).toBeDisabled();
+
+  const tag = uniqueTag();
+  await dialog.getByLabel('Username').fill(`emilio_${tag}`);
+  await expect(dialog.getByTestId('username-availability')).toHaveText(M.usernameAvailable);
+  await expect(save).toBeDisabled();
+  await dialog.getByLabel('Email').fill(`emilio.${tag}@da.example`);
+  await expect(dialog.getByTestId('email-availability')).toHaveText(M.emailAvailable);
+  await expect(save).toBeEnabled();
+
+  // When the check cannot reach the server, the form says so and Save stays off.
+  await page.route('**/api/accounts/availability?**', (route) => route.abort());
+  await dialog.getByLabel('Username').fill(`emilio_${tag}_x`);
+  await expect(dialog.getByTestId('username-availability')).toHaveText(M.usernameUnverified);
+  await expect(save).toBeDisabled();
+  await page.unroute('**/api/accounts/availability?**');
+  await dialog.getByLabel('Username').fill(`emilio_${tag}`);
+  await expect(dialog.getByTestId('username-availability')).toHaveText(M.usernameAvailable);
+  await save.click();
+  await expect(page.getByText(M.created)).toBeVisible();
+});
+
+test('editing keeps the role locked and the password unless a new one is typed', async ({ page, browser }) => {
+  const user = createAccountViaCli('ADMIN', E2E.main.dataDir, `Diego Silang ${uniqueTag()}`);
+  await loginViaUi(page, admin.username, admin.password);
+  await openAccounts(page);
+  await search(page, user.username);
+  await rowOf(page, user.fullname).getByRole('button', { name: ACCOUNTS.actions.edit }).click();
+  const dialog = page.getByRole('dialog', { name: ACCOUNTS.form.editTitle });
+  await expect(dialog.getByLabel('Role')).toBeDisabled();
+  await expect(dialog.getByLabel('Username')).toHaveValue(user.username);
+  await expect(dialog.getByLabel('Password', { exact: true })).toHaveValue('');
+  const renamed = `${user.fullname} Jr`;
+  await dialog.getByLabel('Full Name').fill(renamed);
+  await dialog.getByRole('button', { name: ACCOUNTS.form.save }).click();
+  await expect(page.getByText(M.updated)).toBeVisible();
+  await expect(rowOf(page, renamed)).toBeVisible();
+  // The password was left blank: the old one still works.
+  const theirs = await (await browser.newContext()).newPage();
+  await loginViaUi(theirs, user.username, user.password);
+  await theirs.context().close();
+});
+
+test('delete asks for the full name; an account with activities offers Restrict instead; one\'s own row has neither', async ({ page }) => {
+  const plain = createAccountViaCli('ADMIN', E2E.main.dataDir, `Gregorio del Pilar ${uniqueTag()}`);
+  const busy = createAccountViaCli('ADMIN', E2E.main.dataDir, `Antonio Luna ${uniqueTag()}`);
+  giveActivity(busy.username);
+  await loginViaUi(page, admin.username, admin.password);
+  await openAccounts(page);
+
+  const own = rowOf(page, admin.fullname);
+  await expect(own.getByRole('button', { name: ACCOUNTS.actions.edit })).toBeVisible();
+  await expect(own.getByRole('button', { name: ACCOUNTS.actions.restrict })).toHaveCount(0);
+  await expect(own.getByRole('button', { name: ACCOUNTS.actions.delete })).toHaveCount(0);
+
+  await search(page, busy.username);
+  await rowOf(page, busy.fullname).getByRole('button', { name: ACCOUNTS.actions.delete }).click();
+  const refusal = page.getByRole('dialog', { name: ACCOUNTS.confirm.deleteTitle });
+  await expect(refusal).toContainText(M.cannotDeleteHasActivities);
+  await refusal.getByRole('button', { name: ACCOUNTS.confirm.restrictInstead }).click();
+  const confirmRestrict = page.getByRole('dialog', { name: ACCOUNTS.confirm.restrictTitle });
+  await confirmRestrict.getByRole('textbox').fill(busy.fullname);
+  await confirmRestrict.getByRole('button', { name: ACCOUNTS.confirm.restrictLabel }).click();
+  await expect(rowOf(page, busy.fullname).getByText(ACCOUNTS.status.restricted)).toBeVisible();
+
+  await search(page, plain.username);
+  await rowOf(page, plain.fullname).getByRole('button', { name: ACCOUNTS.actions.delete }).click();
+  const confirmDelete = page.getByRole('dialog', { name: ACCOUNTS.confirm.deleteTitle });
+  await confirmDelete.getByRole('textbox').fill(plain.fullname.toUpperCase());
+  await expect(confirmDelete.getByRole('button', { name: ACCOUNTS.confirm.deleteLabel })).toBeDisabled();
+  await confirmDelete.getByRole('textbox').fill(plain.fullname);
+  await confirmDelete.getByRole('button', { name: ACCOUNTS.confirm.deleteLabel }).click();
+  await expect(page.getByText(M.deleted)).toBeVisible();
+  await expect(page.getByText(ACCOUNTS.empty)).toBeVisible();
+});
