@@ -203,7 +203,7 @@ export const CATALOG_LIMITS = {
   /** Staged photos never saved are removed after this long. */
   stagedMaxAgeMs: 24 * 60 * 60 * 1000,
   /** Longest side of the display variant and of the thumbnail. */
-  displaySize: 1600,
+  displaySize: 1280,
   thumbSize: 480,
   /** Current images shown in the edit dialog before '+N more' (LIMITS.editDialogImagePreview). */
   editPreview: 6,

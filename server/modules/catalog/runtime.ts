@@ -6,6 +6,8 @@ import { catalogRepository, type CatalogImageRow } from './repository.js';
 
 /** Variant decodes at once: this machine has 2 cores shared with the web server. */
 export const VARIANT_CONCURRENCY = 2;
+/** While photos are arriving, variants yield a core to the uploads (the save comes first). */
+export const VARIANT_CONCURRENCY_DURING_UPLOADS = 1;
 /** Open screens hear about ready thumbnails at most this often per entry. */
 export const READY_EVENT_THROTTLE_MS = 1500;
 const CLEANUP_EVERY_MS = 60 * 60 * 1000;
@@ -50,9 +52,23 @@ export class CatalogRuntime {
   private flushTimer: NodeJS.Timeout | null = null;
   private cleanupTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private uploadsInFlight = 0;
 
   constructor(private readonly ctx: AppContext) {
     this.queue = new BoundedQueue(VARIANT_CONCURRENCY, (id) => this.makeVariantsFor(id), (id, err) => ctx.log.error({ err, imageId: id }, 'thumbnail job failed'));
+  }
+
+  /** Marks an upload as running until the returned function is called. */
+  beginUpload(): () => void {
+    this.uploadsInFlight += 1;
+    this.queue.setConcurrency(VARIANT_CONCURRENCY_DURING_UPLOADS);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.uploadsInFlight -= 1;
+      if (this.uploadsInFlight === 0) this.queue.setConcurrency(VARIANT_CONCURRENCY);
+    };
   }
 
   /** Picks up photos whose variants were not made before the last stop; starts the clean-up timer. */
