@@ -1,0 +1,29 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { MAINTENANCE } from '../../../common/maintenance';
+import { ACCOUNT_ENUMS_ID, VARIETY_ENUMS_ID } from '../../../common/schemas/maintenance';
+import type { FeatureRoutes } from '../../app/feature-routes';
+import { MaintenanceHomePage } from './home-page';
+import { ListsPage } from './lists-page';
+import { PlaceholderPage } from './placeholder-page';
+
+/** /dashboard/file_maintenance and its sub-pages (the router guards them with maintenance.manage). */
+function MaintenanceScreens() {
+  return (
+    <Routes>
+      <Route index element={<MaintenanceHomePage />} />
+      <Route path="rice_variety" element={
+        <ListsPage key={VARIETY_ENUMS_ID} docId={VARIETY_ENUMS_ID} title={MAINTENANCE.tiles.riceVariety.label} subtitle={MAINTENANCE.tiles.riceVariety.hint} loadFailed={MAINTENANCE.toasts.loadFailed} />
+      } />
+      <Route path="accounts" element={
+        <ListsPage key={ACCOUNT_ENUMS_ID} docId={ACCOUNT_ENUMS_ID} title={MAINTENANCE.tiles.accounts.label} subtitle={MAINTENANCE.tiles.accounts.hint} loadFailed={MAINTENANCE.toasts.questionsLoadFailed} />
+      } />
+      <Route path="pest" element={<PlaceholderPage title={MAINTENANCE.tiles.pest.label} />} />
+      <Route path="rice_disease" element={<PlaceholderPage title={MAINTENANCE.tiles.disease.label} />} />
+      <Route path="*" element={<Navigate to="/dashboard/file_maintenance" replace />} />
+    </Routes>
+  );
+}
+
+export const routes: FeatureRoutes = {
+  dashboard: [{ path: 'file_maintenance', element: <MaintenanceScreens /> }],
+};

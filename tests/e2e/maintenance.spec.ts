@@ -1,0 +1,207 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { expect, test, type Page } from '@playwright/test';
+import { MAINTENANCE } from '../../common/maintenance';
+import { SHELL } from '../../common/texts';
+import { E2E } from '../../playwright.config';
+import { createAccountViaCli, loginViaUi } from './support';
+
+const admin = E2E.admin;
+let counter = 0;
+const unique = (base: string) => `${base} ${Date.now().toString(36).slice(-4)}${(counter += 1)}`;
+
+/** A live variety using the given options, written straight into the server's database file. */
+function insertVariety(options: { season?: string[]; environment?: string[]; plantingMethod?: string; yearRelease?: string }): void {
+  const db = new SQLite(path.join(E2E.main.dataDir, 'palayan.sqlite'));
+  try {
+    db.prepare(`insert into rice_seed_varieties (id, "varietyName", season, environment, "plantingMethod", "yearRelease", "createdAt", "isDeleted")
+      values (@id, @name, @season, @environment, @plantingMethod, @yearRelease, @createdAt, 0)`).run({
+      id: crypto.randomUUID(),
+      name: unique('NSIC Rc'),
+      season: JSON.stringify(options.season ?? []),
+      environment: JSON.stringify(options.environment ?? []),
+      plantingMethod: options.plantingMethod ?? null,
+      yearRelease: options.yearRelease ?? null,
+      createdAt: new Date().toISOString(),
+    });
+  } finally {
+    db.close();
+  }
+}
+
+function setSecurityQuestion(username: string, question: string): void {
+  const db = new SQLite(path.join(E2E.main.dataDir, 'palayan.sqlite'));
+  try {
+    db.prepare('update accounts set "securityQuestion" = ? where username = ?').run(question, username);
+  } finally {
+    db.close();
+  }
+}
+
+/** A File maintenance tile (inside the page, not the sidebar's links of the same name). */
+const tile = (page: Page, label: string) => page.getByRole('main').getByRole('link', { name: new RegExp(`^${label}`) });
+const list = (page: Page, key: string) => page.getByTestId(`list-${key}`);
+const option = (page: Page, key: string, value: string) => list(page, key).getByTestId('option').filter({ has: page.getByText(value, { exact: true }) });
+
+async function addOption(page: Page, key: keyof typeof MAINTENANCE.lists, value: string) {
+  await list(page, key).getByLabel(MAINTENANCE.lists[key].addLabel).fill(value);
+  await list(page, key).getByRole('button', { name: `${MAINTENANCE.add} ${MAINTENANCE.lists[key].title}` }).click();
+}
+
+async function openRiceVarietyLists(page: Page) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: SHELL.nav.maintenance }).click();
+  await expect(page.getByRole('heading', { name: MAINTENANCE.title })).toBeVisible();
+  await tile(page, MAINTENANCE.tiles.riceVariety.label).click();
+  await expect(page).toHaveURL(/\/dashboard\/file_maintenance\/rice_variety$/);
+  await expect(list(page, 'seasons').getByTestId('option').first()).toBeVisible();
+}
+
+test('the tiles lead to the lists; Pest and Rice Disease show a placeholder; each sub-page goes Back', async ({ page }) => {
+  await loginViaUi(page, admin.username, admin.password);
+  await page.goto('/dashboard/file_maintenance');
+  for (const t of Object.values(MAINTENANCE.tiles)) await expect(tile(page, t.label)).toBeVisible();
+  await tile(page, MAINTENANCE.tiles.pest.label).click();
+  await expect(page.getByText(MAINTENANCE.placeholder)).toBeVisible();
+  await page.getByRole('button', { name: MAINTENANCE.back }).click();
+  await tile(page, MAINTENANCE.tiles.disease.label).click();
+  await expect(page.getByText(MAINTENANCE.placeholder)).toBeVisible();
+  await page.getByRole('button', { name: MAINTENANCE.back }).click();
+  await tile(page, MAINTENANCE.tiles.accounts.label).click();
+  await expect(list(page, 'securityQuestions').getByTestId('option')).toHaveCount(5);
+  await page.getByRole('button', { name: MAINTENANCE.back }).click();
+  await expect(page).toHaveURL(/\/dashboard\/file_maintenance$/);
+  await tile(page, MAINTENANCE.tiles.riceVariety.label).click();
+  for (const key of ['seasons', 'plantingMethods', 'environments', 'yearReleases']) await expect(list(page, key)).toBeVisible();
+  // The year-release list (2012 onwards) shows 5 items, then 'View more (N)'.
+  const years = list(page, 'yearReleases');
+  await expect(years.getByTestId('option')).toHaveCount(5);
+  const total = new Date().getFullYear() - 2012 + 1;
+  await years.getByRole('button', { name: MAINTENANCE.viewMore(total - 5) }).click();
+  await expect(years.getByTestId('option')).toHaveCount(total);
+  await years.getByRole('button', { name: MAINTENANCE.viewLess }).click();
+  await expect(years.getByTestId('option')).toHaveCount(5);
+});
+
+test('adding a season: empty does nothing, a duplicate says Already exists., a new one says Added. and reaches a second browser without reload', async ({ page, browser }) => {
+  const other = createAccountViaCli('SYSTEM_ADMIN');
+  const second = await (await browser.newContext()).newPage();
+  await loginViaUi(second, other.username, other.password);
+  await openRiceVarietyLists(second);
+
+  await loginViaUi(page, admin.username, admin.password);
+  await openRiceVarietyLists(page);
+  const seasons = list(page, 'seasons');
+  const before = await seasons.getByTestId('option').count();
+
+  await addOption(page, 'seasons', '   ');
+  await expect(page.getByText(MAINTENANCE.toasts.added, { exact: true })).toHaveCount(0);
+  await expect(seasons.getByTestId('option')).toHaveCount(before);
+
+  await addOption(page, 'seasons', 'dry');
+  await expect(page.getByText(MAINTENANCE.toasts.exists, { exact: true })).toBeVisible();
+
+  const season = unique('Ratoon');
+  await addOption(page, 'seasons', season);
+  await expect(page.getByText(MAINTENANCE.toasts.added, { exact: true })).toBeVisible();
+  await expect(option(page, 'seasons', season)).toContainText(MAINTENANCE.usage.varieties(0));
+  await expect(seasons.getByLabel(MAINTENANCE.lists.seasons.addLabel)).toHaveValue('');
+  // The second browser's open screen shows it at once, without a reload.
+  await expect(option(second, 'seasons', season)).toBeVisible();
+  // A toast lasts about 1.8 s.
+  await expect(page.getByText(MAINTENANCE.toasts.added, { exact: true })).toHaveCount(0, { timeout: 5000 });
+});
+
+test('removing an option in use names the count in the confirmation and says Removed.', async ({ page }) => {
+  const environment = unique('Saline Prone');
+  await loginViaUi(page, admin.username, admin.password);
+  await openRiceVarietyLists(page);
+  await addOption(page, 'environments', environment);
+  await expect(option(page, 'environments', environment)).toContainText(MAINTENANCE.usage.varieties(0));
+  insertVariety({ environment: [environment, 'Upperland'], season: ['Dry'] });
+  insertVariety({ environment: [environment], season: ['Wet'] });
+  await page.reload();
+  await expect(option(page, 'environments', environment)).toContainText(MAINTENANCE.usage.varieties(2));
+
+  await option(page, 'environments', environment).getByRole('button', { name: `${MAINTENANCE.remove} ${environment}` }).click();
+  const dialog = page.getByRole('dialog', { name: MAINTENANCE.removeTitle });
+  await expect(dialog).toContainText(MAINTENANCE.removeWarning);
+  await expect(dialog.getByTestId('remove-usage')).toHaveText('It is used by 2 varieties.');
+  // Cancel keeps it.
+  await dialog.getByRole('button', { name: MAINTENANCE.cancel }).click();
+  await expect(option(page, 'environments', environment)).toBeVisible();
+  await option(page, 'environments', environment).getByRole('button', { name: `${MAINTENANCE.remove} ${environment}` }).click();
+  await dialog.getByRole('button', { name: MAINTENANCE.remove, exact: true }).click();
+  await expect(page.getByText(MAINTENANCE.toasts.removed, { exact: true })).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(option(page, 'environments', environment)).toHaveCount(0);
+});
+
+test('removing a security question someone chose warns that Forgot Password verification is affected', async ({ page }) => {
+  const chooser = createAccountViaCli('ADMIN');
+  setSecurityQuestion(chooser.username, 'In what city were you born?');
+  await loginViaUi(page, admin.username, admin.password);
+  await page.goto('/dashboard/file_maintenance/accounts');
+  const question = option(page, 'securityQuestions', 'In what city were you born?');
+  await expect(question).toContainText(/chosen by \d+ accounts?/);
+  const shown = await question.getByTestId('option-usage').textContent();
+  await question.getByRole('button', { name: `${MAINTENANCE.remove} In what city were you born?` }).click();
+  const dialog = page.getByRole('dialog', { name: MAINTENANCE.removeTitle });
+  await expect(dialog).toContainText(MAINTENANCE.removeWarningSecurity);
+  await expect(dialog.getByTestId('remove-usage')).toHaveText(`It is ${shown}.`);
+  await dialog.getByRole('button', { name: MAINTENANCE.cancel }).click();
+});
+
+test('reordering with the keyboard is kept only after Save Changes, and leaving unsaved asks first', async ({ page }) => {
+  await loginViaUi(page, admin.username, admin.password);
+  await openRiceVarietyLists(page);
+  const methods = list(page, 'plantingMethods');
+  const values = async () => methods.getByTestId('option-value').allTextContents();
+  const start = await values();
+  expect(start.length).toBeGreaterThanOrEqual(2);
+  const last = start[start.length - 1]!;
+
+  // Keyboard: focus the last item's "Move up" button and press Enter.
+  await methods.getByRole('button', { name: MAINTENANCE.moveUp(last) }).focus();
+  await page.keyboard.press('Enter');
+  const moved = [...start.slice(0, -2), last, start[start.length - 2]!];
+  await expect.poll(values).toEqual(moved);
+  await expect(page.getByText(MAINTENANCE.unsavedNote)).toBeVisible();
+
+  // Leaving through Back asks; Stay keeps the page and the order.
+  await page.getByRole('button', { name: MAINTENANCE.back }).click();
+  const ask = page.getByRole('dialog', { name: MAINTENANCE.unsaved.title });
+  await expect(ask).toContainText(MAINTENANCE.unsaved.message);
+  await ask.getByRole('button', { name: MAINTENANCE.unsaved.stay }).click();
+  await expect(page).toHaveURL(/rice_variety$/);
+  await expect.poll(values).toEqual(moved);
+  // The sidebar asks too.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: SHELL.nav.dashboard }).click();
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: MAINTENANCE.unsaved.stay }).click();
+
+  await page.getByRole('button', { name: MAINTENANCE.saveChanges }).click();
+  await expect(page.getByText(MAINTENANCE.toasts.saved, { exact: true })).toBeVisible();
+  await expect(page.getByText(MAINTENANCE.unsavedNote)).toHaveCount(0);
+  // The order is what forms get.
+  const options = await (await page.request.get('/api/maintenance/options')).json();
+  expect(options.riceVarieties.plantingMethods).toEqual(moved);
+  // Nothing unsaved now: Back leaves without asking.
+  await page.getByRole('button', { name: MAINTENANCE.back }).click();
+  await expect(page).toHaveURL(/\/dashboard\/file_maintenance$/);
+
+  // Put the order back for the other tests.
+  await tile(page, MAINTENANCE.tiles.riceVariety.label).click();
+  await list(page, 'plantingMethods').getByRole('button', { name: MAINTENANCE.moveDown(last) }).click();
+  await page.getByRole('button', { name: MAINTENANCE.saveChanges }).click();
+  await expect(page.getByText(MAINTENANCE.toasts.saved, { exact: true })).toBeVisible();
+  await expect.poll(values).toEqual(start);
+});
+
+test('an ADMIN cannot open File maintenance and the API refuses the writes', async ({ page }) => {
+  const plain = createAccountViaCli('ADMIN');
+  await loginViaUi(page, plain.username, plain.password);
+  await page.goto('/dashboard/file_maintenance/rice_variety');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const res = await page.request.post('/api/maintenance/documents/rice_varieties_enums/lists/seasons', { data: { value: 'Sneaky' } });
+  expect(res.status()).toBe(403);
+});
