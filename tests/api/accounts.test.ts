@@ -485,8 +485,10 @@ describe('delete', () => {
     await legacy(viaActor.id, 'actorId');
     await legacy(viaPerformer.id, 'performedBy');
     for (const acc of [viaUserId, viaActor, viaPerformer]) {
-      const listed = (await call('GET', `/api/accounts/${acc.id}`, su.cookie)).json();
-      expect(listed.hasActivities).toBe(true);
+      const detail = (await call('GET', `/api/accounts/${acc.id}`, su.cookie)).json();
+      expect(detail.hasActivities).toBe(true);
+      const listed = (await call('GET', `/api/accounts?q=${encodeURIComponent(acc.username)}`, su.cookie)).json();
+      expect(listed.items.map((i: { id: string; hasActivities: boolean }) => [i.id, i.hasActivities])).toEqual([[acc.id, true]]);
       const res = await del(acc.id, acc.fullname);
       expect(res.statusCode).toBe(409);
       expect(res.json().error).toMatchObject({ message: M.cannotDeleteHasActivities, reason: 'has_activities' });
@@ -504,6 +506,7 @@ describe('delete', () => {
     expect(blocked.statusCode).toBe(403);
     expect((await auditFor(acc.id)).map((e) => e.action)).toEqual(['CREATE', 'RESTRICT', 'LOGIN']);
     expect((await call('GET', `/api/accounts/${acc.id}`, su.cookie)).json().hasActivities).toBe(false);
+    expect((await call('GET', `/api/accounts?q=${encodeURIComponent(acc.username)}`, su.cookie)).json().items[0].hasActivities).toBe(false);
     expect((await del(acc.id, acc.fullname)).statusCode).toBe(204);
   });
 

@@ -86,11 +86,16 @@ export const accountsRepository = {
     }
     const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const rows = await base.selectAll()
-      .select((eb) => activityExists(eb).as('hasActivities'))
       .orderBy('createdAt', 'desc').orderBy('id', 'asc')
       .offset(options.offset).limit(options.limit)
       .execute();
-    return { rows: rows.map(toListRow), total: Number(count.n) };
+    // The activity flag is computed for the page's rows only, not for the rows an offset skips.
+    const flags = rows.length === 0 ? [] : await db.selectFrom('accounts')
+      .select((eb) => ['id', activityExists(eb).as('hasActivities')])
+      .where('id', 'in', rows.map((r) => r.id))
+      .execute();
+    const active = new Set(flags.filter((f) => Boolean(Number(f.hasActivities))).map((f) => f.id));
+    return { rows: rows.map((r) => ({ ...r, hasActivities: active.has(r.id) })), total: Number(count.n) };
   },
 
   async hasActivities(db: Db, id: string): Promise<boolean> {
