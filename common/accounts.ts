@@ -104,7 +104,7 @@ export type AccountDisplayStatus = 'active' | 'inactive' | 'restricted';
  */
 export function accountDisplayStatus(row: { status: string | boolean | null | undefined; isRestricted: boolean | number | null | undefined }): AccountDisplayStatus {
   if (row.isRestricted === true || row.isRestricted === 1 || row.status === 'restricted') return 'restricted';
-  if (row.status === 'active' || row.status === true) return 'active';
+  if (row.status === 'active' || row.status === true || row.status === 'true') return 'active';
   if (row.status === 'inactive') return 'inactive';
   return 'restricted';
 }

@@ -1,0 +1,70 @@
+import bcrypt from 'bcrypt';
+import { describe, expect, it } from 'vitest';
+import { ACCOUNTS, accountDisplayStatus } from '../../common/accounts';
+import { PASSWORD_RULES_MESSAGE } from '../../common/password';
+import { accountCreateSchema, accountUpdateSchema, isBcryptHash } from '../../common/schemas/accounts';
+import { uniqueViolationField } from '../../server/modules/accounts/unique';
+
+const M = ACCOUNTS.messages;
+const valid = { fullname: 'Juan Luna', email: 'juan@da.example', username: 'juan_luna', password: 'Spoliarium#1', role: 'ADMIN' as const };
+const firstMessage = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }, field: string) =>
+  r.error?.issues.find((i) => i.path[0] === field)?.message;
+
+describe('account status column', () => {
+  it('shows Active, Restricted, or Inactive apart from Restricted', () => {
+    expect(accountDisplayStatus({ status: 'active', isRestricted: 0 })).toBe('active');
+    expect(accountDisplayStatus({ status: true, isRestricted: false })).toBe('active');
+    expect(accountDisplayStatus({ status: 'true', isRestricted: 0 })).toBe('active');
+    expect(accountDisplayStatus({ status: 'inactive', isRestricted: 0 })).toBe('inactive');
+    expect(accountDisplayStatus({ status: 'restricted', isRestricted: 0 })).toBe('restricted');
+    expect(accountDisplayStatus({ status: 'active', isRestricted: 1 })).toBe('restricted');
+    expect(accountDisplayStatus({ status: 'inactive', isRestricted: true })).toBe('restricted');
+    expect(accountDisplayStatus({ status: 'something-else', isRestricted: 0 })).toBe('restricted');
+    expect(accountDisplayStatus({ status: null, isRestricted: null })).toBe('restricted');
+  });
+});
+
+describe('admin form schema', () => {
+  it('accepts a valid admin and trims the text fields', () => {
+    const r = accountCreateSchema.parse({ ...valid, fullname: '  Juan Luna ', username: ' juan_luna ', email: ' juan@da.example ' });
+    expect(r).toMatchObject({ fullname: 'Juan Luna', username: 'juan_luna', email: 'juan@da.example' });
+  });
+
+  it('gives the SPEC messages', () => {
+    expect(firstMessage(accountCreateSchema.safeParse({ ...valid, username: 'seven77' }), 'username')).toBe(M.usernameMin);
+    expect(firstMessage(accountCreateSchema.safeParse({ ...valid, username: '   eight888   ' }), 'username')).toBe(undefined);
+    expect(firstMessage(accountCreateSchema.safeParse({ ...valid, username: 'has@symbol' }), 'username')).toBe(M.usernameChars);
+    for (const email of ['x@y', 'x.y.z', 'x@@y.z', '']) {
+      expect(firstMessage(accountCreateSchema.safeParse({ ...valid, email }), 'email'), email).toBe(M.emailInvalid);
+    }
+    expect(firstMessage(accountCreateSchema.safeParse({ ...valid, email: 'x@y.z' }), 'email')).toBe(undefined);
+    expect(firstMessage(accountCreateSchema.safeParse({ ...valid, password: 'Spoliarium1' }), 'password')).toBe(PASSWORD_RULES_MESSAGE);
+    expect(firstMessage(accountCreateSchema.safeParse({ ...valid, password: '' }), 'password')).toBe(PASSWORD_RULES_MESSAGE);
+    expect(firstMessage(accountCreateSchema.safeParse({ ...valid, fullname: ' ' }), 'fullname')).toBe(M.fullnameRequired);
+  });
+
+  it('on edit, an empty or missing password is allowed and means unchanged', () => {
+    expect(accountUpdateSchema.parse({ ...valid, password: '', version: 3 }).password).toBe('');
+    const { password: _p, role: _r, ...rest } = valid;
+    expect(accountUpdateSchema.parse({ ...rest, version: 3 }).password).toBe('');
+    expect(firstMessage(accountUpdateSchema.safeParse({ ...valid, password: 'short', version: 3 }), 'password')).toBe(PASSWORD_RULES_MESSAGE);
+  });
+
+  it('takes a complete bcrypt hash as it is, but not a password that merely starts with $2', () => {
+    const hash = bcrypt.hashSync('Whatever#1', 4);
+    expect(isBcryptHash(hash)).toBe(true);
+    expect(accountCreateSchema.safeParse({ ...valid, password: hash }).success).toBe(true);
+    expect(isBcryptHash('$2Secret!x')).toBe(false);
+  });
+});
+
+describe('unique violations', () => {
+  it('names the field on both engines and ignores other errors', () => {
+    expect(uniqueViolationField({ code: 'SQLITE_CONSTRAINT_UNIQUE', message: 'UNIQUE constraint failed: accounts.normalizedUsername' })).toBe('username');
+    expect(uniqueViolationField({ code: '23505', constraint: 'accounts_normalizedEmail_key', detail: 'Key ("normalizedEmail")=(a@b.c) already exists.' })).toBe('email');
+    expect(uniqueViolationField({ code: '23505', constraint: 'audit_logs_id_key' })).toBe(null);
+    expect(uniqueViolationField({ code: 'SQLITE_BUSY', message: 'normalizedUsername' })).toBe(null);
+    expect(uniqueViolationField(new Error('boom'))).toBe(null);
+    expect(uniqueViolationField(null)).toBe(null);
+  });
+});
