@@ -169,7 +169,7 @@ export const UPLOAD_TEXTS = {
   stagedMissing: 'Some photos are no longer available. Please upload them again.',
   duplicateImage: 'Each image can be used only once.',
   keepOneImage: 'An entry must keep at least 1 image.',
-  skippedNotImages: (n: number) => `${n} ${n === 1 ? 'file was' : 'files were'} skipped because ${n === 1 ? 'it is' : 'they are'} not images.`,
+  skippedNotImages: (n: number) => (n === 1 ? '1 file was skipped because it is not an image.' : `${n} files were skipped because they are not images.`),
   waitForUploads: 'Please wait until every photo has finished uploading.',
   failedUploads: (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'} failed to upload. Retry or remove ${n === 1 ? 'it' : 'them'}.`,
   converting: 'Converting HEIC...',

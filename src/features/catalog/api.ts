@@ -1,0 +1,92 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog';
+import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, StagedImage } from '../../../common/schemas/catalog';
+import type { ApiErrorBody } from '../../../common/schemas/auth';
+import { ERRORS } from '../../../common/texts';
+import { api, ApiError } from '../../lib/api';
+
+// Keys start with the collection name: the live stream refreshes them after every change.
+export const catalogKeys = {
+  all: (kind: CatalogKind) => [kind.collection] as const,
+  list: (kind: CatalogKind, search: string) => [kind.collection, 'list', search] as const,
+  detail: (kind: CatalogKind, id: string | null) => [kind.collection, 'detail', id] as const,
+};
+
+/** Server-side search, newest first, in pages of 50 (SPEC.md section 9). */
+export function useCatalogList(kind: CatalogKind, search: string) {
+  return useInfiniteQuery({
+    queryKey: catalogKeys.list(kind, search),
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) => {
+      const params = new URLSearchParams({ offset: String(pageParam), limit: String(CATALOG_LIMITS.pageSize) });
+      if (search.trim()) params.set('search', search.trim());
+      return api<CatalogList>(`/api/${kind.route}?${params}`, { signal });
+    },
+    getNextPageParam: (last) => (last.offset + last.items.length < last.total ? last.offset + last.items.length : undefined),
+  });
+}
+
+export function useCatalogEntry(kind: CatalogKind, id: string | null) {
+  return useQuery({
+    queryKey: catalogKeys.detail(kind, id),
+    enabled: id !== null,
+    queryFn: ({ signal }) => api<CatalogEntryDetail>(`/api/${kind.route}/${encodeURIComponent(id!)}`, { signal }),
+  });
+}
+
+export function useSaveEntry(kind: CatalogKind) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: null; values: CatalogCreateInput } | { id: string; values: CatalogUpdateInput }) =>
+      input.id === null
+        ? api<CatalogEntryDetail>(`/api/${kind.route}`, { method: 'POST', body: input.values })
+        : api<CatalogEntryDetail>(`/api/${kind.route}/${encodeURIComponent(input.id)}`, { method: 'PUT', body: input.values }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(catalogKeys.detail(kind, saved.id), saved);
+      void queryClient.invalidateQueries({ queryKey: catalogKeys.all(kind) });
+    },
+  });
+}
+
+export function useDeleteEntry(kind: CatalogKind) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<void>(`/api/${kind.route}/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: catalogKeys.all(kind) }); },
+  });
+}
+
+/** Discards staged photos that will not be saved (best effort; the server cleans up after a day anyway). */
+export async function discardStaged(kind: CatalogKind, ids: string[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 1000) {
+    await api(`/api/${kind.route}/images/discard`, { method: 'POST', body: { ids: ids.slice(i, i + 1000) } }).catch(() => undefined);
+  }
+}
+
+/**
+ * Uploads one photo with XMLHttpRequest, so the browser reports upload progress per file.
+ * Resolves with the staged image; rejects with ApiError (the server's message) or AbortError.
+ */
+export function uploadPhoto(kind: CatalogKind, file: File, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<StagedImage> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) { reject(new DOMException('Aborted', 'AbortError')); return; }
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/api/${kind.route}/images`);
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.upload.onprogress = (e) => { if (e.lengthComputable && e.total > 0) onProgress(Math.min(1, e.loaded / e.total)); };
+    xhr.onload = () => {
+      let data: unknown;
+      try { data = JSON.parse(xhr.responseText); } catch { data = undefined; }
+      if (xhr.status === 201 && data) { resolve(data as StagedImage); return; }
+      const err = (data as ApiErrorBody | undefined)?.error;
+      if (xhr.status === 401) void api('/api/auth/session', { passive: true }).catch(() => undefined);
+      reject(new ApiError(xhr.status, err?.code ?? 'INTERNAL', err?.message ?? (xhr.status === 413 ? ERRORS.payloadTooLarge : ERRORS.internal), err?.fields ?? {}));
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'NETWORK', 'Cannot reach the server. Check your connection and try again.'));
+    xhr.onabort = () => reject(new DOMException('Aborted', 'AbortError'));
+    signal.addEventListener('abort', () => xhr.abort(), { once: true });
+    const form = new FormData();
+    form.append('file', file, file.name);
+    xhr.send(form);
+  });
+}

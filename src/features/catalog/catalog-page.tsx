@@ -1,0 +1,96 @@
+import { useCallback, useState } from 'react';
+import { Plus } from 'lucide-react';
+import { CATALOG_LABELS, type CatalogKind } from '../../../common/catalog';
+import type { CatalogEntry } from '../../../common/schemas/catalog';
+import { Button } from '../../components/ui/button';
+import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
+import { PageHeader } from '../../components/ui/page-header';
+import { SearchInput } from '../../components/ui/search-input';
+import { Spinner } from '../../components/ui/spinner';
+import { useToast } from '../../components/ui/toast';
+import { useCatalogList, useDeleteEntry } from './api';
+import { EntryCard } from './entry-card';
+import { EntryFormDialog, type FormTarget } from './entry-form-dialog';
+import { EntryViewDialog } from './entry-view-dialog';
+
+/** The Pests and the Diseases screens: one page, parameterised by kind. */
+export function CatalogPage({ kind }: { kind: CatalogKind }) {
+  const t = kind.texts;
+  const toast = useToast();
+  const [search, setSearch] = useState('');
+  const list = useCatalogList(kind, search);
+  const [viewId, setViewId] = useState<string | null>(null);
+  const [formTarget, setFormTarget] = useState<FormTarget | null>(null);
+  const [deleting, setDeleting] = useState<CatalogEntry | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const remove = useDeleteEntry(kind);
+  const onSearch = useCallback((value: string) => setSearch(value), []);
+
+  const entries = list.data?.pages.flatMap((p) => p.items) ?? [];
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setDeleteError(null);
+    try {
+      await remove.mutateAsync(deleting.id);
+      setDeleting(null);
+      toast.show(t.deleteSuccess);
+    } catch (err) {
+      setDeleteError(`${t.deleteErrorPrefix}${(err as Error).message}`);
+    }
+  }
+
+  return (
+    <div>
+      <PageHeader title={t.title} subtitle={t.subtitle}
+        actions={<>
+          <SearchInput value={search} onChange={onSearch} placeholder={t.searchPlaceholder} label={`Search ${t.noun}s`} />
+          <Button onClick={() => setFormTarget({ mode: 'add' })}><Plus className="h-4 w-4" aria-hidden />{t.addButton}</Button>
+        </>} />
+
+      {list.isPending ? (
+        <div className="flex items-center justify-center gap-3 rounded-2xl border border-slate-200 bg-white p-12 text-slate-500">
+          <Spinner /><span>{t.loadingText}</span>
+        </div>
+      ) : list.isError ? (
+        <p role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-6 text-sm text-red-700">{list.error.message}</p>
+      ) : entries.length === 0 ? (
+        <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-12 text-center text-slate-500">{t.emptyText}</p>
+      ) : (
+        <>
+          <div className="grid grid-cols-1 gap-6 md:grid-cols-2 xl:grid-cols-3" data-testid="catalog-grid">
+            {entries.map((entry) => (
+              <EntryCard key={entry.id} entry={entry}
+                onView={() => setViewId(entry.id)}
+                onEdit={() => setFormTarget({ mode: 'edit', id: entry.id })}
+                onDelete={() => { setDeleteError(null); setDeleting(entry); }} />
+            ))}
+          </div>
+          {list.hasNextPage && (
+            <div className="mt-6 flex justify-center">
+              <Button variant="secondary" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+                {list.isFetchingNextPage ? <Spinner className="h-4 w-4" /> : null}{CATALOG_LABELS.loadMore}
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+
+      <EntryViewDialog kind={kind} id={viewId} onClose={() => setViewId(null)} />
+      <EntryFormDialog kind={kind} target={formTarget} onClose={() => setFormTarget(null)} />
+      <ConfirmByTyping
+        open={deleting !== null}
+        onOpenChange={(o) => { if (!o) setDeleting(null); }}
+        title={t.deleteTitle}
+        description={<>This {t.noun} will be hidden from every screen. Its photos are kept.</>}
+        expected={deleting?.name ?? ''}
+        trim={kind.trimDeleteConfirmation}
+        mismatchText={t.deleteMismatch}
+        confirmLabel={CATALOG_LABELS.delete}
+        busyLabel={CATALOG_LABELS.deleting}
+        onConfirm={confirmDelete}
+        error={deleteError}
+      />
+    </div>
+  );
+}

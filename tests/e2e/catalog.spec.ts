@@ -1,0 +1,157 @@
+import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { CATALOG_KINDS, UPLOAD_TEXTS } from '../../common/catalog';
+import { E2E } from '../../playwright.config';
+import { loginViaUi } from './support';
+
+const admin = E2E.admin;
+const pest = CATALOG_KINDS.pest.texts;
+const disease = CATALOG_KINDS.disease.texts;
+
+/** Small real PNGs, each a different colour. */
+async function pngs(count: number, prefix: string, offset = 0) {
+  const files = [];
+  for (let i = offset; i < offset + count; i += 1) {
+    const buffer = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: i % 256, g: Math.floor(i / 256) * 40, b: 90 } } }).png().toBuffer();
+    files.push({ name: `${prefix}_${String(i).padStart(4, '0')}.png`, mimeType: 'image/png', buffer });
+  }
+  return files;
+}
+
+function card(page: Page, name: string) {
+  return page.getByRole('article', { name });
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('a pest is created with 3 photos, edited without losing them, then deleted by typing its name', async ({ page }) => {
+  await loginViaUi(page, admin.username, admin.password);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pest' }).click();
+  await expect(page.getByRole('heading', { name: pest.title })).toBeVisible();
+  await expect(page.getByText(pest.emptyText)).toBeVisible();
+
+  await page.getByRole('button', { name: pest.addButton }).click();
+  const dialog = page.getByRole('dialog', { name: pest.addTitle });
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText(pest.nameRequired)).toBeVisible();
+  await expect(dialog.getByText(pest.minImages)).toBeVisible();
+
+  await dialog.getByLabel('Name', { exact: true }).fill('  Rice bug  ');
+  await dialog.getByLabel('Scientific Name').fill('Leptocorisa oratorius');
+  await dialog.getByLabel('Description').fill('A slender bug that feeds on developing grains.');
+  await dialog.getByTestId('upload-input').setInputFiles(await pngs(3, 'rice_bug'));
+  await expect(dialog.getByTestId('upload-total')).toHaveText(UPLOAD_TEXTS.total(3, 3));
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(pest.createSuccess)).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  const rice = card(page, 'Rice bug');
+  await expect(rice).toBeVisible();
+  await expect(rice.getByText('Leptocorisa oratorius')).toHaveClass(/italic/);
+  await expect(rice.getByRole('img', { name: 'Rice bug' })).toBeVisible();
+
+  // View: every field and all three photos.
+  await rice.getByRole('button', { name: 'View Rice bug' }).click();
+  const view = page.getByRole('dialog', { name: 'Rice bug' });
+  await expect(view.getByText('A slender bug that feeds on developing grains.')).toBeVisible();
+  await expect(view.getByTestId('grid-image')).toHaveCount(3);
+  await view.getByRole('button', { name: 'Close' }).first().click();
+
+  // Edit text only: the photos stay.
+  await rice.getByRole('button', { name: 'Edit Rice bug' }).click();
+  const edit = page.getByRole('dialog', { name: pest.editTitle });
+  await expect(edit.getByTestId('current-image')).toHaveCount(3);
+  await edit.getByLabel('Description').fill('Updated: a slender bug that sucks the milk of developing grains.');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(pest.updateSuccess)).toBeVisible();
+  await expect(rice.getByText('Updated: a slender bug')).toBeVisible();
+  await expect(rice.getByText('3', { exact: true })).toBeVisible();
+
+  // Edit again: remove one photo and add one.
+  await rice.getByRole('button', { name: 'Edit Rice bug' }).click();
+  await edit.getByRole('button', { name: 'Remove image 2' }).click();
+  await expect(edit.getByText('1 image will be removed when you save.')).toBeVisible();
+  await edit.getByTestId('upload-input').setInputFiles(await pngs(1, 'extra', 50));
+  await expect(edit.getByTestId('upload-total')).toHaveText(UPLOAD_TEXTS.total(1, 1));
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(pest.updateSuccess)).toBeVisible();
+  await rice.getByRole('button', { name: 'View Rice bug' }).click();
+  await expect(view.getByTestId('grid-image')).toHaveCount(3);
+  await view.getByRole('button', { name: 'Close' }).first().click();
+
+  // Delete by typing the name (trimmed for pests).
+  await rice.getByRole('button', { name: 'Delete Rice bug' }).click();
+  const confirm = page.getByRole('dialog', { name: pest.deleteTitle });
+  await confirm.getByRole('textbox').fill('Rice bugs');
+  await expect(confirm.getByText(pest.deleteMismatch)).toBeVisible();
+  await expect(confirm.getByRole('button', { name: 'Delete' })).toBeDisabled();
+  await confirm.getByRole('textbox').fill('  Rice bug ');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText(pest.deleteSuccess)).toBeVisible();
+  await expect(rice).toBeHidden();
+  await expect(page.getByText(pest.emptyText)).toBeVisible();
+});
+
+test('a disease needs 800 photos: created through the real dialog, edited with its photos kept, deleted by exact name', async ({ page }) => {
+  test.setTimeout(240_000);
+  await loginViaUi(page, admin.username, admin.password);
+  await page.goto('/dashboard/rice_diseases');
+  await expect(page.getByText(disease.emptyText)).toBeVisible();
+
+  await page.getByRole('button', { name: disease.addButton }).click();
+  const dialog = page.getByRole('dialog', { name: disease.addTitle });
+  await dialog.getByLabel('Name', { exact: true }).fill('Rice blast');
+  await dialog.getByLabel('Scientific Name').fill('Magnaporthe oryzae');
+  await dialog.getByTestId('upload-input').setInputFiles(await pngs(799, 'blast'));
+
+  // Closing mid-upload asks first.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  const ask = page.getByRole('dialog', { name: /Stop uploading\?|Discard photos\?/ });
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: /Keep/ }).click();
+  await expect(ask).toBeHidden();
+
+  await expect(dialog.getByTestId('upload-total')).toHaveText(UPLOAD_TEXTS.total(799, 799), { timeout: 120_000 });
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText(disease.minImages)).toBeVisible();
+
+  await dialog.getByTestId('upload-input').setInputFiles(await pngs(1, 'blast', 799));
+  await expect(dialog.getByTestId('upload-total')).toHaveText(UPLOAD_TEXTS.total(800, 800), { timeout: 60_000 });
+  await expect(dialog.getByText(disease.minImages)).toBeHidden();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(disease.createSuccess)).toBeVisible({ timeout: 60_000 });
+
+  const blast = card(page, 'Rice blast');
+  await expect(blast.getByText('800', { exact: true })).toBeVisible();
+
+  // Edit: up to 6 current photos, then '+794 more'; saving text keeps all 800.
+  await blast.getByRole('button', { name: 'Edit Rice blast' }).click();
+  const edit = page.getByRole('dialog', { name: disease.editTitle });
+  await expect(edit.getByTestId('current-image')).toHaveCount(6);
+  await edit.getByRole('button', { name: '+794 more' }).click();
+  await expect(edit.getByTestId('current-images-grid')).toBeVisible();
+  await edit.getByLabel('Symptoms').fill('Diamond-shaped leaf spots with grey centres.');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(disease.updateSuccess)).toBeVisible({ timeout: 60_000 });
+  await expect(blast.getByText('800', { exact: true })).toBeVisible();
+
+  // The view dialog shows the set in a virtualised grid: far fewer tiles in the page than photos.
+  await blast.getByRole('button', { name: 'View Rice blast' }).click();
+  const view = page.getByRole('dialog', { name: 'Rice blast' });
+  await expect(view.getByText('(800 images)')).toBeVisible();
+  await expect(view.getByTestId('grid-image').first()).toBeVisible();
+  expect(await view.getByTestId('grid-image').count()).toBeLessThan(200);
+  await view.getByRole('button', { name: 'Close' }).first().click();
+
+  // Delete: the comparison is exact for diseases.
+  await blast.getByRole('button', { name: 'Delete Rice blast' }).click();
+  const confirm = page.getByRole('dialog', { name: disease.deleteTitle });
+  await confirm.getByRole('textbox').fill('Rice blast ');
+  await expect(confirm.getByText(disease.deleteMismatch)).toBeVisible();
+  await expect(confirm.getByRole('button', { name: 'Delete' })).toBeDisabled();
+  await confirm.getByRole('textbox').fill('Rice blast');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText(disease.deleteSuccess)).toBeVisible();
+  await expect(blast).toBeHidden();
+  await expect(page.getByText(disease.emptyText)).toBeVisible();
+});
