@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
 import { MAINTENANCE } from '../../common/maintenance';
 import { SHELL } from '../../common/texts';
+import { VARIETIES, VARIETY_LABELS } from '../../common/varieties';
 import { E2E } from '../../playwright.config';
 import { createAccountViaCli, loginViaUi } from './support';
 
@@ -82,11 +83,16 @@ test('the tiles lead to the lists; Pest and Rice Disease show a placeholder; eac
   await expect(years.getByTestId('option')).toHaveCount(5);
 });
 
-test('adding a season: empty does nothing, a duplicate says Already exists., a new one says Added. and reaches a second browser without reload', async ({ page, browser }) => {
-  const other = createAccountViaCli('SYSTEM_ADMIN');
+test('adding a season: empty does nothing, a duplicate says Already exists., a new one says Added. and reaches the variety form of a second browser without reload', async ({ page, browser }) => {
+  // The second browser: an admin with the Add New Variety form open.
+  const other = createAccountViaCli('ADMIN');
   const second = await (await browser.newContext()).newPage();
   await loginViaUi(second, other.username, other.password);
-  await openRiceVarietyLists(second);
+  await second.goto('/dashboard/rice_varieties');
+  await second.getByRole('button', { name: VARIETIES.addNew }).click();
+  const form = second.getByRole('dialog', { name: VARIETIES.form.addTitle });
+  const seasonGroup = form.getByRole('group', { name: VARIETY_LABELS.season });
+  await expect(seasonGroup.getByRole('checkbox', { name: 'Dry', exact: true })).toBeEnabled();
 
   await loginViaUi(page, admin.username, admin.password);
   await openRiceVarietyLists(page);
@@ -105,8 +111,9 @@ test('adding a season: empty does nothing, a duplicate says Already exists., a n
   await expect(page.getByText(MAINTENANCE.toasts.added, { exact: true })).toBeVisible();
   await expect(option(page, 'seasons', season)).toContainText(MAINTENANCE.usage.varieties(0));
   await expect(seasons.getByLabel(MAINTENANCE.lists.seasons.addLabel)).toHaveValue('');
-  // The second browser's open screen shows it at once, without a reload.
-  await expect(option(second, 'seasons', season)).toBeVisible();
+  // The second browser's open form offers it at once, last, without a reload.
+  await expect(seasonGroup.getByRole('checkbox', { name: season, exact: true })).toBeVisible();
+  await expect(seasonGroup.getByRole('checkbox').last()).toHaveAccessibleName(season);
   // A toast lasts about 1.8 s.
   await expect(page.getByText(MAINTENANCE.toasts.added, { exact: true })).toHaveCount(0, { timeout: 5000 });
 });
