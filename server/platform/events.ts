@@ -71,15 +71,20 @@ export class PostgresEventBus extends MemoryEventBus {
     return this.ready;
   }
 
+  /** Notifications go out one after another: one pg connection runs one query at a time. */
+  private sending: Promise<unknown> = Promise.resolve();
+
   override publish(event: LiveEvent): void {
     if (this.closed) return;
-    this.ready
+    this.sending = this.sending
+      .then(() => this.ready)
       .then(() => this.client.query('select pg_notify($1, $2)', [this.channel, JSON.stringify(event)]))
       .catch((err) => this.onError(err));
   }
 
   override async close(): Promise<void> {
     this.closed = true;
+    await this.sending;
     await super.close();
     await this.ready.catch(() => undefined);
     await this.client.end().catch(() => undefined);
