@@ -24,6 +24,7 @@ const serverEnv = (dataDir: string, port: number, extra: Record<string, string> 
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  outputDir: `.tmp/pw-results-${BASE}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
