@@ -110,6 +110,18 @@ function registerClient(app: FastifyInstance, clientDir: string): void {
     if (request.url.startsWith('/api/') || request.method !== 'GET' || !hasClient) {
       return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'Not found.' } });
     }
+    // A file added by a rebuild after start is served too (routes were made at start).
+    let wanted: string;
+    try {
+      wanted = path.normalize(decodeURIComponent(request.url.split('?')[0] ?? '/')).replace(/^([/\\])+/, '');
+    } catch {
+      return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'Not found.' } });
+    }
+    const full = path.join(clientDir, wanted);
+    if (wanted && full.startsWith(clientDir + path.sep) && fs.existsSync(full) && fs.statSync(full).isFile()) {
+      return reply.sendFile(wanted);
+    }
+    if (path.extname(wanted)) return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'Not found.' } });
     reply.header('cache-control', 'no-cache');
     return reply.sendFile('index.html');
   });
