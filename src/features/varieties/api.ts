@@ -1,0 +1,70 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { OptionLists } from '../../../common/schemas/maintenance';
+import type { Variety, VarietyInput, VarietyList } from '../../../common/schemas/varieties';
+import { VARIETY_TOPIC } from '../../../common/varieties';
+import { api } from '../../lib/api';
+
+// Keys start with the live topic: every change of a variety anywhere refreshes them.
+export const varietyKeys = {
+  all: [VARIETY_TOPIC] as const,
+  list: (search: string, page: number) => [VARIETY_TOPIC, 'list', { search, page }] as const,
+  detail: (id: string) => [VARIETY_TOPIC, 'detail', id] as const,
+};
+
+export function useVarieties(search: string, page: number) {
+  return useQuery({
+    queryKey: varietyKeys.list(search, page),
+    queryFn: ({ signal }) => api<VarietyList>(`/api/varieties?search=${encodeURIComponent(search)}&page=${page}`, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}
+
+export function useVariety(id: string | null) {
+  return useQuery({
+    queryKey: varietyKeys.detail(id ?? ''),
+    queryFn: ({ signal }) => api<Variety>(`/api/varieties/${encodeURIComponent(id!)}`, { signal }),
+    enabled: Boolean(id),
+    staleTime: 0,
+  });
+}
+
+/** The option lists (File maintenance); the key refreshes live on topic 'maintenance'. */
+export function useVarietyOptions() {
+  return useQuery({
+    queryKey: ['maintenance', 'options'],
+    queryFn: ({ signal }) => api<OptionLists>('/api/maintenance/options', { signal }),
+    select: (data) => data.riceVarieties,
+    staleTime: 0,
+  });
+}
+
+export interface SaveVarietyArgs {
+  id: string | null;
+  values: VarietyInput;
+  version?: number;
+}
+
+export function useSaveVariety() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, values, version }: SaveVarietyArgs) => id
+      ? api<Variety>(`/api/varieties/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...values, version } })
+      : api<Variety>('/api/varieties', { method: 'POST', body: values }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(varietyKeys.detail(saved.id), saved);
+      void queryClient.invalidateQueries({ queryKey: varietyKeys.all, predicate: (q) => q.queryKey[1] === 'list' });
+    },
+  });
+}
+
+export function useDeleteVariety() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<void>(`/api/varieties/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: (_r, id) => {
+      queryClient.removeQueries({ queryKey: varietyKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: varietyKeys.all });
+    },
+  });
+}

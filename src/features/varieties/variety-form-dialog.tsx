@@ -1,0 +1,175 @@
+import { useId, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { CheckCircle2, XCircle } from 'lucide-react';
+import {
+  EMPTY_VARIETY_FORM, varietyFormSchema, varietyToFormValues, type Variety, type VarietyInput,
+} from '../../../common/schemas/varieties';
+import { VARIETIES, VARIETY_LABELS } from '../../../common/varieties';
+import { Button } from '../../components/ui/button';
+import { CheckboxField, CheckboxGroupField, SelectField, type ChoiceOption } from '../../components/ui/choice-fields';
+import { ConflictDialog } from '../../components/ui/conflict-dialog';
+import { Dialog } from '../../components/ui/dialog';
+import { Form, TextField, applyServerErrors, useKeepTouchedFields, useZodForm } from '../../components/ui/form';
+import { Spinner } from '../../components/ui/spinner';
+import { ApiError } from '../../lib/api';
+import { useSaveVariety, useVariety, useVarietyOptions, varietyKeys } from './api';
+
+export type VarietyFormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
+
+/** The add/edit dialog. Edit waits for the record, then keeps following it live. */
+export function VarietyFormDialog({ target, onClose }: { target: VarietyFormTarget | null; onClose(): void }) {
+  const editId = target?.mode === 'edit' ? target.id : null;
+  const detail = useVariety(editId);
+  const f = VARIETIES.form;
+  if (!target) return null;
+  if (target.mode === 'edit' && !detail.data) {
+    return (
+      <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title={f.editTitle} size="lg">
+        {detail.isError
+          ? <p role="alert" className="text-sm text-red-600">{detail.error.message}</p>
+          : <div className="flex justify-center py-10"><Spinner /></div>}
+      </Dialog>
+    );
+  }
+  return <VarietyForm key={editId ?? 'new'} variety={target.mode === 'edit' ? detail.data! : null} onClose={onClose} />;
+}
+
+type Step =
+  | { kind: 'editing' }
+  | { kind: 'confirm'; values: VarietyInput }
+  | { kind: 'result'; ok: true; title: string; text: string }
+  | { kind: 'result'; ok: false; text: string }
+  | { kind: 'conflict'; values: VarietyInput; current: Variety };
+
+function VarietyForm({ variety, onClose }: { variety: Variety | null; onClose(): void }) {
+  const f = VARIETIES.form;
+  const L = VARIETY_LABELS;
+  const formId = useId();
+  const queryClient = useQueryClient();
+  const options = useVarietyOptions();
+  const enums = options.data;
+  const optionsLoading = options.isPending;
+  // The version this form edits: it moves only when the user reloads a newer one (409 → Reload).
+  const [baseVersion, setBaseVersion] = useState(variety?.version);
+  const [step, setStep] = useState<Step>({ kind: 'editing' });
+  const save = useSaveVariety();
+
+  const initial = useMemo(() => (variety ? varietyToFormValues(variety) : EMPTY_VARIETY_FORM), []); // eslint-disable-line react-hooks/exhaustive-deps
+  const schema = useMemo(() => varietyFormSchema(enums, { yearRelease: variety?.yearRelease }), [enums, variety?.yearRelease]);
+  const form = useZodForm(schema, { defaultValues: initial });
+
+  // Live: a newer save by someone else updates the untouched fields; the touched ones stay.
+  const detail = useVariety(variety?.id ?? null);
+  const serverValues = useMemo(() => (detail.data ? varietyToFormValues(detail.data) : undefined), [detail.data]);
+  useKeepTouchedFields(form, serverValues);
+
+  const asOptions = (list: string[] | undefined): ChoiceOption[] => (list ?? []).map((value) => ({ value }));
+  const years = useMemo(() => asOptions(enums?.yearReleases).sort((a, b) => b.value.localeCompare(a.value, 'en', { numeric: true })), [enums]);
+  const name = (values: VarietyInput) => values.varietyName;
+  const isEdit = variety !== null;
+
+  async function persist(values: VarietyInput, version: number | undefined) {
+    try {
+      const saved = await save.mutateAsync({ id: variety?.id ?? null, values, version });
+      setBaseVersion(saved.version);
+      setStep(isEdit
+        ? { kind: 'result', ok: true, title: VARIETIES.result.updatedTitle, text: VARIETIES.result.updated(saved.varietyName) }
+        : { kind: 'result', ok: true, title: VARIETIES.result.savedTitle, text: VARIETIES.result.saved(saved.varietyName) });
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'VERSION_CONFLICT' && err.body?.current) {
+        setStep({ kind: 'conflict', values, current: err.body.current as Variety });
+        return;
+      }
+      applyServerErrors(form as never, err);
+      const message = err instanceof Error && err.message ? err.message : VARIETIES.result.failedDefault;
+      setStep({ kind: 'result', ok: false, text: message });
+    }
+  }
+
+  function reloadTheirs(current: Variety) {
+    // The newer record becomes the base: untouched fields take its values, touched ones stay.
+    queryClient.setQueryData(varietyKeys.detail(current.id), current);
+    setBaseVersion(current.version);
+    setStep({ kind: 'editing' });
+  }
+
+  const closeResult = () => {
+    if (step.kind === 'result' && step.ok) onClose();
+    else setStep({ kind: 'editing' });
+  };
+  const busy = save.isPending;
+
+  return (
+    <>
+      <Dialog open onOpenChange={(o) => { if (!o && !busy) onClose(); }} title={isEdit ? f.editTitle : f.addTitle} size="lg"
+        footer={<>
+          <Button variant="secondary" onClick={onClose} disabled={busy}>{f.cancel}</Button>
+          <Button type="submit" form={formId} disabled={busy}>{isEdit ? f.update : f.save}</Button>
+        </>}>
+        <Form form={form} id={formId} onSubmit={(values) => setStep({ kind: 'confirm', values })} className="space-y-6">
+          <Section title={f.sections.identity}>
+            <TextField name="varietyName" label={L.varietyName} autoComplete="off" />
+            <TextField name="releaseName" label={L.releaseName} autoComplete="off" />
+            <SelectField name="yearRelease" label={L.yearRelease} options={years} placeholder={optionsLoading ? f.loadingOptions : f.selectYear} disabled={optionsLoading} />
+            <TextField name="breedingCode" label={L.breedingCode} autoComplete="off" />
+            <TextField name="breederOrigin" label={L.breederOrigin} autoComplete="off" />
+          </Section>
+          <Section title={f.sections.agronomic}>
+            <TextField name="maturityDays" label={L.maturityDays} inputMode="numeric" autoComplete="off" />
+            <TextField name="plantHeight" label={`${L.plantHeight} (${VARIETIES.units.height})`} inputMode="numeric" autoComplete="off" />
+            <TextField name="averageYield" label={`${L.averageYield} (${VARIETIES.units.yield})`} inputMode="decimal" autoComplete="off" />
+            <TextField name="maxYield" label={`${L.maxYield} (${VARIETIES.units.yield})`} inputMode="decimal" autoComplete="off" />
+            <TextField name="tillers" label={L.tillers} inputMode="numeric" autoComplete="off" />
+            <SelectField name="plantingMethod" label={L.plantingMethod} options={asOptions(enums?.plantingMethods)} placeholder={optionsLoading ? f.loadingOptions : f.selectPlantingMethod} disabled={optionsLoading} staleSuffix={f.removedOption} />
+            <CheckboxGroupField name="season" label={L.season} options={asOptions(enums?.seasons)} disabled={optionsLoading} staleSuffix={f.removedOption} className="sm:col-span-2" />
+            <CheckboxGroupField name="environment" label={L.environment} options={asOptions(enums?.environments)} disabled={optionsLoading} staleSuffix={f.removedOption} className="sm:col-span-2" />
+          </Section>
+          <Section title={f.sections.recommendation}>
+            <TextField name="location" label={L.location} autoComplete="off" placeholder="e.g. Province-wide, Camiling" />
+            <CheckboxField name="recommendedInTarlac" label={L.recommendedInTarlac} hint={f.recommendedHint} className="self-end pb-2" />
+          </Section>
+          {options.isError && <p role="alert" className="text-sm text-red-600">{options.error.message}</p>}
+        </Form>
+      </Dialog>
+
+      <Dialog open={step.kind === 'confirm'} onOpenChange={(o) => { if (!o && !busy) setStep({ kind: 'editing' }); }} title={VARIETIES.confirmSave.title} size="sm" hideClose
+        footer={<>
+          <Button variant="secondary" onClick={() => setStep({ kind: 'editing' })} disabled={busy}>{f.cancel}</Button>
+          <Button onClick={() => { if (step.kind === 'confirm') void persist(step.values, baseVersion); }} disabled={busy}>
+            {busy ? VARIETIES.confirmSave.saving : VARIETIES.confirmSave.confirm}
+          </Button>
+        </>}>
+        {step.kind === 'confirm' && (
+          <p className="text-sm text-slate-700">{isEdit ? VARIETIES.confirmSave.editText(name(step.values)) : VARIETIES.confirmSave.addText(name(step.values))}</p>
+        )}
+      </Dialog>
+
+      <Dialog open={step.kind === 'result'} onOpenChange={(o) => { if (!o) closeResult(); }} size="sm" hideClose
+        title={step.kind === 'result' ? (step.ok ? step.title : VARIETIES.result.failedTitle) : ''}
+        footer={<Button onClick={closeResult} autoFocus>{VARIETIES.result.ok}</Button>}>
+        {step.kind === 'result' && (
+          <div className="flex items-start gap-3">
+            {step.ok
+              ? <CheckCircle2 className="h-6 w-6 shrink-0 text-brand-600" aria-hidden />
+              : <XCircle className="h-6 w-6 shrink-0 text-red-600" aria-hidden />}
+            <p className="text-sm text-slate-700">{step.text}</p>
+          </div>
+        )}
+      </Dialog>
+
+      <ConflictDialog open={step.kind === 'conflict'}
+        onOpenChange={(o) => { if (!o) setStep({ kind: 'editing' }); }}
+        onReload={() => { if (step.kind === 'conflict') reloadTheirs(step.current); }}
+        onOverwrite={() => { if (step.kind === 'conflict') void persist(step.values, step.current.version); }} />
+    </>
+  );
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section aria-label={title}>
+      <h3 className="mb-3 border-b border-slate-100 pb-1 text-sm font-semibold uppercase tracking-wide text-brand-800">{title}</h3>
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">{children}</div>
+    </section>
+  );
+}

@@ -1,0 +1,257 @@
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { VARIETIES, VARIETY_MESSAGES } from '../../common/varieties';
+import { E2E } from '../../playwright.config';
+import { createAccountViaCli, loginViaUi, type E2EAccount } from './support';
+
+const BASE = `http://127.0.0.1:${E2E.main.port}`;
+let counter = 0;
+const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${++counter}`;
+
+/** An API session of its own (a different account than the browser's: one session per account). */
+async function apiAs(account: { username: string; password: string }): Promise<APIRequestContext> {
+  const ctx = await playwrightRequest.newContext({ baseURL: BASE });
+  const res = await ctx.post('/api/auth/login', { data: { identifier: account.username, password: account.password } });
+  expect(res.ok()).toBe(true);
+  return ctx;
+}
+
+function body(overrides: Record<string, unknown> = {}) {
+  return {
+    varietyName: unique('NSIC Rc'), releaseName: 'Tubigan 99', yearRelease: '2020', breedingCode: 'PR40000-B-1', breederOrigin: 'PhilRice',
+    maturityDays: 110, averageYield: 5.2, maxYield: 8.4, plantHeight: 98, tillers: 15, location: 'Paniqui',
+    season: ['Dry'], plantingMethod: 'Transplanting', environment: ['Low Irrigated Land'], recommendedInTarlac: false,
+    ...overrides,
+  };
+}
+
+async function openVarieties(page: Page, user: E2EAccount, query = ''): Promise<void> {
+  await loginViaUi(page, user.username, user.password);
+  await page.goto(`/dashboard/rice_varieties${query}`);
+  await expect(page.getByRole('heading', { name: VARIETIES.title })).toBeVisible();
+}
+
+const table = (page: Page) => page.getByRole('table');
+const row = (page: Page, name: string) => page.getByTestId('variety-row').filter({ hasText: name });
+
+async function search(page: Page, term: string) {
+  await page.getByRole('searchbox', { name: VARIETIES.searchLabel }).fill(term);
+  await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(term).replace(/%20/g, '(\\+|%20)')}`));
+}
+
+let editor: E2EAccount;
+let watcher: E2EAccount;
+let apiUser: E2EAccount;
+test.beforeAll(() => {
+  editor = createAccountViaCli('ADMIN');
+  watcher = createAccountViaCli('ADMIN');
+  apiUser = createAccountViaCli('ADMIN');
+});
+
+test('the screen shows its header, columns, loading and empty texts', async ({ page }) => {
+  await openVarieties(page, editor);
+  await expect(page.getByText(VARIETIES.subtitle)).toBeVisible();
+  await expect(page.getByPlaceholder(VARIETIES.searchPlaceholder)).toBeVisible();
+  await expect(page.getByRole('button', { name: VARIETIES.addNew })).toBeVisible();
+  for (const h of Object.values(VARIETIES.columns)) await expect(table(page).getByRole('columnheader', { name: h })).toBeVisible();
+  await search(page, 'no variety is called like this');
+  await expect(table(page)).toContainText(VARIETIES.empty);
+  await expect(page.getByRole('navigation', { name: 'Pagination' })).toHaveCount(0);
+});
+
+test('adding a variety: confirm, "Saved!", and it appears in a second browser without reload', async ({ page, browser }) => {
+  const watcherPage = await (await browser.newContext()).newPage();
+  await openVarieties(watcherPage, watcher);
+  await openVarieties(page, editor);
+  const name = unique('NSIC Rc');
+
+  await page.getByRole('button', { name: VARIETIES.addNew }).click();
+  const form = page.getByRole('dialog', { name: VARIETIES.form.addTitle });
+  await form.getByLabel('Variety name').fill(name);
+  await form.getByLabel('Release name').fill('Tubigan 77');
+  await form.getByLabel('Year release').selectOption('2021');
+  await form.getByLabel('Breeding code').fill('PR41234-B-2');
+  await form.getByLabel('Breeder origin').fill('PhilRice');
+  await form.getByLabel('Maturity days').fill('112');
+  await form.getByLabel('Plant height (cm)').fill('101');
+  await form.getByLabel('Average yield (t/ha)').fill('5.6');
+  await form.getByLabel('Maximum yield (t/ha)').fill('9');
+  await form.getByLabel('Number of tillers').fill('17');
+  await form.getByLabel('Planting method').selectOption('Direct Seed');
+  await form.getByRole('group', { name: 'Season' }).getByLabel('Wet').check();
+  await form.getByRole('group', { name: 'Environment' }).getByLabel('Rainfed Lowland').check();
+  await form.getByLabel('Location').fill('Camiling');
+  await form.getByLabel('Recommended in Tarlac').check();
+  await form.getByRole('button', { name: VARIETIES.form.save }).click();
+
+  const confirm = page.getByRole('dialog', { name: VARIETIES.confirmSave.title });
+  await expect(confirm).toContainText(VARIETIES.confirmSave.addText(name));
+  await confirm.getByRole('button', { name: VARIETIES.confirmSave.confirm }).click();
+  const result = page.getByRole('dialog', { name: VARIETIES.result.savedTitle });
+  await expect(result).toContainText(VARIETIES.result.saved(name));
+  await result.getByRole('button', { name: VARIETIES.result.ok }).click();
+  await expect(form).toBeHidden();
+
+  await expect(row(page, name)).toContainText('Camiling');
+  // The other browser shows it without a reload, with its Yes badge and dashes for nothing.
+  await expect(row(watcherPage, name)).toBeVisible();
+  await expect(row(watcherPage, name)).toContainText('Tubigan 77');
+  await expect(row(watcherPage, name)).toContainText(VARIETIES.yes);
+
+  // The view dialog shows every field with its unit.
+  await row(page, name).getByRole('button', { name: new RegExp(`^${VARIETIES.actions.view} `) }).click();
+  const view = page.getByRole('dialog', { name: VARIETIES.view.title });
+  for (const text of ['5.6 t/ha', '9 t/ha', '112 days', '101 cm', '17', 'Wet', 'Direct Seed', 'Rainfed Lowland', 'PR41234-B-2', '2021']) await expect(view).toContainText(text);
+  await view.getByRole('button', { name: VARIETIES.view.close }).first().click();
+  await watcherPage.context().close();
+});
+
+test('field errors show after touch or submit, a submit with errors goes no further, and a failed save says why', async ({ page }) => {
+  await openVarieties(page, editor);
+  await page.getByRole('button', { name: VARIETIES.addNew }).click();
+  const form = page.getByRole('dialog', { name: VARIETIES.form.addTitle });
+  await expect(form.getByLabel('Planting method')).toBeEnabled();
+
+  await form.getByLabel('Variety name').focus();
+  await form.getByLabel('Release name').focus();
+  await expect(form.getByText('Variety name is required.')).toBeVisible();
+  await expect(form.getByText('Release name is required.')).toHaveCount(0);
+
+  await form.getByLabel('Maturity days').fill('12.5');
+  await form.getByLabel('Maturity days').blur();
+  await expect(form.getByText(VARIETY_MESSAGES.wholeNumber)).toBeVisible();
+  await form.getByLabel('Average yield (t/ha)').fill('-2');
+  await form.getByLabel('Average yield (t/ha)').blur();
+  await expect(form.getByText(VARIETY_MESSAGES.decimal)).toBeVisible();
+
+  await form.getByRole('button', { name: VARIETIES.form.save }).click();
+  for (const message of ['Release name is required.', 'Year release is required.', 'Location is required.', 'Planting method is required.', VARIETY_MESSAGES.seasonRequired, VARIETY_MESSAGES.environmentRequired]) {
+    await expect(form.getByText(message)).toBeVisible();
+  }
+  await expect(page.getByRole('dialog', { name: VARIETIES.confirmSave.title })).toHaveCount(0);
+
+  // Fixing a field clears its message.
+  await form.getByLabel('Maturity days').fill('115');
+  await expect(form.getByText(VARIETY_MESSAGES.wholeNumber)).toHaveCount(0);
+});
+
+test('an option added in File maintenance shows at once in an open form', async ({ page }) => {
+  await openVarieties(page, editor);
+  await page.getByRole('button', { name: VARIETIES.addNew }).click();
+  const form = page.getByRole('dialog', { name: VARIETIES.form.addTitle });
+  const seasons = form.getByRole('group', { name: 'Season' });
+  await expect(seasons.getByLabel('Dry')).toBeVisible();
+  const option = unique('Ratoon');
+  const admin = await apiAs(E2E.admin);
+  const added = await admin.post('/api/maintenance/documents/rice_varieties_enums/lists/seasons', { data: { value: option } });
+  expect(added.ok()).toBe(true);
+  await expect(seasons.getByLabel(option)).toBeVisible();
+  const removed = await admin.delete(`/api/maintenance/documents/rice_varieties_enums/lists/seasons?value=${encodeURIComponent(option)}`);
+  expect(removed.ok()).toBe(true);
+  await expect(seasons.getByLabel(option)).toHaveCount(0);
+  await admin.dispose();
+});
+
+test('paging with 45 records: 20 a page, Previous/Next, "Page x of y", and the search survives paging', async ({ page }) => {
+  const api = await apiAs(apiUser);
+  const tag = unique('Pagetown').replace(' ', '');
+  for (let i = 0; i < 45; i += 1) {
+    const res = await api.post('/api/varieties', { data: body({ location: `${tag} ${String(i).padStart(2, '0')}` }) });
+    expect(res.status()).toBe(201);
+  }
+  await api.dispose();
+  await openVarieties(page, editor);
+  await search(page, tag.toLowerCase());
+  const pager = page.getByRole('navigation', { name: 'Pagination' });
+  await expect(pager).toContainText('Page 1 of 3');
+  await expect(page.getByTestId('variety-row')).toHaveCount(20);
+  await expect(pager.getByRole('button', { name: 'Previous' })).toBeDisabled();
+  await expect(page.getByTestId('variety-row').first()).toContainText(`${tag} 44`);
+  await pager.getByRole('button', { name: 'Next' }).click();
+  await expect(pager).toContainText('Page 2 of 3');
+  await expect(page.getByTestId('variety-row').first()).toContainText(`${tag} 24`);
+  await pager.getByRole('button', { name: 'Next' }).click();
+  await expect(pager).toContainText('Page 3 of 3');
+  await expect(page.getByTestId('variety-row')).toHaveCount(5);
+  await expect(pager.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await expect(page.getByRole('searchbox', { name: VARIETIES.searchLabel })).toHaveValue(tag.toLowerCase());
+  await pager.getByRole('button', { name: 'Previous' }).click();
+  await expect(pager).toContainText('Page 2 of 3');
+  await search(page, `${tag} 07`);
+  await expect(page.getByTestId('variety-row')).toHaveCount(1);
+  await expect(pager).toHaveCount(0);
+});
+
+test('delete asks for the name typed exactly (trimmed), then shows the toast for about 1.2 s', async ({ page }) => {
+  const api = await apiAs(apiUser);
+  const name = unique('PSB Rc');
+  expect((await api.post('/api/varieties', { data: body({ varietyName: name }) })).status()).toBe(201);
+  await api.dispose();
+  await openVarieties(page, editor);
+  await search(page, name);
+  await row(page, name).getByRole('button', { name: new RegExp(`^${VARIETIES.actions.delete} `) }).click();
+  const dialog = page.getByRole('dialog', { name: VARIETIES.deleteDialog.title });
+  const input = dialog.getByRole('textbox');
+  const confirm = dialog.getByRole('button', { name: VARIETIES.deleteDialog.confirm });
+  await expect(confirm).toBeDisabled();
+  await input.fill(name.toLowerCase());
+  await expect(dialog.getByText(VARIETY_MESSAGES.deleteMismatch)).toBeVisible();
+  await expect(confirm).toBeDisabled();
+  await input.fill(`  ${name}  `);
+  await expect(dialog.getByText(VARIETY_MESSAGES.deleteMismatch)).toHaveCount(0);
+  await confirm.click();
+  const toast = page.getByRole('status').filter({ hasText: VARIETIES.deleted });
+  await expect(toast).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(table(page)).toContainText(VARIETIES.empty);
+  await expect(toast).toBeHidden({ timeout: 5000 });
+});
+
+test('an open edit form keeps touched fields when the record changes, detects the newer save, and offers reload or overwrite', async ({ page }) => {
+  const api = await apiAs(apiUser);
+  const name = unique('NSIC Rc');
+  const created = await (await api.post('/api/varieties', { data: body({ varietyName: name }) })).json();
+  await openVarieties(page, editor);
+  await search(page, name);
+  await row(page, name).getByRole('button', { name: new RegExp(`^${VARIETIES.actions.edit} `) }).click();
+  const form = page.getByRole('dialog', { name: VARIETIES.form.editTitle });
+  await expect(form.getByLabel('Location')).toHaveValue('Paniqui');
+
+  // The user changes the location; someone else saves other values meanwhile.
+  await form.getByLabel('Location').fill('Gerona');
+  const theirs = await api.put(`/api/varieties/${created.id}`, { data: { ...body({ varietyName: name }), maturityDays: 121, location: 'Capas', version: created.version } });
+  expect(theirs.ok()).toBe(true);
+  await expect(form.getByLabel('Maturity days')).toHaveValue('121');
+  await expect(form.getByLabel('Location')).toHaveValue('Gerona');
+
+  // Saving over their newer version is detected: reload keeps the touched field.
+  await form.getByRole('button', { name: VARIETIES.form.update }).click();
+  await page.getByRole('dialog', { name: VARIETIES.confirmSave.title }).getByRole('button', { name: VARIETIES.confirmSave.confirm }).click();
+  const conflict = page.getByRole('dialog', { name: 'Changed by someone else' });
+  await expect(conflict).toBeVisible();
+  await conflict.getByRole('button', { name: 'Reload their version' }).click();
+  await expect(conflict).toBeHidden();
+  await expect(form.getByLabel('Location')).toHaveValue('Gerona');
+  await expect(form.getByLabel('Maturity days')).toHaveValue('121');
+  await form.getByRole('button', { name: VARIETIES.form.update }).click();
+  await page.getByRole('dialog', { name: VARIETIES.confirmSave.title }).getByRole('button', { name: VARIETIES.confirmSave.confirm }).click();
+  const updated = page.getByRole('dialog', { name: VARIETIES.result.updatedTitle });
+  await expect(updated).toContainText(VARIETIES.result.updated(name));
+  await updated.getByRole('button', { name: VARIETIES.result.ok }).click();
+  await expect(form).toBeHidden();
+  let stored = await (await api.get(`/api/varieties/${created.id}`)).json();
+  expect(stored).toMatchObject({ location: 'Gerona', maturityDays: 121, version: 3 });
+
+  // Again, and this time the user overwrites theirs.
+  await row(page, name).getByRole('button', { name: new RegExp(`^${VARIETIES.actions.edit} `) }).click();
+  await expect(form.getByLabel('Location')).toHaveValue('Gerona');
+  await form.getByLabel('Number of tillers').fill('22');
+  expect((await api.put(`/api/varieties/${created.id}`, { data: { ...body({ varietyName: name }), location: 'Bamban', tillers: 9, version: 3 } })).ok()).toBe(true);
+  await expect(form.getByLabel('Location')).toHaveValue('Bamban');
+  await form.getByRole('button', { name: VARIETIES.form.update }).click();
+  await page.getByRole('dialog', { name: VARIETIES.confirmSave.title }).getByRole('button', { name: VARIETIES.confirmSave.confirm }).click();
+  await conflict.getByRole('button', { name: 'Overwrite' }).click();
+  await expect(page.getByRole('dialog', { name: VARIETIES.result.updatedTitle })).toBeVisible();
+  stored = await (await api.get(`/api/varieties/${created.id}`)).json();
+  expect(stored).toMatchObject({ tillers: 22, location: 'Bamban', version: 5 });
+  await api.dispose();
+});
