@@ -1,0 +1,161 @@
+import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { SECURITY_ACTIONS } from '../../../common/permissions.js';
+import type { TimeBounds } from '../../../common/history.js';
+import { isPostgres } from '../../db/dialect.js';
+import type { Database } from '../../db/types.js';
+
+/**
+ * The actor of an entry: userId, else actorId / performedBy (older entries). The expression
+ * is written exactly as in migration 040's index so both engines use that index.
+ */
+export const actorKey = sql<string | null>`coalesce("userId", "actorId", "performedBy")`;
+
+/** What one history query selects: the filters and the role's scope, already checked. */
+export interface Criteria {
+  bounds: TimeBounds;
+  action?: string | undefined;
+  collection?: string | undefined;
+  user?: string | undefined;
+  /** Words of the free-text search (letters and digits, folded); each matches a word prefix. */
+  terms: string[];
+  /** An ADMIN sees only entries they performed ... */
+  ownerId?: string | undefined;
+  /** ... and never LOGIN, RESTRICT, UNRESTRICT. */
+  hideSecurityActions: boolean;
+}
+
+/** Position of the last row of a page: rows strictly older come next. */
+export interface Cursor {
+  timestamp: string;
+  seq: number;
+}
+
+export const LIST_COLUMNS = [
+  'seq', 'id', 'timestamp', 'userId', 'actorId', 'performedBy', 'userName', 'userEmail',
+  'action', 'collection', 'documentId', 'documentName', 'name', 'description',
+] as const;
+
+const EXPORT_COLUMNS = [
+  'seq', 'timestamp', 'userId', 'actorId', 'performedBy', 'userName', 'userEmail',
+  'action', 'collection', 'documentName', 'name', 'description',
+] as const;
+
+type Db = Kysely<Database>;
+type AuditQuery<O> = SelectQueryBuilder<Database, 'audit_logs', O>;
+
+/** The FTS5 query of SQLite: every word as a prefix (the index folds case and accents). */
+export function ftsMatch(terms: string[]): string {
+  return terms.map((t) => `"${t}"*`).join(' ');
+}
+
+/** The text condition done by the database: tsvector on PostgreSQL, FTS5 on SQLite. */
+function textMatch(db: Db, terms: string[]): Expression<SqlBool> {
+  if (isPostgres(db)) {
+    return sql<SqlBool>`"search" @@ to_tsquery('simple', ${terms.map((t) => `${t}:*`).join(' & ')})`;
+  }
+  return sql<SqlBool>`"seq" in (select rowid from audit_logs_fts where audit_logs_fts match ${ftsMatch(terms)})`;
+}
+
+/** Every filter but the text; `withText` adds the database's own full-text condition. */
+export function applyCriteria<O>(db: Db, query: AuditQuery<O>, c: Criteria, withText = true): AuditQuery<O> {
+  let q = query;
+  if (c.bounds.from) q = q.where('timestamp', '>=', c.bounds.from);
+  if (c.bounds.before) q = q.where('timestamp', '<', c.bounds.before);
+  if (c.action) q = q.where('action', '=', c.action);
+  if (c.collection) q = q.where('collection', '=', c.collection);
+  if (c.user) q = q.where(sql<SqlBool>`${actorKey} = ${c.user}`);
+  if (c.ownerId) q = q.where(sql<SqlBool>`${actorKey} = ${c.ownerId}`);
+  if (c.hideSecurityActions) q = q.where('action', 'not in', [...SECURITY_ACTIONS]);
+  if (withText && c.terms.length > 0) q = q.where(textMatch(db, c.terms));
+  return q;
+}
+
+function after<O>(query: AuditQuery<O>, cursor: Cursor | undefined): AuditQuery<O> {
+  return cursor ? query.where(sql<SqlBool>`("timestamp", "seq") < (${cursor.timestamp}, ${cursor.seq})`) : query;
+}
+
+function newestFirst<O>(query: AuditQuery<O>): AuditQuery<O> {
+  return query.orderBy('timestamp', 'desc').orderBy('seq', 'desc');
+}
+
+function listQuery(db: Db) {
+  return db.selectFrom('audit_logs').select([...LIST_COLUMNS])
+    .select(sql<number>`case when "changes" is null then 0 else 1 end`.as('hasChanges'));
+}
+
+export type ListRow = Awaited<ReturnType<ReturnType<typeof listQuery>['execute']>>[number];
+export type ExportRow = Pick<ListRow, (typeof EXPORT_COLUMNS)[number]>;
+
+export const historyRepository = {
+  /** Rows newest first after the cursor; `withText` false leaves the text to the caller. */
+  page(db: Db, c: Criteria, cursor: Cursor | undefined, limit: number, withText = true): Promise<ListRow[]> {
+    return newestFirst(after(applyCriteria(db, listQuery(db), c, withText), cursor)).limit(limit).execute();
+  },
+
+  /**
+   * SQLite, rare words: the full-text index finds the (few) candidates first; the other
+   * filters and the order apply to them (`+timestamp` keeps the planner off the time index).
+   */
+  pageByFts(db: Db, c: Criteria, cursor: Cursor | undefined, limit: number): Promise<ListRow[]> {
+    return after(applyCriteria(db, listQuery(db), c, true), cursor)
+      .orderBy(sql`+"timestamp"`, 'desc').orderBy('seq', 'desc').limit(limit).execute();
+  },
+
+  /** SQLite: how many entries the full-text index alone matches, counted up to cap + 1. */
+  async ftsCountUpTo(db: Db, terms: string[], cap: number): Promise<number> {
+    const row = await sql<{ n: number }>`select count(*) as n from (select rowid from audit_logs_fts where audit_logs_fts match ${ftsMatch(terms)} limit ${cap + 1})`.execute(db);
+    return Number(row.rows[0]?.n ?? 0);
+  },
+
+  /** Matches counted up to `cap` + 1 rows: cheap, and exact whenever the result is <= cap. */
+  async countUpTo(db: Db, c: Criteria, cap: number, withText = true): Promise<number> {
+    const inner = applyCriteria(db, db.selectFrom('audit_logs').select(sql<number>`1`.as('one')), c, withText).limit(cap + 1);
+    const row = await db.selectFrom(inner.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  /** The oldest timestamp in the table (one index lookup). */
+  async oldestTimestamp(db: Db): Promise<string | null> {
+    const row = await db.selectFrom('audit_logs').select('timestamp').orderBy('timestamp', 'asc').limit(1).executeTakeFirst();
+    return row?.timestamp ?? null;
+  },
+
+  /** The timestamps of the newest and of the n-th newest match (1-based). */
+  async newestAndNth(db: Db, c: Criteria, n: number, withText = true): Promise<{ newest: string | null; nth: string | null }> {
+    const q = newestFirst(applyCriteria(db, db.selectFrom('audit_logs').select('timestamp'), c, withText));
+    const newest = await q.limit(1).executeTakeFirst();
+    const nth = await q.offset(n - 1).limit(1).executeTakeFirst();
+    return { newest: newest?.timestamp ?? null, nth: nth?.timestamp ?? null };
+  },
+
+  /** A batch for the CSV export: the same filters and order as the list. */
+  exportBatch(db: Db, c: Criteria, cursor: Cursor | undefined, limit: number, withText = true): Promise<ExportRow[]> {
+    const q = applyCriteria(db, db.selectFrom('audit_logs').select([...EXPORT_COLUMNS]), c, withText);
+    return newestFirst(after(q, cursor)).limit(limit).execute();
+  },
+
+  /** SQLite, rare words: every candidate the full-text index gives, newest first (at most cap). */
+  exportByFts(db: Db, c: Criteria, cap: number): Promise<ExportRow[]> {
+    return applyCriteria(db, db.selectFrom('audit_logs').select([...EXPORT_COLUMNS]), c, true)
+      .orderBy(sql`+"timestamp"`, 'desc').orderBy('seq', 'desc').limit(cap).execute();
+  },
+
+  findById(db: Db, id: string, c: Criteria) {
+    return applyCriteria(db, db.selectFrom('audit_logs').selectAll().where('id', '=', id), c).executeTakeFirst();
+  },
+
+  /** Current names of the given accounts (for entries that name the user only by id). */
+  async accountNames(db: Db, ids: string[]): Promise<Map<string, { fullname: string; email: string | null }>> {
+    const map = new Map<string, { fullname: string; email: string | null }>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await db.selectFrom('accounts').select(['id', 'fullname', 'email']).where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) map.set(r.id, { fullname: r.fullname, email: r.email });
+    }
+    return map;
+  },
+
+  /** The people a super admin can filter by: every account, deleted ones included. */
+  listAccounts(db: Db) {
+    return db.selectFrom('accounts').select(['id', 'fullname', 'username', 'isDeleted']).orderBy('fullname').execute();
+  },
+};

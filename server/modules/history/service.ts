@@ -1,0 +1,298 @@
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import {
+  collectionLabel, csvTimestamp, dateBounds, guardCell, HISTORY, HISTORY_LIMITS, manilaDate, matchesTerms, searchTerms,
+} from '../../../common/history.js';
+import { can } from '../../../common/permissions.js';
+import type { HistoryCount, HistoryDetail, HistoryEntry, HistoryFilters, HistoryListQuery, HistoryPage } from '../../../common/schemas/history.js';
+import { ACTIVITY } from '../../../common/texts.js';
+import { isPostgres } from '../../db/dialect.js';
+import { SYSTEM_ACTOR } from '../../platform/audit.js';
+import type { AppContext, AuthContext } from '../../platform/context.js';
+import { fail } from '../../platform/errors.js';
+import { historyRepository as repo, type Criteria, type Cursor, type ExportRow, type ListRow } from './repository.js';
+
+/** SQLite text search: rows walked newest first before asking the full-text index instead. */
+const SCAN_BEFORE_FTS = 2000;
+const SCAN_CHUNK = 500;
+/** Rows sampled to estimate how many match a common word. */
+const DENSITY_SAMPLE = 2000;
+
+type Names = Map<string, { fullname: string; email: string | null }>;
+type TextRow = Pick<ListRow, 'userName' | 'userEmail' | 'documentName' | 'name' | 'description'>;
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.timestamp, cursor.seq])).toString('base64url');
+}
+
+export function decodeCursor(raw: string | undefined): Cursor | undefined {
+  if (!raw) return undefined;
+  try {
+    const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && value[0].length <= 100
+      && Number.isSafeInteger(value[1]) && (value[1] as number) >= 0) {
+      return { timestamp: value[0], seq: value[1] as number };
+    }
+  } catch { /* fall through */ }
+  return fail('VALIDATION_FAILED', HISTORY.errors.badCursor, { cursor: HISTORY.errors.badCursor });
+}
+
+function actorOf(row: { userId: string | null; actorId: string | null; performedBy: string | null }): string | null {
+  return row.userId ?? row.actorId ?? row.performedBy;
+}
+
+function textOf(row: TextRow): Array<string | null> {
+  return [row.userName, row.userEmail, row.documentName ?? row.name, row.description];
+}
+
+/** Who did it, as shown: the recorded name, else the account's current name, else the id. */
+function displayUser(row: ExportRow, names: Names): { name: string; email: string | null } {
+  const key = actorOf(row);
+  const account = key ? names.get(key) : undefined;
+  const name = row.userName || account?.fullname || (key === SYSTEM_ACTOR.id ? SYSTEM_ACTOR.fullname : key) || ACTIVITY.unknownName;
+  return { name, email: row.userEmail ?? account?.email ?? null };
+}
+
+function present(row: ListRow, names: Names): HistoryEntry {
+  const user = displayUser(row, names);
+  return {
+    id: row.id,
+    timestamp: row.timestamp,
+    userId: actorOf(row),
+    userName: user.name,
+    userEmail: user.email,
+    action: row.action,
+    collection: row.collection,
+    documentId: row.documentId,
+    documentName: row.documentName ?? row.name,
+    description: row.description,
+    hasChanges: Boolean(Number(row.hasChanges)),
+  };
+}
+
+function parseJson(text: string | null): unknown {
+  if (!text) return null;
+  try { return JSON.parse(text); } catch { return null; }
+}
+
+function roundEstimate(n: number): number {
+  if (n < 100) return Math.round(n);
+  const magnitude = 10 ** (Math.floor(Math.log10(n)) - 1);
+  return Math.round(n / magnitude) * magnitude;
+}
+
+export function createHistoryService(ctx: AppContext) {
+  const { db } = ctx;
+  const sqlite = !isPostgres(db);
+  const cap = HISTORY_LIMITS.exactCountCap;
+
+  /** The filters plus the role's scope (SPEC.md section 6), enforced here for every use. */
+  function criteriaFor(auth: AuthContext, filters: HistoryFilters, now = Date.now()): Criteria {
+    const all = can(auth.role, 'history.viewAll');
+    return {
+      bounds: dateBounds(filters.range, filters.from, filters.to, now),
+      action: filters.action,
+      collection: filters.collection,
+      user: filters.user,
+      terms: searchTerms(filters.q ?? ''),
+      ownerId: all ? undefined : auth.user.id,
+      hideSecurityActions: !can(auth.role, 'history.viewSecurityActions'),
+    };
+  }
+
+  async function namesFor(rows: ExportRow[], cache: Names = new Map()): Promise<Names> {
+    const missing = [...new Set(rows.filter((r) => !r.userName).map(actorOf).filter((k): k is string => !!k && !cache.has(k)))];
+    if (missing.length > 0) {
+      const found = await repo.accountNames(db, missing);
+      for (const id of missing) cache.set(id, found.get(id) ?? { fullname: '', email: null });
+    }
+    return cache;
+  }
+
+  /** SQLite only: may the full-text index answer this search (all words 2+ letters, few matches)? */
+  async function ftsIsSelective(c: Criteria): Promise<boolean> {
+    if (c.terms.some((t) => t.length < 2)) return false;
+    return (await repo.ftsCountUpTo(db, c.terms, cap)) <= cap;
+  }
+
+  /**
+   * SQLite text search, newest first. A common word is found fastest by walking the entries
+   * in order and checking each; a rare one by asking the FTS5 index for its few candidates.
+   * We walk a little first and switch to the index when the walk finds too few.
+   */
+  async function sqliteTextRows(c: Criteria, cursor: Cursor | undefined, want: number): Promise<ListRow[]> {
+    const found: ListRow[] = [];
+    let position = cursor;
+    let scanned = 0;
+    let triedIndex = false;
+    for (;;) {
+      const rows = await repo.page(db, c, position, SCAN_CHUNK, false);
+      for (const row of rows) {
+        if (matchesTerms(c.terms, textOf(row))) found.push(row);
+        if (found.length === want) return found;
+      }
+      if (rows.length < SCAN_CHUNK) return found;
+      const last = rows[rows.length - 1]!;
+      position = { timestamp: last.timestamp, seq: last.seq };
+      scanned += rows.length;
+      if (!triedIndex && scanned >= SCAN_BEFORE_FTS) {
+        triedIndex = true;
+        if (await ftsIsSelective(c)) {
+          for (;;) {
+            const need = want - found.length;
+            const batch = await repo.pageByFts(db, c, position, need);
+            for (const row of batch) if (matchesTerms(c.terms, textOf(row))) found.push(row);
+            if (found.length >= want || batch.length < need) return found.slice(0, want);
+            const end = batch[batch.length - 1]!;
+            position = { timestamp: end.timestamp, seq: end.seq };
+          }
+        }
+      }
+    }
+  }
+
+  function rowsFor(c: Criteria, cursor: Cursor | undefined, want: number): Promise<ListRow[]> {
+    return sqlite && c.terms.length > 0 ? sqliteTextRows(c, cursor, want) : repo.page(db, c, cursor, want);
+  }
+
+  /**
+   * Beyond the cap the count is extrapolated in time: the cap-th newest match tells how fast
+   * matches accumulate, assumed steady back to the start of the range (or of the log).
+   */
+  async function estimateByTime(c: Criteria, withText: boolean): Promise<number> {
+    const { newest, nth } = await repo.newestAndNth(db, c, cap, withText);
+    const low = c.bounds.from ?? (await repo.oldestTimestamp(db));
+    const top = Date.parse(newest ?? '');
+    const capAt = Date.parse(nth ?? '');
+    const start = Date.parse(low ?? '');
+    if ([top, capAt, start].some(Number.isNaN) || top <= capAt) return cap + 1;
+    return Math.max(cap + 1, Math.round((cap * (top - start)) / (top - capAt)));
+  }
+
+  async function sqliteTextCount(c: Criteria): Promise<HistoryCount> {
+    if (await ftsIsSelective(c)) {
+      const rows = await repo.exportByFts(db, c, cap + 1);
+      return { count: rows.filter((r) => matchesTerms(c.terms, textOf(r))).length, exact: true };
+    }
+    const base = await repo.countUpTo(db, c, cap, false);
+    if (base <= cap) {
+      const rows = await repo.exportBatch(db, c, undefined, cap, false);
+      return { count: rows.filter((r) => matchesTerms(c.terms, textOf(r))).length, exact: true };
+    }
+    const sample = await repo.exportBatch(db, c, undefined, DENSITY_SAMPLE, false);
+    const density = sample.filter((r) => matchesTerms(c.terms, textOf(r))).length / sample.length;
+    const total = await estimateByTime(c, false);
+    return { count: roundEstimate(density * total), exact: false };
+  }
+
+  async function* exportRows(c: Criteria): AsyncGenerator<ExportRow[]> {
+    const batchSize = HISTORY_LIMITS.exportBatch;
+    const byText = sqlite && c.terms.length > 0;
+    if (byText && await ftsIsSelective(c)) {
+      yield (await repo.exportByFts(db, c, cap + 1)).filter((r) => matchesTerms(c.terms, textOf(r)));
+      return;
+    }
+    let cursor: Cursor | undefined;
+    for (;;) {
+      const rows = await repo.exportBatch(db, c, cursor, batchSize, !byText);
+      if (rows.length === 0) return;
+      yield byText ? rows.filter((r) => matchesTerms(c.terms, textOf(r))) : rows;
+      if (rows.length < batchSize) return;
+      const last = rows[rows.length - 1]!;
+      cursor = { timestamp: last.timestamp, seq: last.seq };
+    }
+  }
+
+  return {
+    criteriaFor,
+
+    async page(auth: AuthContext, query: HistoryListQuery): Promise<HistoryPage> {
+      const cursor = decodeCursor(query.cursor);
+      const c = criteriaFor(auth, query);
+      const rows = await rowsFor(c, cursor, query.limit + 1);
+      const pageRows = rows.slice(0, query.limit);
+      const names = await namesFor(pageRows);
+      const last = pageRows[pageRows.length - 1];
+      return {
+        items: pageRows.map((r) => present(r, names)),
+        nextCursor: rows.length > query.limit && last ? encodeCursor({ timestamp: last.timestamp, seq: last.seq }) : null,
+      };
+    },
+
+    /** Exact up to the cap (10,000 matches); an estimate beyond it. */
+    async count(auth: AuthContext, filters: HistoryFilters): Promise<HistoryCount> {
+      const c = criteriaFor(auth, filters);
+      if (sqlite && c.terms.length > 0) return sqliteTextCount(c);
+      const n = await repo.countUpTo(db, c, cap);
+      if (n <= cap) return { count: n, exact: true };
+      return { count: roundEstimate(await estimateByTime(c, true)), exact: false };
+    },
+
+    async detail(auth: AuthContext, id: string): Promise<HistoryDetail> {
+      const scope = criteriaFor(auth, { range: 'all' });
+      const row = await repo.findById(db, id, scope);
+      if (!row) fail('NOT_FOUND');
+      const names = await namesFor([row]);
+      const changes = parseJson(row.changes) as { before?: unknown; after?: unknown } | null;
+      const details = parseJson(row.details);
+      return {
+        ...present({ ...row, hasChanges: row.changes ? 1 : 0 }, names),
+        changes: changes && typeof changes === 'object' ? { before: changes.before ?? null, after: changes.after ?? null } : null,
+        details: details && typeof details === 'object' && !Array.isArray(details) ? details as Record<string, unknown> : null,
+      };
+    },
+
+    async users(): Promise<Array<{ id: string; name: string }>> {
+      const rows = await repo.listAccounts(db);
+      return [
+        ...rows.map((r) => ({ id: r.id, name: r.isDeleted ? `${r.fullname} (deleted)` : r.fullname })),
+        { id: SYSTEM_ACTOR.id, name: SYSTEM_ACTOR.fullname },
+      ];
+    },
+
+    /** The CSV file name of SPEC.md section 7, dated in Manila. */
+    exportFileName(now = Date.now()): string {
+      return `history-logs-${manilaDate(now)}.csv`;
+    },
+
+    /**
+     * The CSV of the current filters, streamed: the database is read in batches by
+     * (timestamp, seq) and written as the client takes it, so memory stays flat.
+     */
+    exportCsv(auth: AuthContext, filters: HistoryFilters): Readable {
+      const c = criteriaFor(auth, filters);
+      const names: Names = new Map();
+      const csv = stringify({ header: true, columns: [...HISTORY.csvColumns], bom: true });
+      const drained = () => new Promise<void>((resolve) => {
+        const done = () => { csv.off('drain', done); csv.off('close', done); resolve(); };
+        csv.on('drain', done);
+        csv.on('close', done);
+      });
+      (async () => {
+        for await (const rows of exportRows(c)) {
+          if (csv.destroyed) return;
+          await namesFor(rows, names);
+          for (const row of rows) {
+            csv.write([
+              csvTimestamp(row.timestamp),
+              guardCell(displayUser(row, names).name),
+              guardCell(row.action),
+              guardCell(collectionLabel(row.collection)),
+              guardCell(row.documentName ?? row.name ?? ''),
+              guardCell(row.description ?? ''),
+            ]);
+          }
+          // One batch at most waits in memory: the next is read when the client has taken this one.
+          if (csv.writableNeedDrain) await drained();
+        }
+        if (!csv.destroyed) csv.end();
+      })().catch((err: unknown) => {
+        ctx.log.error({ err }, 'history export failed');
+        csv.destroy(err instanceof Error ? err : new Error(String(err)));
+      });
+      return csv;
+    },
+  };
+}
+
+export type HistoryService = ReturnType<typeof createHistoryService>;
