@@ -41,10 +41,11 @@ function SettingsDialog({ onClose }: { onClose(): void }) {
   const toast = useToast();
   const profile = useProfile(true);
   const questions = useSecurityQuestions(true);
-  const form = useZodForm(profileFormSchema, {
-    defaultValues: { fullname: '', email: '', contactNo: '', securityQuestion: '', securityAnswer: '', keepAnswer: false },
-  });
   const serverValues = useMemo(() => (profile.data ? toForm(profile.data) : undefined), [profile.data]);
+  // Opened again, the cached profile fills the form at once; a newer one merges in later.
+  const form = useZodForm(profileFormSchema, {
+    defaultValues: serverValues ?? { fullname: '', email: '', contactNo: '', securityQuestion: '', securityAnswer: '', keepAnswer: false },
+  });
   useKeepTouchedFields(form, serverValues);
 
   const [busy, setBusy] = useState(false);
