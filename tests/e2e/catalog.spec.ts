@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { CATALOG_KINDS, UPLOAD_TEXTS } from '../../common/catalog';
 import { E2E } from '../../playwright.config';
-import { loginViaUi } from './support';
+import { createAccountViaCli, loginViaUi } from './support';
 
 const admin = E2E.admin;
 const pest = CATALOG_KINDS.pest.texts;
@@ -154,4 +154,53 @@ test('a disease needs 800 photos: created through the real dialog, edited with i
   await expect(page.getByText(disease.deleteSuccess)).toBeVisible();
   await expect(blast).toBeHidden();
   await expect(page.getByText(disease.emptyText)).toBeVisible();
+});
+
+test('a second browser sees changes live, and a stale edit gets the conflict dialog', async ({ page, browser }) => {
+  // One session per account: the second browser is another staff member.
+  const colleague = createAccountViaCli('ADMIN');
+  await loginViaUi(page, admin.username, admin.password);
+  await page.goto('/dashboard/rice_pests');
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  try {
+    await loginViaUi(otherPage, colleague.username, colleague.password);
+    await otherPage.goto('/dashboard/rice_pests');
+    await expect(otherPage.getByRole('heading', { name: pest.title })).toBeVisible();
+
+    // The first browser adds a pest through the API the dialog uses; the second shows it without reloading.
+    const png = (await pngs(1, 'live'))[0]!.buffer.toString('base64');
+    const created = await page.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const form = new FormData();
+      form.append('file', new Blob([bytes], { type: 'image/png' }), 'live.png');
+      const staged = await (await fetch('/api/rice_pests/images', { method: 'POST', body: form })).json();
+      const res = await fetch('/api/rice_pests', { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Green leafhopper', scientificName: 'Nephotettix virescens', description: 'Carrier of tungro.', cause: '', symptoms: '', treatments: '', imageIds: [staged.id] }) });
+      return res.json();
+    }, png);
+    await expect(card(otherPage, 'Green leafhopper')).toBeVisible();
+
+    // The second browser opens the edit form and changes the name; the first saves a new description.
+    await card(otherPage, 'Green leafhopper').getByRole('button', { name: 'Edit Green leafhopper' }).click();
+    const edit = otherPage.getByRole('dialog', { name: pest.editTitle });
+    await edit.getByLabel('Name', { exact: true }).fill('Green leafhopper (GLH)');
+    await page.evaluate(async (entry) => {
+      await fetch(`/api/rice_pests/${entry.id}`, { method: 'PUT', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: entry.name, scientificName: entry.scientificName, description: 'Main carrier of tungro virus.', cause: '', symptoms: '', treatments: '', imageIds: [entry.images[0].id], version: entry.version }) });
+    }, created);
+    // Untouched fields follow the live record; the touched name stays as typed.
+    await expect(edit.getByLabel('Description')).toHaveValue('Main carrier of tungro virus.');
+    await expect(edit.getByLabel('Name', { exact: true })).toHaveValue('Green leafhopper (GLH)');
+
+    await edit.getByRole('button', { name: 'Save' }).click();
+    const conflict = otherPage.getByRole('dialog', { name: 'Changed by someone else' });
+    await expect(conflict).toBeVisible();
+    await conflict.getByRole('button', { name: 'Reload their version' }).click();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(otherPage.getByText(pest.updateSuccess)).toBeVisible();
+    await expect(card(page, 'Green leafhopper (GLH)').getByText('Main carrier of tungro virus.')).toBeVisible();
+  } finally {
+    await other.close();
+  }
 });

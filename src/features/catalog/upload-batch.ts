@@ -144,14 +144,14 @@ export class UploadBatch {
     try {
       if (isHeic(item.file)) {
         item.status = 'converting';
-        this.notify(true);
+        this.notify(false);
         item.file = await convertHeic(item.file);
         item.name = item.file.name;
         item.size = item.file.size;
         if (controller.signal.aborted) throw new DOMException('Aborted', 'AbortError');
       }
       item.status = 'uploading';
-      this.notify(true);
+      this.notify(false);
       const staged = await uploadPhoto(this.kind, item.file, (fraction) => {
         item.loaded = Math.round(fraction * item.size);
         this.notify(false);
@@ -171,10 +171,11 @@ export class UploadBatch {
     } finally {
       this.controllers.delete(item.key);
       if (!this.closed) this.pump();
-      this.notify(true);
+      this.notify(false);
     }
   }
 
+  /** `soon` for the user's own actions (add, remove, retry); progress and status changes are batched. */
   private notify(soon: boolean): void {
     if (this.closed) return;
     if (this.timer && !soon) return;

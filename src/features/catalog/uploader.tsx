@@ -65,7 +65,7 @@ function Row({ item, batch, onRemove }: { item: UploadItem; batch: UploadBatch; 
         ) : (
           <div className="mt-1 flex items-center gap-2">
             <div className="h-1.5 flex-1 overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-label={`${item.name} upload`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={item.status === 'done' ? 100 : percent}>
-              <div className={cn('h-full rounded-full transition-[width]', item.status === 'done' ? 'bg-brand-600' : 'bg-brand-400')} style={{ width: `${item.status === 'done' ? 100 : percent}%` }} />
+              <div className={cn('h-full rounded-full', item.status === 'done' ? 'bg-brand-600' : 'bg-brand-400')} style={{ width: `${item.status === 'done' ? 100 : percent}%` }} />
             </div>
             <span className="w-24 shrink-0 text-right text-xs text-slate-500">{item.status === 'uploading' ? `${percent}%` : STATUS_TEXT[item.status]}</span>
           </div>
@@ -90,6 +90,8 @@ function Row({ item, batch, onRemove }: { item: UploadItem; batch: UploadBatch; 
 }
 
 const ROW_HEIGHT = 56;
+/** Photos keep the camera's order (IMG_2 before IMG_10); one collator, not one per comparison. */
+const byName = new Intl.Collator(undefined, { numeric: true });
 
 /**
  * The bulk uploader: drop or pick files or a whole folder; each file shows its progress in a
@@ -122,7 +124,7 @@ export function Uploader({ batch, capacity, onTooMany, onRemove, disabled }: {
     setSkipped(files.length - images.length);
     if (images.length === 0) return;
     if (images.length > capacity) { onTooMany(); return; }
-    images.sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+    images.sort((a, b) => byName.compare(a.name, b.name));
     batch.add(images);
   }
 
@@ -174,7 +176,7 @@ export function Uploader({ batch, capacity, onTooMany, onRemove, disabled }: {
               </span>
             </div>
             <div className="h-2 overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-label="All photos" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
-              <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
+              <div className="h-full rounded-full bg-brand-600" style={{ width: `${percent}%` }} />
             </div>
             {stats.failed > 0 && (
               <div className="flex flex-wrap items-center gap-2 text-sm text-red-600">
