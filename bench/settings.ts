@@ -53,7 +53,7 @@ async function run(label: string, op: (i: number) => Promise<number>, inFlight: 
 }
 
 const big = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: { r: 90, g: 160, b: 70 } } })
-  .composite([{ input: await sharp({ create: { width: 800, height: 500, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer(), top: 250, left: 400 }])
+  .composite([{ input: await sharp({ create: { width: 800, height: 500, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer(), top: 250, left: 400 }])
   .jpeg({ quality: 90 }).toBuffer();
 const crop = await sharp(big).resize(512, 512).jpeg({ quality: 85 }).toBuffer();
 console.log(`inputs: photo 1600x1000 ${big.length} bytes, browser crop 512x512 ${crop.length} bytes; rounds ${rounds}, ${concurrency} in flight; ${os.cpus().length} cores`);
