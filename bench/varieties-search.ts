@@ -10,7 +10,8 @@
  *
  * Scenarios: "cached" is the server as shipped; "no cache" sets VARIETY_SEARCH_CACHE_SIZE=0 to
  * show the bare query. Options: --seconds N (default 10), --warmup N (default 3),
- * --connections N (default 16), --rows N (default 10000), --only cached|nocache, --no-writes.
+ * --connections N (default 16), --rows N (default 10000), --only cached|nocache, --no-writes,
+ * --profile DIR (a CPU profile of the server process).
  */
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -102,7 +103,9 @@ function pathFor(n: number): string {
 }
 
 async function startServer(env: Record<string, string>): Promise<{ port: number; seedMs: number; stop(): Promise<void> }> {
-  const child = fork(import.meta.filename, ['--serve', '--rows', opt('rows', '10000')], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const profile = opt('profile', '');
+  const execArgv = profile ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profile}`] : process.execArgv;
+  const child = fork(import.meta.filename, ['--serve', '--rows', opt('rows', '10000')], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const info = await new Promise<{ port: number; seedMs: number }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { port: number; seedMs: number }));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));

@@ -331,11 +331,15 @@ describe('rice varieties: search and paging', () => {
     expect((await search('no such variety anywhere')).items).toEqual([]);
   });
 
-  it('finds rows written without the search column (e.g. imported straight into the table)', async () => {
+  it('finds rows other writers insert or rename straight in the table (the database keeps the search text)', async () => {
     const id = `raw-${Date.now()}`;
-    await t.ctx.db.insertInto('rice_seed_varieties').values({ id, varietyName: `Raw Import ${id}`, season: '[]', environment: '[]', createdAt: new Date().toISOString() }).execute();
-    const res = await call('GET', `/api/varieties?search=${encodeURIComponent(`raw import ${id}`)}`);
-    expect(res.body.items.map((v: Json) => v.id)).toEqual([id]);
+    await t.ctx.db.insertInto('rice_seed_varieties').values({ id, varietyName: `Raw Import ${id}`, location: 'Moncada', season: '[]', environment: '[]', createdAt: new Date().toISOString() }).execute();
+    const found = async (term: string) => (await call('GET', `/api/varieties?search=${encodeURIComponent(term)}`)).body.items.map((v: Json) => v.id);
+    expect(await found(`raw import ${id}`)).toEqual([id]);
+    await t.ctx.db.updateTable('rice_seed_varieties').set({ varietyName: `Renamed ${id}` }).where('id', '=', id).execute();
+    t.ctx.events.publish({ topic: 'rice_seed_varieties', id, op: 'import' });
+    await vi.waitFor(async () => expect(await found(`RENAMED ${id}`)).toEqual([id]));
+    expect(await found(`raw import ${id}`)).toEqual([]);
   });
 
   it('never serves a page from before a write (service writes, and other connections on SQLite)', async () => {

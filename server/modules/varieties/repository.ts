@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { Database, VarietiesTable } from '../../db/types.js';
-import { containsInsensitive, likePattern } from '../../db/dialect.js';
+import { likePattern } from '../../db/dialect.js';
 
 export type VarietyRow = Selectable<VarietiesTable>;
 type Db = Kysely<Database> | Transaction<Database>;
@@ -15,18 +15,16 @@ export function searchTextOf(values: Partial<Record<(typeof SEARCHED_FIELDS)[num
 
 type WritableFields = Omit<Insertable<VarietiesTable>, 'searchText'>;
 
-/** Live (not deleted) rows that match the search; rows written without searchText are still found. */
+/**
+ * Live (not deleted) rows that match the search. searchText is kept by this repository and,
+ * for rows other writers touch, by database triggers (migration 011), so the filter reads
+ * only the covering index (isDeleted, createdAt, id, searchText).
+ */
 function matching(db: Db, search: string) {
   let q = db.selectFrom('rice_seed_varieties').where('isDeleted', '=', 0);
   if (search !== '') {
     const pattern = likePattern(search.toLowerCase());
-    q = q.where((eb) => eb.or([
-      sql<boolean>`${eb.ref('searchText')} like ${pattern} escape '\\'`,
-      eb.and([
-        eb('searchText', '=', ''),
-        eb.or(SEARCHED_FIELDS.map((f) => containsInsensitive(db, eb.ref(f), search))),
-      ]),
-    ]));
+    q = q.where(sql<boolean>`"searchText" like ${pattern} escape '\\'`);
   }
   return q;
 }
