@@ -98,7 +98,7 @@ export const HISTORY_LIMITS = {
   /** Longest free-text search accepted. */
   maxSearchLength: 200,
   /** Rows fetched per database round trip while streaming the CSV. */
-  exportBatch: 5000,
+  exportBatch: 2000,
   /** Last Week and Last Month (SPEC.md section 9). */
   weekDays: 7,
   monthDays: 30,
@@ -174,8 +174,25 @@ export function fullDate(value: string | null | undefined): string {
   return t === null ? HISTORY.invalidDate : `${FULL_DATE.format(t)} (PHT)`;
 }
 
+let lastHourKey = '';
+let lastHourManila = '';
+
 /** The CSV's Timestamp cell: 'YYYY-MM-DD HH:mm:ss' in Manila time, or 'Invalid Date'. */
 export function csvTimestamp(value: string | null | undefined): string {
+  // Fast path for the stored form 'YYYY-MM-DDTHH:mm:ss.sssZ': rows come in time order, so the
+  // Manila date and hour of the previous row usually still apply.
+  if (value && value.length === 24 && value[10] === 'T' && value[23] === 'Z' && value[13] === ':') {
+    const hourKey = value.slice(0, 13);
+    if (hourKey !== lastHourKey) {
+      const t = Date.parse(`${hourKey}:00:00.000Z`);
+      if (Number.isNaN(t)) return HISTORY.invalidDate;
+      const iso = new Date(t + MANILA_OFFSET_MS).toISOString();
+      lastHourKey = hourKey;
+      lastHourManila = `${iso.slice(0, 10)} ${iso.slice(11, 13)}`;
+    }
+    const rest = value.slice(13, 19);
+    if (/^:[0-5]\d:[0-5]\d$/.test(rest)) return lastHourManila + rest;
+  }
   const t = parseTimestamp(value);
   if (t === null) return HISTORY.invalidDate;
   const iso = new Date(t + MANILA_OFFSET_MS).toISOString();
@@ -187,7 +204,9 @@ export function csvTimestamp(value: string | null | undefined): string {
  * formula; such cells get a leading apostrophe so they stay text.
  */
 export function guardCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const first = value.charCodeAt(0);
+  // = + - @ tab CR
+  return first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 ? `'${value}` : value;
 }
 
 export interface DiffRow {

@@ -10,7 +10,7 @@ import { isPostgres } from '../../db/dialect.js';
 import { SYSTEM_ACTOR } from '../../platform/audit.js';
 import type { AppContext, AuthContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
-import { historyRepository as repo, type Criteria, type Cursor, type ExportRow, type ListRow } from './repository.js';
+import { exportBatches, historyRepository as repo, type Criteria, type Cursor, type ExportRow, type ListRow } from './repository.js';
 
 /** SQLite text search: rows walked newest first before asking the full-text index instead. */
 const SCAN_BEFORE_FTS = 2000;
@@ -45,22 +45,24 @@ function textOf(row: TextRow): Array<string | null> {
   return [row.userName, row.userEmail, row.documentName ?? row.name, row.description];
 }
 
-/** Who did it, as shown: the recorded name, else the account's current name, else the id. */
-function displayUser(row: ExportRow, names: Names): { name: string; email: string | null } {
-  const key = actorOf(row);
+/** The searched text of an export row: user, e-mail, document, description. */
+function exportText(row: ExportRow): Array<string | null> {
+  return [row[3], row[8], row[6], row[7]];
+}
+
+function userLabel(recorded: string | null, key: string | null, names: Names): string {
   const account = key ? names.get(key) : undefined;
-  const name = row.userName || account?.fullname || (key === SYSTEM_ACTOR.id ? SYSTEM_ACTOR.fullname : key) || ACTIVITY.unknownName;
-  return { name, email: row.userEmail ?? account?.email ?? null };
+  return recorded || account?.fullname || (key === SYSTEM_ACTOR.id ? SYSTEM_ACTOR.fullname : key) || ACTIVITY.unknownName;
 }
 
 function present(row: ListRow, names: Names): HistoryEntry {
-  const user = displayUser(row, names);
+  const key = actorOf(row);
   return {
     id: row.id,
     timestamp: row.timestamp,
-    userId: actorOf(row),
-    userName: user.name,
-    userEmail: user.email,
+    userId: key,
+    userName: userLabel(row.userName, key, names),
+    userEmail: row.userEmail ?? (key ? names.get(key)?.email : null) ?? null,
     action: row.action,
     collection: row.collection,
     documentId: row.documentId,
@@ -100,8 +102,9 @@ export function createHistoryService(ctx: AppContext) {
     };
   }
 
-  async function namesFor(rows: ExportRow[], cache: Names = new Map()): Promise<Names> {
-    const missing = [...new Set(rows.filter((r) => !r.userName).map(actorOf).filter((k): k is string => !!k && !cache.has(k)))];
+  /** Account names for rows that recorded only an actor id (older entries); cached per use. */
+  async function namesFor(keys: Array<string | null>, cache: Names = new Map()): Promise<Names> {
+    const missing = [...new Set(keys.filter((k): k is string => !!k && !cache.has(k)))];
     if (missing.length > 0) {
       const found = await repo.accountNames(db, missing);
       for (const id of missing) cache.set(id, found.get(id) ?? { fullname: '', email: null });
@@ -170,36 +173,23 @@ export function createHistoryService(ctx: AppContext) {
   }
 
   async function sqliteTextCount(c: Criteria): Promise<HistoryCount> {
-    if (await ftsIsSelective(c)) {
-      const rows = await repo.exportByFts(db, c, cap + 1);
-      return { count: rows.filter((r) => matchesTerms(c.terms, textOf(r))).length, exact: true };
-    }
+    const matching = (rows: ExportRow[]) => rows.filter((r) => matchesTerms(c.terms, exportText(r))).length;
+    if (await ftsIsSelective(c)) return { count: matching(await repo.exportByFts(db, c, cap + 1)), exact: true };
     const base = await repo.countUpTo(db, c, cap, false);
-    if (base <= cap) {
-      const rows = await repo.exportBatch(db, c, undefined, cap, false);
-      return { count: rows.filter((r) => matchesTerms(c.terms, textOf(r))).length, exact: true };
-    }
-    const sample = await repo.exportBatch(db, c, undefined, DENSITY_SAMPLE, false);
-    const density = sample.filter((r) => matchesTerms(c.terms, textOf(r))).length / sample.length;
+    if (base <= cap) return { count: matching(await repo.newestRows(db, c, cap, false)), exact: true };
+    const sample = await repo.newestRows(db, c, DENSITY_SAMPLE, false);
     const total = await estimateByTime(c, false);
-    return { count: roundEstimate(density * total), exact: false };
+    return { count: roundEstimate((matching(sample) / sample.length) * total), exact: false };
   }
 
   async function* exportRows(c: Criteria): AsyncGenerator<ExportRow[]> {
-    const batchSize = HISTORY_LIMITS.exportBatch;
     const byText = sqlite && c.terms.length > 0;
     if (byText && await ftsIsSelective(c)) {
-      yield (await repo.exportByFts(db, c, cap + 1)).filter((r) => matchesTerms(c.terms, textOf(r)));
+      yield (await repo.exportByFts(db, c, cap + 1)).filter((r) => matchesTerms(c.terms, exportText(r)));
       return;
     }
-    let cursor: Cursor | undefined;
-    for (;;) {
-      const rows = await repo.exportBatch(db, c, cursor, batchSize, !byText);
-      if (rows.length === 0) return;
-      yield byText ? rows.filter((r) => matchesTerms(c.terms, textOf(r))) : rows;
-      if (rows.length < batchSize) return;
-      const last = rows[rows.length - 1]!;
-      cursor = { timestamp: last.timestamp, seq: last.seq };
+    for await (const rows of exportBatches(db, ctx.config, c, HISTORY_LIMITS.exportBatch, !byText)) {
+      yield byText ? rows.filter((r) => matchesTerms(c.terms, exportText(r))) : rows;
     }
   }
 
@@ -211,7 +201,7 @@ export function createHistoryService(ctx: AppContext) {
       const c = criteriaFor(auth, query);
       const rows = await rowsFor(c, cursor, query.limit + 1);
       const pageRows = rows.slice(0, query.limit);
-      const names = await namesFor(pageRows);
+      const names = await namesFor(pageRows.filter((r) => !r.userName).map(actorOf));
       const last = pageRows[pageRows.length - 1];
       return {
         items: pageRows.map((r) => present(r, names)),
@@ -232,7 +222,7 @@ export function createHistoryService(ctx: AppContext) {
       const scope = criteriaFor(auth, { range: 'all' });
       const row = await repo.findById(db, id, scope);
       if (!row) fail('NOT_FOUND');
-      const names = await namesFor([row]);
+      const names = await namesFor([actorOf(row)]);
       const changes = parseJson(row.changes) as { before?: unknown; after?: unknown } | null;
       const details = parseJson(row.details);
       return {
@@ -271,15 +261,15 @@ export function createHistoryService(ctx: AppContext) {
       (async () => {
         for await (const rows of exportRows(c)) {
           if (csv.destroyed) return;
-          await namesFor(rows, names);
+          await namesFor(rows.map((r) => r[2]), names);
           for (const row of rows) {
             csv.write([
-              csvTimestamp(row.timestamp),
-              guardCell(displayUser(row, names).name),
-              guardCell(row.action),
-              guardCell(collectionLabel(row.collection)),
-              guardCell(row.documentName ?? row.name ?? ''),
-              guardCell(row.description ?? ''),
+              csvTimestamp(row[1]),
+              guardCell(row[3] || userLabel(null, row[2], names)),
+              guardCell(row[4]),
+              guardCell(collectionLabel(row[5])),
+              guardCell(row[6] ?? ''),
+              guardCell(row[7] ?? ''),
             ]);
           }
           // One batch at most waits in memory: the next is read when the client has taken this one.

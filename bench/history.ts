@@ -1,0 +1,202 @@
+/**
+ * npm run bench:history -- [--rows 1000000] [--pg postgres://user@host/db] [--data-dir DIR] [--iterations 60] [--port 3591]
+ *
+ * History logs at scale. Fills a database with --rows realistic audit entries (once; reused
+ * on the next run), starts the real server as a child process and measures over HTTP:
+ *  - the first page and each filter's first page (and a deep cursor page, the counts):
+ *    request time p50/p99 over sequential requests, measured by the client, so it is an
+ *    upper bound of the server's time;
+ *  - the CSV export of every entry: rows per second, and the server's resident memory
+ *    sampled from /proc/<pid>/status during the export (peak VmRSS, and VmHWM).
+ * Budgets (issue 6): first pages under 50 ms p99, export >= 200,000 rows/s, RSS < 200 MB.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { seedAudit } from '../server/cli/seed-audit.js';
+import { createDb } from '../server/db/connection.js';
+import { migrateToLatest } from '../server/db/migrate.js';
+import { createAccount } from '../server/modules/accounts/create-account.js';
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    pg: { type: 'string' },
+    'data-dir': { type: 'string' },
+    iterations: { type: 'string', default: '60' },
+    port: { type: 'string', default: '3591' },
+  },
+});
+const rows = Number(values.rows);
+const iterations = Number(values.iterations);
+const port = Number(values.port);
+const engine = values.pg ? 'postgres' : 'sqlite';
+const root = path.resolve(import.meta.dirname, '..');
+const dataDir = path.resolve(values['data-dir'] ?? path.join(root, '.tmp', `bench-history-${engine}-${rows}`));
+const PASSWORD = 'Bench#Pass1';
+const STAFF = ['Elena Reyes', 'Maria Santos', 'Jose Dela Cruz', 'Ana Reyes', 'Mark Villanueva', 'Liza Bautista', 'Paolo Mendoza', 'Grace Aquino'];
+
+let databaseUrl: string | undefined;
+if (values.pg) {
+  const schema = `bench_history_${rows}`;
+  const admin = new pg.Client({ connectionString: values.pg });
+  await admin.connect();
+  await admin.query(`create schema if not exists ${schema}`);
+  await admin.end();
+  const u = new URL(values.pg);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  databaseUrl = u.toString();
+}
+
+// 1. The data: accounts as actors, then the entries (skipped when already there).
+{
+  const db = createDb({ dataDir, databaseUrl });
+  await migrateToLatest(db);
+  for (const [i, fullname] of STAFF.entries()) {
+    const exists = await db.selectFrom('accounts').select('id').where('normalizedUsername', '=', `bench_user_${i}`).executeTakeFirst();
+    if (!exists) await createAccount(db, { username: `bench_user_${i}`, password: PASSWORD, fullname, email: `bench${i}@da.example`, role: i === 0 ? 'SYSTEM_ADMIN' : 'ADMIN' }, null);
+  }
+  const have = Number((await db.selectFrom('audit_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  if (have < rows) {
+    const started = performance.now();
+    let last = 0;
+    await seedAudit(db, {
+      total: rows - have,
+      progress(done, total) {
+        if (performance.now() - last < 1000 && done < total) return;
+        last = performance.now();
+        process.stdout.write(`\rgenerating: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}`);
+      },
+    });
+    const seconds = (performance.now() - started) / 1000;
+    if (databaseUrl) await sql`analyze audit_logs`.execute(db);
+    console.log(`\ngenerated ${(rows - have).toLocaleString('en-US')} entries in ${seconds.toFixed(1)} s = ${Math.round((rows - have) / seconds).toLocaleString('en-US')} rows/s (${engine})`);
+  } else {
+    console.log(`reusing ${have.toLocaleString('en-US')} entries in ${databaseUrl ? 'PostgreSQL' : dataDir}`);
+  }
+  await db.destroy();
+}
+
+// 2. The real server, as a child process whose memory we can read.
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  cwd: root,
+  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const base = `http://127.0.0.1:${port}`;
+function stop(): void { if (server.exitCode === null) server.kill('SIGTERM'); }
+process.on('exit', stop);
+
+try {
+  for (let i = 0; ; i++) {
+    try { if ((await fetch(`${base}/api/health`)).ok) break; } catch { /* starting */ }
+    if (i > 300) throw new Error('server did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  async function login(username: string): Promise<string> {
+    const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: username, password: PASSWORD }) });
+    if (!res.ok) throw new Error(`login ${username}: ${res.status} ${await res.text()}`);
+    return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  }
+  const superAdmin = await login('bench_user_0');
+  const admin = await login('bench_user_1');
+  const users = (await (await fetch(`${base}/api/history/users`, { headers: { cookie: superAdmin } })).json()) as { items: Array<{ id: string; name: string }> };
+  const maria = users.items.find((u) => u.name === 'Maria Santos')!.id;
+
+  const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  async function measure(label: string, url: string, cookie: string): Promise<{ label: string; p50: number; p99: number; max: number; note: string }> {
+    let note = '';
+    for (let i = 0; i < 3; i++) await (await fetch(`${base}${url}`, { headers: { cookie } })).text();
+    const times: number[] = [];
+    for (let i = 0; i < iterations; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${base}${url}`, { headers: { cookie } });
+      const body = await res.text();
+      times.push(performance.now() - t0);
+      if (!res.ok) throw new Error(`${url}: ${res.status} ${body}`);
+      if (i === 0) {
+        const json = JSON.parse(body) as { items?: unknown[]; count?: number; exact?: boolean };
+        note = json.items ? `${json.items.length} rows` : `count ${json.count} ${json.exact ? 'exact' : 'estimated'}`;
+      }
+    }
+    times.sort((a, b) => a - b);
+    return { label, p50: pct(times, 50), p99: pct(times, 99), max: times[times.length - 1]!, note };
+  }
+
+  const firstPage = await (await fetch(`${base}/api/history?limit=50`, { headers: { cookie: superAdmin } })).json() as { nextCursor: string };
+  let deepCursor = firstPage.nextCursor;
+  for (let i = 0; i < 200; i++) {
+    const page = await (await fetch(`${base}/api/history?limit=50&cursor=${deepCursor}`, { headers: { cookie: superAdmin } })).json() as { nextCursor: string };
+    deepCursor = page.nextCursor;
+  }
+
+  const pages: Array<[string, string, string]> = [
+    ['first page (super admin)', '', superAdmin],
+    ['first page (ADMIN, own entries)', '', admin],
+    ['date: Today', 'range=today', superAdmin],
+    ['date: Last Week', 'range=week', superAdmin],
+    ['date: Last Month', 'range=month', superAdmin],
+    ['date: custom range', 'range=custom&from=2025-01-01&to=2025-01-31', superAdmin],
+    ['action: UPDATE', 'action=UPDATE', superAdmin],
+    ['action: LOGIN', 'action=LOGIN', superAdmin],
+    ['collection: User Accounts', 'collection=accounts', superAdmin],
+    ['user: Maria Santos', `user=${maria}`, superAdmin],
+    ['search: common word "rice"', 'q=rice', superAdmin],
+    ['search: partial word "bla"', 'q=bla', superAdmin],
+    ['search: rare words "nsic 222"', 'q=nsic%20222', superAdmin],
+    ['search: person "grace aquino"', 'q=grace%20aquino', superAdmin],
+    ['search: no match "zzzz"', 'q=zzzz', superAdmin],
+    ['combined: month+UPDATE+varieties', 'range=month&action=UPDATE&collection=rice_seed_varieties', superAdmin],
+    ['combined: user+DELETE+week', `user=${maria}&action=DELETE&range=week`, superAdmin],
+    ['combined: "blast"+diseases+month', 'q=blast&collection=rice_local_diseases&range=month', superAdmin],
+    ['combined: ADMIN + "rice" + UPDATE', 'q=rice&action=UPDATE', admin],
+    ['page 202 by cursor', `cursor=${deepCursor}`, superAdmin],
+  ];
+  const results = [];
+  for (const [label, query, cookie] of pages) results.push(await measure(label, `/api/history?limit=50${query ? `&${query}` : ''}`, cookie));
+  const counts = [];
+  for (const [label, query, cookie] of pages.filter((p) => !p[1].startsWith('cursor'))) counts.push(await measure(`count, ${label}`, `/api/history/count${query ? `?${query}` : ''}`, cookie));
+
+  const fmt = (n: number) => n.toFixed(1).padStart(7);
+  console.log(`\nHistory list, ${rows.toLocaleString('en-US')} entries, ${engine}, ${iterations} sequential requests each (ms, client-measured; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores)`);
+  console.log(`${'scenario'.padEnd(40)}     p50     p99     max  result`);
+  for (const r of [...results, ...counts]) console.log(`${r.label.padEnd(40)} ${fmt(r.p50)} ${fmt(r.p99)} ${fmt(r.max)}  ${r.note}`);
+  const worst = results.reduce((a, b) => (b.p99 > a.p99 ? b : a));
+  console.log(`worst first-page p99: ${worst.p99.toFixed(1)} ms (${worst.label}); budget 50 ms: ${worst.p99 < 50 ? 'met' : 'NOT met'}`);
+
+  // 3. The export of every entry, with the server's memory sampled meanwhile.
+  const status = () => fs.readFileSync(`/proc/${server.pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status())?.[1] ?? 0);
+  const cpuTicks = () => { const f = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return Number(f[11]) + Number(f[12]); };
+  const ticksBefore = cpuTicks();
+  const rssBefore = kb('VmRSS');
+  let peak = rssBefore;
+  const sampler = setInterval(() => { try { peak = Math.max(peak, kb('VmRSS')); } catch { /* exited */ } }, 20);
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/history/export.csv`, { headers: { cookie: superAdmin } });
+  const reader = res.body!.getReader();
+  let bytes = 0;
+  let lines = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    for (let i = 0; i < value.length; i++) if (value[i] === 10) lines++;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  peak = Math.max(peak, kb('VmRSS'));
+  const exported = lines - 1;
+  console.log(`\nCSV export of all entries (${res.headers.get('content-disposition')})`);
+  console.log(`rows: ${exported.toLocaleString('en-US')} (+ header), ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ${Math.round(exported / seconds).toLocaleString('en-US')} rows/s (budget >= 200,000: ${exported / seconds >= 200_000 ? 'met' : 'NOT met'})`);
+  const cpuSeconds = (cpuTicks() - ticksBefore) / 100;
+  console.log(`server CPU time for the export: ${cpuSeconds.toFixed(2)} s = ${Math.round(exported / cpuSeconds).toLocaleString('en-US')} rows per CPU-second (load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${os.cpus().length} cores)`);
+  console.log(`server RSS: before ${(rssBefore / 1024).toFixed(0)} MB, peak during export ${(peak / 1024).toFixed(0)} MB (budget < 200 MB: ${peak / 1024 < 200 ? 'met' : 'NOT met'}), VmHWM ${(kb('VmHWM') / 1024).toFixed(0)} MB`);
+} finally {
+  stop();
+}
