@@ -113,6 +113,5 @@ export const VARIETIES = {
     busy: 'Deleting...',
   },
   deleted: 'Rice variety deleted successfully!',
-  errorSaving: (message: string) => `Error saving rice variety: ${message}`,
   errorDeleting: (message: string) => `Error deleting rice variety: ${message}`,
 } as const;
