@@ -95,7 +95,7 @@ export function VarietiesPage() {
                 <tr key={v.id} className="hover:bg-slate-50/70" data-testid="variety-row">
                   <td className="whitespace-nowrap px-3 py-3 font-medium text-slate-900">{orDash(v.varietyName)}</td>
                   <td className="px-3 py-3 text-slate-700">{orDash(v.releaseName)}</td>
-                  <td className="px-3 py-3 text-slate-700">{orDash(v.breedingCode)}</td>
+                  <td className="whitespace-nowrap px-3 py-3 text-slate-700">{orDash(v.breedingCode)}</td>
                   <td className="px-3 py-3 text-slate-700">{orDash(v.breederOrigin)}</td>
                   <td className="whitespace-nowrap px-3 py-3 text-slate-700">{orDash(v.yearRelease)}</td>
                   <td className="px-3 py-3 text-slate-700">{orDash(v.location)}</td>
