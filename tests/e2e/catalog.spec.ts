@@ -66,6 +66,7 @@ test('a pest is created with 3 photos, edited without losing them, then deleted 
   await expect(page.getByText(pest.updateSuccess)).toBeVisible();
   await expect(rice.getByText('Updated: a slender bug')).toBeVisible();
   await expect(rice.getByText('3', { exact: true })).toBeVisible();
+  await expect(page.getByText(pest.updateSuccess)).toBeHidden();
 
   // Edit again: remove one photo and add one.
   await rice.getByRole('button', { name: 'Edit Rice bug' }).click();
