@@ -48,7 +48,16 @@ test.beforeAll(() => {
 });
 
 test('the screen shows its header, columns, loading and empty texts', async ({ page }) => {
-  await openVarieties(page, editor);
+  await loginViaUi(page, editor.username, editor.password);
+  // Hold the first list answer back a moment to see the loading text.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route('**/api/varieties?*', async (route) => { await held; await route.continue(); });
+  await page.goto('/dashboard/rice_varieties');
+  await expect(table(page)).toContainText(VARIETIES.loading);
+  release();
+  await expect(table(page)).not.toContainText(VARIETIES.loading);
+  await page.unroute('**/api/varieties?*');
   await expect(page.getByText(VARIETIES.subtitle)).toBeVisible();
   await expect(page.getByPlaceholder(VARIETIES.searchPlaceholder)).toBeVisible();
   await expect(page.getByRole('button', { name: VARIETIES.addNew })).toBeVisible();
