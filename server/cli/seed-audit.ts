@@ -108,6 +108,7 @@ export function entryFactory(actors: ActorRow[], random: () => number) {
     const documentId = documentIds.get(`${collection}:${documentName}`) ?? crypto.randomUUID();
     documentIds.set(`${collection}:${documentName}`, documentId);
     const legacy = random() < 0.02;
+    const legacyField = random() < 0.5 ? 'actorId' : 'performedBy';
     return {
       id: crypto.randomUUID(),
       userId: legacy ? null : actor.id,
@@ -121,8 +122,8 @@ export function entryFactory(actors: ActorRow[], random: () => number) {
       description,
       changes: changes ? JSON.stringify(changes) : null,
       details: details ? JSON.stringify(details) : null,
-      actorId: legacy && random() < 0.5 ? actor.id : null,
-      performedBy: legacy ? (random() < 0.5 ? actor.id : null) : null,
+      actorId: legacy && legacyField === 'actorId' ? actor.id : null,
+      performedBy: legacy && legacyField === 'performedBy' ? actor.id : null,
       name: legacy ? documentName : null,
     };
   };

@@ -38,6 +38,9 @@ export const LIST_COLUMNS = [
 ] as const;
 
 type Db = Kysely<Database>;
+
+/** Sorts after every ISO-8601 timestamp and before text that is not a date. */
+const LAST_DATE = '9999-12-31T23:59:59.999Z~';
 type AuditQuery<O> = SelectQueryBuilder<Database, 'audit_logs', O>;
 
 /** The FTS5 query of SQLite: every word as a prefix (the index folds case and accents). */
@@ -57,7 +60,8 @@ function textMatch(db: Db, terms: string[]): Expression<SqlBool> {
 export function applyCriteria<O>(db: Db, query: AuditQuery<O>, c: Criteria, withText = true): AuditQuery<O> {
   let q = query;
   if (c.bounds.from) q = q.where('timestamp', '>=', c.bounds.from);
-  if (c.bounds.before) q = q.where('timestamp', '<', c.bounds.before);
+  // A date range never matches an entry whose timestamp is not a date (imported text).
+  if (c.bounds.before || c.bounds.from) q = q.where('timestamp', '<', c.bounds.before ?? LAST_DATE);
   if (c.action) q = q.where('action', '=', c.action);
   if (c.collection) q = q.where('collection', '=', c.collection);
   if (c.user) q = q.where(sql<SqlBool>`${actorKey} = ${c.user}`);
