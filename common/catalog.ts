@@ -202,8 +202,11 @@ export const CATALOG_LIMITS = {
   browserUploadConcurrency: 4,
   /** Staged photos never saved are removed after this long. */
   stagedMaxAgeMs: 24 * 60 * 60 * 1000,
-  /** Longest side of the display variant and of the thumbnail. */
-  displaySize: 1280,
+  /**
+   * Longest side of the display variant (the view dialog shows photos at most ~980 px wide;
+   * the original is one click away) and of the thumbnail.
+   */
+  displaySize: 1024,
   thumbSize: 480,
   /** Current images shown in the edit dialog before '+N more' (LIMITS.editDialogImagePreview). */
   editPreview: 6,
