@@ -153,18 +153,22 @@ export const historyRepository = {
   },
 
   /**
-   * SQLite, rare words: the full-text index finds the (few) candidates first; the other
-   * filters and the order apply to them (`+timestamp` keeps the planner off the time index).
+   * SQLite: the entries the full-text index matches, when there are at most `cap` of them
+   * (else null: the words are common and walking the time index finds them faster).
    */
-  pageByFts(db: Db, c: Criteria, cursor: Cursor | undefined, limit: number): Promise<ListRow[]> {
-    return after(applyCriteria(db, listQuery(db), c, true), cursor)
-      .orderBy(sql`+"timestamp"`, 'desc').orderBy('seq', 'desc').limit(limit).execute();
+  async ftsCandidates(db: Db, terms: string[], cap: number): Promise<number[] | null> {
+    const result = await sql<{ seq: number }>`select rowid as seq from audit_logs_fts where audit_logs_fts match ${ftsMatch(terms)} limit ${cap + 1}`.execute(db);
+    return result.rows.length > cap ? null : result.rows.map((r) => Number(r.seq));
   },
 
-  /** SQLite: how many entries the full-text index alone matches, counted up to cap + 1. */
-  async ftsCountUpTo(db: Db, terms: string[], cap: number): Promise<number> {
-    const row = await sql<{ n: number }>`select count(*) as n from (select rowid from audit_logs_fts where audit_logs_fts match ${ftsMatch(terms)} limit ${cap + 1})`.execute(db);
-    return Number(row.rows[0]?.n ?? 0);
+  /**
+   * SQLite, rare words: the candidates of the full-text index with the other filters, newest
+   * first (`+timestamp` keeps the planner on the candidates instead of the time index).
+   */
+  pageBySeqs(db: Db, c: Criteria, seqs: number[], cursor: Cursor | undefined, limit: number): Promise<ListRow[]> {
+    if (seqs.length === 0) return Promise.resolve([]);
+    return after(applyCriteria(db, listQuery(db), c, false).where('seq', 'in', seqs), cursor)
+      .orderBy(sql`+"timestamp"`, 'desc').orderBy('seq', 'desc').limit(limit).execute();
   },
 
   /** Matches counted up to `cap` + 1 rows: cheap, and exact whenever the result is <= cap. */
@@ -193,9 +197,10 @@ export const historyRepository = {
     return newestFirst(exportQuery(db, c, withText)).limit(limit).execute().then((rows) => rows.map(toTuple));
   },
 
-  /** SQLite, rare words: every candidate the full-text index gives, newest first (at most limit). */
-  async exportByFts(db: Db, c: Criteria, limit: number): Promise<ExportRow[]> {
-    const rows = await exportQuery(db, c, true).orderBy(sql`+"timestamp"`, 'desc').orderBy('seq', 'desc').limit(limit).execute();
+  /** SQLite, rare words: every candidate with the other filters, newest first. */
+  async rowsBySeqs(db: Db, c: Criteria, seqs: number[]): Promise<ExportRow[]> {
+    if (seqs.length === 0) return [];
+    const rows = await exportQuery(db, c, false).where('seq', 'in', seqs).orderBy(sql`+"timestamp"`, 'desc').orderBy('seq', 'desc').execute();
     return rows.map(toTuple);
   },
 

@@ -112,10 +112,10 @@ export function createHistoryService(ctx: AppContext) {
     return cache;
   }
 
-  /** SQLite only: may the full-text index answer this search (all words 2+ letters, few matches)? */
-  async function ftsIsSelective(c: Criteria): Promise<boolean> {
-    if (c.terms.some((t) => t.length < 2)) return false;
-    return (await repo.ftsCountUpTo(db, c.terms, cap)) <= cap;
+  /** SQLite only: the full-text index's candidates when they are few (all words 2+ letters), else null. */
+  async function ftsCandidates(c: Criteria): Promise<number[] | null> {
+    if (c.terms.some((t) => t.length < 2)) return null;
+    return repo.ftsCandidates(db, c.terms, cap);
   }
 
   /**
@@ -140,10 +140,11 @@ export function createHistoryService(ctx: AppContext) {
       scanned += rows.length;
       if (!triedIndex && scanned >= SCAN_BEFORE_FTS) {
         triedIndex = true;
-        if (await ftsIsSelective(c)) {
+        const seqs = await ftsCandidates(c);
+        if (seqs) {
           for (;;) {
             const need = want - found.length;
-            const batch = await repo.pageByFts(db, c, position, need);
+            const batch = await repo.pageBySeqs(db, c, seqs, position, need);
             for (const row of batch) if (matchesTerms(c.terms, textOf(row))) found.push(row);
             if (found.length >= want || batch.length < need) return found.slice(0, want);
             const end = batch[batch.length - 1]!;
@@ -174,7 +175,8 @@ export function createHistoryService(ctx: AppContext) {
 
   async function sqliteTextCount(c: Criteria): Promise<HistoryCount> {
     const matching = (rows: ExportRow[]) => rows.filter((r) => matchesTerms(c.terms, exportText(r))).length;
-    if (await ftsIsSelective(c)) return { count: matching(await repo.exportByFts(db, c, cap + 1)), exact: true };
+    const seqs = await ftsCandidates(c);
+    if (seqs) return { count: matching(await repo.rowsBySeqs(db, c, seqs)), exact: true };
     const base = await repo.countUpTo(db, c, cap, false);
     if (base <= cap) return { count: matching(await repo.newestRows(db, c, cap, false)), exact: true };
     const sample = await repo.newestRows(db, c, DENSITY_SAMPLE, false);
@@ -184,8 +186,9 @@ export function createHistoryService(ctx: AppContext) {
 
   async function* exportRows(c: Criteria): AsyncGenerator<ExportRow[]> {
     const byText = sqlite && c.terms.length > 0;
-    if (byText && await ftsIsSelective(c)) {
-      yield (await repo.exportByFts(db, c, cap + 1)).filter((r) => matchesTerms(c.terms, exportText(r)));
+    const seqs = byText ? await ftsCandidates(c) : null;
+    if (seqs) {
+      yield (await repo.rowsBySeqs(db, c, seqs)).filter((r) => matchesTerms(c.terms, exportText(r)));
       return;
     }
     for await (const rows of exportBatches(db, ctx.config, c, HISTORY_LIMITS.exportBatch, !byText)) {
