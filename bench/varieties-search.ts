@@ -49,6 +49,7 @@ async function serve(rows: number): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : 0;
   process.send?.({ port, seedMs, dataDir });
   process.on('message', async (msg) => {
+    if (msg === 'cpu') process.send?.({ cpu: process.cpuUsage() });
     if (msg === 'stop') {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -102,7 +103,9 @@ function pathFor(n: number): string {
   return `/api/varieties?search=${encodeURIComponent(term)}&page=${page}`;
 }
 
-async function startServer(env: Record<string, string>): Promise<{ port: number; seedMs: number; stop(): Promise<void> }> {
+interface Server { port: number; seedMs: number; cpu(): Promise<NodeJS.CpuUsage>; stop(): Promise<void> }
+
+async function startServer(env: Record<string, string>): Promise<Server> {
   const profile = opt('profile', '');
   const execArgv = profile ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profile}`] : process.execArgv;
   const child = fork(import.meta.filename, ['--serve', '--rows', opt('rows', '10000')], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -112,6 +115,13 @@ async function startServer(env: Record<string, string>): Promise<{ port: number;
   });
   return {
     ...info,
+    cpu: () => new Promise((resolve) => {
+      const onMessage = (m: unknown) => {
+        if (m && typeof m === 'object' && 'cpu' in m) { child.off('message', onMessage); resolve((m as { cpu: NodeJS.CpuUsage }).cpu); }
+      };
+      child.on('message', onMessage);
+      child.send('cpu');
+    }),
     stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.send('stop'); }),
   };
 }
@@ -171,13 +181,20 @@ async function scenario(label: string, env: Record<string, string>): Promise<voi
     if (!probe.ok || body.items.length !== 20) throw new Error(`unexpected probe answer: ${probe.status}`);
     await drive(base, cookie, warmup, connections);
     const writer = args.includes('--no-writes') ? null : startWriter(base, cookie);
+    const cpuBefore = await server.cpu();
     const result = await drive(base, cookie, seconds, connections);
+    const cpuAfter = await server.cpu();
     const saves = writer ? await writer.stop() : 0;
+    // The server's own CPU per request: what the machine's other load cannot inflate.
+    const cpuMs = (cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) / 1000;
+    const cpuPerRequest = result.requests.total > 0 ? cpuMs / result.requests.total : 0;
     const errors = result.errors + result.timeouts + result.non2xx;
     console.log([
       `${label.padEnd(9)} rows=${opt('rows', '10000')} seed=${Math.round(server.seedMs)}ms connections=${connections} duration=${seconds}s`,
       `latency p50=${result.latency.p50}ms p90=${result.latency.p90}ms p99=${result.latency.p99}ms max=${result.latency.max}ms`,
       `requests/s mean=${Math.round(result.requests.average)} total=${result.requests.total} errors=${errors} saves-during-run=${saves}`,
+      `server cpu/request=${cpuPerRequest.toFixed(3)}ms (${Math.round(cpuMs / (seconds * 10))}% of one core)`,
+      `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
       `budget p99<15ms: ${result.latency.p99 < 15 ? 'met' : 'MISSED'}`,
     ].join(' | '));
   } finally {

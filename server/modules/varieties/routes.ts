@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   varietyIdParamsSchema, varietyInputSchema, varietyListQuerySchema, varietyListSchema, varietySchema, varietyUpdateSchema,
+  type VarietyList,
 } from '../../../common/schemas/varieties.js';
 import { requireAuth } from '../../platform/policy.js';
 import { createVarietiesService } from './service.js';
@@ -14,10 +15,20 @@ const routes: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['varieties'];
 
+  // A cached page is the same object until the next write: its JSON is made once, too.
+  const json = new WeakMap<VarietyList, string>();
   r.get('/api/varieties', {
     config: { permission: 'content.view' },
     schema: { tags, summary: 'Live varieties, searched and paged (20 a page)', querystring: varietyListQuerySchema, response: { 200: varietyListSchema } },
-  }, async (request) => service.list(request.query.search, request.query.page));
+  }, async (request, reply) => {
+    const list = await service.list(request.query.search, request.query.page);
+    let body = json.get(list);
+    if (body === undefined) {
+      body = JSON.stringify(varietyListSchema.parse(list));
+      json.set(list, body);
+    }
+    return reply.type('application/json; charset=utf-8').send(body as never);
+  });
 
   r.get('/api/varieties/:id', {
     config: { permission: 'content.view' },
