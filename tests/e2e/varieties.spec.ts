@@ -116,9 +116,18 @@ test('adding a variety: confirm, "Saved!", and it appears in a second browser wi
 
 test('field errors show after touch or submit, and a submit with errors goes no further', async ({ page }) => {
   await openVarieties(page, editor);
+  // The selects stay disabled while the option lists load.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route('**/api/maintenance/options', async (route) => { await held; await route.continue(); });
+  await page.reload();
   await page.getByRole('button', { name: VARIETIES.addNew }).click();
   const form = page.getByRole('dialog', { name: VARIETIES.form.addTitle });
+  await expect(form.getByLabel('Planting method')).toBeDisabled();
+  await expect(form.getByLabel('Year release')).toBeDisabled();
+  release();
   await expect(form.getByLabel('Planting method')).toBeEnabled();
+  await page.unroute('**/api/maintenance/options');
 
   await form.getByLabel('Variety name').focus();
   await form.getByLabel('Release name').focus();

@@ -160,7 +160,11 @@ function VarietyForm({ variety, onClose }: { variety: Variety | null; onClose():
       <ConflictDialog open={step.kind === 'conflict'}
         onOpenChange={(o) => { if (!o) setStep({ kind: 'editing' }); }}
         onReload={() => { if (step.kind === 'conflict') reloadTheirs(step.current); }}
-        onOverwrite={() => { if (step.kind === 'conflict') void persist(step.values, step.current.version); }} />
+        onOverwrite={() => {
+          if (step.kind !== 'conflict') return;
+          setStep({ kind: 'editing' });
+          void persist(step.values, step.current.version);
+        }} />
     </>
   );
 }
