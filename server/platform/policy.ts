@@ -23,7 +23,8 @@ export function authorize(request: FastifyRequest, permission: Permission | Perm
 /** Resolves the session cookie for every /api route that is not declared public. */
 export function registerSessionHook(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
-  app.addHook('preHandler', async (request) => {
+  // onRequest: a request without a valid session is refused before its body is read or validated.
+  app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (!request.url.startsWith('/api/') || config.public || request.is404) return;
     const token = request.cookies[SESSION_COOKIE];
