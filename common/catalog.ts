@@ -45,8 +45,17 @@ export interface CatalogKind {
   maxImages: number;
   /** Typed-name delete: trimmed for pests, exact for diseases (SPEC.md section 5). */
   trimDeleteConfirmation: boolean;
+  /** Its photo sets are the disease scanner's training data, downloadable as a ZIP. */
+  trainingSetExport: boolean;
   texts: CatalogTexts;
 }
+
+export const TRAINING_SET = {
+  url: '/api/training-sets/diseases',
+  downloadAll: 'Download training set',
+  downloadOne: 'Download photos (ZIP)',
+  hint: 'Original photos, one folder per disease, with manifest.csv. Your browser shows the download progress.',
+} as const;
 
 export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
   pest: {
@@ -57,6 +66,7 @@ export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
     minImagesOnCreate: 1,
     maxImages: 10,
     trimDeleteConfirmation: true,
+    trainingSetExport: false,
     texts: {
       title: 'Pest',
       subtitle: 'Manage rice pests',
@@ -89,6 +99,7 @@ export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
     minImagesOnCreate: 800,
     maxImages: 2000,
     trimDeleteConfirmation: false,
+    trainingSetExport: true,
     texts: {
       title: 'Diseases',
       subtitle: 'Manage rice diseases',

@@ -12,6 +12,7 @@ import { useCatalogList, useDeleteEntry } from './api';
 import { EntryCard } from './entry-card';
 import { EntryFormDialog, type FormTarget } from './entry-form-dialog';
 import { EntryViewDialog } from './entry-view-dialog';
+import { TrainingSetLink } from './training-set-link';
 
 /** The Pests and the Diseases screens: one page, parameterised by kind. */
 export function CatalogPage({ kind }: { kind: CatalogKind }) {
@@ -45,6 +46,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
       <PageHeader title={t.title} subtitle={t.subtitle}
         actions={<>
           <SearchInput value={search} onChange={onSearch} placeholder={t.searchPlaceholder} label={`Search ${t.noun}s`} />
+          <TrainingSetLink kind={kind} />
           <Button onClick={() => setFormTarget({ mode: 'add' })}><Plus className="h-4 w-4" aria-hidden />{t.addButton}</Button>
         </>} />
 

@@ -8,6 +8,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useCatalogEntry } from './api';
 import { formatDateTime } from './format';
 import { ImageGrid, Thumb } from './image-grid';
+import { TrainingSetLink } from './training-set-link';
 
 function Field({ label, value }: { label: string; value: string }) {
   return (
@@ -25,7 +26,7 @@ export function EntryViewDialog({ kind, id, onClose }: { kind: CatalogKind; id: 
   const data = entry.data;
   return (
     <Dialog open={id !== null} onOpenChange={(o) => { if (!o) { setOpen(null); onClose(); } }} title={data?.name ?? kind.texts.viewTitle} description={kind.texts.viewTitle} size="xl"
-      footer={<Button variant="secondary" onClick={onClose}>{CATALOG_LABELS.close}</Button>}>
+      footer={<>{id && <TrainingSetLink kind={kind} entryId={id} />}<Button variant="secondary" onClick={onClose}>{CATALOG_LABELS.close}</Button></>}>
       {!data ? (
         entry.isError ? <p role="alert" className="text-sm text-red-600">{entry.error.message}</p> : <div className="flex justify-center py-10"><Spinner /></div>
       ) : open ? (
