@@ -28,5 +28,26 @@ export function createDb(config: DbConfig): Kysely<Database> {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+}
+
+/**
+ * Kysely prepares every query again; on a hot path (the session check of every request)
+ * preparing costs more than running. Statements are reused by their SQL text. One connection
+ * runs one query at a time (Kysely's single-connection lock), so a statement is never busy.
+ */
+function withStatementCache(database: SQLite.Database, max = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string): SQLite.Statement {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = database.prepare(sql);
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    },
+  };
 }

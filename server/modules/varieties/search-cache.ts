@@ -3,8 +3,8 @@ import type { Database } from '../../db/types.js';
 import { isPostgres } from '../../db/dialect.js';
 
 /**
- * A small cache of list pages, keyed by (search, page) and valid for one "generation" of
- * the data. The generation moves on:
+ * A small cache of list pages (by search and page) and match counts (by search), valid for
+ * one "generation" of the data. The generation moves on:
  * - after every write of this module (the service calls invalidate() after commit),
  * - on every live event of the topic (writes of other server instances, over LISTEN/NOTIFY),
  * - on SQLite, when another connection committed (PRAGMA data_version), e.g. the seed or
@@ -12,9 +12,11 @@ import { isPostgres } from '../../db/dialect.js';
  * A result read while the generation moved is not stored, so a page never outlives a write.
  * `maxEntries` 0 turns the cache off (used by the benchmark to measure the bare query).
  */
-export class VarietySearchCache<T> {
+export class VarietySearchCache {
   private generation = 0;
-  private entries = new Map<string, T>();
+  private entries = new Map<string, unknown>();
+  /** Loads under way in this generation: concurrent misses of one key share one query. */
+  private loading = new Map<string, Promise<unknown>>();
   private dataVersion: number | null = null;
   private readonly sqlite: boolean;
 
@@ -25,6 +27,7 @@ export class VarietySearchCache<T> {
   invalidate(): void {
     this.generation += 1;
     this.entries.clear();
+    this.loading.clear();
   }
 
   /** Detects commits made through another SQLite connection (other processes on the same file). */
@@ -36,7 +39,7 @@ export class VarietySearchCache<T> {
     this.dataVersion = v;
   }
 
-  async get(key: string, load: () => Promise<T>): Promise<T> {
+  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
     if (this.maxEntries <= 0) return load();
     await this.checkExternalWrites();
     const hit = this.entries.get(key);
@@ -44,17 +47,25 @@ export class VarietySearchCache<T> {
       // Refresh its place: the map's order is the eviction order (least recently used first).
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit;
+      return hit as T;
     }
+    const pending = this.loading.get(key);
+    if (pending) return pending as Promise<T>;
     const startedAt = this.generation;
-    const value = await load();
-    if (this.generation === startedAt) {
-      this.entries.set(key, value);
-      if (this.entries.size > this.maxEntries) {
-        const oldest = this.entries.keys().next().value;
-        if (oldest !== undefined) this.entries.delete(oldest);
+    const promise = load();
+    this.loading.set(key, promise);
+    try {
+      const value = await promise;
+      if (this.generation === startedAt) {
+        this.entries.set(key, value);
+        if (this.entries.size > this.maxEntries) {
+          const oldest = this.entries.keys().next().value;
+          if (oldest !== undefined) this.entries.delete(oldest);
+        }
       }
+      return value;
+    } finally {
+      if (this.loading.get(key) === promise) this.loading.delete(key);
     }
-    return value;
   }
 }

@@ -108,11 +108,11 @@ function cacheSize(): number {
 }
 
 /** One cache per database handle, shared by every service of this process (routes, seed, tests). */
-const caches = new WeakMap<AppContext['db'], VarietySearchCache<VarietyList>>();
-function cacheFor(db: AppContext['db']): VarietySearchCache<VarietyList> {
+const caches = new WeakMap<AppContext['db'], VarietySearchCache>();
+function cacheFor(db: AppContext['db']): VarietySearchCache {
   let cache = caches.get(db);
   if (!cache) {
-    cache = new VarietySearchCache<VarietyList>(db, cacheSize());
+    cache = new VarietySearchCache(db, cacheSize());
     caches.set(db, cache);
   }
   return cache;
@@ -159,9 +159,11 @@ export function createVarietiesService(ctx: AppContext) {
     /** One page of live varieties matching the search, newest first (SPEC.md section 9: 20 a page). */
     list(search: string, page: number): Promise<VarietyList> {
       const term = search.trim();
-      return cache.get(`${page}\u0000${term.toLowerCase()}`, async () => {
+      const key = term.toLowerCase();
+      return cache.get<VarietyList>(`page\u0000${page}\u0000${key}`, async () => {
         const pageSize = LIMITS.varietyPageSize;
-        const total = await varietiesRepository.count(db, term);
+        // One count per search term serves all its pages.
+        const total = await cache.get(`count\u0000${key}`, () => varietiesRepository.count(db, term));
         const pageCount = Math.max(1, Math.ceil(total / pageSize));
         const current = Math.min(Math.max(1, page), pageCount);
         const rows = total === 0 ? [] : await varietiesRepository.page(db, term, pageSize, (current - 1) * pageSize);
