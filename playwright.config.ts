@@ -43,7 +43,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1366, height: 860 } } }],
   webServer: [
     {
-      command: `rm -rf ${E2E.main.dataDir} && npx tsx server/main.ts`,
+      command: `node scripts/build-server.mjs && rm -rf ${E2E.main.dataDir} && node build/server/main.js`,
       url: `http://127.0.0.1:${E2E.main.port}/api/health`,
       env: serverEnv(E2E.main.dataDir, E2E.main.port),
       reuseExistingServer: false,

@@ -3,7 +3,7 @@
  * folder (so first-start work is included: migrations, option lists, first admin), times the
  * first 200 from /api/health and from / (the SPA), then reads the resident memory after it
  * has been idle for a few seconds. Repeats and prints medians.
- * Usage: npx tsx bench/startup.ts [runs]
+ * Usage: node scripts/build-server.mjs && npx tsx bench/startup.ts [runs]
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,7 +36,7 @@ const idle: number[] = [];
 for (let i = 0; i < runs; i += 1) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-start-'));
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['build/server/main.js'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', INITIAL_ADMIN_PASSWORD: 'Bench#12345' },
     stdio: 'ignore',
   });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 export interface Config {
@@ -37,8 +38,15 @@ function int(value: string | undefined, fallback: number): number {
   return n;
 }
 
+/** The folder holding package.json: the same whether this file runs from server/ or build/server/. */
+function projectRoot(from: string): string {
+  let dir = from;
+  while (!fs.existsSync(path.join(dir, 'package-lock.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const root = path.resolve(import.meta.dirname, '..');
+  const root = projectRoot(import.meta.dirname);
   return {
     port: int(env.PORT, 3000),
     host: env.HOST || '0.0.0.0',

@@ -2,18 +2,26 @@ import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import sharp from 'sharp';
+import type SharpModule from 'sharp';
 import { LocalStorage, type Storage } from './storage.js';
+
+let sharpModule: Promise<typeof SharpModule> | null = null;
+/** sharp (libvips, about 30 MB) is loaded on first use, not at start: most requests never need it. */
+export function loadSharp(): Promise<typeof SharpModule> {
+  sharpModule ??= import('sharp').then((m) => {
+    // One libvips thread per decode; parallelism comes from the queue's own concurrency.
+    m.default.concurrency(1);
+    m.default.cache(false);
+    return m.default;
+  });
+  return sharpModule;
+}
 
 /**
  * Image handling shared by every feature that stores photos: the real type by magic bytes,
  * streamed hashing, display/thumbnail variants made by sharp with metadata stripped, and a
  * bounded background queue so a large save never runs hundreds of decodes at once.
  */
-
-// One libvips thread per decode; parallelism comes from the queue's own concurrency.
-sharp.concurrency(1);
-sharp.cache(false);
 
 export type SniffedType = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/gif';
 export type RefusedType = 'svg' | 'heic' | 'unknown';
@@ -138,6 +146,7 @@ export async function moveStored(storage: Storage, from: string, to: string): Pr
 
 /** Width and height from the header, without decoding the pixels. */
 export async function probeImage(input: Buffer): Promise<{ width: number; height: number; pages: number } | null> {
+  const sharp = await loadSharp();
   try {
     const meta = await sharp(input, { failOn: 'none' }).metadata();
     if (!meta.width || !meta.height) return null;
@@ -159,6 +168,7 @@ export interface Variants {
  * of metadata (GPS, camera, EXIF/XMP/IPTC) dropped, as sharp does unless asked to keep it.
  */
 export async function makeVariants(input: Buffer, options: { displaySize: number; thumbSize: number; maxPixels: number }): Promise<Variants> {
+  const sharp = await loadSharp();
   const source = sharp(input, { limitInputPixels: options.maxPixels, failOn: 'error', animated: false });
   const { hasAlpha } = await source.metadata();
   // One decode (shrunk on load where the format allows it) to display-size pixels; both

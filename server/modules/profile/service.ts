@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import type { Profile, ProfileUpdateInput } from '../../../common/schemas/profile.js';
 import { AVATAR, SETTINGS } from '../../../common/settings.js';
 import { writeAudit } from '../../platform/audit.js';
@@ -12,6 +11,7 @@ import { getAccountEnums } from '../maintenance/service.js';
 import { hashAnswer, verifyAnswer } from '../recovery/answers.js';
 import { toProfile } from './presenter.js';
 import { isUniqueViolation, profileRepository } from './repository.js';
+import { loadSharp } from '../../platform/images.js';
 
 /** Formats sharp may decode for a profile picture (no SVG: it is a document, not a photo). */
 const IMAGE_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
@@ -150,6 +150,7 @@ export function createProfileService(ctx: AppContext) {
     async uploadAvatar(auth: AuthContext, body: Buffer): Promise<{ avatarKey: string; previewURL: string }> {
       let jpeg: Buffer;
       try {
+        const sharp = await loadSharp();
         const meta = await sharp(body, { limitInputPixels: AVATAR.maxInputPixels }).metadata();
         if (!meta.format || !IMAGE_FORMATS.has(meta.format)) invalid({ avatar: SETTINGS.invalidImage });
         jpeg = await sharp(body, { limitInputPixels: AVATAR.maxInputPixels })
