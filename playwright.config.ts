@@ -41,6 +41,7 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1366, height: 860 } } }],
+  // The main server runs the built JavaScript, as `npm start` does; the short-idle one runs from source.
   webServer: [
     {
       command: `node scripts/build-server.mjs && rm -rf ${E2E.main.dataDir} && node build/server/main.js`,
