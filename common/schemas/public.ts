@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { varietySchema } from './varieties.js';
 
 /** The read-only content API for the farmer app (no session). Field names follow SPEC.md section 3. */
 export const syncQuerySchema = z.object({
@@ -9,26 +10,8 @@ export const varietyQuerySchema = syncQuerySchema.extend({
   recommendedInTarlac: z.enum(['true', 'false'], { error: 'recommendedInTarlac must be true or false' }).optional(),
 });
 
-export const publicVarietySchema = z.object({
-  id: z.string(),
-  varietyName: z.string(),
-  releaseName: z.string().nullable(),
-  yearRelease: z.string().nullable(),
-  breedingCode: z.string().nullable(),
-  breederOrigin: z.string().nullable(),
-  maturityDays: z.number().nullable(),
-  averageYield: z.number().nullable(),
-  maxYield: z.number().nullable(),
-  plantHeight: z.number().nullable(),
-  tillers: z.number().nullable(),
-  location: z.string().nullable(),
-  season: z.array(z.string()),
-  plantingMethod: z.string().nullable(),
-  environment: z.array(z.string()),
-  recommendedInTarlac: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string().nullable(),
-});
+/** A variety as the app sees it: the console's own shape without the edit bookkeeping. */
+export const publicVarietySchema = varietySchema.omit({ version: true });
 
 export const publicImageSchema = z.object({
   id: z.string(),

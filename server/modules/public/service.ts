@@ -1,16 +1,8 @@
 import type { CatalogCollection } from '../../db/types.js';
 import type { AppContext } from '../../platform/context.js';
 import { getVarietyEnums } from '../maintenance/service.js';
+import { presentVariety } from '../varieties/service.js';
 import { publicRepository as repo } from './repository.js';
-
-const parseList = (json: string): string[] => {
-  try {
-    const v = JSON.parse(json) as unknown;
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-};
 
 /**
  * The farmer app's content. `serverTime` is the cursor for the next delta sync; it never moves
@@ -26,14 +18,10 @@ export function createPublicService(ctx: AppContext) {
       const serverTime = new Date().toISOString();
       const rows = await repo.changedVarieties(db, since, recommended);
       return {
-        items: rows.map((r) => ({
-          id: r.id, varietyName: r.varietyName, releaseName: r.releaseName, yearRelease: r.yearRelease,
-          breedingCode: r.breedingCode, breederOrigin: r.breederOrigin, maturityDays: r.maturityDays,
-          averageYield: r.averageYield === null ? null : Number(r.averageYield), maxYield: r.maxYield === null ? null : Number(r.maxYield),
-          plantHeight: r.plantHeight, tillers: r.tillers, location: r.location, season: parseList(r.season),
-          plantingMethod: r.plantingMethod, environment: parseList(r.environment), recommendedInTarlac: Boolean(r.recommendedInTarlac),
-          createdAt: r.createdAt, updatedAt: r.updatedAt,
-        })),
+        items: rows.map((row) => {
+          const { version: _version, ...variety } = presentVariety(row);
+          return variety;
+        }),
         deleted: since ? await repo.deletedSince(db, 'rice_seed_varieties', since) : [],
         serverTime,
       };
