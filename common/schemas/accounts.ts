@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountIdentitySchema } from './auth.js';
 import { ACCOUNTS } from '../accounts.js';
 import { LIMITS } from '../limits.js';
 import { PASSWORD_RULES_MESSAGE, passwordMeetsRules } from '../password.js';
@@ -85,13 +86,7 @@ export type AvailabilityQuery = z.infer<typeof availabilityQuery>;
 export const availabilitySchema = z.object({ available: z.boolean() });
 
 /** What the admin list and detail show. Never a hash, a security answer or a session. */
-export const adminAccountSchema = z.object({
-  id: z.string(),
-  fullname: z.string(),
-  username: z.string(),
-  email: z.string().nullable(),
-  contactNo: z.string().nullable(),
-  photoURL: z.string().nullable(),
+export const adminAccountSchema = accountIdentitySchema.extend({
   role: z.enum(ROLES),
   status: z.string(),
   displayStatus: z.enum(['active', 'inactive', 'restricted']),

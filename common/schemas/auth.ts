@@ -9,14 +9,19 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
-/** What the browser may know about the signed-in account: never a hash, answer or token. */
-export const sessionUserSchema = z.object({
+/** The identity fields every view of an account shares (never a hash, answer or token). */
+export const accountIdentitySchema = z.object({
   id: z.string(),
   fullname: z.string(),
   username: z.string(),
   email: z.string().nullable(),
   contactNo: z.string().nullable(),
   photoURL: z.string().nullable(),
+});
+export type AccountIdentity = z.infer<typeof accountIdentitySchema>;
+
+/** What the browser may know about the signed-in account. */
+export const sessionUserSchema = accountIdentitySchema.extend({
   role: z.enum(ROLES),
   securityQuestion: z.string().nullable(),
 });

@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import { SETTINGS } from '../settings.js';
+import { accountIdentitySchema } from './auth.js';
 
 /** The signed-in user's own account as Account Settings shows it: never a hash or an answer. */
-export const profileSchema = z.object({
-  id: z.string(),
-  fullname: z.string(),
-  username: z.string(),
-  email: z.string().nullable(),
-  contactNo: z.string().nullable(),
-  photoURL: z.string().nullable(),
+export const profileSchema = accountIdentitySchema.extend({
   securityQuestion: z.string().nullable(),
   /** A stored answer exists (it is never sent). */
   hasSecurityAnswer: z.boolean(),

@@ -1,18 +1,18 @@
 import { normalizeRole } from '../../../common/permissions.js';
-import type { SessionUser } from '../../../common/schemas/auth.js';
+import type { AccountIdentity, SessionUser } from '../../../common/schemas/auth.js';
 import { accountDisplayStatus } from '../../../common/accounts.js';
 import type { AdminAccount } from '../../../common/schemas/accounts.js';
 import type { AccountRow } from './repository.js';
 
+/** The identity fields of every account view, copied by name so no secret can slip through. */
+export function toAccountIdentity(row: AccountRow): AccountIdentity {
+  return { id: row.id, fullname: row.fullname, username: row.username, email: row.email, contactNo: row.contactNo, photoURL: row.photoURL };
+}
+
 /** The signed-in user's own view of their account: no hash, answer or session token. */
 export function toSessionUser(row: AccountRow): SessionUser {
   return {
-    id: row.id,
-    fullname: row.fullname,
-    username: row.username,
-    email: row.email,
-    contactNo: row.contactNo,
-    photoURL: row.photoURL,
+    ...toAccountIdentity(row),
     role: normalizeRole(row.role),
     securityQuestion: row.securityQuestion,
   };
@@ -31,12 +31,7 @@ export function blockReason(row: AccountRow): 'ACCOUNT_DELETED' | 'ACCOUNT_RESTR
  */
 export function toAdminAccount(row: AccountRow & { hasActivities?: boolean }): AdminAccount {
   return {
-    id: row.id,
-    fullname: row.fullname,
-    username: row.username,
-    email: row.email,
-    contactNo: row.contactNo,
-    photoURL: row.photoURL,
+    ...toAccountIdentity(row),
     role: normalizeRole(row.role),
     status: row.status,
     displayStatus: accountDisplayStatus(row),

@@ -1,15 +1,11 @@
 import type { Profile } from '../../../common/schemas/profile.js';
+import { toAccountIdentity } from '../accounts/presenter.js';
 import type { AccountRow } from '../accounts/repository.js';
 
 /** The own account as Account Settings shows it: no hash, no answer, no session. */
 export function toProfile(row: AccountRow): Profile {
   return {
-    id: row.id,
-    fullname: row.fullname,
-    username: row.username,
-    email: row.email,
-    contactNo: row.contactNo,
-    photoURL: row.photoURL,
+    ...toAccountIdentity(row),
     securityQuestion: row.securityQuestion,
     hasSecurityAnswer: Boolean(row.securityAnswer && row.securityAnswer.trim() !== ''),
     version: row.version,
