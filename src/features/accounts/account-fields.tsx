@@ -2,7 +2,7 @@ import { useId, type ReactNode } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Check, Loader2, X } from 'lucide-react';
 import { ACCOUNTS } from '../../../common/accounts';
-import { PASSWORD_RULES } from '../../../common/password';
+import { PasswordChecklist } from '../../components/ui/password-checklist';
 import { ROLES, type Role } from '../../../common/permissions';
 import { SHELL } from '../../../common/texts';
 import { cn } from '../../components/ui/cn';
@@ -29,23 +29,6 @@ export function AvailabilityHint({ field, state }: { field: 'username' | 'email'
       {state === 'taken' && <X className="h-3.5 w-3.5" aria-hidden />}
       {text}
     </p>
-  );
-}
-
-/** The live password checklist (SPEC.md section 5); the server enforces the same rules. */
-export function PasswordChecklist({ password }: { password: string }) {
-  return (
-    <ul className="mt-2 grid grid-cols-1 gap-1 text-sm sm:grid-cols-2" aria-label="Password requirements" data-testid="password-checklist">
-      {PASSWORD_RULES.map((rule) => {
-        const ok = rule.test(password);
-        return (
-          <li key={rule.id} className={cn('flex items-center gap-1.5', ok ? 'text-green-700' : 'text-slate-500')} data-met={ok}>
-            {ok ? <Check className="h-4 w-4" aria-hidden /> : <X className="h-4 w-4 text-slate-400" aria-hidden />}
-            <span>{rule.label}</span>
-          </li>
-        );
-      })}
-    </ul>
   );
 }
 
@@ -91,7 +74,7 @@ export function AccountFields({ usernameState, emailState, editing, lockedRole, 
         <TextField name="password" label={F.password} revealable autoComplete="new-password"
           hint={<>
             {passwordHint}
-            {(!editing || password.length > 0) && <PasswordChecklist password={password} />}
+            {(!editing || password.length > 0) && <PasswordChecklist password={password} className="mt-2" />}
           </>} />
       </div>
       <div className="sm:col-span-2 sm:w-1/2 sm:pr-2">
