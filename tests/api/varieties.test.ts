@@ -8,6 +8,7 @@ import { VARIETY_MESSAGES } from '../../common/varieties.js';
 import { VARIETY_ENUMS_ID } from '../../common/schemas/maintenance.js';
 import { sqlitePath } from '../../server/db/connection.js';
 import { seed, DEMO_VARIETIES_FILE } from '../../server/modules/varieties/seed.js';
+import { VarietySearchCache } from '../../server/modules/varieties/search-cache.js';
 import type { LiveEvent } from '../../server/platform/events.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
@@ -358,6 +359,59 @@ describe('rice varieties: search and paging', () => {
       other.close();
       expect(await list()).toBe(1);
     }
+  });
+});
+
+describe('rice varieties: the search cache', () => {
+  it('keeps a cached search across writes that cannot change it, and only those', async () => {
+    const tag = `kc${Date.now().toString(36)}`;
+    const x = await makeVariety(t.ctx, { varietyName: `${tag} alpha`, location: 'Anao' });
+    const list = async (term: string) => (await call('GET', `/api/varieties?search=${encodeURIComponent(term)}`)).body;
+    expect((await list(`${tag} alpha`)).items.map((v: Json) => v.id)).toEqual([x.id]);
+    expect((await list(`${tag} beta`)).total).toBe(0);
+    // A field that is shown but not searched changes: the search that shows the row follows.
+    const put = async (overrides: Json, version: number) => call('PUT', `/api/varieties/${x.id}`, { ...varietyBody({ location: 'Anao', ...overrides }), version });
+    expect((await put({ varietyName: `${tag} alpha`, maturityDays: 131 }, 1)).status).toBe(200);
+    expect((await list(`${tag} alpha`)).items[0].maturityDays).toBe(131);
+    // Renamed: it leaves the old term's results and joins the new one's.
+    expect((await put({ varietyName: `${tag} beta` }, 2)).status).toBe(200);
+    expect((await list(`${tag} alpha`)).total).toBe(0);
+    expect((await list(`${tag} beta`)).items.map((v: Json) => v.id)).toEqual([x.id]);
+    // The unfiltered list shows every change.
+    expect((await put({ varietyName: `${tag} beta`, location: 'Ramos' }, 3)).status).toBe(200);
+    expect((await list('')).items.find((v: Json) => v.id === x.id).location).toBe('Ramos');
+  });
+
+  it('drops exactly the entries a write can affect, and never stores a load that overlapped one', async () => {
+    const cache = new VarietySearchCache(t.ctx.db);
+    let loads = 0;
+    const load = (value: string) => async () => { loads += 1; return value; };
+    await cache.get('a', 'alpha', load('A1'));
+    await cache.get('all', '', load('ALL1'));
+    expect(await cache.get('a', 'alpha', load('A2'))).toBe('A1');
+    expect(loads).toBe(2);
+
+    cache.invalidateTexts(['nsic rc 1\nbeta\n2019']);
+    expect(await cache.get('a', 'alpha', load('A3'))).toBe('A1');
+    expect(await cache.get('all', '', load('ALL2'))).toBe('ALL2');
+    cache.invalidateTexts(['x\nalphabet soup']);
+    expect(await cache.get('a', 'alpha', load('A4'))).toBe('A4');
+
+    // A write lands while a load is under way: its result is returned but not kept.
+    let finish!: () => void;
+    const slow = cache.get('b', 'bravo', () => new Promise<string>((resolve) => { finish = () => resolve('B-old'); }));
+    await new Promise((r) => setTimeout(r, 10));
+    cache.invalidateTexts(['bravo']);
+    finish();
+    expect(await slow).toBe('B-old');
+    expect(await cache.get('b', 'bravo', load('B-new'))).toBe('B-new');
+
+    // Its own event coming back from the bus changes nothing; anyone else's drops everything.
+    cache.expectOwnEvent('update:1');
+    cache.onEvent('update:1');
+    expect(await cache.get('b', 'bravo', load('B-3'))).toBe('B-new');
+    cache.onEvent('update:2');
+    expect(await cache.get('b', 'bravo', load('B-4'))).toBe('B-4');
   });
 });
 

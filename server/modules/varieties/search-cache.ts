@@ -3,20 +3,37 @@ import type { Database } from '../../db/types.js';
 import { isPostgres } from '../../db/dialect.js';
 
 /**
- * A small cache of list pages (by search and page) and match counts (by search), valid for
- * one "generation" of the data. The generation moves on:
- * - after every write of this module (the service calls invalidate() after commit),
- * - on every live event of the topic (writes of other server instances, over LISTEN/NOTIFY),
- * - on SQLite, when another connection committed (PRAGMA data_version), e.g. the seed or
- *   import command running beside the server.
- * A result read while the generation moved is not stored, so a page never outlives a write.
- * `maxEntries` 0 turns the cache off (used by the benchmark to measure the bare query).
+ * A small cache of list pages (by search and page) and match counts (by search).
+ *
+ * An entry for a search term stays right until a write touches a row that matched the term
+ * before or after the write (the list's order, createdAt, never changes on an update). So:
+ * - a write of this process names the row's search text before and after (`invalidateTexts`):
+ *   entries of the empty search and of terms found in those texts go, the others stay;
+ * - anything else drops everything (`invalidate`): live events of other server instances
+ *   (PostgreSQL LISTEN/NOTIFY) and, on SQLite, commits of another connection to the same file
+ *   (PRAGMA data_version), e.g. the seed or import command running beside the server.
+ * A result whose load overlapped a write that affects it is not stored, so a page never
+ * outlives a write. `maxEntries` 0 turns the cache off (the benchmark's bare-query run).
  */
+interface Write {
+  seq: number;
+  /** Lower-cased search texts the write touched; null: anything may have changed. */
+  texts: string[] | null;
+}
+
+const LOG_SIZE = 256;
+
+function affects(write: Write, term: string): boolean {
+  return write.texts === null || term === '' || write.texts.some((t) => t.includes(term));
+}
+
 export class VarietySearchCache {
-  private generation = 0;
-  private entries = new Map<string, unknown>();
-  /** Loads under way in this generation: concurrent misses of one key share one query. */
-  private loading = new Map<string, Promise<unknown>>();
+  private seq = 0;
+  private log: Write[] = [];
+  private entries = new Map<string, { term: string; value: unknown }>();
+  /** Loads under way: concurrent misses of one key share one query. */
+  private loading = new Map<string, { term: string; promise: Promise<unknown> }>();
+  private ownEvents = new Map<string, number>();
   private dataVersion: number | null = null;
   private readonly sqlite: boolean;
 
@@ -24,10 +41,50 @@ export class VarietySearchCache {
     this.sqlite = !isPostgres(db);
   }
 
+  /** Everything may have changed. */
   invalidate(): void {
-    this.generation += 1;
+    this.record({ seq: ++this.seq, texts: null });
     this.entries.clear();
     this.loading.clear();
+  }
+
+  /** A write of this process: rows with these search texts (before and after) changed. */
+  invalidateTexts(texts: string[]): void {
+    const write: Write = { seq: ++this.seq, texts: texts.map((t) => t.toLowerCase()) };
+    this.record(write);
+    for (const [key, e] of this.entries) if (affects(write, e.term)) this.entries.delete(key);
+    for (const [key, l] of this.loading) if (affects(write, l.term)) this.loading.delete(key);
+  }
+
+  /** This process's own live event is on its way back from the bus: it needs no second invalidation. */
+  expectOwnEvent(key: string): void {
+    // Events that never came back (a bus that dropped them) must not pile up.
+    if (this.ownEvents.size >= 1000) this.ownEvents.clear();
+    this.ownEvents.set(key, (this.ownEvents.get(key) ?? 0) + 1);
+  }
+
+  /** A live event arrived: drop everything unless it is one this process announced itself. */
+  onEvent(key: string): void {
+    const own = this.ownEvents.get(key) ?? 0;
+    if (own > 0) {
+      if (own === 1) this.ownEvents.delete(key);
+      else this.ownEvents.set(key, own - 1);
+      return;
+    }
+    this.invalidate();
+  }
+
+  private record(write: Write): void {
+    this.log.push(write);
+    if (this.log.length > LOG_SIZE) this.log.shift();
+  }
+
+  /** True when no write since `since` (a seq) can have changed results for `term`. */
+  private untouchedSince(since: number, term: string): boolean {
+    if (this.seq === since) return true;
+    const oldest = this.log[0];
+    if (!oldest || oldest.seq > since + 1) return false;
+    return !this.log.some((w) => w.seq > since && affects(w, term));
   }
 
   /** Detects commits made through another SQLite connection (other processes on the same file). */
@@ -39,7 +96,7 @@ export class VarietySearchCache {
     this.dataVersion = v;
   }
 
-  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+  async get<T>(key: string, term: string, load: () => Promise<T>): Promise<T> {
     if (this.maxEntries <= 0) return load();
     await this.checkExternalWrites();
     const hit = this.entries.get(key);
@@ -47,17 +104,17 @@ export class VarietySearchCache {
       // Refresh its place: the map's order is the eviction order (least recently used first).
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit as T;
+      return hit.value as T;
     }
     const pending = this.loading.get(key);
-    if (pending) return pending as Promise<T>;
-    const startedAt = this.generation;
+    if (pending) return pending.promise as Promise<T>;
+    const startedAt = this.seq;
     const promise = load();
-    this.loading.set(key, promise);
+    this.loading.set(key, { term, promise });
     try {
       const value = await promise;
-      if (this.generation === startedAt) {
-        this.entries.set(key, value);
+      if (this.untouchedSince(startedAt, term)) {
+        this.entries.set(key, { term, value });
         if (this.entries.size > this.maxEntries) {
           const oldest = this.entries.keys().next().value;
           if (oldest !== undefined) this.entries.delete(oldest);
@@ -65,7 +122,7 @@ export class VarietySearchCache {
       }
       return value;
     } finally {
-      if (this.loading.get(key) === promise) this.loading.delete(key);
+      if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
     }
   }
 }

@@ -107,25 +107,46 @@ function cacheSize(): number {
   return Number.isFinite(n) && n >= 0 ? n : 500;
 }
 
-/** One cache per database handle, shared by every service of this process (routes, seed, tests). */
-const caches = new WeakMap<AppContext['db'], VarietySearchCache>();
-function cacheFor(db: AppContext['db']): VarietySearchCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new VarietySearchCache(db, cacheSize());
-    caches.set(db, cache);
+/**
+ * One cache per database handle, shared by every service of this process (routes, seed,
+ * tests), listening to the live events once while any of them is open.
+ */
+interface SharedCache { cache: VarietySearchCache; users: number; unsubscribe: (() => void) | null }
+const caches = new WeakMap<AppContext['db'], SharedCache>();
+const eventKey = (op: string, id: string | null | undefined) => `${op}:${id ?? ''}`;
+
+function acquireCache(ctx: AppContext): { cache: VarietySearchCache; release(): void } {
+  let shared = caches.get(ctx.db);
+  if (!shared) {
+    shared = { cache: new VarietySearchCache(ctx.db, cacheSize()), users: 0, unsubscribe: null };
+    caches.set(ctx.db, shared);
   }
-  return cache;
+  const s = shared;
+  if (s.users === 0) {
+    // Writes of other server instances (PostgreSQL LISTEN/NOTIFY) and of other modules (import).
+    s.unsubscribe = ctx.events.subscribe((event) => { if (event.topic === VARIETY_TOPIC) s.cache.onEvent(eventKey(event.op, event.id)); });
+  }
+  s.users += 1;
+  let released = false;
+  return {
+    cache: s.cache,
+    release() {
+      if (released) return;
+      released = true;
+      s.users -= 1;
+      if (s.users === 0) { s.unsubscribe?.(); s.unsubscribe = null; }
+    },
+  };
 }
 
 export function createVarietiesService(ctx: AppContext) {
   const { db, events } = ctx;
-  const cache = cacheFor(db);
-  // Writes of other server instances arrive as live events (PostgreSQL LISTEN/NOTIFY).
-  const unsubscribe = events.subscribe((event) => { if (event.topic === VARIETY_TOPIC) cache.invalidate(); });
+  const { cache, release } = acquireCache(ctx);
 
-  function published(id: string, op: 'create' | 'update' | 'delete'): void {
-    cache.invalidate();
+  /** After commit: drop the cached searches the write can have changed, then tell every browser. */
+  function published(id: string, op: 'create' | 'update' | 'delete', searchTexts: string[]): void {
+    cache.invalidateTexts(searchTexts);
+    cache.expectOwnEvent(eventKey(op, id));
     events.publish({ topic: VARIETY_TOPIC, id, op });
   }
 
@@ -149,10 +170,10 @@ export function createVarietiesService(ctx: AppContext) {
         description: `Created rice variety ${fields.varietyName}`,
         changes: { before: null, after: fields },
       });
-      return varietiesRepository.findLive(trx, id);
+      return (await varietiesRepository.findLive(trx, id))!;
     });
-    published(id, 'create');
-    return presentVariety(row!);
+    published(id, 'create', [row.searchText]);
+    return presentVariety(row);
   }
 
   return {
@@ -160,10 +181,10 @@ export function createVarietiesService(ctx: AppContext) {
     list(search: string, page: number): Promise<VarietyList> {
       const term = search.trim();
       const key = term.toLowerCase();
-      return cache.get<VarietyList>(`page\u0000${page}\u0000${key}`, async () => {
+      return cache.get<VarietyList>(`page\u0000${page}\u0000${key}`, key, async () => {
         const pageSize = LIMITS.varietyPageSize;
         // One count per search term serves all its pages.
-        const total = await cache.get(`count\u0000${key}`, () => varietiesRepository.count(db, term));
+        const total = await cache.get(`count\u0000${key}`, key, () => varietiesRepository.count(db, term));
         const pageCount = Math.max(1, Math.ceil(total / pageSize));
         const current = Math.min(Math.max(1, page), pageCount);
         const rows = total === 0 ? [] : await varietiesRepository.page(db, term, pageSize, (current - 1) * pageSize);
@@ -198,7 +219,7 @@ export function createVarietiesService(ctx: AppContext) {
       await checkOptions(input, existing.yearRelease);
       const after = normalize(input);
       const now = nowIso();
-      const row = await db.transaction().execute(async (trx) => {
+      const { before, row } = await db.transaction().execute(async (trx) => {
         const before = await varietiesRepository.findLive(trx, id);
         if (!before) fail('NOT_FOUND');
         // Versions only grow: a different stored version means someone saved since the form opened.
@@ -214,15 +235,15 @@ export function createVarietiesService(ctx: AppContext) {
           description: `Updated rice variety ${after.varietyName}`,
           changes: diff(fieldsOf(presentVariety(before)), after),
         });
-        return varietiesRepository.findLive(trx, id);
+        return { before, row: (await varietiesRepository.findLive(trx, id))! };
       });
-      published(id, 'update');
-      return presentVariety(row!);
+      published(id, 'update', [before.searchText, row.searchText]);
+      return presentVariety(row);
     },
 
     /** Soft delete: hidden from lists and counts, kept for the history. */
     async remove(id: string, actor: Actor): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      const existing = await db.transaction().execute(async (trx) => {
         const existing = await varietiesRepository.findLive(trx, id);
         if (!existing) fail('NOT_FOUND');
         const deletedAt = nowIso();
@@ -236,14 +257,15 @@ export function createVarietiesService(ctx: AppContext) {
           description: `Deleted rice variety ${existing.varietyName}`,
           changes: { before: fieldsOf(presentVariety(existing)), after: { isDeleted: true, deletedAt, deletedBy: actor.id } },
         });
+        return existing;
       });
-      published(id, 'delete');
+      published(id, 'delete', [existing.searchText]);
     },
 
     /** Names of live varieties, lower-cased (the seed skips these). */
     liveNames: () => varietiesRepository.liveNames(db),
 
-    close: unsubscribe,
+    close: release,
   };
 }
 export type VarietiesService = ReturnType<typeof createVarietiesService>;
