@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
@@ -6,6 +6,7 @@ import { router } from './app/router';
 import { SessionProvider } from './lib/session';
 import { ApiError } from './lib/api';
 import { ToastProvider } from './components/ui/toast';
+import { FullPageSpinner } from './components/ui/spinner';
 import './index.css';
 
 const queryClient = new QueryClient({
@@ -23,7 +24,9 @@ createRoot(document.getElementById('root')!).render(
     <QueryClientProvider client={queryClient}>
       <SessionProvider>
         <ToastProvider>
-          <RouterProvider router={router} />
+          <Suspense fallback={<FullPageSpinner />}>
+            <RouterProvider router={router} />
+          </Suspense>
         </ToastProvider>
       </SessionProvider>
     </QueryClientProvider>

@@ -196,7 +196,8 @@ test('reordering with the keyboard is kept only after Save Changes, and leaving 
   await page.getByRole('button', { name: MAINTENANCE.back }).click();
   await expect(page).toHaveURL(/\/dashboard\/file_maintenance$/);
 
-  // Put the order back for the other tests.
+  // Put the order back for the other tests (after the first toast has gone).
+  await expect(page.getByText(MAINTENANCE.toasts.saved, { exact: true })).toHaveCount(0);
   await tile(page, MAINTENANCE.tiles.riceVariety.label).click();
   await list(page, 'plantingMethods').getByRole('button', { name: MAINTENANCE.moveDown(last) }).click();
   await page.getByRole('button', { name: MAINTENANCE.saveChanges }).click();

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { APP } from '../../../common/texts';
+import { Spinner } from '../../components/ui/spinner';
 import { useSession } from '../../lib/session';
 import { SIDEBAR_COLLAPSED } from '../../lib/storage';
 import { AccountSettingsModal } from '../../features/settings/account-settings-modal';
@@ -34,7 +35,10 @@ export function ShellLayout() {
       <div className="flex min-w-0 flex-1 flex-col">
         <Header user={session.user} onOpenMobileNav={() => setMobileOpen(true)} onAccountSettings={() => setSettingsOpen(true)} onLogout={() => setLogoutOpen(true)} />
         <main className="flex-1 p-4 lg:p-8">
-          <Outlet />
+          {/* Each screen's code arrives on first visit (React.lazy in the feature's routes). */}
+          <Suspense fallback={<div className="flex justify-center p-12"><Spinner className="h-8 w-8" /></div>}>
+            <Outlet />
+          </Suspense>
         </main>
         <footer className="border-t border-slate-200 px-6 py-4 text-center text-xs text-slate-500">
           <p>{APP.departmentCredit}</p>

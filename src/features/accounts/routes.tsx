@@ -1,5 +1,6 @@
+import { lazy } from 'react';
 import type { FeatureRoutes } from '../../app/feature-routes';
-import { AccountsPage } from './accounts-page';
+const AccountsPage = lazy(() => import('./accounts-page').then((m) => ({ default: m.AccountsPage })));
 
 /** Admin accounts at /dashboard/accounts; the sidebar entry's accounts.manage permission guards it. */
 export const routes: FeatureRoutes = {

@@ -1,6 +1,7 @@
+import { lazy } from 'react';
 import { CATALOG_KINDS } from '../../../common/catalog';
 import type { FeatureRoutes } from '../../app/feature-routes';
-import { CatalogPage } from './catalog-page';
+const CatalogPage = lazy(() => import('./catalog-page').then((m) => ({ default: m.CatalogPage })));
 
 export const routes: FeatureRoutes = {
   dashboard: [

@@ -1,10 +1,11 @@
+import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { MAINTENANCE } from '../../../common/maintenance';
 import { ACCOUNT_ENUMS_ID, VARIETY_ENUMS_ID } from '../../../common/schemas/maintenance';
 import type { FeatureRoutes } from '../../app/feature-routes';
-import { MaintenanceHomePage } from './home-page';
-import { ListsPage } from './lists-page';
-import { PlaceholderPage } from './placeholder-page';
+const MaintenanceHomePage = lazy(() => import('./home-page').then((m) => ({ default: m.MaintenanceHomePage })));
+const ListsPage = lazy(() => import('./lists-page').then((m) => ({ default: m.ListsPage })));
+const PlaceholderPage = lazy(() => import('./placeholder-page').then((m) => ({ default: m.PlaceholderPage })));
 
 /** /dashboard/file_maintenance and its sub-pages (the router guards them with maintenance.manage). */
 function MaintenanceScreens() {

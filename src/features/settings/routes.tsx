@@ -1,5 +1,6 @@
+import { lazy } from 'react';
 import type { FeatureRoutes } from '../../app/feature-routes';
-import { ResetPasswordPage } from './reset-password-page';
+const ResetPasswordPage = lazy(() => import('./reset-password-page').then((m) => ({ default: m.ResetPasswordPage })));
 
 /** The emailed reset link's page lives outside the shell and needs no session. */
 export const routes: FeatureRoutes = {
