@@ -57,10 +57,12 @@ export function Sidebar({ role, collapsed, onToggleCollapsed, mobileOpen, onClos
   const width = collapsed ? LIMITS.sidebarCollapsedWidth : LIMITS.sidebarExpandedWidth;
   return (
     <>
+      {/* The column fills the page's height; the menu inside it stays in view while the page scrolls. */}
+      <div className="hidden shrink-0 bg-brand-900 lg:block">
       <aside
         data-testid="sidebar"
         style={{ width }}
-        className="sticky top-0 hidden h-screen shrink-0 flex-col bg-brand-900 transition-[width] duration-200 lg:flex"
+        className="sticky top-0 flex h-screen flex-col transition-[width] duration-200"
       >
         <Brand collapsed={collapsed} />
         <SidebarBody role={role} collapsed={collapsed} />
@@ -77,6 +79,7 @@ export function Sidebar({ role, collapsed, onToggleCollapsed, mobileOpen, onClos
           {collapsed && <p className="sr-only">{APP.version}</p>}
         </div>
       </aside>
+      </div>
 
       {mobileOpen && (
         <div className="fixed inset-0 z-40 lg:hidden" role="dialog" aria-modal="true" aria-label="Navigation">
