@@ -10,7 +10,7 @@
  *    sampled from /proc/<pid>/status during the export (peak VmRSS, and VmHWM).
  * Budgets (issue 6): first pages under 50 ms p99, export >= 200,000 rows/s, RSS < 200 MB.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,8 +81,10 @@ if (values.pg) {
   await db.destroy();
 }
 
-// 2. The real server, as a child process whose memory we can read.
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+// 2. The real server as it runs in production (plain JavaScript from build/, see npm start),
+// as a child process whose memory we can read.
+execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
+const server = spawn(process.execPath, ['build/server/main.js'], {
   cwd: root,
   env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
   stdio: ['ignore', 'inherit', 'inherit'],

@@ -400,6 +400,40 @@ describe('counts and search at volume', () => {
     expect(rows.every((r) => r.collection === 'rice_local_diseases' && r.action === 'UPDATE' && /\brice/i.test(r.description ?? ''))).toBe(true);
   });
 
+  it('pages common, partial, long and single-letter words the same as a full read, imported older entries included', async () => {
+    // Entries imported later with older timestamps: their seq no longer follows time.
+    const now = Date.now();
+    const imported = Array.from({ length: 400 }, (_, i) => ({
+      userName: i % 2 ? 'Grace Aquino' : 'Ramon Garcia',
+      documentName: i % 3 ? `NSIC Rc ${200 + (i % 40)}` : 'Rice blast',
+      description: i % 5 ? `Imported rice record ${i}` : `Imported blast note ${i}`,
+      timestamp: isoAgo(((i * 7919) % 100) * DAY + i * 1000, now),
+    }));
+    await makeEntries(big.ctx, imported);
+
+    const all = await big.ctx.db.selectFrom('audit_logs')
+      .select(['id', 'userName', 'userEmail', 'documentName', 'name', 'description', 'collection', 'action', 'timestamp'])
+      .orderBy('timestamp', 'desc').orderBy('seq', 'desc').execute();
+    // The rule, written out independently: every query word begins a word of the entry.
+    const words = (r: typeof all[number]) => [r.userName, r.userEmail, r.documentName ?? r.name, r.description].join(' ').toLowerCase().split(/[^a-z0-9]+/);
+    const expected = (q: string, keep: (r: typeof all[number]) => boolean = () => true) => all
+      .filter((r) => keep(r) && q.split(' ').every((t) => words(r).some((w) => w.startsWith(t))))
+      .map((r) => r.id);
+
+    for (const q of ['rice', 'updated rice', 'bla', 'r', 'grace aquino', 'aquin', 'bacterial', 'nsic 22', 'updatedx', 'aquinox']) {
+      const want = expected(q);
+      if (q.endsWith('x')) expect(want).toEqual([]);
+      expect(await walk(`q=${encodeURIComponent(q)}`), q).toEqual(want);
+    }
+    expect(expected('rice').length).toBeGreaterThan(5000);
+    const from = manilaDate(now - 40 * DAY);
+    const to = manilaDate(now - 10 * DAY);
+    const inRange = (r: typeof all[number]) => r.timestamp >= new Date(manilaDayStart(from)).toISOString() && r.timestamp < new Date(manilaDayStart(to) + DAY).toISOString();
+    expect(await walk(`q=rice&collection=rice_local_diseases&range=custom&from=${from}&to=${to}`))
+      .toEqual(expected('rice', (r) => r.collection === 'rice_local_diseases' && inRange(r)));
+    expect(await get('/api/history/count?q=aquinox')).toEqual({ count: 0, exact: true });
+  }, 120_000);
+
   it('exports the whole log in order', async () => {
     const res = await big.app.inject({ url: '/api/history/export.csv', headers: { cookie } });
     const lines = parseCsv(res.body.slice(1));

@@ -48,6 +48,18 @@ export function ftsMatch(terms: string[]): string {
   return terms.map((t) => `"${t}"*`).join(' ');
 }
 
+/** Longest prefix FTS5 keeps its own index of (migration 041): such prefixes are read lazily. */
+export const FTS_PREFIX_MAX = 4;
+
+/**
+ * The FTS5 query that the prefix indexes answer lazily: every word cut to its first 4
+ * characters. It finds every entry the search words find, and some more when a word is longer
+ * (the caller checks the full words).
+ */
+export function ftsPrefixMatch(terms: string[]): string {
+  return ftsMatch([...new Set(terms.map((t) => t.slice(0, FTS_PREFIX_MAX)))]);
+}
+
 /** The text condition done by the database: tsvector on PostgreSQL, FTS5 on SQLite. */
 function textMatch(db: Db, terms: string[]): Expression<SqlBool> {
   if (isPostgres(db)) {
@@ -56,23 +68,38 @@ function textMatch(db: Db, terms: string[]): Expression<SqlBool> {
   return sql<SqlBool>`"seq" in (select rowid from audit_logs_fts where audit_logs_fts match ${ftsMatch(terms)})`;
 }
 
-/** Every filter but the text; `withText` adds the database's own full-text condition. */
-export function applyCriteria<O>(db: Db, query: AuditQuery<O>, c: Criteria, withText = true): AuditQuery<O> {
+/**
+ * Every filter but the text; `withText` adds the database's own full-text condition.
+ * `indexed` false (SQLite, rows fetched by seq) writes each column as +"column", which no
+ * index serves: without statistics the planner would otherwise walk the whole index of, say,
+ * one user's entries instead of looking up the few seqs.
+ */
+export function applyCriteria<O>(db: Db, query: AuditQuery<O>, c: Criteria, withText = true, indexed = true): AuditQuery<O> {
+  const col = (name: 'timestamp' | 'action' | 'collection') => (indexed ? sql.ref(name) : sql`+${sql.ref(name)}`);
+  const actor = indexed ? actorKey : sql`+${actorKey}`;
   let q = query;
-  if (c.bounds.from) q = q.where('timestamp', '>=', c.bounds.from);
+  if (c.bounds.from) q = q.where(col('timestamp'), '>=', c.bounds.from);
   // A date range never matches an entry whose timestamp is not a date (imported text).
-  if (c.bounds.before || c.bounds.from) q = q.where('timestamp', '<', c.bounds.before ?? LAST_DATE);
-  if (c.action) q = q.where('action', '=', c.action);
-  if (c.collection) q = q.where('collection', '=', c.collection);
-  if (c.user) q = q.where(sql<SqlBool>`${actorKey} = ${c.user}`);
-  if (c.ownerId) q = q.where(sql<SqlBool>`${actorKey} = ${c.ownerId}`);
-  if (c.hideSecurityActions) q = q.where('action', 'not in', [...SECURITY_ACTIONS]);
+  if (c.bounds.before || c.bounds.from) q = q.where(col('timestamp'), '<', c.bounds.before ?? LAST_DATE);
+  if (c.action) q = q.where(col('action'), '=', c.action);
+  if (c.collection) q = q.where(col('collection'), '=', c.collection);
+  if (c.user) q = q.where(sql<SqlBool>`${actor} = ${c.user}`);
+  if (c.ownerId) q = q.where(sql<SqlBool>`${actor} = ${c.ownerId}`);
+  if (c.hideSecurityActions) q = q.where(col('action'), 'not in', [...SECURITY_ACTIONS]);
   if (withText && c.terms.length > 0) q = q.where(textMatch(db, c.terms));
   return q;
 }
 
-function after<O>(query: AuditQuery<O>, cursor: Cursor | undefined): AuditQuery<O> {
-  return cursor ? query.where(sql<SqlBool>`("timestamp", "seq") < (${cursor.timestamp}, ${cursor.seq})`) : query;
+function after<O>(query: AuditQuery<O>, cursor: Cursor | undefined, indexed = true): AuditQuery<O> {
+  if (!cursor) return query;
+  return query.where(indexed
+    ? sql<SqlBool>`("timestamp", "seq") < (${cursor.timestamp}, ${cursor.seq})`
+    : sql<SqlBool>`(+"timestamp", +"seq") < (${cursor.timestamp}, ${cursor.seq})`);
+}
+
+/** SQLite: the given seqs, looked up by seq, that pass every filter but the text and follow the cursor. */
+function bySeqs<O>(db: Db, query: AuditQuery<O>, c: Criteria, seqs: number[], cursor?: Cursor): AuditQuery<O> {
+  return after(applyCriteria(db, query.where('seq', 'in', seqs), c, false, false), cursor, false);
 }
 
 function newestFirst<O>(query: AuditQuery<O>): AuditQuery<O> {
@@ -93,8 +120,8 @@ export type ListRow = Awaited<ReturnType<ReturnType<typeof listQuery>['execute']
 export type ExportRow = [seq: number, timestamp: string, actor: string | null, userName: string | null, action: string,
   collection: string | null, document: string | null, description: string | null, userEmail: string | null];
 
-function exportQuery(db: Db, c: Criteria, withText: boolean) {
-  return applyCriteria(db, db.selectFrom('audit_logs').select([
+function exportColumns(db: Db, c: Criteria) {
+  return db.selectFrom('audit_logs').select([
     'seq', 'timestamp',
     sql<string | null>`case when "userName" is null then ${actorKey} end`.as('actor'),
     'userName', 'action', 'collection',
@@ -102,7 +129,11 @@ function exportQuery(db: Db, c: Criteria, withText: boolean) {
     'description',
     // Needed only to check search words against the e-mail address.
     (c.terms.length > 0 ? sql<string | null>`"userEmail"` : sql<string | null>`null`).as('userEmail'),
-  ]), c, withText);
+  ]);
+}
+
+function exportQuery(db: Db, c: Criteria, withText: boolean) {
+  return applyCriteria(db, exportColumns(db, c), c, withText);
 }
 
 const toTuple = (r: { seq: number; timestamp: string; actor: string | null; userName: string | null; action: string; collection: string | null; document: string | null; description: string | null; userEmail: string | null }): ExportRow =>
@@ -153,12 +184,39 @@ export const historyRepository = {
   },
 
   /**
-   * SQLite: the entries the full-text index matches, when there are at most `cap` of them
-   * (else null: the words are common and walking the time index finds them faster).
+   * SQLite: the entries an FTS5 query matches, when there are at most `cap` of them (else
+   * null: the words are common and walking the list in order finds them faster).
    */
-  async ftsCandidates(db: Db, terms: string[], cap: number): Promise<number[] | null> {
-    const result = await sql<{ seq: number }>`select rowid as seq from audit_logs_fts where audit_logs_fts match ${ftsMatch(terms)} limit ${cap + 1}`.execute(db);
+  async ftsCandidates(db: Db, match: string, cap: number): Promise<number[] | null> {
+    const result = await sql<{ seq: number }>`select rowid as seq from audit_logs_fts where audit_logs_fts match ${match} order by rowid desc limit ${cap + 1}`.execute(db);
     return result.rows.length > cap ? null : result.rows.map((r) => Number(r.seq));
+  },
+
+  /**
+   * SQLite: the next `limit` seqs an FTS5 query matches below `below`, highest first. FTS5
+   * reads its lists lazily from the newest end, so this costs about as much as the rows it
+   * passes over from there (a lower bound would not help: FTS5 reaches it by reading up to it).
+   */
+  async ftsNewest(db: Db, match: string, below: number, limit: number): Promise<number[]> {
+    const result = await sql<{ seq: number }>`select rowid as seq from audit_logs_fts where audit_logs_fts match ${match} and rowid < ${below} order by rowid desc limit ${limit}`.execute(db);
+    return result.rows.map((r) => Number(r.seq));
+  },
+
+  /** The list rows of the given seqs that pass every filter but the text and come after the cursor. */
+  rowsBySeqs(db: Db, c: Criteria, seqs: number[], cursor: Cursor | undefined): Promise<ListRow[]> {
+    if (seqs.length === 0) return Promise.resolve([]);
+    return bySeqs(db, listQuery(db), c, seqs, cursor).execute();
+  },
+
+  /**
+   * Rows newer than `timestamp` (and after the cursor) whose seq is below `belowSeq`: the
+   * entries written after older ones with a later time (imported entries), up to `limit`.
+   */
+  newerWithLowerSeq(db: Db, c: Criteria, timestamp: string, belowSeq: number, cursor: Cursor | undefined, limit: number): Promise<ListRow[]> {
+    return after(applyCriteria(db, listQuery(db), c, false), cursor)
+      .where('timestamp', '>', timestamp)
+      // '+seq': the range of timestamps is the short one; seq below a bound is nearly every row.
+      .where(sql`+"seq"`, '<', belowSeq).limit(limit).execute();
   },
 
   /**
@@ -167,7 +225,7 @@ export const historyRepository = {
    */
   pageBySeqs(db: Db, c: Criteria, seqs: number[], cursor: Cursor | undefined, limit: number): Promise<ListRow[]> {
     if (seqs.length === 0) return Promise.resolve([]);
-    return after(applyCriteria(db, listQuery(db), c, false).where('seq', 'in', seqs), cursor)
+    return bySeqs(db, listQuery(db), c, seqs, cursor)
       .orderBy(sql`+"timestamp"`, 'desc').orderBy('seq', 'desc').limit(limit).execute();
   },
 
@@ -197,10 +255,10 @@ export const historyRepository = {
     return newestFirst(exportQuery(db, c, withText)).limit(limit).execute().then((rows) => rows.map(toTuple));
   },
 
-  /** SQLite, rare words: every candidate with the other filters, newest first. */
-  async rowsBySeqs(db: Db, c: Criteria, seqs: number[]): Promise<ExportRow[]> {
+  /** SQLite, rare words: every candidate with the other filters, newest first, as CSV rows. */
+  async exportRowsBySeqs(db: Db, c: Criteria, seqs: number[]): Promise<ExportRow[]> {
     if (seqs.length === 0) return [];
-    const rows = await exportQuery(db, c, false).where('seq', 'in', seqs).orderBy(sql`+"timestamp"`, 'desc').orderBy('seq', 'desc').execute();
+    const rows = await bySeqs(db, exportColumns(db, c), c, seqs).orderBy(sql`+"timestamp"`, 'desc').orderBy('seq', 'desc').execute();
     return rows.map(toTuple);
   },
 
