@@ -209,6 +209,17 @@ export function guardCell(value: string): string {
   return first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 ? `'${value}` : value;
 }
 
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * One CSV cell (RFC 4180): the formula guard of guardCell, then quoted, with quotes doubled,
+ * when it holds a comma, a quote or a line break.
+ */
+export function csvCell(value: string): string {
+  const guarded = guardCell(value);
+  return NEEDS_QUOTES.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
+}
+
 export interface DiffRow {
   field: string;
   before: unknown;

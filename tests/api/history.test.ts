@@ -326,6 +326,23 @@ describe('CSV export', () => {
     ]);
   });
 
+  it('names older entries by their account and keeps unusual characters of a cell', async () => {
+    const { account } = await actor('ADMIN', 'Lorna Dizon');
+    const sqlite = !t.ctx.config.databaseUrl;
+    await makeEntries(t.ctx, [
+      { actorId: account.id, timestamp: '2024-06-01T00:00:01.000Z', action: 'UPDATE', collection: 'rice_local_pests', name: 'Old pest', description: 'Ñ "quoted" ¿?' },
+      { performedBy: account.id, userName: '', timestamp: '2024-06-01T00:00:00.000Z', action: 'DELETE', collection: null, documentName: null, description: null },
+      // PostgreSQL text cannot hold NUL; SQLite can, and the export must keep it.
+      ...(sqlite ? [{ actorId: account.id, timestamp: '2024-05-31T23:59:59.000Z', action: 'CREATE', collection: 'accounts', documentName: 'nul\u0000inside', description: 'x' }] : []),
+    ]);
+    const rows = parseCsv((await csv({ user: account.id })).body.slice(1));
+    expect(rows.slice(1)).toEqual([
+      ['2024-06-01 08:00:01', 'Lorna Dizon', 'UPDATE', 'Rice Pests', 'Old pest', 'Ñ "quoted" ¿?'],
+      ['2024-06-01 08:00:00', 'Lorna Dizon', 'DELETE', '', '', ''],
+      ...(sqlite ? [['2024-06-01 07:59:59', 'Lorna Dizon', 'CREATE', 'User Accounts', 'nul\u0000inside', 'x']] : []),
+    ]);
+  });
+
   it('exports every match across many database batches, in list order', async () => {
     const { account, who } = await actor();
     const base = Date.now() - 5 * DAY;

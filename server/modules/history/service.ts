@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import {
-  collectionLabel, csvTimestamp, dateBounds, guardCell, HISTORY, HISTORY_LIMITS, manilaDate, matchesTerms, searchTerms,
+  collectionLabel, csvCell, csvTimestamp, dateBounds, HISTORY, HISTORY_LIMITS, manilaDate, matchesTerms, searchTerms,
 } from '../../../common/history.js';
 import { can } from '../../../common/permissions.js';
 import type { HistoryCount, HistoryDetail, HistoryEntry, HistoryFilters, HistoryListQuery, HistoryPage } from '../../../common/schemas/history.js';
@@ -26,6 +25,8 @@ const FTS_BUDGET = 24_000;
 const LATE_ROWS_MAX = 2000;
 /** Rows per query of the row-by-row walk. */
 const SCAN_CHUNK = 500;
+/** Characters of CSV per chunk handed to the response stream. */
+const EXPORT_CHUNK = 64 * 1024;
 /** Rows sampled to estimate how many match a common word. */
 const DENSITY_SAMPLE = 2000;
 
@@ -318,40 +319,44 @@ export function createHistoryService(ctx: AppContext) {
 
     /**
      * The CSV of the current filters, streamed: the database is read in batches by
-     * (timestamp, seq) and written as the client takes it, so memory stays flat.
+     * (timestamp, seq), the lines are written here into chunks of about 64 KB, and the next
+     * chunk is made only when the client has taken the previous ones, so memory stays flat.
+     * Users, actions and collections repeat, so their cells are escaped once per export.
      */
     exportCsv(auth: AuthContext, filters: HistoryFilters): Readable {
       const c = criteriaFor(auth, filters);
       const names: Names = new Map();
-      const csv = stringify({ header: true, columns: [...HISTORY.csvColumns], bom: true });
-      const drained = () => new Promise<void>((resolve) => {
-        const done = () => { csv.off('drain', done); csv.off('close', done); resolve(); };
-        csv.on('drain', done);
-        csv.on('close', done);
-      });
-      (async () => {
-        for await (const rows of exportRows(c)) {
-          if (csv.destroyed) return;
-          await namesFor(rows.map((r) => r[2]), names);
-          for (const row of rows) {
-            csv.write([
-              csvTimestamp(row[1]),
-              guardCell(row[3] || userLabel(null, row[2], names)),
-              guardCell(row[4]),
-              guardCell(collectionLabel(row[5])),
-              guardCell(row[6] ?? ''),
-              guardCell(row[7] ?? ''),
-            ]);
-          }
-          // One batch at most waits in memory: the next is read when the client has taken this one.
-          if (csv.writableNeedDrain) await drained();
+      const repeated = new Map<string, string>();
+      const cellOf = (value: string): string => {
+        let cell = repeated.get(value);
+        if (cell === undefined) {
+          cell = csvCell(value);
+          if (repeated.size < 10_000) repeated.set(value, cell);
         }
-        if (!csv.destroyed) csv.end();
-      })().catch((err: unknown) => {
-        ctx.log.error({ err }, 'history export failed');
-        csv.destroy(err instanceof Error ? err : new Error(String(err)));
-      });
-      return csv;
+        return cell;
+      };
+      async function* chunks(): AsyncGenerator<string> {
+        let out = `\ufeff${HISTORY.csvColumns.join(',')}\n`;
+        try {
+          for await (const rows of exportRows(c)) {
+            const ids: Array<string | null> = [];
+            for (const row of rows) if (row[2] !== null) ids.push(row[2]);
+            if (ids.length > 0) await namesFor(ids, names);
+            for (const row of rows) {
+              out += `${csvTimestamp(row[1])},${cellOf(row[3] || userLabel(null, row[2], names))},${cellOf(row[4])},${cellOf(collectionLabel(row[5]))},${csvCell(row[6] ?? '')},${csvCell(row[7] ?? '')}\n`;
+              if (out.length >= EXPORT_CHUNK) {
+                yield out;
+                out = '';
+              }
+            }
+          }
+          if (out) yield out;
+        } catch (err) {
+          ctx.log.error({ err }, 'history export failed');
+          throw err;
+        }
+      }
+      return Readable.from(chunks(), { objectMode: false, highWaterMark: EXPORT_CHUNK });
     },
   };
 }
