@@ -1,4 +1,5 @@
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { SECURITY_ACTIONS } from '../../../common/permissions.js';
 import type { TimeBounds } from '../../../common/history.js';
@@ -24,6 +25,11 @@ export interface Criteria {
   ownerId?: string | undefined;
   /** ... and never LOGIN, RESTRICT, UNRESTRICT. */
   hideSecurityActions: boolean;
+  /**
+   * PostgreSQL, two words or more: the word whose entries the GIN index should list (the
+   * rarest); the others are checked on those rows. Unset: the whole query goes to the index.
+   */
+  indexTerm?: string | undefined;
 }
 
 /** Position of the last row of a page: rows strictly older come next. */
@@ -60,10 +66,20 @@ export function ftsPrefixMatch(terms: string[]): string {
   return ftsMatch([...new Set(terms.map((t) => t.slice(0, FTS_PREFIX_MAX)))]);
 }
 
-/** The text condition done by the database: tsvector on PostgreSQL, FTS5 on SQLite. */
-function textMatch(db: Db, terms: string[]): Expression<SqlBool> {
+/**
+ * The text condition done by the database: tsvector on PostgreSQL, FTS5 on SQLite. On
+ * PostgreSQL a GIN index lists every entry of a prefix before it can intersect ('nsic:*' is
+ * 300,000 entries at a million, 30 to 80 ms); with an index term, the index lists only that
+ * (rare) word and the full query is checked on its rows (ts_match_vq is @@ written so that
+ * the planner does not hand it to the index as well).
+ */
+function textMatch(db: Db, terms: string[], indexTerm?: string): Expression<SqlBool> {
   if (isPostgres(db)) {
-    return sql<SqlBool>`"search" @@ to_tsquery('simple', ${terms.map((t) => `${t}:*`).join(' & ')})`;
+    const all = terms.map((t) => `${t}:*`).join(' & ');
+    if (indexTerm && terms.length > 1) {
+      return sql<SqlBool>`("search" @@ to_tsquery('simple', ${`${indexTerm}:*`}) and ts_match_vq("search", to_tsquery('simple', ${all})))`;
+    }
+    return sql<SqlBool>`"search" @@ to_tsquery('simple', ${all})`;
   }
   return sql<SqlBool>`"seq" in (select rowid from audit_logs_fts where audit_logs_fts match ${ftsMatch(terms)})`;
 }
@@ -86,7 +102,7 @@ export function applyCriteria<O>(db: Db, query: AuditQuery<O>, c: Criteria, with
   if (c.user) q = q.where(sql<SqlBool>`${actor} = ${c.user}`);
   if (c.ownerId) q = q.where(sql<SqlBool>`${actor} = ${c.ownerId}`);
   if (c.hideSecurityActions) q = q.where(col('action'), 'not in', [...SECURITY_ACTIONS]);
-  if (withText && c.terms.length > 0) q = q.where(textMatch(db, c.terms));
+  if (withText && c.terms.length > 0) q = q.where(textMatch(db, c.terms, c.indexTerm));
   return q;
 }
 
@@ -172,15 +188,25 @@ function unpack(seq: number, packed: string, withEmail: boolean): ExportRow | nu
  * export's own, each row's fields packed into one text (see packedExportQuery). On
  * PostgreSQL they run through the pool.
  */
-export async function* exportBatches(db: Db, config: { dataDir: string }, c: Criteria, batchSize: number, withText = true): AsyncGenerator<ExportRow[]> {
+export async function* exportBatches(db: Db, config: { dataDir: string; databaseUrl?: string | undefined }, c: Criteria, batchSize: number, withText = true): AsyncGenerator<ExportRow[]> {
   let cursor: Cursor = { timestamp: '\uffff', seq: Number.MAX_SAFE_INTEGER };
   if (isPostgres(db)) {
-    for (;;) {
-      const rows = (await newestFirst(after(exportQuery(db, c, withText), cursor)).limit(batchSize).execute()).map(toTuple);
-      if (rows.length > 0) yield rows;
-      if (rows.length < batchSize) return;
-      const last = rows[rows.length - 1]!;
-      cursor = { timestamp: last[1], seq: last[0] };
+    // The same keyset batches on a connection of the export's own, rows as arrays (pg builds
+    // no object per row); each batch is its own statement, so no transaction stays open.
+    const compiled = newestFirst(after(exportQuery(db, c, withText), { timestamp: CURSOR_TS, seq: CURSOR_SEQ })).limit(batchSize).compile();
+    const client = new pg.Client({ connectionString: config.databaseUrl });
+    await client.connect();
+    try {
+      for (;;) {
+        const values = compiled.parameters.map((p) => (p === CURSOR_TS ? cursor.timestamp : p === CURSOR_SEQ ? cursor.seq : p));
+        const rows = (await client.query<ExportRow>({ text: compiled.sql, values, rowMode: 'array' })).rows;
+        if (rows.length > 0) yield rows;
+        if (rows.length < batchSize) return;
+        const last = rows[rows.length - 1]!;
+        cursor = { timestamp: last[1], seq: Number(last[0]) };
+      }
+    } finally {
+      await client.end();
     }
   }
   const compiled = newestFirst(after(packedExportQuery(db, c, withText), { timestamp: CURSOR_TS, seq: CURSOR_SEQ })).limit(batchSize).compile();
@@ -259,6 +285,14 @@ export const historyRepository = {
     if (seqs.length === 0) return Promise.resolve([]);
     return bySeqs(db, listQuery(db), c, seqs, cursor)
       .orderBy(sql`+"timestamp"`, 'desc').orderBy('seq', 'desc').limit(limit).execute();
+  },
+
+  /** PostgreSQL: the planner's estimate of the entries with a word beginning with `term` (from the column statistics). */
+  async estimateTermRows(db: Db, term: string): Promise<number> {
+    const result = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`explain (format json) select 1 from audit_logs where "search" @@ to_tsquery('simple', ${`${term}:*`})`.execute(db);
+    const plan = result.rows[0]?.['QUERY PLAN'];
+    const rows = Array.isArray(plan) ? Number(plan[0]?.Plan['Plan Rows']) : Number.NaN;
+    return Number.isFinite(rows) ? rows : Number.MAX_SAFE_INTEGER;
   },
 
   /** Matches counted up to `cap` + 1 rows: cheap, and exact whenever the result is <= cap. */

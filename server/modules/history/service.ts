@@ -25,6 +25,8 @@ const FTS_BUDGET = 24_000;
 const LATE_ROWS_MAX = 2000;
 /** Rows per query of the row-by-row walk. */
 const SCAN_CHUNK = 500;
+/** How long the planner's estimate of a search word is reused. */
+const ESTIMATE_TTL_MS = 10 * 60_000;
 /** Characters of CSV per chunk handed to the response stream. */
 const EXPORT_CHUNK = 64 * 1024;
 /** Rows sampled to estimate how many match a common word. */
@@ -112,6 +114,26 @@ export function createHistoryService(ctx: AppContext) {
       ownerId: all ? undefined : auth.user.id,
       hideSecurityActions: !can(auth.role, 'history.viewSecurityActions'),
     };
+  }
+
+  /** PostgreSQL: the planner's row estimate per search word, kept a while (statistics change slowly). */
+  const estimates = new Map<string, { rows: number; at: number }>();
+  async function termRows(term: string): Promise<number> {
+    const now = Date.now();
+    const known = estimates.get(term);
+    if (known && now - known.at < ESTIMATE_TTL_MS) return known.rows;
+    const rows = await repo.estimateTermRows(db, term);
+    if (estimates.size >= 1000) estimates.clear();
+    estimates.set(term, { rows, at: now });
+    return rows;
+  }
+
+  /** The criteria, and on PostgreSQL with two words or more the rarest word for the index. */
+  async function prepare(c: Criteria): Promise<Criteria> {
+    if (sqlite || c.terms.length < 2) return c;
+    const unique = [...new Set(c.terms)];
+    const rows = await Promise.all(unique.map(termRows));
+    return { ...c, indexTerm: unique[rows.indexOf(Math.min(...rows))] };
   }
 
   /** Account names for rows that recorded only an actor id (older entries); cached per use. */
@@ -270,7 +292,7 @@ export function createHistoryService(ctx: AppContext) {
 
     async page(auth: AuthContext, query: HistoryListQuery): Promise<HistoryPage> {
       const cursor = decodeCursor(query.cursor);
-      const c = criteriaFor(auth, query);
+      const c = await prepare(criteriaFor(auth, query));
       const rows = await rowsFor(c, cursor, query.limit + 1);
       const pageRows = rows.slice(0, query.limit);
       const names = await namesFor(pageRows.filter((r) => !r.userName).map(actorOf));
@@ -283,7 +305,7 @@ export function createHistoryService(ctx: AppContext) {
 
     /** Exact up to the cap (10,000 matches); an estimate beyond it. */
     async count(auth: AuthContext, filters: HistoryFilters): Promise<HistoryCount> {
-      const c = criteriaFor(auth, filters);
+      const c = await prepare(criteriaFor(auth, filters));
       if (sqlite && c.terms.length > 0) return sqliteTextCount(c);
       const n = await repo.countUpTo(db, c, cap);
       if (n <= cap) return { count: n, exact: true };
@@ -324,7 +346,7 @@ export function createHistoryService(ctx: AppContext) {
      * Users, actions and collections repeat, so their cells are escaped once per export.
      */
     exportCsv(auth: AuthContext, filters: HistoryFilters): Readable {
-      const c = criteriaFor(auth, filters);
+      const criteria = criteriaFor(auth, filters);
       const names: Names = new Map();
       const repeated = new Map<string, string>();
       const cellOf = (value: string): string => {
@@ -338,7 +360,7 @@ export function createHistoryService(ctx: AppContext) {
       async function* chunks(): AsyncGenerator<string> {
         let out = `\ufeff${HISTORY.csvColumns.join(',')}\n`;
         try {
-          for await (const rows of exportRows(c)) {
+          for await (const rows of exportRows(await prepare(criteria))) {
             const ids: Array<string | null> = [];
             for (const row of rows) if (row[2] !== null) ids.push(row[2]);
             if (ids.length > 0) await namesFor(ids, names);
