@@ -16,6 +16,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -92,6 +93,11 @@ if (values.pg) {
 // 2. The real server as it runs in production (plain JavaScript from build/, see npm start),
 // as a child process whose memory we can read.
 execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
+// Another server on the port would answer in place of ours (and its memory would be read).
+await new Promise<void>((resolve, reject) => {
+  const probe = net.createServer().once('error', () => reject(new Error(`port ${port} is in use: pass --port`)));
+  probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+});
 const server = spawn(process.execPath, ['build/server/main.js'], {
   cwd: root,
   env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
@@ -103,6 +109,7 @@ process.on('exit', stop);
 
 try {
   for (let i = 0; ; i++) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
     try { if ((await fetch(`${base}/api/health`)).ok) break; } catch { /* starting */ }
     if (i > 300) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 200));

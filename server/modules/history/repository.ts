@@ -113,9 +113,15 @@ function after<O>(query: AuditQuery<O>, cursor: Cursor | undefined, indexed = tr
     : sql<SqlBool>`(+"timestamp", +"seq") < (${cursor.timestamp}, ${cursor.seq})`);
 }
 
-/** SQLite: the given seqs, looked up by seq, that pass every filter but the text and follow the cursor. */
+/**
+ * SQLite: the given seqs, looked up by seq, that pass every filter but the text and follow the
+ * cursor. The seqs go as one JSON parameter, so the statement's text is the same whatever
+ * their number: prepared statements are kept by their text (server/db/connection.ts), and an
+ * IN list of thousands of parameters would leave a large statement behind for every length.
+ */
 function bySeqs<O>(db: Db, query: AuditQuery<O>, c: Criteria, seqs: number[], cursor?: Cursor): AuditQuery<O> {
-  return after(applyCriteria(db, query.where('seq', 'in', seqs), c, false, false), cursor, false);
+  const listed = query.where(sql<SqlBool>`"seq" in (select value from json_each(${JSON.stringify(seqs)}))`);
+  return after(applyCriteria(db, listed, c, false, false), cursor, false);
 }
 
 function newestFirst<O>(query: AuditQuery<O>): AuditQuery<O> {
@@ -336,7 +342,10 @@ export const historyRepository = {
   async accountNames(db: Db, ids: string[]): Promise<Map<string, { fullname: string; email: string | null }>> {
     const map = new Map<string, { fullname: string; email: string | null }>();
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await db.selectFrom('accounts').select(['id', 'fullname', 'email']).where('id', 'in', ids.slice(i, i + 500)).execute();
+      const chunk = ids.slice(i, i + 500);
+      // One statement text for any number of ids (see bySeqs).
+      const listed = isPostgres(db) ? sql<SqlBool>`"id" = any(${chunk})` : sql<SqlBool>`"id" in (select value from json_each(${JSON.stringify(chunk)}))`;
+      const rows = await db.selectFrom('accounts').select(['id', 'fullname', 'email']).where(listed).execute();
       for (const r of rows) map.set(r.id, { fullname: r.fullname, email: r.email });
     }
     return map;
