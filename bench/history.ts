@@ -1,6 +1,6 @@
 /**
  * npm run bench:history -- [--rows 1000000] [--pg postgres://user@host/db] [--data-dir DIR] [--iterations 60] [--port 3591]
- *                            [--runs 3] [--only pages,counts,export]
+ *                            [--runs 3] [--only pages,counts,export] [--server-flags "--trace-gc"]
  *
  * History logs at scale. Fills a database with --rows realistic audit entries (once; reused
  * on the next run), starts the real server as a child process and measures over HTTP:
@@ -36,6 +36,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '3591' },
     runs: { type: 'string', default: '3' },
     only: { type: 'string', default: 'pages,counts,export' },
+    'server-flags': { type: 'string', default: '' },
   },
 });
 const rows = Number(values.rows);
@@ -98,7 +99,7 @@ await new Promise<void>((resolve, reject) => {
   const probe = net.createServer().once('error', () => reject(new Error(`port ${port} is in use: pass --port`)));
   probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
 });
-const server = spawn(process.execPath, ['build/server/main.js'], {
+const server = spawn(process.execPath, [...values['server-flags'].split(' ').filter(Boolean), 'build/server/main.js'], {
   cwd: root,
   env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
   stdio: ['ignore', 'inherit', 'inherit'],
@@ -233,6 +234,7 @@ try {
       console.log(`${'scenario'.padEnd(40)}     p50     p99     max  result`);
       for (const r of timings) console.log(`${r.label.padEnd(40)} ${fmt(r.p50)} ${fmt(r.p99)} ${fmt(r.max)}  ${r.note}`);
     }
+    if (timings.length > 0) console.log(`server RSS after the list requests: ${(kb('VmRSS') / 1024).toFixed(0)} MB (VmHWM ${(kb('VmHWM') / 1024).toFixed(0)} MB)`);
     const results = pageRuns[run - 1];
     if (results) {
       const worst = results.reduce((a, b) => (b.p99 > a.p99 ? b : a));

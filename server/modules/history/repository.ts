@@ -194,6 +194,7 @@ function unpack(seq: number, packed: string, withEmail: boolean): ExportRow | nu
  * export's own, each row's fields packed into one text (see packedExportQuery). On
  * PostgreSQL they run through the pool.
  */
+/** Each batch array may be emptied by the consumer once it has used the rows. */
 export async function* exportBatches(db: Db, config: { dataDir: string; databaseUrl?: string | undefined }, c: Criteria, batchSize: number, withText = true): AsyncGenerator<ExportRow[]> {
   let cursor: Cursor = { timestamp: '\uffff', seq: Number.MAX_SAFE_INTEGER };
   if (isPostgres(db)) {
@@ -206,10 +207,11 @@ export async function* exportBatches(db: Db, config: { dataDir: string; database
       for (;;) {
         const values = compiled.parameters.map((p) => (p === CURSOR_TS ? cursor.timestamp : p === CURSOR_SEQ ? cursor.seq : p));
         const rows = (await client.query<ExportRow>({ text: compiled.sql, values, rowMode: 'array' })).rows;
+        // The position is taken before the batch goes out: the consumer empties the array.
+        const full = rows.length === batchSize;
+        if (full) cursor = { timestamp: rows[batchSize - 1]![1], seq: Number(rows[batchSize - 1]![0]) };
         if (rows.length > 0) yield rows;
-        if (rows.length < batchSize) return;
-        const last = rows[rows.length - 1]!;
-        cursor = { timestamp: last[1], seq: Number(last[0]) };
+        if (!full) return;
       }
     } finally {
       await client.end();
@@ -231,10 +233,12 @@ export async function* exportBatches(db: Db, config: { dataDir: string; database
         rows[i] = unpack(seq, text, withEmail)
           ?? (unpacked.get(...one.parameters.map((p) => (p === CURSOR_SEQ ? seq : p))) as ExportRow);
       }
+      // Nothing of the batch stays referenced here while it is being written (see exportCsv).
+      packed.length = 0;
+      const full = rows.length === batchSize;
+      if (full) cursor = { timestamp: rows[batchSize - 1]![1], seq: rows[batchSize - 1]![0] };
       if (rows.length > 0) yield rows;
-      if (rows.length < batchSize) return;
-      const last = rows[rows.length - 1]!;
-      cursor = { timestamp: last[1], seq: last[0] };
+      if (!full) return;
     }
   } finally {
     reader.close();
@@ -252,6 +256,9 @@ export const historyRepository = {
    * null: the words are common and walking the list in order finds them faster).
    */
   async ftsCandidates(db: Db, match: string, cap: number): Promise<number[] | null> {
+    // Counted first: common words then cost no rows (and no garbage) in JavaScript.
+    const counted = await sql<{ n: number }>`select count(*) as n from (select 1 from audit_logs_fts where audit_logs_fts match ${match} limit ${cap + 1})`.execute(db);
+    if (Number(counted.rows[0]?.n ?? 0) > cap) return null;
     const result = await sql<{ seq: number }>`select rowid as seq from audit_logs_fts where audit_logs_fts match ${match} order by rowid desc limit ${cap + 1}`.execute(db);
     return result.rows.length > cap ? null : result.rows.map((r) => Number(r.seq));
   },

@@ -27,7 +27,7 @@ const LATE_ROWS_MAX = 2000;
 const SCAN_CHUNK = 500;
 /** How long the planner's estimate of a search word is reused. */
 const ESTIMATE_TTL_MS = 10 * 60_000;
-/** Characters of CSV per chunk handed to the response stream. */
+/** Characters of CSV at least per chunk handed to the response stream (one batch of rows at most more). */
 const EXPORT_CHUNK = 64 * 1024;
 /** Rows sampled to estimate how many match a common word. */
 const DENSITY_SAMPLE = 2000;
@@ -270,9 +270,9 @@ export function createHistoryService(ctx: AppContext) {
     if (seqs) return { count: matching(await repo.exportRowsBySeqs(db, c, seqs)), exact: true };
     const base = await repo.countUpTo(db, c, cap, false);
     if (base <= cap) return { count: matching(await repo.newestRows(db, c, cap, false)), exact: true };
-    const sample = await repo.newestRows(db, c, DENSITY_SAMPLE, false);
-    const total = await estimateByTime(c, false);
-    return { count: roundEstimate((matching(sample) / sample.length) * total), exact: false };
+    // The share of matches is taken before the next queries, so the sample is not kept meanwhile.
+    const share = await repo.newestRows(db, c, DENSITY_SAMPLE, false).then((sample) => matching(sample) / sample.length);
+    return { count: roundEstimate(share * (await estimateByTime(c, false))), exact: false };
   }
 
   async function* exportRows(c: Criteria): AsyncGenerator<ExportRow[]> {
@@ -283,7 +283,13 @@ export function createHistoryService(ctx: AppContext) {
       return;
     }
     for await (const rows of exportBatches(db, ctx.config, c, HISTORY_LIMITS.exportBatch, !byText)) {
-      yield byText ? rows.filter((r) => matchesTerms(c.terms, exportText(r))) : rows;
+      if (!byText) {
+        yield rows;
+        continue;
+      }
+      const matching = rows.filter((r) => matchesTerms(c.terms, exportText(r)));
+      rows.length = 0;
+      yield matching;
     }
   }
 
@@ -366,10 +372,14 @@ export function createHistoryService(ctx: AppContext) {
             if (ids.length > 0) await namesFor(ids, names);
             for (const row of rows) {
               out += `${csvTimestamp(row[1])},${cellOf(row[3] || userLabel(null, row[2], names))},${cellOf(row[4])},${cellOf(collectionLabel(row[5]))},${csvCell(row[6] ?? '')},${csvCell(row[7] ?? '')}\n`;
-              if (out.length >= EXPORT_CHUNK) {
-                yield out;
-                out = '';
-              }
+            }
+            // The generators that made this batch keep their array while the client takes the
+            // text: emptied, its rows are garbage before they can outlive a young-generation GC
+            // (promoted, they would swell the old generation and the resident memory).
+            rows.length = 0;
+            if (out.length >= EXPORT_CHUNK) {
+              yield out;
+              out = '';
             }
           }
           if (out) yield out;
