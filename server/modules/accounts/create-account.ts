@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
 import { normalizeRole, type Role } from '../../../common/permissions.js';
 import { passwordMeetsRules, PASSWORD_RULES_MESSAGE } from '../../../common/password.js';
@@ -7,6 +7,7 @@ import { writeAudit, type Actor } from '../../platform/audit.js';
 import { newId, nowIso } from '../../platform/clock.js';
 import { hashPassword, isHash } from '../../platform/passwords.js';
 import { ACCOUNTS } from '../../../common/accounts.js';
+import { SHELL } from '../../../common/texts.js';
 import { accountsRepository, normalizeIdentity } from './repository.js';
 import { uniqueViolationField } from './unique.js';
 
@@ -37,42 +38,40 @@ export async function createAccount(db: Kysely<Database>, input: NewAccount, act
   const id = newId();
   const now = nowIso();
   await db.transaction().execute(async (trx) => {
-    await accountsRepository.insert(trx, {
-      id,
-      fullname: input.fullname.trim(),
-      username,
-      normalizedUsername: normalizeIdentity(username),
-      email,
-      normalizedEmail: email ? normalizeIdentity(email) : null,
-      contactNo: input.contactNo?.trim() || null,
-      photoURL: null,
-      password,
-      securityQuestion: null,
-      securityAnswer: null,
-      role,
-      status: 'active',
-      restrictedAt: null,
-      autoInactiveAt: null,
-      currentSession: null,
-      lastLogin: null,
-      lastLogoutAt: null,
-      createdAt: now,
-      updatedAt: null,
-      deletedAt: null,
-      deletedBy: null,
-    });
-    await writeAudit(trx, actor, {
-      action: 'CREATE',
-      collection: 'accounts',
-      documentId: id,
-      documentName: input.fullname.trim(),
-      description: `Created ${role === 'SYSTEM_ADMIN' ? 'super admin' : 'admin'} account ${username}`,
-      changes: { before: null, after: { username, email, fullname: input.fullname.trim(), role, status: 'active' } },
-    });
+    await insertAccountWithAudit(trx, actor, { id, fullname: input.fullname.trim(), username, email, contactNo: input.contactNo?.trim() || null, password, role, now });
   }).catch((err: unknown) => {
     const field = uniqueViolationField(err);
     if (field) throw new Error(field === 'username' ? ACCOUNTS.messages.usernameTaken : ACCOUNTS.messages.emailTaken);
     throw err;
   });
   return id;
+}
+
+/**
+ * The one way an account row is born: active, unrestricted, with its CREATE audit entry in the
+ * caller's transaction. The accounts screen, the first-start bootstrap and the create-admin
+ * command all come through here.
+ */
+export async function insertAccountWithAudit(
+  trx: Transaction<Database>,
+  actor: Actor | null,
+  account: { id: string; fullname: string; username: string; email: string | null; contactNo: string | null; password: string; role: Role; now: string },
+): Promise<void> {
+  const { id, fullname, username, email, contactNo, password, role, now } = account;
+  await accountsRepository.insert(trx, {
+    id, fullname, username, normalizedUsername: normalizeIdentity(username),
+    email, normalizedEmail: email ? normalizeIdentity(email) : null, contactNo, photoURL: null,
+    password, securityQuestion: null, securityAnswer: null, role, status: 'active',
+    isRestricted: 0, restrictedAt: null, autoInactive: 0, autoInactiveAt: null,
+    currentSession: null, lastLogin: null, lastLogoutAt: null,
+    createdAt: now, updatedAt: null, isDeleted: 0, deletedAt: null, deletedBy: null,
+  });
+  await writeAudit(trx, actor, {
+    action: 'CREATE',
+    collection: 'accounts',
+    documentId: id,
+    documentName: fullname,
+    description: `Created ${SHELL.roleLabel[role]} account ${username}`,
+    changes: { before: null, after: { fullname, username, email, role, status: 'active' } },
+  });
 }

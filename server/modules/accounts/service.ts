@@ -12,6 +12,7 @@ import { AppError, fail, invalid } from '../../platform/errors.js';
 import { hashPassword, isHash } from '../../platform/passwords.js';
 import { announceEnded, endAccountSessions, type EndReason } from '../../platform/sessions.js';
 import { assertUpdated } from '../../platform/versioning.js';
+import { insertAccountWithAudit } from './create-account.js';
 import { toAdminAccount } from './presenter.js';
 import { accountsRepository as repo, normalizeIdentity, type AccountListRow } from './repository.js';
 import { uniqueViolationField } from './unique.js';
@@ -157,40 +158,8 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
       const now = nowIso();
       try {
         await db.transaction().execute(async (trx) => {
-          await repo.insert(trx, {
-            id,
-            fullname: input.fullname,
-            username: input.username,
-            normalizedUsername: normalizeIdentity(input.username),
-            email: input.email,
-            normalizedEmail: normalizeIdentity(input.email),
-            contactNo: null,
-            photoURL: null,
-            password,
-            securityQuestion: null,
-            securityAnswer: null,
-            role: input.role,
-            status: 'active',
-            isRestricted: 0,
-            restrictedAt: null,
-            autoInactive: 0,
-            autoInactiveAt: null,
-            currentSession: null,
-            lastLogin: null,
-            lastLogoutAt: null,
-            createdAt: now,
-            updatedAt: null,
-            isDeleted: 0,
-            deletedAt: null,
-            deletedBy: null,
-          });
-          await writeAudit(trx, auth.actor, {
-            action: 'CREATE',
-            collection: 'accounts',
-            documentId: id,
-            documentName: input.fullname,
-            description: `Created ${roleLabel(input.role)} account ${input.username}`,
-            changes: { before: null, after: { fullname: input.fullname, username: input.username, email: input.email, role: input.role, status: 'active' } },
+          await insertAccountWithAudit(trx, auth.actor, {
+            id, fullname: input.fullname, username: input.username, email: input.email, contactNo: null, password, role: input.role, now,
           });
         });
       } catch (err) {
