@@ -8,6 +8,7 @@ import { cn } from '../../components/ui/cn';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
 import { Dialog } from '../../components/ui/dialog';
 import { PageHeader } from '../../components/ui/page-header';
+import { TableFrame } from '../../components/ui/table-frame';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchInput } from '../../components/ui/search-input';
 import { Spinner } from '../../components/ui/spinner';
@@ -150,17 +151,7 @@ export function AccountsPage() {
           <Button onClick={() => setCreating(true)}><Plus className="h-4 w-4" aria-hidden />{ACCOUNTS.addNew}</Button>
         </>} />
 
-      <div className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-[13px]">
-            <thead className="bg-slate-50">
-              <tr>
-                {[C.fullname, C.email, C.username, C.role, C.status, C.createdAt, C.lastLogin, C.action].map((label) => (
-                  <th key={label} scope="col" className="whitespace-nowrap px-2.5 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">{label}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
+      <TableFrame columns={[C.fullname, C.email, C.username, C.role, C.status, C.createdAt, C.lastLogin, C.action]} dense>
               {list.isLoading ? (
                 <tr><td colSpan={8} className="px-3 py-10 text-center text-slate-500">
                   <span className="inline-flex items-center gap-2"><Spinner className="h-5 w-5" label={ACCOUNTS.loading} />{ACCOUNTS.loading}</span>
@@ -194,10 +185,7 @@ export function AccountsPage() {
                   </tr>
                 );
               })}
-            </tbody>
-          </table>
-        </div>
-      </div>
+      </TableFrame>
       {list.data && <Pagination page={list.data.page} pageCount={list.data.pageCount} onPageChange={setPage} />}
 
       <CreateAccountDialog open={creating} onOpenChange={setCreating} />

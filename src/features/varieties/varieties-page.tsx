@@ -7,6 +7,7 @@ import { VARIETIES, VARIETY_MESSAGES } from '../../../common/varieties';
 import { Button } from '../../components/ui/button';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
 import { PageHeader } from '../../components/ui/page-header';
+import { TableFrame } from '../../components/ui/table-frame';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchInput } from '../../components/ui/search-input';
 import { Spinner } from '../../components/ui/spinner';
@@ -72,17 +73,7 @@ export function VarietiesPage() {
           <Button onClick={() => setFormTarget({ mode: 'add' })}><Plus className="h-4 w-4" aria-hidden />{VARIETIES.addNew}</Button>
         </>} />
 
-      <div className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50">
-              <tr>
-                {[c.varietyName, c.releaseName, c.breedingCode, c.breederOrigin, c.yearRelease, c.location, c.recommendedInTarlac, c.actions].map((h) => (
-                  <th key={h} scope="col" className="px-3 py-3 align-bottom text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{h}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100" aria-busy={list.isFetching || undefined}>
+      <TableFrame columns={[c.varietyName, c.releaseName, c.breedingCode, c.breederOrigin, c.yearRelease, c.location, c.recommendedInTarlac, c.actions]} busy={list.isFetching}>
               {list.isPending ? (
                 <tr><td colSpan={8} className="px-4 py-10 text-center text-slate-500">
                   <span className="inline-flex items-center gap-3"><Spinner className="h-5 w-5" label={VARIETIES.loading} />{VARIETIES.loading}</span>
@@ -109,10 +100,7 @@ export function VarietiesPage() {
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        </div>
-      </div>
+      </TableFrame>
 
       {list.data && <Pagination page={list.data.page} pageCount={list.data.pageCount} onPageChange={(p) => setQuery({ page: p })} />}
 
