@@ -54,5 +54,19 @@ export function can(role: Role | null | undefined, permission: Permission | Perm
   return groupTable?.[flag] === true;
 }
 
+/**
+ * What a route requires, declared once in its definition: nothing ('public'), any signed-in
+ * role ('signedIn'), or one permission of the table above. The server refuses to start when
+ * an API route declares none, and decides from the matched route, never from the URL's text.
+ */
+export type Access = 'public' | 'signedIn' | Permission;
+
+export function isAccess(value: unknown): value is Access {
+  if (value === 'public' || value === 'signedIn') return true;
+  if (typeof value !== 'string' || !value.includes('.')) return false;
+  const [group, flag] = value.split('.') as [keyof Table, string];
+  return Object.hasOwn(TABLE.SYSTEM_ADMIN, group) && Object.hasOwn(TABLE.SYSTEM_ADMIN[group], flag);
+}
+
 /** Actions an ADMIN never sees in the history (SPEC.md section 6). */
 export const SECURITY_ACTIONS = ['LOGIN', 'RESTRICT', 'UNRESTRICT'] as const;

@@ -98,4 +98,6 @@ export const ERRORS = {
   conflict: 'This record was changed by someone else since you opened it.',
   rateLimited: 'Too many requests. Please wait a moment and try again.',
   noUserId: 'No user id',
+  crossSite: 'This request came from another site and was refused.',
+  malformedUpload: 'The upload was cut off or is not a valid form. Please try again.',
 } as const;

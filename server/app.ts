@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -19,7 +19,7 @@ import { ensureMaintenanceDefaults } from './modules/maintenance/service.js';
 import type { AppContext } from './platform/context.js';
 import { MemoryEventBus, PostgresEventBus, type EventBus } from './platform/events.js';
 import { registerErrorHandling } from './platform/http-errors.js';
-import { registerSessionHook } from './platform/policy.js';
+import { declarePublicRoutes, registerAccessPolicy } from './platform/policy.js';
 import { LocalStorage } from './platform/storage.js';
 
 export interface BuiltApp {
@@ -81,12 +81,12 @@ export async function buildApp(config: Config, options: { db?: Kysely<Database>;
     },
     transform: jsonSchemaTransform,
   });
-  registerSessionHook(app);
+  registerAccessPolicy(app);
 
   for (const module of await loadModules()) await app.register(module);
 
-  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-  app.get('/api/health', { config: { public: true }, schema: { hide: true } }, async () => ({ ok: true }));
+  app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/health', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ ok: true }));
 
   registerClient(app, config.clientDir);
   return { app, ctx };
@@ -96,32 +96,39 @@ export async function buildApp(config: Config, options: { db?: Kysely<Database>;
 function registerClient(app: FastifyInstance, clientDir: string): void {
   const hasClient = fs.existsSync(path.join(clientDir, 'index.html'));
   if (hasClient) {
-    app.register(fastifyStatic, {
+    const options = {
       root: clientDir,
-      wildcard: false,
-      index: false,
-      setHeaders(res, filePath) {
+      index: false as const,
+      setHeaders(res: FastifyReply, filePath: string) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
+    };
+    // The files' routes live in a scope of their own that declares them public; the root
+    // instance only gets reply.sendFile (serve: false) for the fallback below.
+    app.register(async (scope) => {
+      declarePublicRoutes(scope);
+      await scope.register(fastifyStatic, { ...options, wildcard: false, decorateReply: false });
     });
+    app.register(fastifyStatic, { ...options, serve: false });
   }
+  const notFound = { error: { code: 'NOT_FOUND', message: 'Not found.' } };
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || request.method !== 'GET' || !hasClient) {
-      return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'Not found.' } });
-    }
-    // A file added by a rebuild after start is served too (routes were made at start).
+    if (request.method !== 'GET' || !hasClient) return reply.code(404).send(notFound);
+    // Decoded before any decision: '/%61pi/…' is an API path too, and never the app page.
     let wanted: string;
     try {
-      wanted = path.normalize(decodeURIComponent(request.url.split('?')[0] ?? '/')).replace(/^([/\\])+/, '');
+      wanted = path.posix.normalize(decodeURIComponent(request.url.split('?')[0] ?? '/')).replace(/^([/\\])+/, '');
     } catch {
-      return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'Not found.' } });
+      return reply.code(404).send(notFound);
     }
+    if (/^api([/\\;]|$)/i.test(wanted) || wanted.includes('\0')) return reply.code(404).send(notFound);
+    // A file added by a rebuild after start is served too (routes were made at start).
     const full = path.join(clientDir, wanted);
     if (wanted && full.startsWith(clientDir + path.sep) && fs.existsSync(full) && fs.statSync(full).isFile()) {
       return reply.sendFile(wanted);
     }
-    if (path.extname(wanted)) return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'Not found.' } });
+    if (path.extname(wanted)) return reply.code(404).send(notFound);
     reply.header('cache-control', 'no-cache');
     return reply.sendFile('index.html');
   });

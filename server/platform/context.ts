@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
 import type { EventBus } from './events.js';
 import type { Storage } from './storage.js';
-import type { Permission, PermissionFlag, Role } from '../../common/permissions.js';
+import type { Access, Role } from '../../common/permissions.js';
 import type { SessionUser } from '../../common/schemas/auth.js';
 import type { AccountRow } from '../modules/accounts/repository.js';
 import type { Actor } from './audit.js';
@@ -34,10 +34,12 @@ declare module 'fastify' {
     auth: AuthContext | null;
   }
   interface FastifyContextConfig {
-    /** No session needed (login, OpenAPI document, public content). */
-    public?: boolean;
-    /** Checked by the one policy hook before the handler runs. */
-    permission?: Permission | PermissionFlag;
+    /**
+     * Required on every route: 'public' (login, OpenAPI document, public content), 'signedIn',
+     * or a permission of common/permissions.ts. Checked by the one policy hook before the body
+     * is read; a route without one stops the server from starting.
+     */
+    access?: Access;
     /** A background request (periodic session check) that must not count as user activity. */
     passive?: boolean;
   }

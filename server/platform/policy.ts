@@ -1,11 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { can, normalizeRole, type Permission, type PermissionFlag } from '../../common/permissions.js';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { can, isAccess, normalizeRole, type Permission, type PermissionFlag } from '../../common/permissions.js';
+import { ERRORS } from '../../common/texts.js';
 import { toSessionUser } from '../modules/accounts/presenter.js';
 import { fail } from './errors.js';
 import { findSessionByToken, isSessionValid, endAccountSessions, announceEnded, touchSession, SESSION_COOKIE } from './sessions.js';
 import type { AuthContext } from './context.js';
 
 const TOUCH_EVERY_MS = 10_000;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The signed-in user of this request, or a 401. */
 export function requireAuth(request: FastifyRequest): AuthContext {
@@ -20,16 +22,73 @@ export function authorize(request: FastifyRequest, permission: Permission | Perm
   return auth;
 }
 
-/** Resolves the session cookie for every /api route that is not declared public. */
-export function registerSessionHook(app: FastifyInstance): void {
+/** Routes registered by a plugin inside `scope` (static files) are public. */
+export function declarePublicRoutes(scope: FastifyInstance): void {
+  scope.addHook('onRoute', (route) => {
+    route.config = { ...(route.config ?? {}), access: route.config?.access ?? 'public' };
+  });
+}
+
+/**
+ * The origin the console is served from: PUBLIC_URL when set, else the origin this request
+ * reached (the Host header a browser cannot forge for a cross-site request).
+ */
+function ownOrigins(request: FastifyRequest, publicUrl: string | undefined): string[] {
+  const origins = [`${request.protocol}://${request.host}`];
+  if (publicUrl) {
+    try {
+      origins.push(new URL(publicUrl).origin);
+    } catch {
+      // config.ts validates PUBLIC_URL; a bad one simply adds nothing here.
+    }
+  }
+  return origins;
+}
+
+/**
+ * Cross-site request forgery: a state-changing request that a browser marks as coming from
+ * another site (Sec-Fetch-Site), or whose Origin is not the console's own, changes nothing.
+ * Requests with neither header (the farmer app, command-line clients) are not a browser's
+ * cross-site request and pass.
+ */
+function assertSameOrigin(request: FastifyRequest, publicUrl: string | undefined): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') fail('FORBIDDEN', ERRORS.crossSite);
+  const origin = request.headers.origin;
+  if (origin !== undefined && !ownOrigins(request, publicUrl).includes(origin)) fail('FORBIDDEN', ERRORS.crossSite);
+}
+
+/**
+ * Deny by default. Every route declares its access level (config.access); the check runs on
+ * the route the router matched, so no spelling of a URL (percent-encoding, case, slashes) can
+ * reach a handler around it. Unmatched requests go to the not-found handler and run nothing.
+ */
+export function registerAccessPolicy(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
-  // onRequest: a request without a valid session is refused before its body is read or validated.
+
+  const routes: Pick<RouteOptions, 'method' | 'url' | 'config'>[] = [];
+  app.addHook('onRoute', (route) => { routes.push(route); });
+  app.addHook('onReady', async () => {
+    const undeclared = routes.filter((r) => !isAccess(r.config?.access));
+    if (undeclared.length > 0) {
+      const list = undeclared.map((r) => `${String(r.method)} ${r.url}`).join(', ');
+      throw new Error(`Every route must declare config.access ('public', 'signedIn' or a permission); missing on: ${list}`);
+    }
+  });
+
+  // onRequest: refused before the body is read or validated.
   app.addHook('onRequest', async (request) => {
+    if (request.is404) return;
     const config = request.routeOptions.config;
-    if (!request.url.startsWith('/api/') || config.public || request.is404) return;
+    const access = config.access;
+    if (!isAccess(access)) fail('FORBIDDEN');
+    const { db, events, config: appConfig } = app.ctx;
+    assertSameOrigin(request, appConfig.publicUrl);
+    if (access === 'public') return;
+
     const token = request.cookies[SESSION_COOKIE];
     if (!token) fail('UNAUTHENTICATED', undefined, undefined, { reason: 'no_session' });
-    const { db, events, config: appConfig } = app.ctx;
     const session = await findSessionByToken(db, token);
     if (!session) fail('UNAUTHENTICATED', undefined, undefined, { reason: 'session_ended' });
     const state = isSessionValid(session, appConfig.sessionIdleTimeoutMs);
@@ -47,7 +106,7 @@ export function registerSessionHook(app: FastifyInstance): void {
       account: session.account,
       actor: { id: user.id, fullname: user.fullname, email: user.email },
     };
-    if (config.permission) authorize(request, config.permission);
+    if (access !== 'signedIn') authorize(request, access);
     if (!config.passive && Date.now() - Date.parse(session.lastSeenAt) > TOUCH_EVERY_MS) {
       await touchSession(db, session.sessionId);
     }

@@ -15,7 +15,7 @@ export const AUTO_INACTIVE_SWEEP_MS = 15 * 60_000;
 const routes: FastifyPluginAsync = async (app) => {
   const service = createAccountsService(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { permission: 'accounts.manage' } as const;
+  const config = { access: 'accounts.manage' } as const;
   const tags = ['accounts'];
 
   let timer: NodeJS.Timeout | undefined;

@@ -18,7 +18,7 @@ const routes: FastifyPluginAsync = async (app) => {
   };
 
   r.post('/api/auth/login', {
-    config: { public: true, rateLimit: { max: app.ctx.config.loginRateLimitPerMinute, timeWindow: 60_000 } },
+    config: { access: 'public', rateLimit: { max: app.ctx.config.loginRateLimitPerMinute, timeWindow: 60_000 } },
     schema: { tags: ['auth'], summary: 'Sign in with username or email', body: loginSchema, response: { 200: sessionSchema } },
   }, async (request, reply) => {
     const { token, ...session } = await service.login(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });
@@ -27,7 +27,7 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.post('/api/auth/logout', {
-    config: { public: true },
+    config: { access: 'public' },
     schema: { tags: ['auth'], summary: 'End this session', response: { 204: z.null() } },
   }, async (request, reply) => {
     await service.logout(request.cookies[SESSION_COOKIE]);
@@ -36,7 +36,7 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.get('/api/auth/session', {
-    config: { passive: true },
+    config: { access: 'signedIn', passive: true },
     schema: { tags: ['auth'], summary: 'The signed-in user (does not count as activity)', response: { 200: sessionSchema } },
   }, async (request) => {
     const auth = requireAuth(request);
@@ -44,6 +44,7 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.post('/api/auth/activity', {
+    config: { access: 'signedIn' },
     schema: { tags: ['auth'], summary: 'The user is still active in the browser', response: { 204: z.null() } },
   }, async (_request, reply) => reply.code(204).send(null));
 };

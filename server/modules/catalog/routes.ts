@@ -33,17 +33,17 @@ const routes: FastifyPluginAsync = async (app) => {
     const tags = [kind.route];
 
     r.get(base, {
-      config: { permission: 'content.view' },
+      config: { access: 'content.view' },
       schema: { tags, summary: `Live ${kind.texts.noun} entries, newest first, searched by name, scientific name or description`, querystring: catalogListQuerySchema, response: { 200: catalogListSchema } },
     }, async (request) => service.list(request.query));
 
     r.get(`${base}/:id`, {
-      config: { permission: 'content.view' },
+      config: { access: 'content.view' },
       schema: { tags, summary: `One ${kind.texts.noun} with all its images`, params: idParams, response: { 200: catalogEntryDetailSchema } },
     }, async (request) => service.detail(request.params.id));
 
     r.post(`${base}/images`, {
-      config: { permission: 'content.create' },
+      config: { access: 'content.create' },
       schema: { tags, summary: 'Stage one photo (multipart, field "file"); returns its id for the save request', response: { 201: stagedImageSchema } },
     }, async (request, reply) => {
       const auth = requireAuth(request);
@@ -55,22 +55,22 @@ const routes: FastifyPluginAsync = async (app) => {
     });
 
     r.post(`${base}/images/discard`, {
-      config: { permission: 'content.create' },
+      config: { access: 'content.create' },
       schema: { tags, summary: 'Discard staged photos of the signed-in user that were not saved', body: discardStagedSchema, response: { 200: z.object({ removed: z.number() }) } },
     }, async (request) => ({ removed: await service.discardStaged(request.body.ids, requireAuth(request).actor) }));
 
     r.post(base, {
-      config: { permission: 'content.create' },
+      config: { access: 'content.create' },
       schema: { tags, summary: `Create a ${kind.texts.noun} with its staged photos`, body: catalogCreateSchema(kind), response: { 201: catalogEntryDetailSchema } },
     }, async (request, reply) => reply.code(201).send(await service.create(request.body, requireAuth(request).actor)));
 
     r.put(`${base}/:id`, {
-      config: { permission: 'content.update' },
+      config: { access: 'content.update' },
       schema: { tags, summary: `Update a ${kind.texts.noun} (optimistic version check)`, params: idParams, body: catalogUpdateSchema(kind), response: { 200: catalogEntryDetailSchema } },
     }, async (request) => service.update(request.params.id, request.body, requireAuth(request).actor));
 
     r.delete(`${base}/:id`, {
-      config: { permission: 'content.delete' },
+      config: { access: 'content.delete' },
       schema: { tags, summary: `Soft-delete a ${kind.texts.noun}`, params: idParams, response: { 204: z.null() } },
     }, async (request, reply) => {
       await service.remove(request.params.id, requireAuth(request).actor);

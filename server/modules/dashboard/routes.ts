@@ -9,12 +9,12 @@ const routes: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/api/dashboard/counts', {
-    config: { permission: 'dashboard.view' },
+    config: { access: 'dashboard.view' },
     schema: { tags: ['dashboard'], summary: 'The four overview counts', response: { 200: dashboardCountsSchema } },
   }, async () => service.counts());
 
   r.get('/api/dashboard/recent-activities', {
-    config: { permission: 'dashboard.view' },
+    config: { access: 'dashboard.view' },
     schema: { tags: ['dashboard'], summary: "The signed-in user's latest activities", response: { 200: recentActivitiesSchema } },
   }, async (request) => ({ items: await service.recentActivities(requireAuth(request)) }));
 };

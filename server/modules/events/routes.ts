@@ -12,7 +12,7 @@ const KEEPALIVE_MS = 25_000;
  */
 const routes: FastifyPluginAsync = async (app) => {
   app.get('/api/events', {
-    config: { passive: true },
+    config: { access: 'signedIn', passive: true },
     schema: { tags: ['live'], summary: 'Live updates (text/event-stream)' },
   }, async (request, reply) => {
     const auth = requireAuth(request);

@@ -13,6 +13,7 @@ const TYPES: Record<string, string> = {
  */
 const routes: FastifyPluginAsync = async (app) => {
   app.get('/api/files/*', {
+    config: { access: 'signedIn' },
     schema: { tags: ['files'], summary: 'A stored file (signed-in staff only)' },
   }, async (request, reply) => {
     const raw = (request.params as { '*': string })['*'];

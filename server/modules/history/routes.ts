@@ -16,7 +16,7 @@ const routes: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/api/history', {
-    config: { permission: 'history.view' },
+    config: { access: 'history.view' },
     schema: {
       tags: ['history'], summary: 'History entries, newest first, by cursor',
       querystring: historyListQuerySchema, response: { 200: historyPageSchema },
@@ -24,7 +24,7 @@ const routes: FastifyPluginAsync = async (app) => {
   }, async (request) => service.page(requireAuth(request), request.query));
 
   r.get('/api/history/count', {
-    config: { permission: 'history.view' },
+    config: { access: 'history.view' },
     schema: {
       tags: ['history'], summary: 'How many entries match (exact up to 10,000, else an estimate)',
       querystring: historyFiltersSchema, response: { 200: historyCountSchema },
@@ -32,7 +32,7 @@ const routes: FastifyPluginAsync = async (app) => {
   }, async (request) => service.count(requireAuth(request), request.query));
 
   r.get('/api/history/export.csv', {
-    config: { permission: 'history.view' },
+    config: { access: 'history.view' },
     schema: { tags: ['history'], summary: 'The matching entries as CSV (streamed)', querystring: historyFiltersSchema },
   }, async (request, reply) => {
     const stream = service.exportCsv(requireAuth(request), request.query);
@@ -43,12 +43,12 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.get('/api/history/users', {
-    config: { permission: 'history.viewAll' },
+    config: { access: 'history.viewAll' },
     schema: { tags: ['history'], summary: 'The people the user filter offers', response: { 200: historyUsersSchema } },
   }, async () => ({ items: await service.users() }));
 
   r.get('/api/history/:id', {
-    config: { permission: 'history.view' },
+    config: { access: 'history.view' },
     schema: { tags: ['history'], summary: 'One entry with its changes', params: historyIdParamsSchema, response: { 200: historyDetailSchema } },
   }, async (request) => service.detail(requireAuth(request), request.params.id));
 };

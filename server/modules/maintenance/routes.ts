@@ -14,11 +14,12 @@ const routes: FastifyPluginAsync = async (app) => {
 
   // Any signed-in role reads the option lists: the variety and settings forms use them.
   r.get('/api/maintenance/options', {
+    config: { access: 'signedIn' },
     schema: { tags: ['maintenance'], summary: 'The option lists used by forms', response: { 200: optionListsSchema } },
   }, async () => getOptionLists(app.ctx.db));
 
   // File maintenance itself is for the super admin only.
-  const manage = { permission: 'maintenance.manage' as const };
+  const manage = { access: 'maintenance.manage' as const };
 
   r.get('/api/maintenance/documents/:docId', {
     config: manage,

@@ -28,16 +28,18 @@ const routes: FastifyPluginAsync = async (app) => {
   app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: AVATAR_UPLOAD_LIMIT_BYTES }, (_request, body, done) => done(null, body));
 
   r.get('/api/profile', {
+    config: { access: 'signedIn' },
     schema: { tags: ['profile'], summary: 'My account, as Account Settings shows it', response: { 200: profileSchema } },
   }, async (request) => service.get(requireAuth(request)));
 
   r.put('/api/profile', {
+    config: { access: 'signedIn' },
     schema: { tags: ['profile'], summary: 'Save Account Settings', body: profileUpdateSchema, response: { 200: profileSchema } },
   }, async (request) => service.update(requireAuth(request), request.body));
 
   r.post('/api/profile/avatar', {
     bodyLimit: AVATAR_UPLOAD_LIMIT_BYTES,
-    config: { rateLimit: { max: 30, timeWindow: 60_000 } },
+    config: { access: 'signedIn', rateLimit: { max: 30, timeWindow: 60_000 } },
     schema: {
       tags: ['profile'],
       summary: 'Stage a new profile picture (raw image body); it is used when the profile is saved',
@@ -51,6 +53,7 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.post('/api/profile/reset-email', {
+    config: { access: 'signedIn' },
     schema: { tags: ['profile'], summary: 'Email me a single-use link to set a new password', response: { 200: resetEmailResultSchema } },
   }, async (request) => {
     const auth = requireAuth(request);

@@ -18,7 +18,7 @@ const routes: FastifyPluginAsync = async (app) => {
   const service = createPublicService(app.ctx);
   const { publicCorsOrigins, publicRateLimitPerMinute } = app.ctx.config;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { public: true, rateLimit: { max: publicRateLimitPerMinute, timeWindow: 60_000 } };
+  const config = { access: 'public' as const, rateLimit: { max: publicRateLimitPerMinute, timeWindow: 60_000 } };
 
   function cors(request: FastifyRequest, reply: FastifyReply): void {
     const origin = request.headers.origin;
@@ -51,7 +51,7 @@ const routes: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith(PREFIX)) cors(request, reply);
   });
-  app.options(`${PREFIX}/*`, { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+  app.options(`${PREFIX}/*`, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     reply.header('access-control-allow-methods', 'GET, OPTIONS');
     reply.header('access-control-allow-headers', 'If-None-Match');
     reply.header('access-control-max-age', '86400');

@@ -15,7 +15,7 @@ import { recoveryServiceFor, type RequestMeta } from './service.js';
 const routes: FastifyPluginAsync = async (app) => {
   const service = recoveryServiceFor(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { public: true, rateLimit: { max: RECOVERY_LIMITS.requestsPerMinutePerIp, timeWindow: 60_000 } };
+  const config = { access: 'public' as const, rateLimit: { max: RECOVERY_LIMITS.requestsPerMinutePerIp, timeWindow: 60_000 } };
 
   /** The requester's own live session for that account, if any: a reset keeps it and ends the others. */
   const meta = (request: FastifyRequest): RequestMeta => ({

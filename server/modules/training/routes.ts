@@ -8,7 +8,7 @@ const routes: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/api/training-sets/diseases', {
-    config: { permission: 'trainingData.export' },
+    config: { access: 'trainingData.export' },
     schema: {
       tags: ['training'],
       summary: "Original disease photos as a streamed ZIP (one folder per disease, manifest.csv); super admin only",

@@ -18,7 +18,7 @@ const routes: FastifyPluginAsync = async (app) => {
   // A cached page is the same object until the next write: its JSON is made once, too.
   const json = new WeakMap<VarietyList, string>();
   r.get('/api/varieties', {
-    config: { permission: 'content.view' },
+    config: { access: 'content.view' },
     schema: { tags, summary: 'Live varieties, searched and paged (20 a page)', querystring: varietyListQuerySchema, response: { 200: varietyListSchema } },
   }, async (request, reply) => {
     const list = await service.list(request.query.search, request.query.page);
@@ -31,12 +31,12 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.get('/api/varieties/:id', {
-    config: { permission: 'content.view' },
+    config: { access: 'content.view' },
     schema: { tags, summary: 'One live variety', params: varietyIdParamsSchema, response: { 200: varietySchema } },
   }, async (request) => service.get(request.params.id));
 
   r.post('/api/varieties', {
-    config: { permission: 'content.create' },
+    config: { access: 'content.create' },
     schema: { tags, summary: 'Add a variety', body: varietyInputSchema, response: { 201: varietySchema } },
   }, async (request, reply) => {
     const created = await service.create(request.body, requireAuth(request).actor);
@@ -44,7 +44,7 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.put('/api/varieties/:id', {
-    config: { permission: 'content.update' },
+    config: { access: 'content.update' },
     schema: { tags, summary: 'Save a variety over the version the form edited (409 when newer)', params: varietyIdParamsSchema, body: varietyUpdateSchema, response: { 200: varietySchema } },
   }, async (request) => {
     const { version, ...input } = request.body;
@@ -52,7 +52,7 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.delete('/api/varieties/:id', {
-    config: { permission: 'content.delete' },
+    config: { access: 'content.delete' },
     schema: { tags, summary: 'Soft-delete a variety', params: varietyIdParamsSchema, response: { 204: z.null() } },
   }, async (request, reply) => {
     await service.remove(request.params.id, requireAuth(request).actor);
