@@ -30,6 +30,8 @@ export const LOGIN = {
   autoLogoutSessionEnded: 'Your session has ended. Please log in again.',
   ok: 'OK',
   tooManyAttempts: 'Too many login attempts. Please wait a moment and try again.',
+  /** Shown to whoever signs in to an account locked by repeated wrong passwords. */
+  locked: (minutes: number) => `Too many attempts. This account is locked for ${minutes} minute${minutes === 1 ? '' : 's'}; try again then.`,
 } as const;
 
 export const SHELL = {
@@ -99,5 +101,6 @@ export const ERRORS = {
   rateLimited: 'Too many requests. Please wait a moment and try again.',
   noUserId: 'No user id',
   crossSite: 'This request came from another site and was refused.',
+  nulCharacter: 'Text must not contain NUL characters.',
   malformedUpload: 'The upload was cut off or is not a valid form. Please try again.',
 } as const;

@@ -19,6 +19,7 @@ import { ensureMaintenanceDefaults } from './modules/maintenance/service.js';
 import type { AppContext } from './platform/context.js';
 import { MemoryEventBus, PostgresEventBus, type EventBus } from './platform/events.js';
 import { registerErrorHandling } from './platform/http-errors.js';
+import { registerInputGuard } from './platform/input-guard.js';
 import { declarePublicRoutes, registerAccessPolicy } from './platform/policy.js';
 import { LocalStorage } from './platform/storage.js';
 
@@ -28,11 +29,19 @@ export interface BuiltApp {
 }
 
 /** Opens the database, migrates it, seeds the option lists and wires every module. */
-export async function buildApp(config: Config, options: { db?: Kysely<Database>; logger?: boolean } = {}): Promise<BuiltApp> {
+export interface BuildOptions {
+  db?: Kysely<Database>;
+  logger?: boolean;
+  /** Where log lines go (default standard output). */
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false ? false : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: LIMITS.jsonBodyLimitBytes,
-    trustProxy: false,
+    // A hop count trusts that many proxies in front of the server.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -79,9 +88,19 @@ export async function buildApp(config: Config, options: { db?: Kysely<Database>;
       info: { title: `${APP.name} API`, version: '1.0.0', description: 'Back-office API of the rice-information console.' },
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'palayan_session' } } },
     },
-    transform: jsonSchemaTransform,
+    // Each operation carries its declared access level, so tests generated from this document
+    // cover every route, including ones added later.
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      const access = input.route.config?.access;
+      return {
+        ...out,
+        schema: { ...out.schema, 'x-access': access, ...(access && access !== 'public' ? { security: [{ session: [] }] } : {}) },
+      };
+    },
   });
   registerAccessPolicy(app);
+  registerInputGuard(app);
 
   for (const module of await loadModules()) await app.register(module);
 
@@ -90,6 +109,10 @@ export async function buildApp(config: Config, options: { db?: Kysely<Database>;
 
   registerClient(app, config.clientDir);
   return { app, ctx };
+}
+
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
 }
 
 /** Serves the built browser app; every non-API path falls back to index.html (client routing). */

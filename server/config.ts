@@ -29,6 +29,11 @@ export interface Config {
   /** Origins allowed to call the public content API from a browser ('*' for any). */
   publicCorsOrigins: string[];
   publicRateLimitPerMinute: number;
+  /**
+   * Fastify's trustProxy: false (default), true, a hop count, or a comma-separated list of
+   * proxy addresses/CIDRs. Rate limits and logs then use the client address the proxy passes.
+   */
+  trustProxy: boolean | number | string;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -36,6 +41,36 @@ function int(value: string | undefined, fallback: number): number {
   const n = Number.parseInt(value, 10);
   if (!Number.isFinite(n) || n < 0) throw new Error(`Expected a non-negative whole number, got "${value}"`);
   return n;
+}
+
+function trustProxyOf(value: string | undefined): boolean | number | string {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
+}
+
+function publicUrlOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`PUBLIC_URL must be http or https, got "${value}"`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * Where emailed links point: PUBLIC_URL, else the configured HOST and PORT (a wildcard
+ * address becomes localhost). Never the request's Host header, which a client chooses.
+ */
+export function linkOrigin(config: Pick<Config, 'publicUrl' | 'host' | 'port'>): string {
+  if (config.publicUrl) return config.publicUrl.replace(/\/+$/, '');
+  const host = config.host === '0.0.0.0' || config.host === '::' || config.host === '' ? 'localhost' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
 }
 
 /** The folder holding package.json: the same whether this file runs from server/ or build/server/. */
@@ -66,11 +101,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       fullname: env.INITIAL_ADMIN_FULLNAME,
     },
     smtpUrl: env.SMTP_URL || undefined,
-    publicUrl: env.PUBLIC_URL || undefined,
+    publicUrl: publicUrlOf(env.PUBLIC_URL),
     clientDir: path.join(root, 'dist', 'client'),
     eventChannel: env.EVENT_CHANNEL || 'palayan_events',
     publicCorsOrigins: (env.PUBLIC_CORS_ORIGINS || '').split(',').map((o) => o.trim()).filter(Boolean),
     publicRateLimitPerMinute: int(env.PUBLIC_RATE_LIMIT_PER_MINUTE, 300),
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
     ...overrides,
   };
 }

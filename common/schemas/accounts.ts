@@ -2,16 +2,10 @@ import { z } from 'zod';
 import { accountIdentitySchema } from './auth.js';
 import { ACCOUNTS } from '../accounts.js';
 import { LIMITS } from '../limits.js';
-import { PASSWORD_RULES_MESSAGE, passwordMeetsRules } from '../password.js';
+import { PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MESSAGE, looksLikePasswordHash, passwordMeetsRules, passwordTooLong } from '../password.js';
 import { ROLES } from '../permissions.js';
 
 const M = ACCOUNTS.messages;
-
-/** A complete bcrypt hash ('$2a$10$' + 53 characters): stored as it is, never hashed twice. */
-export const BCRYPT_HASH = /^\$2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}$/;
-export function isBcryptHash(value: string): boolean {
-  return BCRYPT_HASH.test(value);
-}
 
 /** SPEC.md section 5: an email must look like x@y.z. */
 export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -27,15 +21,20 @@ export const emailField = z.string({ error: M.emailInvalid }).trim()
   .max(LIMITS.maxShortTextLength, M.tooLong)
   .regex(EMAIL_SHAPE, M.emailInvalid);
 
-const PASSWORD_MAX = 200;
+/**
+ * A new account's password: the checklist must pass and it must fit bcrypt's 72 bytes. It is
+ * always hashed by the server; text shaped like a bcrypt hash is refused.
+ */
+export const newPasswordField = z.string({ error: PASSWORD_RULES_MESSAGE })
+  .refine((p) => !looksLikePasswordHash(p), PASSWORD_IS_HASH_MESSAGE)
+  .refine((p) => !passwordTooLong(p), PASSWORD_TOO_LONG_MESSAGE)
+  .refine((p) => passwordMeetsRules(p), PASSWORD_RULES_MESSAGE);
 
-/** A new account's password: the checklist must pass (or an existing bcrypt hash is given). */
-export const newPasswordField = z.string({ error: PASSWORD_RULES_MESSAGE }).max(PASSWORD_MAX, M.tooLong)
-  .refine((p) => isBcryptHash(p) || passwordMeetsRules(p), PASSWORD_RULES_MESSAGE);
-
-/** On edit an empty password keeps the stored one; anything else must pass the checklist. */
-export const changedPasswordField = z.string({ error: PASSWORD_RULES_MESSAGE }).max(PASSWORD_MAX, M.tooLong)
-  .refine((p) => p === '' || isBcryptHash(p) || passwordMeetsRules(p), PASSWORD_RULES_MESSAGE);
+/** On edit an empty password keeps the stored one; anything else must pass the same rules. */
+export const changedPasswordField = z.string({ error: PASSWORD_RULES_MESSAGE })
+  .refine((p) => !looksLikePasswordHash(p), PASSWORD_IS_HASH_MESSAGE)
+  .refine((p) => !passwordTooLong(p), PASSWORD_TOO_LONG_MESSAGE)
+  .refine((p) => p === '' || passwordMeetsRules(p), PASSWORD_RULES_MESSAGE);
 
 /** The Add New Admin form, and the body of POST /api/accounts. */
 export const accountCreateSchema = z.object({

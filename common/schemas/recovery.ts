@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { passwordMeetsRules } from '../password.js';
+import { PASSWORD_TOO_LONG_MESSAGE, passwordMeetsRules, passwordTooLong } from '../password.js';
 import { RECOVERY } from '../settings.js';
 
 /**
@@ -31,6 +31,10 @@ function passwordRules(v: { newPassword?: unknown; confirmPassword?: unknown }, 
   if (typeof v.newPassword !== 'string' || typeof v.confirmPassword !== 'string' || v.newPassword === '' || v.confirmPassword === '') return;
   if (!passwordMeetsRules(v.newPassword)) {
     ctx.addIssue({ code: 'custom', path: ['newPassword'], message: RECOVERY.rulesNotMet });
+    return;
+  }
+  if (passwordTooLong(v.newPassword)) {
+    ctx.addIssue({ code: 'custom', path: ['newPassword'], message: PASSWORD_TOO_LONG_MESSAGE });
     return;
   }
   if (v.newPassword !== v.confirmPassword) ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: RECOVERY.passwordsDontMatch });

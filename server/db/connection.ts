@@ -22,8 +22,12 @@ export function createDb(config: DbConfig): Kysely<Database> {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  const database = new SQLite(sqlitePath(config.dataDir));
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const file = sqlitePath(config.dataDir);
+  // Readable by the server's user only; SQLite gives the -wal and -shm files the same mode.
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  fs.chmodSync(file, 0o600);
+  const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');

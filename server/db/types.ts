@@ -188,6 +188,13 @@ export interface Database {
   password_reset_tokens: PasswordResetTokensTable;
   recovery_flows: RecoveryFlowsTable;
   recovery_failures: RecoveryFailuresTable;
+  throttles: ThrottlesTable;
+}
+
+export interface ThrottlesTable {
+  key: string;
+  count: number;
+  resetAt: string;
 }
 
 export type CatalogCollection = 'rice_local_pests' | 'rice_local_diseases';

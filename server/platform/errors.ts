@@ -7,6 +7,7 @@ import { ERRORS, LOGIN } from '../../common/texts.js';
 export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: { status: 400, message: ERRORS.validation },
   MALFORMED_JSON: { status: 400, message: ERRORS.malformedJson },
+  MALFORMED_UPLOAD: { status: 400, message: ERRORS.malformedUpload },
   UNAUTHENTICATED: { status: 401, message: ERRORS.unauthenticated },
   INVALID_CREDENTIALS: { status: 401, message: LOGIN.invalidCredentials },
   ACCOUNT_DELETED: { status: 403, message: LOGIN.deletedAccount },

@@ -11,6 +11,8 @@ function body(code: string, message: string, fields?: Record<string, string>, ex
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      const wait = err.extra?.retryAfterSeconds;
+      if (typeof wait === 'number') reply.header('retry-after', String(wait));
       return reply.code(err.status).send(body(err.code, err.message, err.fields, err.extra));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

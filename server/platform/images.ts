@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type SharpModule from 'sharp';
-import { LocalStorage, type Storage } from './storage.js';
+import { LocalStorage, PRIVATE_DIR_MODE, type Storage } from './storage.js';
 
 let sharpModule: Promise<typeof SharpModule> | null = null;
 /** sharp (libvips, about 30 MB) is loaded on first use, not at start: most requests never need it. */
@@ -129,7 +129,7 @@ export async function moveStored(storage: Storage, from: string, to: string): Pr
   if (from === to) return;
   if (storage instanceof LocalStorage) {
     const target = storage.localPath(to);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
     try {
       await fsp.link(storage.localPath(from), target);
     } catch (err) {

@@ -62,8 +62,9 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'dataDir'>, log: F
       await fsp.mkdir(dir, { recursive: true });
       const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}_${crypto.randomUUID().slice(0, 8)}.eml`);
       await fsp.writeFile(file, info.message as Buffer, { mode: 0o600 });
-      // No mail server: the log carries the message so an operator can pass the link on.
-      log.warn({ to: message.to, subject: message.subject, file, text: message.text }, 'SMTP_URL is not set: email written to the outbox');
+      // No mail server: the log says where the message is, never what it says (it may hold a
+      // single-use link); an operator opens the file to pass the link on.
+      log.warn({ to: message.to, subject: message.subject, file }, 'SMTP_URL is not set: email written to the outbox');
       return { delivery: 'outbox', file };
     },
     close: () => composer.close(),

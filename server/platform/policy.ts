@@ -29,34 +29,38 @@ export function declarePublicRoutes(scope: FastifyInstance): void {
   });
 }
 
-/**
- * The origin the console is served from: PUBLIC_URL when set, else the origin this request
- * reached (the Host header a browser cannot forge for a cross-site request).
- */
-function ownOrigins(request: FastifyRequest, publicUrl: string | undefined): string[] {
-  const origins = [`${request.protocol}://${request.host}`];
-  if (publicUrl) {
-    try {
-      origins.push(new URL(publicUrl).origin);
-    } catch {
-      // config.ts validates PUBLIC_URL; a bad one simply adds nothing here.
-    }
-  }
-  return origins;
+/** host[:port] as a browser writes it in Origin: the scheme's default port left out. */
+function authority(host: string, protocol: string): string {
+  const lower = host.toLowerCase();
+  if (protocol === 'http' && lower.endsWith(':80')) return lower.slice(0, -3);
+  if (protocol === 'https' && lower.endsWith(':443')) return lower.slice(0, -4);
+  return lower;
 }
 
 /**
  * Cross-site request forgery: a state-changing request that a browser marks as coming from
- * another site (Sec-Fetch-Site), or whose Origin is not the console's own, changes nothing.
- * Requests with neither header (the farmer app, command-line clients) are not a browser's
- * cross-site request and pass.
+ * another site (Sec-Fetch-Site), or, from browsers that do not send that header, whose Origin
+ * is neither the host it was sent to nor PUBLIC_URL, changes nothing. Requests with neither
+ * header (the farmer app, command-line clients) are not a browser's cross-site request.
  */
 function assertSameOrigin(request: FastifyRequest, publicUrl: string | undefined): void {
   if (SAFE_METHODS.has(request.method)) return;
   const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') fail('FORBIDDEN', ERRORS.crossSite);
+  if (site !== undefined) {
+    if (site !== 'same-origin' && site !== 'none') fail('FORBIDDEN', ERRORS.crossSite);
+    return;
+  }
   const origin = request.headers.origin;
-  if (origin !== undefined && !ownOrigins(request, publicUrl).includes(origin)) fail('FORBIDDEN', ERRORS.crossSite);
+  if (origin === undefined) return;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    fail('FORBIDDEN', ERRORS.crossSite);
+  }
+  const sameHost = url.host === authority(request.host, url.protocol.replace(':', ''));
+  const isPublicUrl = publicUrl !== undefined && URL.canParse(publicUrl) && new URL(publicUrl).origin === url.origin;
+  if (!sameHost && !isPublicUrl) fail('FORBIDDEN', ERRORS.crossSite);
 }
 
 /**
@@ -75,6 +79,15 @@ export function registerAccessPolicy(app: FastifyInstance): void {
       const list = undeclared.map((r) => `${String(r.method)} ${r.url}`).join(', ');
       throw new Error(`Every route must declare config.access ('public', 'signedIn' or a permission); missing on: ${list}`);
     }
+  });
+
+  // What a signed-in user reads is theirs: no shared or browser cache keeps a copy.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const access = request.routeOptions.config?.access;
+    if (access === 'public' || request.is404) return payload;
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.includes('json') || type.includes('text/csv')) reply.header('cache-control', 'no-store');
+    return payload;
   });
 
   // onRequest: refused before the body is read or validated.

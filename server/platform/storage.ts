@@ -38,11 +38,15 @@ export function assertSafeKey(key: string): void {
   if (key.split('/').some((part) => part === '' || part === '.' || part === '..')) throw new InvalidStorageKey('bad segment');
 }
 
+/** Stored photos (originals included) are readable by the server's own user only. */
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
+
 export class LocalStorage implements Storage {
   readonly root: string;
   constructor(root: string) {
     this.root = path.resolve(root);
-    fs.mkdirSync(this.root, { recursive: true });
+    fs.mkdirSync(this.root, { recursive: true, mode: PRIVATE_DIR_MODE });
   }
 
   localPath(key: string): string {
@@ -54,11 +58,11 @@ export class LocalStorage implements Storage {
 
   async put(key: string, body: Readable | Buffer): Promise<{ size: number }> {
     const full = this.localPath(key);
-    await fsp.mkdir(path.dirname(full), { recursive: true });
+    await fsp.mkdir(path.dirname(full), { recursive: true, mode: PRIVATE_DIR_MODE });
     const tmp = `${full}.${process.pid}.${Date.now()}.part`;
     try {
-      if (Buffer.isBuffer(body)) await fsp.writeFile(tmp, body);
-      else await pipeline(body, fs.createWriteStream(tmp));
+      if (Buffer.isBuffer(body)) await fsp.writeFile(tmp, body, { mode: PRIVATE_FILE_MODE });
+      else await pipeline(body, fs.createWriteStream(tmp, { mode: PRIVATE_FILE_MODE }));
       await fsp.rename(tmp, full);
     } catch (err) {
       await fsp.rm(tmp, { force: true });

@@ -1,7 +1,7 @@
 import bcrypt from 'bcrypt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNTS } from '../../common/accounts.js';
-import { PASSWORD_RULES_MESSAGE } from '../../common/password.js';
+import { PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MESSAGE } from '../../common/password.js';
 import { LOGIN } from '../../common/texts.js';
 import { accountsRepository } from '../../server/modules/accounts/repository.js';
 import { createAccountsService } from '../../server/modules/accounts/service.js';
@@ -249,11 +249,23 @@ describe('create', () => {
     for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json().error.fields).toEqual({ email: M.emailTaken });
   });
 
-  it('stores an existing bcrypt hash as it is', async () => {
-    const hash = await bcrypt.hash('Imported#1', 10);
-    const res = await call('POST', '/api/accounts', su.cookie, newAdminBody({ password: hash }));
-    expect(res.statusCode).toBe(201);
-    expect((await row(res.json().id)).password).toBe(hash);
+  it('refuses a ready-made bcrypt hash and a password over 72 bytes, storing nothing', async () => {
+    const hash = await bcrypt.hash('Imported#1', 4);
+    const asHash = newAdminBody({ password: hash });
+    const refused = await call('POST', '/api/accounts', su.cookie, asHash);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.fields.password).toBe(PASSWORD_IS_HASH_MESSAGE);
+    const tooLong = newAdminBody({ password: `Aa1!${'ñ'.repeat(40)}` });
+    const long = await call('POST', '/api/accounts', su.cookie, tooLong);
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error.fields.password).toBe(PASSWORD_TOO_LONG_MESSAGE);
+    for (const body of [asHash, tooLong]) expect(await accountsRepository.findByIdentifier(t.ctx.db, body.username)).toBeUndefined();
+    // The same on edit: the stored hash stays.
+    const made = (await call('POST', '/api/accounts', su.cookie, newAdminBody())).json();
+    const before = (await row(made.id)).password;
+    const edit = await call('PUT', `/api/accounts/${made.id}`, su.cookie, { ...newAdminBody(), password: hash, version: made.version });
+    expect(edit.statusCode).toBe(400);
+    expect((await row(made.id)).password).toBe(before);
   });
 
   it('fails the save, storing nothing, when hashing fails', async () => {

@@ -69,7 +69,7 @@ describe('saving Account Settings', () => {
     off();
     const session = (await t.app.inject({ url: '/api/auth/session', headers: { cookie } })).json();
     expect(session.user.fullname).toBe('Maria Clara');
-    const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', acc.id).where('action', '=', 'UPDATE').execute();
+    const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', acc.id).where('action', '=', 'UPDATE').orderBy('seq').execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]!.collection).toBe('accounts');
     expect(audit[0]!.userId).toBe(acc.id);
@@ -85,7 +85,7 @@ describe('saving Account Settings', () => {
     const { acc, cookie } = await signedIn();
     const res = await save(cookie, await formOf(cookie));
     expect(res.statusCode).toBe(200);
-    const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', acc.id).where('action', '=', 'UPDATE').execute();
+    const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', acc.id).where('action', '=', 'UPDATE').orderBy('seq').execute();
     expect(audit).toHaveLength(0);
   });
 
@@ -153,7 +153,7 @@ describe('the security question', () => {
     expect(res.body.toLowerCase()).not.toContain('dela cruz');
     const row = (await accountsRepository.findById(t.ctx.db, acc.id))!;
     expect(row.securityAnswer).toMatch(/^\$2[aby]\$10\$/);
-    const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', acc.id).where('action', '=', 'UPDATE').execute();
+    const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', acc.id).where('action', '=', 'UPDATE').orderBy('seq').execute();
     expect(audit.at(-1)!.description).toContain('securityAnswer');
     expect(JSON.parse(audit.at(-1)!.details!)).toEqual({ securityAnswerChanged: true });
     expect(JSON.stringify(audit).toLowerCase()).not.toContain('dela cruz');

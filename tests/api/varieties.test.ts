@@ -316,9 +316,14 @@ describe('rice varieties: search and paging', () => {
     const y = await makeVariety(t.ctx, { yearRelease: '2091' });
     expect((await search('2091')).items.map((v: Json) => v.id)).toEqual([y.id]);
 
-    // 25 matches: two pages of 20 and 5, newest first.
+    // 25 matches: two pages of 20 and 5, newest first. Rows made within one millisecond
+    // would tie on createdAt (then ordered by id), so each gets its own explicit time.
     const many = `pg${Date.now().toString(36)}`;
-    for (let i = 0; i < 25; i += 1) await makeVariety(t.ctx, { location: `${many} ${i}` });
+    const base = Date.now() - 3_600_000;
+    for (let i = 0; i < 25; i += 1) {
+      const made = await makeVariety(t.ctx, { location: `${many} ${i}` });
+      await t.ctx.db.updateTable('rice_seed_varieties').set({ createdAt: new Date(base + i * 1000).toISOString() }).where('id', '=', made.id).execute();
+    }
     const p1 = await search(many, 1);
     const p2 = await search(many, 2);
     expect(p1).toMatchObject({ total: 25, page: 1, pageSize: 20, pageCount: 2 });

@@ -1,8 +1,8 @@
 import bcrypt from 'bcrypt';
 import { describe, expect, it } from 'vitest';
 import { ACCOUNTS, accountDisplayStatus } from '../../common/accounts';
-import { PASSWORD_RULES_MESSAGE } from '../../common/password';
-import { accountCreateSchema, accountUpdateSchema, isBcryptHash } from '../../common/schemas/accounts';
+import { PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MESSAGE } from '../../common/password';
+import { accountCreateSchema, accountUpdateSchema } from '../../common/schemas/accounts';
 import { uniqueViolationField } from '../../server/modules/accounts/unique';
 
 const M = ACCOUNTS.messages;
@@ -50,11 +50,22 @@ describe('admin form schema', () => {
     expect(firstMessage(accountUpdateSchema.safeParse({ ...valid, password: 'short', version: 3 }), 'password')).toBe(PASSWORD_RULES_MESSAGE);
   });
 
-  it('takes a complete bcrypt hash as it is, but not a password that merely starts with $2', () => {
+  it('refuses a ready-made bcrypt hash as a password', () => {
     const hash = bcrypt.hashSync('Whatever#1', 4);
-    expect(isBcryptHash(hash)).toBe(true);
-    expect(accountCreateSchema.safeParse({ ...valid, password: hash }).success).toBe(true);
-    expect(isBcryptHash('$2Secret!x')).toBe(false);
+    expect(firstMessage(accountCreateSchema.safeParse({ ...valid, password: hash }), 'password')).toBe(PASSWORD_IS_HASH_MESSAGE);
+    expect(firstMessage(accountUpdateSchema.safeParse({ ...valid, password: hash, version: 1 }), 'password')).toBe(PASSWORD_IS_HASH_MESSAGE);
+  });
+
+  it('refuses passwords longer than 72 bytes, counting bytes not letters', () => {
+    const ok72 = `Aa1!${'x'.repeat(68)}`;
+    expect(new TextEncoder().encode(ok72).length).toBe(72);
+    expect(accountCreateSchema.safeParse({ ...valid, password: ok72 }).success).toBe(true);
+    expect(firstMessage(accountCreateSchema.safeParse({ ...valid, password: `${ok72}x` }), 'password')).toBe(PASSWORD_TOO_LONG_MESSAGE);
+    // 36 letters of two bytes each, plus the checklist: 76 bytes though only 40 characters.
+    const accented = `Aa1!${'ñ'.repeat(36)}`;
+    expect(accented.length).toBe(40);
+    expect(firstMessage(accountCreateSchema.safeParse({ ...valid, password: accented }), 'password')).toBe(PASSWORD_TOO_LONG_MESSAGE);
+    expect(firstMessage(accountUpdateSchema.safeParse({ ...valid, password: accented, version: 1 }), 'password')).toBe(PASSWORD_TOO_LONG_MESSAGE);
   });
 });
 

@@ -1,11 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
 import { normalizeRole, type Role } from '../../../common/permissions.js';
-import { passwordMeetsRules, PASSWORD_RULES_MESSAGE } from '../../../common/password.js';
+import { looksLikePasswordHash, passwordMeetsRules, passwordTooLong, PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MESSAGE } from '../../../common/password.js';
 import type { Database } from '../../db/types.js';
 import { writeAudit, type Actor } from '../../platform/audit.js';
 import { newId, nowIso } from '../../platform/clock.js';
-import { hashPassword, isHash } from '../../platform/passwords.js';
+import { hashPassword } from '../../platform/passwords.js';
 import { ACCOUNTS } from '../../../common/accounts.js';
 import { SHELL } from '../../../common/texts.js';
 import { accountsRepository, normalizeIdentity } from './repository.js';
@@ -30,11 +30,13 @@ const emailShape = z.email();
 export async function createAccount(db: Kysely<Database>, input: NewAccount, actor: Actor | null): Promise<string> {
   const username = input.username.trim();
   if (username.length < 8) throw new Error('Username must be at least 8 characters');
-  if (!isHash(input.password) && !passwordMeetsRules(input.password)) throw new Error(PASSWORD_RULES_MESSAGE);
+  if (looksLikePasswordHash(input.password)) throw new Error(PASSWORD_IS_HASH_MESSAGE);
+  if (!passwordMeetsRules(input.password)) throw new Error(PASSWORD_RULES_MESSAGE);
+  if (passwordTooLong(input.password)) throw new Error(PASSWORD_TOO_LONG_MESSAGE);
   const email = input.email?.trim() || null;
   if (email && !emailShape.safeParse(email).success) throw new Error('Enter a valid email address');
   const role = normalizeRole(input.role);
-  const password = isHash(input.password) ? input.password : await hashPassword(input.password);
+  const password = await hashPassword(input.password);
   const id = newId();
   const now = nowIso();
   await db.transaction().execute(async (trx) => {

@@ -2,7 +2,7 @@ import { ACCOUNTS } from '../../../common/accounts.js';
 import { LIMITS, TIMINGS } from '../../../common/limits.js';
 import { normalizeRole, type Role } from '../../../common/permissions.js';
 import {
-  isBcryptHash, type AccountCreateInput, type AccountList, type AccountListQuery, type AccountUpdateInput, type AdminAccount, type AvailabilityQuery,
+  type AccountCreateInput, type AccountList, type AccountListQuery, type AccountUpdateInput, type AdminAccount, type AvailabilityQuery,
 } from '../../../common/schemas/accounts.js';
 import { SHELL } from '../../../common/texts.js';
 import { writeAudit } from '../../platform/audit.js';
@@ -44,7 +44,6 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
   let sweeping: Promise<string[]> | null = null;
 
   async function securePassword(plain: string): Promise<string> {
-    if (isBcryptHash(plain)) return plain;
     let hashed: string;
     try {
       hashed = await hash(plain);

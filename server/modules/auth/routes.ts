@@ -18,7 +18,7 @@ const routes: FastifyPluginAsync = async (app) => {
   };
 
   r.post('/api/auth/login', {
-    config: { access: 'public', rateLimit: { max: app.ctx.config.loginRateLimitPerMinute, timeWindow: 60_000 } },
+    config: { access: 'public' },
     schema: { tags: ['auth'], summary: 'Sign in with username or email', body: loginSchema, response: { 200: sessionSchema } },
   }, async (request, reply) => {
     const { token, ...session } = await service.login(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });

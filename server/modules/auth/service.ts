@@ -1,17 +1,27 @@
 import type { LoginInput, SessionInfo } from '../../../common/schemas/auth.js';
+import { LOGIN } from '../../../common/texts.js';
 import { writeAudit } from '../../platform/audit.js';
-import { AttemptLimiter } from '../../platform/attempts.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
+import { minutesToWait, Throttle, type ThrottleState } from '../../platform/throttle.js';
 import { announceEnded, endAccountSessions, findSessionByToken, openSession } from '../../platform/sessions.js';
 import { blockReason, toSessionUser } from '../accounts/presenter.js';
 import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
 
 export function createAuthService(ctx: AppContext) {
   const { db, events, config } = ctx;
-  const failures = new AttemptLimiter(config.loginFailuresPerAccount, config.loginFailureWindowMs);
+  // Failures count per account (username and email share one budget; unknown names count by
+  // the name typed), attempts per client address; both in the database, shared by instances.
+  const failures = new Throttle(db, 'login-failures', config.loginFailuresPerAccount, config.loginFailureWindowMs);
+  const perIp = new Throttle(db, 'login-ip', config.loginRateLimitPerMinute, 60_000);
+
+  /** The owner of a locked account is told so, and for how long, even with the right password. */
+  function locked(state: ThrottleState): never {
+    const seconds = Math.ceil(state.retryAfterMs / 1000);
+    fail('RATE_LIMITED', LOGIN.locked(minutesToWait(state.retryAfterMs)), undefined, { retryAfterSeconds: seconds });
+  }
 
   return {
     /**
@@ -19,15 +29,21 @@ export function createAuthService(ctx: AppContext) {
      * so a blocked account reveals nothing to someone who does not know its password.
      */
     async login(input: LoginInput, meta: { ip?: string; userAgent?: string }): Promise<SessionInfo & { token: string }> {
-      const key = normalizeIdentity(input.identifier);
-      if (failures.isBlocked(key)) fail('RATE_LIMITED');
+      if (meta.ip) {
+        const ip = await perIp.hit(meta.ip);
+        if (ip.count > perIp.max) fail('RATE_LIMITED', LOGIN.tooManyAttempts, undefined, { retryAfterSeconds: Math.ceil(ip.retryAfterMs / 1000) });
+      }
       const account = await accountsRepository.findByIdentifier(db, input.identifier);
+      const key = account ? `account:${account.id}` : `name:${normalizeIdentity(input.identifier)}`;
+      const before = await failures.check(key);
+      if (before.blocked) locked(before);
       const check = await verifyPassword(input.password, account?.password);
       if (!account || !check.ok) {
-        failures.fail(key);
+        const after = await failures.hit(key);
+        if (after.blocked) locked(after);
         fail('INVALID_CREDENTIALS');
       }
-      failures.reset(key);
+      if (before.count > 0) await failures.clear(key);
 
       const blocked = blockReason(account);
       if (blocked) {

@@ -7,12 +7,35 @@ import {
   catalogCreateSchema, catalogEntryDetailSchema, catalogListQuerySchema, catalogListSchema, catalogUpdateSchema,
   discardStagedSchema, stagedImageSchema,
 } from '../../../common/schemas/catalog.js';
-import { fail } from '../../platform/errors.js';
+import { AppError, fail } from '../../platform/errors.js';
 import { requireAuth } from '../../platform/policy.js';
 import { catalogRuntime } from './runtime.js';
 import { createCatalogService } from './service.js';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
+
+/** A failure while reading the request's own bytes: the client sent a broken body. */
+class BrokenBodyError extends Error {}
+
+async function* readingBody(stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of stream) yield chunk;
+  } catch (err) {
+    throw new BrokenBodyError('request body broke off', { cause: err });
+  }
+}
+
+/**
+ * A multipart body the parser cannot read (cut off, no closing boundary, bad part headers) is
+ * the client's fault: 400. Errors the multipart plugin already classifies keep their status.
+ */
+function malformed(err: unknown): never {
+  if (err instanceof AppError) throw err;
+  const status = (err as { statusCode?: number } | null)?.statusCode;
+  if (status === 413 || (err as { code?: string } | null)?.code === 'FST_REQ_FILE_TOO_LARGE') fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
+  if (status !== undefined && status >= 400 && status < 500) throw err;
+  fail('MALFORMED_UPLOAD');
+}
 
 /**
  * Pests and diseases: one set of routes per kind under /api/rice_pests and /api/rice_diseases.
@@ -48,9 +71,10 @@ const routes: FastifyPluginAsync = async (app) => {
     }, async (request, reply) => {
       const auth = requireAuth(request);
       if (!request.isMultipart()) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.noFile, { file: UPLOAD_TEXTS.noFile });
-      const part = await request.file();
+      const part = await request.file().catch(malformed);
       if (!part) fail('VALIDATION_FAILED', UPLOAD_TEXTS.noFile, { file: UPLOAD_TEXTS.noFile });
-      const staged = await service.stage(part.file, { filename: part.filename, uploadedBy: auth.user.id }, () => part.file.truncated);
+      const staged = await service.stage(readingBody(part.file), { filename: part.filename, uploadedBy: auth.user.id }, () => part.file.truncated)
+        .catch((err: unknown) => { throw err instanceof BrokenBodyError ? malformed(err.cause) : err; });
       return reply.code(201).send(staged);
     });
 

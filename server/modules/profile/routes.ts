@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { avatarUploadResultSchema, profileSchema, profileUpdateSchema, resetEmailResultSchema } from '../../../common/schemas/profile.js';
 import { fail } from '../../platform/errors.js';
@@ -8,14 +8,6 @@ import { createProfileService } from './service.js';
 
 /** The browser sends at most 921,600 bytes (SPEC.md section 9); the server allows some slack. */
 export const AVATAR_UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
-
-/** Where the emailed link points: PUBLIC_URL, else the origin this request came to. */
-function originOf(request: FastifyRequest, publicUrl: string | undefined): string {
-  if (publicUrl) return publicUrl.replace(/\/+$/, '');
-  const host = request.host;
-  if (!/^[a-z0-9.-]+(:\d{1,5})?$/i.test(host) && !/^\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(host)) fail('VALIDATION_FAILED', 'Invalid Host header.');
-  return `${request.protocol}://${host}`;
-}
 
 /** Account Settings: the signed-in user's own account (any role). */
 const routes: FastifyPluginAsync = async (app) => {
@@ -57,7 +49,7 @@ const routes: FastifyPluginAsync = async (app) => {
     schema: { tags: ['profile'], summary: 'Email me a single-use link to set a new password', response: { 200: resetEmailResultSchema } },
   }, async (request) => {
     const auth = requireAuth(request);
-    return recovery.sendResetEmail(auth.user.id, originOf(request, app.ctx.config.publicUrl));
+    return recovery.sendResetEmail(auth.user.id);
   });
 };
 export default routes;

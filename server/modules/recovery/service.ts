@@ -1,6 +1,7 @@
+import { linkOrigin } from '../../config.js';
 import type { IdentifyInput, VerifyInput } from '../../../common/schemas/recovery.js';
 import { RECOVERY, RECOVERY_LIMITS, SETTINGS } from '../../../common/settings.js';
-import { AttemptLimiter } from '../../platform/attempts.js';
+import { Throttle } from '../../platform/throttle.js';
 import { SYSTEM_ACTOR, writeAudit, type Actor } from '../../platform/audit.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
@@ -39,12 +40,15 @@ function actorOf(account: AccountRow): Actor {
 export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
   const { db, events } = ctx;
   const window = RECOVERY_LIMITS.failureWindowMs;
-  const ipFailures = new AttemptLimiter(RECOVERY_LIMITS.ipFailures, window);
-  const identifierFailures = new AttemptLimiter(RECOVERY_LIMITS.identifierFailures, window);
-  const emailSends = new AttemptLimiter(RECOVERY_LIMITS.resetEmailsPerWindow, window);
+  // In the database, so every instance shares them: failures per client address, unknown
+  // names per name typed (a known account's wrong answers count in recovery_failures), and
+  // reset emails per account.
+  const ipFailures = new Throttle(db, 'recovery-ip', RECOVERY_LIMITS.ipFailures, window);
+  const identifierFailures = new Throttle(db, 'recovery-name', RECOVERY_LIMITS.identifierFailures, window);
+  const emailSends = new Throttle(db, 'reset-email', RECOVERY_LIMITS.resetEmailsPerWindow, window);
 
-  function assertIpAllowed(ip: string): void {
-    if (ipFailures.isBlocked(ip)) fail('RATE_LIMITED', RECOVERY.tooManyAttempts);
+  async function assertIpAllowed(ip: string): Promise<void> {
+    if ((await ipFailures.check(ip)).blocked) fail('RATE_LIMITED', RECOVERY.tooManyAttempts);
   }
 
   async function assertNotPaused(accountId: string): Promise<void> {
@@ -56,7 +60,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
 
   /** Counts a wrong question or answer for the account and the IP, and audits it. */
   async function recordWrong(account: AccountRow, ip: string, outcome: 'question_mismatch' | 'wrong_answer'): Promise<void> {
-    ipFailures.fail(ip);
+    await ipFailures.hit(ip);
     const now = nowIso();
     await db.transaction().execute(async (trx) => {
       const row = await recoveryRepository.findFailures(trx, account.id);
@@ -83,7 +87,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
     const flow = await recoveryRepository.findFlow(db, sha256(recoveryId));
     const account = flow ? await accountsRepository.findById(db, flow.accountId) : undefined;
     if (!flow || flow.verifiedAt || flow.expiresAt <= nowIso() || !account || account.isDeleted) {
-      ipFailures.fail(ip);
+      await ipFailures.hit(ip);
       fail('NOT_FOUND', RECOVERY.expired, undefined, { reason: 'recovery_expired' });
     }
     return { flow, account };
@@ -95,7 +99,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
     const found = await recoveryRepository.findLiveToken(db, tokenHash, purpose, nowIso());
     const account = found ? await accountsRepository.findById(db, found.accountId) : undefined;
     if (!found || !account || account.isDeleted) {
-      ipFailures.fail(meta.ip);
+      await ipFailures.hit(meta.ip);
       fail('NOT_FOUND', invalidMessage, undefined, { reason: 'token_invalid' });
     }
     const hash = await hashPassword(newPassword);
@@ -126,13 +130,13 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
 
   return {
     async identify(input: IdentifyInput, meta: RequestMeta): Promise<{ recoveryId: string }> {
-      assertIpAllowed(meta.ip);
+      await assertIpAllowed(meta.ip);
       const key = normalizeIdentity(input.identifier);
-      if (identifierFailures.isBlocked(key)) fail('RATE_LIMITED', RECOVERY.tooManyAttempts);
+      if ((await identifierFailures.check(key)).blocked) fail('RATE_LIMITED', RECOVERY.tooManyAttempts);
       const account = await accountsRepository.findByIdentifier(db, input.identifier);
       if (!account || account.isDeleted) {
-        ipFailures.fail(meta.ip);
-        identifierFailures.fail(key);
+        await ipFailures.hit(meta.ip);
+        await identifierFailures.hit(key);
         await writeAudit(db, SYSTEM_ACTOR, {
           action: 'LOGIN',
           collection: 'accounts',
@@ -158,7 +162,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
     },
 
     async verify(input: VerifyInput, meta: RequestMeta): Promise<{ resetToken: string }> {
-      assertIpAllowed(meta.ip);
+      await assertIpAllowed(meta.ip);
       const { account } = await liveFlow(input.recoveryId, meta.ip);
       await assertNotPaused(account.id);
       const stored = account.securityQuestion?.trim() ?? '';
@@ -195,25 +199,25 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
       return { resetToken };
     },
 
-    reset(input: { resetToken: string; newPassword: string }, meta: RequestMeta): Promise<void> {
-      assertIpAllowed(meta.ip);
+    async reset(input: { resetToken: string; newPassword: string }, meta: RequestMeta): Promise<void> {
+      await assertIpAllowed(meta.ip);
       return resetWithToken(input.resetToken, 'recovery', input.newPassword, meta, RECOVERY.expired);
     },
 
     /** The email link's page asks first whether the link still works. */
     async checkEmailLink(token: string, ip: string): Promise<{ valid: true; expiresAt: string }> {
-      assertIpAllowed(ip);
+      await assertIpAllowed(ip);
       const found = await recoveryRepository.findLiveToken(db, sha256(token), 'email_link', nowIso());
       const account = found ? await accountsRepository.findById(db, found.accountId) : undefined;
       if (!found || !account || account.isDeleted) {
-        ipFailures.fail(ip);
+        await ipFailures.hit(ip);
         fail('NOT_FOUND', RECOVERY.linkInvalid, undefined, { reason: 'token_invalid' });
       }
       return { valid: true, expiresAt: found.expiresAt };
     },
 
-    resetWithEmailLink(input: { token: string; newPassword: string }, meta: RequestMeta): Promise<void> {
-      assertIpAllowed(meta.ip);
+    async resetWithEmailLink(input: { token: string; newPassword: string }, meta: RequestMeta): Promise<void> {
+      await assertIpAllowed(meta.ip);
       return resetWithToken(input.token, 'email_link', input.newPassword, meta, RECOVERY.linkInvalid);
     },
 
@@ -221,13 +225,13 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
      * Account Settings' 'Send password reset email': a new single-use link (older unused ones
      * stop working), valid 30 minutes, to the account's email.
      */
-    async sendResetEmail(accountId: string, origin: string): Promise<{ sentTo: string }> {
+    async sendResetEmail(accountId: string): Promise<{ sentTo: string }> {
       const account = await accountsRepository.findById(db, accountId);
       if (!account) fail('NOT_FOUND');
       const email = account.email?.trim();
       if (!email) fail('VALIDATION_FAILED', SETTINGS.noEmail);
-      if (emailSends.isBlocked(account.id)) fail('RATE_LIMITED');
-      emailSends.fail(account.id);
+      if ((await emailSends.check(account.id)).blocked) fail('RATE_LIMITED');
+      await emailSends.hit(account.id);
       const token = randomToken(32);
       const tokenHash = sha256(token);
       await db.transaction().execute(async (trx) => {
@@ -242,7 +246,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
           expiresAt: isoIn(RECOVERY_LIMITS.emailLinkTtlMs, now),
         });
       });
-      const link = `${origin}/reset-password?token=${encodeURIComponent(token)}`;
+      const link = `${linkOrigin(ctx.config)}/reset-password?token=${encodeURIComponent(token)}`;
       try {
         await mailer.send(resetEmail(email, account.fullname, link));
       } catch (err) {
