@@ -21,7 +21,7 @@ import { MemoryEventBus, PostgresEventBus, type EventBus } from './platform/even
 import { registerErrorHandling } from './platform/http-errors.js';
 import { registerInputGuard } from './platform/input-guard.js';
 import { declarePublicRoutes, registerAccessPolicy } from './platform/policy.js';
-import { LocalStorage } from './platform/storage.js';
+import { createStorage } from './platform/storage.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -50,15 +50,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await migrateToLatest(db);
   await ensureMaintenanceDefaults(db);
   const events: EventBus = config.databaseUrl
-    ? new PostgresEventBus(config.databaseUrl, (err) => app.log.error({ err }, 'live event bus error'), config.eventChannel)
+    ? new PostgresEventBus(
+      config.databaseUrl,
+      (err) => app.log.warn({ err }, 'live event bus: connection problem'),
+      config.eventChannel,
+      `palayan-events:${config.instanceId}`,
+      () => app.log.info('live event bus: listening again; open screens refresh once'),
+    )
     : new MemoryEventBus();
   if (events instanceof PostgresEventBus) await events.whenReady();
 
-  const storage = new LocalStorage(path.join(config.dataDir, 'files'));
+  const storage = await createStorage(config);
   const ctx: AppContext = { config, db, events, storage, log: app.log };
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {
     await events.close();
+    storage.close?.();
     if (!options.db) await db.destroy();
   });
 

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import type { S3Settings } from './platform/s3-storage.js';
 
 export interface Config {
   port: number;
@@ -34,6 +36,10 @@ export interface Config {
    * proxy addresses/CIDRs. Rate limits and logs then use the client address the proxy passes.
    */
   trustProxy: boolean | number | string;
+  /** Photos go to this S3-compatible bucket when set; otherwise to DATA_DIR/files. */
+  s3: S3Settings | undefined;
+  /** Names this process in logs, in the thumbnail queue's claims and in its database listener. */
+  instanceId: string;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -107,6 +113,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicCorsOrigins: (env.PUBLIC_CORS_ORIGINS || '').split(',').map((o) => o.trim()).filter(Boolean),
     publicRateLimitPerMinute: int(env.PUBLIC_RATE_LIMIT_PER_MINUTE, 300),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          endpoint: env.S3_ENDPOINT || undefined,
+          region: env.S3_REGION || 'us-east-1',
+          accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+        }
+      : undefined,
+    instanceId: env.INSTANCE_ID || `${os.hostname()}:${process.pid}`,
     ...overrides,
   };
 }

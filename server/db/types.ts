@@ -112,6 +112,9 @@ export interface CatalogImagesTable {
   uploadedBy: string | null;
   createdAt: string;
   linkedAt: string | null;
+  /** The instance making this photo's variants, until when (server/modules/catalog/runtime.ts). */
+  claimedBy?: string | null;
+  claimedUntil?: string | null;
 }
 
 export interface AuditLogsTable {

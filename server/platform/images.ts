@@ -140,7 +140,8 @@ export async function moveStored(storage: Storage, from: string, to: string): Pr
     return;
   }
   if (await storage.stat(to)) throw new TargetExistsError(to);
-  await storage.put(to, await storage.get(from));
+  if (storage.copy) await storage.copy(from, to);
+  else await storage.put(to, await storage.get(from));
   await storage.delete(from);
 }
 

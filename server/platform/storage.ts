@@ -14,8 +14,11 @@ export interface Storage {
   get(key: string): Promise<Readable>;
   stat(key: string): Promise<{ size: number; mtimeMs: number } | null>;
   delete(key: string): Promise<void>;
+  /** Copies a stored file inside the store (no bytes through this server) when it can. */
+  copy?(from: string, to: string): Promise<void>;
   /** Absolute path for tools that need one (sharp, backups); local backend only. */
   localPath(key: string): string;
+  close?(): void;
 }
 
 /** Turns any user-given name into one safe path segment (no slashes, dots-only, controls). */
@@ -89,4 +92,14 @@ export class LocalStorage implements Storage {
   async delete(key: string): Promise<void> {
     await fsp.rm(this.localPath(key), { force: true });
   }
+}
+
+/** The configured backend: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/files. */
+export async function createStorage(config: { dataDir: string; s3?: import('./s3-storage.js').S3Settings | undefined }): Promise<Storage> {
+  if (config.s3) {
+    // Loaded only when used: the AWS SDK is large and most installations keep photos on disk.
+    const { S3Storage } = await import('./s3-storage.js');
+    return new S3Storage(config.s3);
+  }
+  return new LocalStorage(path.join(config.dataDir, 'files'));
 }

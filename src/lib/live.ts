@@ -15,6 +15,13 @@ export interface LiveHandlers {
 
 export function connectLive(handlers: LiveHandlers): () => void {
   const source = new EventSource('/api/events');
+  // After a dropped stream (a restarted or different server instance) changes may have been
+  // missed while it was away: refresh everything once.
+  let opened = false;
+  source.addEventListener('open', () => {
+    if (opened) handlers.onChange({ topic: '*', id: null, op: 'resync' });
+    opened = true;
+  });
   source.addEventListener('change', (e) => {
     try {
       handlers.onChange(JSON.parse((e as MessageEvent).data) as ChangeEvent);

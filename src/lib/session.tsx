@@ -104,7 +104,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (!authenticated || !sessionId) return;
     return connectLive({
       onChange: (event) => {
-        void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === event.topic || q.queryKey[0] === 'dashboard' || q.queryKey[0] === 'audit_logs' });
+        // topic '*': the server or the stream reconnected and may have missed changes.
+        void queryClient.invalidateQueries({ predicate: (q) => event.topic === '*' || q.queryKey[0] === event.topic || q.queryKey[0] === 'dashboard' || q.queryKey[0] === 'audit_logs' });
         if (event.topic === 'accounts' && event.id === userId) void load();
       },
       onSessionEnded: (reason) => { void handleEnded(reason); },

@@ -139,8 +139,24 @@ export const catalogRepository = {
     await db.updateTable('catalog_images').set({ status: 'failed' }).where('id', '=', id).where('status', '=', 'pending').execute();
   },
 
-  pendingIds(db: Db): Promise<Array<{ id: string }>> {
-    return db.selectFrom('catalog_images').select('id').where('status', '=', 'pending').orderBy('createdAt').execute();
+  /** Pending photos no instance holds a live claim on, oldest first. */
+  pendingIds(db: Db, now: string, limit = 1000): Promise<Array<{ id: string }>> {
+    return db.selectFrom('catalog_images').select('id').where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('claimedUntil', 'is', null), eb('claimedUntil', '<', now)]))
+      .orderBy('createdAt').limit(limit).execute();
+  },
+
+  /** Takes a pending photo for one instance until `until`; false when another holds it or it is done. */
+  async claim(db: Db, id: string, instance: string, now: string, until: string): Promise<boolean> {
+    const result = await db.updateTable('catalog_images').set({ claimedBy: instance, claimedUntil: until })
+      .where('id', '=', id).where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('claimedUntil', 'is', null), eb('claimedUntil', '<', now), eb('claimedBy', '=', instance)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  async release(db: Db, id: string, instance: string): Promise<void> {
+    await db.updateTable('catalog_images').set({ claimedBy: null, claimedUntil: null }).where('id', '=', id).where('claimedBy', '=', instance).execute();
   },
 
   /** Staged photos older than the cut-off (never saved with an entry). */

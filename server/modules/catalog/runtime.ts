@@ -11,6 +11,10 @@ export const VARIANT_CONCURRENCY_DURING_UPLOADS = 1;
 /** Open screens hear about ready thumbnails at most this often per entry. */
 export const READY_EVENT_THROTTLE_MS = 1500;
 const CLEANUP_EVERY_MS = 60 * 60 * 1000;
+/** How long a claim on a photo lasts: far longer than one photo takes, short enough to recover. */
+export const CLAIM_LEASE_MS = 5 * 60 * 1000;
+/** How often an instance looks for pending photos nobody holds (another instance died). */
+export const SWEEP_EVERY_MS = 30 * 1000;
 
 export function kindOfCollection(collection: string): CatalogKind | undefined {
   return CATALOG_KIND_LIST.find((k) => k.collection === collection);
@@ -51,6 +55,7 @@ export class CatalogRuntime {
   private readyEntries = new Map<string, Set<string>>();
   private flushTimer: NodeJS.Timeout | null = null;
   private cleanupTimer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   private uploadsInFlight = 0;
 
@@ -73,21 +78,45 @@ export class CatalogRuntime {
 
   /** Picks up photos whose variants were not made before the last stop; starts the clean-up timer. */
   async start(): Promise<void> {
-    for (const { id } of await catalogRepository.pendingIds(this.ctx.db)) this.queue.push(id);
+    await this.sweep();
+    this.sweepTimer = setInterval(() => {
+      this.sweep().catch((err: unknown) => this.ctx.log.error({ err }, 'pending photo sweep failed'));
+    }, SWEEP_EVERY_MS);
+    this.sweepTimer.unref();
     this.cleanupTimer = setInterval(() => {
       this.cleanupStaged().catch((err: unknown) => this.ctx.log.error({ err }, 'staged photo clean-up failed'));
     }, CLEANUP_EVERY_MS);
     this.cleanupTimer.unref();
   }
 
+  /** Queues pending photos that no live instance holds (after a start, or another's death). */
+  async sweep(): Promise<void> {
+    if (this.queue.size > 0) return;
+    for (const { id } of await catalogRepository.pendingIds(this.ctx.db, nowIso())) this.queue.push(id);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.cleanupTimer) clearInterval(this.cleanupTimer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
     await this.queue.stop();
     this.flushEvents();
   }
 
+  /** One photo, by whichever instance claims it first; a failure hands it back at once. */
   private async makeVariantsFor(imageId: string): Promise<void> {
+    const { db, config } = this.ctx;
+    const now = Date.now();
+    if (!(await catalogRepository.claim(db, imageId, config.instanceId, new Date(now).toISOString(), new Date(now + CLAIM_LEASE_MS).toISOString()))) return;
+    try {
+      await this.makeClaimedVariants(imageId);
+    } catch (err) {
+      await catalogRepository.release(db, imageId, config.instanceId).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async makeClaimedVariants(imageId: string): Promise<void> {
     let row: CatalogImageRow | undefined;
     let input: Buffer | null = null;
     // The original may be moved by a save between reading its key and opening it: re-read.

@@ -10,6 +10,7 @@ import { fail, invalid } from '../../platform/errors.js';
 import { assertUpdated } from '../../platform/versioning.js';
 import { getVarietyEnums } from '../maintenance/service.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
+import { RESYNC_EVENT } from '../../platform/events.js';
 import { VarietySearchCache } from './search-cache.js';
 
 const COLLECTION = 'rice_seed_varieties';
@@ -124,7 +125,11 @@ function acquireCache(ctx: AppContext): { cache: VarietySearchCache; release(): 
   const s = shared;
   if (s.users === 0) {
     // Writes of other server instances (PostgreSQL LISTEN/NOTIFY) and of other modules (import).
-    s.unsubscribe = ctx.events.subscribe((event) => { if (event.topic === VARIETY_TOPIC) s.cache.onEvent(eventKey(event.op, event.id)); });
+    // A resync (the bus reconnected and may have missed events) drops everything too.
+    s.unsubscribe = ctx.events.subscribe((event) => {
+      if (event.topic === VARIETY_TOPIC) s.cache.onEvent(eventKey(event.op, event.id));
+      else if (event.topic === RESYNC_EVENT.topic) s.cache.invalidate();
+    });
   }
   s.users += 1;
   let released = false;
