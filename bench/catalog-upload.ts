@@ -9,15 +9,21 @@
  * original stored, time until every thumbnail is ready, and the server's peak resident memory
  * (VmHWM of /proc/<pid>/status, plus the highest VmRSS sampled every 100 ms).
  *
- * Usage: npm run bench:catalog [-- <photos>]   (env BENCH_PORT, default 3392)
+ * With --s3 the photos go to an S3 protocol server (s3rver) started here, as with S3_BUCKET set;
+ * that server runs in this process, so its CPU is the machine's too.
+ *
+ * Usage: npm run bench:catalog [-- <photos>] [-- --s3]   (env BENCH_PORT, default 3392)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { S3Storage } from '../server/platform/s3-storage.js';
+import { startS3, type TestS3 } from '../tests/fixtures/s3.js';
 
-const COUNT = Number(process.argv[2] ?? 2000);
+const USE_S3 = process.argv.includes('--s3');
+const COUNT = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 2000);
 const CONCURRENCY = 4;
 const PORT = Number(process.env.BENCH_PORT ?? 3392);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -86,9 +92,14 @@ async function main() {
   const files = await ensurePhotos();
   const totalBytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-bench-catalog-'));
+  const s3: TestS3 | null = USE_S3 ? await startS3('palayan-bench') : null;
+  const s3Env = s3 ? {
+    S3_BUCKET: s3.settings.bucket, S3_ENDPOINT: s3.settings.endpoint!, S3_REGION: s3.settings.region, S3_FORCE_PATH_STYLE: 'true',
+    S3_ACCESS_KEY_ID: s3.settings.accessKeyId!, S3_SECRET_ACCESS_KEY: s3.settings.secretAccessKey!, NODE_NO_WARNINGS: '1',
+  } : {};
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
-      ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+      ...process.env, ...s3Env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
       INITIAL_ADMIN_USERNAME: ADMIN.username, INITIAL_ADMIN_PASSWORD: ADMIN.password, INITIAL_ADMIN_FULLNAME: 'Bench Admin',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -132,9 +143,16 @@ async function main() {
     const entry = (await save.json()) as { id: string; images: Array<{ url: string }> };
 
     // Every original is in its final place, byte for byte the size that was sent.
-    const folder = path.join(dataDir, 'files', 'rice_disease', DISEASE);
-    const stored = fs.readdirSync(folder);
-    const storedBytes = stored.reduce((sum, f) => sum + fs.statSync(path.join(folder, f)).size, 0);
+    const stored: number[] = [];
+    if (s3) {
+      const bucket = new S3Storage(s3.settings);
+      for await (const item of bucket.list(`rice_disease/${DISEASE}/`)) stored.push(item.size);
+      bucket.close();
+    } else {
+      const folder = path.join(dataDir, 'files', 'rice_disease', DISEASE);
+      for (const f of fs.readdirSync(folder)) stored.push(fs.statSync(path.join(folder, f)).size);
+    }
+    const storedBytes = stored.reduce((sum, size) => sum + size, 0);
     if (stored.length !== files.length || storedBytes !== totalBytes || entry.images.length !== files.length) {
       throw new Error(`originals: ${stored.length} files / ${storedBytes} bytes, expected ${files.length} / ${totalBytes}`);
     }
@@ -153,6 +171,7 @@ async function main() {
     const secs = (ms: number) => (ms / 1000).toFixed(1);
     const mb = (kb: number) => (kb / 1024).toFixed(0);
     const results = {
+      storage: s3 ? 's3' : 'local',
       photos: files.length,
       averagePhotoKb: Math.round(totalBytes / files.length / 1024),
       totalMb: Number((totalBytes / 1024 / 1024).toFixed(0)),
@@ -169,6 +188,7 @@ async function main() {
       loadAverageAfter: loadAverage(),
     };
     console.log(JSON.stringify(results));
+    console.log(`storage ${results.storage}`);
     console.log(`photos ${results.photos} x ${results.averagePhotoKb} KB (${results.totalMb} MB), ${CONCURRENCY} uploads at once`);
     console.log(`upload phase                 ${secs(uploadedAt - started)} s`);
     console.log(`save request                 ${secs(savedAt - uploadedAt)} s`);
@@ -182,6 +202,7 @@ async function main() {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await s3?.close();
   }
 }
 

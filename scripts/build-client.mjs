@@ -22,7 +22,18 @@ const force = process.argv.includes('--force');
 const built = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0;
 const stale = force || built === 0 || sources.some((s) => newestMtime(s) > built);
 if (stale) {
-  const { build } = await import('vite');
+  let build;
+  try {
+    ({ build } = await import('vite'));
+  } catch {
+    // A production install (npm ci --omit=dev) has no Vite: it serves the bundle it was given.
+    if (built > 0) {
+      console.warn('dist/client looks older than the sources but Vite is not installed (production install): serving the existing build.');
+      process.exit(0);
+    }
+    console.error('No browser build in dist/client and no Vite to make one: run `npm run build` where dev dependencies are installed.');
+    process.exit(1);
+  }
   console.log('Building the browser app...');
   await build({ root, logLevel: 'warn', configFile: path.join(root, 'vite.config.ts') });
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -113,6 +114,29 @@ export class S3Storage implements Storage {
   async delete(key: string): Promise<void> {
     assertSafeKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /**
+   * Stores a whole file with its MD5 sent along: the store refuses it if the bytes it received
+   * differ. Returns the MD5 (hex), which S3 reports back as the ETag of a single-part object.
+   */
+  async putChecked(key: string, body: Buffer): Promise<string> {
+    assertSafeKey(key);
+    const md5 = createHash('md5').update(body).digest();
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentMD5: md5.toString('base64'), ContentType: contentTypeOf(key) }));
+    return md5.toString('hex');
+  }
+
+  /** Size and ETag (quotes removed) of a stored object, or null. */
+  async head(key: string): Promise<{ size: number; etag: string } | null> {
+    assertSafeKey(key);
+    try {
+      const res = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: res.ContentLength ?? 0, etag: (res.ETag ?? '').replace(/"/g, '') };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
   }
 
   /** A copy made by the store itself: the bytes never pass through this server. */
