@@ -13,13 +13,19 @@ export async function ensureInitialAdmin(ctx: AppContext, print: (line: string) 
   const given = ctx.config.initialAdmin;
   const username = given.username?.trim() || 'superadmin';
   const password = given.password || generatePassword();
-  await createAccount(ctx.db, {
-    username,
-    password,
-    email: given.email || null,
-    fullname: given.fullname?.trim() || 'Super Admin',
-    role: 'SYSTEM_ADMIN',
-  }, null);
+  try {
+    await createAccount(ctx.db, {
+      username,
+      password,
+      email: given.email || null,
+      fullname: given.fullname?.trim() || 'Super Admin',
+      role: 'SYSTEM_ADMIN',
+    }, null);
+  } catch (err) {
+    // Another instance starting at the same moment created it first.
+    if ((await accountsRepository.countAll(ctx.db)) > 0) return;
+    throw err;
+  }
   if (!given.password) {
     print('');
     print('  First start: a super admin account was created.');
