@@ -9,7 +9,8 @@
  * Prints req/s (sum), p50/p99 latency (worst instance), and each server's resident memory.
  *
  * Options: --pg URL (default postgres://postgres@127.0.0.1:5432/test), --runs N (default 3),
- * --seconds N (default 10), --rows N (default 10000), --connections N (default 16).
+ * --seconds N (default 10), --rows N (default 10000), --connections N (default 16),
+ * --counts 1,2 (instance counts to compare), --no-writes.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +31,8 @@ const RUNS = Number(opt('runs', '3'));
 const SECONDS = Number(opt('seconds', '10'));
 const ROWS = Number(opt('rows', '10000'));
 const CONNECTIONS = Number(opt('connections', '16'));
+const WRITES = !args.includes('--no-writes');
+const COUNTS = opt('counts', '1,2').split(',').map(Number);
 const USER = { username: 'bench_admin', password: 'Bench#Pass1' };
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -110,7 +113,7 @@ async function scenario(databaseUrl: string, channel: string, count: number) {
     const cookie = await login(instances[0]!.url);
     const per = Math.max(1, Math.floor(CONNECTIONS / count));
     await Promise.all(instances.map((i) => drive(i.url, cookie, per, 3)));
-    let saving = true;
+    let saving = WRITES;
     let saves = 0;
     const writer = (async () => {
       while (saving) {
@@ -152,16 +155,16 @@ async function main() {
   const databaseUrl = `${PG}${PG.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   try {
     await seed(databaseUrl);
-    const all: Record<number, Awaited<ReturnType<typeof scenario>>[]> = { 1: [], 2: [] };
+    const all: Record<number, Awaited<ReturnType<typeof scenario>>[]> = Object.fromEntries(COUNTS.map((c) => [c, []]));
     for (let run = 0; run < RUNS; run += 1) {
-      for (const count of [1, 2]) {
+      for (const count of COUNTS) {
         const r = await scenario(databaseUrl, `events_${schema}`, count);
         all[count]!.push(r);
         console.log(JSON.stringify({ run: run + 1, ...r, load: os.loadavg()[0]!.toFixed(1) }));
       }
     }
     console.log(`\n${ROWS} varieties on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s per run, medians of ${RUNS} runs (${os.cpus().length} cores)`);
-    for (const count of [1, 2]) {
+    for (const count of COUNTS) {
       const rs = all[count]!;
       console.log(`${count} instance${count > 1 ? 's' : ' '}  ${median(rs.map((r) => r.reqPerSec)).toFixed(0)} req/s   p50 ${median(rs.map((r) => r.p50))} ms   p99 ${median(rs.map((r) => r.p99))} ms   RSS ${rs.at(-1)!.rssMb.join(' + ')} MB   errors ${rs.reduce((s, r) => s + r.errors, 0)}`);
     }

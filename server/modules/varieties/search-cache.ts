@@ -9,9 +9,11 @@ import { isPostgres } from '../../db/dialect.js';
  * before or after the write (the list's order, createdAt, never changes on an update). So:
  * - a write of this process names the row's search text before and after (`invalidateTexts`):
  *   entries of the empty search and of terms found in those texts go, the others stay;
- * - anything else drops everything (`invalidate`): live events of other server instances
- *   (PostgreSQL LISTEN/NOTIFY) and, on SQLite, commits of another connection to the same file
- *   (PRAGMA data_version), e.g. the seed or import command running beside the server.
+ * - live events of other server instances (PostgreSQL LISTEN/NOTIFY) carry the same texts and
+ *   are handled the same way;
+ * - anything else drops everything (`invalidate`): events without texts, a reconnected bus,
+ *   and, on SQLite, commits of another connection to the same file (PRAGMA data_version), e.g.
+ *   the seed or import command running beside the server.
  * A result whose load overlapped a write that affects it is not stored, so a page never
  * outlives a write. `maxEntries` 0 turns the cache off (the benchmark's bare-query run).
  */
@@ -63,15 +65,20 @@ export class VarietySearchCache {
     this.ownEvents.set(key, (this.ownEvents.get(key) ?? 0) + 1);
   }
 
-  /** A live event arrived: drop everything unless it is one this process announced itself. */
-  onEvent(key: string): void {
+  /**
+   * A live event arrived. This process's own: nothing to do. Another instance's naming the
+   * row's search texts: drop what those texts can change, as for a write here. Anything
+   * else (an import, an older instance): drop everything.
+   */
+  onEvent(key: string, texts?: string[]): void {
     const own = this.ownEvents.get(key) ?? 0;
     if (own > 0) {
       if (own === 1) this.ownEvents.delete(key);
       else this.ownEvents.set(key, own - 1);
       return;
     }
-    this.invalidate();
+    if (texts && texts.length > 0) this.invalidateTexts(texts);
+    else this.invalidate();
   }
 
   private record(write: Write): void {

@@ -127,7 +127,7 @@ function acquireCache(ctx: AppContext): { cache: VarietySearchCache; release(): 
     // Writes of other server instances (PostgreSQL LISTEN/NOTIFY) and of other modules (import).
     // A resync (the bus reconnected and may have missed events) drops everything too.
     s.unsubscribe = ctx.events.subscribe((event) => {
-      if (event.topic === VARIETY_TOPIC) s.cache.onEvent(eventKey(event.op, event.id));
+      if (event.topic === VARIETY_TOPIC) s.cache.onEvent(eventKey(event.op, event.id), event.texts);
       else if (event.topic === RESYNC_EVENT.topic) s.cache.invalidate();
     });
   }
@@ -152,7 +152,7 @@ export function createVarietiesService(ctx: AppContext) {
   function published(id: string, op: 'create' | 'update' | 'delete', searchTexts: string[]): void {
     cache.invalidateTexts(searchTexts);
     cache.expectOwnEvent(eventKey(op, id));
-    events.publish({ topic: VARIETY_TOPIC, id, op });
+    events.publish({ topic: VARIETY_TOPIC, id, op, texts: searchTexts });
   }
 
   async function checkOptions(input: VarietyInput, keepYear?: string | null): Promise<void> {
