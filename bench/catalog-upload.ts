@@ -146,7 +146,10 @@ async function main() {
     const stored: number[] = [];
     if (s3) {
       const bucket = new S3Storage(s3.settings);
-      for await (const item of bucket.list(`rice_disease/${DISEASE}/`)) stored.push(item.size);
+      for (const image of entry.images) {
+        const key = decodeURIComponent(image.url.replace(/^\/api\/files\//, ''));
+        stored.push((await bucket.stat(key))?.size ?? 0);
+      }
       bucket.close();
     } else {
       const folder = path.join(dataDir, 'files', 'rice_disease', DISEASE);

@@ -37,8 +37,8 @@ function isNotFound(err: unknown): boolean {
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
 }
 
-/** Multipart parts of 8 MB, two in flight: a 25 MB photo never sits whole in memory. */
-const PART_SIZE = 8 * 1024 * 1024;
+/** Multipart parts of 5 MB (the S3 minimum), two in flight: a 25 MB photo never sits whole in memory. */
+const PART_SIZE = 5 * 1024 * 1024;
 
 /**
  * Photos in an S3-compatible bucket (AWS, MinIO, Ceph, Garage …) under the same keys as the

@@ -316,7 +316,16 @@ describe('catalog: pests and diseases', () => {
     const events: LiveEvent[] = [];
     const unsubscribe = t.ctx.events.subscribe((e) => events.push(e));
     try {
-      const entry = await createPest('Rice leaffolder', 2);
+      // Photos still waiting for their variants when the entry is saved (staged through a
+      // stopped queue: otherwise whether they finish before the save is a race).
+      const quiet = { ...t.ctx };
+      await catalogRuntime(quiet).stop();
+      const ids = await stagePhotos(quiet, 'pest', user, 2);
+      const res = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody('Rice leaffolder', ids) });
+      expect(res.statusCode, res.body).toBe(201);
+      const entry = res.json<CatalogEntryDetail>();
+      expect(entry.images.map((i) => i.status)).toEqual(['pending', 'pending']);
+      await catalogRuntime(t.ctx).sweep();
       await catalogRuntime(t.ctx).queue.idle();
       catalogRuntime(t.ctx).flushEvents();
       await t.app.inject({ method: 'DELETE', url: `/api/rice_pests/${entry.id}`, headers: { cookie } });

@@ -39,12 +39,31 @@ function finalKey(kind: CatalogKind, entryName: string, timestamp: number, index
   return `${kind.folder}/${clampBytes(safeSegment(entryName, kind.kind), 150)}/${timestamp}_${index}_${fileName}`;
 }
 
-/** Moves files as the last step of a save; records each move so a failed save can undo them. */
+/** Moves in flight at once: a local move is a hard link, a bucket's a copy and a delete over the network. */
+const MOVE_CONCURRENCY_REMOTE = 8;
+
+/**
+ * Moves files as the last step of a save; records each move so a failed save can undo them.
+ * On a bucket several run at once; after a failure the ones under way finish, then it throws.
+ */
 async function applyMoves(ctx: AppContext, moves: Move[], done: Move[]): Promise<void> {
-  for (const move of moves) {
-    await moveStored(ctx.storage, move.from, move.to);
-    done.push(move);
+  const parallel = ctx.storage.copy ? MOVE_CONCURRENCY_REMOTE : 1;
+  let next = 0;
+  let failure: { err: unknown } | null = null;
+  async function worker(): Promise<void> {
+    while (!failure) {
+      const move = moves[next++];
+      if (!move) return;
+      try {
+        await moveStored(ctx.storage, move.from, move.to);
+        done.push(move);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
   }
+  await Promise.all(Array.from({ length: parallel }, worker));
+  if (failure) throw (failure as { err: unknown }).err;
 }
 
 async function undoMoves(ctx: AppContext, done: Move[]): Promise<void> {
