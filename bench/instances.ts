@@ -53,6 +53,25 @@ function rssMb(pid: number): number {
   }
 }
 
+/** CPU seconds (user + system) a process has used. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Busy and total CPU time of the whole machine (all cores), from /proc/stat. */
+function machineCpu(): { busy: number; total: number } {
+  const [, ...nums] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const v = nums.map(Number);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  const total = v.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
 async function seed(databaseUrl: string): Promise<void> {
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
@@ -124,7 +143,11 @@ async function scenario(databaseUrl: string, channel: string, count: number) {
         await new Promise((r) => setTimeout(r, 500));
       }
     })();
+    const cpuBefore = instances.map((i) => cpuSeconds(i.child.pid!));
+    const machineBefore = machineCpu();
     const results = await Promise.all(instances.map((i) => drive(i.url, cookie, per, SECONDS)));
+    const serverCpu = instances.reduce((sum, i, n) => sum + cpuSeconds(i.child.pid!) - cpuBefore[n]!, 0);
+    const machineAfter = machineCpu();
     saving = false;
     await writer;
     const rss = instances.map((i) => rssMb(i.child.pid!));
@@ -136,6 +159,9 @@ async function scenario(databaseUrl: string, channel: string, count: number) {
       errors: results.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
       saves,
       rssMb: rss.map((m) => Math.round(m)),
+      // Server CPU per request (all instances together) and how busy the whole machine was.
+      serverCpuMsPerRequest: Number(((serverCpu * 1000) / results.reduce((sum, r) => sum + r.requests.total, 0)).toFixed(3)),
+      machineBusyPercent: Math.round((100 * (machineAfter.busy - machineBefore.busy)) / (machineAfter.total - machineBefore.total)),
     };
   } finally {
     for (const i of instances) i.child.kill('SIGTERM');
@@ -166,7 +192,7 @@ async function main() {
     console.log(`\n${ROWS} varieties on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s per run, medians of ${RUNS} runs (${os.cpus().length} cores)`);
     for (const count of COUNTS) {
       const rs = all[count]!;
-      console.log(`${count} instance${count > 1 ? 's' : ' '}  ${median(rs.map((r) => r.reqPerSec)).toFixed(0)} req/s   p50 ${median(rs.map((r) => r.p50))} ms   p99 ${median(rs.map((r) => r.p99))} ms   RSS ${rs.at(-1)!.rssMb.join(' + ')} MB   errors ${rs.reduce((s, r) => s + r.errors, 0)}`);
+      console.log(`${count} instance${count > 1 ? 's' : ' '}  ${median(rs.map((r) => r.reqPerSec)).toFixed(0)} req/s   p50 ${median(rs.map((r) => r.p50))} ms   p99 ${median(rs.map((r) => r.p99))} ms   server CPU ${median(rs.map((r) => r.serverCpuMsPerRequest))} ms/request   machine busy ${median(rs.map((r) => r.machineBusyPercent))}%   RSS ${rs.at(-1)!.rssMb.join(' + ')} MB   errors ${rs.reduce((s, r) => s + r.errors, 0)}`);
     }
   } finally {
     await admin.query(`drop schema if exists ${schema} cascade`);
