@@ -9,7 +9,7 @@ const TABLE = {
   SYSTEM_ADMIN: {
     dashboard: { view: true },
     content: { view: true, create: true, update: true, delete: true },
-    history: { view: true, viewAll: true, viewSecurityActions: true },
+    history: { view: true, viewAll: true, viewSecurityActions: true, verify: true },
     accounts: { manage: true },
     maintenance: { manage: true },
     trainingData: { export: true },
@@ -17,7 +17,7 @@ const TABLE = {
   ADMIN: {
     dashboard: { view: true },
     content: { view: true, create: true, update: true, delete: true },
-    history: { view: true, viewAll: false, viewSecurityActions: false },
+    history: { view: true, viewAll: false, viewSecurityActions: false, verify: false },
     accounts: { manage: false },
     maintenance: { manage: false },
     trainingData: { export: false },

@@ -40,6 +40,8 @@ export interface Config {
   s3: S3Settings | undefined;
   /** Names this process in logs, in the thumbnail queue's claims and in its database listener. */
   instanceId: string;
+  /** Audit entries older than this many days are archived to a file, then removed; unset keeps all. */
+  auditRetentionDays: number | undefined;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -55,6 +57,13 @@ function trustProxyOf(value: string | undefined): boolean | number | string {
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
   return v;
+}
+
+function auditRetentionOf(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const days = int(value.trim(), 0);
+  if (days < 1) throw new Error(`AUDIT_RETENTION_DAYS must be at least 1 (unset keeps every entry), got "${value}"`);
+  return days;
 }
 
 function publicUrlOf(value: string | undefined): string | undefined {
@@ -124,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         }
       : undefined,
     instanceId: env.INSTANCE_ID || `${os.hostname()}:${process.pid}`,
+    auditRetentionDays: auditRetentionOf(env.AUDIT_RETENTION_DAYS),
     ...overrides,
   };
 }

@@ -6,6 +6,7 @@ import { createDb } from '../db/connection.js';
 import { isPostgres } from '../db/dialect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { AuditLogsTable, Database } from '../db/types.js';
+import { appendAuditRows } from '../platform/audit.js';
 
 /**
  * npm run seed:audit -- 1000000 [--days 730] [--seed 42]
@@ -154,7 +155,7 @@ export async function seedAudit(db: Kysely<Database>, options: { total: number; 
           const k = done + j;
           rows.push(make(new Date(Math.floor(start + k * step + random() * step)).toISOString()));
         }
-        await trx.insertInto('audit_logs').values(rows).execute();
+        await appendAuditRows(trx, rows);
       }
     });
     done += n;

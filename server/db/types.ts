@@ -134,6 +134,35 @@ export interface AuditLogsTable {
   actorId: string | null;
   performedBy: string | null;
   name: string | null;
+  /** Place in the tamper-evident chain (1, 2, 3… without gaps); see platform/audit-hash.ts. */
+  chainIndex: number | null;
+  prevHash: string | null;
+  hash: string | null;
+}
+
+/** The chain's one row (id 1): its head, and its base once retention has archived entries. */
+export interface AuditChainTable {
+  id: number;
+  lastIndex: number;
+  lastHash: string;
+  baseIndex: number;
+  baseHash: string;
+  /** When an instance last claimed the daily anchor, retention and verification run. */
+  dailyAt: string | null;
+}
+
+export interface AuditVerificationsTable {
+  id: string;
+  startedAt: string;
+  finishedAt: string | null;
+  status: 'running' | 'ok' | 'failed' | 'error';
+  trigger: 'manual' | 'daily';
+  requestedBy: string | null;
+  checked: number;
+  total: number;
+  problem: string | null;
+  problemIndex: number | null;
+  problemId: string | null;
 }
 
 export interface MaintenanceTable {
@@ -187,6 +216,8 @@ export interface Database {
   rice_local_diseases: CatalogTable;
   catalog_images: CatalogImagesTable;
   audit_logs: AuditLogsTable;
+  audit_chain: AuditChainTable;
+  audit_verifications: AuditVerificationsTable;
   maintenance: MaintenanceTable;
   password_reset_tokens: PasswordResetTokensTable;
   recovery_flows: RecoveryFlowsTable;

@@ -1,5 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/types.js';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import { isPostgres } from '../db/dialect.js';
+import type { AuditLogsTable, Database } from '../db/types.js';
+import { entryHash, storedText } from './audit-hash.js';
 import { newId, nowIso } from './clock.js';
 
 export type AuditAction = 'CREATE' | 'UPDATE' | 'DELETE' | 'RESTRICT' | 'UNRESTRICT' | 'LOGIN';
@@ -23,14 +25,18 @@ export interface AuditEntry {
   details?: Record<string, unknown> | undefined;
 }
 
+/** An audit row as stored, before the chain gives it its place and hashes. */
+export type AuditRow = Omit<Insertable<AuditLogsTable>, 'seq' | 'chainIndex' | 'prevHash' | 'hash'>;
+
 /**
  * The one audit writer. Call it with the write's own transaction so the record and its
- * audit entry commit together or not at all. Entries are append-only.
+ * audit entry commit together or not at all. Entries are append-only and chained
+ * (appendAuditRows).
  */
 export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, actor: Actor | null, entry: AuditEntry): Promise<string> {
   const who = actor ?? SYSTEM_ACTOR;
   const id = newId();
-  await trx.insertInto('audit_logs').values({
+  await appendAuditRows(trx, [{
     id,
     userId: who.id,
     userName: who.fullname,
@@ -46,6 +52,35 @@ export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, 
     actorId: null,
     performedBy: null,
     name: null,
-  }).execute();
+  }]);
   return id;
+}
+
+/**
+ * Appends rows to the audit chain. The head row is locked first (FOR UPDATE on PostgreSQL;
+ * SQLite has one writer at a time), so the chain follows commit order even with concurrent
+ * writers, and each row's seq is drawn after the lock: chain order and seq order agree.
+ * The lock is held until the caller's transaction ends.
+ */
+export async function appendAuditRows(db: Transaction<Database> | Kysely<Database>, rows: AuditRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  if (!db.isTransaction) {
+    await db.transaction().execute((trx) => appendAuditRows(trx, rows));
+    return;
+  }
+  let head = db.selectFrom('audit_chain').select(['lastIndex', 'lastHash']).where('id', '=', 1);
+  if (isPostgres(db)) head = head.forUpdate();
+  const { lastIndex, lastHash } = await head.executeTakeFirstOrThrow();
+  let index = lastIndex;
+  let prev = lastHash;
+  const values = rows.map((input) => {
+    index += 1;
+    const row = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, storedText(v)])) as AuditRow;
+    const hash = entryHash(prev, row);
+    const linked = { ...row, chainIndex: index, prevHash: prev, hash };
+    prev = hash;
+    return linked;
+  });
+  for (let i = 0; i < values.length; i += 500) await db.insertInto('audit_logs').values(values.slice(i, i + 500)).execute();
+  await db.updateTable('audit_chain').set({ lastIndex: index, lastHash: prev }).where('id', '=', 1).execute();
 }

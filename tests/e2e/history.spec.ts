@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import SQLite from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
+import { AUDIT_TRAIL } from '../../common/audit-trail';
 import { HISTORY } from '../../common/history';
 import { E2E } from '../../playwright.config';
 import { createAccountViaCli, loginViaUi } from './support';
@@ -13,21 +15,22 @@ interface Entry {
   documentName?: string | null; name?: string | null; description?: string | null; changes?: unknown; actorId?: string | null;
 }
 
-/** Adds audit entries straight to the running server's database file, as an import would. */
+/**
+ * Adds audit entries as an import of older data does: through `npm run import` on the running
+ * server's data folder, so they join the audit chain like any other entry.
+ */
 function insertEntries(entries: Entry[]): void {
-  const db = new SQLite(path.join(E2E.main.dataDir, 'palayan.sqlite'));
+  const auditLogs = Object.fromEntries(entries.map((e) => [crypto.randomUUID(), {
+    userId: e.userId ?? undefined, userName: e.userName ?? undefined, timestamp: e.timestamp, action: e.action, collection: e.collection,
+    documentName: e.documentName ?? undefined, description: e.description ?? undefined, changes: e.changes ?? undefined,
+    actorId: e.actorId ?? undefined, name: e.name ?? undefined,
+  }]));
+  const file = path.join(E2E.main.dataDir, `..`, `history-import-${Date.now()}.json`);
+  fs.writeFileSync(file, JSON.stringify({ audit_logs: auditLogs }));
   try {
-    const insert = db.prepare(`insert into audit_logs (id, userId, userName, userEmail, timestamp, action, collection, documentId, documentName, description, changes, details, actorId, performedBy, name)
-      values (@id, @userId, @userName, null, @timestamp, @action, @collection, null, @documentName, @description, @changes, null, @actorId, null, @name)`);
-    for (const e of entries) {
-      insert.run({
-        id: crypto.randomUUID(), userId: e.userId ?? null, userName: e.userName ?? null, timestamp: e.timestamp, action: e.action,
-        collection: e.collection, documentName: e.documentName ?? null, description: e.description ?? null,
-        changes: e.changes ? JSON.stringify(e.changes) : null, actorId: e.actorId ?? null, name: e.name ?? null,
-      });
-    }
+    execFileSync('npx', ['tsx', 'server/cli/import.ts', file, '--no-fetch'], { env: { ...process.env, DATA_DIR: E2E.main.dataDir }, stdio: 'pipe' });
   } finally {
-    db.close();
+    fs.rmSync(file, { force: true });
   }
 }
 
@@ -157,4 +160,26 @@ test('an ADMIN sees only their own entries and no security actions', async ({ pa
   await expect(rows.first()).toContainText(`Mine ${t}`);
   await expect(page.getByLabel(HISTORY.filters.user)).toHaveCount(0);
   await expect(page.getByLabel(HISTORY.filters.action).locator('option', { hasText: 'LOGIN' })).toHaveCount(0);
+});
+
+test('a super admin verifies the audit trail from History and writes an anchor; an ADMIN sees no such panel', async ({ page }) => {
+  insertEntries([{ userName: 'Legacy User', timestamp: minutesAgo(30), action: 'UPDATE', collection: 'rice_seed_varieties', documentName: `Chained ${tag()}` }]);
+  await loginViaUi(page, admin.username, admin.password);
+  await page.goto('/dashboard/history_logs');
+  const panel = page.getByTestId('integrity-panel');
+  await expect(panel.getByRole('heading', { name: AUDIT_TRAIL.heading })).toBeVisible();
+  await panel.getByRole('button', { name: AUDIT_TRAIL.verifyNow }).click();
+  const status = page.getByTestId('integrity-status');
+  await expect(status).toContainText(/Verified .*: all [\d,]+ entries are intact and in order\./);
+  await panel.getByRole('button', { name: AUDIT_TRAIL.anchorNow }).click();
+  await expect(page.getByText(/Anchor written: the chain's head is entry #[\d,]+\./)).toBeVisible();
+  await expect(panel).toContainText(/last anchor .* at #[\d,]+/);
+  await page.screenshot({ path: '.tmp/screenshots/history-integrity.png', fullPage: false });
+
+  const plain = createAccountViaCli('ADMIN');
+  await page.context().clearCookies();
+  await loginViaUi(page, plain.username, plain.password);
+  await page.goto('/dashboard/history_logs');
+  await expect(page.getByRole('table', { name: HISTORY.title })).toBeVisible();
+  await expect(page.getByTestId('integrity-panel')).toHaveCount(0);
 });

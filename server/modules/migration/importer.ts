@@ -3,7 +3,7 @@ import path from 'node:path';
 import bcrypt from 'bcrypt';
 import { normalizeRole } from '../../../common/permissions.js';
 import { ACCOUNT_ENUMS_ID, VARIETY_ENUMS_ID } from '../../../common/schemas/maintenance.js';
-import { writeAudit } from '../../platform/audit.js';
+import { appendAuditRows, writeAudit, type AuditRow } from '../../platform/audit.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { hashPassword, isHash } from '../../platform/passwords.js';
@@ -90,7 +90,7 @@ export async function importFirestoreExport(ctx: AppContext, json: unknown, opti
   }
 
   /** Creates or updates one row; compares the mapped fields so an unchanged row is left alone. */
-  async function upsert(table: ImportTable, collection: string, id: string, row: Record<string, unknown>, createOnly = false): Promise<Outcome> {
+  async function upsert(table: ImportTable, collection: string, id: string, row: Record<string, unknown>): Promise<Outcome> {
     const existing = await repo.findById(db, table, id);
     if (!existing) {
       if (!dryRun) await repo.insert(db, table, { id, ...row });
@@ -98,7 +98,7 @@ export async function importFirestoreExport(ctx: AppContext, json: unknown, opti
       return 'created';
     }
     const changed = Object.fromEntries(Object.entries(row).filter(([k, v]) => !same(existing[k], v)));
-    if (createOnly || Object.keys(changed).length === 0) {
+    if (Object.keys(changed).length === 0) {
       count(collection, 'unchanged');
       return 'unchanged';
     }
@@ -300,12 +300,16 @@ export async function importFirestoreExport(ctx: AppContext, json: unknown, opti
   }
 
   // Audit entries: append-only, alternate fields (actorId, performedBy, name) kept as they are.
+  // An entry imported before is left as it is; new ones join the chain, 500 per transaction.
+  const pendingAudit: AuditRow[] = [];
   for (const [id, doc] of Object.entries(collections.audit_logs ?? {})) {
     tick('audit_logs');
     const raw = doc.timestamp;
     const timestamp = toIso(raw) ?? (typeof raw === 'string' ? raw : String(raw ?? ''));
     if (!toIso(raw)) report.problems.push(`audit_logs/${id}: timestamp ${JSON.stringify(raw)} is not a date; kept as it is (shown as Invalid Date).`);
-    await upsert('audit_logs', 'audit_logs', id, {
+    if (await repo.findById(db, 'audit_logs', id)) { count('audit_logs', 'unchanged'); continue; }
+    if (!dryRun) pendingAudit.push({
+      id,
       userId: toText(doc.userId),
       userName: toText(doc.userName),
       userEmail: toText(doc.userEmail),
@@ -320,8 +324,11 @@ export async function importFirestoreExport(ctx: AppContext, json: unknown, opti
       actorId: toText(doc.actorId),
       performedBy: toText(doc.performedBy),
       name: toText(doc.name),
-    }, true);
+    });
+    count('audit_logs', 'created');
+    if (pendingAudit.length >= 500) await appendAuditRows(db, pendingAudit.splice(0));
   }
+  await appendAuditRows(db, pendingAudit.splice(0));
 
   const changed = Object.values(report.counts).reduce((n, c) => n + c.created + c.updated, 0);
   if (!dryRun && changed > 0) {

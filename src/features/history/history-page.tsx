@@ -16,6 +16,7 @@ import { useSession } from '../../lib/session';
 import { ActionBadge } from './action-badge';
 import { downloadCsv, filtersToParams, useHistoryCount, useHistoryHead, useHistoryPages, useHistoryUsers, type ExportProgress } from './api';
 import { EntryDialog } from './entry-dialog';
+import { IntegrityPanel } from './integrity-panel';
 
 /** Reads the filters from the URL; a value that is not valid is left out rather than failing. */
 function readFilters(params: URLSearchParams): HistoryFilters {
@@ -44,6 +45,7 @@ function SelectField({ id, label, value, onChange, children }: { id: string; lab
 export function HistoryPage() {
   const { session } = useSession();
   const seesAll = can(session?.user.role, 'history.viewAll');
+  const verifies = can(session?.user.role, 'history.verify');
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => readFilters(params), [params]);
   const queryClient = useQueryClient();
@@ -132,6 +134,8 @@ export function HistoryPage() {
           </>
         )}
       />
+
+      {verifies && <IntegrityPanel />}
 
       {progress && (
         <div className="mb-4 rounded-xl border border-brand-200 bg-brand-50 p-4" role="status" aria-label="Export progress">

@@ -1,0 +1,210 @@
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { AUDIT_TRAIL, AUDIT_TRAIL_LIMITS } from '../../../common/audit-trail.js';
+import { collectionLabel, csvCell, csvTimestamp, HISTORY } from '../../../common/history.js';
+import type { AuditTrailStatus, AuditVerification } from '../../../common/schemas/audit-trail.js';
+import type { AuditVerificationsTable } from '../../db/types.js';
+import { SYSTEM_ACTOR, writeAudit, type Actor } from '../../platform/audit.js';
+import { newId, nowIso } from '../../platform/clock.js';
+import type { AppContext } from '../../platform/context.js';
+import { fail } from '../../platform/errors.js';
+import { createMailer } from '../../platform/mail.js';
+import { readAnchors, writeAnchorFile, type Anchor } from './anchors.js';
+import { archiveDir, listArchives, openArchive, writeArchive } from './archive.js';
+import { verifyAuditTrail } from './check.js';
+import { auditTrailRepository as repo, superAdminEmails } from './repository.js';
+import { ChainWalker } from './verify.js';
+
+export interface RetentionResult { file: string; sha256: string; count: number; firstIndex: number; lastIndex: number }
+
+const present = (row: AuditVerificationsTable): AuditVerification => ({
+  id: row.id, status: row.status, trigger: row.trigger, startedAt: row.startedAt, finishedAt: row.finishedAt,
+  checked: Number(row.checked), total: Number(row.total), problem: row.problem,
+  problemIndex: row.problemIndex === null ? null : Number(row.problemIndex), problemId: row.problemId,
+});
+
+/**
+ * The audit trail's integrity: background verification (`Verify now` and daily), anchors of the
+ * chain's head, and retention (archive the oldest entries to a file, then remove them).
+ */
+export function createAuditTrailService(ctx: AppContext) {
+  const { db, config, events } = ctx;
+  const running = new Set<Promise<unknown>>();
+
+  async function runVerification(id: string): Promise<void> {
+    let lastWrite = 0;
+    try {
+      const { checks } = await readAnchors(config.dataDir);
+      const result = await verifyAuditTrail(db, {
+        anchors: checks,
+        onProgress: (checked, total) => {
+          const now = Date.now();
+          if (now - lastWrite < 1000) return;
+          lastWrite = now;
+          void repo.updateVerification(db, id, { checked, total }).then(() => events.publish({ topic: 'audit_trail', op: 'progress' })).catch(() => undefined);
+        },
+      });
+      await repo.updateVerification(db, id, {
+        status: result.ok ? 'ok' : 'failed', finishedAt: nowIso(), checked: result.checked, total: result.total,
+        problem: result.problem?.message ?? null, problemIndex: result.problem?.index ?? null, problemId: result.problem?.id ?? null,
+      });
+      if (!result.ok) ctx.log.error({ problem: result.problem }, 'audit trail verification failed');
+    } catch (err) {
+      ctx.log.error({ err }, 'audit trail verification could not finish');
+      await repo.updateVerification(db, id, { status: 'error', finishedAt: nowIso() }).catch(() => undefined);
+    }
+    events.publish({ topic: 'audit_trail', op: 'verified' });
+  }
+
+  function track<T>(work: Promise<T>): Promise<T> {
+    running.add(work);
+    void work.finally(() => running.delete(work)).catch(() => undefined);
+    return work;
+  }
+
+  const service = {
+    async status(): Promise<AuditTrailStatus> {
+      const [head, entries, last, anchors, archives] = await Promise.all([
+        repo.head(db), repo.chainedCount(db), repo.lastVerification(db), readAnchors(config.dataDir), listArchives(config.dataDir),
+      ]);
+      const newest = anchors.newest;
+      return {
+        head: { index: head.lastIndex, hash: head.lastHash, baseIndex: head.baseIndex, entries },
+        last: last ? present(last) : null,
+        lastAnchor: newest ? { index: newest.index, hash: newest.hash, count: newest.count, at: newest.at, file: newest.file } : null,
+        retentionDays: config.auditRetentionDays ?? null,
+        archives,
+      };
+    },
+
+    /**
+     * Starts a verification in the background and returns its row at once; while one runs
+     * (on any instance, started within the last 30 minutes) that one is returned instead.
+     */
+    async startVerification(actor: Actor | null, trigger: 'manual' | 'daily' = 'manual'): Promise<{ verification: AuditVerification; done: Promise<void> }> {
+      const fresh = new Date(Date.now() - AUDIT_TRAIL_LIMITS.staleRunMs).toISOString();
+      const current = await repo.runningVerification(db, fresh);
+      if (current) return { verification: present(current), done: Promise.resolve() };
+      const head = await repo.head(db);
+      const row: AuditVerificationsTable = {
+        id: newId(), startedAt: nowIso(), finishedAt: null, status: 'running', trigger, requestedBy: actor?.id ?? null,
+        checked: 0, total: head.lastIndex - head.baseIndex, problem: null, problemIndex: null, problemId: null,
+      };
+      await repo.insertVerification(db, row);
+      events.publish({ topic: 'audit_trail', op: 'started' });
+      const done = track(runVerification(row.id));
+      return { verification: present(row), done };
+    },
+
+    /** Writes the chain's head to DATA_DIR/audit-anchors and, with SMTP, emails it to the super admins. */
+    async anchor(): Promise<Anchor & { file: string; emailed: number }> {
+      const [head, count] = await Promise.all([repo.head(db), repo.chainedCount(db)]);
+      const anchor: Anchor = { index: head.lastIndex, hash: head.lastHash, count, at: nowIso(), instance: config.instanceId };
+      const file = await writeAnchorFile(config.dataDir, anchor);
+      let emailed = 0;
+      if (config.smtpUrl) {
+        const mailer = createMailer(config, ctx.log);
+        try {
+          for (const to of await superAdminEmails(db)) {
+            await mailer.send({ to, subject: AUDIT_TRAIL.anchorMail.subject(anchor.index), text: AUDIT_TRAIL.anchorMail.text(JSON.stringify(anchor, null, 2)) });
+            emailed += 1;
+          }
+        } catch (err) {
+          ctx.log.error({ err }, 'audit anchor email failed');
+        } finally {
+          mailer.close();
+        }
+      }
+      events.publish({ topic: 'audit_trail', op: 'anchored' });
+      return { ...anchor, file, emailed };
+    },
+
+    /**
+     * Retention: the oldest entries (the longest start of the chain older than
+     * AUDIT_RETENTION_DAYS) go to an archive file, which is read back and checked, and only
+     * then leave the database, 1,000 per transaction; the chain's base moves with each batch,
+     * so the live chain verifies at every moment. A summary entry records the archive.
+     */
+    async applyRetention(now = Date.now()): Promise<RetentionResult | null> {
+      const days = config.auditRetentionDays;
+      if (!days) return null;
+      const cutoff = new Date(now - days * 86_400_000).toISOString();
+      const head = await repo.head(db);
+      const stop = await repo.firstIndexFrom(db, head.baseIndex, cutoff);
+      const throughIndex = (stop ?? head.lastIndex + 1) - 1;
+      if (throughIndex <= head.baseIndex) return null;
+      const throughHash = await repo.hashAt(db, throughIndex);
+      if (!throughHash) throw new Error(`audit entry #${throughIndex} is missing; run npm run audit:verify`);
+      const written = await writeArchive(db, config.dataDir, { baseIndex: head.baseIndex, baseHash: head.baseHash, throughIndex, throughHash }, nowIso());
+
+      // Read back before anything is removed: the file must hold exactly this part of the chain.
+      const { rows } = await openArchive(written.file);
+      const walker = new ChainWalker(head.baseIndex, head.baseHash);
+      for await (const row of rows) if (!walker.step(row)) break;
+      if (walker.problem || walker.lastIndex !== throughIndex || walker.prevHash !== throughHash) {
+        throw new Error(`the archive ${written.file} does not read back as written (${walker.problem?.message ?? `ends at #${walker.lastIndex}`}); nothing was removed`);
+      }
+
+      let after = head.baseIndex;
+      while (after < throughIndex) {
+        const end = Math.min(after + AUDIT_TRAIL_LIMITS.deleteBatch, throughIndex);
+        await db.transaction().execute(async (trx) => {
+          const endHash = await repo.hashAt(trx, end);
+          if (!endHash) throw new Error(`audit entry #${end} vanished while archiving`);
+          await repo.removeThrough(trx, after, end, endHash);
+        });
+        after = end;
+      }
+      const name = path.relative(config.dataDir, written.file);
+      const count = throughIndex - head.baseIndex;
+      await writeAudit(db, SYSTEM_ACTOR, {
+        action: 'DELETE', collection: 'audit_logs', documentId: null, documentName: path.basename(written.file),
+        description: AUDIT_TRAIL.summary(count, head.baseIndex + 1, throughIndex, days, name),
+        details: { archive: name, sha256: written.sha256, firstIndex: head.baseIndex + 1, lastIndex: throughIndex, count, olderThan: cutoff },
+      });
+      events.publish({ topic: 'audit_trail', op: 'archived' });
+      events.publish({ topic: 'audit_logs', op: 'archived' });
+      return { file: written.file, sha256: written.sha256, count, firstIndex: head.baseIndex + 1, lastIndex: throughIndex };
+    },
+
+    /** The daily run, claimed in the database so one instance does it: anchor, retention, verification. */
+    async daily(now = Date.now()): Promise<boolean> {
+      const claimed = await repo.claimDaily(db, new Date(now).toISOString(), new Date(now - AUDIT_TRAIL_LIMITS.dailyEveryMs + 60_000).toISOString());
+      if (!claimed) return false;
+      await service.anchor();
+      await service.applyRetention(now);
+      await (await service.startVerification(null, 'daily')).done;
+      return true;
+    },
+
+    /** An archive's entries as the History export's CSV (same columns), streamed. */
+    async archiveCsv(fileName: string): Promise<Readable> {
+      const file = path.join(archiveDir(config.dataDir), path.basename(fileName));
+      let opened;
+      try {
+        opened = await openArchive(file);
+      } catch {
+        fail('NOT_FOUND');
+      }
+      const { rows } = opened;
+      async function* chunks(): AsyncGenerator<string> {
+        let out = `\ufeff${HISTORY.csvColumns.join(',')}\n`;
+        for await (const r of rows) {
+          const user = r.userName || r.userId || r.actorId || r.performedBy || '';
+          out += `${csvTimestamp(r.timestamp)},${csvCell(user)},${csvCell(r.action ?? '')},${csvCell(collectionLabel(r.collection))},${csvCell(r.documentName ?? r.name ?? '')},${csvCell(r.description ?? '')}\n`;
+          if (out.length >= 65_536) { yield out; out = ''; }
+        }
+        if (out) yield out;
+      }
+      return Readable.from(chunks(), { objectMode: false });
+    },
+
+    /** Waits for background verifications (server shutdown, tests). */
+    async idle(): Promise<void> {
+      await Promise.allSettled([...running]);
+    },
+  };
+  return service;
+}
+
+export type AuditTrailService = ReturnType<typeof createAuditTrailService>;
