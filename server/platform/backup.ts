@@ -39,6 +39,8 @@ function copyFiles(from: string, to: string, onProgress?: (done: number, total: 
   return { files: files.length, bytes };
 }
 
+const AUDIT_DIRS = ['audit-archive', 'audit-anchors'];
+
 /**
  * A consistent snapshot while the server runs: SQLite's online backup API (or pg_dump on
  * PostgreSQL) first, then the stored files. File keys never change in place (new content gets
@@ -63,6 +65,8 @@ export async function createBackup(config: Config, outDir: string, onProgress?: 
     }
   }
   const copied = copyFiles(path.join(config.dataDir, 'files'), path.join(outDir, 'files'), onProgress);
+  // Retention archives hold the only copy of the history entries they took; anchors are small.
+  for (const dir of AUDIT_DIRS) copyFiles(path.join(config.dataDir, dir), path.join(outDir, dir));
   const manifest: BackupManifest = {
     format: 'palayan-backup/1',
     createdAt: new Date().toISOString(),
@@ -95,5 +99,6 @@ export async function restoreBackup(config: Config, fromDir: string, options: { 
   }
   if (fs.existsSync(filesDir) && options.force) fs.rmSync(filesDir, { recursive: true, force: true });
   copyFiles(path.join(fromDir, 'files'), filesDir, options.onProgress);
+  for (const dir of AUDIT_DIRS) copyFiles(path.join(fromDir, dir), path.join(config.dataDir, dir));
   return manifest;
 }

@@ -11,6 +11,7 @@ import { verifyAuditTrail } from '../../server/modules/audit-trail/check.js';
 import { createAuditTrailService } from '../../server/modules/audit-trail/service.js';
 import { importFirestoreExport } from '../../server/modules/migration/importer.js';
 import { SYSTEM_ACTOR, writeAudit } from '../../server/platform/audit.js';
+import { createBackup } from '../../server/platform/backup.js';
 import { entryHash, GENESIS_HASH } from '../../server/platform/audit-hash.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
@@ -257,6 +258,16 @@ describe('retention', () => {
     expect(status.archives).toEqual([expect.objectContaining({ file, count: 2 })]);
     expect(status.retentionDays).toBe(10);
     expect((await t.app.inject({ url: '/api/audit-trail/archives/audit-1-2-20240101T000000Z.jsonl.gz', headers: { cookie } })).statusCode).toBe(404);
+    // A backup carries the archive: it is the only copy of the entries it took.
+    if (t.engine === 'sqlite') {
+      const out = path.join(t.ctx.config.dataDir, '..', `${path.basename(t.ctx.config.dataDir)}-backup`);
+      try {
+        await createBackup(t.ctx.config, out);
+        expect(fs.readFileSync(path.join(out, 'audit-archive', file))).toEqual(fs.readFileSync(result!.file));
+      } finally {
+        fs.rmSync(out, { recursive: true, force: true });
+      }
+    }
     expect((await t.app.inject({ url: '/api/audit-trail/archives/..%2F..%2Fsecret.jsonl.gz', headers: { cookie } })).statusCode).toBe(400);
   });
 });
