@@ -57,8 +57,8 @@ export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, 
 }
 
 /**
- * Appends rows to the audit chain. The head row is locked first (FOR UPDATE on PostgreSQL;
- * SQLite has one writer at a time), so the chain follows commit order even with concurrent
+ * Appends rows to the audit chain. The head row is locked first (FOR UPDATE on PostgreSQL; a
+ * write on SQLite, which has one writer at a time), so the chain follows commit order even with concurrent
  * writers, and each row's seq is drawn after the lock: chain order and seq order agree.
  * The lock is held until the caller's transaction ends.
  */
@@ -68,9 +68,12 @@ export async function appendAuditRows(db: Transaction<Database> | Kysely<Databas
     await db.transaction().execute((trx) => appendAuditRows(trx, rows));
     return;
   }
-  let head = db.selectFrom('audit_chain').select(['lastIndex', 'lastHash']).where('id', '=', 1);
-  if (isPostgres(db)) head = head.forUpdate();
-  const { lastIndex, lastHash } = await head.executeTakeFirstOrThrow();
+  // PostgreSQL: lock the head row. SQLite: a write first, so the transaction holds the write
+  // lock before it reads the head (a read first could not upgrade if another process, such as
+  // the import command, wrote in between).
+  const { lastIndex, lastHash } = isPostgres(db)
+    ? await db.selectFrom('audit_chain').select(['lastIndex', 'lastHash']).where('id', '=', 1).forUpdate().executeTakeFirstOrThrow()
+    : await db.updateTable('audit_chain').set((eb) => ({ lastIndex: eb.ref('lastIndex') })).where('id', '=', 1).returning(['lastIndex', 'lastHash']).executeTakeFirstOrThrow();
   let index = lastIndex;
   let prev = lastHash;
   const values = rows.map((input) => {

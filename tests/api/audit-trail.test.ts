@@ -176,6 +176,34 @@ describe('audit chain', () => {
     expect(count).toBeGreaterThanOrEqual(1 + 30 + 60);
   });
 
+  it('keeps one chain while another process (the import command) appends at the same time', async () => {
+    const t = await freshApp();
+    const legacy = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`legacy-${i}`, {
+      userName: 'Rosa Dizon', timestamp: isoAgo((900 - i / 2) * DAY), action: 'UPDATE', collection: 'rice_seed_varieties', documentName: `NSIC Rc ${i}`,
+    }]));
+    const file = path.join(t.ctx.config.dataDir, 'export.json');
+    fs.writeFileSync(file, JSON.stringify({ audit_logs: legacy }));
+    const env = { ...process.env, DATA_DIR: t.ctx.config.dataDir, DATABASE_URL: t.ctx.config.databaseUrl ?? '' };
+    const importing = new Promise<{ code: number; out: string }>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', 'server/cli/import.ts', file, '--no-fetch'], { env, cwd: path.join(import.meta.dirname, '../..') }, (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr });
+      });
+    });
+    let written = 0;
+    let done = false;
+    void importing.then(() => { done = true; });
+    while (!done || written < 50) {
+      await audited(t, 1, `server ${written}`);
+      written += 1;
+      await new Promise((r) => setTimeout(r, 5)); // let the child's exit be seen (SQLite calls never yield)
+    }
+    const result = await importing;
+    expect(result.code, result.out).toBe(0);
+    const check = await verifyAuditTrail(t.ctx.db);
+    expect(check).toMatchObject({ ok: true, problem: null });
+    expect(check.checked).toBe(1500 + written + 1); // the import's own summary entry too
+  }, 60_000);
+
   it('chains legacy entries at import, once', async () => {
     const t = await freshApp();
     const exportJson = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../fixtures/firestore-export.json'), 'utf8'));
