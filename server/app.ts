@@ -22,6 +22,7 @@ import { registerErrorHandling } from './platform/http-errors.js';
 import { registerInputGuard } from './platform/input-guard.js';
 import { declarePublicRoutes, registerAccessPolicy } from './platform/policy.js';
 import { createStorage } from './platform/storage.js';
+import { startAuditSealer } from './platform/audit.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -63,7 +64,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const storage = await createStorage(config);
   const ctx: AppContext = { config, db, events, storage, log: app.log };
   app.decorate('ctx', ctx);
+  const sealer = startAuditSealer(db, (err) => app.log.error({ err }, 'audit chain: sealing failed'));
   app.addHook('onClose', async () => {
+    await sealer.stop();
     await events.close();
     storage.close?.();
     if (!options.db) await db.destroy();

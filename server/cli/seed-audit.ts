@@ -6,7 +6,7 @@ import { createDb } from '../db/connection.js';
 import { isPostgres } from '../db/dialect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { AuditLogsTable, Database } from '../db/types.js';
-import { appendAuditRows } from '../platform/audit.js';
+import { appendAuditRows, sealAuditChain } from '../platform/audit.js';
 
 /**
  * npm run seed:audit -- 1000000 [--days 730] [--seed 42]
@@ -159,6 +159,7 @@ export async function seedAudit(db: Kysely<Database>, options: { total: number; 
       }
     });
     done += n;
+    await sealAuditChain(db);
     options.progress?.(done, total);
   }
 }

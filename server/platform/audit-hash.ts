@@ -3,9 +3,9 @@ import crypto from 'node:crypto';
 /**
  * The audit chain's arithmetic, shared by the writer, the verifier and the archive. Each entry
  * stores sha256(previous entry's hash + "\n" + its canonical content): changing, removing or
- * reordering one entry breaks every link after it. The position (chainIndex) and the storage
- * order (seq) are not hashed: they are checked against the links instead, so a move is named
- * as a move and not as a change.
+ * reordering one entry breaks every link after it. The content includes seq (the order History
+ * lists entries in); the position (chainIndex) is not hashed but checked against the links, so
+ * a move is named as a move and not as a change.
  */
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -17,15 +17,16 @@ export const CHAINED_FIELDS = [
 export type ChainedField = (typeof CHAINED_FIELDS)[number];
 export type ChainedContent = { [K in ChainedField]: string | null };
 
-/** The content as one JSON array in a fixed field order (absent and null are the same). */
-export function canonicalEntry(row: Partial<Record<ChainedField, unknown>>): string {
-  const values = new Array<unknown>(CHAINED_FIELDS.length);
-  for (let i = 0; i < CHAINED_FIELDS.length; i += 1) values[i] = row[CHAINED_FIELDS[i]!] ?? null;
+/** [seq, ...CHAINED_FIELDS] as one JSON array (absent and null are the same). */
+export function canonicalEntry(row: Partial<Record<ChainedField, unknown>> & { seq: number }): string {
+  const values = new Array<unknown>(CHAINED_FIELDS.length + 1);
+  values[0] = row.seq;
+  for (let i = 0; i < CHAINED_FIELDS.length; i += 1) values[i + 1] = row[CHAINED_FIELDS[i]!] ?? null;
   return JSON.stringify(values);
 }
 
 /** sha256 in hex; the one-shot crypto.hash is about twice as fast as createHash for short texts. */
-export function entryHash(prevHash: string, row: Partial<Record<ChainedField, unknown>>): string {
+export function entryHash(prevHash: string, row: Partial<Record<ChainedField, unknown>> & { seq: number }): string {
   return crypto.hash('sha256', `${prevHash}\n${canonicalEntry(row)}`, 'hex');
 }
 

@@ -1,7 +1,7 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import { isPostgres } from '../db/dialect.js';
 import type { AuditLogsTable, Database } from '../db/types.js';
-import { entryHash, storedText } from './audit-hash.js';
+import { CHAINED_FIELDS, entryHash, storedText } from './audit-hash.js';
 import { newId, nowIso } from './clock.js';
 
 export type AuditAction = 'CREATE' | 'UPDATE' | 'DELETE' | 'RESTRICT' | 'UNRESTRICT' | 'LOGIN';
@@ -31,7 +31,7 @@ export type AuditRow = Omit<Insertable<AuditLogsTable>, 'seq' | 'chainIndex' | '
 /**
  * The one audit writer. Call it with the write's own transaction so the record and its
  * audit entry commit together or not at all. Entries are append-only and chained
- * (appendAuditRows).
+ * (appendAuditRows, sealAuditChain).
  */
 export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, actor: Actor | null, entry: AuditEntry): Promise<string> {
   const who = actor ?? SYSTEM_ACTOR;
@@ -57,33 +57,103 @@ export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, 
 }
 
 /**
- * Appends rows to the audit chain. The head row is locked first (FOR UPDATE on PostgreSQL; a
- * write on SQLite, which has one writer at a time), so the chain follows commit order even with concurrent
- * writers, and each row's seq is drawn after the lock: chain order and seq order agree.
- * The lock is held until the caller's transaction ends.
+ * Appends audit rows in the caller's transaction, without a lock: the chain's sealer
+ * (sealAuditChain) gives them their place and hashes right after they commit. Writers never
+ * wait for one another, so saves keep PostgreSQL's group commit.
  */
 export async function appendAuditRows(db: Transaction<Database> | Kysely<Database>, rows: AuditRow[]): Promise<void> {
   if (rows.length === 0) return;
-  if (!db.isTransaction) {
-    await db.transaction().execute((trx) => appendAuditRows(trx, rows));
-    return;
-  }
-  // PostgreSQL: lock the head row. SQLite: a write first, so the transaction holds the write
-  // lock before it reads the head (a read first could not upgrade if another process, such as
-  // the import command, wrote in between).
-  const { lastIndex, lastHash } = isPostgres(db)
-    ? await db.selectFrom('audit_chain').select(['lastIndex', 'lastHash']).where('id', '=', 1).forUpdate().executeTakeFirstOrThrow()
-    : await db.updateTable('audit_chain').set((eb) => ({ lastIndex: eb.ref('lastIndex') })).where('id', '=', 1).returning(['lastIndex', 'lastHash']).executeTakeFirstOrThrow();
-  let index = lastIndex;
-  let prev = lastHash;
-  const values = rows.map((input) => {
-    index += 1;
-    const row = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, storedText(v)])) as AuditRow;
-    const hash = entryHash(prev, row);
-    const linked = { ...row, chainIndex: index, prevHash: prev, hash };
-    prev = hash;
-    return linked;
-  });
+  const values = rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, storedText(v)])) as AuditRow);
   for (let i = 0; i < values.length; i += 500) await db.insertInto('audit_logs').values(values.slice(i, i + 500)).execute();
-  await db.updateTable('audit_chain').set({ lastIndex: index, lastHash: prev }).where('id', '=', 1).execute();
+  for (const nudge of nudges) nudge();
+}
+
+const SEAL_BATCH = 1000;
+
+/**
+ * Chains every committed entry that has no place yet, in seq order, after the head: reads
+ * the head under a lock (FOR UPDATE on PostgreSQL; on SQLite a write first, which takes the one
+ * writer lock), so instances and processes seal one after another and form one chain.
+ * Returns how many entries it chained.
+ */
+export async function sealAuditChain(db: Kysely<Database>): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const n = await db.transaction().execute(async (trx) => {
+      const { lastIndex, lastHash } = isPostgres(trx)
+        ? await trx.selectFrom('audit_chain').select(['lastIndex', 'lastHash']).where('id', '=', 1).forUpdate().executeTakeFirstOrThrow()
+        : await trx.updateTable('audit_chain').set((eb) => ({ lastIndex: eb.ref('lastIndex') })).where('id', '=', 1).returning(['lastIndex', 'lastHash']).executeTakeFirstOrThrow();
+      const rows = await trx.selectFrom('audit_logs').select(['seq', ...CHAINED_FIELDS]).where('chainIndex', 'is', null).orderBy('seq').limit(SEAL_BATCH).execute();
+      if (rows.length === 0) return 0;
+      let index = lastIndex;
+      let prev = lastHash;
+      const links = rows.map((row) => {
+        index += 1;
+        const seq = Number(row.seq);
+        const hash = entryHash(prev, { ...row, seq });
+        const link = { seq, chainIndex: index, prevHash: prev, hash };
+        prev = hash;
+        return link;
+      });
+      if (isPostgres(trx)) {
+        const values = sql.join(links.map((l) => sql`(${l.seq}::bigint, ${l.chainIndex}::integer, ${l.prevHash}, ${l.hash})`));
+        await sql`update audit_logs as a set "chainIndex" = v.i, "prevHash" = v.p, "hash" = v.h from (values ${values}) as v(s, i, p, h) where a.seq = v.s`.execute(trx);
+      } else {
+        for (const l of links) await trx.updateTable('audit_logs').set({ chainIndex: l.chainIndex, prevHash: l.prevHash, hash: l.hash }).where('seq', '=', l.seq).execute();
+      }
+      await trx.updateTable('audit_chain').set({ lastIndex: index, lastHash: prev }).where('id', '=', 1).execute();
+      return rows.length;
+    });
+    sealed += n;
+    if (n < SEAL_BATCH) return sealed;
+  }
+}
+
+/** The sealers running in this process, nudged by every append (they run once its writer has likely committed). */
+const nudges = new Set<() => void>();
+
+export interface AuditSealer {
+  /** Seals now (or waits for the run in progress, then runs again). */
+  seal(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Keeps the chain sealed while the server runs: 20 ms after an append in this process, and
+ * every second for entries written by other instances or commands (an import).
+ */
+export function startAuditSealer(db: Kysely<Database>, onError: (err: unknown) => void, everyMs = 1000): AuditSealer {
+  let running: Promise<void> | null = null;
+  let again = false;
+  let soon: NodeJS.Timeout | null = null;
+  const run = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = sealAuditChain(db).then(() => undefined, onError).finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        void run();
+      }
+    });
+    return running;
+  };
+  const nudge = () => {
+    soon ??= setTimeout(() => { soon = null; void run(); }, 20);
+  };
+  nudges.add(nudge);
+  const timer = setInterval(() => void run(), everyMs);
+  timer.unref();
+  return {
+    seal: run,
+    async stop() {
+      nudges.delete(nudge);
+      clearInterval(timer);
+      if (soon) clearTimeout(soon);
+      await running;
+      await sealAuditChain(db).catch(onError);
+    },
+  };
 }

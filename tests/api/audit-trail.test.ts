@@ -10,7 +10,7 @@ import { listArchives } from '../../server/modules/audit-trail/archive.js';
 import { verifyAuditTrail } from '../../server/modules/audit-trail/check.js';
 import { createAuditTrailService } from '../../server/modules/audit-trail/service.js';
 import { importFirestoreExport } from '../../server/modules/migration/importer.js';
-import { SYSTEM_ACTOR, writeAudit } from '../../server/platform/audit.js';
+import { sealAuditChain, SYSTEM_ACTOR, writeAudit } from '../../server/platform/audit.js';
 import { createBackup } from '../../server/platform/backup.js';
 import { entryHash, GENESIS_HASH } from '../../server/platform/audit-hash.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
@@ -26,15 +26,22 @@ async function freshApp(overrides: Parameters<typeof createTestApp>[0] = {}): Pr
 }
 afterEach(async () => { while (apps.length) await apps.pop()!.close(); });
 
-/** n audited writes, each in its own transaction, as services make them. */
+/** n audited writes, each in its own transaction, as services make them; then sealed. */
 async function audited(t: TestApp, n: number, label = 'entry'): Promise<void> {
   for (let i = 0; i < n; i++) {
     await writeAudit(t.ctx.db, SYSTEM_ACTOR, { action: 'UPDATE', collection: 'rice_seed_varieties', documentId: `v${i}`, documentName: `${label} ${i}`, description: `Updated ${label} ${i}` });
   }
+  await sealAuditChain(t.ctx.db);
 }
 
-const chain = (t: TestApp) => t.ctx.db.selectFrom('audit_logs').select(['seq', 'id', 'chainIndex', 'prevHash', 'hash']).orderBy('chainIndex').execute();
-const idAt = async (t: TestApp, index: number) => (await t.ctx.db.selectFrom('audit_logs').select('id').where('chainIndex', '=', index).executeTakeFirstOrThrow()).id;
+const chain = async (t: TestApp) => {
+  await sealAuditChain(t.ctx.db);
+  return t.ctx.db.selectFrom('audit_logs').select(['seq', 'id', 'chainIndex', 'prevHash', 'hash']).orderBy('chainIndex').execute();
+};
+const idAt = async (t: TestApp, index: number) => {
+  await sealAuditChain(t.ctx.db);
+  return (await t.ctx.db.selectFrom('audit_logs').select('id').where('chainIndex', '=', index).executeTakeFirstOrThrow()).id;
+};
 
 describe('audit chain', () => {
   it('links every audited write to the one before, from the genesis hash, and verifies', async () => {
@@ -114,7 +121,7 @@ describe('audit chain', () => {
     expect(result.problem).toMatchObject({ kind: 'out-of-order', index: 3, id: b });
     expect(result.problem!.message).toBe(`Entry #3 (${b}) does not follow the entry before it: entries were inserted, removed or reordered here.`);
 
-    // The History screen lists by seq: swapping two rows' seq (their listed order) is caught too.
+    // The History screen lists by seq, which is hashed: swapping two rows' seq (their listed order) is caught too.
     const u = await freshApp();
     await audited(u, 6);
     const rows = await chain(u);
@@ -122,14 +129,18 @@ describe('audit chain', () => {
     await u.ctx.db.updateTable('audit_logs').set({ seq: -5 }).where('chainIndex', '=', 2).execute();
     await u.ctx.db.updateTable('audit_logs').set({ seq: s2 }).where('chainIndex', '=', 5).execute();
     await u.ctx.db.updateTable('audit_logs').set({ seq: s5 }).where('chainIndex', '=', 2).execute();
-    expect((await verifyAuditTrail(u.ctx.db)).problem).toMatchObject({ kind: 'out-of-order', index: 3 });
+    expect((await verifyAuditTrail(u.ctx.db)).problem).toMatchObject({ kind: 'changed', index: 2, id: rows[1]!.id });
   });
 
-  it('finds entries added outside the console, and a whole chain rewritten after an anchor', async () => {
+  it('chains entries right after they commit, whoever wrote them; a whole chain rewritten after an anchor is caught', async () => {
     const t = await freshApp();
-    await audited(t, 4);
-    await t.ctx.db.insertInto('audit_logs').values({ id: 'forged-entry', timestamp: new Date().toISOString(), action: 'DELETE' }).execute();
-    expect((await verifyAuditTrail(t.ctx.db)).problem).toMatchObject({ kind: 'unchained', id: 'forged-entry' });
+    await audited(t, 3);
+    await t.ctx.db.insertInto('audit_logs').values({ id: 'written-by-hand', timestamp: new Date().toISOString(), action: 'DELETE' }).execute();
+    // No explicit seal: the running server's sealer chains both (nudged by the append, or its 1 s round).
+    const placed = async () => t.ctx.db.selectFrom('audit_logs').select(['id', 'chainIndex']).where('chainIndex', 'is', null).execute();
+    for (let i = 0; i < 60 && (await placed()).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await placed()).toEqual([]);
+    expect(await verifyAuditTrail(t.ctx.db, { seal: false })).toMatchObject({ ok: true, checked: 4 });
 
     const u = await freshApp();
     await audited(u, 6);

@@ -4,9 +4,9 @@ import { CHAINED_FIELDS, entryHash, GENESIS_HASH } from '../../platform/audit-ha
 
 /**
  * Tamper-evident audit trail. Every audit entry gets its place in the chain (chainIndex, 1, 2,
- * 3… without gaps), the previous entry's hash and its own (platform/audit-hash.ts). The one-row
- * audit_chain table holds the head (last index and hash), locked by each audited write so
- * concurrent writers append one after another, and the base: the last entry moved to an
+ * 3… without gaps), the previous entry's hash and its own (platform/audit-hash.ts), given by
+ * the sealer right after the entry commits. The one-row audit_chain table holds the head (last
+ * index and hash), locked by the sealer so instances seal one after another, and the base: the last entry moved to an
  * archive file by retention (0 and the genesis hash until then). audit_verifications keeps
  * the results of `Verify now` and the daily check. Existing entries are chained in seq order.
  */
@@ -59,8 +59,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     if (rows.length === 0) break;
     const chained = rows.map((row) => {
       index += 1;
-      const hash = entryHash(prev, row);
-      const link = { seq: Number(row.seq), chainIndex: index, prevHash: prev, hash };
+      const seq = Number(row.seq);
+      const hash = entryHash(prev, { ...row, seq });
+      const link = { seq, chainIndex: index, prevHash: prev, hash };
       prev = hash;
       return link;
     });
@@ -76,9 +77,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
   await db.insertInto('audit_chain').values({ id: 1, lastIndex: index, lastHash: prev, baseIndex: 0, baseHash: GENESIS_HASH, dailyAt: null }).execute();
   await db.schema.createIndex('audit_chain_index_idx').on('audit_logs').column('chainIndex').unique().execute();
+  // The sealer's work list: entries written but not chained yet (a handful at any time).
+  await sql`create index audit_unsealed_idx on audit_logs (seq) where "chainIndex" is null`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('audit_unsealed_idx').ifExists().execute();
   await db.schema.dropIndex('audit_chain_index_idx').ifExists().execute();
   await db.schema.dropTable('audit_verifications').ifExists().execute();
   await db.schema.dropTable('audit_chain').ifExists().execute();

@@ -11,7 +11,7 @@ export type ChainRow = ChainedContent & { seq: number; chainIndex: number | null
 export interface ChainHead { lastIndex: number; lastHash: string; baseIndex: number; baseHash: string; dailyAt: string | null }
 
 const CHAIN_COLUMNS = ['seq', 'chainIndex', 'prevHash', 'hash', ...CHAINED_FIELDS] as const;
-const CANONICAL = sql.raw(`json_array(${CHAINED_FIELDS.map((f) => `"${f}"`).join(', ')})`);
+const CANONICAL = sql.raw(`json_array(seq, ${CHAINED_FIELDS.map((f) => `"${f}"`).join(', ')})`);
 
 /** An entry as a canonical read gives it: its hashed content already as canonical JSON. */
 export interface CanonicalRow { seq: number; chainIndex: number; prevHash: string | null; hash: string | null; id: string; canonical: string }
@@ -54,12 +54,6 @@ export const auditTrailRepository = {
   async chainedCount(db: Db): Promise<number> {
     const row = await db.selectFrom('audit_logs').select((eb) => eb.fn.countAll<string | number>().as('n')).where('chainIndex', 'is not', null).executeTakeFirstOrThrow();
     return Number(row.n);
-  },
-
-  async unchained(db: Db): Promise<{ count: number; firstId: string | null }> {
-    const row = await db.selectFrom('audit_logs').select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.min('id').as('firstId')])
-      .where('chainIndex', 'is', null).executeTakeFirstOrThrow();
-    return { count: Number(row.n), firstId: (row.firstId as string | null) ?? null };
   },
 
   async hashAt(db: Db, index: number): Promise<string | null> {

@@ -4,7 +4,7 @@ import { AUDIT_TRAIL, AUDIT_TRAIL_LIMITS } from '../../../common/audit-trail.js'
 import { collectionLabel, csvCell, csvTimestamp, HISTORY } from '../../../common/history.js';
 import type { AuditTrailStatus, AuditVerification } from '../../../common/schemas/audit-trail.js';
 import type { AuditVerificationsTable } from '../../db/types.js';
-import { SYSTEM_ACTOR, writeAudit, type Actor } from '../../platform/audit.js';
+import { sealAuditChain, SYSTEM_ACTOR, writeAudit, type Actor } from '../../platform/audit.js';
 import { newId, nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
@@ -98,6 +98,7 @@ export function createAuditTrailService(ctx: AppContext) {
 
     /** Writes the chain's head to DATA_DIR/audit-anchors and, with SMTP, emails it to the super admins. */
     async anchor(): Promise<Anchor & { file: string; emailed: number }> {
+      await sealAuditChain(db);
       const [head, count] = await Promise.all([repo.head(db), repo.chainedCount(db)]);
       const anchor: Anchor = { index: head.lastIndex, hash: head.lastHash, count, at: nowIso(), instance: config.instanceId };
       const file = await writeAnchorFile(config.dataDir, anchor);
@@ -129,6 +130,7 @@ export function createAuditTrailService(ctx: AppContext) {
       const days = config.auditRetentionDays;
       if (!days) return null;
       const cutoff = new Date(now - days * 86_400_000).toISOString();
+      await sealAuditChain(db);
       const head = await repo.head(db);
       const stop = await repo.firstIndexFrom(db, head.baseIndex, cutoff);
       const throughIndex = (stop ?? head.lastIndex + 1) - 1;

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { canonicalEntry } from '../../platform/audit-hash.js';
 import type { ChainRow } from './repository.js';
 
-export type ProblemKind = 'changed' | 'removed' | 'out-of-order' | 'unchained' | 'beyond-head' | 'head' | 'anchor' | 'archive';
+export type ProblemKind = 'changed' | 'removed' | 'out-of-order' | 'beyond-head' | 'head' | 'anchor' | 'archive';
 
 export interface ChainProblem {
   kind: ProblemKind;
@@ -20,13 +20,13 @@ export interface AnchorCheck { index: number; hash: string; file: string }
 /**
  * Walks entries in chain order and stops at the first one that breaks the chain. The checks,
  * in order: a gap in positions (an entry was removed); a link to something other than the
- * entry before (inserted, removed with renumbering, or moved); seq going backwards (moved);
- * the entry's own hash (its content was changed); an anchor taken earlier at this position.
+ * entry before (inserted, removed with renumbering, or moved); the entry's own hash (its
+ * content or its seq, the order History lists it in, was changed); an anchor taken earlier
+ * at this position.
  */
 export class ChainWalker {
   expected: number;
   prevHash: string;
-  private prevSeq = Number.NEGATIVE_INFINITY;
   checked = 0;
   problem: ChainProblem | null = null;
   readonly anchorsChecked = new Set<string>();
@@ -38,16 +38,16 @@ export class ChainWalker {
 
   /** False once a problem was found (the walk should stop). */
   step(row: ChainRow): boolean {
-    return this.stepParts(row.chainIndex ?? -1, row.seq, row.prevHash, row.hash, canonicalEntry(row), row.id ?? '');
+    return this.stepParts(row.chainIndex ?? -1, row.prevHash, row.hash, canonicalEntry(row), row.id ?? '');
   }
 
   /** The same check from an entry's parts: its canonical content already made (packed reads). */
-  stepParts(index: number, seq: number, prevHash: string | null, hash: string | null, canonical: string, id: string): boolean {
+  stepParts(index: number, prevHash: string | null, hash: string | null, canonical: string, id: string): boolean {
     if (this.problem) return false;
     if (index > this.expected) {
       return this.fail({ kind: 'removed', index: this.expected, id: null, message: AUDIT_TRAIL.problems.removed(this.expected, index, id) });
     }
-    if (index !== this.expected || prevHash !== this.prevHash || seq <= this.prevSeq) {
+    if (index !== this.expected || prevHash !== this.prevHash) {
       return this.fail({ kind: 'out-of-order', index: this.expected, id, message: AUDIT_TRAIL.problems.outOfOrder(this.expected, id) });
     }
     if (crypto.hash('sha256', `${prevHash}\n${canonical}`, 'hex') !== hash) {
@@ -61,7 +61,6 @@ export class ChainWalker {
       }
     }
     this.prevHash = hash;
-    this.prevSeq = seq;
     this.expected += 1;
     this.checked += 1;
     return true;

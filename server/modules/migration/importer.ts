@@ -3,7 +3,7 @@ import path from 'node:path';
 import bcrypt from 'bcrypt';
 import { normalizeRole } from '../../../common/permissions.js';
 import { ACCOUNT_ENUMS_ID, VARIETY_ENUMS_ID } from '../../../common/schemas/maintenance.js';
-import { appendAuditRows, writeAudit, type AuditRow } from '../../platform/audit.js';
+import { appendAuditRows, sealAuditChain, writeAudit, type AuditRow } from '../../platform/audit.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { hashPassword, isHash } from '../../platform/passwords.js';
@@ -341,5 +341,7 @@ export async function importFirestoreExport(ctx: AppContext, json: unknown, opti
     });
     for (const topic of ['accounts', 'rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'maintenance']) ctx.events.publish({ topic, op: 'import' });
   }
+  // Chained now, not by a running server's sealer: the import may run with no server.
+  if (!dryRun) await sealAuditChain(db);
   return report;
 }
