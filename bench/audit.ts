@@ -127,10 +127,17 @@ function body(n: number, tag: string): string {
   });
 }
 
-async function saves(dir: string, name: string): Promise<{ rps: number; p99: number; errors: number }> {
+/** CPU seconds (user + system) a process has used. */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function saves(dir: string, name: string): Promise<{ rps: number; p99: number; errors: number; cpuMs: number }> {
   const server = await startServer(dir, name);
   try {
     const cookie = await login(server.url);
+    const cpu0 = cpuSeconds(server.child.pid!);
     let n = 0;
     const tag = Date.now().toString(36);
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -141,7 +148,10 @@ async function saves(dir: string, name: string): Promise<{ rps: number; p99: num
       }, (err, res) => (err ? reject(err) : resolve(res)));
     });
     const ok = result['2xx'];
-    return { rps: ok / SECONDS, p99: result.latency.p99, errors: result.non2xx + result.errors };
+    // Sealing runs after the requests: wait for the chain to catch up so its CPU is counted.
+    await new Promise((r) => setTimeout(r, 1500));
+    const cpuMs = ((cpuSeconds(server.child.pid!) - cpu0) * 1000) / Math.max(ok, 1);
+    return { rps: ok / SECONDS, p99: result.latency.p99, errors: result.non2xx + result.errors, cpuMs };
   } finally {
     await server.cleanup();
   }
@@ -152,17 +162,19 @@ async function benchSaves(): Promise<void> {
   const baseDir = prepareBase(ref);
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'ignore' });
   console.log(`Audited saves (POST /api/varieties), ${ENGINE}, ${CONNECTIONS} connections, ${SECONDS} s a run; without the chain = ${ref} (${execFileSync('git', ['rev-parse', '--short', ref], { cwd: root, encoding: 'utf8' }).trim()})`);
-  const results: Record<'without' | 'with', Array<{ rps: number; p99: number; errors: number }>> = { without: [], with: [] };
+  const results: Record<'without' | 'with', Array<{ rps: number; p99: number; errors: number; cpuMs: number }>> = { without: [], with: [] };
   for (let run = 1; run <= RUNS; run += 1) {
     for (const which of (run % 2 ? ['without', 'with'] : ['with', 'without']) as Array<'without' | 'with'>) {
       const r = await saves(which === 'with' ? root : baseDir, which);
       results[which].push(r);
-      console.log(`  run ${run} ${which.padEnd(7)} chain: ${r.rps.toFixed(0).padStart(5)} saves/s, p99 ${String(r.p99).padStart(4)} ms${r.errors ? `, ${r.errors} errors` : ''}`);
+      console.log(`  run ${run} ${which.padEnd(7)} chain: ${r.rps.toFixed(0).padStart(5)} saves/s, p99 ${String(r.p99).padStart(4)} ms, server CPU ${r.cpuMs.toFixed(2)} ms/save${r.errors ? `, ${r.errors} errors` : ''}`);
     }
   }
   const w = median(results.with.map((r) => r.rps));
   const wo = median(results.without.map((r) => r.rps));
-  console.log(`  median: without ${wo.toFixed(0)} saves/s (p99 ${median(results.without.map((r) => r.p99))} ms), with ${w.toFixed(0)} saves/s (p99 ${median(results.with.map((r) => r.p99))} ms): the chain costs ${(((wo - w) / wo) * 100).toFixed(1)}% (target <= 10%)`);
+  const cw = median(results.with.map((r) => r.cpuMs));
+  const cwo = median(results.without.map((r) => r.cpuMs));
+  console.log(`  median: without ${wo.toFixed(0)} saves/s (p99 ${median(results.without.map((r) => r.p99))} ms, ${cwo.toFixed(2)} ms CPU/save), with ${w.toFixed(0)} saves/s (p99 ${median(results.with.map((r) => r.p99))} ms, ${cw.toFixed(2)} ms CPU/save): the chain costs ${(((wo - w) / wo) * 100).toFixed(1)}% of throughput, ${(((cw - cwo) / cwo) * 100).toFixed(1)}% more server CPU (target <= 10%)`);
   execFileSync('git', ['worktree', 'remove', '--force', baseDir], { cwd: root, stdio: 'ignore' });
 }
 
