@@ -23,6 +23,7 @@ export const AUDIT_TRAIL = {
       ? `Entry #${index} and those after it are missing: they were removed.`
       : `Entry #${index} is missing: it was removed (the chain continues at #${nextIndex}, ${nextId}).`,
     outOfOrder: (index: number, id: string) => `Entry #${index} (${id}) does not follow the entry before it: entries were inserted, removed or reordered here.`,
+    unchained: (count: number, id: string) => `${count} ${count === 1 ? 'entry is' : 'entries are'} not part of the chain (written into the database around the console), first ${id}.`,
     beyondHead: (index: number, id: string) => `Entry #${index} (${id}) lies beyond the chain's recorded head: it was inserted outside the console.`,
     headMismatch: 'The chain\'s recorded head does not match its last entry: the head or the last entries were rewritten.',
     anchor: (index: number, file: string) => `Entry #${index} does not match the anchor ${file}: the chain was rewritten after the anchor was taken.`,

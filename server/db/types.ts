@@ -134,10 +134,19 @@ export interface AuditLogsTable {
   actorId: string | null;
   performedBy: string | null;
   name: string | null;
-  /** Place in the tamper-evident chain (1, 2, 3… without gaps); see platform/audit-hash.ts. */
-  chainIndex: number | null;
-  prevHash: string | null;
-  hash: string | null;
+}
+
+/** An audit entry's place in the tamper-evident chain (platform/audit-hash.ts, docs/AUDIT.md). */
+export interface AuditChainLinksTable {
+  chainIndex: number;
+  seq: number;
+  prevHash: string;
+  hash: string;
+}
+
+/** Audit entries written and not chained yet: the sealer's work list. */
+export interface AuditPendingTable {
+  seq: number;
 }
 
 /** The chain's one row (id 1): its head, and its base once retention has archived entries. */
@@ -217,6 +226,8 @@ export interface Database {
   catalog_images: CatalogImagesTable;
   audit_logs: AuditLogsTable;
   audit_chain: AuditChainTable;
+  audit_chain_links: AuditChainLinksTable;
+  audit_pending: AuditPendingTable;
   audit_verifications: AuditVerificationsTable;
   maintenance: MaintenanceTable;
   password_reset_tokens: PasswordResetTokensTable;

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import { isPostgres } from '../db/dialect.js';
 import type { AuditLogsTable, Database } from '../db/types.js';
 import { CHAINED_FIELDS, entryHash, storedText } from './audit-hash.js';
@@ -25,8 +25,6 @@ export interface AuditEntry {
   details?: Record<string, unknown> | undefined;
 }
 
-/** An audit row as stored, before the chain gives it its place and hashes. */
-export type AuditRow = Omit<Insertable<AuditLogsTable>, 'seq' | 'chainIndex' | 'prevHash' | 'hash'>;
 
 /**
  * The one audit writer. Call it with the write's own transaction so the record and its
@@ -56,29 +54,36 @@ export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, 
   return id;
 }
 
+/** An audit row as stored; the chain's place and hashes live beside it (audit_chain_links). */
+export type AuditRow = Omit<Insertable<AuditLogsTable>, 'seq'>;
+
 /**
- * Appends audit rows in the caller's transaction, without a lock: the chain's sealer
- * (sealAuditChain) gives them their place and hashes right after they commit. Writers never
- * wait for one another, so saves keep PostgreSQL's group commit.
+ * Appends audit rows in the caller's transaction, each with a line in audit_pending, and no
+ * lock: the chain's sealer (sealAuditChain) gives them their place and hashes right after they
+ * commit. Writers never wait for one another (saves keep PostgreSQL's group commit) and an
+ * entry is never updated once written.
  */
 export async function appendAuditRows(db: Transaction<Database> | Kysely<Database>, rows: AuditRow[]): Promise<void> {
   if (rows.length === 0) return;
   const values = rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, storedText(v)])) as AuditRow);
-  for (let i = 0; i < values.length; i += 500) await db.insertInto('audit_logs').values(values.slice(i, i + 500)).execute();
+  for (let i = 0; i < values.length; i += 500) {
+    const inserted = await db.insertInto('audit_logs').values(values.slice(i, i + 500)).returning('seq').execute();
+    await db.insertInto('audit_pending').values(inserted.map((r) => ({ seq: Number(r.seq) }))).execute();
+  }
   for (const nudge of nudges) nudge();
 }
 
 const SEAL_BATCH = 1000;
 
 /**
- * Chains every committed entry that has no place yet, in seq order, after the head: reads
+ * Chains every committed entry waiting in audit_pending, in seq order, after the head: reads
  * the head under a lock (FOR UPDATE on PostgreSQL; on SQLite a write first, which takes the one
  * writer lock), so instances and processes seal one after another and form one chain.
  * Returns how many entries it chained.
  */
 export async function sealAuditChain(db: Kysely<Database>): Promise<number> {
-  // Most rounds find nothing: a read on the partial index, no lock and no write, says so.
-  const waiting = await db.selectFrom('audit_logs').select('seq').where('chainIndex', 'is', null).limit(1).executeTakeFirst();
+  // Most rounds find nothing: one read of a near-empty table says so, with no lock and no write.
+  const waiting = await db.selectFrom('audit_pending').select('seq').limit(1).executeTakeFirst();
   if (!waiting) return 0;
   let sealed = 0;
   for (;;) {
@@ -86,33 +91,36 @@ export async function sealAuditChain(db: Kysely<Database>): Promise<number> {
       const { lastIndex, lastHash } = isPostgres(trx)
         ? await trx.selectFrom('audit_chain').select(['lastIndex', 'lastHash']).where('id', '=', 1).forUpdate().executeTakeFirstOrThrow()
         : await trx.updateTable('audit_chain').set((eb) => ({ lastIndex: eb.ref('lastIndex') })).where('id', '=', 1).returning(['lastIndex', 'lastHash']).executeTakeFirstOrThrow();
-      const rows = await trx.selectFrom('audit_logs').select(['seq', ...CHAINED_FIELDS]).where('chainIndex', 'is', null).orderBy('seq').limit(SEAL_BATCH).execute();
-      if (rows.length === 0) return 0;
+      const pending = await trx.selectFrom('audit_pending').select('seq').orderBy('seq').limit(SEAL_BATCH).execute();
+      if (pending.length === 0) return 0;
+      const seqs = pending.map((p) => Number(p.seq));
+      const rows = await trx.selectFrom('audit_logs').select(['seq', ...CHAINED_FIELDS]).where('seq', 'in', seqs).orderBy('seq').execute();
       let index = lastIndex;
       let prev = lastHash;
       const links = rows.map((row) => {
         index += 1;
         const seq = Number(row.seq);
         const hash = entryHash(prev, { ...row, seq });
-        const link = { seq, chainIndex: index, prevHash: prev, hash };
+        const link = { chainIndex: index, seq, prevHash: prev, hash };
         prev = hash;
         return link;
       });
-      if (isPostgres(trx)) {
-        const values = sql.join(links.map((l) => sql`(${l.seq}::bigint, ${l.chainIndex}::integer, ${l.prevHash}, ${l.hash})`));
-        await sql`update audit_logs as a set "chainIndex" = v.i, "prevHash" = v.p, "hash" = v.h from (values ${values}) as v(s, i, p, h) where a.seq = v.s`.execute(trx);
-      } else {
-        for (const l of links) await trx.updateTable('audit_logs').set({ chainIndex: l.chainIndex, prevHash: l.prevHash, hash: l.hash }).where('seq', '=', l.seq).execute();
-      }
+      for (let i = 0; i < links.length; i += 500) await trx.insertInto('audit_chain_links').values(links.slice(i, i + 500)).execute();
+      await trx.deleteFrom('audit_pending').where('seq', 'in', seqs).execute();
       await trx.updateTable('audit_chain').set({ lastIndex: index, lastHash: prev }).where('id', '=', 1).execute();
-      return rows.length;
+      return pending.length;
     });
     sealed += n;
     if (n < SEAL_BATCH) return sealed;
   }
 }
 
-/** The sealers running in this process, nudged by every append (they run once its writer has likely committed). */
+/**
+ * The sealers running in this process, nudged by every append: they run a moment later, once
+ * its writer has likely committed, and seal whatever arrived meanwhile in one round (a round is
+ * seven statements; one per save would cost more than the sealing itself).
+ */
+const NUDGE_DELAY_MS = 200;
 const nudges = new Set<() => void>();
 
 export interface AuditSealer {
@@ -122,7 +130,7 @@ export interface AuditSealer {
 }
 
 /**
- * Keeps the chain sealed while the server runs: 20 ms after an append in this process, and
+ * Keeps the chain sealed while the server runs: 200 ms after an append in this process, and
  * every second for entries written by other instances or commands (an import).
  */
 export function startAuditSealer(db: Kysely<Database>, onError: (err: unknown) => void, everyMs = 1000): AuditSealer {
@@ -144,7 +152,7 @@ export function startAuditSealer(db: Kysely<Database>, onError: (err: unknown) =
     return running;
   };
   const nudge = () => {
-    soon ??= setTimeout(() => { soon = null; void run(); }, 20);
+    soon ??= setTimeout(() => { soon = null; void run(); }, NUDGE_DELAY_MS);
   };
   nudges.add(nudge);
   const timer = setInterval(() => void run(), everyMs);

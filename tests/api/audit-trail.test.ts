@@ -34,14 +34,19 @@ async function audited(t: TestApp, n: number, label = 'entry'): Promise<void> {
   await sealAuditChain(t.ctx.db);
 }
 
+/** The chain as stored: each link joined with its entry, in chain order (sealed first). */
 const chain = async (t: TestApp) => {
   await sealAuditChain(t.ctx.db);
-  return t.ctx.db.selectFrom('audit_logs').select(['seq', 'id', 'chainIndex', 'prevHash', 'hash']).orderBy('chainIndex').execute();
+  return t.ctx.db.selectFrom('audit_chain_links as l').innerJoin('audit_logs as a', 'a.seq', 'l.seq')
+    .select(['l.seq', 'a.id', 'l.chainIndex', 'l.prevHash', 'l.hash']).orderBy('l.chainIndex').execute();
 };
-const idAt = async (t: TestApp, index: number) => {
+const linkAt = async (t: TestApp, index: number) => {
   await sealAuditChain(t.ctx.db);
-  return (await t.ctx.db.selectFrom('audit_logs').select('id').where('chainIndex', '=', index).executeTakeFirstOrThrow()).id;
+  return t.ctx.db.selectFrom('audit_chain_links as l').innerJoin('audit_logs as a', 'a.seq', 'l.seq')
+    .select(['a.id', 'l.seq']).where('l.chainIndex', '=', index).executeTakeFirstOrThrow();
 };
+const idAt = async (t: TestApp, index: number) => (await linkAt(t, index)).id;
+const deleteEntryAt = async (t: TestApp, index: number) => t.ctx.db.deleteFrom('audit_logs').where('seq', '=', (await linkAt(t, index)).seq).execute();
 
 describe('audit chain', () => {
   it('links every audited write to the one before, from the genesis hash, and verifies', async () => {
@@ -90,21 +95,22 @@ describe('audit chain', () => {
     const t = await freshApp();
     await audited(t, 10);
     const next = await idAt(t, 5);
-    await t.ctx.db.deleteFrom('audit_logs').where('chainIndex', '=', 4).execute();
+    await deleteEntryAt(t, 4);
     expect((await verifyAuditTrail(t.ctx.db)).problem).toMatchObject({ kind: 'removed', index: 4 });
     expect((await verifyAuditTrail(t.ctx.db)).problem!.message).toBe(`Entry #4 is missing: it was removed (the chain continues at #5, ${next}).`);
 
     const u = await freshApp();
     await audited(u, 10);
-    await u.ctx.db.deleteFrom('audit_logs').where('chainIndex', '=', 10).execute();
+    await deleteEntryAt(u, 10);
     expect((await verifyAuditTrail(u.ctx.db)).problem).toMatchObject({ kind: 'removed', index: 10 });
 
     // Removing one and renumbering the rest so no gap shows is caught by the broken link.
     const v = await freshApp();
     await audited(v, 10);
-    await v.ctx.db.deleteFrom('audit_logs').where('chainIndex', '=', 3).execute();
-    await sql`update audit_logs set "chainIndex" = "chainIndex" + 1000 where "chainIndex" > 3`.execute(v.ctx.db);
-    await sql`update audit_logs set "chainIndex" = "chainIndex" - 1001 where "chainIndex" > 1000`.execute(v.ctx.db);
+    await deleteEntryAt(v, 3);
+    await v.ctx.db.deleteFrom('audit_chain_links').where('chainIndex', '=', 3).execute();
+    await sql`update audit_chain_links set "chainIndex" = "chainIndex" + 1000 where "chainIndex" > 3`.execute(v.ctx.db);
+    await sql`update audit_chain_links set "chainIndex" = "chainIndex" - 1001 where "chainIndex" > 1000`.execute(v.ctx.db);
     await v.ctx.db.updateTable('audit_chain').set({ lastIndex: 9 }).execute();
     const renumbered = await verifyAuditTrail(v.ctx.db);
     expect(renumbered.problem).toMatchObject({ kind: 'out-of-order', index: 3, id: await idAt(v, 3) });
@@ -114,9 +120,9 @@ describe('audit chain', () => {
     const t = await freshApp();
     await audited(t, 10);
     const [a, b] = [await idAt(t, 3), await idAt(t, 8)];
-    await t.ctx.db.updateTable('audit_logs').set({ chainIndex: -1 }).where('id', '=', a).execute();
-    await t.ctx.db.updateTable('audit_logs').set({ chainIndex: 3 }).where('id', '=', b).execute();
-    await t.ctx.db.updateTable('audit_logs').set({ chainIndex: 8 }).where('id', '=', a).execute();
+    await t.ctx.db.updateTable('audit_chain_links').set({ chainIndex: -1 }).where('chainIndex', '=', 3).execute();
+    await t.ctx.db.updateTable('audit_chain_links').set({ chainIndex: 3 }).where('chainIndex', '=', 8).execute();
+    await t.ctx.db.updateTable('audit_chain_links').set({ chainIndex: 8 }).where('chainIndex', '=', -1).execute();
     const result = await verifyAuditTrail(t.ctx.db);
     expect(result.problem).toMatchObject({ kind: 'out-of-order', index: 3, id: b });
     expect(result.problem!.message).toBe(`Entry #3 (${b}) does not follow the entry before it: entries were inserted, removed or reordered here.`);
@@ -126,21 +132,24 @@ describe('audit chain', () => {
     await audited(u, 6);
     const rows = await chain(u);
     const [s2, s5] = [Number(rows[1]!.seq), Number(rows[4]!.seq)];
-    await u.ctx.db.updateTable('audit_logs').set({ seq: -5 }).where('chainIndex', '=', 2).execute();
-    await u.ctx.db.updateTable('audit_logs').set({ seq: s2 }).where('chainIndex', '=', 5).execute();
-    await u.ctx.db.updateTable('audit_logs').set({ seq: s5 }).where('chainIndex', '=', 2).execute();
-    expect((await verifyAuditTrail(u.ctx.db)).problem).toMatchObject({ kind: 'changed', index: 2, id: rows[1]!.id });
+    await u.ctx.db.updateTable('audit_logs').set({ seq: -5 }).where('seq', '=', s2).execute();
+    await u.ctx.db.updateTable('audit_logs').set({ seq: s2 }).where('seq', '=', s5).execute();
+    await u.ctx.db.updateTable('audit_logs').set({ seq: s5 }).where('seq', '=', -5).execute();
+    expect((await verifyAuditTrail(u.ctx.db)).problem).toMatchObject({ kind: 'changed', index: 2, id: rows[4]!.id });
   });
 
-  it('chains entries right after they commit, whoever wrote them; a whole chain rewritten after an anchor is caught', async () => {
+  it('chains entries right after they commit; finds entries written around the console, and a whole chain rewritten after an anchor', async () => {
     const t = await freshApp();
-    await audited(t, 3);
+    for (let i = 0; i < 3; i++) await writeAudit(t.ctx.db, SYSTEM_ACTOR, { action: 'UPDATE', collection: 'accounts', documentId: null, documentName: `n${i}`, description: 'x' });
+    // No explicit seal: the running server's sealer chains them (nudged by the append, or its 1 s round).
+    const waiting = async () => (await t.ctx.db.selectFrom('audit_pending').select('seq').execute()).length;
+    for (let i = 0; i < 60 && (await waiting()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await waiting()).toBe(0);
+    expect(await verifyAuditTrail(t.ctx.db, { seal: false })).toMatchObject({ ok: true, checked: 3 });
     await t.ctx.db.insertInto('audit_logs').values({ id: 'written-by-hand', timestamp: new Date().toISOString(), action: 'DELETE' }).execute();
-    // No explicit seal: the running server's sealer chains both (nudged by the append, or its 1 s round).
-    const placed = async () => t.ctx.db.selectFrom('audit_logs').select(['id', 'chainIndex']).where('chainIndex', 'is', null).execute();
-    for (let i = 0; i < 60 && (await placed()).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(await placed()).toEqual([]);
-    expect(await verifyAuditTrail(t.ctx.db, { seal: false })).toMatchObject({ ok: true, checked: 4 });
+    const forged = await verifyAuditTrail(t.ctx.db);
+    expect(forged.problem).toMatchObject({ kind: 'unchained', id: 'written-by-hand' });
+    expect(forged.problem!.message).toBe('1 entry is not part of the chain (written into the database around the console), first written-by-hand.');
 
     const u = await freshApp();
     await audited(u, 6);
@@ -148,12 +157,12 @@ describe('audit chain', () => {
     const anchor = await service.anchor();
     expect(anchor.index).toBe(6);
     // Someone with the database file changes entry 2 and recomputes every hash and the head.
-    await u.ctx.db.updateTable('audit_logs').set({ documentName: 'Rewritten' }).where('chainIndex', '=', 2).execute();
+    await u.ctx.db.updateTable('audit_logs').set({ documentName: 'Rewritten' }).where('id', '=', await idAt(u, 2)).execute();
     let prev = GENESIS_HASH;
-    const rows = await u.ctx.db.selectFrom('audit_logs').selectAll().orderBy('chainIndex').execute();
+    const rows = await u.ctx.db.selectFrom('audit_chain_links as l').innerJoin('audit_logs as a', 'a.seq', 'l.seq').selectAll('a').select('l.chainIndex').orderBy('l.chainIndex').execute();
     for (const row of rows) {
-      const hash = entryHash(prev, row);
-      await u.ctx.db.updateTable('audit_logs').set({ prevHash: prev, hash }).where('id', '=', row.id).execute();
+      const hash = entryHash(prev, { ...row, seq: Number(row.seq) });
+      await u.ctx.db.updateTable('audit_chain_links').set({ prevHash: prev, hash }).where('chainIndex', '=', row.chainIndex).execute();
       prev = hash;
     }
     await u.ctx.db.updateTable('audit_chain').set({ lastHash: prev }).execute();
@@ -222,7 +231,7 @@ describe('audit chain', () => {
     await importFirestoreExport(t.ctx, exportJson);
     const first = await verifyAuditTrail(t.ctx.db);
     expect(first.ok).toBe(true);
-    const chained = await t.ctx.db.selectFrom('audit_logs').select('id').where('id', 'in', Object.keys(exportJson.audit_logs)).where('chainIndex', 'is not', null).execute();
+    const chained = await t.ctx.db.selectFrom('audit_logs as a').innerJoin('audit_chain_links as l', 'l.seq', 'a.seq').select('a.id').where('a.id', 'in', Object.keys(exportJson.audit_logs)).execute();
     expect(chained).toHaveLength(legacy);
     const again = await importFirestoreExport(t.ctx, exportJson);
     expect(again.counts.audit_logs).toMatchObject({ created: 0, unchanged: legacy });
@@ -244,7 +253,7 @@ describe('retention', () => {
 
     const after = await chain(t);
     expect(after.map((r) => r.id)).toEqual([...before.slice(2500).map((r) => r.id), expect.any(String)]);
-    const summary = await t.ctx.db.selectFrom('audit_logs').selectAll().orderBy('chainIndex', 'desc').limit(1).executeTakeFirstOrThrow();
+    const summary = await t.ctx.db.selectFrom('audit_logs').selectAll().where('id', '=', after.at(-1)!.id).executeTakeFirstOrThrow();
     expect(summary).toMatchObject({ action: 'DELETE', collection: 'audit_logs', userName: 'System User' });
     expect(summary.description).toContain('Archived 2,500 history entries (#1–#2500, older than 30 days)');
     expect(JSON.parse(summary.details!)).toMatchObject({ count: 2500, sha256: result!.sha256 });

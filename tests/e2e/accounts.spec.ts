@@ -4,7 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../../common/accounts';
 import { LOGIN, SHELL } from '../../common/texts';
 import { E2E } from '../../playwright.config';
-import { createAccountViaCli, loginViaUi } from './support';
+import { createAccountViaCli, importAuditEntries, loginViaUi } from './support';
 
 const admin = E2E.admin;
 const M = ACCOUNTS.messages;
@@ -15,17 +15,16 @@ function uniqueTag(): string {
   return `${Date.now().toString(36)}${counter}`;
 }
 
-/** Writes an audit entry with the account as its actor, straight into the running server's database. */
+/** Gives the account an audit entry as its actor (imported, so it joins the audit chain). */
 function giveActivity(username: string): void {
-  const db = new SQLite(path.join(E2E.main.dataDir, 'palayan.sqlite'));
+  const db = new SQLite(path.join(E2E.main.dataDir, 'palayan.sqlite'), { readonly: true });
+  let account: { id: string; fullname: string };
   try {
-    const { id, fullname } = db.prepare('select id, fullname from accounts where username = ?').get(username) as { id: string; fullname: string };
-    db.prepare(`insert into audit_logs (id, "userId", "userName", timestamp, action, collection, "documentId", "documentName", description)
-      values (?, ?, ?, ?, 'CREATE', 'rice_local_pests', 'pest-1', 'Rice black bug', 'Added a pest')`)
-      .run(`e2e-${uniqueTag()}`, id, fullname, new Date().toISOString());
+    account = db.prepare('select id, fullname from accounts where username = ?').get(username) as { id: string; fullname: string };
   } finally {
     db.close();
   }
+  importAuditEntries([{ userId: account.id, userName: account.fullname, timestamp: new Date().toISOString(), action: 'CREATE', collection: 'rice_local_pests', documentId: 'pest-1', documentName: 'Rice black bug', description: `Added a pest ${uniqueTag()}` }]);
 }
 
 async function openAccounts(page: Page) {

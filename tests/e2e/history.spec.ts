@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import SQLite from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
 import { AUDIT_TRAIL } from '../../common/audit-trail';
 import { HISTORY } from '../../common/history';
 import { E2E } from '../../playwright.config';
-import { createAccountViaCli, loginViaUi } from './support';
+import { createAccountViaCli, importAuditEntries, loginViaUi } from './support';
 
 const admin = E2E.admin;
 
@@ -15,23 +14,8 @@ interface Entry {
   documentName?: string | null; name?: string | null; description?: string | null; changes?: unknown; actorId?: string | null;
 }
 
-/**
- * Adds audit entries as an import of older data does: through `npm run import` on the running
- * server's data folder, so they join the audit chain like any other entry.
- */
 function insertEntries(entries: Entry[]): void {
-  const auditLogs = Object.fromEntries(entries.map((e) => [crypto.randomUUID(), {
-    userId: e.userId ?? undefined, userName: e.userName ?? undefined, timestamp: e.timestamp, action: e.action, collection: e.collection,
-    documentName: e.documentName ?? undefined, description: e.description ?? undefined, changes: e.changes ?? undefined,
-    actorId: e.actorId ?? undefined, name: e.name ?? undefined,
-  }]));
-  const file = path.join(E2E.main.dataDir, `..`, `history-import-${Date.now()}.json`);
-  fs.writeFileSync(file, JSON.stringify({ audit_logs: auditLogs }));
-  try {
-    execFileSync('npx', ['tsx', 'server/cli/import.ts', file, '--no-fetch'], { env: { ...process.env, DATA_DIR: E2E.main.dataDir }, stdio: 'pipe' });
-  } finally {
-    fs.rmSync(file, { force: true });
-  }
+  importAuditEntries(entries.map((e) => ({ ...e })));
 }
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -40,4 +41,19 @@ export async function loginViaUi(page: Page, identifier: string, password: strin
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Password', { exact: true }).press('Enter');
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 15_000 });
+}
+
+/**
+ * Adds audit entries as an import of older data does: through `npm run import` on the running
+ * server's data folder, so they join the audit chain like any other entry.
+ */
+export function importAuditEntries(entries: Array<Record<string, unknown>>, dataDir = E2E.main.dataDir): void {
+  const auditLogs = Object.fromEntries(entries.map((e) => [crypto.randomUUID(), Object.fromEntries(Object.entries(e).filter(([, v]) => v !== null && v !== undefined))]));
+  const file = path.join(dataDir, '..', `audit-import-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  fs.writeFileSync(file, JSON.stringify({ audit_logs: auditLogs }));
+  try {
+    execFileSync('npx', ['tsx', 'server/cli/import.ts', file, '--no-fetch'], { env: { ...process.env, DATA_DIR: dataDir }, stdio: 'pipe' });
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
 }

@@ -116,6 +116,11 @@ export async function verifyAuditTrail(db: Kysely<Database>, options: VerifyOpti
         break;
       }
     }
+    if (!walker.problem) {
+      // Every entry the console writes is chained or waiting to be; any other was written around it.
+      const outside = await repo.outsideChain(db);
+      if (outside.count > 0) walker.fail({ kind: 'unchained', index: null, id: outside.firstId, message: AUDIT_TRAIL.problems.unchained(outside.count, outside.firstId ?? '') });
+    }
   }
   options.onProgress?.(walker.checked, total);
   return outcome();

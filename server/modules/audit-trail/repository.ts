@@ -6,15 +6,22 @@ import { CHAINED_FIELDS, type ChainedContent } from '../../platform/audit-hash.j
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** One audit entry as the chain sees it: its place, links and hashed content. */
-export type ChainRow = ChainedContent & { seq: number; chainIndex: number | null; prevHash: string | null; hash: string | null };
+export type ChainRow = ChainedContent & { seq: number; chainIndex: number; prevHash: string; hash: string };
 
 export interface ChainHead { lastIndex: number; lastHash: string; baseIndex: number; baseHash: string; dailyAt: string | null }
 
-const CHAIN_COLUMNS = ['seq', 'chainIndex', 'prevHash', 'hash', ...CHAINED_FIELDS] as const;
-const CANONICAL = sql.raw(`json_array(seq, ${CHAINED_FIELDS.map((f) => `"${f}"`).join(', ')})`);
+const CANONICAL = sql.raw(`json_array(a.seq, ${CHAINED_FIELDS.map((f) => `a."${f}"`).join(', ')})`);
 
 /** An entry as a canonical read gives it: its hashed content already as canonical JSON. */
 export interface CanonicalRow { seq: number; chainIndex: number; prevHash: string | null; hash: string | null; id: string; canonical: string }
+
+/** Links in chain order joined with their entries; a link whose entry is gone is left out (a gap). */
+function linked(db: Db) {
+  return db.selectFrom('audit_chain_links as l').innerJoin('audit_logs as a', 'a.seq', 'l.seq')
+    .select(['l.chainIndex', 'l.seq', 'l.prevHash', 'l.hash', ...CHAINED_FIELDS.map((f) => `a.${f}` as const)]);
+}
+
+const toChainRow = (r: Record<string, unknown>): ChainRow => ({ ...(r as ChainRow), seq: Number(r.seq), chainIndex: Number(r.chainIndex) });
 
 /** Queries of the audit trail's integrity work: the chain in order, its head, verifications. */
 export const auditTrailRepository = {
@@ -22,13 +29,11 @@ export const auditTrailRepository = {
     return db.selectFrom('audit_chain').select(['lastIndex', 'lastHash', 'baseIndex', 'baseHash', 'dailyAt']).where('id', '=', 1).executeTakeFirstOrThrow();
   },
 
-  /** Entries after `afterIndex` in chain order; rows outside the chain (no index) are not read. */
+  /** Entries after `afterIndex` in chain order (and up to `upToIndex`). */
   async chainBatch(db: Db, afterIndex: number, limit: number, upToIndex?: number): Promise<ChainRow[]> {
-    let q = db.selectFrom('audit_logs').select(CHAIN_COLUMNS).where('chainIndex', '>', afterIndex);
-    if (upToIndex !== undefined) q = q.where('chainIndex', '<=', upToIndex);
-    const rows = await q.orderBy('chainIndex').limit(limit).execute();
-    if (isPostgres(db)) for (const r of rows) r.seq = Number(r.seq);
-    return rows as ChainRow[];
+    let q = linked(db).where('l.chainIndex', '>', afterIndex);
+    if (upToIndex !== undefined) q = q.where('l.chainIndex', '<=', upToIndex);
+    return (await q.orderBy('l.chainIndex').limit(limit).execute()).map(toChainRow);
   },
 
   /**
@@ -40,37 +45,61 @@ export const auditTrailRepository = {
   async canonicalBatch(db: Db, afterIndex: number, limit: number): Promise<CanonicalRow[] | null> {
     if (isPostgres(db)) return null;
     const { rows } = await sql<CanonicalRow>`
-      select seq, "chainIndex", "prevHash", hash, id, ${CANONICAL} as canonical from audit_logs
-      where "chainIndex" > ${afterIndex} order by "chainIndex" limit ${limit}`.execute(db);
+      select l."chainIndex", l.seq, l."prevHash", l.hash, a.id, ${CANONICAL} as canonical
+      from audit_chain_links l join audit_logs a on a.seq = l.seq
+      where l."chainIndex" > ${afterIndex} order by l."chainIndex" limit ${limit}`.execute(db);
     return rows;
   },
 
   async entryAt(db: Db, index: number): Promise<ChainRow | undefined> {
-    const row = await db.selectFrom('audit_logs').select(CHAIN_COLUMNS).where('chainIndex', '=', index).executeTakeFirst();
-    if (row) row.seq = Number(row.seq);
-    return row as ChainRow | undefined;
+    const row = await linked(db).where('l.chainIndex', '=', index).executeTakeFirst();
+    return row ? toChainRow(row) : undefined;
   },
 
+  /** Entries that have a place in the chain now (after the base). */
   async chainedCount(db: Db): Promise<number> {
-    const row = await db.selectFrom('audit_logs').select((eb) => eb.fn.countAll<string | number>().as('n')).where('chainIndex', 'is not', null).executeTakeFirstOrThrow();
+    const row = await db.selectFrom('audit_chain_links').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);
   },
 
+  /**
+   * Entries in the table that are neither chained nor waiting to be: written around the
+   * console. Three counts in one snapshot (a write committing meanwhile cannot skew them); the
+   * first such entry is looked for only when they disagree.
+   */
+  async outsideChain(db: Kysely<Database>): Promise<{ count: number; firstId: string | null }> {
+    return db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+      let count = 0;
+      for (const [t, sign] of [['audit_logs', 1], ['audit_chain_links', -1], ['audit_pending', -1]] as const) {
+        count += sign * Number((await trx.selectFrom(t).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
+      }
+      if (count <= 0) return { count: 0, firstId: null };
+      const first = await trx.selectFrom('audit_logs as a').select('a.id')
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('audit_chain_links as l').select('l.seq').whereRef('l.seq', '=', 'a.seq'))))
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('audit_pending as p').select('p.seq').whereRef('p.seq', '=', 'a.seq'))))
+        .orderBy('a.seq').limit(1).executeTakeFirst();
+      return first ? { count, firstId: first.id } : { count: 0, firstId: null };
+    });
+  },
+
   async hashAt(db: Db, index: number): Promise<string | null> {
-    const row = await db.selectFrom('audit_logs').select('hash').where('chainIndex', '=', index).executeTakeFirst();
+    const row = await db.selectFrom('audit_chain_links').select('hash').where('chainIndex', '=', index).executeTakeFirst();
     return row?.hash ?? null;
   },
 
   /** The first chain position (after the base) whose entry is not older than `cutoff`, or null. */
   async firstIndexFrom(db: Db, afterIndex: number, cutoffIso: string): Promise<number | null> {
-    const row = await db.selectFrom('audit_logs').select((eb) => eb.fn.min('chainIndex').as('i'))
-      .where('chainIndex', '>', afterIndex).where('timestamp', '>=', cutoffIso).executeTakeFirstOrThrow();
+    const row = await db.selectFrom('audit_chain_links as l').innerJoin('audit_logs as a', 'a.seq', 'l.seq')
+      .select((eb) => eb.fn.min('l.chainIndex').as('i'))
+      .where('l.chainIndex', '>', afterIndex).where('a.timestamp', '>=', cutoffIso).executeTakeFirstOrThrow();
     return row.i === null || row.i === undefined ? null : Number(row.i);
   },
 
   /** Removes archived entries up to `throughIndex` and moves the chain's base there, in the caller's transaction. */
   async removeThrough(trx: Transaction<Database>, afterIndex: number, throughIndex: number, throughHash: string): Promise<number> {
-    const result = await trx.deleteFrom('audit_logs').where('chainIndex', '>', afterIndex).where('chainIndex', '<=', throughIndex).executeTakeFirst();
+    const range = trx.selectFrom('audit_chain_links').select('seq').where('chainIndex', '>', afterIndex).where('chainIndex', '<=', throughIndex);
+    const result = await trx.deleteFrom('audit_logs').where('seq', 'in', range).executeTakeFirst();
+    await trx.deleteFrom('audit_chain_links').where('chainIndex', '>', afterIndex).where('chainIndex', '<=', throughIndex).execute();
     await trx.updateTable('audit_chain').set({ baseIndex: throughIndex, baseHash: throughHash }).where('id', '=', 1).execute();
     return Number(result.numDeletedRows);
   },

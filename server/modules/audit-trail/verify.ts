@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { canonicalEntry } from '../../platform/audit-hash.js';
 import type { ChainRow } from './repository.js';
 
-export type ProblemKind = 'changed' | 'removed' | 'out-of-order' | 'beyond-head' | 'head' | 'anchor' | 'archive';
+export type ProblemKind = 'changed' | 'removed' | 'out-of-order' | 'unchained' | 'beyond-head' | 'head' | 'anchor' | 'archive';
 
 export interface ChainProblem {
   kind: ProblemKind;
