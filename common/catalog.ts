@@ -54,8 +54,21 @@ export const TRAINING_SET = {
   url: '/api/training-sets/diseases',
   downloadAll: 'Download training set',
   downloadOne: 'Download photos (ZIP)',
-  hint: 'Original photos, one folder per disease, with manifest.csv. Your browser shows the download progress.',
+  hint: 'Original photos in image-folder layout (train, validation and test folders, one folder per label), with labels.txt, label_map.json, metadata.csv and a README. Your browser shows the download progress.',
+  /** The default split of photos (a hash of each photo id decides, so a photo never moves). */
+  defaultRatios: { train: 0.8, validation: 0.1, test: 0.1 },
+  defaultSeed: 'palayan',
+  ratiosInvalid: 'train, validation and test must be fractions from 0 to 1 that add up to 1.',
 } as const;
+
+/**
+ * The scanner label of a disease or training class: a slug of its name (lower-case ASCII
+ * letters, digits and hyphens), so labels sort the same in every tool (code-point order).
+ */
+export function labelSlug(name: string): string {
+  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80).replace(/-+$/g, '');
+}
 
 export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
   pest: {
