@@ -47,6 +47,10 @@ export interface CatalogKind {
   trimDeleteConfirmation: boolean;
   /** Its photo sets are the disease scanner's training data, downloadable as a ZIP. */
   trainingSetExport: boolean;
+  /** Entries name the parts of the plant they show on (the managed Affected Parts list). */
+  affectedParts: boolean;
+  /** An entry may be a training class: a scanner class that is no disease (super admins only). */
+  trainingClasses: boolean;
   texts: CatalogTexts;
 }
 
@@ -80,6 +84,8 @@ export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
     maxImages: 10,
     trimDeleteConfirmation: true,
     trainingSetExport: false,
+    affectedParts: false,
+    trainingClasses: false,
     texts: {
       title: 'Pest',
       subtitle: 'Manage rice pests',
@@ -113,6 +119,8 @@ export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
     maxImages: 2000,
     trimDeleteConfirmation: false,
     trainingSetExport: true,
+    affectedParts: true,
+    trainingClasses: true,
     texts: {
       title: 'Diseases',
       subtitle: 'Manage rice diseases',
@@ -149,6 +157,16 @@ export function catalogKindByRoute(route: string): CatalogKind | undefined {
 export const CATALOG_LABELS = {
   name: 'Name',
   scientificName: 'Scientific Name',
+  localName: 'Local Name',
+  localNameHint: 'The Filipino name farmers know, e.g. Tungro: "Tungro" or Rice blast: "Leeg-leeg".',
+  affectedParts: 'Affected Parts',
+  affectedPartsHint: 'Parts of the rice plant it shows on. The options are kept in File Maintenance.',
+  removedOption: '(no longer in the list)',
+  affectedPartsUnknown: 'Choose parts from the Affected Parts list in File Maintenance.',
+  trainingClass: 'Training class (not a disease)',
+  trainingClassHint: 'A scanner class that is not a disease, e.g. healthy leaves or not a rice plant: its photos go into the training set; the farmer app never shows it.',
+  trainingClassBadge: 'Training class',
+  trainingClassForbidden: 'Only a super admin can change whether this is a training class.',
   description: 'Description',
   cause: 'Cause',
   symptoms: 'Symptoms',
