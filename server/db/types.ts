@@ -197,6 +197,15 @@ export interface Database {
   recovery_failures: RecoveryFailuresTable;
   throttles: ThrottlesTable;
   scan_reports: ScanReportsTable;
+  scan_report_counts: ScanReportCountsTable;
+}
+
+/** Reports per Manila day, disease and municipality ('' when not given) (migration 150). */
+export interface ScanReportCountsTable {
+  day: string;
+  diseaseId: string;
+  municipality: string;
+  reports: number;
 }
 
 /** A farmer app's report of one scan (migration 150): no photo, no person. */

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
  *   set that is a scanner class but not a disease, e.g. healthy leaves; diseases only), so the
  *   two tables keep one shape;
  * - scan_reports: what the farmer app reports after a scan (no photo, no person). The client
- *   makes the id, so a retried report is stored once.
+ *   makes the id, so a retried report is stored once; scan_report_counts: their daily counts.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   for (const table of ['rice_local_pests', 'rice_local_diseases']) {
@@ -27,13 +27,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('barangay', 'text')
     .addColumn('installId', 'text', (c) => c.notNull())
     .execute();
-  // Dashboard: weeks of reports (by time, then label), per municipality; retention by time.
-  await db.schema.createIndex('scan_reports_scanned_idx').on('scan_reports').columns(['scannedAt', 'label']).execute();
-  await db.schema.createIndex('scan_reports_label_idx').on('scan_reports').columns(['label', 'scannedAt']).execute();
-  await db.schema.createIndex('scan_reports_received_idx').on('scan_reports').column('receivedAt').execute();
+  // Retention deletes by scan time.
+  await db.schema.createIndex('scan_reports_scanned_idx').on('scan_reports').column('scannedAt').execute();
+  // The dashboard reads daily counts (Manila date of the scan, disease, municipality; '' when
+  // not given), kept in the report's own transaction, so its queries stay small at any volume.
+  await db.schema.createTable('scan_report_counts')
+    .addColumn('day', 'text', (c) => c.notNull())
+    .addColumn('diseaseId', 'text', (c) => c.notNull())
+    .addColumn('municipality', 'text', (c) => c.notNull())
+    .addColumn('reports', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('scan_report_counts_pk', ['day', 'diseaseId', 'municipality'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('scan_report_counts').ifExists().execute();
   await db.schema.dropTable('scan_reports').ifExists().execute();
   for (const table of ['rice_local_pests', 'rice_local_diseases']) {
     await db.schema.alterTable(table).dropColumn('isTrainingClass').execute();
