@@ -158,7 +158,7 @@ export const CATALOG_LABELS = {
   name: 'Name',
   scientificName: 'Scientific Name',
   localName: 'Local Name',
-  localNameHint: 'The Filipino name farmers know, e.g. Tungro: "Tungro" or Rice blast: "Leeg-leeg".',
+  localNameHint: 'The Filipino name farmers know; the farmer app shows it with the name.',
   affectedParts: 'Affected Parts',
   affectedPartsHint: 'Parts of the rice plant it shows on. The options are kept in File Maintenance.',
   removedOption: '(no longer in the list)',

@@ -177,7 +177,7 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <TextField name="name" label={CATALOG_LABELS.name} autoComplete="off" />
             <TextField name="scientificName" label={CATALOG_LABELS.scientificName} autoComplete="off" className="[&_input]:italic" />
-            <TextField name="localName" label={CATALOG_LABELS.localName} hint={CATALOG_LABELS.localNameHint} autoComplete="off" className="sm:col-span-2" />
+            <TextField name="localName" label={CATALOG_LABELS.localName} hint={<p className="mt-1 text-xs text-slate-500">{CATALOG_LABELS.localNameHint}</p>} autoComplete="off" className="sm:col-span-2" />
           </div>
           {kind.affectedParts && (
             <div>

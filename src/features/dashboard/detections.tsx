@@ -10,10 +10,12 @@ import { useDetections } from './api';
 const COLORS = ['#15803d', '#b91c1c', '#1d4ed8', '#a16207', '#7e22ce', '#0f766e', '#be185d', '#4d7c0f'];
 const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-PH', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
+/** The axis top: four equal whole-number steps of 1, 2 or 5 times a power of ten. */
 function niceMax(n: number): number {
-  if (n <= 4) return 4;
-  const step = 10 ** Math.floor(Math.log10(n));
-  return Math.ceil(n / step) * step;
+  const raw = Math.max(1, Math.ceil(n / 4));
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw)!;
+  return step * 4;
 }
 
 /** Weekly reports per disease as an SVG line chart; its numbers are in the table alternative. */
@@ -36,7 +38,7 @@ function WeeklyChart({ data }: { data: Detections }) {
         {ticks.map((v) => (
           <g key={v}>
             <line x1={pad.left} x2={W - pad.right} y1={y(v)} y2={y(v)} stroke="#e2e8f0" />
-            <text x={pad.left - 6} y={y(v) + 4} textAnchor="end" fontSize="11" fill="#64748b">{Number.isInteger(v) ? v : v.toFixed(1)}</text>
+            <text x={pad.left - 6} y={y(v) + 4} textAnchor="end" fontSize="11" fill="#64748b">{v}</text>
           </g>
         ))}
         {data.weeks.map((w, i) => (
