@@ -1,7 +1,18 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, ScanReportsTable } from '../../db/types.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * The week (its first day) a count's day falls in, in SQL both engines run: days compare as
+ * 'YYYY-MM-DD' text, so `case when day >= <last week> … end` buckets them without date functions.
+ */
+function weekOf(weeks: string[]): RawBuilder<string> {
+  // Literals (dates the server made, checked below), so the grouped and selected expressions are identical on PostgreSQL.
+  if (!weeks.every((w) => /^\d{4}-\d{2}-\d{2}$/.test(w))) throw new Error('weeks must be YYYY-MM-DD');
+  const branches = [...weeks].reverse().map((w) => sql`when ${sql.ref('day')} >= ${sql.lit(w)} then ${sql.lit(w)}`);
+  return sql<string>`(case ${sql.join(branches, sql` `)} end)`;
+}
 
 /** Queries of scan reports and their daily counts. */
 export const scanReportsRepository = {
@@ -23,12 +34,21 @@ export const scanReportsRepository = {
       .orderBy('createdAt').orderBy('id').execute();
   },
 
-  /** Reports per disease and day from `fromDay` on. */
-  async perDiseaseDay(db: Db, fromDay: string) {
+  /** Reports per week (`weeks`: each week's first day, ascending) and disease, from the first week on. */
+  async perDiseaseWeek(db: Db, weeks: string[]) {
+    const week = weekOf(weeks);
     const rows = await db.selectFrom('scan_report_counts')
-      .select((eb) => ['diseaseId', 'day', eb.fn.sum<number>('reports').as('n')])
-      .where('day', '>=', fromDay).groupBy(['diseaseId', 'day']).execute();
-    return rows.map((r) => ({ diseaseId: r.diseaseId, day: r.day, n: Number(r.n) }));
+      .select((eb) => [week.as('week'), 'diseaseId', eb.fn.sum<number>('reports').as('n')])
+      .where('day', '>=', weeks[0]!).groupBy([week, 'diseaseId']).execute();
+    return rows.map((r) => ({ week: r.week as string, diseaseId: r.diseaseId, n: Number(r.n) }));
+  },
+
+  /** Reports per disease from `fromDay` on. */
+  async perDisease(db: Db, fromDay: string) {
+    const rows = await db.selectFrom('scan_report_counts')
+      .select((eb) => ['diseaseId', eb.fn.sum<number>('reports').as('n')])
+      .where('day', '>=', fromDay).groupBy('diseaseId').execute();
+    return rows.map((r) => ({ diseaseId: r.diseaseId, n: Number(r.n) }));
   },
 
   /** Reports per municipality ('' = not given) from `fromDay` on, for one disease or all. */
@@ -41,11 +61,15 @@ export const scanReportsRepository = {
     return rows.map((r) => ({ municipality: r.municipality, n: Number(r.n) }));
   },
 
-  /** Every count row from `fromDay` on (the CSV export). */
-  rowsFrom(db: Db, fromDay: string, diseaseId: string | undefined) {
-    let q = db.selectFrom('scan_report_counts').select(['day', 'diseaseId', 'municipality', 'reports']).where('day', '>=', fromDay);
+  /** Reports per week, disease and municipality from the first week on (the CSV export). */
+  async perWeekDiseasePlace(db: Db, weeks: string[], diseaseId: string | undefined) {
+    const week = weekOf(weeks);
+    let q = db.selectFrom('scan_report_counts')
+      .select((eb) => [week.as('week'), 'diseaseId', 'municipality', eb.fn.sum<number>('reports').as('n')])
+      .where('day', '>=', weeks[0]!);
     if (diseaseId) q = q.where('diseaseId', '=', diseaseId);
-    return q.orderBy('day').orderBy('diseaseId').orderBy('municipality').execute();
+    const rows = await q.groupBy([week, 'diseaseId', 'municipality']).execute();
+    return rows.map((r) => ({ week: r.week as string, diseaseId: r.diseaseId, municipality: r.municipality, n: Number(r.n) }));
   },
 
   /** Deletes up to `limit` reports scanned before `before`; returns how many. */

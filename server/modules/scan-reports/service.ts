@@ -134,16 +134,14 @@ export function createScanReportsService(ctx: AppContext) {
       if (diseaseId && !names.has(diseaseId)) fail('NOT_FOUND');
 
       const perWeek = new Map<string, number[]>();
-      const last30 = new Map<string, number>();
-      for (const row of await repo.perDiseaseDay(ctx.db, firstWeek < topFrom ? firstWeek : topFrom)) {
+      const weekIndex = new Map(weeks.map((w, i) => [w, i]));
+      for (const row of await repo.perDiseaseWeek(ctx.db, weeks)) {
         if (!names.has(row.diseaseId)) continue;
-        if (row.day >= topFrom) last30.set(row.diseaseId, (last30.get(row.diseaseId) ?? 0) + row.n);
-        if (row.day < firstWeek) continue;
-        const index = Math.floor((Date.parse(row.day) - Date.parse(firstWeek)) / (7 * DAY_MS));
         const counts = perWeek.get(row.diseaseId) ?? new Array<number>(weeks.length).fill(0);
-        counts[index]! += row.n;
+        counts[weekIndex.get(row.week)!]! += row.n;
         perWeek.set(row.diseaseId, counts);
       }
+      const last30 = new Map((await repo.perDisease(ctx.db, topFrom)).filter((r) => names.has(r.diseaseId)).map((r) => [r.diseaseId, r.n]));
       const series = [...perWeek]
         .filter(([id]) => !diseaseId || id === diseaseId)
         .map(([id, counts]) => ({ diseaseId: id, name: names.get(id)!, counts, total: counts.reduce((a, b) => a + b, 0) }))
@@ -170,20 +168,14 @@ export function createScanReportsService(ctx: AppContext) {
       const firstWeek = addDays(mondayOf(today), -7 * (SCAN_REPORT_LIMITS.weeks - 1));
       const names = await diseaseNames();
       if (diseaseId && !names.has(diseaseId)) fail('NOT_FOUND');
-      const sums = new Map<string, { week: string; diseaseId: string; municipality: string; reports: number }>();
-      for (const row of await repo.rowsFrom(ctx.db, firstWeek, diseaseId)) {
-        if (!names.has(row.diseaseId)) continue;
-        const week = mondayOf(row.day);
-        const key = `${week}|${row.diseaseId}|${row.municipality}`;
-        const entry = sums.get(key) ?? { week, diseaseId: row.diseaseId, municipality: row.municipality, reports: 0 };
-        entry.reports += Number(row.reports);
-        sums.set(key, entry);
-      }
+      const weeks = Array.from({ length: SCAN_REPORT_LIMITS.weeks }, (_, i) => addDays(firstWeek, 7 * i));
+      const rank = new Map([...names].sort((a, b) => a[1].localeCompare(b[1])).map(([id], i) => [id, i]));
+      const rows = (await repo.perWeekDiseasePlace(ctx.db, weeks, diseaseId)).filter((r) => names.has(r.diseaseId));
+      rows.sort((a, b) => (a.week < b.week ? -1 : a.week > b.week ? 1 : 0) || rank.get(a.diseaseId)! - rank.get(b.diseaseId)!
+        || (a.municipality < b.municipality ? -1 : a.municipality > b.municipality ? 1 : 0));
       const cell = (v: string | number) => { const s = String(v); return /[",\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; };
       const lines = ['week_start,disease_id,disease,municipality,reports'];
-      for (const e of [...sums.values()].sort((a, b) => (a.week < b.week ? -1 : a.week > b.week ? 1 : names.get(a.diseaseId)!.localeCompare(names.get(b.diseaseId)!) || a.municipality.localeCompare(b.municipality)))) {
-        lines.push([e.week, e.diseaseId, names.get(e.diseaseId)!, e.municipality, e.reports].map(cell).join(','));
-      }
+      for (const e of rows) lines.push([e.week, e.diseaseId, names.get(e.diseaseId)!, e.municipality, e.n].map(cell).join(','));
       return `${lines.join('\n')}\n`;
     },
 
