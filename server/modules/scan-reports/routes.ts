@@ -14,6 +14,7 @@ const routes: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   let timer: NodeJS.Timeout | undefined;
+  let first: NodeJS.Timeout | undefined;
   const purge = async () => {
     try {
       const removed = await service.purgeOld();
@@ -25,10 +26,12 @@ const routes: FastifyPluginAsync = async (app) => {
   app.addHook('onReady', async () => {
     timer = setInterval(() => { void purge(); }, SCAN_REPORT_LIMITS.retentionEveryMs);
     timer.unref();
-    setTimeout(() => { void purge(); }, 30_000).unref();
+    first = setTimeout(() => { void purge(); }, 30_000);
+    first.unref();
   });
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
+    if (first) clearTimeout(first);
     service.close();
   });
 
