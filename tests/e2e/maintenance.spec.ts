@@ -65,6 +65,9 @@ test('the tiles lead to the lists; Pest shows a placeholder; Rice Disease keeps 
   await expect(page.getByText(MAINTENANCE.placeholder)).toBeVisible();
   await page.getByRole('button', { name: MAINTENANCE.back }).click();
   await tile(page, MAINTENANCE.tiles.disease.label).click();
+  // Six default parts: five shown, then 'View more (1)'.
+  await expect(list(page, 'affectedParts').getByTestId('option')).toHaveCount(5);
+  await list(page, 'affectedParts').getByRole('button', { name: MAINTENANCE.viewMore(1) }).click();
   await expect(list(page, 'affectedParts').getByTestId('option')).toHaveCount(6);
   await expect(list(page, 'affectedParts').getByTestId('option-usage').first()).toHaveText(/used by \d+ disease/);
   await page.getByRole('button', { name: MAINTENANCE.back }).click();
