@@ -3,7 +3,7 @@
  *
  * For each engine (SQLite in a temp folder; PostgreSQL in a throw-away schema of --pg), a fresh
  * database gets 12 diseases and --reports stored scan reports (default 1,000,000, spread over
- * the last two years, 19 places, with their daily counts as the server keeps them). Then one
+ * the last two years, 19 places, with their daily and weekly counts as the server keeps them). Then one
  * real server process (build/, as `npm start` runs it) is started on it, and:
  *   - the dashboard's queries are timed over HTTP with a signed-in session, one after another:
  *     GET /api/dashboard/detections, the same filtered by one disease, and the CSV export
@@ -72,7 +72,7 @@ async function seed(dataDir: string, databaseUrl: string | undefined): Promise<v
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
   const { createAccount } = await import('../server/modules/accounts/create-account.js');
-  const { manilaDay } = await import('../server/modules/scan-reports/service.js');
+  const { manilaDay, mondayOf } = await import('../server/modules/scan-reports/service.js');
   const { app, ctx } = await buildApp(loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent', eventChannel: `bench_${path.basename(dataDir).replace(/\W/g, '')}` }), { logger: false });
   try {
     await createAccount(ctx.db, { ...USER, fullname: 'Bench Admin', email: 'bench@example.test', role: 'ADMIN' }, null);
@@ -82,6 +82,7 @@ async function seed(dataDir: string, databaseUrl: string | undefined): Promise<v
     }))).execute();
     const random = rng(42);
     const counts = new Map<string, number>();
+    const weekly = new Map<string, number>();
     const t0 = performance.now();
     const batch = 500;
     for (let start = 0; start < REPORTS; start += batch) {
@@ -96,13 +97,18 @@ async function seed(dataDir: string, databaseUrl: string | undefined): Promise<v
           scannedAt: new Date(scanned).toISOString(), receivedAt: new Date(scanned + 60_000).toISOString(),
           municipality: place, barangay: place ? 'Poblacion' : null, installId: `install-${i % 40_000}`,
         });
-        const key = `${manilaDay(scanned)}|d${d}|${place ?? ''}`;
+        const day = manilaDay(scanned);
+        const key = `${day}|d${d}|${place ?? ''}`;
         counts.set(key, (counts.get(key) ?? 0) + 1);
+        const weekKey = `${mondayOf(day)}|d${d}|${place ?? ''}`;
+        weekly.set(weekKey, (weekly.get(weekKey) ?? 0) + 1);
       }
       await ctx.db.insertInto('scan_reports').values(rows).execute();
     }
     const list = [...counts].map(([key, reports]) => { const [day, diseaseId, municipality] = key.split('|'); return { day: day!, diseaseId: diseaseId!, municipality: municipality!, reports }; });
     for (let start = 0; start < list.length; start += batch) await ctx.db.insertInto('scan_report_counts').values(list.slice(start, start + batch)).execute();
+    const weeks = [...weekly].map(([key, reports]) => { const [week, diseaseId, municipality] = key.split('|'); return { week: week!, diseaseId: diseaseId!, municipality: municipality!, reports }; });
+    for (let start = 0; start < weeks.length; start += batch) await ctx.db.insertInto('scan_report_weekly').values(weeks.slice(start, start + batch)).execute();
     // As autovacuum would after a load this size: the planner's statistics of the new rows.
     if (databaseUrl) await sql`analyze`.execute(ctx.db);
     console.log(`  seeded ${REPORTS.toLocaleString('en')} reports (${list.length.toLocaleString('en')} daily count rows) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);

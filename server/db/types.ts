@@ -198,6 +198,15 @@ export interface Database {
   throttles: ThrottlesTable;
   scan_reports: ScanReportsTable;
   scan_report_counts: ScanReportCountsTable;
+  scan_report_weekly: ScanReportWeeklyTable;
+}
+
+/** Reports per Manila week (its Monday), disease and municipality (migration 150). */
+export interface ScanReportWeeklyTable {
+  week: string;
+  diseaseId: string;
+  municipality: string;
+  reports: number;
 }
 
 /** Reports per Manila day, disease and municipality ('' when not given) (migration 150). */

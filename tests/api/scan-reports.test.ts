@@ -50,6 +50,8 @@ describe('scan reports', () => {
     expect(rows[0]).toMatchObject({ label: 'rice-blast', diseaseId: 'blast', municipality: 'Paniqui', barangay: 'Poblacion Norte', installId: body.installId, modelVersion: 'scanner-2026.03' });
     const counts = await t.ctx.db.selectFrom('scan_report_counts').selectAll().execute();
     expect(counts).toEqual([{ day: manilaDay(Date.parse(body.scannedAt)), diseaseId: 'blast', municipality: 'Paniqui', reports: 1 }]);
+    expect(await t.ctx.db.selectFrom('scan_report_weekly').selectAll().execute())
+      .toEqual([{ week: mondayOf(manilaDay(Date.parse(body.scannedAt))), diseaseId: 'blast', municipality: 'Paniqui', reports: 1 }]);
   });
 
   it('refuses a browser on another site, and answers every bad input with a 4xx, never a 5xx', async () => {
@@ -121,6 +123,7 @@ describe('scan reports', () => {
       await t.ctx.db.insertInto('scan_reports').values(Array.from({ length: Math.min(400, 5200 - i) }, (_, k) => old(i + k))).execute();
     }
     await t.ctx.db.insertInto('scan_report_counts').values({ day: manilaDay(now - 731 * DAY), diseaseId: 'blast', municipality: '', reports: 5200 }).execute();
+    await t.ctx.db.insertInto('scan_report_weekly').values({ week: mondayOf(manilaDay(now - 745 * DAY)), diseaseId: 'blast', municipality: '', reports: 5200 }).execute();
     const keptBefore = await t.ctx.db.selectFrom('scan_reports').select((eb) => eb.fn.countAll<number>().as('n')).where('id', 'not like', 'old-%').executeTakeFirstOrThrow();
     const service = createScanReportsService(t.ctx);
     try {
@@ -132,6 +135,7 @@ describe('scan reports', () => {
     const left = await t.ctx.db.selectFrom('scan_reports').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(Number(keptBefore.n));
     expect(await t.ctx.db.selectFrom('scan_report_counts').selectAll().where('day', '<', manilaDay(now - 730 * DAY)).execute()).toEqual([]);
+    expect(await t.ctx.db.selectFrom('scan_report_weekly').selectAll().where('week', '<', mondayOf(manilaDay(now - 730 * DAY))).execute()).toEqual([]);
     const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('collection', '=', 'scan_reports').execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'DELETE', description: 'Deleted 5200 scan reports older than 730 days' });

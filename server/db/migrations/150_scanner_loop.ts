@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely';
  *   set that is a scanner class but not a disease, e.g. healthy leaves; diseases only), so the
  *   two tables keep one shape;
  * - scan_reports: what the farmer app reports after a scan (no photo, no person). The client
- *   makes the id, so a retried report is stored once; scan_report_counts: their daily counts.
+ *   makes the id, so a retried report is stored once; scan_report_counts and scan_report_weekly:
+ *   their counts per day and per week.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   for (const table of ['rice_local_pests', 'rice_local_diseases']) {
@@ -38,9 +39,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reports', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('scan_report_counts_pk', ['day', 'diseaseId', 'municipality'])
     .execute();
+  // The same per week (its Monday): the 12-week chart and its CSV read a few thousand rows at most.
+  await db.schema.createTable('scan_report_weekly')
+    .addColumn('week', 'text', (c) => c.notNull())
+    .addColumn('diseaseId', 'text', (c) => c.notNull())
+    .addColumn('municipality', 'text', (c) => c.notNull())
+    .addColumn('reports', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('scan_report_weekly_pk', ['week', 'diseaseId', 'municipality'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('scan_report_weekly').ifExists().execute();
   await db.schema.dropTable('scan_report_counts').ifExists().execute();
   await db.schema.dropTable('scan_reports').ifExists().execute();
   for (const table of ['rice_local_pests', 'rice_local_diseases']) {

@@ -1,20 +1,9 @@
-import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, ScanReportsTable } from '../../db/types.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/**
- * The week (its first day) a count's day falls in, in SQL both engines run: days compare as
- * 'YYYY-MM-DD' text, so `case when day >= <last week> … end` buckets them without date functions.
- */
-function weekOf(weeks: string[]): RawBuilder<string> {
-  // Literals (dates the server made, checked below), so the grouped and selected expressions are identical on PostgreSQL.
-  if (!weeks.every((w) => /^\d{4}-\d{2}-\d{2}$/.test(w))) throw new Error('weeks must be YYYY-MM-DD');
-  const branches = [...weeks].reverse().map((w) => sql`when ${sql.ref('day')} >= ${sql.lit(w)} then ${sql.lit(w)}`);
-  return sql<string>`(case ${sql.join(branches, sql` `)} end)`;
-}
-
-/** Queries of scan reports and their daily counts. */
+/** Queries of scan reports and their daily and weekly counts. */
 export const scanReportsRepository = {
   /** Stores a report unless one with its id exists; true when it was stored. */
   async insertOnce(db: Db, row: ScanReportsTable): Promise<boolean> {
@@ -22,9 +11,13 @@ export const scanReportsRepository = {
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   },
 
-  async countOne(db: Db, day: string, diseaseId: string, municipality: string): Promise<void> {
+  /** Counts one report in its day's and its week's rows. */
+  async countOne(db: Db, day: string, week: string, diseaseId: string, municipality: string): Promise<void> {
     await db.insertInto('scan_report_counts').values({ day, diseaseId, municipality, reports: 1 })
       .onConflict((oc) => oc.columns(['day', 'diseaseId', 'municipality']).doUpdateSet((eb) => ({ reports: eb('scan_report_counts.reports', '+', 1) })))
+      .execute();
+    await db.insertInto('scan_report_weekly').values({ week, diseaseId, municipality, reports: 1 })
+      .onConflict((oc) => oc.columns(['week', 'diseaseId', 'municipality']).doUpdateSet((eb) => ({ reports: eb('scan_report_weekly.reports', '+', 1) })))
       .execute();
   },
 
@@ -34,13 +27,12 @@ export const scanReportsRepository = {
       .orderBy('createdAt').orderBy('id').execute();
   },
 
-  /** Reports per week (`weeks`: each week's first day, ascending) and disease, from the first week on. */
-  async perDiseaseWeek(db: Db, weeks: string[]) {
-    const week = weekOf(weeks);
-    const rows = await db.selectFrom('scan_report_counts')
-      .select((eb) => [week.as('week'), 'diseaseId', eb.fn.sum<number>('reports').as('n')])
-      .where('day', '>=', weeks[0]!).groupBy([week, 'diseaseId']).execute();
-    return rows.map((r) => ({ week: r.week as string, diseaseId: r.diseaseId, n: Number(r.n) }));
+  /** Reports per week and disease from `fromWeek` on. */
+  async perDiseaseWeek(db: Db, fromWeek: string) {
+    const rows = await db.selectFrom('scan_report_weekly')
+      .select((eb) => ['week', 'diseaseId', eb.fn.sum<number>('reports').as('n')])
+      .where('week', '>=', fromWeek).groupBy(['week', 'diseaseId']).execute();
+    return rows.map((r) => ({ week: r.week, diseaseId: r.diseaseId, n: Number(r.n) }));
   },
 
   /** Reports per disease from `fromDay` on. */
@@ -61,15 +53,12 @@ export const scanReportsRepository = {
     return rows.map((r) => ({ municipality: r.municipality, n: Number(r.n) }));
   },
 
-  /** Reports per week, disease and municipality from the first week on (the CSV export). */
-  async perWeekDiseasePlace(db: Db, weeks: string[], diseaseId: string | undefined) {
-    const week = weekOf(weeks);
-    let q = db.selectFrom('scan_report_counts')
-      .select((eb) => [week.as('week'), 'diseaseId', 'municipality', eb.fn.sum<number>('reports').as('n')])
-      .where('day', '>=', weeks[0]!);
+  /** Reports per week, disease and municipality from `fromWeek` on (the CSV export). */
+  async perWeekDiseasePlace(db: Db, fromWeek: string, diseaseId: string | undefined) {
+    let q = db.selectFrom('scan_report_weekly').select(['week', 'diseaseId', 'municipality', 'reports']).where('week', '>=', fromWeek);
     if (diseaseId) q = q.where('diseaseId', '=', diseaseId);
-    const rows = await q.groupBy([week, 'diseaseId', 'municipality']).execute();
-    return rows.map((r) => ({ week: r.week as string, diseaseId: r.diseaseId, municipality: r.municipality, n: Number(r.n) }));
+    const rows = await q.execute();
+    return rows.map((r) => ({ week: r.week, diseaseId: r.diseaseId, municipality: r.municipality, n: Number(r.reports) }));
   },
 
   /** Deletes up to `limit` reports scanned before `before`; returns how many. */
@@ -80,7 +69,9 @@ export const scanReportsRepository = {
     return Number(result.numDeletedRows);
   },
 
-  async deleteCountsBefore(db: Db, day: string): Promise<void> {
+  /** Forgets the counts of days before `day` and of weeks before `week`. */
+  async deleteCountsBefore(db: Db, day: string, week: string): Promise<void> {
     await db.deleteFrom('scan_report_counts').where('day', '<', day).execute();
+    await db.deleteFrom('scan_report_weekly').where('week', '<', week).execute();
   },
 };

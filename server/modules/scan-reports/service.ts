@@ -117,7 +117,10 @@ export function createScanReportsService(ctx: AppContext) {
           barangay: input.barangay || null,
           installId: input.installId,
         });
-        if (inserted) await repo.countOne(trx, manilaDay(scanned), info.diseaseId, municipality ?? '');
+        if (inserted) {
+          const day = manilaDay(scanned);
+          await repo.countOne(trx, day, mondayOf(day), info.diseaseId, municipality ?? '');
+        }
         return inserted;
       });
       if (stored) announce();
@@ -135,8 +138,8 @@ export function createScanReportsService(ctx: AppContext) {
 
       const perWeek = new Map<string, number[]>();
       const weekIndex = new Map(weeks.map((w, i) => [w, i]));
-      for (const row of await repo.perDiseaseWeek(ctx.db, weeks)) {
-        if (!names.has(row.diseaseId)) continue;
+      for (const row of await repo.perDiseaseWeek(ctx.db, firstWeek)) {
+        if (!names.has(row.diseaseId) || !weekIndex.has(row.week)) continue;
         const counts = perWeek.get(row.diseaseId) ?? new Array<number>(weeks.length).fill(0);
         counts[weekIndex.get(row.week)!]! += row.n;
         perWeek.set(row.diseaseId, counts);
@@ -170,7 +173,7 @@ export function createScanReportsService(ctx: AppContext) {
       if (diseaseId && !names.has(diseaseId)) fail('NOT_FOUND');
       const weeks = Array.from({ length: SCAN_REPORT_LIMITS.weeks }, (_, i) => addDays(firstWeek, 7 * i));
       const rank = new Map([...names].sort((a, b) => a[1].localeCompare(b[1])).map(([id], i) => [id, i]));
-      const rows = (await repo.perWeekDiseasePlace(ctx.db, weeks, diseaseId)).filter((r) => names.has(r.diseaseId));
+      const rows = (await repo.perWeekDiseasePlace(ctx.db, firstWeek, diseaseId)).filter((r) => names.has(r.diseaseId) && weeks.includes(r.week));
       rows.sort((a, b) => (a.week < b.week ? -1 : a.week > b.week ? 1 : 0) || rank.get(a.diseaseId)! - rank.get(b.diseaseId)!
         || (a.municipality < b.municipality ? -1 : a.municipality > b.municipality ? 1 : 0));
       const cell = (v: string | number) => { const s = String(v); return /[",\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; };
@@ -194,8 +197,9 @@ export function createScanReportsService(ctx: AppContext) {
         if (n < SCAN_REPORT_LIMITS.retentionBatch) break;
       }
       await ctx.db.transaction().execute(async (trx) => {
-        // Whole days only: the counts of the cut-off's own day stay until the next run.
-        await repo.deleteCountsBefore(trx, manilaDay(cutoff));
+        // Whole days and weeks only: the counts of the cut-off's own day and week stay a while longer.
+        const day = manilaDay(cutoff);
+        await repo.deleteCountsBefore(trx, day, mondayOf(day));
         if (total > 0) {
           await writeAudit(trx, null, {
             action: 'DELETE',
