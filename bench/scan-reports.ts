@@ -5,7 +5,8 @@
  * database gets 12 diseases and --reports stored scan reports (default 1,000,000, spread over
  * the last two years, 19 places, with their daily and weekly counts as the server keeps them). Then one
  * real server process (build/, as `npm start` runs it) is started on it, and:
- *   - the dashboard's queries are timed over HTTP with a signed-in session, one after another:
+ *   - the dashboard's queries are timed in process (the service's calls, no HTTP), then over
+ *     HTTP with a signed-in session, one after another:
  *     GET /api/dashboard/detections, the same filtered by one disease, and the CSV export
  *     (--calls each, after a warm-up): p50 / p99 ms;
  *   - POST /api/public/v1/scan-reports is driven by autocannon (--connections, --seconds, --runs;
@@ -111,7 +112,23 @@ async function seed(dataDir: string, databaseUrl: string | undefined): Promise<v
     for (let start = 0; start < weeks.length; start += batch) await ctx.db.insertInto('scan_report_weekly').values(weeks.slice(start, start + batch)).execute();
     // As autovacuum would after a load this size: the planner's statistics of the new rows.
     if (databaseUrl) await sql`analyze`.execute(ctx.db);
-    console.log(`  seeded ${REPORTS.toLocaleString('en')} reports (${list.length.toLocaleString('en')} daily count rows) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    console.log(`  seeded ${REPORTS.toLocaleString('en')} reports (${list.length.toLocaleString('en')} daily, ${weeks.length.toLocaleString('en')} weekly count rows) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    // The queries alone: the service's calls in this process, no HTTP.
+    const { createScanReportsService } = await import('../server/modules/scan-reports/service.js');
+    const service = createScanReportsService(ctx);
+    try {
+      console.log(`  dashboard queries in process (service calls, ${CALLS} each):`);
+      for (const [name, fn] of [
+        ['detections (all diseases)', () => service.detections(undefined)],
+        ['detections (one disease)', () => service.detections('d3')],
+        ['detections CSV', () => service.detectionsCsv(undefined)],
+      ] as const) {
+        const t = await timeCalls(fn as () => Promise<unknown>);
+        console.log(`    ${name.padEnd(28)} p50 ${t.p50.toFixed(1)} ms  p99 ${t.p99.toFixed(1)} ms`);
+      }
+    } finally {
+      service.close();
+    }
   } finally {
     await app.close();
   }
@@ -143,6 +160,17 @@ async function login(url: string): Promise<string> {
   const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: USER.username, password: USER.password }) });
   if (!res.ok) throw new Error(`login failed: ${res.status}`);
   return res.headers.getSetCookie().find((c) => c.startsWith('palayan_session='))!.split(';')[0]!;
+}
+
+async function timeCalls(fn: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < 10; i += 1) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < CALLS; i += 1) {
+    const t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
 async function timeQuery(url: string, cookie: string): Promise<{ p50: number; p99: number }> {
