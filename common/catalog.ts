@@ -47,6 +47,10 @@ export interface CatalogKind {
   trimDeleteConfirmation: boolean;
   /** Its photo sets are the disease scanner's training data, downloadable as a ZIP. */
   trainingSetExport: boolean;
+  /** Entries name the parts of the plant they show on (the managed Affected Parts list). */
+  affectedParts: boolean;
+  /** An entry may be a training class: a scanner class that is no disease (super admins only). */
+  trainingClasses: boolean;
   texts: CatalogTexts;
 }
 
@@ -54,8 +58,21 @@ export const TRAINING_SET = {
   url: '/api/training-sets/diseases',
   downloadAll: 'Download training set',
   downloadOne: 'Download photos (ZIP)',
-  hint: 'Original photos, one folder per disease, with manifest.csv. Your browser shows the download progress.',
+  hint: 'Original photos in image-folder layout (train, validation and test folders, one folder per label), with labels.txt, label_map.json, metadata.csv and a README. Your browser shows the download progress.',
+  /** The default split of photos (a hash of each photo id decides, so a photo never moves). */
+  defaultRatios: { train: 0.8, validation: 0.1, test: 0.1 },
+  defaultSeed: 'palayan',
+  ratiosInvalid: 'train, validation and test must be fractions from 0 to 1 that add up to 1.',
 } as const;
+
+/**
+ * The scanner label of a disease or training class: a slug of its name (lower-case ASCII
+ * letters, digits and hyphens), so labels sort the same in every tool (code-point order).
+ */
+export function labelSlug(name: string): string {
+  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80).replace(/-+$/g, '');
+}
 
 export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
   pest: {
@@ -67,6 +84,8 @@ export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
     maxImages: 10,
     trimDeleteConfirmation: true,
     trainingSetExport: false,
+    affectedParts: false,
+    trainingClasses: false,
     texts: {
       title: 'Pest',
       subtitle: 'Manage rice pests',
@@ -100,6 +119,8 @@ export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
     maxImages: 2000,
     trimDeleteConfirmation: false,
     trainingSetExport: true,
+    affectedParts: true,
+    trainingClasses: true,
     texts: {
       title: 'Diseases',
       subtitle: 'Manage rice diseases',
@@ -136,6 +157,16 @@ export function catalogKindByRoute(route: string): CatalogKind | undefined {
 export const CATALOG_LABELS = {
   name: 'Name',
   scientificName: 'Scientific Name',
+  localName: 'Local Name',
+  localNameHint: 'The Filipino name farmers know; the farmer app shows it with the name.',
+  affectedParts: 'Affected Parts',
+  affectedPartsHint: 'Parts of the rice plant it shows on. The options are kept in File Maintenance.',
+  removedOption: '(no longer in the list)',
+  affectedPartsUnknown: 'Choose parts from the Affected Parts list in File Maintenance.',
+  trainingClass: 'Training class (not a disease)',
+  trainingClassHint: 'A scanner class that is not a disease, e.g. healthy leaves or not a rice plant: its photos go into the training set; the farmer app never shows it.',
+  trainingClassBadge: 'Training class',
+  trainingClassForbidden: 'Only a super admin can change whether this is a training class.',
   description: 'Description',
   cause: 'Cause',
   symptoms: 'Symptoms',

@@ -15,7 +15,7 @@ export const MAINTENANCE_LIMITS = {
   yearCheckMs: 60 * 60 * 1000,
 } as const;
 
-export type ListKey = 'seasons' | 'plantingMethods' | 'environments' | 'yearReleases' | 'securityQuestions';
+export type ListKey = 'seasons' | 'plantingMethods' | 'environments' | 'yearReleases' | 'securityQuestions' | 'affectedParts';
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -24,6 +24,7 @@ function plural(n: number, one: string, many: string): string {
 const USAGE = {
   varieties: (n: number) => `used by ${plural(n, 'variety', 'varieties')}`,
   accounts: (n: number) => `chosen by ${plural(n, 'account', 'accounts')}`,
+  diseases: (n: number) => `used by ${plural(n, 'disease', 'diseases')}`,
 };
 
 export const MAINTENANCE = {
@@ -33,7 +34,7 @@ export const MAINTENANCE = {
   tiles: {
     riceVariety: { label: 'Rice Variety', hint: 'Seasons, planting methods, environments and year releases' },
     pest: { label: 'Pest', hint: 'Pest option lists' },
-    disease: { label: 'Rice Disease', hint: 'Disease option lists' },
+    disease: { label: 'Rice Disease', hint: 'Affected plant parts' },
     accounts: { label: 'Accounts', hint: 'Security questions' },
   },
   placeholder: 'There are no option lists to maintain here yet.',
@@ -43,6 +44,7 @@ export const MAINTENANCE = {
     environments: { title: 'Environments', addLabel: 'New environment', placeholder: 'e.g. Rainfed Lowland' },
     yearReleases: { title: 'Year Releases', addLabel: 'New year release', placeholder: 'e.g. 2026' },
     securityQuestions: { title: 'Security Questions', addLabel: 'New security question', placeholder: 'e.g. What is the name of your first school?' },
+    affectedParts: { title: 'Affected Parts', addLabel: 'New plant part', placeholder: 'e.g. leaf' },
   } satisfies Record<ListKey, { title: string; addLabel: string; placeholder: string }>,
   add: 'Add',
   remove: 'Remove',
@@ -66,6 +68,7 @@ export const MAINTENANCE = {
   removeInUse: {
     varieties: (n: number) => `It is ${USAGE.varieties(n)}.`,
     accounts: (n: number) => `It is ${USAGE.accounts(n)}.`,
+    diseases: (n: number) => `It is ${USAGE.diseases(n)}.`,
   },
   removing: 'Removing...',
   adding: 'Adding...',
@@ -95,7 +98,7 @@ export const MAINTENANCE = {
     wrongList: 'This list does not belong to that document.',
   },
   audit: {
-    names: { rice_varieties_enums: 'Rice Variety option lists', accounts_enums: 'Security questions' },
+    names: { rice_varieties_enums: 'Rice Variety option lists', accounts_enums: 'Security questions', rice_diseases_enums: 'Rice Disease option lists' },
     added: (list: string, value: string) => `Added "${value}" to ${list}`,
     removed: (list: string, value: string) => `Removed "${value}" from ${list}`,
     saved: (lists: string) => `Saved ${lists}`,

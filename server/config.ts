@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SCAN_REPORT_LIMITS } from '../common/scan-reports.js';
 import type { S3Settings } from './platform/s3-storage.js';
 
 export interface Config {
@@ -31,6 +32,11 @@ export interface Config {
   /** Origins allowed to call the public content API from a browser ('*' for any). */
   publicCorsOrigins: string[];
   publicRateLimitPerMinute: number;
+  /** Scan reports older than this many days are deleted by a daily job. */
+  scanReportRetentionDays: number;
+  /** Scan reports accepted per app install and per IP address per minute. */
+  scanReportsPerInstallPerMinute: number;
+  scanReportsPerIpPerMinute: number;
   /**
    * Fastify's trustProxy: false (default), true, a hop count, or a comma-separated list of
    * proxy addresses/CIDRs. Rate limits and logs then use the client address the proxy passes.
@@ -121,6 +127,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     eventChannel: env.EVENT_CHANNEL || 'palayan_events',
     publicCorsOrigins: (env.PUBLIC_CORS_ORIGINS || '').split(',').map((o) => o.trim()).filter(Boolean),
     publicRateLimitPerMinute: int(env.PUBLIC_RATE_LIMIT_PER_MINUTE, 300),
+    scanReportRetentionDays: int(env.SCAN_REPORT_RETENTION_DAYS, SCAN_REPORT_LIMITS.retentionDays),
+    scanReportsPerInstallPerMinute: int(env.SCAN_REPORTS_PER_INSTALL_PER_MINUTE, SCAN_REPORT_LIMITS.perInstallPerMinute),
+    scanReportsPerIpPerMinute: int(env.SCAN_REPORTS_PER_IP_PER_MINUTE, SCAN_REPORT_LIMITS.perIpPerMinute),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     s3: env.S3_BUCKET
       ? {

@@ -12,6 +12,11 @@ function fieldsShape(kind: CatalogKind) {
   return {
     name: z.string({ error: kind.texts.nameRequired }).trim().min(1, kind.texts.nameRequired).max(LIMITS.maxShortTextLength),
     scientificName: optionalText(LIMITS.maxShortTextLength),
+    localName: optionalText(LIMITS.maxShortTextLength),
+    /** Diseases only (ignored for pests): values of the managed Affected Parts list. */
+    affectedParts: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
+    /** Diseases only, set by super admins: a scanner class that is not a disease. */
+    isTrainingClass: z.boolean().default(false),
     description: optionalText(),
     cause: optionalText(),
     symptoms: optionalText(),
@@ -76,6 +81,9 @@ export const catalogEntrySchema = z.object({
   id: z.string(),
   name: z.string(),
   scientificName: z.string(),
+  localName: z.string(),
+  affectedParts: z.array(z.string()),
+  isTrainingClass: z.boolean(),
   description: z.string(),
   cause: z.string(),
   symptoms: z.string(),

@@ -4,6 +4,7 @@ import { MAINTENANCE, MAINTENANCE_LIMITS, type ListKey } from '../maintenance.js
 /** The option-list documents of SPEC.md section 3 and their defaults (section 9). */
 export const VARIETY_ENUMS_ID = 'rice_varieties_enums';
 export const ACCOUNT_ENUMS_ID = 'accounts_enums';
+export const DISEASE_ENUMS_ID = 'rice_diseases_enums';
 
 export const DEFAULT_SEASONS = ['Dry', 'Wet'];
 export const DEFAULT_PLANTING_METHODS = ['Direct Seed', 'Transplanting'];
@@ -15,6 +16,8 @@ export const DEFAULT_SECURITY_QUESTIONS = [
   'In what city were you born?',
   'What was the name of your first school?',
 ];
+/** The parts of the rice plant a disease shows on (the farmer app's affectedParts). */
+export const DEFAULT_AFFECTED_PARTS = ['leaf', 'sheath', 'panicle', 'stem', 'grain', 'root'];
 export const FIRST_RELEASE_YEAR = 2012;
 
 /** The current year where the department works (Asia/Manila): the year-release list follows it. */
@@ -44,9 +47,15 @@ export const accountEnumsSchema = z.object({
 });
 export type AccountEnums = z.infer<typeof accountEnumsSchema>;
 
+export const diseaseEnumsSchema = z.object({
+  affectedParts: z.array(z.string()),
+});
+export type DiseaseEnums = z.infer<typeof diseaseEnumsSchema>;
+
 export const optionListsSchema = z.object({
   riceVarieties: varietyEnumsSchema,
   accounts: accountEnumsSchema,
+  diseases: diseaseEnumsSchema,
 });
 export type OptionLists = z.infer<typeof optionListsSchema>;
 
@@ -63,21 +72,26 @@ export function defaultAccountEnums(): AccountEnums {
   return { securityQuestions: [...DEFAULT_SECURITY_QUESTIONS] };
 }
 
+export function defaultDiseaseEnums(): DiseaseEnums {
+  return { affectedParts: [...DEFAULT_AFFECTED_PARTS] };
+}
+
 // ---------------------------------------------------------------------------------------
 // File maintenance: the documents, their lists, and the bodies of the write routes.
 
 export type { ListKey } from '../maintenance.js';
-export type MaintenanceDocId = typeof VARIETY_ENUMS_ID | typeof ACCOUNT_ENUMS_ID;
+export type MaintenanceDocId = typeof VARIETY_ENUMS_ID | typeof ACCOUNT_ENUMS_ID | typeof DISEASE_ENUMS_ID;
 
 /** Which lists each option-list document holds, in the order the screens show them. */
 export const DOCUMENT_LISTS = {
   [VARIETY_ENUMS_ID]: ['seasons', 'plantingMethods', 'environments', 'yearReleases'],
   [ACCOUNT_ENUMS_ID]: ['securityQuestions'],
+  [DISEASE_ENUMS_ID]: ['affectedParts'],
 } as const satisfies Record<MaintenanceDocId, readonly ListKey[]>;
 
-export const LIST_KEYS = ['seasons', 'plantingMethods', 'environments', 'yearReleases', 'securityQuestions'] as const satisfies readonly ListKey[];
+export const LIST_KEYS = ['seasons', 'plantingMethods', 'environments', 'yearReleases', 'securityQuestions', 'affectedParts'] as const satisfies readonly ListKey[];
 
-export const maintenanceDocIdSchema = z.enum([VARIETY_ENUMS_ID, ACCOUNT_ENUMS_ID]);
+export const maintenanceDocIdSchema = z.enum([VARIETY_ENUMS_ID, ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID]);
 export const listKeySchema = z.enum(LIST_KEYS);
 
 export function listBelongsTo(docId: MaintenanceDocId, list: ListKey): boolean {
@@ -137,6 +151,7 @@ export const saveListsSchema = z.object({
     environments: listValues.optional(),
     yearReleases: listValues.optional(),
     securityQuestions: listValues.optional(),
+    affectedParts: listValues.optional(),
   }).strict(),
 });
 export type SaveListsInput = z.infer<typeof saveListsSchema>;
@@ -154,6 +169,7 @@ export const maintenanceDocumentSchema = z.object({
     environments: z.array(z.string()).optional(),
     yearReleases: z.array(z.string()).optional(),
     securityQuestions: z.array(z.string()).optional(),
+    affectedParts: z.array(z.string()).optional(),
   }),
   /** Security questions only: nothing is saved, so the five defaults apply (and are shown). */
   usingDefaults: z.boolean(),
@@ -163,8 +179,8 @@ export type MaintenanceDocument = z.infer<typeof maintenanceDocumentSchema>;
 /** How many live records use each option: list → option → count. */
 export const maintenanceUsageSchema = z.object({
   id: maintenanceDocIdSchema,
-  /** 'varieties' for the rice variety lists, 'accounts' for security questions. */
-  counts: z.enum(['varieties', 'accounts']),
+  /** 'varieties' for the rice variety lists, 'accounts' for security questions, 'diseases' for affected parts. */
+  counts: z.enum(['varieties', 'accounts', 'diseases']),
   usage: z.record(z.string(), z.record(z.string(), z.number().int())),
 });
 export type MaintenanceUsage = z.infer<typeof maintenanceUsageSchema>;

@@ -25,6 +25,10 @@ export const publicCatalogEntrySchema = z.object({
   id: z.string(),
   name: z.string(),
   scientificName: z.string().nullable(),
+  /** The Filipino name farmers know. */
+  localName: z.string().nullable(),
+  /** Parts of the plant it shows on (diseases; empty for pests), values of options.affectedParts. */
+  affectedParts: z.array(z.string()),
   description: z.string().nullable(),
   cause: z.string().nullable(),
   symptoms: z.string().nullable(),
@@ -50,4 +54,6 @@ export const publicOptionsSchema = z.object({
   plantingMethods: z.array(z.string()),
   environments: z.array(z.string()),
   yearReleases: z.array(z.string()),
+  /** The parts of the rice plant a disease's affectedParts name, in the department's order. */
+  affectedParts: z.array(z.string()),
 });

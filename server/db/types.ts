@@ -85,6 +85,10 @@ export interface CatalogTable {
   symptoms: string | null;
   treatments: string | null;
   mainImageUrl: string | null;
+  /** Migration 150: the Filipino name; parts of the plant (JSON text list, diseases); scanner class that is no disease. */
+  localName: string | null;
+  affectedParts: Generated<string>;
+  isTrainingClass: Generated<Bool>;
   isDeleted: Generated<Bool>;
   createdAt: string;
   updatedAt: string | null;
@@ -234,6 +238,39 @@ export interface Database {
   recovery_flows: RecoveryFlowsTable;
   recovery_failures: RecoveryFailuresTable;
   throttles: ThrottlesTable;
+  scan_reports: ScanReportsTable;
+  scan_report_counts: ScanReportCountsTable;
+  scan_report_weekly: ScanReportWeeklyTable;
+}
+
+/** Reports per Manila week (its Monday), disease and municipality (migration 150). */
+export interface ScanReportWeeklyTable {
+  week: string;
+  diseaseId: string;
+  municipality: string;
+  reports: number;
+}
+
+/** Reports per Manila day, disease and municipality ('' when not given) (migration 150). */
+export interface ScanReportCountsTable {
+  day: string;
+  diseaseId: string;
+  municipality: string;
+  reports: number;
+}
+
+/** A farmer app's report of one scan (migration 150): no photo, no person. */
+export interface ScanReportsTable {
+  id: string;
+  label: string;
+  diseaseId: string | null;
+  confidence: number;
+  modelVersion: string;
+  scannedAt: string;
+  receivedAt: string;
+  municipality: string | null;
+  barangay: string | null;
+  installId: string;
 }
 
 export interface ThrottlesTable {

@@ -105,7 +105,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return connectLive({
       onChange: (event) => {
         // topic '*': the server or the stream reconnected and may have missed changes.
-        void queryClient.invalidateQueries({ predicate: (q) => event.topic === '*' || q.queryKey[0] === event.topic || q.queryKey[0] === 'dashboard' || q.queryKey[0] === 'audit_logs' });
+        void queryClient.invalidateQueries({ predicate: (q) => event.topic === '*' || q.queryKey[0] === event.topic || (q.queryKey[0] === 'dashboard' && event.topic !== 'scan_reports') || q.queryKey[0] === 'audit_logs' });
         if (event.topic === 'accounts' && event.id === userId) void load();
       },
       onSessionEnded: (reason) => { void handleEnded(reason); },

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../common/texts.js';
-import { DEFAULT_SECURITY_QUESTIONS, defaultYearReleases } from '../../common/schemas/maintenance.js';
+import { DEFAULT_AFFECTED_PARTS, DEFAULT_SECURITY_QUESTIONS, defaultYearReleases } from '../../common/schemas/maintenance.js';
 import { passwordMeetsRules } from '../../common/password.js';
 import { ensureInitialAdmin } from '../../server/bootstrap.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
@@ -54,6 +54,7 @@ describe('first start', () => {
         yearReleases: defaultYearReleases(),
       },
       accounts: { securityQuestions: DEFAULT_SECURITY_QUESTIONS },
+      diseases: { affectedParts: DEFAULT_AFFECTED_PARTS },
     });
   });
 

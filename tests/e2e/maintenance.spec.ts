@@ -57,7 +57,7 @@ async function openRiceVarietyLists(page: Page) {
   await expect(list(page, 'seasons').getByTestId('option').first()).toBeVisible();
 }
 
-test('the tiles lead to the lists; Pest and Rice Disease show a placeholder; each sub-page goes Back', async ({ page }) => {
+test('the tiles lead to the lists; Pest shows a placeholder; Rice Disease keeps the affected parts; each sub-page goes Back', async ({ page }) => {
   await loginViaUi(page, admin.username, admin.password);
   await page.goto('/dashboard/file_maintenance');
   for (const t of Object.values(MAINTENANCE.tiles)) await expect(tile(page, t.label)).toBeVisible();
@@ -65,7 +65,11 @@ test('the tiles lead to the lists; Pest and Rice Disease show a placeholder; eac
   await expect(page.getByText(MAINTENANCE.placeholder)).toBeVisible();
   await page.getByRole('button', { name: MAINTENANCE.back }).click();
   await tile(page, MAINTENANCE.tiles.disease.label).click();
-  await expect(page.getByText(MAINTENANCE.placeholder)).toBeVisible();
+  // Six default parts: five shown, then 'View more (1)'.
+  await expect(list(page, 'affectedParts').getByTestId('option')).toHaveCount(5);
+  await list(page, 'affectedParts').getByRole('button', { name: MAINTENANCE.viewMore(1) }).click();
+  await expect(list(page, 'affectedParts').getByTestId('option')).toHaveCount(6);
+  await expect(list(page, 'affectedParts').getByTestId('option-usage').first()).toHaveText(/used by \d+ disease/);
   await page.getByRole('button', { name: MAINTENANCE.back }).click();
   await tile(page, MAINTENANCE.tiles.accounts.label).click();
   await expect(list(page, 'securityQuestions').getByTestId('option')).toHaveCount(5);

@@ -26,11 +26,24 @@ export function presentImage(row: CatalogImageRow): CatalogImage {
   };
 }
 
+/** A stored JSON text list; anything else reads as empty. */
+export function parseList(text: string | null | undefined): string[] {
+  try {
+    const value: unknown = JSON.parse(text ?? '[]');
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 function fields(row: CatalogRow) {
   return {
     id: row.id,
     name: row.name,
     scientificName: row.scientificName ?? '',
+    localName: row.localName ?? '',
+    affectedParts: parseList(row.affectedParts),
+    isTrainingClass: Number(row.isTrainingClass) === 1,
     description: row.description ?? '',
     cause: row.cause ?? '',
     symptoms: row.symptoms ?? '',
@@ -67,10 +80,13 @@ export function presentDetail(row: CatalogRow, images: CatalogImageRow[]): Catal
 }
 
 /** The audit 'changes' snapshot: the entry's fields and its image count (not 2000 URLs). */
-export function auditSnapshot(row: Pick<CatalogRow, 'name' | 'scientificName' | 'description' | 'cause' | 'symptoms' | 'treatments' | 'mainImageUrl'>, imageCount: number) {
+export function auditSnapshot(row: Pick<CatalogRow, 'name' | 'scientificName' | 'localName' | 'affectedParts' | 'isTrainingClass' | 'description' | 'cause' | 'symptoms' | 'treatments' | 'mainImageUrl'>, imageCount: number) {
   return {
     name: row.name,
     scientificName: row.scientificName,
+    localName: row.localName,
+    affectedParts: parseList(row.affectedParts),
+    isTrainingClass: Number(row.isTrainingClass) === 1,
     description: row.description,
     cause: row.cause,
     symptoms: row.symptoms,

@@ -35,6 +35,7 @@ export const catalogRepository = {
       base = base.where((eb) => eb.or([
         containsInsensitive(db, eb.ref(`${t}.name`), term),
         containsInsensitive(db, eb.ref(`${t}.scientificName`), term),
+        containsInsensitive(db, eb.ref(`${t}.localName`), term),
         containsInsensitive(db, eb.ref(`${t}.description`), term),
       ]));
     }

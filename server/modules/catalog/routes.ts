@@ -7,6 +7,7 @@ import {
   catalogCreateSchema, catalogEntryDetailSchema, catalogListQuerySchema, catalogListSchema, catalogUpdateSchema,
   discardStagedSchema, stagedImageSchema,
 } from '../../../common/schemas/catalog.js';
+import { can } from '../../../common/permissions.js';
 import { AppError, fail } from '../../platform/errors.js';
 import { requireAuth } from '../../platform/policy.js';
 import { catalogRuntime } from './runtime.js';
@@ -86,12 +87,18 @@ const routes: FastifyPluginAsync = async (app) => {
     r.post(base, {
       config: { access: 'content.create' },
       schema: { tags, summary: `Create a ${kind.texts.noun} with its staged photos`, body: catalogCreateSchema(kind), response: { 201: catalogEntryDetailSchema } },
-    }, async (request, reply) => reply.code(201).send(await service.create(request.body, requireAuth(request).actor)));
+    }, async (request, reply) => {
+      const auth = requireAuth(request);
+      return reply.code(201).send(await service.create(request.body, auth.actor, { canSetTrainingClass: can(auth.user.role, 'trainingData.export') }));
+    });
 
     r.put(`${base}/:id`, {
       config: { access: 'content.update' },
       schema: { tags, summary: `Update a ${kind.texts.noun} (optimistic version check)`, params: idParams, body: catalogUpdateSchema(kind), response: { 200: catalogEntryDetailSchema } },
-    }, async (request) => service.update(request.params.id, request.body, requireAuth(request).actor));
+    }, async (request) => {
+      const auth = requireAuth(request);
+      return service.update(request.params.id, request.body, auth.actor, { canSetTrainingClass: can(auth.user.role, 'trainingData.export') });
+    });
 
     r.delete(`${base}/:id`, {
       config: { access: 'content.delete' },

@@ -18,6 +18,8 @@ import { createCatalogService } from './service.js';
 interface DemoRecord {
   name: string;
   scientificName?: string;
+  localName?: string;
+  affectedParts?: string[];
   description?: string;
   cause?: string;
   symptoms?: string;
@@ -68,6 +70,9 @@ async function seedKind(ctx: AppContext, kind: CatalogKind, records: DemoRecord[
     await service.create({
       name,
       scientificName: record.scientificName?.trim() ?? '',
+      localName: record.localName?.trim() ?? '',
+      affectedParts: kind.affectedParts ? (record.affectedParts ?? []) : [],
+      isTrainingClass: false,
       description: record.description?.trim() ?? '',
       cause: record.cause?.trim() ?? '',
       symptoms: record.symptoms?.trim() ?? '',

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
-import { CATALOG_LIMITS, UPLOAD_TEXTS, type CatalogKind } from '../../../common/catalog.js';
+import { CATALOG_LABELS, CATALOG_LIMITS, UPLOAD_TEXTS, type CatalogKind } from '../../../common/catalog.js';
 import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, StagedImage } from '../../../common/schemas/catalog.js';
 import type { Database } from '../../db/types.js';
+import { getDiseaseEnums } from '../maintenance/service.js';
 import type { Actor } from '../../platform/audit.js';
 import { writeAudit } from '../../platform/audit.js';
 import { newId, nowIso } from '../../platform/clock.js';
@@ -11,8 +12,8 @@ import { clampBytes, fileNameForType, moveStored, probeImage, readStored, Refuse
 import { safeSegment } from '../../platform/storage.js';
 import { assertUpdated } from '../../platform/versioning.js';
 import { fileUrl } from '../files/routes.js';
-import { auditSnapshot, presentDetail, presentListRow } from './presenter.js';
-import { catalogRepository, type CatalogImageRow } from './repository.js';
+import { auditSnapshot, parseList, presentDetail, presentListRow } from './presenter.js';
+import { catalogRepository, type CatalogImageRow, type CatalogRow } from './repository.js';
 import { catalogRuntime, deleteImageFiles } from './runtime.js';
 
 interface Move { from: string; to: string }
@@ -23,6 +24,7 @@ function storedFields(input: CatalogCreateInput | CatalogUpdateInput) {
   return {
     name: input.name,
     scientificName: orNull(input.scientificName),
+    localName: orNull(input.localName),
     description: orNull(input.description),
     cause: orNull(input.cause),
     symptoms: orNull(input.symptoms),
@@ -73,6 +75,12 @@ async function undoMoves(ctx: AppContext, done: Move[]): Promise<void> {
   done.length = 0;
 }
 
+/** Who is saving: only holders of trainingData.export (super admins) may set the training-class flag. */
+export interface SaveOptions {
+  canSetTrainingClass?: boolean;
+  skipImageMinimum?: boolean;
+}
+
 export interface StageOptions {
   filename: string;
   uploadedBy: string;
@@ -81,6 +89,27 @@ export interface StageOptions {
 export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
   const runtime = catalogRuntime(ctx);
   const { collection } = kind;
+
+  /**
+   * The farmer-app fields of a save: affected parts from the managed list (its spelling; parts
+   * the entry has already may stay after they leave the list), the training-class flag.
+   */
+  async function kindFields(trx: Transaction<Database>, input: CatalogCreateInput | CatalogUpdateInput, before: CatalogRow | null, options: SaveOptions) {
+    let parts: string[] = [];
+    if (kind.affectedParts) {
+      const { affectedParts: allowed } = await getDiseaseEnums(trx);
+      const kept = parseList(before?.affectedParts);
+      for (const raw of input.affectedParts) {
+        const value = allowed.find((a) => a.toLocaleLowerCase('en') === raw.toLocaleLowerCase('en')) ?? kept.find((k) => k === raw);
+        if (value === undefined) invalid({ affectedParts: CATALOG_LABELS.affectedPartsUnknown });
+        if (!parts.includes(value)) parts.push(value);
+      }
+    }
+    const wasTraining = Number(before?.isTrainingClass ?? 0) === 1;
+    const training = kind.trainingClasses && input.isTrainingClass;
+    if (training !== wasTraining && !options.canSetTrainingClass) fail('FORBIDDEN', CATALOG_LABELS.trainingClassForbidden, { isTrainingClass: CATALOG_LABELS.trainingClassForbidden });
+    return { affectedParts: JSON.stringify(parts), isTrainingClass: training ? 1 : 0 };
+  }
 
   async function detail(id: string): Promise<CatalogEntryDetail> {
     const row = await catalogRepository.findLive(ctx.db, collection, id);
@@ -218,15 +247,15 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
     },
 
     /** The record, its photos and its audit entry in one transaction; files move last. */
-    async create(input: CatalogCreateInput, actor: Actor, options: { skipImageMinimum?: boolean } = {}): Promise<CatalogEntryDetail> {
+    async create(input: CatalogCreateInput, actor: Actor, options: SaveOptions = {}): Promise<CatalogEntryDetail> {
       if (!options.skipImageMinimum && input.imageIds.length < kind.minImagesOnCreate) invalid({ imageIds: kind.texts.minImages });
       if (input.imageIds.length > kind.maxImages) invalid({ imageIds: kind.texts.maxImages });
       const id = newId();
       const now = nowIso();
-      const fields = storedFields(input);
       const moved: Move[] = [];
       try {
         await ctx.db.transaction().execute(async (trx) => {
+          const fields = { ...storedFields(input), ...await kindFields(trx, input, null, options) };
           const staged = await catalogRepository.stagedOwned(trx, collection, actor.id, input.imageIds);
           if (staged.length !== input.imageIds.length) invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });
           const links = planLinks(input.name, new Map(staged.map((r) => [r.id, r])), input.imageIds, Date.now());
@@ -254,15 +283,15 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
      * An edit names the version it edited and the final image list: kept existing photos and
      * new staged ones in order; existing photos left out are removed (files deleted after commit).
      */
-    async update(id: string, input: CatalogUpdateInput, actor: Actor): Promise<CatalogEntryDetail> {
+    async update(id: string, input: CatalogUpdateInput, actor: Actor, options: SaveOptions = {}): Promise<CatalogEntryDetail> {
       const now = nowIso();
-      const fields = storedFields(input);
       const moved: Move[] = [];
       let removed: CatalogImageRow[] = [];
       try {
         await ctx.db.transaction().execute(async (trx) => {
           const before = await catalogRepository.findLive(trx, collection, id);
           if (!before) fail('NOT_FOUND');
+          const fields = { ...storedFields(input), ...await kindFields(trx, input, before, options) };
           const existing = await catalogRepository.imagesOf(trx, id);
           const existingById = new Map(existing.map((r) => [r.id, r]));
           const newIds = input.imageIds.filter((imageId) => !existingById.has(imageId));

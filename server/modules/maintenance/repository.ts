@@ -95,6 +95,24 @@ export const maintenanceRepository = {
     return { seasons, environments, plantingMethods: toCounts(methods), yearReleases: toCounts(years) };
   },
 
+  /** How many live diseases name each affected part (JSON text lists, matched quotes included, as seasons). */
+  async affectedPartUsage(db: Db, parts: string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    if (parts.length === 0) return counts;
+    const pg = isPostgres(db as Kysely<Database>);
+    const columns = parts.map((value, i) => {
+      const needle = JSON.stringify(value);
+      const expr = pg
+        ? sql<number>`coalesce(sum(case when strpos(${sql.ref('affectedParts')}, ${needle}) > 0 then 1 else 0 end), 0)`
+        : sql<number>`coalesce(sum(case when instr(${sql.ref('affectedParts')}, ${needle}) > 0 then 1 else 0 end), 0)`;
+      return { alias: `p${i}`, expr, value };
+    });
+    const row = await db.selectFrom('rice_local_diseases').select(columns.map((c) => c.expr.as(c.alias)))
+      .where('isDeleted', '=', 0).executeTakeFirst() as Record<string, number | string | bigint | null> | undefined;
+    for (const c of columns) counts.set(c.value, Number(row?.[c.alias] ?? 0));
+    return counts;
+  },
+
   /** How many live accounts chose each security question. */
   async securityQuestionUsage(db: Db): Promise<Map<string, number>> {
     const rows = await db.selectFrom('accounts')

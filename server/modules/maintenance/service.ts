@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { MAINTENANCE, MAINTENANCE_LIMITS } from '../../../common/maintenance.js';
 import {
-  ACCOUNT_ENUMS_ID, VARIETY_ENUMS_ID, defaultAccountEnums, defaultVarietyEnums, currentReleaseYear,
+  ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID, VARIETY_ENUMS_ID, defaultAccountEnums, defaultDiseaseEnums, type DiseaseEnums, defaultVarietyEnums, currentReleaseYear,
   DOCUMENT_LISTS, listBelongsTo, normalizeList, optionValueProblem, sameOption,
   type AccountEnums, type ListKey, type MaintenanceDocId, type MaintenanceDocument, type MaintenanceLists,
   type MaintenanceUsage, type OptionLists, type SaveListsInput, type VarietyEnums, DEFAULT_SECURITY_QUESTIONS,
@@ -58,6 +58,9 @@ function effectiveLists(docId: MaintenanceDocId, data: Record<string, unknown>, 
     const usingDefaults = stored.length === 0;
     return { lists: { securityQuestions: usingDefaults ? [...DEFAULT_SECURITY_QUESTIONS] : stored } as Record<ListKey, string[]>, usingDefaults, added: [] };
   }
+  if (docId === DISEASE_ENUMS_ID) {
+    return { lists: { affectedParts: stringList(data.affectedParts, defaultDiseaseEnums().affectedParts) } as Record<ListKey, string[]>, usingDefaults: false, added: [] };
+  }
   const defaults = defaultVarietyEnums();
   const storedYears = stringList(data.yearReleases, defaults.yearReleases);
   const { years, added } = extendYears(storedYears, yearsThroughOf(data, storedYears, currentYear), currentYear);
@@ -85,6 +88,7 @@ function present(docId: MaintenanceDocId, row: Pick<MaintenanceRow, 'data' | 've
 }
 
 function defaultsFor(docId: MaintenanceDocId): Record<string, unknown> {
+  if (docId === DISEASE_ENUMS_ID) return { ...defaultDiseaseEnums() };
   return docId === VARIETY_ENUMS_ID ? { ...defaultVarietyEnums(), yearsThrough: currentReleaseYear() } : { ...defaultAccountEnums() };
 }
 
@@ -192,6 +196,7 @@ export async function ensureMaintenanceDefaults(db: Kysely<Database>): Promise<v
   const now = nowIso();
   await maintenanceRepository.insertIfMissing(db, VARIETY_ENUMS_ID, defaultsFor(VARIETY_ENUMS_ID), now);
   await maintenanceRepository.insertIfMissing(db, ACCOUNT_ENUMS_ID, defaultsFor(ACCOUNT_ENUMS_ID), now);
+  await maintenanceRepository.insertIfMissing(db, DISEASE_ENUMS_ID, defaultsFor(DISEASE_ENUMS_ID), now);
   await ensureYearRollover(db, null);
 }
 
@@ -209,8 +214,14 @@ export async function getAccountEnums(db: Kysely<Database>): Promise<AccountEnum
   return { securityQuestions: list.length > 0 ? list : [...DEFAULT_SECURITY_QUESTIONS] };
 }
 
+/** The parts of the plant a disease may name (the managed list, in its order). */
+export async function getDiseaseEnums(db: Kysely<Database>): Promise<DiseaseEnums> {
+  const doc = await maintenanceRepository.find(db, DISEASE_ENUMS_ID);
+  return { affectedParts: stringList(doc?.data.affectedParts, defaultDiseaseEnums().affectedParts) };
+}
+
 export async function getOptionLists(db: Kysely<Database>): Promise<OptionLists> {
-  return { riceVarieties: await getVarietyEnums(db), accounts: await getAccountEnums(db) };
+  return { riceVarieties: await getVarietyEnums(db), accounts: await getAccountEnums(db), diseases: await getDiseaseEnums(db) };
 }
 
 /** File maintenance (super admin): read, count, add, remove, save. */
@@ -228,6 +239,10 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events'>)
       if (docId === ACCOUNT_ENUMS_ID) {
         const counts = await maintenanceRepository.securityQuestionUsage(db);
         return { id: docId, counts: 'accounts', usage: { securityQuestions: toRecord(lists.securityQuestions, counts) } };
+      }
+      if (docId === DISEASE_ENUMS_ID) {
+        const counts = await maintenanceRepository.affectedPartUsage(db, lists.affectedParts);
+        return { id: docId, counts: 'diseases', usage: { affectedParts: toRecord(lists.affectedParts, counts) } };
       }
       const counts = await maintenanceRepository.varietyUsage(db, { seasons: lists.seasons, environments: lists.environments });
       return {

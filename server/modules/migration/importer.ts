@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import bcrypt from 'bcrypt';
 import { normalizeRole } from '../../../common/permissions.js';
-import { ACCOUNT_ENUMS_ID, VARIETY_ENUMS_ID } from '../../../common/schemas/maintenance.js';
+import { ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID, VARIETY_ENUMS_ID } from '../../../common/schemas/maintenance.js';
 import { appendAuditRows, sealAuditChain, writeAudit, type AuditRow } from '../../platform/audit.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
@@ -126,7 +126,7 @@ export async function importFirestoreExport(ctx: AppContext, json: unknown, opti
     const seen = await seenBefore('maintenance', docId, doc);
     if (seen.same) continue;
     const lists: Record<string, string[]> = {};
-    const keys = docId === VARIETY_ENUMS_ID ? ['seasons', 'plantingMethods', 'environments', 'yearReleases'] : docId === ACCOUNT_ENUMS_ID ? ['securityQuestions'] : null;
+    const keys = docId === VARIETY_ENUMS_ID ? ['seasons', 'plantingMethods', 'environments', 'yearReleases'] : docId === ACCOUNT_ENUMS_ID ? ['securityQuestions'] : docId === DISEASE_ENUMS_ID ? ['affectedParts'] : null;
     if (!keys) { report.problems.push(`maintenance/${docId} is not an option-list document; ignored.`); count('maintenance', 'skipped'); continue; }
     for (const k of keys) lists[k] = [...new Set(toList(doc[k]))];
     const existing = await maintenanceRepository.find(db, docId);
@@ -288,6 +288,10 @@ export async function importFirestoreExport(ctx: AppContext, json: unknown, opti
         cause: toText(doc.cause),
         symptoms: toText(doc.symptoms),
         treatments: toText(doc.treatments),
+        // The farmer app's fields, taken when the export has them (a re-import without them keeps what is stored).
+        ...(doc.localName !== undefined ? { localName: toText(doc.localName) } : {}),
+        ...(collection === 'rice_local_diseases' && doc.affectedParts !== undefined
+          ? { affectedParts: JSON.stringify([...new Set(toList(doc.affectedParts).map((p) => p.trim()).filter(Boolean))]) } : {}),
         mainImageUrl: imageUrls[0] ?? null,
         isDeleted: toBool(doc.isDeleted) ? 1 : 0,
         createdAt: toIso(doc.createdAt) ?? (existing?.createdAt as string | undefined) ?? importedAt,

@@ -16,7 +16,8 @@ export const publicRepository = {
   /** Live entries changed after `since`, including those whose photos were linked since. */
   changedCatalog(db: Kysely<Database>, collection: CatalogCollection, since: string | undefined) {
     const t = collection as 'rice_local_pests';
-    let q = db.selectFrom(t).selectAll().where('isDeleted', '=', 0);
+    // Training classes (healthy leaves, not a rice plant…) are scanner data, never farmer content.
+    let q = db.selectFrom(t).selectAll().where('isDeleted', '=', 0).where('isTrainingClass', '=', 0);
     if (since) {
       q = q.where((eb) => eb.or([
         eb('createdAt', '>', since),
@@ -38,7 +39,16 @@ export const publicRepository = {
   },
 
   async deletedSince(db: Kysely<Database>, collection: Collection, since: string): Promise<string[]> {
-    const rows = await db.selectFrom(collection as 'rice_local_pests').select('id').where('isDeleted', '=', 1).where('deletedAt', '>', since).execute();
+    if (collection === 'rice_seed_varieties') {
+      const rows = await db.selectFrom('rice_seed_varieties').select('id').where('isDeleted', '=', 1).where('deletedAt', '>', since).execute();
+      return rows.map((r) => r.id);
+    }
+    // An entry that became a training class leaves the phone as a deleted one does.
+    const rows = await db.selectFrom(collection as 'rice_local_pests').select('id')
+      .where((eb) => eb.or([
+        eb.and([eb('isDeleted', '=', 1), eb('deletedAt', '>', since)]),
+        eb.and([eb('isTrainingClass', '=', 1), eb('updatedAt', '>', since)]),
+      ])).execute();
     return rows.map((r) => r.id);
   },
 
@@ -48,8 +58,8 @@ export const publicRepository = {
       .where('id', '=', imageId).executeTakeFirst();
     if (!row || !row.entryId || row.status !== 'ready') return null;
     if (row.collection !== 'rice_local_pests' && row.collection !== 'rice_local_diseases') return null;
-    const entry = await db.selectFrom(row.collection as 'rice_local_pests').select('isDeleted').where('id', '=', row.entryId).executeTakeFirst();
-    if (!entry || entry.isDeleted) return null;
+    const entry = await db.selectFrom(row.collection as 'rice_local_pests').select(['isDeleted', 'isTrainingClass']).where('id', '=', row.entryId).executeTakeFirst();
+    if (!entry || entry.isDeleted || entry.isTrainingClass) return null;
     return variant === 'display' ? row.displayKey : row.thumbKey;
   },
 };

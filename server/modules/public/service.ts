@@ -1,6 +1,7 @@
 import type { CatalogCollection } from '../../db/types.js';
 import type { AppContext } from '../../platform/context.js';
-import { getVarietyEnums } from '../maintenance/service.js';
+import { parseList } from '../catalog/presenter.js';
+import { getDiseaseEnums, getVarietyEnums } from '../maintenance/service.js';
 import { presentVariety } from '../varieties/service.js';
 import { publicRepository as repo } from './repository.js';
 
@@ -43,7 +44,8 @@ export function createPublicService(ctx: AppContext) {
         items: rows.map((r) => {
           const list = byEntry.get(r.id) ?? [];
           return {
-            id: r.id, name: r.name, scientificName: r.scientificName, description: r.description, cause: r.cause,
+            id: r.id, name: r.name, scientificName: r.scientificName, localName: r.localName, affectedParts: parseList(r.affectedParts),
+            description: r.description, cause: r.cause,
             symptoms: r.symptoms, treatments: r.treatments, mainImage: list[0] ?? null, images: list,
             createdAt: r.createdAt, updatedAt: r.updatedAt,
           };
@@ -53,7 +55,7 @@ export function createPublicService(ctx: AppContext) {
       };
     },
 
-    options: () => getVarietyEnums(db),
+    options: async () => ({ ...await getVarietyEnums(db), ...await getDiseaseEnums(db) }),
 
     variantKey: (imageId: string, variant: 'display' | 'thumbnail') => repo.publicVariant(db, imageId, variant),
   };

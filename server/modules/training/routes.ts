@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { trainingSetQuerySchema } from '../../../common/schemas/training.js';
 import { createTrainingService } from './service.js';
 
 const routes: FastifyPluginAsync = async (app) => {
@@ -11,11 +11,11 @@ const routes: FastifyPluginAsync = async (app) => {
     config: { access: 'trainingData.export' },
     schema: {
       tags: ['training'],
-      summary: "Original disease photos as a streamed ZIP (one folder per disease, manifest.csv); super admin only",
-      querystring: z.object({ diseaseId: z.string().max(100).optional() }),
+      summary: 'Original disease photos as a streamed ZIP in image-folder layout (train/validation/test/<label>/, labels.txt, label_map.json, metadata.csv, README.md; layout=flat: one folder per label); super admin only',
+      querystring: trainingSetQuerySchema,
     },
   }, async (request, reply) => {
-    const archive = await service.diseaseArchive(request.query.diseaseId);
+    const archive = await service.diseaseArchive(request.query);
     reply.header('content-type', 'application/zip');
     reply.header('content-disposition', `attachment; filename="${archive.fileName}"`);
     reply.header('cache-control', 'no-store');

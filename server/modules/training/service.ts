@@ -1,64 +1,139 @@
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import yazl from 'yazl';
+import { labelSlug } from '../../../common/catalog.js';
+import type { TrainingSetQuery } from '../../../common/schemas/training.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
-import { safeSegment } from '../../platform/storage.js';
 import { trainingRepository as repo } from './repository.js';
+import { SPLITS, splitOf, uniqueLabels, type SplitName } from './split.js';
 
 function csvCell(value: string | number | null): string {
   const text = value === null ? '' : String(value);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+export interface TrainingClass { id: string; name: string; localName: string | null; label: string; trainingClass: boolean }
+
+/** Every live disease and training class with its label (unique; the oldest record keeps the plain slug). */
+export async function trainingClasses(ctx: AppContext): Promise<TrainingClass[]> {
+  const rows = await repo.diseases(ctx.db);
+  const labels = uniqueLabels(rows.map((r) => r.name), labelSlug);
+  return rows.map((r, i) => ({ id: r.id, name: r.name, localName: r.localName, label: labels[i]!, trainingClass: r.isTrainingClass === 1 }));
+}
+
+function readme(q: TrainingSetQuery, classes: TrainingClass[], counts: Map<string, Record<SplitName | 'all', number>>, createdAt: string): string {
+  const flat = q.layout === 'flat';
+  const root = flat ? 'images' : 'train';
+  const lines = [
+    '# PalaYan disease-scanner training set',
+    '',
+    `Made by PalaYan Admin on ${createdAt} from the original photos of ${classes.length === 1 ? 'one disease record' : 'the live disease records'} (byte for byte, never re-encoded).`,
+    '',
+    '## Layout',
+    '',
+    flat
+      ? '`images/<label>/<photo id>.<ext>`: one folder per label, no split.'
+      : '`train/<label>/<photo id>.<ext>`, `validation/<label>/…`, `test/<label>/…`.',
+    '',
+    '- `labels.txt`: one label a line, sorted by code point: the order image-folder tools number the classes (index 0 first).',
+    '- `label_map.json`: label to index, and each label\'s disease record (id, name, local name, whether it is a training class rather than a disease).',
+    '- `metadata.csv`: file_name, label, split, disease_id, image_id, sha256, width, height, uploaded_at (sha256, width and height are empty for photos imported without them).',
+    '',
+    'Labels are slugs of the disease names. Training classes (for example healthy leaves, or not a rice plant) are photo sets kept as disease records with the training-class flag.',
+    '',
+  ];
+  if (!flat) {
+    lines.push('## Split', '',
+      `Each photo's split is decided by sha256("${q.seed}:<photo id>") read as a number in [0, 1): below ${q.train} is train, below ${+(q.train + q.validation).toFixed(6)} validation, else test (ratios ${q.train}/${q.validation}/${q.test}, seed \`${q.seed}\`).`,
+      'It depends only on the photo id and the seed, within each label: a photo stays in its split when photos are added, so a model retrained later is tested on the same photos. Download again with the same `seed`, `train`, `validation` and `test` query parameters to reproduce it.', '');
+  }
+  lines.push('## Photos per label', '', flat ? '| label | photos |' : '| label | train | validation | test |', flat ? '|---|---|' : '|---|---|---|---|');
+  for (const c of [...classes].sort((a, b) => (a.label < b.label ? -1 : 1))) {
+    const n = counts.get(c.label)!;
+    lines.push(flat ? `| ${c.label} | ${n.all} |` : `| ${c.label} | ${n.train} | ${n.validation} | ${n.test} |`);
+  }
+  lines.push('', '## Loading', '',
+    'PyTorch (torchvision):', '', '```python',
+    'from torchvision.datasets import ImageFolder',
+    `train = ImageFolder("${root}")  # train.classes == labels.txt`, '```', '',
+    'TensorFlow / Keras:', '', '```python',
+    'import tensorflow as tf',
+    `train = tf.keras.utils.image_dataset_from_directory("${root}", image_size=(224, 224))  # class_names == labels.txt`, '```', '',
+    'Hugging Face datasets:', '', '```python',
+    'from datasets import load_dataset',
+    `ds = load_dataset("imagefolder", data_dir="${flat ? 'images' : '.'}")  # ${flat ? 'one split' : 'train, validation and test splits'}, labels from the folder names`, '```', '');
+  return lines.join('\n');
+}
+
 /**
- * The disease scanner's training set: original photos, one folder per disease, plus a
- * manifest. Streamed as a ZIP that is never built in memory; photos are stored (not
- * recompressed: they are JPEGs already), which also lets the size be known up front.
+ * The disease scanner's training set in image-folder layout. Streamed as a ZIP that is never
+ * built in memory; photos are stored (not recompressed: they are JPEGs already), which also
+ * lets the size be known up front.
  */
 export function createTrainingService(ctx: AppContext) {
   return {
-    async diseaseArchive(diseaseId?: string): Promise<{ stream: Readable; size: number | null; fileName: string; photos: number }> {
-      const diseases = await repo.diseases(ctx.db, diseaseId);
-      if (diseaseId && diseases.length === 0) fail('NOT_FOUND');
-      const photos = await repo.originals(ctx.db, diseases.map((d) => d.id));
-      const zip = new yazl.ZipFile();
-      const manifest = ['file,disease,scientificName,uploadedAt,size'];
-      const folders = new Map<string, string>();
-      const used = new Set<string>();
-      for (const d of diseases) {
-        let folder = safeSegment(d.name, 'disease');
-        while (used.has(folder.toLowerCase())) folder = `${folder}_${d.id.slice(0, 6)}`;
-        used.add(folder.toLowerCase());
-        folders.set(d.id, folder);
-      }
-      const byId = new Map(diseases.map((d) => [d.id, d]));
+    async diseaseArchive(q: TrainingSetQuery): Promise<{ stream: Readable; size: number | null; fileName: string; photos: number }> {
+      const all = await trainingClasses(ctx);
+      const classes = q.diseaseId ? all.filter((c) => c.id === q.diseaseId) : all;
+      if (q.diseaseId && classes.length === 0) fail('NOT_FOUND');
+      const byId = new Map(classes.map((c) => [c.id, c]));
+      const photos = await repo.originals(ctx.db, classes.map((c) => c.id));
+      const counts = new Map(classes.map((c) => [c.label, { train: 0, validation: 0, test: 0, all: 0 }]));
+      const flat = q.layout === 'flat';
+      const entries: { file: string; key: string; size: number; mtime: Date; row: string; split: string; label: string }[] = [];
       let missing = 0;
-      const rank = new Map(diseases.map((d, i) => [d.id, i]));
-      photos.sort((a, b) => rank.get(a.entryId!)! - rank.get(b.entryId!)! || a.position - b.position);
       for (const photo of photos) {
-        const disease = byId.get(photo.entryId!)!;
+        const cls = byId.get(photo.entryId!)!;
         const stat = await ctx.storage.stat(photo.originalKey!);
         if (!stat) { missing += 1; continue; }
-        const ext = path.extname(photo.originalKey!) || '.jpg';
-        const base = safeSegment((photo.originalName ?? '').replace(/\.[^.]+$/, ''), 'photo');
-        const file = `${folders.get(disease.id)}/${String(photo.position + 1).padStart(4, '0')}_${base}${ext}`;
-        const key = photo.originalKey!;
-        zip.addReadStreamLazy(file, { compress: false, size: stat.size, mtime: new Date(photo.linkedAt ?? photo.createdAt) }, (cb) => {
-          ctx.storage.get(key).then((s) => cb(null, s), (err: Error) => cb(err, undefined as never));
+        const split = flat ? '' : splitOf(photo.id, q.seed, q);
+        const ext = (path.extname(photo.originalKey!) || '.jpg').toLowerCase();
+        const file = `${flat ? 'images' : split}/${cls.label}/${photo.id}${ext}`;
+        const uploadedAt = photo.linkedAt ?? photo.createdAt;
+        const n = counts.get(cls.label)!;
+        n.all += 1;
+        if (split) n[split as SplitName] += 1;
+        entries.push({
+          file, key: photo.originalKey!, size: stat.size, mtime: new Date(uploadedAt), split, label: cls.label,
+          row: [file, cls.label, split, cls.id, photo.id, photo.sha256, photo.width, photo.height, uploadedAt].map(csvCell).join(','),
         });
-        manifest.push([file, disease.name, disease.scientificName, photo.linkedAt ?? photo.createdAt, stat.size].map(csvCell).join(','));
       }
       if (missing > 0) ctx.log.warn({ missing }, 'training export: stored originals missing on disk');
-      zip.addBuffer(Buffer.from(`${manifest.join('\n')}\n`), 'manifest.csv', { compress: false });
+      const splitRank = (s: string) => (s ? SPLITS.indexOf(s as SplitName) : 0);
+      entries.sort((a, b) => splitRank(a.split) - splitRank(b.split) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0) || (a.file < b.file ? -1 : 1));
+
+      const labels = classes.map((c) => c.label).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const labelMap = {
+        labels,
+        label_to_index: Object.fromEntries(labels.map((l, i) => [l, i])),
+        classes: labels.map((l, index) => {
+          const c = classes.find((x) => x.label === l)!;
+          return { index, label: l, disease_id: c.id, name: c.name, local_name: c.localName, training_class: c.trainingClass, photos: counts.get(l)!.all };
+        }),
+        layout: q.layout,
+        ...(flat ? {} : { split: { train: q.train, validation: q.validation, test: q.test, seed: q.seed } }),
+      };
+      const createdAt = new Date().toISOString();
+      const zip = new yazl.ZipFile();
+      const text = (name: string, body: string) => zip.addBuffer(Buffer.from(body), name, { compress: false, mtime: new Date(createdAt) });
+      text('README.md', readme(q, classes, counts, createdAt));
+      text('labels.txt', labels.map((l) => `${l}\n`).join(''));
+      text('label_map.json', `${JSON.stringify(labelMap, null, 2)}\n`);
+      text('metadata.csv', `${['file_name,label,split,disease_id,image_id,sha256,width,height,uploaded_at', ...entries.map((e) => e.row)].join('\n')}\n`);
+      for (const e of entries) {
+        zip.addReadStreamLazy(e.file, { compress: false, size: e.size, mtime: e.mtime }, (cb) => {
+          ctx.storage.get(e.key).then((s) => cb(null, s), (err: Error) => cb(err, undefined as never));
+        });
+      }
       // yazl reports the final size when every entry's size is known and nothing is compressed.
       const end = zip.end.bind(zip) as unknown as (options: object, cb: (finalSize: number) => void) => void;
       const size = await new Promise<number>((resolve) => end({}, resolve));
       const out = new PassThrough();
       zip.outputStream.on('error', (err) => out.destroy(err));
       zip.outputStream.pipe(out);
-      const fileName = diseaseId ? `training-set-${folders.get(diseaseId)!.replace(/[^\w.-]+/g, '_')}.zip` : 'training-set-all-diseases.zip';
-      return { stream: out, size: size >= 0 ? size : null, fileName, photos: photos.length - missing };
+      const fileName = `training-set-${q.diseaseId ? classes[0]!.label : 'all-diseases'}${flat ? '-flat' : ''}.zip`;
+      return { stream: out, size: size >= 0 ? size : null, fileName, photos: entries.length };
     },
   };
 }

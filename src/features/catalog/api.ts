@@ -2,6 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog';
 import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, StagedImage } from '../../../common/schemas/catalog';
 import type { ApiErrorBody } from '../../../common/schemas/auth';
+import type { OptionLists } from '../../../common/schemas/maintenance';
 import { ERRORS } from '../../../common/texts';
 import { api, ApiError } from '../../lib/api';
 
@@ -23,6 +24,17 @@ export function useCatalogList(kind: CatalogKind, search: string) {
       return api<CatalogList>(`/api/${kind.route}?${params}`, { signal });
     },
     getNextPageParam: (last) => (last.offset + last.items.length < last.total ? last.offset + last.items.length : undefined),
+  });
+}
+
+/** The managed Affected Parts list (File maintenance); refreshes live on topic 'maintenance'. */
+export function useAffectedPartOptions(enabled: boolean) {
+  return useQuery({
+    queryKey: ['maintenance', 'options'],
+    queryFn: ({ signal }) => api<OptionLists>('/api/maintenance/options', { signal }),
+    select: (data) => data.diseases.affectedParts,
+    enabled,
+    staleTime: 0,
   });
 }
 

@@ -22,6 +22,7 @@ export function EntryCard({ entry, onView, onEdit, onDelete }: { entry: CatalogE
       <div className="flex flex-1 flex-col p-4">
         <h2 className="text-lg font-semibold text-slate-900">{entry.name}</h2>
         {entry.scientificName && <p className="text-sm italic text-slate-600">{entry.scientificName}</p>}
+        {entry.localName && <p className="text-sm text-slate-600">{entry.localName}</p>}
         <p className="mt-2 line-clamp-3 text-sm text-slate-700">{entry.description || '–'}</p>
         <dl className="mt-auto grid grid-cols-2 gap-2 pt-4 text-xs">
           <div><dt className="text-slate-500">{CATALOG_LABELS.createdDate}</dt><dd className="font-medium text-slate-700">{formatDate(entry.createdAt)}</dd></div>

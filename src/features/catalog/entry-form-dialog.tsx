@@ -1,8 +1,10 @@
 import { useEffect, useId, useMemo, useRef, useState, type TextareaHTMLAttributes } from 'react';
 import { useFormContext } from 'react-hook-form';
 import { CATALOG_LABELS, UPLOAD_TEXTS, type CatalogKind } from '../../../common/catalog';
+import { can } from '../../../common/permissions';
 import { catalogCreateSchema, catalogUpdateSchema, type CatalogEntryDetail } from '../../../common/schemas/catalog';
 import { Button } from '../../components/ui/button';
+import { CheckboxField, CheckboxGroupField } from '../../components/ui/choice-fields';
 import { cn } from '../../components/ui/cn';
 import { ConflictDialog } from '../../components/ui/conflict-dialog';
 import { Dialog } from '../../components/ui/dialog';
@@ -10,7 +12,8 @@ import { FieldError, Form, TextField, applyServerErrors, useKeepTouchedFields, u
 import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api';
-import { discardStaged, useCatalogEntry, useSaveEntry } from './api';
+import { useSession } from '../../lib/session';
+import { discardStaged, useAffectedPartOptions, useCatalogEntry, useSaveEntry } from './api';
 import { CurrentImages } from './current-images';
 import { UploadBatch, useUploadBatch } from './upload-batch';
 import { Uploader } from './uploader';
@@ -20,6 +23,9 @@ export type FormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
 interface FormValues {
   name: string;
   scientificName: string;
+  localName: string;
+  affectedParts: string[];
+  isTrainingClass: boolean;
   description: string;
   cause: string;
   symptoms: string;
@@ -31,6 +37,9 @@ function toFormValues(entry: CatalogEntryDetail | null): FormValues {
   return {
     name: entry?.name ?? '',
     scientificName: entry?.scientificName ?? '',
+    localName: entry?.localName ?? '',
+    affectedParts: entry?.affectedParts ?? [],
+    isTrainingClass: entry?.isTrainingClass ?? false,
     description: entry?.description ?? '',
     cause: entry?.cause ?? '',
     symptoms: entry?.symptoms ?? '',
@@ -77,6 +86,9 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
   const formId = useId();
   const toast = useToast();
   const save = useSaveEntry(kind);
+  const { session } = useSession();
+  const superAdmin = can(session?.user.role, 'trainingData.export');
+  const parts = useAffectedPartOptions(kind.affectedParts);
   const [batch] = useState(() => new UploadBatch(kind));
   useUploadBatch(batch);
   const schema = useMemo(() => (isEdit ? catalogUpdateSchema(kind).omit({ version: true }) : catalogCreateSchema(kind)), [isEdit, kind]);
@@ -165,7 +177,18 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <TextField name="name" label={CATALOG_LABELS.name} autoComplete="off" />
             <TextField name="scientificName" label={CATALOG_LABELS.scientificName} autoComplete="off" className="[&_input]:italic" />
+            <TextField name="localName" label={CATALOG_LABELS.localName} hint={<p className="mt-1 text-xs text-slate-500">{CATALOG_LABELS.localNameHint}</p>} autoComplete="off" className="sm:col-span-2" />
           </div>
+          {kind.affectedParts && (
+            <div>
+              <CheckboxGroupField name="affectedParts" label={CATALOG_LABELS.affectedParts} options={(parts.data ?? []).map((value) => ({ value }))}
+                disabled={parts.isLoading} staleSuffix={CATALOG_LABELS.removedOption} />
+              <p className="mt-1 text-xs text-slate-500">{CATALOG_LABELS.affectedPartsHint}</p>
+            </div>
+          )}
+          {kind.trainingClasses && superAdmin && (
+            <CheckboxField name="isTrainingClass" label={CATALOG_LABELS.trainingClass} hint={CATALOG_LABELS.trainingClassHint} />
+          )}
           <TextAreaField name="description" label={CATALOG_LABELS.description} />
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <TextAreaField name="cause" label={CATALOG_LABELS.cause} />

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { ArrowLeft, ExternalLink } from 'lucide-react';
 import { CATALOG_LABELS, type CatalogKind } from '../../../common/catalog';
+import { can } from '../../../common/permissions';
+import { useSession } from '../../lib/session';
 import type { CatalogImage } from '../../../common/schemas/catalog';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
@@ -22,6 +24,8 @@ function Field({ label, value }: { label: string; value: string }) {
 /** Every field of an entry and all its photos (thumbnails in a virtualised grid; a click shows the display size). */
 export function EntryViewDialog({ kind, id, onClose }: { kind: CatalogKind; id: string | null; onClose(): void }) {
   const entry = useCatalogEntry(kind, id);
+  const { session } = useSession();
+  const superAdmin = can(session?.user.role, 'trainingData.export');
   const [open, setOpen] = useState<{ image: CatalogImage; index: number } | null>(null);
   const data = entry.data;
   return (
@@ -53,6 +57,11 @@ export function EntryViewDialog({ kind, id, onClose }: { kind: CatalogKind; id: 
               <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{CATALOG_LABELS.scientificName}</dt>
               <dd className="mt-1 text-sm italic text-slate-800">{data.scientificName || '–'}</dd>
             </div>
+            <Field label={CATALOG_LABELS.localName} value={data.localName} />
+            {kind.affectedParts && <Field label={CATALOG_LABELS.affectedParts} value={data.affectedParts.join(', ')} />}
+            {kind.trainingClasses && data.isTrainingClass && superAdmin && (
+              <div className="md:col-span-2"><Field label={CATALOG_LABELS.trainingClassBadge} value={CATALOG_LABELS.trainingClassHint} /></div>
+            )}
             <div className="md:col-span-2"><Field label={CATALOG_LABELS.description} value={data.description} /></div>
             <Field label={CATALOG_LABELS.cause} value={data.cause} />
             <Field label={CATALOG_LABELS.symptoms} value={data.symptoms} />

@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { useSession } from '../../lib/session';
 import { useDashboardCounts, useRecentActivities } from './api';
+import { DetectionsSection } from './detections';
 
 function StatCard({ label, value, icon: Icon, tone }: { label: string; value: number | undefined; icon: LucideIcon; tone: string }) {
   return (
@@ -66,6 +67,8 @@ export function DashboardPage() {
           </ul>
         )}
       </section>
+
+      <DetectionsSection />
     </div>
   );
 }

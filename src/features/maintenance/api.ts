@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  VARIETY_ENUMS_ID, type ListKey, type MaintenanceDocId, type MaintenanceDocument, type MaintenanceLists, type MaintenanceUsage,
+  DISEASE_ENUMS_ID, VARIETY_ENUMS_ID, type ListKey, type MaintenanceDocId, type MaintenanceDocument, type MaintenanceLists, type MaintenanceUsage,
 } from '../../../common/schemas/maintenance';
 import { api } from '../../lib/api';
 
@@ -10,7 +10,7 @@ import { api } from '../../lib/api';
  * varieties or accounts change).
  */
 export const documentKey = (docId: MaintenanceDocId) => ['maintenance', 'document', docId] as const;
-const usageTopic = (docId: MaintenanceDocId) => (docId === VARIETY_ENUMS_ID ? 'rice_seed_varieties' : 'accounts');
+const usageTopic = (docId: MaintenanceDocId) => (docId === VARIETY_ENUMS_ID ? 'rice_seed_varieties' : docId === DISEASE_ENUMS_ID ? 'rice_local_diseases' : 'accounts');
 const documentUrl = (docId: MaintenanceDocId) => `/api/maintenance/documents/${docId}`;
 
 export function useMaintenanceDocument(docId: MaintenanceDocId) {

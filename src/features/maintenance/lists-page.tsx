@@ -4,7 +4,7 @@ import { AlertTriangle, ArrowLeft, RotateCcw, Save } from 'lucide-react';
 import { MAINTENANCE } from '../../../common/maintenance';
 import { TIMINGS } from '../../../common/limits';
 import {
-  ACCOUNT_ENUMS_ID, DOCUMENT_LISTS, type ListKey, type MaintenanceDocId, type MaintenanceLists,
+  ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID, DOCUMENT_LISTS, type ListKey, type MaintenanceDocId, type MaintenanceLists,
 } from '../../../common/schemas/maintenance';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
@@ -61,7 +61,7 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
   const [pendingRemove, setPendingRemove] = useState<{ list: ListKey; value: string } | null>(null);
 
   const keys = DOCUMENT_LISTS[docId] as readonly ListKey[];
-  const usageKind: UsageKind = docId === ACCOUNT_ENUMS_ID ? 'accounts' : 'varieties';
+  const usageKind: UsageKind = docId === ACCOUNT_ENUMS_ID ? 'accounts' : docId === DISEASE_ENUMS_ID ? 'diseases' : 'varieties';
   const server = doc.data?.lists ?? {};
   const shown = (key: ListKey) => rebase(draft[key], server[key] ?? []);
   const changed = doc.data ? keys.filter((k) => draft[k] && !sameOrder(shown(k), server[k] ?? [])) : [];

@@ -8,7 +8,7 @@ import { cn } from '../../components/ui/cn';
 import { applyServerErrors, Form, TextField, useZodForm } from '../../components/ui/form';
 import { ApiError } from '../../lib/api';
 
-export type UsageKind = 'varieties' | 'accounts';
+export type UsageKind = 'varieties' | 'accounts' | 'diseases';
 
 export interface OptionListProps {
   list: ListKey;

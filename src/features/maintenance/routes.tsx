@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { MAINTENANCE } from '../../../common/maintenance';
-import { ACCOUNT_ENUMS_ID, VARIETY_ENUMS_ID } from '../../../common/schemas/maintenance';
+import { ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID, VARIETY_ENUMS_ID } from '../../../common/schemas/maintenance';
 import type { FeatureRoutes } from '../../app/feature-routes';
 const MaintenanceHomePage = lazy(() => import('./home-page').then((m) => ({ default: m.MaintenanceHomePage })));
 const ListsPage = lazy(() => import('./lists-page').then((m) => ({ default: m.ListsPage })));
@@ -19,7 +19,9 @@ function MaintenanceScreens() {
         <ListsPage key={ACCOUNT_ENUMS_ID} docId={ACCOUNT_ENUMS_ID} title={MAINTENANCE.tiles.accounts.label} subtitle={MAINTENANCE.tiles.accounts.hint} loadFailed={MAINTENANCE.toasts.questionsLoadFailed} />
       } />
       <Route path="pest" element={<PlaceholderPage title={MAINTENANCE.tiles.pest.label} />} />
-      <Route path="rice_disease" element={<PlaceholderPage title={MAINTENANCE.tiles.disease.label} />} />
+      <Route path="rice_disease" element={
+        <ListsPage key={DISEASE_ENUMS_ID} docId={DISEASE_ENUMS_ID} title={MAINTENANCE.tiles.disease.label} subtitle={MAINTENANCE.tiles.disease.hint} loadFailed={MAINTENANCE.toasts.loadFailed} />
+      } />
       <Route path="*" element={<Navigate to="/dashboard/file_maintenance" replace />} />
     </Routes>
   );

@@ -1,0 +1,280 @@
+/**
+ * npm run bench:scan-reports — the scanner loop at volume.
+ *
+ * For each engine (SQLite in a temp folder; PostgreSQL in a throw-away schema of --pg), a fresh
+ * database gets 12 diseases and --reports stored scan reports (default 1,000,000, spread over
+ * the last two years, 19 places, with their daily and weekly counts as the server keeps them). Then one
+ * real server process (build/, as `npm start` runs it) is started on it, and:
+ *   - the dashboard's queries are timed in process (the service's calls, no HTTP), then over
+ *     HTTP with a signed-in session, one after another:
+ *     GET /api/dashboard/detections, the same filtered by one disease, and the CSV export
+ *     (--calls each, after a warm-up): p50 / p99 ms;
+ *   - POST /api/public/v1/scan-reports is driven by autocannon (--connections, --seconds, --runs;
+ *     every request a new reportId and installId, 12 labels x 6 municipalities), and the
+ *     reports accepted per second (201s, checked against the table's row count) are printed
+ *     per run with the median. The per-IP limit is lifted for the run (one client address).
+ * Options: --engines sqlite,postgres  --pg URL (default postgres://postgres@127.0.0.1:5432/test)
+ *          --reports N  --calls N (default 200)  --seconds N (default 10)  --runs N (default 3)
+ *          --connections N (default 16)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { TARLAC_MUNICIPALITIES } from '../common/scan-reports.js';
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+};
+const ENGINES = opt('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+const PG = opt('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+const REPORTS = Number(opt('reports', '1000000'));
+const CALLS = Number(opt('calls', '200'));
+const SECONDS = Number(opt('seconds', '10'));
+const RUNS = Number(opt('runs', '3'));
+const CONNECTIONS = Number(opt('connections', '16'));
+const USER = { username: 'bench_admin', password: 'Bench#Pass1' };
+const root = path.resolve(import.meta.dirname, '..');
+const DAY = 24 * 60 * 60_000;
+
+const DISEASES = ['Rice blast', 'Bacterial leaf blight', 'Rice tungro', 'Sheath blight', 'Brown spot', 'False smut',
+  'Bacterial leaf streak', 'Rice grassy stunt', 'Rice ragged stunt', 'Sheath rot', 'Narrow brown leaf spot', 'Bakanae'];
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const PLACES: Array<string | null> = [...TARLAC_MUNICIPALITIES, null];
+
+function percentile(xs: number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+const median = (xs: number[]) => percentile(xs, 50);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A deterministic pseudo-random sequence (the same data set on every run). */
+function rng(seed: number) {
+  let x = seed >>> 0;
+  return () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x / 2 ** 32; };
+}
+
+async function seed(dataDir: string, databaseUrl: string | undefined): Promise<void> {
+  const { loadConfig } = await import('../server/config.js');
+  const { buildApp } = await import('../server/app.js');
+  const { createAccount } = await import('../server/modules/accounts/create-account.js');
+  const { manilaDay, mondayOf } = await import('../server/modules/scan-reports/service.js');
+  const { app, ctx } = await buildApp(loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent', eventChannel: `bench_${path.basename(dataDir).replace(/\W/g, '')}` }), { logger: false });
+  try {
+    await createAccount(ctx.db, { ...USER, fullname: 'Bench Admin', email: 'bench@example.test', role: 'ADMIN' }, null);
+    const now = Date.now();
+    await ctx.db.insertInto('rice_local_diseases').values(DISEASES.map((name, i) => ({
+      id: `d${i}`, name, scientificName: null, isDeleted: 0, createdAt: new Date(now - 1e6 + i).toISOString(),
+    }))).execute();
+    const random = rng(42);
+    const counts = new Map<string, number>();
+    const weekly = new Map<string, number>();
+    const t0 = performance.now();
+    const batch = 500;
+    for (let start = 0; start < REPORTS; start += batch) {
+      const rows = [];
+      for (let i = start; i < Math.min(REPORTS, start + batch); i += 1) {
+        // Skewed like real detections: a few diseases and places dominate.
+        const d = Math.floor(DISEASES.length * random() ** 2);
+        const place = PLACES[Math.floor(PLACES.length * random() ** 1.5)]!;
+        const scanned = now - Math.floor(random() * 729 * DAY);
+        rows.push({
+          id: `seed-${i}`, label: slug(DISEASES[d]!), diseaseId: `d${d}`, confidence: 0.5 + random() / 2, modelVersion: 'scanner-2025.1',
+          scannedAt: new Date(scanned).toISOString(), receivedAt: new Date(scanned + 60_000).toISOString(),
+          municipality: place, barangay: place ? 'Poblacion' : null, installId: `install-${i % 40_000}`,
+        });
+        const day = manilaDay(scanned);
+        const key = `${day}|d${d}|${place ?? ''}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        const weekKey = `${mondayOf(day)}|d${d}|${place ?? ''}`;
+        weekly.set(weekKey, (weekly.get(weekKey) ?? 0) + 1);
+      }
+      await ctx.db.insertInto('scan_reports').values(rows).execute();
+    }
+    const list = [...counts].map(([key, reports]) => { const [day, diseaseId, municipality] = key.split('|'); return { day: day!, diseaseId: diseaseId!, municipality: municipality!, reports }; });
+    for (let start = 0; start < list.length; start += batch) await ctx.db.insertInto('scan_report_counts').values(list.slice(start, start + batch)).execute();
+    const weeks = [...weekly].map(([key, reports]) => { const [week, diseaseId, municipality] = key.split('|'); return { week: week!, diseaseId: diseaseId!, municipality: municipality!, reports }; });
+    for (let start = 0; start < weeks.length; start += batch) await ctx.db.insertInto('scan_report_weekly').values(weeks.slice(start, start + batch)).execute();
+    // As autovacuum would after a load this size: the planner's statistics of the new rows.
+    if (databaseUrl) await sql`analyze`.execute(ctx.db);
+    console.log(`  seeded ${REPORTS.toLocaleString('en')} reports (${list.length.toLocaleString('en')} daily, ${weeks.length.toLocaleString('en')} weekly count rows) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    // The queries alone: the service's calls in this process, no HTTP.
+    const { createScanReportsService } = await import('../server/modules/scan-reports/service.js');
+    const service = createScanReportsService(ctx);
+    try {
+      console.log(`  dashboard queries in process (service calls, ${CALLS} each):`);
+      for (const [name, fn] of [
+        ['detections (all diseases)', () => service.detections(undefined)],
+        ['detections (one disease)', () => service.detections('d3')],
+        ['detections CSV', () => service.detectionsCsv(undefined)],
+      ] as const) {
+        const t = await timeCalls(fn as () => Promise<unknown>);
+        console.log(`    ${name.padEnd(28)} p50 ${t.p50.toFixed(1)} ms  p99 ${t.p99.toFixed(1)} ms`);
+      }
+    } finally {
+      service.close();
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+async function startServer(dataDir: string, databaseUrl: string | undefined): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['build/server/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', LOG_LEVEL: 'warn',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000', SCAN_REPORTS_PER_IP_PER_MINUTE: '1000000000', SCAN_REPORTS_PER_INSTALL_PER_MINUTE: '1000',
+      EVENT_CHANNEL: `bench_${port}`, INSTANCE_ID: 'bench',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (const until = Date.now() + 60_000; Date.now() < until;) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
+    } catch { /* starting */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error('the server did not start');
+}
+
+async function login(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: USER.username, password: USER.password }) });
+  if (!res.ok) throw new Error(`login failed: ${res.status}`);
+  return res.headers.getSetCookie().find((c) => c.startsWith('palayan_session='))!.split(';')[0]!;
+}
+
+async function timeCalls(fn: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < 10; i += 1) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < CALLS; i += 1) {
+    const t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+async function timeQuery(url: string, cookie: string): Promise<{ p50: number; p99: number }> {
+  const once = async () => {
+    const res = await fetch(url, { headers: { cookie } });
+    if (!res.ok) throw new Error(`${url}: ${res.status}`);
+    await res.arrayBuffer();
+  };
+  for (let i = 0; i < 10; i += 1) await once();
+  const samples: number[] = [];
+  for (let i = 0; i < CALLS; i += 1) {
+    const t0 = performance.now();
+    await once();
+    samples.push(performance.now() - t0);
+  }
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+function ingest(url: string, seconds: number): Promise<autocannon.Result> {
+  const scannedAt = new Date().toISOString();
+  const requests = DISEASES.map((d, i) => ({
+    method: 'POST' as const,
+    path: '/api/public/v1/scan-reports',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ reportId: 'r[<id>]', label: slug(d), confidence: 0.9, modelVersion: 'scanner-2026.1', scannedAt, municipality: TARLAC_MUNICIPALITIES[i % 6], barangay: 'Poblacion', installId: 'i[<id>]' }),
+  }));
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration: seconds, idReplacement: true, requests }, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+async function rowCount(engine: 'sqlite' | 'postgres', dataDir: string, databaseUrl: string | undefined): Promise<number> {
+  if (engine === 'postgres') {
+    const c = new pg.Client({ connectionString: databaseUrl });
+    await c.connect();
+    const { rows } = await c.query('select count(*)::int as n from scan_reports');
+    await c.end();
+    return rows[0].n as number;
+  }
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(path.join(dataDir, 'palayan.sqlite'), { readonly: true });
+  const n = (db.prepare('select count(*) as n from scan_reports').get() as { n: number }).n;
+  db.close();
+  return n;
+}
+
+async function bench(engine: 'sqlite' | 'postgres'): Promise<void> {
+  console.log(`\n== ${engine} ==`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-bench-scan-'));
+  let databaseUrl: string | undefined;
+  let schema: string | undefined;
+  if (engine === 'postgres') {
+    schema = `bench_${Math.random().toString(36).slice(2, 10)}`;
+    const admin = new pg.Client({ connectionString: PG });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const u = new URL(PG);
+    u.searchParams.set('options', `-c search_path=${schema}`);
+    databaseUrl = u.toString();
+  }
+  let server: { url: string; child: ChildProcess } | undefined;
+  try {
+    await seed(dataDir, databaseUrl);
+    server = await startServer(dataDir, databaseUrl);
+    const cookie = await login(server.url);
+    const queries = {
+      'detections (all diseases)': `${server.url}/api/dashboard/detections`,
+      'detections (one disease)': `${server.url}/api/dashboard/detections?diseaseId=d3`,
+      'detections CSV': `${server.url}/api/dashboard/detections.csv`,
+    };
+    console.log(`  dashboard at ${REPORTS.toLocaleString('en')} stored reports (${CALLS} calls each, HTTP round trip):`);
+    for (const [name, url] of Object.entries(queries)) {
+      const t = await timeQuery(url, cookie);
+      console.log(`    ${name.padEnd(28)} p50 ${t.p50.toFixed(1)} ms  p99 ${t.p99.toFixed(1)} ms`);
+    }
+    await ingest(server.url, 2); // warm-up
+    const perRun: number[] = [];
+    for (let run = 1; run <= RUNS; run += 1) {
+      const before = await rowCount(engine, dataDir, databaseUrl);
+      const r = await ingest(server.url, SECONDS);
+      const after = await rowCount(engine, dataDir, databaseUrl);
+      const accepted = after - before;
+      const perSecond = accepted / SECONDS;
+      perRun.push(perSecond);
+      console.log(`    run ${run}: ${accepted} reports accepted in ${SECONDS} s = ${perSecond.toFixed(0)} reports/s (2xx ${r['2xx']}, non-2xx ${r.non2xx}, errors ${r.errors}, p99 latency ${r.latency.p99} ms)`);
+    }
+    console.log(`  sustained ingest (${CONNECTIONS} connections): median ${median(perRun).toFixed(0)} reports/s`);
+    const t = await timeQuery(queries['detections (all diseases)'], cookie);
+    console.log(`  after ingest: detections (all diseases) p50 ${t.p50.toFixed(1)} ms  p99 ${t.p99.toFixed(1)} ms`);
+  } finally {
+    if (server) {
+      server.child.kill('SIGTERM');
+      await new Promise((r) => server!.child.once('exit', r));
+    }
+    if (schema) {
+      const admin = new pg.Client({ connectionString: PG });
+      await admin.connect();
+      await admin.query(`drop schema if exists ${schema} cascade`);
+      await admin.end();
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+console.log(`scan reports bench: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+for (const engine of ENGINES) await bench(engine);

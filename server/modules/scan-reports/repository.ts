@@ -1,0 +1,77 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, ScanReportsTable } from '../../db/types.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Queries of scan reports and their daily and weekly counts. */
+export const scanReportsRepository = {
+  /** Stores a report unless one with its id exists; true when it was stored. */
+  async insertOnce(db: Db, row: ScanReportsTable): Promise<boolean> {
+    const result = await db.insertInto('scan_reports').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  },
+
+  /** Counts one report in its day's and its week's rows. */
+  async countOne(db: Db, day: string, week: string, diseaseId: string, municipality: string): Promise<void> {
+    await db.insertInto('scan_report_counts').values({ day, diseaseId, municipality, reports: 1 })
+      .onConflict((oc) => oc.columns(['day', 'diseaseId', 'municipality']).doUpdateSet((eb) => ({ reports: eb('scan_report_counts.reports', '+', 1) })))
+      .execute();
+    await db.insertInto('scan_report_weekly').values({ week, diseaseId, municipality, reports: 1 })
+      .onConflict((oc) => oc.columns(['week', 'diseaseId', 'municipality']).doUpdateSet((eb) => ({ reports: eb('scan_report_weekly.reports', '+', 1) })))
+      .execute();
+  },
+
+  /** Live diseases and training classes, oldest first (the order labels are made in). */
+  diseases(db: Db) {
+    return db.selectFrom('rice_local_diseases').select(['id', 'name', 'isTrainingClass']).where('isDeleted', '=', 0)
+      .orderBy('createdAt').orderBy('id').execute();
+  },
+
+  /** Reports per week and disease from `fromWeek` on. */
+  async perDiseaseWeek(db: Db, fromWeek: string) {
+    const rows = await db.selectFrom('scan_report_weekly')
+      .select((eb) => ['week', 'diseaseId', eb.fn.sum<number>('reports').as('n')])
+      .where('week', '>=', fromWeek).groupBy(['week', 'diseaseId']).execute();
+    return rows.map((r) => ({ week: r.week, diseaseId: r.diseaseId, n: Number(r.n) }));
+  },
+
+  /** Reports per disease from `fromDay` on. */
+  async perDisease(db: Db, fromDay: string) {
+    const rows = await db.selectFrom('scan_report_counts')
+      .select((eb) => ['diseaseId', eb.fn.sum<number>('reports').as('n')])
+      .where('day', '>=', fromDay).groupBy('diseaseId').execute();
+    return rows.map((r) => ({ diseaseId: r.diseaseId, n: Number(r.n) }));
+  },
+
+  /** Reports per municipality ('' = not given) from `fromDay` on, for one disease or all. */
+  async perMunicipality(db: Db, fromDay: string, diseaseId: string | undefined) {
+    let q = db.selectFrom('scan_report_counts')
+      .select((eb) => ['municipality', eb.fn.sum<number>('reports').as('n')])
+      .where('day', '>=', fromDay);
+    if (diseaseId) q = q.where('diseaseId', '=', diseaseId);
+    const rows = await q.groupBy('municipality').execute();
+    return rows.map((r) => ({ municipality: r.municipality, n: Number(r.n) }));
+  },
+
+  /** Reports per week, disease and municipality from `fromWeek` on (the CSV export). */
+  async perWeekDiseasePlace(db: Db, fromWeek: string, diseaseId: string | undefined) {
+    let q = db.selectFrom('scan_report_weekly').select(['week', 'diseaseId', 'municipality', 'reports']).where('week', '>=', fromWeek);
+    if (diseaseId) q = q.where('diseaseId', '=', diseaseId);
+    const rows = await q.execute();
+    return rows.map((r) => ({ week: r.week, diseaseId: r.diseaseId, municipality: r.municipality, n: Number(r.reports) }));
+  },
+
+  /** Deletes up to `limit` reports scanned before `before`; returns how many. */
+  async deleteBatch(db: Db, before: string, limit: number): Promise<number> {
+    const result = await db.deleteFrom('scan_reports')
+      .where('id', 'in', (eb) => eb.selectFrom('scan_reports').select('id').where('scannedAt', '<', before).limit(limit))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
+  /** Forgets the counts of days before `day` and of weeks before `week`. */
+  async deleteCountsBefore(db: Db, day: string, week: string): Promise<void> {
+    await db.deleteFrom('scan_report_counts').where('day', '<', day).execute();
+    await db.deleteFrom('scan_report_weekly').where('week', '<', week).execute();
+  },
+};

@@ -1,0 +1,67 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { SCAN_REPORT_LIMITS } from '../../../common/scan-reports.js';
+import { detectionsQuerySchema, detectionsSchema, scanReportResultSchema, scanReportSchema } from '../../../common/schemas/scan-reports.js';
+import { createScanReportsService } from './service.js';
+
+/**
+ * The scanner loop's way back: the farmer app posts what a scan found (public, no session,
+ * no Origin header: the same-site check lets it through and refuses browsers on other sites);
+ * every signed-in role reads the Detections it adds up to; a daily job forgets old reports.
+ */
+const routes: FastifyPluginAsync = async (app) => {
+  const service = createScanReportsService(app.ctx);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  let timer: NodeJS.Timeout | undefined;
+  let first: NodeJS.Timeout | undefined;
+  const purge = async () => {
+    try {
+      const removed = await service.purgeOld();
+      if (removed > 0) app.log.info({ removed }, 'scan-report retention');
+    } catch (err) {
+      app.log.error({ err }, 'scan-report retention failed');
+    }
+  };
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => { void purge(); }, SCAN_REPORT_LIMITS.retentionEveryMs);
+    timer.unref();
+    first = setTimeout(() => { void purge(); }, 30_000);
+    first.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    if (first) clearTimeout(first);
+    service.close();
+  });
+
+  r.post('/api/public/v1/scan-reports', {
+    config: { access: 'public', rateLimit: { max: app.ctx.config.scanReportsPerIpPerMinute, timeWindow: 60_000 } },
+    bodyLimit: SCAN_REPORT_LIMITS.maxBodyBytes,
+    schema: {
+      tags: ['public'],
+      summary: "The farmer app's report of one scan (label, confidence, model version, time, optional municipality/barangay, anonymous install id); idempotent by reportId",
+      body: scanReportSchema,
+      response: { 201: scanReportResultSchema, 200: scanReportResultSchema },
+    },
+  }, async (request, reply) => {
+    const result = await service.submit(request.body);
+    return reply.code(result.status === 'accepted' ? 201 : 200).send(result);
+  });
+
+  r.get('/api/dashboard/detections', {
+    config: { access: 'signedIn' },
+    schema: { tags: ['dashboard'], summary: 'Scanner detections: reports per disease per week (12 weeks), top diseases and municipalities (30 days)', querystring: detectionsQuerySchema, response: { 200: detectionsSchema } },
+  }, async (request) => service.detections(request.query.diseaseId));
+
+  r.get('/api/dashboard/detections.csv', {
+    config: { access: 'signedIn' },
+    schema: { tags: ['dashboard'], summary: 'The 12 weeks of scan reports per week, disease and municipality as CSV', querystring: detectionsQuerySchema },
+  }, async (request, reply) => {
+    const csv = await service.detectionsCsv(request.query.diseaseId);
+    reply.header('content-type', 'text/csv; charset=utf-8');
+    reply.header('content-disposition', 'attachment; filename="detections.csv"');
+    return reply.send(csv);
+  });
+};
+export default routes;

@@ -1,0 +1,218 @@
+import { canonicalMunicipality, SCAN_REPORT_LIMITS, SCAN_REPORT_TEXTS, TARLAC_MUNICIPALITIES } from '../../../common/scan-reports.js';
+import type { Detections, ScanReportInput } from '../../../common/schemas/scan-reports.js';
+import { writeAudit } from '../../platform/audit.js';
+import { nowIso } from '../../platform/clock.js';
+import type { AppContext } from '../../platform/context.js';
+import { fail, invalid } from '../../platform/errors.js';
+import { trainingClasses } from '../training/service.js';
+import { scanReportsRepository as repo } from './repository.js';
+
+const DAY_MS = 24 * 60 * 60_000;
+const OFFSET_MS = SCAN_REPORT_LIMITS.utcOffsetMinutes * 60_000;
+
+/** The department's (Manila) date of an instant, 'YYYY-MM-DD'. */
+export function manilaDay(ms: number): string {
+  return new Date(ms + OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** The Monday starting the Manila week of a day. */
+export function mondayOf(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  return new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY_MS).toISOString().slice(0, 10);
+}
+
+function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** A fixed-window counter per key, in memory (per instance): the per-install limit. */
+class WindowCounter {
+  private readonly counts = new Map<string, { n: number; resetAt: number }>();
+  private lastPrune = 0;
+  constructor(private readonly max: number, private readonly windowMs: number) {}
+
+  /** Counts one hit; false when the key is over its budget. */
+  hit(key: string, now = Date.now()): boolean {
+    if (now - this.lastPrune > this.windowMs) {
+      for (const [k, v] of this.counts) if (v.resetAt <= now) this.counts.delete(k);
+      this.lastPrune = now;
+    }
+    const entry = this.counts.get(key);
+    if (!entry || entry.resetAt <= now) {
+      this.counts.set(key, { n: 1, resetAt: now + this.windowMs });
+      return true;
+    }
+    entry.n += 1;
+    return entry.n <= this.max;
+  }
+}
+
+export interface LabelInfo { diseaseId: string; trainingClass: boolean }
+
+export function createScanReportsService(ctx: AppContext) {
+  const perInstall = new WindowCounter(ctx.config.scanReportsPerInstallPerMinute, 60_000);
+
+  // Labels are the training set's (labels.txt); kept for a short while, dropped on every disease change.
+  let labels: { map: Map<string, LabelInfo>; at: number } | null = null;
+  const unsubscribe = ctx.events.subscribe((event) => {
+    if (event.topic === 'rice_local_diseases' || event.topic === 'resync') labels = null;
+  });
+  async function labelMap(): Promise<Map<string, LabelInfo>> {
+    if (labels && Date.now() - labels.at < 30_000) return labels.map;
+    const classes = await trainingClasses(ctx);
+    const map = new Map(classes.map((c) => [c.label, { diseaseId: c.id, trainingClass: c.trainingClass }]));
+    labels = { map, at: Date.now() };
+    return map;
+  }
+
+  // The dashboards follow reports live, at most one event a second however many arrive.
+  let lastEvent = 0;
+  let pending: NodeJS.Timeout | null = null;
+  function announce(): void {
+    const now = Date.now();
+    const wait = lastEvent + SCAN_REPORT_LIMITS.liveEventEveryMs - now;
+    if (wait <= 0) {
+      lastEvent = now;
+      ctx.events.publish({ topic: 'scan_reports', id: null, op: 'create' });
+    } else if (!pending) {
+      pending = setTimeout(() => { pending = null; announce(); }, wait);
+      pending.unref();
+    }
+  }
+
+  async function diseaseNames(): Promise<Map<string, string>> {
+    const rows = await repo.diseases(ctx.db);
+    return new Map(rows.filter((r) => r.isTrainingClass === 0).map((r) => [r.id, r.name]));
+  }
+
+  return {
+    close(): void {
+      unsubscribe();
+      if (pending) clearTimeout(pending);
+    },
+
+    /** Validates and stores one report (once per reportId), and counts it for the dashboard. */
+    async submit(input: ScanReportInput, now = Date.now()): Promise<{ reportId: string; status: 'accepted' | 'duplicate' }> {
+      if (!perInstall.hit(input.installId, now)) fail('RATE_LIMITED');
+      const info = (await labelMap()).get(input.label);
+      if (!info) invalid({ label: SCAN_REPORT_TEXTS.unknownLabel });
+      let municipality: string | null = null;
+      if (input.municipality) {
+        municipality = canonicalMunicipality(input.municipality);
+        if (!municipality) invalid({ municipality: SCAN_REPORT_TEXTS.unknownMunicipality });
+      }
+      const scanned = Date.parse(input.scannedAt);
+      if (scanned > now + SCAN_REPORT_LIMITS.maxClockSkewMs) invalid({ scannedAt: SCAN_REPORT_TEXTS.futureScan });
+      if (scanned < now - ctx.config.scanReportRetentionDays * DAY_MS) invalid({ scannedAt: SCAN_REPORT_TEXTS.tooOld });
+      const stored = await ctx.db.transaction().execute(async (trx) => {
+        const inserted = await repo.insertOnce(trx, {
+          id: input.reportId,
+          label: input.label,
+          diseaseId: info.diseaseId,
+          confidence: input.confidence,
+          modelVersion: input.modelVersion,
+          scannedAt: new Date(scanned).toISOString(),
+          receivedAt: new Date(now).toISOString(),
+          municipality,
+          barangay: input.barangay || null,
+          installId: input.installId,
+        });
+        if (inserted) {
+          const day = manilaDay(scanned);
+          await repo.countOne(trx, day, mondayOf(day), info.diseaseId, municipality ?? '');
+        }
+        return inserted;
+      });
+      if (stored) announce();
+      return { reportId: input.reportId, status: stored ? 'accepted' : 'duplicate' };
+    },
+
+    /** The dashboard's Detections: 12 weeks per disease, the 30-day top list, municipalities. */
+    async detections(diseaseId: string | undefined, now = Date.now()): Promise<Detections> {
+      const today = manilaDay(now);
+      const firstWeek = addDays(mondayOf(today), -7 * (SCAN_REPORT_LIMITS.weeks - 1));
+      const weeks = Array.from({ length: SCAN_REPORT_LIMITS.weeks }, (_, i) => addDays(firstWeek, 7 * i));
+      const topFrom = addDays(today, -(SCAN_REPORT_LIMITS.topDays - 1));
+      const names = await diseaseNames();
+      if (diseaseId && !names.has(diseaseId)) fail('NOT_FOUND');
+
+      const perWeek = new Map<string, number[]>();
+      const weekIndex = new Map(weeks.map((w, i) => [w, i]));
+      for (const row of await repo.perDiseaseWeek(ctx.db, firstWeek)) {
+        if (!names.has(row.diseaseId) || !weekIndex.has(row.week)) continue;
+        const counts = perWeek.get(row.diseaseId) ?? new Array<number>(weeks.length).fill(0);
+        counts[weekIndex.get(row.week)!]! += row.n;
+        perWeek.set(row.diseaseId, counts);
+      }
+      const last30 = new Map((await repo.perDisease(ctx.db, topFrom)).filter((r) => names.has(r.diseaseId)).map((r) => [r.diseaseId, r.n]));
+      const series = [...perWeek]
+        .filter(([id]) => !diseaseId || id === diseaseId)
+        .map(([id, counts]) => ({ diseaseId: id, name: names.get(id)!, counts, total: counts.reduce((a, b) => a + b, 0) }))
+        .sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
+      const top = [...last30].map(([id, reports]) => ({ diseaseId: id, name: names.get(id)!, reports }))
+        .sort((a, b) => b.reports - a.reports || a.name.localeCompare(b.name)).slice(0, SCAN_REPORT_LIMITS.topCount);
+
+      const byPlace = new Map((await repo.perMunicipality(ctx.db, topFrom, diseaseId)).map((r) => [r.municipality, r.n]));
+      const municipalities: Detections['municipalities'] = [
+        ...TARLAC_MUNICIPALITIES.map((m) => ({ municipality: m as string | null, reports: byPlace.get(m) ?? 0 })),
+        { municipality: null, reports: byPlace.get('') ?? 0 },
+      ];
+      return {
+        weeks, series, top, municipalities,
+        diseases: [...names].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name)),
+        diseaseId: diseaseId ?? null,
+        generatedAt: new Date(now).toISOString(),
+      };
+    },
+
+    /** The 12 weeks' reports per week, disease and municipality, as CSV. */
+    async detectionsCsv(diseaseId: string | undefined, now = Date.now()): Promise<string> {
+      const today = manilaDay(now);
+      const firstWeek = addDays(mondayOf(today), -7 * (SCAN_REPORT_LIMITS.weeks - 1));
+      const names = await diseaseNames();
+      if (diseaseId && !names.has(diseaseId)) fail('NOT_FOUND');
+      const weeks = Array.from({ length: SCAN_REPORT_LIMITS.weeks }, (_, i) => addDays(firstWeek, 7 * i));
+      const rank = new Map([...names].sort((a, b) => a[1].localeCompare(b[1])).map(([id], i) => [id, i]));
+      const rows = (await repo.perWeekDiseasePlace(ctx.db, firstWeek, diseaseId)).filter((r) => names.has(r.diseaseId) && weeks.includes(r.week));
+      rows.sort((a, b) => (a.week < b.week ? -1 : a.week > b.week ? 1 : 0) || rank.get(a.diseaseId)! - rank.get(b.diseaseId)!
+        || (a.municipality < b.municipality ? -1 : a.municipality > b.municipality ? 1 : 0));
+      const cell = (v: string | number) => { const s = String(v); return /[",\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; };
+      const lines = ['week_start,disease_id,disease,municipality,reports'];
+      for (const e of rows) lines.push([e.week, e.diseaseId, names.get(e.diseaseId)!, e.municipality, e.n].map(cell).join(','));
+      return `${lines.join('\n')}\n`;
+    },
+
+    /**
+     * Deletes reports scanned more than SCAN_REPORT_RETENTION_DAYS ago, in batches (writers
+     * wait for one batch at most), then their daily counts; the total goes to the audit log.
+     */
+    async purgeOld(now = Date.now()): Promise<number> {
+      const days = ctx.config.scanReportRetentionDays;
+      const cutoff = now - days * DAY_MS;
+      const before = new Date(cutoff).toISOString();
+      let total = 0;
+      for (;;) {
+        const n = await ctx.db.transaction().execute((trx) => repo.deleteBatch(trx, before, SCAN_REPORT_LIMITS.retentionBatch));
+        total += n;
+        if (n < SCAN_REPORT_LIMITS.retentionBatch) break;
+      }
+      await ctx.db.transaction().execute(async (trx) => {
+        // Whole days and weeks only: the counts of the cut-off's own day and week stay a while longer.
+        const day = manilaDay(cutoff);
+        await repo.deleteCountsBefore(trx, day, mondayOf(day));
+        if (total > 0) {
+          await writeAudit(trx, null, {
+            action: 'DELETE',
+            collection: SCAN_REPORT_TEXTS.audit.collection,
+            documentId: null,
+            documentName: SCAN_REPORT_TEXTS.audit.name,
+            description: SCAN_REPORT_TEXTS.audit.purged(total, days),
+            details: { removed: total, olderThan: before, at: nowIso() },
+          });
+        }
+      });
+      if (total > 0) ctx.events.publish({ topic: 'scan_reports', id: null, op: 'delete' });
+      return total;
+    },
+  };
+}
