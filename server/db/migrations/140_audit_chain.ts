@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../dialect.js';
-import { CHAINED_FIELDS, entryHash, GENESIS_HASH } from '../../platform/audit-hash.js';
+import { GENESIS_HASH } from '../../platform/audit-hash.js';
 
 /**
  * Tamper-evident audit trail, kept beside audit_logs so entries are never updated:
@@ -10,9 +10,8 @@ import { CHAINED_FIELDS, entryHash, GENESIS_HASH } from '../../platform/audit-ha
  * - audit_chain: one row, the head (last index and hash), locked by the sealer so instances
  *   seal one after another, and the base (the last entry moved to an archive by retention);
  * - audit_verifications: results of `Verify now` and the daily check.
- * Existing entries are chained in seq order.
+ * Existing entries are queued for the sealer, which chains them in seq order.
  */
-const BATCH = 2000;
 
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = isPostgres(db);
@@ -48,25 +47,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('audit_verifications_started_idx').on('audit_verifications').column('startedAt').execute();
 
-  let index = 0;
-  let prev = GENESIS_HASH;
-  let afterSeq = -1;
-  for (;;) {
-    const rows = await db.selectFrom('audit_logs').select(['seq', ...CHAINED_FIELDS]).where('seq', '>', afterSeq).orderBy('seq').limit(BATCH).execute();
-    if (rows.length === 0) break;
-    const links = rows.map((row) => {
-      index += 1;
-      const seq = Number(row.seq);
-      const hash = entryHash(prev, { ...row, seq });
-      const link = { chainIndex: index, seq, prevHash: prev, hash };
-      prev = hash;
-      return link;
-    });
-    for (let i = 0; i < links.length; i += 500) await db.insertInto('audit_chain_links').values(links.slice(i, i + 500)).execute();
-    afterSeq = links[links.length - 1]!.seq;
-  }
-  await db.insertInto('audit_chain').values({ id: 1, lastIndex: index, lastHash: prev, baseIndex: 0, baseHash: GENESIS_HASH, dailyAt: null }).execute();
-  if (pg) await sql`analyze audit_chain_links`.execute(db);
+  // Existing entries wait for the sealer (platform/audit.ts), which chains them in seq order at
+  // the first start, as it does every new entry: one way of hashing, not a copy of it here.
+  await sql`insert into audit_pending (seq) select seq from audit_logs`.execute(db);
+  await db.insertInto('audit_chain').values({ id: 1, lastIndex: 0, lastHash: GENESIS_HASH, baseIndex: 0, baseHash: GENESIS_HASH, dailyAt: null }).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

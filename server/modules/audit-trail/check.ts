@@ -47,10 +47,10 @@ export async function verifyAuditTrail(db: Kysely<Database>, options: VerifyOpti
   const walker = new ChainWalker(startIndex, archives.length > 0 ? GENESIS_HASH : head.baseHash, anchors);
   const total = head.lastIndex - startIndex;
   const outcome = (): VerifyOutcome => {
-    const covered = walker.problem ? 0 : [...anchors.keys()].filter((i) => i <= startIndex).length;
+    const skipped = walker.problem ? 0 : [...anchors.keys()].filter((i) => i <= startIndex).length;
     return {
       ok: walker.problem === null, checked: walker.checked, total, headIndex: head.lastIndex, problem: walker.problem,
-      anchorsChecked: walker.anchorsChecked.size, anchorsSkipped: covered,
+      anchorsChecked: walker.anchorsChecked.size, anchorsSkipped: skipped,
     };
   };
   let lastReport = 0;
