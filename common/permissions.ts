@@ -69,4 +69,4 @@ export function isAccess(value: unknown): value is Access {
 }
 
 /** Actions an ADMIN never sees in the history (SPEC.md section 6). */
-export const SECURITY_ACTIONS = ['LOGIN', 'RESTRICT', 'UNRESTRICT'] as const;
+export const SECURITY_ACTIONS = ['LOGIN', 'RESTRICT', 'UNRESTRICT', 'SIGN_OUT', 'SECOND_FACTOR'] as const;
