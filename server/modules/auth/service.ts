@@ -6,7 +6,7 @@ import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import { minutesToWait, Throttle, type ThrottleState } from '../../platform/throttle.js';
-import { announceEnded, endAccountSessions, findSessionByToken, openSession } from '../../platform/sessions.js';
+import { announceEnded, findSessionByToken, makeRoomForSession, openSession } from '../../platform/sessions.js';
 import { blockReason, toSessionUser } from '../accounts/presenter.js';
 import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
 
@@ -61,7 +61,7 @@ export function createAuthService(ctx: AppContext) {
       const newHash = check.needsRehash ? await hashPassword(input.password) : null;
       const now = nowIso();
       const { opened, ended } = await db.transaction().execute(async (trx) => {
-        const endedIds = await endAccountSessions(trx, account.id, 'replaced');
+        const room = await makeRoomForSession(trx, account.id, config);
         const session = await openSession(trx, account.id, meta);
         await accountsRepository.update(trx, account.id, {
           status: 'active',
@@ -70,9 +70,10 @@ export function createAuthService(ctx: AppContext) {
           currentSession: session.sessionId,
           ...(newHash ? { password: newHash } : {}),
         });
-        return { opened: session, ended: endedIds };
+        return { opened: session, ended: room };
       });
-      announceEnded(events, account.id, ended, 'replaced');
+      announceEnded(events, account.id, ended.replaced, 'replaced');
+      announceEnded(events, account.id, ended.idle, 'inactivity');
       const fresh = await accountsRepository.findById(db, account.id);
       return {
         token: opened.token,
