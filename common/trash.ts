@@ -22,7 +22,12 @@ export const TRASH_LIMITS = {
 export const TRASH = {
   tab: 'Trash',
   liveTab: 'Records',
-  heading: (label: string) => `Deleted ${label.toLowerCase()}`,
+  headings: {
+    rice_seed_varieties: 'Deleted rice varieties',
+    rice_local_pests: 'Deleted pests',
+    rice_local_diseases: 'Deleted diseases',
+    accounts: 'Deleted admin accounts',
+  } satisfies Record<TrashCollection, string>,
   explanation:
     'Deleted records wait here and can be restored exactly as they were. They cannot be deleted for good: the history and the disease scanner\u2019s training photos depend on them.',
   searchPlaceholder: 'Search deleted records',
