@@ -61,6 +61,11 @@ export async function touchSession(db: Db, sessionId: string): Promise<void> {
   await db.updateTable('sessions').set({ lastSeenAt: nowIso() }).where('id', '=', sessionId).execute();
 }
 
+/** Ends one session (a logout) in the caller's transaction. */
+export async function endSession(trx: Db, sessionId: string, reason: EndReason): Promise<void> {
+  await trx.updateTable('sessions').set({ endedAt: nowIso(), endedReason: reason }).where('id', '=', sessionId).execute();
+}
+
 /**
  * Ends every open session of an account inside the caller's transaction and clears
  * currentSession. Returns the ended session ids so the caller can push them after commit.
