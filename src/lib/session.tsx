@@ -42,7 +42,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const load = useCallback(async (): Promise<SessionInfo | null> => {
     try {
-      const info = await api<SessionInfo>('/api/auth/session', { passive: true, skipAuthHandling: true });
+      const info = await api<SessionInfo>('/api/auth/session', { skipAuthHandling: true });
       setSession(info);
       setStatus('authenticated');
       return info;
@@ -116,7 +116,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!authenticated) return;
     const timer = setInterval(() => {
-      api<SessionInfo>('/api/auth/session', { passive: true, skipAuthHandling: true })
+      api<SessionInfo>('/api/auth/session', { skipAuthHandling: true })
         .then((info) => { if (info.sessionId !== sessionId) setSession(info); })
         .catch((err: unknown) => {
           if (err instanceof ApiError && err.status === 401) void handleEnded(err.reason ?? 'session_ended');

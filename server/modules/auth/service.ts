@@ -1,12 +1,12 @@
 import type { LoginInput, SessionInfo } from '../../../common/schemas/auth.js';
 import { LOGIN } from '../../../common/texts.js';
-import { writeAudit } from '../../platform/audit.js';
+import { runCommand } from '../../platform/command.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import { minutesToWait, Throttle, type ThrottleState } from '../../platform/throttle.js';
-import { announceEnded, findSessionByToken, makeRoomForSession, openSession } from '../../platform/sessions.js';
+import { announceEnded, endSession, findSessionByToken, makeRoomForSession, openSession } from '../../platform/sessions.js';
 import { blockReason, toSessionUser } from '../accounts/presenter.js';
 import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
 
@@ -47,21 +47,26 @@ export function createAuthService(ctx: AppContext) {
 
       const blocked = blockReason(account);
       if (blocked) {
-        await writeAudit(db, { id: account.id, fullname: account.fullname, email: account.email }, {
+        // No change event of its own: the command announces the entry to History (audit_logs).
+        await runCommand(ctx, { id: account.id, fullname: account.fullname, email: account.email }, (_trx, cmd) => cmd.audit({
           action: 'LOGIN',
           collection: 'accounts',
           documentId: account.id,
           documentName: account.fullname,
           description: blocked === 'ACCOUNT_DELETED' ? 'Blocked login: account deleted' : 'Blocked login: account restricted',
           details: { status: account.status, isRestricted: Boolean(account.isRestricted), isDeleted: Boolean(account.isDeleted) },
-        });
+        }));
         fail(blocked);
       }
 
       const newHash = check.needsRehash ? await hashPassword(input.password) : null;
       const now = nowIso();
-      const { opened, ended } = await db.transaction().execute(async (trx) => {
+      const opened = await runCommand(ctx, null, async (trx, cmd) => {
         const room = await makeRoomForSession(trx, account.id, config);
+        cmd.afterCommit(() => {
+          announceEnded(events, account.id, room.replaced, 'replaced');
+          announceEnded(events, account.id, room.idle, 'inactivity');
+        });
         const session = await openSession(trx, account.id, meta);
         await accountsRepository.update(trx, account.id, {
           status: 'active',
@@ -70,10 +75,8 @@ export function createAuthService(ctx: AppContext) {
           currentSession: session.sessionId,
           ...(newHash ? { password: newHash } : {}),
         });
-        return { opened: session, ended: room };
+        return session;
       });
-      announceEnded(events, account.id, ended.replaced, 'replaced');
-      announceEnded(events, account.id, ended.idle, 'inactivity');
       const fresh = await accountsRepository.findById(db, account.id);
       return {
         token: opened.token,
@@ -89,13 +92,13 @@ export function createAuthService(ctx: AppContext) {
       const session = await findSessionByToken(db, token);
       if (!session) return;
       const accountId = session.account.id;
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('sessions').set({ endedAt: nowIso(), endedReason: 'logout' }).where('id', '=', session.sessionId).execute();
+      await runCommand(ctx, null, async (trx, cmd) => {
+        await endSession(trx, session.sessionId, 'logout');
         if (session.account.currentSession === session.sessionId) {
           await accountsRepository.update(trx, accountId, { currentSession: null, lastLogoutAt: nowIso() });
         }
+        cmd.afterCommit(() => announceEnded(events, accountId, [session.sessionId], 'logout'));
       });
-      announceEnded(events, accountId, [session.sessionId], 'logout');
     },
   };
 }

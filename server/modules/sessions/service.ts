@@ -1,7 +1,7 @@
 import type { SessionList } from '../../../common/schemas/sessions.js';
 import { describeUserAgent, SESSIONS } from '../../../common/sessions.js';
-import { writeAudit } from '../../platform/audit.js';
 import type { AppContext, AuthContext } from '../../platform/context.js';
+import { runCommand } from '../../platform/command.js';
 import { fail } from '../../platform/errors.js';
 import { announceEnded, endSession, openSessionsOf, type EndReason } from '../../platform/sessions.js';
 import { sessionsRepository } from './repository.js';
@@ -39,11 +39,11 @@ export function createSessionsService(ctx: AppContext) {
   /** Ends one session of the account (never the asker's own: that is Logout). */
   async function endOne(accountId: string, sessionId: string, auth: AuthContext, describe: (device: string) => string): Promise<void> {
     if (sessionId === auth.sessionId) fail('VALIDATION_FAILED', SESSIONS.useLogout);
-    await db.transaction().execute(async (trx) => {
+    await runCommand(ctx, auth.actor, async (trx, cmd) => {
       const session = await sessionsRepository.findOpen(trx, accountId, sessionId);
       if (!session || !(await endSession(trx, sessionId, REASON))) fail('NOT_FOUND', SESSIONS.notFound);
       const device = describeUserAgent(session.userAgent);
-      await writeAudit(trx, auth.actor, {
+      await cmd.audit({
         action: 'SIGN_OUT',
         collection: 'accounts',
         documentId: accountId,
@@ -51,18 +51,18 @@ export function createSessionsService(ctx: AppContext) {
         description: describe(device),
         details: { sessionId, device, ip: session.ip },
       });
+      cmd.afterCommit(() => announceEnded(events, accountId, [sessionId], REASON));
     });
-    announceEnded(events, accountId, [sessionId], REASON);
   }
 
   /** Ends every open session of the account but the asker's own; audited once with the count. */
   async function endMany(accountId: string, auth: AuthContext, documentName: string, describe: (n: number) => string): Promise<number> {
-    const ended = await db.transaction().execute(async (trx) => {
+    return runCommand(ctx, auth.actor, async (trx, cmd) => {
       const ids = await sessionsRepository.openIds(trx, accountId, auth.sessionId);
       const done: string[] = [];
       for (const id of ids) if (await endSession(trx, id, REASON)) done.push(id);
       if (done.length > 0) {
-        await writeAudit(trx, auth.actor, {
+        await cmd.audit({
           action: 'SIGN_OUT',
           collection: 'accounts',
           documentId: accountId,
@@ -70,11 +70,10 @@ export function createSessionsService(ctx: AppContext) {
           description: describe(done.length),
           details: { sessionIds: done },
         });
+        cmd.afterCommit(() => announceEnded(events, accountId, done, REASON));
       }
-      return done;
+      return done.length;
     });
-    announceEnded(events, accountId, ended, REASON);
-    return ended.length;
   }
 
   return {

@@ -1,8 +1,9 @@
 import type { TrashList, TrashListQuery } from '../../../common/schemas/trash.js';
 import { TRASH, TRASH_LIMITS, TRASH_NOUNS, type TrashCollection } from '../../../common/trash.js';
-import { writeAudit, type Actor } from '../../platform/audit.js';
+import type { Actor } from '../../platform/audit.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
+import { runCommand } from '../../platform/command.js';
 import { fail } from '../../platform/errors.js';
 import { trashRepository, type DeletedRow } from './repository.js';
 
@@ -23,7 +24,7 @@ function present(row: DeletedRow) {
  * is deleted) comes back as it was; it is audited as RESTORE in the same transaction.
  */
 export function createTrashService(ctx: AppContext) {
-  const { db, events } = ctx;
+  const { db } = ctx;
 
   return {
     async list(collection: TrashCollection, query: TrashListQuery): Promise<TrashList> {
@@ -34,7 +35,7 @@ export function createTrashService(ctx: AppContext) {
 
     async restore(collection: TrashCollection, id: string, actor: Actor): Promise<void> {
       const noun = TRASH_NOUNS[collection];
-      const restored = await db.transaction().execute(async (trx) => {
+      await runCommand(ctx, actor, async (trx, cmd) => {
         const row = await trashRepository.findDeleted(trx, collection, id);
         if (!row) fail('NOT_FOUND', TRASH.notInTrash);
         // Accounts' usernames and emails stay reserved while deleted (unique columns); the
@@ -45,7 +46,7 @@ export function createTrashService(ctx: AppContext) {
         }
         const now = nowIso();
         if (await trashRepository.restore(trx, collection, id, now) === 0) fail('NOT_FOUND', TRASH.notInTrash);
-        await writeAudit(trx, actor, {
+        await cmd.audit({
           action: 'RESTORE',
           collection,
           documentId: id,
@@ -56,10 +57,9 @@ export function createTrashService(ctx: AppContext) {
             after: { isDeleted: false, deletedAt: null, deletedBy: null },
           },
         });
-        return row;
+        // Varieties' cached searches drop what this name can match (on every instance).
+        cmd.publish({ topic: collection, id, op: 'restore', texts: row.searchText ? [row.searchText] : undefined });
       });
-      // Varieties' cached searches drop what this name can match (on every instance).
-      events.publish({ topic: collection, id, op: 'restore', texts: restored.searchText ? [restored.searchText] : undefined });
     },
   };
 }
