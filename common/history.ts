@@ -85,10 +85,8 @@ export type HistoryDateRange = (typeof HISTORY_DATE_RANGES)[number];
 
 /** Actions used by the product (SPEC.md section 3), in the order the filter offers them. */
 export const HISTORY_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'RESTRICT', 'UNRESTRICT', 'LOGIN'] as const;
-export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 
 export const HISTORY_COLLECTIONS = ['accounts', 'rice_local_diseases', 'rice_local_pests', 'rice_seed_varieties'] as const;
-export type HistoryCollection = (typeof HISTORY_COLLECTIONS)[number];
 
 export const HISTORY_LIMITS = {
   pageSize: 50,
