@@ -55,7 +55,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const handleEnded = useCallback(async (reason: string) => {
     const adopted = await load();
     if (adopted) return;
-    signedOut(reason === 'logout' ? undefined : reason === 'inactivity' ? 'inactivity' : 'session_ended');
+    signedOut(reason === 'logout' ? undefined : reason === 'inactivity' || reason === 'signed_out' ? reason : 'session_ended');
   }, [load, signedOut]);
 
   useEffect(() => {

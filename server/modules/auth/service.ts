@@ -6,7 +6,7 @@ import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import { minutesToWait, Throttle, type ThrottleState } from '../../platform/throttle.js';
-import { announceEnded, endSession, findSessionByToken, openSession } from '../../platform/sessions.js';
+import { announceEnded, endSession, findSessionByToken, makeRoomForSession, openSession } from '../../platform/sessions.js';
 import { toSessionUser } from '../../platform/session-user.js';
 import { blockReason } from '../accounts/presenter.js';
 import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
@@ -63,7 +63,11 @@ export function createAuthService(ctx: AppContext) {
       const newHash = check.needsRehash ? await hashPassword(input.password) : null;
       const now = nowIso();
       const opened = await runCommand(ctx, null, async (trx, cmd) => {
-        await cmd.endSessions(account.id, 'replaced');
+        const room = await makeRoomForSession(trx, account.id, config);
+        cmd.afterCommit(() => {
+          announceEnded(events, account.id, room.replaced, 'replaced');
+          announceEnded(events, account.id, room.idle, 'inactivity');
+        });
         const session = await openSession(trx, account.id, meta);
         await accountsRepository.update(trx, account.id, {
           status: 'active',

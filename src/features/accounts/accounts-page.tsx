@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Ban, Pencil, Plus, ShieldCheck, Trash2 } from 'lucide-react';
+import { Ban, MonitorSmartphone, Pencil, Plus, ShieldCheck, Trash2 } from 'lucide-react';
 import { ACCOUNTS, type AccountDisplayStatus } from '../../../common/accounts';
 import type { AdminAccount } from '../../../common/schemas/accounts';
+import { SESSIONS } from '../../../common/sessions';
 import { SHELL } from '../../../common/texts';
+import { SessionsList } from '../../components/sessions/sessions-list';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
@@ -82,6 +84,7 @@ export function AccountsPage() {
   const [restricting, setRestricting] = useState<AdminAccount | null>(null);
   const [deleting, setDeleting] = useState<AdminAccount | null>(null);
   const [undeletable, setUndeletable] = useState<AdminAccount | null>(null);
+  const [sessionsOf, setSessionsOf] = useState<AdminAccount | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const restrict = useRestrictAccount();
   const unrestrict = useUnrestrictAccount();
@@ -179,6 +182,7 @@ export function AccountsPage() {
                         {!self && (a.displayStatus === 'restricted'
                           ? <ActionButton label={ACCOUNTS.actions.unrestrict} icon={ShieldCheck} tone="ok" onClick={() => void doUnrestrict(a)} disabled={unrestrict.isPending} />
                           : <ActionButton label={ACCOUNTS.actions.restrict} icon={Ban} tone="warn" onClick={() => openRestrict(a)} />)}
+                        {!self && <ActionButton label={SESSIONS.viewSessionsLabel(a.fullname)} icon={MonitorSmartphone} onClick={() => setSessionsOf(a)} />}
                         {!self && <ActionButton label={ACCOUNTS.actions.delete} icon={Trash2} tone="danger" onClick={() => openDelete(a)} />}
                       </div>
                     </td>
@@ -200,6 +204,11 @@ export function AccountsPage() {
         title={K.deleteTitle} description={deleting ? K.deleteBody(deleting.fullname) : ''}
         expected={deleting?.fullname ?? ''} trim mismatchText={M.nameMismatch}
         confirmLabel={K.deleteLabel} busyLabel={K.deleting} onConfirm={confirmDelete} error={actionError} />
+
+      <Dialog open={sessionsOf !== null} onOpenChange={(o) => { if (!o) setSessionsOf(null); }} title={sessionsOf ? SESSIONS.adminHeading(sessionsOf.fullname) : ''} size="md"
+        footer={<Button variant="secondary" onClick={() => setSessionsOf(null)}>{K.close}</Button>}>
+        {sessionsOf && <SessionsList scope={{ kind: 'account', accountId: sessionsOf.id }} />}
+      </Dialog>
 
       <Dialog open={undeletable !== null} onOpenChange={(o) => { if (!o) setUndeletable(null); }} title={K.deleteTitle} size="sm"
         footer={<>

@@ -4,7 +4,7 @@ import { Download, X } from 'lucide-react';
 import { relativeTime } from '../../../common/activity';
 import { collectionLabel, fullDate, HISTORY, HISTORY_ACTIONS, HISTORY_COLLECTIONS, HISTORY_DATE_RANGES } from '../../../common/history';
 import { TIMINGS } from '../../../common/limits';
-import { can } from '../../../common/permissions';
+import { can, SECURITY_ACTIONS } from '../../../common/permissions';
 import { historyFiltersObject, type HistoryFilters } from '../../../common/schemas/history';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
@@ -163,7 +163,7 @@ export function HistoryPage() {
         )}
         <SelectField id="history-action" label={HISTORY.filters.action} value={filters.action ?? ''} onChange={(v) => setFilters({ action: (v || undefined) as HistoryFilters['action'] })}>
           <option value="">{HISTORY.filters.allActions}</option>
-          {HISTORY_ACTIONS.filter((a) => seesAll || !['LOGIN', 'RESTRICT', 'UNRESTRICT'].includes(a)).map((a) => <option key={a} value={a}>{a}</option>)}
+          {HISTORY_ACTIONS.filter((a) => seesAll || !(SECURITY_ACTIONS as readonly string[]).includes(a)).map((a) => <option key={a} value={a}>{a}</option>)}
         </SelectField>
         <SelectField id="history-collection" label={HISTORY.filters.collection} value={filters.collection ?? ''} onChange={(v) => setFilters({ collection: (v || undefined) as HistoryFilters['collection'] })}>
           <option value="">{HISTORY.filters.allCollections}</option>
