@@ -7,7 +7,8 @@ import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import { minutesToWait, Throttle, type ThrottleState } from '../../platform/throttle.js';
 import { announceEnded, endSession, findSessionByToken, makeRoomForSession, openSession } from '../../platform/sessions.js';
-import { blockReason, toSessionUser } from '../accounts/presenter.js';
+import { toSessionUser } from '../../platform/session-user.js';
+import { blockReason } from '../accounts/presenter.js';
 import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
 
 export function createAuthService(ctx: AppContext) {
@@ -102,4 +103,3 @@ export function createAuthService(ctx: AppContext) {
     },
   };
 }
-export type AuthService = ReturnType<typeof createAuthService>;
