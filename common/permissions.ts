@@ -13,6 +13,7 @@ const TABLE = {
     accounts: { manage: true },
     maintenance: { manage: true },
     trainingData: { export: true },
+    secondFactor: { manageOwn: true },
   },
   ADMIN: {
     dashboard: { view: true },
@@ -21,6 +22,7 @@ const TABLE = {
     accounts: { manage: false },
     maintenance: { manage: false },
     trainingData: { export: false },
+    secondFactor: { manageOwn: false },
   },
 } as const satisfies Record<Role, Record<string, Record<string, boolean>>>;
 
