@@ -73,3 +73,10 @@ export const recoveryCodesSchema = z.object({
   status: secondFactorStatusSchema,
 });
 export type RecoveryCodesResult = z.infer<typeof recoveryCodesSchema>;
+
+/** The browser's one-field forms: a code (login step, confirming a setup). */
+export const secondFactorCodeFormSchema = z.object({ code: secondFactorCodeSchema });
+/** The browser's proof form (turn off, new codes): a code or the password, as chosen. */
+export const secondFactorProofFormSchema = z.object({
+  value: z.string({ error: TWO_FACTOR.proofRequired }).trim().min(1, TWO_FACTOR.proofRequired).max(1024),
+});
