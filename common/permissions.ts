@@ -14,6 +14,7 @@ const TABLE = {
     maintenance: { manage: true },
     trainingData: { export: true },
     secondFactor: { manageOwn: true },
+    trash: { view: true, restore: true },
   },
   ADMIN: {
     dashboard: { view: true },
@@ -23,6 +24,7 @@ const TABLE = {
     maintenance: { manage: false },
     trainingData: { export: false },
     secondFactor: { manageOwn: false },
+    trash: { view: false, restore: false },
   },
 } as const satisfies Record<Role, Record<string, Record<string, boolean>>>;
 

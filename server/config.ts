@@ -14,6 +14,12 @@ export interface Config {
   sessionIdleTimeoutMs: number;
   /** How often a live stream re-checks its session (fallback to pushed events). */
   sessionRecheckMs: number;
+  /**
+   * Open sessions an account may hold at once (MAX_SESSIONS_PER_ACCOUNT, 1 to 10). 1 is SPEC.md's
+   * rule: a new login ends the older session. More lets staff keep a phone and a desktop signed in;
+   * a login beyond the limit ends the least recently active one.
+   */
+  maxSessionsPerAccount: number;
   cookieSecure: boolean;
   logLevel: string;
   loginRateLimitPerMinute: number;
@@ -121,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: env.DATABASE_URL || undefined,
     sessionIdleTimeoutMs: int(env.SESSION_IDLE_TIMEOUT_MS, 600_000),
     sessionRecheckMs: int(env.SESSION_RECHECK_MS, 5000),
+    maxSessionsPerAccount: Math.min(10, Math.max(1, int(env.MAX_SESSIONS_PER_ACCOUNT, 1))),
     cookieSecure: env.COOKIE_SECURE === 'true',
     logLevel: env.LOG_LEVEL || 'info',
     loginRateLimitPerMinute: int(env.LOGIN_RATE_LIMIT_PER_MINUTE, 30),

@@ -46,7 +46,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const load = useCallback(async (): Promise<SessionInfo | null> => {
     try {
-      const info = await api<SessionInfo>('/api/auth/session', { passive: true, skipAuthHandling: true });
+      const info = await api<SessionInfo>('/api/auth/session', { skipAuthHandling: true });
       setSession(info);
       setStatus('authenticated');
       return info;
@@ -59,7 +59,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const handleEnded = useCallback(async (reason: string) => {
     const adopted = await load();
     if (adopted) return;
-    signedOut(reason === 'logout' ? undefined : reason === 'inactivity' ? 'inactivity' : 'session_ended');
+    signedOut(reason === 'logout' ? undefined : reason === 'inactivity' || reason === 'signed_out' ? reason : 'session_ended');
   }, [load, signedOut]);
 
   useEffect(() => {
@@ -126,7 +126,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!authenticated) return;
     const timer = setInterval(() => {
-      api<SessionInfo>('/api/auth/session', { passive: true, skipAuthHandling: true })
+      api<SessionInfo>('/api/auth/session', { skipAuthHandling: true })
         .then((info) => { if (info.sessionId !== sessionId) setSession(info); })
         .catch((err: unknown) => {
           if (err instanceof ApiError && err.status === 401) void handleEnded(err.reason ?? 'session_ended');

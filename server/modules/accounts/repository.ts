@@ -139,4 +139,36 @@ export const accountsRepository = {
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   },
+
+  /** Restricts a live, unrestricted account; false when it is gone or already restricted. */
+  async restrict(db: Db, id: string, at: string): Promise<boolean> {
+    const result = await db.updateTable('accounts')
+      .set((eb) => ({ status: 'restricted', isRestricted: 1, restrictedAt: at, updatedAt: at, version: eb('version', '+', 1) }))
+      .where('id', '=', id).where('isDeleted', '=', 0)
+      .where('isRestricted', '=', 0).where('status', '!=', 'restricted')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  /** Lifts a restriction (and an auto-inactivation) of a live account; false when it had none. */
+  async unrestrict(db: Db, id: string, at: string): Promise<boolean> {
+    const result = await db.updateTable('accounts')
+      .set((eb) => ({
+        status: 'active', isRestricted: 0, restrictedAt: null, autoInactive: 0, autoInactiveAt: null,
+        updatedAt: at, version: eb('version', '+', 1),
+      }))
+      .where('id', '=', id).where('isDeleted', '=', 0)
+      .where((eb) => eb.or([eb('isRestricted', '=', 1), eb('status', '=', 'restricted')]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  /** Soft delete of a live account; false when it is already gone. */
+  async softDelete(db: Db, id: string, at: string, deletedBy: string): Promise<boolean> {
+    const result = await db.updateTable('accounts')
+      .set((eb) => ({ isDeleted: 1, deletedAt: at, deletedBy, updatedAt: at, version: eb('version', '+', 1) }))
+      .where('id', '=', id).where('isDeleted', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
 };

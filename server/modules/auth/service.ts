@@ -5,13 +5,14 @@ import type { LoginSecondFactorInput, SecondFactorChallenge, SecondFactorSession
 import { normalizeSecondFactorCode, TWO_FACTOR_LIMITS } from '../../../common/two-factor.js';
 import type { Database } from '../../db/types.js';
 import { LOGIN } from '../../../common/texts.js';
-import { writeAudit } from '../../platform/audit.js';
+import { runCommand, type Command } from '../../platform/command.js';
 import { nowIso } from '../../platform/clock.js';
+import type { Actor } from '../../platform/audit.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import { minutesToWait, Throttle, type ThrottleState } from '../../platform/throttle.js';
-import { announceEnded, endAccountSessions, findSessionByToken, openSession } from '../../platform/sessions.js';
+import { announceEnded, endSession, findSessionByToken, makeRoomForSession, openSession } from '../../platform/sessions.js';
 import { blockReason, toSessionUser } from '../accounts/presenter.js';
 import { accountsRepository, normalizeIdentity, type AccountRow } from '../accounts/repository.js';
 import { secondFactorRepository } from '../second-factor/repository.js';
@@ -39,12 +40,21 @@ export function createAuthService(ctx: AppContext) {
   async function startSession(
     account: AccountRow,
     meta: { ip?: string; userAgent?: string },
-    options: { newHash?: string | null; within?: (trx: Transaction<Database>, now: string) => Promise<void> } = {},
+    options: {
+      newHash?: string | null;
+      /** Who the audit entries of `within` name (the account itself, when it turns its second factor on). */
+      actor?: Actor;
+      within?: (trx: Transaction<Database>, cmd: Command, now: string) => Promise<void>;
+    } = {},
   ): Promise<SessionInfo & { token: string }> {
     const now = nowIso();
-    const { opened, ended } = await db.transaction().execute(async (trx) => {
-      if (options.within) await options.within(trx, now);
-      const endedIds = await endAccountSessions(trx, account.id, 'replaced');
+    const opened = await runCommand(ctx, options.actor ?? null, async (trx, cmd) => {
+      if (options.within) await options.within(trx, cmd, now);
+      const room = await makeRoomForSession(trx, account.id, config);
+      cmd.afterCommit(() => {
+        announceEnded(events, account.id, room.replaced, 'replaced');
+        announceEnded(events, account.id, room.idle, 'inactivity');
+      });
       const session = await openSession(trx, account.id, meta);
       await accountsRepository.update(trx, account.id, {
         status: 'active',
@@ -53,9 +63,8 @@ export function createAuthService(ctx: AppContext) {
         currentSession: session.sessionId,
         ...(options.newHash ? { password: options.newHash } : {}),
       });
-      return { opened: session, ended: endedIds };
+      return session;
     });
-    announceEnded(events, account.id, ended, 'replaced');
     const fresh = await accountsRepository.findById(db, account.id);
     return {
       token: opened.token,
@@ -95,14 +104,15 @@ export function createAuthService(ctx: AppContext) {
       const blocked = blockReason(account);
       if (blocked) {
         if (before.count > 0) await failures.clear(key);
-        await writeAudit(db, { id: account.id, fullname: account.fullname, email: account.email }, {
+        // No change event of its own: the command announces the entry to History (audit_logs).
+        await runCommand(ctx, { id: account.id, fullname: account.fullname, email: account.email }, (_trx, cmd) => cmd.audit({
           action: 'LOGIN',
           collection: 'accounts',
           documentId: account.id,
           documentName: account.fullname,
           description: blocked === 'ACCOUNT_DELETED' ? 'Blocked login: account deleted' : 'Blocked login: account restricted',
           details: { status: account.status, isRestricted: Boolean(account.isRestricted), isDeleted: Boolean(account.isDeleted) },
-        });
+        }));
         fail(blocked);
       }
 
@@ -157,7 +167,7 @@ export function createAuthService(ctx: AppContext) {
           const accepted = await checkCode(db, factor, input.code);
           if (!accepted) return await wrongCode();
           result = await startSession(account, meta, {
-            within: async (trx, now) => {
+            within: async (trx, _cmd, now) => {
               await useChallenge(trx, now);
               await consumeCode(trx, account.id, accepted, now);
             },
@@ -167,14 +177,14 @@ export function createAuthService(ctx: AppContext) {
           if (step === null) return await wrongCode();
           let recoveryCodes: string[] = [];
           const session = await startSession(account, meta, {
-            within: async (trx, now) => {
+            actor: { id: account.id, fullname: account.fullname, email: account.email },
+            within: async (trx, cmd, now) => {
               await useChallenge(trx, now);
               if (await secondFactorRepository.find(trx, account.id)) fail('SIGN_IN_EXPIRED');
-              recoveryCodes = await enableFactor(trx, { id: account.id, fullname: account.fullname, email: account.email }, account, challenge.pendingSecret!, step, now);
+              recoveryCodes = await enableFactor(trx, cmd, account, challenge.pendingSecret!, step, now);
             },
           });
           result = { ...session, recoveryCodes };
-          events.publish({ topic: 'accounts', id: account.id, op: 'update' });
         }
       } catch (err) {
         if (err instanceof CodeAlreadyUsed) return wrongCode();
@@ -190,13 +200,13 @@ export function createAuthService(ctx: AppContext) {
       const session = await findSessionByToken(db, token);
       if (!session) return;
       const accountId = session.account.id;
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('sessions').set({ endedAt: nowIso(), endedReason: 'logout' }).where('id', '=', session.sessionId).execute();
+      await runCommand(ctx, null, async (trx, cmd) => {
+        await endSession(trx, session.sessionId, 'logout');
         if (session.account.currentSession === session.sessionId) {
           await accountsRepository.update(trx, accountId, { currentSession: null, lastLogoutAt: nowIso() });
         }
+        cmd.afterCommit(() => announceEnded(events, accountId, [session.sessionId], 'logout'));
       });
-      announceEnded(events, accountId, [session.sessionId], 'logout');
     },
   };
 }

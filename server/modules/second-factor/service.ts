@@ -7,8 +7,8 @@ import { formatRecoveryCode, isTotpCode, normalizeSecondFactorCode, TWO_FACTOR, 
 import type { AdminAccount } from '../../../common/schemas/accounts.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
-import { writeAudit, type Actor } from '../../platform/audit.js';
 import { newId, nowIso } from '../../platform/clock.js';
+import { runCommand, type Command } from '../../platform/command.js';
 import type { AppContext, AuthContext } from '../../platform/context.js';
 import { AppError, fail, invalid } from '../../platform/errors.js';
 import { randomCode, randomToken, sha256, verifyPassword } from '../../platform/passwords.js';
@@ -86,12 +86,13 @@ export async function consumeCode(trx: Db, accountId: string, accepted: Accepted
   if (!ok) throw new CodeAlreadyUsed();
 }
 
-/** Turns a confirmed key on, with ten recovery codes and the audit entry, in the caller's transaction. */
-export async function enableFactor(trx: Db, actor: Actor, account: { id: string; fullname: string }, secret: string, step: number, now: string): Promise<string[]> {
+/** Turns a confirmed key on, with ten recovery codes, the audit entry and the live event, in the caller's command. */
+export async function enableFactor(trx: Db, cmd: Command, account: { id: string; fullname: string }, secret: string, step: number, now: string): Promise<string[]> {
   await repo.insert(trx, { accountId: account.id, secret, enabledAt: now, lastTimeStep: step });
   const { codes, hashes } = newRecoveryCodes();
   await repo.replaceRecoveryCodes(trx, account.id, hashes, now);
-  await writeAudit(trx, actor, {
+  cmd.publish({ topic: 'accounts', id: account.id, op: 'update' });
+  await cmd.audit({
     action: 'SECOND_FACTOR',
     collection: 'accounts',
     documentId: account.id,
@@ -108,7 +109,7 @@ export async function enableFactor(trx: Db, actor: Actor, account: { id: string;
  * Refusals here are 400/409, never 401: a 401 would sign the browser out.
  */
 export function createSecondFactorService(ctx: AppContext) {
-  const { db, events, config } = ctx;
+  const { db, config } = ctx;
   // The same per-account budget as wrong passwords at login (auth/service.ts).
   const failures = new Throttle(db, 'login-failures', config.loginFailuresPerAccount, config.loginFailureWindowMs);
 
@@ -154,12 +155,12 @@ export function createSecondFactorService(ctx: AppContext) {
   }
 
   /** Runs a change that uses up a code; a code used meanwhile by another request is a wrong code. */
-  async function withCode<T>(auth: AuthContext, accepted: AcceptedCode | null, work: (trx: Transaction<Database>, now: string) => Promise<T>): Promise<T> {
+  async function withCode<T>(auth: AuthContext, accepted: AcceptedCode | null, work: (trx: Transaction<Database>, cmd: Command, now: string) => Promise<T>): Promise<T> {
     const now = nowIso();
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await runCommand(ctx, auth.actor, async (trx, cmd) => {
         if (accepted) await consumeCode(trx, auth.user.id, accepted, now);
-        return work(trx, now);
+        return work(trx, cmd, now);
       });
     } catch (err) {
       if (err instanceof CodeAlreadyUsed) {
@@ -190,17 +191,16 @@ export function createSecondFactorService(ctx: AppContext) {
       if (step === null) invalid({ code: TWO_FACTOR.invalidCode });
       let codes: string[];
       try {
-        codes = await db.transaction().execute(async (trx) => {
+        codes = await runCommand(ctx, auth.actor, async (trx, cmd) => {
           const now = nowIso();
           if (!(await repo.useChallenge(trx, challenge.id, now))) fail('CONFLICT', TWO_FACTOR.setupExpired);
-          return enableFactor(trx, auth.actor, { id: auth.user.id, fullname: auth.user.fullname }, challenge.pendingSecret!, step, now);
+          return enableFactor(trx, cmd, { id: auth.user.id, fullname: auth.user.fullname }, challenge.pendingSecret!, step, now);
         });
       } catch (err) {
         // Two confirmations at once: the second finds the factor on (primary key).
         if (!(err instanceof AppError) && (await repo.find(db, auth.user.id))) fail('CONFLICT', TWO_FACTOR.alreadyOn);
         throw err;
       }
-      events.publish({ topic: 'accounts', id: auth.user.id, op: 'update' });
       return { recoveryCodes: codes, status: await status(auth.user.id, auth.role) };
     },
 
@@ -209,10 +209,11 @@ export function createSecondFactorService(ctx: AppContext) {
       if (isRequiredFor(config, auth.role)) fail('CONFLICT', TWO_FACTOR.requiredForRole);
       const factor = await requireFactor(auth.user.id);
       const accepted = await checkProof(auth, factor, proof);
-      await withCode(auth, accepted, async (trx, now) => {
+      await withCode(auth, accepted, async (trx, cmd, now) => {
         await repo.remove(trx, auth.user.id);
         await repo.endChallenges(trx, auth.user.id, now);
-        await writeAudit(trx, auth.actor, {
+        cmd.publish({ topic: 'accounts', id: auth.user.id, op: 'update' });
+        await cmd.audit({
           action: 'SECOND_FACTOR',
           collection: 'accounts',
           documentId: auth.user.id,
@@ -221,7 +222,6 @@ export function createSecondFactorService(ctx: AppContext) {
           details: { confirmedWith: accepted ? 'code' : 'password' },
         });
       });
-      events.publish({ topic: 'accounts', id: auth.user.id, op: 'update' });
       return status(auth.user.id, auth.role);
     },
 
@@ -229,10 +229,11 @@ export function createSecondFactorService(ctx: AppContext) {
     async regenerateCodes(auth: AuthContext, proof: SecondFactorProofInput): Promise<RecoveryCodesResult> {
       const factor = await requireFactor(auth.user.id);
       const accepted = await checkProof(auth, factor, proof);
-      const codes = await withCode(auth, accepted, async (trx, now) => {
+      const codes = await withCode(auth, accepted, async (trx, cmd, now) => {
         const fresh = newRecoveryCodes();
         await repo.replaceRecoveryCodes(trx, auth.user.id, fresh.hashes, now);
-        await writeAudit(trx, auth.actor, {
+        cmd.publish({ topic: 'accounts', id: auth.user.id, op: 'update' });
+        await cmd.audit({
           action: 'SECOND_FACTOR',
           collection: 'accounts',
           documentId: auth.user.id,
@@ -250,10 +251,11 @@ export function createSecondFactorService(ctx: AppContext) {
       if (targetId === auth.user.id) fail('CONFLICT', TWO_FACTOR.resetOwn);
       const target = await accountsRepository.findLive(db, targetId);
       if (!target) fail('NOT_FOUND');
-      await db.transaction().execute(async (trx) => {
+      await runCommand(ctx, auth.actor, async (trx, cmd) => {
         if (!(await repo.remove(trx, target.id))) fail('CONFLICT', TWO_FACTOR.notOn);
         await repo.endChallenges(trx, target.id, nowIso());
-        await writeAudit(trx, auth.actor, {
+        cmd.publish({ topic: 'accounts', id: target.id, op: 'update' });
+        await cmd.audit({
           action: 'SECOND_FACTOR',
           collection: 'accounts',
           documentId: target.id,
@@ -261,7 +263,6 @@ export function createSecondFactorService(ctx: AppContext) {
           description: `Reset two-step sign-in of ${target.fullname}`,
         });
       });
-      events.publish({ topic: 'accounts', id: target.id, op: 'update' });
       const fresh = await accountsRepository.findLive(db, target.id);
       return toAdminAccount(fresh!);
     },

@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Ban, KeyRound, Pencil, Plus, ShieldCheck, Trash2 } from 'lucide-react';
+import { Ban, KeyRound, MonitorSmartphone, Pencil, Plus, ShieldCheck, Trash2 } from 'lucide-react';
 import { ACCOUNTS, type AccountDisplayStatus } from '../../../common/accounts';
 import type { AdminAccount } from '../../../common/schemas/accounts';
+import { SESSIONS } from '../../../common/sessions';
 import { SHELL } from '../../../common/texts';
 import { TWO_FACTOR } from '../../../common/two-factor';
+import { SessionsList } from '../../components/sessions/sessions-list';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
@@ -83,6 +85,7 @@ export function AccountsPage() {
   const [restricting, setRestricting] = useState<AdminAccount | null>(null);
   const [deleting, setDeleting] = useState<AdminAccount | null>(null);
   const [undeletable, setUndeletable] = useState<AdminAccount | null>(null);
+  const [sessionsOf, setSessionsOf] = useState<AdminAccount | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [resetting, setResetting] = useState<AdminAccount | null>(null);
   const [resetError, setResetError] = useState<string | null>(null);
@@ -197,6 +200,7 @@ export function AccountsPage() {
                           ? <ActionButton label={ACCOUNTS.actions.unrestrict} icon={ShieldCheck} tone="ok" onClick={() => void doUnrestrict(a)} disabled={unrestrict.isPending} />
                           : <ActionButton label={ACCOUNTS.actions.restrict} icon={Ban} tone="warn" onClick={() => openRestrict(a)} />)}
                         {!self && a.hasSecondFactor && <ActionButton label={TWO_FACTOR.reset} icon={KeyRound} tone="warn" onClick={() => { setResetError(null); setResetting(a); }} />}
+                        {!self && <ActionButton label={SESSIONS.viewSessionsLabel(a.fullname)} icon={MonitorSmartphone} onClick={() => setSessionsOf(a)} />}
                         {!self && <ActionButton label={ACCOUNTS.actions.delete} icon={Trash2} tone="danger" onClick={() => openDelete(a)} />}
                       </div>
                     </td>
@@ -226,6 +230,11 @@ export function AccountsPage() {
         </>}>
         <p className="text-sm text-slate-700">{resetting ? TWO_FACTOR.resetConfirm(resetting.fullname) : ''}</p>
         {resetError && <p role="alert" className="mt-3 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{resetError}</p>}
+      </Dialog>
+
+      <Dialog open={sessionsOf !== null} onOpenChange={(o) => { if (!o) setSessionsOf(null); }} title={sessionsOf ? SESSIONS.adminHeading(sessionsOf.fullname) : ''} size="md"
+        footer={<Button variant="secondary" onClick={() => setSessionsOf(null)}>{K.close}</Button>}>
+        {sessionsOf && <SessionsList scope={{ kind: 'account', accountId: sessionsOf.id }} />}
       </Dialog>
 
       <Dialog open={undeletable !== null} onOpenChange={(o) => { if (!o) setUndeletable(null); }} title={K.deleteTitle} size="sm"

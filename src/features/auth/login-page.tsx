@@ -32,7 +32,7 @@ export function LoginPage() {
 
   useEffect(() => {
     const reason = takeLogoutReason();
-    if (reason) setAutoLogout(reason === 'inactivity' ? LOGIN.autoLogoutInactivity : LOGIN.autoLogoutSessionEnded);
+    if (reason) setAutoLogout(reason === 'inactivity' ? LOGIN.autoLogoutInactivity : reason === 'signed_out' ? LOGIN.autoLogoutSignedOut : LOGIN.autoLogoutSessionEnded);
   }, []);
 
   if (status === 'authenticated' && !redirecting) return <Navigate to="/dashboard" replace />;

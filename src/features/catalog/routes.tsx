@@ -1,11 +1,13 @@
 import { lazy } from 'react';
 import { CATALOG_KINDS } from '../../../common/catalog';
 import type { FeatureRoutes } from '../../app/feature-routes';
+import { WithTrash } from '../../components/trash/with-trash';
 const CatalogPage = lazy(() => import('./catalog-page').then((m) => ({ default: m.CatalogPage })));
 
+const { pest, disease } = CATALOG_KINDS;
 export const routes: FeatureRoutes = {
   dashboard: [
-    { path: CATALOG_KINDS.pest.route, element: <CatalogPage key="pest" kind={CATALOG_KINDS.pest} /> },
-    { path: CATALOG_KINDS.disease.route, element: <CatalogPage key="disease" kind={CATALOG_KINDS.disease} /> },
+    { path: pest.route, element: <WithTrash key="pest" collection={pest.collection} title={pest.texts.title}><CatalogPage kind={pest} /></WithTrash> },
+    { path: disease.route, element: <WithTrash key="disease" collection={disease.collection} title={disease.texts.title}><CatalogPage kind={disease} /></WithTrash> },
   ],
 };

@@ -5,6 +5,8 @@ import { Camera, Mail, Undo2 } from 'lucide-react';
 import { can } from '../../../common/permissions';
 import { profileFormSchema, type Profile, type ProfileFormInput, type ProfileFormValues } from '../../../common/schemas/profile';
 import { SETTINGS } from '../../../common/settings';
+import { SESSIONS } from '../../../common/sessions';
+import { SessionsList } from '../../components/sessions/sessions-list';
 import { Avatar } from '../../components/ui/avatar';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
@@ -221,6 +223,11 @@ function SettingsDialog({ onClose }: { onClose(): void }) {
               <Button variant="secondary" size="sm" onClick={() => void onSendResetEmail()} disabled={sending || busy}>
                 <Mail className="h-4 w-4" aria-hidden /> {sending ? SETTINGS.sendingResetEmail : SETTINGS.sendResetEmail}
               </Button>
+            </section>
+
+            <section className="border-t border-slate-100 pt-5" aria-labelledby="settings-sessions">
+              <h3 id="settings-sessions" className="text-xs font-semibold uppercase tracking-wider text-slate-500">{SESSIONS.heading}</h3>
+              <SessionsList scope={{ kind: 'own' }} />
             </section>
 
             {notice && <p role="status" className="rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">{notice}</p>}
