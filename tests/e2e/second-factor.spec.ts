@@ -61,6 +61,7 @@ test('a super admin turns on two-step sign-in, then signs in with password and a
   await section.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-codes.png` });
   await section.getByRole('button', { name: TWO_FACTOR.done }).click();
   await expect(section.getByTestId('two-step-codes-left')).toContainText(TWO_FACTOR.codesLeft(10));
+  await section.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-on.png` });
   await dialog.getByRole('button', { name: SETTINGS.cancel }).click();
 
   // Sign out; the password alone no longer opens the session.
