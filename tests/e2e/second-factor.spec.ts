@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { generate } from 'otplib';
 import { expect, test, type Page } from '@playwright/test';
 import { SETTINGS } from '../../common/settings';
@@ -112,4 +114,62 @@ test('an ADMIN has no two-step sign-in section in Account Settings', async ({ pa
   await loginViaUi(page, user.username, user.password);
   const dialog = await openSettings(page);
   await expect(dialog.getByTestId('two-step-section')).toHaveCount(0);
+});
+
+test.describe('REQUIRE_2FA_FOR=SYSTEM_ADMIN', () => {
+  // A server of its own with the setting (the shared ones run without it), started and stopped by this test.
+  const port = E2E.main.port + 7;
+  const dataDir = `.tmp/e2e-${E2E.main.port}-2fa`;
+  let server: ChildProcess | undefined;
+
+  test.beforeAll(async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    server = spawn('npx', ['tsx', 'server/main.ts'], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', REQUIRE_2FA_FOR: 'SYSTEM_ADMIN' },
+      stdio: 'ignore',
+      detached: true,
+    });
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const up = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+      if (up) break;
+      if (Date.now() > until) throw new Error('the REQUIRE_2FA_FOR server did not start');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  });
+
+  test.afterAll(async () => {
+    // Only the process group this test started.
+    if (server?.pid) {
+      try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a super admin without two-step sign-in sets it up at the next login, keeps the recovery codes and reaches the dashboard', async ({ page }) => {
+    test.setTimeout(120_000);
+    const user = createAccountViaCli('SYSTEM_ADMIN', dataDir);
+    const base = `http://127.0.0.1:${port}`;
+    await page.goto(`${base}/login`);
+    await page.getByLabel(LOGIN.usernameLabel).fill(user.username);
+    await page.getByLabel(LOGIN.passwordLabel, { exact: true }).fill(user.password);
+    await page.getByLabel(LOGIN.passwordLabel, { exact: true }).press('Enter');
+    await expect(page.getByRole('heading', { name: TWO_FACTOR.enrollTitle })).toBeVisible();
+    await expect(page.getByRole('img', { name: TWO_FACTOR.qrAlt })).toBeVisible();
+    await expect(page.getByRole('button', { name: TWO_FACTOR.useRecoveryCode })).toHaveCount(0);
+    const secret = (await page.getByTestId('totp-secret').getAttribute('data-secret'))!;
+    await page.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-enroll.png` });
+    await page.getByLabel(TWO_FACTOR.codeLabel).fill(await codeAt(secret));
+    await page.getByRole('button', { name: TWO_FACTOR.verify }).click();
+    await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+    await page.getByRole('button', { name: TWO_FACTOR.continue }).click();
+    await expect(page).toHaveURL(/\/dashboard$/, { timeout: 15_000 });
+
+    // Account Settings shows it on and required: no Turn off.
+    const dialog = await openSettings(page);
+    const section = dialog.getByTestId('two-step-section');
+    await expect(section.getByTestId('two-step-status')).toHaveText(TWO_FACTOR.statusOn);
+    await expect(section).toContainText(TWO_FACTOR.requiredForRole);
+    await expect(section.getByRole('button', { name: TWO_FACTOR.turnOff })).toHaveCount(0);
+  });
 });

@@ -15,7 +15,7 @@ export function TotpSetupView({ setup }: { setup: SecondFactorSetup }) {
         <p className="font-medium text-slate-800">{TWO_FACTOR.scanTitle}</p>
         <p className="mt-1 text-xs text-slate-500">{TWO_FACTOR.scanHint}</p>
         <p className="mt-3 text-xs font-medium uppercase tracking-wider text-slate-500">{TWO_FACTOR.manualKey}</p>
-        <code className="mt-1 block break-all rounded-md bg-slate-100 px-2 py-1 font-mono text-sm text-slate-900" data-testid="totp-secret"
+        <code className="mt-1 block break-words rounded-md bg-slate-100 px-2 py-1 font-mono text-sm text-slate-900" data-testid="totp-secret"
           data-secret={setup.secret}>{grouped}</code>
       </div>
     </div>
