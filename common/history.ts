@@ -92,7 +92,6 @@ export const HISTORY_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'RESTORE', 'RESTRI
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 
 export const HISTORY_COLLECTIONS = ['accounts', 'rice_local_diseases', 'rice_local_pests', 'rice_seed_varieties'] as const;
-export type HistoryCollection = (typeof HISTORY_COLLECTIONS)[number];
 
 export const HISTORY_LIMITS = {
   pageSize: 50,

@@ -66,7 +66,6 @@ export type AccountUpdateFormValues = z.input<typeof accountUpdateSchema>;
 export const confirmNameSchema = z.object({
   confirmName: z.string({ error: M.nameMismatch }).max(LIMITS.maxShortTextLength, M.nameMismatch),
 });
-export type ConfirmNameInput = z.infer<typeof confirmNameSchema>;
 
 export const accountIdParams = z.object({ id: z.string().min(1).max(100) });
 

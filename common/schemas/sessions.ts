@@ -10,7 +10,6 @@ export const sessionItemSchema = z.object({
   /** The session of the request that asked. */
   current: z.boolean(),
 });
-export type SessionItem = z.infer<typeof sessionItemSchema>;
 
 export const sessionListSchema = z.object({ items: z.array(sessionItemSchema) });
 export type SessionList = z.infer<typeof sessionListSchema>;

@@ -23,7 +23,6 @@ export const trashItemSchema = z.object({
   deletedAt: z.string().nullable(),
   deletedBy: z.object({ id: z.string(), fullname: z.string() }).nullable(),
 });
-export type TrashItem = z.infer<typeof trashItemSchema>;
 
 export const trashListSchema = z.object({
   items: z.array(trashItemSchema),

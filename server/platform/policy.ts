@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { can, isAccess, normalizeRole, type Permission, type PermissionFlag } from '../../common/permissions.js';
 import { ERRORS } from '../../common/texts.js';
-import { toSessionUser } from '../modules/accounts/presenter.js';
+import { toSessionUser } from './session-user.js';
 import { fail } from './errors.js';
 import { findSessionByToken, isSessionValid, endSession, announceEnded, touchSession, SESSION_COOKIE } from './sessions.js';
 import type { AuthContext } from './context.js';

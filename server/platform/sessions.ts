@@ -3,7 +3,7 @@ import type { Database } from '../db/types.js';
 import { nowIso, newId } from './clock.js';
 import type { EventBus } from './events.js';
 import { randomToken, sha256 } from './passwords.js';
-import type { AccountRow } from '../modules/accounts/repository.js';
+import type { AccountRow } from './session-user.js';
 
 export const SESSION_COOKIE = 'palayan_session';
 

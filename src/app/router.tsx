@@ -1,5 +1,4 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { ComingSoon } from '../components/ui/coming-soon';
 import { LoginPage } from '../features/auth/login-page';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
 import type { FeatureRoutes } from './feature-routes';
@@ -13,7 +12,9 @@ const featureScreens = new Map(features.flatMap((f) => f.dashboard ?? []).map((r
 /** One child route per sidebar entry below /dashboard, guarded by the entry's permission. */
 const screens: RouteObject[] = NAV.filter((entry) => entry.path !== '/dashboard').map((entry) => {
   const path = entry.path.replace('/dashboard/', '');
-  const element = featureScreens.get(path) ?? <ComingSoon title={entry.label} />;
+  const element = featureScreens.get(path);
+  // Every sidebar entry has its screen; an entry without one is a mistake, caught at start.
+  if (!element) throw new Error(`No feature provides the screen of ${entry.path}`);
   return { path: `${path}/*`, element: <RequirePermission permission={entry.permission}>{element}</RequirePermission> };
 });
 

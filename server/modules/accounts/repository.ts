@@ -1,8 +1,9 @@
-import type { ExpressionBuilder, Kysely, Selectable, Transaction, Insertable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction, Insertable, Updateable } from 'kysely';
 import type { AccountsTable, Database } from '../../db/types.js';
 import { containsInsensitive } from '../../db/dialect.js';
+import type { AccountRow } from '../../platform/session-user.js';
 
-export type AccountRow = Selectable<AccountsTable>;
+export type { AccountRow };
 export type AccountListRow = AccountRow & { hasActivities: boolean; hasSecondFactor: boolean };
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -108,6 +109,11 @@ export const accountsRepository = {
   async hasActivities(db: Db, id: string): Promise<boolean> {
     const row = await db.selectFrom('accounts').select((eb) => activityExists(eb).as('has')).where('id', '=', id).executeTakeFirst();
     return Boolean(Number(row?.has ?? 0));
+  },
+
+  /** Live accounts as audit actors (the seed-audit command's entry authors). */
+  liveActors(db: Db): Promise<Pick<AccountRow, 'id' | 'fullname' | 'email'>[]> {
+    return db.selectFrom('accounts').select(['id', 'fullname', 'email']).where('isDeleted', '=', 0).execute();
   },
 
   /**

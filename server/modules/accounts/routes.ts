@@ -5,6 +5,7 @@ import {
   accountCreateSchema, accountIdParams, accountListQuery, accountListSchema, accountUpdateSchema, adminAccountSchema,
   availabilityQuery, availabilitySchema, confirmNameSchema,
 } from '../../../common/schemas/accounts.js';
+import { scheduleJob } from '../../platform/jobs.js';
 import { requireAuth } from '../../platform/policy.js';
 import { createSecondFactorService } from '../second-factor/service.js';
 import { createAccountsService } from './service.js';
@@ -20,22 +21,12 @@ const routes: FastifyPluginAsync = async (app) => {
   const config = { access: 'accounts.manage' } as const;
   const tags = ['accounts'];
 
-  let timer: NodeJS.Timeout | undefined;
-  const sweep = async () => {
-    try {
-      await service.sweepInactive();
-    } catch (err) {
-      app.log.error({ err }, 'auto-inactivation sweep failed');
-    }
-  };
-  app.addHook('onReady', async () => {
-    await sweep();
-    timer = setInterval(() => { void sweep(); }, AUTO_INACTIVE_SWEEP_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-    await service.idle();
+  scheduleJob(app, {
+    name: 'auto-inactivation sweep',
+    everyMs: AUTO_INACTIVE_SWEEP_MS,
+    runOnReady: true,
+    run: () => service.sweepInactive(),
+    onClose: () => service.idle(),
   });
 
   r.get('/api/accounts', {

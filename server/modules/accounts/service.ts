@@ -20,11 +20,6 @@ import { uniqueViolationField } from './unique.js';
 const M = ACCOUNTS.messages;
 const DAY_MS = 86_400_000;
 
-export interface AccountsServiceOptions {
-  /** The password hasher; a failure fails the save (nothing is stored in plain text). */
-  hash?: (plain: string) => Promise<string>;
-}
-
 const TAKEN_MESSAGE = { username: M.usernameTaken, email: M.emailTaken } as const;
 
 function roleLabel(role: Role): string {
@@ -38,15 +33,15 @@ function rethrowUnique(err: unknown): never {
   throw err;
 }
 
-export function createAccountsService(ctx: AppContext, options: AccountsServiceOptions = {}) {
+export function createAccountsService(ctx: AppContext) {
   const { db, log } = ctx;
-  const hash = options.hash ?? hashPassword;
   let sweeping: Promise<string[]> | null = null;
 
+  /** The password's bcrypt hash; a failed or wrong hash fails the save (nothing stored in plain text). */
   async function securePassword(plain: string): Promise<string> {
     let hashed: string;
     try {
-      hashed = await hash(plain);
+      hashed = await hashPassword(plain);
     } catch (err) {
       log.error({ err }, 'password hashing failed; the account was not saved');
       fail('INTERNAL', M.passwordNotSaved);
@@ -303,4 +298,3 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
     },
   };
 }
-export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -212,4 +212,3 @@ export function createAuditTrailService(ctx: AppContext) {
   return service;
 }
 
-export type AuditTrailService = ReturnType<typeof createAuditTrailService>;

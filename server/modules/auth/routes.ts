@@ -5,7 +5,7 @@ import { loginSchema, sessionSchema } from '../../../common/schemas/auth.js';
 import { loginResultSchema, loginSecondFactorSchema, secondFactorSessionSchema } from '../../../common/schemas/two-factor.js';
 import { requireAuth } from '../../platform/policy.js';
 import { SESSION_COOKIE } from '../../platform/sessions.js';
-import { toSessionUser } from '../accounts/presenter.js';
+import { toSessionUser } from '../../platform/session-user.js';
 import { createAuthService } from './service.js';
 
 const routes: FastifyPluginAsync = async (app) => {

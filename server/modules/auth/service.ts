@@ -13,7 +13,8 @@ import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import { minutesToWait, Throttle, type ThrottleState } from '../../platform/throttle.js';
 import { announceEnded, endSession, findSessionByToken, makeRoomForSession, openSession } from '../../platform/sessions.js';
-import { blockReason, toSessionUser } from '../accounts/presenter.js';
+import { toSessionUser } from '../../platform/session-user.js';
+import { blockReason } from '../accounts/presenter.js';
 import { accountsRepository, normalizeIdentity, type AccountRow } from '../accounts/repository.js';
 import { secondFactorRepository } from '../second-factor/repository.js';
 import { checkCode, CodeAlreadyUsed, consumeCode, enableFactor, findOpenChallenge, isRequiredFor, newChallenge } from '../second-factor/service.js';
@@ -210,4 +211,3 @@ export function createAuthService(ctx: AppContext) {
     },
   };
 }
-export type AuthService = ReturnType<typeof createAuthService>;

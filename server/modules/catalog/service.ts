@@ -9,9 +9,8 @@ import { newId, nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
 import { clampBytes, fileNameForType, moveStored, probeImage, readStored, RefusedImageError, sniffStream, TargetExistsError } from '../../platform/images.js';
-import { safeSegment } from '../../platform/storage.js';
+import { fileUrl, safeSegment } from '../../platform/storage.js';
 import { assertUpdated } from '../../platform/versioning.js';
-import { fileUrl } from '../files/routes.js';
 import { auditSnapshot, parseList, presentDetail, presentListRow } from './presenter.js';
 import { catalogRepository, type CatalogImageRow, type CatalogRow } from './repository.js';
 import { catalogRuntime, deleteImageFiles } from './runtime.js';
@@ -95,7 +94,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
    * the entry has already may stay after they leave the list), the training-class flag.
    */
   async function kindFields(trx: Transaction<Database>, input: CatalogCreateInput | CatalogUpdateInput, before: CatalogRow | null, options: SaveOptions) {
-    let parts: string[] = [];
+    const parts: string[] = [];
     if (kind.affectedParts) {
       const { affectedParts: allowed } = await getDiseaseEnums(trx);
       const kept = parseList(before?.affectedParts);
@@ -371,4 +370,3 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
   };
 }
 
-export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -9,7 +9,7 @@ import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { hashPassword, isHash } from '../../platform/passwords.js';
 import { safeSegment } from '../../platform/storage.js';
-import { fileUrl } from '../files/routes.js';
+import { fileUrl } from '../../platform/storage.js';
 import { maintenanceRepository } from '../maintenance/repository.js';
 import { normalizeIdentity } from '../accounts/repository.js';
 import { plain, readCollections, toBool, toInt, toIso, toList, toNumber, toText, type ExportDoc } from './firestore.js';

@@ -6,7 +6,7 @@ import type { AppContext, AuthContext } from '../../platform/context.js';
 import { AppError, fail, invalid } from '../../platform/errors.js';
 import { assertUpdated } from '../../platform/versioning.js';
 import { normalizeIdentity } from '../accounts/repository.js';
-import { fileUrl } from '../files/routes.js';
+import { fileUrl } from '../../platform/storage.js';
 import { getAccountEnums } from '../maintenance/service.js';
 import { hashAnswer, verifyAnswer } from '../recovery/answers.js';
 import { toProfile } from './presenter.js';
@@ -171,4 +171,3 @@ export function createProfileService(ctx: AppContext) {
     },
   };
 }
-export type ProfileService = ReturnType<typeof createProfileService>;

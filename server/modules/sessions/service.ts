@@ -95,4 +95,3 @@ export function createSessionsService(ctx: AppContext) {
     },
   };
 }
-export type SessionsService = ReturnType<typeof createSessionsService>;

@@ -63,4 +63,3 @@ export function createTrashService(ctx: AppContext) {
     },
   };
 }
-export type TrashService = ReturnType<typeof createTrashService>;
