@@ -26,10 +26,6 @@ export type SecondFactorChallenge = z.infer<typeof secondFactorChallengeSchema>;
 export const loginResultSchema = z.union([sessionSchema, secondFactorChallengeSchema]);
 export type LoginResult = z.infer<typeof loginResultSchema>;
 
-export function isChallenge(result: LoginResult): result is SecondFactorChallenge {
-  return 'secondFactor' in result;
-}
-
 export const loginSecondFactorSchema = z.object({
   challenge: z.string().min(1, TWO_FACTOR.expired).max(200, TWO_FACTOR.expired),
   code: secondFactorCodeSchema,

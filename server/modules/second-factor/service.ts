@@ -72,10 +72,7 @@ export async function checkCode(db: Db, factor: SecondFactorRow, typed: string):
     return step === null ? null : { kind: 'totp', step };
   }
   const codeHash = sha256(code);
-  const row = await db.selectFrom('second_factor_recovery_codes').select('id')
-    .where('accountId', '=', factor.accountId).where('codeHash', '=', codeHash).where('usedAt', 'is', null)
-    .executeTakeFirst();
-  return row ? { kind: 'recovery', codeHash } : null;
+  return (await repo.hasUnusedRecoveryCode(db, factor.accountId, codeHash)) ? { kind: 'recovery', codeHash } : null;
 }
 
 /** Uses the accepted code inside the caller's transaction; throws CodeAlreadyUsed when a concurrent request used it first. */
@@ -268,4 +265,3 @@ export function createSecondFactorService(ctx: AppContext) {
     },
   };
 }
-export type SecondFactorService = ReturnType<typeof createSecondFactorService>;
