@@ -38,6 +38,13 @@ export const secondFactorRepository = {
       .execute();
   },
 
+  async hasUnusedRecoveryCode(db: Db, accountId: string, codeHash: string): Promise<boolean> {
+    const row = await db.selectFrom('second_factor_recovery_codes').select('id')
+      .where('accountId', '=', accountId).where('codeHash', '=', codeHash).where('usedAt', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
   /** Marks an unused code of the account used; false when there is none (wrong, or used already). */
   /** True when the account holds this recovery code, not yet used. */
   async hasUnusedRecoveryCode(db: Db, accountId: string, codeHash: string): Promise<boolean> {
