@@ -1,4 +1,5 @@
-import { Bug, FileCog, History, LayoutDashboard, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
+import { Bug, FileCog, Folder, History, LayoutDashboard, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
+import { COLLECTION_NAMES, COLLECTIONS, type CollectionName } from '../../common/collections';
 import type { Permission } from '../../common/permissions';
 import { SHELL } from '../../common/texts';
 
@@ -10,12 +11,16 @@ export interface NavEntry {
 }
 
 /** Sidebar entries in SPEC.md order; each is shown only to roles holding its permission. */
+/** Each collection's sidebar icon; a new collection without one shows a folder. */
+const ICONS: Partial<Record<CollectionName, LucideIcon>> = { rice_seed_varieties: Sprout, rice_local_pests: Bug, rice_local_diseases: Microscope, accounts: Users };
+
 export const NAV: NavEntry[] = [
   { label: SHELL.nav.dashboard, path: '/dashboard', icon: LayoutDashboard, permission: 'dashboard.view' },
-  { label: SHELL.nav.varieties, path: '/dashboard/rice_varieties', icon: Sprout, permission: 'content.view' },
-  { label: SHELL.nav.pests, path: '/dashboard/rice_pests', icon: Bug, permission: 'content.view' },
-  { label: SHELL.nav.diseases, path: '/dashboard/rice_diseases', icon: Microscope, permission: 'content.view' },
-  { label: SHELL.nav.accounts, path: '/dashboard/accounts', icon: Users, permission: 'accounts.manage' },
+  // The collections' screens (common/collections.ts), in its order.
+  ...COLLECTION_NAMES.map((name) => {
+    const { nav } = COLLECTIONS[name];
+    return { label: nav.label, path: `/dashboard/${nav.route}`, icon: ICONS[name] ?? Folder, permission: nav.permission };
+  }),
   { label: SHELL.nav.history, path: '/dashboard/history_logs', icon: History, permission: 'history.view' },
   { label: SHELL.nav.maintenance, path: '/dashboard/file_maintenance', icon: FileCog, permission: 'maintenance.manage' },
 ];
