@@ -1,22 +1,24 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { LogIn } from 'lucide-react';
 import { TIMINGS } from '../../../common/limits';
-import { loginSchema } from '../../../common/schemas/auth';
 import { APP, LOGIN } from '../../../common/texts';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { Form, TextField, applyServerErrors, useZodForm } from '../../components/ui/form';
+import { Form, TextField, applyServerErrors, useLazyZodForm } from '../../components/ui/form';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { clearLogoutReason, takeLogoutReason } from '../../lib/storage';
-import { ForgotPasswordDialog } from './forgot-password-dialog';
 import { LiveClock } from './live-clock';
+
+// Zod (the login schema) and the recovery steps load after the screen is up, not with it.
+const loadLoginSchema = () => import('../../../common/schemas/auth').then((m) => m.loginSchema);
+const ForgotPasswordDialog = lazy(() => import('./forgot-password-dialog').then((m) => ({ default: m.ForgotPasswordDialog })));
 
 export function LoginPage() {
   const navigate = useNavigate();
   const { status, login, refresh } = useSession();
-  const form = useZodForm(loginSchema, { defaultValues: { identifier: '', password: '' }, mode: 'onSubmit' });
+  const form = useLazyZodForm(loadLoginSchema, { defaultValues: { identifier: '', password: '' }, mode: 'onSubmit' });
   const [busy, setBusy] = useState(false);
   const [redirecting, setRedirecting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -99,7 +101,7 @@ export function LoginPage() {
         footer={<Button onClick={() => { clearLogoutReason(); setAutoLogout(null); }}>{LOGIN.ok}</Button>}>
         <p className="text-sm text-slate-700">{autoLogout}</p>
       </Dialog>
-      <ForgotPasswordDialog open={forgotOpen} onOpenChange={setForgotOpen} />
+      {forgotOpen && <Suspense fallback={null}><ForgotPasswordDialog open onOpenChange={setForgotOpen} /></Suspense>}
     </div>
   );
 }

@@ -1,11 +1,16 @@
 import { lazy } from 'react';
-import { CATALOG_KINDS } from '../../../common/catalog';
+import type { CatalogKind } from '../../../common/catalog';
 import type { FeatureRoutes } from '../../app/feature-routes';
-const CatalogPage = lazy(() => import('./catalog-page').then((m) => ({ default: m.CatalogPage })));
+// The kinds' texts (common/catalog.ts) come with the screen, not with the login page's bundle.
+const CatalogPage = lazy(() => Promise.all([import('./catalog-page'), import('../../../common/catalog')])
+  .then(([page, { CATALOG_KINDS }]) => ({ default: ({ kind }: { kind: 'pest' | 'disease' }) => <page.CatalogPage kind={CATALOG_KINDS[kind]} /> })));
+
+const PEST_ROUTE: CatalogKind['route'] = 'rice_pests';
+const DISEASE_ROUTE: CatalogKind['route'] = 'rice_diseases';
 
 export const routes: FeatureRoutes = {
   dashboard: [
-    { path: CATALOG_KINDS.pest.route, element: <CatalogPage key="pest" kind={CATALOG_KINDS.pest} /> },
-    { path: CATALOG_KINDS.disease.route, element: <CatalogPage key="disease" kind={CATALOG_KINDS.disease} /> },
+    { path: PEST_ROUTE, element: <CatalogPage key="pest" kind="pest" /> },
+    { path: DISEASE_ROUTE, element: <CatalogPage key="disease" kind="disease" /> },
   ],
 };
