@@ -33,7 +33,7 @@ export default function DialogImpl({ open, onOpenChange, title, description, chi
             )}
           </div>
           {children !== undefined && <div className="overflow-y-auto px-6 py-4">{children}</div>}
-          {footer && <div className="flex justify-end gap-2 border-t border-slate-100 px-6 py-3">{footer}</div>}
+          {footer && <div className="flex flex-wrap justify-end gap-2 border-t border-slate-100 px-6 py-3">{footer}</div>}
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
