@@ -11,7 +11,8 @@ import { useSession } from '../../lib/session';
 import { clearLogoutReason, takeLogoutReason } from '../../lib/storage';
 import { LiveClock } from './live-clock';
 
-// Zod (the login schema) and the recovery steps load after the screen is up, not with it.
+// Not in the login bundle: Zod with the login schema (fetched at the first keystroke) and the
+// recovery steps (when the link is used).
 const loadLoginSchema = () => import('../../../common/schemas/auth').then((m) => m.loginSchema);
 const ForgotPasswordDialog = lazy(() => import('./forgot-password-dialog').then((m) => ({ default: m.ForgotPasswordDialog })));
 
