@@ -209,6 +209,7 @@ test('at 360 px every screen fits: no sideways scroll, main action visible, dial
   const page = await context.newPage();
   const problems: string[] = [];
   async function check(name: string, main?: Locator) {
+    if (main) await main.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
     await page.waitForLoadState('networkidle');
     const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
     if (scroll > client) problems.push(`${name}: page is ${scroll} px wide in a ${client} px screen`);
