@@ -149,10 +149,6 @@ export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
 
 export const CATALOG_KIND_LIST: CatalogKind[] = [CATALOG_KINDS.pest, CATALOG_KINDS.disease];
 
-export function catalogKindByRoute(route: string): CatalogKind | undefined {
-  return CATALOG_KIND_LIST.find((k) => k.route === route);
-}
-
 /** Field labels of the add/edit and view dialogs and the card. */
 export const CATALOG_LABELS = {
   name: 'Name',
@@ -257,7 +253,3 @@ export const CATALOG_LIMITS = {
   /** Current images shown in the edit dialog before '+N more' (LIMITS.editDialogImagePreview). */
   editPreview: 6,
 } as const;
-
-/** The real image types the server accepts, by magic bytes. */
-export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
-export type AcceptedImageType = (typeof ACCEPTED_IMAGE_TYPES)[number];

@@ -83,12 +83,15 @@ export const HISTORY = {
 export const HISTORY_DATE_RANGES = ['all', 'today', 'week', 'month', 'custom'] as const;
 export type HistoryDateRange = (typeof HISTORY_DATE_RANGES)[number];
 
-/** Actions used by the product (SPEC.md section 3), in the order the filter offers them. */
-export const HISTORY_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'RESTRICT', 'UNRESTRICT', 'LOGIN'] as const;
+/**
+ * Actions used by the product (SPEC.md section 3), in the order the filter offers them; RESTORE
+ * (a record back from the trash), SIGN_OUT (a session ended from a sessions list) and
+ * SECOND_FACTOR (turned on, off or reset) came with the trash, sessions and second factor.
+ */
+export const HISTORY_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'RESTORE', 'RESTRICT', 'UNRESTRICT', 'LOGIN', 'SIGN_OUT', 'SECOND_FACTOR'] as const;
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 
 export const HISTORY_COLLECTIONS = ['accounts', 'rice_local_diseases', 'rice_local_pests', 'rice_seed_varieties'] as const;
-export type HistoryCollection = (typeof HISTORY_COLLECTIONS)[number];
 
 export const HISTORY_LIMITS = {
   pageSize: 50,

@@ -13,6 +13,8 @@ const TABLE = {
     accounts: { manage: true },
     maintenance: { manage: true },
     trainingData: { export: true },
+    secondFactor: { manageOwn: true },
+    trash: { view: true, restore: true },
   },
   ADMIN: {
     dashboard: { view: true },
@@ -21,6 +23,8 @@ const TABLE = {
     accounts: { manage: false },
     maintenance: { manage: false },
     trainingData: { export: false },
+    secondFactor: { manageOwn: false },
+    trash: { view: false, restore: false },
   },
 } as const satisfies Record<Role, Record<string, Record<string, boolean>>>;
 
@@ -69,4 +73,4 @@ export function isAccess(value: unknown): value is Access {
 }
 
 /** Actions an ADMIN never sees in the history (SPEC.md section 6). */
-export const SECURITY_ACTIONS = ['LOGIN', 'RESTRICT', 'UNRESTRICT'] as const;
+export const SECURITY_ACTIONS = ['LOGIN', 'RESTRICT', 'UNRESTRICT', 'SIGN_OUT', 'SECOND_FACTOR'] as const;

@@ -28,6 +28,7 @@ export const LOGIN = {
   autoLogoutTitle: 'Auto logout',
   autoLogoutInactivity: 'You were logged out due to inactivity.',
   autoLogoutSessionEnded: 'Your session has ended. Please log in again.',
+  autoLogoutSignedOut: 'This session was signed out from another session. Please log in again.',
   ok: 'OK',
   tooManyAttempts: 'Too many login attempts. Please wait a moment and try again.',
   /** Shown to whoever signs in to an account locked by repeated wrong passwords. */

@@ -66,7 +66,6 @@ export type AccountUpdateFormValues = z.input<typeof accountUpdateSchema>;
 export const confirmNameSchema = z.object({
   confirmName: z.string({ error: M.nameMismatch }).max(LIMITS.maxShortTextLength, M.nameMismatch),
 });
-export type ConfirmNameInput = z.infer<typeof confirmNameSchema>;
 
 export const accountIdParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -99,6 +98,8 @@ export const adminAccountSchema = accountIdentitySchema.extend({
   updatedAt: z.string().nullable(),
   /** True when the account is the actor of an audit entry: it cannot be deleted. */
   hasActivities: z.boolean(),
+  /** Two-step sign-in is on (the reset action applies); never the key or codes. */
+  hasSecondFactor: z.boolean(),
   version: z.number(),
 });
 export type AdminAccount = z.infer<typeof adminAccountSchema>;

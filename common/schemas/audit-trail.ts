@@ -21,7 +21,6 @@ export const auditAnchorSchema = z.object({
   at: z.string(),
   file: z.string(),
 });
-export type AuditAnchor = z.infer<typeof auditAnchorSchema>;
 
 export const auditArchiveSchema = z.object({
   file: z.string(),

@@ -52,7 +52,6 @@ export function catalogUpdateSchema(kind: CatalogKind) {
 
 export type CatalogCreateInput = z.output<ReturnType<typeof catalogCreateSchema>>;
 export type CatalogUpdateInput = z.output<ReturnType<typeof catalogUpdateSchema>>;
-export type CatalogFormValues = z.input<ReturnType<typeof catalogUpdateSchema>>;
 
 export const catalogListQuerySchema = z.object({
   search: z.string().trim().max(LIMITS.maxShortTextLength).optional(),

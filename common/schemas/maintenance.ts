@@ -130,7 +130,6 @@ export function normalizeList(values: readonly string[]): string[] {
 export const addOptionSchema = z.object({
   value: z.string().trim().max(MAINTENANCE_LIMITS.maxValueLength, MAINTENANCE.errors.tooLong),
 });
-export type AddOptionInput = z.infer<typeof addOptionSchema>;
 
 export const removeOptionQuerySchema = z.object({
   value: z.string().max(MAINTENANCE_LIMITS.maxValueLength * 2, MAINTENANCE.errors.tooLong),

@@ -43,9 +43,7 @@ function passwordRules(v: { newPassword?: unknown; confirmPassword?: unknown }, 
 export const newPasswordSchema = z.object(passwordFieldsShape).superRefine(passwordRules);
 export type NewPasswordInput = z.infer<typeof newPasswordSchema>;
 export const recoveryResetSchema = z.object({ ...passwordFieldsShape, resetToken: z.string().min(1).max(200) }).superRefine(passwordRules);
-export type RecoveryResetInput = z.infer<typeof recoveryResetSchema>;
 export const emailLinkResetSchema = z.object({ ...passwordFieldsShape, token: z.string().min(1).max(200) }).superRefine(passwordRules);
-export type EmailLinkResetInput = z.infer<typeof emailLinkResetSchema>;
 
 export const emailLinkQuerySchema = z.object({ token: z.string().min(1).max(200) });
 export const emailLinkStatusSchema = z.object({ valid: z.literal(true), expiresAt: z.string() });

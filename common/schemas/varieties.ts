@@ -101,7 +101,6 @@ export type VarietyFormValues = z.input<typeof varietyInputSchema>;
 export const varietyUpdateSchema = varietyInputSchema.extend({
   version: z.number({ error: 'The record version is missing.' }).int().positive(),
 });
-export type VarietyUpdate = z.output<typeof varietyUpdateSchema>;
 
 /**
  * Season, planting method and environment must be members of the current option lists;
@@ -184,7 +183,6 @@ export const varietyListQuerySchema = z.object({
   search: z.string().trim().max(VARIETY_LIMITS.searchMax, M.tooLong(VARIETY_LIMITS.searchMax)).optional().default(''),
   page: z.coerce.number({ error: 'Page must be a whole number.' }).int('Page must be a whole number.').min(1, 'Page must be a whole number.').max(1_000_000).optional().default(1),
 });
-export type VarietyListQuery = z.output<typeof varietyListQuerySchema>;
 
 export const varietyListSchema = z.object({
   items: z.array(varietySchema),

@@ -7,6 +7,7 @@ import { isPostgres } from '../db/dialect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { AuditLogsTable, Database } from '../db/types.js';
 import { appendAuditRows, sealAuditChain } from '../platform/audit.js';
+import { accountsRepository } from '../modules/accounts/repository.js';
 
 /**
  * npm run seed:audit -- 1000000 [--days 730] [--seed 42]
@@ -140,7 +141,7 @@ export async function seedAudit(db: Kysely<Database>, options: { total: number; 
   const random = rng(options.seed ?? 42);
   // A large page cache for this connection: the random-key index on id stays in memory.
   if (!isPostgres(db)) await sql`pragma cache_size = -262144`.execute(db);
-  const actors = await db.selectFrom('accounts').select(['id', 'fullname', 'email']).where('isDeleted', '=', 0).execute();
+  const actors = await accountsRepository.liveActors(db);
   const make = entryFactory(actors, random);
   const end = options.now ?? Date.now();
   const start = end - days * 86_400_000;

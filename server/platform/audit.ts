@@ -1,10 +1,11 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { isPostgres } from '../db/dialect.js';
+import type { HistoryAction } from '../../common/history.js';
 import type { AuditLogsTable, Database } from '../db/types.js';
 import { CHAINED_FIELDS, entryHash, storedText } from './audit-hash.js';
 import { newId, nowIso } from './clock.js';
 
-export type AuditAction = 'CREATE' | 'UPDATE' | 'DELETE' | 'RESTRICT' | 'UNRESTRICT' | 'LOGIN';
+export type AuditAction = HistoryAction;
 
 /** Who did it. Without a valid session the entry names 'System User' (SPEC.md section 3). */
 export interface Actor {

@@ -6,7 +6,7 @@ import type { EventBus } from './events.js';
 import type { Storage } from './storage.js';
 import type { Access, Role } from '../../common/permissions.js';
 import type { SessionUser } from '../../common/schemas/auth.js';
-import type { AccountRow } from '../modules/accounts/repository.js';
+import type { AccountRow } from './session-user.js';
 import type { Actor } from './audit.js';
 
 /** What every module is given: configuration, the database, the live-event bus and the log. */

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { can, isAccess, normalizeRole, type Permission, type PermissionFlag } from '../../common/permissions.js';
 import { ERRORS } from '../../common/texts.js';
-import { toSessionUser } from '../modules/accounts/presenter.js';
+import { toSessionUser } from './session-user.js';
 import { fail } from './errors.js';
-import { findSessionByToken, isSessionValid, endAccountSessions, announceEnded, touchSession, SESSION_COOKIE } from './sessions.js';
+import { findSessionByToken, isSessionValid, endSession, announceEnded, touchSession, SESSION_COOKIE } from './sessions.js';
 import type { AuthContext } from './context.js';
 
 const TOUCH_EVERY_MS = 10_000;
@@ -104,10 +104,11 @@ export function registerAccessPolicy(app: FastifyInstance): void {
     if (!token) fail('UNAUTHENTICATED', undefined, undefined, { reason: 'no_session' });
     const session = await findSessionByToken(db, token);
     if (!session) fail('UNAUTHENTICATED', undefined, undefined, { reason: 'session_ended' });
-    const state = isSessionValid(session, appConfig.sessionIdleTimeoutMs);
+    const state = isSessionValid(session, appConfig);
     if (state === 'inactivity') {
-      const ended = await db.transaction().execute((trx) => endAccountSessions(trx, session.account.id, 'inactivity'));
-      announceEnded(events, session.account.id, ended, 'inactivity');
+      // Only this session: with several sessions allowed, the account's others may be in use.
+      const ended = await db.transaction().execute((trx) => endSession(trx, session.sessionId, 'inactivity'));
+      if (ended) announceEnded(events, session.account.id, [session.sessionId], 'inactivity');
       fail('UNAUTHENTICATED', undefined, undefined, { reason: 'inactivity' });
     }
     if (state === 'ended') fail('UNAUTHENTICATED', undefined, undefined, { reason: 'session_ended' });

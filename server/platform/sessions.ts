@@ -3,13 +3,19 @@ import type { Database } from '../db/types.js';
 import { nowIso, newId } from './clock.js';
 import type { EventBus } from './events.js';
 import { randomToken, sha256 } from './passwords.js';
-import type { AccountRow } from '../modules/accounts/repository.js';
+import type { AccountRow } from './session-user.js';
 
 export const SESSION_COOKIE = 'palayan_session';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export type EndReason = 'logout' | 'replaced' | 'inactivity' | 'restricted' | 'deleted' | 'role_changed' | 'password_changed';
+export type EndReason = 'logout' | 'replaced' | 'inactivity' | 'restricted' | 'deleted' | 'role_changed' | 'password_changed' | 'signed_out';
+
+/** The session rules of the configuration. */
+export interface SessionRules {
+  sessionIdleTimeoutMs: number;
+  maxSessionsPerAccount: number;
+}
 
 export interface ResolvedSession {
   sessionId: string;
@@ -49,12 +55,63 @@ export async function findSessionByToken(db: Db, token: string): Promise<Resolve
   return { sessionId, account: account as AccountRow, lastSeenAt: sessionLastSeenAt };
 }
 
-/** SPEC.md section 4: valid only while it is the account's current session and the account is active. */
-export function isSessionValid(s: ResolvedSession, idleTimeoutMs: number, now = Date.now()): 'ok' | 'ended' | 'inactivity' {
+/**
+ * SPEC.md section 4: valid only while the account is active and, with one session per account
+ * (the default), while it is the account's current session (so of two logins racing, one wins).
+ * With MAX_SESSIONS_PER_ACCOUNT above 1, every session not ended is valid.
+ */
+export function isSessionValid(s: ResolvedSession, rules: SessionRules, now = Date.now()): 'ok' | 'ended' | 'inactivity' {
   const a = s.account;
-  if (a.currentSession !== s.sessionId || a.isDeleted || a.isRestricted || a.status !== 'active') return 'ended';
-  if (now - Date.parse(s.lastSeenAt) > idleTimeoutMs) return 'inactivity';
+  if (a.isDeleted || a.isRestricted || a.status !== 'active') return 'ended';
+  if (rules.maxSessionsPerAccount <= 1 && a.currentSession !== s.sessionId) return 'ended';
+  if (now - Date.parse(s.lastSeenAt) > rules.sessionIdleTimeoutMs) return 'inactivity';
   return 'ok';
+}
+
+/** Ends one open session; clears currentSession when it was that one. False when it was not open. */
+export async function endSession(trx: Db, sessionId: string, reason: EndReason): Promise<boolean> {
+  const result = await trx.updateTable('sessions').set({ endedAt: nowIso(), endedReason: reason })
+    .where('id', '=', sessionId).where('endedAt', 'is', null).executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return false;
+  await trx.updateTable('accounts').set({ currentSession: null }).where('currentSession', '=', sessionId).execute();
+  return true;
+}
+
+export interface OpenSession {
+  id: string;
+  accountId: string;
+  createdAt: string;
+  lastSeenAt: string;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** The account's sessions not ended and active within the idle timeout, most recently active first. */
+export function openSessionsOf(db: Db, accountId: string, idleTimeoutMs: number, now = Date.now()): Promise<OpenSession[]> {
+  return db.selectFrom('sessions')
+    .select(['id', 'accountId', 'createdAt', 'lastSeenAt', 'ip', 'userAgent'])
+    .where('accountId', '=', accountId).where('endedAt', 'is', null)
+    .where('lastSeenAt', '>', new Date(now - idleTimeoutMs).toISOString())
+    .orderBy('lastSeenAt', 'desc').orderBy('id', 'desc')
+    .execute();
+}
+
+/**
+ * Before a login opens a session: ends the account's idle sessions, then the least recently
+ * active ones beyond MAX_SESSIONS_PER_ACCOUNT - 1 (with the default of 1: every open one).
+ */
+export async function makeRoomForSession(trx: Db, accountId: string, rules: SessionRules): Promise<{ replaced: string[]; idle: string[] }> {
+  const open = await trx.selectFrom('sessions').select(['id', 'lastSeenAt'])
+    .where('accountId', '=', accountId).where('endedAt', 'is', null)
+    .orderBy('lastSeenAt', 'desc').orderBy('id', 'desc').execute();
+  const cutoff = Date.now() - rules.sessionIdleTimeoutMs;
+  const idle = open.filter((s) => Date.parse(s.lastSeenAt) <= cutoff).map((s) => s.id);
+  const active = open.filter((s) => Date.parse(s.lastSeenAt) > cutoff).map((s) => s.id);
+  const replaced = active.slice(Math.max(0, rules.maxSessionsPerAccount - 1));
+  const at = nowIso();
+  if (idle.length > 0) await trx.updateTable('sessions').set({ endedAt: at, endedReason: 'inactivity' }).where('id', 'in', idle).execute();
+  if (replaced.length > 0) await trx.updateTable('sessions').set({ endedAt: at, endedReason: 'replaced' }).where('id', 'in', replaced).execute();
+  return { replaced, idle };
 }
 
 export async function touchSession(db: Db, sessionId: string): Promise<void> {

@@ -21,10 +21,16 @@ export interface Storage {
   close?(): void;
 }
 
+/** The URL the browser uses for a stored key (served by GET /api/files/<key>). */
+export function fileUrl(key: string): string {
+  return `/api/files/${key.split('/').map(encodeURIComponent).join('/')}`;
+}
+
 /** Turns any user-given name into one safe path segment (no slashes, dots-only, controls). */
 export function safeSegment(name: string, fallback = 'file'): string {
   const cleaned = name
     .normalize('NFKC')
+    // eslint-disable-next-line no-control-regex -- control characters are what it removes
     .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_')
     .replace(/^\.+/, '')
     .replace(/\s+/g, ' ')

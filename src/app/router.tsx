@@ -8,7 +8,6 @@ import { NAV } from './nav';
 // The login screen is all a fresh visit needs; the shell (sidebar, header, menus, Account
 // Settings) and the dashboard arrive after sign-in, in chunks of their own.
 const ShellLayout = lazy(() => import('./shell/layout').then((m) => ({ default: m.ShellLayout })));
-const ComingSoon = lazy(() => import('../components/ui/coming-soon').then((m) => ({ default: m.ComingSoon })));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })));
 
 const features = Object.values(import.meta.glob<{ routes: FeatureRoutes }>('../features/*/routes.tsx', { eager: true })).map((m) => m.routes);
@@ -17,7 +16,9 @@ const featureScreens = new Map(features.flatMap((f) => f.dashboard ?? []).map((r
 /** One child route per sidebar entry below /dashboard, guarded by the entry's permission. */
 const screens: RouteObject[] = NAV.filter((entry) => entry.path !== '/dashboard').map((entry) => {
   const path = entry.path.replace('/dashboard/', '');
-  const element = featureScreens.get(path) ?? <ComingSoon title={entry.label} />;
+  const element = featureScreens.get(path);
+  // Every sidebar entry has its screen; an entry without one is a mistake, caught at start.
+  if (!element) throw new Error(`No feature provides the screen of ${entry.path}`);
   return { path: `${path}/*`, element: <RequirePermission permission={entry.permission}>{element}</RequirePermission> };
 });
 

@@ -27,8 +27,6 @@ export function onUnauthenticated(listener: Listener): () => void {
 export interface RequestOptions {
   method?: string;
   body?: unknown;
-  /** A background request that must not count as user activity on the server. */
-  passive?: boolean;
   signal?: AbortSignal;
   /** Suppress the global 401 handling (the login form handles its own errors). */
   skipAuthHandling?: boolean;
@@ -42,7 +40,6 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  if (options.passive) headers['x-palayan-passive'] = '1';
   let response: Response;
   try {
     response = await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'same-origin', signal: options.signal });

@@ -2,7 +2,7 @@
 export const AUTO_LOGOUT_REASON = 'auto_logout_reason';
 export const SIDEBAR_COLLAPSED = 'palayan:sidebar-collapsed';
 
-export type LogoutReason = 'inactivity' | 'session_ended';
+export type LogoutReason = 'inactivity' | 'session_ended' | 'signed_out';
 
 export function setLogoutReason(reason: LogoutReason): void {
   try { localStorage.setItem(AUTO_LOGOUT_REASON, reason); } catch { /* storage unavailable */ }

@@ -1,5 +1,5 @@
 import bcrypt from 'bcrypt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACCOUNTS } from '../../common/accounts.js';
 import { PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MESSAGE } from '../../common/password.js';
 import { LOGIN } from '../../common/texts.js';
@@ -9,6 +9,13 @@ import { writeAudit } from '../../server/platform/audit.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { daysAgo, newAdminBody, recordEvents, superAdminSession } from '../fixtures/accounts.js';
 import { login, loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
+
+// The real hasher, unless a test makes it fail (a thread pool gone, a hasher returning the plain text).
+const hashing = vi.hoisted(() => ({ instead: null as null | ((plain: string) => Promise<string>) }));
+vi.mock('../../server/platform/passwords.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../server/platform/passwords.js')>();
+  return { ...real, hashPassword: (plain: string) => (hashing.instead ? hashing.instead(plain) : real.hashPassword(plain)) };
+});
 
 const M = ACCOUNTS.messages;
 
@@ -82,7 +89,7 @@ describe('list', () => {
     const stored = await row(active.id);
     assertNoSecrets(res.body, stored.currentSession!, 'secret-answer-xyz', activeCookie.split('=')[1]!);
     expect(Object.keys(body.items[0]).sort()).toEqual([
-      'autoInactive', 'autoInactiveAt', 'contactNo', 'createdAt', 'displayStatus', 'email', 'fullname', 'hasActivities', 'id',
+      'autoInactive', 'autoInactiveAt', 'contactNo', 'createdAt', 'displayStatus', 'email', 'fullname', 'hasActivities', 'hasSecondFactor', 'id',
       'isRestricted', 'lastLogin', 'lastLogoutAt', 'photoURL', 'restrictedAt', 'role', 'status', 'updatedAt', 'username', 'version',
     ]);
   });
@@ -271,12 +278,17 @@ describe('create', () => {
   });
 
   it('fails the save, storing nothing, when hashing fails', async () => {
-    const failing = createAccountsService(t.ctx, { hash: async () => { throw new Error('thread pool exhausted'); } });
+    const service = createAccountsService(t.ctx);
     const auth = { sessionId: 'x', role: 'SYSTEM_ADMIN' as const, user: { id: su.account.id } as never, account: {} as never, actor: { id: su.account.id, fullname: su.account.fullname, email: su.account.email } };
     const body = newAdminBody();
-    await expect(failing.create(body, auth)).rejects.toMatchObject({ code: 'INTERNAL', message: M.passwordNotSaved });
-    const bad = createAccountsService(t.ctx, { hash: async (p) => p });
-    await expect(bad.create(body, auth)).rejects.toMatchObject({ code: 'INTERNAL' });
+    try {
+      hashing.instead = async () => { throw new Error('thread pool exhausted'); };
+      await expect(service.create(body, auth)).rejects.toMatchObject({ code: 'INTERNAL', message: M.passwordNotSaved });
+      hashing.instead = async (plain) => plain;
+      await expect(service.create(body, auth)).rejects.toMatchObject({ code: 'INTERNAL', message: M.passwordNotSaved });
+    } finally {
+      hashing.instead = null;
+    }
     expect(await accountsRepository.findByIdentifier(t.ctx.db, body.username)).toBeUndefined();
     const audits = await t.ctx.db.selectFrom('audit_logs').select('id').where('description', 'like', `%${body.username}%`).execute();
     expect(audits).toHaveLength(0);

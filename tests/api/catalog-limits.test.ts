@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_KINDS } from '../../common/catalog.js';
 import type { CatalogEntryDetail } from '../../common/schemas/catalog.js';
 import { catalogRuntime } from '../../server/modules/catalog/runtime.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { entryBody, stagePhotos } from '../fixtures/catalog.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
-
-const disease = CATALOG_KINDS.disease;
 
 let t: TestApp;
 let user: TestAccount;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertSafeKey, safeSegment } from '../../server/platform/storage.js';
-import { fileUrl } from '../../server/modules/files/routes.js';
+import { fileUrl } from '../../server/platform/storage.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 

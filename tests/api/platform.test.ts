@@ -95,11 +95,16 @@ describe('OpenAPI', () => {
 });
 
 describe('live events', () => {
+  // Each test opens real streams over HTTP; the server listens for them whichever test runs first.
+  async function listeningPort(): Promise<number> {
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+    return (t.app.server.address() as { port: number }).port;
+  }
+
   it('tells an open stream at once when its session is replaced by a new login', async () => {
     const acc = await makeAccount(t.ctx);
     const cookie = await loginAs(t.app, acc);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as { port: number };
+    const port = await listeningPort();
     const received: string[] = [];
     const ended = new Promise<void>((resolve, reject) => {
       const req = http.get({ host: '127.0.0.1', port, path: '/api/events', headers: { cookie } }, (res) => {
@@ -122,7 +127,7 @@ describe('live events', () => {
   it('publishes data changes to open streams', async () => {
     const acc = await makeAccount(t.ctx);
     const cookie = await loginAs(t.app, acc);
-    const { port } = t.app.server.address() as { port: number };
+    const port = await listeningPort();
     const text = await new Promise<string>((resolve, reject) => {
       let buffer = '';
       const req = http.get({ host: '127.0.0.1', port, path: '/api/events', headers: { cookie } }, (res) => {

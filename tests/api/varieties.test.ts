@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -188,29 +187,29 @@ describe('rice varieties: validation (SPEC.md section 5), same texts as the form
     }
   });
 
-  it('never answers 5xx to junk', async () => {
+  it('answers junk with its exact status (never a 5xx) and changes nothing', async () => {
     const v = await makeVariety(t.ctx);
-    const junk: Array<[string, string, unknown]> = [
-      ['POST', '/api/varieties', []],
-      ['POST', '/api/varieties', 'not json'],
-      ['POST', '/api/varieties', { varietyName: { $gt: '' } }],
-      ['POST', '/api/varieties', varietyBody({ season: 'Dry' })],
-      ['POST', '/api/varieties', varietyBody({ season: [1, 2] })],
-      ['PUT', `/api/varieties/${v.id}`, varietyBody()],
-      ['PUT', `/api/varieties/${v.id}`, { ...varietyBody(), version: 'latest' }],
-      ['PUT', `/api/varieties/${v.id}`, { ...varietyBody(), version: 99999999999999 }],
-      ['PUT', '/api/varieties/does-not-exist', { ...varietyBody(), version: 1 }],
-      ['GET', '/api/varieties?page=abc', undefined],
-      ['GET', '/api/varieties?page=-1', undefined],
-      ['GET', `/api/varieties?search=${'a'.repeat(500)}`, undefined],
-      ['GET', '/api/varieties?search=%25_%5C', undefined],
-      ['GET', `/api/varieties/${'x'.repeat(300)}`, undefined],
-      ['DELETE', '/api/varieties/%00', undefined],
+    // Each refusal has its exact status: a 4xx that changes is a change of behaviour too.
+    const junk: Array<[string, string, unknown, number]> = [
+      ['POST', '/api/varieties', [], 400],
+      ['POST', '/api/varieties', 'not json', 400],
+      ['POST', '/api/varieties', { varietyName: { $gt: '' } }, 400],
+      ['POST', '/api/varieties', varietyBody({ season: 'Dry' }), 400],
+      ['POST', '/api/varieties', varietyBody({ season: [1, 2] }), 400],
+      ['PUT', `/api/varieties/${v.id}`, varietyBody(), 400],
+      ['PUT', `/api/varieties/${v.id}`, { ...varietyBody(), version: 'latest' }, 400],
+      ['PUT', `/api/varieties/${v.id}`, { ...varietyBody(), version: 99999999999999 }, 409],
+      ['PUT', '/api/varieties/does-not-exist', { ...varietyBody(), version: 1 }, 404],
+      ['GET', '/api/varieties?page=abc', undefined, 400],
+      ['GET', '/api/varieties?page=-1', undefined, 400],
+      ['GET', `/api/varieties?search=${'a'.repeat(500)}`, undefined, 400],
+      ['GET', '/api/varieties?search=%25_%5C', undefined, 200],
+      ['GET', `/api/varieties/${'x'.repeat(300)}`, undefined, 414],
+      ['DELETE', '/api/varieties/%00', undefined, 400],
     ];
-    for (const [method, url, payload] of junk) {
+    for (const [method, url, payload, status] of junk) {
       const res = await t.app.inject({ method: method as 'POST', url, headers: { cookie, 'content-type': 'application/json' }, ...(payload === undefined ? {} : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }) });
-      expect(res.statusCode, `${method} ${url}`).toBeGreaterThanOrEqual(200);
-      expect(res.statusCode, `${method} ${url} ${res.body}`).toBeLessThan(500);
+      expect(res.statusCode, `${method} ${url} ${res.body}`).toBe(status);
     }
     expect((await call('GET', `/api/varieties/${v.id}`)).body.version).toBe(1);
     expect((await call('GET', '/api/varieties?search=%25_%5C')).body.total).toBe(0);
@@ -450,6 +449,5 @@ describe('rice varieties: demo seed', () => {
   it('works from a copy of the project data (no ../shared needed)', () => {
     expect(DEMO_VARIETIES_FILE.startsWith(path.resolve(import.meta.dirname, '..', '..'))).toBe(true);
     expect(fs.existsSync(DEMO_VARIETIES_FILE)).toBe(true);
-    expect(os.tmpdir()).toBeTruthy();
   });
 });

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { CATALOG_KINDS, UPLOAD_TEXTS } from '../../common/catalog';
+import { TRASH } from '../../common/trash';
 import { E2E } from '../../playwright.config';
 import { createAccountViaCli, loginViaUi } from './support';
 
@@ -155,6 +156,21 @@ test('a disease needs 800 photos: created through the real dialog, edited with i
   await expect(page.getByText(disease.deleteSuccess)).toBeVisible();
   await expect(blast).toBeHidden();
   await expect(page.getByText(disease.emptyText)).toBeVisible();
+
+  // The trash (super admin) lists it with its photos; Restore puts it back with all 800.
+  await page.getByRole('link', { name: TRASH.tab }).click();
+  await expect(page.getByRole('heading', { name: TRASH.headings.rice_local_diseases })).toBeVisible();
+  const trashed = page.getByRole('row').filter({ hasText: 'Rice blast' });
+  await expect(trashed).toContainText(TRASH.photos(800));
+  await expect(trashed).toContainText(admin.fullname);
+  await trashed.getByRole('button', { name: TRASH.restoreLabel('Rice blast') }).click();
+  await expect(page.getByText(TRASH.restored('Rice blast'))).toBeVisible();
+  await expect(page.getByText(TRASH.empty)).toBeVisible();
+  await page.getByRole('link', { name: TRASH.liveTab }).click();
+  await expect(blast.getByText('800', { exact: true })).toBeVisible();
+  await blast.getByRole('button', { name: 'View Rice blast' }).click();
+  await expect(page.getByRole('dialog', { name: 'Rice blast' }).getByText('(800 images)')).toBeVisible();
+  await page.getByRole('dialog', { name: 'Rice blast' }).getByRole('button', { name: 'Close' }).first().click();
 });
 
 test('a second browser sees changes live, and a stale edit gets the conflict dialog', async ({ page, browser }) => {

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { normalizeRole, type Role } from '../../../common/permissions.js';
 import { looksLikePasswordHash, passwordMeetsRules, passwordTooLong, PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MESSAGE } from '../../../common/password.js';
 import type { Database } from '../../db/types.js';
-import { writeAudit, type Actor } from '../../platform/audit.js';
+import type { Actor } from '../../platform/audit.js';
+import { runCommand, type Command } from '../../platform/command.js';
 import { newId, nowIso } from '../../platform/clock.js';
 import { hashPassword } from '../../platform/passwords.js';
 import { ACCOUNTS } from '../../../common/accounts.js';
@@ -39,8 +40,8 @@ export async function createAccount(db: Kysely<Database>, input: NewAccount, act
   const password = await hashPassword(input.password);
   const id = newId();
   const now = nowIso();
-  await db.transaction().execute(async (trx) => {
-    await insertAccountWithAudit(trx, actor, { id, fullname: input.fullname.trim(), username, email, contactNo: input.contactNo?.trim() || null, password, role, now });
+  await runCommand({ db, events: null }, actor, async (trx, cmd) => {
+    await insertAccountWithAudit(trx, cmd, { id, fullname: input.fullname.trim(), username, email, contactNo: input.contactNo?.trim() || null, password, role, now });
   }).catch((err: unknown) => {
     const field = uniqueViolationField(err);
     if (field) throw new Error(field === 'username' ? ACCOUNTS.messages.usernameTaken : ACCOUNTS.messages.emailTaken);
@@ -51,12 +52,12 @@ export async function createAccount(db: Kysely<Database>, input: NewAccount, act
 
 /**
  * The one way an account row is born: active, unrestricted, with its CREATE audit entry in the
- * caller's transaction. The accounts screen, the first-start bootstrap and the create-admin
+ * caller's command. The accounts screen, the first-start bootstrap and the create-admin
  * command all come through here.
  */
 export async function insertAccountWithAudit(
   trx: Transaction<Database>,
-  actor: Actor | null,
+  cmd: Command,
   account: { id: string; fullname: string; username: string; email: string | null; contactNo: string | null; password: string; role: Role; now: string },
 ): Promise<void> {
   const { id, fullname, username, email, contactNo, password, role, now } = account;
@@ -68,7 +69,7 @@ export async function insertAccountWithAudit(
     currentSession: null, lastLogin: null, lastLogoutAt: null,
     createdAt: now, updatedAt: null, isDeleted: 0, deletedAt: null, deletedBy: null,
   });
-  await writeAudit(trx, actor, {
+  await cmd.audit({
     action: 'CREATE',
     collection: 'accounts',
     documentId: id,

@@ -1,22 +1,8 @@
 import { normalizeRole } from '../../../common/permissions.js';
-import type { AccountIdentity, SessionUser } from '../../../common/schemas/auth.js';
 import { accountDisplayStatus } from '../../../common/accounts.js';
 import type { AdminAccount } from '../../../common/schemas/accounts.js';
+import { toAccountIdentity } from '../../platform/session-user.js';
 import type { AccountRow } from './repository.js';
-
-/** The identity fields of every account view, copied by name so no secret can slip through. */
-export function toAccountIdentity(row: AccountRow): AccountIdentity {
-  return { id: row.id, fullname: row.fullname, username: row.username, email: row.email, contactNo: row.contactNo, photoURL: row.photoURL };
-}
-
-/** The signed-in user's own view of their account: no hash, answer or session token. */
-export function toSessionUser(row: AccountRow): SessionUser {
-  return {
-    ...toAccountIdentity(row),
-    role: normalizeRole(row.role),
-    securityQuestion: row.securityQuestion,
-  };
-}
 
 /** Blocked for login (SPEC.md section 4): deleted, or restricted by status or flag. */
 export function blockReason(row: AccountRow): 'ACCOUNT_DELETED' | 'ACCOUNT_RESTRICTED' | null {
@@ -29,7 +15,7 @@ export function blockReason(row: AccountRow): 'ACCOUNT_DELETED' | 'ACCOUNT_RESTR
  * The one presenter of the admin list and detail (super admin only). It copies named fields,
  * so a password hash, security answer or session id can never slip into a response.
  */
-export function toAdminAccount(row: AccountRow & { hasActivities?: boolean }): AdminAccount {
+export function toAdminAccount(row: AccountRow & { hasActivities?: boolean; hasSecondFactor?: boolean }): AdminAccount {
   return {
     ...toAccountIdentity(row),
     role: normalizeRole(row.role),
@@ -44,6 +30,7 @@ export function toAdminAccount(row: AccountRow & { hasActivities?: boolean }): A
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     hasActivities: row.hasActivities ?? false,
+    hasSecondFactor: row.hasSecondFactor ?? false,
     version: row.version,
   };
 }

@@ -1,9 +1,10 @@
-import type { ExpressionBuilder, Kysely, Selectable, Transaction, Insertable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction, Insertable, Updateable } from 'kysely';
 import type { AccountsTable, Database } from '../../db/types.js';
 import { containsInsensitive } from '../../db/dialect.js';
+import type { AccountRow } from '../../platform/session-user.js';
 
-export type AccountRow = Selectable<AccountsTable>;
-export type AccountListRow = AccountRow & { hasActivities: boolean };
+export type { AccountRow };
+export type AccountListRow = AccountRow & { hasActivities: boolean; hasSecondFactor: boolean };
 type Db = Kysely<Database> | Transaction<Database>;
 
 export function normalizeIdentity(value: string): string {
@@ -22,8 +23,13 @@ function activityExists(eb: ExpressionBuilder<Database, 'accounts'>) {
       .where('audit_logs.action', '!=', 'LOGIN'))));
 }
 
-function toListRow(row: AccountRow & { hasActivities: unknown }): AccountListRow {
-  return { ...row, hasActivities: Boolean(Number(row.hasActivities)) };
+/** Two-step sign-in is on (migration 170); only the flag, never the key. */
+function secondFactorExists(eb: ExpressionBuilder<Database, 'accounts'>) {
+  return eb.exists(eb.selectFrom('second_factors').select('second_factors.accountId').whereRef('second_factors.accountId', '=', 'accounts.id'));
+}
+
+function toListRow(row: AccountRow & { hasActivities: unknown; hasSecondFactor: unknown }): AccountListRow {
+  return { ...row, hasActivities: Boolean(Number(row.hasActivities)), hasSecondFactor: Boolean(Number(row.hasSecondFactor)) };
 }
 
 export const accountsRepository = {
@@ -35,6 +41,7 @@ export const accountsRepository = {
   async findLive(db: Db, id: string): Promise<AccountListRow | undefined> {
     const row = await db.selectFrom('accounts').selectAll()
       .select((eb) => activityExists(eb).as('hasActivities'))
+      .select((eb) => secondFactorExists(eb).as('hasSecondFactor'))
       .where('id', '=', id).where('isDeleted', '=', 0)
       .executeTakeFirst();
     return row ? toListRow(row) : undefined;
@@ -91,16 +98,22 @@ export const accountsRepository = {
       .execute();
     // The activity flag is computed for the page's rows only, not for the rows an offset skips.
     const flags = rows.length === 0 ? [] : await db.selectFrom('accounts')
-      .select((eb) => ['id', activityExists(eb).as('hasActivities')])
+      .select((eb) => ['id', activityExists(eb).as('hasActivities'), secondFactorExists(eb).as('hasSecondFactor')])
       .where('id', 'in', rows.map((r) => r.id))
       .execute();
     const active = new Set(flags.filter((f) => Boolean(Number(f.hasActivities))).map((f) => f.id));
-    return { rows: rows.map((r) => ({ ...r, hasActivities: active.has(r.id) })), total: Number(count.n) };
+    const twoStep = new Set(flags.filter((f) => Boolean(Number(f.hasSecondFactor))).map((f) => f.id));
+    return { rows: rows.map((r) => ({ ...r, hasActivities: active.has(r.id), hasSecondFactor: twoStep.has(r.id) })), total: Number(count.n) };
   },
 
   async hasActivities(db: Db, id: string): Promise<boolean> {
     const row = await db.selectFrom('accounts').select((eb) => activityExists(eb).as('has')).where('id', '=', id).executeTakeFirst();
     return Boolean(Number(row?.has ?? 0));
+  },
+
+  /** Live accounts as audit actors (the seed-audit command's entry authors). */
+  liveActors(db: Db): Promise<Pick<AccountRow, 'id' | 'fullname' | 'email'>[]> {
+    return db.selectFrom('accounts').select(['id', 'fullname', 'email']).where('isDeleted', '=', 0).execute();
   },
 
   /**
@@ -131,5 +144,37 @@ export const accountsRepository = {
       .where('id', '=', id).where('version', '=', version).where('isDeleted', '=', 0)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
+  },
+
+  /** Restricts a live, unrestricted account; false when it is gone or already restricted. */
+  async restrict(db: Db, id: string, at: string): Promise<boolean> {
+    const result = await db.updateTable('accounts')
+      .set((eb) => ({ status: 'restricted', isRestricted: 1, restrictedAt: at, updatedAt: at, version: eb('version', '+', 1) }))
+      .where('id', '=', id).where('isDeleted', '=', 0)
+      .where('isRestricted', '=', 0).where('status', '!=', 'restricted')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  /** Lifts a restriction (and an auto-inactivation) of a live account; false when it had none. */
+  async unrestrict(db: Db, id: string, at: string): Promise<boolean> {
+    const result = await db.updateTable('accounts')
+      .set((eb) => ({
+        status: 'active', isRestricted: 0, restrictedAt: null, autoInactive: 0, autoInactiveAt: null,
+        updatedAt: at, version: eb('version', '+', 1),
+      }))
+      .where('id', '=', id).where('isDeleted', '=', 0)
+      .where((eb) => eb.or([eb('isRestricted', '=', 1), eb('status', '=', 'restricted')]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  /** Soft delete of a live account; false when it is already gone. */
+  async softDelete(db: Db, id: string, at: string, deletedBy: string): Promise<boolean> {
+    const result = await db.updateTable('accounts')
+      .set((eb) => ({ isDeleted: 1, deletedAt: at, deletedBy, updatedAt: at, version: eb('version', '+', 1) }))
+      .where('id', '=', id).where('isDeleted', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   },
 };

@@ -5,7 +5,9 @@ import {
   accountCreateSchema, accountIdParams, accountListQuery, accountListSchema, accountUpdateSchema, adminAccountSchema,
   availabilityQuery, availabilitySchema, confirmNameSchema,
 } from '../../../common/schemas/accounts.js';
+import { scheduleJob } from '../../platform/jobs.js';
 import { requireAuth } from '../../platform/policy.js';
+import { createSecondFactorService } from '../second-factor/service.js';
 import { createAccountsService } from './service.js';
 
 /** How often the server looks for accounts to auto-inactivate (besides every list load). */
@@ -14,26 +16,17 @@ export const AUTO_INACTIVE_SWEEP_MS = 15 * 60_000;
 /** Admin accounts (SPEC.md section 2): every route is for SYSTEM_ADMIN only. */
 const routes: FastifyPluginAsync = async (app) => {
   const service = createAccountsService(app.ctx);
+  const secondFactor = createSecondFactorService(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const config = { access: 'accounts.manage' } as const;
   const tags = ['accounts'];
 
-  let timer: NodeJS.Timeout | undefined;
-  const sweep = async () => {
-    try {
-      await service.sweepInactive();
-    } catch (err) {
-      app.log.error({ err }, 'auto-inactivation sweep failed');
-    }
-  };
-  app.addHook('onReady', async () => {
-    await sweep();
-    timer = setInterval(() => { void sweep(); }, AUTO_INACTIVE_SWEEP_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-    await service.idle();
+  scheduleJob(app, {
+    name: 'auto-inactivation sweep',
+    everyMs: AUTO_INACTIVE_SWEEP_MS,
+    runOnReady: true,
+    run: () => service.sweepInactive(),
+    onClose: () => service.idle(),
   });
 
   r.get('/api/accounts', {
@@ -70,6 +63,11 @@ const routes: FastifyPluginAsync = async (app) => {
     config,
     schema: { tags, summary: 'Unrestrict an admin', params: accountIdParams, response: { 200: adminAccountSchema } },
   }, async (request) => service.unrestrict(request.params.id, requireAuth(request)));
+
+  r.post('/api/accounts/:id/second-factor/reset', {
+    config,
+    schema: { tags, summary: "Reset an admin's two-step sign-in (lost phone): key and recovery codes removed; audited", params: accountIdParams, response: { 200: adminAccountSchema } },
+  }, async (request) => secondFactor.reset(request.params.id, requireAuth(request)));
 
   r.delete('/api/accounts/:id', {
     config,

@@ -5,12 +5,12 @@ import {
   type AccountCreateInput, type AccountList, type AccountListQuery, type AccountUpdateInput, type AdminAccount, type AvailabilityQuery,
 } from '../../../common/schemas/accounts.js';
 import { SHELL } from '../../../common/texts.js';
-import { writeAudit } from '../../platform/audit.js';
 import { newId, nowIso } from '../../platform/clock.js';
 import type { AppContext, AuthContext } from '../../platform/context.js';
 import { AppError, fail, invalid } from '../../platform/errors.js';
 import { hashPassword, isHash } from '../../platform/passwords.js';
-import { announceEnded, endAccountSessions, type EndReason } from '../../platform/sessions.js';
+import { runCommand } from '../../platform/command.js';
+import type { EndReason } from '../../platform/sessions.js';
 import { assertUpdated } from '../../platform/versioning.js';
 import { insertAccountWithAudit } from './create-account.js';
 import { toAdminAccount } from './presenter.js';
@@ -19,11 +19,6 @@ import { uniqueViolationField } from './unique.js';
 
 const M = ACCOUNTS.messages;
 const DAY_MS = 86_400_000;
-
-export interface AccountsServiceOptions {
-  /** The password hasher; a failure fails the save (nothing is stored in plain text). */
-  hash?: (plain: string) => Promise<string>;
-}
 
 const TAKEN_MESSAGE = { username: M.usernameTaken, email: M.emailTaken } as const;
 
@@ -38,15 +33,15 @@ function rethrowUnique(err: unknown): never {
   throw err;
 }
 
-export function createAccountsService(ctx: AppContext, options: AccountsServiceOptions = {}) {
-  const { db, events, log } = ctx;
-  const hash = options.hash ?? hashPassword;
+export function createAccountsService(ctx: AppContext) {
+  const { db, log } = ctx;
   let sweeping: Promise<string[]> | null = null;
 
+  /** The password's bcrypt hash; a failed or wrong hash fails the save (nothing stored in plain text). */
   async function securePassword(plain: string): Promise<string> {
     let hashed: string;
     try {
-      hashed = await hash(plain);
+      hashed = await hashPassword(plain);
     } catch (err) {
       log.error({ err }, 'password hashing failed; the account was not saved');
       fail('INTERNAL', M.passwordNotSaved);
@@ -91,10 +86,10 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
       const last = Date.parse(candidate.lastLogin ?? '');
       if (Number.isNaN(last) || now - last < TIMINGS.autoInactiveDays * DAY_MS) continue;
       const at = nowIso();
-      const ended = await db.transaction().execute(async (trx) => {
-        if (!(await repo.markInactive(trx, candidate, at))) return null;
-        const endedIds = await endAccountSessions(trx, candidate.id, 'inactivity');
-        await writeAudit(trx, null, {
+      const changedNow = await runCommand(ctx, null, async (trx, cmd) => {
+        if (!(await repo.markInactive(trx, candidate, at))) return false;
+        await cmd.endSessions(candidate.id, 'inactivity');
+        await cmd.audit({
           action: 'UPDATE',
           collection: 'accounts',
           documentId: candidate.id,
@@ -105,12 +100,10 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
             after: { status: 'inactive', autoInactive: true, autoInactiveAt: at },
           },
         });
-        return endedIds;
+        cmd.publish({ topic: 'accounts', id: candidate.id, op: 'update' });
+        return true;
       });
-      if (!ended) continue;
-      announceEnded(events, candidate.id, ended, 'inactivity');
-      events.publish({ topic: 'accounts', id: candidate.id, op: 'update' });
-      changed.push(candidate.id);
+      if (changedNow) changed.push(candidate.id);
     }
     return changed;
   }
@@ -156,15 +149,15 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
       const id = newId();
       const now = nowIso();
       try {
-        await db.transaction().execute(async (trx) => {
-          await insertAccountWithAudit(trx, auth.actor, {
+        await runCommand(ctx, auth.actor, async (trx, cmd) => {
+          await insertAccountWithAudit(trx, cmd, {
             id, fullname: input.fullname, username: input.username, email: input.email, contactNo: null, password, role: input.role, now,
           });
+          cmd.publish({ topic: 'accounts', id, op: 'create' });
         });
       } catch (err) {
         rethrowUnique(err);
       }
-      events.publish({ topic: 'accounts', id, op: 'create' });
       return present(id);
     },
 
@@ -193,9 +186,8 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
       if (passwordChange) { before.password = '(unchanged)'; after.password = '(changed)'; }
 
       const reason: EndReason | null = roleChange ? 'role_changed' : passwordChange ? 'password_changed' : null;
-      let ended: string[] = [];
       try {
-        ended = await db.transaction().execute(async (trx) => {
+        await runCommand(ctx, auth.actor, async (trx, cmd) => {
           const n = await repo.updateVersioned(trx, id, input.version, {
             fullname: input.fullname,
             username: input.username,
@@ -207,8 +199,8 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
             ...(roleChange && input.role ? { role: input.role } : {}),
           });
           if (n === 0) assertUpdated(0, await repo.findLive(trx, id), (row: AccountListRow) => toAdminAccount(row));
-          const endedIds = reason ? await endAccountSessions(trx, id, reason, self ? auth.sessionId : undefined) : [];
-          await writeAudit(trx, auth.actor, {
+          if (reason) await cmd.endSessions(id, reason, self ? auth.sessionId : undefined);
+          await cmd.audit({
             action: 'UPDATE',
             collection: 'accounts',
             documentId: id,
@@ -218,14 +210,12 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
               : `Updated admin account ${input.username}`,
             changes: { before, after },
           });
-          return endedIds;
+          cmd.publish({ topic: 'accounts', id, op: 'update' });
         });
       } catch (err) {
         if (err instanceof AppError) throw err;
         rethrowUnique(err);
       }
-      if (reason) announceEnded(events, id, ended, reason);
-      events.publish({ topic: 'accounts', id, op: 'update' });
       return present(id);
     },
 
@@ -235,18 +225,13 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
       const current = await loadLive(id);
       assertNameTyped(current, confirmName);
       const at = nowIso();
-      const ended = await db.transaction().execute(async (trx) => {
-        const result = await trx.updateTable('accounts')
-          .set((eb) => ({ status: 'restricted', isRestricted: 1, restrictedAt: at, updatedAt: at, version: eb('version', '+', 1) }))
-          .where('id', '=', id).where('isDeleted', '=', 0)
-          .where('isRestricted', '=', 0).where('status', '!=', 'restricted')
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0) {
+      await runCommand(ctx, auth.actor, async (trx, cmd) => {
+        if (!(await repo.restrict(trx, id, at))) {
           if (!(await repo.findLive(trx, id))) fail('NOT_FOUND');
           fail('CONFLICT', M.alreadyRestricted);
         }
-        const endedIds = await endAccountSessions(trx, id, 'restricted');
-        await writeAudit(trx, auth.actor, {
+        await cmd.endSessions(id, 'restricted');
+        await cmd.audit({
           action: 'RESTRICT',
           collection: 'accounts',
           documentId: id,
@@ -257,10 +242,8 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
             after: { status: 'restricted', isRestricted: true, restrictedAt: at },
           },
         });
-        return endedIds;
+        cmd.publish({ topic: 'accounts', id, op: 'restrict' });
       });
-      announceEnded(events, id, ended, 'restricted');
-      events.publish({ topic: 'accounts', id, op: 'restrict' });
       return present(id);
     },
 
@@ -268,20 +251,12 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
     async unrestrict(id: string, auth: AuthContext): Promise<AdminAccount> {
       const current = await loadLive(id);
       const at = nowIso();
-      await db.transaction().execute(async (trx) => {
-        const result = await trx.updateTable('accounts')
-          .set((eb) => ({
-            status: 'active', isRestricted: 0, restrictedAt: null, autoInactive: 0, autoInactiveAt: null,
-            updatedAt: at, version: eb('version', '+', 1),
-          }))
-          .where('id', '=', id).where('isDeleted', '=', 0)
-          .where((eb) => eb.or([eb('isRestricted', '=', 1), eb('status', '=', 'restricted')]))
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0) {
+      await runCommand(ctx, auth.actor, async (trx, cmd) => {
+        if (!(await repo.unrestrict(trx, id, at))) {
           if (!(await repo.findLive(trx, id))) fail('NOT_FOUND');
           fail('CONFLICT', M.notRestricted);
         }
-        await writeAudit(trx, auth.actor, {
+        await cmd.audit({
           action: 'UNRESTRICT',
           collection: 'accounts',
           documentId: id,
@@ -292,8 +267,8 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
             after: { status: 'active', isRestricted: false, restrictedAt: null },
           },
         });
+        cmd.publish({ topic: 'accounts', id, op: 'unrestrict' });
       });
-      events.publish({ topic: 'accounts', id, op: 'unrestrict' });
       return present(id);
     },
 
@@ -306,15 +281,11 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
       const current = await loadLive(id);
       assertNameTyped(current, confirmName);
       const at = nowIso();
-      const ended = await db.transaction().execute(async (trx) => {
+      await runCommand(ctx, auth.actor, async (trx, cmd) => {
         if (await repo.hasActivities(trx, id)) fail('CONFLICT', M.cannotDeleteHasActivities, undefined, { reason: 'has_activities' });
-        const result = await trx.updateTable('accounts')
-          .set((eb) => ({ isDeleted: 1, deletedAt: at, deletedBy: auth.user.id, updatedAt: at, version: eb('version', '+', 1) }))
-          .where('id', '=', id).where('isDeleted', '=', 0)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0) fail('NOT_FOUND');
-        const endedIds = await endAccountSessions(trx, id, 'deleted');
-        await writeAudit(trx, auth.actor, {
+        if (!(await repo.softDelete(trx, id, at, auth.user.id))) fail('NOT_FOUND');
+        await cmd.endSessions(id, 'deleted');
+        await cmd.audit({
           action: 'DELETE',
           collection: 'accounts',
           documentId: id,
@@ -322,11 +293,8 @@ export function createAccountsService(ctx: AppContext, options: AccountsServiceO
           description: `Deleted admin account ${current.username}`,
           changes: { before: { isDeleted: false }, after: { isDeleted: true, deletedAt: at, deletedBy: auth.user.id } },
         });
-        return endedIds;
+        cmd.publish({ topic: 'accounts', id, op: 'delete' });
       });
-      announceEnded(events, id, ended, 'deleted');
-      events.publish({ topic: 'accounts', id, op: 'delete' });
     },
   };
 }
-export type AccountsService = ReturnType<typeof createAccountsService>;

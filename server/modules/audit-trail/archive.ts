@@ -81,13 +81,13 @@ export async function openArchive(file: string): Promise<{ header: ArchiveHeader
   source.on('error', (err) => input.destroy(err));
   source.pipe(input);
   const reader = readline.createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
-  let header: ArchiveHeader | null = null;
+  let header: ArchiveHeader | null;
   try {
     const first = await reader.next();
     header = first.done ? null : (JSON.parse(first.value) as ArchiveHeader);
   } catch (err) {
     source.destroy();
-    throw new Error(`cannot read ${path.basename(file)}: ${(err as Error).message}`);
+    throw new Error(`cannot read ${path.basename(file)}: ${(err as Error).message}`, { cause: err });
   }
   if (!header || header.format !== ARCHIVE_FORMAT) {
     source.destroy();

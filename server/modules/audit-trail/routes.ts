@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AUDIT_TRAIL_LIMITS } from '../../../common/audit-trail.js';
 import { archiveFileParamsSchema, auditAnchorSchema, auditTrailStatusSchema, auditVerificationSchema } from '../../../common/schemas/audit-trail.js';
+import { scheduleJob } from '../../platform/jobs.js';
 import { requireAuth } from '../../platform/policy.js';
 import { createAuditTrailService } from './service.js';
 
@@ -49,15 +50,12 @@ const routes: FastifyPluginAsync = async (app) => {
     return reply.send(stream);
   });
 
-  const run = () => service.daily().catch((err: unknown) => app.log.error({ err }, 'daily audit trail run failed'));
-  const first = setTimeout(run, 30_000);
-  const timer = setInterval(run, AUDIT_TRAIL_LIMITS.dailyCheckMs);
-  first.unref();
-  timer.unref();
-  app.addHook('onClose', async () => {
-    clearTimeout(first);
-    clearInterval(timer);
-    await service.idle();
+  scheduleJob(app, {
+    name: 'daily audit trail run',
+    everyMs: AUDIT_TRAIL_LIMITS.dailyCheckMs,
+    firstAfterMs: 30_000,
+    run: () => service.daily(),
+    onClose: () => service.idle(),
   });
 };
 export default routes;

@@ -4,7 +4,8 @@ import { AUDIT_TRAIL, AUDIT_TRAIL_LIMITS } from '../../../common/audit-trail.js'
 import { collectionLabel, csvCell, csvTimestamp, HISTORY } from '../../../common/history.js';
 import type { AuditTrailStatus, AuditVerification } from '../../../common/schemas/audit-trail.js';
 import type { AuditVerificationsTable } from '../../db/types.js';
-import { sealAuditChain, SYSTEM_ACTOR, writeAudit, type Actor } from '../../platform/audit.js';
+import { sealAuditChain, SYSTEM_ACTOR, type Actor } from '../../platform/audit.js';
+import { runCommand } from '../../platform/command.js';
 import { newId, nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
@@ -159,13 +160,15 @@ export function createAuditTrailService(ctx: AppContext) {
       }
       const name = path.relative(config.dataDir, written.file);
       const count = throughIndex - head.baseIndex;
-      await writeAudit(db, SYSTEM_ACTOR, {
-        action: 'DELETE', collection: 'audit_logs', documentId: null, documentName: path.basename(written.file),
-        description: AUDIT_TRAIL.summary(count, head.baseIndex + 1, throughIndex, days, name),
-        details: { archive: name, sha256: written.sha256, firstIndex: head.baseIndex + 1, lastIndex: throughIndex, count, olderThan: cutoff },
+      await runCommand(ctx, SYSTEM_ACTOR, async (_trx, cmd) => {
+        await cmd.audit({
+          action: 'DELETE', collection: 'audit_logs', documentId: null, documentName: path.basename(written.file),
+          description: AUDIT_TRAIL.summary(count, head.baseIndex + 1, throughIndex, days, name),
+          details: { archive: name, sha256: written.sha256, firstIndex: head.baseIndex + 1, lastIndex: throughIndex, count, olderThan: cutoff },
+        });
+        cmd.publish({ topic: 'audit_trail', op: 'archived' });
+        cmd.publish({ topic: 'audit_logs', op: 'archived' });
       });
-      events.publish({ topic: 'audit_trail', op: 'archived' });
-      events.publish({ topic: 'audit_logs', op: 'archived' });
       return { file: written.file, sha256: written.sha256, count, firstIndex: head.baseIndex + 1, lastIndex: throughIndex };
     },
 
@@ -209,4 +212,3 @@ export function createAuditTrailService(ctx: AppContext) {
   return service;
 }
 
-export type AuditTrailService = ReturnType<typeof createAuditTrailService>;

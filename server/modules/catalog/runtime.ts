@@ -144,6 +144,8 @@ export class CatalogRuntime {
       if (row.entryId) this.noteReady(row.collection, row.entryId);
       return;
     }
+    // The original's bytes are not needed past here: let them go while the variants are written.
+    // eslint-disable-next-line no-useless-assignment -- releases the buffer for the collector
     input = null;
     const keys = variantKeys(kind, imageId);
     await this.ctx.storage.put(keys.display, variants.display);

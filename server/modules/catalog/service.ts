@@ -4,14 +4,13 @@ import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdate
 import type { Database } from '../../db/types.js';
 import { getDiseaseEnums } from '../maintenance/service.js';
 import type { Actor } from '../../platform/audit.js';
-import { writeAudit } from '../../platform/audit.js';
+import { runCommand } from '../../platform/command.js';
 import { newId, nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
 import { clampBytes, fileNameForType, moveStored, probeImage, readStored, RefusedImageError, sniffStream, TargetExistsError } from '../../platform/images.js';
-import { safeSegment } from '../../platform/storage.js';
+import { fileUrl, safeSegment } from '../../platform/storage.js';
 import { assertUpdated } from '../../platform/versioning.js';
-import { fileUrl } from '../files/routes.js';
 import { auditSnapshot, parseList, presentDetail, presentListRow } from './presenter.js';
 import { catalogRepository, type CatalogImageRow, type CatalogRow } from './repository.js';
 import { catalogRuntime, deleteImageFiles } from './runtime.js';
@@ -95,7 +94,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
    * the entry has already may stay after they leave the list), the training-class flag.
    */
   async function kindFields(trx: Transaction<Database>, input: CatalogCreateInput | CatalogUpdateInput, before: CatalogRow | null, options: SaveOptions) {
-    let parts: string[] = [];
+    const parts: string[] = [];
     if (kind.affectedParts) {
       const { affectedParts: allowed } = await getDiseaseEnums(trx);
       const kept = parseList(before?.affectedParts);
@@ -254,14 +253,14 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
       const now = nowIso();
       const moved: Move[] = [];
       try {
-        await ctx.db.transaction().execute(async (trx) => {
+        await runCommand(ctx, actor, async (trx, cmd) => {
           const fields = { ...storedFields(input), ...await kindFields(trx, input, null, options) };
           const staged = await catalogRepository.stagedOwned(trx, collection, actor.id, input.imageIds);
           if (staged.length !== input.imageIds.length) invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });
           const links = planLinks(input.name, new Map(staged.map((r) => [r.id, r])), input.imageIds, Date.now());
           const mainImageUrl = links[0] ? fileUrl(links[0].to) : null;
           await catalogRepository.insert(trx, collection, { id, ...fields, mainImageUrl, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null });
-          await writeAudit(trx, actor, {
+          await cmd.audit({
             action: 'CREATE',
             collection,
             documentId: id,
@@ -270,12 +269,13 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
             changes: { before: null, after: auditSnapshot({ ...fields, mainImageUrl }, input.imageIds.length) },
           });
           await linkAndMove(trx, id, links, now, moved);
+          cmd.afterCommit(() => { moved.length = 0; });
+          cmd.publish({ topic: collection, id, op: 'create' });
         });
       } catch (err) {
         await undoMoves(ctx, moved);
         throw err;
       }
-      ctx.events.publish({ topic: collection, id, op: 'create' });
       return detail(id);
     },
 
@@ -286,9 +286,8 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
     async update(id: string, input: CatalogUpdateInput, actor: Actor, options: SaveOptions = {}): Promise<CatalogEntryDetail> {
       const now = nowIso();
       const moved: Move[] = [];
-      let removed: CatalogImageRow[] = [];
       try {
-        await ctx.db.transaction().execute(async (trx) => {
+        await runCommand(ctx, actor, async (trx, cmd) => {
           const before = await catalogRepository.findLive(trx, collection, id);
           if (!before) fail('NOT_FOUND');
           const fields = { ...storedFields(input), ...await kindFields(trx, input, before, options) };
@@ -298,7 +297,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           const staged = await catalogRepository.stagedOwned(trx, collection, actor.id, newIds);
           if (staged.length !== newIds.length) invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });
           const finalIds = new Set(input.imageIds);
-          removed = existing.filter((r) => !finalIds.has(r.id));
+          const removed = existing.filter((r) => !finalIds.has(r.id));
           if (input.imageIds.length === 0 && existing.length > 0) invalid({ imageIds: UPLOAD_TEXTS.keepOneImage });
           if (input.imageIds.length > kind.maxImages) invalid({ imageIds: kind.texts.maxImages });
 
@@ -321,7 +320,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           }
           await catalogRepository.deleteImages(trx, removed.map((r) => r.id));
           const added = links.length;
-          await writeAudit(trx, actor, {
+          await cmd.audit({
             action: 'UPDATE',
             collection,
             documentId: id,
@@ -334,26 +333,30 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
             details: added || removed.length ? { imagesAdded: added, imagesRemoved: removed.length } : undefined,
           });
           await linkAndMove(trx, id, links, now, moved);
+          // Committed: the moves stay; the removed photos' files go before the event.
+          cmd.afterCommit(async () => {
+            moved.length = 0;
+            if (removed.length > 0) await deleteImageFiles(ctx, removed);
+          });
+          cmd.publish({ topic: collection, id, op: 'update' });
         });
       } catch (err) {
         await undoMoves(ctx, moved);
         throw err;
       }
-      if (removed.length > 0) await deleteImageFiles(ctx, removed);
-      ctx.events.publish({ topic: collection, id, op: 'update' });
       return detail(id);
     },
 
     /** Soft delete: the entry is hidden everywhere; its photos stay (they are training data). */
     async remove(id: string, actor: Actor): Promise<void> {
-      await ctx.db.transaction().execute(async (trx) => {
+      await runCommand(ctx, actor, async (trx, cmd) => {
         const before = await catalogRepository.findLive(trx, collection, id);
         if (!before) fail('NOT_FOUND');
         const count = await catalogRepository.imagesOf(trx, id);
         const now = nowIso();
         const changed = await catalogRepository.softDelete(trx, collection, id, actor.id, now);
         if (Number(changed) === 0) fail('NOT_FOUND');
-        await writeAudit(trx, actor, {
+        await cmd.audit({
           action: 'DELETE',
           collection,
           documentId: id,
@@ -361,10 +364,9 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           description: `Deleted ${kind.texts.noun} "${before.name}"`,
           changes: { before: auditSnapshot(before, count.length), after: { isDeleted: true, deletedAt: now, deletedBy: actor.id } },
         });
+        cmd.publish({ topic: collection, id, op: 'delete' });
       });
-      ctx.events.publish({ topic: collection, id, op: 'delete' });
     },
   };
 }
 
-export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -40,7 +40,7 @@ const routes: FastifyPluginAsync = async (app) => {
 
     const unsubscribe = events.subscribe((event: LiveEvent) => {
       if (event.topic === 'session') {
-        if (event.id === auth.sessionId) end(event.reason === 'inactivity' ? 'inactivity' : event.reason === 'logout' ? 'logout' : 'session_ended');
+        if (event.id === auth.sessionId) end(event.reason === 'inactivity' || event.reason === 'logout' || event.reason === 'signed_out' ? event.reason : 'session_ended');
         return;
       }
       if (event.topic === 'accounts' && !seesAllAccounts && event.id !== auth.user.id) return;
@@ -52,7 +52,7 @@ const routes: FastifyPluginAsync = async (app) => {
     const recheck = setInterval(async () => {
       try {
         const session = await findSessionByToken(db, token);
-        const state = session ? isSessionValid(session, config.sessionIdleTimeoutMs) : 'ended';
+        const state = session ? isSessionValid(session, config) : 'ended';
         if (state !== 'ok') end(state === 'inactivity' ? 'inactivity' : 'session_ended');
       } catch (err) {
         request.log.warn({ err }, 'live stream session re-check failed');

@@ -36,8 +36,3 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 };
 export default routes;
-
-/** The URL the browser uses for a stored key. */
-export function fileUrl(key: string): string {
-  return `/api/files/${key.split('/').map(encodeURIComponent).join('/')}`;
-}

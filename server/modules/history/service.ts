@@ -393,4 +393,3 @@ export function createHistoryService(ctx: AppContext) {
   };
 }
 
-export type HistoryService = ReturnType<typeof createHistoryService>;

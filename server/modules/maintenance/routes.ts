@@ -5,6 +5,7 @@ import {
   addOptionSchema, docParamsSchema, listParamsSchema, maintenanceDocumentSchema, maintenanceUsageSchema,
   optionListsSchema, removeOptionQuerySchema, saveListsSchema,
 } from '../../../common/schemas/maintenance.js';
+import { scheduleJob } from '../../platform/jobs.js';
 import { requireAuth } from '../../platform/policy.js';
 import { createMaintenanceService, ensureYearRollover, getOptionLists } from './service.js';
 
@@ -53,10 +54,10 @@ const routes: FastifyPluginAsync = async (app) => {
   }, async (request) => (await service.save(requireAuth(request).actor, request.params.docId, request.body)).document);
 
   // The year-release list gains the new year on its own, even with nobody on the screen.
-  const timer = setInterval(() => {
-    ensureYearRollover(app.ctx.db, app.ctx.events).catch((err: unknown) => app.log.error({ err }, 'year-release rollover failed'));
-  }, MAINTENANCE_LIMITS.yearCheckMs);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  scheduleJob(app, {
+    name: 'year-release rollover',
+    everyMs: MAINTENANCE_LIMITS.yearCheckMs,
+    run: () => ensureYearRollover(app.ctx.db, app.ctx.events),
+  });
 };
 export default routes;

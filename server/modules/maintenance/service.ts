@@ -7,7 +7,8 @@ import {
   type MaintenanceUsage, type OptionLists, type SaveListsInput, type VarietyEnums, DEFAULT_SECURITY_QUESTIONS,
 } from '../../../common/schemas/maintenance.js';
 import type { Database } from '../../db/types.js';
-import { writeAudit, type Actor } from '../../platform/audit.js';
+import type { Actor } from '../../platform/audit.js';
+import { runCommand } from '../../platform/command.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
@@ -125,7 +126,7 @@ async function mutate(
   compute: (lists: Record<ListKey, string[]>, row: MaintenanceRow) => Change | null,
 ): Promise<WriteResult> {
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    const outcome = await db.transaction().execute(async (trx) => {
+    const outcome = await runCommand({ db, events }, actor, async (trx, cmd) => {
       const row = await load(trx, docId);
       const year = currentReleaseYear();
       const before = effectiveLists(docId, row.data, year);
@@ -141,7 +142,7 @@ async function mutate(
       const updated = await maintenanceRepository.updateAtVersion(trx, docId, row.version, data, now);
       if (updated === 0) return { kind: 'retry' as const };
       const keys = Object.keys(change.next) as ListKey[];
-      await writeAudit(trx, actor, {
+      await cmd.audit({
         action: 'UPDATE',
         collection: 'maintenance',
         documentId: docId,
@@ -149,10 +150,10 @@ async function mutate(
         description: change.description,
         changes: { before: pick(before.lists, keys), after: change.next },
       });
+      cmd.publish({ topic: 'maintenance', id: docId, op: 'update' });
       return { kind: 'written' as const, document: present(docId, { data, version: row.version + 1, updatedAt: now }, year) };
     });
     if (outcome.kind === 'retry') continue;
-    if (outcome.kind === 'written') events?.publish({ topic: 'maintenance', id: docId, op: 'update' });
     return { document: outcome.document, changed: outcome.kind === 'written' };
   }
   fail('CONFLICT');
@@ -173,10 +174,10 @@ export async function ensureYearRollover(db: Kysely<Database>, events: EventBus 
   const { years, added } = extendYears(stored, yearsThroughOf(row.data, stored, currentYear), currentYear);
   if (added.length === 0) return [];
   const data = { ...row.data, yearReleases: years, yearsThrough: currentYear };
-  const written = await db.transaction().execute(async (trx) => {
+  const written = await runCommand({ db, events }, null, async (trx, cmd) => {
     const now = nowIso();
     if (await maintenanceRepository.updateAtVersion(trx, VARIETY_ENUMS_ID, row.version, data, now) === 0) return false;
-    await writeAudit(trx, null, {
+    await cmd.audit({
       action: 'UPDATE',
       collection: 'maintenance',
       documentId: VARIETY_ENUMS_ID,
@@ -184,11 +185,10 @@ export async function ensureYearRollover(db: Kysely<Database>, events: EventBus 
       description: MAINTENANCE.audit.newYear(added.join(', ')),
       changes: { before: { yearReleases: stored }, after: { yearReleases: years } },
     });
+    cmd.publish({ topic: 'maintenance', id: VARIETY_ENUMS_ID, op: 'update' });
     return true;
   });
-  if (!written) return [];
-  events?.publish({ topic: 'maintenance', id: VARIETY_ENUMS_ID, op: 'update' });
-  return added;
+  return written ? added : [];
 }
 
 /** Creates the option-list documents with SPEC.md's defaults when they are missing. */

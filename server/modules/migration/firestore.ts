@@ -9,8 +9,6 @@
 export type ExportDoc = Record<string, unknown>;
 export type ExportCollections = Record<string, Record<string, ExportDoc>>;
 
-export const KNOWN_COLLECTIONS = ['accounts', 'rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'audit_logs', 'maintenance'] as const;
-
 export function readCollections(json: unknown): ExportCollections {
   if (!json || typeof json !== 'object' || Array.isArray(json)) throw new Error('The export must be a JSON object of collections.');
   const root = json as Record<string, unknown>;

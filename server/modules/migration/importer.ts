@@ -3,12 +3,13 @@ import path from 'node:path';
 import bcrypt from 'bcrypt';
 import { normalizeRole } from '../../../common/permissions.js';
 import { ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID, VARIETY_ENUMS_ID } from '../../../common/schemas/maintenance.js';
-import { appendAuditRows, sealAuditChain, writeAudit, type AuditRow } from '../../platform/audit.js';
+import { appendAuditRows, sealAuditChain, type AuditRow } from '../../platform/audit.js';
+import { runCommand } from '../../platform/command.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { hashPassword, isHash } from '../../platform/passwords.js';
 import { safeSegment } from '../../platform/storage.js';
-import { fileUrl } from '../files/routes.js';
+import { fileUrl } from '../../platform/storage.js';
 import { maintenanceRepository } from '../maintenance/repository.js';
 import { normalizeIdentity } from '../accounts/repository.js';
 import { plain, readCollections, toBool, toInt, toIso, toList, toNumber, toText, type ExportDoc } from './firestore.js';
@@ -336,14 +337,16 @@ export async function importFirestoreExport(ctx: AppContext, json: unknown, opti
 
   const changed = Object.values(report.counts).reduce((n, c) => n + c.created + c.updated, 0);
   if (!dryRun && changed > 0) {
-    await writeAudit(db, null, {
-      action: 'CREATE',
-      collection: 'import',
-      documentId: null,
-      documentName: 'Firebase export',
-      description: `Imported the Firebase export: ${Object.entries(report.counts).map(([c, n]) => `${c} +${n.created} ~${n.updated}`).join(', ')}`,
+    await runCommand(ctx, null, async (_trx, cmd) => {
+      await cmd.audit({
+        action: 'CREATE',
+        collection: 'import',
+        documentId: null,
+        documentName: 'Firebase export',
+        description: `Imported the Firebase export: ${Object.entries(report.counts).map(([c, n]) => `${c} +${n.created} ~${n.updated}`).join(', ')}`,
+      });
+      for (const topic of ['accounts', 'rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'maintenance']) cmd.publish({ topic, op: 'import' });
     });
-    for (const topic of ['accounts', 'rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'maintenance']) ctx.events.publish({ topic, op: 'import' });
   }
   // Chained now, not by a running server's sealer: the import may run with no server.
   if (!dryRun) await sealAuditChain(db);

@@ -1,12 +1,12 @@
 import type { Profile, ProfileUpdateInput } from '../../../common/schemas/profile.js';
 import { AVATAR, SETTINGS } from '../../../common/settings.js';
-import { writeAudit } from '../../platform/audit.js';
+import { runCommand } from '../../platform/command.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext, AuthContext } from '../../platform/context.js';
 import { AppError, fail, invalid } from '../../platform/errors.js';
 import { assertUpdated } from '../../platform/versioning.js';
 import { normalizeIdentity } from '../accounts/repository.js';
-import { fileUrl } from '../files/routes.js';
+import { fileUrl } from '../../platform/storage.js';
 import { getAccountEnums } from '../maintenance/service.js';
 import { hashAnswer, verifyAnswer } from '../recovery/answers.js';
 import { toProfile } from './presenter.js';
@@ -35,7 +35,7 @@ type Comparable = Pick<Profile, 'fullname' | 'email' | 'contactNo' | 'securityQu
 const FIELDS = ['fullname', 'email', 'contactNo', 'securityQuestion', 'photoURL'] as const;
 
 export function createProfileService(ctx: AppContext) {
-  const { db, events, storage } = ctx;
+  const { db, storage } = ctx;
 
   async function current(auth: AuthContext) {
     const row = await profileRepository.findById(db, auth.user.id);
@@ -108,7 +108,7 @@ export function createProfileService(ctx: AppContext) {
 
       const now = nowIso();
       try {
-        await db.transaction().execute(async (trx) => {
+        await runCommand(ctx, auth.actor, async (trx, cmd) => {
           const updated = await profileRepository.update(trx, row.id, row.version, {
             ...after,
             normalizedEmail,
@@ -116,10 +116,11 @@ export function createProfileService(ctx: AppContext) {
             updatedAt: now,
           });
           assertUpdated(updated, await profileRepository.findById(trx, row.id), toProfile as never);
+          cmd.publish({ topic: 'accounts', id: row.id, op: 'update' });
           if (changed.length === 0 && !answerChanged) return; // only a legacy answer re-hashed
           const pick = (p: Comparable) => Object.fromEntries(changed.map((f) => [f, p[f]]));
           const what = [...changed, ...(answerChanged ? ['securityAnswer'] : [])];
-          await writeAudit(trx, auth.actor, {
+          await cmd.audit({
             action: 'UPDATE',
             collection: 'accounts',
             documentId: row.id,
@@ -133,7 +134,6 @@ export function createProfileService(ctx: AppContext) {
         if (!(err instanceof AppError) && isUniqueViolation(err)) invalid({ email: SETTINGS.emailTaken });
         throw err;
       }
-      events.publish({ topic: 'accounts', id: row.id, op: 'update' });
 
       // The replaced picture of ours is no longer referenced.
       const oldKey = keyOfPhoto(row.photoURL, row.id);
@@ -171,4 +171,3 @@ export function createProfileService(ctx: AppContext) {
     },
   };
 }
-export type ProfileService = ReturnType<typeof createProfileService>;

@@ -2,7 +2,7 @@ import type { CatalogCollection } from '../../db/types.js';
 import type { AppContext } from '../../platform/context.js';
 import { parseList } from '../catalog/presenter.js';
 import { getDiseaseEnums, getVarietyEnums } from '../maintenance/service.js';
-import { presentVariety } from '../varieties/service.js';
+import { presentVariety } from '../varieties/presenter.js';
 import { publicRepository as repo } from './repository.js';
 
 /**

@@ -25,7 +25,7 @@ const routes: FastifyPluginAsync = async (app) => {
       if (!token) return undefined;
       const session = await findSessionByToken(app.ctx.db, token);
       if (!session || session.account.id !== accountId) return undefined;
-      return isSessionValid(session, app.ctx.config.sessionIdleTimeoutMs) === 'ok' ? session.sessionId : undefined;
+      return isSessionValid(session, app.ctx.config) === 'ok' ? session.sessionId : undefined;
     },
   });
 

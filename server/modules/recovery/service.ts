@@ -2,13 +2,13 @@ import { linkOrigin } from '../../config.js';
 import type { IdentifyInput, VerifyInput } from '../../../common/schemas/recovery.js';
 import { RECOVERY, RECOVERY_LIMITS, SETTINGS } from '../../../common/settings.js';
 import { Throttle } from '../../platform/throttle.js';
-import { SYSTEM_ACTOR, writeAudit, type Actor } from '../../platform/audit.js';
+import { SYSTEM_ACTOR, type Actor } from '../../platform/audit.js';
+import { runCommand } from '../../platform/command.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
 import { createMailer, type Mailer } from '../../platform/mail.js';
 import { hashPassword, randomToken, sha256 } from '../../platform/passwords.js';
-import { announceEnded, endAccountSessions } from '../../platform/sessions.js';
 import type { AccountRow } from '../accounts/repository.js';
 import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
 import { getAccountEnums } from '../maintenance/service.js';
@@ -38,7 +38,7 @@ function actorOf(account: AccountRow): Actor {
  * audited; 5 wrong answers pause the account's question recovery for 15 minutes.
  */
 export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
-  const { db, events } = ctx;
+  const { db } = ctx;
   const window = RECOVERY_LIMITS.failureWindowMs;
   // In the database, so every instance shares them: failures per client address, unknown
   // names per name typed (a known account's wrong answers count in recovery_failures), and
@@ -62,14 +62,14 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
   async function recordWrong(account: AccountRow, ip: string, outcome: 'question_mismatch' | 'wrong_answer'): Promise<void> {
     await ipFailures.hit(ip);
     const now = nowIso();
-    await db.transaction().execute(async (trx) => {
+    await runCommand(ctx, SYSTEM_ACTOR, async (trx, cmd) => {
       const row = await recoveryRepository.findFailures(trx, account.id);
       const recent = row && Date.parse(row.lastFailedAt) > Date.now() - window ? row.failures : 0;
       const failures = recent + 1;
       const paused = failures >= RECOVERY_LIMITS.maxWrongAnswers;
       const pausedUntil = paused ? isoIn(RECOVERY_LIMITS.pauseMs) : null;
       await recoveryRepository.saveFailures(trx, { accountId: account.id, failures: paused ? 0 : failures, lastFailedAt: now, pausedUntil });
-      await writeAudit(trx, SYSTEM_ACTOR, {
+      await cmd.audit({
         action: 'LOGIN',
         collection: 'accounts',
         documentId: account.id,
@@ -104,7 +104,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
     }
     const hash = await hashPassword(newPassword);
     const keepSession = await meta.sessionOf?.(account.id);
-    const ended = await db.transaction().execute(async (trx) => {
+    await runCommand(ctx, actorOf(account), async (trx, cmd) => {
       const now = nowIso();
       if ((await recoveryRepository.consumeToken(trx, tokenHash, purpose, now)) === 0) {
         fail('NOT_FOUND', invalidMessage, undefined, { reason: 'token_invalid' });
@@ -113,8 +113,8 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
       await recoveryRepository.retireTokens(trx, account.id, now);
       await recoveryRepository.deleteFlowsOf(trx, account.id);
       await recoveryRepository.clearFailures(trx, account.id);
-      const endedIds = await endAccountSessions(trx, account.id, 'password_changed', keepSession);
-      await writeAudit(trx, actorOf(account), {
+      const endedIds = await cmd.endSessions(account.id, 'password_changed', keepSession);
+      await cmd.audit({
         action: 'UPDATE',
         collection: 'accounts',
         documentId: account.id,
@@ -122,10 +122,8 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
         description: purpose === 'email_link' ? 'Password reset through the email link' : 'Password reset through the security question',
         details: { field: 'password', method: purpose, endedSessions: endedIds.length },
       });
-      return endedIds;
+      cmd.publish({ topic: 'accounts', id: account.id, op: 'update' });
     });
-    announceEnded(events, account.id, ended, 'password_changed');
-    events.publish({ topic: 'accounts', id: account.id, op: 'update' });
   }
 
   return {
@@ -137,14 +135,14 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
       if (!account || account.isDeleted) {
         await ipFailures.hit(meta.ip);
         await identifierFailures.hit(key);
-        await writeAudit(db, SYSTEM_ACTOR, {
+        await runCommand(ctx, SYSTEM_ACTOR, (_trx, cmd) => cmd.audit({
           action: 'LOGIN',
           collection: 'accounts',
           documentId: null,
           documentName: null,
           description: 'Password recovery: no account matches the username or email',
           details: { step: 'identify', outcome: 'unknown_account', identifier: input.identifier.slice(0, 100), ip: meta.ip },
-        });
+        }));
         fail('NOT_FOUND', RECOVERY.userNotFound, { identifier: RECOVERY.userNotFound });
       }
       await assertNotPaused(account.id);
@@ -180,7 +178,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
         invalid({ answer: RECOVERY.wrongAnswer });
       }
       const resetToken = randomToken(32);
-      await db.transaction().execute(async (trx) => {
+      await runCommand(ctx, SYSTEM_ACTOR, async (trx) => {
         const now = Date.now();
         const nowText = new Date(now).toISOString();
         if ((await recoveryRepository.verifyFlow(trx, sha256(input.recoveryId), nowText)) === 0) {
@@ -234,7 +232,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
       await emailSends.hit(account.id);
       const token = randomToken(32);
       const tokenHash = sha256(token);
-      await db.transaction().execute(async (trx) => {
+      await runCommand(ctx, SYSTEM_ACTOR, async (trx) => {
         const now = Date.now();
         const nowText = new Date(now).toISOString();
         await recoveryRepository.retireTokens(trx, account.id, nowText, 'email_link');

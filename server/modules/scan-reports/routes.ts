@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SCAN_REPORT_LIMITS } from '../../../common/scan-reports.js';
 import { detectionsQuerySchema, detectionsSchema, scanReportResultSchema, scanReportSchema } from '../../../common/schemas/scan-reports.js';
+import { scheduleJob } from '../../platform/jobs.js';
 import { createScanReportsService } from './service.js';
 
 /**
@@ -13,26 +14,15 @@ const routes: FastifyPluginAsync = async (app) => {
   const service = createScanReportsService(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  let timer: NodeJS.Timeout | undefined;
-  let first: NodeJS.Timeout | undefined;
-  const purge = async () => {
-    try {
+  scheduleJob(app, {
+    name: 'scan-report retention',
+    everyMs: SCAN_REPORT_LIMITS.retentionEveryMs,
+    firstAfterMs: 30_000,
+    run: async () => {
       const removed = await service.purgeOld();
       if (removed > 0) app.log.info({ removed }, 'scan-report retention');
-    } catch (err) {
-      app.log.error({ err }, 'scan-report retention failed');
-    }
-  };
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => { void purge(); }, SCAN_REPORT_LIMITS.retentionEveryMs);
-    timer.unref();
-    first = setTimeout(() => { void purge(); }, 30_000);
-    first.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-    if (first) clearTimeout(first);
-    service.close();
+    },
+    onClose: () => service.close(),
   });
 
   r.post('/api/public/v1/scan-reports', {

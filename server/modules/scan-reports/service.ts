@@ -1,6 +1,6 @@
 import { canonicalMunicipality, SCAN_REPORT_LIMITS, SCAN_REPORT_TEXTS, TARLAC_MUNICIPALITIES } from '../../../common/scan-reports.js';
 import type { Detections, ScanReportInput } from '../../../common/schemas/scan-reports.js';
-import { writeAudit } from '../../platform/audit.js';
+import { runCommand } from '../../platform/command.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
@@ -104,7 +104,8 @@ export function createScanReportsService(ctx: AppContext) {
       const scanned = Date.parse(input.scannedAt);
       if (scanned > now + SCAN_REPORT_LIMITS.maxClockSkewMs) invalid({ scannedAt: SCAN_REPORT_TEXTS.futureScan });
       if (scanned < now - ctx.config.scanReportRetentionDays * DAY_MS) invalid({ scannedAt: SCAN_REPORT_TEXTS.tooOld });
-      const stored = await ctx.db.transaction().execute(async (trx) => {
+      // Reports are not audited (the farmer app is anonymous); the dashboards hear of them after commit.
+      const stored = await runCommand(ctx, null, async (trx, cmd) => {
         const inserted = await repo.insertOnce(trx, {
           id: input.reportId,
           label: input.label,
@@ -120,10 +121,10 @@ export function createScanReportsService(ctx: AppContext) {
         if (inserted) {
           const day = manilaDay(scanned);
           await repo.countOne(trx, day, mondayOf(day), info.diseaseId, municipality ?? '');
+          cmd.afterCommit(announce);
         }
         return inserted;
       });
-      if (stored) announce();
       return { reportId: input.reportId, status: stored ? 'accepted' : 'duplicate' };
     },
 
@@ -192,16 +193,16 @@ export function createScanReportsService(ctx: AppContext) {
       const before = new Date(cutoff).toISOString();
       let total = 0;
       for (;;) {
-        const n = await ctx.db.transaction().execute((trx) => repo.deleteBatch(trx, before, SCAN_REPORT_LIMITS.retentionBatch));
+        const n = await runCommand(ctx, null, (trx) => repo.deleteBatch(trx, before, SCAN_REPORT_LIMITS.retentionBatch));
         total += n;
         if (n < SCAN_REPORT_LIMITS.retentionBatch) break;
       }
-      await ctx.db.transaction().execute(async (trx) => {
+      await runCommand(ctx, null, async (trx, cmd) => {
         // Whole days and weeks only: the counts of the cut-off's own day and week stay a while longer.
         const day = manilaDay(cutoff);
         await repo.deleteCountsBefore(trx, day, mondayOf(day));
         if (total > 0) {
-          await writeAudit(trx, null, {
+          await cmd.audit({
             action: 'DELETE',
             collection: SCAN_REPORT_TEXTS.audit.collection,
             documentId: null,
@@ -209,9 +210,9 @@ export function createScanReportsService(ctx: AppContext) {
             description: SCAN_REPORT_TEXTS.audit.purged(total, days),
             details: { removed: total, olderThan: before, at: nowIso() },
           });
+          cmd.publish({ topic: 'scan_reports', id: null, op: 'delete' });
         }
       });
-      if (total > 0) ctx.events.publish({ topic: 'scan_reports', id: null, op: 'delete' });
       return total;
     },
   };

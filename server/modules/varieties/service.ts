@@ -3,52 +3,19 @@ import {
   optionErrors, type Variety, type VarietyInput, type VarietyList, type VarietyStoredInput,
 } from '../../../common/schemas/varieties.js';
 import { VARIETY_TOPIC } from '../../../common/varieties.js';
-import { writeAudit, type Actor } from '../../platform/audit.js';
+import type { Actor } from '../../platform/audit.js';
+import { runCommand, type Command } from '../../platform/command.js';
 import { newId, nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
 import { assertUpdated } from '../../platform/versioning.js';
 import { getVarietyEnums } from '../maintenance/service.js';
+import { presentVariety } from './presenter.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
 import { RESYNC_EVENT } from '../../platform/events.js';
 import { VarietySearchCache } from './search-cache.js';
 
 const COLLECTION = 'rice_seed_varieties';
-
-function parseList(text: string | null | undefined): string[] {
-  if (!text) return [];
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-/** The API's view of a stored row: lists parsed, the 0/1 flag as a boolean, no bookkeeping. */
-export function presentVariety(row: VarietyRow): Variety {
-  return {
-    id: row.id,
-    varietyName: row.varietyName,
-    releaseName: row.releaseName,
-    yearRelease: row.yearRelease,
-    breedingCode: row.breedingCode,
-    breederOrigin: row.breederOrigin,
-    maturityDays: row.maturityDays === null ? null : Number(row.maturityDays),
-    averageYield: row.averageYield === null ? null : Number(row.averageYield),
-    maxYield: row.maxYield === null ? null : Number(row.maxYield),
-    plantHeight: row.plantHeight === null ? null : Number(row.plantHeight),
-    tillers: row.tillers === null ? null : Number(row.tillers),
-    location: row.location,
-    season: parseList(row.season),
-    plantingMethod: row.plantingMethod,
-    environment: parseList(row.environment),
-    recommendedInTarlac: Boolean(row.recommendedInTarlac),
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    version: Number(row.version),
-  };
-}
 
 /** The variety's own fields (what the audit entry's before/after record). */
 type Fields = Omit<Variety, 'id' | 'createdAt' | 'updatedAt' | 'version'>;
@@ -145,14 +112,16 @@ function acquireCache(ctx: AppContext): { cache: VarietySearchCache; release(): 
 }
 
 export function createVarietiesService(ctx: AppContext) {
-  const { db, events } = ctx;
+  const { db } = ctx;
   const { cache, release } = acquireCache(ctx);
 
   /** After commit: drop the cached searches the write can have changed, then tell every browser. */
-  function published(id: string, op: 'create' | 'update' | 'delete', searchTexts: string[]): void {
-    cache.invalidateTexts(searchTexts);
-    cache.expectOwnEvent(eventKey(op, id));
-    events.publish({ topic: VARIETY_TOPIC, id, op, texts: searchTexts });
+  function publish(cmd: Command, id: string, op: 'create' | 'update' | 'delete', searchTexts: string[]): void {
+    cmd.afterCommit(() => {
+      cache.invalidateTexts(searchTexts);
+      cache.expectOwnEvent(eventKey(op, id));
+    });
+    cmd.publish({ topic: VARIETY_TOPIC, id, op, texts: searchTexts });
   }
 
   async function checkOptions(input: VarietyInput, keepYear?: string | null): Promise<void> {
@@ -163,11 +132,11 @@ export function createVarietiesService(ctx: AppContext) {
   async function insert(fields: Fields, actor: Actor | null): Promise<Variety> {
     const id = newId();
     const now = nowIso();
-    const row = await db.transaction().execute(async (trx) => {
+    const row = await runCommand(ctx, actor, async (trx, cmd) => {
       await varietiesRepository.insert(trx, {
         id, ...columns(fields), isDeleted: 0, createdAt: now, updatedAt: null, deletedAt: null, deletedBy: null,
       });
-      await writeAudit(trx, actor, {
+      await cmd.audit({
         action: 'CREATE',
         collection: COLLECTION,
         documentId: id,
@@ -175,9 +144,10 @@ export function createVarietiesService(ctx: AppContext) {
         description: `Created rice variety ${fields.varietyName}`,
         changes: { before: null, after: fields },
       });
-      return (await varietiesRepository.findLive(trx, id))!;
+      const row = (await varietiesRepository.findLive(trx, id))!;
+      publish(cmd, id, 'create', [row.searchText]);
+      return row;
     });
-    published(id, 'create', [row.searchText]);
     return presentVariety(row);
   }
 
@@ -224,7 +194,7 @@ export function createVarietiesService(ctx: AppContext) {
       await checkOptions(input, existing.yearRelease);
       const after = normalize(input);
       const now = nowIso();
-      const { before, row } = await db.transaction().execute(async (trx) => {
+      const row = await runCommand(ctx, actor, async (trx, cmd) => {
         const before = await varietiesRepository.findLive(trx, id);
         if (!before) fail('NOT_FOUND');
         // Versions only grow: a different stored version means someone saved since the form opened.
@@ -232,7 +202,7 @@ export function createVarietiesService(ctx: AppContext) {
           ? await varietiesRepository.updateVersioned(trx, id, version, { ...columns(after), updatedAt: now }, after)
           : 0;
         if (changed === 0) assertUpdated(0, await varietiesRepository.findLive(trx, id), (r: VarietyRow) => presentVariety(r));
-        await writeAudit(trx, actor, {
+        await cmd.audit({
           action: 'UPDATE',
           collection: COLLECTION,
           documentId: id,
@@ -240,21 +210,22 @@ export function createVarietiesService(ctx: AppContext) {
           description: `Updated rice variety ${after.varietyName}`,
           changes: diff(fieldsOf(presentVariety(before)), after),
         });
-        return { before, row: (await varietiesRepository.findLive(trx, id))! };
+        const row = (await varietiesRepository.findLive(trx, id))!;
+        publish(cmd, id, 'update', [before.searchText, row.searchText]);
+        return row;
       });
-      published(id, 'update', [before.searchText, row.searchText]);
       return presentVariety(row);
     },
 
     /** Soft delete: hidden from lists and counts, kept for the history. */
     async remove(id: string, actor: Actor): Promise<void> {
-      const existing = await db.transaction().execute(async (trx) => {
+      await runCommand(ctx, actor, async (trx, cmd) => {
         const existing = await varietiesRepository.findLive(trx, id);
         if (!existing) fail('NOT_FOUND');
         const deletedAt = nowIso();
         const changed = await varietiesRepository.softDelete(trx, id, { deletedAt, deletedBy: actor.id });
         if (changed === 0) fail('NOT_FOUND');
-        await writeAudit(trx, actor, {
+        await cmd.audit({
           action: 'DELETE',
           collection: COLLECTION,
           documentId: id,
@@ -262,9 +233,8 @@ export function createVarietiesService(ctx: AppContext) {
           description: `Deleted rice variety ${existing.varietyName}`,
           changes: { before: fieldsOf(presentVariety(existing)), after: { isDeleted: true, deletedAt, deletedBy: actor.id } },
         });
-        return existing;
+        publish(cmd, id, 'delete', [existing.searchText]);
       });
-      published(id, 'delete', [existing.searchText]);
     },
 
     /** Names of live varieties, lower-cased (the seed skips these). */

@@ -18,10 +18,6 @@ export interface DialogProps {
 // Radix Dialog (with its focus trap and scroll lock, ~20 KB) arrives the first time a dialog
 // opens, so the login screen does not download it; a closed Radix dialog renders nothing either.
 const DialogImpl = lazy(() => import('./dialog-impl'));
-/** Started early by screens that are about to open a dialog (and by the shell once it is idle). */
-export function preloadDialog(): void {
-  void import('./dialog-impl');
-}
 
 /** The one modal primitive: focus trap, Escape, backdrop click and labelling come from Radix. */
 export function Dialog(props: DialogProps) {

@@ -91,7 +91,7 @@ export function uploadPhoto(kind: CatalogKind, file: File, onProgress: (fraction
       try { data = JSON.parse(xhr.responseText); } catch { data = undefined; }
       if (xhr.status === 201 && data) { resolve(data as StagedImage); return; }
       const err = (data as ApiErrorBody | undefined)?.error;
-      if (xhr.status === 401) void api('/api/auth/session', { passive: true }).catch(() => undefined);
+      if (xhr.status === 401) void api('/api/auth/session').catch(() => undefined);
       reject(new ApiError(xhr.status, err?.code ?? 'INTERNAL', err?.message ?? (xhr.status === 413 ? ERRORS.payloadTooLarge : ERRORS.internal), err?.fields ?? {}));
     };
     xhr.onerror = () => reject(new ApiError(0, 'NETWORK', 'Cannot reach the server. Check your connection and try again.'));

@@ -7,6 +7,9 @@ const TONES: Record<string, string> = {
   RESTRICT: 'bg-amber-100 text-amber-800',
   UNRESTRICT: 'bg-teal-100 text-teal-800',
   LOGIN: 'bg-violet-100 text-violet-800',
+  RESTORE: 'bg-lime-100 text-lime-800',
+  SIGN_OUT: 'bg-slate-200 text-slate-800',
+  SECOND_FACTOR: 'bg-indigo-100 text-indigo-800',
 };
 
 export function ActionBadge({ action }: { action: string }) {

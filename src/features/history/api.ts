@@ -18,7 +18,8 @@ export function filtersToParams(filters: HistoryFilters): URLSearchParams {
   return p;
 }
 
-// Keys start with 'audit_logs': the live stream refreshes them after every change.
+// Keys start with 'audit_logs': the live stream refreshes them after every change, including
+// an entry with no change of its own (a blocked login is announced as topic 'audit_logs').
 export function useHistoryPages(filters: HistoryFilters) {
   const params = filtersToParams(filters).toString();
   return useInfiniteQuery({
@@ -31,21 +32,6 @@ export function useHistoryPages(filters: HistoryFilters) {
       return api<HistoryPage>(`/api/history?${p}`, { signal });
     },
     getNextPageParam: (last) => last.nextCursor,
-    staleTime: 0,
-  });
-}
-
-/**
- * The newest matching entry, asked for every 30 s while the list is open: entries that no
- * change event announces (a blocked login) still appear at the top within that time.
- */
-export function useHistoryHead(filters: HistoryFilters, intervalMs: number) {
-  const params = filtersToParams(filters);
-  params.set('limit', '1');
-  return useQuery({
-    queryKey: ['audit_logs', 'head', params.toString()],
-    queryFn: ({ signal }) => api<HistoryPage>(`/api/history?${params}`, { signal, passive: true }),
-    refetchInterval: intervalMs,
     staleTime: 0,
   });
 }

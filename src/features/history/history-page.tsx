@@ -1,11 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { Download, X } from 'lucide-react';
 import { relativeTime } from '../../../common/activity';
 import { collectionLabel, fullDate, HISTORY, HISTORY_ACTIONS, HISTORY_COLLECTIONS, HISTORY_DATE_RANGES } from '../../../common/history';
 import { TIMINGS } from '../../../common/limits';
-import { can } from '../../../common/permissions';
+import { can, SECURITY_ACTIONS } from '../../../common/permissions';
 import { historyFiltersObject, type HistoryFilters } from '../../../common/schemas/history';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
@@ -14,7 +13,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { useSession } from '../../lib/session';
 import { ActionBadge } from './action-badge';
-import { downloadCsv, filtersToParams, useHistoryCount, useHistoryHead, useHistoryPages, useHistoryUsers, type ExportProgress } from './api';
+import { downloadCsv, filtersToParams, useHistoryCount, useHistoryPages, useHistoryUsers, type ExportProgress } from './api';
 import { EntryDialog } from './entry-dialog';
 import { IntegrityPanel } from './integrity-panel';
 
@@ -48,7 +47,6 @@ export function HistoryPage() {
   const verifies = can(session?.user.role, 'history.verify');
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => readFilters(params), [params]);
-  const queryClient = useQueryClient();
   const toast = useToast();
 
   const setFilters = useCallback((patch: Partial<HistoryFilters>) => {
@@ -59,7 +57,6 @@ export function HistoryPage() {
 
   const list = useHistoryPages(filters);
   const count = useHistoryCount(filters);
-  const head = useHistoryHead(filters, TIMINGS.historyRelativeRefreshMs);
   const users = useHistoryUsers(seesAll);
   const [openId, setOpenId] = useState<string | null>(null);
 
@@ -71,14 +68,6 @@ export function HistoryPage() {
   }, []);
 
   const items = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
-  const firstId = items[0]?.id;
-  const headId = head.data?.items[0]?.id;
-  // An entry no change event announced (a blocked login) is newer than the list: reload it.
-  useEffect(() => {
-    if (headId && firstId && headId !== firstId && !list.isFetching) {
-      void queryClient.invalidateQueries({ queryKey: ['audit_logs', 'list'] });
-    }
-  }, [headId, firstId, list.isFetching, queryClient]);
 
   // Further pages load when the end of the list scrolls into view.
   const sentinel = useRef<HTMLDivElement | null>(null);
@@ -174,7 +163,7 @@ export function HistoryPage() {
         )}
         <SelectField id="history-action" label={HISTORY.filters.action} value={filters.action ?? ''} onChange={(v) => setFilters({ action: (v || undefined) as HistoryFilters['action'] })}>
           <option value="">{HISTORY.filters.allActions}</option>
-          {HISTORY_ACTIONS.filter((a) => seesAll || !['LOGIN', 'RESTRICT', 'UNRESTRICT'].includes(a)).map((a) => <option key={a} value={a}>{a}</option>)}
+          {HISTORY_ACTIONS.filter((a) => seesAll || !(SECURITY_ACTIONS as readonly string[]).includes(a)).map((a) => <option key={a} value={a}>{a}</option>)}
         </SelectField>
         <SelectField id="history-collection" label={HISTORY.filters.collection} value={filters.collection ?? ''} onChange={(v) => setFilters({ collection: (v || undefined) as HistoryFilters['collection'] })}>
           <option value="">{HISTORY.filters.allCollections}</option>

@@ -1,0 +1,49 @@
+/**
+ * The trash (issue 17): soft-deleted varieties, pests, diseases and accounts, listed for super
+ * admins with who deleted them and when, and restored exactly as they were. Records are never
+ * deleted for good: audit entries name them and disease photos are the scanner's training data.
+ */
+export const TRASH_COLLECTIONS = ['rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'accounts'] as const;
+export type TrashCollection = (typeof TRASH_COLLECTIONS)[number];
+
+/** What one record is called in sentences and in the audit entry's description. */
+export const TRASH_NOUNS: Record<TrashCollection, string> = {
+  rice_seed_varieties: 'rice variety',
+  rice_local_pests: 'pest',
+  rice_local_diseases: 'disease',
+  accounts: 'admin account',
+};
+
+export const TRASH_LIMITS = {
+  pageSize: 20,
+  searchMax: 200,
+} as const;
+
+export const TRASH = {
+  tab: 'Trash',
+  liveTab: 'Records',
+  headings: {
+    rice_seed_varieties: 'Deleted rice varieties',
+    rice_local_pests: 'Deleted pests',
+    rice_local_diseases: 'Deleted diseases',
+    accounts: 'Deleted admin accounts',
+  } satisfies Record<TrashCollection, string>,
+  explanation:
+    'Deleted records wait here and can be restored exactly as they were. They cannot be deleted for good: the history and the disease scanner\u2019s training photos depend on them.',
+  searchPlaceholder: 'Search deleted records',
+  columns: { name: 'Name', details: 'Details', deletedBy: 'Deleted by', deletedAt: 'Deleted', actions: 'Actions' },
+  restore: 'Restore',
+  restoring: 'Restoring\u2026',
+  restoreLabel: (name: string) => `Restore ${name}`,
+  restored: (name: string) => `Restored ${name}`,
+  empty: 'Nothing has been deleted here.',
+  noMatch: 'No deleted records match your search.',
+  unknownDeleter: 'Unknown',
+  photos: (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'photo' : 'photos'}`,
+  /** 409 on restore: a live record now has the same name. */
+  nameTaken: (noun: string, otherName: string) =>
+    `A ${noun} named \u201c${otherName}\u201d exists. Rename or delete it first, then restore this one.`,
+  notInTrash: 'This record is not in the trash (it may have been restored already).',
+  /** The audit entry's description. */
+  auditDescription: (noun: string, name: string) => `Restored ${noun} ${name}`,
+} as const;

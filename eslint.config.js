@@ -1,0 +1,135 @@
+// ESLint 10 flat config: typescript-eslint and react-hooks, plus the code map's rules
+// (docs/ARCHITECTURE.md, "Rules the linter keeps").
+import { createRequire } from 'node:module';
+import Module from 'node:module';
+
+// typescript-eslint parses with TypeScript's JavaScript API, which TypeScript 7 (the project's
+// compiler, a native binary) does not have. TypeScript 6's API is installed for it alone, nested
+// in tools/eslint-typescript so its `tsc` never shadows the project's; its requests for
+// 'typescript' are pointed there before it loads.
+const require = createRequire(import.meta.url);
+const typescript6 = require('eslint-typescript');
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, parent, ...rest) {
+  if (request === 'typescript' && parent?.filename && /[\\/]node_modules[\\/](@typescript-eslint|typescript-eslint|ts-api-utils)[\\/]/.test(parent.filename)) {
+    return typescript6;
+  }
+  return resolve.call(this, request, parent, ...rest);
+};
+
+const { default: js } = await import('@eslint/js');
+const { default: tseslint } = await import('typescript-eslint');
+const { default: reactHooks } = await import('eslint-plugin-react-hooks');
+
+const QUERY_METHODS = 'selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto';
+
+/** `no-restricted-imports` patterns by regular expression, each with its reason. */
+const banImports = (...rules) => ['error', { patterns: rules.map(([regex, message]) => ({ regex, message })) }];
+
+export default tseslint.config(
+  { ignores: ['build/**', 'dist/**', '.tmp/**', 'node_modules/**', 'tools/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { process: 'readonly', console: 'readonly' } },
+    rules: {
+      // TypeScript checks names (tsc runs in CI); ESLint's own check knows no DOM or Node globals.
+      'no-undef': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  // Migrations see the schema as it was then, not today's Database interface (Kysely's advice).
+  { files: ['server/db/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  // Tests read JSON bodies loosely; what they assert is the check.
+  { files: ['tests/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+
+  // The browser app: a feature imports only its own files and shared code (src/components,
+  // src/lib, common/); shared code imports no feature.
+  {
+    files: ['src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': banImports(
+        ['^\\.\\./[^.]', 'No imports across features: move shared code to src/components/ui, src/lib or common/.'],
+        ['(^|/)features/', 'No imports across features: move shared code to src/components/ui, src/lib or common/.'],
+        ['(^|/)server/', 'The browser app never imports the server.'],
+      ),
+    },
+  },
+  {
+    files: ['src/components/**/*.{ts,tsx}', 'src/lib/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': banImports(
+        ['(^|/)features/', 'Shared code imports no feature.'],
+        ['(^|/)server/', 'The browser app never imports the server.'],
+      ),
+    },
+  },
+  {
+    files: ['common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': banImports(
+        ['(^|/)(server|src)/', 'common/ is imported by both sides and imports neither.'],
+      ),
+    },
+  },
+
+  // The server: queries only in repositories (and migrations, the platform's own stores).
+  {
+    files: ['server/**/*.ts'],
+    ignores: [
+      'server/**/repository.ts',
+      'server/db/**',
+      // The platform's own tables: the audit chain, sessions, throttle counters.
+      'server/platform/audit.ts',
+      'server/platform/sessions.ts',
+      'server/platform/throttle.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: `CallExpression[callee.property.name=/^(${QUERY_METHODS})$/]`,
+        message: 'Queries live in a repository.ts (typed from server/db/types.ts); call it from the service.',
+      }],
+    },
+  },
+  // Platform code is shared by every module and imports none.
+  {
+    files: ['server/platform/**/*.ts'],
+    rules: {
+      'no-restricted-imports': banImports(['(^|/)modules/', 'Platform code never imports a module: move the shared part into platform/ or common/.']),
+    },
+  },
+  // A module never imports another module's HTTP layer.
+  {
+    files: ['server/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': banImports(
+        ['^\\.\\./[^/]+/routes(\\.js)?$', 'A module never imports another module\'s routes: move the shared part into its service, a presenter or platform/.'],
+        ['(^|/)src/', 'The server never imports the browser app.'],
+      ),
+    },
+  },
+  // Route files are HTTP only: background work is scheduled with platform/jobs.ts.
+  {
+    files: ['server/modules/**/routes.ts'],
+    ignores: ['server/modules/events/routes.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: 'CallExpression[callee.name=/^set(Interval|Timeout)$/]',
+        message: 'Schedule background work with scheduleJob (server/platform/jobs.ts), not a timer in a routes file.',
+      }, {
+        selector: `CallExpression[callee.property.name=/^(${QUERY_METHODS})$/]`,
+        message: 'Queries live in a repository.ts (typed from server/db/types.ts); call it from the service.',
+      }],
+    },
+  },
+);

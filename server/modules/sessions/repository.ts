@@ -1,0 +1,25 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/types.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const sessionsRepository = {
+  /** One session of the account that has not ended (whatever its idle time). */
+  findOpen(db: Db, accountId: string, sessionId: string) {
+    return db.selectFrom('sessions').select(['id', 'accountId', 'userAgent', 'ip'])
+      .where('id', '=', sessionId).where('accountId', '=', accountId).where('endedAt', 'is', null)
+      .executeTakeFirst();
+  },
+
+  /** Ids of the account's sessions not ended, but for one. */
+  async openIds(db: Db, accountId: string, exceptSessionId?: string): Promise<string[]> {
+    let q = db.selectFrom('sessions').select('id').where('accountId', '=', accountId).where('endedAt', 'is', null);
+    if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
+    return (await q.execute()).map((r) => r.id);
+  },
+
+  /** The live account's name and username, or nothing. */
+  liveAccount(db: Db, accountId: string) {
+    return db.selectFrom('accounts').select(['id', 'fullname', 'username']).where('id', '=', accountId).where('isDeleted', '=', 0).executeTakeFirst();
+  },
+};

@@ -1,0 +1,65 @@
+import type { TrashList, TrashListQuery } from '../../../common/schemas/trash.js';
+import { TRASH, TRASH_LIMITS, TRASH_NOUNS, type TrashCollection } from '../../../common/trash.js';
+import type { Actor } from '../../platform/audit.js';
+import { nowIso } from '../../platform/clock.js';
+import type { AppContext } from '../../platform/context.js';
+import { runCommand } from '../../platform/command.js';
+import { fail } from '../../platform/errors.js';
+import { trashRepository, type DeletedRow } from './repository.js';
+
+function present(row: DeletedRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    detail: row.detail ?? null,
+    photoCount: row.photoCount === null || row.photoCount === undefined ? null : Number(row.photoCount),
+    deletedAt: row.deletedAt,
+    deletedBy: row.deletedBy ? { id: row.deletedBy, fullname: row.deleterName ?? TRASH.unknownDeleter } : null,
+  };
+}
+
+/**
+ * Trash and restore for the soft-deleted collections (super admin). A restore clears only the
+ * delete marks, so the record (a pest's or disease's photos included: they stay linked while it
+ * is deleted) comes back as it was; it is audited as RESTORE in the same transaction.
+ */
+export function createTrashService(ctx: AppContext) {
+  const { db } = ctx;
+
+  return {
+    async list(collection: TrashCollection, query: TrashListQuery): Promise<TrashList> {
+      const pageSize = TRASH_LIMITS.pageSize;
+      const { rows, total } = await trashRepository.page(db, collection, query.search, pageSize, (query.page - 1) * pageSize);
+      return { items: rows.map(present), total, page: query.page, pageSize, pageCount: Math.max(1, Math.ceil(total / pageSize)) };
+    },
+
+    async restore(collection: TrashCollection, id: string, actor: Actor): Promise<void> {
+      const noun = TRASH_NOUNS[collection];
+      await runCommand(ctx, actor, async (trx, cmd) => {
+        const row = await trashRepository.findDeleted(trx, collection, id);
+        if (!row) fail('NOT_FOUND', TRASH.notInTrash);
+        // Accounts' usernames and emails stay reserved while deleted (unique columns); the
+        // content collections are told apart by name, so a live namesake blocks the restore.
+        if (collection !== 'accounts') {
+          const other = await trashRepository.liveWithName(trx, collection, row.name, id);
+          if (other) fail('CONFLICT', TRASH.nameTaken(noun, other.name), undefined, { reason: 'name_taken', otherId: other.id, otherName: other.name });
+        }
+        const now = nowIso();
+        if (await trashRepository.restore(trx, collection, id, now) === 0) fail('NOT_FOUND', TRASH.notInTrash);
+        await cmd.audit({
+          action: 'RESTORE',
+          collection,
+          documentId: id,
+          documentName: row.name,
+          description: TRASH.auditDescription(noun, row.name),
+          changes: {
+            before: { isDeleted: true, deletedAt: row.deletedAt, deletedBy: row.deletedBy },
+            after: { isDeleted: false, deletedAt: null, deletedBy: null },
+          },
+        });
+        // Varieties' cached searches drop what this name can match (on every instance).
+        cmd.publish({ topic: collection, id, op: 'restore', texts: row.searchText ? [row.searchText] : undefined });
+      });
+    },
+  };
+}
