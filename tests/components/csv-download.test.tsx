@@ -3,7 +3,7 @@ import { downloadCsv, type ExportProgress } from '../../src/features/history/api
 import { ApiError } from '../../src/lib/api';
 import { json, stubServer } from './network';
 
-afterEach(() => { vi.unstubAllGlobals(); vi.restoreAllMocks(); });
+afterEach(() => { vi.restoreAllMocks(); });
 
 /** A streamed response in the given chunks, as the server sends the CSV. */
 function streamed(chunks: string[], headers: Record<string, string>): Response {

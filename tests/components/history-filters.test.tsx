@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HISTORY } from '../../common/history';
 import type { AuditTrailStatus } from '../../common/schemas/audit-trail';
 import type { HistoryCount, HistoryPage as HistoryPageData, HistoryUsers } from '../../common/schemas/history';
@@ -10,7 +10,6 @@ import { HistoryPage } from '../../src/features/history/history-page';
 import { SessionProvider } from '../../src/lib/session';
 import { json, sessionInfo, stubServer } from './network';
 
-afterEach(() => { vi.unstubAllGlobals(); });
 
 function Where() {
   const location = useLocation();

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionProvider, useSession } from '../../src/lib/session';
 import { AUTO_LOGOUT_REASON } from '../../src/lib/storage';
 import { json, sessionInfo, stubServer } from './network';
@@ -16,7 +16,7 @@ beforeEach(() => {
   heard = [];
   otherTab.onmessage = (e: MessageEvent) => { heard.push(e.data); };
 });
-afterEach(() => { otherTab.close(); vi.unstubAllGlobals(); });
+afterEach(() => { otherTab.close(); });
 
 function Status() {
   const { status } = useSession();

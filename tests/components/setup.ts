@@ -1,5 +1,10 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 
-// Each test renders into a clean document.
-afterEach(() => cleanup());
+// Each test renders into a clean document. Unmount first, then take the stubbed browser APIs
+// away: in the other order a session that resolves late mounts its live stream with no
+// EventSource (hooks after a test run in reverse order, so files do not unstub themselves).
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
