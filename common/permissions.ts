@@ -13,6 +13,7 @@ const TABLE = {
     accounts: { manage: true },
     maintenance: { manage: true },
     trainingData: { export: true },
+    secondFactor: { manageOwn: true },
     trash: { view: true, restore: true },
   },
   ADMIN: {
@@ -22,6 +23,7 @@ const TABLE = {
     accounts: { manage: false },
     maintenance: { manage: false },
     trainingData: { export: false },
+    secondFactor: { manageOwn: false },
     trash: { view: false, restore: false },
   },
 } as const satisfies Record<Role, Record<string, Record<string, boolean>>>;

@@ -74,6 +74,16 @@ export const DASHBOARD = {
   },
   recentActivities: 'Recent Activities',
   noRecentActivities: 'No recent activities yet.',
+  content: {
+    title: 'Content added and changed',
+    subtitle: 'Rice varieties, pests and diseases per week, last 12 weeks',
+    added: 'Added',
+    changed: 'Changed',
+    week: 'Week of',
+    showNumbers: 'Show the numbers',
+    loadFailed: 'The weekly content chart could not be loaded.',
+    chartLabel: (added: number, changed: number) => `Bar chart: ${added} added and ${changed} changed in the last 12 weeks. The numbers per week are in the table below.`,
+  },
 } as const;
 
 /** Activity kinds and the 'Unknown' default name (SPEC.md section 9). */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ROLES, type Role } from '../common/permissions.js';
 import { SCAN_REPORT_LIMITS } from '../common/scan-reports.js';
 import type { S3Settings } from './platform/s3-storage.js';
 
@@ -54,6 +55,8 @@ export interface Config {
   instanceId: string;
   /** Audit entries older than this many days are archived to a file, then removed; unset keeps all. */
   auditRetentionDays: number | undefined;
+  /** Roles that must sign in with a second factor (REQUIRE_2FA_FOR); they set it up at their next login. */
+  require2faFor: Role[];
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -76,6 +79,14 @@ function auditRetentionOf(value: string | undefined): number | undefined {
   const days = int(value.trim(), 0);
   if (days < 1) throw new Error(`AUDIT_RETENTION_DAYS must be at least 1 (unset keeps every entry), got "${value}"`);
   return days;
+}
+
+function rolesOf(value: string | undefined): Role[] {
+  const names = (value ?? '').split(',').map((r) => r.trim().toUpperCase().replace(/\s+/g, '_')).filter(Boolean);
+  for (const name of names) {
+    if (!(ROLES as readonly string[]).includes(name)) throw new Error(`REQUIRE_2FA_FOR lists roles (${ROLES.join(', ')}), got "${name}"`);
+  }
+  return [...new Set(names)] as Role[];
 }
 
 function publicUrlOf(value: string | undefined): string | undefined {
@@ -150,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : undefined,
     instanceId: env.INSTANCE_ID || `${os.hostname()}:${process.pid}`,
     auditRetentionDays: auditRetentionOf(env.AUDIT_RETENTION_DAYS),
+    require2faFor: rolesOf(env.REQUIRE_2FA_FOR),
     ...overrides,
   };
 }

@@ -98,6 +98,8 @@ export const adminAccountSchema = accountIdentitySchema.extend({
   updatedAt: z.string().nullable(),
   /** True when the account is the actor of an audit entry: it cannot be deleted. */
   hasActivities: z.boolean(),
+  /** Two-step sign-in is on (the reset action applies); never the key or codes. */
+  hasSecondFactor: z.boolean(),
   version: z.number(),
 });
 export type AdminAccount = z.infer<typeof adminAccountSchema>;

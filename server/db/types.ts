@@ -241,6 +241,39 @@ export interface Database {
   scan_reports: ScanReportsTable;
   scan_report_counts: ScanReportCountsTable;
   scan_report_weekly: ScanReportWeeklyTable;
+  second_factors: SecondFactorsTable;
+  second_factor_recovery_codes: SecondFactorRecoveryCodesTable;
+  login_challenges: LoginChallengesTable;
+}
+
+/** An account's confirmed TOTP key (migration 170); never part of an account view. */
+export interface SecondFactorsTable {
+  accountId: string;
+  secret: string;
+  enabledAt: string;
+  /** The last time step a code was accepted for: that step and earlier ones are refused. */
+  lastTimeStep: Generated<number>;
+}
+
+/** Single-use recovery codes (migration 170): only the sha256 of the normalised code. */
+export interface SecondFactorRecoveryCodesTable {
+  id: string;
+  accountId: string;
+  codeHash: string;
+  createdAt: string;
+  usedAt: string | null;
+}
+
+/** Between password and session, or a setup in Account Settings (migration 170). */
+export interface LoginChallengesTable {
+  id: string;
+  tokenHash: string;
+  accountId: string;
+  purpose: 'verify' | 'enroll' | 'setup';
+  pendingSecret: string | null;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
 }
 
 /** Reports per Manila week (its Monday), disease and municipality (migration 150). */

@@ -38,6 +38,13 @@ export function randomToken(bytes = 32): string {
   return crypto.randomBytes(bytes).toString('base64url');
 }
 
+/** Random characters from an alphabet, from the system's secure generator (recovery codes). */
+export function randomCode(length: number, alphabet: string): string {
+  let out = '';
+  for (let i = 0; i < length; i += 1) out += alphabet[crypto.randomInt(alphabet.length)];
+  return out;
+}
+
 export function sha256(value: string): string {
   return crypto.createHash('sha256').update(value).digest('hex');
 }

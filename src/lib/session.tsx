@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { useQueryClient } from '@tanstack/react-query';
 import { TIMINGS } from '../../common/limits';
 import type { LoginInput, SessionInfo } from '../../common/schemas/auth';
+import type { LoginResult, LoginSecondFactorInput, SecondFactorSession } from '../../common/schemas/two-factor';
 import { api, ApiError, onUnauthenticated } from './api';
 import { connectLive } from './live';
 import { setLogoutReason, type LogoutReason } from './storage';
@@ -11,7 +12,10 @@ type Status = 'loading' | 'anonymous' | 'authenticated';
 interface SessionContextValue {
   status: Status;
   session: SessionInfo | null;
-  login(input: LoginInput): Promise<SessionInfo>;
+  /** The password step: a session, or a challenge for the second factor (no session yet). */
+  login(input: LoginInput): Promise<LoginResult>;
+  /** The code step after a challenge; opens the session. */
+  loginSecondFactor(input: LoginSecondFactorInput): Promise<SecondFactorSession>;
   /** Ends the session on the server (best effort) and always lands signed out. */
   logout(reason?: LogoutReason): Promise<void>;
   /** Re-reads the signed-in user (after a profile change). */
@@ -75,7 +79,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [signedOut]);
 
   const login = useCallback(async (input: LoginInput) => {
-    const info = await api<SessionInfo>('/api/auth/login', { method: 'POST', body: input, skipAuthHandling: true });
+    const result = await api<LoginResult>('/api/auth/login', { method: 'POST', body: input, skipAuthHandling: true });
+    if (!('secondFactor' in result)) channel.current?.postMessage({ type: 'login' } satisfies TabMessage);
+    return result;
+  }, []);
+
+  const loginSecondFactor = useCallback(async (input: LoginSecondFactorInput) => {
+    const info = await api<SecondFactorSession>('/api/auth/login/second-factor', { method: 'POST', body: input, skipAuthHandling: true });
     channel.current?.postMessage({ type: 'login' } satisfies TabMessage);
     return info;
   }, []);
@@ -161,7 +171,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [authenticated, idleTimeoutMs, logout]);
 
-  const value = useMemo<SessionContextValue>(() => ({ status, session, login, logout, refresh }), [status, session, login, logout, refresh]);
+  const value = useMemo<SessionContextValue>(() => ({ status, session, login, loginSecondFactor, logout, refresh }), [status, session, login, loginSecondFactor, logout, refresh]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

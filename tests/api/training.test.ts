@@ -5,8 +5,12 @@ import { loginAs, makeAccount } from '../fixtures/factories.js';
 /** Reads a ZIP's entries through its central directory (stored entries, as the export writes them), in order. */
 function readZip(buf: Buffer): Map<string, Buffer> {
   const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
+  // The export always writes the ZIP64 end record (see the service), so counts and offsets are read from it.
+  const zip64 = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x06, 0x06]), eocd);
+  expect(zip64).toBeGreaterThan(0);
+  expect(buf.readUInt16LE(eocd + 10)).toBe(0xffff);
+  const count = Number(buf.readBigUInt64LE(zip64 + 32));
+  let p = Number(buf.readBigUInt64LE(zip64 + 48));
   const out = new Map<string, Buffer>();
   for (let i = 0; i < count; i += 1) {
     expect(buf.readUInt32LE(p)).toBe(0x02014b50);
@@ -184,5 +188,16 @@ describe('training-set export (image-folder layout)', () => {
     for (const id of ['gone', 'nope']) {
       expect((await t.app.inject({ url: `/api/training-sets/diseases?diseaseId=${id}`, headers: { cookie } })).statusCode).toBe(404);
     }
+  });
+});
+
+describe('training-set export of a large photo set', () => {
+  it('declares the exact length when the ZIP\'s central directory passes 64 KiB (900 photos)', async () => {
+    await disease('bigset', 'Sheath blight', 900);
+    const { res, entries, meta } = await download('?diseaseId=bigset');
+    expect(Number(res.headers['x-photo-count'])).toBe(900);
+    expect(meta).toHaveLength(900);
+    expect([...entries.keys()].filter((k) => k.endsWith('.jpg'))).toHaveLength(900);
+    expect(entries.get(meta[0]!.file_name!)!.equals(store.get(meta[0]!.image_id!)!)).toBe(true);
   });
 });

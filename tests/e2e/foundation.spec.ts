@@ -91,7 +91,7 @@ test('logout asks first, shows Logging out..., and ends on /login for every tab 
   await other.goto('/dashboard/rice_pests');
   await expect(other.getByRole('heading', { name: SHELL.nav.pests })).toBeVisible();
 
-  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByTestId('account-menu').click();
   await page.getByRole('menuitem', { name: SHELL.logout }).click();
   const dialog = page.getByRole('dialog', { name: SHELL.logout });
   await expect(dialog).toContainText(SHELL.logoutConfirm);

@@ -18,7 +18,7 @@ async function samplePhoto(): Promise<Buffer> {
 }
 
 async function openSettings(page: Page) {
-  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByTestId('account-menu').click();
   await page.getByRole('menuitem', { name: 'Account Settings' }).click();
   const dialog = page.getByRole('dialog', { name: SETTINGS.title });
   await expect(dialog.getByLabel(SETTINGS.fullname)).not.toHaveValue('');
@@ -134,12 +134,12 @@ test('account settings: name, contact and a cropped picture update the header he
 
   for (const tab of [page, other]) {
     await expect(tab.getByTestId('header-name')).toHaveText('Andres Bonifacio');
-    const avatar = tab.getByRole('button', { name: 'Account menu' }).locator('img');
+    const avatar = tab.getByTestId('account-menu').locator('img');
     await expect(avatar).toHaveAttribute('src', /^\/api\/files\/avatars\/[\w-]+\/avatar_\d+\.jpg$/);
     await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
   }
   // The stored picture is the cropped square, at most 512 px.
-  const avatar = page.getByRole('button', { name: 'Account menu' }).locator('img');
+  const avatar = page.getByTestId('account-menu').locator('img');
   const size = await avatar.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
   expect(size[0]).toBe(size[1]);
   expect(size[0]).toBeLessThanOrEqual(512);

@@ -15,7 +15,7 @@ export function blockReason(row: AccountRow): 'ACCOUNT_DELETED' | 'ACCOUNT_RESTR
  * The one presenter of the admin list and detail (super admin only). It copies named fields,
  * so a password hash, security answer or session id can never slip into a response.
  */
-export function toAdminAccount(row: AccountRow & { hasActivities?: boolean }): AdminAccount {
+export function toAdminAccount(row: AccountRow & { hasActivities?: boolean; hasSecondFactor?: boolean }): AdminAccount {
   return {
     ...toAccountIdentity(row),
     role: normalizeRole(row.role),
@@ -30,6 +30,7 @@ export function toAdminAccount(row: AccountRow & { hasActivities?: boolean }): A
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     hasActivities: row.hasActivities ?? false,
+    hasSecondFactor: row.hasSecondFactor ?? false,
     version: row.version,
   };
 }

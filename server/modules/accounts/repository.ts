@@ -4,7 +4,7 @@ import { containsInsensitive } from '../../db/dialect.js';
 import type { AccountRow } from '../../platform/session-user.js';
 
 export type { AccountRow };
-export type AccountListRow = AccountRow & { hasActivities: boolean };
+export type AccountListRow = AccountRow & { hasActivities: boolean; hasSecondFactor: boolean };
 type Db = Kysely<Database> | Transaction<Database>;
 
 export function normalizeIdentity(value: string): string {
@@ -23,8 +23,13 @@ function activityExists(eb: ExpressionBuilder<Database, 'accounts'>) {
       .where('audit_logs.action', '!=', 'LOGIN'))));
 }
 
-function toListRow(row: AccountRow & { hasActivities: unknown }): AccountListRow {
-  return { ...row, hasActivities: Boolean(Number(row.hasActivities)) };
+/** Two-step sign-in is on (migration 170); only the flag, never the key. */
+function secondFactorExists(eb: ExpressionBuilder<Database, 'accounts'>) {
+  return eb.exists(eb.selectFrom('second_factors').select('second_factors.accountId').whereRef('second_factors.accountId', '=', 'accounts.id'));
+}
+
+function toListRow(row: AccountRow & { hasActivities: unknown; hasSecondFactor: unknown }): AccountListRow {
+  return { ...row, hasActivities: Boolean(Number(row.hasActivities)), hasSecondFactor: Boolean(Number(row.hasSecondFactor)) };
 }
 
 export const accountsRepository = {
@@ -36,6 +41,7 @@ export const accountsRepository = {
   async findLive(db: Db, id: string): Promise<AccountListRow | undefined> {
     const row = await db.selectFrom('accounts').selectAll()
       .select((eb) => activityExists(eb).as('hasActivities'))
+      .select((eb) => secondFactorExists(eb).as('hasSecondFactor'))
       .where('id', '=', id).where('isDeleted', '=', 0)
       .executeTakeFirst();
     return row ? toListRow(row) : undefined;
@@ -92,11 +98,12 @@ export const accountsRepository = {
       .execute();
     // The activity flag is computed for the page's rows only, not for the rows an offset skips.
     const flags = rows.length === 0 ? [] : await db.selectFrom('accounts')
-      .select((eb) => ['id', activityExists(eb).as('hasActivities')])
+      .select((eb) => ['id', activityExists(eb).as('hasActivities'), secondFactorExists(eb).as('hasSecondFactor')])
       .where('id', 'in', rows.map((r) => r.id))
       .execute();
     const active = new Set(flags.filter((f) => Boolean(Number(f.hasActivities))).map((f) => f.id));
-    return { rows: rows.map((r) => ({ ...r, hasActivities: active.has(r.id) })), total: Number(count.n) };
+    const twoStep = new Set(flags.filter((f) => Boolean(Number(f.hasSecondFactor))).map((f) => f.id));
+    return { rows: rows.map((r) => ({ ...r, hasActivities: active.has(r.id), hasSecondFactor: twoStep.has(r.id) })), total: Number(count.n) };
   },
 
   async hasActivities(db: Db, id: string): Promise<boolean> {

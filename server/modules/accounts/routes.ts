@@ -7,6 +7,7 @@ import {
 } from '../../../common/schemas/accounts.js';
 import { scheduleJob } from '../../platform/jobs.js';
 import { requireAuth } from '../../platform/policy.js';
+import { createSecondFactorService } from '../second-factor/service.js';
 import { createAccountsService } from './service.js';
 
 /** How often the server looks for accounts to auto-inactivate (besides every list load). */
@@ -15,6 +16,7 @@ export const AUTO_INACTIVE_SWEEP_MS = 15 * 60_000;
 /** Admin accounts (SPEC.md section 2): every route is for SYSTEM_ADMIN only. */
 const routes: FastifyPluginAsync = async (app) => {
   const service = createAccountsService(app.ctx);
+  const secondFactor = createSecondFactorService(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const config = { access: 'accounts.manage' } as const;
   const tags = ['accounts'];
@@ -61,6 +63,11 @@ const routes: FastifyPluginAsync = async (app) => {
     config,
     schema: { tags, summary: 'Unrestrict an admin', params: accountIdParams, response: { 200: adminAccountSchema } },
   }, async (request) => service.unrestrict(request.params.id, requireAuth(request)));
+
+  r.post('/api/accounts/:id/second-factor/reset', {
+    config,
+    schema: { tags, summary: "Reset an admin's two-step sign-in (lost phone): key and recovery codes removed; audited", params: accountIdParams, response: { 200: adminAccountSchema } },
+  }, async (request) => secondFactor.reset(request.params.id, requireAuth(request)));
 
   r.delete('/api/accounts/:id', {
     config,

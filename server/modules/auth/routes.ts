@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { loginSchema, sessionSchema } from '../../../common/schemas/auth.js';
+import { loginResultSchema, loginSecondFactorSchema, secondFactorSessionSchema } from '../../../common/schemas/two-factor.js';
 import { requireAuth } from '../../platform/policy.js';
 import { SESSION_COOKIE } from '../../platform/sessions.js';
 import { toSessionUser } from '../../platform/session-user.js';
@@ -19,9 +20,30 @@ const routes: FastifyPluginAsync = async (app) => {
 
   r.post('/api/auth/login', {
     config: { access: 'public' },
-    schema: { tags: ['auth'], summary: 'Sign in with username or email', body: loginSchema, response: { 200: sessionSchema } },
+    schema: {
+      tags: ['auth'],
+      summary: 'Sign in with username or email (with two-step sign-in: a challenge for the code, and no session yet)',
+      body: loginSchema,
+      response: { 200: loginResultSchema },
+    },
   }, async (request, reply) => {
-    const { token, ...session } = await service.login(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });
+    const result = await service.login(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });
+    if ('secondFactor' in result) return result;
+    const { token, ...session } = result;
+    reply.setCookie(SESSION_COOKIE, token, cookieOptions);
+    return session;
+  });
+
+  r.post('/api/auth/login/second-factor', {
+    config: { access: 'public' },
+    schema: {
+      tags: ['auth'],
+      summary: 'Finish signing in with a code from the authenticator app or a recovery code (or the first code of a required setup)',
+      body: loginSecondFactorSchema,
+      response: { 200: secondFactorSessionSchema },
+    },
+  }, async (request, reply) => {
+    const { token, ...session } = await service.loginSecondFactor(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });
     reply.setCookie(SESSION_COOKIE, token, cookieOptions);
     return session;
   });

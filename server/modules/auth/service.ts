@@ -1,7 +1,13 @@
+import type { Transaction } from 'kysely';
+import { normalizeRole } from '../../../common/permissions.js';
 import type { LoginInput, SessionInfo } from '../../../common/schemas/auth.js';
+import type { LoginSecondFactorInput, SecondFactorChallenge, SecondFactorSession } from '../../../common/schemas/two-factor.js';
+import { normalizeSecondFactorCode, TWO_FACTOR_LIMITS } from '../../../common/two-factor.js';
+import type { Database } from '../../db/types.js';
 import { LOGIN } from '../../../common/texts.js';
-import { runCommand } from '../../platform/command.js';
+import { runCommand, type Command } from '../../platform/command.js';
 import { nowIso } from '../../platform/clock.js';
+import type { Actor } from '../../platform/audit.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
@@ -9,7 +15,10 @@ import { minutesToWait, Throttle, type ThrottleState } from '../../platform/thro
 import { announceEnded, endSession, findSessionByToken, makeRoomForSession, openSession } from '../../platform/sessions.js';
 import { toSessionUser } from '../../platform/session-user.js';
 import { blockReason } from '../accounts/presenter.js';
-import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
+import { accountsRepository, normalizeIdentity, type AccountRow } from '../accounts/repository.js';
+import { secondFactorRepository } from '../second-factor/repository.js';
+import { checkCode, CodeAlreadyUsed, consumeCode, enableFactor, findOpenChallenge, isRequiredFor, newChallenge } from '../second-factor/service.js';
+import { checkTotp, newTotpSecret, setupOf } from '../second-factor/totp.js';
 
 export function createAuthService(ctx: AppContext) {
   const { db, events, config } = ctx;
@@ -24,16 +33,64 @@ export function createAuthService(ctx: AppContext) {
     fail('RATE_LIMITED', LOGIN.locked(minutesToWait(state.retryAfterMs)), undefined, { retryAfterSeconds: seconds });
   }
 
+  /**
+   * The one way a session opens (after the password, or after the password and the second
+   * factor): ends the account's other sessions, records the login, and runs `within` (using
+   * up a code, turning an enrolled factor on) in the same transaction.
+   */
+  async function startSession(
+    account: AccountRow,
+    meta: { ip?: string; userAgent?: string },
+    options: {
+      newHash?: string | null;
+      /** Who the audit entries of `within` name (the account itself, when it turns its second factor on). */
+      actor?: Actor;
+      within?: (trx: Transaction<Database>, cmd: Command, now: string) => Promise<void>;
+    } = {},
+  ): Promise<SessionInfo & { token: string }> {
+    const now = nowIso();
+    const opened = await runCommand(ctx, options.actor ?? null, async (trx, cmd) => {
+      if (options.within) await options.within(trx, cmd, now);
+      const room = await makeRoomForSession(trx, account.id, config);
+      cmd.afterCommit(() => {
+        announceEnded(events, account.id, room.replaced, 'replaced');
+        announceEnded(events, account.id, room.idle, 'inactivity');
+      });
+      const session = await openSession(trx, account.id, meta);
+      await accountsRepository.update(trx, account.id, {
+        status: 'active',
+        autoInactive: 0,
+        lastLogin: now,
+        currentSession: session.sessionId,
+        ...(options.newHash ? { password: options.newHash } : {}),
+      });
+      return session;
+    });
+    const fresh = await accountsRepository.findById(db, account.id);
+    return {
+      token: opened.token,
+      sessionId: opened.sessionId,
+      user: toSessionUser(fresh!),
+      idleTimeoutMs: config.sessionIdleTimeoutMs,
+    };
+  }
+
+  async function countIp(ip: string | undefined): Promise<void> {
+    if (!ip) return;
+    const state = await perIp.hit(ip);
+    if (state.count > perIp.max) fail('RATE_LIMITED', LOGIN.tooManyAttempts, undefined, { retryAfterSeconds: Math.ceil(state.retryAfterMs / 1000) });
+  }
+
   return {
     /**
      * SPEC.md section 4, Login outcome. The password is checked before the account's state,
      * so a blocked account reveals nothing to someone who does not know its password.
+     * An account with a second factor (or whose role requires one, not yet set up) gets a
+     * challenge instead of a session; its failure count is then cleared only by a right code,
+     * so signing in again with the password does not refill the budget for guessing codes.
      */
-    async login(input: LoginInput, meta: { ip?: string; userAgent?: string }): Promise<SessionInfo & { token: string }> {
-      if (meta.ip) {
-        const ip = await perIp.hit(meta.ip);
-        if (ip.count > perIp.max) fail('RATE_LIMITED', LOGIN.tooManyAttempts, undefined, { retryAfterSeconds: Math.ceil(ip.retryAfterMs / 1000) });
-      }
+    async login(input: LoginInput, meta: { ip?: string; userAgent?: string }): Promise<(SessionInfo & { token: string }) | SecondFactorChallenge> {
+      await countIp(meta.ip);
       const account = await accountsRepository.findByIdentifier(db, input.identifier);
       const key = account ? `account:${account.id}` : `name:${normalizeIdentity(input.identifier)}`;
       const before = await failures.check(key);
@@ -44,10 +101,10 @@ export function createAuthService(ctx: AppContext) {
         if (after.blocked) locked(after);
         fail('INVALID_CREDENTIALS');
       }
-      if (before.count > 0) await failures.clear(key);
 
       const blocked = blockReason(account);
       if (blocked) {
+        if (before.count > 0) await failures.clear(key);
         // No change event of its own: the command announces the entry to History (audit_logs).
         await runCommand(ctx, { id: account.id, fullname: account.fullname, email: account.email }, (_trx, cmd) => cmd.audit({
           action: 'LOGIN',
@@ -61,30 +118,81 @@ export function createAuthService(ctx: AppContext) {
       }
 
       const newHash = check.needsRehash ? await hashPassword(input.password) : null;
-      const now = nowIso();
-      const opened = await runCommand(ctx, null, async (trx, cmd) => {
-        const room = await makeRoomForSession(trx, account.id, config);
-        cmd.afterCommit(() => {
-          announceEnded(events, account.id, room.replaced, 'replaced');
-          announceEnded(events, account.id, room.idle, 'inactivity');
-        });
-        const session = await openSession(trx, account.id, meta);
-        await accountsRepository.update(trx, account.id, {
-          status: 'active',
-          autoInactive: 0,
-          lastLogin: now,
-          currentSession: session.sessionId,
-          ...(newHash ? { password: newHash } : {}),
-        });
-        return session;
-      });
-      const fresh = await accountsRepository.findById(db, account.id);
-      return {
-        token: opened.token,
-        sessionId: opened.sessionId,
-        user: toSessionUser(fresh!),
-        idleTimeoutMs: config.sessionIdleTimeoutMs,
+      const factor = await secondFactorRepository.find(db, account.id);
+      if (factor || isRequiredFor(config, normalizeRole(account.role))) {
+        if (newHash) await accountsRepository.update(db, account.id, { password: newHash });
+        if (factor) {
+          const challenge = await newChallenge(db, account.id, 'verify', null, TWO_FACTOR_LIMITS.challengeTtlMs);
+          return { secondFactor: 'verify', challenge };
+        }
+        const secret = newTotpSecret();
+        const challenge = await newChallenge(db, account.id, 'enroll', secret, TWO_FACTOR_LIMITS.challengeTtlMs);
+        return { secondFactor: 'enroll', challenge, setup: await setupOf(secret, account.username) };
+      }
+
+      if (before.count > 0) await failures.clear(key);
+      return startSession(account, meta, { newHash });
+    },
+
+    /**
+     * The step after the password: a code from the app or a recovery code ('verify'), or the
+     * first code of a required factor being set up ('enroll', which returns the ten recovery
+     * codes once). Wrong codes count with wrong passwords and lock the account the same way.
+     */
+    async loginSecondFactor(input: LoginSecondFactorInput, meta: { ip?: string; userAgent?: string }): Promise<SecondFactorSession & { token: string }> {
+      await countIp(meta.ip);
+      const challenge = await findOpenChallenge(db, input.challenge, ['verify', 'enroll']);
+      if (!challenge) fail('SIGN_IN_EXPIRED');
+      const account = await accountsRepository.findById(db, challenge.accountId);
+      if (!account) fail('SIGN_IN_EXPIRED');
+      const key = `account:${account.id}`;
+      const before = await failures.check(key);
+      if (before.blocked) locked(before);
+      const blocked = blockReason(account);
+      if (blocked) fail(blocked);
+
+      const wrongCode = async (): Promise<never> => {
+        const after = await failures.hit(key);
+        if (after.blocked) locked(after);
+        fail('INVALID_CODE');
       };
+      const useChallenge = async (trx: Transaction<Database>, now: string) => {
+        if (!(await secondFactorRepository.useChallenge(trx, challenge.id, now))) fail('SIGN_IN_EXPIRED');
+      };
+
+      let result: SecondFactorSession & { token: string };
+      try {
+        if (challenge.purpose === 'verify') {
+          const factor = await secondFactorRepository.find(db, account.id);
+          if (!factor) fail('SIGN_IN_EXPIRED'); // reset meanwhile: start again with the password
+          const accepted = await checkCode(db, factor, input.code);
+          if (!accepted) return await wrongCode();
+          result = await startSession(account, meta, {
+            within: async (trx, _cmd, now) => {
+              await useChallenge(trx, now);
+              await consumeCode(trx, account.id, accepted, now);
+            },
+          });
+        } else {
+          const step = await checkTotp(challenge.pendingSecret ?? '', normalizeSecondFactorCode(input.code));
+          if (step === null) return await wrongCode();
+          let recoveryCodes: string[] = [];
+          const session = await startSession(account, meta, {
+            actor: { id: account.id, fullname: account.fullname, email: account.email },
+            within: async (trx, cmd, now) => {
+              await useChallenge(trx, now);
+              if (await secondFactorRepository.find(trx, account.id)) fail('SIGN_IN_EXPIRED');
+              recoveryCodes = await enableFactor(trx, cmd, account, challenge.pendingSecret!, step, now);
+            },
+          });
+          result = { ...session, recoveryCodes };
+        }
+      } catch (err) {
+        if (err instanceof CodeAlreadyUsed) return wrongCode();
+        throw err;
+      }
+      await failures.clear(key);
+      return result;
     },
 
     /** Ends the cookie's session whatever its state; never fails for a stale cookie. */

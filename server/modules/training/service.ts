@@ -126,9 +126,12 @@ export function createTrainingService(ctx: AppContext) {
           ctx.storage.get(e.key).then((s) => cb(null, s), (err: Error) => cb(err, undefined as never));
         });
       }
-      // yazl reports the final size when every entry's size is known and nothing is compressed.
+      // yazl reports the final size when every entry's size is known and nothing is compressed. Its
+      // estimate counts a ZIP64 end record once the central directory passes 64 KiB (about 600
+      // photos) while its writer adds one only past 4 GiB, so the Content-Length came out 76 bytes
+      // long and downloads hung until the socket closed: forcing the record makes both agree.
       const end = zip.end.bind(zip) as unknown as (options: object, cb: (finalSize: number) => void) => void;
-      const size = await new Promise<number>((resolve) => end({}, resolve));
+      const size = await new Promise<number>((resolve) => end({ forceZip64Format: true }, resolve));
       const out = new PassThrough();
       zip.outputStream.on('error', (err) => out.destroy(err));
       zip.outputStream.pipe(out);

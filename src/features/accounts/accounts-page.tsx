@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Ban, MonitorSmartphone, Pencil, Plus, ShieldCheck, Trash2 } from 'lucide-react';
+import { Ban, KeyRound, MonitorSmartphone, Pencil, Plus, ShieldCheck, Trash2 } from 'lucide-react';
 import { ACCOUNTS, type AccountDisplayStatus } from '../../../common/accounts';
 import type { AdminAccount } from '../../../common/schemas/accounts';
 import { SESSIONS } from '../../../common/sessions';
 import { SHELL } from '../../../common/texts';
+import { TWO_FACTOR } from '../../../common/two-factor';
 import { SessionsList } from '../../components/sessions/sessions-list';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
@@ -18,7 +19,7 @@ import { useToast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { CreateAccountDialog, EditAccountDialog } from './account-form-dialog';
-import { useAccountList, useDeleteAccount, useRestrictAccount, useUnrestrictAccount } from './api';
+import { useAccountList, useDeleteAccount, useResetSecondFactor, useRestrictAccount, useUnrestrictAccount } from './api';
 
 const C = ACCOUNTS.columns;
 const M = ACCOUNTS.messages;
@@ -86,6 +87,9 @@ export function AccountsPage() {
   const [undeletable, setUndeletable] = useState<AdminAccount | null>(null);
   const [sessionsOf, setSessionsOf] = useState<AdminAccount | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  const [resetting, setResetting] = useState<AdminAccount | null>(null);
+  const [resetError, setResetError] = useState<string | null>(null);
+  const resetFactor = useResetSecondFactor();
   const restrict = useRestrictAccount();
   const unrestrict = useUnrestrictAccount();
   const remove = useDeleteAccount();
@@ -145,6 +149,18 @@ export function AccountsPage() {
     }
   }
 
+  async function confirmResetFactor() {
+    if (!resetting) return;
+    setResetError(null);
+    try {
+      await resetFactor.mutateAsync(resetting.id);
+      toast.show(TWO_FACTOR.resetDone);
+      setResetting(null);
+    } catch (err) {
+      setResetError((err as Error).message);
+    }
+  }
+
   const items = list.data?.items ?? [];
   return (
     <div>
@@ -169,6 +185,7 @@ export function AccountsPage() {
                   <tr key={a.id} className="hover:bg-slate-50/60" data-testid="account-row" data-username={a.username}>
                     <td className="min-w-[9rem] px-2.5 py-3 font-medium text-slate-900">
                       {a.fullname}{self && <span className="ml-1 text-xs font-normal text-slate-500">{ACCOUNTS.you}</span>}
+                      {a.hasSecondFactor && <span className="ml-1.5 rounded bg-indigo-50 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-indigo-700" title={TWO_FACTOR.section}>{TWO_FACTOR.badge}</span>}
                     </td>
                     <td className="px-2.5 py-3 text-slate-700"><span className="block max-w-[13rem] truncate" title={a.email ?? undefined}>{a.email ?? ACCOUNTS.never}</span></td>
                     <td className="whitespace-nowrap px-2.5 py-3 text-slate-700">{a.username}</td>
@@ -182,6 +199,7 @@ export function AccountsPage() {
                         {!self && (a.displayStatus === 'restricted'
                           ? <ActionButton label={ACCOUNTS.actions.unrestrict} icon={ShieldCheck} tone="ok" onClick={() => void doUnrestrict(a)} disabled={unrestrict.isPending} />
                           : <ActionButton label={ACCOUNTS.actions.restrict} icon={Ban} tone="warn" onClick={() => openRestrict(a)} />)}
+                        {!self && a.hasSecondFactor && <ActionButton label={TWO_FACTOR.reset} icon={KeyRound} tone="warn" onClick={() => { setResetError(null); setResetting(a); }} />}
                         {!self && <ActionButton label={SESSIONS.viewSessionsLabel(a.fullname)} icon={MonitorSmartphone} onClick={() => setSessionsOf(a)} />}
                         {!self && <ActionButton label={ACCOUNTS.actions.delete} icon={Trash2} tone="danger" onClick={() => openDelete(a)} />}
                       </div>
@@ -204,6 +222,15 @@ export function AccountsPage() {
         title={K.deleteTitle} description={deleting ? K.deleteBody(deleting.fullname) : ''}
         expected={deleting?.fullname ?? ''} trim mismatchText={M.nameMismatch}
         confirmLabel={K.deleteLabel} busyLabel={K.deleting} onConfirm={confirmDelete} error={actionError} />
+
+      <Dialog open={resetting !== null} onOpenChange={(o) => { if (!o && !resetFactor.isPending) setResetting(null); }} title={TWO_FACTOR.reset} size="sm"
+        footer={<>
+          <Button variant="secondary" onClick={() => setResetting(null)} disabled={resetFactor.isPending}>{TWO_FACTOR.cancel}</Button>
+          <Button variant="danger" onClick={() => void confirmResetFactor()} disabled={resetFactor.isPending}>{TWO_FACTOR.reset}</Button>
+        </>}>
+        <p className="text-sm text-slate-700">{resetting ? TWO_FACTOR.resetConfirm(resetting.fullname) : ''}</p>
+        {resetError && <p role="alert" className="mt-3 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{resetError}</p>}
+      </Dialog>
 
       <Dialog open={sessionsOf !== null} onOpenChange={(o) => { if (!o) setSessionsOf(null); }} title={sessionsOf ? SESSIONS.adminHeading(sessionsOf.fullname) : ''} size="md"
         footer={<Button variant="secondary" onClick={() => setSessionsOf(null)}>{K.close}</Button>}>

@@ -63,3 +63,8 @@ export function useDeleteAccount() {
   return useAccountMutation(({ id, confirmName }: { id: string; confirmName: string }) =>
     api<void>(`/api/accounts/${encodeURIComponent(id)}`, { method: 'DELETE', body: { confirmName } }));
 }
+
+/** A super admin removes another admin's two-step sign-in (lost phone); audited on the server. */
+export function useResetSecondFactor() {
+  return useAccountMutation((id: string) => api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}/second-factor/reset`, { method: 'POST' }));
+}

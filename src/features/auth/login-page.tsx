@@ -1,28 +1,36 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { LogIn } from 'lucide-react';
 import { TIMINGS } from '../../../common/limits';
-import { loginSchema } from '../../../common/schemas/auth';
+import type { SecondFactorChallenge } from '../../../common/schemas/two-factor';
 import { APP, LOGIN } from '../../../common/texts';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
-import { Form, TextField, applyServerErrors, useZodForm } from '../../components/ui/form';
+import { Spinner } from '../../components/ui/spinner';
+import { Form, TextField, applyServerErrors, useLazyZodForm } from '../../components/ui/form';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { clearLogoutReason, takeLogoutReason } from '../../lib/storage';
-import { ForgotPasswordDialog } from './forgot-password-dialog';
 import { LiveClock } from './live-clock';
+
+// Not in the login bundle: Zod with the login schema (fetched at the first keystroke), the
+// recovery steps (when the link is used) and the second step (after a right password of an
+// account with two-step sign-in).
+const loadLoginSchema = () => import('../../../common/schemas/auth').then((m) => m.loginSchema);
+const ForgotPasswordDialog = lazy(() => import('./forgot-password-dialog').then((m) => ({ default: m.ForgotPasswordDialog })));
+const SecondFactorStep = lazy(() => import('./second-factor-step'));
 
 export function LoginPage() {
   const navigate = useNavigate();
   const { status, login, refresh } = useSession();
-  const form = useZodForm(loginSchema, { defaultValues: { identifier: '', password: '' }, mode: 'onSubmit' });
+  const form = useLazyZodForm(loadLoginSchema, { defaultValues: { identifier: '', password: '' }, mode: 'onSubmit' });
   const [busy, setBusy] = useState(false);
   const [redirecting, setRedirecting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [blocked, setBlocked] = useState<string | null>(null);
   const [forgotOpen, setForgotOpen] = useState(false);
   const [autoLogout, setAutoLogout] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
 
   useEffect(() => {
     const reason = takeLogoutReason();
@@ -31,15 +39,25 @@ export function LoginPage() {
 
   if (status === 'authenticated' && !redirecting) return <Navigate to="/dashboard" replace />;
 
+  async function signedIn() {
+    setRedirecting(true);
+    await new Promise((resolve) => setTimeout(resolve, TIMINGS.loginRedirectDelayMs));
+    await refresh();
+    navigate('/dashboard', { replace: true });
+  }
+
   async function onSubmit(values: { identifier: string; password: string }) {
     setBusy(true);
     setError(null);
     try {
-      await login(values);
-      setRedirecting(true);
-      await new Promise((resolve) => setTimeout(resolve, TIMINGS.loginRedirectDelayMs));
-      await refresh();
-      navigate('/dashboard', { replace: true });
+      const result = await login(values);
+      if ('secondFactor' in result) {
+        setBusy(false);
+        form.setValue('password', '');
+        setChallenge(result);
+        return;
+      }
+      await signedIn();
     } catch (err) {
       setBusy(false);
       if (err instanceof ApiError && (err.code === 'ACCOUNT_DELETED' || err.code === 'ACCOUNT_RESTRICTED')) setBlocked(err.message);
@@ -65,6 +83,12 @@ export function LoginPage() {
 
       <main className="relative flex flex-1 items-center justify-center px-4 py-8">
         <div className="w-full max-w-md rounded-2xl bg-white/95 p-8 shadow-2xl backdrop-blur">
+          {challenge ? (
+            <Suspense fallback={<div className="flex justify-center py-10"><Spinner /></div>}>
+              <SecondFactorStep challenge={challenge} onSignedIn={() => void signedIn()}
+                onRestart={(message) => { setChallenge(null); setError(message || null); }} />
+            </Suspense>
+          ) : (<>
           <h1 className="text-2xl font-bold text-slate-900">Welcome back</h1>
           <p className="mb-6 mt-1 text-sm text-slate-500">Sign in to manage the rice-information app.</p>
           <Form form={form} onSubmit={onSubmit} className="space-y-4">
@@ -83,6 +107,7 @@ export function LoginPage() {
               {busy ? LOGIN.submitting : LOGIN.submit}
             </Button>
           </Form>
+          </>)}
         </div>
       </main>
 
@@ -99,7 +124,7 @@ export function LoginPage() {
         footer={<Button onClick={() => { clearLogoutReason(); setAutoLogout(null); }}>{LOGIN.ok}</Button>}>
         <p className="text-sm text-slate-700">{autoLogout}</p>
       </Dialog>
-      <ForgotPasswordDialog open={forgotOpen} onOpenChange={setForgotOpen} />
+      {forgotOpen && <Suspense fallback={null}><ForgotPasswordDialog open onOpenChange={setForgotOpen} /></Suspense>}
     </div>
   );
 }

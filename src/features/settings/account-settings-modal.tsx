@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Area } from 'react-easy-crop';
 import { Camera, Mail, Undo2 } from 'lucide-react';
+import { can } from '../../../common/permissions';
 import { profileFormSchema, type Profile, type ProfileFormInput, type ProfileFormValues } from '../../../common/schemas/profile';
 import { SETTINGS } from '../../../common/settings';
 import { SESSIONS } from '../../../common/sessions';
@@ -18,6 +19,7 @@ import { profileKey, saveProfile, sendResetEmail, uploadAvatar, useProfile, useS
 import { CropDialog } from './crop-dialog';
 import { compressAvatar, cropImage, ImageFlowError, readImageFile } from './image';
 import { QuestionSelect } from './question-select';
+import { TwoStepSection } from './two-step-section';
 
 const FORM_ID = 'account-settings-form';
 
@@ -167,7 +169,7 @@ function SettingsDialog({ onClose }: { onClose(): void }) {
           ) : (
             <div className="flex items-center gap-3 py-10 text-sm text-slate-500"><Spinner /> {SETTINGS.loading}</div>
           )
-        ) : (
+        ) : (<>
           <Form id={FORM_ID} form={form} onSubmit={onSubmit} className="space-y-6">
             <section>
               <h3 id="settings-personal" className="text-xs font-semibold uppercase tracking-wider text-slate-500">{SETTINGS.personalInfo}</h3>
@@ -231,7 +233,9 @@ function SettingsDialog({ onClose }: { onClose(): void }) {
             {notice && <p role="status" className="rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">{notice}</p>}
             {error && <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="settings-error">{error}</p>}
           </Form>
-        )}
+          {/* Outside the profile form (its own small forms); super admins only, refused by the server to others. */}
+          {can(session?.user.role, 'secondFactor.manageOwn') && <div className="mt-6"><TwoStepSection disabled={busy} /></div>}
+        </>)}
       </Dialog>
       <CropDialog key={cropSrc ?? 'none'} image={cropSrc} busy={cropping} onCancel={() => setCropSrc(null)} onApply={(area) => void onCropApplied(area)} />
     </>

@@ -1,0 +1,186 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { KeyRound, ShieldCheck, ShieldOff } from 'lucide-react';
+import {
+  secondFactorCodeFormSchema, secondFactorProofFormSchema, type SecondFactorSetupStart,
+} from '../../../common/schemas/two-factor';
+import { TWO_FACTOR } from '../../../common/two-factor';
+import { Button } from '../../components/ui/button';
+import { Form, TextField, applyServerErrors, useZodForm } from '../../components/ui/form';
+import { RecoveryCodesView, TotpSetupView } from '../../components/ui/two-step';
+import { useToast } from '../../components/ui/toast';
+import { ApiError } from '../../lib/api';
+import { secondFactorApi, secondFactorKey, useSecondFactorStatus } from './api';
+
+type Mode =
+  | { kind: 'idle' }
+  | { kind: 'setup'; setup: SecondFactorSetupStart }
+  | { kind: 'proof'; action: 'off' | 'codes' }
+  | { kind: 'codes'; codes: string[] };
+
+const dateFormat = new Intl.DateTimeFormat('en-PH', { timeZone: 'Asia/Manila', year: 'numeric', month: 'short', day: 'numeric' });
+
+function messageOf(err: unknown): string {
+  return err instanceof ApiError && err.code !== 'INTERNAL' ? err.message : TWO_FACTOR.invalidCode;
+}
+
+/** Account Settings, 'Two-step sign-in' (super admins; the server refuses it to other roles). */
+export function TwoStepSection({ disabled }: { disabled?: boolean }) {
+  const status = useSecondFactorStatus(true);
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [mode, setMode] = useState<Mode>({ kind: 'idle' });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [usePassword, setUsePassword] = useState(false);
+  const codeForm = useZodForm(secondFactorCodeFormSchema, { defaultValues: { code: '' }, mode: 'onSubmit' });
+  const proofForm = useZodForm(secondFactorProofFormSchema, { defaultValues: { value: '' }, mode: 'onSubmit' });
+
+  const s = status.data;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: secondFactorKey });
+  const reset = () => { setMode({ kind: 'idle' }); setError(null); setUsePassword(false); codeForm.reset({ code: '' }); proofForm.reset({ value: '' }); };
+
+  async function startSetup() {
+    setBusy(true);
+    setError(null);
+    try {
+      setMode({ kind: 'setup', setup: await secondFactorApi.setup() });
+    } catch (err) {
+      setError(messageOf(err));
+      void refresh();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function confirmSetup(values: { code: string }) {
+    if (mode.kind !== 'setup') return;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await secondFactorApi.enable({ setupToken: mode.setup.setupToken, code: values.code });
+      queryClient.setQueryData(secondFactorKey, result.status);
+      setMode({ kind: 'codes', codes: result.recoveryCodes });
+      toast.show(TWO_FACTOR.turnedOn);
+    } catch (err) {
+      codeForm.setValue('code', '');
+      if (!applyServerErrors(codeForm as never, err)) setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function confirmProof(values: { value: string }) {
+    if (mode.kind !== 'proof') return;
+    setBusy(true);
+    setError(null);
+    const body = usePassword ? { password: values.value } : { code: values.value };
+    try {
+      if (mode.action === 'off') {
+        queryClient.setQueryData(secondFactorKey, await secondFactorApi.disable(body));
+        reset();
+        toast.show(TWO_FACTOR.turnedOff);
+      } else {
+        const result = await secondFactorApi.newCodes(body);
+        queryClient.setQueryData(secondFactorKey, result.status);
+        setMode({ kind: 'codes', codes: result.recoveryCodes });
+        toast.show(TWO_FACTOR.codesMade);
+      }
+    } catch (err) {
+      proofForm.setValue('value', '');
+      const fields = err instanceof ApiError ? err.fields : {};
+      setError(fields.code ?? fields.password ?? messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="rounded-xl border border-slate-200 p-4" aria-labelledby="settings-two-step" data-testid="two-step-section">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="text-sm text-slate-600">
+          <h3 id="settings-two-step" className="flex items-center gap-2 text-xs font-semibold uppercase tracking-wider text-slate-500">
+            {TWO_FACTOR.section}
+            {s && (
+              <span className={s.enabled ? 'rounded-full bg-green-100 px-2 py-0.5 text-[11px] font-semibold text-green-800' : 'rounded-full bg-slate-100 px-2 py-0.5 text-[11px] font-semibold text-slate-600'}
+                data-testid="two-step-status">
+                {s.enabled ? TWO_FACTOR.statusOn : TWO_FACTOR.statusOff}
+              </span>
+            )}
+          </h3>
+          <p className="mt-1 text-xs text-slate-500">{TWO_FACTOR.intro}</p>
+          {s?.enabled && (
+            <p className="mt-1 text-xs text-slate-600" data-testid="two-step-codes-left">
+              {s.enabledAt ? `${TWO_FACTOR.statusOnSince(dateFormat.format(new Date(s.enabledAt)))} · ` : ''}{TWO_FACTOR.codesLeft(s.recoveryCodesLeft)}
+            </p>
+          )}
+          {s?.required && <p className="mt-1 text-xs text-amber-700">{TWO_FACTOR.requiredForRole}</p>}
+        </div>
+        {s && mode.kind === 'idle' && (
+          <div className="flex shrink-0 flex-wrap gap-2">
+            {s.enabled ? (
+              <>
+                <Button variant="secondary" size="sm" disabled={busy || disabled} onClick={() => { setError(null); setMode({ kind: 'proof', action: 'codes' }); }}>
+                  <KeyRound className="h-4 w-4" aria-hidden /> {TWO_FACTOR.newCodes}
+                </Button>
+                {!s.required && (
+                  <Button variant="secondary" size="sm" disabled={busy || disabled} onClick={() => { setError(null); setMode({ kind: 'proof', action: 'off' }); }}>
+                    <ShieldOff className="h-4 w-4" aria-hidden /> {TWO_FACTOR.turnOff}
+                  </Button>
+                )}
+              </>
+            ) : (
+              <Button size="sm" disabled={busy || disabled} onClick={() => void startSetup()}>
+                <ShieldCheck className="h-4 w-4" aria-hidden /> {TWO_FACTOR.turnOn}
+              </Button>
+            )}
+          </div>
+        )}
+      </div>
+
+      {mode.kind === 'setup' && (
+        <div className="mt-4 space-y-4 border-t border-slate-100 pt-4">
+          <TotpSetupView setup={mode.setup} />
+          <Form form={codeForm} onSubmit={confirmSetup} className="flex flex-col gap-3 sm:flex-row sm:items-start">
+            <TextField name="code" label={TWO_FACTOR.confirmCode} autoComplete="one-time-code" inputMode="numeric" placeholder="123456"
+              autoFocus className="sm:w-48 [&_input]:font-mono [&_input]:tracking-widest" onInput={() => setError(null)} />
+            <div className="flex gap-2 sm:mt-6">
+              <Button type="submit" size="md" disabled={busy}>{busy ? TWO_FACTOR.confirming : TWO_FACTOR.confirm}</Button>
+              <Button variant="secondary" disabled={busy} onClick={reset}>{TWO_FACTOR.cancel}</Button>
+            </div>
+          </Form>
+        </div>
+      )}
+
+      {mode.kind === 'proof' && (
+        <div className="mt-4 border-t border-slate-100 pt-4">
+          <p className="text-sm text-slate-600">{TWO_FACTOR.proofIntro}</p>
+          <Form form={proofForm} onSubmit={confirmProof} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
+            <TextField key={usePassword ? 'password' : 'code'} name="value" label={usePassword ? TWO_FACTOR.password : TWO_FACTOR.confirmCode}
+              type={usePassword ? 'password' : 'text'} autoComplete={usePassword ? 'current-password' : 'one-time-code'}
+              autoFocus className="sm:w-56" onInput={() => setError(null)}
+              hint={<button type="button" className="mt-1 text-xs font-medium text-brand-700 hover:underline"
+                onClick={() => { setUsePassword(!usePassword); proofForm.reset({ value: '' }); setError(null); }}>
+                {usePassword ? TWO_FACTOR.useCode : TWO_FACTOR.usePassword}
+              </button>} />
+            <div className="flex gap-2 sm:mt-6">
+              <Button type="submit" variant={mode.action === 'off' ? 'danger' : 'primary'} disabled={busy}>
+                {busy ? TWO_FACTOR.confirming : mode.action === 'off' ? TWO_FACTOR.turnOff : TWO_FACTOR.newCodes}
+              </Button>
+              <Button variant="secondary" disabled={busy} onClick={reset}>{TWO_FACTOR.cancel}</Button>
+            </div>
+          </Form>
+        </div>
+      )}
+
+      {mode.kind === 'codes' && (
+        <div className="mt-4 space-y-3 border-t border-slate-100 pt-4">
+          <RecoveryCodesView codes={mode.codes} />
+          <Button size="sm" onClick={reset}>{TWO_FACTOR.done}</Button>
+        </div>
+      )}
+
+      {error && <p role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="two-step-error">{error}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,175 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { generate } from 'otplib';
+import { expect, test, type Page } from '@playwright/test';
+import { SETTINGS } from '../../common/settings';
+import { LOGIN, SHELL } from '../../common/texts';
+import { TWO_FACTOR } from '../../common/two-factor';
+import { E2E } from '../../playwright.config';
+import { createAccountViaCli, loginViaUi } from './support';
+
+/** A code from the key shown on screen, `steps` 30-second steps from now (±1 is accepted by the server). */
+const codeAt = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+
+async function openSettings(page: Page) {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: SHELL.accountSettings }).click();
+  const dialog = page.getByRole('dialog', { name: SETTINGS.title });
+  await expect(dialog.getByLabel(SETTINGS.fullname)).not.toHaveValue('');
+  return dialog;
+}
+
+async function logout(page: Page) {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: SHELL.logout }).click();
+  const dialog = page.getByRole('dialog', { name: SHELL.logout });
+  await dialog.getByRole('button', { name: SHELL.logout }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+async function passwordStep(page: Page, username: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel(LOGIN.usernameLabel).fill(username);
+  await page.getByLabel(LOGIN.passwordLabel, { exact: true }).fill(password);
+  await page.getByLabel(LOGIN.passwordLabel, { exact: true }).press('Enter');
+  await expect(page.getByRole('heading', { name: TWO_FACTOR.verifyTitle })).toBeVisible();
+}
+
+test('a super admin turns on two-step sign-in, then signs in with password and a code from the app, and with a recovery code', async ({ page }) => {
+  test.setTimeout(150_000); // five sign-ins, each with the login page's 2 s redirect delay
+  const user = createAccountViaCli('SYSTEM_ADMIN');
+  await loginViaUi(page, user.username, user.password);
+
+  // Account Settings: turn on, scan (the test reads the key shown), confirm with a code.
+  let dialog = await openSettings(page);
+  const section = dialog.getByTestId('two-step-section');
+  await expect(section.getByTestId('two-step-status')).toHaveText(TWO_FACTOR.statusOff);
+  await section.getByRole('button', { name: TWO_FACTOR.turnOn }).click();
+  await expect(section.getByRole('img', { name: TWO_FACTOR.qrAlt })).toBeVisible();
+  const secret = (await section.getByTestId('totp-secret').getAttribute('data-secret'))!;
+  expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+  await section.scrollIntoViewIfNeeded();
+  await section.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-setup.png` });
+  await section.getByLabel(TWO_FACTOR.confirmCode).fill('000000');
+  await section.getByRole('button', { name: TWO_FACTOR.confirm }).click();
+  await expect(section.getByRole('alert')).toHaveText(TWO_FACTOR.invalidCode);
+  await section.getByLabel(TWO_FACTOR.confirmCode).fill(await codeAt(secret));
+  await section.getByRole('button', { name: TWO_FACTOR.confirm }).click();
+  const codes = section.getByTestId('recovery-codes').getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const recoveryCode = (await codes.nth(0).textContent())!;
+  expect(recoveryCode).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+  await expect(section.getByTestId('two-step-status')).toHaveText(TWO_FACTOR.statusOn);
+  await section.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-codes.png` });
+  await section.getByRole('button', { name: TWO_FACTOR.done }).click();
+  await expect(section.getByTestId('two-step-codes-left')).toContainText(TWO_FACTOR.codesLeft(10));
+  await section.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-on.png` });
+  await dialog.getByRole('button', { name: SETTINGS.cancel }).click();
+
+  // Sign out; the password alone no longer opens the session.
+  await logout(page);
+  await passwordStep(page, user.username, user.password);
+  const code = page.getByLabel(TWO_FACTOR.codeLabel);
+  await expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+  await expect(code).toHaveAttribute('inputmode', 'numeric');
+  await page.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-login.png` });
+  await code.fill('000000');
+  await page.getByRole('button', { name: TWO_FACTOR.verify }).click();
+  await expect(page.getByRole('alert')).toHaveText(TWO_FACTOR.invalidCode);
+  // The next step's code: never the one used to turn it on (a replay is refused).
+  await code.fill(await codeAt(secret, 1));
+  await page.getByRole('button', { name: TWO_FACTOR.verify }).click();
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 15_000 });
+
+  // Again, with a recovery code.
+  await logout(page);
+  await passwordStep(page, user.username, user.password);
+  await page.getByRole('button', { name: TWO_FACTOR.useRecoveryCode }).click();
+  await page.getByLabel(TWO_FACTOR.recoveryCodeLabel).fill(recoveryCode.toUpperCase());
+  await page.getByRole('button', { name: TWO_FACTOR.verify }).click();
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 15_000 });
+  dialog = await openSettings(page);
+  await expect(dialog.getByTestId('two-step-codes-left')).toContainText(TWO_FACTOR.codesLeft(9));
+  await dialog.getByRole('button', { name: SETTINGS.cancel }).click();
+
+  // The first super admin resets it from the Accounts screen; the account then signs in with the password.
+  await logout(page);
+  await loginViaUi(page, E2E.admin.username, E2E.admin.password);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: SHELL.nav.accounts }).click();
+  await page.getByRole('searchbox').fill(user.username);
+  const row = page.getByRole('row').filter({ hasText: user.fullname });
+  await expect(row.getByText(TWO_FACTOR.badge)).toBeVisible();
+  await row.getByRole('button', { name: TWO_FACTOR.reset }).click();
+  const confirm = page.getByRole('dialog', { name: TWO_FACTOR.reset });
+  await expect(confirm).toContainText(TWO_FACTOR.resetConfirm(user.fullname));
+  await confirm.getByRole('button', { name: TWO_FACTOR.reset }).click();
+  await expect(confirm).toBeHidden();
+  await expect(row.getByText(TWO_FACTOR.badge)).toHaveCount(0);
+  await logout(page);
+  await loginViaUi(page, user.username, user.password);
+});
+
+test('an ADMIN has no two-step sign-in section in Account Settings', async ({ page }) => {
+  const user = createAccountViaCli('ADMIN');
+  await loginViaUi(page, user.username, user.password);
+  const dialog = await openSettings(page);
+  await expect(dialog.getByTestId('two-step-section')).toHaveCount(0);
+});
+
+test.describe('REQUIRE_2FA_FOR=SYSTEM_ADMIN', () => {
+  // A server of its own with the setting (the shared ones run without it), started and stopped by this test.
+  const port = E2E.main.port + 7;
+  const dataDir = `.tmp/e2e-${E2E.main.port}-2fa`;
+  let server: ChildProcess | undefined;
+
+  test.beforeAll(async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    server = spawn('npx', ['tsx', 'server/main.ts'], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', REQUIRE_2FA_FOR: 'SYSTEM_ADMIN' },
+      stdio: 'ignore',
+      detached: true,
+    });
+    const until = Date.now() + 60_000;
+    for (;;) {
+      const up = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+      if (up) break;
+      if (Date.now() > until) throw new Error('the REQUIRE_2FA_FOR server did not start');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  });
+
+  test.afterAll(async () => {
+    // Only the process group this test started.
+    if (server?.pid) {
+      try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a super admin without two-step sign-in sets it up at the next login, keeps the recovery codes and reaches the dashboard', async ({ page }) => {
+    test.setTimeout(120_000);
+    const user = createAccountViaCli('SYSTEM_ADMIN', dataDir);
+    const base = `http://127.0.0.1:${port}`;
+    await page.goto(`${base}/login`);
+    await page.getByLabel(LOGIN.usernameLabel).fill(user.username);
+    await page.getByLabel(LOGIN.passwordLabel, { exact: true }).fill(user.password);
+    await page.getByLabel(LOGIN.passwordLabel, { exact: true }).press('Enter');
+    await expect(page.getByRole('heading', { name: TWO_FACTOR.enrollTitle })).toBeVisible();
+    await expect(page.getByRole('img', { name: TWO_FACTOR.qrAlt })).toBeVisible();
+    await expect(page.getByRole('button', { name: TWO_FACTOR.useRecoveryCode })).toHaveCount(0);
+    const secret = (await page.getByTestId('totp-secret').getAttribute('data-secret'))!;
+    await page.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-enroll.png` });
+    await page.getByLabel(TWO_FACTOR.codeLabel).fill(await codeAt(secret));
+    await page.getByRole('button', { name: TWO_FACTOR.verify }).click();
+    await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+    await page.getByRole('button', { name: TWO_FACTOR.continue }).click();
+    await expect(page).toHaveURL(/\/dashboard$/, { timeout: 15_000 });
+
+    // Account Settings shows it on and required: no Turn off.
+    const dialog = await openSettings(page);
+    const section = dialog.getByTestId('two-step-section');
+    await expect(section.getByTestId('two-step-status')).toHaveText(TWO_FACTOR.statusOn);
+    await expect(section).toContainText(TWO_FACTOR.requiredForRole);
+    await expect(section.getByRole('button', { name: TWO_FACTOR.turnOff })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { secondFactorProofSchema } from '../../common/schemas/two-factor.js';
+import { formatRecoveryCode, isTotpCode, normalizeSecondFactorCode, TWO_FACTOR, TWO_FACTOR_LIMITS } from '../../common/two-factor.js';
+
+describe('two-step sign-in helpers', () => {
+  it('normalises typed codes: spaces, dashes and case do not matter', () => {
+    expect(normalizeSecondFactorCode(' 123 456 ')).toBe('123456');
+    expect(normalizeSecondFactorCode('ABCDE-fghjk')).toBe('abcdefghjk');
+  });
+
+  it('tells an app code (six digits) from a recovery code', () => {
+    expect(isTotpCode('123456')).toBe(true);
+    expect(isTotpCode('12345')).toBe(false);
+    expect(isTotpCode('1234567')).toBe(false);
+    expect(isTotpCode('abcdefghjk')).toBe(false);
+  });
+
+  it('shows recovery codes as two groups of five from an alphabet without look-alike characters', () => {
+    expect(formatRecoveryCode('abcdefghjk')).toBe('abcde-fghjk');
+    expect(TWO_FACTOR_LIMITS.recoveryCodeAlphabet).not.toMatch(/[01ilo]/);
+  });
+
+  it('asks for exactly one proof: a code or the password', () => {
+    expect(secondFactorProofSchema.safeParse({ code: '123456' }).success).toBe(true);
+    expect(secondFactorProofSchema.safeParse({ password: 'x' }).success).toBe(true);
+    const none = secondFactorProofSchema.safeParse({});
+    expect(none.success).toBe(false);
+    expect(none.error?.issues[0]?.message).toBe(TWO_FACTOR.proofRequired);
+    expect(secondFactorProofSchema.safeParse({ code: '123456', password: 'x' }).success).toBe(false);
+  });
+});
