@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HISTORY } from '../../common/history';
@@ -10,7 +10,8 @@ import { HistoryPage } from '../../src/features/history/history-page';
 import { SessionProvider } from '../../src/lib/session';
 import { json, sessionInfo, stubServer } from './network';
 
-afterEach(() => { vi.unstubAllGlobals(); });
+// Unmount first: a mounted session would open its live stream after the stubs are gone.
+afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
 
 function Where() {
   const location = useLocation();

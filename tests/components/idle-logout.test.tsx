@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider, useSession } from '../../src/lib/session';
 import { AUTO_LOGOUT_REASON } from '../../src/lib/storage';
@@ -16,7 +16,8 @@ beforeEach(() => {
   heard = [];
   otherTab.onmessage = (e: MessageEvent) => { heard.push(e.data); };
 });
-afterEach(() => { otherTab.close(); vi.unstubAllGlobals(); });
+// Unmount first: a mounted session would use its stubs after they are gone.
+afterEach(() => { cleanup(); otherTab.close(); vi.unstubAllGlobals(); });
 
 function Status() {
   const { status } = useSession();
