@@ -101,6 +101,20 @@ export default tseslint.config(
       }],
     },
   },
+  // Every write of a module goes through runCommand (platform/command.ts): no transaction of its own.
+  {
+    files: ['server/modules/**/*.ts'],
+    ignores: ['server/modules/**/repository.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: `CallExpression[callee.property.name=/^(${QUERY_METHODS})$/]`,
+        message: 'Queries live in a repository.ts (typed from server/db/types.ts); call it from the service.',
+      }, {
+        selector: 'CallExpression[callee.property.name="transaction"]',
+        message: 'Writes go through runCommand (server/platform/command.ts): it holds the transaction, the audit entry and the events after commit.',
+      }],
+    },
+  },
   // Platform code is shared by every module and imports none.
   {
     files: ['server/platform/**/*.ts'],

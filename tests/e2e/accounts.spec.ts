@@ -187,6 +187,8 @@ test('editing keeps the role locked and the password unless a new one is typed',
 });
 
 test('delete asks for the full name; an account with activities offers Restrict instead; one\'s own row has neither', async ({ page }) => {
+  // Three command-line runs make its fixtures (two accounts, an imported activity).
+  test.slow();
   const plain = createAccountViaCli('ADMIN', E2E.main.dataDir, `Gregorio del Pilar ${uniqueTag()}`);
   const busy = createAccountViaCli('ADMIN', E2E.main.dataDir, `Antonio Luna ${uniqueTag()}`);
   await giveActivity(busy.username);

@@ -9,12 +9,16 @@ const admin = E2E.admin;
 let counter = 0;
 const unique = (base: string) => `${base} ${Date.now().toString(36).slice(-4)}${(counter += 1)}`;
 
-/** A live variety using the given options, saved through the varieties API (as a super admin). */
-async function insertVariety(options: { season?: string[]; environment?: string[]; plantingMethod?: string; yearRelease?: string }): Promise<void> {
+/** A live variety using the given options (the other fields complete), saved through the varieties API. */
+async function insertVariety(options: { season: string[]; environment: string[] }): Promise<void> {
   const api = await apiAs();
   try {
     const res = await api.post('/api/varieties', {
-      data: { varietyName: unique('NSIC Rc'), season: options.season ?? [], environment: options.environment ?? [], plantingMethod: options.plantingMethod ?? '', yearRelease: options.yearRelease ?? '' },
+      data: {
+        varietyName: unique('NSIC Rc'), releaseName: 'Tubigan', yearRelease: '2020', breedingCode: 'PR12345', breederOrigin: 'PhilRice',
+        maturityDays: 112, averageYield: 5.1, maxYield: 8.2, plantHeight: 98, tillers: 14, location: 'Tarlac',
+        plantingMethod: 'Transplanting', season: options.season, environment: options.environment,
+      },
     });
     expect(res.status(), await res.text()).toBe(201);
   } finally {

@@ -1,0 +1,105 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.js';
+import { nowIso } from '../../platform/clock.js';
+import type { AppContext } from '../../platform/context.js';
+import type { Storage } from '../../platform/storage.js';
+import type { ExportCollections, ExportDoc } from './firestore.js';
+import type { ImportOptions, ImportReport, Outcome } from './importer.js';
+import { migrationRepository as repo, type ImportTable } from './repository.js';
+
+const IMAGE_TYPES: Array<[string, (b: Buffer) => boolean, string]> = [
+  ['image/jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff, '.jpg'],
+  ['image/png', (b) => b.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex')), '.png'],
+  ['image/gif', (b) => b.subarray(0, 4).toString('latin1') === 'GIF8', '.gif'],
+  ['image/webp', (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP', '.webp'],
+];
+
+/** Stable ids for rows the export has no id for (images), so a second run finds them again. */
+export function stableId(...parts: string[]): string {
+  const h = crypto.createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+export function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/** One import run: what every collection's mapper shares (the report, the re-run memory, writes). */
+export interface ImportRun {
+  db: Kysely<Database>;
+  storage: Storage;
+  dryRun: boolean;
+  importedAt: string;
+  report: ImportReport;
+  count(collection: string, outcome: Outcome): void;
+  tick(phase: string): void;
+  /**
+   * A document whose exported content is the same as at the last import is left alone, even
+   * if staff changed the record since (a re-run never undoes their work).
+   */
+  seenBefore(collection: string, id: string, doc: ExportDoc): Promise<{ hash: string; same: boolean }>;
+  remember(collection: string, id: string, hash: string): Promise<void>;
+  /** Creates or updates one row; compares the mapped fields so an unchanged row is left alone. */
+  upsert(table: ImportTable, collection: string, id: string, row: Record<string, unknown>): Promise<Outcome>;
+  /** An image URL's bytes when fetching is on and it is a real image (by its bytes), else null. */
+  fetchImage(url: string): Promise<{ body: Buffer; mime: string; ext: string } | null>;
+}
+
+export function createImportRun(ctx: AppContext, collections: ExportCollections, order: readonly string[], options: ImportOptions): ImportRun {
+  const { db, storage } = ctx;
+  const dryRun = options.dryRun ?? false;
+  const report: ImportReport = { dryRun, counts: {}, images: { fetched: 0, external: [], unchanged: 0 }, problems: [] };
+  const total = order.reduce((n, c) => n + Object.keys(collections[c] ?? {}).length, 0);
+  let done = 0;
+  const importedAt = nowIso();
+  const run: ImportRun = {
+    db, storage, dryRun, importedAt, report,
+    count(collection, outcome) {
+      report.counts[collection] ??= { created: 0, updated: 0, unchanged: 0, skipped: 0 };
+      report.counts[collection][outcome] += 1;
+    },
+    tick(phase) {
+      done += 1;
+      options.onProgress?.({ phase, done, total });
+    },
+    async seenBefore(collection, id, doc) {
+      const hash = crypto.createHash('sha256').update(JSON.stringify(doc)).digest('hex');
+      const last = await repo.lastImportHash(db, collection, id);
+      if (last === hash) run.count(collection, 'unchanged');
+      return { hash, same: last === hash };
+    },
+    async remember(collection, id, hash) {
+      if (!dryRun) await repo.recordImport(db, collection, id, hash, importedAt);
+    },
+    async upsert(table, collection, id, row) {
+      const existing = await repo.findById(db, table, id);
+      if (!existing) {
+        if (!dryRun) await repo.insert(db, table, { id, ...row });
+        run.count(collection, 'created');
+        return 'created';
+      }
+      const changed = Object.fromEntries(Object.entries(row).filter(([k, v]) => !same(existing[k], v)));
+      if (Object.keys(changed).length === 0) {
+        run.count(collection, 'unchanged');
+        return 'unchanged';
+      }
+      if (!dryRun) await repo.update(db, table, id, changed);
+      run.count(collection, 'updated');
+      return 'updated';
+    },
+    async fetchImage(url) {
+      if (!options.fetchImages || !/^https?:\/\//i.test(url)) return null;
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(options.fetchTimeoutMs ?? 10_000), redirect: 'follow' });
+        if (!res.ok) return null;
+        const body = Buffer.from(await res.arrayBuffer());
+        const type = IMAGE_TYPES.find(([, test]) => test(body));
+        return type ? { body, mime: type[0], ext: type[2] } : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+  return run;
+}

@@ -1,0 +1,71 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { fileUrl, safeSegment } from '../../platform/storage.js';
+import { toBool, toIso, toList, toText, type ExportCollections } from './firestore.js';
+import { migrationRepository as repo } from './repository.js';
+import { stableId, type ImportRun } from './import-run.js';
+
+const STORAGE_FOLDER = { rice_local_pests: 'rice_pests', rice_local_diseases: 'rice_disease' } as const;
+
+/** Pests or diseases, with their images fetched into storage when reachable. */
+export async function importCatalog(run: ImportRun, collection: 'rice_local_pests' | 'rice_local_diseases', docs: ExportCollections[string]): Promise<void> {
+  for (const [id, doc] of Object.entries(docs)) {
+    run.tick(collection);
+    const seen = await run.seenBefore(collection, id, doc);
+    if (seen.same) continue;
+    const name = toText(doc.name);
+    if (!name) { run.report.problems.push(`${collection}/${id}: no name; skipped.`); run.count(collection, 'skipped'); continue; }
+    const urls = [...new Set([...toList(doc.images), ...(toText(doc.mainImageUrl) ? [toText(doc.mainImageUrl)!] : [])])];
+    const existing = await repo.findById(run.db, collection, id);
+    const imageUrls: string[] = [];
+    for (const [position, url] of urls.entries()) {
+      const imageId = stableId(collection, id, url);
+      const known = await repo.findById(run.db, 'catalog_images', imageId);
+      if (known) {
+        run.report.images.unchanged += 1;
+        imageUrls.push(known.originalKey ? fileUrl(known.originalKey as string) : (known.externalUrl as string));
+        continue;
+      }
+      const image = run.dryRun ? null : await run.fetchImage(url);
+      const createdAt = toIso(doc.createdAt) ?? run.importedAt;
+      let row: Record<string, unknown>;
+      if (image) {
+        const base = safeSegment(decodeURIComponent(path.basename(new URL(url).pathname)).replace(/\.[^.]+$/, ''), 'image');
+        const key = `${STORAGE_FOLDER[collection]}/${safeSegment(name)}/${Date.parse(createdAt)}_${position}_${imageId.slice(0, 8)}_${base}${image.ext}`;
+        await run.storage.put(key, image.body);
+        row = { status: 'pending', originalKey: key, mimeType: image.mime, sizeBytes: image.body.length, sha256: crypto.createHash('sha256').update(image.body).digest('hex'), externalUrl: null };
+        run.report.images.fetched += 1;
+        imageUrls.push(fileUrl(key));
+      } else {
+        row = { status: 'external', originalKey: null, mimeType: null, sizeBytes: null, sha256: null, externalUrl: url };
+        run.report.images.external.push(`${collection}/${id} ${url}`);
+        imageUrls.push(url);
+      }
+      if (!run.dryRun) {
+        await repo.insert(run.db, 'catalog_images', {
+          id: imageId, collection, entryId: id, position, displayKey: null, thumbKey: null, width: null, height: null,
+          originalName: path.basename(url.split('?')[0] ?? url), uploadedBy: null, createdAt, linkedAt: createdAt, ...row,
+        });
+      }
+    }
+    await run.upsert(collection, collection, id, {
+      name,
+      scientificName: toText(doc.scientificName),
+      description: toText(doc.description),
+      cause: toText(doc.cause),
+      symptoms: toText(doc.symptoms),
+      treatments: toText(doc.treatments),
+      // The farmer app's fields, taken when the export has them (a re-import without them keeps what is stored).
+      ...(doc.localName !== undefined ? { localName: toText(doc.localName) } : {}),
+      ...(collection === 'rice_local_diseases' && doc.affectedParts !== undefined
+        ? { affectedParts: JSON.stringify([...new Set(toList(doc.affectedParts).map((p) => p.trim()).filter(Boolean))]) } : {}),
+      mainImageUrl: imageUrls[0] ?? null,
+      isDeleted: toBool(doc.isDeleted) ? 1 : 0,
+      createdAt: toIso(doc.createdAt) ?? (existing?.createdAt as string | undefined) ?? run.importedAt,
+      updatedAt: toIso(doc.updatedAt),
+      deletedAt: toIso(doc.deletedAt),
+      deletedBy: toText(doc.deletedBy),
+    });
+    await run.remember(collection, id, seen.hash);
+  }
+}
