@@ -1,3 +1,4 @@
+import { COLLECTION_NAMES, COLLECTIONS } from '../../common/collections';
 import type { Permission } from '../../common/permissions';
 import { SHELL } from '../../common/texts';
 
@@ -13,10 +14,11 @@ export interface NavEntry {
  */
 export const NAV: NavEntry[] = [
   { label: SHELL.nav.dashboard, path: '/dashboard', permission: 'dashboard.view' },
-  { label: SHELL.nav.varieties, path: '/dashboard/rice_varieties', permission: 'content.view' },
-  { label: SHELL.nav.pests, path: '/dashboard/rice_pests', permission: 'content.view' },
-  { label: SHELL.nav.diseases, path: '/dashboard/rice_diseases', permission: 'content.view' },
-  { label: SHELL.nav.accounts, path: '/dashboard/accounts', permission: 'accounts.manage' },
+  // The collections' screens (common/collections.ts), in its order.
+  ...COLLECTION_NAMES.map((name) => {
+    const { nav } = COLLECTIONS[name];
+    return { label: nav.label, path: `/dashboard/${nav.route}`, permission: nav.permission };
+  }),
   { label: SHELL.nav.history, path: '/dashboard/history_logs', permission: 'history.view' },
   { label: SHELL.nav.maintenance, path: '/dashboard/file_maintenance', permission: 'maintenance.manage' },
 ];

@@ -141,6 +141,16 @@ describe('signing in with a second factor', () => {
     }
   });
 
+  it('lets only one of two simultaneous sign-ins use the same code (app code or recovery code)', async () => {
+    const su = await superWithFactor();
+    for (const code of [await codeAt(su.secret, 1), su.recoveryCodes[9]!]) {
+      const [a, b] = await Promise.all([passwordStep(t.app, su.account), passwordStep(t.app, su.account)]);
+      const results = await Promise.all([a, b].map((r) =>
+        call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: r.json().challenge, code })));
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+    }
+  });
+
   it('accepts each recovery code once (spaces, dashes and case ignored)', async () => {
     const su = await superWithFactor();
     const rc = su.recoveryCodes[3]!;
