@@ -12,7 +12,7 @@ import { createAccountViaCli, loginViaUi } from './support';
 const codeAt = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
 
 async function openSettings(page: Page) {
-  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByTestId('account-menu').click();
   await page.getByRole('menuitem', { name: SHELL.accountSettings }).click();
   const dialog = page.getByRole('dialog', { name: SETTINGS.title });
   await expect(dialog.getByLabel(SETTINGS.fullname)).not.toHaveValue('');
@@ -20,7 +20,7 @@ async function openSettings(page: Page) {
 }
 
 async function logout(page: Page) {
-  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByTestId('account-menu').click();
   await page.getByRole('menuitem', { name: SHELL.logout }).click();
   const dialog = page.getByRole('dialog', { name: SHELL.logout });
   await dialog.getByRole('button', { name: SHELL.logout }).click();
