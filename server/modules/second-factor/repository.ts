@@ -38,14 +38,6 @@ export const secondFactorRepository = {
       .execute();
   },
 
-  async hasUnusedRecoveryCode(db: Db, accountId: string, codeHash: string): Promise<boolean> {
-    const row = await db.selectFrom('second_factor_recovery_codes').select('id')
-      .where('accountId', '=', accountId).where('codeHash', '=', codeHash).where('usedAt', 'is', null)
-      .executeTakeFirst();
-    return row !== undefined;
-  },
-
-  /** Marks an unused code of the account used; false when there is none (wrong, or used already). */
   /** True when the account holds this recovery code, not yet used. */
   async hasUnusedRecoveryCode(db: Db, accountId: string, codeHash: string): Promise<boolean> {
     const row = await db.selectFrom('second_factor_recovery_codes').select('id')
@@ -54,6 +46,7 @@ export const secondFactorRepository = {
     return row !== undefined;
   },
 
+  /** Marks an unused code of the account used; false when there is none (wrong, or used already). */
   async useRecoveryCode(db: Db, accountId: string, codeHash: string, now: string): Promise<boolean> {
     const row = await db.selectFrom('second_factor_recovery_codes').select('id')
       .where('accountId', '=', accountId).where('codeHash', '=', codeHash).where('usedAt', 'is', null)
