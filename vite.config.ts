@@ -1,13 +1,25 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type PluginOption } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
-export default defineConfig({
-  plugins: [react(), tailwindcss()],
+// `npm run build:report` sets BUNDLE_REPORT: the visualiser writes what each chunk holds.
+async function reportPlugins(): Promise<PluginOption[]> {
+  if (!process.env.BUNDLE_REPORT) return [];
+  const { visualizer } = await import('rollup-plugin-visualizer');
+  const out = process.env.BUNDLE_REPORT;
+  return [
+    visualizer({ filename: `${out}/bundle-report.html`, template: 'treemap', gzipSize: true, brotliSize: true }) as PluginOption,
+    visualizer({ filename: `${out}/bundle-report.json`, template: 'raw-data', gzipSize: true, brotliSize: true }) as PluginOption,
+  ];
+}
+
+export default defineConfig(async () => ({
+  plugins: [react(), tailwindcss(), ...(await reportPlugins())],
   // heic2any (1.4 MB) is its own chunk, loaded only when a phone photo in HEIC is picked.
-  build: { outDir: 'dist/client', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  // The browsers staff use all support modulepreload; no polyfill in the login bundle.
+  build: { outDir: 'dist/client', emptyOutDir: true, chunkSizeWarningLimit: 1500, modulePreload: { polyfill: false } },
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://localhost:3000', changeOrigin: false } },
   },
-});
+}));

@@ -15,6 +15,8 @@ const apiProject = (name: string, env: Record<string, string>) => ({
 // The API suite runs on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
 const projects = [
   { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },
+  // Browser components with Testing Library in jsdom (the network is a stub per test).
+  { test: { name: 'components', include: ['tests/components/**/*.test.tsx'], environment: 'jsdom', setupFiles: ['tests/components/setup.ts'] } },
   apiProject('api-sqlite', { TEST_DB: 'sqlite' }),
   ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB: 'postgres' })] : []),
 ];

@@ -1,3 +1,4 @@
+import { collectionEntry } from './collections.js';
 import { ACTIVITY } from './texts.js';
 
 const ADDED = ['CREATE', 'ADD', 'ADDED', 'INSERT'];
@@ -7,18 +8,11 @@ const DELETED = ['DELETE', 'DELETED', 'REMOVE', 'REMOVED'];
 export type ActivityType = 'pest' | 'disease' | 'variety' | 'admin';
 
 export function activityKind(collection: string | null | undefined): string {
-  const kinds = ACTIVITY.kinds as Record<string, string>;
-  return (collection && kinds[collection]) || ACTIVITY.kinds.other;
+  return collectionEntry(collection)?.kind ?? ACTIVITY.kinds.other;
 }
 
 export function activityType(collection: string | null | undefined): ActivityType | null {
-  switch (collection) {
-    case 'rice_local_pests': return 'pest';
-    case 'rice_local_diseases': return 'disease';
-    case 'rice_seed_varieties': return 'variety';
-    case 'accounts': return 'admin';
-    default: return null;
-  }
+  return collectionEntry(collection)?.activity ?? null;
 }
 
 /** The dashboard's activity sentence (SPEC.md section 9, 'Activity text'). */

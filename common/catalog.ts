@@ -208,7 +208,11 @@ export const UPLOAD_TEXTS = {
   duplicateImage: 'Each image can be used only once.',
   keepOneImage: 'An entry must keep at least 1 image.',
   skippedNotImages: (n: number) => (n === 1 ? '1 file was skipped because it is not an image.' : `${n} files were skipped because they are not images.`),
-  waitForUploads: 'Please wait until every photo has finished uploading.',
+  /** Save pressed while photos upload: the form saves by itself when they are done. */
+  saveWhenUploaded: (n: number) => `Saving when ${n} ${n === 1 ? 'photo finishes' : 'photos finish'} uploading…`,
+  saveStopped: (n: number) => `Not saved: ${n} ${n === 1 ? 'photo' : 'photos'} failed to upload. Retry ${n === 1 ? 'it' : 'them'} to save, or remove ${n === 1 ? 'it' : 'them'} and press Save.`,
+  retryAndSave: 'Retry and save',
+  dontWait: 'Stop waiting',
   failedUploads: (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'} failed to upload. Retry or remove ${n === 1 ? 'it' : 'them'}.`,
   converting: 'Converting HEIC...',
   queued: 'Waiting',

@@ -1,3 +1,4 @@
+import { COLLECTION_NAMES, type CollectionName } from './collections.js';
 import { COLLECTION_LABELS } from './texts.js';
 
 /**
@@ -91,7 +92,8 @@ export type HistoryDateRange = (typeof HISTORY_DATE_RANGES)[number];
 export const HISTORY_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'RESTORE', 'RESTRICT', 'UNRESTRICT', 'LOGIN', 'SIGN_OUT', 'SECOND_FACTOR'] as const;
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 
-export const HISTORY_COLLECTIONS = ['accounts', 'rice_local_diseases', 'rice_local_pests', 'rice_seed_varieties'] as const;
+/** History's collection filter: every collection of common/collections.ts, by table name. */
+export const HISTORY_COLLECTIONS = [...COLLECTION_NAMES].sort() as [CollectionName, ...CollectionName[]];
 
 export const HISTORY_LIMITS = {
   pageSize: 50,
@@ -118,7 +120,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function collectionLabel(collection: string | null | undefined): string {
   if (!collection) return '';
-  return (COLLECTION_LABELS as Record<string, string>)[collection] ?? collection;
+  return COLLECTION_LABELS[collection] ?? collection;
 }
 
 /** Today's date in Manila as YYYY-MM-DD (used in the CSV file name and the custom range). */

@@ -1,3 +1,8 @@
+import { COLLECTION_NAMES, COLLECTIONS, type CollectionEntry } from './collections.js';
+
+const byCollection = (pick: (c: CollectionEntry) => string): Record<string, string> =>
+  Object.fromEntries(COLLECTION_NAMES.map((name) => [name, pick(COLLECTIONS[name])]));
+
 /**
  * Every user-facing text from SPEC.md, verbatim, in one place.
  * The browser renders these; the server uses them in its error messages.
@@ -38,10 +43,10 @@ export const LOGIN = {
 export const SHELL = {
   nav: {
     dashboard: 'Dashboard',
-    varieties: 'Rice Varieties',
-    pests: 'Pest',
-    diseases: 'Rice Disease',
-    accounts: 'Accounts',
+    varieties: COLLECTIONS.rice_seed_varieties.nav.label,
+    pests: COLLECTIONS.rice_local_pests.nav.label,
+    diseases: COLLECTIONS.rice_local_diseases.nav.label,
+    accounts: COLLECTIONS.accounts.nav.label,
     history: 'History Logs',
     maintenance: 'File Maintenance',
   },
@@ -69,26 +74,27 @@ export const DASHBOARD = {
   },
   recentActivities: 'Recent Activities',
   noRecentActivities: 'No recent activities yet.',
+  content: {
+    title: 'Content added and changed',
+    subtitle: 'Rice varieties, pests and diseases per week, last 12 weeks',
+    added: 'Added',
+    changed: 'Changed',
+    week: 'Week of',
+    showNumbers: 'Show the numbers',
+    loadFailed: 'The weekly content chart could not be loaded.',
+    chartLabel: (added: number, changed: number) => `Bar chart: ${added} added and ${changed} changed in the last 12 weeks. The numbers per week are in the table below.`,
+  },
 } as const;
 
 /** Activity kinds and the 'Unknown' default name (SPEC.md section 9). */
 export const ACTIVITY = {
   unknownName: 'Unknown',
-  kinds: {
-    accounts: 'Account',
-    rice_local_pests: 'Pest',
-    rice_local_diseases: 'Disease',
-    rice_seed_varieties: 'Rice variety',
-    other: 'item',
-  },
+  /** Each collection's kind (common/collections.ts), and the word for anything else. */
+  kinds: { ...byCollection((c) => c.kind), other: 'item' } as Record<string, string> & { other: string },
 } as const;
 
-export const COLLECTION_LABELS = {
-  accounts: 'User Accounts',
-  rice_local_diseases: 'Rice Diseases',
-  rice_local_pests: 'Rice Pests',
-  rice_seed_varieties: 'Rice Varieties',
-} as const;
+/** History's collection labels (common/collections.ts). */
+export const COLLECTION_LABELS: Record<string, string> = byCollection((c) => c.label);
 
 export const ERRORS = {
   unauthenticated: 'Your session has ended. Please log in again.',

@@ -2,6 +2,7 @@
 // so `npm start` works on a fresh clone without a separate build step.
 import fs from 'node:fs';
 import path from 'node:path';
+import { precompress } from './precompress.mjs';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,4 +37,12 @@ if (stale) {
   }
   console.log('Building the browser app...');
   await build({ root, logLevel: 'warn', configFile: path.join(root, 'vite.config.ts') });
+}
+
+const distDir = path.dirname(output);
+const marker = path.join(distDir, '.precompressed');
+if (stale || !fs.existsSync(marker)) {
+  const { raw, br } = await precompress(distDir);
+  fs.writeFileSync(marker, new Date().toISOString());
+  if (stale) console.log(`Precompressed ${(raw / 1024).toFixed(0)} KiB of assets to ${(br / 1024).toFixed(0)} KiB (brotli).`);
 }

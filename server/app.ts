@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -92,6 +94,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     crossOriginEmbedderPolicy: false,
     hsts: config.cookieSecure,
   });
+  // JSON above 1 KB goes out compressed (brotli at a cheap level, or gzip). Only JSON: the
+  // live stream is hijacked, CSV and ZIP downloads stream as they are, and the browser app's
+  // files are compressed once at build time (preCompressed below).
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    customTypes: /^application\/(?:[\w.+-]+\+)?json\b/,
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
+  });
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
@@ -132,6 +144,8 @@ function registerClient(app: FastifyInstance, clientDir: string): void {
     const options = {
       root: clientDir,
       index: false as const,
+      // scripts/build-client.mjs writes .br and .gz beside each file; the one accepted is sent.
+      preCompressed: true,
       setHeaders(res: FastifyReply, filePath: string) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

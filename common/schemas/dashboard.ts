@@ -18,3 +18,11 @@ export const activityItemSchema = z.object({
 export type ActivityItem = z.infer<typeof activityItemSchema>;
 
 export const recentActivitiesSchema = z.object({ items: z.array(activityItemSchema) });
+
+/** Content (varieties, pests, diseases) added and changed per Manila week, oldest week first. */
+export const contentWeeklySchema = z.object({
+  weeks: z.array(z.string()),
+  added: z.array(z.number().int()),
+  changed: z.array(z.number().int()),
+});
+export type ContentWeekly = z.infer<typeof contentWeeklySchema>;

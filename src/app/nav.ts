@@ -1,23 +1,26 @@
-import { Bug, FileCog, History, LayoutDashboard, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
+import { COLLECTION_NAMES, COLLECTIONS } from '../../common/collections';
 import type { Permission } from '../../common/permissions';
 import { SHELL } from '../../common/texts';
 
 export interface NavEntry {
   label: string;
   path: string;
-  icon: LucideIcon;
   permission: Permission;
 }
 
-/** Sidebar entries in SPEC.md order; each is shown only to roles holding its permission. */
+/**
+ * Sidebar entries in SPEC.md order; each is shown only to roles holding its permission.
+ * Their icons are in shell/nav-icons.ts (the router reads this table before sign-in).
+ */
 export const NAV: NavEntry[] = [
-  { label: SHELL.nav.dashboard, path: '/dashboard', icon: LayoutDashboard, permission: 'dashboard.view' },
-  { label: SHELL.nav.varieties, path: '/dashboard/rice_varieties', icon: Sprout, permission: 'content.view' },
-  { label: SHELL.nav.pests, path: '/dashboard/rice_pests', icon: Bug, permission: 'content.view' },
-  { label: SHELL.nav.diseases, path: '/dashboard/rice_diseases', icon: Microscope, permission: 'content.view' },
-  { label: SHELL.nav.accounts, path: '/dashboard/accounts', icon: Users, permission: 'accounts.manage' },
-  { label: SHELL.nav.history, path: '/dashboard/history_logs', icon: History, permission: 'history.view' },
-  { label: SHELL.nav.maintenance, path: '/dashboard/file_maintenance', icon: FileCog, permission: 'maintenance.manage' },
+  { label: SHELL.nav.dashboard, path: '/dashboard', permission: 'dashboard.view' },
+  // The collections' screens (common/collections.ts), in its order.
+  ...COLLECTION_NAMES.map((name) => {
+    const { nav } = COLLECTIONS[name];
+    return { label: nav.label, path: `/dashboard/${nav.route}`, permission: nav.permission };
+  }),
+  { label: SHELL.nav.history, path: '/dashboard/history_logs', permission: 'history.view' },
+  { label: SHELL.nav.maintenance, path: '/dashboard/file_maintenance', permission: 'maintenance.manage' },
 ];
 
 function trimSlashes(path: string): string {

@@ -1,10 +1,14 @@
+import { lazy } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/login-page';
-import { DashboardPage } from '../features/dashboard/dashboard-page';
 import type { FeatureRoutes } from './feature-routes';
 import { RequirePermission, RequireSession } from './guards';
 import { NAV } from './nav';
-import { ShellLayout } from './shell/layout';
+
+// The login screen is all a fresh visit needs; the shell (sidebar, header, menus, Account
+// Settings) and the dashboard arrive after sign-in, in chunks of their own.
+const ShellLayout = lazy(() => import('./shell/layout').then((m) => ({ default: m.ShellLayout })));
+const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })));
 
 const features = Object.values(import.meta.glob<{ routes: FeatureRoutes }>('../features/*/routes.tsx', { eager: true })).map((m) => m.routes);
 const featureScreens = new Map(features.flatMap((f) => f.dashboard ?? []).map((r) => [r.path, r.element]));

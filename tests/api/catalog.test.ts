@@ -325,6 +325,8 @@ describe('catalog: pests and diseases', () => {
       expect(res.statusCode, res.body).toBe(201);
       const entry = res.json<CatalogEntryDetail>();
       expect(entry.images.map((i) => i.status)).toEqual(['pending', 'pending']);
+      // A sweep queues nothing while the queue is still busy with earlier tests' photos: let it drain first.
+      await catalogRuntime(t.ctx).queue.idle();
       await catalogRuntime(t.ctx).sweep();
       await catalogRuntime(t.ctx).queue.idle();
       catalogRuntime(t.ctx).flushEvents();

@@ -1,10 +1,8 @@
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../../common/accounts';
 import { LOGIN, SHELL } from '../../common/texts';
 import { E2E } from '../../playwright.config';
-import { createAccountViaCli, importAuditEntries, loginViaUi } from './support';
+import { accountByUsername, createAccountViaCli, importAuditEntries, loginViaUi } from './support';
 
 const admin = E2E.admin;
 const M = ACCOUNTS.messages;
@@ -16,14 +14,8 @@ function uniqueTag(): string {
 }
 
 /** Gives the account an audit entry as its actor (imported, so it joins the audit chain). */
-function giveActivity(username: string): void {
-  const db = new SQLite(path.join(E2E.main.dataDir, 'palayan.sqlite'), { readonly: true });
-  let account: { id: string; fullname: string };
-  try {
-    account = db.prepare('select id, fullname from accounts where username = ?').get(username) as { id: string; fullname: string };
-  } finally {
-    db.close();
-  }
+async function giveActivity(username: string): Promise<void> {
+  const account = await accountByUsername(username);
   importAuditEntries([{ userId: account.id, userName: account.fullname, timestamp: new Date().toISOString(), action: 'CREATE', collection: 'rice_local_pests', documentId: 'pest-1', documentName: 'Rice black bug', description: `Added a pest ${uniqueTag()}` }]);
 }
 
@@ -197,7 +189,7 @@ test('editing keeps the role locked and the password unless a new one is typed',
 test('delete asks for the full name; an account with activities offers Restrict instead; one\'s own row has neither', async ({ page }) => {
   const plain = createAccountViaCli('ADMIN', E2E.main.dataDir, `Gregorio del Pilar ${uniqueTag()}`);
   const busy = createAccountViaCli('ADMIN', E2E.main.dataDir, `Antonio Luna ${uniqueTag()}`);
-  giveActivity(busy.username);
+  await giveActivity(busy.username);
   await loginViaUi(page, admin.username, admin.password);
   await openAccounts(page);
 

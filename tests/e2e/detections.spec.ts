@@ -1,26 +1,19 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
 import { CATALOG_KINDS, CATALOG_LABELS } from '../../common/catalog';
 import { DETECTIONS_TEXTS } from '../../common/scan-reports';
 import { E2E } from '../../playwright.config';
-import { createAccountViaCli, loginViaUi } from './support';
+import { createAccountViaCli, importExport, loginViaUi } from './support';
 
 const SHOTS = '.tmp/screens';
 const name = `Leaf scald ${Date.now().toString(36)}`;
 const label = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
-/** A saved disease straight in the running server's database (its label is the slug of its name). */
-function insertDisease(diseaseName = name): string {
+/** A saved disease, imported with the real import command (its label is the slug of its name). */
+async function insertDisease(diseaseName = name): Promise<string> {
   const id = crypto.randomUUID();
-  const db = new SQLite(path.join(E2E.main.dataDir, 'palayan.sqlite'));
-  try {
-    db.prepare('insert into rice_local_diseases (id, name, "isDeleted", "createdAt", version) values (?, ?, 0, ?, 1)').run(id, diseaseName, new Date().toISOString());
-  } finally {
-    db.close();
-  }
+  await importExport({ rice_local_diseases: { [id]: { name: diseaseName, createdAt: new Date().toISOString() } } });
   return id;
 }
 
@@ -29,9 +22,9 @@ function municipalityCell(page: Page, municipality: string) {
 }
 
 test('posted scan reports change the Detections chart, table, top list and municipality table live; filter and CSV', async ({ page, request }) => {
-  const diseaseId = insertDisease();
+  const diseaseId = await insertDisease();
   const other = `Other blight ${Date.now().toString(36)}`;
-  insertDisease(other);
+  await insertDisease(other);
   const admin = createAccountViaCli('ADMIN');
   await loginViaUi(page, admin.username, admin.password);
   const section = page.getByTestId('detections');

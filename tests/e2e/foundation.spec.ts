@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { LOGIN, SHELL } from '../../common/texts';
 import { E2E } from '../../playwright.config';
-import { createAccountViaCli, loginViaUi, setAccountState } from './support';
+import { blockAccount, createAccountViaCli, loginViaUi } from './support';
 
 const admin = E2E.admin;
 
@@ -51,7 +51,7 @@ test('a super admin signs in, waits about 2 s, and reaches the dashboard with th
 
 test('a deleted or restricted account sees the Login blocked modal', async ({ page }) => {
   const restricted = createAccountViaCli();
-  setAccountState(restricted.username, { status: 'restricted', isRestricted: 1 });
+  await blockAccount(restricted.username, 'restrict');
   await page.goto('/login');
   await page.getByLabel('Username or email').fill(restricted.username);
   await page.getByLabel('Password', { exact: true }).fill(restricted.password);
@@ -62,7 +62,7 @@ test('a deleted or restricted account sees the Login blocked modal', async ({ pa
   await expect(modal).toBeHidden();
 
   const deleted = createAccountViaCli();
-  setAccountState(deleted.username, { isDeleted: 1 });
+  await blockAccount(deleted.username, 'delete');
   await page.getByLabel('Username or email').fill(deleted.username);
   await page.getByLabel('Password', { exact: true }).fill(deleted.password);
   await page.getByRole('button', { name: 'Login' }).click();
@@ -91,7 +91,7 @@ test('logout asks first, shows Logging out..., and ends on /login for every tab 
   await other.goto('/dashboard/rice_pests');
   await expect(other.getByRole('heading', { name: SHELL.nav.pests })).toBeVisible();
 
-  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByTestId('account-menu').click();
   await page.getByRole('menuitem', { name: SHELL.logout }).click();
   const dialog = page.getByRole('dialog', { name: SHELL.logout });
   await expect(dialog).toContainText(SHELL.logoutConfirm);

@@ -1,11 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
 import { AUDIT_TRAIL } from '../../common/audit-trail';
 import { HISTORY } from '../../common/history';
 import { E2E } from '../../playwright.config';
-import { createAccountViaCli, importAuditEntries, loginViaUi } from './support';
+import { accountByUsername, createAccountViaCli, importAuditEntries, loginViaUi } from './support';
 
 const admin = E2E.admin;
 
@@ -129,9 +127,7 @@ test('a new entry appears at the top while the list is open', async ({ page }) =
 test('an ADMIN sees only their own entries and no security actions', async ({ page }) => {
   const plain = createAccountViaCli('ADMIN');
   const t = tag();
-  const db = new SQLite(path.join(E2E.main.dataDir, 'palayan.sqlite'));
-  const id = (db.prepare('select id from accounts where username = ?').get(plain.username) as { id: string }).id;
-  db.close();
+  const { id } = await accountByUsername(plain.username);
   insertEntries([
     { userId: id, userName: plain.fullname, timestamp: minutesAgo(1), action: 'CREATE', collection: 'rice_local_pests', documentName: `Mine ${t}` },
     { userId: id, userName: plain.fullname, timestamp: minutesAgo(2), action: 'LOGIN', collection: 'accounts', documentName: `Blocked ${t}` },

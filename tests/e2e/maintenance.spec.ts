@@ -1,41 +1,24 @@
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
 import { MAINTENANCE } from '../../common/maintenance';
 import { SHELL } from '../../common/texts';
 import { VARIETIES, VARIETY_LABELS } from '../../common/varieties';
 import { E2E } from '../../playwright.config';
-import { createAccountViaCli, loginViaUi } from './support';
+import { apiAs, createAccountViaCli, loginViaUi, setSecurityQuestion } from './support';
 
 const admin = E2E.admin;
 let counter = 0;
 const unique = (base: string) => `${base} ${Date.now().toString(36).slice(-4)}${(counter += 1)}`;
 
-/** A live variety using the given options, written straight into the server's database file. */
-function insertVariety(options: { season?: string[]; environment?: string[]; plantingMethod?: string; yearRelease?: string }): void {
-  const db = new SQLite(path.join(E2E.main.dataDir, 'palayan.sqlite'));
+/** A live variety using the given options, saved through the varieties API (as a super admin). */
+async function insertVariety(options: { season?: string[]; environment?: string[]; plantingMethod?: string; yearRelease?: string }): Promise<void> {
+  const api = await apiAs();
   try {
-    db.prepare(`insert into rice_seed_varieties (id, "varietyName", season, environment, "plantingMethod", "yearRelease", "createdAt", "isDeleted")
-      values (@id, @name, @season, @environment, @plantingMethod, @yearRelease, @createdAt, 0)`).run({
-      id: crypto.randomUUID(),
-      name: unique('NSIC Rc'),
-      season: JSON.stringify(options.season ?? []),
-      environment: JSON.stringify(options.environment ?? []),
-      plantingMethod: options.plantingMethod ?? null,
-      yearRelease: options.yearRelease ?? null,
-      createdAt: new Date().toISOString(),
+    const res = await api.post('/api/varieties', {
+      data: { varietyName: unique('NSIC Rc'), season: options.season ?? [], environment: options.environment ?? [], plantingMethod: options.plantingMethod ?? '', yearRelease: options.yearRelease ?? '' },
     });
+    expect(res.status(), await res.text()).toBe(201);
   } finally {
-    db.close();
-  }
-}
-
-function setSecurityQuestion(username: string, question: string): void {
-  const db = new SQLite(path.join(E2E.main.dataDir, 'palayan.sqlite'));
-  try {
-    db.prepare('update accounts set "securityQuestion" = ? where username = ?').run(question, username);
-  } finally {
-    db.close();
+    await api.dispose();
   }
 }
 
@@ -128,8 +111,8 @@ test('removing an option in use names the count in the confirmation and says Rem
   await openRiceVarietyLists(page);
   await addOption(page, 'environments', environment);
   await expect(option(page, 'environments', environment)).toContainText(MAINTENANCE.usage.varieties(0));
-  insertVariety({ environment: [environment, 'Upperland'], season: ['Dry'] });
-  insertVariety({ environment: [environment], season: ['Wet'] });
+  await insertVariety({ environment: [environment, 'Upperland'], season: ['Dry'] });
+  await insertVariety({ environment: [environment], season: ['Wet'] });
   await page.reload();
   await expect(option(page, 'environments', environment)).toContainText(MAINTENANCE.usage.varieties(2));
 
@@ -149,7 +132,7 @@ test('removing an option in use names the count in the confirmation and says Rem
 
 test('removing a security question someone chose warns that Forgot Password verification is affected', async ({ page }) => {
   const chooser = createAccountViaCli('ADMIN');
-  setSecurityQuestion(chooser.username, 'In what city were you born?');
+  await setSecurityQuestion(chooser, 'In what city were you born?', 'Tarlac');
   await loginViaUi(page, admin.username, admin.password);
   await page.goto('/dashboard/file_maintenance/accounts');
   const question = option(page, 'securityQuestions', 'In what city were you born?');

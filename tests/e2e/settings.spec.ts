@@ -1,24 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import sharp from 'sharp';
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_SECURITY_QUESTIONS } from '../../common/schemas/maintenance';
 import { CROP, RECOVERY, SETTINGS } from '../../common/settings';
 import { E2E } from '../../playwright.config';
-import { createAccountViaCli, loginViaUi } from './support';
+import { createAccountViaCli, loginViaUi, setSecurityQuestion } from './support';
 
 const QUESTION = DEFAULT_SECURITY_QUESTIONS[1]!;
-
-/** Gives an account a security question with a legacy plain-text answer, as imported data has. */
-function setSecurityQuestion(username: string, question: string, answer: string): void {
-  const db = new SQLite(path.join(E2E.main.dataDir, 'palayan.sqlite'));
-  try {
-    db.prepare('update accounts set "securityQuestion" = ?, "securityAnswer" = ? where username = ?').run(question, answer, username);
-  } finally {
-    db.close();
-  }
-}
 
 /** A real photo-like JPEG: a landscape picture with a subject in the middle. */
 async function samplePhoto(): Promise<Buffer> {
@@ -29,7 +18,7 @@ async function samplePhoto(): Promise<Buffer> {
 }
 
 async function openSettings(page: Page) {
-  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByTestId('account-menu').click();
   await page.getByRole('menuitem', { name: 'Account Settings' }).click();
   const dialog = page.getByRole('dialog', { name: SETTINGS.title });
   await expect(dialog.getByLabel(SETTINGS.fullname)).not.toHaveValue('');
@@ -38,7 +27,7 @@ async function openSettings(page: Page) {
 
 test('forgot password: every step and message, then login with the new password', async ({ page }) => {
   const user = createAccountViaCli('ADMIN');
-  setSecurityQuestion(user.username, QUESTION, 'Bantay');
+  await setSecurityQuestion(user, QUESTION, 'Bantay');
   await page.goto('/login');
   await page.getByRole('button', { name: 'Forgot password?' }).click();
   const dialog = page.getByRole('dialog', { name: RECOVERY.title });
@@ -145,12 +134,12 @@ test('account settings: name, contact and a cropped picture update the header he
 
   for (const tab of [page, other]) {
     await expect(tab.getByTestId('header-name')).toHaveText('Andres Bonifacio');
-    const avatar = tab.getByRole('button', { name: 'Account menu' }).locator('img');
+    const avatar = tab.getByTestId('account-menu').locator('img');
     await expect(avatar).toHaveAttribute('src', /^\/api\/files\/avatars\/[\w-]+\/avatar_\d+\.jpg$/);
     await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
   }
   // The stored picture is the cropped square, at most 512 px.
-  const avatar = page.getByRole('button', { name: 'Account menu' }).locator('img');
+  const avatar = page.getByTestId('account-menu').locator('img');
   const size = await avatar.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
   expect(size[0]).toBe(size[1]);
   expect(size[0]).toBeLessThanOrEqual(512);

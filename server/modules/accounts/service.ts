@@ -1,5 +1,5 @@
 import { ACCOUNTS } from '../../../common/accounts.js';
-import { LIMITS, TIMINGS } from '../../../common/limits.js';
+import { LIMITS } from '../../../common/limits.js';
 import { normalizeRole, type Role } from '../../../common/permissions.js';
 import {
   type AccountCreateInput, type AccountList, type AccountListQuery, type AccountUpdateInput, type AdminAccount, type AvailabilityQuery,
@@ -13,12 +13,13 @@ import { runCommand } from '../../platform/command.js';
 import type { EndReason } from '../../platform/sessions.js';
 import { assertUpdated } from '../../platform/versioning.js';
 import { insertAccountWithAudit } from './create-account.js';
+import { createInactivitySweep } from './inactivity.js';
+import { createRestriction } from './restriction.js';
 import { toAdminAccount } from './presenter.js';
 import { accountsRepository as repo, normalizeIdentity, type AccountListRow } from './repository.js';
 import { uniqueViolationField } from './unique.js';
 
 const M = ACCOUNTS.messages;
-const DAY_MS = 86_400_000;
 
 const TAKEN_MESSAGE = { username: M.usernameTaken, email: M.emailTaken } as const;
 
@@ -35,7 +36,6 @@ function rethrowUnique(err: unknown): never {
 
 export function createAccountsService(ctx: AppContext) {
   const { db, log } = ctx;
-  let sweeping: Promise<string[]> | null = null;
 
   /** The password's bcrypt hash; a failed or wrong hash fails the save (nothing stored in plain text). */
   async function securePassword(plain: string): Promise<string> {
@@ -73,54 +73,13 @@ export function createAccountsService(ctx: AppContext) {
     return toAdminAccount(await loadLive(id));
   }
 
-  /**
-   * SPEC.md section 4, auto-inactivation, done by the server: each account with a known
-   * lastLogin, not restricted, status active, whose last login is 8 or more days old becomes
-   * inactive. The update is conditional on the state it was read in, so an account changes (and
-   * gets its audit entry and live event) once, however many loads or instances race.
-   */
-  async function runSweep(now: number): Promise<string[]> {
-    const cutoff = new Date(now - TIMINGS.autoInactiveDays * DAY_MS).toISOString();
-    const changed: string[] = [];
-    for (const candidate of await repo.staleCandidates(db, cutoff)) {
-      const last = Date.parse(candidate.lastLogin ?? '');
-      if (Number.isNaN(last) || now - last < TIMINGS.autoInactiveDays * DAY_MS) continue;
-      const at = nowIso();
-      const changedNow = await runCommand(ctx, null, async (trx, cmd) => {
-        if (!(await repo.markInactive(trx, candidate, at))) return false;
-        await cmd.endSessions(candidate.id, 'inactivity');
-        await cmd.audit({
-          action: 'UPDATE',
-          collection: 'accounts',
-          documentId: candidate.id,
-          documentName: candidate.fullname,
-          description: ACCOUNTS.audit.autoInactive(TIMINGS.autoInactiveDays),
-          changes: {
-            before: { status: 'active', autoInactive: false, autoInactiveAt: null },
-            after: { status: 'inactive', autoInactive: true, autoInactiveAt: at },
-          },
-        });
-        cmd.publish({ topic: 'accounts', id: candidate.id, op: 'update' });
-        return true;
-      });
-      if (changedNow) changed.push(candidate.id);
-    }
-    return changed;
-  }
-
-  /** One sweep at a time per process; a caller arriving mid-sweep waits for it. */
-  function sweepInactive(now = Date.now()): Promise<string[]> {
-    if (!sweeping) sweeping = runSweep(now).finally(() => { sweeping = null; });
-    return sweeping;
-  }
+  const { sweepInactive, idle } = createInactivitySweep(ctx);
 
   return {
     sweepInactive,
 
     /** Waits for a running sweep (used when the server closes). */
-    async idle(): Promise<void> {
-      await sweeping?.catch(() => undefined);
-    },
+    idle,
 
     async list(query: AccountListQuery): Promise<AccountList> {
       await sweepInactive();
@@ -219,58 +178,7 @@ export function createAccountsService(ctx: AppContext) {
       return present(id);
     },
 
-    /** Restrict: status restricted, isRestricted, restrictedAt; the account's open session ends at once. */
-    async restrict(id: string, confirmName: string, auth: AuthContext): Promise<AdminAccount> {
-      if (id === auth.user.id) fail('FORBIDDEN', M.cannotRestrictSelf);
-      const current = await loadLive(id);
-      assertNameTyped(current, confirmName);
-      const at = nowIso();
-      await runCommand(ctx, auth.actor, async (trx, cmd) => {
-        if (!(await repo.restrict(trx, id, at))) {
-          if (!(await repo.findLive(trx, id))) fail('NOT_FOUND');
-          fail('CONFLICT', M.alreadyRestricted);
-        }
-        await cmd.endSessions(id, 'restricted');
-        await cmd.audit({
-          action: 'RESTRICT',
-          collection: 'accounts',
-          documentId: id,
-          documentName: current.fullname,
-          description: `Restricted admin account ${current.username}`,
-          changes: {
-            before: { status: current.status, isRestricted: false, restrictedAt: null },
-            after: { status: 'restricted', isRestricted: true, restrictedAt: at },
-          },
-        });
-        cmd.publish({ topic: 'accounts', id, op: 'restrict' });
-      });
-      return present(id);
-    },
-
-    /** Unrestrict (no confirmation): status active, isRestricted false, restrictedAt null. */
-    async unrestrict(id: string, auth: AuthContext): Promise<AdminAccount> {
-      const current = await loadLive(id);
-      const at = nowIso();
-      await runCommand(ctx, auth.actor, async (trx, cmd) => {
-        if (!(await repo.unrestrict(trx, id, at))) {
-          if (!(await repo.findLive(trx, id))) fail('NOT_FOUND');
-          fail('CONFLICT', M.notRestricted);
-        }
-        await cmd.audit({
-          action: 'UNRESTRICT',
-          collection: 'accounts',
-          documentId: id,
-          documentName: current.fullname,
-          description: `Unrestricted admin account ${current.username}`,
-          changes: {
-            before: { status: current.status, isRestricted: Boolean(current.isRestricted), restrictedAt: current.restrictedAt },
-            after: { status: 'active', isRestricted: false, restrictedAt: null },
-          },
-        });
-        cmd.publish({ topic: 'accounts', id, op: 'unrestrict' });
-      });
-      return present(id);
-    },
+    ...createRestriction(ctx, { loadLive, assertNameTyped, present }),
 
     /**
      * Soft delete, refused for one's own account and for an account that has activities

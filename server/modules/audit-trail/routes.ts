@@ -39,6 +39,7 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.get('/api/audit-trail/archives/:file', {
+    compress: false, // streamed as written (app.ts compresses JSON only)
     config: access,
     schema: { tags: ['history'], summary: 'An archive of removed entries as the History export CSV', params: archiveFileParamsSchema },
   }, async (request, reply) => {

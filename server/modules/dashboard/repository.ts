@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { SECURITY_ACTIONS } from '../../../common/permissions.js';
 
@@ -18,6 +18,18 @@ export const dashboardRepository = {
       diseases: await countLive(db, 'rice_local_diseases'),
       admins: Number(admins.n),
     };
+  },
+
+  /** Content creates and updates since `from` (ISO), counted per UTC hour (the service makes Manila weeks). */
+  contentPerHour(db: Kysely<Database>, from: string) {
+    const hour = sql<string>`substr("timestamp", 1, 13)`;
+    return db.selectFrom('audit_logs')
+      .select([hour.as('hour'), 'action', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('timestamp', '>=', from)
+      .where('action', 'in', ['CREATE', 'UPDATE'])
+      .where('collection', 'in', ['rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases'])
+      .groupBy([hour, 'action'])
+      .execute();
   },
 
   /** The user's latest entries by one of the actor fields (userId, actorId, performedBy). */

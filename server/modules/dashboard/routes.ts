@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { dashboardCountsSchema, recentActivitiesSchema } from '../../../common/schemas/dashboard.js';
+import { contentWeeklySchema, dashboardCountsSchema, recentActivitiesSchema } from '../../../common/schemas/dashboard.js';
 import { requireAuth } from '../../platform/policy.js';
 import { createDashboardService } from './service.js';
 
@@ -12,6 +12,11 @@ const routes: FastifyPluginAsync = async (app) => {
     config: { access: 'dashboard.view' },
     schema: { tags: ['dashboard'], summary: 'The four overview counts', response: { 200: dashboardCountsSchema } },
   }, async () => service.counts());
+
+  r.get('/api/dashboard/content-weekly', {
+    config: { access: 'dashboard.view' },
+    schema: { tags: ['dashboard'], summary: 'Varieties, pests and diseases added and changed per week (12 Manila weeks, from the audit log)', response: { 200: contentWeeklySchema } },
+  }, async () => service.contentWeekly());
 
   r.get('/api/dashboard/recent-activities', {
     config: { access: 'dashboard.view' },

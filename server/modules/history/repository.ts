@@ -142,6 +142,9 @@ export type ListRow = Awaited<ReturnType<ReturnType<typeof listQuery>['execute']
 export type ExportRow = [seq: number, timestamp: string, actor: string | null, userName: string | null, action: string,
   collection: string | null, document: string | null, description: string | null, userEmail: string | null];
 
+/** The position of each field in an ExportRow: read rows as row[F.userName], never row[3]. */
+export const F = { seq: 0, timestamp: 1, actor: 2, userName: 3, action: 4, collection: 5, document: 6, description: 7, userEmail: 8 } as const;
+
 function exportColumns(db: Db, c: Criteria) {
   return db.selectFrom('audit_logs').select([
     'seq', 'timestamp',

@@ -32,6 +32,7 @@ const routes: FastifyPluginAsync = async (app) => {
   }, async (request) => service.count(requireAuth(request), request.query));
 
   r.get('/api/history/export.csv', {
+    compress: false, // streamed as written (app.ts compresses JSON only)
     config: { access: 'history.view' },
     schema: { tags: ['history'], summary: 'The matching entries as CSV (streamed)', querystring: historyFiltersSchema },
   }, async (request, reply) => {

@@ -9,7 +9,7 @@ import { isPostgres } from '../../db/dialect.js';
 import { SYSTEM_ACTOR } from '../../platform/audit.js';
 import type { AppContext, AuthContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
-import { exportBatches, FTS_PREFIX_MAX, ftsMatch, ftsPrefixMatch, historyRepository as repo, type Criteria, type Cursor, type ExportRow, type ListRow } from './repository.js';
+import { exportBatches, FTS_PREFIX_MAX, ftsMatch, ftsPrefixMatch, historyRepository as repo, type Criteria, type Cursor, type ExportRow, F, type ListRow } from './repository.js';
 
 /**
  * SQLite text search. Words with at most this many matches in the full-text index are read
@@ -61,7 +61,7 @@ function textOf(row: TextRow): Array<string | null> {
 
 /** The searched text of an export row: user, e-mail, document, description. */
 function exportText(row: ExportRow): Array<string | null> {
-  return [row[3], row[8], row[6], row[7]];
+  return [row[F.userName], row[F.userEmail], row[F.document], row[F.description]];
 }
 
 function userLabel(recorded: string | null, key: string | null, names: Names): string {
@@ -368,10 +368,10 @@ export function createHistoryService(ctx: AppContext) {
         try {
           for await (const rows of exportRows(await prepare(criteria))) {
             const ids: Array<string | null> = [];
-            for (const row of rows) if (row[2] !== null) ids.push(row[2]);
+            for (const row of rows) if (row[F.actor] !== null) ids.push(row[F.actor]);
             if (ids.length > 0) await namesFor(ids, names);
             for (const row of rows) {
-              out += `${csvTimestamp(row[1])},${cellOf(row[3] || userLabel(null, row[2], names))},${cellOf(row[4])},${cellOf(collectionLabel(row[5]))},${csvCell(row[6] ?? '')},${csvCell(row[7] ?? '')}\n`;
+              out += `${csvTimestamp(row[F.timestamp])},${cellOf(row[F.userName] || userLabel(null, row[F.actor], names))},${cellOf(row[F.action])},${cellOf(collectionLabel(row[F.collection]))},${csvCell(row[F.document] ?? '')},${csvCell(row[F.description] ?? '')}\n`;
             }
             // The generators that made this batch keep their array while the client takes the
             // text: emptied, its rows are garbage before they can outlive a young-generation GC

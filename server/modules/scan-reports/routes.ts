@@ -45,6 +45,7 @@ const routes: FastifyPluginAsync = async (app) => {
   }, async (request) => service.detections(request.query.diseaseId));
 
   r.get('/api/dashboard/detections.csv', {
+    compress: false, // streamed as written (app.ts compresses JSON only)
     config: { access: 'signedIn' },
     schema: { tags: ['dashboard'], summary: 'The 12 weeks of scan reports per week, disease and municipality as CSV', querystring: detectionsQuerySchema },
   }, async (request, reply) => {

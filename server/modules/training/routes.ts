@@ -8,6 +8,7 @@ const routes: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/api/training-sets/diseases', {
+    compress: false, // streamed as written (app.ts compresses JSON only)
     config: { access: 'trainingData.export' },
     schema: {
       tags: ['training'],

@@ -21,9 +21,10 @@ export function Header({ user, onOpenMobileNav, onAccountSettings, onLogout }: H
       </button>
       <div className="flex-1" />
       <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger className="flex items-center gap-3 rounded-lg px-2 py-1.5 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600" aria-label="Account menu">
+        <DropdownMenu.Trigger className="flex items-center gap-3 rounded-lg px-2 py-1.5 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600" data-testid="account-menu">
           <Avatar name={user.fullname} photoURL={user.photoURL} />
-          <span className="hidden text-left sm:block">
+          {/* The visible name and role are the button's name (on a phone they are read, not shown). */}
+          <span className="sr-only text-left sm:not-sr-only sm:block">
             <span className="block text-sm font-semibold text-slate-900" data-testid="header-name">{user.fullname}</span>
             <span className="block text-xs text-slate-500" data-testid="header-role">{SHELL.roleLabel[user.role]}</span>
           </span>

@@ -5,6 +5,7 @@ import { LIMITS } from '../../../common/limits';
 import { APP, SHELL } from '../../../common/texts';
 import { cn } from '../../components/ui/cn';
 import { NAV, isActivePath } from '../nav';
+import { navIcon } from './nav-icons';
 
 interface SidebarProps {
   role: Role;
@@ -20,7 +21,7 @@ function SidebarBody({ role, collapsed, onNavigate }: { role: Role; collapsed: b
     <nav aria-label="Main" className="flex-1 space-y-1 overflow-y-auto px-2 py-4">
       {NAV.filter((entry) => can(role, entry.permission)).map((entry) => {
         const active = isActivePath(entry.path, pathname);
-        const Icon = entry.icon;
+        const Icon = navIcon(entry.path);
         return (
           <Link
             key={entry.path}

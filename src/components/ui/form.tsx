@@ -17,6 +17,33 @@ export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
   return useForm<z.input<S>, unknown, z.output<S>>({ mode: 'onTouched', ...props, resolver: zodResolver(schema as never) as never });
 }
 
+/**
+ * useZodForm for a schema fetched on demand: the first screen of a slow connection (login)
+ * does not wait for Zod (~30 KB). The schema starts loading at the first keystroke, while the
+ * user is still typing, and validation awaits it, so an early submit validates the same way.
+ */
+export function useLazyZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
+  load: () => Promise<S>,
+  props: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, 'resolver'> = {},
+): UseFormReturn<z.input<S>, unknown, z.output<S>> {
+  const schema = useRef<Promise<S> | null>(null);
+  const get = () => {
+    schema.current ??= load().catch((err: unknown) => { schema.current = null; throw err; });
+    return schema.current;
+  };
+  const form = useForm<z.input<S>, unknown, z.output<S>>({
+    mode: 'onTouched',
+    ...props,
+    resolver: (async (values: unknown, context: unknown, options: unknown) =>
+      (zodResolver((await get()) as never) as (...a: unknown[]) => unknown)(values, context, options)) as never,
+  });
+  useEffect(() => {
+    const sub = form.watch(() => { if (!schema.current) void get().catch(() => {}); });
+    return () => sub.unsubscribe();
+  }, [form]); // eslint-disable-line react-hooks/exhaustive-deps
+  return form;
+}
+
 export function Form<TIn extends FieldValues, TOut extends FieldValues>({ form, onSubmit, children, className, id }: {
   form: UseFormReturn<TIn, unknown, TOut>;
   onSubmit: (values: TOut) => unknown;

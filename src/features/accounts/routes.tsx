@@ -1,10 +1,12 @@
 import { lazy } from 'react';
-import { ACCOUNTS } from '../../../common/accounts';
 import type { FeatureRoutes } from '../../app/feature-routes';
-import { WithTrash } from '../../components/trash/with-trash';
-const AccountsPage = lazy(() => import('./accounts-page').then((m) => ({ default: m.AccountsPage })));
+// The screen, its texts and the Trash tab load on the first visit, not with the login page.
+const AccountsScreen = lazy(() => Promise.all([import('./accounts-page'), import('../../../common/accounts'), import('../../components/trash/with-trash')])
+  .then(([page, { ACCOUNTS }, { WithTrash }]) => ({
+    default: () => <WithTrash collection="accounts" title={ACCOUNTS.title}><page.AccountsPage /></WithTrash>,
+  })));
 
 /** Admin accounts at /dashboard/accounts; the sidebar entry's accounts.manage permission guards it. */
 export const routes: FeatureRoutes = {
-  dashboard: [{ path: 'accounts', element: <WithTrash collection="accounts" title={ACCOUNTS.title}><AccountsPage /></WithTrash> }],
+  dashboard: [{ path: 'accounts', element: <AccountsScreen /> }],
 };

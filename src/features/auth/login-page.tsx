@@ -2,26 +2,28 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { LogIn } from 'lucide-react';
 import { TIMINGS } from '../../../common/limits';
-import { loginSchema } from '../../../common/schemas/auth';
 import type { SecondFactorChallenge } from '../../../common/schemas/two-factor';
 import { APP, LOGIN } from '../../../common/texts';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
-import { Form, TextField, applyServerErrors, useZodForm } from '../../components/ui/form';
+import { Form, TextField, applyServerErrors, useLazyZodForm } from '../../components/ui/form';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { clearLogoutReason, takeLogoutReason } from '../../lib/storage';
-import { ForgotPasswordDialog } from './forgot-password-dialog';
 import { LiveClock } from './live-clock';
 
-// Loaded only after a right password of an account with two-step sign-in: the login page stays small.
+// Not in the login bundle: Zod with the login schema (fetched at the first keystroke), the
+// recovery steps (when the link is used) and the second step (after a right password of an
+// account with two-step sign-in).
+const loadLoginSchema = () => import('../../../common/schemas/auth').then((m) => m.loginSchema);
+const ForgotPasswordDialog = lazy(() => import('./forgot-password-dialog').then((m) => ({ default: m.ForgotPasswordDialog })));
 const SecondFactorStep = lazy(() => import('./second-factor-step'));
 
 export function LoginPage() {
   const navigate = useNavigate();
   const { status, login, refresh } = useSession();
-  const form = useZodForm(loginSchema, { defaultValues: { identifier: '', password: '' }, mode: 'onSubmit' });
+  const form = useLazyZodForm(loadLoginSchema, { defaultValues: { identifier: '', password: '' }, mode: 'onSubmit' });
   const [busy, setBusy] = useState(false);
   const [redirecting, setRedirecting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -122,7 +124,7 @@ export function LoginPage() {
         footer={<Button onClick={() => { clearLogoutReason(); setAutoLogout(null); }}>{LOGIN.ok}</Button>}>
         <p className="text-sm text-slate-700">{autoLogout}</p>
       </Dialog>
-      <ForgotPasswordDialog open={forgotOpen} onOpenChange={setForgotOpen} />
+      {forgotOpen && <Suspense fallback={null}><ForgotPasswordDialog open onOpenChange={setForgotOpen} /></Suspense>}
     </div>
   );
 }

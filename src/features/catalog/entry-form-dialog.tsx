@@ -90,7 +90,7 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
   const superAdmin = can(session?.user.role, 'trainingData.export');
   const parts = useAffectedPartOptions(kind.affectedParts);
   const [batch] = useState(() => new UploadBatch(kind));
-  useUploadBatch(batch);
+  const batchVersion = useUploadBatch(batch);
   const schema = useMemo(() => (isEdit ? catalogUpdateSchema(kind).omit({ version: true }) : catalogCreateSchema(kind)), [isEdit, kind]);
   const initial = useMemo(() => toFormValues(entry), []); // eslint-disable-line react-hooks/exhaustive-deps
   const form = useZodForm(schema, { defaultValues: initial });
@@ -101,6 +101,10 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
   const [closeAsk, setCloseAsk] = useState<CloseAsk>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
+  // Save pressed while photos upload: waiting saves by itself once they are all done; it stops,
+  // naming the failed files, when any fails (SPEC: nothing is lost by walking away).
+  const [saveQueued, setSaveQueued] = useState(false);
+  const [saveStopped, setSaveStopped] = useState(false);
   const [removed, setRemoved] = useState<Set<string>>(() => new Set());
   const saved = useRef(false);
 
@@ -157,10 +161,31 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
   }
 
   function onSubmit(values: FormValues) {
-    if (busy > 0) { setUploadError(UPLOAD_TEXTS.waitForUploads); return; }
+    if (busy > 0) { queueSave(); return; }
     if (stats.failed > 0) { setUploadError(UPLOAD_TEXTS.failedUploads(stats.failed)); return; }
     void persist(values, baseVersion);
   }
+
+  function queueSave() {
+    setUploadError(null);
+    setSaveStopped(false);
+    setSaveQueued(true);
+  }
+
+  const submitNow = useRef<() => void>(() => {});
+  submitNow.current = () => { void form.handleSubmit((v) => onSubmit(v as FormValues))(); };
+  // Runs after the effect above has put the last uploaded ids into the form.
+  // The batch's own item states decide (its stats trail them by up to ~120 ms: a retry just
+  // pressed must not read as 'still failed').
+  useEffect(() => {
+    if (!saveQueued) return;
+    if (batch.items.some((i) => i.status !== 'done' && i.status !== 'failed')) return;
+    setSaveQueued(false);
+    if (batch.items.some((i) => i.status === 'failed')) setSaveStopped(true);
+    else submitNow.current();
+  }, [batch, batchVersion, saveQueued]);
+  useEffect(() => { if (saveStopped && stats.failed === 0) setSaveStopped(false); }, [saveStopped, stats.failed]);
+  const failedNames = saveStopped ? batch.items.filter((i) => i.status === 'failed').map((i) => i.name) : [];
 
   const imageError = (form.formState.errors.imageIds as { message?: string; root?: { message?: string } } | undefined);
   const imageErrorText = imageError?.message ?? imageError?.root?.message;
@@ -170,8 +195,26 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
     <>
       <Dialog open onOpenChange={(o) => { if (!o) requestClose(); }} title={title} size="lg"
         footer={<>
+          {saveQueued && (
+            <div role="status" data-testid="save-queued" className="flex w-full flex-wrap items-center gap-3 rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-800">
+              <Spinner className="h-4 w-4" />
+              <span className="flex-1">{UPLOAD_TEXTS.saveWhenUploaded(busy)} <span className="tabular-nums text-brand-700">({UPLOAD_TEXTS.total(stats.done, stats.count)})</span></span>
+              <Button variant="ghost" size="sm" onClick={() => setSaveQueued(false)}>{UPLOAD_TEXTS.dontWait}</Button>
+            </div>
+          )}
+          {saveStopped && failedNames.length > 0 && (
+            <div role="alert" data-testid="save-stopped" className="w-full space-y-2 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+              <p>{UPLOAD_TEXTS.saveStopped(failedNames.length)}</p>
+              <ul className="list-disc pl-5">{failedNames.slice(0, 20).map((n, i) => <li key={i} className="break-all">{n}</li>)}{failedNames.length > 20 && <li>…</li>}</ul>
+              <Button variant="secondary" size="sm" onClick={() => { batch.retryFailed(); queueSave(); }}>{UPLOAD_TEXTS.retryAndSave}</Button>
+            </div>
+          )}
           <Button variant="secondary" onClick={requestClose} disabled={save.isPending}>{CATALOG_LABELS.cancel}</Button>
-          <Button type="submit" form={formId} disabled={save.isPending}>{save.isPending ? CATALOG_LABELS.saving : CATALOG_LABELS.save}</Button>
+          {/* While photos upload, Save queues the save instead of checking the form now. */}
+          <Button type="submit" form={formId} disabled={save.isPending || saveQueued}
+            onClick={(e) => { if (busy > 0) { e.preventDefault(); queueSave(); } }}>
+            {save.isPending ? CATALOG_LABELS.saving : CATALOG_LABELS.save}
+          </Button>
         </>}>
         <Form form={form as never} id={formId} onSubmit={(v) => onSubmit(v as FormValues)} className="space-y-4">
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">

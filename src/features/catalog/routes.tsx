@@ -1,13 +1,22 @@
 import { lazy } from 'react';
-import { CATALOG_KINDS } from '../../../common/catalog';
+import type { CatalogKind } from '../../../common/catalog';
 import type { FeatureRoutes } from '../../app/feature-routes';
-import { WithTrash } from '../../components/trash/with-trash';
-const CatalogPage = lazy(() => import('./catalog-page').then((m) => ({ default: m.CatalogPage })));
+// The kinds' texts (common/catalog.ts) and the Trash tab come with the screen, not with the
+// login page's bundle.
+const CatalogScreen = lazy(() => Promise.all([import('./catalog-page'), import('../../../common/catalog'), import('../../components/trash/with-trash')])
+  .then(([page, { CATALOG_KINDS }, { WithTrash }]) => ({
+    default: ({ kind }: { kind: 'pest' | 'disease' }) => {
+      const k = CATALOG_KINDS[kind];
+      return <WithTrash collection={k.collection} title={k.texts.title}><page.CatalogPage kind={k} /></WithTrash>;
+    },
+  })));
 
-const { pest, disease } = CATALOG_KINDS;
+const PEST_ROUTE: CatalogKind['route'] = 'rice_pests';
+const DISEASE_ROUTE: CatalogKind['route'] = 'rice_diseases';
+
 export const routes: FeatureRoutes = {
   dashboard: [
-    { path: pest.route, element: <WithTrash key="pest" collection={pest.collection} title={pest.texts.title}><CatalogPage kind={pest} /></WithTrash> },
-    { path: disease.route, element: <WithTrash key="disease" collection={disease.collection} title={disease.texts.title}><CatalogPage kind={disease} /></WithTrash> },
+    { path: PEST_ROUTE, element: <CatalogScreen key="pest" kind="pest" /> },
+    { path: DISEASE_ROUTE, element: <CatalogScreen key="disease" kind="disease" /> },
   ],
 };

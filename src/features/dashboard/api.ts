@@ -1,11 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ActivityItem, DashboardCounts } from '../../../common/schemas/dashboard';
+import type { ActivityItem, ContentWeekly, DashboardCounts } from '../../../common/schemas/dashboard';
 import type { Detections } from '../../../common/schemas/scan-reports';
 import { api } from '../../lib/api';
 
 // Keys start with 'dashboard': the live stream refreshes them after every change.
 export function useDashboardCounts() {
   return useQuery({ queryKey: ['dashboard', 'counts'], queryFn: () => api<DashboardCounts>('/api/dashboard/counts') });
+}
+
+export function useContentWeekly() {
+  return useQuery({ queryKey: ['dashboard', 'content-weekly'], queryFn: () => api<ContentWeekly>('/api/dashboard/content-weekly') });
 }
 
 export function useRecentActivities() {

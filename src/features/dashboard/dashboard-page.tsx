@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { useSession } from '../../lib/session';
 import { useDashboardCounts, useRecentActivities } from './api';
+import { ContentChart } from './content-chart';
 import { DetectionsSection } from './detections';
 
 function StatCard({ label, value, icon: Icon, tone }: { label: string; value: number | undefined; icon: LucideIcon; tone: string }) {
@@ -68,6 +69,7 @@ export function DashboardPage() {
         )}
       </section>
 
+      <ContentChart />
       <DetectionsSection />
     </div>
   );

@@ -109,7 +109,7 @@ export function OptionList({ list, values, usage, usageKind, note, onMove, onAdd
                 <span className="cursor-grab text-slate-300 hover:text-slate-500" title={MAINTENANCE.dragHandle(value)} aria-hidden>
                   <GripVertical className="h-4 w-4" />
                 </span>
-                <span className="w-6 shrink-0 text-right text-xs tabular-nums text-slate-400">{index + 1}.</span>
+                <span className="w-6 shrink-0 text-right text-xs tabular-nums text-slate-500">{index + 1}.</span>
                 <div className="min-w-0 flex-1">
                   <p className="break-words text-sm font-medium text-slate-800" data-testid="option-value">{value}</p>
                   <p className="text-xs text-slate-500" data-testid="option-usage">{usageText(value)}</p>

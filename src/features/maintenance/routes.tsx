@@ -1,31 +1,7 @@
 import { lazy } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
-import { MAINTENANCE } from '../../../common/maintenance';
-import { ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID, VARIETY_ENUMS_ID } from '../../../common/schemas/maintenance';
 import type { FeatureRoutes } from '../../app/feature-routes';
-const MaintenanceHomePage = lazy(() => import('./home-page').then((m) => ({ default: m.MaintenanceHomePage })));
-const ListsPage = lazy(() => import('./lists-page').then((m) => ({ default: m.ListsPage })));
-const PlaceholderPage = lazy(() => import('./placeholder-page').then((m) => ({ default: m.PlaceholderPage })));
-
-/** /dashboard/file_maintenance and its sub-pages (the router guards them with maintenance.manage). */
-function MaintenanceScreens() {
-  return (
-    <Routes>
-      <Route index element={<MaintenanceHomePage />} />
-      <Route path="rice_variety" element={
-        <ListsPage key={VARIETY_ENUMS_ID} docId={VARIETY_ENUMS_ID} title={MAINTENANCE.tiles.riceVariety.label} subtitle={MAINTENANCE.tiles.riceVariety.hint} loadFailed={MAINTENANCE.toasts.loadFailed} />
-      } />
-      <Route path="accounts" element={
-        <ListsPage key={ACCOUNT_ENUMS_ID} docId={ACCOUNT_ENUMS_ID} title={MAINTENANCE.tiles.accounts.label} subtitle={MAINTENANCE.tiles.accounts.hint} loadFailed={MAINTENANCE.toasts.questionsLoadFailed} />
-      } />
-      <Route path="pest" element={<PlaceholderPage title={MAINTENANCE.tiles.pest.label} />} />
-      <Route path="rice_disease" element={
-        <ListsPage key={DISEASE_ENUMS_ID} docId={DISEASE_ENUMS_ID} title={MAINTENANCE.tiles.disease.label} subtitle={MAINTENANCE.tiles.disease.hint} loadFailed={MAINTENANCE.toasts.loadFailed} />
-      } />
-      <Route path="*" element={<Navigate to="/dashboard/file_maintenance" replace />} />
-    </Routes>
-  );
-}
+// The sub-pages' table (and the option-list schemas it names) loads on the first visit only.
+const MaintenanceScreens = lazy(() => import('./screens').then((m) => ({ default: m.MaintenanceScreens })));
 
 export const routes: FeatureRoutes = {
   dashboard: [{ path: 'file_maintenance', element: <MaintenanceScreens /> }],

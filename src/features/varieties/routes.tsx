@@ -1,9 +1,11 @@
 import { lazy } from 'react';
-import { VARIETIES, VARIETY_TOPIC } from '../../../common/varieties';
 import type { FeatureRoutes } from '../../app/feature-routes';
-import { WithTrash } from '../../components/trash/with-trash';
-const VarietiesPage = lazy(() => import('./varieties-page').then((m) => ({ default: m.VarietiesPage })));
+// The screen, its texts and the Trash tab load on the first visit, not with the login page.
+const VarietiesScreen = lazy(() => Promise.all([import('./varieties-page'), import('../../../common/varieties'), import('../../components/trash/with-trash')])
+  .then(([page, { VARIETIES, VARIETY_TOPIC }, { WithTrash }]) => ({
+    default: () => <WithTrash collection={VARIETY_TOPIC} title={VARIETIES.title}><page.VarietiesPage /></WithTrash>,
+  })));
 
 export const routes: FeatureRoutes = {
-  dashboard: [{ path: 'rice_varieties', element: <WithTrash collection={VARIETY_TOPIC} title={VARIETIES.title}><VarietiesPage /></WithTrash> }],
+  dashboard: [{ path: 'rice_varieties', element: <VarietiesScreen /> }],
 };

@@ -1,0 +1,78 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionProvider, useSession } from '../../src/lib/session';
+import { AUTO_LOGOUT_REASON } from '../../src/lib/storage';
+import { json, sessionInfo, stubServer } from './network';
+
+const IDLE_MS = 2500;
+let otherTab: BroadcastChannel;
+let heard: unknown[];
+
+beforeEach(() => {
+  localStorage.clear();
+  // Another tab of the same browser: the same channel name, a separate object.
+  otherTab = new BroadcastChannel('palayan-session');
+  heard = [];
+  otherTab.onmessage = (e: MessageEvent) => { heard.push(e.data); };
+});
+afterEach(() => { otherTab.close(); vi.unstubAllGlobals(); });
+
+function Status() {
+  const { status } = useSession();
+  return <p data-testid="status">{status}</p>;
+}
+
+function renderTab() {
+  const server = stubServer({
+    'GET /api/auth/session': () => json(sessionInfo('ADMIN', IDLE_MS)),
+    'POST /api/auth/logout': () => new Response(null, { status: 204 }),
+    'POST /api/auth/activity': () => new Response(null, { status: 204 }),
+  });
+  render(<QueryClientProvider client={new QueryClient()}><SessionProvider><Status /></SessionProvider></QueryClientProvider>);
+  return server;
+}
+
+const status = () => screen.getByTestId('status').textContent;
+const sleep = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));
+
+describe('idle logout across tabs', () => {
+  it('stays signed in while another tab is in use, then signs every tab out after the idle time', async () => {
+    const server = renderTab();
+    await waitFor(() => expect(status()).toBe('authenticated'));
+    // Input in the other tab only, past the idle time of this one.
+    for (let waited = 0; waited < IDLE_MS + 1500; waited += 700) {
+      otherTab.postMessage({ type: 'activity', at: Date.now() });
+      await sleep(700);
+    }
+    expect(status()).toBe('authenticated');
+    expect(server.calls.some((c) => c.url.pathname === '/api/auth/logout')).toBe(false);
+
+    // Nobody touches anything: the idle time passes and the tab signs out, telling the others.
+    await waitFor(() => expect(status()).toBe('anonymous'), { timeout: IDLE_MS + 3000 });
+    expect(server.calls.filter((c) => c.method === 'POST' && c.url.pathname === '/api/auth/logout')).toHaveLength(1);
+    expect(localStorage.getItem(AUTO_LOGOUT_REASON)).toBe('inactivity');
+    await waitFor(() => expect(heard).toContainEqual({ type: 'logout', reason: 'inactivity' }));
+  }, 20_000);
+
+  it('input in this tab counts too, and is shared with the other tabs', async () => {
+    renderTab();
+    await waitFor(() => expect(status()).toBe('authenticated'));
+    for (let waited = 0; waited < IDLE_MS + 1000; waited += 700) {
+      fireEvent.keyDown(window, { key: 'a' });
+      await sleep(700);
+    }
+    expect(status()).toBe('authenticated');
+    expect(heard.some((m) => (m as { type: string }).type === 'activity')).toBe(true);
+  }, 20_000);
+
+  it('signs out at once when another tab signs out', async () => {
+    const server = renderTab();
+    await waitFor(() => expect(status()).toBe('authenticated'));
+    otherTab.postMessage({ type: 'logout', reason: 'inactivity' });
+    await waitFor(() => expect(status()).toBe('anonymous'));
+    // The other tab already ended the session on the server.
+    expect(server.calls.some((c) => c.url.pathname === '/api/auth/logout')).toBe(false);
+    expect(localStorage.getItem(AUTO_LOGOUT_REASON)).toBe('inactivity');
+  });
+});

@@ -1,0 +1,95 @@
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CATALOG_KINDS } from '../../common/catalog';
+import { ApiError } from '../../src/lib/api';
+
+// The network part of an upload (XMLHttpRequest with progress) is replaced by uploads the test
+// finishes by hand; everything else is the real batch.
+interface Pending { name: string; progress(fraction: number): void; resolve(id: string): void; reject(err: unknown): void; signal: AbortSignal }
+const uploads = vi.hoisted(() => ({ pending: [] as Pending[] }));
+vi.mock('../../src/features/catalog/api', () => ({
+  uploadPhoto: (_kind: unknown, file: File, onProgress: (f: number) => void, signal: AbortSignal) => new Promise((resolve, reject) => {
+    const entry = { name: file.name, progress: onProgress, resolve: (id: string) => resolve({ id }), reject, signal };
+    signal.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
+    uploads.pending.push(entry);
+  }),
+}));
+
+const { UploadBatch, useUploadBatch } = await import('../../src/features/catalog/upload-batch');
+
+const file = (name: string, bytes = 1000) => new File([new Uint8Array(bytes)], name, { type: 'image/jpeg' });
+const take = (name: string) => {
+  const i = uploads.pending.findIndex((p) => p.name === name);
+  if (i < 0) throw new Error(`${name} is not uploading`);
+  return uploads.pending.splice(i, 1)[0]!;
+};
+
+/** A component showing the batch as the upload dialog does (re-rendered by useUploadBatch). */
+function BatchView({ batch }: { batch: InstanceType<typeof UploadBatch> }) {
+  useUploadBatch(batch);
+  return (
+    <div>
+      <p data-testid="stats">{`${batch.stats.done}/${batch.stats.count} done, ${batch.stats.failed} failed, ${batch.stats.active} active`}</p>
+      <ul>{batch.items.map((i) => <li key={i.key}>{`${i.name}: ${i.status}${i.error ? ` (${i.error})` : ''}`}</li>)}</ul>
+    </div>
+  );
+}
+
+beforeEach(() => { uploads.pending.length = 0; vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); });
+afterEach(() => { vi.useRealTimers(); });
+
+/** Lets promise callbacks run, then the batch's batched notification (at most every 120 ms). */
+async function settle() {
+  await act(async () => { await Promise.resolve(); await vi.advanceTimersByTimeAsync(200); });
+}
+
+describe('UploadBatch in the upload dialog', () => {
+  it('uploads a few at a time, keeps the picked order, retries a failed file on its own', async () => {
+    const batch = new UploadBatch(CATALOG_KINDS.pest, 2);
+    render(<BatchView batch={batch} />);
+    act(() => batch.add([file('a.jpg'), file('b.jpg'), file('c.jpg')]));
+    await settle();
+    // Two at once; the third waits.
+    expect(uploads.pending.map((p) => p.name)).toEqual(['a.jpg', 'b.jpg']);
+    expect(screen.getByText('c.jpg: queued')).toBeTruthy();
+    expect(screen.getByTestId('stats').textContent).toBe('0/3 done, 0 failed, 2 active');
+
+    // b finishes first, a fails with the server's message: c starts in their places.
+    take('b.jpg').resolve('id-b');
+    await settle();
+    take('a.jpg').reject(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The photo is too large.'));
+    await settle();
+    expect(screen.getByText('a.jpg: failed (The photo is too large.)')).toBeTruthy();
+    expect(screen.getByText('b.jpg: done')).toBeTruthy();
+    take('c.jpg').resolve('id-c');
+    await settle();
+    expect(screen.getByTestId('stats').textContent).toBe('2/3 done, 1 failed, 0 active');
+    expect(batch.uploadedIds()).toEqual(['id-b', 'id-c']);
+
+    // Retry sends only the failed one; the ids follow the order the files were picked in.
+    act(() => batch.retry(batch.items[0]!.key));
+    await settle();
+    expect(uploads.pending.map((p) => p.name)).toEqual(['a.jpg']);
+    take('a.jpg').resolve('id-a');
+    await settle();
+    expect(batch.uploadedIds()).toEqual(['id-a', 'id-b', 'id-c']);
+    expect(screen.getByTestId('stats').textContent).toBe('3/3 done, 0 failed, 0 active');
+  });
+
+  it('removing an uploading file aborts it and starts the next; close hands back the staged ids', async () => {
+    const batch = new UploadBatch(CATALOG_KINDS.disease, 1);
+    render(<BatchView batch={batch} />);
+    act(() => batch.add([file('x.jpg'), file('y.jpg')]));
+    await settle();
+    const x = uploads.pending[0]!;
+    expect(x.name).toBe('x.jpg');
+    act(() => { expect(batch.remove(batch.items[0]!.key)).toBeNull(); });
+    await settle();
+    expect(x.signal.aborted).toBe(true);
+    expect(screen.queryByText(/^x\.jpg/)).toBeNull();
+    take('y.jpg').resolve('id-y');
+    await settle();
+    expect(screen.getByText('y.jpg: done')).toBeTruthy();
+    expect(batch.close()).toEqual(['id-y']);
+  });
+});

@@ -1,0 +1,91 @@
+import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { CATALOG_KINDS, UPLOAD_TEXTS } from '../../common/catalog';
+import { E2E } from '../../playwright.config';
+import { loginViaUi } from './support';
+
+const pest = CATALOG_KINDS.pest.texts;
+
+/** Noisy 400 px PNGs (~440 KB each): big enough to take seconds on the throttled link. */
+async function bigPngs(count: number, prefix: string) {
+  const files = [];
+  for (let i = 0; i < count; i += 1) {
+    const buffer = await sharp({ create: { width: 400, height: 400, channels: 3, background: { r: 10 * i, g: 120, b: 40 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+    files.push({ name: `${prefix}_${i}.png`, mimeType: 'image/png', buffer });
+  }
+  return files;
+}
+
+/**
+ * Uploads go through Chromium's own network throttling (DevTools network conditions: 250 KB/s
+ * up), so the real upload route is slow the way a provincial office's link is; nothing in the
+ * app or the server knows it is being tested.
+ */
+async function throttleUploads(page: Page, bytesPerSecond: number) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+}
+
+async function openAdd(page: Page) {
+  await page.goto('/dashboard/rice_pests');
+  await page.getByRole('button', { name: pest.addButton }).click();
+  return page.getByRole('dialog', { name: pest.addTitle });
+}
+
+test('Save while photos upload waits for them and saves by itself; Cancel still asks first', async ({ page }) => {
+  await loginViaUi(page, E2E.admin.username, E2E.admin.password);
+  await throttleUploads(page, 250 * 1024);
+  const dialog = await openAdd(page);
+  await dialog.getByLabel('Name', { exact: true }).fill('Slow link stem borer');
+  await dialog.getByTestId('upload-input').setInputFiles(await bigPngs(3, 'slow_link'));
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+
+  const waiting = dialog.getByTestId('save-queued');
+  await expect(waiting).toContainText(/Saving when [1-3] photos? finish(es)? uploading…/);
+  await expect(waiting).toContainText(/of 3 photos/);
+  await expect(dialog.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
+  await page.screenshot({ path: '.tmp/screens/save-queued.png' });
+
+  // Cancel still asks; keeping the uploads keeps the queued save.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  const ask = page.getByRole('dialog', { name: UPLOAD_TEXTS.closeTitle });
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: UPLOAD_TEXTS.keepUploading }).click();
+  await expect(waiting).toBeVisible();
+
+  // Nobody touches anything: it saves once the last photo is up.
+  await expect(page.getByText(pest.createSuccess)).toBeVisible({ timeout: 40_000 });
+  await expect(dialog).toBeHidden();
+  const card = page.getByRole('article', { name: 'Slow link stem borer' });
+  await expect(card.getByText('3', { exact: true })).toBeVisible();
+});
+
+test('a failed photo stops the queued save and is named, with Retry and save', async ({ page }) => {
+  await loginViaUi(page, E2E.admin.username, E2E.admin.password);
+  await throttleUploads(page, 250 * 1024);
+  const dialog = await openAdd(page);
+  await dialog.getByLabel('Name', { exact: true }).fill('Half uploaded leaf folder');
+  // The server refuses the second file (not an image inside), like a photo broken in transfer.
+  await dialog.getByTestId('upload-input').setInputFiles([
+    ...(await bigPngs(2, 'leaf_folder')),
+    { name: 'broken_transfer.png', mimeType: 'image/png', buffer: Buffer.from('not really a picture '.repeat(50)) },
+  ]);
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(dialog.getByTestId('save-queued')).toBeVisible();
+
+  const stopped = dialog.getByTestId('save-stopped');
+  await expect(stopped).toContainText(UPLOAD_TEXTS.saveStopped(1), { timeout: 40_000 });
+  await expect(stopped.getByRole('listitem')).toHaveText(['broken_transfer.png']);
+  await expect(page.getByText(pest.createSuccess)).toBeHidden();
+
+  // Retry and save tries again (the server refuses it again: still stopped, nothing saved).
+  await stopped.getByRole('button', { name: UPLOAD_TEXTS.retryAndSave }).click();
+  await expect(stopped).toContainText(UPLOAD_TEXTS.saveStopped(1), { timeout: 20_000 });
+  // Removing it lets Save go through with the two good photos.
+  await dialog.getByRole('button', { name: `${UPLOAD_TEXTS.remove} broken_transfer.png` }).click();
+  await expect(stopped).toBeHidden();
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText(pest.createSuccess)).toBeVisible();
+  await expect(page.getByRole('article', { name: 'Half uploaded leaf folder' }).getByText('2', { exact: true })).toBeVisible();
+});
