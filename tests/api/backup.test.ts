@@ -91,6 +91,15 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('backup and restore (Postgre
         await restored.app.close();
       }
     } finally {
+      // The restored app's pool ends its connections asynchronously after close(); dropping the
+      // database with (force) while one is still ending kills it with FATAL 57P01, an error
+      // event no one listens for any more (an unhandled error that failed a whole run). Wait
+      // until the server has let them go.
+      for (let i = 0; i < 100; i += 1) {
+        const open = await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [dbName]);
+        if (open.rows[0]!.n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await admin.query(`drop database if exists ${dbName} with (force)`);
       await admin.end();
       fs.rmSync(out, { recursive: true, force: true });
