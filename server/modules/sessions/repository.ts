@@ -11,13 +11,6 @@ export const sessionsRepository = {
       .executeTakeFirst();
   },
 
-  /** Ids of the account's sessions not ended, but for one. */
-  async openIds(db: Db, accountId: string, exceptSessionId?: string): Promise<string[]> {
-    let q = db.selectFrom('sessions').select('id').where('accountId', '=', accountId).where('endedAt', 'is', null);
-    if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
-    return (await q.execute()).map((r) => r.id);
-  },
-
   /** The live account's name and username, or nothing. */
   liveAccount(db: Db, accountId: string) {
     return db.selectFrom('accounts').select(['id', 'fullname', 'username']).where('id', '=', accountId).where('isDeleted', '=', 0).executeTakeFirst();

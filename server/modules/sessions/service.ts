@@ -37,7 +37,7 @@ export function createSessionsService(ctx: AppContext) {
   }
 
   /** Ends one session of the account (never the asker's own: that is Logout). */
-  async function endOne(accountId: string, sessionId: string, auth: AuthContext, describe: (device: string) => string): Promise<void> {
+  async function endOne(accountId: string, documentName: string, sessionId: string, auth: AuthContext, describe: (device: string) => string): Promise<void> {
     if (sessionId === auth.sessionId) fail('VALIDATION_FAILED', SESSIONS.useLogout);
     await runCommand(ctx, auth.actor, async (trx, cmd) => {
       const session = await sessionsRepository.findOpen(trx, accountId, sessionId);
@@ -47,7 +47,7 @@ export function createSessionsService(ctx: AppContext) {
         action: 'SIGN_OUT',
         collection: 'accounts',
         documentId: accountId,
-        documentName: accountId === auth.user.id ? auth.user.fullname : (await sessionsRepository.liveAccount(trx, accountId))?.fullname ?? null,
+        documentName,
         description: describe(device),
         details: { sessionId, device, ip: session.ip },
       });
@@ -58,9 +58,9 @@ export function createSessionsService(ctx: AppContext) {
   /** Ends every open session of the account but the asker's own; audited once with the count. */
   async function endMany(accountId: string, auth: AuthContext, documentName: string, describe: (n: number) => string): Promise<number> {
     return runCommand(ctx, auth.actor, async (trx, cmd) => {
-      const ids = await sessionsRepository.openIds(trx, accountId, auth.sessionId);
-      const done: string[] = [];
-      for (const id of ids) if (await endSession(trx, id, REASON)) done.push(id);
+      // One update for all of them; their tabs are told after commit (runCommand). Only the
+      // asker's own account can hold the asker's session.
+      const done = await cmd.endSessions(accountId, REASON, accountId === auth.user.id ? auth.sessionId : undefined);
       if (done.length > 0) {
         await cmd.audit({
           action: 'SIGN_OUT',
@@ -70,7 +70,6 @@ export function createSessionsService(ctx: AppContext) {
           description: describe(done.length),
           details: { sessionIds: done },
         });
-        cmd.afterCommit(() => announceEnded(events, accountId, done, REASON));
       }
       return done.length;
     });
@@ -78,7 +77,7 @@ export function createSessionsService(ctx: AppContext) {
 
   return {
     listOwn: (auth: AuthContext) => list(auth.user.id, auth),
-    endOwn: (sessionId: string, auth: AuthContext) => endOne(auth.user.id, sessionId, auth, SESSIONS.audit.own),
+    endOwn: (sessionId: string, auth: AuthContext) => endOne(auth.user.id, auth.user.fullname, sessionId, auth, SESSIONS.audit.own),
     endOwnOthers: (auth: AuthContext) => endMany(auth.user.id, auth, auth.user.fullname, SESSIONS.audit.others),
 
     async listOf(accountId: string, auth: AuthContext): Promise<SessionList> {
@@ -87,7 +86,7 @@ export function createSessionsService(ctx: AppContext) {
     },
     async endOf(accountId: string, sessionId: string, auth: AuthContext): Promise<void> {
       const account = await liveAccount(accountId);
-      await endOne(accountId, sessionId, auth, (device) => SESSIONS.audit.ofAccount(account.username, device));
+      await endOne(accountId, account.fullname, sessionId, auth, (device) => SESSIONS.audit.ofAccount(account.username, device));
     },
     async endAllOf(accountId: string, auth: AuthContext): Promise<number> {
       const account = await liveAccount(accountId);
