@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { accountIdentitySchema } from './auth.js';
 import { ACCOUNTS } from '../accounts.js';
 import { LIMITS } from '../limits.js';

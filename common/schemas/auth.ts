@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { LIMITS } from '../limits.js';
 import { LOGIN } from '../texts.js';
 import { ROLES } from '../permissions.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { LIMITS } from '../limits.js';
 import { UPLOAD_TEXTS, type CatalogKind } from '../catalog.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { HISTORY, HISTORY_ACTIONS, HISTORY_COLLECTIONS, HISTORY_DATE_RANGES, HISTORY_LIMITS, isValidDay } from '../history.js';
 
 const day = z.string().trim().refine(isValidDay, HISTORY.errors.badDate).optional();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { MAINTENANCE, MAINTENANCE_LIMITS, type ListKey } from '../maintenance.js';
 
 /** The option-list documents of SPEC.md section 3 and their defaults (section 9). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { varietySchema } from './varieties.js';
 
 /** The read-only content API for the farmer app (no session). Field names follow SPEC.md section 3. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { PASSWORD_TOO_LONG_MESSAGE, passwordMeetsRules, passwordTooLong } from '../password.js';
 import { RECOVERY } from '../settings.js';
 

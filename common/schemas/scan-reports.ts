@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { SCAN_REPORT_TEXTS } from '../scan-reports.js';
 
 const token = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, SCAN_REPORT_TEXTS.idFormat);

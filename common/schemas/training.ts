@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { TRAINING_SET } from '../catalog.js';
 
 const ratio = z.coerce.number().min(0, TRAINING_SET.ratiosInvalid).max(1, TRAINING_SET.ratiosInvalid);

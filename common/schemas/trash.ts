@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { TRASH_COLLECTIONS, TRASH_LIMITS } from '../trash.js';
 
 export const trashParamsSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { LIMITS } from '../limits.js';
 import { VARIETY_LABELS, VARIETY_MESSAGES as M, type VarietyField } from '../varieties.js';
 import type { VarietyEnums } from './maintenance.js';
