@@ -137,6 +137,11 @@ function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
 
+const DOCUMENT_ONLY_HEADERS = [
+  'etag', 'last-modified', 'content-security-policy', 'cross-origin-opener-policy', 'origin-agent-cluster', 'referrer-policy',
+  'x-dns-prefetch-control', 'x-download-options', 'x-frame-options', 'x-permitted-cross-domain-policies', 'x-xss-protection',
+];
+
 /** Serves the built browser app; every non-API path falls back to index.html (client routing). */
 function registerClient(app: FastifyInstance, clientDir: string): void {
   const hasClient = fs.existsSync(path.join(clientDir, 'index.html'));
@@ -149,6 +154,12 @@ function registerClient(app: FastifyInstance, clientDir: string): void {
       setHeaders(res: FastifyReply, filePath: string) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // A hashed script or style sheet is never revalidated, and the page's policies (CSP,
+        // framing, referrer…) apply to documents, not to these: ~600 bytes less on each of the
+        // login page's files over a slow link. nosniff and the resource policy stay.
+        if (immutable && /\.(?:js|css|woff2?)(?:\.br|\.gz)?$/.test(filePath)) {
+          for (const name of DOCUMENT_ONLY_HEADERS) res.removeHeader(name);
+        }
       },
     };
     // The files' routes live in a scope of their own that declares them public; the root

@@ -64,6 +64,19 @@ describe('static files', () => {
     expect(res.headers['content-type']).toMatch(/javascript/);
   });
 
+  it('sends a hashed script with nosniff but without the page-only policies and validators', async () => {
+    const res = await t.app.inject({ url: '/assets/app-Ab12Cd34.js', headers: { 'accept-encoding': 'br' } });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    for (const name of ['content-security-policy', 'x-frame-options', 'referrer-policy', 'etag', 'last-modified']) {
+      expect(res.headers[name], name).toBeUndefined();
+    }
+    const page = await t.app.inject({ url: '/login', headers: { 'accept-encoding': 'br' } });
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(page.headers.etag).toBeTruthy();
+  });
+
   it('sends the .gz file to a browser that accepts gzip only, and the plain file to one that accepts neither', async () => {
     const gz = await t.app.inject({ url: '/assets/app-Ab12Cd34.js', headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
