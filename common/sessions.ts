@@ -1,4 +1,12 @@
 /**
+ * A readable companion of the httpOnly session cookie, set and cleared with it. It holds no
+ * secret ("1"): it only tells the browser app that a session may exist, so a fresh visit to the
+ * login page asks the server nothing (and logs no 401), and a signed-in visit fetches the shell's
+ * code while its session is checked.
+ */
+export const SIGNED_IN_HINT_COOKIE = 'palayan_signed_in';
+
+/**
  * Sessions you can see and end (issue 17): Account Settings lists one's own open sessions,
  * the Accounts screen any account's. The device is read from the browser's user agent.
  */

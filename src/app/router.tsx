@@ -4,11 +4,21 @@ import { LoginPage } from '../features/auth/login-page';
 import type { FeatureRoutes } from './feature-routes';
 import { RequirePermission, RequireSession } from './guards';
 import { NAV } from './nav';
+import { mayHaveSession } from '../lib/storage';
 
 // The login screen is all a fresh visit needs; the shell (sidebar, header, menus, Account
 // Settings) and the dashboard arrive after sign-in, in chunks of their own.
-const ShellLayout = lazy(() => import('./shell/layout').then((m) => ({ default: m.ShellLayout })));
-const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })));
+const loadShell = () => import('./shell/layout');
+const loadDashboard = () => import('../features/dashboard/dashboard-page');
+const ShellLayout = lazy(() => loadShell().then((m) => ({ default: m.ShellLayout })));
+const DashboardPage = lazy(() => loadDashboard().then((m) => ({ default: m.DashboardPage })));
+
+// A visit that may be signed in fetches the shell (and the dashboard, when it is the address)
+// while its session is checked, instead of after: one round trip less on a slow connection.
+if (mayHaveSession() && location.pathname.startsWith('/dashboard')) {
+  loadShell().catch(() => undefined); // the route loads it again and shows the error
+  if (/^\/dashboard\/?$/.test(location.pathname)) loadDashboard().catch(() => undefined);
+}
 
 const features = Object.values(import.meta.glob<{ routes: FeatureRoutes }>('../features/*/routes.tsx', { eager: true })).map((m) => m.routes);
 const featureScreens = new Map(features.flatMap((f) => f.dashboard ?? []).map((r) => [r.path, r.element]));

@@ -1,11 +1,11 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { TIMINGS } from '../../common/limits';
 import type { LoginInput, SessionInfo } from '../../common/schemas/auth';
 import type { LoginResult, LoginSecondFactorInput, SecondFactorSession } from '../../common/schemas/two-factor';
 import { api, ApiError, onUnauthenticated } from './api';
 import { connectLive } from './live';
-import { setLogoutReason, type LogoutReason } from './storage';
+import { clearQueries, refreshQueriesFor } from './queries';
+import { forgetSessionHint, mayHaveSession, setLogoutReason, type LogoutReason } from './storage';
 
 type Status = 'loading' | 'anonymous' | 'authenticated';
 
@@ -32,8 +32,8 @@ function openChannel(): BroadcastChannel | null {
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const queryClient = useQueryClient();
-  const [status, setStatus] = useState<Status>('loading');
+  // No session cookie was set in this browser (or it ended): the login page asks the server nothing.
+  const [status, setStatus] = useState<Status>(() => (mayHaveSession() ? 'loading' : 'anonymous'));
   const [session, setSession] = useState<SessionInfo | null>(null);
   const channel = useRef<BroadcastChannel | null>(null);
 
@@ -41,8 +41,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (reason) setLogoutReason(reason);
     setSession(null);
     setStatus('anonymous');
-    queryClient.clear();
-  }, [queryClient]);
+    clearQueries();
+  }, []);
 
   const load = useCallback(async (): Promise<SessionInfo | null> => {
     try {
@@ -50,7 +50,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setSession(info);
       setStatus('authenticated');
       return info;
-    } catch {
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) forgetSessionHint();
       return null;
     }
   }, []);
@@ -64,7 +65,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     channel.current = openChannel();
-    load().then((info) => { if (!info) setStatus('anonymous'); });
+    if (mayHaveSession()) void load().then((info) => { if (!info) setStatus('anonymous'); });
     return () => channel.current?.close();
   }, [load]);
 
@@ -115,12 +116,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return connectLive({
       onChange: (event) => {
         // topic '*': the server or the stream reconnected and may have missed changes.
-        void queryClient.invalidateQueries({ predicate: (q) => event.topic === '*' || q.queryKey[0] === event.topic || (q.queryKey[0] === 'dashboard' && event.topic !== 'scan_reports') || q.queryKey[0] === 'audit_logs' });
+        refreshQueriesFor(event);
         if (event.topic === 'accounts' && event.id === userId) void load();
       },
       onSessionEnded: (reason) => { void handleEnded(reason); },
     });
-  }, [authenticated, sessionId, userId, queryClient, handleEnded, load]);
+  }, [authenticated, sessionId, userId, handleEnded, load]);
 
   // Fallback to the pushed event: compare the session on a timer (SPEC.md: every 5 s).
   useEffect(() => {

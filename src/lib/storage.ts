@@ -1,3 +1,5 @@
+import { SIGNED_IN_HINT_COOKIE } from '../../common/sessions';
+
 /** Browser storage keys (DESIGN.md: localStorage holds only the logout reason and UI preferences). */
 export const AUTO_LOGOUT_REASON = 'auto_logout_reason';
 export const SIDEBAR_COLLAPSED = 'palayan:sidebar-collapsed';
@@ -14,4 +16,14 @@ export function takeLogoutReason(): string | null {
 
 export function clearLogoutReason(): void {
   try { localStorage.removeItem(AUTO_LOGOUT_REASON); } catch { /* storage unavailable */ }
+}
+
+/** Whether this browser may hold a session (the readable companion of the httpOnly cookie). */
+export function mayHaveSession(): boolean {
+  return document.cookie.split(';').some((c) => c.trim().startsWith(`${SIGNED_IN_HINT_COOKIE}=`));
+}
+
+/** The server no longer knows the session: a later visit need not ask again. */
+export function forgetSessionHint(): void {
+  document.cookie = `${SIGNED_IN_HINT_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict`;
 }

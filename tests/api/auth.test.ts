@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGNED_IN_HINT_COOKIE } from '../../common/sessions.js';
 import { LOGIN } from '../../common/texts.js';
 import { accountsRepository } from '../../server/modules/accounts/repository.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
@@ -28,6 +29,27 @@ describe('login', () => {
     const stored = await t.ctx.db.selectFrom('sessions').selectAll().where('id', '=', body.sessionId).executeTakeFirstOrThrow();
     expect(stored.tokenHash).not.toBe(cookie.value);
     expect(stored.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('sets a readable hint beside the session cookie, holding nothing secret, and logout clears both', async () => {
+    const acc = await makeAccount(t.ctx);
+    const res = await post({ identifier: acc.username, password: acc.password });
+    const hint = res.cookies.find((c) => c.name === SIGNED_IN_HINT_COOKIE)!;
+    expect(hint).toMatchObject({ value: '1', path: '/', sameSite: 'Strict' });
+    expect(hint.httpOnly).toBeFalsy();
+    const session = res.cookies.find((c) => c.name === 'palayan_session')!;
+    const cookie = `palayan_session=${session.value}`;
+    // A session opened before the hint existed gets it at its next check; one that has it is left alone.
+    const check = await t.app.inject({ url: '/api/auth/session', headers: { cookie } });
+    expect(check.statusCode).toBe(200);
+    expect(check.cookies.find((c) => c.name === SIGNED_IN_HINT_COOKIE)?.value).toBe('1');
+    const again = await t.app.inject({ url: '/api/auth/session', headers: { cookie: `${cookie}; ${SIGNED_IN_HINT_COOKIE}=1` } });
+    expect(again.cookies).toEqual([]);
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    expect(out.statusCode).toBe(204);
+    for (const name of ['palayan_session', SIGNED_IN_HINT_COOKIE]) {
+      expect(out.cookies.find((c) => c.name === name)?.value, name).toBe('');
+    }
   });
 
   it('signs in by email, ignoring case', async () => {

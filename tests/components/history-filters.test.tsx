@@ -8,7 +8,7 @@ import type { HistoryCount, HistoryPage as HistoryPageData, HistoryUsers } from 
 import { ToastProvider } from '../../src/components/ui/toast';
 import { HistoryPage } from '../../src/features/history/history-page';
 import { SessionProvider } from '../../src/lib/session';
-import { json, sessionInfo, stubServer } from './network';
+import { holdSession, json, sessionInfo, stubServer } from './network';
 
 
 function Where() {
@@ -18,6 +18,7 @@ function Where() {
 
 /** The History screen as the app mounts it, at `search`, with the server stubbed. */
 function renderHistory(search: string, role: 'SYSTEM_ADMIN' | 'ADMIN' = 'SYSTEM_ADMIN') {
+  holdSession();
   const server = stubServer({
     'GET /api/auth/session': () => json(sessionInfo(role)),
     'GET /api/history': () => json({ items: [], nextCursor: null } satisfies HistoryPageData),

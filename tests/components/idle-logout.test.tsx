@@ -1,9 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionProvider, useSession } from '../../src/lib/session';
 import { AUTO_LOGOUT_REASON } from '../../src/lib/storage';
-import { json, sessionInfo, stubServer } from './network';
+import { SIGNED_IN_HINT_COOKIE } from '../../common/sessions';
+import { holdSession, json, sessionInfo, stubServer } from './network';
 
 const IDLE_MS = 2500;
 let otherTab: BroadcastChannel;
@@ -11,6 +11,7 @@ let heard: unknown[];
 
 beforeEach(() => {
   localStorage.clear();
+  holdSession();
   // Another tab of the same browser: the same channel name, a separate object.
   otherTab = new BroadcastChannel('palayan-session');
   heard = [];
@@ -29,7 +30,7 @@ function renderTab() {
     'POST /api/auth/logout': () => new Response(null, { status: 204 }),
     'POST /api/auth/activity': () => new Response(null, { status: 204 }),
   });
-  render(<QueryClientProvider client={new QueryClient()}><SessionProvider><Status /></SessionProvider></QueryClientProvider>);
+  render(<SessionProvider><Status /></SessionProvider>);
   return server;
 }
 
@@ -74,5 +75,26 @@ describe('idle logout across tabs', () => {
     // The other tab already ended the session on the server.
     expect(server.calls.some((c) => c.url.pathname === '/api/auth/logout')).toBe(false);
     expect(localStorage.getItem(AUTO_LOGOUT_REASON)).toBe('inactivity');
+  });
+});
+
+describe('the first visit', () => {
+  it('asks the server nothing when this browser holds no session (no 401 on the login page)', async () => {
+    document.cookie = `${SIGNED_IN_HINT_COOKIE}=; Max-Age=0; path=/`;
+    const server = renderTab();
+    expect(status()).toBe('anonymous');
+    await sleep(300);
+    expect(server.calls).toEqual([]);
+  });
+
+  it('asks when it may hold one, and forgets the hint when the server no longer knows the session', async () => {
+    const server = stubServer({
+      'GET /api/auth/session': () => json({ error: { code: 'UNAUTHENTICATED', message: 'Please log in.', reason: 'session_ended' } }, 401),
+    });
+    render(<SessionProvider><Status /></SessionProvider>);
+    expect(status()).toBe('loading');
+    await waitFor(() => expect(status()).toBe('anonymous'));
+    expect(server.calls.map((c) => c.url.pathname)).toContain('/api/auth/session');
+    expect(document.cookie).not.toContain(SIGNED_IN_HINT_COOKIE);
   });
 });

@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import { SIGNED_IN_HINT_COOKIE } from '../../common/sessions';
 
 export interface Call { method: string; url: URL; body: unknown }
 type Handler = (call: Call) => Response | Promise<Response>;
@@ -40,3 +41,9 @@ export function sessionInfo(role: 'SYSTEM_ADMIN' | 'ADMIN', idleTimeoutMs = 30 *
     user: { id: 'user-1', fullname: 'Elena Reyes', username: 'elena_reyes', email: 'elena@da.example', contactNo: null, photoURL: null, role, securityQuestion: null },
   };
 }
+
+/** What the server's login leaves in the browser besides the httpOnly session cookie. */
+export function holdSession(): void {
+  document.cookie = `${SIGNED_IN_HINT_COOKIE}=1; path=/`;
+}
+

@@ -1,7 +1,8 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { loginSchema, sessionSchema } from '../../../common/schemas/auth.js';
+import { SIGNED_IN_HINT_COOKIE } from '../../../common/sessions.js';
 import { loginResultSchema, loginSecondFactorSchema, secondFactorSessionSchema } from '../../../common/schemas/two-factor.js';
 import { requireAuth } from '../../platform/policy.js';
 import { SESSION_COOKIE } from '../../platform/sessions.js';
@@ -17,6 +18,11 @@ const routes: FastifyPluginAsync = async (app) => {
     sameSite: 'strict' as const,
     secure: app.ctx.config.cookieSecure,
   };
+  const hintOptions = { ...cookieOptions, httpOnly: false };
+  const openSession = (reply: FastifyReply, token: string) => {
+    reply.setCookie(SESSION_COOKIE, token, cookieOptions);
+    reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', hintOptions);
+  };
 
   r.post('/api/auth/login', {
     config: { access: 'public' },
@@ -30,7 +36,7 @@ const routes: FastifyPluginAsync = async (app) => {
     const result = await service.login(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });
     if ('secondFactor' in result) return result;
     const { token, ...session } = result;
-    reply.setCookie(SESSION_COOKIE, token, cookieOptions);
+    openSession(reply, token);
     return session;
   });
 
@@ -44,7 +50,7 @@ const routes: FastifyPluginAsync = async (app) => {
     },
   }, async (request, reply) => {
     const { token, ...session } = await service.loginSecondFactor(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });
-    reply.setCookie(SESSION_COOKIE, token, cookieOptions);
+    openSession(reply, token);
     return session;
   });
 
@@ -54,14 +60,17 @@ const routes: FastifyPluginAsync = async (app) => {
   }, async (request, reply) => {
     await service.logout(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, cookieOptions);
+    reply.clearCookie(SIGNED_IN_HINT_COOKIE, hintOptions);
     return reply.code(204).send(null);
   });
 
   r.get('/api/auth/session', {
     config: { access: 'signedIn', passive: true },
     schema: { tags: ['auth'], summary: 'The signed-in user (does not count as activity)', response: { 200: sessionSchema } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const auth = requireAuth(request);
+    // Sessions opened before the hint existed get it at their next check.
+    if (!request.cookies[SIGNED_IN_HINT_COOKIE]) reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', hintOptions);
     return { user: toSessionUser(auth.account), sessionId: auth.sessionId, idleTimeoutMs: app.ctx.config.sessionIdleTimeoutMs };
   });
 
