@@ -2,6 +2,7 @@ import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { APP } from '../../../common/texts';
 import { Spinner } from '../../components/ui/spinner';
+import { QueryProvider } from '../../lib/query-client';
 import { useSession } from '../../lib/session';
 import { SIDEBAR_COLLAPSED } from '../../lib/storage';
 import { AccountSettingsModal } from '../../features/settings/account-settings-modal';
@@ -30,23 +31,25 @@ export function ShellLayout() {
   }
 
   return (
-    <div className="flex min-h-screen bg-slate-50">
-      <Sidebar role={session.user.role} collapsed={collapsed} onToggleCollapsed={toggleCollapsed} mobileOpen={mobileOpen} onCloseMobile={() => setMobileOpen(false)} />
-      <div className="flex min-w-0 flex-1 flex-col">
-        <Header user={session.user} onOpenMobileNav={() => setMobileOpen(true)} onAccountSettings={() => setSettingsOpen(true)} onLogout={() => setLogoutOpen(true)} />
-        <main className="flex-1 p-4 lg:p-8">
-          {/* Each screen's code arrives on first visit (React.lazy in the feature's routes). */}
-          <Suspense fallback={<div className="flex justify-center p-12"><Spinner className="h-8 w-8" /></div>}>
-            <Outlet />
-          </Suspense>
-        </main>
-        <footer className="border-t border-slate-200 px-6 py-4 text-center text-xs text-slate-500">
-          <p>{APP.departmentCredit}</p>
-          <p>{APP.copyright}</p>
-        </footer>
+    <QueryProvider>
+      <div className="flex min-h-screen bg-slate-50">
+        <Sidebar role={session.user.role} collapsed={collapsed} onToggleCollapsed={toggleCollapsed} mobileOpen={mobileOpen} onCloseMobile={() => setMobileOpen(false)} />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <Header user={session.user} onOpenMobileNav={() => setMobileOpen(true)} onAccountSettings={() => setSettingsOpen(true)} onLogout={() => setLogoutOpen(true)} />
+          <main className="flex-1 p-4 lg:p-8">
+            {/* Each screen's code arrives on first visit (React.lazy in the feature's routes). */}
+            <Suspense fallback={<div className="flex justify-center p-12"><Spinner className="h-8 w-8" /></div>}>
+              <Outlet />
+            </Suspense>
+          </main>
+          <footer className="border-t border-slate-200 px-6 py-4 text-center text-xs text-slate-500">
+            <p>{APP.departmentCredit}</p>
+            <p>{APP.copyright}</p>
+          </footer>
+        </div>
+        <LogoutDialog open={logoutOpen} onOpenChange={setLogoutOpen} onConfirm={() => logout()} />
+        <AccountSettingsModal open={settingsOpen} onOpenChange={setSettingsOpen} />
       </div>
-      <LogoutDialog open={logoutOpen} onOpenChange={setLogoutOpen} onConfirm={() => logout()} />
-      <AccountSettingsModal open={settingsOpen} onOpenChange={setSettingsOpen} />
-    </div>
+    </QueryProvider>
   );
 }

@@ -10,6 +10,7 @@ import { FieldError, Form, TextField, applyServerErrors, useZodForm } from '../.
 import { PasswordChecklist } from '../../components/ui/password-checklist';
 import { useToast } from '../../components/ui/toast';
 import { api, ApiError } from '../../lib/api';
+import { QueryProvider } from '../../lib/query-client';
 
 type Step = { n: 1 } | { n: 2; recoveryId: string } | { n: 3; resetToken: string };
 
@@ -19,8 +20,9 @@ type Step = { n: 1 } | { n: 2; recoveryId: string } | { n: 3; resetToken: string
  * server's recovery flow. Cancel and success both close the dialog and return to step 1.
  */
 export function ForgotPasswordDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
-  // Mounted only while open: every opening starts fresh at step 1 with empty fields.
-  return open ? <RecoveryDialog onClose={() => onOpenChange(false)} /> : null;
+  // Mounted only while open: every opening starts fresh at step 1 with empty fields. The login
+  // page has no query cache of its own (it arrives with the shell); this dialog brings it.
+  return open ? <QueryProvider><RecoveryDialog onClose={() => onOpenChange(false)} /></QueryProvider> : null;
 }
 
 function RecoveryDialog({ onClose }: { onClose(): void }) {
