@@ -39,7 +39,7 @@ type Db = Kysely<Database>;
 
 /** Sorts after every ISO-8601 timestamp and before text that is not a date. */
 const LAST_DATE = '9999-12-31T23:59:59.999Z~';
-export type AuditQuery<O> = SelectQueryBuilder<Database, 'audit_logs', O>;
+type AuditQuery<O> = SelectQueryBuilder<Database, 'audit_logs', O>;
 
 /** The FTS5 query of SQLite: every word as a prefix (the index folds case and accents). */
 export function ftsMatch(terms: string[]): string {

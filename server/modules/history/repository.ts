@@ -196,7 +196,7 @@ export const historyRepository = {
     const map = new Map<string, { fullname: string; email: string | null }>();
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      // One statement text for any number of ids (see bySeqs).
+      // One statement text for any number of ids (see bySeqs in criteria.ts).
       const listed = isPostgres(db) ? sql<SqlBool>`"id" = any(${chunk})` : sql<SqlBool>`"id" in (select value from json_each(${JSON.stringify(chunk)}))`;
       const rows = await db.selectFrom('accounts').select(['id', 'fullname', 'email']).where(listed).execute();
       for (const r of rows) map.set(r.id, { fullname: r.fullname, email: r.email });
