@@ -1,5 +1,6 @@
 import { z } from './zod.js';
-import { HISTORY, HISTORY_ACTIONS, HISTORY_COLLECTIONS, HISTORY_DATE_RANGES, HISTORY_LIMITS, isValidDay } from '../history.js';
+import { HISTORY, HISTORY_ACTIONS, HISTORY_COLLECTIONS, HISTORY_DATE_RANGES, HISTORY_LIMITS } from '../history.js';
+import { isValidDay } from '../history-dates.js';
 
 const day = z.string().trim().refine(isValidDay, HISTORY.errors.badDate).optional();
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HISTORY, manilaDate, manilaDayStart } from '../../common/history.js';
+import { HISTORY } from '../../common/history.js';
+import { manilaDate, manilaDayStart } from '../../common/history-dates.js';
 import type { HistoryEntry } from '../../common/schemas/history.js';
 import { seedAudit } from '../../server/cli/seed-audit.js';
 import { writeAudit } from '../../server/platform/audit.js';

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { AUDIT_TRAIL, AUDIT_TRAIL_LIMITS } from '../../../common/audit-trail.js';
-import { collectionLabel, csvCell, csvTimestamp, HISTORY } from '../../../common/history.js';
+import { collectionLabel } from '../../../common/history.js';
+import { csvCell, csvTimestamp, HISTORY_CSV_COLUMNS } from '../../../common/history-csv.js';
 import type { AuditTrailStatus, AuditVerification } from '../../../common/schemas/audit-trail.js';
 import type { AuditVerificationsTable } from '../../db/types.js';
 import { sealAuditChain, SYSTEM_ACTOR, type Actor } from '../../platform/audit.js';
@@ -194,7 +195,7 @@ export function createAuditTrailService(ctx: AppContext) {
       }
       const { rows } = opened;
       async function* chunks(): AsyncGenerator<string> {
-        let out = `\ufeff${HISTORY.csvColumns.join(',')}\n`;
+        let out = `\ufeff${HISTORY_CSV_COLUMNS.join(',')}\n`;
         for await (const r of rows) {
           const user = r.userName || r.userId || r.actorId || r.performedBy || '';
           out += `${csvTimestamp(r.timestamp)},${csvCell(user)},${csvCell(r.action ?? '')},${csvCell(collectionLabel(r.collection))},${csvCell(r.documentName ?? r.name ?? '')},${csvCell(r.description ?? '')}\n`;

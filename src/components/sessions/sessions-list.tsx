@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LogOut, Monitor } from 'lucide-react';
 import { relativeTime } from '../../../common/activity';
-import { fullDate } from '../../../common/history';
+import { fullDate } from '../../../common/history-dates';
 import type { SessionList } from '../../../common/schemas/sessions';
 import { SESSIONS } from '../../../common/sessions';
 import { api } from '../../lib/api';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { RotateCcw } from 'lucide-react';
-import { fullDate } from '../../../common/history';
+import { fullDate } from '../../../common/history-dates';
 import type { TrashList } from '../../../common/schemas/trash';
 import { TRASH, type TrashCollection } from '../../../common/trash';
 import { api } from '../../lib/api';

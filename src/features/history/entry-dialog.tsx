@@ -1,4 +1,6 @@
-import { collectionLabel, diffChanges, formatValue, fullDate, HISTORY, type DiffRow } from '../../../common/history';
+import { collectionLabel, HISTORY } from '../../../common/history';
+import { fullDate } from '../../../common/history-dates';
+import { diffChanges, formatValue, type DiffRow } from '../../../common/history-diff';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { Dialog } from '../../components/ui/dialog';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Anchor, Download, ShieldAlert, ShieldCheck, ShieldQuestion } from 'lucide-react';
 import { AUDIT_TRAIL } from '../../../common/audit-trail';
-import { fullDate } from '../../../common/history';
+import { fullDate } from '../../../common/history-dates';
 import type { AuditTrailStatus } from '../../../common/schemas/audit-trail';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';

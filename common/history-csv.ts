@@ -1,0 +1,51 @@
+import { HISTORY } from './history.js';
+import { MANILA_OFFSET_MS, parseTimestamp } from './history-dates.js';
+
+/** CSV header row (SPEC.md section 7), in this order. */
+export const HISTORY_CSV_COLUMNS = ['Timestamp', 'User', 'Action', 'Collection', 'Document', 'Description'] as const;
+
+let lastHourKey = '';
+let lastHourManila = '';
+
+/** The CSV's Timestamp cell: 'YYYY-MM-DD HH:mm:ss' in Manila time, or 'Invalid Date'. */
+export function csvTimestamp(value: string | null | undefined): string {
+  // Fast path for the stored form 'YYYY-MM-DDTHH:mm:ss.sssZ': rows come in time order, so the
+  // Manila date and hour of the previous row usually still apply.
+  if (value && value.length === 24 && value[10] === 'T' && value[23] === 'Z' && value[13] === ':') {
+    const hourKey = value.slice(0, 13);
+    if (hourKey !== lastHourKey) {
+      const t = Date.parse(`${hourKey}:00:00.000Z`);
+      if (Number.isNaN(t)) return HISTORY.invalidDate;
+      const iso = new Date(t + MANILA_OFFSET_MS).toISOString();
+      lastHourKey = hourKey;
+      lastHourManila = `${iso.slice(0, 10)} ${iso.slice(11, 13)}`;
+    }
+    const rest = value.slice(13, 19);
+    if (/^:[0-5]\d:[0-5]\d$/.test(rest)) return lastHourManila + rest;
+  }
+  const t = parseTimestamp(value);
+  if (t === null) return HISTORY.invalidDate;
+  const iso = new Date(t + MANILA_OFFSET_MS).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+}
+
+/**
+ * Spreadsheets run a cell that begins with =, +, -, @ (or a tab / carriage return) as a
+ * formula; such cells get a leading apostrophe so they stay text.
+ */
+export function guardCell(value: string): string {
+  const first = value.charCodeAt(0);
+  // = + - @ tab CR
+  return first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 ? `'${value}` : value;
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * One CSV cell (RFC 4180): the formula guard of guardCell, then quoted, with quotes doubled,
+ * when it holds a comma, a quote or a line break.
+ */
+export function csvCell(value: string): string {
+  const guarded = guardCell(value);
+  return NEEDS_QUOTES.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
+}
