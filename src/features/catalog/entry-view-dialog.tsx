@@ -12,9 +12,10 @@ import { formatDateTime } from './format';
 import { ImageGrid, Thumb } from './image-grid';
 import { TrainingSetLink } from './training-set-link';
 
-function Field({ label, value }: { label: string; value: string }) {
+/** One label and value; a definition list holds each pair in one div (no wrapper around it). */
+function Field({ label, value, wide = false }: { label: string; value: string; wide?: boolean }) {
   return (
-    <div>
+    <div className={wide ? 'md:col-span-2' : undefined}>
       <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{label}</dt>
       <dd className="mt-1 whitespace-pre-line text-sm text-slate-800">{value.trim() === '' ? '–' : value}</dd>
     </div>
@@ -60,12 +61,12 @@ export function EntryViewDialog({ kind, id, onClose }: { kind: CatalogKind; id: 
             <Field label={CATALOG_LABELS.localName} value={data.localName} />
             {kind.affectedParts && <Field label={CATALOG_LABELS.affectedParts} value={data.affectedParts.join(', ')} />}
             {kind.trainingClasses && data.isTrainingClass && superAdmin && (
-              <div className="md:col-span-2"><Field label={CATALOG_LABELS.trainingClassBadge} value={CATALOG_LABELS.trainingClassHint} /></div>
+              <Field wide label={CATALOG_LABELS.trainingClassBadge} value={CATALOG_LABELS.trainingClassHint} />
             )}
-            <div className="md:col-span-2"><Field label={CATALOG_LABELS.description} value={data.description} /></div>
+            <Field wide label={CATALOG_LABELS.description} value={data.description} />
             <Field label={CATALOG_LABELS.cause} value={data.cause} />
             <Field label={CATALOG_LABELS.symptoms} value={data.symptoms} />
-            <div className="md:col-span-2"><Field label={CATALOG_LABELS.treatments} value={data.treatments} /></div>
+            <Field wide label={CATALOG_LABELS.treatments} value={data.treatments} />
             <Field label={CATALOG_LABELS.createdDate} value={formatDateTime(data.createdAt)} />
             <Field label={CATALOG_LABELS.lastUpdated} value={formatDateTime(data.updatedAt)} />
           </dl>
