@@ -3,7 +3,7 @@ import type { CatalogKind } from '../../../common/catalog.js';
 import { CATALOG_LABELS, UPLOAD_TEXTS } from '../../../common/catalog-texts.js';
 import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, StagedImage } from '../../../common/schemas/catalog.js';
 import type { Database } from '../../db/types.js';
-import { getDiseaseEnums } from '../maintenance/service.js';
+import { getDiseaseEnums } from '../maintenance/option-lists.js';
 import type { Actor } from '../../platform/audit.js';
 import { runCommand } from '../../platform/command.js';
 import { newId, nowIso } from '../../platform/clock.js';

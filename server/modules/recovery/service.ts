@@ -11,7 +11,7 @@ import { createMailer, type Mailer } from '../../platform/mail.js';
 import { hashPassword, randomToken, sha256 } from '../../platform/passwords.js';
 import type { AccountRow } from '../accounts/repository.js';
 import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
-import { getAccountEnums } from '../maintenance/service.js';
+import { getAccountEnums } from '../maintenance/option-lists.js';
 import { hashAnswer, verifyAnswer } from './answers.js';
 import { recoveryRepository, type TokenPurpose } from './repository.js';
 
