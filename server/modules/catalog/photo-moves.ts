@@ -4,7 +4,8 @@ import { UPLOAD_TEXTS } from '../../../common/catalog-texts.js';
 import type { Database } from '../../db/types.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
-import { clampBytes, moveStored, TargetExistsError } from '../../platform/images.js';
+import { clampBytes } from '../../platform/image-type.js';
+import { moveStored, TargetExistsError } from '../../platform/stored-files.js';
 import { safeSegment } from '../../platform/storage.js';
 import { catalogRepository, type CatalogImageRow } from './repository.js';
 
