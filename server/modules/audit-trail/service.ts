@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { AUDIT_TRAIL, AUDIT_TRAIL_LIMITS } from '../../../common/audit-trail.js';
 import { collectionLabel, csvCell, csvTimestamp, HISTORY } from '../../../common/history.js';
 import type { AuditTrailStatus, AuditVerification } from '../../../common/schemas/audit-trail.js';
-import type { AuditVerificationsTable } from '../../db/types.js';
+import type { AuditVerificationsTable } from '../../db/types/audit.js';
 import { sealAuditChain, SYSTEM_ACTOR, type Actor } from '../../platform/audit.js';
 import { runCommand } from '../../platform/command.js';
 import { newId, nowIso } from '../../platform/clock.js';

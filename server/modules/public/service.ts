@@ -1,4 +1,4 @@
-import type { CatalogCollection } from '../../db/types.js';
+import type { CatalogCollection } from '../../db/types/content.js';
 import type { AppContext } from '../../platform/context.js';
 import { parseList } from '../catalog/presenter.js';
 import { getDiseaseEnums, getVarietyEnums } from '../maintenance/option-lists.js';
