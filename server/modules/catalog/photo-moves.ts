@@ -56,10 +56,7 @@ export async function undoMoves(ctx: AppContext, done: Move[]): Promise<void> {
   done.length = 0;
 }
 
-/**
- * Links photos and moves their originals into the entry's folder. Retries a key when a
- * file of that name exists already (never replacing one).
- */
+/** Where each staged photo of the save goes, in the entry's order. */
 export function planLinks(kind: CatalogKind, entryName: string, staged: Map<string, CatalogImageRow>, ordered: string[], timestamp: number): PhotoLink[] {
   const links: PhotoLink[] = [];
   ordered.forEach((imageId, position) => {
@@ -70,6 +67,10 @@ export function planLinks(kind: CatalogKind, entryName: string, staged: Map<stri
   return links;
 }
 
+/**
+ * Links photos and moves their originals into the entry's folder, never replacing a file:
+ * a name taken already fails the save with 'Please try saving again.' (a new timestamp then).
+ */
 export async function linkAndMove(ctx: AppContext, trx: Transaction<Database>, entryId: string, links: PhotoLink[], now: string, done: Move[]): Promise<void> {
   for (const link of links) {
     const linked = await catalogRepository.linkImage(trx, link.id, { entryId, position: link.position, originalKey: link.to, linkedAt: now });
