@@ -1,14 +1,12 @@
 import { RECOVERY, RECOVERY_LIMITS } from '../../../common/settings.js';
 import { SYSTEM_ACTOR } from '../../platform/audit.js';
 import { runCommand } from '../../platform/command.js';
-import { nowIso } from '../../platform/clock.js';
+import { isoIn, nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { Throttle } from '../../platform/throttle.js';
 import type { AccountRow } from '../accounts/repository.js';
 import { recoveryRepository } from './repository.js';
-
-export const isoIn = (ms: number, from = Date.now()) => new Date(from + ms).toISOString();
 
 /**
  * Failed recovery attempts. Wrong answers and unknown accounts count per IP and per account or

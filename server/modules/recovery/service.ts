@@ -4,7 +4,7 @@ import { RECOVERY, RECOVERY_LIMITS, SETTINGS } from '../../../common/settings.js
 import { Throttle } from '../../platform/throttle.js';
 import { SYSTEM_ACTOR, type Actor } from '../../platform/audit.js';
 import { runCommand } from '../../platform/command.js';
-import { nowIso } from '../../platform/clock.js';
+import { isoIn, nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
 import { createMailer, type Mailer } from '../../platform/mail.js';
@@ -13,7 +13,7 @@ import type { AccountRow } from '../accounts/repository.js';
 import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
 import { getAccountEnums } from '../maintenance/option-lists.js';
 import { hashAnswer, verifyAnswer } from './answers.js';
-import { isoIn, recoveryAttempts } from './attempts.js';
+import { recoveryAttempts } from './attempts.js';
 import { recoveryRepository, type TokenPurpose } from './repository.js';
 import { resetEmail } from './reset-email.js';
 
