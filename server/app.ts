@@ -17,7 +17,7 @@ import { createDb } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import { loadModules } from './modules/index.js';
-import { ensureMaintenanceDefaults } from './modules/maintenance/service.js';
+import { ensureMaintenanceDefaults } from './modules/maintenance/option-lists.js';
 import type { AppContext } from './platform/context.js';
 import { MemoryEventBus, PostgresEventBus, type EventBus } from './platform/events.js';
 import { registerErrorHandling } from './platform/http-errors.js';

@@ -1,6 +1,7 @@
 import { z } from './zod.js';
 import { LIMITS } from '../limits.js';
-import { UPLOAD_TEXTS, type CatalogKind } from '../catalog.js';
+import type { CatalogKind } from '../catalog.js';
+import { UPLOAD_TEXTS } from '../catalog-texts.js';
 
 /**
  * One schema per kind and purpose: it validates the add/edit form in the browser and the

@@ -5,7 +5,8 @@ import { loadConfig } from '../config.js';
 import { createDb } from '../db/connection.js';
 import { isPostgres } from '../db/dialect.js';
 import { migrateToLatest } from '../db/migrate.js';
-import type { AuditLogsTable, Database } from '../db/types.js';
+import type { Database } from '../db/types.js';
+import type { AuditLogsTable } from '../db/types/audit.js';
 import { appendAuditRows, sealAuditChain } from '../platform/audit.js';
 import { accountsRepository } from '../modules/accounts/repository.js';
 

@@ -1,7 +1,8 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { isPostgres } from '../db/dialect.js';
 import type { HistoryAction } from '../../common/history.js';
-import type { AuditLogsTable, Database } from '../db/types.js';
+import type { Database } from '../db/types.js';
+import type { AuditLogsTable } from '../db/types/audit.js';
 import { CHAINED_FIELDS, entryHash, storedText } from './audit-hash.js';
 import { newId, nowIso } from './clock.js';
 

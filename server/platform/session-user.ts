@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { normalizeRole } from '../../common/permissions.js';
 import type { AccountIdentity, SessionUser } from '../../common/schemas/auth.js';
-import type { AccountsTable } from '../db/types.js';
+import type { AccountsTable } from '../db/types/accounts.js';
 
 /** A stored account row, as the platform (sessions, policy) reads it. */
 export type AccountRow = Selectable<AccountsTable>;

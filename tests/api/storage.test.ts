@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moveStored, readStored, TargetExistsError } from '../../server/platform/images.js';
+import { moveStored, readStored, TargetExistsError } from '../../server/platform/stored-files.js';
 import { S3Storage } from '../../server/platform/s3-storage.js';
 import { LocalStorage, type Storage } from '../../server/platform/storage.js';
 import { startS3, type TestS3 } from '../fixtures/s3.js';

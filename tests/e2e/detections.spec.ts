@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { CATALOG_KINDS, CATALOG_LABELS } from '../../common/catalog';
+import { CATALOG_KINDS } from '../../common/catalog';
+import { CATALOG_LABELS } from '../../common/catalog-texts';
 import { DETECTIONS_TEXTS } from '../../common/scan-reports';
 import { E2E } from '../../playwright.config';
 import { createAccountViaCli, importExport, loginViaUi } from './support';

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { CATALOG_KINDS, UPLOAD_TEXTS } from '../../common/catalog';
+import { CATALOG_KINDS } from '../../common/catalog';
+import { UPLOAD_TEXTS } from '../../common/catalog-texts';
 import { E2E } from '../../playwright.config';
 import { loginViaUi } from './support';
 

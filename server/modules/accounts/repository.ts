@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely, Transaction, Insertable, Updateable } from 'kysely';
-import type { AccountsTable, Database } from '../../db/types.js';
+import type { Database } from '../../db/types.js';
+import type { AccountsTable } from '../../db/types/accounts.js';
 import { containsInsensitive } from '../../db/dialect.js';
 import type { AccountRow } from '../../platform/session-user.js';
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
-import type { AuditVerificationsTable, Database } from '../../db/types.js';
+import type { Database } from '../../db/types.js';
+import type { AuditVerificationsTable } from '../../db/types/audit.js';
 import { CHAINED_FIELDS, type ChainedContent } from '../../platform/audit-hash.js';
 
 type Db = Kysely<Database> | Transaction<Database>;

@@ -4,7 +4,7 @@ import { AUDIT_TRAIL, AUDIT_TRAIL_LIMITS } from '../../../common/audit-trail.js'
 import { collectionLabel } from '../../../common/history.js';
 import { csvCell, csvTimestamp, HISTORY_CSV_COLUMNS } from '../../../common/history-csv.js';
 import type { AuditTrailStatus, AuditVerification } from '../../../common/schemas/audit-trail.js';
-import type { AuditVerificationsTable } from '../../db/types.js';
+import type { AuditVerificationsTable } from '../../db/types/audit.js';
 import { sealAuditChain, SYSTEM_ACTOR, type Actor } from '../../platform/audit.js';
 import { runCommand } from '../../platform/command.js';
 import { newId, nowIso } from '../../platform/clock.js';

@@ -17,7 +17,9 @@ import { toSessionUser } from '../../platform/session-user.js';
 import { blockReason } from '../accounts/presenter.js';
 import { accountsRepository, normalizeIdentity, type AccountRow } from '../accounts/repository.js';
 import { secondFactorRepository } from '../second-factor/repository.js';
-import { checkCode, CodeAlreadyUsed, consumeCode, enableFactor, findOpenChallenge, isRequiredFor, newChallenge } from '../second-factor/service.js';
+import { findOpenChallenge, newChallenge } from '../second-factor/challenges.js';
+import { checkCode, CodeAlreadyUsed, consumeCode, enableFactor } from '../second-factor/codes.js';
+import { isRequiredFor } from '../second-factor/service.js';
 import { checkTotp, newTotpSecret, setupOf } from '../second-factor/totp.js';
 
 export function createAuthService(ctx: AppContext) {

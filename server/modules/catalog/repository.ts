@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
-import type { CatalogCollection, CatalogImagesTable, CatalogTable, Database } from '../../db/types.js';
+import type { Database } from '../../db/types.js';
+import type { CatalogCollection, CatalogImagesTable, CatalogTable } from '../../db/types/content.js';
 import { containsInsensitive } from '../../db/dialect.js';
 
 type Db = Kysely<Database> | Transaction<Database>;

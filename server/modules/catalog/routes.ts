@@ -2,7 +2,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CATALOG_KIND_LIST, CATALOG_LIMITS, UPLOAD_TEXTS } from '../../../common/catalog.js';
+import { CATALOG_KIND_LIST, CATALOG_LIMITS } from '../../../common/catalog.js';
+import { UPLOAD_TEXTS } from '../../../common/catalog-texts.js';
 import {
   catalogCreateSchema, catalogEntryDetailSchema, catalogListQuerySchema, catalogListSchema, catalogUpdateSchema,
   discardStagedSchema, stagedImageSchema,

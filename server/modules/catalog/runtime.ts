@@ -1,6 +1,8 @@
 import { CATALOG_KIND_LIST, CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog.js';
 import type { AppContext } from '../../platform/context.js';
-import { BoundedQueue, makeVariants, readStored } from '../../platform/images.js';
+import { BoundedQueue } from '../../platform/bounded-queue.js';
+import { makeVariants } from '../../platform/images.js';
+import { readStored } from '../../platform/stored-files.js';
 import { nowIso } from '../../platform/clock.js';
 import { catalogRepository, type CatalogImageRow } from './repository.js';
 

@@ -1,21 +1,21 @@
 import type { Transaction } from 'kysely';
-import { CATALOG_LABELS, CATALOG_LIMITS, UPLOAD_TEXTS, type CatalogKind } from '../../../common/catalog.js';
+import type { CatalogKind } from '../../../common/catalog.js';
+import { CATALOG_LABELS, UPLOAD_TEXTS } from '../../../common/catalog-texts.js';
 import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, StagedImage } from '../../../common/schemas/catalog.js';
 import type { Database } from '../../db/types.js';
-import { getDiseaseEnums } from '../maintenance/service.js';
+import { getDiseaseEnums } from '../maintenance/option-lists.js';
 import type { Actor } from '../../platform/audit.js';
 import { runCommand } from '../../platform/command.js';
 import { newId, nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
-import { clampBytes, fileNameForType, moveStored, probeImage, readStored, RefusedImageError, sniffStream, TargetExistsError } from '../../platform/images.js';
-import { fileUrl, safeSegment } from '../../platform/storage.js';
+import { fileUrl } from '../../platform/storage.js';
 import { assertUpdated } from '../../platform/versioning.js';
+import { linkAndMove, planLinks, undoMoves, type Move } from './photo-moves.js';
 import { auditSnapshot, parseList, presentDetail, presentListRow } from './presenter.js';
-import { catalogRepository, type CatalogImageRow, type CatalogRow } from './repository.js';
+import { catalogRepository, type CatalogRow } from './repository.js';
 import { catalogRuntime, deleteImageFiles } from './runtime.js';
-
-interface Move { from: string; to: string }
+import { stagePhoto, type StageOptions } from './staging.js';
 
 /** Text fields are stored trimmed; an empty optional field is stored as null. */
 function storedFields(input: CatalogCreateInput | CatalogUpdateInput) {
@@ -31,58 +31,10 @@ function storedFields(input: CatalogCreateInput | CatalogUpdateInput) {
   };
 }
 
-function baseName(key: string): string {
-  return key.slice(key.lastIndexOf('/') + 1);
-}
-
-/** SPEC.md section 7: {folder}/{name}/{timestamp}_{index}_{filename}. */
-function finalKey(kind: CatalogKind, entryName: string, timestamp: number, index: number, fileName: string): string {
-  return `${kind.folder}/${clampBytes(safeSegment(entryName, kind.kind), 150)}/${timestamp}_${index}_${fileName}`;
-}
-
-/** Moves in flight at once: a local move is a hard link, a bucket's a copy and a delete over the network. */
-const MOVE_CONCURRENCY_REMOTE = 8;
-
-/**
- * Moves files as the last step of a save; records each move so a failed save can undo them.
- * On a bucket several run at once; after a failure the ones under way finish, then it throws.
- */
-async function applyMoves(ctx: AppContext, moves: Move[], done: Move[]): Promise<void> {
-  const parallel = ctx.storage.copy ? MOVE_CONCURRENCY_REMOTE : 1;
-  let next = 0;
-  let failure: { err: unknown } | null = null;
-  async function worker(): Promise<void> {
-    while (!failure) {
-      const move = moves[next++];
-      if (!move) return;
-      try {
-        await moveStored(ctx.storage, move.from, move.to);
-        done.push(move);
-      } catch (err) {
-        failure ??= { err };
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: parallel }, worker));
-  if (failure) throw (failure as { err: unknown }).err;
-}
-
-async function undoMoves(ctx: AppContext, done: Move[]): Promise<void> {
-  for (const move of [...done].reverse()) {
-    await moveStored(ctx.storage, move.to, move.from).catch((err: unknown) => ctx.log.error({ err, move }, 'could not undo a photo move'));
-  }
-  done.length = 0;
-}
-
 /** Who is saving: only holders of trainingData.export (super admins) may set the training-class flag. */
 export interface SaveOptions {
   canSetTrainingClass?: boolean;
   skipImageMinimum?: boolean;
-}
-
-export interface StageOptions {
-  filename: string;
-  uploadedBy: string;
 }
 
 export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
@@ -116,104 +68,6 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
     return presentDetail(row, await catalogRepository.imagesOf(ctx.db, id));
   }
 
-  /**
-   * Links photos and moves their originals into the entry's folder. Retries a key when a
-   * file of that name exists already (never replacing one).
-   */
-  function planLinks(entryName: string, staged: Map<string, CatalogImageRow>, ordered: string[], timestamp: number) {
-    const links: Array<{ id: string; position: number; from: string; to: string }> = [];
-    ordered.forEach((imageId, position) => {
-      const row = staged.get(imageId);
-      if (!row?.originalKey) return;
-      links.push({ id: imageId, position, from: row.originalKey, to: finalKey(kind, entryName, timestamp, position, baseName(row.originalKey)) });
-    });
-    return links;
-  }
-
-  async function linkAndMove(trx: Transaction<Database>, entryId: string, links: ReturnType<typeof planLinks>, now: string, done: Move[]): Promise<void> {
-    for (const link of links) {
-      const linked = await catalogRepository.linkImage(trx, link.id, { entryId, position: link.position, originalKey: link.to, linkedAt: now });
-      if (Number(linked) !== 1) invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });
-    }
-    try {
-      await applyMoves(ctx, links.map(({ from, to }) => ({ from, to })), done);
-    } catch (err) {
-      if (err instanceof TargetExistsError) fail('CONFLICT', 'Please try saving again.');
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });
-      throw err;
-    }
-  }
-
-  async function stageOne(source: AsyncIterable<Buffer>, options: StageOptions, truncated: () => boolean): Promise<StagedImage> {
-    const id = newId();
-    let sniffed: Awaited<ReturnType<typeof sniffStream>>;
-    try {
-      sniffed = await sniffStream(source);
-    } catch (err) {
-      if (err instanceof RefusedImageError) {
-        const message = err.reason === 'svg' ? UPLOAD_TEXTS.svgRefused : err.reason === 'heic' ? UPLOAD_TEXTS.heicNotConverted : UPLOAD_TEXTS.notImage;
-        fail('UNSUPPORTED_MEDIA_TYPE', message, { file: message });
-      }
-      throw err;
-    }
-    const rawName = options.filename || 'photo';
-    const fileName = fileNameForType(safeSegment(rawName, 'photo'), sniffed.type);
-    const key = `${kind.folder}/_staged/${id}/${fileName}`;
-    const cleanup = () => ctx.storage.delete(key).catch(() => undefined);
-    try {
-      await ctx.storage.put(key, sniffed.body);
-    } catch (err) {
-      await cleanup();
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || truncated()) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
-      throw err;
-    }
-    if (truncated()) {
-      await cleanup();
-      fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
-    }
-    const { sha256, bytes, head } = sniffed.result();
-    // The header is in the kept head for nearly every photo; read the file only if not.
-    const probe = (await probeImage(head)) ?? (bytes > head.length ? await probeImage(await readStored(ctx.storage, key)) : null);
-    if (!probe) {
-      await cleanup();
-      fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
-    }
-    if (probe.width * probe.height > CATALOG_LIMITS.maxImagePixels) {
-      await cleanup();
-      fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooManyPixels, { file: UPLOAD_TEXTS.tooManyPixels });
-    }
-    const staged = {
-      id,
-      originalName: clampBytes(rawName, 255),
-      mimeType: sniffed.type,
-      sizeBytes: bytes,
-      width: probe.width,
-      height: probe.height,
-      sha256,
-    };
-    try {
-      await catalogRepository.insertImage(ctx.db, {
-        ...staged,
-        collection,
-        entryId: null,
-        position: 0,
-        originalKey: key,
-        displayKey: null,
-        thumbKey: null,
-        externalUrl: null,
-        status: 'pending',
-        uploadedBy: options.uploadedBy,
-        createdAt: nowIso(),
-        linkedAt: null,
-      });
-    } catch (err) {
-      await cleanup();
-      throw err;
-    }
-    runtime.queue.push(id);
-    return staged;
-  }
-
   return {
     kind,
 
@@ -224,14 +78,10 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
 
     detail,
 
-    /**
-     * Streams one uploaded photo to a staging folder: the real type from its first bytes, a
-     * sha256 on the way, the original unchanged. Variants are queued at once.
-     */
     async stage(source: AsyncIterable<Buffer>, options: StageOptions, truncated: () => boolean = () => false): Promise<StagedImage> {
       const done = runtime.beginUpload();
       try {
-        return await stageOne(source, options, truncated);
+        return await stagePhoto(ctx, kind, runtime, source, options, truncated);
       } finally {
         done();
       }
@@ -257,7 +107,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           const fields = { ...storedFields(input), ...await kindFields(trx, input, null, options) };
           const staged = await catalogRepository.stagedOwned(trx, collection, actor.id, input.imageIds);
           if (staged.length !== input.imageIds.length) invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });
-          const links = planLinks(input.name, new Map(staged.map((r) => [r.id, r])), input.imageIds, Date.now());
+          const links = planLinks(kind, input.name, new Map(staged.map((r) => [r.id, r])), input.imageIds, Date.now());
           const mainImageUrl = links[0] ? fileUrl(links[0].to) : null;
           await catalogRepository.insert(trx, collection, { id, ...fields, mainImageUrl, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null });
           await cmd.audit({
@@ -268,7 +118,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
             description: `Added ${kind.texts.noun} "${input.name}" with ${input.imageIds.length} ${input.imageIds.length === 1 ? 'image' : 'images'}`,
             changes: { before: null, after: auditSnapshot({ ...fields, mainImageUrl }, input.imageIds.length) },
           });
-          await linkAndMove(trx, id, links, now, moved);
+          await linkAndMove(ctx, trx, id, links, now, moved);
           cmd.afterCommit(() => { moved.length = 0; });
           cmd.publish({ topic: collection, id, op: 'create' });
         });
@@ -301,7 +151,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           if (input.imageIds.length === 0 && existing.length > 0) invalid({ imageIds: UPLOAD_TEXTS.keepOneImage });
           if (input.imageIds.length > kind.maxImages) invalid({ imageIds: kind.texts.maxImages });
 
-          const links = planLinks(input.name, new Map(staged.map((r) => [r.id, r])), input.imageIds, Date.now());
+          const links = planLinks(kind, input.name, new Map(staged.map((r) => [r.id, r])), input.imageIds, Date.now());
           const firstId = input.imageIds[0];
           const firstExisting = firstId ? existingById.get(firstId) : undefined;
           const firstLink = links.find((l) => l.id === firstId);
@@ -332,7 +182,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
             },
             details: added || removed.length ? { imagesAdded: added, imagesRemoved: removed.length } : undefined,
           });
-          await linkAndMove(trx, id, links, now, moved);
+          await linkAndMove(ctx, trx, id, links, now, moved);
           // Committed: the moves stay; the removed photos' files go before the event.
           cmd.afterCommit(async () => {
             moved.length = 0;

@@ -7,7 +7,8 @@ import {
 } from '../../../common/schemas/maintenance.js';
 import { scheduleJob } from '../../platform/jobs.js';
 import { requireAuth } from '../../platform/policy.js';
-import { createMaintenanceService, ensureYearRollover, getOptionLists } from './service.js';
+import { ensureYearRollover, getOptionLists } from './option-lists.js';
+import { createMaintenanceService } from './service.js';
 
 const routes: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();

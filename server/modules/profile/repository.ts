@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction, type Updateable } from 'kysely';
-import type { AccountsTable, Database } from '../../db/types.js';
+import type { Database } from '../../db/types.js';
+import type { AccountsTable } from '../../db/types/accounts.js';
 import type { AccountRow } from '../accounts/repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;

@@ -7,7 +7,7 @@ import { AppError, fail, invalid } from '../../platform/errors.js';
 import { assertUpdated } from '../../platform/versioning.js';
 import { normalizeIdentity } from '../accounts/repository.js';
 import { fileUrl } from '../../platform/storage.js';
-import { getAccountEnums } from '../maintenance/service.js';
+import { getAccountEnums } from '../maintenance/option-lists.js';
 import { hashAnswer, verifyAnswer } from '../recovery/answers.js';
 import { toProfile } from './presenter.js';
 import { isUniqueViolation, profileRepository } from './repository.js';

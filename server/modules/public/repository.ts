@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { CatalogCollection, Database } from '../../db/types.js';
+import type { Database } from '../../db/types.js';
+import type { CatalogCollection } from '../../db/types/content.js';
 
 type Collection = 'rice_seed_varieties' | CatalogCollection;
 

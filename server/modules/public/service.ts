@@ -1,7 +1,7 @@
-import type { CatalogCollection } from '../../db/types.js';
+import type { CatalogCollection } from '../../db/types/content.js';
 import type { AppContext } from '../../platform/context.js';
 import { parseList } from '../catalog/presenter.js';
-import { getDiseaseEnums, getVarietyEnums } from '../maintenance/service.js';
+import { getDiseaseEnums, getVarietyEnums } from '../maintenance/option-lists.js';
 import { presentVariety } from '../varieties/presenter.js';
 import { publicRepository as repo } from './repository.js';
 

@@ -4,18 +4,18 @@ import { RECOVERY, RECOVERY_LIMITS, SETTINGS } from '../../../common/settings.js
 import { Throttle } from '../../platform/throttle.js';
 import { SYSTEM_ACTOR, type Actor } from '../../platform/audit.js';
 import { runCommand } from '../../platform/command.js';
-import { nowIso } from '../../platform/clock.js';
+import { isoIn, nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
 import { createMailer, type Mailer } from '../../platform/mail.js';
 import { hashPassword, randomToken, sha256 } from '../../platform/passwords.js';
 import type { AccountRow } from '../accounts/repository.js';
 import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
-import { getAccountEnums } from '../maintenance/service.js';
+import { getAccountEnums } from '../maintenance/option-lists.js';
 import { hashAnswer, verifyAnswer } from './answers.js';
+import { recoveryAttempts } from './attempts.js';
 import { recoveryRepository, type TokenPurpose } from './repository.js';
-
-const isoIn = (ms: number, from = Date.now()) => new Date(from + ms).toISOString();
+import { resetEmail } from './reset-email.js';
 
 /** Who asks: the client's address and, when signed in, the session that asks (kept on a reset). */
 export interface RequestMeta {
@@ -34,53 +34,13 @@ function actorOf(account: AccountRow): Actor {
  * 2. verify: question and answer of that account; a short-lived single-use reset token.
  * 3. reset: the token sets a password that passes the checklist.
  * And the email link of Account Settings: a single-use token mailed to the account's email.
- * Wrong answers and unknown accounts count per IP and per account or identifier and are
- * audited; 5 wrong answers pause the account's question recovery for 15 minutes.
+ * Failed attempts are counted and audited (attempts.ts).
  */
 export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
   const { db } = ctx;
-  const window = RECOVERY_LIMITS.failureWindowMs;
-  // In the database, so every instance shares them: failures per client address, unknown
-  // names per name typed (a known account's wrong answers count in recovery_failures), and
-  // reset emails per account.
-  const ipFailures = new Throttle(db, 'recovery-ip', RECOVERY_LIMITS.ipFailures, window);
-  const identifierFailures = new Throttle(db, 'recovery-name', RECOVERY_LIMITS.identifierFailures, window);
-  const emailSends = new Throttle(db, 'reset-email', RECOVERY_LIMITS.resetEmailsPerWindow, window);
-
-  async function assertIpAllowed(ip: string): Promise<void> {
-    if ((await ipFailures.check(ip)).blocked) fail('RATE_LIMITED', RECOVERY.tooManyAttempts);
-  }
-
-  async function assertNotPaused(accountId: string): Promise<void> {
-    const row = await recoveryRepository.findFailures(db, accountId);
-    if (row?.pausedUntil && row.pausedUntil > nowIso()) {
-      fail('RATE_LIMITED', RECOVERY.paused, undefined, { pausedUntil: row.pausedUntil });
-    }
-  }
-
-  /** Counts a wrong question or answer for the account and the IP, and audits it. */
-  async function recordWrong(account: AccountRow, ip: string, outcome: 'question_mismatch' | 'wrong_answer'): Promise<void> {
-    await ipFailures.hit(ip);
-    const now = nowIso();
-    await runCommand(ctx, SYSTEM_ACTOR, async (trx, cmd) => {
-      const row = await recoveryRepository.findFailures(trx, account.id);
-      const recent = row && Date.parse(row.lastFailedAt) > Date.now() - window ? row.failures : 0;
-      const failures = recent + 1;
-      const paused = failures >= RECOVERY_LIMITS.maxWrongAnswers;
-      const pausedUntil = paused ? isoIn(RECOVERY_LIMITS.pauseMs) : null;
-      await recoveryRepository.saveFailures(trx, { accountId: account.id, failures: paused ? 0 : failures, lastFailedAt: now, pausedUntil });
-      await cmd.audit({
-        action: 'LOGIN',
-        collection: 'accounts',
-        documentId: account.id,
-        documentName: account.fullname,
-        description: paused
-          ? 'Password recovery: too many wrong answers, question recovery paused for 15 minutes'
-          : outcome === 'wrong_answer' ? 'Password recovery: wrong security answer' : 'Password recovery: security question does not match',
-        details: { step: 'verify', outcome, failures, paused, ip },
-      });
-    });
-  }
+  const { ipFailures, identifierFailures, assertIpAllowed, assertNotPaused, recordWrong } = recoveryAttempts(ctx);
+  // Reset emails per account, in the database so every instance shares the count.
+  const emailSends = new Throttle(db, 'reset-email', RECOVERY_LIMITS.resetEmailsPerWindow, RECOVERY_LIMITS.failureWindowMs);
 
   /** Resolves a live flow or says it expired (the browser then starts again at step 1). */
   async function liveFlow(recoveryId: string, ip: string) {
@@ -260,30 +220,6 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
   };
 }
 export type RecoveryService = ReturnType<typeof createRecoveryService>;
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-function resetEmail(to: string, fullname: string, link: string) {
-  const minutes = Math.round(RECOVERY_LIMITS.emailLinkTtlMs / 60_000);
-  const text = [
-    `Hello ${fullname},`,
-    '',
-    'Someone (hopefully you) asked to reset the password of your PalaYan Admin account.',
-    `Open this link within ${minutes} minutes to set a new password. It works once:`,
-    '',
-    link,
-    '',
-    'If you did not ask for this, ignore this email: your password stays as it is.',
-  ].join('\n');
-  const html = `<p>Hello ${escapeHtml(fullname)},</p>
-<p>Someone (hopefully you) asked to reset the password of your PalaYan Admin account.</p>
-<p>Open this link within ${minutes} minutes to set a new password. It works once:</p>
-<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
-<p>If you did not ask for this, ignore this email: your password stays as it is.</p>`;
-  return { to, subject: RECOVERY.emailSubject, text, html };
-}
 
 /** One recovery service (and mailer) per app, shared by the recovery and profile routes. */
 const services = new WeakMap<AppContext, RecoveryService>();

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, ScanReportsTable } from '../../db/types.js';
+import type { Database } from '../../db/types.js';
+import type { ScanReportsTable } from '../../db/types/scan-reports.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

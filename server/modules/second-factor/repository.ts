@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, LoginChallengesTable, SecondFactorsTable } from '../../db/types.js';
+import type { Database } from '../../db/types.js';
+import type { LoginChallengesTable, SecondFactorsTable } from '../../db/types/accounts.js';
 import { newId } from '../../platform/clock.js';
 
 type Db = Kysely<Database> | Transaction<Database>;

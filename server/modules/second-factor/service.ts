@@ -1,103 +1,28 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Role } from '../../../common/permissions.js';
 import type {
   RecoveryCodesResult, SecondFactorEnableInput, SecondFactorProofInput, SecondFactorSetupStart, SecondFactorStatus,
 } from '../../../common/schemas/two-factor.js';
-import { formatRecoveryCode, isTotpCode, normalizeSecondFactorCode, TWO_FACTOR, TWO_FACTOR_LIMITS } from '../../../common/two-factor.js';
+import { normalizeSecondFactorCode, TWO_FACTOR, TWO_FACTOR_LIMITS } from '../../../common/two-factor.js';
 import type { AdminAccount } from '../../../common/schemas/accounts.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
-import { newId, nowIso } from '../../platform/clock.js';
+import { nowIso } from '../../platform/clock.js';
 import { runCommand, type Command } from '../../platform/command.js';
 import type { AppContext, AuthContext } from '../../platform/context.js';
 import { AppError, fail, invalid } from '../../platform/errors.js';
-import { randomCode, randomToken, sha256, verifyPassword } from '../../platform/passwords.js';
+import { verifyPassword } from '../../platform/passwords.js';
 import { minutesToWait, Throttle } from '../../platform/throttle.js';
 import { LOGIN } from '../../../common/texts.js';
 import { toAdminAccount } from '../accounts/presenter.js';
 import { accountsRepository } from '../accounts/repository.js';
-import { secondFactorRepository as repo, type ChallengeRow, type SecondFactorRow } from './repository.js';
+import { findOpenChallenge, newChallenge } from './challenges.js';
+import { checkCode, CodeAlreadyUsed, consumeCode, enableFactor, newRecoveryCodes, type AcceptedCode } from './codes.js';
+import { secondFactorRepository as repo, type SecondFactorRow } from './repository.js';
 import { checkTotp, newTotpSecret, setupOf } from './totp.js';
-
-type Db = Kysely<Database> | Transaction<Database>;
-
-/** A code that was right when checked; `consume` makes it used (or finds that it was, meanwhile). */
-export type AcceptedCode = { kind: 'totp'; step: number } | { kind: 'recovery'; codeHash: string };
-
-/** Thrown inside a transaction when a code was used by a concurrent request: counted as wrong. */
-export class CodeAlreadyUsed extends Error {}
 
 export function isRequiredFor(config: Pick<Config, 'require2faFor'>, role: Role): boolean {
   return config.require2faFor.includes(role);
-}
-
-/** Ten new recovery codes: shown once (formatted), stored as the sha256 of the normalised code. */
-export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
-  const raw = Array.from({ length: TWO_FACTOR_LIMITS.recoveryCodeCount }, () =>
-    randomCode(TWO_FACTOR_LIMITS.recoveryCodeLength, TWO_FACTOR_LIMITS.recoveryCodeAlphabet));
-  return { codes: raw.map(formatRecoveryCode), hashes: raw.map((c) => sha256(c)) };
-}
-
-/** Starts a challenge; only the sha256 of the returned token is stored. */
-export async function newChallenge(db: Db, accountId: string, purpose: ChallengeRow['purpose'], pendingSecret: string | null, ttlMs: number): Promise<string> {
-  const token = randomToken(32);
-  const now = Date.now();
-  await repo.pruneChallenges(db, new Date(now).toISOString());
-  await repo.insertChallenge(db, {
-    id: newId(),
-    tokenHash: sha256(token),
-    accountId,
-    purpose,
-    pendingSecret,
-    createdAt: new Date(now).toISOString(),
-    expiresAt: new Date(now + ttlMs).toISOString(),
-    usedAt: null,
-  });
-  return token;
-}
-
-/** The open challenge of this token and purpose, or undefined (unknown, used, expired). */
-export async function findOpenChallenge(db: Db, token: string, purposes: ChallengeRow['purpose'][]): Promise<ChallengeRow | undefined> {
-  const row = await repo.findChallenge(db, sha256(token));
-  if (!row || row.usedAt || !purposes.includes(row.purpose) || Date.parse(row.expiresAt) <= Date.now()) return undefined;
-  return row;
-}
-
-/** Checks a typed code against the factor: a 6-digit app code (newer than the last one used) or an unused recovery code. */
-export async function checkCode(db: Db, factor: SecondFactorRow, typed: string): Promise<AcceptedCode | null> {
-  const code = normalizeSecondFactorCode(typed);
-  if (code === '') return null;
-  if (isTotpCode(code)) {
-    const step = await checkTotp(factor.secret, code, Number(factor.lastTimeStep));
-    return step === null ? null : { kind: 'totp', step };
-  }
-  const codeHash = sha256(code);
-  return (await repo.hasUnusedRecoveryCode(db, factor.accountId, codeHash)) ? { kind: 'recovery', codeHash } : null;
-}
-
-/** Uses the accepted code inside the caller's transaction; throws CodeAlreadyUsed when a concurrent request used it first. */
-export async function consumeCode(trx: Db, accountId: string, accepted: AcceptedCode, now: string): Promise<void> {
-  const ok = accepted.kind === 'totp'
-    ? await repo.advanceTimeStep(trx, accountId, accepted.step)
-    : await repo.useRecoveryCode(trx, accountId, accepted.codeHash, now);
-  if (!ok) throw new CodeAlreadyUsed();
-}
-
-/** Turns a confirmed key on, with ten recovery codes, the audit entry and the live event, in the caller's command. */
-export async function enableFactor(trx: Db, cmd: Command, account: { id: string; fullname: string }, secret: string, step: number, now: string): Promise<string[]> {
-  await repo.insert(trx, { accountId: account.id, secret, enabledAt: now, lastTimeStep: step });
-  const { codes, hashes } = newRecoveryCodes();
-  await repo.replaceRecoveryCodes(trx, account.id, hashes, now);
-  cmd.publish({ topic: 'accounts', id: account.id, op: 'update' });
-  await cmd.audit({
-    action: 'SECOND_FACTOR',
-    collection: 'accounts',
-    documentId: account.id,
-    documentName: account.fullname,
-    description: 'Turned on two-step sign-in',
-    details: { recoveryCodes: codes.length },
-  });
-  return codes;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
-import type { Database, VarietiesTable } from '../../db/types.js';
+import type { Database } from '../../db/types.js';
+import type { VarietiesTable } from '../../db/types/content.js';
 import { likePattern } from '../../db/dialect.js';
 
 export type VarietyRow = Selectable<VarietiesTable>;

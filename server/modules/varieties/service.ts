@@ -9,7 +9,7 @@ import { newId, nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
 import { assertUpdated } from '../../platform/versioning.js';
-import { getVarietyEnums } from '../maintenance/service.js';
+import { getVarietyEnums } from '../maintenance/option-lists.js';
 import { presentVariety } from './presenter.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
 import { RESYNC_EVENT } from '../../platform/events.js';

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Plus } from 'lucide-react';
-import { CATALOG_LABELS, type CatalogKind } from '../../../common/catalog';
+import type { CatalogKind } from '../../../common/catalog';
+import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import type { CatalogEntry } from '../../../common/schemas/catalog';
 import { Button } from '../../components/ui/button';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';

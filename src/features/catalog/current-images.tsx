@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Undo2, X } from 'lucide-react';
-import { CATALOG_LABELS, CATALOG_LIMITS } from '../../../common/catalog';
+import { CATALOG_LIMITS } from '../../../common/catalog';
+import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import type { CatalogImage } from '../../../common/schemas/catalog';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';

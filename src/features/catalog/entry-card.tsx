@@ -1,5 +1,5 @@
 import { Eye, ImageOff, Images, Pencil, Trash2 } from 'lucide-react';
-import { CATALOG_LABELS } from '../../../common/catalog';
+import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import type { CatalogEntry } from '../../../common/schemas/catalog';
 import { Button } from '../../components/ui/button';
 import { formatDate } from './format';

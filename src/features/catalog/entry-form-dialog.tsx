@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type TextareaHTMLAttributes } from 'react';
 import { useFormContext } from 'react-hook-form';
-import { CATALOG_LABELS, UPLOAD_TEXTS, type CatalogKind } from '../../../common/catalog';
+import type { CatalogKind } from '../../../common/catalog';
+import { CATALOG_LABELS, UPLOAD_TEXTS } from '../../../common/catalog-texts';
 import { can } from '../../../common/permissions';
 import { catalogCreateSchema, catalogUpdateSchema, type CatalogEntryDetail } from '../../../common/schemas/catalog';
 import { Button } from '../../components/ui/button';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ArrowLeft, ExternalLink } from 'lucide-react';
-import { CATALOG_LABELS, type CatalogKind } from '../../../common/catalog';
+import type { CatalogKind } from '../../../common/catalog';
+import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import { can } from '../../../common/permissions';
 import { useSession } from '../../lib/session';
 import type { CatalogImage } from '../../../common/schemas/catalog';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ImageOff, Loader2 } from 'lucide-react';
-import { CATALOG_LABELS } from '../../../common/catalog';
+import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import type { CatalogImage } from '../../../common/schemas/catalog';
 import { cn } from '../../components/ui/cn';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { AlertCircle, CheckCircle2, FolderOpen, ImagePlus, Loader2, RotateCcw, X } from 'lucide-react';
-import { UPLOAD_TEXTS } from '../../../common/catalog';
+import { UPLOAD_TEXTS } from '../../../common/catalog-texts';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { isHeic, looksLikeImage } from './heic';

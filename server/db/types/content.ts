@@ -1,0 +1,94 @@
+import type { Generated } from 'kysely';
+import type { Bool } from './portable.js';
+
+/* The farmer app's content: varieties, pests and diseases with their photos, option lists, import memory. */
+
+export interface VarietiesTable {
+  id: string;
+  varietyName: string;
+  releaseName: string | null;
+  yearRelease: string | null;
+  breedingCode: string | null;
+  breederOrigin: string | null;
+  maturityDays: number | null;
+  averageYield: number | null;
+  maxYield: number | null;
+  plantHeight: number | null;
+  tillers: number | null;
+  location: string | null;
+  season: string;
+  plantingMethod: string | null;
+  environment: string;
+  recommendedInTarlac: Generated<Bool>;
+  isDeleted: Generated<Bool>;
+  createdAt: string;
+  updatedAt: string | null;
+  deletedAt: string | null;
+  deletedBy: string | null;
+  version: Generated<number>;
+  /** Lower-cased searched fields (migration 010), kept by the varieties repository. */
+  searchText: Generated<string>;
+}
+
+export type CatalogCollection = 'rice_local_pests' | 'rice_local_diseases';
+
+/** Shared shape of rice_local_pests and rice_local_diseases. */
+export interface CatalogTable {
+  id: string;
+  name: string;
+  scientificName: string | null;
+  description: string | null;
+  cause: string | null;
+  symptoms: string | null;
+  treatments: string | null;
+  mainImageUrl: string | null;
+  /** Migration 150: the Filipino name; parts of the plant (JSON text list, diseases); scanner class that is no disease. */
+  localName: string | null;
+  affectedParts: Generated<string>;
+  isTrainingClass: Generated<Bool>;
+  isDeleted: Generated<Bool>;
+  createdAt: string;
+  updatedAt: string | null;
+  deletedAt: string | null;
+  deletedBy: string | null;
+  version: Generated<number>;
+}
+
+export interface CatalogImagesTable {
+  id: string;
+  collection: string;
+  entryId: string | null;
+  position: number;
+  originalKey: string | null;
+  displayKey: string | null;
+  thumbKey: string | null;
+  externalUrl: string | null;
+  status: string;
+  mimeType: string | null;
+  sizeBytes: number | null;
+  width: number | null;
+  height: number | null;
+  originalName: string | null;
+  sha256: string | null;
+  uploadedBy: string | null;
+  createdAt: string;
+  linkedAt: string | null;
+  /** The instance making this photo's variants, until when (server/modules/catalog/runtime.ts). */
+  claimedBy?: string | null;
+  claimedUntil?: string | null;
+}
+
+export interface MaintenanceTable {
+  id: string;
+  data: string;
+  createdAt: string;
+  updatedAt: string | null;
+  version: Generated<number>;
+}
+
+export interface ImportRecordsTable {
+  collection: string;
+  docId: string;
+  hash: string;
+  importedAt: string;
+}

@@ -1,0 +1,91 @@
+import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog.js';
+import { UPLOAD_TEXTS } from '../../../common/catalog-texts.js';
+import type { StagedImage } from '../../../common/schemas/catalog.js';
+import { newId, nowIso } from '../../platform/clock.js';
+import type { AppContext } from '../../platform/context.js';
+import { fail } from '../../platform/errors.js';
+import { clampBytes, fileNameForType, RefusedImageError, sniffStream } from '../../platform/image-type.js';
+import { probeImage } from '../../platform/images.js';
+import { readStored } from '../../platform/stored-files.js';
+import { safeSegment } from '../../platform/storage.js';
+import { catalogRepository } from './repository.js';
+import type { CatalogRuntime } from './runtime.js';
+
+export interface StageOptions {
+  filename: string;
+  uploadedBy: string;
+}
+
+/**
+ * Streams one uploaded photo to a staging folder: the real type from its first bytes, a
+ * sha256 on the way, the original unchanged. Its variants are queued at once.
+ */
+export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: CatalogRuntime, source: AsyncIterable<Buffer>, options: StageOptions, truncated: () => boolean): Promise<StagedImage> {
+  const id = newId();
+  let sniffed: Awaited<ReturnType<typeof sniffStream>>;
+  try {
+    sniffed = await sniffStream(source);
+  } catch (err) {
+    if (err instanceof RefusedImageError) {
+      const message = err.reason === 'svg' ? UPLOAD_TEXTS.svgRefused : err.reason === 'heic' ? UPLOAD_TEXTS.heicNotConverted : UPLOAD_TEXTS.notImage;
+      fail('UNSUPPORTED_MEDIA_TYPE', message, { file: message });
+    }
+    throw err;
+  }
+  const rawName = options.filename || 'photo';
+  const fileName = fileNameForType(safeSegment(rawName, 'photo'), sniffed.type);
+  const key = `${kind.folder}/_staged/${id}/${fileName}`;
+  const cleanup = () => ctx.storage.delete(key).catch(() => undefined);
+  try {
+    await ctx.storage.put(key, sniffed.body);
+  } catch (err) {
+    await cleanup();
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || truncated()) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
+    throw err;
+  }
+  if (truncated()) {
+    await cleanup();
+    fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
+  }
+  const { sha256, bytes, head } = sniffed.result();
+  // The header is in the kept head for nearly every photo; read the file only if not.
+  const probe = (await probeImage(head)) ?? (bytes > head.length ? await probeImage(await readStored(ctx.storage, key)) : null);
+  if (!probe) {
+    await cleanup();
+    fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
+  }
+  if (probe.width * probe.height > CATALOG_LIMITS.maxImagePixels) {
+    await cleanup();
+    fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooManyPixels, { file: UPLOAD_TEXTS.tooManyPixels });
+  }
+  const staged = {
+    id,
+    originalName: clampBytes(rawName, 255),
+    mimeType: sniffed.type,
+    sizeBytes: bytes,
+    width: probe.width,
+    height: probe.height,
+    sha256,
+  };
+  try {
+    await catalogRepository.insertImage(ctx.db, {
+      ...staged,
+      collection: kind.collection,
+      entryId: null,
+      position: 0,
+      originalKey: key,
+      displayKey: null,
+      thumbKey: null,
+      externalUrl: null,
+      status: 'pending',
+      uploadedBy: options.uploadedBy,
+      createdAt: nowIso(),
+      linkedAt: null,
+    });
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  runtime.queue.push(id);
+  return staged;
+}
