@@ -66,12 +66,6 @@ export const SHELL = {
 
 export const DASHBOARD = {
   title: 'Dashboard',
-  cards: {
-    varieties: 'Rice Varieties',
-    pests: 'Total Pests',
-    diseases: 'Total Diseases',
-    admins: 'Admin Users',
-  },
   recentActivities: 'Recent Activities',
   noRecentActivities: 'No recent activities yet.',
   content: {

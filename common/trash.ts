@@ -1,18 +1,18 @@
+import { COLLECTION_NAMES, COLLECTIONS, type CollectionName, type TrashEntry } from './collections.js';
+
 /**
  * The trash (issue 17): soft-deleted varieties, pests, diseases and accounts, listed for super
  * admins with who deleted them and when, and restored exactly as they were. Records are never
  * deleted for good: audit entries name them and disease photos are the scanner's training data.
+ * Which collections have one, and what it knows of each, is the registry's (common/collections.ts).
  */
-export const TRASH_COLLECTIONS = ['rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'accounts'] as const;
-export type TrashCollection = (typeof TRASH_COLLECTIONS)[number];
+export type TrashCollection = { [K in CollectionName]: (typeof COLLECTIONS)[K] extends { trash: TrashEntry } ? K : never }[CollectionName];
 
-/** What one record is called in sentences and in the audit entry's description. */
-export const TRASH_NOUNS: Record<TrashCollection, string> = {
-  rice_seed_varieties: 'rice variety',
-  rice_local_pests: 'pest',
-  rice_local_diseases: 'disease',
-  accounts: 'admin account',
-};
+export const TRASH_COLLECTIONS = COLLECTION_NAMES.filter((name) => 'trash' in COLLECTIONS[name]) as [TrashCollection, ...TrashCollection[]];
+
+export function trashEntry(collection: TrashCollection): TrashEntry {
+  return COLLECTIONS[collection].trash;
+}
 
 export const TRASH_LIMITS = {
   pageSize: 20,
@@ -22,12 +22,6 @@ export const TRASH_LIMITS = {
 export const TRASH = {
   tab: 'Trash',
   liveTab: 'Records',
-  headings: {
-    rice_seed_varieties: 'Deleted rice varieties',
-    rice_local_pests: 'Deleted pests',
-    rice_local_diseases: 'Deleted diseases',
-    accounts: 'Deleted admin accounts',
-  } satisfies Record<TrashCollection, string>,
   explanation:
     'Deleted records wait here and can be restored exactly as they were. They cannot be deleted for good: the history and the disease scanner\u2019s training photos depend on them.',
   searchPlaceholder: 'Search deleted records',

@@ -1,16 +1,15 @@
 import { z } from './zod.js';
+import { ACTIVITY_TYPES, COLLECTION_NAMES, COLLECTIONS, type DashboardCountKey } from '../collections.js';
 
-export const dashboardCountsSchema = z.object({
-  varieties: z.number(),
-  pests: z.number(),
-  diseases: z.number(),
-  admins: z.number(),
-});
+/** One count per collection, named by its registry entry (varieties, pests, diseases, admins). */
+export const dashboardCountsSchema = z.object(
+  Object.fromEntries(COLLECTION_NAMES.map((name) => [COLLECTIONS[name].dashboard.count, z.number()])) as Record<DashboardCountKey, z.ZodNumber>,
+);
 export type DashboardCounts = z.infer<typeof dashboardCountsSchema>;
 
 export const activityItemSchema = z.object({
   id: z.string(),
-  type: z.enum(['pest', 'disease', 'variety', 'admin']).nullable(),
+  type: z.enum(ACTIVITY_TYPES).nullable(),
   action: z.string(),
   text: z.string(),
   timestamp: z.string(),

@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { CATALOG_KINDS } from '../../common/catalog';
 import { UPLOAD_TEXTS } from '../../common/catalog-texts';
+import { COLLECTIONS } from '../../common/collections';
 import { TRASH } from '../../common/trash';
 import { E2E } from '../../playwright.config';
 import { createAccountViaCli, loginViaUi } from './support';
@@ -160,7 +161,7 @@ test('a disease needs 800 photos: created through the real dialog, edited with i
 
   // The trash (super admin) lists it with its photos; Restore puts it back with all 800.
   await page.getByRole('link', { name: TRASH.tab }).click();
-  await expect(page.getByRole('heading', { name: TRASH.headings.rice_local_diseases })).toBeVisible();
+  await expect(page.getByRole('heading', { name: COLLECTIONS.rice_local_diseases.trash.heading })).toBeVisible();
   const trashed = page.getByRole('row').filter({ hasText: 'Rice blast' });
   await expect(trashed).toContainText(TRASH.photos(800));
   await expect(trashed).toContainText(admin.fullname);

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS } from '../../common/accounts';
+import { COLLECTIONS } from '../../common/collections';
 import { SESSIONS } from '../../common/sessions';
 import { LOGIN, SHELL } from '../../common/texts';
 import { TRASH } from '../../common/trash';
@@ -65,7 +66,7 @@ test('a deleted account waits in the Accounts trash and comes back with Restore'
   await expect(row).toBeHidden();
 
   await page.getByRole('link', { name: TRASH.tab }).click();
-  await expect(page.getByRole('heading', { name: TRASH.headings.accounts })).toBeVisible();
+  await expect(page.getByRole('heading', { name: COLLECTIONS.accounts.trash.heading })).toBeVisible();
   await expect(page.getByText(TRASH.explanation)).toBeVisible();
   await page.getByRole('searchbox', { name: TRASH.searchPlaceholder }).fill(user.username);
   const trashed = page.getByRole('row').filter({ hasText: user.fullname });

@@ -1,23 +1,24 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
+import { COLLECTION_NAMES, COLLECTIONS, type CollectionEntry, type DashboardCountKey } from '../../../common/collections.js';
 import { SECURITY_ACTIONS } from '../../../common/permissions.js';
 
-async function countLive(db: Kysely<Database>, table: 'rice_seed_varieties' | 'rice_local_pests' | 'rice_local_diseases'): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('isDeleted', '=', 0).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+/** The collections whose creates and updates the weekly content chart counts. */
+const WEEKLY = COLLECTION_NAMES.filter((name) => COLLECTIONS[name].dashboard.weekly);
 
 export const dashboardRepository = {
-  async counts(db: Kysely<Database>) {
-    const admins = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('isDeleted', '=', 0).where('status', '=', 'active').where('role', 'in', ['SYSTEM_ADMIN', 'ADMIN'])
-      .executeTakeFirstOrThrow();
-    return {
-      varieties: await countLive(db, 'rice_seed_varieties'),
-      pests: await countLive(db, 'rice_local_pests'),
-      diseases: await countLive(db, 'rice_local_diseases'),
-      admins: Number(admins.n),
-    };
+  /** Each collection's live (not deleted) rows, with the values its registry entry also asks for. */
+  async counts(db: Kysely<Database>): Promise<Record<DashboardCountKey, number>> {
+    const counts = {} as Record<DashboardCountKey, number>;
+    for (const name of COLLECTION_NAMES) {
+      const { count, only }: CollectionEntry['dashboard'] = COLLECTIONS[name].dashboard;
+      let query = db.selectFrom(name as 'accounts').select((eb) => eb.fn.countAll<number>().as('n')).where('isDeleted', '=', 0);
+      for (const [column, value] of Object.entries(only ?? {})) {
+        query = typeof value === 'string' ? query.where(sql.ref(column), '=', value) : query.where(sql.ref(column), 'in', value);
+      }
+      counts[count as DashboardCountKey] = Number((await query.executeTakeFirstOrThrow()).n);
+    }
+    return counts;
   },
 
   /** Content creates and updates since `from` (ISO), counted per UTC hour (the service makes Manila weeks). */
@@ -27,7 +28,7 @@ export const dashboardRepository = {
       .select([hour.as('hour'), 'action', (eb) => eb.fn.countAll<number>().as('n')])
       .where('timestamp', '>=', from)
       .where('action', 'in', ['CREATE', 'UPDATE'])
-      .where('collection', 'in', ['rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases'])
+      .where('collection', 'in', WEEKLY)
       .groupBy([hour, 'action'])
       .execute();
   },

@@ -1,19 +1,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { TrashCollection } from '../../../common/trash.js';
+import { trashEntry, type TrashCollection } from '../../../common/trash.js';
 import { containsInsensitive } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-/** Where each collection keeps its name and its second line. */
-const COLUMNS: Record<TrashCollection, { name: string; detail: string }> = {
-  rice_seed_varieties: { name: 'varietyName', detail: 'releaseName' },
-  rice_local_pests: { name: 'name', detail: 'scientificName' },
-  rice_local_diseases: { name: 'name', detail: 'scientificName' },
-  accounts: { name: 'fullname', detail: 'username' },
-};
-
-const hasPhotos = (c: TrashCollection) => c === 'rice_local_pests' || c === 'rice_local_diseases';
 
 export interface DeletedRow {
   id: string;
@@ -26,8 +16,9 @@ export interface DeletedRow {
 }
 
 /**
- * The four tables share the soft-delete columns (isDeleted, deletedAt, deletedBy, version);
- * the queries are written once against them, the name and detail columns picked per table.
+ * The trash's tables share the soft-delete columns (isDeleted, deletedAt, deletedBy, version);
+ * the queries are written once against them, the name and detail columns picked per table
+ * from the registry (common/collections.ts).
  */
 function from(db: Db, collection: TrashCollection) {
   return db.selectFrom(sql.table(collection).as('t') as unknown as 'rice_seed_varieties as t');
@@ -36,7 +27,7 @@ function from(db: Db, collection: TrashCollection) {
 export const trashRepository = {
   /** Deleted rows, most recently deleted first, with the deleter's name and (pests, diseases) photo count. */
   async page(db: Db, collection: TrashCollection, search: string, limit: number, offset: number): Promise<{ rows: DeletedRow[]; total: number }> {
-    const { name, detail } = COLUMNS[collection];
+    const { columns: { name, detail }, photos } = trashEntry(collection);
     let base = from(db, collection).where(sql.ref('t.isDeleted'), '=', 1);
     if (search !== '') {
       base = base.where((eb) => eb.or([
@@ -55,7 +46,7 @@ export const trashRepository = {
         sql<string | null>`t."deletedBy"`.as('deletedBy'),
         'deleter.fullname as deleterName',
       ])
-      .select((eb) => (hasPhotos(collection)
+      .select((eb) => (photos
         ? eb.selectFrom('catalog_images').select((e) => e.fn.countAll<number>().as('c')).where('catalog_images.entryId', '=', sql.ref<string>('t.id')).as('photoCount')
         : sql<null>`null`.as('photoCount')))
       .orderBy(sql.ref('t.deletedAt'), 'desc')
@@ -66,16 +57,16 @@ export const trashRepository = {
     return { rows: rows as DeletedRow[], total: Number(totalRow.n) };
   },
 
-  /** The deleted row with its name, detail and everything a live event needs (searchText of varieties). */
+  /** The deleted row with its name and everything a live event needs (searchText, when the registry says so). */
   async findDeleted(db: Db, collection: TrashCollection, id: string): Promise<{ id: string; name: string; deletedAt: string | null; deletedBy: string | null; searchText: string | null } | undefined> {
-    const { name } = COLUMNS[collection];
+    const { columns: { name }, searchText } = trashEntry(collection);
     const row = await from(db, collection)
       .select([
         sql<string>`t.id`.as('id'),
         sql<string>`${sql.ref(`t.${name}`)}`.as('name'),
         sql<string | null>`t."deletedAt"`.as('deletedAt'),
         sql<string | null>`t."deletedBy"`.as('deletedBy'),
-        collection === 'rice_seed_varieties' ? sql<string | null>`t."searchText"`.as('searchText') : sql<null>`null`.as('searchText'),
+        searchText ? sql<string | null>`t."searchText"`.as('searchText') : sql<null>`null`.as('searchText'),
       ])
       .where(sql.ref('t.id'), '=', id).where(sql.ref('t.isDeleted'), '=', 1)
       .executeTakeFirst();
@@ -84,7 +75,7 @@ export const trashRepository = {
 
   /** A live row of the same collection whose name is the same, trimmed and ignoring case. */
   async liveWithName(db: Db, collection: TrashCollection, name: string, exceptId: string): Promise<{ id: string; name: string } | undefined> {
-    const column = COLUMNS[collection].name;
+    const column = trashEntry(collection).columns.name;
     const row = await from(db, collection)
       .select([sql<string>`t.id`.as('id'), sql<string>`${sql.ref(`t.${column}`)}`.as('name')])
       .where(sql.ref('t.isDeleted'), '=', 0)

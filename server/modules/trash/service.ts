@@ -1,5 +1,5 @@
 import type { TrashList, TrashListQuery } from '../../../common/schemas/trash.js';
-import { TRASH, TRASH_LIMITS, TRASH_NOUNS, type TrashCollection } from '../../../common/trash.js';
+import { TRASH, TRASH_LIMITS, trashEntry, type TrashCollection } from '../../../common/trash.js';
 import type { Actor } from '../../platform/audit.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
@@ -34,13 +34,13 @@ export function createTrashService(ctx: AppContext) {
     },
 
     async restore(collection: TrashCollection, id: string, actor: Actor): Promise<void> {
-      const noun = TRASH_NOUNS[collection];
+      const { noun, uniqueName } = trashEntry(collection);
       await runCommand(ctx, actor, async (trx, cmd) => {
         const row = await trashRepository.findDeleted(trx, collection, id);
         if (!row) fail('NOT_FOUND', TRASH.notInTrash);
-        // Accounts' usernames and emails stay reserved while deleted (unique columns); the
-        // content collections are told apart by name, so a live namesake blocks the restore.
-        if (collection !== 'accounts') {
+        // Content is told apart by name, so a live namesake blocks the restore (accounts keep
+        // their usernames and emails reserved while deleted instead).
+        if (uniqueName) {
           const other = await trashRepository.liveWithName(trx, collection, row.name, id);
           if (other) fail('CONFLICT', TRASH.nameTaken(noun, other.name), undefined, { reason: 'name_taken', otherId: other.id, otherName: other.name });
         }

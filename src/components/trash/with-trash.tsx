@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { can } from '../../../common/permissions';
-import { TRASH, type TrashCollection } from '../../../common/trash';
+import { TRASH, trashEntry, type TrashCollection } from '../../../common/trash';
 import { useSession } from '../../lib/session';
 import { cn } from '../ui/cn';
 import { Spinner } from '../ui/spinner';
@@ -27,7 +27,7 @@ export function WithTrash({ collection, title, children }: { collection: TrashCo
       </nav>
       {inTrash ? (
         <div>
-          <h1 className="mb-2 text-2xl font-bold text-slate-900">{TRASH.headings[collection]}</h1>
+          <h1 className="mb-2 text-2xl font-bold text-slate-900">{trashEntry(collection).heading}</h1>
           <Suspense fallback={<Spinner className="h-5 w-5" label="Loading" />}>
             <TrashPanel collection={collection} />
           </Suspense>

@@ -1,13 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Ban, KeyRound, MonitorSmartphone, Pencil, Plus, ShieldCheck, Trash2 } from 'lucide-react';
-import { ACCOUNTS, type AccountDisplayStatus } from '../../../common/accounts';
+import { Plus } from 'lucide-react';
+import { ACCOUNTS } from '../../../common/accounts';
 import type { AdminAccount } from '../../../common/schemas/accounts';
 import { SESSIONS } from '../../../common/sessions';
-import { SHELL } from '../../../common/texts';
 import { TWO_FACTOR } from '../../../common/two-factor';
 import { SessionsList } from '../../components/sessions/sessions-list';
 import { Button } from '../../components/ui/button';
-import { cn } from '../../components/ui/cn';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
 import { Dialog } from '../../components/ui/dialog';
 import { PageHeader } from '../../components/ui/page-header';
@@ -19,59 +17,12 @@ import { useToast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { CreateAccountDialog, EditAccountDialog } from './account-form-dialog';
+import { AccountRow } from './account-row';
 import { useAccountList, useDeleteAccount, useResetSecondFactor, useRestrictAccount, useUnrestrictAccount } from './api';
 
 const C = ACCOUNTS.columns;
 const M = ACCOUNTS.messages;
 const K = ACCOUNTS.confirm;
-
-const dateFormat = new Intl.DateTimeFormat('en-PH', { timeZone: 'Asia/Manila', year: 'numeric', month: 'short', day: 'numeric' });
-const timeFormat = new Intl.DateTimeFormat('en-PH', { timeZone: 'Asia/Manila', hour: 'numeric', minute: '2-digit' });
-
-/** A date in Philippine time; with `withTime` the time goes on a second, smaller line. */
-function When({ iso, withTime }: { iso: string | null; withTime?: boolean }) {
-  const d = iso ? new Date(iso) : null;
-  if (!d || Number.isNaN(d.getTime())) return <span className="text-slate-400">{ACCOUNTS.never}</span>;
-  return (
-    <time dateTime={iso!} className="block leading-tight">
-      {dateFormat.format(d)}
-      {withTime && <span className="block text-xs text-slate-500">{timeFormat.format(d)}</span>}
-    </time>
-  );
-}
-
-const STATUS_STYLE: Record<AccountDisplayStatus, string> = {
-  active: 'bg-green-100 text-green-800 ring-green-600/20',
-  restricted: 'bg-red-100 text-red-800 ring-red-600/20',
-  inactive: 'bg-amber-100 text-amber-800 ring-amber-600/20',
-};
-
-function StatusBadge({ status }: { status: AccountDisplayStatus }) {
-  return <span className={cn('inline-flex rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset', STATUS_STYLE[status])}>{ACCOUNTS.status[status]}</span>;
-}
-
-function RoleBadge({ role }: { role: AdminAccount['role'] }) {
-  return (
-    <span className={cn('inline-flex rounded-full px-2.5 py-0.5 text-xs font-medium', role === 'SYSTEM_ADMIN' ? 'bg-brand-100 text-brand-800' : 'bg-slate-100 text-slate-700')}>
-      {SHELL.roleLabel[role]}
-    </span>
-  );
-}
-
-function ActionButton({ label, icon: Icon, onClick, tone = 'default', disabled }: { label: string; icon: typeof Pencil; onClick(): void; tone?: 'default' | 'danger' | 'warn' | 'ok'; disabled?: boolean }) {
-  const tones = {
-    default: 'text-slate-700 hover:bg-slate-100',
-    danger: 'text-red-700 hover:bg-red-50',
-    warn: 'text-amber-700 hover:bg-amber-50',
-    ok: 'text-green-700 hover:bg-green-50',
-  };
-  return (
-    <button type="button" onClick={onClick} disabled={disabled} aria-label={label} title={label}
-      className={cn('inline-flex h-7 w-7 items-center justify-center rounded-md transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 disabled:cursor-not-allowed disabled:opacity-50', tones[tone])}>
-      <Icon className="h-4 w-4" aria-hidden />
-    </button>
-  );
-}
 
 /** Admin accounts (SPEC.md section 2), for super admins: the router guards it with accounts.manage. */
 export function AccountsPage() {
@@ -179,34 +130,11 @@ export function AccountsPage() {
                 <tr><td colSpan={8} className="px-3 py-10 text-center text-red-600" role="alert">{list.error.message}</td></tr>
               ) : items.length === 0 ? (
                 <tr><td colSpan={8} className="px-3 py-10 text-center text-slate-500">{ACCOUNTS.empty}</td></tr>
-              ) : items.map((a) => {
-                const self = a.id === me;
-                return (
-                  <tr key={a.id} className="hover:bg-slate-50/60" data-testid="account-row" data-username={a.username}>
-                    <td className="min-w-[9rem] px-2.5 py-3 font-medium text-slate-900">
-                      {a.fullname}{self && <span className="ml-1 text-xs font-normal text-slate-500">{ACCOUNTS.you}</span>}
-                      {a.hasSecondFactor && <span className="ml-1.5 rounded bg-indigo-50 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-indigo-700" title={TWO_FACTOR.section}>{TWO_FACTOR.badge}</span>}
-                    </td>
-                    <td className="px-2.5 py-3 text-slate-700"><span className="block max-w-[13rem] truncate" title={a.email ?? undefined}>{a.email ?? ACCOUNTS.never}</span></td>
-                    <td className="whitespace-nowrap px-2.5 py-3 text-slate-700">{a.username}</td>
-                    <td className="whitespace-nowrap px-2.5 py-3"><RoleBadge role={a.role} /></td>
-                    <td className="whitespace-nowrap px-2.5 py-3" data-testid="account-status"><StatusBadge status={a.displayStatus} /></td>
-                    <td className="whitespace-nowrap px-2.5 py-3 text-slate-600"><When iso={a.createdAt} /></td>
-                    <td className="whitespace-nowrap px-2.5 py-3 text-slate-600"><When iso={a.lastLogin} withTime /></td>
-                    <td className="whitespace-nowrap px-2.5 py-2">
-                      <div className="flex items-center gap-0.5">
-                        <ActionButton label={ACCOUNTS.actions.edit} icon={Pencil} onClick={() => setEditing(a)} />
-                        {!self && (a.displayStatus === 'restricted'
-                          ? <ActionButton label={ACCOUNTS.actions.unrestrict} icon={ShieldCheck} tone="ok" onClick={() => void doUnrestrict(a)} disabled={unrestrict.isPending} />
-                          : <ActionButton label={ACCOUNTS.actions.restrict} icon={Ban} tone="warn" onClick={() => openRestrict(a)} />)}
-                        {!self && a.hasSecondFactor && <ActionButton label={TWO_FACTOR.reset} icon={KeyRound} tone="warn" onClick={() => { setResetError(null); setResetting(a); }} />}
-                        {!self && <ActionButton label={SESSIONS.viewSessionsLabel(a.fullname)} icon={MonitorSmartphone} onClick={() => setSessionsOf(a)} />}
-                        {!self && <ActionButton label={ACCOUNTS.actions.delete} icon={Trash2} tone="danger" onClick={() => openDelete(a)} />}
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
+              ) : items.map((a) => (
+                <AccountRow key={a.id} account={a} self={a.id === me} unrestricting={unrestrict.isPending}
+                  onEdit={() => setEditing(a)} onUnrestrict={() => void doUnrestrict(a)} onRestrict={() => openRestrict(a)}
+                  onResetFactor={() => { setResetError(null); setResetting(a); }} onSessions={() => setSessionsOf(a)} onDelete={() => openDelete(a)} />
+              ))}
       </TableFrame>
       {list.data && <Pagination page={list.data.page} pageCount={list.data.pageCount} onPageChange={setPage} />}
 

@@ -1,69 +1,22 @@
-import { useEffect, useId, useMemo, useRef, useState, type TextareaHTMLAttributes } from 'react';
-import { useFormContext } from 'react-hook-form';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { CatalogKind } from '../../../common/catalog';
 import { CATALOG_LABELS, UPLOAD_TEXTS } from '../../../common/catalog-texts';
-import { can } from '../../../common/permissions';
 import { catalogCreateSchema, catalogUpdateSchema, type CatalogEntryDetail } from '../../../common/schemas/catalog';
 import { Button } from '../../components/ui/button';
-import { CheckboxField, CheckboxGroupField } from '../../components/ui/choice-fields';
-import { cn } from '../../components/ui/cn';
 import { ConflictDialog } from '../../components/ui/conflict-dialog';
 import { Dialog } from '../../components/ui/dialog';
-import { FieldError, Form, TextField, applyServerErrors, useKeepTouchedFields, useZodForm } from '../../components/ui/form';
+import { FieldError, Form, applyServerErrors, useKeepTouchedFields, useZodForm } from '../../components/ui/form';
 import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api';
-import { useSession } from '../../lib/session';
-import { discardStaged, useAffectedPartOptions, useCatalogEntry, useSaveEntry } from './api';
+import { discardStaged, useCatalogEntry, useSaveEntry } from './api';
 import { CurrentImages } from './current-images';
+import { EntryFields, toFormValues, type FormValues } from './entry-fields';
 import { UploadBatch, useUploadBatch } from './upload-batch';
+import { CloseAskDialog, SaveQueuedNotice, SaveStoppedAlert, type CloseAsk } from './upload-wait';
 import { Uploader } from './uploader';
 
 export type FormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
-
-interface FormValues {
-  name: string;
-  scientificName: string;
-  localName: string;
-  affectedParts: string[];
-  isTrainingClass: boolean;
-  description: string;
-  cause: string;
-  symptoms: string;
-  treatments: string;
-  imageIds: string[];
-}
-
-function toFormValues(entry: CatalogEntryDetail | null): FormValues {
-  return {
-    name: entry?.name ?? '',
-    scientificName: entry?.scientificName ?? '',
-    localName: entry?.localName ?? '',
-    affectedParts: entry?.affectedParts ?? [],
-    isTrainingClass: entry?.isTrainingClass ?? false,
-    description: entry?.description ?? '',
-    cause: entry?.cause ?? '',
-    symptoms: entry?.symptoms ?? '',
-    treatments: entry?.treatments ?? '',
-    imageIds: entry?.images.map((i) => i.id) ?? [],
-  };
-}
-
-function TextAreaField({ name, label, rows = 3, ...rest }: { name: keyof FormValues; label: string; rows?: number } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name'>) {
-  const { register, getFieldState, formState } = useFormContext<FormValues>();
-  const id = useId();
-  const { error } = getFieldState(name, formState);
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">{label}</label>
-      <textarea id={id} rows={rows} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined}
-        className={cn('block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm outline-none transition focus:ring-2',
-          error ? 'border-red-400 focus:ring-red-200' : 'border-slate-300 focus:border-brand-600 focus:ring-brand-100')}
-        {...rest} {...register(name)} />
-      <FieldError id={`${id}-error`} message={error?.message} />
-    </div>
-  );
-}
 
 /** The add/edit dialog of one kind. Edit waits for the entry, then keeps following it live. */
 export function EntryFormDialog({ kind, target, onClose }: { kind: CatalogKind; target: FormTarget | null; onClose(): void }) {
@@ -80,16 +33,11 @@ export function EntryFormDialog({ kind, target, onClose }: { kind: CatalogKind; 
   return <EntryForm key={editId ?? 'new'} kind={kind} entry={target.mode === 'edit' ? detail.data! : null} onClose={onClose} />;
 }
 
-type CloseAsk = null | 'uploading' | 'discard';
-
 function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: CatalogEntryDetail | null; onClose(): void }) {
   const isEdit = entry !== null;
   const formId = useId();
   const toast = useToast();
   const save = useSaveEntry(kind);
-  const { session } = useSession();
-  const superAdmin = can(session?.user.role, 'trainingData.export');
-  const parts = useAffectedPartOptions(kind.affectedParts);
   const [batch] = useState(() => new UploadBatch(kind));
   const batchVersion = useUploadBatch(batch);
   const schema = useMemo(() => (isEdit ? catalogUpdateSchema(kind).omit({ version: true }) : catalogCreateSchema(kind)), [isEdit, kind]);
@@ -196,20 +144,8 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
     <>
       <Dialog open onOpenChange={(o) => { if (!o) requestClose(); }} title={title} size="lg"
         footer={<>
-          {saveQueued && (
-            <div role="status" data-testid="save-queued" className="flex w-full flex-wrap items-center gap-3 rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-800">
-              <Spinner className="h-4 w-4" />
-              <span className="flex-1">{UPLOAD_TEXTS.saveWhenUploaded(busy)} <span className="tabular-nums text-brand-700">({UPLOAD_TEXTS.total(stats.done, stats.count)})</span></span>
-              <Button variant="ghost" size="sm" onClick={() => setSaveQueued(false)}>{UPLOAD_TEXTS.dontWait}</Button>
-            </div>
-          )}
-          {saveStopped && failedNames.length > 0 && (
-            <div role="alert" data-testid="save-stopped" className="w-full space-y-2 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
-              <p>{UPLOAD_TEXTS.saveStopped(failedNames.length)}</p>
-              <ul className="list-disc pl-5">{failedNames.slice(0, 20).map((n, i) => <li key={i} className="break-all">{n}</li>)}{failedNames.length > 20 && <li>…</li>}</ul>
-              <Button variant="secondary" size="sm" onClick={() => { batch.retryFailed(); queueSave(); }}>{UPLOAD_TEXTS.retryAndSave}</Button>
-            </div>
-          )}
+          {saveQueued && <SaveQueuedNotice busy={busy} done={stats.done} count={stats.count} onStop={() => setSaveQueued(false)} />}
+          {saveStopped && failedNames.length > 0 && <SaveStoppedAlert failedNames={failedNames} onRetry={() => { batch.retryFailed(); queueSave(); }} />}
           <Button variant="secondary" onClick={requestClose} disabled={save.isPending}>{CATALOG_LABELS.cancel}</Button>
           {/* While photos upload, Save queues the save instead of checking the form now. */}
           <Button type="submit" form={formId} disabled={save.isPending || saveQueued}
@@ -218,27 +154,7 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
           </Button>
         </>}>
         <Form form={form as never} id={formId} onSubmit={(v) => onSubmit(v as FormValues)} className="space-y-4">
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            <TextField name="name" label={CATALOG_LABELS.name} autoComplete="off" />
-            <TextField name="scientificName" label={CATALOG_LABELS.scientificName} autoComplete="off" className="[&_input]:italic" />
-            <TextField name="localName" label={CATALOG_LABELS.localName} hint={<p className="mt-1 text-xs text-slate-500">{CATALOG_LABELS.localNameHint}</p>} autoComplete="off" className="sm:col-span-2" />
-          </div>
-          {kind.affectedParts && (
-            <div>
-              <CheckboxGroupField name="affectedParts" label={CATALOG_LABELS.affectedParts} options={(parts.data ?? []).map((value) => ({ value }))}
-                disabled={parts.isLoading} staleSuffix={CATALOG_LABELS.removedOption} />
-              <p className="mt-1 text-xs text-slate-500">{CATALOG_LABELS.affectedPartsHint}</p>
-            </div>
-          )}
-          {kind.trainingClasses && superAdmin && (
-            <CheckboxField name="isTrainingClass" label={CATALOG_LABELS.trainingClass} hint={CATALOG_LABELS.trainingClassHint} />
-          )}
-          <TextAreaField name="description" label={CATALOG_LABELS.description} />
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            <TextAreaField name="cause" label={CATALOG_LABELS.cause} />
-            <TextAreaField name="symptoms" label={CATALOG_LABELS.symptoms} />
-          </div>
-          <TextAreaField name="treatments" label={CATALOG_LABELS.treatments} />
+          <EntryFields kind={kind} />
 
           <section aria-label={CATALOG_LABELS.images} className="space-y-3">
             <div className="flex items-baseline justify-between">
@@ -260,16 +176,8 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
         </Form>
       </Dialog>
 
-      <Dialog open={closeAsk !== null} onOpenChange={(o) => { if (!o) setCloseAsk(null); }} size="sm"
-        title={closeAsk === 'uploading' ? UPLOAD_TEXTS.closeTitle : UPLOAD_TEXTS.discardTitle}
-        footer={<>
-          <Button variant="secondary" onClick={() => setCloseAsk(null)}>{closeAsk === 'uploading' ? UPLOAD_TEXTS.keepUploading : UPLOAD_TEXTS.keepEditing}</Button>
-          <Button variant="danger" onClick={() => { setCloseAsk(null); finish(); }}>{UPLOAD_TEXTS.closeAnyway}</Button>
-        </>}>
-        <p className="text-sm text-slate-700">
-          {closeAsk === 'uploading' ? UPLOAD_TEXTS.closeMessage(busy) : UPLOAD_TEXTS.discardMessage(batch.uploadedIds().length)}
-        </p>
-      </Dialog>
+      <CloseAskDialog ask={closeAsk} busy={busy} uploaded={batch.uploadedIds().length}
+        onKeep={() => setCloseAsk(null)} onClose={() => { setCloseAsk(null); finish(); }} />
 
       <ConflictDialog open={conflict !== null} onOpenChange={(o) => { if (!o) setConflict(null); }}
         onReload={() => {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Bug, Clock, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
 import { relativeTime } from '../../../common/activity';
+import { COLLECTION_NAMES, COLLECTIONS, type CollectionEntry } from '../../../common/collections';
 import { DASHBOARD } from '../../../common/texts';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
@@ -23,7 +24,13 @@ function StatCard({ label, value, icon: Icon, tone }: { label: string; value: nu
   );
 }
 
-const TYPE_ICON: Record<string, LucideIcon> = { pest: Bug, disease: Microscope, variety: Sprout, admin: Users };
+const TYPE_ICON: Record<CollectionEntry['activity'], LucideIcon> = { pest: Bug, disease: Microscope, variety: Sprout, admin: Users };
+const TYPE_TONE: Record<CollectionEntry['activity'], string> = {
+  variety: 'bg-green-100 text-green-700',
+  pest: 'bg-amber-100 text-amber-700',
+  disease: 'bg-rose-100 text-rose-700',
+  admin: 'bg-sky-100 text-sky-700',
+};
 
 export function DashboardPage() {
   const { session } = useSession();
@@ -39,10 +46,10 @@ export function DashboardPage() {
     <div>
       <PageHeader title={DASHBOARD.title} subtitle={session ? `Welcome, ${session.user.fullname}` : undefined} />
       <section aria-label="Overview" className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <StatCard label={DASHBOARD.cards.varieties} value={counts.data?.varieties} icon={Sprout} tone="bg-green-100 text-green-700" />
-        <StatCard label={DASHBOARD.cards.pests} value={counts.data?.pests} icon={Bug} tone="bg-amber-100 text-amber-700" />
-        <StatCard label={DASHBOARD.cards.diseases} value={counts.data?.diseases} icon={Microscope} tone="bg-rose-100 text-rose-700" />
-        <StatCard label={DASHBOARD.cards.admins} value={counts.data?.admins} icon={Users} tone="bg-sky-100 text-sky-700" />
+        {COLLECTION_NAMES.map((name) => {
+          const { activity, dashboard } = COLLECTIONS[name];
+          return <StatCard key={name} label={dashboard.card} value={counts.data?.[dashboard.count]} icon={TYPE_ICON[activity]} tone={TYPE_TONE[activity]} />;
+        })}
       </section>
 
       <section className="mt-8 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="recent-heading">
@@ -54,7 +61,7 @@ export function DashboardPage() {
         ) : (
           <ul className="divide-y divide-slate-100">
             {recent.data.map((item) => {
-              const Icon = (item.type && TYPE_ICON[item.type]) || Clock;
+              const Icon = item.type ? TYPE_ICON[item.type] : Clock;
               return (
                 <li key={item.id} className="flex items-center gap-3 py-3">
                   <span className="flex h-9 w-9 items-center justify-center rounded-full bg-slate-100 text-slate-600"><Icon className="h-4 w-4" aria-hidden /></span>

@@ -1,0 +1,88 @@
+import { useId, type TextareaHTMLAttributes } from 'react';
+import { useFormContext } from 'react-hook-form';
+import type { CatalogKind } from '../../../common/catalog';
+import { CATALOG_LABELS } from '../../../common/catalog-texts';
+import { can } from '../../../common/permissions';
+import type { CatalogEntryDetail } from '../../../common/schemas/catalog';
+import { CheckboxField, CheckboxGroupField } from '../../components/ui/choice-fields';
+import { cn } from '../../components/ui/cn';
+import { FieldError, TextField } from '../../components/ui/form';
+import { useSession } from '../../lib/session';
+import { useAffectedPartOptions } from './api';
+
+/** The add/edit form's values: an entry's fields and the ids of the photos it keeps. */
+export interface FormValues {
+  name: string;
+  scientificName: string;
+  localName: string;
+  affectedParts: string[];
+  isTrainingClass: boolean;
+  description: string;
+  cause: string;
+  symptoms: string;
+  treatments: string;
+  imageIds: string[];
+}
+
+export function toFormValues(entry: CatalogEntryDetail | null): FormValues {
+  return {
+    name: entry?.name ?? '',
+    scientificName: entry?.scientificName ?? '',
+    localName: entry?.localName ?? '',
+    affectedParts: entry?.affectedParts ?? [],
+    isTrainingClass: entry?.isTrainingClass ?? false,
+    description: entry?.description ?? '',
+    cause: entry?.cause ?? '',
+    symptoms: entry?.symptoms ?? '',
+    treatments: entry?.treatments ?? '',
+    imageIds: entry?.images.map((i) => i.id) ?? [],
+  };
+}
+
+function TextAreaField({ name, label, rows = 3, ...rest }: { name: keyof FormValues; label: string; rows?: number } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name'>) {
+  const { register, getFieldState, formState } = useFormContext<FormValues>();
+  const id = useId();
+  const { error } = getFieldState(name, formState);
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">{label}</label>
+      <textarea id={id} rows={rows} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined}
+        className={cn('block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm outline-none transition focus:ring-2',
+          error ? 'border-red-400 focus:ring-red-200' : 'border-slate-300 focus:border-brand-600 focus:ring-brand-100')}
+        {...rest} {...register(name)} />
+      <FieldError id={`${id}-error`} message={error?.message} />
+    </div>
+  );
+}
+
+/** The entry's text and choice fields, in the form's order (its photos follow them). */
+export function EntryFields({ kind }: { kind: CatalogKind }) {
+  const { session } = useSession();
+  const superAdmin = can(session?.user.role, 'trainingData.export');
+  const parts = useAffectedPartOptions(kind.affectedParts);
+  return (
+    <>
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <TextField name="name" label={CATALOG_LABELS.name} autoComplete="off" />
+        <TextField name="scientificName" label={CATALOG_LABELS.scientificName} autoComplete="off" className="[&_input]:italic" />
+        <TextField name="localName" label={CATALOG_LABELS.localName} hint={<p className="mt-1 text-xs text-slate-500">{CATALOG_LABELS.localNameHint}</p>} autoComplete="off" className="sm:col-span-2" />
+      </div>
+      {kind.affectedParts && (
+        <div>
+          <CheckboxGroupField name="affectedParts" label={CATALOG_LABELS.affectedParts} options={(parts.data ?? []).map((value) => ({ value }))}
+            disabled={parts.isLoading} staleSuffix={CATALOG_LABELS.removedOption} />
+          <p className="mt-1 text-xs text-slate-500">{CATALOG_LABELS.affectedPartsHint}</p>
+        </div>
+      )}
+      {kind.trainingClasses && superAdmin && (
+        <CheckboxField name="isTrainingClass" label={CATALOG_LABELS.trainingClass} hint={CATALOG_LABELS.trainingClassHint} />
+      )}
+      <TextAreaField name="description" label={CATALOG_LABELS.description} />
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <TextAreaField name="cause" label={CATALOG_LABELS.cause} />
+        <TextAreaField name="symptoms" label={CATALOG_LABELS.symptoms} />
+      </div>
+      <TextAreaField name="treatments" label={CATALOG_LABELS.treatments} />
+    </>
+  );
+}
