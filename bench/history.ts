@@ -20,12 +20,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { sql } from 'kysely';
-import { seedAudit } from '../server/cli/seed-audit.js';
-import { createDb } from '../server/db/connection.js';
-import { migrateToLatest } from '../server/db/migrate.js';
-import { createAccount } from '../server/modules/accounts/create-account.js';
+import { PASSWORD, historySchemaUrl, seedHistory } from './history-data.js';
 
 const { values } = parseArgs({
   options: {
@@ -47,49 +42,10 @@ const parts = new Set(values.only.split(','));
 const engine = values.pg ? 'postgres' : 'sqlite';
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.resolve(values['data-dir'] ?? path.join(root, '.tmp', `bench-history-${engine}-${rows}`));
-const PASSWORD = 'Bench#Pass1';
-const STAFF = ['Elena Reyes', 'Maria Santos', 'Jose Dela Cruz', 'Ana Reyes', 'Mark Villanueva', 'Liza Bautista', 'Paolo Mendoza', 'Grace Aquino'];
-
-let databaseUrl: string | undefined;
-if (values.pg) {
-  const schema = `bench_history_${rows}`;
-  const admin = new pg.Client({ connectionString: values.pg });
-  await admin.connect();
-  await admin.query(`create schema if not exists ${schema}`);
-  await admin.end();
-  const u = new URL(values.pg);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  databaseUrl = u.toString();
-}
+const databaseUrl = values.pg ? await historySchemaUrl(values.pg, rows) : undefined;
 
 // 1. The data: accounts as actors, then the entries (skipped when already there).
-{
-  const db = createDb({ dataDir, databaseUrl });
-  await migrateToLatest(db);
-  for (const [i, fullname] of STAFF.entries()) {
-    const exists = await db.selectFrom('accounts').select('id').where('normalizedUsername', '=', `bench_user_${i}`).executeTakeFirst();
-    if (!exists) await createAccount(db, { username: `bench_user_${i}`, password: PASSWORD, fullname, email: `bench${i}@da.example`, role: i === 0 ? 'SYSTEM_ADMIN' : 'ADMIN' }, null);
-  }
-  const have = Number((await db.selectFrom('audit_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  if (have < rows) {
-    const started = performance.now();
-    let last = 0;
-    await seedAudit(db, {
-      total: rows - have,
-      progress(done, total) {
-        if (performance.now() - last < 1000 && done < total) return;
-        last = performance.now();
-        process.stdout.write(`\rgenerating: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}`);
-      },
-    });
-    const seconds = (performance.now() - started) / 1000;
-    if (databaseUrl) await sql`analyze audit_logs`.execute(db);
-    console.log(`\ngenerated ${(rows - have).toLocaleString('en-US')} entries in ${seconds.toFixed(1)} s = ${Math.round((rows - have) / seconds).toLocaleString('en-US')} rows/s (${engine})`);
-  } else {
-    console.log(`reusing ${have.toLocaleString('en-US')} entries in ${databaseUrl ? 'PostgreSQL' : dataDir}`);
-  }
-  await db.destroy();
-}
+await seedHistory({ dataDir, databaseUrl, rows, engine });
 
 // 2. The real server as it runs in production (plain JavaScript from build/, see npm start),
 // as a child process whose memory we can read.
@@ -153,27 +109,27 @@ try {
     deepCursor = page.nextCursor;
   }
 
-  const pages: Array<[string, string, string]> = [
-    ['first page (super admin)', '', superAdmin],
-    ['first page (ADMIN, own entries)', '', admin],
-    ['date: Today', 'range=today', superAdmin],
-    ['date: Last Week', 'range=week', superAdmin],
-    ['date: Last Month', 'range=month', superAdmin],
-    ['date: custom range', 'range=custom&from=2025-01-01&to=2025-01-31', superAdmin],
-    ['action: UPDATE', 'action=UPDATE', superAdmin],
-    ['action: LOGIN', 'action=LOGIN', superAdmin],
-    ['collection: User Accounts', 'collection=accounts', superAdmin],
-    ['user: Maria Santos', `user=${maria}`, superAdmin],
-    ['search: common word "rice"', 'q=rice', superAdmin],
-    ['search: partial word "bla"', 'q=bla', superAdmin],
-    ['search: rare words "nsic 222"', 'q=nsic%20222', superAdmin],
-    ['search: person "grace aquino"', 'q=grace%20aquino', superAdmin],
-    ['search: no match "zzzz"', 'q=zzzz', superAdmin],
-    ['combined: month+UPDATE+varieties', 'range=month&action=UPDATE&collection=rice_seed_varieties', superAdmin],
-    ['combined: user+DELETE+week', `user=${maria}&action=DELETE&range=week`, superAdmin],
-    ['combined: "blast"+diseases+month', 'q=blast&collection=rice_local_diseases&range=month', superAdmin],
-    ['combined: ADMIN + "rice" + UPDATE', 'q=rice&action=UPDATE', admin],
-    ['page 202 by cursor', `cursor=${deepCursor}`, superAdmin],
+  const pages: Array<{ label: string; query: string; cookie: string }> = [
+    { label: 'first page (super admin)', query: '', cookie: superAdmin },
+    { label: 'first page (ADMIN, own entries)', query: '', cookie: admin },
+    { label: 'date: Today', query: 'range=today', cookie: superAdmin },
+    { label: 'date: Last Week', query: 'range=week', cookie: superAdmin },
+    { label: 'date: Last Month', query: 'range=month', cookie: superAdmin },
+    { label: 'date: custom range', query: 'range=custom&from=2025-01-01&to=2025-01-31', cookie: superAdmin },
+    { label: 'action: UPDATE', query: 'action=UPDATE', cookie: superAdmin },
+    { label: 'action: LOGIN', query: 'action=LOGIN', cookie: superAdmin },
+    { label: 'collection: User Accounts', query: 'collection=accounts', cookie: superAdmin },
+    { label: 'user: Maria Santos', query: `user=${maria}`, cookie: superAdmin },
+    { label: 'search: common word "rice"', query: 'q=rice', cookie: superAdmin },
+    { label: 'search: partial word "bla"', query: 'q=bla', cookie: superAdmin },
+    { label: 'search: rare words "nsic 222"', query: 'q=nsic%20222', cookie: superAdmin },
+    { label: 'search: person "grace aquino"', query: 'q=grace%20aquino', cookie: superAdmin },
+    { label: 'search: no match "zzzz"', query: 'q=zzzz', cookie: superAdmin },
+    { label: 'combined: month+UPDATE+varieties', query: 'range=month&action=UPDATE&collection=rice_seed_varieties', cookie: superAdmin },
+    { label: 'combined: user+DELETE+week', query: `user=${maria}&action=DELETE&range=week`, cookie: superAdmin },
+    { label: 'combined: "blast"+diseases+month', query: 'q=blast&collection=rice_local_diseases&range=month', cookie: superAdmin },
+    { label: 'combined: ADMIN + "rice" + UPDATE', query: 'q=rice&action=UPDATE', cookie: admin },
+    { label: 'page 202 by cursor', query: `cursor=${deepCursor}`, cookie: superAdmin },
   ];
   const fmt = (n: number) => n.toFixed(1).padStart(7);
   const median = (list: number[]) => { const v = [...list].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2; };
@@ -220,12 +176,12 @@ try {
     console.log(`\n=== run ${run} of ${runs} ===`);
     if (parts.has('pages')) {
       const results: Timing[] = [];
-      for (const [label, query, cookie] of pages) results.push(await measure(label, `/api/history?limit=50${query ? `&${query}` : ''}`, cookie));
+      for (const { label, query, cookie } of pages) results.push(await measure(label, `/api/history?limit=50${query ? `&${query}` : ''}`, cookie));
       pageRuns.push(results);
     }
     if (parts.has('counts')) {
       const counts: Timing[] = [];
-      for (const [label, query, cookie] of pages.filter((p) => !p[1].startsWith('cursor'))) counts.push(await measure(`count, ${label}`, `/api/history/count${query ? `?${query}` : ''}`, cookie));
+      for (const { label, query, cookie } of pages.filter((p) => !p.query.startsWith('cursor'))) counts.push(await measure(`count, ${label}`, `/api/history/count${query ? `?${query}` : ''}`, cookie));
       countRuns.push(counts);
     }
     const timings = [...(pageRuns[run - 1] ?? []), ...(countRuns[run - 1] ?? [])];
