@@ -23,9 +23,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
 import pg from 'pg';
 import { TARLAC_MUNICIPALITIES } from '../common/scan-reports.js';
+import { DISEASES, seedScanReports, slug } from './scan-reports-data.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -41,12 +41,6 @@ const RUNS = Number(opt('runs', '3'));
 const CONNECTIONS = Number(opt('connections', '16'));
 const USER = { username: 'bench_admin', password: 'Bench#Pass1' };
 const root = path.resolve(import.meta.dirname, '..');
-const DAY = 24 * 60 * 60_000;
-
-const DISEASES = ['Rice blast', 'Bacterial leaf blight', 'Rice tungro', 'Sheath blight', 'Brown spot', 'False smut',
-  'Bacterial leaf streak', 'Rice grassy stunt', 'Rice ragged stunt', 'Sheath rot', 'Narrow brown leaf spot', 'Bakanae'];
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-const PLACES: Array<string | null> = [...TARLAC_MUNICIPALITIES, null];
 
 function percentile(xs: number[], p: number): number {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -63,56 +57,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A deterministic pseudo-random sequence (the same data set on every run). */
-function rng(seed: number) {
-  let x = seed >>> 0;
-  return () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x / 2 ** 32; };
-}
-
-async function seed(dataDir: string, databaseUrl: string | undefined): Promise<void> {
+/** Seeds a fresh database in this process, then times the dashboard's queries there (no HTTP). */
+async function seedAndTimeService(dataDir: string, databaseUrl: string | undefined): Promise<void> {
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
   const { createAccount } = await import('../server/modules/accounts/create-account.js');
-  const { manilaDay, mondayOf } = await import('../server/modules/scan-reports/service.js');
   const { app, ctx } = await buildApp(loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent', eventChannel: `bench_${path.basename(dataDir).replace(/\W/g, '')}` }), { logger: false });
   try {
     await createAccount(ctx.db, { ...USER, fullname: 'Bench Admin', email: 'bench@example.test', role: 'ADMIN' }, null);
-    const now = Date.now();
-    await ctx.db.insertInto('rice_local_diseases').values(DISEASES.map((name, i) => ({
-      id: `d${i}`, name, scientificName: null, isDeleted: 0, createdAt: new Date(now - 1e6 + i).toISOString(),
-    }))).execute();
-    const random = rng(42);
-    const counts = new Map<string, number>();
-    const weekly = new Map<string, number>();
-    const t0 = performance.now();
-    const batch = 500;
-    for (let start = 0; start < REPORTS; start += batch) {
-      const rows = [];
-      for (let i = start; i < Math.min(REPORTS, start + batch); i += 1) {
-        // Skewed like real detections: a few diseases and places dominate.
-        const d = Math.floor(DISEASES.length * random() ** 2);
-        const place = PLACES[Math.floor(PLACES.length * random() ** 1.5)]!;
-        const scanned = now - Math.floor(random() * 729 * DAY);
-        rows.push({
-          id: `seed-${i}`, label: slug(DISEASES[d]!), diseaseId: `d${d}`, confidence: 0.5 + random() / 2, modelVersion: 'scanner-2025.1',
-          scannedAt: new Date(scanned).toISOString(), receivedAt: new Date(scanned + 60_000).toISOString(),
-          municipality: place, barangay: place ? 'Poblacion' : null, installId: `install-${i % 40_000}`,
-        });
-        const day = manilaDay(scanned);
-        const key = `${day}|d${d}|${place ?? ''}`;
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-        const weekKey = `${mondayOf(day)}|d${d}|${place ?? ''}`;
-        weekly.set(weekKey, (weekly.get(weekKey) ?? 0) + 1);
-      }
-      await ctx.db.insertInto('scan_reports').values(rows).execute();
-    }
-    const list = [...counts].map(([key, reports]) => { const [day, diseaseId, municipality] = key.split('|'); return { day: day!, diseaseId: diseaseId!, municipality: municipality!, reports }; });
-    for (let start = 0; start < list.length; start += batch) await ctx.db.insertInto('scan_report_counts').values(list.slice(start, start + batch)).execute();
-    const weeks = [...weekly].map(([key, reports]) => { const [week, diseaseId, municipality] = key.split('|'); return { week: week!, diseaseId: diseaseId!, municipality: municipality!, reports }; });
-    for (let start = 0; start < weeks.length; start += batch) await ctx.db.insertInto('scan_report_weekly').values(weeks.slice(start, start + batch)).execute();
-    // As autovacuum would after a load this size: the planner's statistics of the new rows.
-    if (databaseUrl) await sql`analyze`.execute(ctx.db);
-    console.log(`  seeded ${REPORTS.toLocaleString('en')} reports (${list.length.toLocaleString('en')} daily, ${weeks.length.toLocaleString('en')} weekly count rows) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    await seedScanReports(ctx.db, REPORTS, Boolean(databaseUrl));
     // The queries alone: the service's calls in this process, no HTTP.
     const { createScanReportsService } = await import('../server/modules/scan-reports/service.js');
     const service = createScanReportsService(ctx);
@@ -234,7 +187,7 @@ async function bench(engine: 'sqlite' | 'postgres'): Promise<void> {
   }
   let server: { url: string; child: ChildProcess } | undefined;
   try {
-    await seed(dataDir, databaseUrl);
+    await seedAndTimeService(dataDir, databaseUrl);
     server = await startServer(dataDir, databaseUrl);
     const cookie = await login(server.url);
     const queries = {
