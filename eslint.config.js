@@ -81,6 +81,13 @@ export default tseslint.config(
       ),
     },
   },
+  // The router and entry may import features, never the server.
+  {
+    files: ['src/app/**/*.{ts,tsx}', 'src/main.tsx'],
+    rules: {
+      'no-restricted-imports': banImports(['(^|/)server/', 'The browser app never imports the server.']),
+    },
+  },
   {
     files: ['common/**/*.ts'],
     rules: {

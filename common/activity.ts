@@ -1,11 +1,9 @@
-import { collectionEntry } from './collections.js';
+import { collectionEntry, type ActivityType } from './collections.js';
 import { ACTIVITY } from './texts.js';
 
 const ADDED = ['CREATE', 'ADD', 'ADDED', 'INSERT'];
 const UPDATED = ['UPDATE', 'UPDATED', 'EDIT', 'EDITED'];
 const DELETED = ['DELETE', 'DELETED', 'REMOVE', 'REMOVED'];
-
-export type ActivityType = 'pest' | 'disease' | 'variety' | 'admin';
 
 export function activityKind(collection: string | null | undefined): string {
   return collectionEntry(collection)?.kind ?? ACTIVITY.kinds.other;

@@ -2,6 +2,7 @@ import type { Permission } from './permissions.js';
 
 /** The dashboard activity icons' types (each a collection's, or none). */
 export const ACTIVITY_TYPES = ['pest', 'disease', 'variety', 'admin'] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
 /** What the trash knows of a collection whose records are soft-deleted (issue 17). */
 export interface TrashEntry {
@@ -26,7 +27,7 @@ export interface CollectionEntry {
   /** What one record is called in the dashboard's activity sentences. */
   kind: string;
   /** The dashboard activity icon's type. */
-  activity: (typeof ACTIVITY_TYPES)[number];
+  activity: ActivityType;
   /** Its screen: the sidebar entry's label, path below /dashboard, and who sees it. */
   nav: { label: string; route: string; permission: Permission };
   /**

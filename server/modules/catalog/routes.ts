@@ -11,7 +11,8 @@ import {
 import { can } from '../../../common/permissions.js';
 import { AppError, fail } from '../../platform/errors.js';
 import { requireAuth } from '../../platform/policy.js';
-import { catalogRuntime } from './runtime.js';
+import { scheduleJob } from '../../platform/jobs.js';
+import { CLEANUP_EVERY_MS, SWEEP_EVERY_MS, catalogRuntime } from './runtime.js';
 import { createCatalogService } from './service.js';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
@@ -47,9 +48,11 @@ const routes: FastifyPluginAsync = async (app) => {
   await app.register(multipart, {
     limits: { fileSize: CATALOG_LIMITS.maxUploadBytes, files: 1, fields: 10, parts: 12, fieldSize: 1024 },
   });
+  // Photos whose thumbnails were not made before the last stop (or by an instance that died)
+  // are picked up when the server is ready and every 30 s; staged photos never saved go hourly.
   const runtime = catalogRuntime(app.ctx);
-  await runtime.start();
-  app.addHook('onClose', async () => { await runtime.stop(); });
+  scheduleJob(app, { name: 'pending photo sweep', everyMs: SWEEP_EVERY_MS, runOnReady: true, run: () => runtime.sweep(), onClose: () => runtime.stop() });
+  scheduleJob(app, { name: 'staged photo clean-up', everyMs: CLEANUP_EVERY_MS, run: () => runtime.cleanupStaged() });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   for (const kind of CATALOG_KIND_LIST) {

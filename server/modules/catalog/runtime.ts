@@ -12,7 +12,7 @@ export const VARIANT_CONCURRENCY = 2;
 export const VARIANT_CONCURRENCY_DURING_UPLOADS = 1;
 /** Open screens hear about ready thumbnails at most this often per entry. */
 export const READY_EVENT_THROTTLE_MS = 1500;
-const CLEANUP_EVERY_MS = 60 * 60 * 1000;
+export const CLEANUP_EVERY_MS = 60 * 60 * 1000;
 /** How long a claim on a photo lasts: far longer than one photo takes, short enough to recover. */
 export const CLAIM_LEASE_MS = 5 * 60 * 1000;
 /** How often an instance looks for pending photos nobody holds (another instance died). */
@@ -56,8 +56,6 @@ export class CatalogRuntime {
   readonly queue: BoundedQueue;
   private readyEntries = new Map<string, Set<string>>();
   private flushTimer: NodeJS.Timeout | null = null;
-  private cleanupTimer: NodeJS.Timeout | null = null;
-  private sweepTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   private uploadsInFlight = 0;
 
@@ -78,19 +76,6 @@ export class CatalogRuntime {
     };
   }
 
-  /** Picks up photos whose variants were not made before the last stop; starts the clean-up timer. */
-  async start(): Promise<void> {
-    await this.sweep();
-    this.sweepTimer = setInterval(() => {
-      this.sweep().catch((err: unknown) => this.ctx.log.error({ err }, 'pending photo sweep failed'));
-    }, SWEEP_EVERY_MS);
-    this.sweepTimer.unref();
-    this.cleanupTimer = setInterval(() => {
-      this.cleanupStaged().catch((err: unknown) => this.ctx.log.error({ err }, 'staged photo clean-up failed'));
-    }, CLEANUP_EVERY_MS);
-    this.cleanupTimer.unref();
-  }
-
   /** Queues pending photos that no live instance holds (after a start, or another's death). */
   async sweep(): Promise<void> {
     if (this.queue.size > 0) return;
@@ -99,8 +84,6 @@ export class CatalogRuntime {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
     await this.queue.stop();
     this.flushEvents();
   }
