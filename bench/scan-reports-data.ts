@@ -17,7 +17,7 @@ function rng(seed: number) {
 
 /** The 12 diseases (d0…d11), then `total` stored reports with their daily and weekly counts as the server keeps them. */
 export async function seedScanReports(db: Kysely<Database>, total: number, analyze: boolean): Promise<void> {
-  const { manilaDay, mondayOf } = await import('../server/modules/scan-reports/service.js');
+  const { manilaDate: manilaDay, mondayOf } = await import('../common/history-dates.js');
   const now = Date.now();
   await db.insertInto('rice_local_diseases').values(DISEASES.map((name, i) => ({
     id: `d${i}`, name, scientificName: null, isDeleted: 0, createdAt: new Date(now - 1e6 + i).toISOString(),

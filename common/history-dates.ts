@@ -10,6 +10,17 @@ export function manilaDate(now: number = Date.now()): string {
   return new Date(now + MANILA_OFFSET_MS).toISOString().slice(0, 10);
 }
 
+/** The Monday that starts the week of a calendar day (YYYY-MM-DD). */
+export function mondayOf(day: string): string {
+  const d = Date.parse(`${day}T00:00:00Z`);
+  return new Date(d - ((new Date(d).getUTCDay() + 6) % 7) * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** A calendar day (YYYY-MM-DD) n days later (earlier when n < 0). */
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+}
+
 /** The UTC instant at which a Manila calendar day (YYYY-MM-DD) begins. */
 export function manilaDayStart(day: string): number {
   return Date.parse(`${day}T00:00:00.000Z`) - MANILA_OFFSET_MS;

@@ -40,8 +40,6 @@ export const SCAN_REPORT_LIMITS = {
   weeks: 12,
   topDays: 30,
   topCount: 5,
-  /** The department's time zone decides days and weeks (UTC+8, no daylight saving). */
-  utcOffsetMinutes: 8 * 60,
 } as const;
 
 export const SCAN_REPORT_TEXTS = {

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_REPORT_TEXTS, TARLAC_MUNICIPALITIES } from '../../common/scan-reports.js';
-import { createScanReportsService, manilaDay, mondayOf } from '../../server/modules/scan-reports/service.js';
+import { manilaDate as manilaDay, mondayOf } from '../../common/history-dates.js';
+import { createScanReportsService } from '../../server/modules/scan-reports/service.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 

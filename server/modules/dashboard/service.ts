@@ -2,15 +2,11 @@ import { activityText, activityType } from '../../../common/activity.js';
 import { LIMITS } from '../../../common/limits.js';
 import { can } from '../../../common/permissions.js';
 import type { ActivityItem, ContentWeekly } from '../../../common/schemas/dashboard.js';
-import { SCAN_REPORT_LIMITS } from '../../../common/scan-reports.js';
-import { manilaDay, mondayOf } from '../scan-reports/service.js';
+import { addDays, manilaDate, manilaDayStart, mondayOf } from '../../../common/history-dates.js';
 import type { AppContext, AuthContext } from '../../platform/context.js';
 import { dashboardRepository } from './repository.js';
 
-const DAY_MS = 24 * 60 * 60_000;
-const OFFSET_MS = SCAN_REPORT_LIMITS.utcOffsetMinutes * 60_000;
 const WEEKS = 12;
-const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 export function createDashboardService(ctx: AppContext) {
   return {
@@ -18,16 +14,16 @@ export function createDashboardService(ctx: AppContext) {
 
     /** Varieties, pests and diseases added (CREATE) and changed (UPDATE) per Manila week, 12 weeks. */
     async contentWeekly(now = Date.now()): Promise<ContentWeekly> {
-      const firstWeek = addDays(mondayOf(manilaDay(now)), -7 * (WEEKS - 1));
+      const firstWeek = addDays(mondayOf(manilaDate(now)), -7 * (WEEKS - 1));
       const weeks = Array.from({ length: WEEKS }, (_, i) => addDays(firstWeek, 7 * i));
       const index = new Map(weeks.map((w, i) => [w, i]));
-      const from = new Date(Date.parse(`${firstWeek}T00:00:00Z`) - OFFSET_MS).toISOString();
+      const from = new Date(manilaDayStart(firstWeek)).toISOString();
       const added = new Array<number>(WEEKS).fill(0);
       const changed = new Array<number>(WEEKS).fill(0);
       for (const row of await dashboardRepository.contentPerHour(ctx.db, from)) {
         const at = Date.parse(`${row.hour}:00:00Z`);
         if (Number.isNaN(at)) continue; // imported entries without a usable date
-        const i = index.get(mondayOf(manilaDay(at)));
+        const i = index.get(mondayOf(manilaDate(at)));
         if (i === undefined) continue;
         (row.action === 'CREATE' ? added : changed)[i]! += Number(row.n);
       }

@@ -1,3 +1,4 @@
+import { addDays, manilaDate, mondayOf } from '../../../common/history-dates.js';
 import { canonicalMunicipality, SCAN_REPORT_LIMITS, SCAN_REPORT_TEXTS, TARLAC_MUNICIPALITIES } from '../../../common/scan-reports.js';
 import type { Detections, ScanReportInput } from '../../../common/schemas/scan-reports.js';
 import { runCommand } from '../../platform/command.js';
@@ -8,22 +9,6 @@ import { trainingClasses } from '../training/service.js';
 import { scanReportsRepository as repo } from './repository.js';
 
 const DAY_MS = 24 * 60 * 60_000;
-const OFFSET_MS = SCAN_REPORT_LIMITS.utcOffsetMinutes * 60_000;
-
-/** The department's (Manila) date of an instant, 'YYYY-MM-DD'. */
-export function manilaDay(ms: number): string {
-  return new Date(ms + OFFSET_MS).toISOString().slice(0, 10);
-}
-
-/** The Monday starting the Manila week of a day. */
-export function mondayOf(day: string): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  return new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * DAY_MS).toISOString().slice(0, 10);
-}
-
-function addDays(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
-}
 
 /** A fixed-window counter per key, in memory (per instance): the per-install limit. */
 class WindowCounter {
@@ -119,7 +104,7 @@ export function createScanReportsService(ctx: AppContext) {
           installId: input.installId,
         });
         if (inserted) {
-          const day = manilaDay(scanned);
+          const day = manilaDate(scanned);
           await repo.countOne(trx, day, mondayOf(day), info.diseaseId, municipality ?? '');
           cmd.afterCommit(announce);
         }
@@ -130,7 +115,7 @@ export function createScanReportsService(ctx: AppContext) {
 
     /** The dashboard's Detections: 12 weeks per disease, the 30-day top list, municipalities. */
     async detections(diseaseId: string | undefined, now = Date.now()): Promise<Detections> {
-      const today = manilaDay(now);
+      const today = manilaDate(now);
       const firstWeek = addDays(mondayOf(today), -7 * (SCAN_REPORT_LIMITS.weeks - 1));
       const weeks = Array.from({ length: SCAN_REPORT_LIMITS.weeks }, (_, i) => addDays(firstWeek, 7 * i));
       const topFrom = addDays(today, -(SCAN_REPORT_LIMITS.topDays - 1));
@@ -168,7 +153,7 @@ export function createScanReportsService(ctx: AppContext) {
 
     /** The 12 weeks' reports per week, disease and municipality, as CSV. */
     async detectionsCsv(diseaseId: string | undefined, now = Date.now()): Promise<string> {
-      const today = manilaDay(now);
+      const today = manilaDate(now);
       const firstWeek = addDays(mondayOf(today), -7 * (SCAN_REPORT_LIMITS.weeks - 1));
       const names = await diseaseNames();
       if (diseaseId && !names.has(diseaseId)) fail('NOT_FOUND');
@@ -199,7 +184,7 @@ export function createScanReportsService(ctx: AppContext) {
       }
       await runCommand(ctx, null, async (trx, cmd) => {
         // Whole days and weeks only: the counts of the cut-off's own day and week stay a while longer.
-        const day = manilaDay(cutoff);
+        const day = manilaDate(cutoff);
         await repo.deleteCountsBefore(trx, day, mondayOf(day));
         if (total > 0) {
           await cmd.audit({
