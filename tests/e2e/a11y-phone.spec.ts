@@ -11,7 +11,7 @@ import { CROP, RECOVERY, SETTINGS } from '../../common/settings';
 import { DASHBOARD, LOGIN, SHELL } from '../../common/texts';
 import { VARIETIES } from '../../common/varieties';
 import { E2E } from '../../playwright.config';
-import { createAccountViaCli, importExport, loginViaUi } from './support';
+import { apiAs, createAccountViaCli, importExport, loginViaUi } from './support';
 
 /**
  * Everyone can use the console: axe on every screen and dialog (any violation fails), a variety
@@ -26,6 +26,7 @@ const varietyName = `NSIC Rc ${tag}`;
 let member: { username: string; password: string; fullname: string };
 
 const entryNames = { pest: `Rice bug ${tag}`, disease: `Rice blast ${tag}` } as const;
+const entryIds = { pest: crypto.randomUUID(), disease: crypto.randomUUID() } as const;
 
 test.beforeAll(async () => {
   member = createAccountViaCli('ADMIN', undefined, `Gabriela Silang ${tag}`);
@@ -33,8 +34,18 @@ test.beforeAll(async () => {
   // One pest and one disease with a photo each, so their view, edit and delete dialogs can be
   // opened (a new disease needs 800 photos through the form; the import takes existing records).
   const leaf = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 60, g: 140, b: 70 } } }).jpeg().toBuffer();
-  const entry = (name: string) => ({ [crypto.randomUUID()]: { name, scientificName: 'Leptocorisa oratorius', description: 'Feeds on the grains.', createdAt: new Date().toISOString(), images: ['{{files}}/leaf.jpg'] } });
-  await importExport({ rice_local_pests: entry(entryNames.pest), rice_local_diseases: entry(entryNames.disease) }, { 'leaf.jpg': leaf });
+  const entry = (id: string, name: string) => ({ [id]: { name, scientificName: 'Leptocorisa oratorius', description: 'Feeds on the grains.', createdAt: new Date().toISOString(), images: ['{{files}}/leaf.jpg'] } });
+  await importExport({ rice_local_pests: entry(entryIds.pest, entryNames.pest), rice_local_diseases: entry(entryIds.disease, entryNames.disease) }, { 'leaf.jpg': leaf });
+});
+
+// Later specs share this server and expect empty pest and disease lists: the entries go again.
+test.afterAll(async () => {
+  const api = await apiAs();
+  for (const [collection, id] of [['rice_pests', entryIds.pest], ['rice_diseases', entryIds.disease]] as const) {
+    const res = await api.delete(`/api/${collection}/${id}`);
+    expect(res.status(), await res.text()).toBe(204);
+  }
+  await api.dispose();
 });
 
 /** Presses Tab until `target` has the focus (keyboard only: no clicks, no .focus()). */

@@ -1,14 +1,16 @@
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { APP } from '../../../common/texts';
 import { Spinner } from '../../components/ui/spinner';
 import { QueryProvider } from '../../lib/query-client';
 import { useSession } from '../../lib/session';
 import { SIDEBAR_COLLAPSED } from '../../lib/storage';
-import { AccountSettingsModal } from '../../features/settings/account-settings-modal';
 import { Header } from './header';
 import { LogoutDialog } from './logout-dialog';
 import { Sidebar } from './sidebar';
+
+// Account Settings (with the photo cropper) loads when first opened, not with every screen.
+const AccountSettingsModal = lazy(() => import('../../features/settings/account-settings-modal').then((m) => ({ default: m.AccountSettingsModal })));
 
 function readCollapsed(): boolean {
   try { return localStorage.getItem(SIDEBAR_COLLAPSED) === '1'; } catch { return false; }
@@ -21,6 +23,8 @@ export function ShellLayout() {
   const [mobileOpen, setMobileOpen] = useState(false);
   const [logoutOpen, setLogoutOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  // Stays mounted once opened, so the dialog can animate closed.
+  const [settingsUsed, setSettingsUsed] = useState(false);
   if (!session) return null;
 
   function toggleCollapsed() {
@@ -35,7 +39,7 @@ export function ShellLayout() {
       <div className="flex min-h-screen bg-slate-50">
         <Sidebar role={session.user.role} collapsed={collapsed} onToggleCollapsed={toggleCollapsed} mobileOpen={mobileOpen} onCloseMobile={() => setMobileOpen(false)} />
         <div className="flex min-w-0 flex-1 flex-col">
-          <Header user={session.user} onOpenMobileNav={() => setMobileOpen(true)} onAccountSettings={() => setSettingsOpen(true)} onLogout={() => setLogoutOpen(true)} />
+          <Header user={session.user} onOpenMobileNav={() => setMobileOpen(true)} onAccountSettings={() => { setSettingsUsed(true); setSettingsOpen(true); }} onLogout={() => setLogoutOpen(true)} />
           <main className="flex-1 p-4 lg:p-8">
             {/* Each screen's code arrives on first visit (React.lazy in the feature's routes). */}
             <Suspense fallback={<div className="flex justify-center p-12"><Spinner className="h-8 w-8" /></div>}>
@@ -48,7 +52,7 @@ export function ShellLayout() {
           </footer>
         </div>
         <LogoutDialog open={logoutOpen} onOpenChange={setLogoutOpen} onConfirm={() => logout()} />
-        <AccountSettingsModal open={settingsOpen} onOpenChange={setSettingsOpen} />
+        {settingsUsed && <Suspense fallback={null}><AccountSettingsModal open={settingsOpen} onOpenChange={setSettingsOpen} /></Suspense>}
       </div>
     </QueryProvider>
   );
