@@ -3,7 +3,17 @@ import type { Bool } from './portable.js';
 
 /* The farmer app's content: varieties, pests and diseases with their photos, option lists, import memory. */
 
-export interface VarietiesTable {
+/** What every content record keeps: soft delete (the trash), times and the edit version. */
+interface ContentRecord {
+  isDeleted: Generated<Bool>;
+  createdAt: string;
+  updatedAt: string | null;
+  deletedAt: string | null;
+  deletedBy: string | null;
+  version: Generated<number>;
+}
+
+export interface VarietiesTable extends ContentRecord {
   id: string;
   varietyName: string;
   releaseName: string | null;
@@ -20,12 +30,6 @@ export interface VarietiesTable {
   plantingMethod: string | null;
   environment: string;
   recommendedInTarlac: Generated<Bool>;
-  isDeleted: Generated<Bool>;
-  createdAt: string;
-  updatedAt: string | null;
-  deletedAt: string | null;
-  deletedBy: string | null;
-  version: Generated<number>;
   /** Lower-cased searched fields (migration 010), kept by the varieties repository. */
   searchText: Generated<string>;
 }
@@ -33,7 +37,7 @@ export interface VarietiesTable {
 export type CatalogCollection = 'rice_local_pests' | 'rice_local_diseases';
 
 /** Shared shape of rice_local_pests and rice_local_diseases. */
-export interface CatalogTable {
+export interface CatalogTable extends ContentRecord {
   id: string;
   name: string;
   scientificName: string | null;
@@ -46,12 +50,6 @@ export interface CatalogTable {
   localName: string | null;
   affectedParts: Generated<string>;
   isTrainingClass: Generated<Bool>;
-  isDeleted: Generated<Bool>;
-  createdAt: string;
-  updatedAt: string | null;
-  deletedAt: string | null;
-  deletedBy: string | null;
-  version: Generated<number>;
 }
 
 export interface CatalogImagesTable {
