@@ -25,7 +25,7 @@ const tag = Date.now().toString(36);
 const varietyName = `NSIC Rc ${tag}`;
 let member: { username: string; password: string; fullname: string };
 
-const entryNames = { pest: `Rice bug ${tag}`, disease: `Rice blast ${tag}` } as const;
+const entryNames = { pest: `Whorl maggot ${tag}`, disease: `Leaf smut ${tag}` } as const;
 const entryIds = { pest: crypto.randomUUID(), disease: crypto.randomUUID() } as const;
 
 test.beforeAll(async () => {
@@ -34,7 +34,7 @@ test.beforeAll(async () => {
   // One pest and one disease with a photo each, so their view, edit and delete dialogs can be
   // opened (a new disease needs 800 photos through the form; the import takes existing records).
   const leaf = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 60, g: 140, b: 70 } } }).jpeg().toBuffer();
-  const entry = (id: string, name: string) => ({ [id]: { name, scientificName: 'Leptocorisa oratorius', description: 'Feeds on the grains.', createdAt: new Date().toISOString(), images: ['{{files}}/leaf.jpg'] } });
+  const entry = (id: string, name: string) => ({ [id]: { name, scientificName: 'Hydrellia philippina', description: 'Its larvae feed on the leaves.', createdAt: new Date().toISOString(), images: ['{{files}}/leaf.jpg'] } });
   await importExport({ rice_local_pests: entry(entryIds.pest, entryNames.pest), rice_local_diseases: entry(entryIds.disease, entryNames.disease) }, { 'leaf.jpg': leaf });
 });
 
