@@ -1,4 +1,4 @@
-import { StrictMode, Suspense } from 'react';
+import { startTransition, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { router } from './app/router';
@@ -10,7 +10,10 @@ import './index.css';
 // The query cache (TanStack Query) is not here: it arrives with the signed-in shell
 // (src/lib/query-client.tsx), so the login page loads without it.
 
-createRoot(document.getElementById('root')!).render(
+// The first render as a transition: React yields to the browser every few milliseconds instead
+// of one long task, so a slow phone stays responsive while the first screen is built.
+const root = createRoot(document.getElementById('root')!);
+startTransition(() => root.render(
   <StrictMode>
     <SessionProvider>
       <ToastProvider>
@@ -20,4 +23,4 @@ createRoot(document.getElementById('root')!).render(
       </ToastProvider>
     </SessionProvider>
   </StrictMode>,
-);
+));
