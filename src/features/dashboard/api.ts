@@ -1,22 +1,36 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { ActivityItem, ContentWeekly, DashboardCounts } from '../../../common/schemas/dashboard';
 import type { Detections } from '../../../common/schemas/scan-reports';
 import { api } from '../../lib/api';
 
 // Keys start with 'dashboard': the live stream refreshes them after every change.
+const countsKey = ['dashboard', 'counts'];
+const weeklyKey = ['dashboard', 'content-weekly'];
+const recentKey = ['dashboard', 'recent'];
+const counts = (quiet = false) => api<DashboardCounts>('/api/dashboard/counts', { skipAuthHandling: quiet });
+const weekly = (quiet = false) => api<ContentWeekly>('/api/dashboard/content-weekly', { skipAuthHandling: quiet });
+const recent = async (quiet = false) => (await api<{ items: ActivityItem[] }>('/api/dashboard/recent-activities', { skipAuthHandling: quiet })).items;
+
 export function useDashboardCounts() {
-  return useQuery({ queryKey: ['dashboard', 'counts'], queryFn: () => api<DashboardCounts>('/api/dashboard/counts') });
+  return useQuery({ queryKey: countsKey, queryFn: () => counts() });
 }
 
 export function useContentWeekly() {
-  return useQuery({ queryKey: ['dashboard', 'content-weekly'], queryFn: () => api<ContentWeekly>('/api/dashboard/content-weekly') });
+  return useQuery({ queryKey: weeklyKey, queryFn: () => weekly() });
 }
 
 export function useRecentActivities() {
-  return useQuery({
-    queryKey: ['dashboard', 'recent'],
-    queryFn: async () => (await api<{ items: ActivityItem[] }>('/api/dashboard/recent-activities')).items,
-  });
+  return useQuery({ queryKey: recentKey, queryFn: () => recent() });
+}
+
+/**
+ * A signed-in visit to /dashboard asks for its data while the session is still being checked
+ * (src/app/router.tsx). Quietly: if the session has ended, the session check says so.
+ */
+export function prefetchDashboard(client: QueryClient): void {
+  void client.prefetchQuery({ queryKey: countsKey, queryFn: () => counts(true) });
+  void client.prefetchQuery({ queryKey: recentKey, queryFn: () => recent(true) });
+  void client.prefetchQuery({ queryKey: weeklyKey, queryFn: () => weekly(true) });
 }
 
 /** Scanner detections; the key starts with 'scan_reports', so arriving reports refresh it live. */

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { Bug, Clock, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
 import { relativeTime } from '../../../common/activity';
 import { COLLECTION_NAMES, COLLECTIONS, type CollectionEntry } from '../../../common/collections';
@@ -37,6 +37,10 @@ export function DashboardPage() {
   const counts = useDashboardCounts();
   const recent = useRecentActivities();
   const [now, setNow] = useState(() => Date.now());
+  // The chart and Detections sit below the cards: built after them, in slices, so a slow
+  // phone shows the counts first and stays responsive.
+  const [below, setBelow] = useState(false);
+  useEffect(() => { startTransition(() => setBelow(true)); }, []);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 30_000);
     return () => clearInterval(t);
@@ -76,8 +80,8 @@ export function DashboardPage() {
         )}
       </section>
 
-      <ContentChart />
-      <DetectionsSection />
+      {below && <ContentChart />}
+      {below && <DetectionsSection />}
     </div>
   );
 }
