@@ -4,11 +4,11 @@ import type { ContentWeekly } from '../../../common/schemas/dashboard';
 import { Spinner } from '../../components/ui/spinner';
 import { TableFrame } from '../../components/ui/table-frame';
 import { useContentWeekly } from './api';
+import { dayLabel as weekLabel } from './format';
 
 const T = DASHBOARD.content;
 const ADDED = '#15803d';
 const CHANGED = '#1d4ed8';
-const weekLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-PH', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 function niceMax(n: number): number {
   const raw = Math.max(1, Math.ceil(n / 4));

@@ -9,6 +9,7 @@ import { useSession } from '../../lib/session';
 import { useDashboardCounts, useRecentActivities } from './api';
 import { ContentChart } from './content-chart';
 import { DetectionsSection } from './detections';
+import { momentLabel } from './format';
 
 function StatCard({ label, value, icon: Icon, tone }: { label: string; value: number | undefined; icon: LucideIcon; tone: string }) {
   return (
@@ -70,7 +71,7 @@ export function DashboardPage() {
                 <li key={item.id} className="flex items-center gap-3 py-3">
                   <span className="flex h-9 w-9 items-center justify-center rounded-full bg-slate-100 text-slate-600"><Icon className="h-4 w-4" aria-hidden /></span>
                   <span className="flex-1 text-sm text-slate-800">{item.text}</span>
-                  <time className="text-xs text-slate-500" dateTime={item.timestamp} title={new Date(item.timestamp).toLocaleString('en-PH', { timeZone: 'Asia/Manila' })}>
+                  <time className="text-xs text-slate-500" dateTime={item.timestamp} title={momentLabel(item.timestamp)}>
                     {relativeTime(item.timestamp, now)}
                   </time>
                 </li>

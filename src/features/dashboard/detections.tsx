@@ -6,9 +6,9 @@ import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { TableFrame } from '../../components/ui/table-frame';
 import { useDetections } from './api';
+import { dayLabel } from './format';
 
 const COLORS = ['#15803d', '#b91c1c', '#1d4ed8', '#a16207', '#7e22ce', '#0f766e', '#be185d', '#4d7c0f'];
-const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-PH', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** The axis top: four equal whole-number steps of 1, 2 or 5 times a power of ten. */
 function niceMax(n: number): number {

@@ -15,9 +15,11 @@ export function listOrDash(values: string[] | null | undefined): string {
   return values && values.length > 0 ? values.join(', ') : VARIETIES.dash;
 }
 
+const DATE_TIME = new Intl.DateTimeFormat('en-PH', { timeZone: 'Asia/Manila', dateStyle: 'medium', timeStyle: 'short' });
+
 export function dateTimeOrDash(iso: string | null | undefined): string {
   if (!iso) return VARIETIES.dash;
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return VARIETIES.dash;
-  return new Date(t).toLocaleString('en-PH', { timeZone: 'Asia/Manila', dateStyle: 'medium', timeStyle: 'short' });
+  return DATE_TIME.format(new Date(t));
 }
