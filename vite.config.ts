@@ -1,6 +1,8 @@
 import { defineConfig, type PluginOption } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { chunkGroups } from './scripts/chunk-groups.js';
+import { firstVisitPages } from './scripts/first-visit-pages.js';
 
 // `npm run build:report` sets BUNDLE_REPORT: the visualiser writes what each chunk holds.
 async function reportPlugins(): Promise<PluginOption[]> {
@@ -13,11 +15,16 @@ async function reportPlugins(): Promise<PluginOption[]> {
   ];
 }
 
+const chunks = chunkGroups(import.meta.dirname);
+
 export default defineConfig(async () => ({
-  plugins: [react(), tailwindcss(), ...(await reportPlugins())],
+  plugins: [react(), tailwindcss(), chunks.plugin, firstVisitPages(import.meta.dirname), ...(await reportPlugins())],
   // heic2any (1.4 MB) is its own chunk, loaded only when a phone photo in HEIC is picked.
   // The browsers staff use all support modulepreload; no polyfill in the login bundle.
-  build: { outDir: 'dist/client', emptyOutDir: true, chunkSizeWarningLimit: 1500, modulePreload: { polyfill: false } },
+  build: {
+    outDir: 'dist/client', emptyOutDir: true, chunkSizeWarningLimit: 1500, modulePreload: { polyfill: false },
+    rolldownOptions: { output: { codeSplitting: { groups: chunks.groups } } },
+  },
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://localhost:3000', changeOrigin: false } },

@@ -10,7 +10,9 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
+import { firstVisitPage } from '../common/first-visit.js';
 import { LIMITS } from '../common/limits.js';
+import { SIGNED_IN_HINT_COOKIE } from '../common/sessions.js';
 import { APP } from '../common/texts.js';
 import type { Config } from './config.js';
 import { createDb } from './db/connection.js';
@@ -188,6 +190,10 @@ function registerClient(app: FastifyInstance, clientDir: string): void {
     }
     if (path.extname(wanted)) return reply.code(404).send(notFound);
     reply.header('cache-control', 'no-cache');
+    reply.header('vary', 'Cookie');
+    // A browser that may be signed in gets the copy that preloads its screen (common/first-visit.ts).
+    const page = request.cookies[SIGNED_IN_HINT_COOKIE] ? firstVisitPage(`/${wanted}`) : null;
+    if (page && fs.existsSync(path.join(clientDir, page.file))) return reply.sendFile(page.file);
     return reply.sendFile('index.html');
   });
 }

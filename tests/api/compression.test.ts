@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstVisitPage } from '../../common/first-visit.js';
+import { SIGNED_IN_HINT_COOKIE } from '../../common/sessions.js';
 import { precompress } from '../../scripts/precompress.mjs';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { superAdminSession } from '../fixtures/accounts.js';
@@ -19,6 +21,11 @@ const PAGE = `<!doctype html><title>PalaYan Admin</title><div id="root"></div>${
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(3000))});`;
 fs.mkdirSync(path.join(clientDir, 'assets'));
 fs.writeFileSync(path.join(clientDir, 'index.html'), PAGE);
+// The build's signed-in copies of the page (scripts/first-visit-pages.ts), told apart by text.
+const DASHBOARD_PAGE = PAGE.replace('<title>', '<link rel="preload" as="fetch" href="/api/dashboard/counts"><title>');
+const SHELL_PAGE = PAGE.replace('<title>', '<link rel="preload" as="fetch" href="/api/auth/session"><title>');
+fs.writeFileSync(path.join(clientDir, firstVisitPage('/dashboard')!.file), DASHBOARD_PAGE);
+fs.writeFileSync(path.join(clientDir, firstVisitPage('/dashboard/accounts')!.file), SHELL_PAGE);
 fs.writeFileSync(path.join(clientDir, 'assets', 'app-Ab12Cd34.js'), SCRIPT);
 
 let t: TestApp;
@@ -94,6 +101,35 @@ describe('static files', () => {
       expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(PAGE);
       expect(res.headers['cache-control']).toBe('no-cache');
     }
+  });
+});
+
+describe('first-visit pages', () => {
+  const hint = `${SIGNED_IN_HINT_COOKIE}=1`;
+  const page = async (url: string, cookie?: string) => {
+    const res = await t.app.inject({ url, headers: { 'accept-encoding': 'br', ...(cookie ? { cookie } : {}) } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers.vary).toMatch(/cookie/i);
+    return zlib.brotliDecompressSync(res.rawPayload).toString();
+  };
+
+  it('sends a browser with the signed-in hint the copy that preloads its screen, by address', async () => {
+    expect(await page('/dashboard', hint)).toBe(DASHBOARD_PAGE);
+    expect(await page('/dashboard/', hint)).toBe(DASHBOARD_PAGE);
+    expect(await page('/%64ashboard?x=1', hint)).toBe(DASHBOARD_PAGE);
+    expect(await page('/dashboard/rice_varieties', hint)).toBe(SHELL_PAGE);
+    expect(await page('/dashboard/history_logs?page=2', `other=1; ${hint}`)).toBe(SHELL_PAGE);
+    // Outside the signed-in screens the page is index.html, hint or not.
+    expect(await page('/login', hint)).toBe(PAGE);
+    expect(await page('/reset-password', hint)).toBe(PAGE);
+    expect(await page('/dashboardx', hint)).toBe(PAGE);
+  });
+
+  it('sends index.html without the hint, so a signed-out visit fetches nothing it cannot use', async () => {
+    expect(await page('/dashboard')).toBe(PAGE);
+    expect(await page('/dashboard/accounts', 'palayan_session=abc')).toBe(PAGE);
   });
 });
 

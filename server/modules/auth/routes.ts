@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { SESSION_PATH } from '../../../common/first-visit.js';
 import { loginSchema, sessionSchema } from '../../../common/schemas/auth.js';
 import { SIGNED_IN_HINT_COOKIE } from '../../../common/sessions.js';
 import { loginResultSchema, loginSecondFactorSchema, secondFactorSessionSchema } from '../../../common/schemas/two-factor.js';
@@ -64,7 +65,7 @@ const routes: FastifyPluginAsync = async (app) => {
     return reply.code(204).send(null);
   });
 
-  r.get('/api/auth/session', {
+  r.get(SESSION_PATH, {
     config: { access: 'signedIn', passive: true },
     schema: { tags: ['auth'], summary: 'The signed-in user (does not count as activity)', response: { 200: sessionSchema } },
   }, async (request, reply) => {

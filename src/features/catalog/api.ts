@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog';
+import { SESSION_PATH } from '../../../common/first-visit';
 import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, StagedImage } from '../../../common/schemas/catalog';
 import type { ApiErrorBody } from '../../../common/schemas/auth';
 import type { OptionLists } from '../../../common/schemas/maintenance';
@@ -91,7 +92,7 @@ export function uploadPhoto(kind: CatalogKind, file: File, onProgress: (fraction
       try { data = JSON.parse(xhr.responseText); } catch { data = undefined; }
       if (xhr.status === 201 && data) { resolve(data as StagedImage); return; }
       const err = (data as ApiErrorBody | undefined)?.error;
-      if (xhr.status === 401) void api('/api/auth/session').catch(() => undefined);
+      if (xhr.status === 401) void api(SESSION_PATH).catch(() => undefined);
       reject(new ApiError(xhr.status, err?.code ?? 'INTERNAL', err?.message ?? (xhr.status === 413 ? ERRORS.payloadTooLarge : ERRORS.internal), err?.fields ?? {}));
     };
     xhr.onerror = () => reject(new ApiError(0, 'NETWORK', 'Cannot reach the server. Check your connection and try again.'));

@@ -1,15 +1,16 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { ActivityItem, ContentWeekly, DashboardCounts } from '../../../common/schemas/dashboard';
 import type { Detections } from '../../../common/schemas/scan-reports';
+import { DASHBOARD_PATHS } from '../../../common/first-visit';
 import { api } from '../../lib/api';
 
 // Keys start with 'dashboard': the live stream refreshes them after every change.
 const countsKey = ['dashboard', 'counts'];
 const weeklyKey = ['dashboard', 'content-weekly'];
 const recentKey = ['dashboard', 'recent'];
-const counts = (quiet = false) => api<DashboardCounts>('/api/dashboard/counts', { skipAuthHandling: quiet });
-const weekly = (quiet = false) => api<ContentWeekly>('/api/dashboard/content-weekly', { skipAuthHandling: quiet });
-const recent = async (quiet = false) => (await api<{ items: ActivityItem[] }>('/api/dashboard/recent-activities', { skipAuthHandling: quiet })).items;
+const counts = (quiet = false) => api<DashboardCounts>(DASHBOARD_PATHS.counts, { skipAuthHandling: quiet });
+const weekly = (quiet = false) => api<ContentWeekly>(DASHBOARD_PATHS.contentWeekly, { skipAuthHandling: quiet });
+const recent = async (quiet = false) => (await api<{ items: ActivityItem[] }>(DASHBOARD_PATHS.recentActivities, { skipAuthHandling: quiet })).items;
 
 export function useDashboardCounts() {
   return useQuery({ queryKey: countsKey, queryFn: () => counts() });
