@@ -1,24 +1,25 @@
-import { lazy } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/login-page';
 import type { FeatureRoutes } from './feature-routes';
 import { RequirePermission, RequireSession } from './guards';
 import { NAV } from './nav';
+import { preloadable } from './preloadable';
 import { mayHaveSession } from '../lib/storage';
 
 // The login screen is all a fresh visit needs; the shell (sidebar, header, menus, Account
 // Settings) and the dashboard arrive after sign-in, in chunks of their own.
-const loadShell = () => import('./shell/layout');
-const loadDashboard = () => import('../features/dashboard/dashboard-page');
-const ShellLayout = lazy(() => loadShell().then((m) => ({ default: m.ShellLayout })));
-const DashboardPage = lazy(() => loadDashboard().then((m) => ({ default: m.DashboardPage })));
+const shell = preloadable(() => import('./shell/layout').then((m) => m.ShellLayout));
+const dashboard = preloadable(() => import('../features/dashboard/dashboard-page').then((m) => m.DashboardPage));
+const ShellLayout = shell.Component;
+const DashboardPage = dashboard.Component;
 
 // A visit that may be signed in fetches the shell (and the dashboard, when it is the address)
 // while its session is checked, instead of after: one round trip less on a slow connection.
+// (The server's page for such a visit already asks for them: common/first-visit.ts.)
 if (mayHaveSession() && location.pathname.startsWith('/dashboard')) {
-  loadShell().catch(() => undefined); // the route loads it again and shows the error
+  shell.preload().catch(() => undefined); // the route loads it again and shows the error
   if (/^\/dashboard\/?$/.test(location.pathname)) {
-    loadDashboard().catch(() => undefined);
+    dashboard.preload().catch(() => undefined);
     Promise.all([import('../features/dashboard/api'), import('../lib/query-client')])
       .then(([{ prefetchDashboard }, { queryClient }]) => prefetchDashboard(queryClient))
       .catch(() => undefined);

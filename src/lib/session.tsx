@@ -1,4 +1,5 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { SESSION_PATH } from '../../common/first-visit';
 import { TIMINGS } from '../../common/limits';
 import type { LoginInput, SessionInfo } from '../../common/schemas/auth';
 import type { LoginResult, LoginSecondFactorInput, SecondFactorSession } from '../../common/schemas/two-factor';
@@ -46,9 +47,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const load = useCallback(async (): Promise<SessionInfo | null> => {
     try {
-      const info = await api<SessionInfo>('/api/auth/session', { skipAuthHandling: true });
-      setSession(info);
-      setStatus('authenticated');
+      const info = await api<SessionInfo>(SESSION_PATH, { skipAuthHandling: true });
+      // As a transition: the signed-in frame and its screen are built in slices that yield to
+      // the browser, not in one long task that a slow phone cannot interrupt.
+      startTransition(() => {
+        setSession(info);
+        setStatus('authenticated');
+      });
       return info;
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) forgetSessionHint();
@@ -127,7 +132,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!authenticated) return;
     const timer = setInterval(() => {
-      api<SessionInfo>('/api/auth/session', { skipAuthHandling: true })
+      api<SessionInfo>(SESSION_PATH, { skipAuthHandling: true })
         .then((info) => { if (info.sessionId !== sessionId) setSession(info); })
         .catch((err: unknown) => {
           if (err instanceof ApiError && err.status === 401) void handleEnded(err.reason ?? 'session_ended');

@@ -40,7 +40,9 @@ export function ShellLayout() {
         <Sidebar role={session.user.role} collapsed={collapsed} onToggleCollapsed={toggleCollapsed} mobileOpen={mobileOpen} onCloseMobile={() => setMobileOpen(false)} />
         <div className="flex min-w-0 flex-1 flex-col">
           <Header user={session.user} onOpenMobileNav={() => setMobileOpen(true)} onAccountSettings={() => { setSettingsUsed(true); setSettingsOpen(true); }} onLogout={() => setLogoutOpen(true)} />
-          <main className="flex-1 p-4 lg:p-8">
+          {/* At least a screen tall, so the footer starts below the fold and does not jump down
+              as a screen's sections arrive (a layout shift on every first visit). */}
+          <main className="min-h-dvh flex-1 p-4 lg:p-8">
             {/* Each screen's code arrives on first visit (React.lazy in the feature's routes). */}
             <Suspense fallback={<div className="flex justify-center p-12"><Spinner className="h-8 w-8" /></div>}>
               <Outlet />

@@ -37,6 +37,15 @@ export function LoginPage() {
     if (reason) setAutoLogout(reason === 'inactivity' ? LOGIN.autoLogoutInactivity : reason === 'signed_out' ? LOGIN.autoLogoutSignedOut : LOGIN.autoLogoutSessionEnded);
   }, []);
 
+  // The username field gets the focus just after the page is first drawn, not while React
+  // inserts it (autoFocus): focusing forces the whole page's layout inside that task, and a slow
+  // phone then has one long task where it could have two shorter ones.
+  useEffect(() => {
+    if (challenge) return undefined;
+    const t = setTimeout(() => { if (document.activeElement === document.body) form.setFocus('identifier'); });
+    return () => clearTimeout(t);
+  }, [form, challenge]);
+
   if (status === 'authenticated' && !redirecting) return <Navigate to="/dashboard" replace />;
 
   async function signedIn() {
@@ -92,7 +101,7 @@ export function LoginPage() {
           <h1 className="text-2xl font-bold text-slate-900">Welcome back</h1>
           <p className="mb-6 mt-1 text-sm text-slate-500">Sign in to manage the rice-information app.</p>
           <Form form={form} onSubmit={onSubmit} className="space-y-4">
-            <TextField name="identifier" label={LOGIN.usernameLabel} autoComplete="username" autoFocus
+            <TextField name="identifier" label={LOGIN.usernameLabel} autoComplete="username"
               onInput={() => setError(null)} />
             <TextField name="password" label={LOGIN.passwordLabel} autoComplete="current-password" revealable
               onInput={() => setError(null)} />

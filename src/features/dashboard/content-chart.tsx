@@ -56,10 +56,13 @@ function Bars({ data }: { data: ContentWeekly }) {
   );
 }
 
-/** The dashboard's weekly content chart: what staff added and changed, from the audit log. */
-export function ContentChart() {
+/**
+ * The dashboard's weekly content chart: what staff added and changed, from the audit log. The
+ * section and its heading show with the cards; the bars and the table are drawn once `drawn`.
+ */
+export function ContentChart({ drawn }: { drawn: boolean }) {
   const query = useContentWeekly();
-  const data = query.data;
+  const data = drawn ? query.data : undefined;
   return (
     <section className="mt-8 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="content-chart-heading" data-testid="content-weekly">
       <h2 id="content-chart-heading" className="text-lg font-semibold text-slate-900">{T.title}</h2>

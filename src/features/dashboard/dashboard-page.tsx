@@ -38,8 +38,8 @@ export function DashboardPage() {
   const counts = useDashboardCounts();
   const recent = useRecentActivities();
   const [now, setNow] = useState(() => Date.now());
-  // The chart and Detections sit below the cards: built after them, in slices, so a slow
-  // phone shows the counts first and stays responsive.
+  // The chart's bars and Detections sit below the cards: built after them, in slices, so a
+  // slow phone shows the counts (and the chart's heading) first and stays responsive.
   const [below, setBelow] = useState(false);
   useEffect(() => { startTransition(() => setBelow(true)); }, []);
   useEffect(() => {
@@ -81,7 +81,7 @@ export function DashboardPage() {
         )}
       </section>
 
-      {below && <ContentChart />}
+      <ContentChart drawn={below} />
       {below && <DetectionsSection />}
     </div>
   );
