@@ -8,7 +8,9 @@
  *  2. Lighthouse (mobile, simulated slow 4G, 4x CPU slowdown: its default profile) on /login and
  *     on /dashboard signed in: performance, accessibility and best-practices scores and the
  *     transferred bytes; the median of the runs.
- * Usage: npm run bench:web [-- runs]   (CHROMIUM_PATH, default /usr/bin/chromium)
+ * Usage: npm run bench:web [-- runs [--only bytes|/login|/dashboard]]   (CHROMIUM_PATH, default
+ * /usr/bin/chromium; BENCH_WEB_REPORTS=dir keeps each Lighthouse report as JSON there, to open in
+ * the Lighthouse viewer)
  */
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +21,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
 const runs = Number(process.argv[2] ?? 3);
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const port = Number(process.env.BENCH_WEB_PORT ?? 3590);
 const base = `http://127.0.0.1:${port}`;
 const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -70,44 +73,49 @@ async function meter(page: Page) {
 
 async function quiet(ms = 1500) { await new Promise((r) => setTimeout(r, ms)); }
 
-console.log(`\n== Bytes of JavaScript and CSS on the wire (Chromium, ${runs} runs, median)`);
-const screens = [
-  { name: 'Rice Varieties', path: '/dashboard/rice_varieties' },
-  { name: 'Rice Pests', path: '/dashboard/rice_pests' },
-  { name: 'Rice Diseases', path: '/dashboard/rice_diseases' },
-  { name: 'Accounts', path: '/dashboard/accounts' },
-  { name: 'History Logs', path: '/dashboard/history_logs' },
-  { name: 'File Maintenance', path: '/dashboard/file_maintenance' },
-];
-const rows = new Map<string, number[]>();
-const add = (k: string, v: number) => rows.set(k, [...(rows.get(k) ?? []), v]);
-let seenEncodings = new Set<string>();
-const browser = await chromium.launch({ executablePath: chromePath, args: ['--no-sandbox', '--disable-gpu'] });
-for (let i = 0; i < runs; i += 1) {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
-  const page = await context.newPage();
-  const m = await meter(page);
-  await page.goto(`${base}/login`);
-  await page.getByRole('button', { name: 'Login' }).waitFor();
-  await quiet(3000);
-  add('login, loaded and usable (nothing typed)', m.take());
-  await page.getByLabel('Username or email').fill(admin.username);
-  await quiet();
-  add('login, first keystroke (fetches the schema)', m.take());
-  await page.getByLabel('Password', { exact: true }).fill(admin.password);
-  await page.getByLabel('Password', { exact: true }).press('Enter');
-  await page.waitForURL(/\/dashboard$/);
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-  await quiet();
-  add('dashboard (shell + screen), first visit', m.take());
-  for (const s of screens) {
-    await page.locator(`nav a[href="${s.path}"]`).first().click();
-    await page.waitForURL(new RegExp(`${s.path}$`));
+if (!only || only === 'bytes') await measureBytes();
+if (only !== 'bytes') await measureLighthouse(only ? [only] : ['/login', '/dashboard']);
+process.exit(0);
+
+async function measureBytes() {
+  console.log(`\n== Bytes of JavaScript and CSS on the wire (Chromium, ${runs} runs, median)`);
+  const screens = [
+    { name: 'Rice Varieties', path: '/dashboard/rice_varieties' },
+    { name: 'Rice Pests', path: '/dashboard/rice_pests' },
+    { name: 'Rice Diseases', path: '/dashboard/rice_diseases' },
+    { name: 'Accounts', path: '/dashboard/accounts' },
+    { name: 'History Logs', path: '/dashboard/history_logs' },
+    { name: 'File Maintenance', path: '/dashboard/file_maintenance' },
+  ];
+  const rows = new Map<string, number[]>();
+  const add = (k: string, v: number) => rows.set(k, [...(rows.get(k) ?? []), v]);
+  let seenEncodings = new Set<string>();
+  const browser = await chromium.launch({ executablePath: chromePath, args: ['--no-sandbox', '--disable-gpu'] });
+  for (let i = 0; i < runs; i += 1) {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+    const page = await context.newPage();
+    const m = await meter(page);
+    await page.goto(`${base}/login`);
+    await page.getByRole('button', { name: 'Login' }).waitFor();
+    await quiet(3000);
+    add('login, loaded and usable (nothing typed)', m.take());
+    await page.getByLabel('Username or email').fill(admin.username);
     await quiet();
-    add(`${s.name}, first visit`, m.take());
-  }
-  seenEncodings = m.encodings;
-  await context.close();
+    add('login, first keystroke (fetches the schema)', m.take());
+    await page.getByLabel('Password', { exact: true }).fill(admin.password);
+    await page.getByLabel('Password', { exact: true }).press('Enter');
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await quiet();
+    add('dashboard (shell + screen), first visit', m.take());
+    for (const s of screens) {
+      await page.locator(`nav a[href="${s.path}"]`).first().click();
+      await page.waitForURL(new RegExp(`${s.path}$`));
+      await quiet();
+      add(`${s.name}, first visit`, m.take());
+    }
+    seenEncodings = m.encodings;
+    await context.close();
 }
 await browser.close();
 for (const [k, v] of rows) {
@@ -115,52 +123,58 @@ for (const [k, v] of rows) {
   console.log(`${k.padEnd(42)} ${KiB(median(v)).padStart(10)}${median(v) > budget ? '  OVER BUDGET' : ''}`);
 }
 console.log(`content-encoding of those responses: ${[...seenEncodings].join(', ')}`);
+}
 
-console.log(`\n== Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}: mobile, simulated slow 4G (${runs} runs, median)`);
-const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
-const lighthouseCdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
-try {
-  for (const target of ['/login', '/dashboard']) {
-    const perf: number[] = []; const a11y: number[] = []; const bp: number[] = []; const total: number[] = []; const jsCss: number[] = []; const lcp: number[] = []; const tbt: number[] = [];
-    const failures = new Set<string>();
-    for (let i = 0; i < runs; i += 1) {
-      // The browser itself holds the cookies (as after a real login), so the page's script sees
-      // the readable signed-in hint too; an extra request header would hide it from the page.
-      await lighthouseCdp.contexts()[0]!.clearCookies();
-      if (target !== '/login') {
-        const pairs = (await login()).split('; ').map((pair) => pair.split('='));
-        await lighthouseCdp.contexts()[0]!.addCookies(pairs.map(([name, value]) => ({ name: name!, value: value!, url: base, sameSite: 'Strict' as const, httpOnly: name === 'palayan_session' })));
-      }
-      const result = await lighthouse(`${base}${target}`, {
-        port: chrome.port, output: 'json', logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility', 'best-practices'],
-      });
-      const lhr = result!.lhr;
-      if (new URL(lhr.finalDisplayedUrl).pathname !== target) throw new Error(`Lighthouse measured ${lhr.finalDisplayedUrl}, not ${target}`);
-      perf.push(Math.round((lhr.categories.performance!.score ?? 0) * 100));
-      a11y.push(Math.round((lhr.categories.accessibility!.score ?? 0) * 100));
-      bp.push(Math.round((lhr.categories['best-practices']!.score ?? 0) * 100));
-      total.push(Number(lhr.audits['total-byte-weight']!.numericValue ?? 0));
-      lcp.push(Number(lhr.audits['largest-contentful-paint']!.numericValue ?? 0));
-      tbt.push(Number(lhr.audits['total-blocking-time']!.numericValue ?? 0));
-      const items = ((lhr.audits['network-requests']!.details as { items?: Array<{ resourceType?: string; transferSize?: number }> } | undefined)?.items ?? []);
-      jsCss.push(items.filter((r) => r.resourceType === 'Script' || r.resourceType === 'Stylesheet').reduce((n, r) => n + (r.transferSize ?? 0), 0));
-      for (const cat of ['accessibility', 'best-practices'] as const) {
-        for (const ref of lhr.categories[cat]!.auditRefs) {
-          const audit = lhr.audits[ref.id]!;
-          if (ref.weight > 0 && audit.score !== null && audit.score < 1) {
-            const items = ((audit.details as { items?: unknown[] } | undefined)?.items ?? []).slice(0, 3).map((it) => JSON.stringify(it).slice(0, 300));
-            failures.add(`${cat}: ${ref.id} (${audit.title})${items.map((t) => `\n        ${t}`).join('')}`);
+async function measureLighthouse(targets: string[]) {
+  console.log(`\n== Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}: mobile, simulated slow 4G (${runs} runs, median)`);
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+  const lighthouseCdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  try {
+    for (const target of targets) {
+      const perf: number[] = []; const a11y: number[] = []; const bp: number[] = []; const total: number[] = []; const jsCss: number[] = []; const lcp: number[] = []; const tbt: number[] = [];
+      const failures = new Set<string>();
+      for (let i = 0; i < runs; i += 1) {
+        // The browser itself holds the cookies (as after a real login), so the page's script sees
+        // the readable signed-in hint too; an extra request header would hide it from the page.
+        await lighthouseCdp.contexts()[0]!.clearCookies();
+        if (target !== '/login') {
+          const pairs = (await login()).split('; ').map((pair) => pair.split('='));
+          await lighthouseCdp.contexts()[0]!.addCookies(pairs.map(([name, value]) => ({ name: name!, value: value!, url: base, sameSite: 'Strict' as const, httpOnly: name === 'palayan_session' })));
+        }
+        const result = await lighthouse(`${base}${target}`, {
+          port: chrome.port, output: 'json', logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        });
+        const lhr = result!.lhr;
+        if (process.env.BENCH_WEB_REPORTS) {
+          fs.mkdirSync(process.env.BENCH_WEB_REPORTS, { recursive: true });
+          fs.writeFileSync(path.join(process.env.BENCH_WEB_REPORTS, `${target.slice(1)}-${i + 1}.json`), JSON.stringify(lhr));
+        }
+        if (new URL(lhr.finalDisplayedUrl).pathname !== target) throw new Error(`Lighthouse measured ${lhr.finalDisplayedUrl}, not ${target}`);
+        perf.push(Math.round((lhr.categories.performance!.score ?? 0) * 100));
+        a11y.push(Math.round((lhr.categories.accessibility!.score ?? 0) * 100));
+        bp.push(Math.round((lhr.categories['best-practices']!.score ?? 0) * 100));
+        total.push(Number(lhr.audits['total-byte-weight']!.numericValue ?? 0));
+        lcp.push(Number(lhr.audits['largest-contentful-paint']!.numericValue ?? 0));
+        tbt.push(Number(lhr.audits['total-blocking-time']!.numericValue ?? 0));
+        const items = ((lhr.audits['network-requests']!.details as { items?: Array<{ resourceType?: string; transferSize?: number }> } | undefined)?.items ?? []);
+        jsCss.push(items.filter((r) => r.resourceType === 'Script' || r.resourceType === 'Stylesheet').reduce((n, r) => n + (r.transferSize ?? 0), 0));
+        for (const cat of ['accessibility', 'best-practices'] as const) {
+          for (const ref of lhr.categories[cat]!.auditRefs) {
+            const audit = lhr.audits[ref.id]!;
+            if (ref.weight > 0 && audit.score !== null && audit.score < 1) {
+              const items = ((audit.details as { items?: unknown[] } | undefined)?.items ?? []).slice(0, 3).map((it) => JSON.stringify(it).slice(0, 300));
+              failures.add(`${cat}: ${ref.id} (${audit.title})${items.map((t) => `\n        ${t}`).join('')}`);
+            }
           }
         }
       }
+      console.log(`${target.padEnd(11)} performance ${median(perf)}  accessibility ${median(a11y)}  best practices ${median(bp)}  ` +
+        `LCP ${(median(lcp) / 1000).toFixed(2)} s  TBT ${median(tbt).toFixed(0)} ms  JS+CSS ${KiB(median(jsCss))}  all bytes ${KiB(median(total))}  [performance runs: ${perf.join(', ')}]`);
+      for (const f of failures) console.log(`    failing ${f}`);
     }
-    console.log(`${target.padEnd(11)} performance ${median(perf)}  accessibility ${median(a11y)}  best practices ${median(bp)}  ` +
-      `LCP ${(median(lcp) / 1000).toFixed(2)} s  TBT ${median(tbt).toFixed(0)} ms  JS+CSS ${KiB(median(jsCss))}  all bytes ${KiB(median(total))}  [performance runs: ${perf.join(', ')}]`);
-    for (const f of failures) console.log(`    failing ${f}`);
-  }
-} finally {
-  await lighthouseCdp.close();
-  await chrome.kill();
+  } finally {
+    await lighthouseCdp.close();
+    await chrome.kill();
 }
-process.exit(0);
+}
