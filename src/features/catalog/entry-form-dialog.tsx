@@ -123,16 +123,18 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
 
   const submitNow = useRef<() => void>(() => {});
   submitNow.current = () => { void form.handleSubmit((v) => onSubmit(v as FormValues))(); };
-  // Runs after the effect above has put the last uploaded ids into the form.
   // The batch's own item states decide (its stats trail them by up to ~120 ms: a retry just
-  // pressed must not read as 'still failed').
+  // pressed must not read as 'still failed'). Those states are live: the last upload may have
+  // finished after this render, whose ids the effect above put into the form, so the form gets
+  // every uploaded id again just before the save (without this, a save could link 2 of 3).
   useEffect(() => {
     if (!saveQueued) return;
     if (batch.items.some((i) => i.status !== 'done' && i.status !== 'failed')) return;
     setSaveQueued(false);
-    if (batch.items.some((i) => i.status === 'failed')) setSaveStopped(true);
-    else submitNow.current();
-  }, [batch, batchVersion, saveQueued]);
+    if (batch.items.some((i) => i.status === 'failed')) { setSaveStopped(true); return; }
+    form.setValue('imageIds', [...kept.map((i) => i.id), ...batch.uploadedIds()], { shouldDirty: true });
+    submitNow.current();
+  }, [batch, batchVersion, saveQueued, form, kept]);
   useEffect(() => { if (saveStopped && stats.failed === 0) setSaveStopped(false); }, [saveStopped, stats.failed]);
   const failedNames = saveStopped ? batch.items.filter((i) => i.status === 'failed').map((i) => i.name) : [];
 
