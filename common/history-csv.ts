@@ -1,5 +1,6 @@
 import { HISTORY } from './history.js';
-import { MANILA_OFFSET_MS, parseTimestamp } from './history-dates.js';
+import { parseTimestamp } from './history-dates.js';
+import { MANILA_OFFSET_MS } from './manila-time.js';
 
 /** CSV header row (SPEC.md section 7), in this order. */
 export const HISTORY_CSV_COLUMNS = ['Timestamp', 'User', 'Action', 'Collection', 'Document', 'Description'] as const;

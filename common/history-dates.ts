@@ -1,8 +1,6 @@
 import { HISTORY, HISTORY_LIMITS, type HistoryDateRange } from './history.js';
+import { MANILA_OFFSET_MS, manilaDateTimeSeconds } from './manila-time.js';
 
-/** The department's time zone: Asia/Manila is UTC+08:00 all year (no daylight saving). */
-export const MANILA_TIME_ZONE = 'Asia/Manila';
-export const MANILA_OFFSET_MS = 8 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Today's date in Manila as YYYY-MM-DD (used in the CSV file name and the custom range). */
@@ -65,13 +63,8 @@ export function parseTimestamp(value: string | null | undefined): number | null 
   return Number.isNaN(t) ? null : t;
 }
 
-const FULL_DATE = new Intl.DateTimeFormat('en-US', {
-  timeZone: MANILA_TIME_ZONE,
-  year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true,
-});
-
 /** The full date shown on hover and in the entry dialog, in Manila time; 'Invalid Date' otherwise. */
 export function fullDate(value: string | null | undefined): string {
   const t = parseTimestamp(value);
-  return t === null ? HISTORY.invalidDate : `${FULL_DATE.format(t)} (PHT)`;
+  return t === null ? HISTORY.invalidDate : `${manilaDateTimeSeconds(t)} (PHT)`;
 }

@@ -1,13 +1,11 @@
 import { Ban, KeyRound, MonitorSmartphone, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
 import { ACCOUNTS, type AccountDisplayStatus } from '../../../common/accounts';
+import { manilaShortDate, manilaTime } from '../../../common/manila-time';
 import type { AdminAccount } from '../../../common/schemas/accounts';
 import { SESSIONS } from '../../../common/sessions';
 import { SHELL } from '../../../common/texts';
 import { TWO_FACTOR } from '../../../common/two-factor';
 import { cn } from '../../components/ui/cn';
-
-const dateFormat = new Intl.DateTimeFormat('en-PH', { timeZone: 'Asia/Manila', year: 'numeric', month: 'short', day: 'numeric' });
-const timeFormat = new Intl.DateTimeFormat('en-PH', { timeZone: 'Asia/Manila', hour: 'numeric', minute: '2-digit' });
 
 /** A date in Philippine time; with `withTime` the time goes on a second, smaller line. */
 function When({ iso, withTime }: { iso: string | null; withTime?: boolean }) {
@@ -15,8 +13,8 @@ function When({ iso, withTime }: { iso: string | null; withTime?: boolean }) {
   if (!d || Number.isNaN(d.getTime())) return <span className="text-slate-400">{ACCOUNTS.never}</span>;
   return (
     <time dateTime={iso!} className="block leading-tight">
-      {dateFormat.format(d)}
-      {withTime && <span className="block text-xs text-slate-500">{timeFormat.format(d)}</span>}
+      {manilaShortDate(d)}
+      {withTime && <span className="block text-xs text-slate-500">{manilaTime(d)}</span>}
     </time>
   );
 }

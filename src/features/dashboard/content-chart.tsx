@@ -1,10 +1,10 @@
 import { useId } from 'react';
+import { calendarDayLabel as weekLabel } from '../../../common/manila-time';
 import { DASHBOARD } from '../../../common/texts';
 import type { ContentWeekly } from '../../../common/schemas/dashboard';
 import { Spinner } from '../../components/ui/spinner';
 import { TableFrame } from '../../components/ui/table-frame';
 import { useContentWeekly } from './api';
-import { dayLabel as weekLabel } from './format';
 
 const T = DASHBOARD.content;
 const ADDED = '#15803d';

@@ -2,6 +2,7 @@ import { startTransition, useEffect, useState } from 'react';
 import { Bug, Clock, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
 import { relativeTime } from '../../../common/activity';
 import { COLLECTION_NAMES, COLLECTIONS, type CollectionEntry } from '../../../common/collections';
+import { manilaMoment } from '../../../common/manila-time';
 import { DASHBOARD } from '../../../common/texts';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
@@ -9,7 +10,6 @@ import { useSession } from '../../lib/session';
 import { useDashboardCounts, useRecentActivities } from './api';
 import { ContentChart } from './content-chart';
 import { DetectionsSection } from './detections';
-import { momentLabel } from './format';
 
 function StatCard({ label, value, icon: Icon, tone }: { label: string; value: number | undefined; icon: LucideIcon; tone: string }) {
   return (
@@ -71,7 +71,7 @@ export function DashboardPage() {
                 <li key={item.id} className="flex items-center gap-3 py-3">
                   <span className="flex h-9 w-9 items-center justify-center rounded-full bg-slate-100 text-slate-600"><Icon className="h-4 w-4" aria-hidden /></span>
                   <span className="flex-1 text-sm text-slate-800">{item.text}</span>
-                  <time className="text-xs text-slate-500" dateTime={item.timestamp} title={momentLabel(item.timestamp)}>
+                  <time className="text-xs text-slate-500" dateTime={item.timestamp} title={manilaMoment(Date.parse(item.timestamp))}>
                     {relativeTime(item.timestamp, now)}
                   </time>
                 </li>

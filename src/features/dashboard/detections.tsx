@@ -1,12 +1,12 @@
 import { useId, useState } from 'react';
 import { Download } from 'lucide-react';
+import { calendarDayLabel as dayLabel } from '../../../common/manila-time';
 import { DETECTIONS_TEXTS as T } from '../../../common/scan-reports';
 import type { Detections } from '../../../common/schemas/scan-reports';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { TableFrame } from '../../components/ui/table-frame';
 import { useDetections } from './api';
-import { dayLabel } from './format';
 
 const COLORS = ['#15803d', '#b91c1c', '#1d4ed8', '#a16207', '#7e22ce', '#0f766e', '#be185d', '#4d7c0f'];
 

@@ -4,6 +4,7 @@ import { KeyRound, ShieldCheck, ShieldOff } from 'lucide-react';
 import {
   secondFactorCodeFormSchema, secondFactorProofFormSchema, type SecondFactorSetupStart,
 } from '../../../common/schemas/two-factor';
+import { manilaShortDate } from '../../../common/manila-time';
 import { TWO_FACTOR } from '../../../common/two-factor';
 import { Button } from '../../components/ui/button';
 import { Form, TextField, applyServerErrors, useZodForm } from '../../components/ui/form';
@@ -18,7 +19,6 @@ type Mode =
   | { kind: 'proof'; action: 'off' | 'codes' }
   | { kind: 'codes'; codes: string[] };
 
-const dateFormat = new Intl.DateTimeFormat('en-PH', { timeZone: 'Asia/Manila', year: 'numeric', month: 'short', day: 'numeric' });
 
 function messageOf(err: unknown): string {
   return err instanceof ApiError && err.code !== 'INTERNAL' ? err.message : TWO_FACTOR.invalidCode;
@@ -111,7 +111,7 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
           <p className="mt-1 text-xs text-slate-500">{TWO_FACTOR.intro}</p>
           {s?.enabled && (
             <p className="mt-1 text-xs text-slate-600" data-testid="two-step-codes-left">
-              {s.enabledAt ? `${TWO_FACTOR.statusOnSince(dateFormat.format(new Date(s.enabledAt)))} · ` : ''}{TWO_FACTOR.codesLeft(s.recoveryCodesLeft)}
+              {s.enabledAt ? `${TWO_FACTOR.statusOnSince(manilaShortDate(Date.parse(s.enabledAt)))} · ` : ''}{TWO_FACTOR.codesLeft(s.recoveryCodesLeft)}
             </p>
           )}
           {s?.required && <p className="mt-1 text-xs text-amber-700">{TWO_FACTOR.requiredForRole}</p>}

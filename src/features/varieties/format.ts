@@ -1,3 +1,4 @@
+import { manilaDateTime } from '../../../common/manila-time';
 import { VARIETIES } from '../../../common/varieties';
 
 /** An empty value shows as a dash (SPEC.md section 2). */
@@ -15,11 +16,9 @@ export function listOrDash(values: string[] | null | undefined): string {
   return values && values.length > 0 ? values.join(', ') : VARIETIES.dash;
 }
 
-const DATE_TIME = new Intl.DateTimeFormat('en-PH', { timeZone: 'Asia/Manila', dateStyle: 'medium', timeStyle: 'short' });
-
 export function dateTimeOrDash(iso: string | null | undefined): string {
   if (!iso) return VARIETIES.dash;
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return VARIETIES.dash;
-  return DATE_TIME.format(new Date(t));
+  return manilaDateTime(t);
 }
