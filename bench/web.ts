@@ -10,7 +10,7 @@
  *     transferred bytes; the median of the runs.
  * Usage: npm run bench:web [-- runs [--only bytes|/login|/dashboard]]   (CHROMIUM_PATH, default
  * /usr/bin/chromium; BENCH_WEB_REPORTS=dir keeps each Lighthouse report as JSON there, to open in
- * the Lighthouse viewer)
+ * the Lighthouse viewer, and its trace as <page>-<run>.trace.json, to open in DevTools' Performance panel)
  */
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -149,6 +149,8 @@ async function measureLighthouse(targets: string[]) {
         if (process.env.BENCH_WEB_REPORTS) {
           fs.mkdirSync(process.env.BENCH_WEB_REPORTS, { recursive: true });
           fs.writeFileSync(path.join(process.env.BENCH_WEB_REPORTS, `${target.slice(1)}-${i + 1}.json`), JSON.stringify(lhr));
+          const trace = (result!.artifacts as { Trace?: unknown }).Trace;
+          if (trace) fs.writeFileSync(path.join(process.env.BENCH_WEB_REPORTS, `${target.slice(1)}-${i + 1}.trace.json`), JSON.stringify(trace));
         }
         if (new URL(lhr.finalDisplayedUrl).pathname !== target) throw new Error(`Lighthouse measured ${lhr.finalDisplayedUrl}, not ${target}`);
         perf.push(Math.round((lhr.categories.performance!.score ?? 0) * 100));
