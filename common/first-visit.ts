@@ -13,6 +13,8 @@ export const DASHBOARD_PATHS = {
   counts: '/api/dashboard/counts',
   contentWeekly: '/api/dashboard/content-weekly',
   recentActivities: '/api/dashboard/recent-activities',
+  /** All diseases (the section's filter starts there); ?diseaseId=… narrows it. */
+  detections: '/api/dashboard/detections',
 } as const;
 
 export interface FirstVisitPage {
@@ -27,11 +29,11 @@ export interface FirstVisitPage {
 /** Any screen below /dashboard: the signed-in frame's code and the session check. */
 const SHELL: FirstVisitPage = { file: 'index.signed-in.html', modules: ['src/app/shell/layout.tsx'], data: [SESSION_PATH] };
 
-/** /dashboard itself: the frame, the dashboard's code and the data above its fold. */
+/** /dashboard itself: the frame, the dashboard's code and the data of its sections. */
 const DASHBOARD: FirstVisitPage = {
   file: 'index.dashboard.html',
   modules: [...SHELL.modules, 'src/features/dashboard/dashboard-page.tsx'],
-  data: [...SHELL.data, DASHBOARD_PATHS.counts, DASHBOARD_PATHS.recentActivities, DASHBOARD_PATHS.contentWeekly],
+  data: [...SHELL.data, DASHBOARD_PATHS.counts, DASHBOARD_PATHS.recentActivities, DASHBOARD_PATHS.contentWeekly, DASHBOARD_PATHS.detections],
 };
 
 export const FIRST_VISIT_PAGES = [SHELL, DASHBOARD] as const;

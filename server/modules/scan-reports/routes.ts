@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DASHBOARD_PATHS } from '../../../common/first-visit.js';
 import { SCAN_REPORT_LIMITS } from '../../../common/scan-reports.js';
 import { detectionsQuerySchema, detectionsSchema, scanReportResultSchema, scanReportSchema } from '../../../common/schemas/scan-reports.js';
 import { scheduleJob } from '../../platform/jobs.js';
@@ -39,12 +40,12 @@ const routes: FastifyPluginAsync = async (app) => {
     return reply.code(result.status === 'accepted' ? 201 : 200).send(result);
   });
 
-  r.get('/api/dashboard/detections', {
+  r.get(DASHBOARD_PATHS.detections, {
     config: { access: 'signedIn' },
     schema: { tags: ['dashboard'], summary: 'Scanner detections: reports per disease per week (12 weeks), top diseases and municipalities (30 days)', querystring: detectionsQuerySchema, response: { 200: detectionsSchema } },
   }, async (request) => service.detections(request.query.diseaseId));
 
-  r.get('/api/dashboard/detections.csv', {
+  r.get(`${DASHBOARD_PATHS.detections}.csv`, {
     compress: false, // streamed as written (app.ts compresses JSON only)
     config: { access: 'signedIn' },
     schema: { tags: ['dashboard'], summary: 'The 12 weeks of scan reports per week, disease and municipality as CSV', querystring: detectionsQuerySchema },

@@ -11,6 +11,9 @@ const recentKey = ['dashboard', 'recent'];
 const counts = (quiet = false) => api<DashboardCounts>(DASHBOARD_PATHS.counts, { skipAuthHandling: quiet });
 const weekly = (quiet = false) => api<ContentWeekly>(DASHBOARD_PATHS.contentWeekly, { skipAuthHandling: quiet });
 const recent = async (quiet = false) => (await api<{ items: ActivityItem[] }>(DASHBOARD_PATHS.recentActivities, { skipAuthHandling: quiet })).items;
+const detectionsKey = (diseaseId: string) => ['scan_reports', 'detections', diseaseId];
+const detections = (diseaseId: string, options: { signal?: AbortSignal; skipAuthHandling?: boolean } = {}) =>
+  api<Detections>(`${DASHBOARD_PATHS.detections}${diseaseId ? `?diseaseId=${encodeURIComponent(diseaseId)}` : ''}`, options);
 
 export function useDashboardCounts() {
   return useQuery({ queryKey: countsKey, queryFn: () => counts() });
@@ -32,13 +35,14 @@ export function prefetchDashboard(client: QueryClient): void {
   void client.prefetchQuery({ queryKey: countsKey, queryFn: () => counts(true) });
   void client.prefetchQuery({ queryKey: recentKey, queryFn: () => recent(true) });
   void client.prefetchQuery({ queryKey: weeklyKey, queryFn: () => weekly(true) });
+  void client.prefetchQuery({ queryKey: detectionsKey(''), queryFn: () => detections('', { skipAuthHandling: true }) });
 }
 
 /** Scanner detections; the key starts with 'scan_reports', so arriving reports refresh it live. */
 export function useDetections(diseaseId: string) {
   return useQuery({
-    queryKey: ['scan_reports', 'detections', diseaseId],
-    queryFn: ({ signal }) => api<Detections>(`/api/dashboard/detections${diseaseId ? `?diseaseId=${encodeURIComponent(diseaseId)}` : ''}`, { signal }),
+    queryKey: detectionsKey(diseaseId),
+    queryFn: ({ signal }) => detections(diseaseId, { signal }),
     placeholderData: (previous) => previous,
   });
 }

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Download } from 'lucide-react';
+import { DASHBOARD_PATHS } from '../../../common/first-visit';
 import { calendarDayLabel as dayLabel } from '../../../common/manila-time';
 import { DETECTIONS_TEXTS as T } from '../../../common/scan-reports';
 import type { Detections } from '../../../common/schemas/scan-reports';
@@ -92,7 +93,7 @@ export function DetectionsSection() {
   const filterId = useId();
   const tableId = useId();
   const topMax = Math.max(1, ...(data?.top.map((t) => t.reports) ?? []));
-  const csvHref = `/api/dashboard/detections.csv${diseaseId ? `?diseaseId=${encodeURIComponent(diseaseId)}` : ''}`;
+  const csvHref = `${DASHBOARD_PATHS.detections}.csv${diseaseId ? `?diseaseId=${encodeURIComponent(diseaseId)}` : ''}`;
   return (
     <section className="mt-8 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="detections-heading" data-testid="detections">
       <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
