@@ -39,27 +39,30 @@ export function manilaLongDate(at: number | Date): string {
   return `${WEEKDAYS[w.weekday]}, ${MONTHS[w.month]} ${w.day}, ${w.year}`;
 }
 
+type Wall = ReturnType<typeof wall>;
+const shortDate = (w: Wall) => `${shortMonth(w.month)} ${w.day}, ${w.year}`;
+const time = (w: Wall) => `${w.hour12}:${w.minute} ${w.period}`;
+
 /** 'Nov 25, 2026'. */
 export function manilaShortDate(at: number | Date): string {
-  const w = wall(at);
-  return `${shortMonth(w.month)} ${w.day}, ${w.year}`;
+  return shortDate(wall(at));
 }
 
 /** '2:05 AM'. */
 export function manilaTime(at: number | Date): string {
-  const w = wall(at);
-  return `${w.hour12}:${w.minute} ${w.period}`;
+  return time(wall(at));
 }
 
 /** 'Nov 25, 2026, 2:05 AM': a date with its time, as lists show when something was saved. */
 export function manilaDateTime(at: number | Date): string {
-  return `${manilaShortDate(at)}, ${manilaTime(at)}`;
+  const w = wall(at);
+  return `${shortDate(w)}, ${time(w)}`;
 }
 
 /** 'Nov 25, 2026, 2:05:09 AM': to the second, as History shows an entry. */
 export function manilaDateTimeSeconds(at: number | Date): string {
   const w = wall(at);
-  return `${manilaShortDate(at)}, ${w.hour12}:${w.minute}:${w.second} ${w.period}`;
+  return `${shortDate(w)}, ${w.hour12}:${w.minute}:${w.second} ${w.period}`;
 }
 
 /** '11/25/2026, 2:05:09 AM': the full moment, for a title on hover. */

@@ -12,8 +12,11 @@ const counts = (quiet = false) => api<DashboardCounts>(DASHBOARD_PATHS.counts, {
 const weekly = (quiet = false) => api<ContentWeekly>(DASHBOARD_PATHS.contentWeekly, { skipAuthHandling: quiet });
 const recent = async (quiet = false) => (await api<{ items: ActivityItem[] }>(DASHBOARD_PATHS.recentActivities, { skipAuthHandling: quiet })).items;
 const detectionsKey = (diseaseId: string) => ['scan_reports', 'detections', diseaseId];
+/** Detections of one disease ('' for all), as JSON or as the CSV download. */
+export const detectionsPath = (diseaseId: string, csv = false) =>
+  `${DASHBOARD_PATHS.detections}${csv ? '.csv' : ''}${diseaseId ? `?diseaseId=${encodeURIComponent(diseaseId)}` : ''}`;
 const detections = (diseaseId: string, options: { signal?: AbortSignal; skipAuthHandling?: boolean } = {}) =>
-  api<Detections>(`${DASHBOARD_PATHS.detections}${diseaseId ? `?diseaseId=${encodeURIComponent(diseaseId)}` : ''}`, options);
+  api<Detections>(detectionsPath(diseaseId), options);
 
 export function useDashboardCounts() {
   return useQuery({ queryKey: countsKey, queryFn: () => counts() });

@@ -1,13 +1,12 @@
 import { useId, useState } from 'react';
 import { Download } from 'lucide-react';
-import { DASHBOARD_PATHS } from '../../../common/first-visit';
 import { calendarDayLabel as dayLabel } from '../../../common/manila-time';
 import { DETECTIONS_TEXTS as T } from '../../../common/scan-reports';
 import type { Detections } from '../../../common/schemas/scan-reports';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { TableFrame } from '../../components/ui/table-frame';
-import { useDetections } from './api';
+import { detectionsPath, useDetections } from './api';
 
 const COLORS = ['#15803d', '#b91c1c', '#1d4ed8', '#a16207', '#7e22ce', '#0f766e', '#be185d', '#4d7c0f'];
 
@@ -93,7 +92,7 @@ export function DetectionsSection() {
   const filterId = useId();
   const tableId = useId();
   const topMax = Math.max(1, ...(data?.top.map((t) => t.reports) ?? []));
-  const csvHref = `${DASHBOARD_PATHS.detections}.csv${diseaseId ? `?diseaseId=${encodeURIComponent(diseaseId)}` : ''}`;
+  const csvHref = detectionsPath(diseaseId, true);
   return (
     <section className="mt-8 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="detections-heading" data-testid="detections">
       <div className="mb-4 flex flex-wrap items-end justify-between gap-3">

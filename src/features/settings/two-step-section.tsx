@@ -19,7 +19,6 @@ type Mode =
   | { kind: 'proof'; action: 'off' | 'codes' }
   | { kind: 'codes'; codes: string[] };
 
-
 function messageOf(err: unknown): string {
   return err instanceof ApiError && err.code !== 'INTERNAL' ? err.message : TWO_FACTOR.invalidCode;
 }
