@@ -67,17 +67,18 @@ export function Sidebar({ role, collapsed, onToggleCollapsed, mobileOpen, onClos
       >
         <Brand collapsed={collapsed} />
         <SidebarBody role={role} collapsed={collapsed} />
-        <div className="border-t border-white/10 p-2">
+        {/* The version is text beside the button, not inside it: a control's name holds its visible text. */}
+        <div className={cn('flex items-center gap-2 border-t border-white/10 p-2', collapsed ? 'justify-center' : 'justify-between')}>
+          <p className={cn('px-3 text-sm text-brand-100', collapsed && 'sr-only')}>{APP.version}</p>
           <button
             type="button"
             onClick={onToggleCollapsed}
             aria-label={collapsed ? SHELL.expandSidebar : SHELL.collapseSidebar}
-            className={cn('flex w-full items-center gap-2 rounded-lg px-3 py-2 text-sm text-brand-100 hover:bg-white/10', collapsed && 'justify-center px-0')}
+            title={collapsed ? SHELL.expandSidebar : SHELL.collapseSidebar}
+            className="rounded-lg p-2 text-brand-100 hover:bg-white/10"
           >
             {collapsed ? <ChevronsRight className="h-5 w-5" /> : <ChevronsLeft className="h-5 w-5" />}
-            {!collapsed && <span>{APP.version}</span>}
           </button>
-          {collapsed && <p className="sr-only">{APP.version}</p>}
         </div>
       </aside>
       </div>
