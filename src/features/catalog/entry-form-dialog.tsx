@@ -12,7 +12,7 @@ import { ApiError } from '../../lib/api';
 import { discardStaged, useCatalogEntry, useSaveEntry } from './api';
 import { CurrentImages } from './current-images';
 import { EntryFields, toFormValues, type FormValues } from './entry-fields';
-import { UploadBatch, useUploadBatch } from './upload-batch';
+import { PENDING_PREFIX, UploadBatch, useUploadBatch } from './upload-batch';
 import { CloseAskDialog, SaveQueuedNotice, SaveStoppedAlert, type CloseAsk } from './upload-wait';
 import { Uploader } from './uploader';
 
@@ -66,8 +66,11 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
   const existing = useMemo(() => current?.images ?? [], [current]);
   const kept = useMemo(() => existing.filter((i) => !removed.has(i.id)), [existing, removed]);
   const doneVersion = batch.doneVersion;
-  const newIds = useMemo(() => batch.uploadedIds(), [batch, doneVersion]); // eslint-disable-line react-hooks/exhaustive-deps
-  const imageIds = useMemo(() => [...kept.map((i) => i.id), ...newIds], [kept, newIds]);
+  const itemsVersion = batch.itemsVersion;
+  // The form holds every chosen photo, uploaded or not (placeholders for the rest), so Save
+  // checks how many there are at once; the real ids replace them before anything is sent.
+  const chosenIds = useMemo(() => batch.chosenIds(), [batch, doneVersion, itemsVersion]); // eslint-disable-line react-hooks/exhaustive-deps
+  const imageIds = useMemo(() => [...kept.map((i) => i.id), ...chosenIds], [kept, chosenIds]);
   useEffect(() => {
     form.setValue('imageIds', imageIds, { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
     setUploadError(null);
@@ -112,6 +115,8 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
   function onSubmit(values: FormValues) {
     if (busy > 0) { queueSave(); return; }
     if (stats.failed > 0) { setUploadError(UPLOAD_TEXTS.failedUploads(stats.failed)); return; }
+    // The stats trail the files' states by a moment: a file still without its id waits too.
+    if (values.imageIds.some((id) => id.startsWith(PENDING_PREFIX))) { queueSave(); return; }
     void persist(values, baseVersion);
   }
 
@@ -149,9 +154,8 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
           {saveQueued && <SaveQueuedNotice busy={busy} done={stats.done} count={stats.count} onStop={() => setSaveQueued(false)} />}
           {saveStopped && failedNames.length > 0 && <SaveStoppedAlert failedNames={failedNames} onRetry={() => { batch.retryFailed(); queueSave(); }} />}
           <Button variant="secondary" onClick={requestClose} disabled={save.isPending}>{CATALOG_LABELS.cancel}</Button>
-          {/* While photos upload, Save queues the save instead of checking the form now. */}
-          <Button type="submit" form={formId} disabled={save.isPending || saveQueued}
-            onClick={(e) => { if (busy > 0) { e.preventDefault(); queueSave(); } }}>
+          {/* While photos upload, Save checks the form now and, when it passes, waits for them. */}
+          <Button type="submit" form={formId} disabled={save.isPending || saveQueued}>
             {save.isPending ? CATALOG_LABELS.saving : CATALOG_LABELS.save}
           </Button>
         </>}>

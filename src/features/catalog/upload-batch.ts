@@ -29,6 +29,9 @@ export interface UploadStats {
   secondsLeft: number | null;
 }
 
+/** Marks a chosen file that has no staged id yet; never sent to the server. */
+export const PENDING_PREFIX = 'pending:';
+
 const EMPTY_STATS: UploadStats = { count: 0, done: 0, failed: 0, active: 0, totalBytes: 0, sentBytes: 0, secondsLeft: null };
 const NOTIFY_EVERY_MS = 120;
 const RATE_WINDOW_MS = 5000;
@@ -44,6 +47,8 @@ export class UploadBatch {
   stats: UploadStats = EMPTY_STATS;
   /** Changes whenever the set or order of uploaded image ids changes. */
   doneVersion = 0;
+  /** Changes whenever files are added to or taken out of the batch. */
+  itemsVersion = 0;
   private version = 0;
   private nextKey = 1;
   private waiting: UploadItem[] = [];
@@ -68,6 +73,7 @@ export class UploadBatch {
       this.items.push(item);
       this.waiting.push(item);
     }
+    this.itemsVersion += 1;
     this.pump();
     this.notify(true);
   }
@@ -80,6 +86,7 @@ export class UploadBatch {
     this.items = this.items.filter((i) => i !== item);
     this.waiting = this.waiting.filter((i) => i !== item);
     if (item.status === 'done') this.doneVersion += 1;
+    this.itemsVersion += 1;
     this.notify(true);
     return item.imageId;
   }
@@ -110,6 +117,7 @@ export class UploadBatch {
   /** Removes every failed file. */
   removeFailed(): void {
     this.items = this.items.filter((i) => i.status !== 'failed');
+    this.itemsVersion += 1;
     this.notify(true);
   }
 
@@ -121,6 +129,14 @@ export class UploadBatch {
     this.controllers.clear();
     if (this.timer) clearTimeout(this.timer);
     return this.uploadedIds();
+  }
+
+  /**
+   * Every chosen file in order: its staged id once uploaded, a placeholder before. Rules on how
+   * many photos an entry has are checked on this list, so they answer before uploads finish.
+   */
+  chosenIds(): string[] {
+    return this.items.map((item) => (item.status === 'done' && item.imageId ? item.imageId : `${PENDING_PREFIX}${item.key}`));
   }
 
   /** Staged image ids in the order the files were picked. */
