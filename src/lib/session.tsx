@@ -167,8 +167,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const onMessage = (e: MessageEvent<TabMessage>) => { if (e.data.type === 'activity') lastActivity = Math.max(lastActivity, e.data.at); };
     ACTIVITY_EVENTS.forEach((name) => window.addEventListener(name, onLocal, { passive: true }));
     ch?.addEventListener('message', onMessage);
+    // Once: on a slow link the sign-out may still be on its way at the next tick.
     const timer = setInterval(() => {
-      if (Date.now() - lastActivity >= idleTimeoutMs) void logout('inactivity');
+      if (Date.now() - lastActivity < idleTimeoutMs) return;
+      clearInterval(timer);
+      void logout('inactivity');
     }, 1000);
     return () => {
       ACTIVITY_EVENTS.forEach((name) => window.removeEventListener(name, onLocal));

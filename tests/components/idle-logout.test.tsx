@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider, useSession } from '../../src/lib/session';
 import { AUTO_LOGOUT_REASON } from '../../src/lib/storage';
 import { SIGNED_IN_HINT_COOKIE } from '../../common/sessions';
@@ -35,22 +35,27 @@ function renderTab() {
 }
 
 const status = () => screen.getByTestId('status').textContent;
-const sleep = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));
+/** Moves the page's clock and timers on by `ms` at once (they also run at the real pace meanwhile). */
+const pass = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
 describe('idle logout across tabs', () => {
+  beforeEach(() => { vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }); });
+  afterEach(() => { vi.useRealTimers(); });
+
   it('stays signed in while another tab is in use, then signs every tab out after the idle time', async () => {
     const server = renderTab();
     await waitFor(() => expect(status()).toBe('authenticated'));
     // Input in the other tab only, past the idle time of this one.
     for (let waited = 0; waited < IDLE_MS + 1500; waited += 700) {
       otherTab.postMessage({ type: 'activity', at: Date.now() });
-      await sleep(700);
+      await pass(700);
     }
     expect(status()).toBe('authenticated');
     expect(server.calls.some((c) => c.url.pathname === '/api/auth/logout')).toBe(false);
 
     // Nobody touches anything: the idle time passes and the tab signs out, telling the others.
-    await waitFor(() => expect(status()).toBe('anonymous'), { timeout: IDLE_MS + 3000 });
+    await pass(IDLE_MS + 1000);
+    await waitFor(() => expect(status()).toBe('anonymous'));
     expect(server.calls.filter((c) => c.method === 'POST' && c.url.pathname === '/api/auth/logout')).toHaveLength(1);
     expect(localStorage.getItem(AUTO_LOGOUT_REASON)).toBe('inactivity');
     await waitFor(() => expect(heard).toContainEqual({ type: 'logout', reason: 'inactivity' }));
@@ -61,7 +66,7 @@ describe('idle logout across tabs', () => {
     await waitFor(() => expect(status()).toBe('authenticated'));
     for (let waited = 0; waited < IDLE_MS + 1000; waited += 700) {
       fireEvent.keyDown(window, { key: 'a' });
-      await sleep(700);
+      await pass(700);
     }
     expect(status()).toBe('authenticated');
     expect(heard.some((m) => (m as { type: string }).type === 'activity')).toBe(true);
@@ -83,7 +88,8 @@ describe('the first visit', () => {
     document.cookie = `${SIGNED_IN_HINT_COOKIE}=; Max-Age=0; path=/`;
     const server = renderTab();
     expect(status()).toBe('anonymous');
-    await sleep(300);
+    // Whatever the first render started has settled: a microtask turn, then a macrotask.
+    await act(() => new Promise<void>((r) => setTimeout(r, 0)));
     expect(server.calls).toEqual([]);
   });
 
