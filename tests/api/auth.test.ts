@@ -150,7 +150,8 @@ describe('idle timeout and rate limits', () => {
       const acc = await makeAccount(short.ctx);
       const cookie = await loginAs(short.app, acc);
       expect((await short.app.inject({ url: '/api/dashboard/counts', headers: { cookie } })).statusCode).toBe(200);
-      await new Promise((r) => setTimeout(r, 450));
+      // The session was last seen longer ago than the timeout (as if the user had walked away).
+      await short.ctx.db.updateTable('sessions').set({ lastSeenAt: new Date(Date.now() - 450).toISOString() }).where('accountId', '=', acc.id).execute();
       const res = await short.app.inject({ url: '/api/dashboard/counts', headers: { cookie } });
       expect(res.statusCode).toBe(401);
       expect(res.json().error.reason).toBe('inactivity');

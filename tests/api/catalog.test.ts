@@ -332,10 +332,10 @@ describe('catalog: pests and diseases', () => {
       await catalogRuntime(t.ctx).queue.idle();
       catalogRuntime(t.ctx).flushEvents();
       await t.app.inject({ method: 'DELETE', url: `/api/rice_pests/${entry.id}`, headers: { cookie } });
-      await new Promise((r) => setTimeout(r, 300));
-      const mine = events.filter((e) => e.id === entry.id);
-      expect(mine.map((e) => e.op)).toEqual(expect.arrayContaining(['create', 'images', 'delete']));
-      expect(mine.every((e) => e.topic === 'rice_local_pests')).toBe(true);
+      // PostgreSQL delivers through LISTEN/NOTIFY, after the request has answered.
+      const mine = () => events.filter((e) => e.id === entry.id);
+      await expect.poll(() => mine().map((e) => e.op)).toEqual(expect.arrayContaining(['create', 'images', 'delete']));
+      expect(mine().every((e) => e.topic === 'rice_local_pests')).toBe(true);
     } finally {
       unsubscribe();
     }

@@ -10,14 +10,20 @@ afterAll(async () => { await t.close(); });
 
 const actor = { id: 'actor-1', fullname: 'Command Tester', email: null };
 
-/** Collects the events published while `fn` runs (the in-process bus delivers synchronously). */
+/**
+ * Collects the events published while `fn` runs. A marker published after it marks the end:
+ * events arrive in the order they were published (one notifying connection on PostgreSQL, a
+ * synchronous emitter in memory), so once the marker is heard every earlier event has been.
+ */
 async function heard<T>(fn: () => Promise<T>): Promise<{ events: LiveEvent[]; result: T | Error }> {
   const events: LiveEvent[] = [];
-  const stop = t.ctx.events.subscribe((e) => events.push(e));
+  const marker = { topic: 'test-marker', id: crypto.randomUUID(), op: 'end' };
+  let ended = false;
+  const stop = t.ctx.events.subscribe((e) => { if (e.id === marker.id) ended = true; else events.push(e); });
   try {
     const result = await fn().catch((err: unknown) => err as Error);
-    // PostgreSQL delivers through LISTEN/NOTIFY: give it a moment.
-    if (t.engine === 'postgres') await new Promise((r) => setTimeout(r, 300));
+    t.ctx.events.publish(marker);
+    await expect.poll(() => ended, { timeout: 5000, interval: 10 }).toBe(true);
     return { events, result };
   } finally {
     stop();
