@@ -11,7 +11,7 @@ export function EntryCard({ entry, onView, onEdit, onDelete }: { entry: CatalogE
     <article className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md" data-testid="catalog-card" aria-label={entry.name}>
       <div className="relative aspect-[4/3] bg-slate-100">
         {entry.mainImageStatus === null
-          ? <span className="flex h-full w-full flex-col items-center justify-center gap-1 text-sm text-slate-400"><ImageOff className="h-6 w-6" aria-hidden />{CATALOG_LABELS.noImage}</span>
+          ? <span className="flex h-full w-full flex-col items-center justify-center gap-1 text-sm text-slate-600"><ImageOff className="h-6 w-6" aria-hidden />{CATALOG_LABELS.noImage}</span>
           : <Thumb image={{ thumbUrl: entry.mainThumbUrl, status: entry.mainImageStatus }} alt={entry.name} />}
         {entry.imageCount > 0 && (
           <span className="absolute bottom-2 right-2 inline-flex items-center gap-1 rounded-full bg-slate-900/70 px-2 py-0.5 text-xs font-medium text-white">

@@ -5,15 +5,37 @@ import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import type { CatalogImage } from '../../../common/schemas/catalog';
 import { cn } from '../../components/ui/cn';
 
-/** A thumbnail, or a placeholder while the server is still making it (or could not). */
-export function Thumb({ image, alt, className }: { image: Pick<CatalogImage, 'thumbUrl' | 'status'>; alt: string; className?: string }) {
-  if (image.thumbUrl) {
-    return <img src={image.thumbUrl} alt={alt} loading="lazy" decoding="async" className={cn('h-full w-full object-cover', className)} />;
+type ThumbSource = Pick<CatalogImage, 'thumbUrl' | 'status'>;
+
+/** The text a placeholder shows in place of a thumbnail, or null once the thumbnail exists. */
+function placeholderText(image: ThumbSource): string | null {
+  if (image.thumbUrl) return null;
+  return image.status === 'failed' ? CATALOG_LABELS.noImage : CATALOG_LABELS.processing;
+}
+
+/**
+ * The name of a control that shows a thumbnail: the placeholder's visible text is part of it, so
+ * what a sighted user reads is what a speech user can say.
+ */
+export function thumbControlName(image: ThumbSource, alt: string): string {
+  const text = placeholderText(image);
+  return text ? `${alt}, ${text}` : alt;
+}
+
+/**
+ * A thumbnail, or a placeholder while the server is still making it (or could not). With an
+ * empty `alt` it is decoration: the control around it carries the name.
+ */
+export function Thumb({ image, alt, className }: { image: ThumbSource; alt: string; className?: string }) {
+  const text = placeholderText(image);
+  if (text === null) {
+    return <img src={image.thumbUrl!} alt={alt} loading="lazy" decoding="async" className={cn('h-full w-full object-cover', className)} />;
   }
+  const naming = alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true };
   return (
-    <span className={cn('flex h-full w-full flex-col items-center justify-center gap-1 bg-slate-100 text-xs text-slate-500', className)} role="img" aria-label={alt}>
+    <span className={cn('flex h-full w-full flex-col items-center justify-center gap-1 bg-slate-100 text-xs text-slate-600', className)} {...naming}>
       {image.status === 'failed' ? <ImageOff className="h-5 w-5" aria-hidden /> : <Loader2 className="h-5 w-5 animate-spin" aria-hidden />}
-      <span>{image.status === 'failed' ? CATALOG_LABELS.noImage : CATALOG_LABELS.processing}</span>
+      <span>{text}</span>
     </span>
   );
 }
@@ -59,7 +81,7 @@ export function ImageGrid({ images, alt, renderOverlay, onOpen, maxHeight = 420,
               return (
                 <div key={image.id} className="relative overflow-hidden rounded-lg border border-slate-200 bg-slate-50" style={{ width: tile, height: tile }} data-testid="grid-image">
                   {onOpen ? (
-                    <button type="button" className="block h-full w-full focus-visible:outline-2 focus-visible:outline-brand-600" onClick={() => onOpen(image, index)} aria-label={alt(image, index)}>
+                    <button type="button" className="block h-full w-full focus-visible:outline-2 focus-visible:outline-brand-600" onClick={() => onOpen(image, index)} aria-label={thumbControlName(image, alt(image, index))}>
                       <Thumb image={image} alt="" />
                     </button>
                   ) : <Thumb image={image} alt={alt(image, index)} />}
