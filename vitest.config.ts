@@ -13,6 +13,10 @@ const apiProject = (name: string, env: Record<string, string>) => ({
 });
 
 // The API suite runs on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
+// CI must run both: there a missing PostgreSQL fails the run instead of leaving its tests out.
+if (process.env.CI === 'true' && !process.env.TEST_DATABASE_URL) {
+  throw new Error('CI runs the API suite on PostgreSQL too: set TEST_DATABASE_URL (postgres://user@host:5432/db).');
+}
 const projects = [
   { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },
   // Browser components with Testing Library in jsdom (the network is a stub per test).
