@@ -1,38 +1,38 @@
+import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-// E2E_PORT_BASE lets several runs share a machine (each gets its own ports and data folders).
+// E2E_PORT_BASE keeps several runs on one machine apart (their reports and results folders).
 const BASE = Number(process.env.E2E_PORT_BASE || 3100);
+// Each spec file starts servers of its own (tests/e2e/fixtures.ts), so files run side by side.
+const WORKERS = Number(process.env.E2E_WORKERS || 2);
+
 export const E2E = {
-  main: { port: BASE, dataDir: `.tmp/e2e-${BASE}-main` },
-  idle: { port: BASE + 1, dataDir: `.tmp/e2e-${BASE}-idle`, idleTimeoutMs: 6000 },
+  /** The first super admin of every e2e server (INITIAL_ADMIN_*). */
   admin: { username: 'e2e_superadmin', password: 'E2e#Passw0rd', fullname: 'Elena Reyes', email: 'elena.reyes@da.example' },
+  /** Settings of the server whose sessions end after a short idle time. */
+  shortIdle: { SESSION_IDLE_TIMEOUT_MS: '6000', SESSION_RECHECK_MS: '1000' },
 };
 
-const serverEnv = (dataDir: string, port: number, extra: Record<string, string> = {}) => ({
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
-  INITIAL_ADMIN_USERNAME: E2E.admin.username,
-  INITIAL_ADMIN_PASSWORD: E2E.admin.password,
-  INITIAL_ADMIN_FULLNAME: E2E.admin.fullname,
-  INITIAL_ADMIN_EMAIL: E2E.admin.email,
-  ...extra,
-});
+const browser = { ...devices['Desktop Chrome'], viewport: { width: 1366, height: 860 } };
+// E2E_ORDER=reverse runs the spec files last to first (one project each, in that order): no
+// file may depend on another having run before it.
+const specs = fs.readdirSync('tests/e2e').filter((f) => f.endsWith('.spec.ts')).sort();
+const projects = process.env.E2E_ORDER === 'reverse'
+  ? specs.reverse().map((file) => ({ name: file, testMatch: `**/${file}`, use: browser }))
+  : [{ name: 'chromium', use: browser }];
 
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: `.tmp/pw-results-${BASE}`,
+  globalSetup: './tests/e2e/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: WORKERS,
   retries: 0,
   reporter: [['list'], ['json', { outputFile: `.tmp/reports/playwright-${BASE}.json` }]],
   use: {
-    baseURL: `http://127.0.0.1:${E2E.main.port}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
@@ -40,22 +40,5 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1366, height: 860 } } }],
-  // The main server runs the built JavaScript, as `npm start` does; the short-idle one runs from source.
-  webServer: [
-    {
-      command: `node scripts/build-server.mjs && rm -rf ${E2E.main.dataDir} && node build/server/main.js`,
-      url: `http://127.0.0.1:${E2E.main.port}/api/health`,
-      env: serverEnv(E2E.main.dataDir, E2E.main.port),
-      reuseExistingServer: false,
-      timeout: 60_000,
-    },
-    {
-      command: `rm -rf ${E2E.idle.dataDir} && npx tsx server/main.ts`,
-      url: `http://127.0.0.1:${E2E.idle.port}/api/health`,
-      env: serverEnv(E2E.idle.dataDir, E2E.idle.port, { SESSION_IDLE_TIMEOUT_MS: String(E2E.idle.idleTimeoutMs), SESSION_RECHECK_MS: '1000' }),
-      reuseExistingServer: false,
-      timeout: 60_000,
-    },
-  ],
+  projects,
 });

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { ACCOUNTS } from '../../common/accounts';
 import { CATALOG_KINDS } from '../../common/catalog';
@@ -11,7 +11,8 @@ import { CROP, RECOVERY, SETTINGS } from '../../common/settings';
 import { DASHBOARD, LOGIN, SHELL } from '../../common/texts';
 import { VARIETIES } from '../../common/varieties';
 import { E2E } from '../../playwright.config';
-import { apiAs, createAccountViaCli, importExport, loginViaUi } from './support';
+import { expect, test, type E2EAccount, type E2EServer } from './fixtures';
+import { importExport, signIn } from './support';
 
 /**
  * Everyone can use the console: axe on every screen and dialog (any violation fails), a variety
@@ -23,30 +24,41 @@ test.describe.configure({ mode: 'serial' });
 const admin = E2E.admin;
 const tag = Date.now().toString(36);
 const varietyName = `NSIC Rc ${tag}`;
-let member: { username: string; password: string; fullname: string };
+const savedVariety = `PSB Rc ${tag}`;
 
 const entryNames = { pest: `Whorl maggot ${tag}`, disease: `Leaf smut ${tag}` } as const;
 const entryIds = { pest: crypto.randomUUID(), disease: crypto.randomUUID() } as const;
 
-test.beforeAll(async () => {
-  member = createAccountViaCli('ADMIN', undefined, `Gabriela Silang ${tag}`);
-  fs.mkdirSync('.tmp/screens', { recursive: true });
-  // One pest and one disease with a photo each, so their view, edit and delete dialogs can be
-  // opened (a new disease needs 800 photos through the form; the import takes existing records).
-  const leaf = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 60, g: 140, b: 70 } } }).jpeg().toBuffer();
-  const entry = (id: string, name: string) => ({ [id]: { name, scientificName: 'Hydrellia philippina', description: 'Its larvae feed on the leaves.', createdAt: new Date().toISOString(), images: ['{{files}}/leaf.jpg'] } });
-  await importExport({ rice_local_pests: entry(entryIds.pest, entryNames.pest), rice_local_diseases: entry(entryIds.disease, entryNames.disease) }, { 'leaf.jpg': leaf });
-});
+/** Waits until nothing animates but spinners (which turn for ever): a dialog's fade has ended. */
+async function animationsSettled(page: Page) {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+}
 
-// Later specs share this server and expect empty pest and disease lists: the entries go again.
-test.afterAll(async () => {
-  const api = await apiAs();
-  for (const [collection, id] of [['rice_pests', entryIds.pest], ['rice_diseases', entryIds.disease]] as const) {
-    const res = await api.delete(`/api/${collection}/${id}`);
-    expect(res.status(), await res.text()).toBe(204);
-  }
-  await api.dispose();
-});
+/**
+ * The file's fixtures, made by its first test on its server: a staff member to restrict, a saved
+ * variety, and a pest and a disease with a photo each, so their view, edit and delete dialogs can be opened (a
+ * new disease needs 800 photos through the form; the import takes existing records).
+ */
+let fixtures: Promise<{ member: E2EAccount }> | null = null;
+function setUp(app: E2EServer) {
+  fixtures ??= (async () => {
+    fs.mkdirSync('.tmp/screens', { recursive: true });
+    const member = await app.account('ADMIN', `Gabriela Silang ${tag}`);
+    const variety = await (await app.fixtureApi()).post('/api/varieties', {
+      data: {
+        varietyName: savedVariety, releaseName: 'Tubigan', yearRelease: '2020', breedingCode: 'PR12345', breederOrigin: 'PhilRice',
+        maturityDays: 112, averageYield: 5.1, maxYield: 8.2, plantHeight: 98, tillers: 14, location: 'Tarlac',
+        plantingMethod: 'Transplanting', season: ['Dry'], environment: ['Low Irrigated Land'],
+      },
+    });
+    expect(variety.status(), await variety.text()).toBe(201);
+    const leaf = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 60, g: 140, b: 70 } } }).jpeg().toBuffer();
+    const entry = (id: string, name: string) => ({ [id]: { name, scientificName: 'Hydrellia philippina', description: 'Its larvae feed on the leaves.', createdAt: new Date().toISOString(), images: ['{{files}}/leaf.jpg'] } });
+    await importExport(app, { rice_local_pests: entry(entryIds.pest, entryNames.pest), rice_local_diseases: entry(entryIds.disease, entryNames.disease) }, { 'leaf.jpg': leaf });
+    return { member };
+  })();
+  return fixtures;
+}
 
 /** Presses Tab until `target` has the focus (keyboard only: no clicks, no .focus()). */
 async function tabTo(page: Page, target: Locator, max = 80) {
@@ -62,11 +74,14 @@ async function type(page: Page, field: Locator, text: string) {
   await page.keyboard.type(text);
 }
 
-test('with the keyboard alone: sign in, add a variety, restrict an account', async ({ page }) => {
+test('with the keyboard alone: sign in, add a variety, restrict an account', async ({ page, app }) => {
   test.setTimeout(120_000);
+  const { member } = await setUp(app);
+  // A super admin of its own: signing in here ends no other test's session.
+  const operator = await app.account('SYSTEM_ADMIN');
   await page.goto('/login');
-  await type(page, page.getByLabel(LOGIN.usernameLabel), admin.username);
-  await type(page, page.getByLabel(LOGIN.passwordLabel, { exact: true }), admin.password);
+  await type(page, page.getByLabel(LOGIN.usernameLabel), operator.username);
+  await type(page, page.getByLabel(LOGIN.passwordLabel, { exact: true }), operator.password);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 15_000 });
 
@@ -122,14 +137,14 @@ test('with the keyboard alone: sign in, add a variety, restrict an account', asy
   await expect(row.getByText(ACCOUNTS.status.restricted)).toBeVisible();
 });
 
-test('axe finds no violation on any screen or dialog', async ({ page }) => {
+test('axe finds no violation on any screen or dialog', async ({ page, app }) => {
   // About 30 axe runs: 1.3 min on a quiet machine, over 2 on a busy one.
   test.setTimeout(240_000);
+  const { member } = await setUp(app);
   const found: string[] = [];
   async function axe(what: string) {
     // A dialog fades in: colours read mid-fade are blends (a false contrast failure on a busy machine).
-    // Spinners turn for ever and do not count.
-    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+    await animationsSettled(page);
     const result = await new AxeBuilder({ page }).analyze();
     for (const v of result.violations) found.push(`${what}: ${v.id} (${v.impact}) ${v.help} → ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
   }
@@ -148,7 +163,7 @@ test('axe finds no violation on any screen or dialog', async ({ page }) => {
   await page.getByRole('button', { name: LOGIN.forgotPassword }).click();
   await dialogOf(RECOVERY.title, 'forgot password');
 
-  await loginViaUi(page, admin.username, admin.password);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   // The account button's name is what it shows.
   await expect(page.getByRole('button', { name: new RegExp(`^${admin.fullname}`) })).toBeVisible();
   await expect(page.getByTestId('content-chart')).toBeVisible();
@@ -158,11 +173,11 @@ test('axe finds no violation on any screen or dialog', async ({ page }) => {
   await axe('dashboard');
 
   await nav(SHELL.nav.varieties);
-  await expect(page.getByRole('row').filter({ hasText: varietyName })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: savedVariety })).toBeVisible();
   await axe('rice varieties');
   await page.getByRole('button', { name: VARIETIES.addNew }).click();
   await dialogOf(VARIETIES.form.addTitle, 'add variety');
-  const vrow = page.getByRole('row').filter({ hasText: varietyName });
+  const vrow = page.getByRole('row').filter({ hasText: savedVariety });
   await vrow.getByRole('button', { name: new RegExp(`^${VARIETIES.actions.view} `) }).click();
   await dialogOf(VARIETIES.view.title, 'view variety');
   await vrow.getByRole('button', { name: new RegExp(`^${VARIETIES.actions.edit} `) }).click();
@@ -235,7 +250,8 @@ test('axe finds no violation on any screen or dialog', async ({ page }) => {
   expect(found, found.join('\n')).toEqual([]);
 });
 
-test('at 360 px every screen fits: no sideways scroll, main action visible, dialogs on screen', async ({ browser }) => {
+test('at 360 px every screen fits: no sideways scroll, main action visible, dialogs on screen', async ({ browser, app }) => {
+  await setUp(app);
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -253,7 +269,7 @@ test('at 360 px every screen fits: no sideways scroll, main action visible, dial
   }
   async function checkDialog(name: string, dialog: Locator) {
     await expect(dialog).toBeVisible();
-    await page.waitForTimeout(150);
+    await animationsSettled(page);
     const box = (await dialog.boundingBox())!;
     const vw = 360; const vh = 740;
     if (box.x < 0 || box.y < 0 || box.x + box.width > vw || box.y + box.height > vh) problems.push(`${name}: dialog ${Math.round(box.width)}×${Math.round(box.height)} at ${Math.round(box.x)},${Math.round(box.y)} leaves the screen`);
@@ -264,7 +280,7 @@ test('at 360 px every screen fits: no sideways scroll, main action visible, dial
 
   await page.goto('/login');
   await check('login', page.getByRole('button', { name: LOGIN.submit }));
-  await loginViaUi(page, admin.username, admin.password);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await expect(page.getByTestId('content-chart')).toBeVisible();
   await check('dashboard');
   // The sidebar is a slide-over behind the menu button.

@@ -1,22 +1,15 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { ACCOUNTS } from '../../common/accounts';
 import { LOGIN, SHELL } from '../../common/texts';
 import { E2E } from '../../playwright.config';
-import { accountByUsername, createAccountViaCli, importAuditEntries, loginViaUi } from './support';
+import { expect, test, uniqueTag, type E2EAccount, type E2EServer } from './fixtures';
+import { importAuditEntries, loginViaUi, signIn } from './support';
 
 const admin = E2E.admin;
 const M = ACCOUNTS.messages;
-let counter = 0;
-
-function uniqueTag(): string {
-  counter += 1;
-  return `${Date.now().toString(36)}${counter}`;
-}
-
 /** Gives the account an audit entry as its actor (imported, so it joins the audit chain). */
-async function giveActivity(username: string): Promise<void> {
-  const account = await accountByUsername(username);
-  importAuditEntries([{ userId: account.id, userName: account.fullname, timestamp: new Date().toISOString(), action: 'CREATE', collection: 'rice_local_pests', documentId: 'pest-1', documentName: 'Rice black bug', description: `Added a pest ${uniqueTag()}` }]);
+async function giveActivity(app: E2EServer, account: E2EAccount): Promise<void> {
+  await importAuditEntries(app, [{ userId: account.id, userName: account.fullname, timestamp: new Date().toISOString(), action: 'CREATE', collection: 'rice_local_pests', documentId: 'pest-1', documentName: 'Rice black bug', description: `Added a pest ${uniqueTag()}` }]);
 }
 
 async function openAccounts(page: Page) {
@@ -31,10 +24,10 @@ async function search(page: Page, text: string) {
   await page.getByRole('searchbox', { name: ACCOUNTS.searchLabel }).fill(text);
 }
 
-test('a super admin adds an admin who then signs in without Accounts or File Maintenance', async ({ page, browser }) => {
+test('a super admin adds an admin who then signs in without Accounts or File Maintenance', async ({ page, browser, app }) => {
   const tag = uniqueTag();
   const person = { fullname: `Juan Luna ${tag}`, email: `juan.${tag}@da.example`, username: `juan_${tag}`, password: 'Spoliarium#1884' };
-  await loginViaUi(page, admin.username, admin.password);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await openAccounts(page);
   await page.getByRole('button', { name: ACCOUNTS.addNew }).click();
   const dialog = page.getByRole('dialog', { name: ACCOUNTS.form.addTitle });
@@ -81,13 +74,13 @@ test('a super admin adds an admin who then signs in without Accounts or File Mai
   await expect(rowOf(page, person.fullname).locator('time')).toHaveCount(2);
 });
 
-test('restricting a signed-in admin sends their tab to /login at once; unrestrict lets them back', async ({ page, browser }) => {
-  const user = createAccountViaCli('ADMIN', E2E.main.dataDir, `Teresa Magbanua ${uniqueTag()}`);
+test('restricting a signed-in admin sends their tab to /login at once; unrestrict lets them back', async ({ page, browser, app }) => {
+  const user = await app.account('ADMIN', `Teresa Magbanua ${uniqueTag()}`);
   const theirs = await (await browser.newContext()).newPage();
-  await loginViaUi(theirs, user.username, user.password);
+  await signIn(theirs, app, user);
   await expect(theirs.getByTestId('header-name')).toHaveText(user.fullname);
 
-  await loginViaUi(page, admin.username, admin.password);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await openAccounts(page);
   await search(page, user.username);
   const row = rowOf(page, user.fullname);
@@ -122,9 +115,9 @@ test('restricting a signed-in admin sends their tab to /login at once; unrestric
   await theirs.context().close();
 });
 
-test('the form checks username and email uniqueness as the user types', async ({ page }) => {
-  const existing = createAccountViaCli('ADMIN');
-  await loginViaUi(page, admin.username, admin.password);
+test('the form checks username and email uniqueness as the user types', async ({ page, app }) => {
+  const existing = await app.account('ADMIN');
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await openAccounts(page);
   await page.getByRole('button', { name: ACCOUNTS.addNew }).click();
   const dialog = page.getByRole('dialog', { name: ACCOUNTS.form.addTitle });
@@ -165,9 +158,9 @@ test('the form checks username and email uniqueness as the user types', async ({
   await expect(page.getByText(M.created)).toBeVisible();
 });
 
-test('editing keeps the role locked and the password unless a new one is typed', async ({ page, browser }) => {
-  const user = createAccountViaCli('ADMIN', E2E.main.dataDir, `Diego Silang ${uniqueTag()}`);
-  await loginViaUi(page, admin.username, admin.password);
+test('editing keeps the role locked and the password unless a new one is typed', async ({ page, browser, app }) => {
+  const user = await app.account('ADMIN', `Diego Silang ${uniqueTag()}`);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await openAccounts(page);
   await search(page, user.username);
   await rowOf(page, user.fullname).getByRole('button', { name: ACCOUNTS.actions.edit }).click();
@@ -186,13 +179,11 @@ test('editing keeps the role locked and the password unless a new one is typed',
   await theirs.context().close();
 });
 
-test('delete asks for the full name; an account with activities offers Restrict instead; one\'s own row has neither', async ({ page }) => {
-  // Three command-line runs make its fixtures (two accounts, an imported activity).
-  test.slow();
-  const plain = createAccountViaCli('ADMIN', E2E.main.dataDir, `Gregorio del Pilar ${uniqueTag()}`);
-  const busy = createAccountViaCli('ADMIN', E2E.main.dataDir, `Antonio Luna ${uniqueTag()}`);
-  await giveActivity(busy.username);
-  await loginViaUi(page, admin.username, admin.password);
+test('delete asks for the full name; an account with activities offers Restrict instead; one\'s own row has neither', async ({ page, app }) => {
+  const plain = await app.account('ADMIN', `Gregorio del Pilar ${uniqueTag()}`);
+  const busy = await app.account('ADMIN', `Antonio Luna ${uniqueTag()}`);
+  await giveActivity(app, busy);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await openAccounts(page);
 
   const own = rowOf(page, admin.fullname);

@@ -1,20 +1,20 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { CATALOG_KINDS } from '../../common/catalog';
 import { CATALOG_LABELS } from '../../common/catalog-texts';
 import { DETECTIONS_TEXTS } from '../../common/scan-reports';
-import { E2E } from '../../playwright.config';
-import { createAccountViaCli, importExport, loginViaUi } from './support';
+import { expect, test, type E2EServer } from './fixtures';
+import { importExport, signIn } from './support';
 
 const SHOTS = '.tmp/screens';
 const name = `Leaf scald ${Date.now().toString(36)}`;
 const label = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 /** A saved disease, imported with the real import command (its label is the slug of its name). */
-async function insertDisease(diseaseName = name): Promise<string> {
+async function insertDisease(app: E2EServer, diseaseName = name): Promise<string> {
   const id = crypto.randomUUID();
-  await importExport({ rice_local_diseases: { [id]: { name: diseaseName, createdAt: new Date().toISOString() } } });
+  await importExport(app, { rice_local_diseases: { [id]: { name: diseaseName, createdAt: new Date().toISOString() } } });
   return id;
 }
 
@@ -22,12 +22,11 @@ function municipalityCell(page: Page, municipality: string) {
   return page.getByTestId('detections-municipalities').getByRole('row', { name: new RegExp(`^${municipality} `) }).getByRole('cell');
 }
 
-test('posted scan reports change the Detections chart, table, top list and municipality table live; filter and CSV', async ({ page, request }) => {
-  const diseaseId = await insertDisease();
+test('posted scan reports change the Detections chart, table, top list and municipality table live; filter and CSV', async ({ page, request, app }) => {
+  const diseaseId = await insertDisease(app);
   const other = `Other blight ${Date.now().toString(36)}`;
-  await insertDisease(other);
-  const admin = createAccountViaCli('ADMIN');
-  await loginViaUi(page, admin.username, admin.password);
+  await insertDisease(app, other);
+  await signIn(page, app, 'ADMIN');
   const section = page.getByTestId('detections');
   await expect(section.getByRole('heading', { name: DETECTIONS_TEXTS.title })).toBeVisible();
   await expect(municipalityCell(page, 'Capas')).toHaveText('0');
@@ -83,9 +82,8 @@ test('posted scan reports change the Detections chart, table, top list and munic
   expect(csv).toContain(`,${diseaseId},${name},Bamban,1`);
 });
 
-test('the disease form shows the local name, affected parts and, for a super admin, the training-class flag', async ({ page }) => {
-  await loginViaUi(page, E2E.admin.username, E2E.admin.password);
-  await page.goto('/dashboard/rice_diseases');
+test('the disease form shows the local name, affected parts and, for a super admin, the training-class flag', async ({ page, app }) => {
+  await signIn(page, app, 'SYSTEM_ADMIN', '/dashboard/rice_diseases');
   await page.getByRole('button', { name: CATALOG_KINDS.disease.texts.addButton }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByLabel(CATALOG_LABELS.localName)).toBeVisible();

@@ -1,8 +1,8 @@
-import { expect, test } from '@playwright/test';
 import { DASHBOARD_PATHS, SESSION_PATH } from '../../common/first-visit';
 import { LOGIN, SHELL } from '../../common/texts';
 import { E2E } from '../../playwright.config';
-import { blockAccount, createAccountViaCli, loginViaUi } from './support';
+import { expect, test } from './fixtures';
+import { blockAccount, loginViaUi, signIn } from './support';
 
 const admin = E2E.admin;
 
@@ -32,7 +32,9 @@ test('login shows the SPEC validation and error texts', async ({ page }) => {
   await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'text');
 });
 
-test('a super admin signs in, waits about 2 s, and reaches the dashboard with the whole menu', async ({ page }) => {
+test('a super admin signs in, waits about 2 s, and reaches the dashboard with the whole menu', async ({ page, app }) => {
+  // By email; a super admin of its own, so the file's shared sign-in stays open.
+  const admin = await app.account('SYSTEM_ADMIN');
   await page.goto('/login');
   await page.getByLabel('Username or email').fill(admin.email);
   await page.getByLabel('Password', { exact: true }).fill(admin.password);
@@ -50,9 +52,9 @@ test('a super admin signs in, waits about 2 s, and reaches the dashboard with th
   await expect(page.getByTestId('count-Admin Users')).not.toHaveText('–');
 });
 
-test('a deleted or restricted account sees the Login blocked modal', async ({ page }) => {
-  const restricted = createAccountViaCli();
-  await blockAccount(restricted.username, 'restrict');
+test('a deleted or restricted account sees the Login blocked modal', async ({ page, app }) => {
+  const restricted = await app.account();
+  await blockAccount(app, restricted, 'restrict');
   await page.goto('/login');
   await page.getByLabel('Username or email').fill(restricted.username);
   await page.getByLabel('Password', { exact: true }).fill(restricted.password);
@@ -62,17 +64,16 @@ test('a deleted or restricted account sees the Login blocked modal', async ({ pa
   await modal.getByRole('button', { name: 'OK' }).click();
   await expect(modal).toBeHidden();
 
-  const deleted = createAccountViaCli();
-  await blockAccount(deleted.username, 'delete');
+  const deleted = await app.account();
+  await blockAccount(app, deleted, 'delete');
   await page.getByLabel('Username or email').fill(deleted.username);
   await page.getByLabel('Password', { exact: true }).fill(deleted.password);
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page.getByRole('dialog', { name: LOGIN.blockedTitle })).toContainText(LOGIN.deletedAccount);
 });
 
-test('an ADMIN does not see Accounts or File Maintenance and is redirected from them', async ({ page }) => {
-  const plain = createAccountViaCli('ADMIN');
-  await loginViaUi(page, plain.username, plain.password);
+test('an ADMIN does not see Accounts or File Maintenance and is redirected from them', async ({ page, app }) => {
+  await signIn(page, app, 'ADMIN');
   await expect(page.getByTestId('header-role')).toHaveText('admin');
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: SHELL.nav.history })).toBeVisible();
@@ -84,8 +85,8 @@ test('an ADMIN does not see Accounts or File Maintenance and is redirected from 
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test('logout asks first, shows Logging out..., and ends on /login for every tab of the browser', async ({ context }) => {
-  const user = createAccountViaCli('ADMIN');
+test('logout asks first, shows Logging out..., and ends on /login for every tab of the browser', async ({ context, app }) => {
+  const user = await app.account('ADMIN');
   const page = await context.newPage();
   await loginViaUi(page, user.username, user.password);
   const other = await context.newPage();
@@ -104,8 +105,8 @@ test('logout asks first, shows Logging out..., and ends on /login for every tab 
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('a second login elsewhere ends the first tab at once', async ({ browser }) => {
-  const user = createAccountViaCli('ADMIN');
+test('a second login elsewhere ends the first tab at once', async ({ browser, app }) => {
+  const user = await app.account('ADMIN');
   const first = await (await browser.newContext()).newPage();
   const second = await (await browser.newContext()).newPage();
   await loginViaUi(first, user.username, user.password);
@@ -116,16 +117,18 @@ test('a second login elsewhere ends the first tab at once', async ({ browser }) 
   await expect(second.getByTestId('header-name')).toHaveText(user.fullname);
 });
 
-test('inactivity logs the user out with the inactivity reason', async ({ page }) => {
-  const base = `http://127.0.0.1:${E2E.idle.port}`;
-  const user = createAccountViaCli('ADMIN', E2E.idle.dataDir);
-  await loginViaUi(page, user.username, user.password, base);
-  await expect(page).toHaveURL(/\/login$/, { timeout: E2E.idle.idleTimeoutMs + 8000 });
-  await expect(page.getByRole('dialog', { name: LOGIN.autoLogoutTitle })).toContainText(LOGIN.autoLogoutInactivity);
+test.describe('on a server whose sessions end after 6 s idle', () => {
+  test.use({ serverEnv: E2E.shortIdle });
+  test('inactivity logs the user out with the inactivity reason', async ({ page, app }) => {
+    const user = await app.account('ADMIN');
+    await loginViaUi(page, user.username, user.password);
+    await expect(page).toHaveURL(/\/login$/, { timeout: Number(E2E.shortIdle.SESSION_IDLE_TIMEOUT_MS) + 8000 });
+    await expect(page.getByRole('dialog', { name: LOGIN.autoLogoutTitle })).toContainText(LOGIN.autoLogoutInactivity);
+  });
 });
 
-test('the sidebar collapses to 64 px and becomes a slide-over on small screens', async ({ page }) => {
-  await loginViaUi(page, admin.username, admin.password);
+test('the sidebar collapses to 64 px and becomes a slide-over on small screens', async ({ page, app }) => {
+  await signIn(page, app, 'SYSTEM_ADMIN');
   const sidebar = page.getByTestId('sidebar');
   await expect.poll(async () => (await sidebar.boundingBox())?.width).toBe(256);
   await page.getByRole('button', { name: SHELL.collapseSidebar }).click();
@@ -140,8 +143,8 @@ test('the sidebar collapses to 64 px and becomes a slide-over on small screens',
   await expect(drawer).toBeHidden();
 });
 
-test('a signed-in visit to the dashboard has its code and data preloaded by the page, and uses them', async ({ page }) => {
-  const who = createAccountViaCli('SYSTEM_ADMIN');
+test('a signed-in visit to the dashboard has its code and data preloaded by the page, and uses them', async ({ page, app }) => {
+  const who = await app.account('SYSTEM_ADMIN');
   await loginViaUi(page, who.username, who.password);
   const asked = new Map<string, number>();
   page.on('request', (r) => {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
 import { AUDIT_TRAIL } from '../../common/audit-trail';
 import { HISTORY } from '../../common/history';
 import { E2E } from '../../playwright.config';
-import { accountByUsername, createAccountViaCli, importAuditEntries, loginViaUi } from './support';
+import { expect, test, type E2EServer } from './fixtures';
+import { importAuditEntries, signIn } from './support';
 
 const admin = E2E.admin;
 
@@ -12,23 +12,23 @@ interface Entry {
   documentName?: string | null; name?: string | null; description?: string | null; changes?: unknown; actorId?: string | null;
 }
 
-function insertEntries(entries: Entry[]): void {
-  importAuditEntries(entries.map((e) => ({ ...e })));
+function insertEntries(app: E2EServer, entries: Entry[]): Promise<void> {
+  return importAuditEntries(app, entries.map((e) => ({ ...e })));
 }
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 const tag = () => `zq${Date.now().toString(36)}`;
 
-test('filters live in the URL, combine, survive a reload, and an entry opens as a field-by-field difference', async ({ page }) => {
+test('filters live in the URL, combine, survive a reload, and an entry opens as a field-by-field difference', async ({ page, app }) => {
   const t = tag();
-  insertEntries([
+  await insertEntries(app, [
     { userId: 'e2e-ramon', userName: 'Ramon Garcia', timestamp: minutesAgo(5), action: 'UPDATE', collection: 'rice_seed_varieties', documentName: `NSIC Rc 222 ${t}`, description: 'Updated rice variety',
       changes: { before: { averageYield: 5.1, location: 'Capas', season: ['Dry'] }, after: { averageYield: 5.4, location: 'Capas', season: ['Dry', 'Wet'] } } },
     { userId: 'e2e-ramon', userName: 'Ramon Garcia', timestamp: minutesAgo(90), action: 'CREATE', collection: 'rice_local_pests', documentName: `Rice black bug ${t}`, description: 'Created pest' },
     { userId: 'e2e-joy', userName: 'Joy Castillo', timestamp: minutesAgo(3 * 60), action: 'DELETE', collection: 'rice_local_diseases', documentName: `Rice blast ${t}`, description: 'Deleted disease' },
     { actorId: 'e2e-ramon', timestamp: 'imported-without-date', action: 'UPDATE', collection: 'rice_seed_varieties', name: `Old import ${t}`, description: 'Imported entry' },
   ]);
-  await loginViaUi(page, admin.username, admin.password);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'History Logs' }).click();
   await expect(page).toHaveURL(/\/dashboard\/history_logs$/);
   await expect(page.getByRole('heading', { name: HISTORY.title })).toBeVisible();
@@ -85,14 +85,14 @@ test('filters live in the URL, combine, survive a reload, and an entry opens as 
   await expect(page).toHaveURL(/\/dashboard\/history_logs$/);
 });
 
-test('export downloads the current filter as history-logs-{date}.csv with safe cells', async ({ page }) => {
+test('export downloads the current filter as history-logs-{date}.csv with safe cells', async ({ page, app }) => {
   const t = tag();
-  insertEntries([
+  await insertEntries(app, [
     { userName: 'Grace Aquino', userId: 'e2e-grace', timestamp: minutesAgo(2), action: 'UPDATE', collection: 'rice_local_pests', documentName: `Armyworm ${t}`, description: '=HYPERLINK("http://example.test")' },
     { userName: 'Grace Aquino', userId: 'e2e-grace', timestamp: minutesAgo(4), action: 'UPDATE', collection: 'rice_seed_varieties', documentName: `NSIC Rc 160 ${t}`, description: 'Yield, "average" changed' },
     { userName: 'Grace Aquino', userId: 'e2e-grace', timestamp: minutesAgo(6), action: 'CREATE', collection: 'rice_seed_varieties', documentName: `Not exported ${t}`, description: 'x' },
   ]);
-  await loginViaUi(page, admin.username, admin.password);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await page.goto(`/dashboard/history_logs?action=UPDATE&q=${t}`);
   await expect(page.getByTestId('history-row')).toHaveCount(2);
   const downloading = page.waitForEvent('download');
@@ -110,9 +110,9 @@ test('export downloads the current filter as history-logs-{date}.csv with safe c
   await expect(page.getByRole('button', { name: HISTORY.export })).toBeEnabled();
 });
 
-test('a new entry appears at the top while the list is open', async ({ page }) => {
+test('a new entry appears at the top while the list is open', async ({ page, app }) => {
   const t = tag();
-  await loginViaUi(page, admin.username, admin.password);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await page.goto(`/dashboard/history_logs?q=${t}`);
   await expect(page.getByText(HISTORY.empty)).toBeVisible();
   // Someone adds an option in File Maintenance: the write's change event refreshes this list.
@@ -124,17 +124,16 @@ test('a new entry appears at the top while the list is open', async ({ page }) =
   await expect(rows.first()).toContainText(`Ratoon ${t}`);
 });
 
-test('an ADMIN sees only their own entries and no security actions', async ({ page }) => {
-  const plain = createAccountViaCli('ADMIN');
+test('an ADMIN sees only their own entries and no security actions', async ({ page, app }) => {
+  const plain = await app.account('ADMIN');
   const t = tag();
-  const { id } = await accountByUsername(plain.username);
-  insertEntries([
+  const { id } = plain;
+  await insertEntries(app, [
     { userId: id, userName: plain.fullname, timestamp: minutesAgo(1), action: 'CREATE', collection: 'rice_local_pests', documentName: `Mine ${t}` },
     { userId: id, userName: plain.fullname, timestamp: minutesAgo(2), action: 'LOGIN', collection: 'accounts', documentName: `Blocked ${t}` },
     { userId: 'someone-else', userName: 'Someone Else', timestamp: minutesAgo(3), action: 'CREATE', collection: 'rice_local_pests', documentName: `Theirs ${t}` },
   ]);
-  await loginViaUi(page, plain.username, plain.password);
-  await page.goto(`/dashboard/history_logs?q=${t}`);
+  await signIn(page, app, plain, `/dashboard/history_logs?q=${t}`);
   const rows = page.getByTestId('history-row');
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(`Mine ${t}`);
@@ -142,9 +141,9 @@ test('an ADMIN sees only their own entries and no security actions', async ({ pa
   await expect(page.getByLabel(HISTORY.filters.action).locator('option', { hasText: 'LOGIN' })).toHaveCount(0);
 });
 
-test('a super admin verifies the audit trail from History and writes an anchor; an ADMIN sees no such panel', async ({ page }) => {
-  insertEntries([{ userName: 'Legacy User', timestamp: minutesAgo(30), action: 'UPDATE', collection: 'rice_seed_varieties', documentName: `Chained ${tag()}` }]);
-  await loginViaUi(page, admin.username, admin.password);
+test('a super admin verifies the audit trail from History and writes an anchor; an ADMIN sees no such panel', async ({ page, app }) => {
+  await insertEntries(app, [{ userName: 'Legacy User', timestamp: minutesAgo(30), action: 'UPDATE', collection: 'rice_seed_varieties', documentName: `Chained ${tag()}` }]);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await page.goto('/dashboard/history_logs');
   const panel = page.getByTestId('integrity-panel');
   await expect(panel.getByRole('heading', { name: AUDIT_TRAIL.heading })).toBeVisible();
@@ -156,10 +155,9 @@ test('a super admin verifies the audit trail from History and writes an anchor; 
   await expect(panel).toContainText(/last anchor .* at #[\d,]+/);
   await page.screenshot({ path: '.tmp/screenshots/history-integrity.png', fullPage: false });
 
-  const plain = createAccountViaCli('ADMIN');
+  const plain = await app.account('ADMIN');
   await page.context().clearCookies();
-  await loginViaUi(page, plain.username, plain.password);
-  await page.goto('/dashboard/history_logs');
+  await signIn(page, app, plain, '/dashboard/history_logs');
   await expect(page.getByRole('table', { name: HISTORY.title })).toBeVisible();
   await expect(page.getByTestId('integrity-panel')).toHaveCount(0);
 });

@@ -1,29 +1,23 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { MAINTENANCE } from '../../common/maintenance';
 import { SHELL } from '../../common/texts';
 import { VARIETIES, VARIETY_LABELS } from '../../common/varieties';
-import { E2E } from '../../playwright.config';
-import { apiAs, createAccountViaCli, loginViaUi, setSecurityQuestion } from './support';
+import { expect, test, type E2EServer } from './fixtures';
+import { setSecurityQuestion, signIn } from './support';
 
-const admin = E2E.admin;
 let counter = 0;
 const unique = (base: string) => `${base} ${Date.now().toString(36).slice(-4)}${(counter += 1)}`;
 
 /** A live variety using the given options (the other fields complete), saved through the varieties API. */
-async function insertVariety(options: { season: string[]; environment: string[] }): Promise<void> {
-  const api = await apiAs();
-  try {
-    const res = await api.post('/api/varieties', {
-      data: {
-        varietyName: unique('NSIC Rc'), releaseName: 'Tubigan', yearRelease: '2020', breedingCode: 'PR12345', breederOrigin: 'PhilRice',
-        maturityDays: 112, averageYield: 5.1, maxYield: 8.2, plantHeight: 98, tillers: 14, location: 'Tarlac',
-        plantingMethod: 'Transplanting', season: options.season, environment: options.environment,
-      },
-    });
-    expect(res.status(), await res.text()).toBe(201);
-  } finally {
-    await api.dispose();
-  }
+async function insertVariety(app: E2EServer, options: { season: string[]; environment: string[] }): Promise<void> {
+  const res = await (await app.fixtureApi()).post('/api/varieties', {
+    data: {
+      varietyName: unique('NSIC Rc'), releaseName: 'Tubigan', yearRelease: '2020', breedingCode: 'PR12345', breederOrigin: 'PhilRice',
+      maturityDays: 112, averageYield: 5.1, maxYield: 8.2, plantHeight: 98, tillers: 14, location: 'Tarlac',
+      plantingMethod: 'Transplanting', season: options.season, environment: options.environment,
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
 }
 
 /** A File maintenance tile (inside the page, not the sidebar's links of the same name). */
@@ -44,8 +38,8 @@ async function openRiceVarietyLists(page: Page) {
   await expect(list(page, 'seasons').getByTestId('option').first()).toBeVisible();
 }
 
-test('the tiles lead to the lists; Pest shows a placeholder; Rice Disease keeps the affected parts; each sub-page goes Back', async ({ page }) => {
-  await loginViaUi(page, admin.username, admin.password);
+test('the tiles lead to the lists; Pest shows a placeholder; Rice Disease keeps the affected parts; each sub-page goes Back', async ({ page, app }) => {
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await page.goto('/dashboard/file_maintenance');
   for (const t of Object.values(MAINTENANCE.tiles)) await expect(tile(page, t.label)).toBeVisible();
   await tile(page, MAINTENANCE.tiles.pest.label).click();
@@ -74,18 +68,16 @@ test('the tiles lead to the lists; Pest shows a placeholder; Rice Disease keeps 
   await expect(years.getByTestId('option')).toHaveCount(5);
 });
 
-test('adding a season: empty does nothing, a duplicate says Already exists., a new one says Added. and reaches the variety form of a second browser without reload', async ({ page, browser }) => {
+test('adding a season: empty does nothing, a duplicate says Already exists., a new one says Added. and reaches the variety form of a second browser without reload', async ({ page, browser, app }) => {
   // The second browser: an admin with the Add New Variety form open.
-  const other = createAccountViaCli('ADMIN');
   const second = await (await browser.newContext()).newPage();
-  await loginViaUi(second, other.username, other.password);
-  await second.goto('/dashboard/rice_varieties');
+  await signIn(second, app, 'ADMIN', '/dashboard/rice_varieties');
   await second.getByRole('button', { name: VARIETIES.addNew }).click();
   const form = second.getByRole('dialog', { name: VARIETIES.form.addTitle });
   const seasonGroup = form.getByRole('group', { name: VARIETY_LABELS.season });
   await expect(seasonGroup.getByRole('checkbox', { name: 'Dry', exact: true })).toBeEnabled();
 
-  await loginViaUi(page, admin.username, admin.password);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await openRiceVarietyLists(page);
   const seasons = list(page, 'seasons');
   const before = await seasons.getByTestId('option').count();
@@ -109,14 +101,14 @@ test('adding a season: empty does nothing, a duplicate says Already exists., a n
   await expect(page.getByText(MAINTENANCE.toasts.added, { exact: true })).toHaveCount(0, { timeout: 5000 });
 });
 
-test('removing an option in use names the count in the confirmation and says Removed.', async ({ page }) => {
+test('removing an option in use names the count in the confirmation and says Removed.', async ({ page, app }) => {
   const environment = unique('Saline Prone');
-  await loginViaUi(page, admin.username, admin.password);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await openRiceVarietyLists(page);
   await addOption(page, 'environments', environment);
   await expect(option(page, 'environments', environment)).toContainText(MAINTENANCE.usage.varieties(0));
-  await insertVariety({ environment: [environment, 'Upperland'], season: ['Dry'] });
-  await insertVariety({ environment: [environment], season: ['Wet'] });
+  await insertVariety(app, { environment: [environment, 'Upperland'], season: ['Dry'] });
+  await insertVariety(app, { environment: [environment], season: ['Wet'] });
   await page.reload();
   await expect(option(page, 'environments', environment)).toContainText(MAINTENANCE.usage.varieties(2));
 
@@ -134,10 +126,10 @@ test('removing an option in use names the count in the confirmation and says Rem
   await expect(option(page, 'environments', environment)).toHaveCount(0);
 });
 
-test('removing a security question someone chose warns that Forgot Password verification is affected', async ({ page }) => {
-  const chooser = createAccountViaCli('ADMIN');
-  await setSecurityQuestion(chooser, 'In what city were you born?', 'Tarlac');
-  await loginViaUi(page, admin.username, admin.password);
+test('removing a security question someone chose warns that Forgot Password verification is affected', async ({ page, app }) => {
+  const chooser = await app.account('ADMIN');
+  await setSecurityQuestion(app, chooser, 'In what city were you born?', 'Tarlac');
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await page.goto('/dashboard/file_maintenance/accounts');
   const question = option(page, 'securityQuestions', 'In what city were you born?');
   await expect(question).toContainText(/chosen by \d+ accounts?/);
@@ -149,8 +141,8 @@ test('removing a security question someone chose warns that Forgot Password veri
   await dialog.getByRole('button', { name: MAINTENANCE.cancel }).click();
 });
 
-test('reordering with the keyboard is kept only after Save Changes, and leaving unsaved asks first', async ({ page }) => {
-  await loginViaUi(page, admin.username, admin.password);
+test('reordering with the keyboard is kept only after Save Changes, and leaving unsaved asks first', async ({ page, app }) => {
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await openRiceVarietyLists(page);
   const methods = list(page, 'plantingMethods');
   const values = async () => methods.getByTestId('option-value').allTextContents();
@@ -196,9 +188,8 @@ test('reordering with the keyboard is kept only after Save Changes, and leaving 
   await expect.poll(values).toEqual(start);
 });
 
-test('an ADMIN cannot open File maintenance and the API refuses the writes', async ({ page }) => {
-  const plain = createAccountViaCli('ADMIN');
-  await loginViaUi(page, plain.username, plain.password);
+test('an ADMIN cannot open File maintenance and the API refuses the writes', async ({ page, app }) => {
+  await signIn(page, app, 'ADMIN');
   await page.goto('/dashboard/file_maintenance/rice_variety');
   await expect(page).toHaveURL(/\/dashboard$/);
   const res = await page.request.post('/api/maintenance/documents/rice_varieties_enums/lists/seasons', { data: { value: 'Sneaky' } });

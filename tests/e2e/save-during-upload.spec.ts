@@ -1,9 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { CATALOG_KINDS } from '../../common/catalog';
 import { UPLOAD_TEXTS } from '../../common/catalog-texts';
-import { E2E } from '../../playwright.config';
-import { loginViaUi } from './support';
+import { expect, test } from './fixtures';
+import { signIn, throttleUploads } from './support';
 
 const pest = CATALOG_KINDS.pest.texts;
 
@@ -17,25 +17,14 @@ async function bigPngs(count: number, prefix: string) {
   return files;
 }
 
-/**
- * Uploads go through Chromium's own network throttling (DevTools network conditions: 250 KB/s
- * up), so the real upload route is slow the way a provincial office's link is; nothing in the
- * app or the server knows it is being tested.
- */
-async function throttleUploads(page: Page, bytesPerSecond: number) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
-}
-
 async function openAdd(page: Page) {
   await page.goto('/dashboard/rice_pests');
   await page.getByRole('button', { name: pest.addButton }).click();
   return page.getByRole('dialog', { name: pest.addTitle });
 }
 
-test('Save while photos upload waits for them and saves by itself; Cancel still asks first', async ({ page }) => {
-  await loginViaUi(page, E2E.admin.username, E2E.admin.password);
+test('Save while photos upload waits for them and saves by itself; Cancel still asks first', async ({ page, app }) => {
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await throttleUploads(page, 250 * 1024);
   const dialog = await openAdd(page);
   await dialog.getByLabel('Name', { exact: true }).fill('Slow link stem borer');
@@ -62,8 +51,8 @@ test('Save while photos upload waits for them and saves by itself; Cancel still 
   await expect(card.getByText('3', { exact: true })).toBeVisible();
 });
 
-test('a failed photo stops the queued save and is named, with Retry and save', async ({ page }) => {
-  await loginViaUi(page, E2E.admin.username, E2E.admin.password);
+test('a failed photo stops the queued save and is named, with Retry and save', async ({ page, app }) => {
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await throttleUploads(page, 250 * 1024);
   const dialog = await openAdd(page);
   await dialog.getByLabel('Name', { exact: true }).fill('Half uploaded leaf folder');

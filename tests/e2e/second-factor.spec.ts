@@ -1,12 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import { generate } from 'otplib';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { SETTINGS } from '../../common/settings';
 import { LOGIN, SHELL } from '../../common/texts';
 import { TWO_FACTOR } from '../../common/two-factor';
-import { E2E } from '../../playwright.config';
-import { createAccountViaCli, loginViaUi } from './support';
+import { expect, test } from './fixtures';
+import { loginViaUi, signIn } from './support';
 
 /** A code from the key shown on screen, `steps` 30-second steps from now (±1 is accepted by the server). */
 const codeAt = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
@@ -35,10 +33,10 @@ async function passwordStep(page: Page, username: string, password: string) {
   await expect(page.getByRole('heading', { name: TWO_FACTOR.verifyTitle })).toBeVisible();
 }
 
-test('a super admin turns on two-step sign-in, then signs in with password and a code from the app, and with a recovery code', async ({ page }) => {
+test('a super admin turns on two-step sign-in, then signs in with password and a code from the app, and with a recovery code', async ({ page, app }) => {
   test.setTimeout(150_000); // five sign-ins, each with the login page's 2 s redirect delay
-  const user = createAccountViaCli('SYSTEM_ADMIN');
-  await loginViaUi(page, user.username, user.password);
+  const user = await app.account('SYSTEM_ADMIN');
+  await signIn(page, app, user);
 
   // Account Settings: turn on, scan (the test reads the key shown), confirm with a code.
   let dialog = await openSettings(page);
@@ -49,7 +47,7 @@ test('a super admin turns on two-step sign-in, then signs in with password and a
   const secret = (await section.getByTestId('totp-secret').getAttribute('data-secret'))!;
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
   await section.scrollIntoViewIfNeeded();
-  await section.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-setup.png` });
+  await section.screenshot({ path: `.tmp/screens/two-step-setup.png` });
   await section.getByLabel(TWO_FACTOR.confirmCode).fill('000000');
   await section.getByRole('button', { name: TWO_FACTOR.confirm }).click();
   await expect(section.getByRole('alert')).toHaveText(TWO_FACTOR.invalidCode);
@@ -60,10 +58,10 @@ test('a super admin turns on two-step sign-in, then signs in with password and a
   const recoveryCode = (await codes.nth(0).textContent())!;
   expect(recoveryCode).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
   await expect(section.getByTestId('two-step-status')).toHaveText(TWO_FACTOR.statusOn);
-  await section.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-codes.png` });
+  await section.screenshot({ path: `.tmp/screens/two-step-codes.png` });
   await section.getByRole('button', { name: TWO_FACTOR.done }).click();
   await expect(section.getByTestId('two-step-codes-left')).toContainText(TWO_FACTOR.codesLeft(10));
-  await section.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-on.png` });
+  await section.screenshot({ path: `.tmp/screens/two-step-on.png` });
   await dialog.getByRole('button', { name: SETTINGS.cancel }).click();
 
   // Sign out; the password alone no longer opens the session.
@@ -72,7 +70,7 @@ test('a super admin turns on two-step sign-in, then signs in with password and a
   const code = page.getByLabel(TWO_FACTOR.codeLabel);
   await expect(code).toHaveAttribute('autocomplete', 'one-time-code');
   await expect(code).toHaveAttribute('inputmode', 'numeric');
-  await page.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-login.png` });
+  await page.screenshot({ path: `.tmp/screens/two-step-login.png` });
   await code.fill('000000');
   await page.getByRole('button', { name: TWO_FACTOR.verify }).click();
   await expect(page.getByRole('alert')).toHaveText(TWO_FACTOR.invalidCode);
@@ -94,7 +92,7 @@ test('a super admin turns on two-step sign-in, then signs in with password and a
 
   // The first super admin resets it from the Accounts screen; the account then signs in with the password.
   await logout(page);
-  await loginViaUi(page, E2E.admin.username, E2E.admin.password);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: SHELL.nav.accounts }).click();
   await page.getByRole('searchbox').fill(user.username);
   const row = page.getByRole('row').filter({ hasText: user.fullname });
@@ -109,48 +107,20 @@ test('a super admin turns on two-step sign-in, then signs in with password and a
   await loginViaUi(page, user.username, user.password);
 });
 
-test('an ADMIN has no two-step sign-in section in Account Settings', async ({ page }) => {
-  const user = createAccountViaCli('ADMIN');
-  await loginViaUi(page, user.username, user.password);
+test('an ADMIN has no two-step sign-in section in Account Settings', async ({ page, app }) => {
+  await signIn(page, app, 'ADMIN');
   const dialog = await openSettings(page);
   await expect(dialog.getByTestId('two-step-section')).toHaveCount(0);
 });
 
 test.describe('REQUIRE_2FA_FOR=SYSTEM_ADMIN', () => {
-  // A server of its own with the setting (the shared ones run without it), started and stopped by this test.
-  const port = E2E.main.port + 7;
-  const dataDir = `.tmp/e2e-${E2E.main.port}-2fa`;
-  let server: ChildProcess | undefined;
+  // A server of its own with the setting.
+  test.use({ serverEnv: { REQUIRE_2FA_FOR: 'SYSTEM_ADMIN' } });
 
-  test.beforeAll(async () => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    server = spawn('npx', ['tsx', 'server/main.ts'], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', REQUIRE_2FA_FOR: 'SYSTEM_ADMIN' },
-      stdio: 'ignore',
-      detached: true,
-    });
-    const until = Date.now() + 60_000;
-    for (;;) {
-      const up = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
-      if (up) break;
-      if (Date.now() > until) throw new Error('the REQUIRE_2FA_FOR server did not start');
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  });
-
-  test.afterAll(async () => {
-    // Only the process group this test started.
-    if (server?.pid) {
-      try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  test('a super admin without two-step sign-in sets it up at the next login, keeps the recovery codes and reaches the dashboard', async ({ page }) => {
+  test('a super admin without two-step sign-in sets it up at the next login, keeps the recovery codes and reaches the dashboard', async ({ page, app }) => {
     test.setTimeout(120_000);
-    const user = createAccountViaCli('SYSTEM_ADMIN', dataDir);
-    const base = `http://127.0.0.1:${port}`;
-    await page.goto(`${base}/login`);
+    const user = await app.account('SYSTEM_ADMIN');
+    await page.goto('/login');
     await page.getByLabel(LOGIN.usernameLabel).fill(user.username);
     await page.getByLabel(LOGIN.passwordLabel, { exact: true }).fill(user.password);
     await page.getByLabel(LOGIN.passwordLabel, { exact: true }).press('Enter');
@@ -158,7 +128,7 @@ test.describe('REQUIRE_2FA_FOR=SYSTEM_ADMIN', () => {
     await expect(page.getByRole('img', { name: TWO_FACTOR.qrAlt })).toBeVisible();
     await expect(page.getByRole('button', { name: TWO_FACTOR.useRecoveryCode })).toHaveCount(0);
     const secret = (await page.getByTestId('totp-secret').getAttribute('data-secret'))!;
-    await page.screenshot({ path: `.tmp/screens-${E2E.main.port}/two-step-enroll.png` });
+    await page.screenshot({ path: `.tmp/screens/two-step-enroll.png` });
     await page.getByLabel(TWO_FACTOR.codeLabel).fill(await codeAt(secret));
     await page.getByRole('button', { name: TWO_FACTOR.verify }).click();
     await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);

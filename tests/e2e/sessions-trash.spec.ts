@@ -1,23 +1,22 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { ACCOUNTS } from '../../common/accounts';
 import { COLLECTIONS } from '../../common/collections';
 import { SESSIONS } from '../../common/sessions';
 import { LOGIN, SHELL } from '../../common/texts';
 import { TRASH } from '../../common/trash';
 import { E2E } from '../../playwright.config';
-import { createAccountViaCli, loginViaUi } from './support';
+import { expect, test, uniqueTag } from './fixtures';
+import { loginViaUi, signIn } from './support';
 
 const admin = E2E.admin;
-let counter = 0;
-const uniqueTag = () => `${Date.now().toString(36)}${(counter += 1)}`;
 
 async function openAccounts(page: Page) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: SHELL.nav.accounts }).click();
   await expect(page.getByRole('heading', { name: ACCOUNTS.title })).toBeVisible();
 }
 
-test('a super admin signs out a staff member\'s session from another browser: their tab leaves for /login at once', async ({ page, browser }) => {
-  const user = createAccountViaCli('ADMIN', E2E.main.dataDir, `Melchora Aquino ${uniqueTag()}`);
+test('a super admin signs out a staff member\'s session from another browser: their tab leaves for /login at once', async ({ page, browser, app }) => {
+  const user = await app.account('ADMIN', `Melchora Aquino ${uniqueTag()}`);
   const theirs = await (await browser.newContext()).newPage();
   await loginViaUi(theirs, user.username, user.password);
   await expect(theirs.getByTestId('header-name')).toHaveText(user.fullname);
@@ -33,7 +32,7 @@ test('a super admin signs out a staff member\'s session from another browser: th
   await expect(own.getByRole('button', { name: SESSIONS.signOut })).toHaveCount(0);
   await settings.getByRole('button', { name: 'Cancel' }).click();
 
-  await loginViaUi(page, admin.username, admin.password);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await openAccounts(page);
   await page.getByRole('searchbox', { name: ACCOUNTS.searchLabel }).fill(user.username);
   const row = page.getByRole('row').filter({ hasText: user.fullname });
@@ -53,9 +52,9 @@ test('a super admin signs out a staff member\'s session from another browser: th
   await theirs.context().close();
 });
 
-test('a deleted account waits in the Accounts trash and comes back with Restore', async ({ page }) => {
-  const user = createAccountViaCli('ADMIN', E2E.main.dataDir, `Gregoria de Jesus ${uniqueTag()}`);
-  await loginViaUi(page, admin.username, admin.password);
+test('a deleted account waits in the Accounts trash and comes back with Restore', async ({ page, app }) => {
+  const user = await app.account('ADMIN', `Gregoria de Jesus ${uniqueTag()}`);
+  await signIn(page, app, 'SYSTEM_ADMIN');
   await openAccounts(page);
   await page.getByRole('searchbox', { name: ACCOUNTS.searchLabel }).fill(user.username);
   const row = page.getByRole('row').filter({ hasText: user.fullname });

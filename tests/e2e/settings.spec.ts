@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { DEFAULT_SECURITY_QUESTIONS } from '../../common/schemas/maintenance';
 import { CROP, RECOVERY, SETTINGS } from '../../common/settings';
-import { E2E } from '../../playwright.config';
-import { createAccountViaCli, loginViaUi, setSecurityQuestion } from './support';
+import { expect, test } from './fixtures';
+import { loginViaUi, setSecurityQuestion, signIn } from './support';
 
 const QUESTION = DEFAULT_SECURITY_QUESTIONS[1]!;
 
@@ -25,9 +25,9 @@ async function openSettings(page: Page) {
   return dialog;
 }
 
-test('forgot password: every step and message, then login with the new password', async ({ page }) => {
-  const user = createAccountViaCli('ADMIN');
-  await setSecurityQuestion(user, QUESTION, 'Bantay');
+test('forgot password: every step and message, then login with the new password', async ({ page, app }) => {
+  const user = await app.account('ADMIN');
+  await setSecurityQuestion(app, user, QUESTION, 'Bantay');
   await page.goto('/login');
   await page.getByRole('button', { name: 'Forgot password?' }).click();
   const dialog = page.getByRole('dialog', { name: RECOVERY.title });
@@ -92,10 +92,10 @@ test('forgot password: every step and message, then login with the new password'
   await expect(page.getByTestId('header-name')).toHaveText(user.fullname);
 });
 
-test('account settings: name, contact and a cropped picture update the header here and in another tab', async ({ context }) => {
-  const user = createAccountViaCli('ADMIN');
+test('account settings: name, contact and a cropped picture update the header here and in another tab', async ({ context, app }) => {
+  const user = await app.account('ADMIN');
   const page = await context.newPage();
-  await loginViaUi(page, user.username, user.password);
+  await signIn(page, app, user);
   const other = await context.newPage();
   await other.goto('/dashboard');
   await expect(other.getByTestId('header-name')).toHaveText(user.fullname);
@@ -152,9 +152,9 @@ test('account settings: name, contact and a cropped picture update the header he
   await expect(again.getByLabel(SETTINGS.answer)).toHaveValue('');
 });
 
-test('Escape closes the crop dialog first, then Account Settings; a backdrop click closes it too', async ({ page }) => {
-  const user = createAccountViaCli('ADMIN');
-  await loginViaUi(page, user.username, user.password);
+test('Escape closes the crop dialog first, then Account Settings; a backdrop click closes it too', async ({ page, app }) => {
+  const user = await app.account('ADMIN');
+  await signIn(page, app, user);
   const dialog = await openSettings(page);
   await dialog.getByTestId('avatar-file').setInputFiles({ name: 'field.jpg', mimeType: 'image/jpeg', buffer: await samplePhoto() });
   const crop = page.getByRole('dialog', { name: CROP.title });
@@ -173,11 +173,11 @@ test('Escape closes the crop dialog first, then Account Settings; a backdrop cli
   await expect(page.getByTestId('header-name')).toHaveText(user.fullname);
 });
 
-test('the password reset email: its link sets a new password once', async ({ page, browser }) => {
-  const user = createAccountViaCli('ADMIN');
-  await loginViaUi(page, user.username, user.password);
+test('the password reset email: its link sets a new password once', async ({ page, browser, app }) => {
+  const user = await app.account('ADMIN');
+  await signIn(page, app, user);
   const dialog = await openSettings(page);
-  const outbox = path.join(E2E.main.dataDir, 'outbox');
+  const outbox = path.join(app.dataDir, 'outbox');
   const before = new Set(fs.existsSync(outbox) ? fs.readdirSync(outbox) : []);
   await dialog.getByRole('button', { name: SETTINGS.sendResetEmail }).click();
   await expect(dialog.getByText(SETTINGS.resetEmailSent(user.email))).toBeVisible();

@@ -1,78 +1,22 @@
 import fs from 'node:fs';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
-import { expect, request, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E } from '../../playwright.config';
-
-let counter = 0;
-
-export interface E2EAccount {
-  username: string;
-  password: string;
-  fullname: string;
-  email: string;
-}
-
-/** Adds an account through the real command line, against the running server's data folder. */
-export function createAccountViaCli(role: 'ADMIN' | 'SYSTEM_ADMIN' = 'ADMIN', dataDir = E2E.main.dataDir, fullname?: string): E2EAccount {
-  counter += 1;
-  const tag = `${Date.now().toString(36)}${counter}`;
-  const account = { username: `e2e_user_${tag}`, password: 'Field#Work1', fullname: fullname ?? `Jose Rizal ${tag}`, email: `e2e_${tag}@da.example` };
-  execFileSync('npx', ['tsx', 'server/cli/create-admin.ts', '--username', account.username, '--password', account.password,
-    '--email', account.email, '--fullname', account.fullname, '--role', role], { env: { ...process.env, DATA_DIR: dataDir }, stdio: 'pipe' });
-  return account;
-}
-
-/**
- * A signed-in API client of the running server, as `who` (by default a super admin made for
- * fixtures, so the tests' own browser sessions are never replaced by its login). Fixtures go
- * through the API or the command line, never the database file, so they work on either engine.
- */
-export async function apiAs(who?: { username: string; password: string }, baseURL = `http://127.0.0.1:${E2E.main.port}`): Promise<APIRequestContext> {
-  const account = who ?? fixtureAdmin();
-  const api = await request.newContext({ baseURL });
-  const res = await api.post('/api/auth/login', { data: { identifier: account.username, password: account.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  return api;
-}
-
-let fixtureAccount: E2EAccount | undefined;
-function fixtureAdmin(): E2EAccount {
-  fixtureAccount ??= createAccountViaCli('SYSTEM_ADMIN', E2E.main.dataDir, 'Fixture Admin');
-  return fixtureAccount;
-}
-
-/** An account's id and name, found through the accounts API by its username. */
-export async function accountByUsername(username: string): Promise<{ id: string; fullname: string }> {
-  const api = await apiAs();
-  try {
-    const res = await api.get(`/api/accounts?q=${encodeURIComponent(username)}`);
-    const found = (await res.json() as { items: Array<{ id: string; fullname: string; username: string }> }).items.find((a) => a.username === username);
-    if (!found) throw new Error(`no account ${username}`);
-    return { id: found.id, fullname: found.fullname };
-  } finally {
-    await api.dispose();
-  }
-}
+import type { Page } from '@playwright/test';
+import { expect, type E2EAccount, type E2EServer, type Role } from './fixtures';
 
 /** Restricts or deletes an account the way a super admin does, through the accounts API. */
-export async function blockAccount(username: string, how: 'restrict' | 'delete'): Promise<void> {
-  const { id, fullname } = await accountByUsername(username);
-  const api = await apiAs();
-  try {
-    const res = how === 'restrict'
-      ? await api.post(`/api/accounts/${id}/restrict`, { data: { confirmName: fullname } })
-      : await api.delete(`/api/accounts/${id}`, { data: { confirmName: fullname } });
-    expect(res.status(), await res.text()).toBe(how === 'restrict' ? 200 : 204);
-  } finally {
-    await api.dispose();
-  }
+export async function blockAccount(app: E2EServer, account: E2EAccount, how: 'restrict' | 'delete'): Promise<void> {
+  const api = await app.fixtureApi();
+  const res = how === 'restrict'
+    ? await api.post(`/api/accounts/${account.id}/restrict`, { data: { confirmName: account.fullname } })
+    : await api.delete(`/api/accounts/${account.id}`, { data: { confirmName: account.fullname } });
+  expect(res.status(), await res.text()).toBe(how === 'restrict' ? 200 : 204);
 }
 
 /** Sets the account's own security question and answer through Account Settings' API. */
-export async function setSecurityQuestion(account: { username: string; password: string }, question: string, answer: string): Promise<void> {
-  const api = await apiAs(account);
+export async function setSecurityQuestion(app: E2EServer, account: { username: string; password: string }, question: string, answer: string): Promise<void> {
+  const api = await app.signedInApi(account);
   try {
     const profile = await (await api.get('/api/profile')).json() as { fullname: string; email: string | null; contactNo: string | null; version: number };
     const res = await api.put('/api/profile', {
@@ -90,7 +34,7 @@ export async function setSecurityQuestion(account: { username: string; password:
  * data folder. Image URLs are fetched when `files` is given: they are served for the command
  * from a loopback server (url: /<name>).
  */
-export async function importExport(collections: Record<string, Record<string, Record<string, unknown>>>, files?: Record<string, Buffer>, dataDir = E2E.main.dataDir): Promise<void> {
+export async function importExport(app: E2EServer, collections: Record<string, Record<string, Record<string, unknown>>>, files?: Record<string, Buffer>): Promise<void> {
   let server: http.Server | null = null;
   let origin = '';
   if (files) {
@@ -104,22 +48,33 @@ export async function importExport(collections: Record<string, Record<string, Re
     origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   }
   const json = JSON.stringify(collections).replaceAll('{{files}}', origin);
-  const file = path.join(dataDir, '..', `import-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  const file = path.join(app.dataDir, '..', `import-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   fs.writeFileSync(file, json);
   try {
-    const args = ['tsx', 'server/cli/import.ts', file, ...(files ? [] : ['--no-fetch'])];
-    // Asynchronous: the command fetches from this process's loopback server.
-    await new Promise<void>((resolve, reject) => {
-      execFile('npx', args, { env: { ...process.env, DATA_DIR: dataDir } }, (err, _out, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve()));
-    });
+    await runImport(app, file, files ? [] : ['--no-fetch']);
   } finally {
     fs.rmSync(file, { force: true });
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   }
 }
 
-export async function loginViaUi(page: Page, identifier: string, password: string, baseURL?: string): Promise<void> {
-  await page.goto(`${baseURL ?? ''}/login`);
+/**
+ * Starts the page signed in, for tests of something other than signing in: as the file's account
+ * of a role (the first super admin, or an ADMIN made for the file), whose one sign-in through the
+ * API the file's tests share, or as an account of the test's own, signed in through the API.
+ * Opens `to` (the dashboard by default) and waits until the signed-in shell shows.
+ */
+export async function signIn(page: Page, app: E2EServer, who: Role | E2EAccount, to = '/dashboard'): Promise<E2EAccount> {
+  const state = typeof who === 'string' ? await app.storageState(who) : await app.storageStateOf(who);
+  await page.context().addCookies(state.cookies);
+  await page.goto(to);
+  await expect(page.getByTestId('header-name')).toBeAttached();
+  return typeof who === 'string' ? app.roleAccount(who) : who;
+}
+
+/** Signs in through the login screen, for tests of signing in itself (others start signed in: `signedInAs`). */
+export async function loginViaUi(page: Page, identifier: string, password: string): Promise<void> {
+  await page.goto('/login');
   await page.getByLabel('Username or email').fill(identifier);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Password', { exact: true }).press('Enter');
@@ -127,16 +82,40 @@ export async function loginViaUi(page: Page, identifier: string, password: strin
 }
 
 /**
- * Adds audit entries as an import of older data does: through `npm run import` on the running
- * server's data folder, so they join the audit chain like any other entry.
+ * Adds audit entries as an import of older data does: through the import command on the
+ * running server's data folder, so they join the audit chain like any other entry.
  */
-export function importAuditEntries(entries: Array<Record<string, unknown>>, dataDir = E2E.main.dataDir): void {
+export async function importAuditEntries(app: E2EServer, entries: Array<Record<string, unknown>>): Promise<void> {
   const auditLogs = Object.fromEntries(entries.map((e) => [crypto.randomUUID(), Object.fromEntries(Object.entries(e).filter(([, v]) => v !== null && v !== undefined))]));
-  const file = path.join(dataDir, '..', `audit-import-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  const file = path.join(app.dataDir, '..', `audit-import-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   fs.writeFileSync(file, JSON.stringify({ audit_logs: auditLogs }));
   try {
-    execFileSync('npx', ['tsx', 'server/cli/import.ts', file, '--no-fetch'], { env: { ...process.env, DATA_DIR: dataDir }, stdio: 'pipe' });
+    await runImport(app, file, ['--no-fetch']);
   } finally {
     fs.rmSync(file, { force: true });
   }
+}
+
+/** The built import command (as a production install runs it), asynchronous: it may fetch from this process. */
+function runImport(app: E2EServer, file: string, flags: string[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, ['build/server/cli/import.js', file, ...flags], { env: { ...process.env, DATA_DIR: app.dataDir } },
+      (err, _out, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve()));
+  });
+}
+
+/**
+ * Uploads go through Chromium's own network throttling (DevTools network conditions), so the
+ * real upload route is slow the way a provincial office's link is; nothing in the app or the
+ * server knows it is being tested. `restore` lifts the limit.
+ */
+export async function throttleUploads(page: Page, bytesPerSecond: number): Promise<{ restore(): Promise<void> }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+  return {
+    restore: async () => {
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    },
+  };
 }

@@ -1,16 +1,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import sharp from 'sharp';
-import { expect, test } from '@playwright/test';
 import { TRAINING_SET } from '../../common/catalog';
-import { E2E } from '../../playwright.config';
-import { importExport, loginViaUi } from './support';
+import { expect, test, type E2EServer } from './fixtures';
+import { importExport, signIn } from './support';
 
 /** A saved disease whose photos the real import command fetched into storage. */
-async function insertDisease(name: string, photos: Buffer[]): Promise<string> {
+async function insertDisease(app: E2EServer, name: string, photos: Buffer[]): Promise<string> {
   const id = crypto.randomUUID();
   const files = Object.fromEntries(photos.map((body, position) => [`leaf${position}.jpg`, body]));
-  await importExport({
+  await importExport(app, {
     rice_local_diseases: { [id]: { name, scientificName: 'Pyricularia oryzae', createdAt: new Date().toISOString(), images: Object.keys(files).map((f) => `{{files}}/${f}`) } },
   }, files);
   return id;
@@ -21,11 +20,10 @@ function photo(n: number): Promise<Buffer> {
   return sharp({ create: { width: 64 + n, height: 48, channels: 3, background: { r: 40 * n, g: 120, b: 60 } } }).jpeg({ quality: 90 }).toBuffer();
 }
 
-test('a super admin downloads the training set and gets every original photo byte for byte', async ({ page }) => {
+test('a super admin downloads the training set and gets every original photo byte for byte', async ({ page, app }) => {
   const photos = await Promise.all([0, 1, 2].map(photo));
-  await insertDisease('Training blast', photos);
-  await loginViaUi(page, E2E.admin.username, E2E.admin.password);
-  await page.goto('/dashboard/rice_diseases');
+  await insertDisease(app, 'Training blast', photos);
+  await signIn(page, app, 'SYSTEM_ADMIN', '/dashboard/rice_diseases');
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('link', { name: TRAINING_SET.downloadAll }).click(),

@@ -1,19 +1,10 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { VARIETIES, VARIETY_MESSAGES } from '../../common/varieties';
-import { E2E } from '../../playwright.config';
-import { createAccountViaCli, loginViaUi, type E2EAccount } from './support';
+import { expect, test, type E2EAccount, type E2EServer, type Role } from './fixtures';
+import { signIn } from './support';
 
-const BASE = `http://127.0.0.1:${E2E.main.port}`;
 let counter = 0;
 const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${++counter}`;
-
-/** An API session of its own (a different account than the browser's: one session per account). */
-async function apiAs(account: { username: string; password: string }): Promise<APIRequestContext> {
-  const ctx = await playwrightRequest.newContext({ baseURL: BASE });
-  const res = await ctx.post('/api/auth/login', { data: { identifier: account.username, password: account.password } });
-  expect(res.ok()).toBe(true);
-  return ctx;
-}
 
 function body(overrides: Record<string, unknown> = {}) {
   return {
@@ -24,9 +15,9 @@ function body(overrides: Record<string, unknown> = {}) {
   };
 }
 
-async function openVarieties(page: Page, user: E2EAccount, query = ''): Promise<void> {
-  await loginViaUi(page, user.username, user.password);
-  await page.goto(`/dashboard/rice_varieties${query}`);
+/** The browser's user is the file's ADMIN (the editor) unless another account is named. */
+async function openVarieties(page: Page, app: E2EServer, who: Role | E2EAccount = 'ADMIN', query = ''): Promise<void> {
+  await signIn(page, app, who, `/dashboard/rice_varieties${query}`);
   await expect(page.getByRole('heading', { name: VARIETIES.title })).toBeVisible();
 }
 
@@ -38,17 +29,9 @@ async function search(page: Page, term: string) {
   await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(term).replace(/%20/g, '(\\+|%20)')}`));
 }
 
-let editor: E2EAccount;
-let watcher: E2EAccount;
-let apiUser: E2EAccount;
-test.beforeAll(() => {
-  editor = createAccountViaCli('ADMIN');
-  watcher = createAccountViaCli('ADMIN');
-  apiUser = createAccountViaCli('ADMIN');
-});
 
-test('the screen shows its header, columns, loading and empty texts', async ({ page }) => {
-  await loginViaUi(page, editor.username, editor.password);
+test('the screen shows its header, columns, loading and empty texts', async ({ page, app }) => {
+  await signIn(page, app, 'ADMIN');
   // Hold the first list answer back a moment to see the loading text.
   let release!: () => void;
   const held = new Promise<void>((resolve) => { release = resolve; });
@@ -67,10 +50,10 @@ test('the screen shows its header, columns, loading and empty texts', async ({ p
   await expect(page.getByRole('navigation', { name: 'Pagination' })).toHaveCount(0);
 });
 
-test('adding a variety: confirm, "Saved!", and it appears in a second browser without reload', async ({ page, browser }) => {
+test('adding a variety: confirm, "Saved!", and it appears in a second browser without reload', async ({ page, browser, app }) => {
   const watcherPage = await (await browser.newContext()).newPage();
-  await openVarieties(watcherPage, watcher);
-  await openVarieties(page, editor);
+  await openVarieties(watcherPage, app, await app.account('ADMIN'));
+  await openVarieties(page, app);
   const name = unique('NSIC Rc');
 
   await page.getByRole('button', { name: VARIETIES.addNew }).click();
@@ -114,8 +97,8 @@ test('adding a variety: confirm, "Saved!", and it appears in a second browser wi
   await watcherPage.context().close();
 });
 
-test('field errors show after touch or submit, and a submit with errors goes no further', async ({ page }) => {
-  await openVarieties(page, editor);
+test('field errors show after touch or submit, and a submit with errors goes no further', async ({ page, app }) => {
+  await openVarieties(page, app);
   // The selects stay disabled while the option lists load.
   let release!: () => void;
   const held = new Promise<void>((resolve) => { release = resolve; });
@@ -152,14 +135,14 @@ test('field errors show after touch or submit, and a submit with errors goes no 
   await expect(form.getByText(VARIETY_MESSAGES.wholeNumber)).toHaveCount(0);
 });
 
-test('an option list change shows at once in an open form, and a save the server refuses ends in "Failed" with its reason', async ({ page }) => {
-  await openVarieties(page, editor);
+test('an option list change shows at once in an open form, and a save the server refuses ends in "Failed" with its reason', async ({ page, app }) => {
+  await openVarieties(page, app);
   await page.getByRole('button', { name: VARIETIES.addNew }).click();
   const form = page.getByRole('dialog', { name: VARIETIES.form.addTitle });
   const seasons = form.getByRole('group', { name: 'Season' });
   await expect(seasons.getByLabel('Dry')).toBeVisible();
   const option = unique('Ratoon');
-  const admin = await apiAs(E2E.admin);
+  const admin = await app.fixtureApi();
   const added = await admin.post('/api/maintenance/documents/rice_varieties_enums/lists/seasons', { data: { value: option } });
   expect(added.ok()).toBe(true);
   await seasons.getByLabel(option).check();
@@ -185,7 +168,6 @@ test('an option list change shows at once in an open form, and a save the server
   // The option is removed while the user confirms: the server refuses with the field's message.
   const removed = await admin.delete(`/api/maintenance/documents/rice_varieties_enums/lists/seasons?value=${encodeURIComponent(option)}`);
   expect(removed.ok()).toBe(true);
-  await admin.dispose();
   await confirm.getByRole('button', { name: VARIETIES.confirmSave.confirm }).click();
   const failed = page.getByRole('dialog', { name: VARIETIES.result.failedTitle });
   await expect(failed).toContainText(VARIETY_MESSAGES.seasonRequired);
@@ -205,15 +187,14 @@ test('an option list change shows at once in an open form, and a save the server
   await expect(page.getByRole('dialog', { name: VARIETIES.result.savedTitle })).toContainText(VARIETIES.result.saved(name));
 });
 
-test('paging with 45 records: 20 a page, Previous/Next, "Page x of y", and the search survives paging', async ({ page }) => {
-  const api = await apiAs(apiUser);
+test('paging with 45 records: 20 a page, Previous/Next, "Page x of y", and the search survives paging', async ({ page, app }) => {
+  const api = await app.fixtureApi();
   const tag = unique('Pagetown').replace(' ', '');
   for (let i = 0; i < 45; i += 1) {
     const res = await api.post('/api/varieties', { data: body({ location: `${tag} ${String(i).padStart(2, '0')}` }) });
     expect(res.status()).toBe(201);
   }
-  await api.dispose();
-  await openVarieties(page, editor);
+  await openVarieties(page, app);
   await search(page, tag.toLowerCase());
   const pager = page.getByRole('navigation', { name: 'Pagination' });
   await expect(pager).toContainText('Page 1 of 3');
@@ -235,12 +216,11 @@ test('paging with 45 records: 20 a page, Previous/Next, "Page x of y", and the s
   await expect(pager).toHaveCount(0);
 });
 
-test('delete asks for the name typed exactly (trimmed), then shows the toast for about 1.2 s', async ({ page }) => {
-  const api = await apiAs(apiUser);
+test('delete asks for the name typed exactly (trimmed), then shows the toast for about 1.2 s', async ({ page, app }) => {
+  const api = await app.fixtureApi();
   const name = unique('PSB Rc');
   expect((await api.post('/api/varieties', { data: body({ varietyName: name }) })).status()).toBe(201);
-  await api.dispose();
-  await openVarieties(page, editor);
+  await openVarieties(page, app);
   await search(page, name);
   await row(page, name).getByRole('button', { name: new RegExp(`^${VARIETIES.actions.delete} `) }).click();
   const dialog = page.getByRole('dialog', { name: VARIETIES.deleteDialog.title });
@@ -260,11 +240,11 @@ test('delete asks for the name typed exactly (trimmed), then shows the toast for
   await expect(toast).toBeHidden({ timeout: 5000 });
 });
 
-test('an open edit form keeps touched fields when the record changes, detects the newer save, and offers reload or overwrite', async ({ page }) => {
-  const api = await apiAs(apiUser);
+test('an open edit form keeps touched fields when the record changes, detects the newer save, and offers reload or overwrite', async ({ page, app }) => {
+  const api = await app.fixtureApi();
   const name = unique('NSIC Rc');
   const created = await (await api.post('/api/varieties', { data: body({ varietyName: name }) })).json();
-  await openVarieties(page, editor);
+  await openVarieties(page, app);
   await search(page, name);
   await row(page, name).getByRole('button', { name: new RegExp(`^${VARIETIES.actions.edit} `) }).click();
   const form = page.getByRole('dialog', { name: VARIETIES.form.editTitle });
@@ -307,5 +287,4 @@ test('an open edit form keeps touched fields when the record changes, detects th
   await expect(page.getByRole('dialog', { name: VARIETIES.result.updatedTitle })).toBeVisible();
   stored = await (await api.get(`/api/varieties/${created.id}`)).json();
   expect(stored).toMatchObject({ tillers: 22, location: 'Bamban', version: 5 });
-  await api.dispose();
 });
