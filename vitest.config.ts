@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-const apiProject = (name: string, env: Record<string, string>) => ({
+// Engine-specific files say so in their name: *.pg.test.ts runs on PostgreSQL only,
+// *.sqlite.test.ts on SQLite only; every other API test runs on both.
+const apiProject = (name: string, env: Record<string, string>, exclude: string) => ({
   test: {
     name,
     include: ['tests/api/**/*.test.ts'],
+    exclude: [exclude],
     environment: 'node',
     env,
     testTimeout: 30_000,
@@ -21,8 +24,8 @@ const projects = [
   { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },
   // Browser components with Testing Library in jsdom (the network is a stub per test).
   { test: { name: 'components', include: ['tests/components/**/*.test.tsx'], environment: 'jsdom', setupFiles: ['tests/components/setup.ts'] } },
-  apiProject('api-sqlite', { TEST_DB: 'sqlite' }),
-  ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB: 'postgres' })] : []),
+  apiProject('api-sqlite', { TEST_DB: 'sqlite' }, 'tests/api/**/*.pg.test.ts'),
+  ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB: 'postgres' }, 'tests/api/**/*.sqlite.test.ts')] : []),
 ];
 
 export default defineConfig({

@@ -8,8 +8,8 @@ import { ensureInitialAdmin } from '../../server/bootstrap.js';
 import { loadConfig } from '../../server/config.js';
 
 /** Two instances started at the same moment on an empty PostgreSQL database (a fresh deployment). */
-const base = process.env.TEST_DATABASE_URL;
-describe.runIf(process.env.TEST_DB === 'postgres' && !!base)('instances starting together', () => {
+const base = process.env.TEST_DATABASE_URL!;
+describe('instances starting together', () => {
   it('migrate once, create one first super admin and the option lists once, and both start', async () => {
     const schema = `start_${Math.random().toString(36).slice(2, 10)}`;
     const admin = new pg.Client({ connectionString: base });

@@ -14,8 +14,7 @@ import { varietyBody } from '../fixtures/varieties.js';
  * Two real server processes on one PostgreSQL database and one S3 server, as behind a load
  * balancer. Runs in the PostgreSQL project only (SQLite is one machine's file).
  */
-const base = process.env.TEST_DATABASE_URL;
-const runs = process.env.TEST_DB === 'postgres' && !!base;
+const base = process.env.TEST_DATABASE_URL!;
 const root = path.resolve(import.meta.dirname, '../..');
 const ADMIN = { username: 'instances_admin', password: 'Instances#2025' };
 
@@ -131,7 +130,6 @@ async function saveVariety(instance: Instance, cookie: string, overrides: Record
 }
 
 beforeAll(async () => {
-  if (!runs) return;
   s3 = await startS3();
   schema = `inst_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: base });
@@ -145,7 +143,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (!runs) return;
   for (const i of instances) i.process.kill('SIGTERM');
   await Promise.all(instances.map((i) => new Promise((r) => (i.process.exitCode !== null ? r(null) : i.process.once('exit', r)))));
   const admin = new pg.Client({ connectionString: base });
@@ -156,7 +153,7 @@ afterAll(async () => {
   for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe.runIf(runs)('two server instances on one PostgreSQL and one S3 store', () => {
+describe('two server instances on one PostgreSQL and one S3 store', () => {
   it('serves from B a photo uploaded through A', async () => {
     const [a, b] = instances as [Instance, Instance];
     const { cookie } = await login(a);

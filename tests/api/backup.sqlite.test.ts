@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { createBackup, restoreBackup } from '../../server/platform/backup.js';
+import { createTestApp, type TestApp } from '../fixtures/app.js';
+import { loginAs, makeAccount } from '../fixtures/factories.js';
+import { snapshot } from '../fixtures/maintenance.js';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t.close(); });
+
+// Runs in the SQLite project only (the file copy route); backup.pg.test.ts is the pg_dump route.
+describe('backup and restore (SQLite)', () => {
+  it('restores into an empty data folder with identical records and files, taken while the server runs', async () => {
+    const acc = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
+    await loginAs(t.app, acc);
+    await t.ctx.db.insertInto('rice_seed_varieties').values({ id: 'v1', varietyName: 'NSIC Rc 222', season: '["Dry"]', environment: '[]', createdAt: new Date().toISOString() }).execute();
+    const photo = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
+    await t.ctx.storage.put('rice_pests/Rice bug/1_0_a.jpg', photo);
+    await t.ctx.storage.put('avatars/x/avatar_1.jpg', Buffer.from('avatar'));
+
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-backup-'));
+    const manifest = await createBackup(t.ctx.config, path.join(out, 'b1'));
+    expect(manifest).toMatchObject({ engine: 'sqlite', files: 2 });
+
+    const target = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-restore-'));
+    const config = loadConfig({}, { dataDir: target, logLevel: 'silent' });
+    await restoreBackup(config, path.join(out, 'b1'));
+    const restored = await buildApp(config, { logger: false });
+    try {
+      expect(await snapshot(restored.ctx.db)).toEqual(await snapshot(t.ctx.db));
+      expect(fs.readFileSync(restored.ctx.storage.localPath('rice_pests/Rice bug/1_0_a.jpg')).equals(photo)).toBe(true);
+      const login = await restored.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: acc.username, password: acc.password } });
+      expect(login.statusCode).toBe(200);
+    } finally {
+      await restored.app.close();
+      fs.rmSync(out, { recursive: true, force: true });
+      fs.rmSync(target, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to overwrite an existing database without --force, and a folder that is not a backup', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-backup-'));
+    await createBackup(t.ctx.config, path.join(out, 'b2'));
+    await expect(restoreBackup(t.ctx.config, path.join(out, 'b2'))).rejects.toThrow(/--force/);
+    await expect(restoreBackup(t.ctx.config, out)).rejects.toThrow(/not a backup/);
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+});
