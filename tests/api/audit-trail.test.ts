@@ -215,7 +215,7 @@ describe('audit chain', () => {
     while (!done || written < 50) {
       await audited(t, 1, `server ${written}`);
       written += 1;
-      await new Promise((r) => setTimeout(r, 5)); // let the child's exit be seen (SQLite calls never yield)
+      await new Promise((r) => setImmediate(r)); // let the child's exit be seen (SQLite calls never yield)
     }
     const result = await importing;
     expect(result.code, result.out).toBe(0);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeAudit } from '../../server/platform/audit.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
-import { loginAs, makeAccount } from '../fixtures/factories.js';
+import { clockTicks, loginAs, makeAccount } from '../fixtures/factories.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -42,7 +42,7 @@ describe('dashboard', () => {
     ] as const;
     for (const [action, collection, name] of entries) {
       await writeAudit(t.ctx.db, actor, { action: action as 'CREATE', collection, documentId: 'x', documentName: name, description: '' });
-      await new Promise((r) => setTimeout(r, 5));
+      await clockTicks();
     }
     const cookie = await loginAs(t.app, me);
     const items = (await t.app.inject({ url: '/api/dashboard/recent-activities', headers: { cookie } })).json().items;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
+import { clockTicks } from '../fixtures/factories.js';
 
 let t: TestApp;
 const iso = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();
@@ -66,7 +67,7 @@ describe('public content API (no session)', () => {
 
   it('returns only what changed since updatedSince, with deletions', async () => {
     const first = (await t.app.inject({ url: '/api/public/v1/varieties' })).json();
-    await new Promise((r) => setTimeout(r, 5));
+    await clockTicks();
     await t.ctx.db.updateTable('rice_seed_varieties').set({ maxYield: 7.5, updatedAt: iso() }).where('id', '=', 'v2').execute();
     await t.ctx.db.updateTable('rice_seed_varieties').set({ isDeleted: 1, deletedAt: iso() }).where('id', '=', 'v1').execute();
     const delta = (await t.app.inject({ url: `/api/public/v1/varieties?updatedSince=${encodeURIComponent(first.serverTime)}` })).json();

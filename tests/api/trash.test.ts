@@ -4,7 +4,7 @@ import { TRASH } from '../../common/trash.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { recordEvents, newAdminBody } from '../fixtures/accounts.js';
 import { entryBody, stagePhotos } from '../fixtures/catalog.js';
-import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
+import { clockTicks, loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
 import { varietyBody } from '../fixtures/varieties.js';
 
 let t: TestApp;
@@ -49,7 +49,7 @@ describe('trash and restore', () => {
     const a = await addVariety('Trash Alpha Sinandomeng');
     const b = await addVariety('Trash Beta Dinorado');
     expect((await inject('DELETE', `/api/varieties/${a.id}`, staffCookie)).statusCode).toBe(204);
-    await new Promise((r) => setTimeout(r, 5));
+    await clockTicks();
     expect((await inject('DELETE', `/api/varieties/${b.id}`)).statusCode).toBe(204);
     const list = await trashOf('rice_seed_varieties', '?search=trash');
     expect(list.items.map((i) => i.name)).toEqual(['Trash Beta Dinorado', 'Trash Alpha Sinandomeng']);

@@ -404,7 +404,7 @@ describe('rice varieties: the search cache', () => {
     // A write lands while a load is under way: its result is returned but not kept.
     let finish!: () => void;
     const slow = cache.get('b', 'bravo', () => new Promise<string>((resolve) => { finish = () => resolve('B-old'); }));
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.waitFor(() => expect(finish).toBeTypeOf('function')); // the load has started
     cache.invalidateTexts(['bravo']);
     finish();
     expect(await slow).toBe('B-old');
