@@ -75,9 +75,16 @@ export async function signIn(page: Page, app: E2EServer, who: Role | E2EAccount,
 /** Signs in through the login screen, for tests of signing in itself (others start signed in: `signedInAs`). */
 export async function loginViaUi(page: Page, identifier: string, password: string): Promise<void> {
   await page.goto('/login');
-  await page.getByLabel('Username or email').fill(identifier);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Password', { exact: true }).press('Enter');
+  const username = page.getByLabel('Username or email');
+  const passwordField = page.getByLabel('Password', { exact: true });
+  // The form can re-render while the session check ends: both values must be in place together.
+  await expect(async () => {
+    await username.fill(identifier);
+    await passwordField.fill(password);
+    await expect(username).toHaveValue(identifier, { timeout: 500 });
+    await expect(passwordField).toHaveValue(password, { timeout: 500 });
+  }).toPass();
+  await passwordField.press('Enter');
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 15_000 });
 }
 
