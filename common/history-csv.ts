@@ -29,24 +29,3 @@ export function csvTimestamp(value: string | null | undefined): string {
   const iso = new Date(t + MANILA_OFFSET_MS).toISOString();
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
 }
-
-/**
- * Spreadsheets run a cell that begins with =, +, -, @ (or a tab / carriage return) as a
- * formula; such cells get a leading apostrophe so they stay text.
- */
-export function guardCell(value: string): string {
-  const first = value.charCodeAt(0);
-  // = + - @ tab CR
-  return first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 ? `'${value}` : value;
-}
-
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * One CSV cell (RFC 4180): the formula guard of guardCell, then quoted, with quotes doubled,
- * when it holds a comma, a quote or a line break.
- */
-export function csvCell(value: string): string {
-  const guarded = guardCell(value);
-  return NEEDS_QUOTES.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
-}

@@ -187,4 +187,20 @@ describe('detections', () => {
     expect(lines[0]).toBe('week_start,disease_id,disease,municipality,reports');
     expect(lines.slice(1)).toEqual([`${mondayOf(manilaDay(Date.parse(threeWeeksAgo)))},blb,Bacterial leaf blight,Capas,2`]);
   });
+
+  it('writes a disease name that looks like a formula as text in the CSV', async () => {
+    const cookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
+    const id = `formula-${Date.now()}`;
+    const week = mondayOf(manilaDay(Date.now()));
+    await t.ctx.db.insertInto('rice_local_diseases').values({ id, name: '=HYPERLINK("http://x","y")', scientificName: null, isDeleted: 0, createdAt: new Date().toISOString() }).execute();
+    await t.ctx.db.insertInto('scan_report_weekly').values({ week, diseaseId: id, municipality: 'Capas', reports: 4 }).execute();
+    try {
+      const csv = await t.app.inject({ url: `/api/dashboard/detections.csv?diseaseId=${id}`, headers: { cookie } });
+      expect(csv.statusCode).toBe(200);
+      expect(csv.body.trim().split('\n').slice(1)).toEqual([`${week},${id},"'=HYPERLINK(""http://x"",""y"")",Capas,4`]);
+    } finally {
+      await t.ctx.db.deleteFrom('scan_report_weekly').where('diseaseId', '=', id).execute();
+      await t.ctx.db.deleteFrom('rice_local_diseases').where('id', '=', id).execute();
+    }
+  });
 });

@@ -191,6 +191,22 @@ describe('training-set export (image-folder layout)', () => {
   });
 });
 
+describe('training-set metadata.csv', () => {
+  it('writes a disease id that looks like a formula as text', async () => {
+    const id = '@SUM(1+1)';
+    await disease(id, 'Sheath rot', 2);
+    try {
+      const { entries } = await download(`?diseaseId=${encodeURIComponent(id)}`);
+      const rows = entries.get('metadata.csv')!.toString('utf8').trim().split('\n').slice(1);
+      expect(rows).toHaveLength(2);
+      for (const row of rows) expect(row.split(',')[3]).toBe(`'${id}`);
+    } finally {
+      await t.ctx.db.deleteFrom('catalog_images').where('entryId', '=', id).execute();
+      await t.ctx.db.deleteFrom('rice_local_diseases').where('id', '=', id).execute();
+    }
+  });
+});
+
 describe('training-set export of a large photo set', () => {
   it('declares the exact length when the ZIP\'s central directory passes 64 KiB (900 photos)', async () => {
     await disease('bigset', 'Sheath blight', 900);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activityText, relativeTime } from '../../common/activity';
+import { csvCell, csvRow } from '../../common/csv';
 import { can, normalizeRole } from '../../common/permissions';
 import { passwordMeetsRules } from '../../common/password';
 import { isActivePath } from '../../src/app/nav';
@@ -60,5 +61,23 @@ describe('shell helpers', () => {
     expect(passwordMeetsRules('secret#123')).toBe(false);
     expect(passwordMeetsRules('Secret1234')).toBe(false);
     expect(passwordMeetsRules('Se#1')).toBe(false);
+  });
+});
+
+describe('the CSV cell writer (OWASP CSV injection rule)', () => {
+  it('keeps text that a spreadsheet would run as a formula as text', () => {
+    for (const lead of ['=', '+', '-', '@', '\t', '\r']) expect(csvCell(`${lead}1+2`).replace(/^"/, '')).toMatch(/^'/);
+    expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('\rReturn')).toBe(`"'\rReturn"`);
+  });
+  it('quotes commas, quotes and line breaks so a separator inside a value never starts a cell', () => {
+    expect(csvCell('Capas, Tarlac')).toBe('"Capas, Tarlac"');
+    expect(csvCell('a,=1+2')).toBe('"a,=1+2"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+  });
+  it('writes numbers as numbers, null as empty, and plain text as it is', () => {
+    expect(csvRow(['NSIC Rc 222', -5, 0, null, undefined, 'Ñ'])).toBe('NSIC Rc 222,-5,0,,,Ñ');
   });
 });

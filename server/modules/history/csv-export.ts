@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { collectionLabel, HISTORY_LIMITS } from '../../../common/history.js';
-import { csvCell, csvTimestamp, HISTORY_CSV_COLUMNS } from '../../../common/history-csv.js';
+import { csvCell } from '../../../common/csv.js';
+import { csvTimestamp, HISTORY_CSV_COLUMNS } from '../../../common/history-csv.js';
 import { matchesTerms } from '../../../common/history-search.js';
 import { openBatchReader } from '../../db/batch-reader.js';
 import { isPostgres } from '../../db/dialect.js';

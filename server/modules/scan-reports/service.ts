@@ -1,3 +1,4 @@
+import { csvRow } from '../../../common/csv.js';
 import { addDays, manilaDate, mondayOf } from '../../../common/history-dates.js';
 import { canonicalMunicipality, SCAN_REPORT_LIMITS, SCAN_REPORT_TEXTS, TARLAC_MUNICIPALITIES } from '../../../common/scan-reports.js';
 import type { Detections, ScanReportInput } from '../../../common/schemas/scan-reports.js';
@@ -162,9 +163,8 @@ export function createScanReportsService(ctx: AppContext) {
       const rows = (await repo.perWeekDiseasePlace(ctx.db, firstWeek, diseaseId)).filter((r) => names.has(r.diseaseId) && weeks.includes(r.week));
       rows.sort((a, b) => (a.week < b.week ? -1 : a.week > b.week ? 1 : 0) || rank.get(a.diseaseId)! - rank.get(b.diseaseId)!
         || (a.municipality < b.municipality ? -1 : a.municipality > b.municipality ? 1 : 0));
-      const cell = (v: string | number) => { const s = String(v); return /[",\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; };
       const lines = ['week_start,disease_id,disease,municipality,reports'];
-      for (const e of rows) lines.push([e.week, e.diseaseId, names.get(e.diseaseId)!, e.municipality, e.n].map(cell).join(','));
+      for (const e of rows) lines.push(csvRow([e.week, e.diseaseId, names.get(e.diseaseId)!, e.municipality, Number(e.n)]));
       return `${lines.join('\n')}\n`;
     },
 

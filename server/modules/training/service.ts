@@ -2,16 +2,12 @@ import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import yazl from 'yazl';
 import { labelSlug } from '../../../common/catalog.js';
+import { csvRow } from '../../../common/csv.js';
 import type { TrainingSetQuery } from '../../../common/schemas/training.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { trainingRepository as repo } from './repository.js';
 import { SPLITS, splitOf, uniqueLabels, type SplitName } from './split.js';
-
-function csvCell(value: string | number | null): string {
-  const text = value === null ? '' : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 export interface TrainingClass { id: string; name: string; localName: string | null; label: string; trainingClass: boolean }
 
@@ -96,7 +92,7 @@ export function createTrainingService(ctx: AppContext) {
         if (split) n[split as SplitName] += 1;
         entries.push({
           file, key: photo.originalKey!, size: stat.size, mtime: new Date(uploadedAt), split, label: cls.label,
-          row: [file, cls.label, split, cls.id, photo.id, photo.sha256, photo.width, photo.height, uploadedAt].map(csvCell).join(','),
+          row: csvRow([file, cls.label, split, cls.id, photo.id, photo.sha256, photo.width, photo.height, uploadedAt]),
         });
       }
       if (missing > 0) ctx.log.warn({ missing }, 'training export: stored originals missing on disk');
