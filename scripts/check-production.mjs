@@ -77,7 +77,20 @@ try {
   if (!asset || (await fetch(`${base}${asset}`)).status !== 200) throw new Error(`an asset of the app page did not load: ${asset}`);
   const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: 'production_check', password: 'Production#1' }) });
   if (login.status !== 200) throw new Error(`sign-in answered ${login.status}`);
-  step(`ok: the app page, ${asset}, the API and a sign-in answered (${seconds(started)} s in all)`);
+  step(`the app page, ${asset}, the API and a sign-in answered`);
+
+  // The operations command runs from the bundle, beside the running server, as in the container.
+  t = Date.now();
+  const cli = (...args) => execFileSync(process.execPath, ['build/server/cli.js', ...args], {
+    cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8',
+  });
+  cli('create-admin', '--username', 'production_ops', '--password', 'Operations#1', '--fullname', 'Production Operations', '--email', 'ops@da.example', '--role', 'ADMIN');
+  const opsLogin = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: 'production_ops', password: 'Operations#1' }) });
+  if (opsLogin.status !== 200) throw new Error(`the account made by 'cli.js create-admin' could not sign in (${opsLogin.status})`);
+  const verified = cli('audit-verify');
+  if (!/intact/i.test(verified)) throw new Error(`'cli.js audit-verify' did not report an intact chain:\n${verified}`);
+  step(`cli.js create-admin and audit-verify ran from the bundle (${seconds(t)} s)`);
+  step(`ok (${seconds(started)} s in all)`);
 } finally {
   if (server && server.exitCode === null) {
     try { process.kill(-server.pid, 'SIGTERM'); } catch { /* gone */ }
