@@ -3,8 +3,17 @@
  * (SPEC.md sections 2, 4, 5, 8 and 9). SPEC texts are verbatim; the few texts SPEC.md
  * does not give (marked "ours") follow its tone.
  */
+/** Changes that could take an account over need the current password given this recently. */
+export const REAUTH_WINDOW_MS = 5 * 60_000;
+
 export const SETTINGS = {
   title: 'Account Settings',
+  /** Asked when the email or the security question or answer changes (not within REAUTH_WINDOW_MS of the last time). */
+  currentPassword: 'Current password',
+  confirmIdentity: 'To change your email or security question, enter your current password.',
+  confirmIdentityCode: 'Code from your authenticator app',
+  currentPasswordRequired: 'Enter your current password to make this change.',
+  wrongCurrentPassword: 'That is not your current password.',
   personalInfo: 'Personal Info',
   securitySection: 'Security Question',
   profilePicture: 'Profile picture',
@@ -88,7 +97,7 @@ export const RECOVERY = {
   genericError: 'Something went wrong',
   success: 'Password reset successfully!',
   // ours
-  paused: 'Too many wrong answers. Security question recovery for this account is paused for 15 minutes.',
+  paused: (minutes: number) => `Too many wrong answers. Security question recovery for this account is paused for ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
   expired: 'Your recovery has expired. Please start again.',
   // The email link page (ours)

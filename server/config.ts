@@ -12,6 +12,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Server-side idle timeout; the browser uses the same value for its inactivity logout. */
   sessionIdleTimeoutMs: number;
+  /** SESSION_MAX_AGE_HOURS: a session this old ends, active or not. */
+  sessionMaxAgeMs: number;
   /** How often a live stream re-checks its session (fallback to pushed events). */
   sessionRecheckMs: number;
   /**
@@ -127,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: env.DATABASE_URL || undefined,
     sessionIdleTimeoutMs: int(env.SESSION_IDLE_TIMEOUT_MS, 600_000),
     sessionRecheckMs: int(env.SESSION_RECHECK_MS, 5000),
+    sessionMaxAgeMs: int(env.SESSION_MAX_AGE_HOURS, 12) * 60 * 60_000,
     maxSessionsPerAccount: Math.min(10, Math.max(1, int(env.MAX_SESSIONS_PER_ACCOUNT, 1))),
     cookieSecure: env.COOKIE_SECURE === 'true',
     logLevel: env.LOG_LEVEL || 'info',

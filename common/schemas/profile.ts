@@ -24,6 +24,10 @@ const fieldsShape = {
   securityAnswer: z.string().trim().max(max).default(''),
   /** Keep the stored answer: the question is unchanged and the answer field was left blank. */
   keepAnswer: z.boolean().default(false),
+  /** Needed when the email or the security question or answer changes (see REAUTH_WINDOW_MS). */
+  currentPassword: z.string().max(1024).optional(),
+  /** With currentPassword, when the account has a second factor: a code from the app or a recovery code. */
+  code: z.string().trim().max(64).optional(),
 };
 
 /** SPEC.md section 5: a chosen question needs a non-empty trimmed answer (or the kept one). */

@@ -57,11 +57,14 @@ export const secondFactorEnableSchema = z.object({
 });
 export type SecondFactorEnableInput = z.infer<typeof secondFactorEnableSchema>;
 
-/** Turning off or making new codes: a current code (app or recovery) or the password. */
+/**
+ * Turning off or making new codes: the password and a current code (app or recovery), checked on
+ * the server (auth/identity.ts); both may be left out within 5 minutes of the last confirmation.
+ */
 export const secondFactorProofSchema = z.object({
   code: z.string().trim().max(64, TWO_FACTOR.invalidCode).optional(),
   password: z.string().max(1024).optional(),
-}).refine((v) => Boolean(v.code?.trim()) !== Boolean(v.password), { message: TWO_FACTOR.proofRequired, path: ['code'] });
+});
 export type SecondFactorProofInput = z.infer<typeof secondFactorProofSchema>;
 
 export const recoveryCodesSchema = z.object({
@@ -72,7 +75,8 @@ export type RecoveryCodesResult = z.infer<typeof recoveryCodesSchema>;
 
 /** The browser's one-field forms: a code (login step, confirming a setup). */
 export const secondFactorCodeFormSchema = z.object({ code: secondFactorCodeSchema });
-/** The browser's proof form (turn off, new codes): a code or the password, as chosen. */
+/** The browser's proof form (turn off, new codes): the password and a code. */
 export const secondFactorProofFormSchema = z.object({
-  value: z.string({ error: TWO_FACTOR.proofRequired }).trim().min(1, TWO_FACTOR.proofRequired).max(1024),
+  password: z.string({ error: TWO_FACTOR.passwordRequired }).min(1, TWO_FACTOR.passwordRequired).max(1024),
+  code: secondFactorCodeSchema,
 });

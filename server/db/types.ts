@@ -1,4 +1,4 @@
-import type { AccountsTable, LoginChallengesTable, PasswordResetTokensTable, RecoveryFailuresTable, RecoveryFlowsTable, SecondFactorRecoveryCodesTable, SecondFactorsTable, SessionsTable, ThrottlesTable } from './types/accounts.js';
+import type { AccountsTable, LoginChallengesTable, PasswordResetTokensTable, RecoveryFlowsTable, SecondFactorRecoveryCodesTable, SecondFactorsTable, SessionsTable, ThrottlesTable } from './types/accounts.js';
 import type { AuditChainLinksTable, AuditChainTable, AuditLogsTable, AuditPendingTable, AuditVerificationsTable } from './types/audit.js';
 import type { CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, VarietiesTable } from './types/content.js';
 import type { ScanReportCountsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
@@ -23,7 +23,6 @@ export interface Database {
   maintenance: MaintenanceTable;
   password_reset_tokens: PasswordResetTokensTable;
   recovery_flows: RecoveryFlowsTable;
-  recovery_failures: RecoveryFailuresTable;
   throttles: ThrottlesTable;
   scan_reports: ScanReportsTable;
   scan_report_counts: ScanReportCountsTable;

@@ -20,6 +20,8 @@ export interface AppContext {
 
 export interface AuthContext {
   sessionId: string;
+  /** When this session's user last confirmed their password (and code), or null. */
+  reauthAt: string | null;
   role: Role;
   user: SessionUser;
   account: AccountRow;

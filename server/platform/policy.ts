@@ -105,16 +105,17 @@ export function registerAccessPolicy(app: FastifyInstance): void {
     const session = await findSessionByToken(db, token);
     if (!session) fail('UNAUTHENTICATED', undefined, undefined, { reason: 'session_ended' });
     const state = isSessionValid(session, appConfig);
-    if (state === 'inactivity') {
+    if (state === 'inactivity' || state === 'expired') {
       // Only this session: with several sessions allowed, the account's others may be in use.
-      const ended = await db.transaction().execute((trx) => endSession(trx, session.sessionId, 'inactivity'));
-      if (ended) announceEnded(events, session.account.id, [session.sessionId], 'inactivity');
-      fail('UNAUTHENTICATED', undefined, undefined, { reason: 'inactivity' });
+      const ended = await db.transaction().execute((trx) => endSession(trx, session.sessionId, state));
+      if (ended) announceEnded(events, session.account.id, [session.sessionId], state);
+      fail('UNAUTHENTICATED', undefined, undefined, { reason: state === 'inactivity' ? 'inactivity' : 'session_ended' });
     }
     if (state === 'ended') fail('UNAUTHENTICATED', undefined, undefined, { reason: 'session_ended' });
     const user = toSessionUser(session.account);
     request.auth = {
       sessionId: session.sessionId,
+      reauthAt: session.reauthAt,
       role: normalizeRole(session.account.role),
       user,
       account: session.account,

@@ -9,18 +9,21 @@ export const SESSION_COOKIE = 'palayan_session';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export type EndReason = 'logout' | 'replaced' | 'inactivity' | 'restricted' | 'deleted' | 'role_changed' | 'password_changed' | 'signed_out';
+export type EndReason = 'logout' | 'replaced' | 'inactivity' | 'expired' | 'restricted' | 'deleted' | 'role_changed' | 'password_changed' | 'signed_out';
 
 /** The session rules of the configuration. */
 export interface SessionRules {
   sessionIdleTimeoutMs: number;
+  sessionMaxAgeMs: number;
   maxSessionsPerAccount: number;
 }
 
 export interface ResolvedSession {
   sessionId: string;
   account: AccountRow;
+  createdAt: string;
   lastSeenAt: string;
+  reauthAt: string | null;
 }
 
 /** Opens a session: a random 256-bit token for the cookie; only its hash is stored. */
@@ -47,23 +50,25 @@ export async function findSessionByToken(db: Db, token: string): Promise<Resolve
   const row = await db.selectFrom('sessions')
     .innerJoin('accounts', 'accounts.id', 'sessions.accountId')
     .selectAll('accounts')
-    .select(['sessions.id as sessionId', 'sessions.lastSeenAt as sessionLastSeenAt', 'sessions.endedAt as sessionEndedAt'])
+    .select(['sessions.id as sessionId', 'sessions.createdAt as sessionCreatedAt', 'sessions.reauthAt as sessionReauthAt', 'sessions.lastSeenAt as sessionLastSeenAt', 'sessions.endedAt as sessionEndedAt'])
     .where('sessions.tokenHash', '=', sha256(token))
     .executeTakeFirst();
   if (!row || row.sessionEndedAt) return undefined;
-  const { sessionId, sessionLastSeenAt, sessionEndedAt: _ended, ...account } = row;
-  return { sessionId, account: account as AccountRow, lastSeenAt: sessionLastSeenAt };
+  const { sessionId, sessionCreatedAt, sessionReauthAt, sessionLastSeenAt, sessionEndedAt: _ended, ...account } = row;
+  return { sessionId, account: account as AccountRow, createdAt: sessionCreatedAt, lastSeenAt: sessionLastSeenAt, reauthAt: sessionReauthAt };
 }
 
 /**
  * SPEC.md section 4: valid only while the account is active and, with one session per account
  * (the default), while it is the account's current session (so of two logins racing, one wins).
- * With MAX_SESSIONS_PER_ACCOUNT above 1, every session not ended is valid.
+ * With MAX_SESSIONS_PER_ACCOUNT above 1, every session not ended is valid. Any session ends
+ * after SESSION_MAX_AGE_HOURS, in use or not ('expired'), so a stolen cookie does not last.
  */
-export function isSessionValid(s: ResolvedSession, rules: SessionRules, now = Date.now()): 'ok' | 'ended' | 'inactivity' {
+export function isSessionValid(s: ResolvedSession, rules: SessionRules, now = Date.now()): 'ok' | 'ended' | 'inactivity' | 'expired' {
   const a = s.account;
   if (a.isDeleted || a.isRestricted || a.status !== 'active') return 'ended';
   if (rules.maxSessionsPerAccount <= 1 && a.currentSession !== s.sessionId) return 'ended';
+  if (now - Date.parse(s.createdAt) > rules.sessionMaxAgeMs) return 'expired';
   if (now - Date.parse(s.lastSeenAt) > rules.sessionIdleTimeoutMs) return 'inactivity';
   return 'ok';
 }
@@ -137,4 +142,9 @@ export async function endAccountSessions(trx: Db, accountId: string, reason: End
 /** Tells open tabs of those sessions, over the live stream, that they have ended. */
 export function announceEnded(events: EventBus, accountId: string, sessionIds: string[], reason: EndReason): void {
   for (const id of sessionIds) events.publish({ topic: 'session', id, op: 'ended', accountId, reason });
+}
+
+/** Records that the session's user just confirmed their password (and code). */
+export async function markReauthenticated(db: Db, sessionId: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ reauthAt: at }).where('id', '=', sessionId).execute();
 }

@@ -50,13 +50,123 @@ export class Throttle {
       .returning(['count', 'resetAt'])
       .executeTakeFirstOrThrow();
     this.hits += 1;
-    if (this.hits % PRUNE_EVERY === 0) {
-      await this.db.deleteFrom('throttles').where('resetAt', '<', nowIso).execute();
-    }
+    if (this.hits % PRUNE_EVERY === 0) await pruneThrottles(this.db, now);
     return { blocked: row.count >= this.max, count: row.count, retryAfterMs: Date.parse(row.resetAt) - now };
   }
 
   async clear(key: string): Promise<void> {
+    await this.db.deleteFrom('throttles').where('key', '=', this.key(key)).execute();
+  }
+}
+
+/** Drops the rows whose window has ended, keeping a locking budget's lockouts for a day. */
+async function pruneThrottles(db: Kysely<Database>, now: number): Promise<void> {
+  const nowIso = new Date(now).toISOString();
+  await db.deleteFrom('throttles')
+    .where('resetAt', '<', nowIso)
+    .where((eb) => eb.or([eb('lockouts', '=', 0), eb('resetAt', '<', new Date(now - LOCKOUT_MEMORY_MS).toISOString())]))
+    .execute();
+}
+
+/** A key's lockouts in a row are forgotten after this long without an attempt. */
+const LOCKOUT_MEMORY_MS = 24 * 60 * 60_000;
+
+export interface BudgetSpend {
+  /** False: the budget is spent or the key is locked; the attempt must not be checked. */
+  allowed: boolean;
+  /** Attempts counted in this window, this one included. */
+  used: number;
+  /** Lockouts in a row before this attempt. */
+  lockouts: number;
+  /** Until the key may try again, when not allowed. */
+  retryAfterMs: number;
+}
+
+export interface BudgetFailure {
+  /** True when this failure used the budget's last attempt and locked the key. */
+  locked: boolean;
+  /** How long the lock lasts (0 when not locked). */
+  lockMs: number;
+  /** Lockouts in a row, this one included. */
+  lockouts: number;
+}
+
+/**
+ * An attempt budget for guesses (passwords, second-factor and recovery codes, security
+ * answers): each attempt is counted in the database before it is checked, in one atomic
+ * statement, so any number of parallel requests on any number of instances get at most `max`
+ * checks per window. The failure that uses the last attempt locks the key for `lockMs`,
+ * doubling with each lockout in a row (up to `maxLockMs`); a success forgets it all.
+ */
+export class AttemptBudget {
+  private spends = 0;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly prefix: string,
+    readonly max: number,
+    readonly windowMs: number,
+    readonly lockMs: number,
+    readonly maxLockMs = 24 * 60 * 60_000,
+  ) {}
+
+  private key(key: string): string {
+    return `${this.prefix}:${key}`;
+  }
+
+  /** Counts one attempt, before it is checked. */
+  async spend(key: string, now = Date.now()): Promise<BudgetSpend> {
+    const at = new Date(now).toISOString();
+    const forgetBefore = new Date(now - LOCKOUT_MEMORY_MS).toISOString();
+    const locked = sql<boolean>`(throttles."lockedUntil" is not null and throttles."lockedUntil" > ${at})`;
+    const windowOver = sql<boolean>`throttles."resetAt" <= ${at}`;
+    const row = await this.db.insertInto('throttles')
+      .values({ key: this.key(key), count: 1, resetAt: new Date(now + this.windowMs).toISOString(), lockedUntil: null, lockouts: 0 })
+      .onConflict((oc) => oc.column('key').doUpdateSet({
+        count: sql<number>`case when ${locked} then throttles.count when ${windowOver} then 1 else throttles.count + 1 end`,
+        resetAt: sql<string>`case when ${locked} then throttles."resetAt" when ${windowOver} then excluded."resetAt" else throttles."resetAt" end`,
+        lockouts: sql<number>`case when throttles."resetAt" <= ${forgetBefore} then 0 else throttles.lockouts end`,
+      }))
+      .returning(['count', 'resetAt', 'lockedUntil', 'lockouts'])
+      .executeTakeFirstOrThrow();
+    this.spends += 1;
+    if (this.spends % PRUNE_EVERY === 0) await pruneThrottles(this.db, now);
+    const lockedUntil = row.lockedUntil ? Date.parse(row.lockedUntil) : 0;
+    if (lockedUntil > now) return { allowed: false, used: row.count, lockouts: row.lockouts, retryAfterMs: lockedUntil - now };
+    const allowed = row.count <= this.max;
+    return { allowed, used: row.count, lockouts: row.lockouts, retryAfterMs: allowed ? 0 : Date.parse(row.resetAt) - now };
+  }
+
+  /** The attempt was wrong: if it used the last attempt of the budget, the key is locked. */
+  async failed(key: string, spent: BudgetSpend, now = Date.now()): Promise<BudgetFailure> {
+    if (spent.used < this.max) return { locked: false, lockMs: 0, lockouts: spent.lockouts };
+    const lockMs = Math.min(this.maxLockMs, this.lockMs * 2 ** spent.lockouts);
+    const until = new Date(now + lockMs).toISOString();
+    await this.db.updateTable('throttles')
+      .set({ lockedUntil: until, resetAt: until, count: 0, lockouts: spent.lockouts + 1 })
+      .where('key', '=', this.key(key))
+      .execute();
+    return { locked: true, lockMs, lockouts: spent.lockouts + 1 };
+  }
+
+  /** How the key stands, without counting an attempt (to tell a locked user early). */
+  async lockedFor(key: string, now = Date.now()): Promise<number> {
+    const row = await this.db.selectFrom('throttles').select(['lockedUntil']).where('key', '=', this.key(key)).executeTakeFirst();
+    const until = row?.lockedUntil ? Date.parse(row.lockedUntil) : 0;
+    return Math.max(0, until - now);
+  }
+
+  /**
+   * A right answer that does not end the guessing (a password before its second factor): its
+   * attempt is given back, and the count stays for the guesses still to come.
+   */
+  async refund(key: string): Promise<void> {
+    await this.db.updateTable('throttles').set((eb) => ({ count: eb('count', '-', 1) }))
+      .where('key', '=', this.key(key)).where('count', '>', 0).execute();
+  }
+
+  /** A right answer: the key's attempts and lockouts are forgotten. */
+  async succeeded(key: string): Promise<void> {
     await this.db.deleteFrom('throttles').where('key', '=', this.key(key)).execute();
   }
 }

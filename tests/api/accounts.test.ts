@@ -5,6 +5,7 @@ import { PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MES
 import { LOGIN } from '../../common/texts.js';
 import { accountsRepository } from '../../server/modules/accounts/repository.js';
 import { createAccountsService } from '../../server/modules/accounts/service.js';
+import { newChallenge } from '../../server/modules/second-factor/challenges.js';
 import { writeAudit } from '../../server/platform/audit.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { daysAgo, newAdminBody, recordEvents, superAdminSession } from '../fixtures/accounts.js';
@@ -279,7 +280,7 @@ describe('create', () => {
 
   it('fails the save, storing nothing, when hashing fails', async () => {
     const service = createAccountsService(t.ctx);
-    const auth = { sessionId: 'x', role: 'SYSTEM_ADMIN' as const, user: { id: su.account.id } as never, account: {} as never, actor: { id: su.account.id, fullname: su.account.fullname, email: su.account.email } };
+    const auth = { sessionId: 'x', reauthAt: null, role: 'SYSTEM_ADMIN' as const, user: { id: su.account.id } as never, account: {} as never, actor: { id: su.account.id, fullname: su.account.fullname, email: su.account.email } };
     const body = newAdminBody();
     try {
       hashing.instead = async () => { throw new Error('thread pool exhausted'); };
@@ -297,6 +298,25 @@ describe('create', () => {
 
 describe('update', () => {
   const edit = (id: string, payload: unknown, cookie = su.cookie) => call('PUT', `/api/accounts/${id}`, cookie, payload);
+
+  it('a new password ends the account\'s sessions and voids its reset links, recovery flows and sign-in challenges', async () => {
+    const acc = await makeAccount(t.ctx);
+    const cookie = await loginAs(t.app, acc);
+    const now = new Date().toISOString();
+    const later = new Date(Date.now() + 600_000).toISOString();
+    await t.ctx.db.insertInto('password_reset_tokens').values({ tokenHash: `pw-${acc.id}`, accountId: acc.id, purpose: 'email_link', createdAt: now, expiresAt: later, usedAt: null }).execute();
+    await t.ctx.db.insertInto('recovery_flows').values({ id: `flow-${acc.id}`, accountId: acc.id, ip: null, createdAt: now, expiresAt: later }).execute();
+    const challenge = await newChallenge(t.ctx.db, acc.id, 'verify', null, 300_000);
+    const before = await row(acc.id);
+    const res = await edit(acc.id, { fullname: acc.fullname, username: acc.username, email: acc.email, password: 'Brand#New2026', version: before.version });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await sessionOk(cookie)).toBe(false);
+    const token = await t.ctx.db.selectFrom('password_reset_tokens').select('usedAt').where('tokenHash', '=', `pw-${acc.id}`).executeTakeFirstOrThrow();
+    expect(token.usedAt).not.toBeNull();
+    expect(await t.ctx.db.selectFrom('recovery_flows').selectAll().where('accountId', '=', acc.id).execute()).toEqual([]);
+    const step = await call('POST', '/api/auth/login/second-factor', undefined, { challenge, code: '123456' });
+    expect(step.json().error.code).toBe('SIGN_IN_EXPIRED');
+  });
 
   it('changes name, username and email; an empty or missing password keeps the stored hash', async () => {
     const acc = await makeAccount(t.ctx);

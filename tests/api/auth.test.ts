@@ -162,6 +162,19 @@ describe('idle timeout and rate limits', () => {
     }
   });
 
+  it('ends a session older than SESSION_MAX_AGE_HOURS even while it is in use', async () => {
+    const acc = await makeAccount(t.ctx);
+    const cookie = await loginAs(t.app, acc);
+    expect((await t.app.inject({ url: '/api/dashboard/counts', headers: { cookie } })).statusCode).toBe(200);
+    // Signed in 12 hours and a minute ago, active a moment ago.
+    await t.ctx.db.updateTable('sessions').set({ createdAt: new Date(Date.now() - 12 * 3_600_000 - 60_000).toISOString() }).where('accountId', '=', acc.id).execute();
+    const res = await t.app.inject({ url: '/api/dashboard/counts', headers: { cookie } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.reason).toBe('session_ended');
+    const session = await t.ctx.db.selectFrom('sessions').select(['endedReason']).where('accountId', '=', acc.id).executeTakeFirstOrThrow();
+    expect(session.endedReason).toBe('expired');
+  });
+
   it('stops password guessing per account, even with the right password afterwards', async () => {
     const limited = await createTestApp({ loginFailuresPerAccount: 3 });
     try {

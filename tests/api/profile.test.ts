@@ -59,7 +59,7 @@ describe('saving Account Settings', () => {
     const { acc, cookie } = await signedIn();
     const heard: LiveEvent[] = [];
     const off = t.ctx.events.subscribe((e) => heard.push(e));
-    const res = await save(cookie, await formOf(cookie, { fullname: '  Maria Clara  ', email: `  NEW_${acc.email.toUpperCase()} `, contactNo: ' 09171234567 ' }));
+    const res = await save(cookie, await formOf(cookie, { fullname: '  Maria Clara  ', email: `  NEW_${acc.email.toUpperCase()} `, contactNo: ' 09171234567 ', currentPassword: acc.password }));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ fullname: 'Maria Clara', email: `NEW_${acc.email.toUpperCase()}`, contactNo: '09171234567' });
     const row = (await accountsRepository.findById(t.ctx.db, acc.id))!;
@@ -124,8 +124,8 @@ describe('saving Account Settings', () => {
   });
 
   it('allows clearing the email and the contact number', async () => {
-    const { cookie } = await signedIn();
-    const res = await save(cookie, await formOf(cookie, { email: '', contactNo: '' }));
+    const { acc, cookie } = await signedIn();
+    const res = await save(cookie, await formOf(cookie, { email: '', contactNo: '', currentPassword: acc.password }));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ email: null, contactNo: null });
     const send = await t.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie } });
@@ -147,7 +147,7 @@ describe('the security question', () => {
   it('stores the answer hashed (trimmed, lower-cased), audits the change, and recovery accepts it', async () => {
     const { acc, cookie } = await signedIn();
     const question = DEFAULT_SECURITY_QUESTIONS[0]!;
-    const res = await save(cookie, await formOf(cookie, { securityQuestion: question, securityAnswer: '  Dela Cruz ', keepAnswer: false }));
+    const res = await save(cookie, await formOf(cookie, { securityQuestion: question, securityAnswer: '  Dela Cruz ', keepAnswer: false, currentPassword: acc.password }));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ securityQuestion: question, hasSecurityAnswer: true });
     expect(res.body.toLowerCase()).not.toContain('dela cruz');
@@ -190,7 +190,7 @@ describe('the security question', () => {
   it('clears question and answer when no question is chosen', async () => {
     const acc = await makeAccountWithAnswer(t.ctx);
     const cookie = await loginAs(t.app, acc);
-    const res = await save(cookie, await formOf(cookie, { securityQuestion: '', keepAnswer: false }));
+    const res = await save(cookie, await formOf(cookie, { securityQuestion: '', keepAnswer: false, currentPassword: acc.password }));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ securityQuestion: null, hasSecurityAnswer: false });
     const c = recoveryClient(t.app);
@@ -254,5 +254,45 @@ describe('the profile picture', () => {
     const res = await save(b.cookie, await formOf(b.cookie, { avatarKey }));
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields.avatar).toBe(SETTINGS.invalidImage);
+  });
+});
+
+describe('the ways back into the account need the current password', () => {
+  it('asks for it to change the email, refuses a wrong one, and trusts a right one for 5 minutes', async () => {
+    const { acc, cookie } = await signedIn();
+    const before = (await accountsRepository.findById(t.ctx.db, acc.id))!;
+    const none = await save(cookie, await formOf(cookie, { email: `moved.${acc.email}` }));
+    expect(none.statusCode).toBe(400);
+    expect(none.json().error.fields).toEqual({ currentPassword: SETTINGS.currentPasswordRequired });
+    const wrong = await save(cookie, await formOf(cookie, { email: `moved.${acc.email}`, currentPassword: 'Not#Mine123' }));
+    expect(wrong.json().error.fields).toEqual({ currentPassword: SETTINGS.wrongCurrentPassword });
+    expect((await accountsRepository.findById(t.ctx.db, acc.id))!.email).toBe(before.email);
+    // Name and contact alone need nothing.
+    expect((await save(cookie, await formOf(cookie, { fullname: 'Just A Name' }))).statusCode).toBe(200);
+
+    const right = await save(cookie, await formOf(cookie, { email: `moved.${acc.email}`, currentPassword: acc.password }));
+    expect(right.statusCode, right.body).toBe(200);
+    // Within 5 minutes of that, the next such change passes without it; later, it is asked again.
+    expect((await save(cookie, await formOf(cookie, { securityQuestion: QUESTION, securityAnswer: 'Bantay', keepAnswer: false }))).statusCode).toBe(200);
+    await t.ctx.db.updateTable('sessions').set({ reauthAt: new Date(Date.now() - 6 * 60_000).toISOString() }).where('accountId', '=', acc.id).execute();
+    const late = await save(cookie, await formOf(cookie, { email: acc.email }));
+    expect(late.json().error.fields).toEqual({ currentPassword: SETTINGS.currentPasswordRequired });
+  });
+
+  it('counts wrong current passwords before checking them, in the sign-in budget', async () => {
+    const limited = await createTestApp({ loginFailuresPerAccount: 4 });
+    try {
+      const acc = await makeAccount(limited.ctx);
+      const cookie = await loginAs(limited.app, acc);
+      const p = (await limited.app.inject({ url: '/api/profile', headers: { cookie } })).json();
+      const body = { fullname: p.fullname, email: `x.${acc.email}`, contactNo: '', securityQuestion: '', securityAnswer: '', keepAnswer: false, version: p.version };
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => limited.app.inject({
+        method: 'PUT', url: '/api/profile', headers: { cookie }, payload: { ...body, currentPassword: `Wrong#${i}` },
+      })));
+      expect(answers.filter((r) => r.statusCode === 400)).toHaveLength(3);
+      expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(27);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import { accountsRepository } from '../../server/modules/accounts/repository.js'
 import { sha256 } from '../../server/platform/passwords.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { login, loginAs, makeAccount } from '../fixtures/factories.js';
-import { freshIp, makeAccountWithAnswer, OTHER_QUESTION, recoveryClient } from '../fixtures/settings.js';
+import { endLock, freshIp, makeAccountWithAnswer, OTHER_QUESTION, recoveryClient } from '../fixtures/settings.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -171,6 +171,11 @@ describe('step 3: new password', () => {
     expect(audit.at(-1)!.description).toBe('Password reset through the security question');
     expect(audit.at(-1)!.userId).toBe(acc.id);
     expect(JSON.stringify(audit)).not.toMatch(/\$2[aby]\$/);
+    // Its owner hears of it at once (the outbox: this server has no SMTP).
+    const outbox = path.join(t.ctx.config.dataDir, 'outbox');
+    const notices = () => (fs.existsSync(outbox) ? fs.readdirSync(outbox) : []).map((f) => fs.readFileSync(path.join(outbox, f), 'utf8').replace(/=\r?\n/g, ''))
+      .filter((m) => m.includes(`To: ${acc.email}`) && m.includes('reset by answering your security question'));
+    await expect.poll(() => notices().length).toBe(1);
 
     const replay = await c.reset(token, 'Another#Pass1', 'Another#Pass1');
     expect(replay.statusCode).toBe(404);
@@ -224,7 +229,7 @@ describe('throttling', () => {
     expectField(await c.verify(recoveryId, OTHER_QUESTION, acc.answer), 400, 'question', RECOVERY.questionMismatch);
     const right = await c.verify(recoveryId, acc.question, acc.answer);
     expect(right.statusCode).toBe(429);
-    expect(right.json().error.message).toBe(RECOVERY.paused);
+    expect(right.json().error.message).toBe(RECOVERY.paused(15));
     const pausedUntil = Date.parse(right.json().error.pausedUntil);
     expect(pausedUntil - Date.now()).toBeGreaterThan(14 * 60_000);
     expect(pausedUntil - Date.now()).toBeLessThanOrEqual(15 * 60_000);
@@ -232,13 +237,38 @@ describe('throttling', () => {
     const other = recoveryClient(t.app);
     expect((await other.identify(acc.username)).statusCode).toBe(429);
     const audit = await auditOf(t, acc.id, 'LOGIN');
-    expect(audit).toHaveLength(5);
-    expect(audit.at(-1)!.userName).toBe('System User');
-    expect(JSON.parse(audit.at(-1)!.details!)).toMatchObject({ paused: true, failures: 5 });
+    expect(audit).toHaveLength(6); // five wrong ones and the pause
+    expect(audit.at(-2)!.userName).toBe('System User');
+    expect(JSON.parse(audit.at(-2)!.details!)).toMatchObject({ paused: true, failures: 5 });
+    expect(JSON.parse(audit.at(-1)!.details!)).toMatchObject({ outcome: 'locked', what: 'answer', lockouts: 1, lockMinutes: 15 });
     expect(JSON.stringify(audit)).not.toContain(acc.answer);
     // When the pause is over, the right answer works.
-    await t.ctx.db.updateTable('recovery_failures').set({ pausedUntil: new Date(Date.now() - 1).toISOString() }).where('accountId', '=', acc.id).execute();
+    await endLock(t.ctx, `recovery-answer:${acc.id}`);
     expect((await other.tokenFor(acc)).length).toBeGreaterThan(20);
+  });
+
+  it('50 wrong answers at once get 5 checks, one pause and one email; the next pause lasts twice as long', async () => {
+    const acc = await makeAccountWithAnswer(t.ctx, { email: `pause.${Date.now()}@da.example` });
+    const burst = async () => {
+      const { recoveryId } = (await recoveryClient(t.app).identify(acc.username)).json();
+      return (await Promise.all(Array.from({ length: 50 }, (_, i) => recoveryClient(t.app).verify(recoveryId, acc.question, `guess ${i}`)))).map((r) => r.statusCode);
+    };
+    const first = await burst();
+    expect(first.filter((s) => s === 400)).toHaveLength(5); // checked and wrong
+    expect(first.filter((s) => s === 429)).toHaveLength(45); // refused unchecked
+    const wrong = (await auditOf(t, acc.id, 'LOGIN')).filter((e) => e.description === 'Password recovery: wrong security answer');
+    expect(wrong).toHaveLength(5);
+    const paused = await recoveryClient(t.app).identify(acc.username);
+    expect(paused.json().error.message).toBe(RECOVERY.paused(15));
+    await endLock(t.ctx, `recovery-answer:${acc.id}`);
+    const second = await burst();
+    expect(second.filter((s) => s === 400)).toHaveLength(5);
+    expect((await recoveryClient(t.app).identify(acc.username)).json().error.message).toBe(RECOVERY.paused(30));
+    const outbox = path.join(t.ctx.config.dataDir, 'outbox');
+    const mails = () => (fs.existsSync(outbox) ? fs.readdirSync(outbox) : [])
+      .map((f) => fs.readFileSync(path.join(outbox, f), 'utf8').replace(/=\r?\n/g, '')).filter((m) => m.includes(acc.email));
+    await expect.poll(() => mails().length).toBe(2);
+    expect(mails().join('\n')).toContain('password recovery with the security question for your PalaYan Admin account is locked for 30 minutes');
   });
 
   it('limits unknown accounts and wrong answers per IP, not for other addresses', async () => {

@@ -1,10 +1,12 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../common/settings.js';
 import { TWO_FACTOR } from '../../common/two-factor.js';
 import { LOGIN } from '../../common/texts.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { superAdminSession } from '../fixtures/accounts.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
+import { endLock } from '../fixtures/settings.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -214,6 +216,26 @@ describe('signing in with a second factor', () => {
     }
   });
 
+  it('50 wrong app and recovery codes at once get the budget\'s checks and no more, at login and in Account Settings', async () => {
+    const limited = await createTestApp({ loginFailuresPerAccount: 6 });
+    try {
+      const su = await superWithFactor(limited.app, limited.ctx);
+      const { challenge } = (await passwordStep(limited.app, su.account)).json();
+      const codes = Array.from({ length: 50 }, (_, i) => (i % 2 ? '000000' : 'ABCD-EFGH-JKLM'));
+      const login = await Promise.all(codes.map((code) => call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge, code })));
+      // Six checks (the sixth wrong one locks and says so); the other 44 are refused unchecked.
+      expect(login.filter((r) => r.statusCode === 401)).toHaveLength(5);
+      expect(login.filter((r) => r.statusCode === 429)).toHaveLength(45);
+      expect(login.some((r) => cookieOf(r))).toBe(false);
+      await endLock(limited.ctx, `login-failures:account:${su.account.id}`);
+      const settings = await Promise.all(codes.map((code) => call(limited.app, 'POST', '/api/profile/second-factor/recovery-codes', su.cookie, { password: su.account.password, code })));
+      expect(settings.filter((r) => r.statusCode === 400)).toHaveLength(5);
+      expect(settings.filter((r) => r.statusCode === 429)).toHaveLength(45);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('a right code clears the failure count', async () => {
     const limited = await createTestApp({ loginFailuresPerAccount: 3 });
     try {
@@ -284,34 +306,39 @@ describe('REQUIRE_2FA_FOR', () => {
 });
 
 describe('turning off and new recovery codes', () => {
-  it('turns off with a current code or the password, audited; the next login needs only the password', async () => {
+  it('turns off with the password and a current code, audited; the next login needs only the password', async () => {
     const su = await superWithFactor();
-    const noProof = await call(t.app, 'POST', '/api/profile/second-factor/disable', su.cookie, {});
-    expect(noProof.statusCode).toBe(400);
-    const wrongPw = await call(t.app, 'POST', '/api/profile/second-factor/disable', su.cookie, { password: 'nope' });
-    expect(wrongPw.statusCode).toBe(400);
-    expect(wrongPw.json().error.fields).toEqual({ password: TWO_FACTOR.wrongPassword });
-    const wrongCode = await call(t.app, 'POST', '/api/profile/second-factor/disable', su.cookie, { code: '000000' });
-    expect(wrongCode.statusCode).toBe(400);
-    expect(wrongCode.json().error.fields).toEqual({ code: TWO_FACTOR.invalidCode });
+    const disable = (body: object) => call(t.app, 'POST', '/api/profile/second-factor/disable', su.cookie, body);
+    const fieldsOf = async (body: object) => {
+      const res = await disable(body);
+      expect(res.statusCode).toBe(400);
+      return res.json().error.fields;
+    };
+    expect(await fieldsOf({})).toEqual({ password: SETTINGS.currentPasswordRequired });
+    expect(await fieldsOf({ password: 'nope', code: await codeAt(su.secret, 1) })).toEqual({ password: SETTINGS.wrongCurrentPassword });
+    expect(await fieldsOf({ password: su.account.password })).toEqual({ code: TWO_FACTOR.codeRequired });
+    expect(await fieldsOf({ password: su.account.password, code: '000000' })).toEqual({ code: TWO_FACTOR.invalidCode });
     expect(await t.ctx.db.selectFrom('second_factors').select('accountId').where('accountId', '=', su.account.id).execute()).toHaveLength(1);
 
-    const off = await call(t.app, 'POST', '/api/profile/second-factor/disable', su.cookie, { code: await codeAt(su.secret, 1) });
+    const off = await disable({ password: su.account.password, code: await codeAt(su.secret, 1) });
     expect(off.statusCode).toBe(200);
     expect(off.json()).toEqual({ enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false });
     expect(await t.ctx.db.selectFrom('second_factor_recovery_codes').select('id').where('accountId', '=', su.account.id).execute()).toEqual([]);
     const audit = await t.ctx.db.selectFrom('audit_logs').select('description').where('documentId', '=', su.account.id).where('action', '=', 'SECOND_FACTOR').orderBy('seq').execute();
     expect(audit.map((a) => a.description)).toEqual(['Turned on two-step sign-in', 'Turned off two-step sign-in']);
     expect(cookieOf(await passwordStep(t.app, su.account))).toBeDefined();
+  });
 
-    // With the password, too.
-    const again = await superWithFactor();
-    expect((await call(t.app, 'POST', '/api/profile/second-factor/disable', again.cookie, { password: again.account.password })).statusCode).toBe(200);
+  it('trusts a confirmation for 5 minutes: new codes, then turning off, with one password and code', async () => {
+    const su = await superWithFactor();
+    const codes = await call(t.app, 'POST', '/api/profile/second-factor/recovery-codes', su.cookie, { password: su.account.password, code: su.recoveryCodes[0] });
+    expect(codes.statusCode, codes.body).toBe(200);
+    expect((await call(t.app, 'POST', '/api/profile/second-factor/disable', su.cookie, {})).statusCode).toBe(200);
   });
 
   it('makes ten new recovery codes: the old ones stop working; audited', async () => {
     const su = await superWithFactor();
-    const res = await call(t.app, 'POST', '/api/profile/second-factor/recovery-codes', su.cookie, { password: su.account.password });
+    const res = await call(t.app, 'POST', '/api/profile/second-factor/recovery-codes', su.cookie, { password: su.account.password, code: await codeAt(su.secret, 1) });
     expect(res.statusCode).toBe(200);
     const { recoveryCodes, status } = res.json();
     expect(recoveryCodes).toHaveLength(10);

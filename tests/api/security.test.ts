@@ -11,6 +11,7 @@ import { sqlitePath } from '../../server/db/connection.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { tinyPng, uploadPhoto } from '../fixtures/catalog.js';
 import { login, loginAs, makeAccount } from '../fixtures/factories.js';
+import { endLock } from '../fixtures/settings.js';
 
 const pest = CATALOG_KINDS.pest;
 
@@ -19,6 +20,13 @@ beforeAll(async () => {
   t = await createTestApp({ loginFailuresPerAccount: 3 });
 });
 afterAll(async () => { await t.close(); });
+
+/** The outbox messages (no SMTP server here) addressed to `to`. */
+function mailsTo(outbox: string, to: string): string[] {
+  if (!fs.existsSync(outbox)) return [];
+  return fs.readdirSync(outbox).map((f) => fs.readFileSync(path.join(outbox, f), 'utf8').replace(/=\r?\n/g, ''))
+    .filter((m) => m.includes(`To: ${to}`));
+}
 
 const attempt = (app: TestApp['app'], identifier: string, password: string, headers: Record<string, string> = {}) =>
   app.inject({ method: 'POST', url: '/api/auth/login', headers, payload: { identifier, password } });
@@ -39,6 +47,29 @@ describe('login throttles live in the database, keyed by the account', () => {
     // Another account is not affected.
     const other = await makeAccount(t.ctx);
     await loginAs(t.app, other);
+  });
+
+  it('50 wrong passwords at once from 50 addresses get the budget\'s 3 checks; each lockout is longer, audited and mailed to the owner', async () => {
+    const acc = await makeAccount(t.ctx);
+    const burst = async () => (await Promise.all(Array.from({ length: 50 }, (_, i) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: `10.88.${Math.floor(i / 200)}.${(i % 200) + 1}`, payload: { identifier: acc.username, password: `Wrong#${i}` } }),
+    ))).map((r) => r.statusCode);
+    // Three checks: two wrong (401) and the third, which locks (429 like the 47 refused unchecked).
+    const first = await burst();
+    expect(first.filter((s) => s === 401)).toHaveLength(2);
+    expect(first.filter((s) => s === 429)).toHaveLength(48);
+    const locked = await attempt(t.app, acc.username, acc.password);
+    expect(locked.json().error.message).toBe(LOGIN.locked(15));
+    // The lock ends; the next lockout in a row lasts twice as long.
+    await endLock(t.ctx, `login-failures:account:${acc.id}`);
+    const second = await burst();
+    expect(second.filter((s) => s === 401)).toHaveLength(2);
+    expect((await attempt(t.app, acc.username, acc.password)).json().error.message).toBe(LOGIN.locked(30));
+    const entries = await t.ctx.db.selectFrom('audit_logs').select(['description', 'details']).where('documentId', '=', acc.id).where('action', '=', 'LOGIN').execute();
+    expect(entries.map((e) => JSON.parse(e.details!).lockMinutes).filter(Boolean)).toEqual([15, 30]);
+    const outbox = path.join(t.ctx.config.dataDir, 'outbox');
+    await expect.poll(() => mailsTo(outbox, acc.email).length).toBe(2);
+    expect(mailsTo(outbox, acc.email).join('\n')).toContain('locked for 30 minutes');
   });
 
   it('a correct password before the limit clears the failures', async () => {

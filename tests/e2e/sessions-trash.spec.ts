@@ -52,7 +52,7 @@ test('a super admin signs out a staff member\'s session from another browser: th
   await theirs.context().close();
 });
 
-test('a deleted account waits in the Accounts trash and comes back with Restore', async ({ page, app }) => {
+test('a deleted account waits in the Accounts trash and comes back restricted with Restore', async ({ page, app }) => {
   const user = await app.account('ADMIN', `Gregoria de Jesus ${uniqueTag()}`);
   await signIn(page, app, 'SYSTEM_ADMIN');
   await openAccounts(page);
@@ -67,6 +67,7 @@ test('a deleted account waits in the Accounts trash and comes back with Restore'
   await page.getByRole('link', { name: TRASH.tab }).click();
   await expect(page.getByRole('heading', { name: COLLECTIONS.accounts.trash.heading })).toBeVisible();
   await expect(page.getByText(TRASH.explanation)).toBeVisible();
+  await expect(page.getByText(TRASH.accountsExplanation)).toBeVisible();
   await page.getByRole('searchbox', { name: TRASH.searchPlaceholder }).fill(user.username);
   const trashed = page.getByRole('row').filter({ hasText: user.fullname });
   await expect(trashed).toContainText(admin.fullname);
@@ -77,5 +78,5 @@ test('a deleted account waits in the Accounts trash and comes back with Restore'
 
   await page.getByRole('link', { name: TRASH.liveTab }).click();
   await page.getByRole('searchbox', { name: ACCOUNTS.searchLabel }).fill(user.username);
-  await expect(page.getByRole('row').filter({ hasText: user.fullname })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: user.fullname })).toContainText(ACCOUNTS.status.restricted);
 });

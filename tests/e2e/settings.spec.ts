@@ -92,7 +92,7 @@ test('forgot password: every step and message, then login with the new password'
   await expect(page.getByTestId('header-name')).toHaveText(user.fullname);
 });
 
-test('account settings: name, contact and a cropped picture update the header here and in another tab', async ({ context, app }) => {
+test('account settings: name, contact and a cropped picture update the header here and in another tab; a security question needs the password', async ({ context, app }) => {
   const user = await app.account('ADMIN');
   const page = await context.newPage();
   await signIn(page, app, user);
@@ -129,6 +129,16 @@ test('account settings: name, contact and a cropped picture update the header he
   await dialog.getByRole('button', { name: SETTINGS.save }).click();
   await expect(dialog.getByText(SETTINGS.answerRequired)).toBeVisible();
   await dialog.getByLabel(SETTINGS.answer).fill('Bantay');
+  // A security question is a way back into the account: the current password confirms it.
+  const confirm = dialog.getByTestId('settings-confirm');
+  await expect(confirm).toContainText(SETTINGS.confirmIdentity);
+  await dialog.getByRole('button', { name: SETTINGS.save }).click();
+  await expect(confirm.getByText(SETTINGS.currentPasswordRequired)).toBeVisible();
+  await confirm.getByLabel(SETTINGS.currentPassword).fill('Not#MyPassword1');
+  await dialog.getByRole('button', { name: SETTINGS.save }).click();
+  await expect(confirm.getByText(SETTINGS.wrongCurrentPassword)).toBeVisible();
+  await confirm.getByLabel(SETTINGS.currentPassword).fill(user.password);
+  await page.screenshot({ path: '.tmp/screenshots/settings-confirm-identity.png' });
   await dialog.getByRole('button', { name: SETTINGS.save }).click();
   await expect(dialog).toBeHidden();
 

@@ -40,6 +40,8 @@ export interface SessionsTable {
   lastSeenAt: string;
   endedAt: string | null;
   endedReason: string | null;
+  /** When the user last confirmed their password (and code) in this session. */
+  reauthAt: string | null;
   ip: string | null;
   userAgent: string | null;
 }
@@ -64,13 +66,6 @@ export interface RecoveryFlowsTable {
 }
 
 /** Wrong security answers per account and the pause they cause (migration 050). */
-export interface RecoveryFailuresTable {
-  accountId: string;
-  failures: number;
-  lastFailedAt: string;
-  pausedUntil: string | null;
-}
-
 /** An account's confirmed TOTP key (migration 170); never part of an account view. */
 export interface SecondFactorsTable {
   accountId: string;
@@ -105,4 +100,8 @@ export interface ThrottlesTable {
   key: string;
   count: number;
   resetAt: string;
+  /** Budgets that lock: no attempt is counted or checked before this time. */
+  lockedUntil: string | null;
+  /** Lockouts in a row (each lasts twice as long as the one before); 0 for plain rate limits. */
+  lockouts: Generated<number>;
 }

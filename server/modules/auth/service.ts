@@ -11,7 +11,7 @@ import type { Actor } from '../../platform/audit.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
-import { minutesToWait, Throttle, type ThrottleState } from '../../platform/throttle.js';
+import { Throttle } from '../../platform/throttle.js';
 import { announceEnded, endSession, findSessionByToken, makeRoomForSession, openSession } from '../../platform/sessions.js';
 import { toSessionUser } from '../../platform/session-user.js';
 import { blockReason } from '../accounts/presenter.js';
@@ -21,18 +21,22 @@ import { findOpenChallenge, newChallenge } from '../second-factor/challenges.js'
 import { checkCode, CodeAlreadyUsed, consumeCode, enableFactor } from '../second-factor/codes.js';
 import { isRequiredFor } from '../second-factor/service.js';
 import { checkTotp, newTotpSecret, setupOf } from '../second-factor/totp.js';
+import { lockedOut, noticeLockout, signInBudget } from './guesses.js';
 
 export function createAuthService(ctx: AppContext) {
   const { db, events, config } = ctx;
-  // Failures count per account (username and email share one budget; unknown names count by
-  // the name typed), attempts per client address; both in the database, shared by instances.
-  const failures = new Throttle(db, 'login-failures', config.loginFailuresPerAccount, config.loginFailureWindowMs);
+  // Guesses count per account before they are checked (username and email share one budget;
+  // unknown names count by the name typed), attempts per client address; both in the
+  // database, shared by instances.
+  const guesses = signInBudget(ctx);
   const perIp = new Throttle(db, 'login-ip', config.loginRateLimitPerMinute, 60_000);
 
-  /** The owner of a locked account is told so, and for how long, even with the right password. */
-  function locked(state: ThrottleState): never {
-    const seconds = Math.ceil(state.retryAfterMs / 1000);
-    fail('RATE_LIMITED', LOGIN.locked(minutesToWait(state.retryAfterMs)), undefined, { retryAfterSeconds: seconds });
+  /** A wrong guess: the one that used the budget's last attempt locks the account and says so. */
+  async function wrongGuess(key: string, spent: Awaited<ReturnType<typeof guesses.spend>>, account: AccountRow | undefined, ip: string | undefined): Promise<void> {
+    const lock = await guesses.failed(key, spent);
+    if (!lock.locked) return;
+    if (account) await noticeLockout(ctx, account, 'password', lock, ip);
+    lockedOut(lock.lockMs);
   }
 
   /**
@@ -95,18 +99,17 @@ export function createAuthService(ctx: AppContext) {
       await countIp(meta.ip);
       const account = await accountsRepository.findByIdentifier(db, input.identifier);
       const key = account ? `account:${account.id}` : `name:${normalizeIdentity(input.identifier)}`;
-      const before = await failures.check(key);
-      if (before.blocked) locked(before);
+      const spent = await guesses.spend(key);
+      if (!spent.allowed) lockedOut(spent.retryAfterMs);
       const check = await verifyPassword(input.password, account?.password);
       if (!account || !check.ok) {
-        const after = await failures.hit(key);
-        if (after.blocked) locked(after);
+        await wrongGuess(key, spent, account, meta.ip);
         fail('INVALID_CREDENTIALS');
       }
 
       const blocked = blockReason(account);
       if (blocked) {
-        if (before.count > 0) await failures.clear(key);
+        await guesses.succeeded(key);
         // No change event of its own: the command announces the entry to History (audit_logs).
         await runCommand(ctx, { id: account.id, fullname: account.fullname, email: account.email }, (_trx, cmd) => cmd.audit({
           action: 'LOGIN',
@@ -122,6 +125,9 @@ export function createAuthService(ctx: AppContext) {
       const newHash = check.needsRehash ? await hashPassword(input.password) : null;
       const factor = await secondFactorRepository.find(db, account.id);
       if (factor || isRequiredFor(config, normalizeRole(account.role))) {
+        // Only a right code clears the count: signing in again with the password must not
+        // refill the budget for guessing codes.
+        await guesses.refund(key);
         if (newHash) await accountsRepository.update(db, account.id, { password: newHash });
         if (factor) {
           const challenge = await newChallenge(db, account.id, 'verify', null, TWO_FACTOR_LIMITS.challengeTtlMs);
@@ -132,7 +138,7 @@ export function createAuthService(ctx: AppContext) {
         return { secondFactor: 'enroll', challenge, setup: await setupOf(secret, account.username) };
       }
 
-      if (before.count > 0) await failures.clear(key);
+      await guesses.succeeded(key);
       return startSession(account, meta, { newHash });
     },
 
@@ -148,14 +154,13 @@ export function createAuthService(ctx: AppContext) {
       const account = await accountsRepository.findById(db, challenge.accountId);
       if (!account) fail('SIGN_IN_EXPIRED');
       const key = `account:${account.id}`;
-      const before = await failures.check(key);
-      if (before.blocked) locked(before);
+      const spent = await guesses.spend(key);
+      if (!spent.allowed) lockedOut(spent.retryAfterMs);
       const blocked = blockReason(account);
       if (blocked) fail(blocked);
 
       const wrongCode = async (): Promise<never> => {
-        const after = await failures.hit(key);
-        if (after.blocked) locked(after);
+        await wrongGuess(key, spent, account, meta.ip);
         fail('INVALID_CODE');
       };
       const useChallenge = async (trx: Transaction<Database>, now: string) => {
@@ -193,7 +198,7 @@ export function createAuthService(ctx: AppContext) {
         if (err instanceof CodeAlreadyUsed) return wrongCode();
         throw err;
       }
-      await failures.clear(key);
+      await guesses.succeeded(key);
       return result;
     },
 

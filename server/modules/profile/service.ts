@@ -7,6 +7,7 @@ import { AppError, fail, invalid } from '../../platform/errors.js';
 import { assertUpdated } from '../../platform/versioning.js';
 import { normalizeIdentity } from '../accounts/repository.js';
 import { fileUrl } from '../../platform/storage.js';
+import { identityCheck } from '../auth/identity.js';
 import { getAccountEnums } from '../maintenance/option-lists.js';
 import { hashAnswer, verifyAnswer } from '../recovery/answers.js';
 import { toProfile } from './presenter.js';
@@ -36,6 +37,7 @@ const FIELDS = ['fullname', 'email', 'contactNo', 'securityQuestion', 'photoURL'
 
 export function createProfileService(ctx: AppContext) {
   const { db, storage } = ctx;
+  const confirmIdentity = identityCheck(ctx);
 
   async function current(auth: AuthContext) {
     const row = await profileRepository.findById(db, auth.user.id);
@@ -105,6 +107,11 @@ export function createProfileService(ctx: AppContext) {
       const changed = FIELDS.filter((f) => before[f] !== after[f]);
       const rehashOnly = !answerChanged && securityAnswer !== row.securityAnswer;
       if (changed.length === 0 && !answerChanged && !rehashOnly) return toProfile(row);
+      // The email and the security question and answer are the ways back into the account:
+      // changing them needs the current password (and code), not just an open session.
+      if (normalizedEmail !== row.normalizedEmail || question !== row.securityQuestion || answerChanged) {
+        await confirmIdentity(auth, { password: input.currentPassword, code: input.code }, { password: 'currentPassword', code: 'code' });
+      }
 
       const now = nowIso();
       try {

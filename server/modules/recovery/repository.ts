@@ -31,19 +31,6 @@ export const recoveryRepository = {
     await db.deleteFrom('recovery_flows').where('accountId', '=', accountId).execute();
   },
 
-  findFailures(db: Db, accountId: string) {
-    return db.selectFrom('recovery_failures').selectAll().where('accountId', '=', accountId).executeTakeFirst();
-  },
-
-  async saveFailures(db: Db, row: { accountId: string; failures: number; lastFailedAt: string; pausedUntil: string | null }): Promise<void> {
-    await db.insertInto('recovery_failures').values(row)
-      .onConflict((oc) => oc.column('accountId').doUpdateSet({ failures: row.failures, lastFailedAt: row.lastFailedAt, pausedUntil: row.pausedUntil }))
-      .execute();
-  },
-
-  async clearFailures(db: Db, accountId: string): Promise<void> {
-    await db.deleteFrom('recovery_failures').where('accountId', '=', accountId).execute();
-  },
 
   async insertToken(db: Db, row: { tokenHash: string; accountId: string; purpose: TokenPurpose; createdAt: string; expiresAt: string }): Promise<void> {
     await db.insertInto('password_reset_tokens').values({ ...row, usedAt: null }).execute();

@@ -13,6 +13,8 @@ import type { AccountRow } from '../accounts/repository.js';
 import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
 import { getAccountEnums } from '../maintenance/option-lists.js';
 import { hashAnswer, verifyAnswer } from './answers.js';
+import { voidPasswordProofs } from '../accounts/keys.js';
+import { noticeQuestionReset } from '../auth/guesses.js';
 import { recoveryAttempts } from './attempts.js';
 import { recoveryRepository, type TokenPurpose } from './repository.js';
 import { resetEmail } from './reset-email.js';
@@ -38,7 +40,7 @@ function actorOf(account: AccountRow): Actor {
  */
 export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
   const { db } = ctx;
-  const { ipFailures, identifierFailures, assertIpAllowed, assertNotPaused, recordWrong } = recoveryAttempts(ctx);
+  const { ipFailures, identifierFailures, assertIpAllowed, assertNotPaused, spendAnswer, recordWrong, answered } = recoveryAttempts(ctx);
   // Reset emails per account, in the database so every instance shares the count.
   const emailSends = new Throttle(db, 'reset-email', RECOVERY_LIMITS.resetEmailsPerWindow, RECOVERY_LIMITS.failureWindowMs);
 
@@ -70,9 +72,10 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
         fail('NOT_FOUND', invalidMessage, undefined, { reason: 'token_invalid' });
       }
       await recoveryRepository.setPassword(trx, account.id, hash, now);
-      await recoveryRepository.retireTokens(trx, account.id, now);
-      await recoveryRepository.deleteFlowsOf(trx, account.id);
-      await recoveryRepository.clearFailures(trx, account.id);
+      await voidPasswordProofs(trx, account.id, now);
+      cmd.afterCommit(() => answered(account.id));
+      // A password set through the security question is news its owner must hear at once.
+      if (purpose === 'recovery') cmd.afterCommit(() => noticeQuestionReset(ctx, account));
       const endedIds = await cmd.endSessions(account.id, 'password_changed', keepSession);
       await cmd.audit({
         action: 'UPDATE',
@@ -122,10 +125,10 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
     async verify(input: VerifyInput, meta: RequestMeta): Promise<{ resetToken: string }> {
       await assertIpAllowed(meta.ip);
       const { account } = await liveFlow(input.recoveryId, meta.ip);
-      await assertNotPaused(account.id);
+      const spent = await spendAnswer(account.id);
       const stored = account.securityQuestion?.trim() ?? '';
       if (stored === '' || stored !== input.question.trim()) {
-        await recordWrong(account, meta.ip, 'question_mismatch');
+        await recordWrong(account, spent, meta.ip, 'question_mismatch');
         invalid({ question: RECOVERY.questionMismatch });
       }
       const check = await verifyAnswer(input.answer, account.securityAnswer);
@@ -134,7 +137,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
         await recoveryRepository.setAnswerHash(db, account.id, account.securityAnswer, await hashAnswer(account.securityAnswer));
       }
       if (!check.ok) {
-        await recordWrong(account, meta.ip, 'wrong_answer');
+        await recordWrong(account, spent, meta.ip, 'wrong_answer');
         invalid({ answer: RECOVERY.wrongAnswer });
       }
       const resetToken = randomToken(32);
@@ -144,7 +147,6 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
         if ((await recoveryRepository.verifyFlow(trx, sha256(input.recoveryId), nowText)) === 0) {
           fail('NOT_FOUND', RECOVERY.expired, undefined, { reason: 'recovery_expired' });
         }
-        await recoveryRepository.clearFailures(trx, account.id);
         await recoveryRepository.retireTokens(trx, account.id, nowText, 'recovery');
         await recoveryRepository.insertToken(trx, {
           tokenHash: sha256(resetToken),
@@ -154,6 +156,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
           expiresAt: isoIn(RECOVERY_LIMITS.resetTokenTtlMs, now),
         });
       });
+      await answered(account.id);
       return { resetToken };
     },
 

@@ -1,4 +1,3 @@
-import type { Transaction } from 'kysely';
 import type { Role } from '../../../common/permissions.js';
 import type {
   RecoveryCodesResult, SecondFactorEnableInput, SecondFactorProofInput, SecondFactorSetupStart, SecondFactorStatus,
@@ -6,18 +5,15 @@ import type {
 import { normalizeSecondFactorCode, TWO_FACTOR, TWO_FACTOR_LIMITS } from '../../../common/two-factor.js';
 import type { AdminAccount } from '../../../common/schemas/accounts.js';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/types.js';
 import { nowIso } from '../../platform/clock.js';
-import { runCommand, type Command } from '../../platform/command.js';
+import { runCommand } from '../../platform/command.js';
 import type { AppContext, AuthContext } from '../../platform/context.js';
 import { AppError, fail, invalid } from '../../platform/errors.js';
-import { verifyPassword } from '../../platform/passwords.js';
-import { minutesToWait, Throttle } from '../../platform/throttle.js';
-import { LOGIN } from '../../../common/texts.js';
 import { toAdminAccount } from '../accounts/presenter.js';
 import { accountsRepository } from '../accounts/repository.js';
+import { identityCheck } from '../auth/identity.js';
 import { findOpenChallenge, newChallenge } from './challenges.js';
-import { checkCode, CodeAlreadyUsed, consumeCode, enableFactor, newRecoveryCodes, type AcceptedCode } from './codes.js';
+import { enableFactor, newRecoveryCodes } from './codes.js';
 import { secondFactorRepository as repo, type SecondFactorRow } from './repository.js';
 import { checkTotp, newTotpSecret, setupOf } from './totp.js';
 
@@ -32,8 +28,7 @@ export function isRequiredFor(config: Pick<Config, 'require2faFor'>, role: Role)
  */
 export function createSecondFactorService(ctx: AppContext) {
   const { db, config } = ctx;
-  // The same per-account budget as wrong passwords at login (auth/service.ts).
-  const failures = new Throttle(db, 'login-failures', config.loginFailuresPerAccount, config.loginFailureWindowMs);
+  const confirmIdentity = identityCheck(ctx);
 
   async function status(accountId: string, role: Role): Promise<SecondFactorStatus> {
     const factor = await repo.find(db, accountId);
@@ -49,48 +44,6 @@ export function createSecondFactorService(ctx: AppContext) {
     const factor = await repo.find(db, accountId);
     if (!factor) fail('CONFLICT', TWO_FACTOR.notOn);
     return factor;
-  }
-
-  /**
-   * A current code (app or recovery) or the password. Wrong ones count with wrong passwords
-   * and lock the account the same way. Returns the code to use up, if a code was given.
-   */
-  async function checkProof(auth: AuthContext, factor: SecondFactorRow, proof: SecondFactorProofInput): Promise<AcceptedCode | null> {
-    const key = `account:${auth.user.id}`;
-    const lockedOut = (retryAfterMs: number): never =>
-      fail('RATE_LIMITED', LOGIN.locked(minutesToWait(retryAfterMs)), undefined, { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) });
-    const before = await failures.check(key);
-    if (before.blocked) lockedOut(before.retryAfterMs);
-    if (proof.code?.trim()) {
-      const accepted = await checkCode(db, factor, proof.code);
-      if (accepted) return accepted;
-      const after = await failures.hit(key);
-      if (after.blocked) lockedOut(after.retryAfterMs);
-      invalid({ code: TWO_FACTOR.invalidCode });
-    }
-    const account = await accountsRepository.findById(db, auth.user.id);
-    const check = await verifyPassword(proof.password ?? '', account?.password);
-    if (check.ok) return null;
-    const after = await failures.hit(key);
-    if (after.blocked) lockedOut(after.retryAfterMs);
-    invalid({ password: TWO_FACTOR.wrongPassword });
-  }
-
-  /** Runs a change that uses up a code; a code used meanwhile by another request is a wrong code. */
-  async function withCode<T>(auth: AuthContext, accepted: AcceptedCode | null, work: (trx: Transaction<Database>, cmd: Command, now: string) => Promise<T>): Promise<T> {
-    const now = nowIso();
-    try {
-      return await runCommand(ctx, auth.actor, async (trx, cmd) => {
-        if (accepted) await consumeCode(trx, auth.user.id, accepted, now);
-        return work(trx, cmd, now);
-      });
-    } catch (err) {
-      if (err instanceof CodeAlreadyUsed) {
-        await failures.hit(`account:${auth.user.id}`);
-        invalid({ code: TWO_FACTOR.invalidCode });
-      }
-      throw err;
-    }
   }
 
   return {
@@ -126,12 +79,13 @@ export function createSecondFactorService(ctx: AppContext) {
       return { recoveryCodes: codes, status: await status(auth.user.id, auth.role) };
     },
 
-    /** Turns it off (not when REQUIRE_2FA_FOR names the role); needs a current code or the password. */
+    /** Turns it off (not when REQUIRE_2FA_FOR names the role); needs the password and a code (identity.ts). */
     async disable(auth: AuthContext, proof: SecondFactorProofInput): Promise<SecondFactorStatus> {
       if (isRequiredFor(config, auth.role)) fail('CONFLICT', TWO_FACTOR.requiredForRole);
-      const factor = await requireFactor(auth.user.id);
-      const accepted = await checkProof(auth, factor, proof);
-      await withCode(auth, accepted, async (trx, cmd, now) => {
+      await requireFactor(auth.user.id);
+      await confirmIdentity(auth, proof);
+      await runCommand(ctx, auth.actor, async (trx, cmd) => {
+        const now = nowIso();
         await repo.remove(trx, auth.user.id);
         await repo.endChallenges(trx, auth.user.id, now);
         cmd.publish({ topic: 'accounts', id: auth.user.id, op: 'update' });
@@ -141,17 +95,18 @@ export function createSecondFactorService(ctx: AppContext) {
           documentId: auth.user.id,
           documentName: auth.user.fullname,
           description: 'Turned off two-step sign-in',
-          details: { confirmedWith: accepted ? 'code' : 'password' },
+          details: { confirmed: proof.password ? 'password and code' : 'within the last 5 minutes' },
         });
       });
       return status(auth.user.id, auth.role);
     },
 
-    /** Ten new recovery codes (the old ones stop working); needs a current code or the password. */
+    /** Ten new recovery codes (the old ones stop working); needs the password and a code (identity.ts). */
     async regenerateCodes(auth: AuthContext, proof: SecondFactorProofInput): Promise<RecoveryCodesResult> {
-      const factor = await requireFactor(auth.user.id);
-      const accepted = await checkProof(auth, factor, proof);
-      const codes = await withCode(auth, accepted, async (trx, cmd, now) => {
+      await requireFactor(auth.user.id);
+      await confirmIdentity(auth, proof);
+      const codes = await runCommand(ctx, auth.actor, async (trx, cmd) => {
+        const now = nowIso();
         const fresh = newRecoveryCodes();
         await repo.replaceRecoveryCodes(trx, auth.user.id, fresh.hashes, now);
         cmd.publish({ topic: 'accounts', id: auth.user.id, op: 'update' });
@@ -161,7 +116,7 @@ export function createSecondFactorService(ctx: AppContext) {
           documentId: auth.user.id,
           documentName: auth.user.fullname,
           description: 'Made new recovery codes',
-          details: { recoveryCodes: fresh.codes.length, confirmedWith: accepted ? 'code' : 'password' },
+          details: { recoveryCodes: fresh.codes.length, confirmed: proof.password ? 'password and code' : 'within the last 5 minutes' },
         });
         return fresh.codes;
       });

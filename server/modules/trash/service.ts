@@ -5,6 +5,7 @@ import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { runCommand } from '../../platform/command.js';
 import { fail } from '../../platform/errors.js';
+import { disarmRestoredAccount } from '../accounts/keys.js';
 import { trashRepository, type DeletedRow } from './repository.js';
 
 function present(row: DeletedRow) {
@@ -19,9 +20,10 @@ function present(row: DeletedRow) {
 }
 
 /**
- * Trash and restore for the soft-deleted collections (super admin). A restore clears only the
- * delete marks, so the record (a pest's or disease's photos included: they stay linked while it
- * is deleted) comes back as it was; it is audited as RESTORE in the same transaction.
+ * Trash and restore for the soft-deleted collections (super admin). A restore clears the delete
+ * marks, so content (a pest's or disease's photos included: they stay linked while it is
+ * deleted) comes back as it was; an account comes back restricted and without its old keys
+ * (accounts/restore.ts). It is audited as RESTORE in the same transaction.
  */
 export function createTrashService(ctx: AppContext) {
   const { db } = ctx;
@@ -46,6 +48,7 @@ export function createTrashService(ctx: AppContext) {
         }
         const now = nowIso();
         if (await trashRepository.restore(trx, collection, id, now) === 0) fail('NOT_FOUND', TRASH.notInTrash);
+        const disarmed = collection === 'accounts' ? await disarmRestoredAccount(trx, cmd, id, now) : {};
         await cmd.audit({
           action: 'RESTORE',
           collection,
@@ -54,7 +57,7 @@ export function createTrashService(ctx: AppContext) {
           description: TRASH.auditDescription(noun, row.name),
           changes: {
             before: { isDeleted: true, deletedAt: row.deletedAt, deletedBy: row.deletedBy },
-            after: { isDeleted: false, deletedAt: null, deletedBy: null },
+            after: { isDeleted: false, deletedAt: null, deletedBy: null, ...disarmed },
           },
         });
         // Varieties' cached searches drop what this name can match (on every instance).

@@ -48,6 +48,7 @@ export function TrashPanel({ collection }: { collection: TrashCollection }) {
   return (
     <section aria-label={TRASH.tab}>
       <p className="mb-4 max-w-3xl text-sm text-slate-600">{TRASH.explanation}</p>
+      {collection === 'accounts' && <p className="-mt-2 mb-4 max-w-3xl text-sm text-slate-600">{TRASH.accountsExplanation}</p>}
       <div className="mb-4 flex flex-wrap items-center gap-3">
         <SearchInput value={search} onChange={(q) => { setSearch(q.trim()); setPage(1); }} placeholder={TRASH.searchPlaceholder} label={TRASH.searchPlaceholder} />
       </div>

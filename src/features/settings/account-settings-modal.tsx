@@ -17,6 +17,7 @@ import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { profileKey, saveProfile, sendResetEmail, uploadAvatar, useProfile, useSecurityQuestions } from './api';
 import { CropDialog } from './crop-dialog';
+import { IdentityFields } from './identity-fields';
 import { compressAvatar, cropImage, ImageFlowError, readImageFile } from './image';
 import { QuestionSelect } from './question-select';
 import { TwoStepSection } from './two-step-section';
@@ -31,6 +32,8 @@ function toForm(p: Profile): ProfileFormInput {
     securityQuestion: p.securityQuestion ?? '',
     securityAnswer: '',
     keepAnswer: p.hasSecurityAnswer && Boolean(p.securityQuestion),
+    currentPassword: '',
+    code: '',
   };
 }
 
@@ -48,7 +51,7 @@ function SettingsDialog({ onClose }: { onClose(): void }) {
   const serverValues = useMemo(() => (profile.data ? toForm(profile.data) : undefined), [profile.data]);
   // Opened again, the cached profile fills the form at once; a newer one merges in later.
   const form = useZodForm(profileFormSchema, {
-    defaultValues: serverValues ?? { fullname: '', email: '', contactNo: '', securityQuestion: '', securityAnswer: '', keepAnswer: false },
+    defaultValues: serverValues ?? { fullname: '', email: '', contactNo: '', securityQuestion: '', securityAnswer: '', keepAnswer: false, currentPassword: '', code: '' },
   });
   useKeepTouchedFields(form, serverValues);
 
@@ -214,6 +217,8 @@ function SettingsDialog({ onClose }: { onClose(): void }) {
                   hint={question !== '' ? <p className="mt-1 text-xs text-slate-500">{SETTINGS.answerCaseHint}</p> : undefined} />
               </div>
             </section>
+
+            <IdentityFields form={form} stored={profile.data} mayHaveSecondFactor={can(session?.user.role, 'secondFactor.manageOwn')} />
 
             <section className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-slate-50 p-4 sm:flex-row sm:items-center sm:justify-between">
               <div className="text-sm text-slate-600">

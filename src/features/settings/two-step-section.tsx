@@ -31,13 +31,12 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
   const [mode, setMode] = useState<Mode>({ kind: 'idle' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [usePassword, setUsePassword] = useState(false);
   const codeForm = useZodForm(secondFactorCodeFormSchema, { defaultValues: { code: '' }, mode: 'onSubmit' });
-  const proofForm = useZodForm(secondFactorProofFormSchema, { defaultValues: { value: '' }, mode: 'onSubmit' });
+  const proofForm = useZodForm(secondFactorProofFormSchema, { defaultValues: { password: '', code: '' }, mode: 'onSubmit' });
 
   const s = status.data;
   const refresh = () => queryClient.invalidateQueries({ queryKey: secondFactorKey });
-  const reset = () => { setMode({ kind: 'idle' }); setError(null); setUsePassword(false); codeForm.reset({ code: '' }); proofForm.reset({ value: '' }); };
+  const reset = () => { setMode({ kind: 'idle' }); setError(null); codeForm.reset({ code: '' }); proofForm.reset({ password: '', code: '' }); };
 
   async function startSetup() {
     setBusy(true);
@@ -69,11 +68,10 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
     }
   }
 
-  async function confirmProof(values: { value: string }) {
+  async function confirmProof(body: { password: string; code: string }) {
     if (mode.kind !== 'proof') return;
     setBusy(true);
     setError(null);
-    const body = usePassword ? { password: values.value } : { code: values.value };
     try {
       if (mode.action === 'off') {
         queryClient.setQueryData(secondFactorKey, await secondFactorApi.disable(body));
@@ -86,9 +84,8 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
         toast.show(TWO_FACTOR.codesMade);
       }
     } catch (err) {
-      proofForm.setValue('value', '');
-      const fields = err instanceof ApiError ? err.fields : {};
-      setError(fields.code ?? fields.password ?? messageOf(err));
+      proofForm.setValue('code', '');
+      if (!applyServerErrors(proofForm as never, err)) setError(messageOf(err));
     } finally {
       setBusy(false);
     }
@@ -155,13 +152,10 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
         <div className="mt-4 border-t border-slate-100 pt-4">
           <p className="text-sm text-slate-600">{TWO_FACTOR.proofIntro}</p>
           <Form form={proofForm} onSubmit={confirmProof} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
-            <TextField key={usePassword ? 'password' : 'code'} name="value" label={usePassword ? TWO_FACTOR.password : TWO_FACTOR.confirmCode}
-              type={usePassword ? 'password' : 'text'} autoComplete={usePassword ? 'current-password' : 'one-time-code'}
-              autoFocus className="sm:w-56" onInput={() => setError(null)}
-              hint={<button type="button" className="mt-1 text-xs font-medium text-brand-700 hover:underline"
-                onClick={() => { setUsePassword(!usePassword); proofForm.reset({ value: '' }); setError(null); }}>
-                {usePassword ? TWO_FACTOR.useCode : TWO_FACTOR.usePassword}
-              </button>} />
+            <TextField name="password" label={TWO_FACTOR.password} type="password" autoComplete="current-password"
+              autoFocus className="sm:w-48" onInput={() => setError(null)} />
+            <TextField name="code" label={TWO_FACTOR.confirmCode} autoComplete="one-time-code"
+              className="sm:w-40" onInput={() => setError(null)} />
             <div className="flex gap-2 sm:mt-6">
               <Button type="submit" variant={mode.action === 'off' ? 'danger' : 'primary'} disabled={busy}>
                 {busy ? TWO_FACTOR.confirming : mode.action === 'off' ? TWO_FACTOR.turnOff : TWO_FACTOR.newCodes}
