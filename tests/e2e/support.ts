@@ -20,7 +20,7 @@ export async function setSecurityQuestion(app: E2EServer, account: { username: s
   try {
     const profile = await (await api.get('/api/profile')).json() as { fullname: string; email: string | null; contactNo: string | null; version: number };
     const res = await api.put('/api/profile', {
-      data: { fullname: profile.fullname, email: profile.email ?? '', contactNo: profile.contactNo ?? '', securityQuestion: question, securityAnswer: answer, version: profile.version },
+      data: { fullname: profile.fullname, email: profile.email ?? '', contactNo: profile.contactNo ?? '', securityQuestion: question, securityAnswer: answer, version: profile.version, currentPassword: account.password },
     });
     expect(res.status(), await res.text()).toBe(200);
     await api.post('/api/auth/logout');
@@ -66,6 +66,9 @@ export async function importExport(app: E2EServer, collections: Record<string, R
  */
 export async function signIn(page: Page, app: E2EServer, who: Role | E2EAccount, to = '/dashboard'): Promise<E2EAccount> {
   const state = typeof who === 'string' ? await app.storageState(who) : await app.storageStateOf(who);
+  // Leave the current page first: a late 401 of a signed-out page forgets the hint cookie, and
+  // would forget the one added here.
+  if (page.url() !== 'about:blank') await page.goto('about:blank');
   await page.context().addCookies(state.cookies);
   await page.goto(to);
   await expect(page.getByTestId('header-name')).toBeAttached();
