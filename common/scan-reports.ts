@@ -28,6 +28,11 @@ export const SCAN_REPORT_LIMITS = {
   perIpPerMinute: 600,
   /** A scan time this far ahead of the server clock is refused (phone clocks drift). */
   maxClockSkewMs: 10 * 60_000,
+  /**
+   * A scan older than this many days is refused (SCAN_REPORT_MAX_AGE_DAYS): nobody can rewrite
+   * the weeks the department has already planned from.
+   */
+  maxAgeDays: 30,
   /** Days kept by default (SCAN_REPORT_RETENTION_DAYS). */
   retentionDays: 730,
   /** Rows one retention batch deletes. */
@@ -46,7 +51,7 @@ export const SCAN_REPORT_TEXTS = {
   unknownLabel: 'label must be the label of a disease or training class of the current training set (labels.txt).',
   unknownMunicipality: `municipality must be one of Tarlac's municipalities: ${TARLAC_MUNICIPALITIES.join(', ')}.`,
   futureScan: 'scannedAt is in the future.',
-  tooOld: 'scannedAt is older than the reports the server keeps.',
+  tooOld: (days: number) => `scannedAt is more than ${days} days ago; such reports are not accepted.`,
   idFormat: 'Use 8 to 64 letters, digits, - or _ (a UUID is best).',
   audit: {
     collection: 'scan_reports',

@@ -43,6 +43,8 @@ export interface Config {
   publicRateLimitPerMinute: number;
   /** Scan reports older than this many days are deleted by a daily job. */
   scanReportRetentionDays: number;
+  /** SCAN_REPORT_MAX_AGE_DAYS: reports of scans older than this are refused. */
+  scanReportMaxAgeDays: number;
   /** Scan reports accepted per app install and per IP address per minute. */
   scanReportsPerInstallPerMinute: number;
   scanReportsPerIpPerMinute: number;
@@ -149,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicCorsOrigins: (env.PUBLIC_CORS_ORIGINS || '').split(',').map((o) => o.trim()).filter(Boolean),
     publicRateLimitPerMinute: int(env.PUBLIC_RATE_LIMIT_PER_MINUTE, 300),
     scanReportRetentionDays: int(env.SCAN_REPORT_RETENTION_DAYS, SCAN_REPORT_LIMITS.retentionDays),
+    scanReportMaxAgeDays: int(env.SCAN_REPORT_MAX_AGE_DAYS, SCAN_REPORT_LIMITS.maxAgeDays),
     scanReportsPerInstallPerMinute: int(env.SCAN_REPORTS_PER_INSTALL_PER_MINUTE, SCAN_REPORT_LIMITS.perInstallPerMinute),
     scanReportsPerIpPerMinute: int(env.SCAN_REPORTS_PER_IP_PER_MINUTE, SCAN_REPORT_LIMITS.perIpPerMinute),
     trustProxy: trustProxyOf(env.TRUST_PROXY),

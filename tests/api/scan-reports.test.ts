@@ -55,6 +55,19 @@ describe('scan reports', () => {
       .toEqual([{ week: mondayOf(manilaDay(Date.parse(body.scannedAt))), diseaseId: 'blast', municipality: 'Paniqui', reports: 1 }]);
   });
 
+  it('refuses a scan more than SCAN_REPORT_MAX_AGE_DAYS ago (30 by default), so past weeks cannot be rewritten', async () => {
+    expect(t.ctx.config.scanReportMaxAgeDays).toBe(30);
+    const inside = report({ scannedAt: new Date(Date.now() - 29 * DAY).toISOString() });
+    expect((await post(inside)).statusCode).toBe(201);
+    const old = report({ scannedAt: new Date(Date.now() - 31 * DAY).toISOString() });
+    const outside = await post(old);
+    expect(outside.statusCode).toBe(400);
+    expect(outside.json().error.fields).toEqual({ scannedAt: SCAN_REPORT_TEXTS.tooOld(30) });
+    expect(await t.ctx.db.selectFrom('scan_reports').select('id').where('id', '=', old.reportId).execute()).toEqual([]);
+    const { loadConfig } = await import('../../server/config.js');
+    expect(loadConfig({ SCAN_REPORT_MAX_AGE_DAYS: '7' }).scanReportMaxAgeDays).toBe(7);
+  });
+
   it('refuses a browser on another site, and answers every bad input with a 4xx, never a 5xx', async () => {
     const cross = await post(report(), { headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } });
     expect(cross.statusCode).toBe(403);

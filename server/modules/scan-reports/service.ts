@@ -89,7 +89,9 @@ export function createScanReportsService(ctx: AppContext) {
       }
       const scanned = Date.parse(input.scannedAt);
       if (scanned > now + SCAN_REPORT_LIMITS.maxClockSkewMs) invalid({ scannedAt: SCAN_REPORT_TEXTS.futureScan });
-      if (scanned < now - ctx.config.scanReportRetentionDays * DAY_MS) invalid({ scannedAt: SCAN_REPORT_TEXTS.tooOld });
+      // Never older than the reports kept, whichever setting is shorter.
+      const maxAgeDays = Math.min(ctx.config.scanReportMaxAgeDays, ctx.config.scanReportRetentionDays);
+      if (scanned < now - maxAgeDays * DAY_MS) invalid({ scannedAt: SCAN_REPORT_TEXTS.tooOld(maxAgeDays) });
       // Reports are not audited (the farmer app is anonymous); the dashboards hear of them after commit.
       const stored = await runCommand(ctx, null, async (trx, cmd) => {
         const inserted = await repo.insertOnce(trx, {
