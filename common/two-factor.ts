@@ -75,7 +75,6 @@ export const TWO_FACTOR = {
   codeRequired: 'Please enter the code.',
   invalidCode: 'That code is not right. Please try again.',
   passwordRequired: 'Please enter your password.',
-  wrongPassword: 'That password is not right.',
   expired: 'Your sign-in took too long. Please enter your password again.',
   setupExpired: 'The setup has expired. Please start again.',
   alreadyOn: 'Two-step sign-in is already on.',

@@ -70,3 +70,15 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'dataDir'>, log: F
     close: () => composer.close(),
   };
 }
+
+const mailers = new WeakMap<object, Mailer>();
+
+/** The app's one mailer (one SMTP connection pool), made on first use. */
+export function mailerFor(ctx: { config: Pick<Config, 'smtpUrl' | 'dataDir'>; log: FastifyBaseLogger }): Mailer {
+  let mailer = mailers.get(ctx);
+  if (!mailer) {
+    mailer = createMailer(ctx.config, ctx.log);
+    mailers.set(ctx, mailer);
+  }
+  return mailer;
+}

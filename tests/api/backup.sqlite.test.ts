@@ -7,7 +7,7 @@ import { loadConfig } from '../../server/config.js';
 import { createBackup, restoreBackup } from '../../server/platform/backup.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
-import { snapshot } from '../fixtures/maintenance.js';
+import { expectRestoredFrom } from '../fixtures/maintenance.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -32,10 +32,7 @@ describe('backup and restore (SQLite)', () => {
     await restoreBackup(config, path.join(out, 'b1'));
     const restored = await buildApp(config, { logger: false });
     try {
-      expect(await snapshot(restored.ctx.db)).toEqual(await snapshot(t.ctx.db));
-      expect(fs.readFileSync(restored.ctx.storage.localPath('rice_pests/Rice bug/1_0_a.jpg')).equals(photo)).toBe(true);
-      const login = await restored.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: acc.username, password: acc.password } });
-      expect(login.statusCode).toBe(200);
+      await expectRestoredFrom(restored, t.ctx, { key: 'rice_pests/Rice bug/1_0_a.jpg', bytes: photo }, acc);
     } finally {
       await restored.app.close();
       fs.rmSync(out, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { accountsRepository } from '../../server/modules/accounts/repository.js'
 import { sha256 } from '../../server/platform/passwords.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { login, loginAs, makeAccount } from '../fixtures/factories.js';
-import { endLock, freshIp, makeAccountWithAnswer, OTHER_QUESTION, recoveryClient } from '../fixtures/settings.js';
+import { endLock, freshIp, makeAccountWithAnswer, OTHER_QUESTION, outboxMailsTo, recoveryClient } from '../fixtures/settings.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -172,9 +172,7 @@ describe('step 3: new password', () => {
     expect(audit.at(-1)!.userId).toBe(acc.id);
     expect(JSON.stringify(audit)).not.toMatch(/\$2[aby]\$/);
     // Its owner hears of it at once (the outbox: this server has no SMTP).
-    const outbox = path.join(t.ctx.config.dataDir, 'outbox');
-    const notices = () => (fs.existsSync(outbox) ? fs.readdirSync(outbox) : []).map((f) => fs.readFileSync(path.join(outbox, f), 'utf8').replace(/=\r?\n/g, ''))
-      .filter((m) => m.includes(`To: ${acc.email}`) && m.includes('reset by answering your security question'));
+    const notices = () => outboxMailsTo(t.ctx, acc.email).filter((m) => m.includes('reset by answering your security question'));
     await expect.poll(() => notices().length).toBe(1);
 
     const replay = await c.reset(token, 'Another#Pass1', 'Another#Pass1');
@@ -264,9 +262,7 @@ describe('throttling', () => {
     const second = await burst();
     expect(second.filter((s) => s === 400)).toHaveLength(5);
     expect((await recoveryClient(t.app).identify(acc.username)).json().error.message).toBe(RECOVERY.paused(30));
-    const outbox = path.join(t.ctx.config.dataDir, 'outbox');
-    const mails = () => (fs.existsSync(outbox) ? fs.readdirSync(outbox) : [])
-      .map((f) => fs.readFileSync(path.join(outbox, f), 'utf8').replace(/=\r?\n/g, '')).filter((m) => m.includes(acc.email));
+    const mails = () => outboxMailsTo(t.ctx, acc.email);
     await expect.poll(() => mails().length).toBe(2);
     expect(mails().join('\n')).toContain('password recovery with the security question for your PalaYan Admin account is locked for 30 minutes');
   });

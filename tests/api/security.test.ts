@@ -11,7 +11,7 @@ import { sqlitePath } from '../../server/db/connection.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { tinyPng, uploadPhoto } from '../fixtures/catalog.js';
 import { login, loginAs, makeAccount } from '../fixtures/factories.js';
-import { endLock } from '../fixtures/settings.js';
+import { endLock, outboxMailsTo } from '../fixtures/settings.js';
 
 const pest = CATALOG_KINDS.pest;
 
@@ -20,13 +20,6 @@ beforeAll(async () => {
   t = await createTestApp({ loginFailuresPerAccount: 3 });
 });
 afterAll(async () => { await t.close(); });
-
-/** The outbox messages (no SMTP server here) addressed to `to`. */
-function mailsTo(outbox: string, to: string): string[] {
-  if (!fs.existsSync(outbox)) return [];
-  return fs.readdirSync(outbox).map((f) => fs.readFileSync(path.join(outbox, f), 'utf8').replace(/=\r?\n/g, ''))
-    .filter((m) => m.includes(`To: ${to}`));
-}
 
 const attempt = (app: TestApp['app'], identifier: string, password: string, headers: Record<string, string> = {}) =>
   app.inject({ method: 'POST', url: '/api/auth/login', headers, payload: { identifier, password } });
@@ -67,9 +60,8 @@ describe('login throttles live in the database, keyed by the account', () => {
     expect((await attempt(t.app, acc.username, acc.password)).json().error.message).toBe(LOGIN.locked(30));
     const entries = await t.ctx.db.selectFrom('audit_logs').select(['description', 'details']).where('documentId', '=', acc.id).where('action', '=', 'LOGIN').execute();
     expect(entries.map((e) => JSON.parse(e.details!).lockMinutes).filter(Boolean)).toEqual([15, 30]);
-    const outbox = path.join(t.ctx.config.dataDir, 'outbox');
-    await expect.poll(() => mailsTo(outbox, acc.email).length).toBe(2);
-    expect(mailsTo(outbox, acc.email).join('\n')).toContain('locked for 30 minutes');
+    await expect.poll(() => outboxMailsTo(t.ctx, acc.email).length).toBe(2);
+    expect(outboxMailsTo(t.ctx, acc.email).join('\n')).toContain('locked for 30 minutes');
   });
 
   it('a correct password before the limit clears the failures', async () => {

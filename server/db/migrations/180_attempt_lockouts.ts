@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
  * Attempt budgets that lock (wrong passwords, codes and security answers): a key whose budget
  * ran out is locked until lockedUntil, and lockouts counts its lockouts in a row, so each one
  * lasts longer than the last. Plain rate limits leave both columns empty. Wrong security
- * answers are such a budget now, so their own table goes (a pause under way ends early once).
+ * answers count in such a budget, so recovery_failures is dropped (a pause under way at the
+ * upgrade ends early).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('throttles').addColumn('lockedUntil', 'text').execute();

@@ -3,7 +3,7 @@ import { SYSTEM_ACTOR } from '../../platform/audit.js';
 import { runCommand } from '../../platform/command.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
-import { createMailer, type Mailer } from '../../platform/mail.js';
+import { mailerFor } from '../../platform/mail.js';
 import { AttemptBudget, minutesToWait, type BudgetFailure } from '../../platform/throttle.js';
 
 /** The account a notice is about. */
@@ -23,22 +23,12 @@ export function lockedOut(retryAfterMs: number): never {
   fail('RATE_LIMITED', LOGIN.locked(minutesToWait(retryAfterMs)), undefined, { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) });
 }
 
-const mailers = new WeakMap<AppContext, Mailer>();
-function mailerOf(ctx: AppContext): Mailer {
-  let mailer = mailers.get(ctx);
-  if (!mailer) {
-    mailer = createMailer(ctx.config, ctx.log);
-    mailers.set(ctx, mailer);
-  }
-  return mailer;
-}
-
 /** Sends a notice to the account's own address after the audit entry is stored; a mail error is logged, never shown. */
 function mailNotice(ctx: AppContext, account: NoticeAccount, subject: string, lines: string[]): void {
   const to = account.email?.trim();
   if (!to) return;
   const text = [`Hello ${account.fullname},`, '', ...lines, '', 'PalaYan Admin'].join('\n');
-  mailerOf(ctx).send({ to, subject, text }).catch((err: unknown) => ctx.log.error({ err }, 'security notice could not be sent'));
+  mailerFor(ctx).send({ to, subject, text }).catch((err: unknown) => ctx.log.error({ err }, 'security notice could not be sent'));
 }
 
 const LOCK_SUBJECT = 'PalaYan Admin: your account was locked';

@@ -7,7 +7,7 @@ import { runCommand } from '../../platform/command.js';
 import { isoIn, nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
-import { createMailer, type Mailer } from '../../platform/mail.js';
+import { mailerFor, type Mailer } from '../../platform/mail.js';
 import { hashPassword, randomToken, sha256 } from '../../platform/passwords.js';
 import type { AccountRow } from '../accounts/repository.js';
 import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
@@ -224,13 +224,12 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
 }
 export type RecoveryService = ReturnType<typeof createRecoveryService>;
 
-/** One recovery service (and mailer) per app, shared by the recovery and profile routes. */
+/** One recovery service per app (with the app's mailer), shared by the recovery and profile routes. */
 const services = new WeakMap<AppContext, RecoveryService>();
 export function recoveryServiceFor(ctx: AppContext): RecoveryService {
   let service = services.get(ctx);
   if (!service) {
-    const mailer = createMailer(ctx.config, ctx.log);
-    service = createRecoveryService(ctx, mailer);
+    service = createRecoveryService(ctx, mailerFor(ctx));
     services.set(ctx, service);
   }
   return service;
