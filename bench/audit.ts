@@ -14,11 +14,11 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { freePort, median } from './support.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -34,7 +34,6 @@ const ENTRIES = Number(opt('entries', '1000000'));
 const ONLY = opt('only', '');
 const root = path.resolve(import.meta.dirname, '..');
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin', email: 'bench@da.example' };
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function baseRef(): string {
   const given = opt('base', '');
@@ -52,15 +51,6 @@ function prepareBase(ref: string): string {
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
   execFileSync(process.execPath, ['scripts/build-server.mjs', '--force'], { cwd: dir, stdio: 'ignore' });
   return dir;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 interface Running { url: string; child: ChildProcess; cleanup(): Promise<void> }

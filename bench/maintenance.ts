@@ -20,6 +20,7 @@ import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { createAccount } from '../server/modules/accounts/create-account.js';
+import { percentile } from './support.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -35,10 +36,6 @@ const ENVIRONMENTS = [['Low Irrigated Land'], ['Rainfed Lowland'], ['Upperland']
 const METHODS = ['Direct Seed', 'Transplanting'];
 const QUESTIONS = ["What is your mother's maiden name?", 'In what city were you born?', 'What was the name of your first school?'];
 
-function percentile(xs: number[], p: number): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 async function timeIt(n: number, fn: () => Promise<void>): Promise<{ p50: number; p99: number }> {
   for (let i = 0; i < Math.min(10, n); i += 1) await fn(); // warm-up

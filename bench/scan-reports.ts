@@ -9,23 +9,28 @@
  *     HTTP with a signed-in session, one after another:
  *     GET /api/dashboard/detections, the same filtered by one disease, and the CSV export
  *     (--calls each, after a warm-up): p50 / p99 ms;
+ *   - --installs installs register (POST /api/public/v1/installs), as phones do on first start;
  *   - POST /api/public/v1/scan-reports is driven by autocannon (--connections, --seconds, --runs;
- *     every request a new reportId and installId, 12 labels x 6 municipalities), and the
- *     reports accepted per second (201s, checked against the table's row count) are printed
- *     per run with the median. The per-IP limit is lifted for the run (one client address).
+ *     every request a new reportId from the next install in turn, with its token, 12 labels x 6
+ *     municipalities), and the reports accepted per second (checked against the table's row
+ *     count) are printed per run with the median. Every report is counted against its install's,
+ *     its address's and the deployment's limits as in production; the per-install limit keeps
+ *     its default, while the per-address and deployment limits and the registration limit are
+ *     lifted (the bench is one client address pushing past the default ceiling on purpose).
  * Options: --engines sqlite,postgres  --pg URL (default postgres://postgres@127.0.0.1:5432/test)
  *          --reports N  --calls N (default 200)  --seconds N (default 10)  --runs N (default 3)
- *          --connections N (default 16)
+ *          --connections N (default 16)  --installs N (default 20000)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { TARLAC_MUNICIPALITIES } from '../common/scan-reports.js';
 import { DISEASES, seedScanReports, slug } from './scan-reports-data.js';
+import { freePort, median, percentile } from './support.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -39,23 +44,10 @@ const CALLS = Number(opt('calls', '200'));
 const SECONDS = Number(opt('seconds', '10'));
 const RUNS = Number(opt('runs', '3'));
 const CONNECTIONS = Number(opt('connections', '16'));
+const INSTALLS = Number(opt('installs', '20000'));
 const USER = { username: 'bench_admin', password: 'Bench#Pass1' };
 const root = path.resolve(import.meta.dirname, '..');
 
-function percentile(xs: number[], p: number): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-const median = (xs: number[]) => percentile(xs, 50);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Seeds a fresh database in this process, then times the dashboard's queries there (no HTTP). */
 async function seedAndTimeService(dataDir: string, databaseUrl: string | undefined): Promise<void> {
@@ -93,7 +85,7 @@ async function startServer(dataDir: string, databaseUrl: string | undefined): Pr
     cwd: root,
     env: {
       ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', LOG_LEVEL: 'warn',
-      LOGIN_RATE_LIMIT_PER_MINUTE: '1000', SCAN_REPORTS_PER_IP_PER_MINUTE: '1000000000', SCAN_REPORTS_PER_INSTALL_PER_MINUTE: '1000',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000', SCAN_REPORTS_PER_IP_PER_MINUTE: '1000000000', SCAN_REPORTS_PER_MINUTE: '1000000000', INSTALL_REGISTRATIONS_PER_IP_PER_HOUR: '1000000000',
       EVENT_CHANNEL: `bench_${port}`, INSTANCE_ID: 'bench',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -142,16 +134,38 @@ async function timeQuery(url: string, cookie: string): Promise<{ p50: number; p9
   return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
-function ingest(url: string, seconds: number): Promise<autocannon.Result> {
+/** Registers `n` installs, as that many phones would on first start; their tokens. */
+async function registerInstalls(url: string, n: number): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < n; i += 100) {
+    tokens.push(...await Promise.all(Array.from({ length: Math.min(100, n - i) }, async () => {
+      const res = await fetch(`${url}/api/public/v1/installs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      if (res.status !== 201) throw new Error(`registering an install: ${res.status}`);
+      return ((await res.json()) as { installToken: string }).installToken;
+    })));
+  }
+  return tokens;
+}
+
+/** Reports from the registered installs in turn, each a new reportId, 12 labels x 6 municipalities. */
+function ingest(url: string, seconds: number, tokens: string[]): Promise<autocannon.Result> {
   const scannedAt = new Date().toISOString();
-  const requests = DISEASES.map((d, i) => ({
+  let next = 0;
+  const requests = [{
     method: 'POST' as const,
     path: '/api/public/v1/scan-reports',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ reportId: 'r[<id>]', label: slug(d), confidence: 0.9, modelVersion: 'scanner-2026.1', scannedAt, municipality: TARLAC_MUNICIPALITIES[i % 6], barangay: 'Poblacion', installId: 'i[<id>]' }),
-  }));
+    setupRequest: (req: autocannon.Request) => {
+      const i = next++;
+      const d = DISEASES[i % DISEASES.length]!;
+      return {
+        ...req,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[i % tokens.length]}` },
+        body: JSON.stringify({ reportId: randomUUID(), label: slug(d), confidence: 0.9, modelVersion: 'scanner-2026.1', scannedAt, municipality: TARLAC_MUNICIPALITIES[i % 6], barangay: 'Poblacion' }),
+      };
+    },
+  }];
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: seconds, idReplacement: true, requests }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ url, connections: CONNECTIONS, duration: seconds, requests }, (err, result) => (err ? reject(err) : resolve(result)));
   });
 }
 
@@ -200,16 +214,19 @@ async function bench(engine: 'sqlite' | 'postgres'): Promise<void> {
       const t = await timeQuery(url, cookie);
       console.log(`    ${name.padEnd(28)} p50 ${t.p50.toFixed(1)} ms  p99 ${t.p99.toFixed(1)} ms`);
     }
-    await ingest(server.url, 2); // warm-up
+    const t0 = performance.now();
+    const tokens = await registerInstalls(server.url, INSTALLS);
+    console.log(`  registered ${INSTALLS.toLocaleString('en')} installs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    await ingest(server.url, 2, tokens); // warm-up
     const perRun: number[] = [];
     for (let run = 1; run <= RUNS; run += 1) {
       const before = await rowCount(engine, dataDir, databaseUrl);
-      const r = await ingest(server.url, SECONDS);
+      const r = await ingest(server.url, SECONDS, tokens);
       const after = await rowCount(engine, dataDir, databaseUrl);
       const accepted = after - before;
       const perSecond = accepted / SECONDS;
       perRun.push(perSecond);
-      console.log(`    run ${run}: ${accepted} reports accepted in ${SECONDS} s = ${perSecond.toFixed(0)} reports/s (2xx ${r['2xx']}, non-2xx ${r.non2xx}, errors ${r.errors}, p99 latency ${r.latency.p99} ms)`);
+      console.log(`    run ${run}: ${accepted} reports accepted in ${SECONDS} s = ${perSecond.toFixed(0)} reports/s (2xx ${r['2xx']}, non-2xx ${r.non2xx}, errors ${r.errors}, p50 latency ${r.latency.p50} ms, p99 ${r.latency.p99} ms)`);
     }
     console.log(`  sustained ingest (${CONNECTIONS} connections): median ${median(perRun).toFixed(0)} reports/s`);
     const t = await timeQuery(queries['detections (all diseases)'], cookie);

@@ -22,10 +22,16 @@ export function canonicalMunicipality(value: string): string | null {
 export const SCAN_REPORT_LIMITS = {
   /** Largest request body the report route reads. */
   maxBodyBytes: 2048,
-  /** Reports one app install may send per minute (per server instance). */
+  /** Reports one app install may send per minute (SCAN_REPORTS_PER_INSTALL_PER_MINUTE; all instances together). */
   perInstallPerMinute: 30,
-  /** Reports one IP address may send per minute (farmers share carrier addresses). */
+  /** Reports one IP address may send per minute (SCAN_REPORTS_PER_IP_PER_MINUTE; farmers share carrier addresses). */
   perIpPerMinute: 600,
+  /** Reports the whole deployment takes per minute (SCAN_REPORTS_PER_MINUTE): beyond it, 429 with Retry-After. */
+  perMinute: 6000,
+  /** Installs one IP address may register per hour (INSTALL_REGISTRATIONS_PER_IP_PER_HOUR): a training day's hall on one Wi-Fi. */
+  installsPerIpPerHour: 60,
+  /** Random bytes of an install id (base64url: 22 characters). */
+  installIdBytes: 16,
   /** A scan time this far ahead of the server clock is refused (phone clocks drift). */
   maxClockSkewMs: 10 * 60_000,
   /**
@@ -53,6 +59,15 @@ export const SCAN_REPORT_TEXTS = {
   futureScan: 'scannedAt is in the future.',
   tooOld: (days: number) => `scannedAt is more than ${days} days ago; such reports are not accepted.`,
   idFormat: 'Use 8 to 64 letters, digits, - or _ (a UUID is best).',
+  noInstallToken: 'Send the install token from POST /api/public/v1/installs as "Authorization: Bearer <installToken>".',
+  badInstallToken: 'This install token is not valid: register again with POST /api/public/v1/installs.',
+  installIdMismatch: "installId must be the install token's id, or be left out.",
+  tooManyInstalls: 'Too many installs registered from this address. Try again later.',
+  limited: {
+    install: 'This install sent too many reports in the last minute. Send the rest later.',
+    address: 'Too many reports from this address in the last minute. Send the rest later.',
+    deployment: 'The server is taking too many reports right now. Send the rest later.',
+  },
   audit: {
     collection: 'scan_reports',
     name: 'Scan reports',

@@ -45,9 +45,12 @@ export interface Config {
   scanReportRetentionDays: number;
   /** SCAN_REPORT_MAX_AGE_DAYS: reports of scans older than this are refused. */
   scanReportMaxAgeDays: number;
-  /** Scan reports accepted per app install and per IP address per minute. */
+  /** Scan reports accepted per app install, per IP address and in all per minute, counted across instances. */
   scanReportsPerInstallPerMinute: number;
   scanReportsPerIpPerMinute: number;
+  scanReportsPerMinute: number;
+  /** Farmer-app installs one IP address may register per hour. */
+  installRegistrationsPerIpPerHour: number;
   /**
    * Fastify's trustProxy: false (default), true, a hop count, or a comma-separated list of
    * proxy addresses/CIDRs. Rate limits and logs then use the client address the proxy passes.
@@ -154,6 +157,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     scanReportMaxAgeDays: int(env.SCAN_REPORT_MAX_AGE_DAYS, SCAN_REPORT_LIMITS.maxAgeDays),
     scanReportsPerInstallPerMinute: int(env.SCAN_REPORTS_PER_INSTALL_PER_MINUTE, SCAN_REPORT_LIMITS.perInstallPerMinute),
     scanReportsPerIpPerMinute: int(env.SCAN_REPORTS_PER_IP_PER_MINUTE, SCAN_REPORT_LIMITS.perIpPerMinute),
+    scanReportsPerMinute: int(env.SCAN_REPORTS_PER_MINUTE, SCAN_REPORT_LIMITS.perMinute),
+    installRegistrationsPerIpPerHour: int(env.INSTALL_REGISTRATIONS_PER_IP_PER_HOUR, SCAN_REPORT_LIMITS.installsPerIpPerHour),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     s3: env.S3_BUCKET
       ? {

@@ -18,10 +18,20 @@ export const scanReportSchema = z.object({
   scannedAt: z.iso.datetime({ offset: true, error: 'scannedAt must be an ISO-8601 date-time, e.g. 2026-03-01T08:30:00+08:00' }),
   municipality: z.string().trim().max(60).optional(),
   barangay: z.string().trim().max(80).optional(),
-  /** A random id the app makes once per install: counts and rate limits, never a person. */
-  installId: token,
+  /** The install's id (from its install token, which is what counts); optional, and then the token's. */
+  installId: token.optional(),
 }).strict();
 export type ScanReportInput = z.infer<typeof scanReportSchema>;
+
+/** An install's registration: nothing about the phone or the farmer is asked. */
+export const installRegistrationSchema = z.object({}).strict().nullish();
+
+export const installTokenSchema = z.object({
+  /** Random, made by the server: the install's id in the reports it sends. */
+  installId: z.string(),
+  /** Sent with every scan report as `Authorization: Bearer <installToken>`; kept for the life of the install. */
+  installToken: z.string(),
+});
 
 export const scanReportResultSchema = z.object({
   reportId: z.string(),

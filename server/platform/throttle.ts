@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/types.js';
 
 export interface ThrottleState {
@@ -59,8 +59,42 @@ export class Throttle {
   }
 }
 
+export interface CountedKey {
+  /** Hits counted in the key's window, these included. */
+  count: number;
+  /** When the key's window ends (epoch ms). */
+  resetAt: number;
+}
+
+/**
+ * Counts a batch's hits on several fixed-window keys in one statement, before anything is
+ * checked: `hits` maps each key to its hits in the batch (negative: hits given back in the same
+ * transaction); the answer is each key's count after them. Rows are written in key order, so
+ * batches of several instances lock them in one order.
+ */
+export async function countHits(
+  db: Kysely<Database> | Transaction<Database>,
+  hits: ReadonlyMap<string, number>,
+  windowMs: number,
+  now = Date.now(),
+): Promise<Map<string, CountedKey>> {
+  if (hits.size === 0) return new Map();
+  const at = new Date(now).toISOString();
+  const resetAt = new Date(now + windowMs).toISOString();
+  const values = [...hits].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, n]) => ({ key, count: n, resetAt, lockedUntil: null, lockouts: 0 }));
+  const rows = await db.insertInto('throttles').values(values)
+    .onConflict((oc) => oc.column('key').doUpdateSet({
+      count: sql<number>`case when throttles."resetAt" <= ${at} then excluded.count else throttles.count + excluded.count end`,
+      resetAt: sql<string>`case when throttles."resetAt" <= ${at} then excluded."resetAt" else throttles."resetAt" end`,
+    }))
+    .returning(['key', 'count', 'resetAt'])
+    .execute();
+  return new Map(rows.map((r) => [r.key, { count: Number(r.count), resetAt: Date.parse(r.resetAt) }]));
+}
+
 /** Drops the rows whose window has ended, keeping a locking budget's lockouts for a day. */
-async function pruneThrottles(db: Kysely<Database>, now: number): Promise<void> {
+export async function pruneThrottles(db: Kysely<Database>, now: number): Promise<void> {
   const nowIso = new Date(now).toISOString();
   await db.deleteFrom('throttles')
     .where('resetAt', '<', nowIso)

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_REPORT_TEXTS, TARLAC_MUNICIPALITIES } from '../../common/scan-reports.js';
 import { manilaDate as manilaDay, mondayOf } from '../../common/history-dates.js';
 import { createScanReportsService } from '../../server/modules/scan-reports/service.js';
+import { buildApp, type BuiltApp } from '../../server/app.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 
@@ -30,25 +31,41 @@ afterAll(async () => { await t.close(); });
 function report(extra: Record<string, unknown> = {}) {
   return {
     reportId: crypto.randomUUID(), label: 'rice-blast', confidence: 0.91, modelVersion: 'scanner-2026.03', scannedAt: new Date().toISOString(),
-    municipality: 'Paniqui', barangay: 'Poblacion Norte', installId: crypto.randomUUID(), ...extra,
+    municipality: 'Paniqui', barangay: 'Poblacion Norte', ...extra,
   };
 }
 
-const post = (payload: unknown, options: { ip?: string; headers?: Record<string, string> } = {}) =>
-  t.app.inject({ method: 'POST', url: URL, remoteAddress: options.ip ?? freshIp(), headers: { 'content-type': 'application/json', ...options.headers }, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+/** A new install's registration, as the farmer app makes it on first start. */
+async function register(app = t.app, ip = freshIp()): Promise<{ installId: string; installToken: string }> {
+  const res = await app.inject({ method: 'POST', url: '/api/public/v1/installs', remoteAddress: ip, headers: { 'content-type': 'application/json' }, payload: '{}' });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+/** Posts a report with an install's token (a new install's unless given) from an address (a new one unless given). */
+async function post(payload: unknown, options: { ip?: string; token?: string | null; headers?: Record<string, string>; app?: TestApp['app'] } = {}) {
+  const app = options.app ?? t.app;
+  const token = options.token === undefined ? (await register(app)).installToken : options.token;
+  return app.inject({
+    method: 'POST', url: URL, remoteAddress: options.ip ?? freshIp(),
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...options.headers },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+}
 
 describe('scan reports', () => {
   it('stores a report once by its client-made id, without an Origin header (the Android app), as a bare POST', async () => {
     const body = report();
-    const first = await post(body);
+    const install = await register();
+    const first = await post(body, { token: install.installToken });
     expect(first.statusCode, first.body).toBe(201);
     expect(first.json()).toEqual({ reportId: body.reportId, status: 'accepted' });
-    const again = await post(body);
+    const again = await post(body, { token: install.installToken });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ reportId: body.reportId, status: 'duplicate' });
     const rows = await t.ctx.db.selectFrom('scan_reports').selectAll().where('id', '=', body.reportId).execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ label: 'rice-blast', diseaseId: 'blast', municipality: 'Paniqui', barangay: 'Poblacion Norte', installId: body.installId, modelVersion: 'scanner-2026.03' });
+    expect(rows[0]).toMatchObject({ label: 'rice-blast', diseaseId: 'blast', municipality: 'Paniqui', barangay: 'Poblacion Norte', installId: install.installId, modelVersion: 'scanner-2026.03' });
     const counts = await t.ctx.db.selectFrom('scan_report_counts').selectAll().execute();
     expect(counts).toEqual([{ day: manilaDay(Date.parse(body.scannedAt)), diseaseId: 'blast', municipality: 'Paniqui', reports: 1 }]);
     expect(await t.ctx.db.selectFrom('scan_report_weekly').selectAll().execute())
@@ -78,7 +95,6 @@ describe('scan reports', () => {
       ['label by name', report({ label: 'Rice blast' }), 400, 'label'],
       ['confidence over 1', report({ confidence: 1.5 }), 400],
       ['confidence as text', report({ confidence: '0.9' }), 400],
-      ['no installId', { ...report(), installId: undefined }, 400],
       ['short reportId', report({ reportId: 'abc' }), 400],
       ['a phone number', report({ phone: '09171234567' }), 400],
       ['a photo', report({ photo: 'base64…' }), 400],
@@ -112,19 +128,75 @@ describe('scan reports', () => {
     expect(await t.ctx.db.selectFrom('scan_reports').select(['municipality', 'barangay']).where('id', '=', noPlace.reportId).executeTakeFirstOrThrow()).toEqual({ municipality: null, barangay: null });
   });
 
-  it('limits reports per install and per IP address', async () => {
-    const installId = crypto.randomUUID();
+  it('limits reports per install and per IP address, with Retry-After', async () => {
+    const { installToken } = await register();
     const ip = freshIp();
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i += 1) statuses.push((await post(report({ installId }), { ip })).statusCode);
+    for (let i = 0; i < 4; i += 1) statuses.push((await post(report(), { ip, token: installToken })).statusCode);
     expect(statuses).toEqual([201, 201, 201, 429]);
     // The same install from elsewhere is still over its budget.
-    expect((await post(report({ installId }))).statusCode).toBe(429);
-    // 8 a minute from one address, whichever installs send them (4 counted so far).
+    const elsewhere = await post(report(), { token: installToken });
+    expect(elsewhere.statusCode).toBe(429);
+    expect(elsewhere.json().error.message).toBe(SCAN_REPORT_TEXTS.limited.install);
+    expect(Number(elsewhere.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(elsewhere.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // 8 a minute from one address, whichever installs send them (3 taken so far; refused ones do not count).
     const others: number[] = [];
-    for (let i = 0; i < 5; i += 1) others.push((await post(report(), { ip })).statusCode);
-    expect(others).toEqual([201, 201, 201, 201, 429]);
+    for (let i = 0; i < 6; i += 1) others.push((await post(report(), { ip })).statusCode);
+    expect(others).toEqual([201, 201, 201, 201, 201, 429]);
+    const address = await post(report(), { ip });
+    expect(address.json().error.message).toBe(SCAN_REPORT_TEXTS.limited.address);
     expect((await post(report())).statusCode).toBe(201);
+  });
+
+  it('takes reports only with a valid install token; the token is the install id that counts', async () => {
+    const install = await register();
+    expect(install.installId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(install.installToken.startsWith(`${install.installId}.`)).toBe(true);
+    const other = await register();
+    expect(other.installId).not.toBe(install.installId);
+    const refused: Array<[string, string | null, string]> = [
+      ['no token', null, SCAN_REPORT_TEXTS.noInstallToken],
+      ['not a bearer token', `Basic ${install.installToken}`, SCAN_REPORT_TEXTS.noInstallToken],
+      ['an id signed by nobody', `${install.installId}.${'A'.repeat(43)}`, SCAN_REPORT_TEXTS.badInstallToken],
+      ["another install's signature", `${install.installId}.${other.installToken.split('.')[1]}`, SCAN_REPORT_TEXTS.badInstallToken],
+      ['a made-up id', `${crypto.randomUUID()}.${install.installToken.split('.')[1]}`, SCAN_REPORT_TEXTS.badInstallToken],
+      ['garbage', 'x'.repeat(500), SCAN_REPORT_TEXTS.badInstallToken],
+    ];
+    for (const [name, token, message] of refused) {
+      const body = report();
+      const res = await t.app.inject({
+        method: 'POST', url: URL, remoteAddress: freshIp(), payload: body,
+        headers: token === null ? {} : { authorization: token.startsWith('Basic') ? token : `Bearer ${token}` },
+      });
+      expect(res.statusCode, name).toBe(401);
+      expect(res.json().error.message, name).toBe(message);
+      expect(await t.ctx.db.selectFrom('scan_reports').select('id').where('id', '=', body.reportId).execute(), name).toEqual([]);
+    }
+    // installId in the body may repeat the token's, never name another install.
+    const mismatch = await post(report({ installId: other.installId }), { token: install.installToken });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().error.fields).toEqual({ installId: SCAN_REPORT_TEXTS.installIdMismatch });
+    const same = report({ installId: install.installId });
+    expect((await post(same, { token: install.installToken })).statusCode).toBe(201);
+    expect(await t.ctx.db.selectFrom('scan_reports').select('installId').where('id', '=', same.reportId).executeTakeFirstOrThrow()).toEqual({ installId: install.installId });
+    // Registration asks for nothing: no body, or an empty object; anything else is refused.
+    expect((await t.app.inject({ method: 'POST', url: '/api/public/v1/installs', remoteAddress: freshIp() })).statusCode).toBe(201);
+    const nosy = await t.app.inject({ method: 'POST', url: '/api/public/v1/installs', remoteAddress: freshIp(), payload: { phone: '09171234567' } });
+    expect(nosy.statusCode).toBe(400);
+  });
+
+  it('limits registrations per address per hour, counted in the database', async () => {
+    const ip = freshIp();
+    const max = t.ctx.config.installRegistrationsPerIpPerHour;
+    expect(max).toBe(60);
+    const answers = await Promise.all(Array.from({ length: max + 20 }, () =>
+      t.app.inject({ method: 'POST', url: '/api/public/v1/installs', remoteAddress: ip, payload: {} })));
+    expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(max);
+    const refused = answers.filter((r) => r.statusCode === 429);
+    expect(refused).toHaveLength(20);
+    expect(refused[0]!.json().error.message).toBe(SCAN_REPORT_TEXTS.tooManyInstalls);
+    expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(59 * 60);
   });
 
   it('retention deletes reports older than SCAN_REPORT_RETENTION_DAYS in batches, with one audit entry', async () => {
@@ -153,6 +225,60 @@ describe('scan reports', () => {
     const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('collection', '=', 'scan_reports').execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'DELETE', description: 'Deleted 5200 scan reports older than 730 days' });
+  });
+});
+
+describe('scan-report limits shared by two instances', () => {
+  let a: TestApp;
+  let b: BuiltApp;
+  beforeAll(async () => {
+    a = await createTestApp({ instanceId: 'reports-a', scanReportsPerInstallPerMinute: 5, scanReportsPerIpPerMinute: 12, scanReportsPerMinute: 30 });
+    b = await buildApp({ ...a.ctx.config, instanceId: 'reports-b' }, { logger: false });
+    await a.ctx.db.insertInto('rice_local_diseases').values({ id: 'blast', name: 'Rice blast', scientificName: null, isDeleted: 0, createdAt: new Date().toISOString() }).execute();
+  });
+  afterAll(async () => {
+    await b.app.close();
+    await a.close();
+  });
+  const stored = async () => Number((await a.ctx.db.selectFrom('scan_reports').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const both = (i: number) => (i % 2 === 0 ? a.app : b.app);
+
+  it('gives 50 parallel reports of one install, sent to both instances, exactly its budget', async () => {
+    const before = await stored();
+    const { installToken } = await register(b.app);
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => post(report(), { app: both(i), token: installToken })));
+    expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(45);
+    expect(await stored()).toBe(before + 5);
+  });
+
+  it("gives 50 parallel reports of many installs from one address exactly the address's budget", async () => {
+    const before = await stored();
+    const ip = freshIp();
+    const tokens = await Promise.all(Array.from({ length: 50 }, (_, i) => register(both(i)).then((r) => r.installToken)));
+    const answers = await Promise.all(tokens.map((token, i) => post(report(), { app: both(i + 1), token, ip })));
+    expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(12);
+    expect(answers.filter((r) => r.statusCode === 429).map((r) => r.json().error.message)).toEqual(new Array(38).fill(SCAN_REPORT_TEXTS.limited.address));
+    expect(await stored()).toBe(before + 12);
+  });
+
+  it('stops the whole deployment at its ceiling per minute with 429 and Retry-After, on every instance', async () => {
+    // The ceiling counts the reports taken in the minute, on both instances.
+    const counted = await a.ctx.db.selectFrom('throttles').select('count').where('key', '=', 'scan-deployment').executeTakeFirstOrThrow();
+    const room = 30 - counted.count;
+    expect(room).toBeGreaterThan(0);
+    const before = await stored();
+    const tokens = await Promise.all(Array.from({ length: 40 }, (_, i) => register(both(i)).then((r) => r.installToken)));
+    const answers = await Promise.all(tokens.map((token, i) => post(report(), { app: both(i), token })));
+    expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(room);
+    const refused = answers.filter((r) => r.statusCode === 429);
+    expect(refused).toHaveLength(40 - room);
+    expect(refused[0]!.json().error.message).toBe(SCAN_REPORT_TEXTS.limited.deployment);
+    expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused[0]!.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(await stored()).toBe(before + room);
+    // Until the minute ends, both instances refuse every report.
+    for (const app of [a.app, b.app]) expect((await post(report(), { app })).statusCode).toBe(429);
   });
 });
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { CATALOG_KINDS } from '../../common/catalog';
 import { CATALOG_LABELS } from '../../common/catalog-texts';
 import { DETECTIONS_TEXTS } from '../../common/scan-reports';
@@ -16,6 +16,13 @@ async function insertDisease(app: E2EServer, diseaseName = name): Promise<string
   const id = crypto.randomUUID();
   await importExport(app, { rice_local_diseases: { [id]: { name: diseaseName, createdAt: new Date().toISOString() } } });
   return id;
+}
+
+/** A new install's token, as the farmer app registers on first start. */
+async function installHeaders(request: APIRequestContext): Promise<Record<string, string>> {
+  const res = await request.post('/api/public/v1/installs', { data: {} });
+  expect(res.status()).toBe(201);
+  return { authorization: `Bearer ${(await res.json()).installToken}` };
 }
 
 function municipalityCell(page: Page, municipality: string) {
@@ -36,13 +43,15 @@ test('posted scan reports change the Detections chart, table, top list and munic
   // The farmer app posts three reports from Capas and one from Bamban (no Origin header, no session).
   for (const municipality of ['Capas', 'Capas', 'Capas', 'Bamban']) {
     const res = await request.post('/api/public/v1/scan-reports', {
-      data: { reportId: crypto.randomUUID(), label, confidence: 0.87, modelVersion: 'e2e-1', scannedAt: new Date().toISOString(), municipality, installId: crypto.randomUUID() },
+      data: { reportId: crypto.randomUUID(), label, confidence: 0.87, modelVersion: 'e2e-1', scannedAt: new Date().toISOString(), municipality },
+      headers: await installHeaders(request),
     });
     expect(res.status()).toBe(201);
   }
   for (let i = 0; i < 2; i += 1) {
     const res = await request.post('/api/public/v1/scan-reports', {
-      data: { reportId: crypto.randomUUID(), label: other.toLowerCase().replace(/[^a-z0-9]+/g, '-'), confidence: 0.7, modelVersion: 'e2e-1', scannedAt: new Date().toISOString(), municipality: 'Capas', installId: crypto.randomUUID() },
+      data: { reportId: crypto.randomUUID(), label: other.toLowerCase().replace(/[^a-z0-9]+/g, '-'), confidence: 0.7, modelVersion: 'e2e-1', scannedAt: new Date().toISOString(), municipality: 'Capas' },
+      headers: await installHeaders(request),
     });
     expect(res.status()).toBe(201);
   }
@@ -61,7 +70,8 @@ test('posted scan reports change the Detections chart, table, top list and munic
 
   // One more report arrives while the page is open.
   await request.post('/api/public/v1/scan-reports', {
-    data: { reportId: crypto.randomUUID(), label, confidence: 0.6, modelVersion: 'e2e-1', scannedAt: new Date().toISOString(), municipality: 'Capas', installId: crypto.randomUUID() },
+    data: { reportId: crypto.randomUUID(), label, confidence: 0.6, modelVersion: 'e2e-1', scannedAt: new Date().toISOString(), municipality: 'Capas' },
+    headers: await installHeaders(request),
   });
   await expect(municipalityCell(page, 'Capas')).toHaveText('6');
 

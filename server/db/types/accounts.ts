@@ -105,3 +105,10 @@ export interface ThrottlesTable {
   /** Lockouts in a row (each lasts twice as long as the one before); 0 for plain rate limits. */
   lockouts: Generated<number>;
 }
+
+/** A secret the server signs with, by purpose (migration 182): base64url of 32 random bytes. */
+export interface SigningKeysTable {
+  name: string;
+  secret: string;
+  createdAt: string;
+}

@@ -6,20 +6,29 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /** Queries of scan reports and their daily and weekly counts. */
 export const scanReportsRepository = {
-  /** Stores a report unless one with its id exists; true when it was stored. */
-  async insertOnce(db: Db, row: ScanReportsTable): Promise<boolean> {
-    const result = await db.insertInto('scan_reports').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  /** Stores the reports whose id is not stored yet (ids unique, in id order); the ids stored. */
+  async insertNew(db: Db, rows: ScanReportsTable[]): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const stored = await db.insertInto('scan_reports').values(rows).onConflict((oc) => oc.column('id').doNothing()).returning('id').execute();
+    return new Set(stored.map((r) => r.id));
   },
 
-  /** Counts one report in its day's and its week's rows. */
-  async countOne(db: Db, day: string, week: string, diseaseId: string, municipality: string): Promise<void> {
-    await db.insertInto('scan_report_counts').values({ day, diseaseId, municipality, reports: 1 })
-      .onConflict((oc) => oc.columns(['day', 'diseaseId', 'municipality']).doUpdateSet((eb) => ({ reports: eb('scan_report_counts.reports', '+', 1) })))
-      .execute();
-    await db.insertInto('scan_report_weekly').values({ week, diseaseId, municipality, reports: 1 })
-      .onConflict((oc) => oc.columns(['week', 'diseaseId', 'municipality']).doUpdateSet((eb) => ({ reports: eb('scan_report_weekly.reports', '+', 1) })))
-      .execute();
+  /** Adds reports to their days' and weeks' rows (each list unique by key, in key order). */
+  async addCounts(
+    db: Db,
+    days: Array<{ day: string; diseaseId: string; municipality: string; reports: number }>,
+    weeks: Array<{ week: string; diseaseId: string; municipality: string; reports: number }>,
+  ): Promise<void> {
+    if (days.length > 0) {
+      await db.insertInto('scan_report_counts').values(days)
+        .onConflict((oc) => oc.columns(['day', 'diseaseId', 'municipality']).doUpdateSet((eb) => ({ reports: eb('scan_report_counts.reports', '+', eb.ref('excluded.reports')) })))
+        .execute();
+    }
+    if (weeks.length > 0) {
+      await db.insertInto('scan_report_weekly').values(weeks)
+        .onConflict((oc) => oc.columns(['week', 'diseaseId', 'municipality']).doUpdateSet((eb) => ({ reports: eb('scan_report_weekly.reports', '+', eb.ref('excluded.reports')) })))
+        .execute();
+    }
   },
 
   /** Live diseases and training classes, oldest first (the order labels are made in). */

@@ -2,13 +2,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DASHBOARD_PATHS } from '../../../common/first-visit.js';
 import { SCAN_REPORT_LIMITS } from '../../../common/scan-reports.js';
-import { detectionsQuerySchema, detectionsSchema, scanReportResultSchema, scanReportSchema } from '../../../common/schemas/scan-reports.js';
+import { detectionsQuerySchema, detectionsSchema, installRegistrationSchema, installTokenSchema, scanReportResultSchema, scanReportSchema } from '../../../common/schemas/scan-reports.js';
 import { scheduleJob } from '../../platform/jobs.js';
 import { createScanReportsService } from './service.js';
 
 /**
- * The scanner loop's way back: the farmer app posts what a scan found (public, no session,
- * no Origin header: the same-site check lets it through and refuses browsers on other sites);
+ * The scanner loop's way back: the farmer app registers its install once, then posts what each
+ * scan found with the install's token (public, no session, no Origin header: the same-site
+ * check lets it through and refuses browsers on other sites);
  * every signed-in role reads the Detections it adds up to; a daily job forgets old reports.
  */
 const routes: FastifyPluginAsync = async (app) => {
@@ -26,17 +27,27 @@ const routes: FastifyPluginAsync = async (app) => {
     onClose: () => service.close(),
   });
 
+  r.post('/api/public/v1/installs', {
+    config: { access: 'public' },
+    schema: {
+      tags: ['public'],
+      summary: "The farmer app's registration, once per install: a random install id and the signed install token its scan reports carry (limited per address per hour)",
+      body: installRegistrationSchema,
+      response: { 201: installTokenSchema },
+    },
+  }, async (request, reply) => reply.code(201).send(await service.registerInstall(request.ip)));
+
   r.post('/api/public/v1/scan-reports', {
-    config: { access: 'public', rateLimit: { max: app.ctx.config.scanReportsPerIpPerMinute, timeWindow: 60_000 } },
+    config: { access: 'public' },
     bodyLimit: SCAN_REPORT_LIMITS.maxBodyBytes,
     schema: {
       tags: ['public'],
-      summary: "The farmer app's report of one scan (label, confidence, model version, time, optional municipality/barangay, anonymous install id); idempotent by reportId",
+      summary: "The farmer app's report of one scan (label, confidence, model version, time, optional municipality/barangay), sent with `Authorization: Bearer <installToken>`; idempotent by reportId; limited per install, per address and in all per minute (429 with Retry-After)",
       body: scanReportSchema,
       response: { 201: scanReportResultSchema, 200: scanReportResultSchema },
     },
   }, async (request, reply) => {
-    const result = await service.submit(request.body);
+    const result = await service.submit(request.body, request.headers.authorization, request.ip);
     return reply.code(result.status === 'accepted' ? 201 : 200).send(result);
   });
 

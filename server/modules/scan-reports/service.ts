@@ -7,36 +7,16 @@ import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail, invalid } from '../../platform/errors.js';
 import { trainingClasses } from '../training/service.js';
+import { createInstallTokens } from './installs.js';
+import { createReportIntake } from './intake.js';
 import { scanReportsRepository as repo } from './repository.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 
-/** A fixed-window counter per key, in memory (per instance): the per-install limit. */
-class WindowCounter {
-  private readonly counts = new Map<string, { n: number; resetAt: number }>();
-  private lastPrune = 0;
-  constructor(private readonly max: number, private readonly windowMs: number) {}
-
-  /** Counts one hit; false when the key is over its budget. */
-  hit(key: string, now = Date.now()): boolean {
-    if (now - this.lastPrune > this.windowMs) {
-      for (const [k, v] of this.counts) if (v.resetAt <= now) this.counts.delete(k);
-      this.lastPrune = now;
-    }
-    const entry = this.counts.get(key);
-    if (!entry || entry.resetAt <= now) {
-      this.counts.set(key, { n: 1, resetAt: now + this.windowMs });
-      return true;
-    }
-    entry.n += 1;
-    return entry.n <= this.max;
-  }
-}
-
 export interface LabelInfo { diseaseId: string; trainingClass: boolean }
 
 export function createScanReportsService(ctx: AppContext) {
-  const perInstall = new WindowCounter(ctx.config.scanReportsPerInstallPerMinute, 60_000);
+  const installs = createInstallTokens(ctx);
 
   // Labels are the training set's (labels.txt); kept for a short while, dropped on every disease change.
   let labels: { map: Map<string, LabelInfo>; at: number } | null = null;
@@ -66,6 +46,13 @@ export function createScanReportsService(ctx: AppContext) {
     }
   }
 
+  const intake = createReportIntake(ctx, {
+    perInstall: ctx.config.scanReportsPerInstallPerMinute,
+    perAddress: ctx.config.scanReportsPerIpPerMinute,
+    perDeployment: ctx.config.scanReportsPerMinute,
+    windowMs: 60_000,
+  }, announce);
+
   async function diseaseNames(): Promise<Map<string, string>> {
     const rows = await repo.diseases(ctx.db);
     return new Map(rows.filter((r) => r.isTrainingClass === 0).map((r) => [r.id, r.name]));
@@ -77,9 +64,16 @@ export function createScanReportsService(ctx: AppContext) {
       if (pending) clearTimeout(pending);
     },
 
-    /** Validates and stores one report (once per reportId), and counts it for the dashboard. */
-    async submit(input: ScanReportInput, now = Date.now()): Promise<{ reportId: string; status: 'accepted' | 'duplicate' }> {
-      if (!perInstall.hit(input.installId, now)) fail('RATE_LIMITED');
+    /** An install's id and token, for a registration from `address`. */
+    registerInstall: (address: string) => installs.register(address),
+
+    /**
+     * Checks one report from the install of `authorization`, sent from `address`, and stores it
+     * once per reportId within the install's, the address's and the deployment's limits.
+     */
+    async submit(input: ScanReportInput, authorization: string | undefined, address: string, now = Date.now()): Promise<{ reportId: string; status: 'accepted' | 'duplicate' }> {
+      const installId = await installs.installOf(authorization);
+      if (input.installId !== undefined && input.installId !== installId) invalid({ installId: SCAN_REPORT_TEXTS.installIdMismatch });
       const info = (await labelMap()).get(input.label);
       if (!info) invalid({ label: SCAN_REPORT_TEXTS.unknownLabel });
       let municipality: string | null = null;
@@ -93,27 +87,22 @@ export function createScanReportsService(ctx: AppContext) {
       const maxAgeDays = Math.min(ctx.config.scanReportMaxAgeDays, ctx.config.scanReportRetentionDays);
       if (scanned < now - maxAgeDays * DAY_MS) invalid({ scannedAt: SCAN_REPORT_TEXTS.tooOld(maxAgeDays) });
       // Reports are not audited (the farmer app is anonymous); the dashboards hear of them after commit.
-      const stored = await runCommand(ctx, null, async (trx, cmd) => {
-        const inserted = await repo.insertOnce(trx, {
-          id: input.reportId,
-          label: input.label,
-          diseaseId: info.diseaseId,
-          confidence: input.confidence,
-          modelVersion: input.modelVersion,
-          scannedAt: new Date(scanned).toISOString(),
-          receivedAt: new Date(now).toISOString(),
-          municipality,
-          barangay: input.barangay || null,
-          installId: input.installId,
-        });
-        if (inserted) {
-          const day = manilaDate(scanned);
-          await repo.countOne(trx, day, mondayOf(day), info.diseaseId, municipality ?? '');
-          cmd.afterCommit(announce);
-        }
-        return inserted;
-      });
-      return { reportId: input.reportId, status: stored ? 'accepted' : 'duplicate' };
+      const outcome = await intake.submit({
+        id: input.reportId,
+        label: input.label,
+        diseaseId: info.diseaseId,
+        confidence: input.confidence,
+        modelVersion: input.modelVersion,
+        scannedAt: new Date(scanned).toISOString(),
+        receivedAt: new Date(now).toISOString(),
+        municipality,
+        barangay: input.barangay || null,
+        installId,
+      }, address);
+      if (outcome.status === 'limited') {
+        fail('RATE_LIMITED', SCAN_REPORT_TEXTS.limited[outcome.limit], undefined, { retryAfterSeconds: Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)) });
+      }
+      return { reportId: input.reportId, status: outcome.status };
     },
 
     /** The dashboard's Detections: 12 weeks per disease, the 30-day top list, municipalities. */
