@@ -1,5 +1,3 @@
-import crypto from 'node:crypto';
-import { Readable } from 'node:stream';
 
 /**
  * The real type of an upload by its magic bytes (never by its name or declared type), read
@@ -43,11 +41,10 @@ export class RefusedImageError extends Error {
 
 /**
  * Checks the first bytes of an upload stream and, when they show an accepted image, returns
- * the whole stream again (head included) with a running sha256 and byte count, and keeps its
- * first `keepBytes` (enough for the header sharp reads) so the file need not be read back.
- * A refused type throws RefusedImageError before anything is written.
+ * the whole stream again (head included). A refused type throws RefusedImageError before
+ * anything is read further.
  */
-export async function sniffStream(source: AsyncIterable<Buffer>, keepBytes = 256 * 1024): Promise<{ type: SniffedType; body: Readable; result(): { sha256: string; bytes: number; head: Buffer } }> {
+export async function sniffStream(source: AsyncIterable<Buffer>): Promise<{ type: SniffedType; body: AsyncIterable<Buffer> }> {
   const iterator = source[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let headLength = 0;
@@ -63,35 +60,16 @@ export async function sniffStream(source: AsyncIterable<Buffer>, keepBytes = 256
     if (!ended) await iterator.return?.();
     throw new RefusedImageError(sniffed.refused);
   }
-  const hash = crypto.createHash('sha256');
-  let bytes = 0;
-  const kept: Buffer[] = [];
-  let keptLength = 0;
-  const take = (chunk: Buffer) => {
-    hash.update(chunk);
-    bytes += chunk.length;
-    if (keptLength < keepBytes) {
-      const part = chunk.subarray(0, keepBytes - keptLength);
-      kept.push(Buffer.from(part));
-      keptLength += part.length;
-    }
-    return chunk;
-  };
   async function* all(): AsyncGenerator<Buffer> {
-    for (const chunk of head) yield take(chunk);
+    yield* head;
     if (ended) return;
     for (;;) {
       const next = await iterator.next();
       if (next.done) return;
-      yield take(next.value);
+      yield next.value;
     }
   }
-  let digest: string | null = null;
-  return {
-    type: sniffed.type,
-    body: Readable.from(all(), { objectMode: false }),
-    result: () => ({ sha256: (digest ??= hash.digest('hex')), bytes, head: Buffer.concat(kept, keptLength) }),
-  };
+  return { type: sniffed.type, body: all() };
 }
 
 /** Keeps a string usable as one file-name segment of at most `maxBytes` UTF-8 bytes. */

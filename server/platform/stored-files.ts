@@ -5,8 +5,13 @@ import { LocalStorage, PRIVATE_DIR_MODE, type Storage } from './storage.js';
 /** Reads a stored file whole (photos are capped in size, and only a few are read at once). */
 export async function readStored(storage: Storage, key: string): Promise<Buffer> {
   if (storage instanceof LocalStorage) return fsp.readFile(storage.localPath(key));
+  return readAll(await storage.get(key));
+}
+
+/** A stream's bytes in one buffer (for photos, which are capped in size). */
+export async function readAll(stream: AsyncIterable<Buffer | Uint8Array>): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of await storage.get(key)) chunks.push(chunk as Buffer);
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   return Buffer.concat(chunks);
 }
 

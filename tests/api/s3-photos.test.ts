@@ -3,7 +3,8 @@ import { CATALOG_KINDS } from '../../common/catalog.js';
 import { catalogRuntime } from '../../server/modules/catalog/runtime.js';
 import { S3Storage } from '../../server/platform/s3-storage.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
-import { entryBody, jpegWithGps, tinyPng, uploadPhoto } from '../fixtures/catalog.js';
+import { cleanPhoto } from '../../server/platform/photo-privacy.js';
+import { entryBody, exifTagsOf, jpegWithGps, PHONE_EXIF, tinyPng, uploadPhoto } from '../fixtures/catalog.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 import { startS3, type TestS3 } from '../fixtures/s3.js';
 
@@ -40,11 +41,12 @@ describe('photos in an S3-compatible bucket', () => {
     expect(keys).toEqual(expect.arrayContaining([rows[0]!.originalKey!, rows[0]!.displayKey!, rows[0]!.thumbKey!]));
     expect(keys.some((k) => k.includes('_staged/'))).toBe(false);
 
-    // The original, byte for byte, to signed-in staff only.
+    // The original, without its location metadata, to signed-in staff only.
     const url = `/api/files/${rows[0]!.originalKey!.split('/').map(encodeURIComponent).join('/')}`;
     const served = await t.app.inject({ url, headers: { cookie } });
     expect(served.statusCode).toBe(200);
-    expect(served.rawPayload.equals(original)).toBe(true);
+    expect(served.rawPayload.equals(cleanPhoto(original, 'image/jpeg').body)).toBe(true);
+    expect(await exifTagsOf(served.rawPayload)).toMatchObject({ gps: [] });
     expect((await t.app.inject({ url })).statusCode).toBe(401);
     // The farmer app's thumbnail.
     const thumb = await t.app.inject({ url: `/api/public/v1/images/${rows[0]!.id}/thumbnail` });
@@ -58,9 +60,9 @@ describe('photos in an S3-compatible bucket', () => {
     expect(await bucket.stat(avatar.json().avatarKey)).toMatchObject({ size: expect.any(Number) });
   });
 
-  it('streams the training set from the bucket', async () => {
+  it('streams the training set from the bucket, an older photo cleaned of its location on the way', async () => {
     const disease = await t.ctx.db.insertInto('rice_local_diseases').values({ id: 's3-d1', name: 'Rice blast', scientificName: 'Magnaporthe oryzae', isDeleted: 0, createdAt: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
-    const photo = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7) % 256));
+    const photo = await jpegWithGps(80, 60);
     const key = 'rice_disease/Rice blast/1_s3_leaf.jpg';
     await t.ctx.storage.put(key, photo);
     await t.ctx.db.insertInto('catalog_images').values({
@@ -70,6 +72,7 @@ describe('photos in an S3-compatible bucket', () => {
     }).execute();
     const res = await t.app.inject({ url: `/api/training-sets/diseases?diseaseId=${disease.id}`, headers: { cookie } });
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
-    expect(res.rawPayload.indexOf(photo)).toBeGreaterThan(0);
+    expect(res.rawPayload.indexOf(cleanPhoto(photo, 'image/jpeg').body)).toBeGreaterThan(0);
+    expect(res.rawPayload.includes(Buffer.from(PHONE_EXIF.IFD0.Artist))).toBe(false);
   });
 });

@@ -58,6 +58,8 @@ async function addPhotos(id: string, from: number, count: number) {
       id: `${id}-${position}`, collection: 'rice_local_diseases', entryId: id, position, status: 'ready', originalKey: key,
       displayKey: null, thumbKey: null, externalUrl: null, mimeType: 'image/jpeg', sizeBytes: body.length, width: 640, height: 480,
       originalName: `leaf ${position}.jpg`, sha256: `sha-${id}-${position}`, uploadedBy: null, createdAt: new Date().toISOString(), linkedAt: new Date().toISOString(),
+      // Stored as uploads are now: already without location metadata.
+      locationCleaned: 1,
     }).execute();
   }
 }
@@ -117,7 +119,7 @@ describe('training-set export (image-folder layout)', () => {
     expect(splitsInOrder.indexOf('validation')).toBeGreaterThan(splitsInOrder.lastIndexOf('train'));
     expect(splitsInOrder.indexOf('test')).toBeGreaterThan(splitsInOrder.lastIndexOf('validation'));
     const row = meta.find((m) => m.image_id === 'blb-7')!;
-    expect(Object.keys(row)).toEqual(['file_name', 'label', 'split', 'disease_id', 'image_id', 'sha256', 'width', 'height', 'uploaded_at']);
+    expect(Object.keys(row)).toEqual(['file_name', 'label', 'split', 'disease_id', 'image_id', 'sha256', 'width', 'height', 'uploaded_at', 'taken_at', 'camera_make', 'camera_model']);
     expect(row).toMatchObject({ file_name: `${row.split}/bacterial-leaf-blight/blb-7.jpg`, label: 'bacterial-leaf-blight', disease_id: 'blb', sha256: 'sha-blb-7', width: '640', height: '480' });
     for (const m of meta) {
       expect(entries.get(m.file_name)!.equals(store.get(m.image_id)!)).toBe(true);

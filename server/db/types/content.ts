@@ -74,6 +74,12 @@ export interface CatalogImagesTable {
   /** The instance making this photo's variants, until when (server/modules/catalog/runtime.ts). */
   claimedBy?: string | null;
   claimedUntil?: string | null;
+  /** From the photo's EXIF (migration 183): capture time ("2024:07:01 08:30:12", "+08:00" added when known), camera. */
+  takenAt?: string | null;
+  cameraMake?: string | null;
+  cameraModel?: string | null;
+  /** 1 once the stored original holds no location or identifying metadata. */
+  locationCleaned?: number;
 }
 
 export interface MaintenanceTable {

@@ -103,6 +103,25 @@ export const catalogRepository = {
     return db.selectFrom('catalog_images').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
+  /** How many stored photos still may hold location metadata. */
+  async countUncleaned(db: Db): Promise<number> {
+    const row = await db.selectFrom('catalog_images').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('locationCleaned', '=', 0).where('originalKey', 'is not', null).executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  /** The next stored photos that may hold location metadata, in id order after `afterId`. */
+  uncleaned(db: Db, afterId: string, limit: number) {
+    return db.selectFrom('catalog_images').select(['id', 'originalKey'])
+      .where('locationCleaned', '=', 0).where('originalKey', 'is not', null).where('id', '>', afterId)
+      .orderBy('id').limit(limit).execute();
+  },
+
+  /** Records a photo's cleaned original: its new hash and size, the facts it kept. */
+  async markCleaned(db: Db, id: string, fields: { sha256: string; sizeBytes: number; takenAt: string | null; cameraMake: string | null; cameraModel: string | null }): Promise<void> {
+    await db.updateTable('catalog_images').set({ ...fields, locationCleaned: 1 }).where('id', '=', id).execute();
+  },
+
   async insertImage(db: Db, row: Insertable<CatalogImagesTable>): Promise<void> {
     await db.insertInto('catalog_images').values(row).execute();
   },

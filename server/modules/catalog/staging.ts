@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog.js';
 import { UPLOAD_TEXTS } from '../../../common/catalog-texts.js';
 import type { StagedImage } from '../../../common/schemas/catalog.js';
@@ -6,7 +7,9 @@ import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { clampBytes, fileNameForType, RefusedImageError, sniffStream } from '../../platform/image-type.js';
 import { probeImage } from '../../platform/images.js';
-import { readStored } from '../../platform/stored-files.js';
+import { takenAtIso } from '../../platform/exif.js';
+import { cleanPhoto, UnreadablePhotoError, type CleanPhoto } from '../../platform/photo-privacy.js';
+import { readAll } from '../../platform/stored-files.js';
 import { safeSegment } from '../../platform/storage.js';
 import { catalogRepository } from './repository.js';
 import type { CatalogRuntime } from './runtime.js';
@@ -17,8 +20,9 @@ export interface StageOptions {
 }
 
 /**
- * Streams one uploaded photo to a staging folder: the real type from its first bytes, a
- * sha256 on the way, the original unchanged. Its variants are queued at once.
+ * Stores one uploaded photo in a staging folder: the real type from its first bytes, the
+ * picture's bytes unchanged but without location or identifying metadata (photo-privacy.ts),
+ * its sha256. Its variants are queued at once.
  */
 export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: CatalogRuntime, source: AsyncIterable<Buffer>, options: StageOptions, truncated: () => boolean): Promise<StagedImage> {
   const id = newId();
@@ -36,28 +40,28 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
   const fileName = fileNameForType(safeSegment(rawName, 'photo'), sniffed.type);
   const key = `${kind.folder}/_staged/${id}/${fileName}`;
   const cleanup = () => ctx.storage.delete(key).catch(() => undefined);
+  // The whole photo (at most maxUploadBytes) is read before it is stored: its location and
+  // identifying metadata are removed first, so no stored copy ever holds them.
+  let photo: CleanPhoto;
   try {
-    await ctx.storage.put(key, sniffed.body);
+    photo = cleanPhoto(await readAll(sniffed.body), sniffed.type);
   } catch (err) {
-    await cleanup();
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || truncated()) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
+    if (err instanceof UnreadablePhotoError) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
     throw err;
   }
-  if (truncated()) {
+  if (truncated()) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
+  const probe = await probeImage(photo.body);
+  if (!probe) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
+  if (probe.width * probe.height > CATALOG_LIMITS.maxImagePixels) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooManyPixels, { file: UPLOAD_TEXTS.tooManyPixels });
+  try {
+    await ctx.storage.put(key, photo.body);
+  } catch (err) {
     await cleanup();
-    fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
+    throw err;
   }
-  const { sha256, bytes, head } = sniffed.result();
-  // The header is in the kept head for nearly every photo; read the file only if not.
-  const probe = (await probeImage(head)) ?? (bytes > head.length ? await probeImage(await readStored(ctx.storage, key)) : null);
-  if (!probe) {
-    await cleanup();
-    fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
-  }
-  if (probe.width * probe.height > CATALOG_LIMITS.maxImagePixels) {
-    await cleanup();
-    fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooManyPixels, { file: UPLOAD_TEXTS.tooManyPixels });
-  }
+  const sha256 = crypto.createHash('sha256').update(photo.body).digest('hex');
+  const bytes = photo.body.length;
   const staged = {
     id,
     originalName: clampBytes(rawName, 255),
@@ -81,6 +85,10 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
       uploadedBy: options.uploadedBy,
       createdAt: nowIso(),
       linkedAt: null,
+      takenAt: takenAtIso(photo.camera),
+      cameraMake: photo.camera.make,
+      cameraModel: photo.camera.model,
+      locationCleaned: 1,
     });
   } catch (err) {
     await cleanup();

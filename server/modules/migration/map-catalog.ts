@@ -1,5 +1,8 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
+import { NO_CAMERA_FACTS, takenAtIso, type CameraFacts } from '../../platform/exif.js';
+import type { SniffedType } from '../../platform/image-type.js';
+import { cleanPhoto } from '../../platform/photo-privacy.js';
 import { fileUrl, safeSegment } from '../../platform/storage.js';
 import { toBool, toIso, toList, toText, type ExportCollections } from './firestore.js';
 import { migrationRepository as repo } from './repository.js';
@@ -32,8 +35,13 @@ export async function importCatalog(run: ImportRun, collection: 'rice_local_pest
       if (image) {
         const base = safeSegment(decodeURIComponent(path.basename(new URL(url).pathname)).replace(/\.[^.]+$/, ''), 'image');
         const key = `${STORAGE_FOLDER[collection]}/${safeSegment(name)}/${Date.parse(createdAt)}_${position}_${imageId.slice(0, 8)}_${base}${image.ext}`;
-        await run.storage.put(key, image.body);
-        row = { status: 'pending', originalKey: key, mimeType: image.mime, sizeBytes: image.body.length, sha256: crypto.createHash('sha256').update(image.body).digest('hex'), externalUrl: null };
+        // Stored as every upload is: without location or identifying metadata.
+        const photo = cleanImported(image.body, image.mime);
+        await run.storage.put(key, photo.body);
+        row = {
+          status: 'pending', originalKey: key, mimeType: image.mime, sizeBytes: photo.body.length, sha256: crypto.createHash('sha256').update(photo.body).digest('hex'), externalUrl: null,
+          takenAt: takenAtIso(photo.camera), cameraMake: photo.camera.make, cameraModel: photo.camera.model, locationCleaned: photo.cleaned ? 1 : 0,
+        };
         run.report.images.fetched += 1;
         imageUrls.push(fileUrl(key));
       } else {
@@ -67,5 +75,15 @@ export async function importCatalog(run: ImportRun, collection: 'rice_local_pest
       deletedBy: toText(doc.deletedBy),
     });
     await run.remember(collection, id, seen.hash);
+  }
+}
+
+/** An imported photo without its location metadata; one that cannot be parsed is kept as fetched and left for migrate-photos. */
+function cleanImported(body: Buffer, mime: string): { body: Buffer; camera: CameraFacts; cleaned: boolean } {
+  try {
+    const clean = cleanPhoto(body, mime as SniffedType);
+    return { body: clean.body, camera: clean.camera, cleaned: true };
+  } catch {
+    return { body, camera: { ...NO_CAMERA_FACTS }, cleaned: false };
   }
 }

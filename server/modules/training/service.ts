@@ -1,11 +1,12 @@
 import path from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import yazl from 'yazl';
 import { labelSlug } from '../../../common/catalog.js';
 import { csvRow } from '../../../common/csv.js';
 import type { TrainingSetQuery } from '../../../common/schemas/training.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
+import { cleanStoredPhoto, type CleanStoredPhoto } from '../../platform/photo-privacy.js';
 import { trainingRepository as repo } from './repository.js';
 import { SPLITS, splitOf, uniqueLabels, type SplitName } from './split.js';
 
@@ -24,7 +25,7 @@ function readme(q: TrainingSetQuery, classes: TrainingClass[], counts: Map<strin
   const lines = [
     '# PalaYan disease-scanner training set',
     '',
-    `Made by PalaYan Admin on ${createdAt} from the original photos of ${classes.length === 1 ? 'one disease record' : 'the live disease records'} (byte for byte, never re-encoded).`,
+    `Made by PalaYan Admin on ${createdAt} from the original photos of ${classes.length === 1 ? 'one disease record' : 'the live disease records'} (never re-encoded; without location or other identifying metadata: each keeps only its camera make and model, capture time and orientation).`,
     '',
     '## Layout',
     '',
@@ -34,7 +35,7 @@ function readme(q: TrainingSetQuery, classes: TrainingClass[], counts: Map<strin
     '',
     '- `labels.txt`: one label a line, sorted by code point: the order image-folder tools number the classes (index 0 first).',
     '- `label_map.json`: label to index, and each label\'s disease record (id, name, local name, whether it is a training class rather than a disease).',
-    '- `metadata.csv`: file_name, label, split, disease_id, image_id, sha256, width, height, uploaded_at (sha256, width and height are empty for photos imported without them).',
+    '- `metadata.csv`: file_name, label, split, disease_id, image_id, sha256, width, height, uploaded_at, taken_at, camera_make, camera_model (sha256, width and height are empty for photos imported without them; taken_at is the camera\'s clock, with its offset when the camera recorded one; empty when the photo had none).',
     '',
     'Labels are slugs of the disease names. Training classes (for example healthy leaves, or not a rice plant) are photo sets kept as disease records with the training-class flag.',
     '',
@@ -77,12 +78,22 @@ export function createTrainingService(ctx: AppContext) {
       const photos = await repo.originals(ctx.db, classes.map((c) => c.id));
       const counts = new Map(classes.map((c) => [c.label, { train: 0, validation: 0, test: 0, all: 0 }]));
       const flat = q.layout === 'flat';
-      const entries: { file: string; key: string; size: number; mtime: Date; row: string; split: string; label: string }[] = [];
+      const entries: { file: string; key: string; size: number; mtime: Date; row: string; split: string; label: string; clean: boolean }[] = [];
       let missing = 0;
       for (const photo of photos) {
         const cls = byId.get(photo.entryId!)!;
         const stat = await ctx.storage.stat(photo.originalKey!);
         if (!stat) { missing += 1; continue; }
+        // A photo stored before location was removed on upload is cleaned on the way out.
+        let clean: CleanStoredPhoto | null = null;
+        if (photo.locationCleaned !== 1) {
+          try {
+            clean = await cleanStoredPhoto(ctx.storage, photo.originalKey!);
+          } catch (err) {
+            ctx.log.warn({ err, imageId: photo.id }, 'training export: a photo that could not be cleaned is left out');
+            continue;
+          }
+        }
         const split = flat ? '' : splitOf(photo.id, q.seed, q);
         const ext = (path.extname(photo.originalKey!) || '.jpg').toLowerCase();
         const file = `${flat ? 'images' : split}/${cls.label}/${photo.id}${ext}`;
@@ -91,8 +102,9 @@ export function createTrainingService(ctx: AppContext) {
         n.all += 1;
         if (split) n[split as SplitName] += 1;
         entries.push({
-          file, key: photo.originalKey!, size: stat.size, mtime: new Date(uploadedAt), split, label: cls.label,
-          row: csvRow([file, cls.label, split, cls.id, photo.id, photo.sha256, photo.width, photo.height, uploadedAt]),
+          file, key: photo.originalKey!, size: clean ? clean.body.length : stat.size, mtime: new Date(uploadedAt), split, label: cls.label, clean: clean !== null,
+          row: csvRow([file, cls.label, split, cls.id, photo.id, clean ? clean.sha256 : photo.sha256, photo.width, photo.height, uploadedAt,
+            clean ? clean.takenAt : photo.takenAt, clean ? clean.camera.make : photo.cameraMake, clean ? clean.camera.model : photo.cameraModel]),
         });
       }
       if (missing > 0) ctx.log.warn({ missing }, 'training export: stored originals missing on disk');
@@ -116,10 +128,11 @@ export function createTrainingService(ctx: AppContext) {
       text('README.md', readme(q, classes, counts, createdAt));
       text('labels.txt', labels.map((l) => `${l}\n`).join(''));
       text('label_map.json', `${JSON.stringify(labelMap, null, 2)}\n`);
-      text('metadata.csv', `${['file_name,label,split,disease_id,image_id,sha256,width,height,uploaded_at', ...entries.map((e) => e.row)].join('\n')}\n`);
+      text('metadata.csv', `${['file_name,label,split,disease_id,image_id,sha256,width,height,uploaded_at,taken_at,camera_make,camera_model', ...entries.map((e) => e.row)].join('\n')}\n`);
       for (const e of entries) {
         zip.addReadStreamLazy(e.file, { compress: false, size: e.size, mtime: e.mtime }, (cb) => {
-          ctx.storage.get(e.key).then((s) => cb(null, s), (err: Error) => cb(err, undefined as never));
+          const stream = e.clean ? cleanStoredPhoto(ctx.storage, e.key).then((c) => Readable.from([c.body])) : ctx.storage.get(e.key);
+          stream.then((s) => cb(null, s), (err: Error) => cb(err, undefined as never));
         });
       }
       // yazl reports the final size when every entry's size is known and nothing is compressed. Its
