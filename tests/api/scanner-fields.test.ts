@@ -26,7 +26,7 @@ async function disease(id: string, name: string, extra: Record<string, unknown> 
   await t.ctx.db.insertInto('catalog_images').values({
     id: `${id}-img`, collection: 'rice_local_diseases', entryId: id, position: 0, status: 'ready', originalKey: `d/${id}.jpg`,
     displayKey: `d/${id}.jpg`, thumbKey: `d/${id}.jpg`, externalUrl: null, mimeType: 'image/jpeg', sizeBytes: 4, width: 1, height: 1,
-    originalName: 'a.jpg', sha256: null, uploadedBy: null, createdAt: now, linkedAt: now,
+    originalName: 'a.jpg', sha256: null, uploadedBy: null, createdAt: now, linkedAt: now, locationCleaned: 1,
   }).execute();
 }
 
