@@ -12,7 +12,7 @@ const VERBS = {
   import: 'imports a Firestore export (FILE [--dry-run] [--no-fetch])',
   'create-admin': 'adds an account (--username --password --email --fullname --role)',
   'migrate-storage': 'moves stored photos from the local folder into S3 (--to s3 [--from DIR] [--concurrency N])',
-  'migrate-photos': 'removes location and identifying metadata from photos stored before uploads were cleaned (--strip-location)',
+  'migrate-photos': 'removes location and identifying metadata from stored photos not yet cleaned (--strip-location)',
 } as const;
 
 function usage(): string {

@@ -6,7 +6,7 @@ import { progressBar } from './progress.js';
 
 /**
  * node build/server/cli.js migrate-photos --strip-location: removes location and identifying
- * metadata from every photo stored before uploads were cleaned (local folder or S3, whichever
+ * metadata from every stored photo not yet cleaned (local folder or S3, whichever
  * the settings name). Safe to run while the servers run, and again after a stop.
  */
 const { values } = parseArgs({ options: { 'strip-location': { type: 'boolean', default: false } } });

@@ -39,19 +39,10 @@ export class Throttle {
 
   /** Counts one attempt and returns the state after it. */
   async hit(key: string, now = Date.now()): Promise<ThrottleState> {
-    const nowIso = new Date(now).toISOString();
-    const resetAt = new Date(now + this.windowMs).toISOString();
-    const row = await this.db.insertInto('throttles')
-      .values({ key: this.key(key), count: 1, resetAt })
-      .onConflict((oc) => oc.column('key').doUpdateSet({
-        count: sql<number>`case when throttles."resetAt" <= ${nowIso} then 1 else throttles.count + 1 end`,
-        resetAt: sql<string>`case when throttles."resetAt" <= ${nowIso} then excluded."resetAt" else throttles."resetAt" end`,
-      }))
-      .returning(['count', 'resetAt'])
-      .executeTakeFirstOrThrow();
+    const counted = (await countHits(this.db, new Map([[this.key(key), 1]]), this.windowMs, now)).get(this.key(key))!;
     this.hits += 1;
     if (this.hits % PRUNE_EVERY === 0) await pruneThrottles(this.db, now);
-    return { blocked: row.count >= this.max, count: row.count, retryAfterMs: Date.parse(row.resetAt) - now };
+    return { blocked: counted.count >= this.max, count: counted.count, retryAfterMs: counted.resetAt - now };
   }
 
   async clear(key: string): Promise<void> {

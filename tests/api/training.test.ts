@@ -58,7 +58,7 @@ async function addPhotos(id: string, from: number, count: number) {
       id: `${id}-${position}`, collection: 'rice_local_diseases', entryId: id, position, status: 'ready', originalKey: key,
       displayKey: null, thumbKey: null, externalUrl: null, mimeType: 'image/jpeg', sizeBytes: body.length, width: 640, height: 480,
       originalName: `leaf ${position}.jpg`, sha256: `sha-${id}-${position}`, uploadedBy: null, createdAt: new Date().toISOString(), linkedAt: new Date().toISOString(),
-      // Stored as uploads are now: already without location metadata.
+      // Stored as uploads are: without location metadata.
       locationCleaned: 1,
     }).execute();
   }

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
  * Stored photos without location: each photo keeps only its camera's make and model and when
  * it was taken (takenAt: EXIF DateTimeOriginal, with its offset when the camera gave one);
  * locationCleaned is 1 once the stored original holds no location or identifying metadata
- * (every upload from now on; the photos before by `cli.js migrate-photos --strip-location`).
+ * (set on upload and import; existing photos by `cli.js migrate-photos --strip-location`).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('catalog_images').addColumn('takenAt', 'text').execute();

@@ -5,8 +5,8 @@ import { catalogRepository as repo } from './repository.js';
 export interface CleanupProgress { done: number; total: number; changed: number; unreadable: number }
 
 /**
- * Removes location and identifying metadata from the photos stored before uploads were
- * cleaned (locationCleaned = 0), on the local folder or S3: each original is read, cleaned and
+ * Removes location and identifying metadata from the stored photos not yet cleaned
+ * (locationCleaned = 0), on the local folder or S3: each original is read, cleaned and
  * written back under its key, then its row is marked. Resumable: a stopped run leaves the rest
  * marked 0, and cleaning a photo twice changes nothing. Photos that cannot be read as images are
  * counted and left as they are (their ids are logged).

@@ -84,7 +84,7 @@ export function createTrainingService(ctx: AppContext) {
         const cls = byId.get(photo.entryId!)!;
         const stat = await ctx.storage.stat(photo.originalKey!);
         if (!stat) { missing += 1; continue; }
-        // A photo stored before location was removed on upload is cleaned on the way out.
+        // A photo not yet cleaned (locationCleaned = 0) is cleaned on the way out.
         let clean: CleanStoredPhoto | null = null;
         if (photo.locationCleaned !== 1) {
           try {
