@@ -4,7 +4,7 @@ import type { Permission } from './permissions.js';
 export const ACTIVITY_TYPES = ['pest', 'disease', 'variety', 'admin'] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
-/** What the trash knows of a collection whose records are soft-deleted (issue 17). */
+/** What the trash knows of a collection whose records are soft-deleted. */
 export interface TrashEntry {
   /** What one record is called in sentences and in the restore's audit description. */
   noun: string;

@@ -1,5 +1,5 @@
 /**
- * The disease scanner's reports (issue 15): what the farmer app sends after a scan, how the
+ * The disease scanner's reports: what the farmer app sends after a scan, how the
  * server bounds it, and the dashboard's Detections texts. Shared by browser and server.
  */
 

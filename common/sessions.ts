@@ -7,7 +7,7 @@
 export const SIGNED_IN_HINT_COOKIE = 'palayan_signed_in';
 
 /**
- * Sessions you can see and end (issue 17): Account Settings lists one's own open sessions,
+ * Sessions you can see and end: Account Settings lists one's own open sessions,
  * the Accounts screen any account's. The device is read from the browser's user agent.
  */
 export const SESSIONS = {

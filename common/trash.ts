@@ -1,7 +1,7 @@
 import { COLLECTION_NAMES, COLLECTIONS, type CollectionName, type TrashEntry } from './collections.js';
 
 /**
- * The trash (issue 17): soft-deleted varieties, pests, diseases and accounts, listed for super
+ * The trash: soft-deleted varieties, pests, diseases and accounts, listed for super
  * admins with who deleted them and when, and restored exactly as they were. Records are never
  * deleted for good: audit entries name them and disease photos are the scanner's training data.
  * Which collections have one, and what it knows of each, is the registry's (common/collections.ts).

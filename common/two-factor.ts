@@ -1,5 +1,5 @@
 /**
- * Two-step sign-in (issue 17): texts and limits, shared by the browser and the server.
+ * Two-step sign-in: texts and limits, shared by the browser and the server.
  * SPEC.md gives none of these; they follow its tone ("ours").
  */
 export const TWO_FACTOR_LIMITS = {

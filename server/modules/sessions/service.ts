@@ -9,7 +9,7 @@ import { sessionsRepository } from './repository.js';
 const REASON: EndReason = 'signed_out';
 
 /**
- * Sessions you can see and end (issue 17): one's own in Account Settings, any account's for a
+ * Sessions you can see and end: one's own in Account Settings, any account's for a
  * super admin. Each end is audited (SIGN_OUT) in its transaction, and the ended tabs hear it on
  * the live stream after commit and go to the login page.
  */
