@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { freePort, median } from './support.js';
+import { cpuSeconds, freePort, median } from './support.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -115,12 +115,6 @@ function body(n: number, tag: string): string {
     maturityDays: 112, averageYield: 5.4, maxYield: 9.1, plantHeight: 101, tillers: 16, location: 'Province-wide',
     season: ['Dry', 'Wet'], plantingMethod: 'Transplanting', environment: ['Low Irrigated Land'], recommendedInTarlac: true,
   });
-}
-
-/** CPU seconds (user + system) a process has used. */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function saves(dir: string, name: string): Promise<{ rps: number; p99: number; errors: number; cpuMs: number }> {

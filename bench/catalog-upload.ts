@@ -22,6 +22,7 @@ import sharp from 'sharp';
 import { cleanPhoto } from '../server/platform/photo-privacy.js';
 import { S3Storage } from '../server/platform/s3-storage.js';
 import { startS3, type TestS3 } from '../tests/fixtures/s3.js';
+import { cpuSeconds } from './support.js';
 
 const USE_S3 = process.argv.includes('--s3');
 const COUNT = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 2000);
@@ -59,16 +60,6 @@ function readStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU seconds (user + system) the process has used so far: independent of other load. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return 0;
   }

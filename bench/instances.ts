@@ -19,7 +19,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { pathFor, realisticVariety } from './variety-data.js';
-import { freePort, median } from './support.js';
+import { cpuSeconds, freePort, machineCpu, median, rssMb } from './support.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -35,33 +35,6 @@ const WRITES = !args.includes('--no-writes');
 const COUNTS = opt('counts', '1,2').split(',').map(Number);
 const USER = { username: 'bench_admin', password: 'Bench#Pass1' };
 const root = path.resolve(import.meta.dirname, '..');
-
-function rssMb(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU seconds (user + system) a process has used. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** Busy and total CPU time of the whole machine (all cores), from /proc/stat. */
-function machineCpu(): { busy: number; total: number } {
-  const [, ...nums] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
-  const v = nums.map(Number);
-  const idle = (v[3] ?? 0) + (v[4] ?? 0);
-  const total = v.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
-}
 
 async function seed(databaseUrl: string): Promise<void> {
   const { loadConfig } = await import('../server/config.js');

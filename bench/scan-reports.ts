@@ -23,14 +23,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { TARLAC_MUNICIPALITIES } from '../common/scan-reports.js';
 import { DISEASES, seedScanReports, slug } from './scan-reports-data.js';
-import { freePort, median, percentile } from './support.js';
+import { benchDatabase, freePort, median, percentile } from './support.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -186,19 +185,8 @@ async function rowCount(engine: 'sqlite' | 'postgres', dataDir: string, database
 
 async function bench(engine: 'sqlite' | 'postgres'): Promise<void> {
   console.log(`\n== ${engine} ==`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-bench-scan-'));
-  let databaseUrl: string | undefined;
-  let schema: string | undefined;
-  if (engine === 'postgres') {
-    schema = `bench_${Math.random().toString(36).slice(2, 10)}`;
-    const admin = new pg.Client({ connectionString: PG });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const u = new URL(PG);
-    u.searchParams.set('options', `-c search_path=${schema}`);
-    databaseUrl = u.toString();
-  }
+  const target = await benchDatabase(engine, PG, 'palayan-bench-scan-');
+  const { dataDir, databaseUrl } = target;
   let server: { url: string; child: ChildProcess } | undefined;
   try {
     await seedAndTimeService(dataDir, databaseUrl);
@@ -236,13 +224,7 @@ async function bench(engine: 'sqlite' | 'postgres'): Promise<void> {
       server.child.kill('SIGTERM');
       await new Promise((r) => server!.child.once('exit', r));
     }
-    if (schema) {
-      const admin = new pg.Client({ connectionString: PG });
-      await admin.connect();
-      await admin.query(`drop schema if exists ${schema} cascade`);
-      await admin.end();
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await target.drop();
   }
 }
 

@@ -1,5 +1,9 @@
-/** What every benchmark needs: percentiles of timings and a free local port for a server. */
+/** What every benchmark needs: percentiles, a free local port, and a process's memory and CPU from /proc. */
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
 
 /** The p-th percentile of `xs` (nearest rank). */
 export function percentile(xs: number[], p: number): number {
@@ -17,4 +21,57 @@ export async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/** Resident memory of a process, in MB (0 once it has exited). */
+export function rssMb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds (user + system) a process has used (0 once it has exited). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Busy and total CPU time of the whole machine (all cores), from /proc/stat. */
+export function machineCpu(): { busy: number; total: number } {
+  const [, ...nums] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const v = nums.map(Number);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  const total = v.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
+/**
+ * A benchmark's database: SQLite in a temp folder, or a throw-away schema in the PostgreSQL of
+ * `pgUrl` (the URL's search_path points into it). drop() removes both.
+ */
+export async function benchDatabase(engine: 'sqlite' | 'postgres', pgUrl: string, prefix: string): Promise<{ dataDir: string; databaseUrl: string | undefined; drop(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  if (engine === 'sqlite') return { dataDir, databaseUrl: undefined, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  const schema = `bench_${Math.random().toString(36).slice(2, 10)}`;
+  const run = async (statement: string) => {
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    try { await admin.query(statement); } finally { await admin.end(); }
+  };
+  await run(`create schema ${schema}`);
+  const u = new URL(pgUrl);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    dataDir, databaseUrl: u.toString(),
+    async drop() {
+      await run(`drop schema if exists ${schema} cascade`);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

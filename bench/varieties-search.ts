@@ -1,83 +1,92 @@
 /**
- * npm run bench:varieties — the rice variety search under load (issue 3's budget: p99 under
- * 15 ms at 16 concurrent connections on 10,000 varieties, SQLite).
+ * npm run bench:varieties — the rice variety search under load.
  *
- * The real server (buildApp + listen on 127.0.0.1, port 0) runs in a child process on a fresh
- * temp data folder with 10,000 realistic varieties; this process signs in and drives
- * GET /api/varieties with autocannon (several search terms and pages, 16 connections) after
- * a warm-up, while a writer saves one variety every 500 ms through the API (each save
- * invalidates the result cache, as real use would).
+ * For each engine (SQLite in a temp folder; PostgreSQL in a throw-away schema of --pg) and each
+ * row count, one database is seeded with realistic varieties (2% of them deleted). Then every
+ * scenario runs in a fresh server process (buildApp + listen on 127.0.0.1), alternated --runs
+ * times, driven with autocannon after a warm-up while a writer saves one variety every 500 ms
+ * through the API (each save drops the cached results it can change, as real use would):
+ * - cached:   a repeated mix of searches and pages (pathFor), the server as shipped;
+ * - nocache:  the same mix with the result cache off (VARIETY_SEARCH_CACHE_SIZE=0);
+ * - distinct: a new search text on every request (distinctSearches), the cache off.
+ * Each run prints req/s, latency p50/p99, the server's CPU per request (for PostgreSQL also the
+ * whole machine's, which includes the database's work) and the server's resident memory after
+ * the run; then the medians of the runs.
  *
- * Scenarios: "cached" is the server as shipped; "no cache" sets VARIETY_SEARCH_CACHE_SIZE=0 to
- * show the bare query. Options: --seconds N (default 10), --warmup N (default 3),
- * --connections N (default 16), --rows N (default 10000), --only cached|nocache, --no-writes,
- * --profile DIR (a CPU profile of the server process).
+ * Options: --engines sqlite,postgres  --pg URL (default postgres://postgres@127.0.0.1:5432/test)
+ * --rows 5000,100000  --scenarios cached,nocache,distinct  --runs 3  --seconds 10  --warmup 3
+ * --connections 16  --no-writes  --profile DIR (CPU profiles of the server processes).
  */
-import { fork } from 'node:child_process';
-import fs from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { pathFor, realisticVariety } from './variety-data.js';
+import { distinctSearches, pathFor, realisticVariety } from './variety-data.js';
+import { benchDatabase, cpuSeconds, machineCpu, median, rssMb } from './support.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
 };
+const PG = opt('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+const ENGINES = opt('engines', 'sqlite,postgres').split(',') as Engine[];
+const ROWS = opt('rows', '5000,100000').split(',').map(Number);
+const SCENARIOS = opt('scenarios', 'cached,nocache,distinct').split(',') as Scenario[];
+const RUNS = Number(opt('runs', '3'));
+const SECONDS = Number(opt('seconds', '10'));
+const WARMUP = Number(opt('warmup', '3'));
+const CONNECTIONS = Number(opt('connections', '16'));
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin' };
 
-/** Child process: a real server on a fresh database with N varieties. */
-async function serve(rows: number): Promise<void> {
+type Engine = 'sqlite' | 'postgres';
+type Scenario = 'cached' | 'nocache' | 'distinct';
+interface Target { dataDir: string; databaseUrl: string | undefined; rows: number }
+interface Run { rps: number; p50: number; p99: number; errors: number; serverCpuMs: number; machineCpuMs: number; rssMb: number; saves: number }
+
+/** Child process: a real server on the target database, seeding it first when asked. */
+async function serve(target: Target, seed: boolean): Promise<void> {
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
-  const { createAccount } = await import('../server/modules/accounts/create-account.js');
-  const { varietiesRepository } = await import('../server/modules/varieties/repository.js');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-bench-varieties-'));
-  const config = loadConfig({}, { dataDir, logLevel: 'silent', loginRateLimitPerMinute: 1000 });
+  const config = loadConfig({}, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent', loginRateLimitPerMinute: 1000 });
   const { app, ctx } = await buildApp(config, { logger: false });
-  await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);
-
-  const started = performance.now();
-  const base = Date.parse('2024-01-01T00:00:00Z');
-  await ctx.db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows; i += 1) await varietiesRepository.insert(trx, realisticVariety(i, new Date(base + i * 60_000).toISOString()));
-  });
-  const seedMs = performance.now() - started;
-
+  let seedMs = 0;
+  if (seed) {
+    const { createAccount } = await import('../server/modules/accounts/create-account.js');
+    const { varietiesRepository } = await import('../server/modules/varieties/repository.js');
+    await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);
+    const started = performance.now();
+    const base = Date.parse('2024-01-01T00:00:00Z');
+    const rows = Array.from({ length: target.rows }, (_, i) => realisticVariety(i, new Date(base + i * 60_000).toISOString()));
+    await ctx.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += 500) await varietiesRepository.insertMany(trx, rows.slice(i, i + 500));
+    });
+    seedMs = performance.now() - started;
+  }
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  process.send?.({ port, seedMs, dataDir });
+  process.send?.({ port: typeof address === 'object' && address ? address.port : 0, seedMs });
   process.on('message', async (msg) => {
-    if (msg === 'cpu') process.send?.({ cpu: process.cpuUsage() });
     if (msg === 'stop') {
       await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
       process.exit(0);
     }
   });
 }
 
-interface Server { port: number; seedMs: number; cpu(): Promise<NodeJS.CpuUsage>; stop(): Promise<void> }
+interface Server { url: string; seedMs: number; child: ChildProcess; stop(): Promise<void> }
 
-async function startServer(env: Record<string, string>): Promise<Server> {
+async function startServer(target: Target, seed: boolean, env: Record<string, string>): Promise<Server> {
   const profile = opt('profile', '');
   const execArgv = profile ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profile}`] : process.execArgv;
-  const child = fork(import.meta.filename, ['--serve', '--rows', opt('rows', '10000')], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(import.meta.filename, ['--serve', JSON.stringify(target), seed ? 'seed' : ''], {
+    env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const info = await new Promise<{ port: number; seedMs: number }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { port: number; seedMs: number }));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
   return {
-    ...info,
-    cpu: () => new Promise((resolve) => {
-      const onMessage = (m: unknown) => {
-        if (m && typeof m === 'object' && 'cpu' in m) { child.off('message', onMessage); resolve((m as { cpu: NodeJS.CpuUsage }).cpu); }
-      };
-      child.on('message', onMessage);
-      child.send('cpu');
-    }),
+    url: `http://127.0.0.1:${info.port}`, seedMs: info.seedMs, child,
     stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.send('stop'); }),
   };
 }
@@ -91,13 +100,13 @@ async function login(base: string): Promise<string> {
 }
 
 /** Saves one variety every 500 ms through the API (a real write: audit entry, cache invalidation). */
-function startWriter(base: string, cookie: string): { stop(): Promise<number> } {
+function startWriter(base: string, cookie: string, rows: number): { stop(): Promise<number> } {
   let running = true;
   let saves = 0;
   const loop = (async () => {
     let i = 0;
     while (running) {
-      const id = `bench-${String((i * 7919) % 9000).padStart(6, '0')}`;
+      const id = `bench-${String((i * 7919) % Math.round(rows * 0.9)).padStart(6, '0')}`;
       i += 1;
       const current = await fetch(`${base}/api/varieties/${id}`, { headers: { cookie } });
       if (current.ok) {
@@ -113,58 +122,79 @@ function startWriter(base: string, cookie: string): { stop(): Promise<number> } 
   return { async stop() { running = false; await loop; return saves; } };
 }
 
-async function drive(base: string, cookie: string, seconds: number, connections: number): Promise<autocannon.Result> {
+function drive(base: string, cookie: string, seconds: number, pathOf: (n: number) => string): Promise<autocannon.Result> {
   let n = 0;
   return autocannon({
-    url: base,
-    connections,
-    duration: seconds,
-    headers: { cookie },
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pathFor(n++) }) }],
+    url: base, connections: CONNECTIONS, duration: seconds, headers: { cookie },
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pathOf(n++) }) }],
   });
 }
 
-async function scenario(label: string, env: Record<string, string>): Promise<void> {
-  const seconds = Number(opt('seconds', '10'));
-  const warmup = Number(opt('warmup', '3'));
-  const connections = Number(opt('connections', '16'));
-  const server = await startServer(env);
-  const base = `http://127.0.0.1:${server.port}`;
+async function runScenario(target: Target, scenario: Scenario, run: number, seed: boolean): Promise<Run> {
+  const server = await startServer(target, seed, scenario === 'cached' ? {} : { VARIETY_SEARCH_CACHE_SIZE: '0' });
+  if (seed) console.log(`  seeded ${target.rows.toLocaleString('en')} varieties in ${(server.seedMs / 1000).toFixed(1)} s`);
   try {
-    const cookie = await login(base);
-    const probe = await fetch(`${base}/api/varieties?search=tubigan&page=2`, { headers: { cookie } });
-    const body = (await probe.json()) as { total: number; items: unknown[] };
+    const cookie = await login(server.url);
+    const probe = await fetch(`${server.url}/api/varieties?search=tubigan&page=2`, { headers: { cookie } });
+    const body = (await probe.json()) as { items: unknown[] };
     if (!probe.ok || body.items.length !== 20) throw new Error(`unexpected probe answer: ${probe.status}`);
-    await drive(base, cookie, warmup, connections);
-    const writer = args.includes('--no-writes') ? null : startWriter(base, cookie);
-    const cpuBefore = await server.cpu();
-    const result = await drive(base, cookie, seconds, connections);
-    const cpuAfter = await server.cpu();
+    // Each run meets other searches than the last (a new seed), the same on every engine.
+    const pathOf = scenario === 'distinct' ? distinctSearches(target.rows, run + 1) : pathFor;
+    await drive(server.url, cookie, WARMUP, scenario === 'distinct' ? distinctSearches(target.rows, 1000 + run) : pathFor);
+    const writer = args.includes('--no-writes') ? null : startWriter(server.url, cookie, target.rows);
+    const cpuBefore = cpuSeconds(server.child.pid!);
+    const machineBefore = machineCpu();
+    const result = await drive(server.url, cookie, SECONDS, pathOf);
+    const machineAfter = machineCpu();
+    const serverCpuMs = (cpuSeconds(server.child.pid!) - cpuBefore) * 1000;
     const saves = writer ? await writer.stop() : 0;
-    // The server's own CPU per request: what the machine's other load cannot inflate.
-    const cpuMs = (cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) / 1000;
-    const cpuPerRequest = result.requests.total > 0 ? cpuMs / result.requests.total : 0;
-    const errors = result.errors + result.timeouts + result.non2xx;
-    console.log([
-      `${label.padEnd(9)} rows=${opt('rows', '10000')} seed=${Math.round(server.seedMs)}ms connections=${connections} duration=${seconds}s`,
-      `latency p50=${result.latency.p50}ms p90=${result.latency.p90}ms p99=${result.latency.p99}ms max=${result.latency.max}ms`,
-      `requests/s mean=${Math.round(result.requests.average)} total=${result.requests.total} errors=${errors} saves-during-run=${saves}`,
-      `server cpu/request=${cpuPerRequest.toFixed(3)}ms (${Math.round(cpuMs / (seconds * 10))}% of one core)`,
-      `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
-      `budget p99<15ms: ${result.latency.p99 < 15 ? 'met' : 'MISSED'}`,
-    ].join(' | '));
+    const total = Math.max(1, result.requests.total);
+    // /proc/stat counts in clock ticks of 10 ms, summed over the cores.
+    const machineCpuMs = (machineAfter.busy - machineBefore.busy) * 10;
+    return {
+      rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99,
+      errors: result.errors + result.timeouts + result.non2xx,
+      serverCpuMs: serverCpuMs / total, machineCpuMs: machineCpuMs / total, rssMb: rssMb(server.child.pid!), saves,
+    };
   } finally {
     await server.stop();
   }
 }
 
+function describe(r: Run): string {
+  return `${Math.round(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  server cpu ${r.serverCpuMs.toFixed(3)} ms/req  machine cpu ${r.machineCpuMs.toFixed(3)} ms/req  rss ${Math.round(r.rssMb)} MB  errors ${r.errors}  saves ${r.saves}`;
+}
+
+async function prepare(engine: Engine, rows: number): Promise<Target & { drop(): Promise<void> }> {
+  return { ...(await benchDatabase(engine, PG, 'palayan-bench-varieties-')), rows };
+}
+
 async function main(): Promise<void> {
-  const only = opt('only', 'all');
-  console.log(`node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}`);
-  if (only === 'all' || only === 'cached') await scenario('cached', {});
-  if (only === 'all' || only === 'nocache') await scenario('no cache', { VARIETY_SEARCH_CACHE_SIZE: '0' });
+  console.log(`node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; ${CONNECTIONS} connections, ${SECONDS} s runs, ${RUNS} runs alternated`);
+  for (const engine of ENGINES) {
+    for (const rows of ROWS) {
+      console.log(`\n== ${engine}, ${rows.toLocaleString('en')} varieties ==`);
+      const target = await prepare(engine, rows);
+      try {
+        const runs = new Map<Scenario, Run[]>(SCENARIOS.map((s) => [s, []]));
+        for (let run = 0; run < RUNS; run += 1) {
+          for (const scenario of SCENARIOS) {
+            const r = await runScenario(target, scenario, run, run === 0 && scenario === SCENARIOS[0]);
+            runs.get(scenario)!.push(r);
+            console.log(`  ${scenario.padEnd(8)} run ${run + 1}: ${describe(r)}`);
+          }
+        }
+        for (const [scenario, rs] of runs) {
+          const m = (f: (r: Run) => number) => median(rs.map(f));
+          console.log(`  ${scenario.padEnd(8)} median: ${Math.round(m((r) => r.rps))} req/s  p50 ${m((r) => r.p50)} ms  p99 ${m((r) => r.p99)} ms  server cpu ${m((r) => r.serverCpuMs).toFixed(3)} ms/req  machine cpu ${m((r) => r.machineCpuMs).toFixed(3)} ms/req  rss ${Math.round(m((r) => r.rssMb))} MB`);
+        }
+      } finally {
+        await target.drop();
+      }
+    }
+  }
 }
 
 // Dispatch last, so every constant above is initialised.
-if (args[0] === '--serve') await serve(Number(opt('rows', '10000')));
+if (args[0] === '--serve') await serve(JSON.parse(args[1]!) as Target, args[2] === 'seed');
 else await main();

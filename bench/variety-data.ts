@@ -44,3 +44,48 @@ export function pathFor(n: number): string {
   return `/api/varieties?search=${encodeURIComponent(term)}&page=${page}`;
 }
 
+
+/** A small seeded generator, so runs and engines meet the same searches in the same order. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Words of the stored texts, whose first 1–3 characters people type before the rest. */
+const PREFIX_SOURCES = [...RELEASE, ...ORIGINS, ...PLACES, 'NSIC', 'PSB', 'Rc', '2019', '2023', 'PR3'];
+
+/**
+ * What staff type, each request a new text: variety names and numbers (NSIC/PSB Rc and a number
+ * from the stored range or just past it), local names with their number, towns, years, breeding
+ * codes, institutions, and prefixes of 1–3 characters of all of those. Mostly the first page.
+ */
+export function distinctSearches(rows: number, seed = 1): (n: number) => string {
+  const random = seeded(seed);
+  const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+  const pick = <T>(xs: readonly T[]) => xs[int(0, xs.length - 1)]!;
+  const number = () => 100 + int(0, Math.round(rows * 1.05));
+  const kinds: Array<[number, () => string]> = [
+    [14, () => `${pick(['NSIC Rc', 'nsic rc', 'PSB Rc', 'Rc', 'rc'])} ${number()}`],
+    [8, () => String(number())],
+    [6, () => `${pick(['NSIC', 'nsic rc', 'Rc'])} ${String(number()).slice(0, int(1, 3))}`],
+    [8, () => `${pick(RELEASE)} ${int(1, 97)}`],
+    [8, () => pick(PLACES).toLowerCase().slice(0, int(4, 12))],
+    [6, () => String(int(2010, 2026))],
+    [6, () => `PR${int(300, 389)}${random() < 0.5 ? String(int(0, 99)) : ''}`],
+    [4, () => pick(ORIGINS)],
+    [20, () => pick(PREFIX_SOURCES).toLowerCase().slice(0, int(1, 3))],
+  ];
+  const weight = kinds.reduce((s, [w]) => s + w, 0);
+  return (n: number) => {
+    let r = random() * weight;
+    const make = kinds.find(([w]) => (r -= w) < 0)?.[1] ?? kinds[0]![1];
+    const page = n % 20 === 19 ? 3 : n % 10 === 9 ? 2 : 1;
+    return `/api/varieties?search=${encodeURIComponent(make())}&page=${page}`;
+  };
+}

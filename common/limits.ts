@@ -23,6 +23,8 @@ export const LIMITS = {
   passwordHashRounds: 10,
   usernameMinLength: 8,
   varietyPageSize: 20,
+  /** Up to this many matches a variety search's total is exact; beyond it the server estimates. */
+  varietyExactCountCap: 1_000,
   accountPageSize: 20,
   catalogPageSize: 50,
   recentActivitiesRequested: 5,

@@ -190,6 +190,8 @@ export const varietyListSchema = z.object({
   page: z.number(),
   pageSize: z.number(),
   pageCount: z.number(),
+  /** False when the search matched more than LIMITS.varietyExactCountCap: total and pageCount are estimates. */
+  exact: z.boolean(),
 });
 export type VarietyList = z.infer<typeof varietyListSchema>;
 

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 
 export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -15,4 +15,19 @@ export function containsInsensitive(db: Kysely<any>, column: Expression<unknown>
   return isPostgres(db)
     ? sql<SqlBool>`${column} ilike ${pattern} escape '\\'`
     : sql<SqlBool>`lower(${column}) like ${pattern} escape '\\'`;
+}
+
+/**
+ * A query written once as SQL text (with ? placeholders; PostgreSQL gets $1, $2… in their
+ * place), run with new values each time. For hot paths where building and compiling a Kysely
+ * query costs more than running it. The text is the engine's own, so it is typed by R alone.
+ */
+export function fixedQuery<R>(text: string | { sqlite: string; postgres: string }) {
+  const sqliteText = typeof text === 'string' ? text : text.sqlite;
+  let n = 0;
+  const postgresText = (typeof text === 'string' ? text : text.postgres).replace(/\?/g, () => `$${++n}`);
+  return async (db: Kysely<any>, params: readonly unknown[]): Promise<R[]> => {
+    const result = await db.executeQuery<R>(CompiledQuery.raw(isPostgres(db) ? postgresText : sqliteText, [...params]));
+    return result.rows;
+  };
 }

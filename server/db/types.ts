@@ -1,6 +1,6 @@
 import type { AccountsTable, LoginChallengesTable, PasswordResetTokensTable, RecoveryFlowsTable, SecondFactorRecoveryCodesTable, SecondFactorsTable, SessionsTable, SigningKeysTable, ThrottlesTable } from './types/accounts.js';
 import type { AuditChainLinksTable, AuditChainTable, AuditLogsTable, AuditPendingTable, AuditVerificationsTable } from './types/audit.js';
-import type { CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, VarietiesTable } from './types/content.js';
+import type { CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, VarietiesTable, VarietySearchGramsTable } from './types/content.js';
 import type { ScanReportCountsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
 
 /**
@@ -12,6 +12,7 @@ export interface Database {
   sessions: SessionsTable;
   import_records: ImportRecordsTable;
   rice_seed_varieties: VarietiesTable;
+  variety_search_grams: VarietySearchGramsTable;
   rice_local_pests: CatalogTable;
   rice_local_diseases: CatalogTable;
   catalog_images: CatalogImagesTable;

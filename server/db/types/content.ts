@@ -34,6 +34,15 @@ export interface VarietiesTable extends ContentRecord {
   searchText: Generated<string>;
 }
 
+/**
+ * How many live varieties contain each text of up to two characters ('' is every live row),
+ * kept by database triggers (migration 184). The trigram index beside it has no typed columns.
+ */
+export interface VarietySearchGramsTable {
+  gram: string;
+  n: number;
+}
+
 export type CatalogCollection = 'rice_local_pests' | 'rice_local_diseases';
 
 /** Shared shape of rice_local_pests and rice_local_diseases. */

@@ -3,6 +3,7 @@ import { HISTORY_LIMITS } from '../../../common/history.js';
 import { matchesTerms } from '../../../common/history-search.js';
 import type { HistoryCount } from '../../../common/schemas/history.js';
 import { isPostgres } from '../../db/dialect.js';
+import { roundEstimate } from '../../platform/estimates.js';
 import type { Database } from '../../db/types.js';
 import type { Criteria } from './criteria.js';
 import { exportText } from './presenter.js';
@@ -11,12 +12,6 @@ import type { SearchPlanner } from './search-planner.js';
 
 /** Rows sampled to estimate how many match a common word. */
 const DENSITY_SAMPLE = 2000;
-
-function roundEstimate(n: number): number {
-  if (n < 100) return Math.round(n);
-  const magnitude = 10 ** (Math.floor(Math.log10(n)) - 1);
-  return Math.round(n / magnitude) * magnitude;
-}
 
 /** How many entries match: exact up to the cap (10,000 matches), an estimate beyond it. */
 export function createHistoryCounter(db: Kysely<Database>, planner: SearchPlanner) {

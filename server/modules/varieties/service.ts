@@ -14,6 +14,7 @@ import { presentVariety } from './presenter.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
 import { RESYNC_EVENT } from '../../platform/events.js';
 import { VarietySearchCache } from './search-cache.js';
+import { countMatches, pageOfMatches } from './search.js';
 
 const COLLECTION = 'rice_seed_varieties';
 
@@ -154,16 +155,16 @@ export function createVarietiesService(ctx: AppContext) {
   return {
     /** One page of live varieties matching the search, newest first (SPEC.md section 9: 20 a page). */
     list(search: string, page: number): Promise<VarietyList> {
-      const term = search.trim();
-      const key = term.toLowerCase();
-      return cache.get<VarietyList>(`page\u0000${page}\u0000${key}`, key, async () => {
+      const term = search.trim().toLowerCase();
+      return cache.get<VarietyList>(`page\u0000${page}\u0000${term}`, term, async () => {
         const pageSize = LIMITS.varietyPageSize;
         // One count per search term serves all its pages.
-        const total = await cache.get(`count\u0000${key}`, key, () => varietiesRepository.count(db, term));
+        const counted = await cache.get(`count\u0000${term}`, term, () => countMatches(db, term));
+        const { total, exact } = counted;
         const pageCount = Math.max(1, Math.ceil(total / pageSize));
         const current = Math.min(Math.max(1, page), pageCount);
-        const rows = total === 0 ? [] : await varietiesRepository.page(db, term, pageSize, (current - 1) * pageSize);
-        return { items: rows.map(presentVariety), total, page: current, pageSize, pageCount };
+        const rows = total === 0 ? [] : await pageOfMatches(db, term, counted, pageSize, (current - 1) * pageSize);
+        return { items: rows.map(presentVariety), total, page: current, pageSize, pageCount, exact };
       });
     },
 

@@ -102,7 +102,7 @@ export function VarietiesPage() {
               ))}
       </TableFrame>
 
-      {list.data && <Pagination page={list.data.page} pageCount={list.data.pageCount} onPageChange={(p) => setQuery({ page: p })} />}
+      {list.data && <Pagination page={list.data.page} pageCount={list.data.pageCount} approximate={!list.data.exact} onPageChange={(p) => setQuery({ page: p })} />}
 
       <VarietyViewDialog variety={viewing} onClose={() => setViewing(null)} />
       <VarietyFormDialog target={formTarget} onClose={() => setFormTarget(null)} />

@@ -1,0 +1,140 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { distinctSearches, realisticVariety } from '../../bench/variety-data.js';
+import { LIMITS } from '../../common/limits.js';
+import { likePattern } from '../../server/db/dialect.js';
+import { varietiesRepository } from '../../server/modules/varieties/repository.js';
+import { countMatches, pageOfMatches } from '../../server/modules/varieties/search.js';
+import { createTestApp, type TestApp } from '../fixtures/app.js';
+import { loginAs, makeAccount } from '../fixtures/factories.js';
+import { varietyBody } from '../fixtures/varieties.js';
+
+let t: TestApp;
+let cookie: string;
+const ROWS = 320;
+const base = Date.parse('2024-01-01T00:00:00Z');
+
+/** Names that test the edges of "contains": wildcards, quotes, escapes, accents, emoji, line breaks. */
+const ODD_NAMES = ['Sto. Niño 100%', 'PSB_Rc 7', 'Back\\slash "quoted"', 'Ñaño Ñ', 'Palay 🌾 Ginto', 'O\'Brien  two  spaces', 'a%b_c', '""'];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  cookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
+  const rows = Array.from({ length: ROWS }, (_, i) => realisticVariety(i, new Date(base + i * 60_000).toISOString()));
+  ODD_NAMES.forEach((name, i) => Object.assign(rows[i * 7]!, { varietyName: name }));
+  await t.ctx.db.transaction().execute((trx) => varietiesRepository.insertMany(trx, rows));
+});
+afterAll(async () => { await t.close(); });
+
+/** The search as it was before the trigram index: LIKE over every live row's text. */
+async function searchedBefore(term: string, page: number) {
+  const db = t.ctx.db;
+  const where = sql<boolean>`"isDeleted" = 0 and "searchText" like ${likePattern(term)} escape '\\'`;
+  const { rows: [count] } = await sql<{ n: number }>`select count(*) as n from rice_seed_varieties where ${where}`.execute(db);
+  const total = Number(count!.n);
+  const pageCount = Math.max(1, Math.ceil(total / LIMITS.varietyPageSize));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const { rows } = await sql<{ id: string }>`select id from rice_seed_varieties where ${where}
+    order by "createdAt" desc, id desc limit ${LIMITS.varietyPageSize} offset ${(current - 1) * LIMITS.varietyPageSize}`.execute(db);
+  return { total, ids: rows.map((r) => r.id) };
+}
+
+async function searchedNow(term: string, page: number) {
+  const counted = await countMatches(t.ctx.db, term);
+  const pageCount = Math.max(1, Math.ceil(counted.total / LIMITS.varietyPageSize));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const rows = counted.total === 0 ? [] : await pageOfMatches(t.ctx.db, term, counted, LIMITS.varietyPageSize, (current - 1) * LIMITS.varietyPageSize);
+  return { total: counted.total, exact: counted.exact, ids: rows.map((r) => r.id) };
+}
+
+/** What staff type, pieces of what is stored (across field breaks too), and the odd cases. */
+async function searchesToTry(n: number, seed: number): Promise<string[]> {
+  const texts = (await t.ctx.db.selectFrom('rice_seed_varieties').select('searchText').execute()).map((r) => r.searchText);
+  const typed = distinctSearches(ROWS, seed);
+  let x = seed;
+  const next = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const terms: string[] = ['', 'ñ', 'Ñ', '%', '_', '\\', '"', '🌾', "o'b", '100%', 'a%b', 'rc\n', 'zzzz', 'nsic rc 1', 'psb'];
+  for (let i = 0; terms.length < n; i += 1) {
+    if (i % 2 === 0) terms.push(new URL(`http://x${typed(i)}`).searchParams.get('search')!);
+    else {
+      const chars = Array.from(texts[Math.floor(next() * texts.length)]!);
+      const at = Math.floor(next() * chars.length);
+      terms.push(chars.slice(at, at + 1 + Math.floor(next() * 9)).join(''));
+    }
+  }
+  return terms.map((s) => s.trim().toLowerCase()).filter((s, i) => i < 15 || s !== '');
+}
+
+async function expectSameAsBefore(terms: string[]): Promise<void> {
+  for (const [i, term] of terms.entries()) {
+    const page = 1 + (i % 3);
+    const [before, now] = [await searchedBefore(term, page), await searchedNow(term, page)];
+    expect({ term, page, ...now }, JSON.stringify(term)).toEqual({ term, page, ...before, exact: true });
+  }
+}
+
+describe('variety search through the trigram index and the kept counts', () => {
+  it('finds the same rows, in the same order, with the same totals as the LIKE scan, over hundreds of searches', async () => {
+    const terms = await searchesToTry(300, 7);
+    expect(terms.length).toBeGreaterThan(250);
+    await expectSameAsBefore(terms);
+    // The searches reach every route: counted from the kept counts, taken whole by key, counted by the index.
+    const routes = await Promise.all(terms.map((term) => countMatches(t.ctx.db, term)));
+    expect(routes.some((r) => r.keys && r.keys.length > 0)).toBe(true);
+    expect(routes.some((r) => !r.keys && r.total > 20)).toBe(true);
+    expect(routes.filter((r) => r.total === 0).length).toBeGreaterThan(0);
+  });
+
+  it('stays right whoever writes: the API, the trash, the import writing rows directly, a hard delete', async () => {
+    const call = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
+      t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+    const created = (await call('POST', '/api/varieties', varietyBody({ varietyName: 'Zyx Quorn 5', location: 'Anao' }))).json();
+    const edited = (await call('PUT', `/api/varieties/${created.id}`, varietyBody({ varietyName: 'Zyx Quill 6', version: created.version }))).json();
+    expect(edited.varietyName).toBe('Zyx Quill 6');
+    expect((await call('DELETE', '/api/varieties/bench-000003')).statusCode).toBe(204);
+    expect((await call('DELETE', '/api/varieties/bench-000010')).statusCode).toBe(204);
+    const superAdmin = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
+    const restored = await t.app.inject({ method: 'POST', url: '/api/trash/rice_seed_varieties/bench-000010/restore', headers: { cookie: superAdmin } });
+    expect(restored.statusCode).toBe(204);
+    // As the import writes: no searchText (the database fills it in), then a field changed in place.
+    await t.ctx.db.insertInto('rice_seed_varieties').values({ id: 'imported-1', varietyName: 'Imported Qwerty 9', season: '[]', environment: '[]', createdAt: new Date(base + 10 * 60_000 + 1).toISOString() }).execute();
+    await t.ctx.db.updateTable('rice_seed_varieties').set({ location: 'Qwertyville' }).where('id', '=', 'bench-000020').execute();
+    await t.ctx.db.deleteFrom('rice_seed_varieties').where('id', '=', 'bench-000030').execute();
+
+    for (const [term, total] of [['zyx', 1], ['quorn', 0], ['quill', 1], ['qwerty', 2], ['qwertyville', 1]] as const) {
+      expect((await searchedNow(term, 1)).total, term).toBe(total);
+    }
+    expect((await searchedNow('', 1)).total).toBe((await searchedBefore('', 1)).total);
+    await expectSameAsBefore(await searchesToTry(120, 11));
+  });
+
+  it('keeps the counts right under parallel saves on every engine (no lost update, no deadlock)', async () => {
+    const ids = Array.from({ length: 16 }, (_, i) => `bench-${String(100 + i).padStart(6, '0')}`);
+    const saves = await Promise.all(ids.map(async (id, i) => {
+      const current = (await t.app.inject({ method: 'GET', url: `/api/varieties/${id}`, headers: { cookie } })).json();
+      return t.app.inject({ method: 'PUT', url: `/api/varieties/${id}`, headers: { cookie }, payload: varietyBody({ varietyName: `Parallel Kx${i} Rc`, version: current.version }) });
+    }));
+    expect(saves.map((r) => r.statusCode)).toEqual(ids.map(() => 200));
+    expect((await searchedNow('parallel kx', 1)).total).toBe(16);
+    await expectSameAsBefore(['pa', 'kx', 'x1', 'parallel kx1', ...await searchesToTry(60, 13)]);
+  });
+
+  it('estimates past the cap, from the share of matches among the newest rows, and says so', async () => {
+    const exact = await searchedBefore('nsic', 1);
+    expect(exact.total).toBeGreaterThan(100);
+    const estimated = await countMatches(t.ctx.db, 'nsic', 50);
+    expect(estimated.exact).toBe(false);
+    expect(estimated.total).toBeGreaterThan(50);
+    expect(Math.abs(estimated.total - exact.total) / exact.total).toBeLessThan(0.25);
+    // Short texts are counted exactly whatever their number: the database keeps their counts.
+    expect(await countMatches(t.ctx.db, 'rc', 50)).toMatchObject({ total: (await searchedBefore('rc', 1)).total, exact: true });
+  });
+
+  it('answers the list through the API with the same rows and total, and exact: true below the cap', async () => {
+    for (const search of ['NSIC Rc 1', 'camiling', 'ñ', '']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/varieties?search=${encodeURIComponent(search)}&page=2`, headers: { cookie } });
+      const before = await searchedBefore(search.trim().toLowerCase(), 2);
+      expect(res.json()).toMatchObject({ total: before.total, exact: true, items: before.ids.map((id) => expect.objectContaining({ id })) });
+    }
+  });
+});
