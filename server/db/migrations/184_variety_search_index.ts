@@ -15,8 +15,8 @@ import { isPostgres } from '../dialect.js';
  *   renumber the varieties table's own rowid), which holds the row's id, text and time (so a
  *   match found through a single trigram is checked, and matches are put in the list's order,
  *   without reading the varieties table).
- *   PostgreSQL: variety_search_rows, each live row's text and its trigrams, with a GIN index on
- *   them (built-in array operators: no extension to install or to carry through pg_dump); a
+ *   PostgreSQL: variety_search_rows, each live row's text, time and trigrams, with a GIN index on
+ *   the trigrams (built-in array operators: no extension to install or to carry through pg_dump); a
  *   search asks for rows holding the term's rarest trigrams, then checks the text itself.
  */
 
@@ -33,7 +33,7 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
   // the index hands over against the array again, and reading it is far cheaper than computing it.
   // The text is beside them, so a match is confirmed without reading the varieties table.
   await sql.raw(`create table variety_search_rows (
-    id text primary key, text text not null,
+    id text primary key, text text not null, "createdAt" text not null,
     trigrams text[] generated always as (variety_trigrams(text)) stored)`).execute(db);
   // fastupdate off: new entries go into the index at once, instead of a pending list every search
   // would read through until the next vacuum.
@@ -50,7 +50,7 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
   const removed = `select g as gram, -1 as delta from old_rows o cross join variety_short_grams(o."searchText") g where o."isDeleted" = 0`;
   const added = `select g as gram, 1 as delta from new_rows r cross join variety_short_grams(r."searchText") g where r."isDeleted" = 0`;
   const forget = 'delete from variety_search_rows s using old_rows o where s.id = o.id;';
-  const remember = `insert into variety_search_rows (id, text) select r.id, r."searchText" from new_rows r where r."isDeleted" = 0;`;
+  const remember = `insert into variety_search_rows (id, text, "createdAt") select r.id, r."searchText", r."createdAt" from new_rows r where r."isDeleted" = 0;`;
   await sql.raw(`create or replace function variety_search_grams_sync() returns trigger language plpgsql as $$
     begin
       if TG_OP = 'INSERT' then ${upsert(added)} ${remember}
@@ -68,7 +68,7 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
   await sql.raw(`insert into variety_search_grams (gram, n)
     select g, count(*) from rice_seed_varieties v cross join variety_short_grams(v."searchText") g
     where v."isDeleted" = 0 group by g`).execute(db);
-  await sql.raw(`insert into variety_search_rows (id, text) select id, "searchText" from rice_seed_varieties where "isDeleted" = 0`).execute(db);
+  await sql.raw(`insert into variety_search_rows (id, text, "createdAt") select id, "searchText", "createdAt" from rice_seed_varieties where "isDeleted" = 0`).execute(db);
 }
 
 async function upSqlite(db: Kysely<any>): Promise<void> {

@@ -16,8 +16,13 @@ export function searchTextOf(values: Partial<Record<(typeof SEARCHED_FIELDS)[num
 
 type WritableFields = Omit<Insertable<VarietiesTable>, 'searchText'>;
 
-/** A match in the trigram index: the FTS row's key on SQLite, the variety's id on PostgreSQL. */
-export type MatchKey = number | string;
+/**
+ * Where a search's matches are read again for a page: on SQLite the FTS keys of all of them, on
+ * PostgreSQL the lookup through the trigram rows that found them.
+ */
+export type MatchRef = { keys: readonly number[] } | { trigrams: readonly string[]; term: string };
+
+export interface Matches { count: number; ref: MatchRef | null }
 
 /** An FTS5 phrase: the trigram tokenizer turns it into consecutive trigrams, i.e. the exact substring. */
 const phrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
@@ -34,33 +39,27 @@ const searchQueries = {
     sqlite: 'select gram, n from variety_search_grams where gram in (select value from json_each(?))',
     postgres: 'select gram, n from variety_search_grams where gram = any(?)',
   }),
-  keysUpTo: fixedQuery<{ key: MatchKey }>({
-    // Only live rows are in the FTS table, and a phrase matches exactly: the match alone is the answer.
-    sqlite: 'select rowid as key from variety_search where variety_search match ? limit ?',
-    postgres: 'select id as key from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0 limit ?',
-  }),
-  keysScanned: fixedQuery<{ key: MatchKey }>(`select id as key ${LIVE_NEWEST} and strpos("searchText", ?) > 0 limit ?`),
+  // Only live rows are in the FTS table, and a phrase matches exactly: the match alone is the answer.
+  phraseKeys: fixedQuery<{ key: number }>('select rowid as key from variety_search where variety_search match ? limit ?'),
+  // The rows holding the trigrams, then the text itself (kept beside the key).
+  trigramKeys: fixedQuery<{ key: number }>(`select k.key from variety_search s cross join variety_search_keys k
+    where variety_search match ? and k.key = s.rowid and instr(k.text, ?) > 0 limit ?`),
+  countVia: fixedQuery<{ n: number }>('select count(*) as n from (select 1 from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0 limit ?) m'),
+  countScanned: fixedQuery<{ n: number }>(`select count(*) as n from (select 1 ${LIVE_NEWEST} and strpos("searchText", ?) > 0 limit ?) m`),
   all: fixedQuery<VarietyRow>(`select * ${LIVE_NEWEST} ${ORDER_PAGE}`),
   scan: fixedQuery<VarietyRow>({
     sqlite: `select * ${LIVE_NEWEST} and instr("searchText", ?) > 0 ${ORDER_PAGE}`,
     postgres: `select * ${LIVE_NEWEST} and strpos("searchText", ?) > 0 ${ORDER_PAGE}`,
   }),
-  matchKeys: fixedQuery<{ key: MatchKey }>({
-    // The rows holding the trigrams, then the text itself (kept beside the key).
-    sqlite: `select k.key from variety_search s cross join variety_search_keys k
-      where variety_search match ? and k.key = s.rowid and instr(k.text, ?) > 0`,
-    postgres: 'select id as key from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0',
-  }),
-  ofKeys: fixedQuery<VarietyRow>({
-    // The keys are put in order by the key table alone; only the page's rows are read.
-    sqlite: `select v.* from (select k.id from json_each(?) j cross join variety_search_keys k where k.key = j.value
-        order by k."createdAt" desc, k.id desc limit ? offset ?) p
-      cross join rice_seed_varieties v where v.id = p.id and v."isDeleted" = 0
-      order by v."createdAt" desc, v.id desc`,
-    // From the ids to their rows (not: the list's order, testing each row against the ids).
-    postgres: `select v.* from unnest(?::text[]) as k(id) join rice_seed_varieties v on v.id = k.id
-      where v."isDeleted" = 0 order by v."createdAt" desc, v.id desc limit ? offset ?`,
-  }),
+  // The matches are put in order by the search's own table; only the page's rows are read.
+  ofKeys: fixedQuery<VarietyRow>(`select v.* from (select k.id from json_each(?) j cross join variety_search_keys k where k.key = j.value
+      order by k."createdAt" desc, k.id desc limit ? offset ?) p
+    cross join rice_seed_varieties v where v.id = p.id and v."isDeleted" = 0
+    order by v."createdAt" desc, v.id desc`),
+  via: fixedQuery<VarietyRow>(`select v.* from (select id, "createdAt" from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0
+      order by "createdAt" desc, id desc limit ? offset ?) p
+    join rice_seed_varieties v on v.id = p.id where v."isDeleted" = 0
+    order by v."createdAt" desc, v.id desc`),
   newestHits: fixedQuery<{ matched: number | null; sampled: number }>({
     sqlite: `select sum(hit) as matched, count(*) as sampled from (select instr("searchText", ?) > 0 as hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?)`,
     postgres: `select sum(hit) as matched, count(*) as sampled from (select (strpos("searchText", ?) > 0)::int as hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?) s`,
@@ -78,18 +77,31 @@ export const varietiesRepository = {
   },
 
   /**
-   * Live rows containing the lower-case term (of three or more characters), up to `limit` of
-   * them. SQLite: the FTS phrase query. PostgreSQL: through the rows holding `trigrams` (rare
-   * ones of the term), or, with none given, in the table's order (for common terms, whose
-   * matches come soon).
+   * Live rows containing the lower-case term (three or more characters), found through the rows
+   * holding all of `trigrams` (rare ones of the term) and tested, up to `limit`.
    */
-  async keysUpTo(db: Db, term: string, limit: number, trigrams: readonly string[] | null): Promise<MatchKey[]> {
-    const rows = !isPostgres(db)
-      ? await searchQueries.keysUpTo(db, [phrase(term), limit])
-      : trigrams
-        ? await searchQueries.keysUpTo(db, [trigrams, term, limit])
-        : await searchQueries.keysScanned(db, [term, limit]);
-    return rows.map((r) => r.key);
+  async matchesVia(db: Db, term: string, trigrams: readonly string[], limit: number): Promise<Matches> {
+    if (isPostgres(db)) {
+      const [row] = await searchQueries.countVia(db, [trigrams, term, limit]);
+      return { count: Number(row?.n ?? 0), ref: { trigrams, term } };
+    }
+    const keys = (await searchQueries.trigramKeys(db, [trigrams.map(phrase).join(' AND '), term, limit])).map((r) => r.key);
+    return { count: keys.length, ref: { keys } };
+  },
+
+  /**
+   * Live rows containing the lower-case term (three or more characters), up to `limit`. SQLite:
+   * the FTS phrase query. PostgreSQL: through the rows holding `trigrams` or, with none given, in
+   * the table's order (for common terms, whose matches come soon; the page is then scanned too).
+   */
+  async matchesOf(db: Db, term: string, limit: number, trigrams: readonly string[] | null): Promise<Matches> {
+    if (!isPostgres(db)) {
+      const keys = (await searchQueries.phraseKeys(db, [phrase(term), limit])).map((r) => r.key);
+      return { count: keys.length, ref: { keys } };
+    }
+    if (trigrams) return varietiesRepository.matchesVia(db, term, trigrams, limit);
+    const [row] = await searchQueries.countScanned(db, [term, limit]);
+    return { count: Number(row?.n ?? 0), ref: null };
   },
 
   /** Of the newest `size` live rows, how many match: the share that estimates a count past the cap. */
@@ -98,16 +110,11 @@ export const varietiesRepository = {
     return { matched: Number(row?.matched ?? 0), sampled: Number(row?.sampled ?? 0) };
   },
 
-  /** Every live row containing the term, found through the rows holding all of `trigrams` (rare ones of the term), then tested. */
-  async matchKeys(db: Db, term: string, trigrams: readonly string[]): Promise<MatchKey[]> {
-    const via = isPostgres(db) ? trigrams : trigrams.map(phrase).join(' AND ');
-    const rows = await searchQueries.matchKeys(db, [via, term]);
-    return rows.map((r) => r.key);
-  },
-
-  /** A page of the live rows of these matches (matchKeys), newest first. */
-  pageOfKeys(db: Db, keys: readonly MatchKey[], limit: number, offset: number): Promise<VarietyRow[]> {
-    return searchQueries.ofKeys(db, [isPostgres(db) ? keys : JSON.stringify(keys), limit, offset]);
+  /** A page of the live rows of these matches, newest first. */
+  pageOf(db: Db, ref: MatchRef, limit: number, offset: number): Promise<VarietyRow[]> {
+    return 'keys' in ref
+      ? searchQueries.ofKeys(db, [JSON.stringify(ref.keys), limit, offset])
+      : searchQueries.via(db, [ref.trigrams, ref.term, limit, offset]);
   },
 
   /** A page of live rows containing the lower-case term ('' matches all), newest first, in the list's order. */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { LIMITS } from '../../../common/limits.js';
 import type { Database } from '../../db/types.js';
 import { roundEstimate } from '../../platform/estimates.js';
-import { varietiesRepository as repo, type MatchKey, type VarietyRow } from './repository.js';
+import { varietiesRepository as repo, type MatchRef, type VarietyRow } from './repository.js';
 
 /** Newest live rows whose share of matches estimates a count past the cap. */
 const ESTIMATE_SAMPLE = 1000;
@@ -26,8 +26,8 @@ export interface SearchTotal {
   live: number;
   /** False past LIMITS.varietyExactCountCap: total is an estimate. */
   exact: boolean;
-  /** Every match, when found through the trigram index (the page is then read from them). */
-  keys?: readonly MatchKey[];
+  /** Where the matches are read again, when found through the trigram index (the page is then read from them). */
+  matches?: MatchRef;
 }
 
 function trigramsOf(chars: string[]): string[] {
@@ -39,8 +39,8 @@ function trigramsOf(chars: string[]): string[] {
 /**
  * How many live varieties contain the lower-case term ('' is every one).
  * - Up to two characters, or three with many matches: exact, from the counts the database keeps.
- * - Otherwise the matches are found through the trigram index and kept (the page is read from
- *   them), up to the cap: if the term's rarest trigram is in at most that many rows, those rows
+ * - Otherwise the matches are found through the trigram index (the page is read the same way),
+ *   up to the cap: if the term's rarest trigram is in at most that many rows, those rows
  *   are tested; else the term itself is looked up (on SQLite by the index's phrase query, on
  *   PostgreSQL through the rarest trigrams or, when they are common, in the table's order).
  * - Past the cap: an estimate from the share of matches among the newest rows.
@@ -54,21 +54,21 @@ export async function countMatches(db: Kysely<Database>, term: string, cap: numb
   const bound = counts.get(rarest[0]!) ?? 0;
   if (chars.length < GRAM || bound === 0) return { total: bound, exact: true, live };
   if (bound <= cap) {
-    const keys = await repo.matchKeys(db, term, rarest);
-    return { total: keys.length, exact: true, live, keys };
+    const { count, ref } = await repo.matchesVia(db, term, rarest, cap + 1);
+    return { total: count, exact: true, live, ...(ref ? { matches: ref } : {}) };
   }
   if (chars.length === GRAM) return { total: bound, exact: true, live };
-  const keys = await repo.keysUpTo(db, term, cap + 1, bound * COMMON_TRIGRAM_SHARE < live ? rarest : null);
-  if (keys.length <= cap) return { total: keys.length, exact: true, live, keys };
+  const { count, ref } = await repo.matchesOf(db, term, cap + 1, bound * COMMON_TRIGRAM_SHARE < live ? rarest : null);
+  if (count <= cap) return { total: count, exact: true, live, ...(ref ? { matches: ref } : {}) };
   const { matched, sampled } = await repo.matchesAmongNewest(db, term, ESTIMATE_SAMPLE);
   const share = sampled > 0 ? matched / sampled : 0;
   return { total: Math.min(live, Math.max(cap + 1, roundEstimate(share * live))), exact: false, live };
 }
 
 /**
- * The page's rows: from the kept matches when there are (at most the cap, put in order by key),
+ * The page's rows: from the matches found through the index (at most the cap) when there are,
  * else, for many matches, in the list's order (the scan stops once the page is full).
  */
 export async function pageOfMatches(db: Kysely<Database>, term: string, counted: SearchTotal, limit: number, offset: number): Promise<VarietyRow[]> {
-  return counted.keys ? repo.pageOfKeys(db, counted.keys, limit, offset) : repo.page(db, term, limit, offset);
+  return counted.matches ? repo.pageOf(db, counted.matches, limit, offset) : repo.page(db, term, limit, offset);
 }
