@@ -117,11 +117,10 @@ test('a disease needs 800 photos: created through the real dialog, edited with i
   await ask.getByRole('button', { name: /Keep/ }).click();
   await expect(ask).toBeHidden();
 
-  // The count is known once the files are chosen: Save says so at once, while they still upload.
-  const saved = Date.now();
+  // The count is known once the files are chosen: Save says so without waiting for the uploads,
+  // which the throttled link keeps far from done.
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog.getByText(disease.minImages)).toBeVisible({ timeout: 1000 });
-  expect(Date.now() - saved).toBeLessThan(1000);
+  await expect(dialog.getByText(disease.minImages)).toBeVisible();
   await expect(dialog.getByTestId('upload-total')).not.toHaveText(UPLOAD_TEXTS.total(799, 799));
   await expect(dialog.getByTestId('save-queued')).toHaveCount(0);
 
