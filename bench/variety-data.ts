@@ -1,3 +1,5 @@
+import { seededRandom } from '../server/platform/seeded-random.js';
+
 /** Realistic rice varieties and what people search for: shared by the variety benchmarks. */
 const RELEASE = ['Tubigan', 'Mestiso', 'Sahod Ulan', 'Mabango', 'Malagkit', 'Submarino', 'Salinas', 'Katihan', 'Japonica', 'Hybrid'];
 const ORIGINS = ['IRRI', 'PhilRice', 'PhilRice/UPLB', 'PhilRice-JICA', 'SL Agritech', 'Bayer CropScience', 'UPLB', 'Syngenta'];
@@ -45,18 +47,6 @@ export function pathFor(n: number): string {
 }
 
 
-/** A small seeded generator, so runs and engines meet the same searches in the same order. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Words of the stored texts, whose first 1–3 characters people type before the rest. */
 const PREFIX_SOURCES = [...RELEASE, ...ORIGINS, ...PLACES, 'NSIC', 'PSB', 'Rc', '2019', '2023', 'PR3'];
 
@@ -66,7 +56,8 @@ const PREFIX_SOURCES = [...RELEASE, ...ORIGINS, ...PLACES, 'NSIC', 'PSB', 'Rc', 
  * codes, institutions, and prefixes of 1–3 characters of all of those. Mostly the first page.
  */
 export function distinctSearches(rows: number, seed = 1): (n: number) => string {
-  const random = seeded(seed);
+  // Seeded: runs and engines meet the same searches in the same order.
+  const random = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]) => xs[int(0, xs.length - 1)]!;
   const number = () => 100 + int(0, Math.round(rows * 1.05));

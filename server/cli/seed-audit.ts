@@ -8,6 +8,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import type { Database } from '../db/types.js';
 import type { AuditLogsTable } from '../db/types/audit.js';
 import { appendAuditRows, sealAuditChain } from '../platform/audit.js';
+import { seededRandom } from '../platform/seeded-random.js';
 import { accountsRepository } from '../modules/accounts/repository.js';
 
 /**
@@ -25,18 +26,6 @@ const DISEASES = ['Rice blast', 'Bacterial leaf blight', 'Sheath blight', 'Rice 
 const PEOPLE = ['Maria Santos', 'Jose Dela Cruz', 'Ana Reyes', 'Mark Villanueva', 'Liza Bautista', 'Paolo Mendoza', 'Grace Aquino', 'Ramon Garcia', 'Cristina Ramos', 'Noel Fernandez', 'Joy Castillo', 'Arnel Navarro'];
 const LOCATIONS = ['Tarlac City', 'Capas', 'Concepcion', 'Gerona', 'Paniqui', 'Camiling', 'Victoria', 'La Paz', 'Moncada', 'San Manuel', 'Bamban', 'Mayantoc'];
 const SEASONS = [['Dry'], ['Wet'], ['Dry', 'Wet']];
-
-/** A small deterministic generator, so a seed number reproduces a database. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface ActorRow { id: string; fullname: string; email: string | null }
 type Row = Insertable<AuditLogsTable>;
@@ -139,7 +128,8 @@ export async function seedAudit(db: Kysely<Database>, options: { total: number; 
   const batch = options.batch ?? 20_000;
   // Multi-row statements stay under SQLite's 32766 and PostgreSQL's 65535 parameters.
   const perStatement = 1000;
-  const random = rng(options.seed ?? 42);
+  // A seed number reproduces a database.
+  const random = seededRandom(options.seed ?? 42);
   // A large page cache for this connection: the random-key index on id stays in memory.
   if (!isPostgres(db)) await sql`pragma cache_size = -262144`.execute(db);
   const actors = await accountsRepository.liveActors(db);

@@ -61,9 +61,8 @@ type Statement = Pick<SQLite.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
 
 /**
  * Rows read as arrays and made into objects here: better-sqlite3 sets each column of a row
- * object from native code, which costs several times more than reading the row (a page of
- * twenty varieties spent most of its time there). Same objects: the columns in order, a later
- * column of the same name over an earlier one.
+ * object from native code, which costs more than reading the row. Same objects: the columns in
+ * order, a later column of the same name over an earlier one.
  */
 function withPlainRows(stmt: SQLite.Statement): Statement {
   if (!stmt.reader) return stmt;

@@ -22,8 +22,6 @@ const GRAM = 3;
 
 export interface SearchTotal {
   total: number;
-  /** Live varieties. */
-  live: number;
   /** False past LIMITS.varietyExactCountCap: total is an estimate. */
   exact: boolean;
   /** Where the matches are read again, when found through the trigram index (the page is then read from them). */
@@ -52,17 +50,17 @@ export async function countMatches(db: Kysely<Database>, term: string, cap: numb
   const live = counts.get('') ?? 0;
   const rarest = [...grams].sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0)).slice(0, RAREST_USED);
   const bound = counts.get(rarest[0]!) ?? 0;
-  if (chars.length < GRAM || bound === 0) return { total: bound, exact: true, live };
+  if (chars.length < GRAM || bound === 0) return { total: bound, exact: true };
   if (bound <= cap) {
     const { count, ref } = await repo.matchesVia(db, term, rarest, cap + 1);
-    return { total: count, exact: true, live, ...(ref ? { matches: ref } : {}) };
+    return { total: count, exact: true, ...(ref ? { matches: ref } : {}) };
   }
-  if (chars.length === GRAM) return { total: bound, exact: true, live };
+  if (chars.length === GRAM) return { total: bound, exact: true };
   const { count, ref } = await repo.matchesOf(db, term, cap + 1, bound * COMMON_TRIGRAM_SHARE < live ? rarest : null);
-  if (count <= cap) return { total: count, exact: true, live, ...(ref ? { matches: ref } : {}) };
+  if (count <= cap) return { total: count, exact: true, ...(ref ? { matches: ref } : {}) };
   const { matched, sampled } = await repo.matchesAmongNewest(db, term, ESTIMATE_SAMPLE);
   const share = sampled > 0 ? matched / sampled : 0;
-  return { total: Math.min(live, Math.max(cap + 1, roundEstimate(share * live))), exact: false, live };
+  return { total: Math.min(live, Math.max(cap + 1, roundEstimate(share * live))), exact: false };
 }
 
 /**
