@@ -87,9 +87,10 @@ export type HistoryDateRange = (typeof HISTORY_DATE_RANGES)[number];
 /**
  * Actions used by the product (SPEC.md section 3), in the order the filter offers them; RESTORE
  * (a record back from the trash), SIGN_OUT (a session ended from a sessions list) and
- * SECOND_FACTOR (turned on, off or reset) came with the trash, sessions and second factor.
+ * SECOND_FACTOR (turned on, off or reset) came with the trash, sessions and second factor; IMPORT
+ * is a spreadsheet import's summary (each record it wrote has its own CREATE or UPDATE).
  */
-export const HISTORY_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'RESTORE', 'RESTRICT', 'UNRESTRICT', 'LOGIN', 'SIGN_OUT', 'SECOND_FACTOR'] as const;
+export const HISTORY_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'RESTORE', 'RESTRICT', 'UNRESTRICT', 'LOGIN', 'SIGN_OUT', 'SECOND_FACTOR', 'IMPORT'] as const;
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 
 /** History's collection filter: every collection of common/collections.ts, by table name. */

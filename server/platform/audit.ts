@@ -34,10 +34,16 @@ export interface AuditEntry {
  * (appendAuditRows, sealAuditChain).
  */
 export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, actor: Actor | null, entry: AuditEntry): Promise<string> {
+  const row = auditRow(actor, entry);
+  await appendAuditRows(trx, [row]);
+  return row.id;
+}
+
+/** The stored row of an entry by `actor` (System User without one), with a new id and the time now. */
+export function auditRow(actor: Actor | null, entry: AuditEntry): AuditRow & { id: string } {
   const who = actor ?? SYSTEM_ACTOR;
-  const id = newId();
-  await appendAuditRows(trx, [{
-    id,
+  return {
+    id: newId(),
     userId: who.id,
     userName: who.fullname,
     userEmail: who.email,
@@ -52,8 +58,7 @@ export async function writeAudit(trx: Transaction<Database> | Kysely<Database>, 
     actorId: null,
     performedBy: null,
     name: null,
-  }]);
-  return id;
+  };
 }
 
 /** An audit row as stored; the chain's place and hashes live beside it (audit_chain_links). */

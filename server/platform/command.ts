@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/types.js';
-import { writeAudit, type Actor, type AuditEntry } from './audit.js';
+import { appendAuditRows, auditRow, writeAudit, type Actor, type AuditEntry } from './audit.js';
 import type { EventBus, LiveEvent } from './events.js';
 import { announceEnded, endAccountSessions, type EndReason } from './sessions.js';
 
@@ -8,6 +8,8 @@ import { announceEnded, endAccountSessions, type EndReason } from './sessions.js
 export interface Command {
   /** Writes an audit entry by the command's actor in the command's transaction; returns its id. */
   audit(entry: AuditEntry): Promise<string>;
+  /** Many entries by the command's actor in a few statements (an import writes one per record). */
+  auditMany(entries: readonly AuditEntry[]): Promise<void>;
   /** Queues a live event; it is published after commit, never when the transaction rolls back. */
   publish(event: LiveEvent): void;
   /** Queues work for after commit (a cache to drop, files to delete), in order with the events. */
@@ -45,6 +47,10 @@ export async function runCommand<T>(
       async audit(entry) {
         audited += 1;
         return writeAudit(trx, actor, entry);
+      },
+      async auditMany(entries) {
+        audited += entries.length;
+        await appendAuditRows(trx, entries.map((entry) => auditRow(actor, entry)));
       },
       publish(event) {
         published += 1;

@@ -29,6 +29,17 @@ function secondFactorExists(eb: ExpressionBuilder<Database, 'accounts'>) {
   return eb.exists(eb.selectFrom('second_factors').select('second_factors.accountId').whereRef('second_factors.accountId', '=', 'accounts.id'));
 }
 
+/** Live accounts of the list's search: name, email or username contain the term. */
+function searched(db: Db, q: string) {
+  const base = db.selectFrom('accounts').where('isDeleted', '=', 0);
+  if (!q) return base;
+  return base.where((eb) => eb.or([
+    containsInsensitive(db, eb.ref('fullname'), q),
+    containsInsensitive(db, eb.ref('email'), q),
+    containsInsensitive(db, eb.ref('username'), q),
+  ]));
+}
+
 function toListRow(row: AccountRow & { hasActivities: unknown; hasSecondFactor: unknown }): AccountListRow {
   return { ...row, hasActivities: Boolean(Number(row.hasActivities)), hasSecondFactor: Boolean(Number(row.hasSecondFactor)) };
 }
@@ -83,15 +94,7 @@ export const accountsRepository = {
 
   /** One page of live accounts, newest first, searched over name, email and username. */
   async list(db: Db, options: { q: string; offset: number; limit: number }): Promise<{ rows: AccountListRow[]; total: number }> {
-    let base = db.selectFrom('accounts').where('isDeleted', '=', 0);
-    if (options.q) {
-      const term = options.q;
-      base = base.where((eb) => eb.or([
-        containsInsensitive(db, eb.ref('fullname'), term),
-        containsInsensitive(db, eb.ref('email'), term),
-        containsInsensitive(db, eb.ref('username'), term),
-      ]));
-    }
+    const base = searched(db, options.q);
     const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const rows = await base.selectAll()
       .orderBy('createdAt', 'desc').orderBy('id', 'asc')
@@ -105,6 +108,15 @@ export const accountsRepository = {
     const active = new Set(flags.filter((f) => Boolean(Number(f.hasActivities))).map((f) => f.id));
     const twoStep = new Set(flags.filter((f) => Boolean(Number(f.hasSecondFactor))).map((f) => f.id));
     return { rows: rows.map((r) => ({ ...r, hasActivities: active.has(r.id), hasSecondFactor: twoStep.has(r.id) })), total: Number(count.n) };
+  },
+
+  /** The list as searched, in its order (newest first, then id), after where the previous batch ended. */
+  async exportBatch(db: Db, q: string, after: { createdAt: string; id: string } | null, limit: number): Promise<AccountListRow[]> {
+    let query = searched(db, q);
+    if (after) query = query.where((eb) => eb.or([eb('createdAt', '<', after.createdAt), eb.and([eb('createdAt', '=', after.createdAt), eb('id', '>', after.id)])]));
+    const rows = await query.selectAll().select((eb) => [activityExists(eb).as('hasActivities'), secondFactorExists(eb).as('hasSecondFactor')])
+      .orderBy('createdAt', 'desc').orderBy('id', 'asc').limit(limit).execute();
+    return rows.map(toListRow);
   },
 
   async hasActivities(db: Db, id: string): Promise<boolean> {

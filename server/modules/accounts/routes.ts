@@ -9,6 +9,9 @@ import { scheduleJob } from '../../platform/jobs.js';
 import { requireAuth } from '../../platform/policy.js';
 import { createSecondFactorService } from '../second-factor/service.js';
 import { createAccountsService } from './service.js';
+import { accountsSheet } from './export.js';
+import { exportQuerySchema } from '../../../common/schemas/spreadsheets.js';
+import { sendSheet } from '../../platform/spreadsheets/sheet-writer.js';
 
 /** How often the server looks for accounts to auto-inactivate (besides every list load). */
 export const AUTO_INACTIVE_SWEEP_MS = 15 * 60_000;
@@ -33,6 +36,16 @@ const routes: FastifyPluginAsync = async (app) => {
     config,
     schema: { tags, summary: 'One page of admin accounts, searched by name, email and username', querystring: accountListQuery, response: { 200: accountListSchema } },
   }, async (request) => service.list(request.query));
+
+  r.get('/api/accounts/export', {
+    compress: false, // streamed as written (app.ts compresses JSON only)
+    config,
+    schema: { tags, summary: 'The accounts list as searched, as CSV or XLSX (no secrets, no contact numbers)', querystring: exportQuerySchema },
+  }, async (request, reply) => {
+    // The list's statuses as the list would show them: due auto-inactivations first.
+    await service.sweepInactive();
+    return sendSheet(reply, accountsSheet(app.ctx, request.query.format, request.query.search));
+  });
 
   r.get('/api/accounts/availability', {
     config,

@@ -27,19 +27,35 @@ export interface ListRow extends CatalogRow {
   pendingImageCount: number | string | bigint;
 }
 
+/** Live entries of the list's search: name, scientific name, local name or description contain the term. */
+function searched(db: Db, collection: CatalogCollection, search: string | undefined) {
+  const t = table(collection);
+  const base = db.selectFrom(t).where(`${t}.isDeleted`, '=', 0);
+  const term = search?.trim();
+  if (!term) return base;
+  return base.where((eb) => eb.or([
+    containsInsensitive(db, eb.ref(`${t}.name`), term),
+    containsInsensitive(db, eb.ref(`${t}.scientificName`), term),
+    containsInsensitive(db, eb.ref(`${t}.localName`), term),
+    containsInsensitive(db, eb.ref(`${t}.description`), term),
+  ]));
+}
+
 export const catalogRepository = {
+  /** The list as searched, in its order, after the (createdAt, id) where the previous batch ended; with each entry's photo count. */
+  async exportBatch(db: Db, collection: CatalogCollection, search: string, after: { createdAt: string; id: string } | null, limit: number): Promise<Array<CatalogRow & { imageCount: number }>> {
+    const t = table(collection);
+    let q = searched(db, collection, search);
+    if (after) q = q.where((eb) => eb.or([eb(`${t}.createdAt`, '<', after.createdAt), eb.and([eb(`${t}.createdAt`, '=', after.createdAt), eb(`${t}.id`, '<', after.id)])]));
+    const rows = await q.selectAll(t)
+      .select((eb) => eb.selectFrom('catalog_images').select((e) => e.fn.countAll<number>().as('c')).whereRef('catalog_images.entryId', '=', `${t}.id`).as('imageCount'))
+      .orderBy(`${t}.createdAt`, 'desc').orderBy(`${t}.id`, 'desc').limit(limit).execute();
+    return rows.map((r) => ({ ...r, imageCount: Number(r.imageCount ?? 0) }));
+  },
+
   async list(db: Db, collection: CatalogCollection, options: { search?: string | undefined; offset: number; limit: number }): Promise<{ rows: ListRow[]; total: number }> {
     const t = table(collection);
-    let base = db.selectFrom(t).where(`${t}.isDeleted`, '=', 0);
-    const term = options.search?.trim();
-    if (term) {
-      base = base.where((eb) => eb.or([
-        containsInsensitive(db, eb.ref(`${t}.name`), term),
-        containsInsensitive(db, eb.ref(`${t}.scientificName`), term),
-        containsInsensitive(db, eb.ref(`${t}.localName`), term),
-        containsInsensitive(db, eb.ref(`${t}.description`), term),
-      ]));
-    }
+    const base = searched(db, collection, options.search);
     const totalRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const rows = await base
       .selectAll(t)

@@ -14,6 +14,9 @@ import { requireAuth } from '../../platform/policy.js';
 import { scheduleJob } from '../../platform/jobs.js';
 import { CLEANUP_EVERY_MS, SWEEP_EVERY_MS, catalogRuntime } from './runtime.js';
 import { createCatalogService } from './service.js';
+import { catalogSheet } from './export.js';
+import { exportQuerySchema } from '../../../common/schemas/spreadsheets.js';
+import { sendSheet } from '../../platform/spreadsheets/sheet-writer.js';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -64,6 +67,12 @@ const routes: FastifyPluginAsync = async (app) => {
       config: { access: 'content.view' },
       schema: { tags, summary: `Live ${kind.texts.noun} entries, newest first, searched by name, scientific name or description`, querystring: catalogListQuerySchema, response: { 200: catalogListSchema } },
     }, async (request) => service.list(request.query));
+
+    r.get(`${base}/export`, {
+      compress: false, // streamed as written (app.ts compresses JSON only)
+      config: { access: 'content.view' },
+      schema: { tags, summary: `The ${kind.texts.noun} list as searched, as CSV or XLSX (no photos)`, querystring: exportQuerySchema },
+    }, async (request, reply) => sendSheet(reply, catalogSheet(app.ctx, kind, request.query.format, request.query.search)));
 
     r.get(`${base}/:id`, {
       config: { access: 'content.view' },

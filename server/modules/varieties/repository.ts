@@ -60,6 +60,12 @@ const searchQueries = {
       order by "createdAt" desc, id desc limit ? offset ?) p
     join rice_seed_varieties v on v.id = p.id where v."isDeleted" = 0
     order by v."createdAt" desc, v.id desc`),
+  exportBatch: fixedQuery<VarietyRow>({
+    sqlite: `select * ${LIVE_NEWEST} and (? = '' or instr("searchText", ?) > 0)
+      and (? is null or ("createdAt", id) < (?, ?)) order by "createdAt" desc, id desc limit ?`,
+    postgres: `select * ${LIVE_NEWEST} and ($1::text = '' or strpos("searchText", $2::text) > 0)
+      and ($3::text is null or ("createdAt", id) < ($4::text, $5::text)) order by "createdAt" desc, id desc limit $6`,
+  }),
   newestHits: fixedQuery<{ matched: number | null; sampled: number }>({
     sqlite: `select sum(hit) as matched, count(*) as sampled from (select instr("searchText", ?) > 0 as hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?)`,
     postgres: `select sum(hit) as matched, count(*) as sampled from (select (strpos("searchText", ?) > 0)::int as hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?) s`,
@@ -126,6 +132,27 @@ export const varietiesRepository = {
     return db.selectFrom('rice_seed_varieties').selectAll().where('id', '=', id).where('isDeleted', '=', 0).executeTakeFirst();
   },
 
+  /** Every live record's id and name (an import matches its rows by name, case-insensitively, in JavaScript). */
+  liveNameIndex(db: Db): Promise<Array<{ id: string; varietyName: string }>> {
+    return db.selectFrom('rice_seed_varieties').select(['id', 'varietyName']).where('isDeleted', '=', 0).execute();
+  },
+
+  async findLiveMany(db: Db, ids: readonly string[]): Promise<VarietyRow[]> {
+    const rows: VarietyRow[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      rows.push(...await db.selectFrom('rice_seed_varieties').selectAll().where('id', 'in', ids.slice(i, i + 500)).where('isDeleted', '=', 0).execute());
+    }
+    return rows;
+  },
+
+  /**
+   * Live rows containing the lower-case term, newest first, after the (createdAt, id) of the last
+   * row of the previous batch: an export reads the whole list this way, a batch at a time.
+   */
+  exportBatch(db: Db, term: string, after: { createdAt: string; id: string } | null, limit: number): Promise<VarietyRow[]> {
+    return searchQueries.exportBatch(db, [term, term, after?.createdAt ?? null, after?.createdAt ?? null, after?.id ?? null, limit]);
+  },
+
   /** Live records with this name, compared trimmed and case-insensitively (used by the seed). */
   async liveNames(db: Db): Promise<Set<string>> {
     const rows = await db.selectFrom('rice_seed_varieties').select('varietyName').where('isDeleted', '=', 0).execute();
@@ -138,8 +165,9 @@ export const varietiesRepository = {
 
   /** Several rows in one statement (seeds and benchmarks load thousands). */
   async insertMany(db: Db, rows: WritableFields[]): Promise<void> {
-    if (rows.length === 0) return;
-    await db.insertInto('rice_seed_varieties').values(rows.map((values) => ({ ...values, searchText: searchTextOf(values) }))).execute();
+    for (let i = 0; i < rows.length; i += 500) {
+      await db.insertInto('rice_seed_varieties').values(rows.slice(i, i + 500).map((values) => ({ ...values, searchText: searchTextOf(values) }))).execute();
+    }
   },
 
   /** Updates only when the stored version is the one the user edited; returns the rows changed. */

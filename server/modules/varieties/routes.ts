@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -5,8 +6,32 @@ import {
   varietyIdParamsSchema, varietyInputSchema, varietyListQuerySchema, varietyListSchema, varietySchema, varietyUpdateSchema,
   type VarietyList,
 } from '../../../common/schemas/varieties.js';
-import { requireAuth } from '../../platform/policy.js';
+import {
+  exportQuerySchema, importMappingSchema, importOnErrorsSchema, importPreviewSchema, importReportSchema, type ImportMapping,
+} from '../../../common/schemas/spreadsheets.js';
+import { IMPORT_TEXTS, SPREADSHEET_LIMITS } from '../../../common/spreadsheets.js';
+import { fail } from '../../platform/errors.js';
+import { authorize, requireAuth } from '../../platform/policy.js';
+import { sendSheet } from '../../platform/spreadsheets/sheet-writer.js';
+import { openTable } from '../../platform/spreadsheets/table-reader.js';
+import { receiveSheet, removeStaleUploads, type UploadedSheet } from '../../platform/spreadsheets/upload.js';
+import { scheduleJob } from '../../platform/jobs.js';
+import { varietySheet } from './export.js';
+import { createVarietyImport } from './import.js';
 import { createVarietiesService } from './service.js';
+
+const HOUR_MS = 3_600_000;
+
+/** The import's column choices (multipart field "mapping", JSON); none given: matched by header. */
+function mappingOf(upload: UploadedSheet): ImportMapping {
+  const raw = upload.fields.mapping;
+  if (raw === undefined || raw === '') return {};
+  let value: unknown;
+  try { value = JSON.parse(raw); } catch { value = null; }
+  const parsed = importMappingSchema.safeParse(value);
+  if (!parsed.success) fail('VALIDATION_FAILED', IMPORT_TEXTS.file.badMapping, { mapping: IMPORT_TEXTS.file.badMapping });
+  return parsed.data;
+}
 
 /** Rice varieties (SPEC.md section 2): any signed-in role views, adds, edits and deletes. */
 const routes: FastifyPluginAsync = async (app) => {
@@ -14,6 +39,44 @@ const routes: FastifyPluginAsync = async (app) => {
   app.addHook('onClose', async () => service.close());
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['varieties'];
+  const imports = createVarietyImport(app.ctx);
+  scheduleJob(app, { name: 'stale import uploads', everyMs: HOUR_MS, runOnReady: true, run: () => removeStaleUploads(app.ctx, HOUR_MS) });
+  await app.register(multipart, {
+    limits: { fileSize: SPREADSHEET_LIMITS.maxBytes, files: 1, fields: 4, parts: 6, fieldSize: 64 * 1024 },
+  });
+
+  /** Reads the uploaded file, runs `work` on its table, and removes the file whatever happens. */
+  async function withSheet<T>(request: Parameters<typeof receiveSheet>[1], work: (upload: UploadedSheet, table: Awaited<ReturnType<typeof openTable>>) => Promise<T>): Promise<T> {
+    const upload = await receiveSheet(app.ctx, request);
+    try {
+      return await work(upload, await openTable(upload.path));
+    } finally {
+      await upload.remove();
+    }
+  }
+
+  r.post('/api/varieties/import/preview', {
+    config: { access: 'content.create' },
+    schema: { tags, summary: 'Dry run of a spreadsheet import (multipart: "mapping" JSON, then "file" .csv or .xlsx): every row\'s result, nothing saved', response: { 200: importPreviewSchema } },
+  }, async (request) => withSheet(request, (upload, table) => imports.preview(table, upload.fileName, mappingOf(upload))));
+
+  r.post('/api/varieties/import', {
+    config: { access: 'content.create' },
+    schema: { tags, summary: 'Import a spreadsheet (multipart: "mapping", "onErrors" skip|stop, then "file") in one transaction', response: { 200: importReportSchema } },
+  }, async (request) => {
+    authorize(request, 'content.update');
+    const actor = requireAuth(request).actor;
+    return withSheet(request, (upload, table) => {
+      const onErrors = importOnErrorsSchema.catch('stop').parse(upload.fields.onErrors ?? 'stop');
+      return imports.commit(table, upload.fileName, mappingOf(upload), onErrors, actor);
+    });
+  });
+
+  r.get('/api/varieties/export', {
+    compress: false, // streamed as written (app.ts compresses JSON only)
+    config: { access: 'content.view' },
+    schema: { tags, summary: 'The list as searched, as CSV or XLSX', querystring: exportQuerySchema },
+  }, async (request, reply) => sendSheet(reply, varietySheet(app.ctx, request.query.format, request.query.search)));
 
   // A cached page is the same object until the next write: its JSON is made once, too.
   const json = new WeakMap<VarietyList, string>();

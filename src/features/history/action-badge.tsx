@@ -10,6 +10,7 @@ const TONES: Record<string, string> = {
   RESTORE: 'bg-lime-100 text-lime-800',
   SIGN_OUT: 'bg-slate-200 text-slate-800',
   SECOND_FACTOR: 'bg-indigo-100 text-indigo-800',
+  IMPORT: 'bg-emerald-100 text-emerald-800',
 };
 
 export function ActionBadge({ action }: { action: string }) {

@@ -1,0 +1,43 @@
+import type { CatalogKind } from '../../../common/catalog.js';
+import { CATALOG_LABELS } from '../../../common/catalog-texts.js';
+import { csvTimestamp } from '../../../common/history-csv.js';
+import { EXPORT_TEXTS, LIST_SEPARATOR, type SpreadsheetFormat } from '../../../common/spreadsheets.js';
+import type { AppContext } from '../../platform/context.js';
+import { listBatches, type SheetColumn, type SheetExport } from '../../platform/spreadsheets/sheet-writer.js';
+import { catalogRepository, type CatalogRow } from './repository.js';
+
+type Entry = CatalogRow & { imageCount: number };
+const BATCH = 500;
+
+function parts(text: string | null | undefined): string {
+  try {
+    const value: unknown = JSON.parse(text ?? '[]');
+    return Array.isArray(value) ? value.filter((v) => typeof v === 'string').join(LIST_SEPARATOR) : '';
+  } catch {
+    return '';
+  }
+}
+
+/** A kind's columns: the dialog's fields (affected parts and the training flag where the kind has them), photo count, dates. */
+function columnsOf(kind: CatalogKind): Array<SheetColumn<Entry>> {
+  const L = CATALOG_LABELS;
+  return [
+    { header: L.name, value: (e) => e.name, width: 28 },
+    { header: L.scientificName, value: (e) => e.scientificName, width: 28 },
+    { header: L.localName, value: (e) => e.localName, width: 20 },
+    ...(kind.affectedParts ? [{ header: L.affectedParts, value: (e: Entry) => parts(e.affectedParts), width: 20 }] : []),
+    ...(kind.trainingClasses ? [{ header: L.trainingClassBadge, value: (e: Entry) => (Number(e.isTrainingClass) ? EXPORT_TEXTS.yes : EXPORT_TEXTS.no), width: 14 }] : []),
+    { header: L.description, value: (e) => e.description, width: 40 },
+    { header: L.cause, value: (e) => e.cause, width: 40 },
+    { header: L.symptoms, value: (e) => e.symptoms, width: 40 },
+    { header: L.treatments, value: (e) => e.treatments, width: 40 },
+    { header: L.images, value: (e) => e.imageCount, width: 10 },
+    { header: L.createdDate, value: (e) => csvTimestamp(e.createdAt), width: 20 },
+    { header: L.lastUpdated, value: (e) => (e.updatedAt ? csvTimestamp(e.updatedAt) : null), width: 20 },
+  ];
+}
+
+/** The kind's live entries the list shows for this search, in its order (photos are counted, not included). */
+export function catalogSheet(ctx: AppContext, kind: CatalogKind, format: SpreadsheetFormat, search: string): SheetExport<Entry> {
+  return { format, name: kind.route.replace('_', '-'), columns: columnsOf(kind), batches: listBatches((after, limit) => catalogRepository.exportBatch(ctx.db, kind.collection, search, after, limit), BATCH) };
+}

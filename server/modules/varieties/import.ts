@@ -1,0 +1,143 @@
+import type {
+  ImportColumn, ImportCounts, ImportMapping, ImportOnErrors, ImportPreview, ImportReport, ImportRow,
+} from '../../../common/schemas/spreadsheets.js';
+import { IMPORT_TEXTS } from '../../../common/spreadsheets.js';
+import { VARIETY_TOPIC } from '../../../common/varieties.js';
+import type { Actor } from '../../platform/audit.js';
+import { newId, nowIso } from '../../platform/clock.js';
+import { runCommand } from '../../platform/command.js';
+import type { AppContext } from '../../platform/context.js';
+import { fail } from '../../platform/errors.js';
+import type { Table } from '../../platform/spreadsheets/table-reader.js';
+import { getVarietyEnums } from '../maintenance/option-lists.js';
+import { columns as storedColumns, diff, fieldsOf, normalize, type Fields } from './fields.js';
+import { missingFields, optionProblems, parseRow, resolveColumns, type ParsedRow } from './import-rows.js';
+import { presentVariety } from './presenter.js';
+import { varietiesRepository, type VarietyRow } from './repository.js';
+
+const COLLECTION = 'rice_seed_varieties';
+const F = IMPORT_TEXTS.file;
+type Db = AppContext['db'];
+
+interface Decided extends ImportRow { fields: Fields | null; existing: VarietyRow | null }
+
+interface Read { columns: ImportColumn[]; rows: ParsedRow[] }
+
+/** Every row read and checked against the form's schema; nothing touches the database yet. */
+async function readRows(db: Db, table: Table, mapping: ImportMapping): Promise<Read> {
+  if (Object.keys(mapping).some((index) => Number(index) >= table.header.length)) fail('VALIDATION_FAILED', F.badMapping, { mapping: F.badMapping });
+  const columns = resolveColumns(table.header, mapping);
+  if (columns.every((c) => c.field === null)) fail('VALIDATION_FAILED', F.noFields, { file: F.noFields });
+  const enums = await getVarietyEnums(db);
+  const rows: ParsedRow[] = [];
+  for await (const { row, cells } of table.rows) rows.push(parseRow(row, cells, columns, enums));
+  if (rows.length === 0) fail('VALIDATION_FAILED', F.empty, { file: F.empty });
+  return { columns, rows };
+}
+
+const nameKey = (name: string) => name.trim().toLowerCase();
+
+/**
+ * Each row's fate against the live records: new, an update of the one live variety of its name
+ * (only the fields that differ), unchanged, or an error (the form's messages, values not in the
+ * option lists, a name twice in the file or shared by several live varieties).
+ */
+async function decide(db: Db, read: Read): Promise<Decided[]> {
+  const enums = await getVarietyEnums(db);
+  const inFile = new Map<string, number[]>();
+  for (const r of read.rows) if (r.name !== '') inFile.set(nameKey(r.name), [...(inFile.get(nameKey(r.name)) ?? []), r.row]);
+  const live = new Map<string, string[]>();
+  for (const { id, varietyName } of await varietiesRepository.liveNameIndex(db)) {
+    if (inFile.has(nameKey(varietyName))) live.set(nameKey(varietyName), [...(live.get(nameKey(varietyName)) ?? []), id]);
+  }
+  const single = [...live.values()].filter((ids) => ids.length === 1).map(([id]) => id!);
+  const existingById = new Map((await varietiesRepository.findLiveMany(db, single)).map((r) => [r.id, r]));
+  const recommendedHeld = read.columns.some((c) => c.field === 'recommendedInTarlac');
+
+  return read.rows.map((r): Decided => {
+    const errors = [...r.errors];
+    const key = nameKey(r.name);
+    const rowsOfName = inFile.get(key) ?? [];
+    if (rowsOfName.length > 1) errors.push({ column: read.columns.find((c) => c.field === 'varietyName')!.header, value: r.name, message: IMPORT_TEXTS.row.duplicateInFile(rowsOfName) });
+    const ids = live.get(key) ?? [];
+    if (ids.length > 1) errors.push({ column: read.columns.find((c) => c.field === 'varietyName')!.header, value: r.name, message: IMPORT_TEXTS.row.ambiguous(ids.length) });
+    const existing = ids.length === 1 ? existingById.get(ids[0]!) ?? null : null;
+    if (r.input && errors.length === 0) errors.push(...optionProblems(r.input, read.columns, enums, existing?.yearRelease ?? null));
+    const base = { row: r.row, name: r.name, changed: [], existing };
+    if (!r.input || errors.length > 0) return { ...base, status: 'error', errors, fields: null };
+    const fields = normalize(r.input);
+    if (!existing) return { ...base, status: 'new', errors: [], fields };
+    // A file without the column keeps the record's answer rather than setting it to No.
+    if (!recommendedHeld) fields.recommendedInTarlac = Boolean(existing.recommendedInTarlac);
+    const changed = Object.keys(diff(fieldsOf(presentVariety(existing)), fields).after) as ImportRow['changed'];
+    return { ...base, status: changed.length === 0 ? 'unchanged' : 'update', changed, errors: [], fields };
+  });
+}
+
+function countOf(rows: readonly Decided[]): ImportCounts {
+  const counts: ImportCounts = { new: 0, update: 0, unchanged: 0, error: 0 };
+  for (const r of rows) counts[r.status] += 1;
+  return counts;
+}
+
+const view = ({ row, name, status, changed, errors }: Decided): ImportRow => ({ row, name, status, changed, errors });
+
+export function createVarietyImport(ctx: AppContext) {
+  const { db } = ctx;
+  return {
+    /** The dry run: every row's result, and nothing written. */
+    async preview(table: Table, fileName: string, mapping: ImportMapping): Promise<ImportPreview> {
+      const read = await readRows(db, table, mapping);
+      const rows = await decide(db, read);
+      return { fileName, format: table.format, columns: read.columns, missing: missingFields(read.columns), counts: countOf(rows), rows: rows.map(view) };
+    },
+
+    /**
+     * The import: the rows are decided again inside one transaction and every new and changed
+     * row is written in it with its audit entry, plus one entry for the whole import; with errors
+     * and onErrors 'stop', nothing is written.
+     */
+    async commit(table: Table, fileName: string, mapping: ImportMapping, onErrors: ImportOnErrors, actor: Actor): Promise<ImportReport> {
+      const read = await readRows(db, table, mapping);
+      return runCommand(ctx, actor, async (trx, cmd) => {
+        const rows = await decide(trx, read);
+        const counts = countOf(rows);
+        if (counts.error > 0 && onErrors === 'stop') fail('VALIDATION_FAILED', F.hasErrors(counts.error), { file: F.hasErrors(counts.error) });
+        const now = nowIso();
+        const created = rows.filter((r) => r.status === 'new').map((r) => ({ id: newId(), fields: r.fields! }));
+        await varietiesRepository.insertMany(trx, created.map(({ id, fields }) => ({
+          id, ...storedColumns(fields), isDeleted: 0, createdAt: now, updatedAt: null, deletedAt: null, deletedBy: null,
+        })));
+        const updates = rows.filter((r) => r.status === 'update');
+        for (const r of updates) {
+          const existing = r.existing!;
+          const changed = await varietiesRepository.updateVersioned(trx, existing.id, Number(existing.version), { ...storedColumns(r.fields!), updatedAt: now }, r.fields!);
+          if (changed === 0) fail('VERSION_CONFLICT');
+        }
+        await cmd.auditMany([
+          ...created.map(({ id, fields }) => ({
+            action: 'CREATE' as const, collection: COLLECTION, documentId: id, documentName: fields.varietyName,
+            description: `Created rice variety ${fields.varietyName}`, changes: { before: null, after: fields },
+            details: { import: fileName },
+          })),
+          ...updates.map((r) => ({
+            action: 'UPDATE' as const, collection: COLLECTION, documentId: r.existing!.id, documentName: r.fields!.varietyName,
+            description: `Updated rice variety ${r.fields!.varietyName}`, changes: diff(fieldsOf(presentVariety(r.existing!)), r.fields!),
+            details: { import: fileName },
+          })),
+        ]);
+        const report = { fileName, created: created.length, updated: updates.length, unchanged: counts.unchanged, skipped: counts.error };
+        if (created.length + updates.length > 0) {
+          await cmd.audit({
+            action: 'IMPORT', collection: COLLECTION, documentId: null, documentName: fileName,
+            description: `Imported rice varieties from ${fileName}: ${report.created} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skipped} left out`,
+            details: report,
+          });
+          // One event for the whole import: every instance drops its cached searches, every tab refreshes.
+          cmd.publish({ topic: VARIETY_TOPIC, op: 'import' });
+        }
+        return report;
+      });
+    },
+  };
+}

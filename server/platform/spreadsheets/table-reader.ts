@@ -1,0 +1,143 @@
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { parse as parseCsv } from 'csv-parse';
+import { readSheet } from 'read-excel-file/node';
+import { IMPORT_TEXTS, SPREADSHEET_LIMITS, type SpreadsheetFormat } from '../../../common/spreadsheets.js';
+import { fail } from '../errors.js';
+import { checkUnpackedSize, UnpackLimitError } from './zip-guard.js';
+
+export type Cell = string | number | boolean | Date | null;
+export interface TableRow { row: number; cells: Cell[] }
+
+/** A spreadsheet's header line and its rows (numbered as the spreadsheet shows them). */
+export interface Table {
+  format: SpreadsheetFormat;
+  header: string[];
+  rows: AsyncIterable<TableRow>;
+}
+
+const T = IMPORT_TEXTS.file;
+const notSpreadsheet = (): never => fail('UNSUPPORTED_MEDIA_TYPE', T.notSpreadsheet, { file: T.notSpreadsheet });
+
+type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+
+interface CsvShape { encoding: TextEncoding; delimiter: string }
+
+/**
+ * One pass over a CSV's bytes before it is parsed: its encoding (a BOM names UTF-16; text
+ * that is not valid UTF-8 is Windows-1252, as Excel saves "CSV" on Windows) and its separator
+ * (the most frequent of , ; and tab in the header line). A NUL in 8-bit text means a binary file.
+ */
+async function csvShape(file: string, head: Buffer): Promise<CsvShape> {
+  let encoding: TextEncoding = 'utf-8';
+  if (head[0] === 0xff && head[1] === 0xfe) encoding = 'utf-16le';
+  else if (head[0] === 0xfe && head[1] === 0xff) encoding = 'utf-16be';
+  else {
+    if (head.includes(0)) notSpreadsheet();
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    try {
+      for await (const chunk of fs.createReadStream(file) as AsyncIterable<Buffer>) {
+        if (chunk.includes(0)) notSpreadsheet();
+        decoder.decode(chunk, { stream: true });
+      }
+      decoder.decode();
+    } catch (err) {
+      if (!(err instanceof TypeError)) throw err;
+      encoding = 'windows-1252';
+    }
+  }
+  const text = new TextDecoder(encoding).decode(head);
+  const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
+  const counts = [',', ';', '\t'].map((d) => ({ d, n: firstLine.split(d).length - 1 }));
+  const best = counts.reduce((a, b) => (b.n > a.n ? b : a));
+  return { encoding, delimiter: best.n > 0 ? best.d : ',' };
+}
+
+async function* decoded(file: string, encoding: TextEncoding): AsyncGenerator<string> {
+  const decoder = new TextDecoder(encoding);
+  for await (const chunk of fs.createReadStream(file) as AsyncIterable<Buffer>) {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text) yield text;
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+/** Records one by one, never the whole file: the parser reads the decoded stream as it comes. */
+async function* csvRecords(file: string, shape: CsvShape): AsyncGenerator<string[]> {
+  const parser = Readable.from(decoded(file, shape.encoding)).pipe(parseCsv({
+    delimiter: shape.delimiter,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: false,
+    max_record_size: 1024 * 1024,
+  }));
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) yield record;
+  } catch (err) {
+    if ((err as { code?: string }).code?.startsWith('CSV_')) notSpreadsheet();
+    throw err;
+  }
+}
+
+async function* xlsxRecords(file: string): AsyncGenerator<Cell[]> {
+  try {
+    await checkUnpackedSize(file, SPREADSHEET_LIMITS.maxUnpackedBytes, SPREADSHEET_LIMITS.maxZipEntries);
+  } catch (err) {
+    if (err instanceof UnpackLimitError) fail('PAYLOAD_TOO_LARGE', T.unpackTooLarge, { file: T.unpackTooLarge });
+    notSpreadsheet();
+  }
+  let sheet: Cell[][];
+  try {
+    sheet = await readSheet(file) as Cell[][];
+  } catch {
+    return notSpreadsheet();
+  }
+  yield* sheet;
+}
+
+const blank = (cells: readonly Cell[]) => cells.every((c) => c === null || (typeof c === 'string' && c.trim() === ''));
+
+/**
+ * Opens an uploaded spreadsheet by its bytes, whatever its name says: a zip is an XLSX (its
+ * first sheet), anything else must be CSV text. The header is the first non-blank row; blank
+ * rows are passed over but keep their numbers.
+ */
+export async function openTable(file: string): Promise<Table> {
+  const handle = await fs.promises.open(file, 'r');
+  const head = Buffer.alloc(64 * 1024);
+  let length: number;
+  try {
+    ({ bytesRead: length } = await handle.read(head, 0, head.length, 0));
+  } finally {
+    await handle.close();
+  }
+  const start = head.subarray(0, length);
+  if (length === 0) fail('VALIDATION_FAILED', T.empty, { file: T.empty });
+  const isZip = start.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+  const format: SpreadsheetFormat = isZip ? 'xlsx' : 'csv';
+  const records: AsyncIterator<Cell[]> = (isZip ? xlsxRecords(file) : csvRecords(file, await csvShape(file, start)))[Symbol.asyncIterator]();
+
+  let rowNumber = 0;
+  let header: string[] | null = null;
+  while (header === null) {
+    const next = await records.next();
+    if (next.done) fail('VALIDATION_FAILED', T.noHeader, { file: T.noHeader });
+    rowNumber += 1;
+    if (blank(next.value)) continue;
+    header = next.value.map((c) => (c === null ? '' : String(c).trim()));
+    while (header.length > 0 && header[header.length - 1] === '') header.pop();
+  }
+  const firstRow = rowNumber;
+  async function* rows(): AsyncGenerator<TableRow> {
+    let n = firstRow;
+    for (;;) {
+      const next = await records.next();
+      if (next.done) return;
+      n += 1;
+      if (n - firstRow > SPREADSHEET_LIMITS.maxRows) fail('PAYLOAD_TOO_LARGE', T.tooManyRows, { file: T.tooManyRows });
+      if (!blank(next.value)) yield { row: n, cells: next.value };
+    }
+  }
+  return { format, header, rows: rows() };
+}

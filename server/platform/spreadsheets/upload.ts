@@ -1,0 +1,79 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import { IMPORT_TEXTS } from '../../../common/spreadsheets.js';
+import type { AppContext } from '../context.js';
+import { AppError, fail } from '../errors.js';
+
+/** An uploaded spreadsheet kept in a file of its own while it is read, then removed. */
+export interface UploadedSheet {
+  path: string;
+  fileName: string;
+  fields: Record<string, string>;
+  remove(): Promise<void>;
+}
+
+const T = IMPORT_TEXTS.file;
+const folderOf = (ctx: AppContext) => path.join(ctx.config.dataDir, 'tmp', 'imports');
+
+/** Uploads left behind by a process that stopped while reading them (a finished request removes its own). */
+export async function removeStaleUploads(ctx: AppContext, olderThanMs: number): Promise<number> {
+  const folder = folderOf(ctx);
+  const names = await fs.promises.readdir(folder).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(folder, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > olderThanMs) {
+      await fs.promises.rm(file, { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}
+
+function tooLarge(err: unknown): boolean {
+  const e = err as { code?: string; statusCode?: number } | null;
+  return e?.code === 'FST_REQ_FILE_TOO_LARGE' || e?.statusCode === 413;
+}
+
+/**
+ * Reads a multipart body (fields, then the part named "file") into DATA_DIR/tmp under a random
+ * name: the bytes go to disk as they arrive, never whole into memory, and at most the import's
+ * size limit of them. A broken body is a 400, a file over the limit a 413; both leave nothing.
+ */
+export async function receiveSheet(ctx: AppContext, request: FastifyRequest): Promise<UploadedSheet> {
+  if (!request.isMultipart()) fail('UNSUPPORTED_MEDIA_TYPE', T.missing, { file: T.missing });
+  const folder = folderOf(ctx);
+  await fs.promises.mkdir(folder, { recursive: true });
+  const target = path.join(folder, `${crypto.randomBytes(16).toString('hex')}.upload`);
+  const remove = () => fs.promises.rm(target, { force: true });
+  const fields: Record<string, string> = {};
+  let fileName: string | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        continue;
+      }
+      if (part.fieldname !== 'file' || fileName !== null) {
+        part.file.resume();
+        continue;
+      }
+      fileName = part.filename || 'upload';
+      await pipeline(part.file, fs.createWriteStream(target, { flags: 'wx' }));
+      if (part.file.truncated) fail('PAYLOAD_TOO_LARGE', T.tooLarge, { file: T.tooLarge });
+    }
+  } catch (err) {
+    await remove();
+    if (err instanceof AppError) throw err;
+    if (tooLarge(err)) fail('PAYLOAD_TOO_LARGE', T.tooLarge, { file: T.tooLarge });
+    const status = (err as { statusCode?: number } | null)?.statusCode;
+    if (status !== undefined && status >= 400 && status < 500) throw err;
+    fail('MALFORMED_UPLOAD');
+  }
+  if (fileName === null) fail('VALIDATION_FAILED', T.missing, { file: T.missing });
+  return { path: target, fileName, fields, remove };
+}
