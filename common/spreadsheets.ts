@@ -75,6 +75,7 @@ export const IMPORT_TEXTS = {
   reading: (name: string) => `Checking ${name}…`,
   uploading: (percent: number) => `Uploading… ${percent}%`,
   mappingTitle: 'Columns',
+  mappingSummary: (matched: number, total: number) => `${matched} of ${total} go to a field`,
   mappingHelp: 'Each column of the file goes to the field named beside it. Change a column that went to the wrong field, or leave it out.',
   notImported: 'Not imported',
   readOnlyColumn: 'Not imported (set by the console)',

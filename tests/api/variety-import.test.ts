@@ -161,6 +161,17 @@ describe('variety import: the import', () => {
     }
   });
 
+  it('runs two imports of one file one after the other: the second finds every row unchanged', async () => {
+    const rows = Array.from({ length: 20 }, () => varietyRow());
+    const file = csvOf([VARIETY_HEADER, ...rows]);
+    const before = await live();
+    const reports = await Promise.all([1, 2].map(() => postSheet(t.app, cookie, IMPORT, 'twice.csv', file)));
+    expect(reports.map((r) => r.status)).toEqual([200, 200]);
+    expect(reports.map((r) => r.body.created).sort()).toEqual([0, 20]);
+    expect(reports.map((r) => r.body.unchanged).sort()).toEqual([0, 20]);
+    expect(await live()).toBe(before + 20);
+  });
+
   it('counts a formula in a cell as that row\'s error, and takes an apostrophe-guarded one as text', async () => {
     const res = await postSheet(t.app, cookie, PREVIEW, 'v.csv', csvOf([VARIETY_HEADER, varietyRow({ Location: '=HYPERLINK("http://x.test","click")' }), varietyRow({ Location: "'@home" })]));
     expect(res.body.rows[0].errors[0]).toMatchObject({ column: 'Location', message: IMPORT_TEXTS.row.formula('=HYPERLINK("http://x.test","click")') });

@@ -100,6 +100,7 @@ export function createVarietyImport(ctx: AppContext) {
     async commit(table: Table, fileName: string, mapping: ImportMapping, onErrors: ImportOnErrors, actor: Actor): Promise<ImportReport> {
       const read = await readRows(db, table, mapping);
       return runCommand(ctx, actor, async (trx, cmd) => {
+        await varietiesRepository.lockImports(trx);
         const rows = await decide(trx, read);
         const counts = countOf(rows);
         if (counts.error > 0 && onErrors === 'stop') fail('VALIDATION_FAILED', F.hasErrors(counts.error), { file: F.hasErrors(counts.error) });

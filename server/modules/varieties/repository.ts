@@ -72,6 +72,9 @@ const searchQueries = {
   }),
 };
 
+/** An arbitrary key of the variety import's advisory lock. */
+const importLock = fixedQuery<unknown>({ sqlite: 'select 1', postgres: 'select pg_advisory_xact_lock(748201, 1)' });
+
 export const varietiesRepository = {
   /**
    * How many live rows contain each text of up to three characters ('' is every live row), from
@@ -151,6 +154,15 @@ export const varietiesRepository = {
    */
   exportBatch(db: Db, term: string, after: { createdAt: string; id: string } | null, limit: number): Promise<VarietyRow[]> {
     return searchQueries.exportBatch(db, [term, term, after?.createdAt ?? null, after?.createdAt ?? null, after?.id ?? null, limit]);
+  },
+
+  /**
+   * Imports one at a time: each decides new or update by the live names, so a second import must
+   * see what the first wrote. PostgreSQL: a lock held to the end of the transaction. SQLite: the
+   * one connection already runs one transaction at a time.
+   */
+  async lockImports(db: Transaction<Database>): Promise<void> {
+    if (isPostgres(db)) await importLock(db, []);
   },
 
   /** Live records with this name, compared trimmed and case-insensitively (used by the seed). */

@@ -8,6 +8,7 @@ import { SessionsList } from '../../components/sessions/sessions-list';
 import { Button } from '../../components/ui/button';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
 import { Dialog } from '../../components/ui/dialog';
+import { ExportMenu } from '../../components/ui/export-menu';
 import { PageHeader } from '../../components/ui/page-header';
 import { TableFrame } from '../../components/ui/table-frame';
 import { Pagination } from '../../components/ui/pagination';
@@ -118,6 +119,7 @@ export function AccountsPage() {
       <PageHeader title={ACCOUNTS.title} subtitle={ACCOUNTS.subtitle}
         actions={<>
           <SearchInput value={q} onChange={onSearch} placeholder={ACCOUNTS.searchPlaceholder} label={ACCOUNTS.searchLabel} />
+          <ExportMenu url="/api/accounts/export" search={q.trim()} />
           <Button onClick={() => setCreating(true)}><Plus className="h-4 w-4" aria-hidden />{ACCOUNTS.addNew}</Button>
         </>} />
 

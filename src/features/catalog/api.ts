@@ -1,11 +1,9 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog';
-import { SESSION_PATH } from '../../../common/first-visit';
 import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, StagedImage } from '../../../common/schemas/catalog';
-import type { ApiErrorBody } from '../../../common/schemas/auth';
 import type { OptionLists } from '../../../common/schemas/maintenance';
-import { ERRORS } from '../../../common/texts';
-import { api, ApiError } from '../../lib/api';
+import { api } from '../../lib/api';
+import { sendForm } from '../../lib/upload';
 
 // Keys start with the collection name: the live stream refreshes them after every change.
 export const catalogKeys = {
@@ -76,30 +74,9 @@ export async function discardStaged(kind: CatalogKind, ids: string[]): Promise<v
   }
 }
 
-/**
- * Uploads one photo with XMLHttpRequest, so the browser reports upload progress per file.
- * Resolves with the staged image; rejects with ApiError (the server's message) or AbortError.
- */
+/** Uploads one photo (progress per file); resolves with the staged image. */
 export function uploadPhoto(kind: CatalogKind, file: File, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<StagedImage> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) { reject(new DOMException('Aborted', 'AbortError')); return; }
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api/${kind.route}/images`);
-    xhr.setRequestHeader('accept', 'application/json');
-    xhr.upload.onprogress = (e) => { if (e.lengthComputable && e.total > 0) onProgress(Math.min(1, e.loaded / e.total)); };
-    xhr.onload = () => {
-      let data: unknown;
-      try { data = JSON.parse(xhr.responseText); } catch { data = undefined; }
-      if (xhr.status === 201 && data) { resolve(data as StagedImage); return; }
-      const err = (data as ApiErrorBody | undefined)?.error;
-      if (xhr.status === 401) void api(SESSION_PATH).catch(() => undefined);
-      reject(new ApiError(xhr.status, err?.code ?? 'INTERNAL', err?.message ?? (xhr.status === 413 ? ERRORS.payloadTooLarge : ERRORS.internal), err?.fields ?? {}));
-    };
-    xhr.onerror = () => reject(new ApiError(0, 'NETWORK', 'Cannot reach the server. Check your connection and try again.'));
-    xhr.onabort = () => reject(new DOMException('Aborted', 'AbortError'));
-    signal.addEventListener('abort', () => xhr.abort(), { once: true });
-    const form = new FormData();
-    form.append('file', file, file.name);
-    xhr.send(form);
-  });
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return sendForm<StagedImage>(`/api/${kind.route}/images`, form, onProgress, signal);
 }

@@ -5,6 +5,7 @@ import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import type { CatalogEntry } from '../../../common/schemas/catalog';
 import { Button } from '../../components/ui/button';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
+import { ExportMenu } from '../../components/ui/export-menu';
 import { PageHeader } from '../../components/ui/page-header';
 import { SearchInput } from '../../components/ui/search-input';
 import { Spinner } from '../../components/ui/spinner';
@@ -47,6 +48,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
       <PageHeader title={t.title} subtitle={t.subtitle}
         actions={<>
           <SearchInput value={search} onChange={onSearch} placeholder={t.searchPlaceholder} label={`Search ${t.noun}s`} />
+          <ExportMenu url={`/api/${kind.route}/export`} search={search.trim()} />
           <TrainingSetLink kind={kind} />
           <Button onClick={() => setFormTarget({ mode: 'add' })}><Plus className="h-4 w-4" aria-hidden />{t.addButton}</Button>
         </>} />

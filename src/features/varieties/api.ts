@@ -2,7 +2,9 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { OptionLists } from '../../../common/schemas/maintenance';
 import type { Variety, VarietyInput, VarietyList } from '../../../common/schemas/varieties';
 import { VARIETY_TOPIC } from '../../../common/varieties';
+import type { ImportMapping, ImportOnErrors, ImportPreview, ImportReport } from '../../../common/schemas/spreadsheets';
 import { api } from '../../lib/api';
+import { sendForm } from '../../lib/upload';
 
 // Keys start with the live topic: every change of a variety anywhere refreshes them.
 export const varietyKeys = {
@@ -66,5 +68,35 @@ export function useDeleteVariety() {
       queryClient.removeQueries({ queryKey: varietyKeys.detail(id) });
       void queryClient.invalidateQueries({ queryKey: varietyKeys.all });
     },
+  });
+}
+
+export interface ImportRequest {
+  file: File;
+  mapping: ImportMapping;
+  onErrors?: ImportOnErrors;
+}
+
+function importForm({ file, mapping, onErrors }: ImportRequest): FormData {
+  const form = new FormData();
+  form.append('mapping', JSON.stringify(mapping));
+  if (onErrors) form.append('onErrors', onErrors);
+  // The file goes last: the server reads the fields before it streams the file to disk.
+  form.append('file', file, file.name);
+  return form;
+}
+
+/** The dry run: every row's result, nothing saved. */
+export function previewImport(request: ImportRequest, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<ImportPreview> {
+  return sendForm<ImportPreview>('/api/varieties/import/preview', importForm(request), onProgress, signal);
+}
+
+/** The import itself; the list refreshes by the live event, and here at once. */
+export function useRunImport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ request, onProgress, signal }: { request: ImportRequest; onProgress: (fraction: number) => void; signal: AbortSignal }) =>
+      sendForm<ImportReport>('/api/varieties/import', importForm(request), onProgress, signal),
+    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: varietyKeys.all }); },
   });
 }

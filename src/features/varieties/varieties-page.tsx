@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Eye, Pencil, Plus, Trash2 } from 'lucide-react';
+import { Eye, Pencil, Plus, Trash2, Upload } from 'lucide-react';
 import { TIMINGS } from '../../../common/limits';
 import type { Variety } from '../../../common/schemas/varieties';
 import { VARIETIES, VARIETY_MESSAGES } from '../../../common/varieties';
 import { Button } from '../../components/ui/button';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
+import { ExportMenu } from '../../components/ui/export-menu';
 import { PageHeader } from '../../components/ui/page-header';
 import { TableFrame } from '../../components/ui/table-frame';
 import { Pagination } from '../../components/ui/pagination';
@@ -17,6 +18,8 @@ import { orDash } from './format';
 import { RecommendedBadge } from './recommended-badge';
 import { VarietyFormDialog, type VarietyFormTarget } from './variety-form-dialog';
 import { VarietyViewDialog } from './variety-view-dialog';
+import { ImportDialog } from './import-dialog';
+import { IMPORT_TEXTS } from '../../../common/spreadsheets';
 
 /** Rice varieties (SPEC.md section 2): server-side search and pages of 20, live. */
 export function VarietiesPage() {
@@ -28,6 +31,7 @@ export function VarietiesPage() {
   const [formTarget, setFormTarget] = useState<VarietyFormTarget | null>(null);
   const [deleting, setDeleting] = useState<Variety | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [importing, setImporting] = useState(false);
   const remove = useDeleteVariety();
   const toast = useToast();
 
@@ -70,6 +74,8 @@ export function VarietiesPage() {
       <PageHeader title={VARIETIES.title} subtitle={VARIETIES.subtitle}
         actions={<>
           <SearchInput value={search} onChange={(q) => setQuery({ q: q.trim() })} placeholder={VARIETIES.searchPlaceholder} label={VARIETIES.searchLabel} />
+          <ExportMenu url="/api/varieties/export" search={search} />
+          <Button variant="secondary" onClick={() => setImporting(true)}><Upload className="h-4 w-4" aria-hidden />{IMPORT_TEXTS.open}</Button>
           <Button onClick={() => setFormTarget({ mode: 'add' })}><Plus className="h-4 w-4" aria-hidden />{VARIETIES.addNew}</Button>
         </>} />
 
@@ -106,6 +112,7 @@ export function VarietiesPage() {
 
       <VarietyViewDialog variety={viewing} onClose={() => setViewing(null)} />
       <VarietyFormDialog target={formTarget} onClose={() => setFormTarget(null)} />
+      <ImportDialog open={importing} onClose={() => setImporting(false)} />
       <ConfirmByTyping
         open={deleting !== null}
         onOpenChange={(o) => { if (!o) setDeleting(null); }}
