@@ -209,11 +209,12 @@ describe('variety import: bad files change nothing', () => {
     await refused('bomb.xlsx', bomb, 413, F.unpackTooLarge);
   });
 
-  it('reads UTF-8 with and without a BOM, and Windows-1252, with semicolons as separators', async () => {
+  it('reads UTF-8 with and without a BOM, Windows-1252 with semicolons, and UTF-16 with tabs (Excel\'s Unicode text)', async () => {
     const row = varietyRow({ Location: 'Peñaranda', Season: 'Dry' });
     const text = csvOf([VARIETY_HEADER, row]).toString('utf8');
     const latin = Buffer.from(text.replaceAll(',', ';').replace('ñ', '\u00f1'), 'latin1');
-    for (const content of [Buffer.from(text), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), latin]) {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text.replaceAll(',', '\t'), 'utf16le')]);
+    for (const content of [Buffer.from(text), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), latin, utf16]) {
       const res = await postSheet(t.app, cookie, PREVIEW, 'v.csv', content);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.counts.new).toBe(1);
