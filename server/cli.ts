@@ -13,6 +13,7 @@ const VERBS = {
   'create-admin': 'adds an account (--username --password --email --fullname --role)',
   'migrate-storage': 'moves stored photos from the local folder into S3 (--to s3 [--from DIR] [--concurrency N])',
   'migrate-photos': 'removes location and identifying metadata from stored photos not yet cleaned (--strip-location)',
+  'fingerprint-photos': 'the perceptual hash and quality measures of stored photos that have none (resumable)',
 } as const;
 
 function usage(): string {

@@ -35,6 +35,8 @@ export interface Variants {
   thumb: Buffer;
   width: number;
   height: number;
+  /** The thumbnail's pixels (the photo's fingerprint is taken from them). */
+  pixels: { data: Buffer; width: number; height: number; channels: number };
 }
 
 /**
@@ -53,9 +55,13 @@ export async function makeVariants(input: Buffer, options: { displaySize: number
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
   const display = await sharp(data, raw).jpeg({ quality: 80, optimiseCoding: false }).toBuffer();
-  const thumb = await sharp(data, raw)
+  const small = await sharp(data, raw)
     .resize(options.thumbSize, options.thumbSize, { fit: 'inside', withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const pixels = { data: small.data, width: small.info.width, height: small.info.height, channels: small.info.channels };
+  const thumb = await sharp(small.data, { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels } })
     .jpeg({ quality: 72, optimiseCoding: false })
     .toBuffer();
-  return { display, thumb, width: info.width, height: info.height };
+  return { display, thumb, width: info.width, height: info.height, pixels };
 }

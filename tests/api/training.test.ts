@@ -119,7 +119,9 @@ describe('training-set export (image-folder layout)', () => {
     expect(splitsInOrder.indexOf('validation')).toBeGreaterThan(splitsInOrder.lastIndexOf('train'));
     expect(splitsInOrder.indexOf('test')).toBeGreaterThan(splitsInOrder.lastIndexOf('validation'));
     const row = meta.find((m) => m.image_id === 'blb-7')!;
-    expect(Object.keys(row)).toEqual(['file_name', 'label', 'split', 'disease_id', 'image_id', 'sha256', 'width', 'height', 'uploaded_at', 'taken_at', 'camera_make', 'camera_model']);
+    expect(Object.keys(row)).toEqual(['file_name', 'label', 'split', 'disease_id', 'image_id', 'sha256', 'width', 'height', 'uploaded_at', 'taken_at', 'camera_make', 'camera_model', 'phash', 'cluster', 'quality_flags']);
+    // A photo without a copy is a cluster of its own; one without a fingerprint has no hash or flags.
+    expect(row).toMatchObject({ phash: '', cluster: 'blb-7', quality_flags: '' });
     expect(row).toMatchObject({ file_name: `${row.split}/bacterial-leaf-blight/blb-7.jpg`, label: 'bacterial-leaf-blight', disease_id: 'blb', sha256: 'sha-blb-7', width: '640', height: '480' });
     for (const m of meta) {
       expect(entries.get(m.file_name)!.equals(store.get(m.image_id)!)).toBe(true);
@@ -217,5 +219,49 @@ describe('training-set export of a large photo set', () => {
     expect(meta).toHaveLength(900);
     expect([...entries.keys()].filter((k) => k.endsWith('.jpg'))).toHaveLength(900);
     expect(entries.get(meta[0]!.file_name!)!.equals(store.get(meta[0]!.image_id!)!)).toBe(true);
+  });
+});
+
+describe('training-set export: copies never straddle the split, conflicting labels are left out', () => {
+  const H = 'c3a51e0f96b2d478';
+  /** The hash with `bits` of its lowest bits flipped. */
+  const flip = (hex: string, bits: number) => (BigInt(`0x${hex}`) ^ ((1n << BigInt(bits)) - 1n)).toString(16).padStart(16, '0');
+  const setPhoto = (id: string, values: Record<string, unknown>) => t.ctx.db.updateTable('catalog_images').set(values).where('id', '=', id).execute();
+
+  beforeAll(async () => {
+    await disease('dupx', 'Leaf scald', 60);
+    await disease('dupy', 'Brown spot', 2);
+    await disease('dupz', 'Narrow brown spot', 1);
+    // dupx-0 and the copies of it made later: near hashes, and the same bytes again.
+    await setPhoto('dupx-0', { phash: H, linkedAt: '2025-01-01T00:00:00.000Z', sharpness: 12, brightness: 30, entropy: 6.5 });
+    for (let i = 1; i <= 40; i += 1) await setPhoto(`dupx-${i}`, { phash: flip(H, 1 + (i % 9)), linkedAt: '2025-06-01T00:00:00.000Z' });
+    await setPhoto('dupx-41', { sha256: 'sha-dupx-0', linkedAt: '2025-06-01T00:00:00.000Z' });
+    // One picture in two diseases.
+    await setPhoto('dupy-0', { phash: flip(H.split('').reverse().join(''), 0) });
+    await setPhoto('dupz-0', { phash: flip(H.split('').reverse().join(''), 3) });
+  });
+
+  it('puts a photo and all its copies in one split, named by the earliest, with its quality flags', async () => {
+    const { meta, entries } = await download('?diseaseId=dupx');
+    const copies = meta.filter((m) => m.cluster === 'dupx-0');
+    expect(copies).toHaveLength(42);
+    // 42 photos drawn on their own would land in more than one split with near certainty.
+    expect(new Set(copies.map((m) => m.split)).size).toBe(1);
+    expect(meta.filter((m) => m.cluster !== 'dupx-0').every((m) => m.cluster === m.image_id)).toBe(true);
+    expect(meta.find((m) => m.image_id === 'dupx-0')).toMatchObject({ phash: H, quality_flags: 'blurry;dark' });
+    expect(entries.get('README.md')!.toString('utf8')).toContain('42 photos here are in 1 clusters of two or more');
+  });
+
+  it('leaves out photos that are copies across diseases unless conflicts=include', async () => {
+    const all = await download();
+    expect(all.meta.some((m) => m.image_id === 'dupy-0' || m.image_id === 'dupz-0')).toBe(false);
+    expect(all.meta.some((m) => m.image_id === 'dupy-1')).toBe(true);
+    expect(all.entries.get('README.md')!.toString('utf8')).toContain('2 photos are copies of photos of another disease');
+    const one = await download('?diseaseId=dupz');
+    expect(one.meta).toHaveLength(0);
+    const kept = await download('?conflicts=include');
+    const pair = kept.meta.filter((m) => m.image_id === 'dupy-0' || m.image_id === 'dupz-0');
+    expect(pair).toHaveLength(2);
+    expect(pair[0]!.cluster).toBe(pair[1]!.cluster);
   });
 });

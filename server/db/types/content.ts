@@ -89,6 +89,11 @@ export interface CatalogImagesTable {
   cameraModel?: string | null;
   /** 1 once the stored original holds no location or identifying metadata. */
   locationCleaned?: number;
+  /** Migration 185: the perceptual hash (16 hex digits) and quality measures (server/platform/fingerprint.ts). */
+  phash?: string | null;
+  sharpness?: number | null;
+  brightness?: number | null;
+  entropy?: number | null;
 }
 
 export interface MaintenanceTable {

@@ -1,8 +1,7 @@
 import type { AppContext } from '../../platform/context.js';
 import { cleanStoredPhoto } from '../../platform/photo-privacy.js';
 import { catalogRepository as repo } from './repository.js';
-
-export interface CleanupProgress { done: number; total: number; changed: number; unreadable: number }
+import { passOverStoredPhotos, type PassProgress } from './stored-pass.js';
 
 /**
  * Removes location and identifying metadata from the stored photos not yet cleaned
@@ -11,31 +10,18 @@ export interface CleanupProgress { done: number; total: number; changed: number;
  * marked 0, and cleaning a photo twice changes nothing. Photos that cannot be read as images are
  * counted and left as they are (their ids are logged).
  */
-export async function cleanStoredLocations(ctx: AppContext, onProgress: (p: CleanupProgress) => void = () => {}): Promise<CleanupProgress> {
-  const progress: CleanupProgress = { done: 0, total: await repo.countUncleaned(ctx.db), changed: 0, unreadable: 0 };
-  onProgress(progress);
-  let after = '';
-  for (;;) {
-    const rows = await repo.uncleaned(ctx.db, after, 100);
-    if (rows.length === 0) break;
-    for (const row of rows) {
-      after = row.id;
-      try {
-        const clean = await cleanStoredPhoto(ctx.storage, row.originalKey!);
-        if (clean.changed) {
-          await ctx.storage.put(row.originalKey!, clean.body);
-          progress.changed += 1;
-        }
-        await repo.markCleaned(ctx.db, row.id, {
-          sha256: clean.sha256, sizeBytes: clean.body.length, takenAt: clean.takenAt, cameraMake: clean.camera.make, cameraModel: clean.camera.model,
-        });
-      } catch (err) {
-        progress.unreadable += 1;
-        ctx.log.warn({ err, imageId: row.id }, 'photo cleanup: left as it is');
-      }
-      progress.done += 1;
-      onProgress(progress);
-    }
-  }
-  return progress;
+export function cleanStoredLocations(ctx: AppContext, onProgress?: (p: PassProgress) => void): Promise<PassProgress> {
+  return passOverStoredPhotos(ctx, {
+    count: () => repo.countUncleaned(ctx.db),
+    next: (after, limit) => repo.uncleaned(ctx.db, after, limit),
+    skipped: 'photo cleanup: left as it is',
+    async visit(row) {
+      const clean = await cleanStoredPhoto(ctx.storage, row.originalKey);
+      if (clean.changed) await ctx.storage.put(row.originalKey, clean.body);
+      await repo.markCleaned(ctx.db, row.id, {
+        sha256: clean.sha256, sizeBytes: clean.body.length, takenAt: clean.takenAt, cameraMake: clean.camera.make, cameraModel: clean.camera.model,
+      });
+      return clean.changed;
+    },
+  }, onProgress);
 }

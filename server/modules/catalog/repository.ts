@@ -138,6 +138,23 @@ export const catalogRepository = {
     await db.updateTable('catalog_images').set({ ...fields, locationCleaned: 1 }).where('id', '=', id).execute();
   },
 
+  async countUnfingerprinted(db: Db): Promise<number> {
+    const row = await db.selectFrom('catalog_images').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('phash', 'is', null).where('originalKey', 'is not', null).where('status', '!=', 'failed').executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  /** The next stored photos without a fingerprint, in id order after `afterId`. */
+  unfingerprinted(db: Db, afterId: string, limit: number) {
+    return db.selectFrom('catalog_images').select(['id', 'originalKey'])
+      .where('phash', 'is', null).where('originalKey', 'is not', null).where('status', '!=', 'failed').where('id', '>', afterId)
+      .orderBy('id').limit(limit).execute();
+  },
+
+  async setFingerprint(db: Db, id: string, values: { phash: string; sharpness: number; brightness: number; entropy: number }): Promise<void> {
+    await db.updateTable('catalog_images').set(values).where('id', '=', id).execute();
+  },
+
   async insertImage(db: Db, row: Insertable<CatalogImagesTable>): Promise<void> {
     await db.insertInto('catalog_images').values(row).execute();
   },
@@ -167,7 +184,7 @@ export const catalogRepository = {
     for (const part of chunks(ids)) await db.deleteFrom('catalog_images').where('id', 'in', part).execute();
   },
 
-  async markReady(db: Db, id: string, values: { displayKey: string; thumbKey: string; width: number; height: number }): Promise<CatalogImageRow | undefined> {
+  async markReady(db: Db, id: string, values: { displayKey: string; thumbKey: string; width: number; height: number; phash: string; sharpness: number; brightness: number; entropy: number }): Promise<CatalogImageRow | undefined> {
     await db.updateTable('catalog_images').set({ ...values, status: 'ready' }).where('id', '=', id).where('status', '=', 'pending').execute();
     return db.selectFrom('catalog_images').selectAll().where('id', '=', id).executeTakeFirst();
   },

@@ -2,6 +2,7 @@ import { CATALOG_KIND_LIST, CATALOG_LIMITS, type CatalogKind } from '../../../co
 import type { AppContext } from '../../platform/context.js';
 import { BoundedQueue } from '../../platform/bounded-queue.js';
 import { makeVariants } from '../../platform/images.js';
+import { fingerprintPixels } from '../../platform/fingerprint.js';
 import { readStored } from '../../platform/stored-files.js';
 import { nowIso } from '../../platform/clock.js';
 import { catalogRepository, type CatalogImageRow } from './repository.js';
@@ -135,7 +136,10 @@ export class CatalogRuntime {
     const keys = variantKeys(kind, imageId);
     await this.ctx.storage.put(keys.display, variants.display);
     await this.ctx.storage.put(keys.thumb, variants.thumb);
-    const updated = await catalogRepository.markReady(this.ctx.db, imageId, { displayKey: keys.display, thumbKey: keys.thumb, width: row.width ?? variants.width, height: row.height ?? variants.height });
+    const fingerprint = await fingerprintPixels(variants.pixels);
+    const updated = await catalogRepository.markReady(this.ctx.db, imageId, {
+      displayKey: keys.display, thumbKey: keys.thumb, width: row.width ?? variants.width, height: row.height ?? variants.height, ...fingerprint,
+    });
     if (!updated) {
       // Discarded while it was being processed.
       await this.ctx.storage.delete(keys.display);

@@ -15,7 +15,8 @@ export const trainingRepository = {
   originals(db: Kysely<Database>, diseaseIds: string[]) {
     if (diseaseIds.length === 0) return Promise.resolve([]);
     return db.selectFrom('catalog_images')
-      .select(['id', 'entryId', 'position', 'originalKey', 'sha256', 'width', 'height', 'createdAt', 'linkedAt', 'takenAt', 'cameraMake', 'cameraModel', 'locationCleaned'])
+      .select(['id', 'entryId', 'position', 'originalKey', 'sha256', 'width', 'height', 'createdAt', 'linkedAt', 'takenAt', 'cameraMake', 'cameraModel', 'locationCleaned',
+        'phash', 'sharpness', 'brightness', 'entropy'])
       .where('collection', '=', 'rice_local_diseases')
       .where('entryId', 'in', diseaseIds)
       .where('originalKey', 'is not', null)

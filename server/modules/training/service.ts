@@ -9,6 +9,8 @@ import { fail } from '../../platform/errors.js';
 import { cleanStoredPhoto, type CleanStoredPhoto } from '../../platform/photo-privacy.js';
 import { trainingRepository as repo } from './repository.js';
 import { SPLITS, splitOf, uniqueLabels, type SplitName } from './split.js';
+import { clusterPhotos } from './clusters.js';
+import { DATASET_LIMITS, qualityFlags } from '../../../common/dataset.js';
 
 export interface TrainingClass { id: string; name: string; localName: string | null; label: string; trainingClass: boolean }
 
@@ -19,7 +21,9 @@ export async function trainingClasses(ctx: AppContext): Promise<TrainingClass[]>
   return rows.map((r, i) => ({ id: r.id, name: r.name, localName: r.localName, label: labels[i]!, trainingClass: r.isTrainingClass === 1 }));
 }
 
-function readme(q: TrainingSetQuery, classes: TrainingClass[], counts: Map<string, Record<SplitName | 'all', number>>, createdAt: string): string {
+interface Duplicates { photosInClusters: number; clusters: number; conflictsLeftOut: number }
+
+function readme(q: TrainingSetQuery, classes: TrainingClass[], counts: Map<string, Record<SplitName | 'all', number>>, createdAt: string, dup: Duplicates): string {
   const flat = q.layout === 'flat';
   const root = flat ? 'images' : 'train';
   const lines = [
@@ -35,15 +39,20 @@ function readme(q: TrainingSetQuery, classes: TrainingClass[], counts: Map<strin
     '',
     '- `labels.txt`: one label a line, sorted by code point: the order image-folder tools number the classes (index 0 first).',
     '- `label_map.json`: label to index, and each label\'s disease record (id, name, local name, whether it is a training class rather than a disease).',
-    '- `metadata.csv`: file_name, label, split, disease_id, image_id, sha256, width, height, uploaded_at, taken_at, camera_make, camera_model (sha256, width and height are empty for photos imported without them; taken_at is the camera\'s clock, with its offset when the camera recorded one; empty when the photo had none).',
+    '- `metadata.csv`: file_name, label, split, disease_id, image_id, sha256, width, height, uploaded_at, taken_at, camera_make, camera_model, phash, cluster, quality_flags (sha256, width and height are empty for photos imported without them; taken_at is the camera\'s clock, with its offset when the camera recorded one; empty when the photo had none; phash is the 64-bit perceptual hash in hex, cluster the id of the earliest photo it is a copy of (its own when none), quality_flags any of blurry, dark, bright, low_information, too_small, separated by ;).',
     '',
     'Labels are slugs of the disease names. Training classes (for example healthy leaves, or not a rice plant) are photo sets kept as disease records with the training-class flag.',
     '',
   ];
+  lines.push('## Copies', '',
+    `Photos that are copies of one another (the same bytes, or perceptual hashes at most ${DATASET_LIMITS.nearDuplicateBits} of 64 bits apart: the same picture saved again at another quality, resized, slightly cropped or brightened; a mirrored copy is not caught) form a cluster around the earliest of them: a photo joins the cluster of an earlier photo with the same bytes, else of the nearest cluster whose earliest photo is within the threshold, else starts its own. \`cluster\` names it by its earliest photo. ${dup.photosInClusters} photos here are in ${dup.clusters} clusters of two or more.`,
+    dup.conflictsLeftOut > 0
+      ? `${dup.conflictsLeftOut} photos are copies of photos of another disease (one picture, two labels) and are left out; download with \`conflicts=include\` to keep them.`
+      : (q.conflicts === 'include' ? 'Photos that are copies across diseases are kept (conflicts=include).' : 'No photo here is a copy of a photo of another disease.'), '');
   if (!flat) {
     lines.push('## Split', '',
-      `Each photo's split is decided by sha256("${q.seed}:<photo id>") read as a number in [0, 1): below ${q.train} is train, below ${+(q.train + q.validation).toFixed(6)} validation, else test (ratios ${q.train}/${q.validation}/${q.test}, seed \`${q.seed}\`).`,
-      'It depends only on the photo id and the seed, within each label: a photo stays in its split when photos are added, so a model retrained later is tested on the same photos. Download again with the same `seed`, `train`, `validation` and `test` query parameters to reproduce it.', '');
+      `Each cluster's split is decided by sha256("${q.seed}:<cluster>") read as a number in [0, 1): below ${q.train} is train, below ${+(q.train + q.validation).toFixed(6)} validation, else test (ratios ${q.train}/${q.validation}/${q.test}, seed \`${q.seed}\`). A cluster goes whole into one split, so copies of a photo never sit in train and test at once; a photo with no copy is a cluster of its own, named by its own id.`,
+      'It depends only on the cluster and the seed, within each label: a photo stays in its split when photos are added (a new copy joins its cluster under the earliest photo\'s name), so a model retrained later is tested on the same photos. Download again with the same `seed`, `train`, `validation` and `test` query parameters to reproduce it.', '');
   }
   lines.push('## Photos per label', '', flat ? '| label | photos |' : '| label | train | validation | test |', flat ? '|---|---|' : '|---|---|---|---|');
   for (const c of [...classes].sort((a, b) => (a.label < b.label ? -1 : 1))) {
@@ -75,13 +84,24 @@ export function createTrainingService(ctx: AppContext) {
       const classes = q.diseaseId ? all.filter((c) => c.id === q.diseaseId) : all;
       if (q.diseaseId && classes.length === 0) fail('NOT_FOUND');
       const byId = new Map(classes.map((c) => [c.id, c]));
-      const photos = await repo.originals(ctx.db, classes.map((c) => c.id));
+      // Copies are looked for across every disease, whichever are downloaded: a copy in another disease is a conflict.
+      const everyPhoto = await repo.originals(ctx.db, all.map((c) => c.id));
+      const clusters = clusterPhotos(everyPhoto);
+      const dup: Duplicates = { photosInClusters: 0, clusters: 0, conflictsLeftOut: 0 };
+      const namedClusters = new Set<string>();
+      const photos = everyPhoto.filter((p) => byId.has(p.entryId!));
       const counts = new Map(classes.map((c) => [c.label, { train: 0, validation: 0, test: 0, all: 0 }]));
       const flat = q.layout === 'flat';
       const entries: { file: string; key: string; size: number; mtime: Date; row: string; split: string; label: string; clean: boolean }[] = [];
       let missing = 0;
       for (const photo of photos) {
         const cls = byId.get(photo.entryId!)!;
+        const cluster = clusters.get(photo.id)!;
+        if (cluster.conflict && q.conflicts === 'exclude') { dup.conflictsLeftOut += 1; continue; }
+        if (cluster.size > 1) {
+          dup.photosInClusters += 1;
+          namedClusters.add(cluster.cluster);
+        }
         const stat = await ctx.storage.stat(photo.originalKey!);
         if (!stat) { missing += 1; continue; }
         // A photo not yet cleaned (locationCleaned = 0) is cleaned on the way out.
@@ -94,7 +114,7 @@ export function createTrainingService(ctx: AppContext) {
             continue;
           }
         }
-        const split = flat ? '' : splitOf(photo.id, q.seed, q);
+        const split = flat ? '' : splitOf(cluster.cluster, q.seed, q);
         const ext = (path.extname(photo.originalKey!) || '.jpg').toLowerCase();
         const file = `${flat ? 'images' : split}/${cls.label}/${photo.id}${ext}`;
         const uploadedAt = photo.linkedAt ?? photo.createdAt;
@@ -104,10 +124,12 @@ export function createTrainingService(ctx: AppContext) {
         entries.push({
           file, key: photo.originalKey!, size: clean ? clean.body.length : stat.size, mtime: new Date(uploadedAt), split, label: cls.label, clean: clean !== null,
           row: csvRow([file, cls.label, split, cls.id, photo.id, clean ? clean.sha256 : photo.sha256, photo.width, photo.height, uploadedAt,
-            clean ? clean.takenAt : photo.takenAt, clean ? clean.camera.make : photo.cameraMake, clean ? clean.camera.model : photo.cameraModel]),
+            clean ? clean.takenAt : photo.takenAt, clean ? clean.camera.make : photo.cameraMake, clean ? clean.camera.model : photo.cameraModel,
+            photo.phash ?? null, cluster.cluster, qualityFlags({ sharpness: photo.sharpness ?? null, brightness: photo.brightness ?? null, entropy: photo.entropy ?? null, width: photo.width, height: photo.height }).join(';')]),
         });
       }
       if (missing > 0) ctx.log.warn({ missing }, 'training export: stored originals missing on disk');
+      dup.clusters = namedClusters.size;
       const splitRank = (s: string) => (s ? SPLITS.indexOf(s as SplitName) : 0);
       entries.sort((a, b) => splitRank(a.split) - splitRank(b.split) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0) || (a.file < b.file ? -1 : 1));
 
@@ -125,10 +147,10 @@ export function createTrainingService(ctx: AppContext) {
       const createdAt = new Date().toISOString();
       const zip = new yazl.ZipFile();
       const text = (name: string, body: string) => zip.addBuffer(Buffer.from(body), name, { compress: false, mtime: new Date(createdAt) });
-      text('README.md', readme(q, classes, counts, createdAt));
+      text('README.md', readme(q, classes, counts, createdAt, dup));
       text('labels.txt', labels.map((l) => `${l}\n`).join(''));
       text('label_map.json', `${JSON.stringify(labelMap, null, 2)}\n`);
-      text('metadata.csv', `${['file_name,label,split,disease_id,image_id,sha256,width,height,uploaded_at,taken_at,camera_make,camera_model', ...entries.map((e) => e.row)].join('\n')}\n`);
+      text('metadata.csv', `${['file_name,label,split,disease_id,image_id,sha256,width,height,uploaded_at,taken_at,camera_make,camera_model,phash,cluster,quality_flags', ...entries.map((e) => e.row)].join('\n')}\n`);
       for (const e of entries) {
         zip.addReadStreamLazy(e.file, { compress: false, size: e.size, mtime: e.mtime }, (cb) => {
           const stream = e.clean ? cleanStoredPhoto(ctx.storage, e.key).then((c) => Readable.from([c.body])) : ctx.storage.get(e.key);

@@ -2,6 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog';
 import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, StagedImage } from '../../../common/schemas/catalog';
 import type { OptionLists } from '../../../common/schemas/maintenance';
+import type { DatasetHealth } from '../../../common/schemas/dataset';
 import { api } from '../../lib/api';
 import { sendForm } from '../../lib/upload';
 
@@ -79,4 +80,13 @@ export function uploadPhoto(kind: CatalogKind, file: File, onProgress: (fraction
   const form = new FormData();
   form.append('file', file, file.name);
   return sendForm<StagedImage>(`/api/${kind.route}/images`, form, onProgress, signal);
+}
+
+/** The disease photos' health (super admins); refreshed live with every change of a disease or its photos. */
+export function useDatasetHealth() {
+  return useQuery({
+    queryKey: ['rice_local_diseases', 'dataset-health'],
+    queryFn: ({ signal }) => api<DatasetHealth>('/api/dataset-health', { signal }),
+    staleTime: 0,
+  });
 }

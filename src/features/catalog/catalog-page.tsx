@@ -14,7 +14,7 @@ import { useCatalogList, useDeleteEntry } from './api';
 import { EntryCard } from './entry-card';
 import { EntryFormDialog, type FormTarget } from './entry-form-dialog';
 import { EntryViewDialog } from './entry-view-dialog';
-import { TrainingSetLink } from './training-set-link';
+import { DatasetHealthLink, TrainingSetLink } from './training-set-link';
 
 /** The Pests and the Diseases screens: one page, parameterised by kind. */
 export function CatalogPage({ kind }: { kind: CatalogKind }) {
@@ -50,6 +50,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
           <SearchInput value={search} onChange={onSearch} placeholder={t.searchPlaceholder} label={`Search ${t.noun}s`} />
           <ExportMenu url={`/api/${kind.route}/export`} search={search.trim()} />
           <TrainingSetLink kind={kind} />
+          <DatasetHealthLink kind={kind} />
           <Button onClick={() => setFormTarget({ mode: 'add' })}><Plus className="h-4 w-4" aria-hidden />{t.addButton}</Button>
         </>} />
 

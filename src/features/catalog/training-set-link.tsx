@@ -1,4 +1,6 @@
-import { Download } from 'lucide-react';
+import { Link } from 'react-router';
+import { Activity, Download } from 'lucide-react';
+import { DATASET_TEXTS } from '../../../common/dataset';
 import { can } from '../../../common/permissions';
 import { TRAINING_SET, type CatalogKind } from '../../../common/catalog';
 import { useSession } from '../../lib/session';
@@ -18,5 +20,17 @@ export function TrainingSetLink({ kind, entryId }: { kind: CatalogKind; entryId?
       <Download className="h-4 w-4" aria-hidden />
       {entryId ? TRAINING_SET.downloadOne : TRAINING_SET.downloadAll}
     </a>
+  );
+}
+
+/** The Dataset health screen of the disease photos, beside the training set's download (super admins). */
+export function DatasetHealthLink({ kind }: { kind: CatalogKind }) {
+  const { session } = useSession();
+  if (!kind.trainingSetExport || !can(session?.user.role, 'trainingData.export')) return null;
+  return (
+    <Link to="health"
+      className="inline-flex h-10 items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-400">
+      <Activity className="h-4 w-4" aria-hidden />{DATASET_TEXTS.link}
+    </Link>
   );
 }

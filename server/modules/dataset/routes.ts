@@ -1,0 +1,30 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DATASET_TEXTS } from '../../../common/dataset.js';
+import { datasetHealthSchema } from '../../../common/schemas/dataset.js';
+import { createDatasetService } from './service.js';
+
+/** Dataset health of the disease photos (the scanner's training set): super admins, as the training set itself. */
+const routes: FastifyPluginAsync = async (app) => {
+  const service = createDatasetService(app.ctx);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const config = { access: 'trainingData.export' } as const;
+  const tags = ['dataset'];
+
+  r.get('/api/dataset-health', {
+    config,
+    schema: { tags, summary: 'Photos per disease, groups of copies (and copies across diseases), photos with quality flags', response: { 200: datasetHealthSchema } },
+  }, async () => service.health());
+
+  r.get('/api/dataset-health/report.csv', {
+    compress: false, // streamed as written (app.ts compresses JSON only)
+    config,
+    schema: { tags, summary: 'Every group of copies and every flagged photo, one photo a line' },
+  }, async (_request, reply) => {
+    reply.header('content-type', 'text/csv; charset=utf-8');
+    reply.header('content-disposition', `attachment; filename="${DATASET_TEXTS.csvFile}"`);
+    reply.header('cache-control', 'no-store');
+    return reply.send(await service.csv());
+  });
+};
+export default routes;

@@ -1,0 +1,102 @@
+import { Readable } from 'node:stream';
+import { DATASET_SCREEN_LIMITS, DATASET_TEXTS, hammingDistance, qualityFlags, type QualityFlag } from '../../../common/dataset.js';
+import { csvRow } from '../../../common/csv.js';
+import type { DatasetHealth } from '../../../common/schemas/dataset.js';
+import type { AppContext } from '../../platform/context.js';
+import { fileUrl } from '../../platform/storage.js';
+import { clusterPhotos } from '../training/clusters.js';
+import { datasetRepository as repo } from './repository.js';
+
+type Photo = Awaited<ReturnType<typeof repo.photos>>[number];
+type Kind = DatasetHealth['clusters'][number]['kind'];
+const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
+
+interface Full {
+  health: Omit<DatasetHealth, 'clusters' | 'flagged'>;
+  clusters: Array<{ cluster: string; kind: Kind; photos: Array<Photo & { distance: number | null }> }>;
+  flagged: Array<{ photo: Photo; flags: QualityFlag[] }>;
+  names: Map<string, string>;
+}
+
+const KIND_ORDER: Record<Kind, number> = { conflict: 0, exact: 1, near: 2 };
+
+/**
+ * The training set's health, as the training ZIP will see it: photos per disease, groups of copies
+ * (the clusters its split keeps whole; a group across two diseases is a conflict), and photos
+ * whose measures earn quality flags.
+ */
+async function build(ctx: AppContext): Promise<Full> {
+  const [diseases, photos] = await Promise.all([repo.diseases(ctx.db), repo.photos(ctx.db)]);
+  const names = new Map(diseases.map((d) => [d.id, d.name]));
+  const clusters = clusterPhotos(photos);
+  const groups = new Map<string, Photo[]>();
+  for (const p of photos) {
+    const c = clusters.get(p.id)!;
+    if (c.size < 2) continue;
+    const list = groups.get(c.cluster);
+    if (list) list.push(p); else groups.set(c.cluster, [p]);
+  }
+  const grouped = [...groups.entries()].map(([cluster, list]) => {
+    const first = list.find((p) => p.id === cluster) ?? list[0]!;
+    const kind: Kind = clusters.get(first.id)!.conflict ? 'conflict' : list.every((p) => p.sha256 && p.sha256 === first.sha256) ? 'exact' : 'near';
+    const ordered = [first, ...list.filter((p) => p !== first)];
+    return { cluster, kind, photos: ordered.map((p) => ({ ...p, distance: p.phash && first.phash ? hammingDistance(first.phash, p.phash) : p.sha256 === first.sha256 ? 0 : null })) };
+  }).sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || b.photos.length - a.photos.length || (a.cluster < b.cluster ? -1 : 1));
+  const flagged = photos.map((photo) => ({
+    photo,
+    flags: qualityFlags({ sharpness: num(photo.sharpness), brightness: num(photo.brightness), entropy: num(photo.entropy), width: num(photo.width), height: num(photo.height) }),
+  })).filter((f) => f.flags.length > 0);
+
+  const perDisease = diseases.map((d) => {
+    const own = photos.filter((p) => p.entryId === d.id);
+    return { id: d.id, name: d.name, photos: own.length, share: photos.length ? own.length / photos.length : 0, fingerprinted: own.filter((p) => p.phash).length };
+  });
+  const counts = perDisease.map((d) => d.photos).filter((n) => n > 0);
+  const inKind = (kind: Kind) => grouped.filter((g) => g.kind === kind).reduce((n, g) => n + g.photos.length, 0);
+  return {
+    names,
+    clusters: grouped,
+    flagged,
+    health: {
+      diseases: perDisease,
+      imbalance: counts.length >= 2 ? Math.min(...counts) / Math.max(...counts) : null,
+      totals: { photos: photos.length, fingerprinted: photos.filter((p) => p.phash).length, exact: inKind('exact'), near: inKind('near'), conflicts: inKind('conflict'), flagged: flagged.length },
+      clusterCount: grouped.length,
+      flaggedCount: flagged.length,
+    },
+  };
+}
+
+const thumb = (p: Photo) => (p.thumbKey ? fileUrl(p.thumbKey) : null);
+
+export function createDatasetService(ctx: AppContext) {
+  return {
+    async health(): Promise<DatasetHealth> {
+      const full = await build(ctx);
+      return {
+        ...full.health,
+        clusters: full.clusters.slice(0, DATASET_SCREEN_LIMITS.clusters).map((g) => ({
+          cluster: g.cluster, kind: g.kind, photos: g.photos.map((p) => ({ id: p.id, diseaseId: p.entryId!, thumbUrl: thumb(p), distance: p.distance })),
+        })),
+        flagged: full.flagged.slice(0, DATASET_SCREEN_LIMITS.flagged).map(({ photo: p, flags }) => ({
+          id: p.id, diseaseId: p.entryId!, thumbUrl: thumb(p), flags,
+          sharpness: num(p.sharpness), brightness: num(p.brightness), entropy: num(p.entropy), width: num(p.width), height: num(p.height),
+        })),
+      };
+    },
+
+    /** Every group and flagged photo, one photo a line (common/csv.ts writes each cell). */
+    async csv(): Promise<Readable> {
+      const full = await build(ctx);
+      const lines = [csvRow(DATASET_TEXTS.csvColumns)];
+      const measures = (p: Photo) => [num(p.sharpness), num(p.brightness), num(p.entropy), num(p.width), num(p.height)];
+      for (const g of full.clusters) {
+        for (const p of g.photos) lines.push(csvRow([g.kind, g.cluster, p.id, p.entryId, full.names.get(p.entryId!) ?? '', p.phash ?? '', p.distance, '', ...measures(p)]));
+      }
+      for (const { photo: p, flags } of full.flagged) {
+        lines.push(csvRow(['quality', '', p.id, p.entryId, full.names.get(p.entryId!) ?? '', p.phash ?? '', null, flags.join(';'), ...measures(p)]));
+      }
+      return Readable.from([`\ufeff${lines.join('\r\n')}\r\n`]);
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATASET_TEXTS } from '../../common/dataset.js';
+import { createTestApp, type TestApp } from '../fixtures/app.js';
+import { loginAs, makeAccount } from '../fixtures/factories.js';
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  cookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
+});
+afterAll(async () => { await t.close(); });
+
+const H = '9c3e71a0f25b48d6';
+const flip = (hex: string, bits: number) => (BigInt(`0x${hex}`) ^ ((1n << BigInt(bits)) - 1n)).toString(16).padStart(16, '0');
+const OTHER = 'f0f0f0f00f0f0f0f';
+
+let n = 0;
+async function disease(id: string, name: string, photos: Array<Record<string, unknown>>, deleted = false) {
+  await t.ctx.db.insertInto('rice_local_diseases').values({ id, name, scientificName: null, isDeleted: deleted ? 1 : 0, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n++)).toISOString() }).execute();
+  for (const [position, values] of photos.entries()) {
+    await t.ctx.db.insertInto('catalog_images').values({
+      id: `${id}-${position}`, collection: 'rice_local_diseases', entryId: id, position, status: 'ready', originalKey: `rice_disease/${id}/${position}.jpg`,
+      displayKey: null, thumbKey: `rice_disease/_variants/${id}-${position}_thumb.jpg`, externalUrl: null, mimeType: 'image/jpeg', sizeBytes: 100,
+      width: 1024, height: 768, originalName: null, sha256: `sha-${id}-${position}`, uploadedBy: null,
+      createdAt: new Date(Date.UTC(2026, 0, 2, 0, 0, position)).toISOString(), linkedAt: null,
+      sharpness: 300, brightness: 120, entropy: 7.1, ...values,
+    }).execute();
+  }
+}
+
+describe('dataset health', () => {
+  beforeAll(async () => {
+    // Hashes far (over 14 bits) from one another and from H, OTHER and the tungro photo's.
+    const fresh = (i: number) => ({ phash: ['0123456789abcdef', 'fedcba9876543210', '5a5a5a5aa5a5a5a5', 'c0ffee00deadbeef'][i - 1] });
+    await disease('blast', 'Rice blast', [
+      { phash: H }, { phash: flip(H, 4) }, { phash: flip(H, 7) }, // one picture three times, re-encoded
+      { phash: OTHER, sha256: 'same-bytes' }, { phash: OTHER, sha256: 'same-bytes' }, // the same file twice
+      { ...fresh(1), sharpness: 12.5 }, { ...fresh(2), brightness: 20 }, { ...fresh(3), width: 200, height: 150 },
+      { phash: null, sharpness: null, brightness: null, entropy: null }, // not checked yet
+    ]);
+    await disease('tungro', 'Tungro', [{ phash: 'aaaaaaaa55555555' }, { ...fresh(4) }]);
+    await disease('blight', 'Sheath blight', [{ phash: flip('aaaaaaaa55555555', 2) }]);
+    await disease('gone', 'Deleted one', [{ phash: H }], true);
+  });
+
+  it('counts photos per disease with their share and the imbalance, and groups copies by kind', async () => {
+    const res = await t.app.inject({ url: '/api/dataset-health', headers: { cookie } });
+    expect(res.statusCode, res.body).toBe(200);
+    const health = res.json();
+    expect(health.diseases).toEqual([
+      { id: 'blast', name: 'Rice blast', photos: 9, share: 9 / 12, fingerprinted: 8 },
+      { id: 'tungro', name: 'Tungro', photos: 2, share: 2 / 12, fingerprinted: 2 },
+      { id: 'blight', name: 'Sheath blight', photos: 1, share: 1 / 12, fingerprinted: 1 },
+    ]);
+    expect(health.imbalance).toBeCloseTo(1 / 9);
+    expect(health.totals).toEqual({ photos: 12, fingerprinted: 11, exact: 2, near: 3, conflicts: 2, flagged: 3 });
+    expect(health.clusters.map((c: { kind: string; cluster: string }) => [c.kind, c.cluster])).toEqual([['conflict', 'blight-0'], ['exact', 'blast-3'], ['near', 'blast-0']]);
+    const near = health.clusters[2];
+    expect(near.photos.map((p: { id: string; distance: number }) => [p.id, p.distance])).toEqual([['blast-0', 0], ['blast-1', 4], ['blast-2', 7]]);
+    expect(near.photos[0].thumbUrl).toMatch(/^\/api\/files\/rice_disease\//);
+    expect(health.flagged.map((f: { id: string; flags: string[] }) => [f.id, f.flags])).toEqual([['blast-5', ['blurry']], ['blast-6', ['dark']], ['blast-7', ['too_small']]]);
+  });
+
+  it('writes every group and flagged photo to a CSV, for super admins only', async () => {
+    const res = await t.app.inject({ url: '/api/dataset-health/report.csv', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    const lines = res.body.replace(/^\ufeff/, '').trim().split('\r\n');
+    expect(lines[0]).toBe(DATASET_TEXTS.csvColumns.join(','));
+    expect(lines).toHaveLength(1 + 2 + 2 + 3 + 3);
+    expect(lines.find((l) => l.startsWith('quality,,blast-5,'))).toContain(',blurry,12.5,');
+    const admin = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
+    for (const url of ['/api/dataset-health', '/api/dataset-health/report.csv']) {
+      expect((await t.app.inject({ url, headers: { cookie: admin } })).statusCode).toBe(403);
+    }
+  });
+});
