@@ -67,9 +67,6 @@ export const DATASET_TEXTS = {
   csvFile: 'dataset-health.csv',
   balance: {
     title: 'Photos per disease',
-    disease: 'Disease',
-    photos: 'Photos',
-    share: 'Share',
     fingerprinted: 'Checked',
     imbalance: (ratio: number | null) => (ratio === null ? 'Imbalance: -' : `Imbalance (smallest ÷ largest): ${ratio.toFixed(2)}`),
   },
@@ -98,7 +95,7 @@ export const DATASET_TEXTS = {
       `sharpness ${sharpness ?? '-'}, brightness ${brightness ?? '-'}, information ${entropy ?? '-'}`,
     more: (n: number) => `${n.toLocaleString('en-US')} more photos in the CSV`,
   },
-  unchecked: (n: number) => `${n.toLocaleString('en-US')} photos are not checked yet (their thumbnails are being made, or run cli.js fingerprint-photos).`,
+  unchecked: (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'photo is' : 'photos are'} not checked yet (their thumbnails are being made, or run cli.js fingerprint-photos).`,
   csvColumns: ['kind', 'group', 'photo_id', 'disease_id', 'disease', 'phash', 'distance', 'flags', 'sharpness', 'brightness', 'entropy', 'width', 'height'] as const,
 } as const;
 

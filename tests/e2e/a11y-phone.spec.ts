@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
+import { DATASET_TEXTS } from '../../common/dataset';
+import { IMPORT_TEXTS } from '../../common/spreadsheets';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { ACCOUNTS } from '../../common/accounts';
@@ -201,6 +203,14 @@ test('axe finds no violation on any screen or dialog', async ({ page, app }) => 
     await dialogOf(kind.texts.deleteTitle, `${kind.texts.title}: delete`);
   }
 
+  await page.getByRole('link', { name: DATASET_TEXTS.link }).click();
+  await expect(page.getByRole('heading', { name: DATASET_TEXTS.balance.title })).toBeVisible();
+  await axe('dataset health');
+
+  await nav(SHELL.nav.varieties);
+  await page.getByRole('button', { name: IMPORT_TEXTS.open, exact: true }).click();
+  await dialogOf(IMPORT_TEXTS.title, 'import varieties');
+
   await nav(SHELL.nav.accounts);
   await page.getByRole('searchbox', { name: ACCOUNTS.searchLabel }).fill(member.username);
   const arow = page.getByRole('row').filter({ hasText: member.fullname });
@@ -297,6 +307,8 @@ test('at 360 px every screen fits: no sideways scroll, main action visible, dial
   await checkDialog('add pest', page.getByRole('dialog', { name: CATALOG_KINDS.pest.texts.addTitle }));
   await page.goto('/dashboard/rice_diseases');
   await check('rice diseases', page.getByRole('button', { name: CATALOG_KINDS.disease.texts.addButton }));
+  await page.goto('/dashboard/rice_diseases/health');
+  await check('dataset health', page.getByRole('heading', { name: DATASET_TEXTS.balance.title }));
   await page.goto('/dashboard/accounts');
   await check('accounts', page.getByRole('button', { name: ACCOUNTS.addNew }));
   await page.getByRole('button', { name: ACCOUNTS.addNew }).click();

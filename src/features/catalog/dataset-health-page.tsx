@@ -35,23 +35,22 @@ function Balance({ health }: { health: Health }) {
         <h2 id="balance" className="text-base font-semibold text-slate-900">{T.balance.title}</h2>
         <p className="text-sm text-slate-600">{T.balance.imbalance(health.imbalance)}</p>
       </div>
-      <table className="mt-3 w-full text-sm">
-        <thead className="sr-only"><tr><th>{T.balance.disease}</th><th>{T.balance.photos}</th><th>{T.balance.share}</th><th>{T.balance.fingerprinted}</th></tr></thead>
-        <tbody>
-          {health.diseases.map((d) => (
-            <tr key={d.id}>
-              <td className="w-48 truncate py-1 pr-3 text-slate-700">{d.name}</td>
-              <td className="py-1">
-                <div className="h-4 rounded bg-brand-600/80" style={{ width: `${Math.max(0.5, (d.photos / largest) * 100)}%` }} aria-hidden />
-              </td>
-              <td className="w-40 py-1 pl-3 text-right tabular-nums text-slate-600">
+      <ul className="mt-3 space-y-2 text-sm">
+        {health.diseases.map((d) => (
+          <li key={d.id}>
+            <div className="flex flex-wrap justify-between gap-x-3">
+              <span className="text-slate-700">{d.name}</span>
+              <span className="tabular-nums text-slate-600">
                 {d.photos.toLocaleString('en-US')} · {(d.share * 100).toFixed(1)}%
                 {d.fingerprinted < d.photos && <span className="ml-1 text-amber-700">({T.balance.fingerprinted} {d.fingerprinted.toLocaleString('en-US')})</span>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </span>
+            </div>
+            <div className="mt-1 h-3 rounded bg-slate-100" aria-hidden>
+              <div className="h-3 rounded bg-brand-600/80" style={{ width: `${Math.max(0.5, (d.photos / largest) * 100)}%` }} />
+            </div>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
