@@ -74,6 +74,15 @@ export const UPLOAD_TEXTS = {
   remove: 'Remove',
   removeAll: 'Remove all',
   total: (done: number, count: number) => `${done} of ${count} photos`,
+  /** Copies (disease photos: the server compares each upload with the stored photos). */
+  skippedCopy: 'Copy: left out',
+  skippedCopies: (n: number) => `${n} ${n === 1 ? 'photo was' : 'photos were'} left out: the same bytes as another photo of this entry (not counted).`,
+  nearCopy: (distance: number) => `Near copy of another photo (${distance} bits)`,
+  alsoIn: (name: string) => `Also a photo of ${name}`,
+  flaggedCopies: (near: number, conflicts: number) => [
+    near > 0 ? `${near} ${near === 1 ? 'photo looks' : 'photos look'} like another photo of this entry` : '',
+    conflicts > 0 ? `${conflicts} ${conflicts === 1 ? 'photo is' : 'photos are'} also a photo of another disease` : '',
+  ].filter(Boolean).join('; ') + '. The training set keeps copies in one split and leaves out photos of two diseases.',
   timeLeft: (text: string) => `${text} left`,
   closeTitle: 'Stop uploading?',
   closeMessage: (uploading: number) => `${uploading} ${uploading === 1 ? 'photo is' : 'photos are'} still uploading. If you close now, the uploads stop and the photos are not saved.`,

@@ -122,6 +122,19 @@ export const stagedImageSchema = z.object({
   width: z.number(),
   height: z.number(),
   sha256: z.string(),
+  /**
+   * Disease photos only: photos this one is a copy of (the same bytes, or a perceptual hash
+   * within DATASET_LIMITS.nearDuplicateBits), nearest first: saved photos of live diseases and
+   * the uploader's own staged ones (entryId null).
+   */
+  similar: z.array(z.object({
+    imageId: z.string(),
+    entryId: z.string().nullable(),
+    entryName: z.string().nullable(),
+    distance: z.number(),
+    exact: z.boolean(),
+    thumbUrl: z.string().nullable(),
+  })).default([]),
 });
 export type StagedImage = z.infer<typeof stagedImageSchema>;
 

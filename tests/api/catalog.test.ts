@@ -207,8 +207,8 @@ describe('catalog: pests and diseases', () => {
     }
     // And straight through the service, where no multipart parser strips anything.
     const service = createCatalogService(t.ctx, pest);
-    const png = await tinyPng(6);
     for (const name of ['../../../../../escape.png', '..', '../']) {
+      const png = await tinyPng(6);
       ids.push((await service.stage((async function* () { yield png; })(), { filename: name, uploadedBy: user.id })).id);
     }
     const res = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody('../../../outside', ids.slice(0, 10)) });

@@ -7,19 +7,13 @@ import { catalogRuntime } from '../../server/modules/catalog/runtime.js';
 import { entryBody, uploadPhoto } from '../fixtures/catalog.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
+import { leafPhoto } from '../fixtures/leaf-photos.js';
 import { startS3, type TestS3 } from '../fixtures/s3.js';
-
-/** A photo with structure to hash: a gradient and a few shapes placed by the seed. */
-async function scene(seed: number): Promise<Buffer> {
-  const shapes = Array.from({ length: 6 }, (_, i) => `<circle cx="${(seed * 97 + i * 131) % 600}" cy="${(seed * 53 + i * 71) % 400}" r="${20 + ((seed + i) % 5) * 12}" fill="#${((seed * 4099 + i * 777) % 0xffffff).toString(16).padStart(6, '0')}"/>`).join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="420"><defs><linearGradient id="g"><stop offset="0" stop-color="#2e5b1f"/><stop offset="1" stop-color="#c8d69a"/></linearGradient></defs><rect width="640" height="420" fill="url(#g)"/>${shapes}</svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
-}
 
 async function fingerprintsAcrossStorage(t: TestApp) {
   const cookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
-  const original = await scene(3);
-  const photos = [original, await sharp(original).jpeg({ quality: 45 }).toBuffer(), await scene(11)];
+  const original = await leafPhoto(3);
+  const photos = [original, await sharp(original).jpeg({ quality: 45 }).toBuffer(), await leafPhoto(11)];
   const ids: string[] = [];
   for (const [i, photo] of photos.entries()) {
     const up = await uploadPhoto(t.app, cookie, CATALOG_KINDS.pest, `leaf-${i}.jpg`, photo, 'image/jpeg');

@@ -5,11 +5,11 @@ import { ApiError } from '../../src/lib/api';
 
 // The network part of an upload (XMLHttpRequest with progress) is replaced by uploads the test
 // finishes by hand; everything else is the real batch.
-interface Pending { name: string; progress(fraction: number): void; resolve(id: string): void; reject(err: unknown): void; signal: AbortSignal }
+interface Pending { name: string; progress(fraction: number): void; resolve(id: string, extra?: Record<string, unknown>): void; reject(err: unknown): void; signal: AbortSignal }
 const uploads = vi.hoisted(() => ({ pending: [] as Pending[] }));
 vi.mock('../../src/features/catalog/api', () => ({
   uploadPhoto: (_kind: unknown, file: File, onProgress: (f: number) => void, signal: AbortSignal) => new Promise((resolve, reject) => {
-    const entry = { name: file.name, progress: onProgress, resolve: (id: string) => resolve({ id }), reject, signal };
+    const entry = { name: file.name, progress: onProgress, resolve: (id: string, extra: Record<string, unknown> = {}) => resolve({ id, ...extra }), reject, signal };
     signal.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
     uploads.pending.push(entry);
   }),
@@ -45,7 +45,7 @@ async function settle() {
 
 describe('UploadBatch in the upload dialog', () => {
   it('uploads a few at a time, keeps the picked order, retries a failed file on its own', async () => {
-    const batch = new UploadBatch(CATALOG_KINDS.pest, 2);
+    const batch = new UploadBatch(CATALOG_KINDS.pest, { concurrency: 2 });
     render(<BatchView batch={batch} />);
     act(() => batch.add([file('a.jpg'), file('b.jpg'), file('c.jpg')]));
     await settle();
@@ -77,7 +77,7 @@ describe('UploadBatch in the upload dialog', () => {
   });
 
   it('removing an uploading file aborts it and starts the next; close hands back the staged ids', async () => {
-    const batch = new UploadBatch(CATALOG_KINDS.disease, 1);
+    const batch = new UploadBatch(CATALOG_KINDS.disease, { concurrency: 1 });
     render(<BatchView batch={batch} />);
     act(() => batch.add([file('x.jpg'), file('y.jpg')]));
     await settle();
@@ -91,5 +91,26 @@ describe('UploadBatch in the upload dialog', () => {
     await settle();
     expect(screen.getByText('y.jpg: done')).toBeTruthy();
     expect(batch.close()).toEqual(['id-y']);
+  });
+
+  it('leaves out a photo with the same bytes as another of the entry: not counted, its upload discarded', async () => {
+    const discarded: string[][] = [];
+    const batch = new UploadBatch(CATALOG_KINDS.disease, { concurrency: 3, entryId: 'blast', discard: (ids) => discarded.push(ids) });
+    render(<BatchView batch={batch} />);
+    act(() => batch.add([file('a.jpg'), file('b.jpg'), file('c.jpg')]));
+    await settle();
+    take('a.jpg').resolve('id-a', { sha256: 'same', similar: [] });
+    await settle();
+    take('b.jpg').resolve('id-b', { sha256: 'same', similar: [] });
+    // A saved photo of this very entry, byte for byte.
+    take('c.jpg').resolve('id-c', { sha256: 'other', similar: [{ imageId: 'saved-1', entryId: 'blast', entryName: 'Rice blast', distance: 0, exact: true, thumbUrl: null }] });
+    await settle();
+    expect(screen.getByText('b.jpg: skipped')).toBeTruthy();
+    expect(screen.getByText('c.jpg: skipped')).toBeTruthy();
+    expect(screen.getByTestId('stats').textContent).toBe('1/1 done, 0 failed, 0 active');
+    expect(batch.stats.skipped).toBe(2);
+    expect(discarded).toEqual([['id-b'], ['id-c']]);
+    expect(batch.uploadedIds()).toEqual(['id-a']);
+    expect(batch.chosenIds()).toEqual(['id-a']);
   });
 });

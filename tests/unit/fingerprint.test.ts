@@ -3,27 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { DATASET_LIMITS, hammingDistance, qualityFlags } from '../../common/dataset.js';
 import { fingerprintImage } from '../../server/platform/fingerprint.js';
 import { HashIndex } from '../../server/platform/hash-index.js';
-
-/** A leaf photographed in a field: soil, a blade at an angle, lesions placed by the seed. */
-function leaf(seed: number, angle: number): Buffer {
-  let s = seed;
-  const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const spots = Array.from({ length: 14 }, () => `<ellipse cx="${300 + rnd() * 600}" cy="${380 + rnd() * 200}" rx="${10 + rnd() * 30}" ry="${6 + rnd() * 14}" fill="#8a5a2b" opacity="0.85"/>`).join('');
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="900">
-    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#6b8f3a"/><stop offset="1" stop-color="#2f4a1c"/></linearGradient></defs>
-    <rect width="1200" height="900" fill="#c9b98f"/><rect y="${500 + rnd() * 200}" width="1200" height="400" fill="#a89a70"/>
-    <g transform="rotate(${angle} 600 450)"><ellipse cx="600" cy="450" rx="520" ry="120" fill="url(#g)"/>
-    <line x1="90" y1="450" x2="1110" y2="450" stroke="#d7e8a0" stroke-width="4"/>${spots}</g></svg>`);
-}
+import { leafPhoto } from '../fixtures/leaf-photos.js';
 
 /** The sizes the thumbnail job works at (common/catalog.ts). */
 const SIZES = { maxPixels: 1e8, displaySize: 1024, thumbSize: 480 };
-const jpeg = (svg: Buffer) => sharp(svg).jpeg({ quality: 92 }).toBuffer();
 const hashOf = async (photo: Buffer) => (await fingerprintImage(photo, SIZES)).phash;
 
 describe('photo fingerprints', () => {
   it('finds the same picture saved again at another quality, resized, slightly cropped or brightened', async () => {
-    const original = await jpeg(leaf(1, -8));
+    const original = await leafPhoto(1, -8);
     const base = await hashOf(original);
     expect(base).toMatch(/^[0-9a-f]{16}$/);
     const copies = {
@@ -39,15 +27,15 @@ describe('photo fingerprints', () => {
   });
 
   it('tells two different leaves of the same disease apart, and (a pHash limit) does not catch a mirrored copy', async () => {
-    const a = await jpeg(leaf(1, -8));
-    const b = await jpeg(leaf(7, 14));
+    const a = await leafPhoto(1, -8);
+    const b = await leafPhoto(7, 14);
     expect(hammingDistance(await hashOf(a), await hashOf(b))).toBeGreaterThan(DATASET_LIMITS.nearDuplicateBits);
     const mirrored = await sharp(a).flop().jpeg().toBuffer();
     expect(hammingDistance(await hashOf(a), await hashOf(mirrored))).toBeGreaterThan(DATASET_LIMITS.nearDuplicateBits);
   });
 
   it('measures sharpness, brightness and entropy: a blurred, a dark and a flat photo get their flags', async () => {
-    const photo = await jpeg(leaf(3, 5));
+    const photo = await leafPhoto(3, 5);
     const sharp1 = await fingerprintImage(photo, SIZES);
     const blurred = await fingerprintImage(await sharp(photo).blur(8).jpeg().toBuffer(), SIZES);
     const dark = await fingerprintImage(await sharp(photo).modulate({ brightness: 0.15 }).jpeg().toBuffer(), SIZES);

@@ -13,6 +13,7 @@ import { fileUrl } from '../../platform/storage.js';
 import { assertUpdated } from '../../platform/versioning.js';
 import { linkAndMove, planLinks, undoMoves, type Move } from './photo-moves.js';
 import { auditSnapshot, parseList, presentDetail, presentListRow } from './presenter.js';
+import { discardCopies, withoutExactCopies } from './exact-copies.js';
 import { catalogRepository, type CatalogRow } from './repository.js';
 import { catalogRuntime, deleteImageFiles } from './runtime.js';
 import { stagePhoto, type StageOptions } from './staging.js';
@@ -107,7 +108,10 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           const fields = { ...storedFields(input), ...await kindFields(trx, input, null, options) };
           const staged = await catalogRepository.stagedOwned(trx, collection, actor.id, input.imageIds);
           if (staged.length !== input.imageIds.length) invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });
-          const links = planLinks(kind, input.name, new Map(staged.map((r) => [r.id, r])), input.imageIds, Date.now());
+          const { kept: imageIds, dropped } = withoutExactCopies(input.imageIds, new Map(staged.map((r) => [r.id, r.sha256])), new Map());
+          if (!options.skipImageMinimum && imageIds.length < kind.minImagesOnCreate) invalid({ imageIds: kind.texts.minImages });
+          await discardCopies(ctx, trx, cmd, staged.filter((r) => dropped.includes(r.id)));
+          const links = planLinks(kind, input.name, new Map(staged.map((r) => [r.id, r])), imageIds, Date.now());
           const mainImageUrl = links[0] ? fileUrl(links[0].to) : null;
           await catalogRepository.insert(trx, collection, { id, ...fields, mainImageUrl, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null });
           await cmd.audit({
@@ -115,8 +119,8 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
             collection,
             documentId: id,
             documentName: input.name,
-            description: `Added ${kind.texts.noun} "${input.name}" with ${input.imageIds.length} ${input.imageIds.length === 1 ? 'image' : 'images'}`,
-            changes: { before: null, after: auditSnapshot({ ...fields, mainImageUrl }, input.imageIds.length) },
+            description: `Added ${kind.texts.noun} "${input.name}" with ${imageIds.length} ${imageIds.length === 1 ? 'image' : 'images'}`,
+            changes: { before: null, after: auditSnapshot({ ...fields, mainImageUrl }, imageIds.length) },
           });
           await linkAndMove(ctx, trx, id, links, now, moved);
           cmd.afterCommit(() => { moved.length = 0; });
@@ -146,13 +150,15 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           const newIds = input.imageIds.filter((imageId) => !existingById.has(imageId));
           const staged = await catalogRepository.stagedOwned(trx, collection, actor.id, newIds);
           if (staged.length !== newIds.length) invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });
-          const finalIds = new Set(input.imageIds);
+          const { kept: imageIds, dropped } = withoutExactCopies(input.imageIds, new Map(staged.map((r) => [r.id, r.sha256])), new Map(existing.map((r) => [r.id, r.sha256])));
+          await discardCopies(ctx, trx, cmd, staged.filter((r) => dropped.includes(r.id)));
+          const finalIds = new Set(imageIds);
           const removed = existing.filter((r) => !finalIds.has(r.id));
-          if (input.imageIds.length === 0 && existing.length > 0) invalid({ imageIds: UPLOAD_TEXTS.keepOneImage });
-          if (input.imageIds.length > kind.maxImages) invalid({ imageIds: kind.texts.maxImages });
+          if (imageIds.length === 0 && existing.length > 0) invalid({ imageIds: UPLOAD_TEXTS.keepOneImage });
+          if (imageIds.length > kind.maxImages) invalid({ imageIds: kind.texts.maxImages });
 
-          const links = planLinks(kind, input.name, new Map(staged.map((r) => [r.id, r])), input.imageIds, Date.now());
-          const firstId = input.imageIds[0];
+          const links = planLinks(kind, input.name, new Map(staged.map((r) => [r.id, r])), imageIds, Date.now());
+          const firstId = imageIds[0];
           const firstExisting = firstId ? existingById.get(firstId) : undefined;
           const firstLink = links.find((l) => l.id === firstId);
           const mainImageUrl = firstExisting
@@ -164,7 +170,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
             const current = await catalogRepository.findLive(trx, collection, id);
             assertUpdated(updated, current, (row: never) => presentDetail(row, existing));
           }
-          for (const [position, imageId] of input.imageIds.entries()) {
+          for (const [position, imageId] of imageIds.entries()) {
             const kept = existingById.get(imageId);
             if (kept && kept.position !== position) await catalogRepository.setPosition(trx, imageId, position);
           }
@@ -178,7 +184,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
             description: `Updated ${kind.texts.noun} "${input.name}"${added || removed.length ? ` (${added} ${added === 1 ? 'image' : 'images'} added, ${removed.length} removed)` : ''}`,
             changes: {
               before: auditSnapshot(before, existing.length),
-              after: auditSnapshot({ ...fields, mainImageUrl }, input.imageIds.length),
+              after: auditSnapshot({ ...fields, mainImageUrl }, imageIds.length),
             },
             details: added || removed.length ? { imagesAdded: added, imagesRemoved: removed.length } : undefined,
           });

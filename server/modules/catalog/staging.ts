@@ -12,6 +12,8 @@ import { cleanPhoto, UnreadablePhotoError, type CleanPhoto } from '../../platfor
 import { readAll } from '../../platform/stored-files.js';
 import { safeSegment } from '../../platform/storage.js';
 import { catalogRepository } from './repository.js';
+import { fingerprintImage, type Fingerprint } from '../../platform/fingerprint.js';
+import { similarPhotos } from '../dataset/copies.js';
 import type { CatalogRuntime } from './runtime.js';
 
 export interface StageOptions {
@@ -71,6 +73,13 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
     height: probe.height,
     sha256,
   };
+  // A disease photo is training data: its fingerprint is taken now, so the uploader hears at once
+  // which stored photos it copies (the thumbnail job would only know in a few seconds).
+  let fingerprint: Fingerprint | null = null;
+  if (kind.trainingSetExport) {
+    const sizes = { maxPixels: CATALOG_LIMITS.maxImagePixels, displaySize: CATALOG_LIMITS.displaySize, thumbSize: CATALOG_LIMITS.thumbSize };
+    fingerprint = await fingerprintImage(photo.body, sizes).then(({ phash, sharpness, brightness, entropy }) => ({ phash, sharpness, brightness, entropy }), () => null);
+  }
   try {
     await catalogRepository.insertImage(ctx.db, {
       ...staged,
@@ -89,11 +98,13 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
       cameraMake: photo.camera.make,
       cameraModel: photo.camera.model,
       locationCleaned: 1,
+      ...fingerprint,
     });
   } catch (err) {
     await cleanup();
     throw err;
   }
   runtime.queue.push(id);
-  return staged;
+  const similar = fingerprint ? await similarPhotos(ctx, { id, sha256, phash: fingerprint.phash, uploadedBy: options.uploadedBy }) : [];
+  return { ...staged, similar };
 }

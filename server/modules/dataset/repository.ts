@@ -18,4 +18,30 @@ export const datasetRepository = {
       .orderBy('catalog_images.entryId').orderBy('catalog_images.position')
       .execute();
   },
+
+  /** The hashes copies are looked for among: photos of live diseases, and staged disease photos. */
+  hashes(db: Kysely<Database>) {
+    return db.selectFrom('catalog_images')
+      .leftJoin('rice_local_diseases as d', 'd.id', 'catalog_images.entryId')
+      .select(['catalog_images.id', 'catalog_images.phash'])
+      .where('catalog_images.collection', '=', 'rice_local_diseases')
+      .where('catalog_images.phash', 'is not', null)
+      .where((eb) => eb.or([eb('catalog_images.entryId', 'is', null), eb('d.isDeleted', '=', 0)]))
+      .execute();
+  },
+
+  /** Disease photos with these bytes (the index on sha256, migration 186). */
+  withSha256(db: Kysely<Database>, sha256: string) {
+    return db.selectFrom('catalog_images').select('id').where('sha256', '=', sha256).where('collection', '=', 'rice_local_diseases').limit(20).execute();
+  },
+
+  /** What a copy is shown with: its disease (none while staged), its uploader, its thumbnail. */
+  describe(db: Kysely<Database>, ids: readonly string[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db.selectFrom('catalog_images')
+      .leftJoin('rice_local_diseases as d', 'd.id', 'catalog_images.entryId')
+      .select(['catalog_images.id', 'catalog_images.entryId', 'catalog_images.uploadedBy', 'catalog_images.thumbKey', 'catalog_images.sha256', 'catalog_images.phash', 'd.name', 'd.isDeleted'])
+      .where('catalog_images.id', 'in', [...ids])
+      .execute();
+  },
 };

@@ -38,7 +38,7 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
   const formId = useId();
   const toast = useToast();
   const save = useSaveEntry(kind);
-  const [batch] = useState(() => new UploadBatch(kind));
+  const [batch] = useState(() => new UploadBatch(kind, { entryId: entry?.id ?? null, discard: (ids) => void discardStaged(kind, ids) }));
   const batchVersion = useUploadBatch(batch);
   const schema = useMemo(() => (isEdit ? catalogUpdateSchema(kind).omit({ version: true }) : catalogCreateSchema(kind)), [isEdit, kind]);
   const initial = useMemo(() => toFormValues(entry), []); // eslint-disable-line react-hooks/exhaustive-deps

@@ -1,10 +1,15 @@
 import { useSyncExternalStore } from 'react';
 import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog';
 import { ApiError } from '../../lib/api';
+import type { StagedImage } from '../../../common/schemas/catalog';
 import { uploadPhoto } from './api';
+import { EMPTY_STATS, statsOf, type UploadStats } from './upload-stats';
 import { convertHeic, isHeic } from './heic';
 
-export type UploadStatus = 'queued' | 'converting' | 'uploading' | 'done' | 'failed';
+/** 'skipped': the same bytes as another photo of the entry, so left out (and not counted). */
+export type UploadStatus = 'queued' | 'converting' | 'uploading' | 'done' | 'failed' | 'skipped';
+
+export type { UploadStats } from './upload-stats';
 
 export interface UploadItem {
   key: number;
@@ -16,25 +21,16 @@ export interface UploadItem {
   loaded: number;
   imageId: string | null;
   error: string | null;
+  sha256: string | null;
+  /** Stored photos the server found this one a copy of (disease photos). */
+  similar: StagedImage['similar'];
 }
 
-export interface UploadStats {
-  count: number;
-  done: number;
-  failed: number;
-  active: number;
-  totalBytes: number;
-  sentBytes: number;
-  /** Seconds left at the recent rate, or null while unknown. */
-  secondsLeft: number | null;
-}
 
 /** Marks a chosen file that has no staged id yet; never sent to the server. */
 export const PENDING_PREFIX = 'pending:';
 
-const EMPTY_STATS: UploadStats = { count: 0, done: 0, failed: 0, active: 0, totalBytes: 0, sentBytes: 0, secondsLeft: null };
 const NOTIFY_EVERY_MS = 120;
-const RATE_WINDOW_MS = 5000;
 
 /**
  * The bulk uploader's state, kept outside React so 2000 files and their progress events do
@@ -58,7 +54,16 @@ export class UploadBatch {
   private samples: Array<{ at: number; sent: number }> = [];
   private closed = false;
 
-  constructor(private readonly kind: CatalogKind, private readonly concurrency: number = CATALOG_LIMITS.browserUploadConcurrency) {}
+  private readonly concurrency: number;
+  /** The entry being edited (its saved photos count as the entry's), null for a new one. */
+  readonly entryId: string | null;
+  private readonly discard: (ids: string[]) => void;
+
+  constructor(private readonly kind: CatalogKind, options: { concurrency?: number; entryId?: string | null; discard?: (ids: string[]) => void } = {}) {
+    this.concurrency = options.concurrency ?? CATALOG_LIMITS.browserUploadConcurrency;
+    this.entryId = options.entryId ?? null;
+    this.discard = options.discard ?? (() => {});
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -69,7 +74,7 @@ export class UploadBatch {
 
   add(files: File[]): void {
     for (const file of files) {
-      const item: UploadItem = { key: this.nextKey++, file, name: file.name, size: file.size, status: 'queued', loaded: 0, imageId: null, error: null };
+      const item: UploadItem = { key: this.nextKey++, file, name: file.name, size: file.size, status: 'queued', loaded: 0, imageId: null, error: null, sha256: null, similar: [] };
       this.items.push(item);
       this.waiting.push(item);
     }
@@ -136,7 +141,7 @@ export class UploadBatch {
    * many photos an entry has are checked on this list, so they answer before uploads finish.
    */
   chosenIds(): string[] {
-    return this.items.map((item) => (item.status === 'done' && item.imageId ? item.imageId : `${PENDING_PREFIX}${item.key}`));
+    return this.items.filter((item) => item.status !== 'skipped').map((item) => (item.status === 'done' && item.imageId ? item.imageId : `${PENDING_PREFIX}${item.key}`));
   }
 
   /** Staged image ids in the order the files were picked. */
@@ -172,10 +177,13 @@ export class UploadBatch {
         item.loaded = Math.round(fraction * item.size);
         this.notify(false);
       }, controller.signal);
-      item.status = 'done';
       item.loaded = item.size;
       item.imageId = staged.id;
-      this.doneVersion += 1;
+      item.sha256 = staged.sha256 ?? null;
+      item.similar = staged.similar ?? [];
+      item.status = this.copiesAnother(item) ? 'skipped' : 'done';
+      if (item.status === 'skipped') this.discard([staged.id]);
+      else this.doneVersion += 1;
     } catch (err) {
       if ((err as Error).name === 'AbortError') {
         if (!this.closed && this.items.includes(item)) { item.status = 'queued'; item.loaded = 0; }
@@ -191,6 +199,12 @@ export class UploadBatch {
     }
   }
 
+  /** The same bytes as a photo already in the entry: an uploaded file of this batch, or a saved photo of the entry. */
+  private copiesAnother(item: UploadItem): boolean {
+    if (item.sha256 && this.items.some((other) => other !== item && other.status === 'done' && other.sha256 === item.sha256)) return true;
+    return this.entryId !== null && item.similar.some((s) => s.exact && s.entryId === this.entryId);
+  }
+
   /** `soon` for the user's own actions (add, remove, retry); progress and status changes are batched. */
   private notify(soon: boolean): void {
     if (this.closed) return;
@@ -198,52 +212,16 @@ export class UploadBatch {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.stats = this.computeStats();
+      this.stats = statsOf(this.items, this.samples);
       this.version += 1;
       this.listeners.forEach((l) => l());
     }, soon ? 16 : NOTIFY_EVERY_MS);
   }
 
-  private computeStats(): UploadStats {
-    const stats = { ...EMPTY_STATS };
-    for (const item of this.items) {
-      stats.count += 1;
-      stats.totalBytes += item.size;
-      if (item.status === 'done') { stats.done += 1; stats.sentBytes += item.size; }
-      else if (item.status === 'failed') stats.failed += 1;
-      else {
-        stats.sentBytes += item.loaded;
-        if (item.status !== 'queued') stats.active += 1;
-      }
-    }
-    const queued = stats.count - stats.done - stats.failed - stats.active;
-    const now = performance.now();
-    this.samples.push({ at: now, sent: stats.sentBytes });
-    while (this.samples.length > 2 && now - this.samples[0]!.at > RATE_WINDOW_MS) this.samples.shift();
-    const first = this.samples[0]!;
-    const rate = now - first.at > 500 ? (stats.sentBytes - first.sent) / ((now - first.at) / 1000) : 0;
-    const remaining = stats.totalBytes - stats.sentBytes;
-    stats.secondsLeft = stats.active + queued === 0 ? 0 : rate > 0 ? remaining / rate : null;
-    return stats;
-  }
+
 }
 
 /** Re-renders the caller when the batch changes (at most every ~120 ms). */
 export function useUploadBatch(batch: UploadBatch): number {
   return useSyncExternalStore(batch.subscribe, batch.getVersion);
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
-}
-
-export function formatDuration(seconds: number): string {
-  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
-  const m = Math.floor(seconds / 60);
-  const s = Math.round(seconds % 60);
-  if (m < 60) return `${m} min ${s} s`;
-  return `${Math.floor(m / 60)} h ${m % 60} min`;
 }

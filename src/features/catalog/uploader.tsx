@@ -5,7 +5,8 @@ import { UPLOAD_TEXTS } from '../../../common/catalog-texts';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { isHeic, looksLikeImage } from './heic';
-import { formatBytes, formatDuration, useUploadBatch, type UploadBatch, type UploadItem } from './upload-batch';
+import { formatBytes, formatDuration } from './format';
+import { useUploadBatch, type UploadBatch, type UploadItem } from './upload-batch';
 
 /** Every file of a dropped folder (and its sub-folders), through the File System entries API. */
 async function filesFromDrop(dataTransfer: DataTransfer): Promise<File[]> {
@@ -48,13 +49,33 @@ const STATUS_TEXT: Record<UploadItem['status'], string> = {
   uploading: UPLOAD_TEXTS.uploading,
   done: UPLOAD_TEXTS.done,
   failed: UPLOAD_TEXTS.failed,
+  skipped: UPLOAD_TEXTS.skippedCopy,
 };
+
+interface CopyFlag { kind: 'near' | 'conflict'; text: string; thumbUrl: string | null; sibling: UploadItem | null }
+
+/**
+ * What an uploaded disease photo is a copy of, as the server found it: a photo of another disease
+ * (a label conflict), else another photo of this entry (a near copy: this batch's or a saved one).
+ */
+function copyFlag(item: UploadItem, batch: UploadBatch): CopyFlag | null {
+  if (item.status !== 'done') return null;
+  const other = item.similar.find((s) => s.entryId !== null && s.entryId !== batch.entryId);
+  if (other) return { kind: 'conflict', text: UPLOAD_TEXTS.alsoIn(other.entryName ?? ''), thumbUrl: other.thumbUrl, sibling: null };
+  for (const s of item.similar) {
+    const sibling = s.entryId === null ? batch.items.find((i) => i !== item && i.imageId === s.imageId && i.status === 'done') ?? null : null;
+    if (sibling || (batch.entryId !== null && s.entryId === batch.entryId)) return { kind: 'near', text: UPLOAD_TEXTS.nearCopy(s.distance), thumbUrl: s.thumbUrl, sibling };
+  }
+  return null;
+}
 
 function Row({ item, batch, onRemove }: { item: UploadItem; batch: UploadBatch; onRemove(key: number): void }) {
   const percent = item.size > 0 ? Math.round((item.loaded / item.size) * 100) : 0;
+  const flag = copyFlag(item, batch);
   return (
-    <div className="flex h-full items-center gap-3 border-b border-slate-100 px-3" data-testid="upload-row" data-status={item.status}>
+    <div className="flex h-full items-center gap-3 border-b border-slate-100 px-3" data-testid="upload-row" data-status={item.status} data-copy={flag?.kind}>
       <Preview item={item} />
+      {flag && (flag.sibling ? <Preview item={flag.sibling} /> : flag.thumbUrl ? <img src={flag.thumbUrl} alt="" className="h-10 w-10 shrink-0 rounded object-cover ring-2 ring-amber-400" /> : null)}
       <div className="min-w-0 flex-1">
         <div className="flex items-center justify-between gap-2 text-sm">
           <span className="truncate text-slate-800" title={item.name}>{item.name}</span>
@@ -67,7 +88,9 @@ function Row({ item, batch, onRemove }: { item: UploadItem; batch: UploadBatch; 
             <div className="h-1.5 flex-1 overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-label={`${item.name} upload`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={item.status === 'done' ? 100 : percent}>
               <div className={cn('h-full rounded-full', item.status === 'done' ? 'bg-brand-600' : 'bg-brand-400')} style={{ width: `${item.status === 'done' ? 100 : percent}%` }} />
             </div>
-            <span className="w-24 shrink-0 text-right text-xs text-slate-500">{item.status === 'uploading' ? `${percent}%` : STATUS_TEXT[item.status]}</span>
+            {flag
+              ? <span className={cn('max-w-[55%] shrink-0 truncate text-right text-xs', flag.kind === 'conflict' ? 'text-red-700' : 'text-amber-700')} title={flag.text}>{flag.text}</span>
+              : <span className="w-24 shrink-0 whitespace-nowrap text-right text-xs text-slate-500">{item.status === 'uploading' ? `${percent}%` : STATUS_TEXT[item.status]}</span>}
           </div>
         )}
       </div>
@@ -87,6 +110,20 @@ function Row({ item, batch, onRemove }: { item: UploadItem; batch: UploadBatch; 
       </button>
     </div>
   );
+}
+
+/** How many uploaded photos look like another photo of the entry, or are also photos of another disease. */
+function CopiesSummary({ batch }: { batch: UploadBatch }) {
+  let near = 0;
+  let conflicts = 0;
+  for (const item of batch.items) {
+    if (item.similar.length === 0) continue;
+    const flag = copyFlag(item, batch);
+    if (flag?.kind === 'near') near += 1;
+    else if (flag?.kind === 'conflict') conflicts += 1;
+  }
+  if (near + conflicts === 0) return null;
+  return <p className="text-sm text-amber-800" role="status" data-testid="upload-copies">{UPLOAD_TEXTS.flaggedCopies(near, conflicts)}</p>;
 }
 
 const ROW_HEIGHT = 56;
@@ -178,6 +215,8 @@ export function Uploader({ batch, capacity, onTooMany, onRemove, disabled }: {
             <div className="h-2 overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-label="All photos" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
               <div className="h-full rounded-full bg-brand-600" style={{ width: `${percent}%` }} />
             </div>
+            {stats.skipped > 0 && <p className="text-sm text-slate-600" role="status">{UPLOAD_TEXTS.skippedCopies(stats.skipped)}</p>}
+            <CopiesSummary batch={batch} />
             {stats.failed > 0 && (
               <div className="flex flex-wrap items-center gap-2 text-sm text-red-600">
                 <span role="alert">{UPLOAD_TEXTS.failedUploads(stats.failed)}</span>
