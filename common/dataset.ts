@@ -101,3 +101,24 @@ export const DATASET_TEXTS = {
 
 /** How many copy groups and flagged photos the screen draws; the CSV holds them all. */
 export const DATASET_SCREEN_LIMITS = { clusters: 100, flagged: 200 } as const;
+
+export const PHOTO_REMOVAL_TEXTS = {
+  remove: 'Remove from this disease',
+  removeShort: 'Remove',
+  removeLabel: (disease: string) => `Remove this photo from ${disease}`,
+  removed: 'Removed from the disease. Put it back from Removed photos below.',
+  lastPhoto: 'This is the disease\u2019s only photo: it stays.',
+  notThere: 'This photo is no longer in that disease (the list may be out of date).',
+  putBack: 'Put back',
+  putBackLabel: (disease: string) => `Put this photo back into ${disease}`,
+  putBackDone: 'The photo is back in its disease, after its other photos.',
+  diseaseGone: 'Its disease has been deleted: restore the disease from the trash first.',
+  title: 'Removed photos',
+  help: 'Photos taken out of their disease here. They are kept, out of the training set, until put back.',
+  empty: 'No photo has been removed.',
+  by: (name: string | null, when: string) => `Removed by ${name ?? 'Unknown'} · ${when}`,
+  audit: {
+    removed: (disease: string) => `Removed a photo from disease "${disease}" (Dataset health)`,
+    putBack: (disease: string) => `Put a removed photo back into disease "${disease}" (Dataset health)`,
+  },
+} as const;

@@ -37,5 +37,17 @@ export const datasetHealthSchema = z.object({
   clusterCount: z.number(),
   flagged: z.array(datasetFlaggedSchema),
   flaggedCount: z.number(),
+  /** Photos taken out of their diseases here, newest first (at most 200). */
+  removed: z.array(z.object({
+    id: z.string(),
+    diseaseId: z.string(),
+    diseaseName: z.string().nullable(),
+    removedAt: z.string().nullable(),
+    removedBy: z.string().nullable(),
+    thumbUrl: z.string().nullable(),
+  })),
 });
 export type DatasetHealth = z.infer<typeof datasetHealthSchema>;
+
+export const removePhotoSchema = z.object({ diseaseId: z.string().min(1).max(100) });
+export const photoIdParams = z.object({ imageId: z.string().min(1).max(100) });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATASET_TEXTS } from '../../common/dataset.js';
+import { DATASET_TEXTS, PHOTO_REMOVAL_TEXTS } from '../../common/dataset.js';
+import { catalogRuntime } from '../../server/modules/catalog/runtime.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 
@@ -73,5 +74,39 @@ describe('dataset health', () => {
     for (const url of ['/api/dataset-health', '/api/dataset-health/report.csv']) {
       expect((await t.app.inject({ url, headers: { cookie: admin } })).statusCode).toBe(403);
     }
+  });
+
+  it('takes a photo out of its disease and puts it back, each audited, the disease\'s version and main image following', async () => {
+    const post = (url: string, payload?: unknown, who = cookie) => t.app.inject({ method: 'POST', url, headers: { cookie: who }, ...(payload ? { payload: payload as object } : {}) });
+    const version = async () => Number((await t.ctx.db.selectFrom('rice_local_diseases').select('version').where('id', '=', 'blast').executeTakeFirstOrThrow()).version);
+    const before = await version();
+    const removed = await post('/api/dataset-health/photos/blast-0/remove', { diseaseId: 'blast' });
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect(await version()).toBe(before + 1);
+    const disease = await t.ctx.db.selectFrom('rice_local_diseases').select('mainImageUrl').where('id', '=', 'blast').executeTakeFirstOrThrow();
+    expect(disease.mainImageUrl).toBe('/api/files/rice_disease/blast/1.jpg');
+    const health = (await t.app.inject({ url: '/api/dataset-health', headers: { cookie } })).json();
+    expect(health.diseases[0]).toMatchObject({ id: 'blast', photos: 8 });
+    expect(health.removed).toEqual([expect.objectContaining({ id: 'blast-0', diseaseId: 'blast', diseaseName: 'Rice blast' })]);
+    // Kept: the staged-photo clean-up passes it over.
+    await catalogRuntime(t.ctx).cleanupStaged(0);
+    expect(await t.ctx.db.selectFrom('catalog_images').select('id').where('id', '=', 'blast-0').execute()).toHaveLength(1);
+
+    // Refused: a photo not in that disease, the only photo of a disease, another role.
+    expect((await post('/api/dataset-health/photos/blast-0/remove', { diseaseId: 'blast' })).statusCode).toBe(404);
+    const last = await post('/api/dataset-health/photos/blight-0/remove', { diseaseId: 'blight' });
+    expect(last.statusCode).toBe(409);
+    expect(last.json().error.message).toBe(PHOTO_REMOVAL_TEXTS.lastPhoto);
+    const admin = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
+    expect((await post('/api/dataset-health/photos/blast-2/remove', { diseaseId: 'blast' }, admin)).statusCode).toBe(403);
+
+    const back = await post('/api/dataset-health/photos/blast-0/put-back');
+    expect(back.statusCode, back.body).toBe(204);
+    const row = await t.ctx.db.selectFrom('catalog_images').selectAll().where('id', '=', 'blast-0').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ entryId: 'blast', position: 9, removedFrom: null });
+    expect((await post('/api/dataset-health/photos/blast-0/put-back')).statusCode).toBe(404);
+    const entries = await t.ctx.db.selectFrom('audit_logs').select(['action', 'description']).where('documentId', '=', 'blast').orderBy('seq').execute();
+    expect(entries.map((e) => e.action)).toEqual(['UPDATE', 'RESTORE']);
+    expect(entries[0]!.description).toBe(PHOTO_REMOVAL_TEXTS.audit.removed('Rice blast'));
   });
 });

@@ -94,6 +94,11 @@ export interface CatalogImagesTable {
   sharpness?: number | null;
   brightness?: number | null;
   entropy?: number | null;
+  /** Migration 187: taken out of its disease from Dataset health (unlinked, kept, can be put back). */
+  removedFrom?: string | null;
+  removedPosition?: number | null;
+  removedAt?: string | null;
+  removedBy?: string | null;
 }
 
 export interface MaintenanceTable {

@@ -164,7 +164,7 @@ export const catalogRepository = {
     const rows: CatalogImageRow[] = [];
     for (const part of chunks(ids)) {
       rows.push(...await db.selectFrom('catalog_images').selectAll()
-        .where('id', 'in', part).where('collection', '=', collection).where('uploadedBy', '=', uploadedBy).where('entryId', 'is', null)
+        .where('id', 'in', part).where('collection', '=', collection).where('uploadedBy', '=', uploadedBy).where('entryId', 'is', null).where('removedFrom', 'is', null)
         .execute());
     }
     return rows;
@@ -215,7 +215,7 @@ export const catalogRepository = {
 
   /** Staged photos older than the cut-off (never saved with an entry). */
   staleStaged(db: Db, before: string, limit: number): Promise<CatalogImageRow[]> {
-    return db.selectFrom('catalog_images').selectAll().where('entryId', 'is', null).where('createdAt', '<', before)
+    return db.selectFrom('catalog_images').selectAll().where('entryId', 'is', null).where('removedFrom', 'is', null).where('createdAt', '<', before)
       .orderBy('createdAt').limit(limit).execute();
   },
 

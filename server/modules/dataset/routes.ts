@@ -1,12 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DATASET_TEXTS } from '../../../common/dataset.js';
-import { datasetHealthSchema } from '../../../common/schemas/dataset.js';
+import { z } from 'zod';
+import { datasetHealthSchema, photoIdParams, removePhotoSchema } from '../../../common/schemas/dataset.js';
+import { requireAuth } from '../../platform/policy.js';
+import { createPhotoRemoval } from './removal.js';
 import { createDatasetService } from './service.js';
 
 /** Dataset health of the disease photos (the scanner's training set): super admins, as the training set itself. */
 const routes: FastifyPluginAsync = async (app) => {
   const service = createDatasetService(app.ctx);
+  const removal = createPhotoRemoval(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const config = { access: 'trainingData.export' } as const;
   const tags = ['dataset'];
@@ -15,6 +19,22 @@ const routes: FastifyPluginAsync = async (app) => {
     config,
     schema: { tags, summary: 'Photos per disease, groups of copies (and copies across diseases), photos with quality flags', response: { 200: datasetHealthSchema } },
   }, async () => service.health());
+
+  r.post('/api/dataset-health/photos/:imageId/remove', {
+    config,
+    schema: { tags, summary: 'Take a photo out of its disease (kept, out of the training set, can be put back)', params: photoIdParams, body: removePhotoSchema, response: { 204: z.null() } },
+  }, async (request, reply) => {
+    await removal.remove(request.body.diseaseId, request.params.imageId, requireAuth(request).actor);
+    return reply.code(204).send(null);
+  });
+
+  r.post('/api/dataset-health/photos/:imageId/put-back', {
+    config,
+    schema: { tags, summary: 'Put a removed photo back into its disease, after its photos', params: photoIdParams, response: { 204: z.null() } },
+  }, async (request, reply) => {
+    await removal.putBack(request.params.imageId, requireAuth(request).actor);
+    return reply.code(204).send(null);
+  });
 
   r.get('/api/dataset-health/report.csv', {
     compress: false, // streamed as written (app.ts compresses JSON only)

@@ -12,7 +12,7 @@ type Kind = DatasetHealth['clusters'][number]['kind'];
 const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
 
 interface Full {
-  health: Omit<DatasetHealth, 'clusters' | 'flagged'>;
+  health: Omit<DatasetHealth, 'clusters' | 'flagged' | 'removed'>;
   clusters: Array<{ cluster: string; kind: Kind; photos: Array<Photo & { distance: number | null }> }>;
   flagged: Array<{ photo: Photo; flags: QualityFlag[] }>;
   names: Map<string, string>;
@@ -72,9 +72,12 @@ const thumb = (p: Photo) => (p.thumbKey ? fileUrl(p.thumbKey) : null);
 export function createDatasetService(ctx: AppContext) {
   return {
     async health(): Promise<DatasetHealth> {
-      const full = await build(ctx);
+      const [full, removed] = await Promise.all([build(ctx), repo.removed(ctx.db, 200)]);
       return {
         ...full.health,
+        removed: removed.map((r) => ({
+          id: r.id, diseaseId: r.removedFrom!, diseaseName: r.name ?? null, removedAt: r.removedAt ?? null, removedBy: r.fullname ?? null, thumbUrl: r.thumbKey ? fileUrl(r.thumbKey) : null,
+        })),
         clusters: full.clusters.slice(0, DATASET_SCREEN_LIMITS.clusters).map((g) => ({
           cluster: g.cluster, kind: g.kind, photos: g.photos.map((p) => ({ id: p.id, diseaseId: p.entryId!, thumbUrl: thumb(p), distance: p.distance })),
         })),

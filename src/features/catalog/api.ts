@@ -90,3 +90,20 @@ export function useDatasetHealth() {
     staleTime: 0,
   });
 }
+
+/** Takes a photo out of its disease, or puts a removed one back (Dataset health); the screen refreshes. */
+export function usePhotoRemoval() {
+  const queryClient = useQueryClient();
+  const refresh = () => { void queryClient.invalidateQueries({ queryKey: ['rice_local_diseases'] }); };
+  return {
+    remove: useMutation({
+      mutationFn: ({ imageId, diseaseId }: { imageId: string; diseaseId: string }) =>
+        api<void>(`/api/dataset-health/photos/${encodeURIComponent(imageId)}/remove`, { method: 'POST', body: { diseaseId } }),
+      onSuccess: refresh,
+    }),
+    putBack: useMutation({
+      mutationFn: (imageId: string) => api<void>(`/api/dataset-health/photos/${encodeURIComponent(imageId)}/put-back`, { method: 'POST' }),
+      onSuccess: refresh,
+    }),
+  };
+}

@@ -1,12 +1,14 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ArrowLeft, Download } from 'lucide-react';
-import { DATASET_TEXTS as T } from '../../../common/dataset';
+import { ArrowLeft, Download, RotateCcw, Trash2 } from 'lucide-react';
+import { DATASET_TEXTS as T, PHOTO_REMOVAL_TEXTS as R } from '../../../common/dataset';
+import { useToast } from '../../components/ui/toast';
+import { formatDateTime } from './format';
 import type { DatasetHealth } from '../../../common/schemas/dataset';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { cn } from '../../components/ui/cn';
-import { useDatasetHealth } from './api';
+import { useDatasetHealth, usePhotoRemoval } from './api';
 
 type Health = DatasetHealth;
 
@@ -14,6 +16,46 @@ function Thumb({ url, label, className }: { url: string | null; label: string; c
   return url
     ? <img src={url} alt={label} loading="lazy" className={cn('h-24 w-24 rounded-md object-cover ring-1 ring-slate-200', className)} />
     : <div className={cn('flex h-24 w-24 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-500', className)}>{label}</div>;
+}
+
+type Removal = ReturnType<typeof usePhotoRemoval>;
+
+/** "Remove from this disease": the photo leaves the disease and the training set, kept to be put back. */
+function RemoveButton({ imageId, diseaseId, disease, removal, compact }: { imageId: string; diseaseId: string; disease: string; removal: Removal; compact?: boolean }) {
+  const toast = useToast();
+  return (
+    <button type="button" aria-label={R.removeLabel(disease)} title={R.remove} disabled={removal.remove.isPending}
+      onClick={() => removal.remove.mutate({ imageId, diseaseId }, { onSuccess: () => toast.show(R.removed), onError: (err) => toast.show(err.message) })}
+      className="mt-1 inline-flex items-center gap-1 rounded px-1 py-0.5 text-xs font-medium text-red-700 hover:bg-red-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 disabled:opacity-50">
+      <Trash2 className="h-3.5 w-3.5" aria-hidden />{compact ? R.removeShort : R.remove}
+    </button>
+  );
+}
+
+function Removed({ health, removal }: { health: Health; removal: Removal }) {
+  const toast = useToast();
+  return (
+    <Section id="removed" title={R.title} help={R.help}>
+      {health.removed.length === 0 ? <p className="mt-3 text-sm text-slate-600">{R.empty}</p> : (
+        <ul className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          {health.removed.map((p) => (
+            <li key={p.id} className="flex gap-3 rounded-lg border border-slate-100 p-2" data-testid="removed-photo">
+              <Thumb url={p.thumbUrl} label={p.id} className="h-20 w-20" />
+              <div className="min-w-0 text-xs text-slate-600">
+                <p className="truncate text-sm font-medium text-slate-800">{p.diseaseName ?? p.diseaseId}</p>
+                <p>{R.by(p.removedBy, formatDateTime(p.removedAt))}</p>
+                <button type="button" aria-label={R.putBackLabel(p.diseaseName ?? p.diseaseId)} disabled={removal.putBack.isPending}
+                  onClick={() => removal.putBack.mutate(p.id, { onSuccess: () => toast.show(R.putBackDone), onError: (err) => toast.show(err.message) })}
+                  className="mt-1 inline-flex items-center gap-1 rounded px-1 py-0.5 text-xs font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 disabled:opacity-50">
+                  <RotateCcw className="h-3.5 w-3.5" aria-hidden />{R.putBack}
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
 }
 
 function Section({ id, title, help, children }: { id: string; title: string; help: string; children: ReactNode }) {
@@ -55,7 +97,7 @@ function Balance({ health }: { health: Health }) {
   );
 }
 
-function Copies({ health, names }: { health: Health; names: Map<string, string> }) {
+function Copies({ health, names, removal }: { health: Health; names: Map<string, string>; removal: Removal }) {
   const tone = { conflict: 'bg-red-100 text-red-800', exact: 'bg-amber-100 text-amber-800', near: 'bg-sky-100 text-sky-800' } as const;
   return (
     <Section id="copies" title={T.clusters.title} help={T.clusters.help}>
@@ -66,11 +108,12 @@ function Copies({ health, names }: { health: Health; names: Map<string, string> 
               <span className={cn('rounded-full px-2 py-0.5 text-xs font-semibold', tone[group.kind])}>{T.clusters.kind[group.kind]}</span>
               <div className="mt-2 flex flex-wrap gap-3">
                 {group.photos.map((p) => (
-                  <figure key={p.id} className="w-24">
+                  <figure key={p.id} className="w-28">
                     <Thumb url={p.thumbUrl} label={p.id} />
                     <figcaption className="mt-1 text-xs text-slate-600">
                       <span className="block truncate font-medium text-slate-800">{names.get(p.diseaseId) ?? p.diseaseId}</span>
                       {p.distance !== null && T.clusters.distance(p.distance)}
+                      <RemoveButton imageId={p.id} diseaseId={p.diseaseId} disease={names.get(p.diseaseId) ?? p.diseaseId} removal={removal} compact />
                     </figcaption>
                   </figure>
                 ))}
@@ -84,7 +127,7 @@ function Copies({ health, names }: { health: Health; names: Map<string, string> 
   );
 }
 
-function Quality({ health, names }: { health: Health; names: Map<string, string> }) {
+function Quality({ health, names, removal }: { health: Health; names: Map<string, string>; removal: Removal }) {
   return (
     <Section id="quality" title={T.quality.title} help={T.quality.help}>
       {health.flagged.length === 0 ? <p className="mt-3 text-sm text-slate-600">{T.quality.empty}</p> : (
@@ -97,6 +140,7 @@ function Quality({ health, names }: { health: Health; names: Map<string, string>
                 <p className="mt-1 flex flex-wrap gap-1">{p.flags.map((f) => <span key={f} className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-800">{T.quality.flags[f]}</span>)}</p>
                 <p className="mt-1">{T.quality.measures(p.sharpness, p.brightness, p.entropy)}</p>
                 {p.width !== null && p.height !== null && <p>{p.width}×{p.height}</p>}
+                <RemoveButton imageId={p.id} diseaseId={p.diseaseId} disease={names.get(p.diseaseId) ?? p.diseaseId} removal={removal} />
               </div>
             </li>
           ))}
@@ -110,6 +154,7 @@ function Quality({ health, names }: { health: Health; names: Map<string, string>
 /** Dataset health (super admins): the disease photos as the scanner's training set sees them. */
 export function DatasetHealthPage() {
   const query = useDatasetHealth();
+  const removal = usePhotoRemoval();
   const health = query.data;
   const names = new Map((health?.diseases ?? []).map((d) => [d.id, d.name]));
   const totals = health ? (Object.keys(T.totals) as Array<keyof typeof T.totals>) : [];
@@ -138,8 +183,9 @@ export function DatasetHealthPage() {
           </dl>
           {health.totals.fingerprinted < health.totals.photos && <p className="text-sm text-amber-800">{T.unchecked(health.totals.photos - health.totals.fingerprinted)}</p>}
           <Balance health={health} />
-          <Copies health={health} names={names} />
-          <Quality health={health} names={names} />
+          <Copies health={health} names={names} removal={removal} />
+          <Quality health={health} names={names} removal={removal} />
+          <Removed health={health} removal={removal} />
         </>
       )}
     </div>

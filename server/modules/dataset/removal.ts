@@ -1,0 +1,56 @@
+import { PHOTO_REMOVAL_TEXTS as T } from '../../../common/dataset.js';
+import type { Actor } from '../../platform/audit.js';
+import { nowIso } from '../../platform/clock.js';
+import { runCommand } from '../../platform/command.js';
+import type { AppContext } from '../../platform/context.js';
+import { fail } from '../../platform/errors.js';
+import { fileUrl } from '../../platform/storage.js';
+import { datasetRepository as repo } from './repository.js';
+
+const COLLECTION = 'rice_local_diseases';
+
+/**
+ * Takes a photo out of a disease (a copy, a label conflict, a poor photo) and puts it back: each
+ * one command with its audit entry on the disease and a live event, the disease's version and
+ * main image following. The photo is unlinked, never deleted, so it leaves the training set and
+ * the farmer app at once and comes back as it was.
+ */
+export function createPhotoRemoval(ctx: AppContext) {
+  return {
+    async remove(diseaseId: string, imageId: string, actor: Actor): Promise<void> {
+      await runCommand(ctx, actor, async (trx, cmd) => {
+        const disease = await repo.liveDisease(trx, diseaseId);
+        const photo = disease ? await repo.photoOf(trx, diseaseId, imageId) : undefined;
+        if (!disease || !photo) fail('NOT_FOUND', T.notThere);
+        if (await repo.photoCount(trx, diseaseId) <= 1) fail('CONFLICT', T.lastPhoto);
+        const now = nowIso();
+        if (await repo.unlink(trx, imageId, diseaseId, photo.position, { at: now, actorId: actor.id }) === 0) fail('NOT_FOUND', T.notThere);
+        const first = await repo.firstPhoto(trx, diseaseId);
+        await repo.touchDisease(trx, diseaseId, { mainImageUrl: first?.originalKey ? fileUrl(first.originalKey) : first?.externalUrl ?? null, updatedAt: now });
+        await cmd.audit({
+          action: 'UPDATE', collection: COLLECTION, documentId: diseaseId, documentName: disease.name,
+          description: T.audit.removed(disease.name), details: { imageId, removedFromPosition: photo.position },
+        });
+        cmd.publish({ topic: COLLECTION, id: diseaseId, op: 'update' });
+      });
+    },
+
+    async putBack(imageId: string, actor: Actor): Promise<void> {
+      await runCommand(ctx, actor, async (trx, cmd) => {
+        const photo = await repo.removedOne(trx, imageId);
+        if (!photo) fail('NOT_FOUND', T.notThere);
+        const diseaseId = photo.removedFrom!;
+        const disease = await repo.liveDisease(trx, diseaseId);
+        if (!disease) fail('CONFLICT', T.diseaseGone);
+        if (await repo.relink(trx, imageId, diseaseId) === 0) fail('NOT_FOUND', T.notThere);
+        const first = await repo.firstPhoto(trx, diseaseId);
+        await repo.touchDisease(trx, diseaseId, { mainImageUrl: first?.originalKey ? fileUrl(first.originalKey) : first?.externalUrl ?? null, updatedAt: nowIso() });
+        await cmd.audit({
+          action: 'RESTORE', collection: COLLECTION, documentId: diseaseId, documentName: disease.name,
+          description: T.audit.putBack(disease.name), details: { imageId },
+        });
+        cmd.publish({ topic: COLLECTION, id: diseaseId, op: 'update' });
+      });
+    },
+  };
+}
