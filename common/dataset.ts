@@ -88,15 +88,15 @@ export const DATASET_TEXTS = {
   },
   quality: {
     title: 'Quality',
-    help: 'Photos a scanner learns little from. Measures: sharpness (variance of the Laplacian), brightness (median grey level), information (entropy of the grey levels, bits).',
+    help: 'Photos a scanner learns little from. Measures: sharpness (variance of the Laplacian), brightness (grey levels 0–255: 5th percentile, median, 95th percentile), information (entropy of the grey levels, bits).',
     empty: 'No photo is flagged.',
     flags: { blurry: 'Blurry', dark: 'Too dark', bright: 'Too bright', low_information: 'Little information', too_small: 'Too small' } satisfies Record<QualityFlag, string>,
-    measures: (sharpness: number | null, brightness: number | null, entropy: number | null) =>
-      `sharpness ${sharpness ?? '-'}, brightness ${brightness ?? '-'}, information ${entropy ?? '-'}`,
+    measures: (m: { sharpness: number | null; brightness: number | null; brightnessLow: number | null; brightnessHigh: number | null; entropy: number | null }) =>
+      `sharpness ${m.sharpness ?? '-'}, brightness ${m.brightnessLow ?? '-'}/${m.brightness ?? '-'}/${m.brightnessHigh ?? '-'}, information ${m.entropy ?? '-'}`,
     more: (n: number) => `${n.toLocaleString('en-US')} more photos in the CSV`,
   },
   unchecked: (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'photo is' : 'photos are'} not checked yet (their thumbnails are being made, or run cli.js fingerprint-photos).`,
-  csvColumns: ['kind', 'group', 'photo_id', 'disease_id', 'disease', 'phash', 'distance', 'flags', 'sharpness', 'brightness', 'entropy', 'width', 'height'] as const,
+  csvColumns: ['kind', 'group', 'photo_id', 'disease_id', 'disease', 'phash', 'distance', 'flags', 'sharpness', 'brightness_p5', 'brightness_median', 'brightness_p95', 'entropy', 'width', 'height'] as const,
 } as const;
 
 /** How many copy groups and flagged photos the screen draws; the CSV holds them all. */

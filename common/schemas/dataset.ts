@@ -21,6 +21,8 @@ export const datasetFlaggedSchema = photoSchema.extend({
   flags: z.array(z.enum(QUALITY_FLAGS)),
   sharpness: z.number().nullable(),
   brightness: z.number().nullable(),
+  brightnessLow: z.number().nullable(),
+  brightnessHigh: z.number().nullable(),
   entropy: z.number().nullable(),
   width: z.number().nullable(),
   height: z.number().nullable(),

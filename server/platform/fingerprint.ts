@@ -6,8 +6,10 @@ export interface Fingerprint {
   phash: string;
   /** Variance of the Laplacian of the grey image at the thumbnail's size (long edge 480 px). */
   sharpness: number;
-  /** Median grey level, 0–255. */
+  /** Median grey level, 0–255, and the 5th and 95th percentiles. */
   brightness: number;
+  brightnessLow: number;
+  brightnessHigh: number;
   /** Entropy of the grey levels in bits (0–8). */
   entropy: number;
 }
@@ -51,16 +53,18 @@ export function phashOf(grey32: Uint8Array): string {
   return hex;
 }
 
-/** Sharpness, median brightness and entropy of a grey image. */
+/** Sharpness, brightness (median, 5th and 95th percentiles) and entropy of a grey image. */
 function measures(grey: Uint8Array, width: number, height: number): Omit<Fingerprint, 'phash'> {
   const histogram = new Uint32Array(256);
   for (const g of grey) histogram[g]! += 1;
-  let count = 0;
-  let brightness = 0;
-  for (let level = 0; level < 256; level += 1) {
-    count += histogram[level]!;
-    if (count * 2 >= grey.length) { brightness = level; break; }
-  }
+  const percentile = (p: number) => {
+    let count = 0;
+    for (let level = 0; level < 256; level += 1) {
+      count += histogram[level]!;
+      if (count >= grey.length * p) return level;
+    }
+    return 255;
+  };
   let entropy = 0;
   for (const n of histogram) if (n > 0) entropy -= (n / grey.length) * Math.log2(n / grey.length);
   // 4-neighbour Laplacian over the inner pixels; its variance is low when edges are soft.
@@ -77,7 +81,11 @@ function measures(grey: Uint8Array, width: number, height: number): Omit<Fingerp
     }
   }
   const sharpness = n === 0 ? 0 : sumSq / n - (sum / n) ** 2;
-  return { sharpness: Math.round(sharpness * 10) / 10, brightness, entropy: Math.round(entropy * 1000) / 1000 };
+  return {
+    sharpness: Math.round(sharpness * 10) / 10,
+    brightness: percentile(0.5), brightnessLow: percentile(0.05), brightnessHigh: percentile(0.95),
+    entropy: Math.round(entropy * 1000) / 1000,
+  };
 }
 
 /** Grey levels (ITU-R BT.601 weights) of RGB, RGBA or grey pixels; alpha was flattened before. */
@@ -110,7 +118,7 @@ export async function fingerprintPixels(pixels: RawPixels): Promise<Fingerprint>
  * The fingerprint of a stored photo, from the same pixels the thumbnail job takes it from:
  * rotated, flattened, resized to the display size and then to the thumbnail size.
  */
-export async function fingerprintImage(input: Buffer, sizes: { maxPixels: number; displaySize: number; thumbSize: number }): Promise<Fingerprint & { width: number; height: number }> {
+export async function fingerprintImage(input: Buffer, sizes: { maxPixels: number; displaySize: number; thumbSize: number }): Promise<{ fingerprint: Fingerprint; width: number; height: number }> {
   const sharp = await loadSharp();
   const meta = await sharp(input, { limitInputPixels: sizes.maxPixels, failOn: 'error' }).metadata();
   const display = await sharp(input, { limitInputPixels: sizes.maxPixels, failOn: 'error', animated: false })
@@ -119,5 +127,5 @@ export async function fingerprintImage(input: Buffer, sizes: { maxPixels: number
     .resize(sizes.thumbSize, sizes.thumbSize, { fit: 'inside', withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
   const fingerprint = await fingerprintPixels({ data: small.data, width: small.info.width, height: small.info.height, channels: small.info.channels });
   const rotated = (meta.orientation ?? 1) >= 5;
-  return { ...fingerprint, width: (rotated ? meta.height : meta.width) ?? display.info.width, height: (rotated ? meta.width : meta.height) ?? display.info.height };
+  return { fingerprint, width: (rotated ? meta.height : meta.width) ?? display.info.width, height: (rotated ? meta.width : meta.height) ?? display.info.height };
 }

@@ -23,13 +23,13 @@ const sizes = { maxPixels: 1e8, displaySize: 1024, thumbSize: 480 };
 /** A saved disease with one photo, stored as an upload would be (its bytes' hash and fingerprint). */
 async function savedDisease(id: string, name: string, photo: Buffer) {
   await t.ctx.db.insertInto('rice_local_diseases').values({ id, name, scientificName: null, isDeleted: 0, createdAt: new Date().toISOString() }).execute();
-  const { phash, sharpness, brightness, entropy } = await fingerprintImage(photo, sizes);
+  const { fingerprint } = await fingerprintImage(photo, sizes);
   const { createHash } = await import('node:crypto');
   await t.ctx.db.insertInto('catalog_images').values({
     id: `${id}-0`, collection: 'rice_local_diseases', entryId: id, position: 0, status: 'ready', originalKey: `rice_disease/${id}/0.jpg`,
     displayKey: null, thumbKey: `rice_disease/_variants/${id}-0_thumb.jpg`, externalUrl: null, mimeType: 'image/jpeg', sizeBytes: photo.length,
     width: 640, height: 420, originalName: null, sha256: createHash('sha256').update(photo).digest('hex'), uploadedBy: null,
-    createdAt: new Date().toISOString(), linkedAt: new Date().toISOString(), phash, sharpness, brightness, entropy,
+    createdAt: new Date().toISOString(), linkedAt: new Date().toISOString(), ...fingerprint,
   }).execute();
 }
 

@@ -7,7 +7,12 @@ import { leafPhoto } from '../fixtures/leaf-photos.js';
 
 /** The sizes the thumbnail job works at (common/catalog.ts). */
 const SIZES = { maxPixels: 1e8, displaySize: 1024, thumbSize: 480 };
-const hashOf = async (photo: Buffer) => (await fingerprintImage(photo, SIZES)).phash;
+const hashOf = async (photo: Buffer) => (await fingerprintImage(photo, SIZES)).fingerprint.phash;
+/** A photo's measures as the quality flags read them. */
+const measured = async (photo: Buffer) => {
+  const { fingerprint, width, height } = await fingerprintImage(photo, SIZES);
+  return { ...fingerprint, width, height };
+};
 
 describe('photo fingerprints', () => {
   it('finds the same picture saved again at another quality, resized, slightly cropped or brightened', async () => {
@@ -36,14 +41,17 @@ describe('photo fingerprints', () => {
 
   it('measures sharpness, brightness and entropy: a blurred, a dark and a flat photo get their flags', async () => {
     const photo = await leafPhoto(3, 5);
-    const sharp1 = await fingerprintImage(photo, SIZES);
-    const blurred = await fingerprintImage(await sharp(photo).blur(8).jpeg().toBuffer(), SIZES);
-    const dark = await fingerprintImage(await sharp(photo).modulate({ brightness: 0.15 }).jpeg().toBuffer(), SIZES);
-    const flat = await fingerprintImage(await sharp({ create: { width: 300, height: 200, channels: 3, background: '#777777' } }).jpeg().toBuffer(), SIZES);
+    const sharp1 = await measured(photo);
+    const blurred = await measured(await sharp(photo).blur(8).jpeg().toBuffer());
+    const dark = await measured(await sharp(photo).modulate({ brightness: 0.15 }).jpeg().toBuffer());
+    const flat = await measured(await sharp({ create: { width: 300, height: 200, channels: 3, background: '#777777' } }).jpeg().toBuffer());
     expect(blurred.sharpness).toBeLessThan(sharp1.sharpness / 4);
     expect(qualityFlags({ ...blurred })).toContain('blurry');
     expect(qualityFlags({ ...sharp1 })).not.toContain('blurry');
     expect(qualityFlags({ ...dark })).toContain('dark');
+    expect(dark.brightnessLow).toBeLessThanOrEqual(dark.brightness);
+    expect(dark.brightnessHigh).toBeGreaterThan(dark.brightnessLow);
+    expect(sharp1.brightnessHigh).toBeGreaterThan(dark.brightnessHigh);
     expect(qualityFlags({ ...flat })).toEqual(expect.arrayContaining(['low_information', 'too_small']));
   });
 });

@@ -93,6 +93,9 @@ export interface CatalogImagesTable {
   phash?: string | null;
   sharpness?: number | null;
   brightness?: number | null;
+  /** Migration 188: the 5th and 95th percentiles of the grey levels. */
+  brightnessLow?: number | null;
+  brightnessHigh?: number | null;
   entropy?: number | null;
   /** Migration 187: taken out of its disease from Dataset health (unlinked, kept, can be put back). */
   removedFrom?: string | null;

@@ -18,8 +18,8 @@ export function fingerprintStored(ctx: AppContext, onProgress?: (p: PassProgress
     next: (after, limit) => repo.unfingerprinted(ctx.db, after, limit),
     skipped: 'photo fingerprint: left without',
     async visit(row) {
-      const { phash, sharpness, brightness, entropy } = await fingerprintImage(await readStored(ctx.storage, row.originalKey), sizes);
-      await repo.setFingerprint(ctx.db, row.id, { phash, sharpness, brightness, entropy });
+      const { fingerprint } = await fingerprintImage(await readStored(ctx.storage, row.originalKey), sizes);
+      await repo.setFingerprint(ctx.db, row.id, fingerprint);
       return true;
     },
   }, onProgress);

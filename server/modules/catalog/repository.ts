@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'ky
 import type { Database } from '../../db/types.js';
 import type { CatalogCollection, CatalogImagesTable, CatalogTable } from '../../db/types/content.js';
 import { containsInsensitive } from '../../db/dialect.js';
+import type { Fingerprint } from '../../platform/fingerprint.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type CatalogRow = Selectable<CatalogTable>;
@@ -151,7 +152,7 @@ export const catalogRepository = {
       .orderBy('id').limit(limit).execute();
   },
 
-  async setFingerprint(db: Db, id: string, values: { phash: string; sharpness: number; brightness: number; entropy: number }): Promise<void> {
+  async setFingerprint(db: Db, id: string, values: Fingerprint): Promise<void> {
     await db.updateTable('catalog_images').set(values).where('id', '=', id).execute();
   },
 
@@ -184,7 +185,7 @@ export const catalogRepository = {
     for (const part of chunks(ids)) await db.deleteFrom('catalog_images').where('id', 'in', part).execute();
   },
 
-  async markReady(db: Db, id: string, values: { displayKey: string; thumbKey: string; width: number; height: number; phash: string; sharpness: number; brightness: number; entropy: number }): Promise<CatalogImageRow | undefined> {
+  async markReady(db: Db, id: string, values: { displayKey: string; thumbKey: string; width: number; height: number } & Fingerprint): Promise<CatalogImageRow | undefined> {
     await db.updateTable('catalog_images').set({ ...values, status: 'ready' }).where('id', '=', id).where('status', '=', 'pending').execute();
     return db.selectFrom('catalog_images').selectAll().where('id', '=', id).executeTakeFirst();
   },

@@ -78,7 +78,7 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
   let fingerprint: Fingerprint | null = null;
   if (kind.trainingSetExport) {
     const sizes = { maxPixels: CATALOG_LIMITS.maxImagePixels, displaySize: CATALOG_LIMITS.displaySize, thumbSize: CATALOG_LIMITS.thumbSize };
-    fingerprint = await fingerprintImage(photo.body, sizes).then(({ phash, sharpness, brightness, entropy }) => ({ phash, sharpness, brightness, entropy }), () => null);
+    fingerprint = await fingerprintImage(photo.body, sizes).then((f) => f.fingerprint, () => null);
   }
   try {
     await catalogRepository.insertImage(ctx.db, {

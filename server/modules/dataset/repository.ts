@@ -12,7 +12,7 @@ export const datasetRepository = {
     return db.selectFrom('catalog_images')
       .innerJoin('rice_local_diseases as d', (j) => j.onRef('d.id', '=', 'catalog_images.entryId').on('d.isDeleted', '=', 0))
       .select(['catalog_images.id', 'catalog_images.entryId', 'catalog_images.sha256', 'catalog_images.phash', 'catalog_images.sharpness',
-        'catalog_images.brightness', 'catalog_images.entropy', 'catalog_images.width', 'catalog_images.height', 'catalog_images.thumbKey',
+        'catalog_images.brightness', 'catalog_images.brightnessLow', 'catalog_images.brightnessHigh', 'catalog_images.entropy', 'catalog_images.width', 'catalog_images.height', 'catalog_images.thumbKey',
         'catalog_images.linkedAt', 'catalog_images.createdAt'])
       .where('catalog_images.collection', '=', 'rice_local_diseases')
       .orderBy('catalog_images.entryId').orderBy('catalog_images.position')

@@ -83,7 +83,8 @@ export function createDatasetService(ctx: AppContext) {
         })),
         flagged: full.flagged.slice(0, DATASET_SCREEN_LIMITS.flagged).map(({ photo: p, flags }) => ({
           id: p.id, diseaseId: p.entryId!, thumbUrl: thumb(p), flags,
-          sharpness: num(p.sharpness), brightness: num(p.brightness), entropy: num(p.entropy), width: num(p.width), height: num(p.height),
+          sharpness: num(p.sharpness), brightness: num(p.brightness), brightnessLow: num(p.brightnessLow), brightnessHigh: num(p.brightnessHigh),
+          entropy: num(p.entropy), width: num(p.width), height: num(p.height),
         })),
       };
     },
@@ -92,7 +93,7 @@ export function createDatasetService(ctx: AppContext) {
     async csv(): Promise<Readable> {
       const full = await build(ctx);
       const lines = [csvRow(DATASET_TEXTS.csvColumns)];
-      const measures = (p: Photo) => [num(p.sharpness), num(p.brightness), num(p.entropy), num(p.width), num(p.height)];
+      const measures = (p: Photo) => [num(p.sharpness), num(p.brightnessLow), num(p.brightness), num(p.brightnessHigh), num(p.entropy), num(p.width), num(p.height)];
       for (const g of full.clusters) {
         for (const p of g.photos) lines.push(csvRow([g.kind, g.cluster, p.id, p.entryId, full.names.get(p.entryId!) ?? '', p.phash ?? '', p.distance, '', ...measures(p)]));
       }

@@ -138,7 +138,7 @@ function Quality({ health, names, removal }: { health: Health; names: Map<string
               <div className="min-w-0 text-xs text-slate-600">
                 <p className="truncate text-sm font-medium text-slate-800">{names.get(p.diseaseId) ?? p.diseaseId}</p>
                 <p className="mt-1 flex flex-wrap gap-1">{p.flags.map((f) => <span key={f} className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-800">{T.quality.flags[f]}</span>)}</p>
-                <p className="mt-1">{T.quality.measures(p.sharpness, p.brightness, p.entropy)}</p>
+                <p className="mt-1">{T.quality.measures(p)}</p>
                 {p.width !== null && p.height !== null && <p>{p.width}×{p.height}</p>}
                 <RemoveButton imageId={p.id} diseaseId={p.diseaseId} disease={names.get(p.diseaseId) ?? p.diseaseId} removal={removal} />
               </div>
