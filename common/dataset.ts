@@ -105,12 +105,13 @@ export const DATASET_SCREEN_LIMITS = { clusters: 100, flagged: 200 } as const;
 export const PHOTO_REMOVAL_TEXTS = {
   remove: 'Remove from this disease',
   removeShort: 'Remove',
-  removeLabel: (disease: string) => `Remove this photo from ${disease}`,
+  /** Names begin with the button's visible text (what a voice-control user says). */
+  removeLabel: (disease: string) => `Remove from this disease (${disease})`,
   removed: 'Removed from the disease. Put it back from Removed photos below.',
   lastPhoto: 'This is the disease\u2019s only photo: it stays.',
   notThere: 'This photo is no longer in that disease (the list may be out of date).',
   putBack: 'Put back',
-  putBackLabel: (disease: string) => `Put this photo back into ${disease}`,
+  putBackLabel: (disease: string) => `Put back into ${disease}`,
   putBackDone: 'The photo is back in its disease, after its other photos.',
   diseaseGone: 'Its disease has been deleted: restore the disease from the trash first.',
   title: 'Removed photos',

@@ -205,6 +205,9 @@ test('axe finds no violation on any screen or dialog', async ({ page, app }) => 
 
   await page.getByRole('link', { name: DATASET_TEXTS.link }).click();
   await expect(page.getByRole('heading', { name: DATASET_TEXTS.balance.title })).toBeVisible();
+  // Every photo checked (the screen refreshes as thumbnails are made), so its flags and buttons are there.
+  await expect(page.getByTestId('total-fingerprinted')).toHaveText(await page.getByTestId('total-photos').innerText());
+  await expect(page.getByTestId('flagged-photo').first()).toBeVisible();
   await axe('dataset health');
 
   await nav(SHELL.nav.varieties);
