@@ -8,6 +8,8 @@ import { datasetRepository as repo } from './repository.js';
 /** The index is read again from the database at most this often (other instances' uploads). */
 const REFRESH_MS = 15_000;
 const MAX_SHOWN = 5;
+/** Near hashes looked up per upload, nearest (then newest) first. */
+const CANDIDATES = 20;
 
 interface Cached { index: HashIndex; ids: string[]; builtAt: number }
 const caches = new WeakMap<AppContext['db'], Cached>();
@@ -34,7 +36,9 @@ async function indexOf(ctx: AppContext): Promise<Cached> {
  */
 export async function similarPhotos(ctx: AppContext, photo: { id: string; sha256: string; phash: string; uploadedBy: string }): Promise<StagedImage['similar']> {
   const cache = await indexOf(ctx);
-  const near = cache.index.near(photo.phash, DATASET_LIMITS.nearDuplicateBits).map((n) => cache.ids[n.index]!);
+  // The nearest few are enough to name: a photo with hundreds of copies must not cost hundreds of rows.
+  const near = cache.index.near(photo.phash, DATASET_LIMITS.nearDuplicateBits)
+    .sort((a, b) => a.distance - b.distance || b.index - a.index).slice(0, CANDIDATES).map((n) => cache.ids[n.index]!);
   const exact = (await repo.withSha256(ctx.db, photo.sha256)).map((r) => r.id);
   cache.index.add(photo.phash);
   cache.ids.push(photo.id);
