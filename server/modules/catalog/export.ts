@@ -4,19 +4,11 @@ import { csvTimestamp } from '../../../common/history-csv.js';
 import { EXPORT_TEXTS, LIST_SEPARATOR, type SpreadsheetFormat } from '../../../common/spreadsheets.js';
 import type { AppContext } from '../../platform/context.js';
 import { listBatches, type SheetColumn, type SheetExport } from '../../platform/spreadsheets/sheet-writer.js';
+import { parseList } from './presenter.js';
 import { catalogRepository, type CatalogRow } from './repository.js';
 
 type Entry = CatalogRow & { imageCount: number };
 const BATCH = 500;
-
-function parts(text: string | null | undefined): string {
-  try {
-    const value: unknown = JSON.parse(text ?? '[]');
-    return Array.isArray(value) ? value.filter((v) => typeof v === 'string').join(LIST_SEPARATOR) : '';
-  } catch {
-    return '';
-  }
-}
 
 /** A kind's columns: the dialog's fields (affected parts and the training flag where the kind has them), photo count, dates. */
 function columnsOf(kind: CatalogKind): Array<SheetColumn<Entry>> {
@@ -25,7 +17,7 @@ function columnsOf(kind: CatalogKind): Array<SheetColumn<Entry>> {
     { header: L.name, value: (e) => e.name, width: 28 },
     { header: L.scientificName, value: (e) => e.scientificName, width: 28 },
     { header: L.localName, value: (e) => e.localName, width: 20 },
-    ...(kind.affectedParts ? [{ header: L.affectedParts, value: (e: Entry) => parts(e.affectedParts), width: 20 }] : []),
+    ...(kind.affectedParts ? [{ header: L.affectedParts, value: (e: Entry) => parseList(e.affectedParts).join(LIST_SEPARATOR), width: 20 }] : []),
     ...(kind.trainingClasses ? [{ header: L.trainingClassBadge, value: (e: Entry) => (Number(e.isTrainingClass) ? EXPORT_TEXTS.yes : EXPORT_TEXTS.no), width: 14 }] : []),
     { header: L.description, value: (e) => e.description, width: 40 },
     { header: L.cause, value: (e) => e.cause, width: 40 },

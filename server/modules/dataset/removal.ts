@@ -1,3 +1,5 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/types.js';
 import { PHOTO_REMOVAL_TEXTS as T } from '../../../common/dataset.js';
 import type { Actor } from '../../platform/audit.js';
 import { nowIso } from '../../platform/clock.js';
@@ -8,6 +10,12 @@ import { fileUrl } from '../../platform/storage.js';
 import { datasetRepository as repo } from './repository.js';
 
 const COLLECTION = 'rice_local_diseases';
+
+/** The disease's main image: its first photo's stored file, or its link when it was never fetched. */
+async function mainImageOf(trx: Transaction<Database>, diseaseId: string): Promise<string | null> {
+  const first = await repo.firstPhoto(trx, diseaseId);
+  return first?.originalKey ? fileUrl(first.originalKey) : first?.externalUrl ?? null;
+}
 
 /**
  * Takes a photo out of a disease (a copy, a label conflict, a poor photo) and puts it back: each
@@ -25,8 +33,7 @@ export function createPhotoRemoval(ctx: AppContext) {
         if (await repo.photoCount(trx, diseaseId) <= 1) fail('CONFLICT', T.lastPhoto);
         const now = nowIso();
         if (await repo.unlink(trx, imageId, diseaseId, photo.position, { at: now, actorId: actor.id }) === 0) fail('NOT_FOUND', T.notThere);
-        const first = await repo.firstPhoto(trx, diseaseId);
-        await repo.touchDisease(trx, diseaseId, { mainImageUrl: first?.originalKey ? fileUrl(first.originalKey) : first?.externalUrl ?? null, updatedAt: now });
+        await repo.touchDisease(trx, diseaseId, { mainImageUrl: await mainImageOf(trx, diseaseId), updatedAt: now });
         await cmd.audit({
           action: 'UPDATE', collection: COLLECTION, documentId: diseaseId, documentName: disease.name,
           description: T.audit.removed(disease.name), details: { imageId, removedFromPosition: photo.position },
@@ -43,8 +50,7 @@ export function createPhotoRemoval(ctx: AppContext) {
         const disease = await repo.liveDisease(trx, diseaseId);
         if (!disease) fail('CONFLICT', T.diseaseGone);
         if (await repo.relink(trx, imageId, diseaseId) === 0) fail('NOT_FOUND', T.notThere);
-        const first = await repo.firstPhoto(trx, diseaseId);
-        await repo.touchDisease(trx, diseaseId, { mainImageUrl: first?.originalKey ? fileUrl(first.originalKey) : first?.externalUrl ?? null, updatedAt: nowIso() });
+        await repo.touchDisease(trx, diseaseId, { mainImageUrl: await mainImageOf(trx, diseaseId), updatedAt: nowIso() });
         await cmd.audit({
           action: 'RESTORE', collection: COLLECTION, documentId: diseaseId, documentName: disease.name,
           description: T.audit.putBack(disease.name), details: { imageId },

@@ -47,9 +47,16 @@ async function build(ctx: AppContext): Promise<Full> {
     flags: qualityFlags({ sharpness: num(photo.sharpness), brightness: num(photo.brightness), entropy: num(photo.entropy), width: num(photo.width), height: num(photo.height) }),
   })).filter((f) => f.flags.length > 0);
 
+  const tally = new Map<string, { photos: number; fingerprinted: number }>();
+  for (const p of photos) {
+    const t = tally.get(p.entryId!) ?? { photos: 0, fingerprinted: 0 };
+    t.photos += 1;
+    if (p.phash) t.fingerprinted += 1;
+    tally.set(p.entryId!, t);
+  }
   const perDisease = diseases.map((d) => {
-    const own = photos.filter((p) => p.entryId === d.id);
-    return { id: d.id, name: d.name, photos: own.length, share: photos.length ? own.length / photos.length : 0, fingerprinted: own.filter((p) => p.phash).length };
+    const t = tally.get(d.id) ?? { photos: 0, fingerprinted: 0 };
+    return { id: d.id, name: d.name, photos: t.photos, share: photos.length ? t.photos / photos.length : 0, fingerprinted: t.fingerprinted };
   });
   const counts = perDisease.map((d) => d.photos).filter((n) => n > 0);
   const inKind = (kind: Kind) => grouped.filter((g) => g.kind === kind).reduce((n, g) => n + g.photos.length, 0);
