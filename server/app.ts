@@ -20,6 +20,7 @@ import { migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import { loadModules } from './modules/index.js';
 import { ensureMaintenanceDefaults } from './modules/maintenance/option-lists.js';
+import { backfillFirstVersions } from './modules/versions/current.js';
 import type { AppContext } from './platform/context.js';
 import { MemoryEventBus, PostgresEventBus, type EventBus } from './platform/events.js';
 import { registerErrorHandling } from './platform/http-errors.js';
@@ -54,6 +55,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const db = options.db ?? createDb(config);
   await migrateToLatest(db);
   await ensureMaintenanceDefaults(db);
+  await backfillFirstVersions(db);
   const events: EventBus = config.databaseUrl
     ? new PostgresEventBus(
       config.databaseUrl,

@@ -62,6 +62,8 @@ export interface Config {
   instanceId: string;
   /** Audit entries older than this many days are archived to a file, then removed; unset keeps all. */
   auditRetentionDays: number | undefined;
+  /** VERSION_RETENTION: the versions kept per record (unset: every version). */
+  versionRetention: number | undefined;
   /** Roles that must sign in with a second factor (REQUIRE_2FA_FOR); they set it up at their next login. */
   require2faFor: Role[];
 }
@@ -86,6 +88,13 @@ function auditRetentionOf(value: string | undefined): number | undefined {
   const days = int(value.trim(), 0);
   if (days < 1) throw new Error(`AUDIT_RETENTION_DAYS must be at least 1 (unset keeps every entry), got "${value}"`);
   return days;
+}
+
+function versionRetentionOf(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '' || value.trim().toLowerCase() === 'unlimited') return undefined;
+  const keep = int(value.trim(), 0);
+  if (keep < 1) throw new Error(`VERSION_RETENTION must be at least 1 (unset keeps every version), got "${value}"`);
+  return keep;
 }
 
 function rolesOf(value: string | undefined): Role[] {
@@ -172,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : undefined,
     instanceId: env.INSTANCE_ID || `${os.hostname()}:${process.pid}`,
     auditRetentionDays: auditRetentionOf(env.AUDIT_RETENTION_DAYS),
+    versionRetention: versionRetentionOf(env.VERSION_RETENTION),
     require2faFor: rolesOf(env.REQUIRE_2FA_FOR),
     ...overrides,
   };

@@ -66,6 +66,8 @@ export type HistoryPage = z.infer<typeof historyPageSchema>;
 export const historyDetailSchema = historyEntrySchema.extend({
   changes: z.object({ before: z.unknown(), after: z.unknown() }).nullable(),
   details: z.record(z.string(), z.unknown()).nullable(),
+  /** The version of the record this entry's save made (varieties, pests, diseases, option lists). */
+  version: z.object({ collection: z.string(), documentId: z.string(), number: z.number().int() }).nullable().optional(),
 });
 export type HistoryDetail = z.infer<typeof historyDetailSchema>;
 

@@ -1,6 +1,6 @@
 import type { AccountsTable, LoginChallengesTable, PasswordResetTokensTable, RecoveryFlowsTable, SecondFactorRecoveryCodesTable, SecondFactorsTable, SessionsTable, SigningKeysTable, ThrottlesTable } from './types/accounts.js';
 import type { AuditChainLinksTable, AuditChainTable, AuditLogsTable, AuditPendingTable, AuditVerificationsTable } from './types/audit.js';
-import type { CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, VarietiesTable, VarietySearchGramsTable } from './types/content.js';
+import type { CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, RecordVersionsTable, VarietiesTable, VarietySearchGramsTable } from './types/content.js';
 import type { ScanReportCountsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
 
 /**
@@ -22,6 +22,7 @@ export interface Database {
   audit_pending: AuditPendingTable;
   audit_verifications: AuditVerificationsTable;
   maintenance: MaintenanceTable;
+  record_versions: RecordVersionsTable;
   password_reset_tokens: PasswordResetTokensTable;
   recovery_flows: RecoveryFlowsTable;
   throttles: ThrottlesTable;

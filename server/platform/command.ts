@@ -8,8 +8,8 @@ import { announceEnded, endAccountSessions, type EndReason } from './sessions.js
 export interface Command {
   /** Writes an audit entry by the command's actor in the command's transaction; returns its id. */
   audit(entry: AuditEntry): Promise<string>;
-  /** Many entries by the command's actor in a few statements (an import writes one per record). */
-  auditMany(entries: readonly AuditEntry[]): Promise<void>;
+  /** Many entries by the command's actor in a few statements (an import writes one per record); their ids in order. */
+  auditMany(entries: readonly AuditEntry[]): Promise<string[]>;
   /** Queues a live event; it is published after commit, never when the transaction rolls back. */
   publish(event: LiveEvent): void;
   /** Queues work for after commit (a cache to drop, files to delete), in order with the events. */
@@ -50,7 +50,9 @@ export async function runCommand<T>(
       },
       async auditMany(entries) {
         audited += entries.length;
-        await appendAuditRows(trx, entries.map((entry) => auditRow(actor, entry)));
+        const rows = entries.map((entry) => auditRow(actor, entry));
+        await appendAuditRows(trx, rows);
+        return rows.map((row) => row.id);
       },
       publish(event) {
         published += 1;

@@ -242,10 +242,11 @@ describe('catalog: pests and diseases', () => {
     expect(body.images.map((i) => i.id)).toEqual([fresh!.id, a, c]);
     expect(body.images.map((i) => i.position)).toEqual([0, 1, 2]);
     expect(body.mainImageUrl).toBe(body.images[0]!.url);
+    // The removed photo leaves the entry; its file stays for the version that holds it.
     const removed = await t.ctx.db.selectFrom('catalog_images').selectAll().where('id', '=', b).executeTakeFirst();
-    expect(removed).toBeUndefined();
+    expect(removed).toMatchObject({ entryId: null, retiredFrom: entry.id });
     const bKey = decodeURIComponent(entry.images[1]!.url!.replace('/api/files/', ''));
-    expect(fs.existsSync(path.join(filesRoot(), bKey))).toBe(false);
+    expect(fs.existsSync(path.join(filesRoot(), bKey))).toBe(true);
 
     // Removing every photo is refused; so is an old version (with the current record).
     const empty = await t.app.inject({ method: 'PUT', url: `/api/rice_pests/${entry.id}`, headers: { cookie }, payload: { ...entryBody('Brown planthopper', []), version: 3 } });
@@ -358,7 +359,7 @@ describe('catalog: pests and diseases', () => {
     expect(rows).toHaveLength(2);
     const removed = await runtime.cleanupStaged(24 * 3600_000, Date.now() + 25 * 3600_000);
     expect(removed).toBeGreaterThanOrEqual(2);
-    expect(await t.ctx.db.selectFrom('catalog_images').select('id').where('entryId', 'is', null).execute()).toEqual([]);
+    expect(await t.ctx.db.selectFrom('catalog_images').select('id').where('entryId', 'is', null).where('retiredFrom', 'is', null).execute()).toEqual([]);
     // Their thumbnails were made (the queue is idle), and go with them.
     for (const row of rows) {
       expect(row.thumbKey, row.id).not.toBeNull();

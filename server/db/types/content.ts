@@ -102,6 +102,8 @@ export interface CatalogImagesTable {
   removedPosition?: number | null;
   removedAt?: string | null;
   removedBy?: string | null;
+  /** Migration 189: the entry an edit took this photo out of (unlinked, kept while a version holds it). */
+  retiredFrom?: string | null;
 }
 
 export interface MaintenanceTable {
@@ -110,6 +112,25 @@ export interface MaintenanceTable {
   createdAt: string;
   updatedAt: string | null;
   version: Generated<number>;
+}
+
+/** Migration 189: one saved state of a record (server/modules/versions). */
+export interface RecordVersionsTable {
+  id: string;
+  collection: string;
+  documentId: string;
+  /** 1, 2, 3… per record. */
+  number: number;
+  /** The record's edit version this state was saved as. */
+  recordVersion: number;
+  auditId: string | null;
+  actorId: string | null;
+  actorName: string | null;
+  createdAt: string;
+  /** JSON: { fields, photos? } (photos: image ids in order). */
+  snapshot: string;
+  /** JSON: what changed from the version before (common/versions.ts VersionSummary). */
+  summary: string;
 }
 
 export interface ImportRecordsTable {

@@ -79,8 +79,10 @@ export function presentDetail(row: CatalogRow, images: CatalogImageRow[]): Catal
   };
 }
 
-/** The audit 'changes' snapshot: the entry's fields and its image count (not 2000 URLs). */
-export function auditSnapshot(row: Pick<CatalogRow, 'name' | 'scientificName' | 'localName' | 'affectedParts' | 'isTrainingClass' | 'description' | 'cause' | 'symptoms' | 'treatments' | 'mainImageUrl'>, imageCount: number) {
+type EntryFields = Pick<CatalogRow, 'name' | 'scientificName' | 'localName' | 'affectedParts' | 'isTrainingClass' | 'description' | 'cause' | 'symptoms' | 'treatments'>;
+
+/** An entry's own fields as stored values (lists parsed, the flag a boolean): audit entries and versions. */
+export function entryFields(row: EntryFields) {
   return {
     name: row.name,
     scientificName: row.scientificName,
@@ -91,7 +93,10 @@ export function auditSnapshot(row: Pick<CatalogRow, 'name' | 'scientificName' | 
     cause: row.cause,
     symptoms: row.symptoms,
     treatments: row.treatments,
-    mainImageUrl: row.mainImageUrl,
-    imageCount,
   };
+}
+
+/** The audit 'changes' snapshot: the entry's fields and its image count (not 2000 URLs). */
+export function auditSnapshot(row: EntryFields & Pick<CatalogRow, 'mainImageUrl'>, imageCount: number) {
+  return { ...entryFields(row), mainImageUrl: row.mainImageUrl, imageCount };
 }

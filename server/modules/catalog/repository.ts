@@ -165,7 +165,7 @@ export const catalogRepository = {
     const rows: CatalogImageRow[] = [];
     for (const part of chunks(ids)) {
       rows.push(...await db.selectFrom('catalog_images').selectAll()
-        .where('id', 'in', part).where('collection', '=', collection).where('uploadedBy', '=', uploadedBy).where('entryId', 'is', null).where('removedFrom', 'is', null)
+        .where('id', 'in', part).where('collection', '=', collection).where('uploadedBy', '=', uploadedBy).where('entryId', 'is', null).where('removedFrom', 'is', null).where('retiredFrom', 'is', null)
         .execute());
     }
     return rows;
@@ -179,6 +179,26 @@ export const catalogRepository = {
 
   async setPosition(db: Db, id: string, position: number): Promise<void> {
     await db.updateTable('catalog_images').set({ position }).where('id', '=', id).execute();
+  },
+
+  /** Photos an edit takes out: unlinked, their files kept for the versions that hold them. */
+  async retireImages(db: Db, entryId: string, ids: string[]): Promise<void> {
+    for (const part of chunks(ids)) await db.updateTable('catalog_images').set({ entryId: null, retiredFrom: entryId }).where('id', 'in', part).where('entryId', '=', entryId).execute();
+  },
+
+  /** Photos that were this entry's and are not now (retired by an edit, removed in Dataset health), among `ids`. */
+  async formerImages(db: Db, entryId: string, ids: string[]): Promise<CatalogImageRow[]> {
+    const rows: CatalogImageRow[] = [];
+    for (const part of chunks(ids)) {
+      rows.push(...await db.selectFrom('catalog_images').selectAll().where('id', 'in', part)
+        .where((eb) => eb.or([eb('retiredFrom', '=', entryId), eb('removedFrom', '=', entryId)])).execute());
+    }
+    return rows;
+  },
+
+  async relinkImage(db: Db, id: string, entryId: string, position: number): Promise<void> {
+    await db.updateTable('catalog_images').set({ entryId, position, retiredFrom: null, removedFrom: null, removedPosition: null, removedAt: null, removedBy: null })
+      .where('id', '=', id).execute();
   },
 
   async deleteImages(db: Db, ids: string[]): Promise<void> {
@@ -216,7 +236,7 @@ export const catalogRepository = {
 
   /** Staged photos older than the cut-off (never saved with an entry). */
   staleStaged(db: Db, before: string, limit: number): Promise<CatalogImageRow[]> {
-    return db.selectFrom('catalog_images').selectAll().where('entryId', 'is', null).where('removedFrom', 'is', null).where('createdAt', '<', before)
+    return db.selectFrom('catalog_images').selectAll().where('entryId', 'is', null).where('removedFrom', 'is', null).where('retiredFrom', 'is', null).where('createdAt', '<', before)
       .orderBy('createdAt').limit(limit).execute();
   },
 

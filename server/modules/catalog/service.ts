@@ -17,6 +17,9 @@ import { discardCopies, withoutExactCopies } from './exact-copies.js';
 import { catalogRepository, type CatalogRow } from './repository.js';
 import { catalogRuntime, deleteImageFiles } from './runtime.js';
 import { stagePhoto, type StageOptions } from './staging.js';
+import { VERSION_TEXTS } from '../../../common/versions.js';
+import { recordVersion } from '../versions/record.js';
+import { catalogSnapshot } from '../versions/snapshots.js';
 
 /** Text fields are stored trimmed; an empty optional field is stored as null. */
 function storedFields(input: CatalogCreateInput | CatalogUpdateInput) {
@@ -36,6 +39,8 @@ function storedFields(input: CatalogCreateInput | CatalogUpdateInput) {
 export interface SaveOptions {
   canSetTrainingClass?: boolean;
   skipImageMinimum?: boolean;
+  /** A restore of this earlier version: photos that were the entry's (kept for its versions) may come back. */
+  restoredFrom?: number;
 }
 
 export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
@@ -114,7 +119,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           const links = planLinks(kind, input.name, new Map(staged.map((r) => [r.id, r])), imageIds, Date.now());
           const mainImageUrl = links[0] ? fileUrl(links[0].to) : null;
           await catalogRepository.insert(trx, collection, { id, ...fields, mainImageUrl, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null });
-          await cmd.audit({
+          const auditId = await cmd.audit({
             action: 'CREATE',
             collection,
             documentId: id,
@@ -122,6 +127,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
             description: `Added ${kind.texts.noun} "${input.name}" with ${imageIds.length} ${imageIds.length === 1 ? 'image' : 'images'}`,
             changes: { before: null, after: auditSnapshot({ ...fields, mainImageUrl }, imageIds.length) },
           });
+          await recordVersion(trx, { collection, documentId: id, recordVersion: 1, auditId, actor, snapshot: catalogSnapshot({ ...fields, name: input.name }, imageIds), kind: 'create' });
           await linkAndMove(ctx, trx, id, links, now, moved);
           cmd.afterCommit(() => { moved.length = 0; });
           cmd.publish({ topic: collection, id, op: 'create' });
@@ -135,7 +141,8 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
 
     /**
      * An edit names the version it edited and the final image list: kept existing photos and
-     * new staged ones in order; existing photos left out are removed (files deleted after commit).
+     * new staged ones in order; existing photos left out are taken out of the entry, their files
+     * kept while a version holds them. A restore may also name photos the entry had before.
      */
     async update(id: string, input: CatalogUpdateInput, actor: Actor, options: SaveOptions = {}): Promise<CatalogEntryDetail> {
       const now = nowIso();
@@ -147,10 +154,12 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           const fields = { ...storedFields(input), ...await kindFields(trx, input, before, options) };
           const existing = await catalogRepository.imagesOf(trx, id);
           const existingById = new Map(existing.map((r) => [r.id, r]));
-          const newIds = input.imageIds.filter((imageId) => !existingById.has(imageId));
+          const former = options.restoredFrom === undefined ? [] : await catalogRepository.formerImages(trx, id, input.imageIds.filter((imageId) => !existingById.has(imageId)));
+          const formerById = new Map(former.map((r) => [r.id, r]));
+          const newIds = input.imageIds.filter((imageId) => !existingById.has(imageId) && !formerById.has(imageId));
           const staged = await catalogRepository.stagedOwned(trx, collection, actor.id, newIds);
           if (staged.length !== newIds.length) invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });
-          const { kept: imageIds, dropped } = withoutExactCopies(input.imageIds, new Map(staged.map((r) => [r.id, r.sha256])), new Map(existing.map((r) => [r.id, r.sha256])));
+          const { kept: imageIds, dropped } = withoutExactCopies(input.imageIds, new Map(staged.map((r) => [r.id, r.sha256])), new Map([...existing, ...former].map((r) => [r.id, r.sha256])));
           await discardCopies(ctx, trx, cmd, staged.filter((r) => dropped.includes(r.id)));
           const finalIds = new Set(imageIds);
           const removed = existing.filter((r) => !finalIds.has(r.id));
@@ -159,7 +168,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
 
           const links = planLinks(kind, input.name, new Map(staged.map((r) => [r.id, r])), imageIds, Date.now());
           const firstId = imageIds[0];
-          const firstExisting = firstId ? existingById.get(firstId) : undefined;
+          const firstExisting = firstId ? existingById.get(firstId) ?? formerById.get(firstId) : undefined;
           const firstLink = links.find((l) => l.id === firstId);
           const mainImageUrl = firstExisting
             ? (firstExisting.originalKey ? fileUrl(firstExisting.originalKey) : firstExisting.externalUrl)
@@ -173,27 +182,32 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           for (const [position, imageId] of imageIds.entries()) {
             const kept = existingById.get(imageId);
             if (kept && kept.position !== position) await catalogRepository.setPosition(trx, imageId, position);
+            else if (formerById.has(imageId)) await catalogRepository.relinkImage(trx, imageId, id, position);
           }
-          await catalogRepository.deleteImages(trx, removed.map((r) => r.id));
-          const added = links.length;
-          await cmd.audit({
-            action: 'UPDATE',
+          await catalogRepository.retireImages(trx, id, removed.map((r) => r.id));
+          const added = links.length + former.length;
+          const restore = options.restoredFrom;
+          const auditId = await cmd.audit({
+            action: restore === undefined ? 'UPDATE' : 'RESTORE_VERSION',
             collection,
             documentId: id,
             documentName: input.name,
-            description: `Updated ${kind.texts.noun} "${input.name}"${added || removed.length ? ` (${added} ${added === 1 ? 'image' : 'images'} added, ${removed.length} removed)` : ''}`,
+            description: `${restore === undefined ? 'Updated' : VERSION_TEXTS.auditRestoredPrefix(restore)} ${kind.texts.noun} "${input.name}"${added || removed.length ? ` (${added} ${added === 1 ? 'image' : 'images'} added, ${removed.length} removed)` : ''}`,
             changes: {
               before: auditSnapshot(before, existing.length),
               after: auditSnapshot({ ...fields, mainImageUrl }, imageIds.length),
             },
-            details: added || removed.length ? { imagesAdded: added, imagesRemoved: removed.length } : undefined,
+            details: added || removed.length || restore !== undefined
+              ? { ...(added || removed.length ? { imagesAdded: added, imagesRemoved: removed.length } : {}), ...(restore === undefined ? {} : { restoredVersion: restore }) }
+              : undefined,
+          });
+          await recordVersion(trx, {
+            collection, documentId: id, recordVersion: input.version + 1, auditId, actor,
+            snapshot: catalogSnapshot({ ...fields, name: input.name }, imageIds),
+            kind: restore === undefined ? 'edit' : 'restore', ...(restore === undefined ? {} : { restoredFrom: restore }),
           });
           await linkAndMove(ctx, trx, id, links, now, moved);
-          // Committed: the moves stay; the removed photos' files go before the event.
-          cmd.afterCommit(async () => {
-            moved.length = 0;
-            if (removed.length > 0) await deleteImageFiles(ctx, removed);
-          });
+          cmd.afterCommit(() => { moved.length = 0; });
           cmd.publish({ topic: collection, id, op: 'update' });
         });
       } catch (err) {

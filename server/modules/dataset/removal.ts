@@ -8,6 +8,7 @@ import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { fileUrl } from '../../platform/storage.js';
 import { datasetRepository as repo } from './repository.js';
+import { recordCurrentVersion } from '../versions/current.js';
 
 const COLLECTION = 'rice_local_diseases';
 
@@ -34,10 +35,11 @@ export function createPhotoRemoval(ctx: AppContext) {
         const now = nowIso();
         if (await repo.unlink(trx, imageId, diseaseId, photo.position, { at: now, actorId: actor.id }) === 0) fail('NOT_FOUND', T.notThere);
         await repo.touchDisease(trx, diseaseId, { mainImageUrl: await mainImageOf(trx, diseaseId), updatedAt: now });
-        await cmd.audit({
+        const auditId = await cmd.audit({
           action: 'UPDATE', collection: COLLECTION, documentId: diseaseId, documentName: disease.name,
           description: T.audit.removed(disease.name), details: { imageId, removedFromPosition: photo.position },
         });
+        await recordCurrentVersion(trx, COLLECTION, diseaseId, auditId, actor);
         cmd.publish({ topic: COLLECTION, id: diseaseId, op: 'update' });
       });
     },
@@ -51,10 +53,11 @@ export function createPhotoRemoval(ctx: AppContext) {
         if (!disease) fail('CONFLICT', T.diseaseGone);
         if (await repo.relink(trx, imageId, diseaseId) === 0) fail('NOT_FOUND', T.notThere);
         await repo.touchDisease(trx, diseaseId, { mainImageUrl: await mainImageOf(trx, diseaseId), updatedAt: nowIso() });
-        await cmd.audit({
+        const auditId = await cmd.audit({
           action: 'RESTORE', collection: COLLECTION, documentId: diseaseId, documentName: disease.name,
           description: T.audit.putBack(disease.name), details: { imageId },
         });
+        await recordCurrentVersion(trx, COLLECTION, diseaseId, auditId, actor);
         cmd.publish({ topic: COLLECTION, id: diseaseId, op: 'update' });
       });
     },

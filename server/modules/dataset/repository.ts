@@ -27,7 +27,7 @@ export const datasetRepository = {
       .where('catalog_images.collection', '=', 'rice_local_diseases')
       .where('catalog_images.phash', 'is not', null)
       .where((eb) => eb.or([eb('catalog_images.entryId', 'is', null), eb('d.isDeleted', '=', 0)]))
-      .where('catalog_images.removedFrom', 'is', null)
+      .where('catalog_images.removedFrom', 'is', null).where('catalog_images.retiredFrom', 'is', null)
       .execute();
   },
 

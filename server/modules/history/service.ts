@@ -12,6 +12,7 @@ import { createCsvExport } from './csv-export.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { actorOf, namesFor, presentDetail, presentEntry } from './presenter.js';
 import { historyRepository as repo } from './repository.js';
+import { versionsRepository } from '../versions/repository.js';
 import { createSearchPlanner } from './search-planner.js';
 
 export function createHistoryService(ctx: AppContext) {
@@ -59,7 +60,9 @@ export function createHistoryService(ctx: AppContext) {
       const scope = criteriaFor(auth, { range: 'all' });
       const row = await repo.findById(db, id, scope);
       if (!row) fail('NOT_FOUND');
-      return presentDetail(row, await namesFor(db, [actorOf(row)]));
+      const [made] = await versionsRepository.byAuditIds(db, [row.id]);
+      const version = made ? { collection: made.collection, documentId: made.documentId, number: Number(made.number) } : null;
+      return { ...presentDetail(row, await namesFor(db, [actorOf(row)])), version };
     },
 
     async users(): Promise<Array<{ id: string; name: string }>> {

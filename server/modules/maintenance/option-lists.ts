@@ -6,6 +6,8 @@ import {
 } from '../../../common/schemas/maintenance.js';
 import type { Database } from '../../db/types.js';
 import { runCommand } from '../../platform/command.js';
+import { recordVersion } from '../versions/record.js';
+import { maintenanceSnapshot } from '../versions/snapshots.js';
 import { nowIso } from '../../platform/clock.js';
 import type { EventBus } from '../../platform/events.js';
 import { defaultsFor, effectiveLists, extendYears, stringList, yearsThroughOf } from './lists.js';
@@ -27,13 +29,17 @@ export async function ensureYearRollover(db: Kysely<Database>, events: EventBus 
   const written = await runCommand({ db, events }, null, async (trx, cmd) => {
     const now = nowIso();
     if (await maintenanceRepository.updateAtVersion(trx, VARIETY_ENUMS_ID, row.version, data, now) === 0) return false;
-    await cmd.audit({
+    const auditId = await cmd.audit({
       action: 'UPDATE',
       collection: 'maintenance',
       documentId: VARIETY_ENUMS_ID,
       documentName: MAINTENANCE.audit.names[VARIETY_ENUMS_ID],
       description: MAINTENANCE.audit.newYear(added.join(', ')),
       changes: { before: { yearReleases: stored }, after: { yearReleases: years } },
+    });
+    await recordVersion(trx, {
+      collection: 'maintenance', documentId: VARIETY_ENUMS_ID, recordVersion: row.version + 1, auditId, actor: null,
+      snapshot: maintenanceSnapshot(VARIETY_ENUMS_ID, { data }), kind: 'edit',
     });
     cmd.publish({ topic: 'maintenance', id: VARIETY_ENUMS_ID, op: 'update' });
     return true;

@@ -14,6 +14,9 @@ import type { EventBus } from '../../platform/events.js';
 import { defaultsFor, effectiveLists, pick, present, stringList, yearsThroughOf } from './lists.js';
 import { ensureYearRollover } from './option-lists.js';
 import { maintenanceRepository, type MaintenanceRow } from './repository.js';
+import { VERSION_TEXTS } from '../../../common/versions.js';
+import { recordVersion } from '../versions/record.js';
+import { maintenanceSnapshot } from '../versions/snapshots.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -48,6 +51,7 @@ interface WriteResult {
 async function mutate(
   db: Kysely<Database>, events: EventBus | null, actor: Actor | null, docId: MaintenanceDocId,
   compute: (lists: Record<ListKey, string[]>, row: MaintenanceRow) => Change | null,
+  restoredFrom?: number,
 ): Promise<WriteResult> {
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const outcome = await runCommand({ db, events }, actor, async (trx, cmd) => {
@@ -55,24 +59,31 @@ async function mutate(
       const year = currentReleaseYear();
       const before = effectiveLists(docId, row.data, year);
       const change = compute(before.lists, row);
-      if (!change) return { kind: 'unchanged' as const, document: present(docId, row, year) };
-      const data: Record<string, unknown> = { ...row.data, ...change.next };
+      if (!change && restoredFrom === undefined) return { kind: 'unchanged' as const, document: present(docId, row, year) };
+      const next = change?.next ?? {};
+      const data: Record<string, unknown> = { ...row.data, ...next };
       if (docId === VARIETY_ENUMS_ID) {
         // Years the rollover added count as part of what the user saw and kept.
-        if (change.next.yearReleases === undefined) data.yearReleases = before.lists.yearReleases;
+        if (next.yearReleases === undefined) data.yearReleases = before.lists.yearReleases;
         data.yearsThrough = Math.max(year, yearsThroughOf(row.data, stringList(row.data.yearReleases, []), year));
       }
       const now = nowIso();
       const updated = await maintenanceRepository.updateAtVersion(trx, docId, row.version, data, now);
       if (updated === 0) return { kind: 'retry' as const };
-      const keys = Object.keys(change.next) as ListKey[];
-      await cmd.audit({
-        action: 'UPDATE',
+      const keys = Object.keys(next) as ListKey[];
+      const name = MAINTENANCE.audit.names[docId];
+      const auditId = await cmd.audit({
+        action: restoredFrom === undefined ? 'UPDATE' : 'RESTORE_VERSION',
         collection: 'maintenance',
         documentId: docId,
-        documentName: MAINTENANCE.audit.names[docId],
-        description: change.description,
-        changes: { before: pick(before.lists, keys), after: change.next },
+        documentName: name,
+        description: restoredFrom === undefined ? change!.description : VERSION_TEXTS.auditRestored(name, restoredFrom),
+        changes: { before: pick(before.lists, keys), after: next },
+        details: restoredFrom === undefined ? undefined : { restoredVersion: restoredFrom },
+      });
+      await recordVersion(trx, {
+        collection: 'maintenance', documentId: docId, recordVersion: row.version + 1, auditId, actor, snapshot: maintenanceSnapshot(docId, { data }),
+        kind: restoredFrom === undefined ? 'edit' : 'restore', ...(restoredFrom === undefined ? {} : { restoredFrom }),
       });
       cmd.publish({ topic: 'maintenance', id: docId, op: 'update' });
       return { kind: 'written' as const, document: present(docId, { data, version: row.version + 1, updatedAt: now }, year) };
@@ -147,7 +158,7 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events'>)
     },
 
     /** Save Changes: whole lists, trimmed and deduplicated, at the version the page edited. */
-    save(actor: Actor, docId: MaintenanceDocId, input: SaveListsInput): Promise<WriteResult> {
+    save(actor: Actor, docId: MaintenanceDocId, input: SaveListsInput, restoredFrom?: number): Promise<WriteResult> {
       const keys = Object.keys(input.lists).filter((k) => input.lists[k as ListKey] !== undefined) as ListKey[];
       for (const key of keys) if (!listBelongsTo(docId, key)) invalid({ [`lists.${key}`]: MAINTENANCE.errors.wrongList });
       return mutate(db, events, actor, docId, (lists, row) => {
@@ -169,7 +180,7 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events'>)
         const changed = Object.keys(next) as ListKey[];
         if (changed.length === 0) return null;
         return { next, description: MAINTENANCE.audit.saved(changed.map(listTitle).join(', ')) };
-      });
+      }, restoredFrom);
     },
   };
 }

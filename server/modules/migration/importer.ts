@@ -1,3 +1,4 @@
+import { backfillFirstVersions } from '../versions/current.js';
 import { sealAuditChain } from '../../platform/audit.js';
 import { runCommand } from '../../platform/command.js';
 import type { AppContext } from '../../platform/context.js';
@@ -60,5 +61,7 @@ export async function importFirestoreExport(ctx: AppContext, json: unknown, opti
   }
   // Chained now, not by a running server's sealer: the import may run with no server.
   if (!dryRun) await sealAuditChain(ctx.db);
+  // Imported records start their versions from what was imported.
+  if (!dryRun) await backfillFirstVersions(ctx.db);
   return report;
 }

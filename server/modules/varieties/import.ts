@@ -14,6 +14,7 @@ import { columns as storedColumns, diff, fieldsOf, normalize, type Fields } from
 import { missingFields, optionProblems, parseRow, resolveColumns, type ParsedRow } from './import-rows.js';
 import { presentVariety } from './presenter.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
+import { recordCreatedVersions, recordVersion } from '../versions/record.js';
 
 const COLLECTION = 'rice_seed_varieties';
 const F = IMPORT_TEXTS.file;
@@ -115,7 +116,7 @@ export function createVarietyImport(ctx: AppContext) {
           const changed = await varietiesRepository.updateVersioned(trx, existing.id, Number(existing.version), { ...storedColumns(r.fields!), updatedAt: now }, r.fields!);
           if (changed === 0) fail('VERSION_CONFLICT');
         }
-        await cmd.auditMany([
+        const auditIds = await cmd.auditMany([
           ...created.map(({ id, fields }) => ({
             action: 'CREATE' as const, collection: COLLECTION, documentId: id, documentName: fields.varietyName,
             description: `Created rice variety ${fields.varietyName}`, changes: { before: null, after: fields },
@@ -127,6 +128,15 @@ export function createVarietyImport(ctx: AppContext) {
             details: { import: fileName },
           })),
         ]);
+        await recordCreatedVersions(trx, created.map(({ id, fields }, i) => ({
+          collection: COLLECTION, documentId: id, recordVersion: 1, auditId: auditIds[i] ?? null, actor, snapshot: { fields }, kind: 'create' as const,
+        })));
+        for (const [i, r] of updates.entries()) {
+          await recordVersion(trx, {
+            collection: COLLECTION, documentId: r.existing!.id, recordVersion: Number(r.existing!.version) + 1,
+            auditId: auditIds[created.length + i] ?? null, actor, snapshot: { fields: r.fields! }, kind: 'edit',
+          });
+        }
         const report = { fileName, created: created.length, updated: updates.length, unchanged: counts.unchanged, skipped: counts.error };
         if (created.length + updates.length > 0) {
           await cmd.audit({

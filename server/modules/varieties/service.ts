@@ -16,6 +16,9 @@ import { varietiesRepository, type VarietyRow } from './repository.js';
 import { RESYNC_EVENT } from '../../platform/events.js';
 import { VarietySearchCache } from './search-cache.js';
 import { countMatches, pageOfMatches } from './search.js';
+import { VERSION_TEXTS } from '../../../common/versions.js';
+import { recordVersion } from '../versions/record.js';
+import { varietySnapshot } from '../versions/snapshots.js';
 
 const COLLECTION = 'rice_seed_varieties';
 
@@ -86,7 +89,7 @@ export function createVarietiesService(ctx: AppContext) {
       await varietiesRepository.insert(trx, {
         id, ...columns(fields), isDeleted: 0, createdAt: now, updatedAt: null, deletedAt: null, deletedBy: null,
       });
-      await cmd.audit({
+      const auditId = await cmd.audit({
         action: 'CREATE',
         collection: COLLECTION,
         documentId: id,
@@ -95,6 +98,7 @@ export function createVarietiesService(ctx: AppContext) {
         changes: { before: null, after: fields },
       });
       const row = (await varietiesRepository.findLive(trx, id))!;
+      await recordVersion(trx, { collection: COLLECTION, documentId: id, recordVersion: Number(row.version), auditId, actor, snapshot: varietySnapshot(row), kind: 'create' });
       publish(cmd, id, 'create', [row.searchText]);
       return row;
     });
@@ -137,8 +141,11 @@ export function createVarietiesService(ctx: AppContext) {
       return insert(normalize(input), actor);
     },
 
-    /** Saves over `version`; a newer version on the server is a 409 with the current record. */
-    async update(id: string, input: VarietyInput, version: number, actor: Actor): Promise<Variety> {
+    /**
+     * Saves over `version`; a newer version on the server is a 409 with the current record.
+     * A restore of an earlier version is this same save, audited as RESTORE_VERSION.
+     */
+    async update(id: string, input: VarietyInput, version: number, actor: Actor, restore?: { from: number }): Promise<Variety> {
       const existing = await varietiesRepository.findLive(db, id);
       if (!existing) fail('NOT_FOUND');
       await checkOptions(input, existing.yearRelease);
@@ -152,15 +159,20 @@ export function createVarietiesService(ctx: AppContext) {
           ? await varietiesRepository.updateVersioned(trx, id, version, { ...columns(after), updatedAt: now }, after)
           : 0;
         if (changed === 0) assertUpdated(0, await varietiesRepository.findLive(trx, id), (r: VarietyRow) => presentVariety(r));
-        await cmd.audit({
-          action: 'UPDATE',
+        const auditId = await cmd.audit({
+          action: restore ? 'RESTORE_VERSION' : 'UPDATE',
           collection: COLLECTION,
           documentId: id,
           documentName: after.varietyName,
-          description: `Updated rice variety ${after.varietyName}`,
+          description: restore ? VERSION_TEXTS.auditRestored(`rice variety ${after.varietyName}`, restore.from) : `Updated rice variety ${after.varietyName}`,
           changes: diff(fieldsOf(presentVariety(before)), after),
+          details: restore ? { restoredVersion: restore.from } : undefined,
         });
         const row = (await varietiesRepository.findLive(trx, id))!;
+        await recordVersion(trx, {
+          collection: COLLECTION, documentId: id, recordVersion: Number(row.version), auditId, actor, snapshot: varietySnapshot(row),
+          kind: restore ? 'restore' : 'edit', ...(restore ? { restoredFrom: restore.from } : {}),
+        });
         publish(cmd, id, 'update', [before.searchText, row.searchText]);
         return row;
       });

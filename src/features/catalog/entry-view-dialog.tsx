@@ -12,6 +12,8 @@ import { useCatalogEntry } from './api';
 import { formatDateTime } from './format';
 import { ImageGrid, Thumb } from './image-grid';
 import { TrainingSetLink } from './training-set-link';
+import { RecordTabs } from '../../components/versions/record-tabs';
+import { VersionsPanel } from '../../components/versions/versions-panel';
 
 /** One label and value; a definition list holds each pair in one div (no wrapper around it). */
 function Field({ label, value, wide = false }: { label: string; value: string; wide?: boolean }) {
@@ -53,6 +55,7 @@ export function EntryViewDialog({ kind, id, onClose }: { kind: CatalogKind; id: 
           </div>
         </div>
       ) : (
+        <RecordTabs versions={() => <VersionsPanel collection={kind.collection} id={data.id} canRestore={can(session?.user.role, 'content.update')} />} details={
         <div className="space-y-6">
           <dl className="grid grid-cols-1 gap-4 md:grid-cols-2">
             <div className="md:col-span-2">
@@ -77,7 +80,7 @@ export function EntryViewDialog({ kind, id, onClose }: { kind: CatalogKind; id: 
               ? <p className="text-sm text-slate-500">{CATALOG_LABELS.noImage}</p>
               : <ImageGrid images={data.images} alt={(_, i) => `${data.name} image ${i + 1}`} onOpen={(image, index) => setOpen({ image, index })} testId="view-images" />}
           </section>
-        </div>
+        </div>} />
       )}
     </Dialog>
   );

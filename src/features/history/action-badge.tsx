@@ -11,6 +11,7 @@ const TONES: Record<string, string> = {
   SIGN_OUT: 'bg-slate-200 text-slate-800',
   SECOND_FACTOR: 'bg-indigo-100 text-indigo-800',
   IMPORT: 'bg-emerald-100 text-emerald-800',
+  RESTORE_VERSION: 'bg-orange-100 text-orange-800',
 };
 
 export function ActionBadge({ action }: { action: string }) {

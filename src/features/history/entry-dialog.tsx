@@ -7,6 +7,11 @@ import { Dialog } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import { useHistoryEntry } from './api';
 import { ActionBadge } from './action-badge';
+import { useState } from 'react';
+import { can } from '../../../common/permissions';
+import { VERSION_COLLECTIONS, VERSION_TEXTS, type VersionCollection } from '../../../common/versions';
+import { useSession } from '../../lib/session';
+import { VersionsPanel } from '../../components/versions/versions-panel';
 
 const KIND_STYLE: Record<DiffRow['kind'], string> = {
   changed: 'bg-amber-50',
@@ -57,6 +62,13 @@ export function EntryDialog({ id, onClose }: { id: string | null; onClose(): voi
   const diff = diffChanges(data?.changes);
   const changed = diff.filter((r) => r.kind !== 'unchanged');
   const unchanged = diff.filter((r) => r.kind === 'unchanged');
+  const { session } = useSession();
+  const role = session?.user.role;
+  const [versionsOpen, setVersionsOpen] = useState(false);
+  const made = data?.version && (VERSION_COLLECTIONS as readonly string[]).includes(data.version.collection)
+    ? { ...data.version, collection: data.version.collection as VersionCollection } : null;
+  const maintenance = made?.collection === 'maintenance';
+  const mayRead = made !== null && can(role, maintenance ? 'maintenance.manage' : 'content.view');
   return (
     <Dialog open={id !== null} onOpenChange={(open) => { if (!open) onClose(); }} title={HISTORY.details} size="lg"
       footer={<Button variant="secondary" onClick={onClose}>{HISTORY.close}</Button>}>
@@ -69,6 +81,13 @@ export function EntryDialog({ id, onClose }: { id: string | null; onClose(): voi
             <Field label={HISTORY.columns.collection}>{collectionLabel(data.collection) || HISTORY.emptyValue}</Field>
             <Field label={HISTORY.columns.document}>{data.documentName || HISTORY.emptyValue}</Field>
             <Field label={HISTORY.columns.description}>{data.description || HISTORY.emptyValue}</Field>
+            {made && mayRead && (
+              <Field label={VERSION_TEXTS.title}>
+                <button type="button" className="font-medium text-brand-700 underline-offset-2 hover:underline" onClick={() => setVersionsOpen(true)}>
+                  {VERSION_TEXTS.viewVersion(made.number)} · {VERSION_TEXTS.openVersion}
+                </button>
+              </Field>
+            )}
           </dl>
           <section aria-labelledby="entry-changes">
             <h3 id="entry-changes" className="mb-2 text-sm font-semibold text-slate-900">{HISTORY.changesHeading}</h3>
@@ -95,6 +114,13 @@ export function EntryDialog({ id, onClose }: { id: string | null; onClose(): voi
             </section>
           )}
         </div>
+      )}
+      {made && mayRead && (
+        <Dialog open={versionsOpen} onOpenChange={setVersionsOpen} title={`${VERSION_TEXTS.title}: ${data?.documentName ?? ''}`} size="xl"
+          footer={<Button variant="secondary" onClick={() => setVersionsOpen(false)}>{VERSION_TEXTS.close}</Button>}>
+          {versionsOpen && <VersionsPanel collection={made.collection} id={made.documentId} initialNumber={made.number}
+            canRestore={can(role, maintenance ? 'maintenance.manage' : 'content.update')} />}
+        </Dialog>
       )}
     </Dialog>
   );

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { AlertTriangle, ArrowLeft, RotateCcw, Save } from 'lucide-react';
+import { AlertTriangle, ArrowLeft, History, RotateCcw, Save } from 'lucide-react';
+import { VERSION_TEXTS } from '../../../common/versions';
+import { VersionsPanel } from '../../components/versions/versions-panel';
 import { MAINTENANCE } from '../../../common/maintenance';
 import { TIMINGS } from '../../../common/limits';
 import {
@@ -58,6 +60,7 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
   const removeOption = useRemoveOption(docId);
   const saveLists = useSaveLists(docId);
   const [draft, setDraft] = useState<MaintenanceLists>({});
+  const [showVersions, setShowVersions] = useState(false);
   const [pendingRemove, setPendingRemove] = useState<{ list: ListKey; value: string } | null>(null);
 
   const keys = DOCUMENT_LISTS[docId] as readonly ListKey[];
@@ -117,6 +120,9 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
         <ArrowLeft className="h-4 w-4" aria-hidden />{MAINTENANCE.back}
       </Button>
       <PageHeader title={title} subtitle={subtitle} actions={doc.data && <>
+        <Button variant="secondary" onClick={() => setShowVersions(true)}>
+          <History className="h-4 w-4" aria-hidden />{VERSION_TEXTS.tab}
+        </Button>
         {dirty && (
           <Button variant="secondary" onClick={() => setDraft({})} disabled={busy}>
             <RotateCcw className="h-4 w-4" aria-hidden />{MAINTENANCE.discard}
@@ -160,6 +166,11 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
           ))}
         </div>
       )}
+
+      <Dialog open={showVersions} onOpenChange={setShowVersions} title={`${VERSION_TEXTS.title}: ${title}`} size="xl"
+        footer={<Button variant="secondary" onClick={() => setShowVersions(false)}>{VERSION_TEXTS.close}</Button>}>
+        {showVersions && <VersionsPanel collection="maintenance" id={docId} canRestore />}
+      </Dialog>
 
       <Dialog open={pendingRemove !== null} onOpenChange={(o) => { if (!o && !removeOption.isPending) setPendingRemove(null); }}
         title={MAINTENANCE.removeTitle} size="sm"

@@ -1,14 +1,19 @@
 import type { Variety } from '../../../common/schemas/varieties';
-import { VARIETIES } from '../../../common/varieties';
+import { VARIETIES, VARIETY_TOPIC } from '../../../common/varieties';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { useVariety } from './api';
 import { dateTimeOrDash, listOrDash, orDash, withUnit } from './format';
 import { RecommendedBadge } from './recommended-badge';
+import { can } from '../../../common/permissions';
+import { useSession } from '../../lib/session';
+import { RecordTabs } from '../../components/versions/record-tabs';
+import { VersionsPanel } from '../../components/versions/versions-panel';
 
 /** Every field of one variety, units included (t/ha, cm, days); follows live changes. */
 export function VarietyViewDialog({ variety, onClose }: { variety: Variety | null; onClose(): void }) {
   const detail = useVariety(variety?.id ?? null);
+  const { session } = useSession();
   const v = detail.data ?? variety;
   const c = VARIETIES.columns;
   const w = VARIETIES.view;
@@ -32,8 +37,9 @@ export function VarietyViewDialog({ variety, onClose }: { variety: Variety | nul
     [w.updatedAt, dateTimeOrDash(v.updatedAt)],
   ] : [];
   return (
-    <Dialog open={variety !== null} onOpenChange={(o) => { if (!o) onClose(); }} title={w.title} description={v?.varietyName} size="lg"
+    <Dialog open={variety !== null} onOpenChange={(o) => { if (!o) onClose(); }} title={w.title} description={v?.varietyName} size="xl"
       footer={<Button variant="secondary" onClick={onClose}>{w.close}</Button>}>
+      <RecordTabs versions={() => v && <VersionsPanel collection={VARIETY_TOPIC} id={v.id} canRestore={can(session?.user.role, 'content.update')} />} details={
       <dl className="grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-2">
         {rows.map(([label, value]) => (
           <div key={label} className="rounded-lg bg-slate-50 px-3 py-2">
@@ -41,7 +47,7 @@ export function VarietyViewDialog({ variety, onClose }: { variety: Variety | nul
             <dd className="mt-0.5 text-sm text-slate-900">{value}</dd>
           </div>
         ))}
-      </dl>
+      </dl>} />
     </Dialog>
   );
 }

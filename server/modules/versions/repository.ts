@@ -1,0 +1,135 @@
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Database } from '../../db/types.js';
+import type { RecordVersionsTable } from '../../db/types/content.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+export type VersionRow = Selectable<RecordVersionsTable>;
+const LIST_COLUMNS = ['number', 'recordVersion', 'createdAt', 'actorName', 'auditId', 'summary'] as const;
+export type VersionListRow = Pick<VersionRow, (typeof LIST_COLUMNS)[number]>;
+type Table = 'rice_seed_varieties' | 'rice_local_pests' | 'rice_local_diseases' | 'maintenance';
+
+function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Queries of versions, and the few reads of the versioned tables their snapshots need. */
+export const versionsRepository = {
+  latest(db: Db, collection: string, documentId: string): Promise<Pick<VersionRow, 'number' | 'snapshot'> | undefined> {
+    return db.selectFrom('record_versions').select(['number', 'snapshot'])
+      .where('collection', '=', collection).where('documentId', '=', documentId)
+      .orderBy('number', 'desc').limit(1).executeTakeFirst();
+  },
+
+  async insert(db: Db, rows: Insertable<RecordVersionsTable>[]): Promise<void> {
+    for (const part of chunks(rows, 200)) await db.insertInto('record_versions').values(part).execute();
+  },
+
+  /** A first version for records that have none; one another instance wrote first is left as it is. */
+  async insertFirst(db: Db, rows: Insertable<RecordVersionsTable>[]): Promise<void> {
+    for (const part of chunks(rows, 200)) {
+      await db.insertInto('record_versions').values(part)
+        .onConflict((oc) => oc.columns(['collection', 'documentId', 'number']).doNothing()).execute();
+    }
+  },
+
+  /** Newest first, numbered below `before` when given. */
+  page(db: Db, collection: string, documentId: string, before: number | undefined, limit: number): Promise<VersionListRow[]> {
+    let q = db.selectFrom('record_versions').select([...LIST_COLUMNS])
+      .where('collection', '=', collection).where('documentId', '=', documentId);
+    if (before !== undefined) q = q.where('number', '<', before);
+    return q.orderBy('number', 'desc').limit(limit).execute();
+  },
+
+  find(db: Db, collection: string, documentId: string, number: number): Promise<VersionRow | undefined> {
+    return db.selectFrom('record_versions').selectAll()
+      .where('collection', '=', collection).where('documentId', '=', documentId).where('number', '=', number).executeTakeFirst();
+  },
+
+  /** The versions the audit entries made (History's links). */
+  byAuditIds(db: Db, auditIds: readonly string[]) {
+    if (auditIds.length === 0) return Promise.resolve([]);
+    return db.selectFrom('record_versions').select(['auditId', 'collection', 'documentId', 'number'])
+      .where('auditId', 'in', [...auditIds]).execute();
+  },
+
+  /** The record's edit version now (undefined when it is gone or in the trash). */
+  async liveRecordVersion(db: Db, collection: Table, documentId: string): Promise<number | undefined> {
+    if (collection === 'maintenance') {
+      const doc = await db.selectFrom('maintenance').select('version').where('id', '=', documentId).executeTakeFirst();
+      return doc === undefined ? undefined : Number(doc.version);
+    }
+    const row = await db.selectFrom(collection as 'rice_local_pests').select('version').where('id', '=', documentId).where('isDeleted', '=', 0).executeTakeFirst();
+    return row === undefined ? undefined : Number(row.version);
+  },
+
+  async catalogParts(db: Db, collection: 'rice_local_pests' | 'rice_local_diseases', id: string): Promise<string | null> {
+    const row = await db.selectFrom(collection as 'rice_local_pests').select('affectedParts').where('id', '=', id).executeTakeFirst();
+    return row?.affectedParts ?? null;
+  },
+
+  /** Which of `ids` are, or were, this entry's photos and are still stored. */
+  async storedPhotosOf(db: Db, entryId: string, ids: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const part of chunks(ids)) {
+      const rows = await db.selectFrom('catalog_images').select('id').where('id', 'in', part)
+        .where((eb) => eb.or([eb('entryId', '=', entryId), eb('retiredFrom', '=', entryId), eb('removedFrom', '=', entryId)])).execute();
+      for (const r of rows) found.add(r.id);
+    }
+    return found;
+  },
+
+  rows(db: Db, collection: Exclude<Table, 'maintenance'>, ids: readonly string[]) {
+    return db.selectFrom(collection as 'rice_local_pests').selectAll().where('id', 'in', [...ids]).execute() as Promise<Array<Record<string, unknown> & { id: string; version: number }>>;
+  },
+
+  /** Records of a table that have no version yet, a batch at a time. */
+  withoutVersion(db: Db, collection: Table, afterId: string, limit: number) {
+    return db.selectFrom(collection as 'rice_local_pests').selectAll().where('id', '>', afterId)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('record_versions as v').select('v.id')
+        .where('v.collection', '=', collection).whereRef('v.documentId', '=', `${collection as 'rice_local_pests'}.id`))))
+      .orderBy('id').limit(limit).execute();
+  },
+
+  /** Linked photo ids of each entry, in order. */
+  async photoIdsOf(db: Db, entryIds: readonly string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(entryIds.map((id) => [id, []]));
+    for (const part of chunks(entryIds)) {
+      const rows = await db.selectFrom('catalog_images').select(['id', 'entryId'])
+        .where('entryId', 'in', part).orderBy('entryId').orderBy('position').orderBy('createdAt').execute();
+      for (const r of rows) out.get(r.entryId!)?.push(r.id);
+    }
+    return out;
+  },
+
+  /** Photos by id, in any state (linked, retired, removed), for thumbnails. */
+  async photos(db: Db, ids: readonly string[]) {
+    const out: Array<{ id: string; thumbKey: string | null; originalKey: string | null; externalUrl: string | null; originalName: string | null; status: string }> = [];
+    for (const part of chunks(ids)) {
+      out.push(...await db.selectFrom('catalog_images').select(['id', 'thumbKey', 'originalKey', 'externalUrl', 'originalName', 'status']).where('id', 'in', part).execute());
+    }
+    return out;
+  },
+
+  /** Records whose versions number more than `keep`, with the number below which they go. */
+  overRetention(db: Db, keep: number) {
+    return db.selectFrom('record_versions').select(['collection', 'documentId', (eb) => eb.fn.max('number').as('last'), (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy(['collection', 'documentId']).having((eb) => eb.fn.countAll(), '>', keep).execute();
+  },
+
+  async deleteBelow(db: Db, collection: string, documentId: string, number: number): Promise<number> {
+    const result = await db.deleteFrom('record_versions')
+      .where('collection', '=', collection).where('documentId', '=', documentId).where('number', '<', number).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
+  snapshotsOf(db: Db, collection: string, documentId: string) {
+    return db.selectFrom('record_versions').select('snapshot').where('collection', '=', collection).where('documentId', '=', documentId).execute();
+  },
+
+  /** Photos an edit took out of the entry (kept for its versions). */
+  retiredOf(db: Db, entryId: string) {
+    return db.selectFrom('catalog_images').selectAll().where('retiredFrom', '=', entryId).execute();
+  },
+};

@@ -1,0 +1,93 @@
+import { describeVersion, VERSION_FIELDS, VERSION_LIMITS, type VersionCollection, type VersionSummary } from '../../../common/versions.js';
+import type { VersionCompare, VersionFieldValue, VersionItem, VersionList, VersionPhoto } from '../../../common/schemas/versions.js';
+import { maintenanceDocIdSchema, listBelongsTo, type ListKey } from '../../../common/schemas/maintenance.js';
+import type { AppContext } from '../../platform/context.js';
+import { fail } from '../../platform/errors.js';
+import { fileUrl } from '../../platform/storage.js';
+import { versionsRepository as repo, type VersionListRow } from './repository.js';
+import { parseSnapshot, photoChanges } from './snapshots.js';
+
+export function presentVersion(collection: VersionCollection, row: VersionListRow): VersionItem {
+  const summary = JSON.parse(row.summary) as VersionSummary;
+  return {
+    number: Number(row.number),
+    recordVersion: Number(row.recordVersion),
+    createdAt: row.createdAt,
+    actorName: row.actorName,
+    auditId: row.auditId,
+    summary,
+    description: describeVersion(collection, summary),
+  };
+}
+
+/** The fields a record of the collection shows (an option-list document: its own lists). */
+export function fieldKeys(collection: VersionCollection, documentId: string): string[] {
+  const keys = Object.keys(VERSION_FIELDS[collection]);
+  if (collection !== 'maintenance') return keys;
+  const docId = maintenanceDocIdSchema.parse(documentId);
+  return keys.filter((key) => listBelongsTo(docId, key as ListKey));
+}
+
+function fieldValue(value: unknown): VersionFieldValue {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return value.map(String);
+  return JSON.stringify(value);
+}
+
+/** The Versions panel's reads: the list, newest first, and two versions compared. */
+export function createVersionsService(ctx: Pick<AppContext, 'db'>) {
+  const { db } = ctx;
+
+  /** The record's current edit version; 404 when there is no such live record. */
+  async function liveVersion(collection: VersionCollection, id: string): Promise<number> {
+    if (collection === 'maintenance' && !maintenanceDocIdSchema.safeParse(id).success) fail('NOT_FOUND');
+    const current = await repo.liveRecordVersion(db, collection, id);
+    if (current === undefined) fail('NOT_FOUND');
+    return current;
+  }
+
+  async function photosOf(ids: string[]): Promise<{ total: number; items: VersionPhoto[] }> {
+    const shown = ids.slice(0, VERSION_LIMITS.comparePhotos);
+    const rows = new Map((await repo.photos(db, shown)).map((r) => [r.id, r]));
+    return {
+      total: ids.length,
+      items: shown.map((id) => {
+        const r = rows.get(id);
+        // Until its thumbnail is made, a photo is shown from its original.
+        const key = r?.thumbKey ?? r?.originalKey;
+        return { id, thumbUrl: key ? fileUrl(key) : r?.externalUrl ?? null, name: r?.originalName ?? null };
+      }),
+    };
+  }
+
+  return {
+    async list(collection: VersionCollection, id: string, before: number | undefined, limit: number): Promise<VersionList> {
+      const recordVersion = await liveVersion(collection, id);
+      const rows = await repo.page(db, collection, id, before, limit + 1);
+      const items = rows.slice(0, limit).map((r) => presentVersion(collection, r));
+      return { items, recordVersion, nextBefore: rows.length > limit ? items[items.length - 1]!.number : null };
+    },
+
+    async compare(collection: VersionCollection, id: string, fromNumber: number, toNumber: number): Promise<VersionCompare> {
+      await liveVersion(collection, id);
+      const [from, to] = await Promise.all([repo.find(db, collection, id, fromNumber), repo.find(db, collection, id, toNumber)]);
+      if (!from || !to) fail('NOT_FOUND');
+      const a = parseSnapshot(from.snapshot);
+      const b = parseSnapshot(to.snapshot);
+      const labels = VERSION_FIELDS[collection];
+      const fields = fieldKeys(collection, id).map((key) => {
+        const before = fieldValue(a.fields[key]);
+        const after = fieldValue(b.fields[key]);
+        return { key, label: labels[key] ?? key, from: before, to: after, changed: JSON.stringify(before) !== JSON.stringify(after) };
+      });
+      let photos: VersionCompare['photos'] = null;
+      if (a.photos || b.photos) {
+        const change = photoChanges(a.photos ?? [], b.photos ?? []);
+        const [added, removed] = await Promise.all([photosOf(change.added), photosOf(change.removed)]);
+        photos = { fromCount: a.photos?.length ?? 0, toCount: b.photos?.length ?? 0, added, removed, reordered: change.reordered };
+      }
+      return { from: presentVersion(collection, from), to: presentVersion(collection, to), fields, photos };
+    },
+  };
+}

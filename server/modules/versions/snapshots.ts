@@ -1,0 +1,68 @@
+import type { MaintenanceDocId } from '../../../common/schemas/maintenance.js';
+import { currentReleaseYear } from '../../../common/schemas/maintenance.js';
+import type { VersionSummary } from '../../../common/versions.js';
+import { entryFields } from '../catalog/presenter.js';
+import { effectiveLists } from '../maintenance/lists.js';
+import type { MaintenanceRow } from '../maintenance/repository.js';
+import { presentVariety } from '../varieties/presenter.js';
+import { fieldsOf } from '../varieties/fields.js';
+import type { VarietyRow } from '../varieties/repository.js';
+
+/** A record's saved state: its fields as the API shows them and, for pests and diseases, its photo ids in order. */
+export interface Snapshot {
+  fields: Record<string, unknown>;
+  photos?: string[];
+}
+
+export function varietySnapshot(row: VarietyRow): Snapshot {
+  return { fields: fieldsOf(presentVariety(row)) };
+}
+
+export function catalogSnapshot(row: Parameters<typeof entryFields>[0], photos: string[]): Snapshot {
+  return { fields: entryFields(row), photos };
+}
+
+export function maintenanceSnapshot(docId: MaintenanceDocId, row: Pick<MaintenanceRow, 'data'>): Snapshot {
+  return { fields: effectiveLists(docId, row.data, currentReleaseYear()).lists };
+}
+
+export function parseSnapshot(text: string): Snapshot {
+  const value = JSON.parse(text) as Partial<Snapshot>;
+  return { fields: value.fields ?? {}, ...(Array.isArray(value.photos) ? { photos: value.photos } : {}) };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The fields of `collection` whose values differ between two snapshots, in the comparison's order. */
+export function changedFields(keys: readonly string[], before: Snapshot, after: Snapshot): string[] {
+  return keys.filter((key) => !same(before.fields[key], after.fields[key]));
+}
+
+/** Photos added, removed and whether the kept ones changed order. */
+export function photoChanges(before: readonly string[], after: readonly string[]) {
+  const had = new Set(before);
+  const has = new Set(after);
+  const added = after.filter((id) => !had.has(id));
+  const removed = before.filter((id) => !has.has(id));
+  const keptBefore = before.filter((id) => has.has(id));
+  const keptAfter = after.filter((id) => had.has(id));
+  const reordered = keptBefore.some((id, i) => keptAfter[i] !== id);
+  return { added, removed, reordered };
+}
+
+export function summarize(
+  keys: readonly string[], previous: Snapshot | null, next: Snapshot, kind: VersionSummary['kind'], restoredFrom: number | null,
+): VersionSummary {
+  const photoCount = next.photos ? next.photos.length : null;
+  if (!previous) return { kind, changed: [], photosAdded: 0, photosRemoved: 0, photosReordered: false, photoCount, restoredFrom };
+  const photos = photoChanges(previous.photos ?? [], next.photos ?? []);
+  return {
+    kind,
+    changed: changedFields(keys, previous, next),
+    photosAdded: photos.added.length,
+    photosRemoved: photos.removed.length,
+    photosReordered: photos.reordered,
+    photoCount,
+    restoredFrom,
+  };
+}

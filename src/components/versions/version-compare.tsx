@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import type { VersionCompare, VersionFieldValue, VersionPhoto } from '../../../common/schemas/versions';
+import { VERSION_TEXTS as T } from '../../../common/versions';
+import { cn } from '../ui/cn';
+
+export function formatFieldValue(value: VersionFieldValue): string {
+  if (value === null || value === '') return T.empty_value;
+  if (Array.isArray(value)) return value.length === 0 ? T.empty_value : value.join(', ');
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return String(value);
+}
+
+function PhotoStrip({ title, side, tone }: { title: string; side: { total: number; items: VersionPhoto[] }; tone: 'added' | 'removed' }) {
+  if (side.total === 0) return null;
+  return (
+    <div>
+      <h4 className={cn('mb-2 text-xs font-semibold uppercase tracking-wide', tone === 'added' ? 'text-green-700' : 'text-red-700')}>{title}</h4>
+      <ul className="grid grid-cols-4 gap-2 sm:grid-cols-6" aria-label={title}>
+        {side.items.map((p) => (
+          <li key={p.id} className={cn('aspect-square overflow-hidden rounded-md border-2 bg-slate-100', tone === 'added' ? 'border-green-400' : 'border-red-400')}>
+            {p.thumbUrl ? <img src={p.thumbUrl} alt={p.name ?? p.id} loading="lazy" className="h-full w-full object-cover" /> : <span className="sr-only">{p.name ?? p.id}</span>}
+          </li>
+        ))}
+      </ul>
+      {side.items.length < side.total && <p className="mt-1 text-xs text-slate-500">{T.photosShown(side.items.length, side.total)}</p>}
+    </div>
+  );
+}
+
+/** Two versions field by field (changed rows first and marked) and, for pests and diseases, the photos added and removed. */
+export function VersionComparison({ data }: { data: VersionCompare }) {
+  const [showUnchanged, setShowUnchanged] = useState(false);
+  const rows = showUnchanged ? data.fields : data.fields.filter((f) => f.changed);
+  const unchangedCount = data.fields.filter((f) => !f.changed).length;
+  const photos = data.photos;
+  return (
+    <div className="space-y-4">
+      <div className="overflow-x-auto rounded-lg border border-slate-200">
+        <table className="min-w-full table-fixed divide-y divide-slate-200 text-sm" aria-label={T.compareTitle(data.from.number, data.to.number)}>
+          <thead className="bg-slate-50">
+            <tr>
+              <th scope="col" className="w-1/4 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{T.field}</th>
+              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{T.version(data.from.number)}</th>
+              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{T.version(data.to.number)}</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {rows.length === 0 && (
+              <tr><td colSpan={3} className="px-3 py-3 text-slate-500">{T.noChanges}</td></tr>
+            )}
+            {rows.map((f) => (
+              <tr key={f.key} data-changed={f.changed} className={f.changed ? 'bg-amber-50' : undefined}>
+                <th scope="row" className="break-words px-3 py-2 text-left font-medium text-slate-800">{f.label}</th>
+                <td className={cn('whitespace-pre-line break-words px-3 py-2 text-slate-700', f.changed && 'line-through decoration-red-400')}>{formatFieldValue(f.from)}</td>
+                <td className="whitespace-pre-line break-words px-3 py-2 text-slate-900">{formatFieldValue(f.to)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {unchangedCount > 0 && (
+          <button type="button" className="w-full border-t border-slate-200 px-3 py-2 text-left text-sm text-brand-700 hover:bg-slate-50" onClick={() => setShowUnchanged((v) => !v)}>
+            {showUnchanged ? T.hideUnchanged : `${T.showUnchanged} (${unchangedCount})`}
+          </button>
+        )}
+      </div>
+      {photos && (
+        <section aria-label="Photos" className="space-y-3">
+          <p className="text-sm text-slate-600">{T.photoCounts(data.from.number, photos.fromCount, data.to.number, photos.toCount)}</p>
+          <PhotoStrip title={T.photosAdded(photos.added.total)} side={photos.added} tone="added" />
+          <PhotoStrip title={T.photosRemoved(photos.removed.total)} side={photos.removed} tone="removed" />
+          {photos.added.total === 0 && photos.removed.total === 0 && <p className="text-sm text-slate-500">{photos.reordered ? T.photosReordered : T.photosSame}</p>}
+          {(photos.added.total > 0 || photos.removed.total > 0) && photos.reordered && <p className="text-sm text-slate-500">{T.photosReordered}</p>}
+        </section>
+      )}
+    </div>
+  );
+}
