@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROLES, type Role } from '../common/permissions.js';
 import { SCAN_REPORT_LIMITS } from '../common/scan-reports.js';
+import { CATALOG_LIMITS } from '../common/catalog.js';
 import type { S3Settings } from './platform/s3-storage.js';
 
 export interface Config {
@@ -62,6 +63,10 @@ export interface Config {
   instanceId: string;
   /** Audit entries older than this many days are archived to a file, then removed; unset keeps all. */
   auditRetentionDays: number | undefined;
+  /** DRAFT_RETENTION_DAYS: how long an unsaved pest or disease is kept for its account (default 7). */
+  draftRetentionDays: number;
+  /** PHOTO_MAX_EDGE: the longest side of a stored photo in pixels; 0 keeps every photo as sent. */
+  photoMaxEdge: number;
   /** VERSION_RETENTION: the versions kept per record (unset: every version). */
   versionRetention: number | undefined;
   /** Roles that must sign in with a second factor (REQUIRE_2FA_FOR); they set it up at their next login. */
@@ -88,6 +93,12 @@ function auditRetentionOf(value: string | undefined): number | undefined {
   const days = int(value.trim(), 0);
   if (days < 1) throw new Error(`AUDIT_RETENTION_DAYS must be at least 1 (unset keeps every entry), got "${value}"`);
   return days;
+}
+
+function photoMaxEdgeOf(value: string | undefined): number {
+  const edge = int(value?.trim(), CATALOG_LIMITS.photoMaxEdge);
+  if (edge !== 0 && edge < 256) throw new Error(`PHOTO_MAX_EDGE must be 0 (keep photos as sent) or at least 256 pixels, got "${value}"`);
+  return edge;
 }
 
 function versionRetentionOf(value: string | undefined): number | undefined {
@@ -182,6 +193,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     instanceId: env.INSTANCE_ID || `${os.hostname()}:${process.pid}`,
     auditRetentionDays: auditRetentionOf(env.AUDIT_RETENTION_DAYS),
     versionRetention: versionRetentionOf(env.VERSION_RETENTION),
+    photoMaxEdge: photoMaxEdgeOf(env.PHOTO_MAX_EDGE),
+    draftRetentionDays: Math.max(1, int(env.DRAFT_RETENTION_DAYS, CATALOG_LIMITS.draftRetentionDays)),
     require2faFor: rolesOf(env.REQUIRE_2FA_FOR),
     ...overrides,
   };

@@ -139,3 +139,16 @@ export const stagedImageSchema = z.object({
 export type StagedImage = z.infer<typeof stagedImageSchema>;
 
 export const discardStagedSchema = z.object({ ids: z.array(imageId).max(5000) });
+
+/** The photo upload's query: keepOriginal=true stores the photo at the size sent (super admins). */
+export const stageQuerySchema = z.object({ keepOriginal: z.enum(['true', 'false']).optional() });
+
+/** GET /api/photo-settings: how the browser sizes photos before it sends them. */
+export const photoSettingsSchema = z.object({
+  /** The longest side a stored photo has; 0: photos are kept as sent. */
+  maxEdge: z.number().int(),
+  /** JPEG quality (0–1) of a photo made smaller. */
+  quality: z.number(),
+  canKeepOriginals: z.boolean(),
+});
+export type PhotoSettings = z.infer<typeof photoSettingsSchema>;

@@ -94,18 +94,27 @@ function cleanJpeg(jpeg: Buffer): CleanPhoto {
     if (keepJpegSegment(marker, segment)) (inScans ? rest : head).push(segment);
     pos = end;
   }
-  const tiff = writeCameraFacts(camera);
-  const app1: Buffer[] = [];
-  if (tiff) {
-    const length = Buffer.alloc(4);
-    length.writeUInt16BE(0xffe1, 0);
-    length.writeUInt16BE(2 + EXIF_PREFIX.length + tiff.length, 2);
-    app1.push(length, EXIF_PREFIX, tiff);
-  }
+  const app1 = exifSegment(camera);
   // The new EXIF block goes right after SOI, or after APP0 when the file starts with one.
   const afterApp0 = head[0] && head[0][1] === 0xe0 ? 1 : 0;
   const parts = [jpeg.subarray(0, 2), ...head.slice(0, afterApp0), ...app1, ...head.slice(afterApp0), ...rest, Buffer.from([0xff, 0xd9])];
   return finish(jpeg, parts, camera);
+}
+
+/** The APP1 segment holding only these camera facts (none when there are none). */
+function exifSegment(camera: CameraFacts): Buffer[] {
+  const tiff = writeCameraFacts(camera);
+  if (!tiff) return [];
+  const length = Buffer.alloc(4);
+  length.writeUInt16BE(0xffe1, 0);
+  length.writeUInt16BE(2 + EXIF_PREFIX.length + tiff.length, 2);
+  return [length, EXIF_PREFIX, tiff];
+}
+
+/** A JPEG made without metadata (a resized photo) given the camera facts of the photo it was made from. */
+export function withCameraFacts(jpeg: Buffer, camera: CameraFacts): Buffer {
+  const app1 = exifSegment(camera);
+  return app1.length === 0 ? jpeg : Buffer.concat([jpeg.subarray(0, 2), ...app1, jpeg.subarray(2)]);
 }
 
 // PNG: eXIf is replaced, tEXt, zTXt and iTXt (where XMP and author names live) are dropped,

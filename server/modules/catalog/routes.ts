@@ -5,12 +5,13 @@ import { z } from 'zod';
 import { CATALOG_KIND_LIST, CATALOG_LIMITS } from '../../../common/catalog.js';
 import { UPLOAD_TEXTS } from '../../../common/catalog-texts.js';
 import {
+  photoSettingsSchema, stageQuerySchema,
   catalogCreateSchema, catalogEntryDetailSchema, catalogListQuerySchema, catalogListSchema, catalogUpdateSchema,
   discardStagedSchema, stagedImageSchema,
 } from '../../../common/schemas/catalog.js';
 import { can } from '../../../common/permissions.js';
 import { AppError, fail } from '../../platform/errors.js';
-import { requireAuth } from '../../platform/policy.js';
+import { authorize, requireAuth } from '../../platform/policy.js';
 import { scheduleJob } from '../../platform/jobs.js';
 import { CLEANUP_EVERY_MS, SWEEP_EVERY_MS, catalogRuntime } from './runtime.js';
 import { createCatalogService } from './service.js';
@@ -58,6 +59,15 @@ const routes: FastifyPluginAsync = async (app) => {
   scheduleJob(app, { name: 'staged photo clean-up', everyMs: CLEANUP_EVERY_MS, run: () => runtime.cleanupStaged() });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get('/api/photo-settings', {
+    config: { access: 'content.create' },
+    schema: { tags: ['photos'], summary: 'How the browser sizes photos before sending them (PHOTO_MAX_EDGE) and whether this account may keep originals', response: { 200: photoSettingsSchema } },
+  }, async (request) => ({
+    maxEdge: app.ctx.config.photoMaxEdge,
+    quality: CATALOG_LIMITS.photoResizeQuality,
+    canKeepOriginals: can(requireAuth(request).role, 'trainingData.export'),
+  }));
+
   for (const kind of CATALOG_KIND_LIST) {
     const service = createCatalogService(app.ctx, kind);
     const base = `/api/${kind.route}`;
@@ -81,13 +91,18 @@ const routes: FastifyPluginAsync = async (app) => {
 
     r.post(`${base}/images`, {
       config: { access: 'content.create' },
-      schema: { tags, summary: 'Stage one photo (multipart, field "file"); returns its id for the save request', response: { 201: stagedImageSchema } },
+      schema: {
+        tags, summary: 'Stage one photo (multipart, field "file"); photos larger than PHOTO_MAX_EDGE are made that size unless keepOriginal (super admins); returns its id for the save request',
+        querystring: stageQuerySchema, response: { 201: stagedImageSchema },
+      },
     }, async (request, reply) => {
       const auth = requireAuth(request);
+      const keepOriginal = request.query.keepOriginal === 'true';
+      if (keepOriginal) authorize(request, 'trainingData.export');
       if (!request.isMultipart()) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.noFile, { file: UPLOAD_TEXTS.noFile });
       const part = await request.file().catch(malformed);
       if (!part) fail('VALIDATION_FAILED', UPLOAD_TEXTS.noFile, { file: UPLOAD_TEXTS.noFile });
-      const staged = await service.stage(readingBody(part.file), { filename: part.filename, uploadedBy: auth.user.id }, () => part.file.truncated)
+      const staged = await service.stage(readingBody(part.file), { filename: part.filename, uploadedBy: auth.user.id, keepOriginal }, () => part.file.truncated)
         .catch((err: unknown) => { throw err instanceof BrokenBodyError ? malformed(err.cause) : err; });
       return reply.code(201).send(staged);
     });

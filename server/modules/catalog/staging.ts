@@ -10,6 +10,7 @@ import { probeImage } from '../../platform/images.js';
 import { takenAtIso } from '../../platform/exif.js';
 import { cleanPhoto, UnreadablePhotoError, type CleanPhoto } from '../../platform/photo-privacy.js';
 import { readAll } from '../../platform/stored-files.js';
+import { fitPhotoEdge } from '../../platform/photo-size.js';
 import { safeSegment } from '../../platform/storage.js';
 import { catalogRepository } from './repository.js';
 import { fingerprintImage, type Fingerprint } from '../../platform/fingerprint.js';
@@ -19,12 +20,16 @@ import type { CatalogRuntime } from './runtime.js';
 export interface StageOptions {
   filename: string;
   uploadedBy: string;
+  /** Store the photo at the size sent, past PHOTO_MAX_EDGE (a super admin's choice per upload batch). */
+  keepOriginal?: boolean;
 }
 
 /**
  * Stores one uploaded photo in a staging folder: the real type from its first bytes, the
  * picture's bytes unchanged but without location or identifying metadata (photo-privacy.ts),
- * its sha256. Its variants are queued at once.
+ * made PHOTO_MAX_EDGE on its longest side when it is larger (photo-size.ts; the browser does
+ * the same before sending, this holds for every other client), its sha256. Its variants are
+ * queued at once.
  */
 export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: CatalogRuntime, source: AsyncIterable<Buffer>, options: StageOptions, truncated: () => boolean): Promise<StagedImage> {
   const id = newId();
@@ -39,9 +44,6 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
     throw err;
   }
   const rawName = options.filename || 'photo';
-  const fileName = fileNameForType(safeSegment(rawName, 'photo'), sniffed.type);
-  const key = `${kind.folder}/_staged/${id}/${fileName}`;
-  const cleanup = () => ctx.storage.delete(key).catch(() => undefined);
   // The whole photo (at most maxUploadBytes) is read before it is stored: its location and
   // identifying metadata are removed first, so no stored copy ever holds them.
   let photo: CleanPhoto;
@@ -56,21 +58,25 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
   const probe = await probeImage(photo.body);
   if (!probe) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
   if (probe.width * probe.height > CATALOG_LIMITS.maxImagePixels) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooManyPixels, { file: UPLOAD_TEXTS.tooManyPixels });
+  const sized = await fitPhotoEdge(photo.body, sniffed.type, photo.camera, options.keepOriginal ? 0 : ctx.config.photoMaxEdge);
+  if (!sized) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
+  const fileName = fileNameForType(safeSegment(rawName, 'photo'), sized.type);
+  const key = `${kind.folder}/_staged/${id}/${fileName}`;
+  const cleanup = () => ctx.storage.delete(key).catch(() => undefined);
   try {
-    await ctx.storage.put(key, photo.body);
+    await ctx.storage.put(key, sized.body);
   } catch (err) {
     await cleanup();
     throw err;
   }
-  const sha256 = crypto.createHash('sha256').update(photo.body).digest('hex');
-  const bytes = photo.body.length;
+  const sha256 = crypto.createHash('sha256').update(sized.body).digest('hex');
   const staged = {
     id,
     originalName: clampBytes(rawName, 255),
-    mimeType: sniffed.type,
-    sizeBytes: bytes,
-    width: probe.width,
-    height: probe.height,
+    mimeType: sized.type,
+    sizeBytes: sized.body.length,
+    width: sized.width,
+    height: sized.height,
     sha256,
   };
   // A disease photo is training data: its fingerprint is taken now, so the uploader hears at once
@@ -78,7 +84,7 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
   let fingerprint: Fingerprint | null = null;
   if (kind.trainingSetExport) {
     const sizes = { maxPixels: CATALOG_LIMITS.maxImagePixels, displaySize: CATALOG_LIMITS.displaySize, thumbSize: CATALOG_LIMITS.thumbSize };
-    fingerprint = await fingerprintImage(photo.body, sizes).then((f) => f.fingerprint, () => null);
+    fingerprint = await fingerprintImage(sized.body, sizes).then((f) => f.fingerprint, () => null);
   }
   try {
     await catalogRepository.insertImage(ctx.db, {

@@ -29,6 +29,8 @@ export function same(a: unknown, b: unknown): boolean {
 export interface ImportRun {
   db: Kysely<Database>;
   storage: Storage;
+  /** PHOTO_MAX_EDGE: fetched photos larger than this are stored at this size. */
+  photoMaxEdge: number;
   dryRun: boolean;
   importedAt: string;
   report: ImportReport;
@@ -54,7 +56,7 @@ export function createImportRun(ctx: AppContext, collections: ExportCollections,
   let done = 0;
   const importedAt = nowIso();
   const run: ImportRun = {
-    db, storage, dryRun, importedAt, report,
+    db, storage, photoMaxEdge: ctx.config.photoMaxEdge, dryRun, importedAt, report,
     count(collection, outcome) {
       report.counts[collection] ??= { created: 0, updated: 0, unchanged: 0, skipped: 0 };
       report.counts[collection][outcome] += 1;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { NO_CAMERA_FACTS, takenAtIso, type CameraFacts } from '../../platform/exif.js';
 import type { SniffedType } from '../../platform/image-type.js';
 import { cleanPhoto } from '../../platform/photo-privacy.js';
+import { fitPhotoEdge } from '../../platform/photo-size.js';
 import { fileUrl, safeSegment } from '../../platform/storage.js';
 import { toBool, toIso, toList, toText, type ExportCollections } from './firestore.js';
 import { migrationRepository as repo } from './repository.js';
@@ -34,12 +35,13 @@ export async function importCatalog(run: ImportRun, collection: 'rice_local_pest
       let row: Record<string, unknown>;
       if (image) {
         const base = safeSegment(decodeURIComponent(path.basename(new URL(url).pathname)).replace(/\.[^.]+$/, ''), 'image');
-        const key = `${STORAGE_FOLDER[collection]}/${safeSegment(name)}/${Date.parse(createdAt)}_${position}_${imageId.slice(0, 8)}_${base}${image.ext}`;
-        // Stored as every upload is: without location or identifying metadata.
-        const photo = cleanImported(image.body, image.mime);
+        // Stored as every upload is: without location or identifying metadata, at most PHOTO_MAX_EDGE.
+        const photo = await sizedImport(cleanImported(image.body, image.mime), image.mime, run.photoMaxEdge);
+        const ext = photo.mime === image.mime ? image.ext : '.jpg';
+        const key = `${STORAGE_FOLDER[collection]}/${safeSegment(name)}/${Date.parse(createdAt)}_${position}_${imageId.slice(0, 8)}_${base}${ext}`;
         await run.storage.put(key, photo.body);
         row = {
-          status: 'pending', originalKey: key, mimeType: image.mime, sizeBytes: photo.body.length, sha256: crypto.createHash('sha256').update(photo.body).digest('hex'), externalUrl: null,
+          status: 'pending', originalKey: key, mimeType: photo.mime, sizeBytes: photo.body.length, sha256: crypto.createHash('sha256').update(photo.body).digest('hex'), externalUrl: null,
           takenAt: takenAtIso(photo.camera), cameraMake: photo.camera.make, cameraModel: photo.camera.model, locationCleaned: photo.cleaned ? 1 : 0,
         };
         run.report.images.fetched += 1;
@@ -76,6 +78,13 @@ export async function importCatalog(run: ImportRun, collection: 'rice_local_pest
     });
     await run.remember(collection, id, seen.hash);
   }
+}
+
+/** An imported photo at most PHOTO_MAX_EDGE on its longest side, as an upload is (kept as it is when it cannot be read). */
+async function sizedImport<T extends { body: Buffer; camera: CameraFacts; cleaned: boolean }>(photo: T, mime: string, maxEdge: number): Promise<T & { mime: string }> {
+  if (!photo.cleaned) return { ...photo, mime };
+  const sized = await fitPhotoEdge(photo.body, mime as SniffedType, photo.camera, maxEdge).catch(() => null);
+  return sized ? { ...photo, body: sized.body, mime: sized.type } : { ...photo, mime };
 }
 
 /** An imported photo without its location metadata; one that cannot be parsed is kept as fetched and left for migrate-photos. */
