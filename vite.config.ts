@@ -19,12 +19,14 @@ const chunks = chunkGroups(import.meta.dirname);
 
 export default defineConfig(async () => ({
   plugins: [react(), tailwindcss(), chunks.plugin, firstVisitPages(import.meta.dirname), ...(await reportPlugins())],
-  // heic2any (1.4 MB) is its own chunk, loaded only when a phone photo in HEIC is picked.
+  // The photo worker (and libheif in it, loaded when a HEIC photo is picked) is its own file.
   // The browsers staff use all support modulepreload; no polyfill in the login bundle.
   build: {
     outDir: 'dist/client', emptyOutDir: true, chunkSizeWarningLimit: 1500, modulePreload: { polyfill: false },
     rolldownOptions: { output: { codeSplitting: { groups: chunks.groups } } },
   },
+  // ES module workers may split: libheif loads only when a HEIC photo is picked.
+  worker: { format: 'es' as const },
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://localhost:3000', changeOrigin: false } },

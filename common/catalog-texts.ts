@@ -65,6 +65,11 @@ export const UPLOAD_TEXTS = {
   dontWait: 'Stop waiting',
   failedUploads: (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'} failed to upload. Retry or remove ${n === 1 ? 'it' : 'them'}.`,
   converting: 'Converting HEIC...',
+  resizing: 'Resizing...',
+  paused: (seconds: number) => `Connection lost. Uploads are paused and start again by themselves${seconds > 0 ? ` (next try in ${seconds} s)` : ''}.`,
+  resumed: 'Connection back. Uploads resumed.',
+  keepOriginals: 'Keep originals',
+  keepOriginalsHint: (edge: number) => `Send these photos at full size. Otherwise photos larger than ${edge.toLocaleString('en-US')} px are made that size before they are sent (much faster on a slow connection).`,
   queued: 'Waiting',
   uploading: 'Uploading',
   done: 'Uploaded',
@@ -91,4 +96,17 @@ export const UPLOAD_TEXTS = {
   keepUploading: 'Keep uploading',
   keepEditing: 'Keep editing',
   closeAnyway: 'Close and discard',
+} as const;
+
+/** The add form kept as a draft on the server (DRAFT_RETENTION_DAYS). */
+export const DRAFT_TEXTS = {
+  continueEntry: (uploaded: number, total: number) => `Continue the unsaved entry (${uploaded.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${total === 1 ? 'photo' : 'photos'} uploaded)`,
+  continueHint: (name: string, savedAt: string) => `${name ? `"${name}", ` : ''}last kept ${savedAt}. It was not saved: the tab was closed, reloaded or lost its power or connection.`,
+  continue: 'Continue',
+  startOver: 'Start over',
+  chooseAgain: (n: number) => `Choose the same photos again (the folder or files you chose before) to upload the ${n.toLocaleString('en-US')} not yet uploaded. Photos already uploaded are not sent again.`,
+  chooseFiles: 'Choose the photos again',
+  leaveOut: 'Leave them out',
+  missing: 'Choose the file again',
+  kept: 'Kept as a draft',
 } as const;

@@ -157,6 +157,15 @@ export const CATALOG_LIMITS = {
   maxImagePixels: 50_000_000,
   /** Parallel uploads from one browser. */
   browserUploadConcurrency: 4,
+  /**
+   * PHOTO_MAX_EDGE's default: a photo's longest side once stored (ample for scanner models that
+   * train on 224–512 px inputs); larger photos are made this size, in the browser and again by the server.
+   */
+  photoMaxEdge: 1600,
+  /** DRAFT_RETENTION_DAYS' default: an unsaved add form and its photos are kept this long. */
+  draftRetentionDays: 7,
+  /** The JPEG quality of a photo made smaller (browser and server). */
+  photoResizeQuality: 0.9,
   /** Staged photos never saved are removed after this long. */
   stagedMaxAgeMs: 24 * 60 * 60 * 1000,
   /**

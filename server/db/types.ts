@@ -1,6 +1,6 @@
 import type { AccountsTable, LoginChallengesTable, PasswordResetTokensTable, RecoveryFlowsTable, SecondFactorRecoveryCodesTable, SecondFactorsTable, SessionsTable, SigningKeysTable, ThrottlesTable } from './types/accounts.js';
 import type { AuditChainLinksTable, AuditChainTable, AuditLogsTable, AuditPendingTable, AuditVerificationsTable } from './types/audit.js';
-import type { CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, RecordVersionsTable, VarietiesTable, VarietySearchGramsTable } from './types/content.js';
+import type { CatalogDraftPhotosTable, CatalogDraftsTable, CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, RecordVersionsTable, VarietiesTable, VarietySearchGramsTable } from './types/content.js';
 import type { ScanReportCountsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
 
 /**
@@ -16,6 +16,8 @@ export interface Database {
   rice_local_pests: CatalogTable;
   rice_local_diseases: CatalogTable;
   catalog_images: CatalogImagesTable;
+  catalog_drafts: CatalogDraftsTable;
+  catalog_draft_photos: CatalogDraftPhotosTable;
   audit_logs: AuditLogsTable;
   audit_chain: AuditChainTable;
   audit_chain_links: AuditChainLinksTable;

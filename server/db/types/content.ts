@@ -133,6 +133,26 @@ export interface RecordVersionsTable {
   summary: string;
 }
 
+/** Migration 190: an account's unsaved pest or disease (the add form), and its chosen photos in order. */
+export interface CatalogDraftsTable {
+  accountId: string;
+  collection: string;
+  /** JSON: the form's fields as typed. */
+  fields: string;
+  updatedAt: string;
+}
+
+export interface CatalogDraftPhotosTable {
+  accountId: string;
+  collection: string;
+  position: number;
+  /** The staged photo once uploaded. */
+  imageId: string | null;
+  name: string;
+  size: number;
+  lastModified: number;
+}
+
 export interface ImportRecordsTable {
   collection: string;
   docId: string;

@@ -234,9 +234,10 @@ export const catalogRepository = {
     await db.updateTable('catalog_images').set({ claimedBy: null, claimedUntil: null }).where('id', '=', id).where('claimedBy', '=', instance).execute();
   },
 
-  /** Staged photos older than the cut-off (never saved with an entry). */
+  /** Staged photos older than the cut-off (never saved with an entry), but for those a draft holds. */
   staleStaged(db: Db, before: string, limit: number): Promise<CatalogImageRow[]> {
     return db.selectFrom('catalog_images').selectAll().where('entryId', 'is', null).where('removedFrom', 'is', null).where('retiredFrom', 'is', null).where('createdAt', '<', before)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('catalog_draft_photos as d').select('d.imageId').whereRef('d.imageId', '=', 'catalog_images.id'))))
       .orderBy('createdAt').limit(limit).execute();
   },
 

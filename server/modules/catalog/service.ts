@@ -19,6 +19,7 @@ import { catalogRuntime, deleteImageFiles } from './runtime.js';
 import { stagePhoto, type StageOptions } from './staging.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
+import { draftsRepository } from '../drafts/repository.js';
 import { catalogSnapshot } from '../versions/snapshots.js';
 
 /** Text fields are stored trimmed; an empty optional field is stored as null. */
@@ -119,6 +120,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           const links = planLinks(kind, input.name, new Map(staged.map((r) => [r.id, r])), imageIds, Date.now());
           const mainImageUrl = links[0] ? fileUrl(links[0].to) : null;
           await catalogRepository.insert(trx, collection, { id, ...fields, mainImageUrl, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null });
+          await draftsRepository.remove(trx, actor.id, collection);
           const auditId = await cmd.audit({
             action: 'CREATE',
             collection,

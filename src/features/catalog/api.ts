@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog';
-import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, StagedImage } from '../../../common/schemas/catalog';
+import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, PhotoSettings, StagedImage } from '../../../common/schemas/catalog';
 import type { OptionLists } from '../../../common/schemas/maintenance';
 import type { DatasetHealth } from '../../../common/schemas/dataset';
 import { api } from '../../lib/api';
@@ -76,10 +76,21 @@ export async function discardStaged(kind: CatalogKind, ids: string[]): Promise<v
 }
 
 /** Uploads one photo (progress per file); resolves with the staged image. */
-export function uploadPhoto(kind: CatalogKind, file: File, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<StagedImage> {
+export function uploadPhoto(kind: CatalogKind, file: File, onProgress: (fraction: number) => void, signal: AbortSignal, keepOriginal = false): Promise<StagedImage> {
   const form = new FormData();
   form.append('file', file, file.name);
-  return sendForm<StagedImage>(`/api/${kind.route}/images`, form, onProgress, signal);
+  return sendForm<StagedImage>(`/api/${kind.route}/images${keepOriginal ? '?keepOriginal=true' : ''}`, form, onProgress, signal);
+}
+
+export const photoSettingsQuery = {
+  queryKey: ['photo-settings'] as const,
+  queryFn: ({ signal }: { signal?: AbortSignal }) => api<PhotoSettings>('/api/photo-settings', signal ? { signal } : {}),
+  staleTime: Infinity,
+};
+
+/** How photos are sized before they leave the browser (PHOTO_MAX_EDGE) and whether this account may keep originals. */
+export function usePhotoSettings() {
+  return useQuery(photoSettingsQuery);
 }
 
 /** The disease photos' health (super admins); refreshed live with every change of a disease or its photos. */

@@ -9,12 +9,16 @@ import { FieldError, Form, applyServerErrors, useKeepTouchedFields, useZodForm }
 import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api';
-import { discardStaged, useCatalogEntry, useSaveEntry } from './api';
+import { discardStaged, photoSettingsQuery, useCatalogEntry, useSaveEntry } from './api';
+import { useQueryClient } from '@tanstack/react-query';
 import { CurrentImages } from './current-images';
 import { EntryFields, toFormValues, type FormValues } from './entry-fields';
 import { PENDING_PREFIX, UploadBatch, useUploadBatch } from './upload-batch';
 import { CloseAskDialog, SaveQueuedNotice, SaveStoppedAlert, type CloseAsk } from './upload-wait';
 import { Uploader } from './uploader';
+import { dropDraft, useDraft, useDraftAutosave } from './draft';
+import { DraftOffer, MissingFilesNote } from './draft-offer';
+import type { Draft } from '../../../common/schemas/drafts';
 
 export type FormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
 
@@ -38,11 +42,33 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
   const formId = useId();
   const toast = useToast();
   const save = useSaveEntry(kind);
-  const [batch] = useState(() => new UploadBatch(kind, { entryId: entry?.id ?? null, discard: (ids) => void discardStaged(kind, ids) }));
+  const queryClient = useQueryClient();
+  const [batch] = useState(() => new UploadBatch(kind, {
+    entryId: entry?.id ?? null,
+    discard: (ids) => void discardStaged(kind, ids),
+    sizing: () => queryClient.fetchQuery(photoSettingsQuery),
+  }));
   const batchVersion = useUploadBatch(batch);
   const schema = useMemo(() => (isEdit ? catalogUpdateSchema(kind).omit({ version: true }) : catalogCreateSchema(kind)), [isEdit, kind]);
   const initial = useMemo(() => toFormValues(entry), []); // eslint-disable-line react-hooks/exhaustive-deps
   const form = useZodForm(schema, { defaultValues: initial });
+
+  // A new entry is kept as the account's draft; one left from before is offered first.
+  const draft = useDraft(kind, !isEdit);
+  const [draftChoice, setDraftChoice] = useState<'ask' | 'decided'>('ask');
+  const offer = !isEdit && draftChoice === 'ask' && draft.data ? draft.data : null;
+  const autosave = useDraftAutosave({ kind, form: form as never, batch, active: !isEdit && !offer && (draftChoice === 'decided' || draft.isFetched) });
+  function continueDraft(d: Draft) {
+    form.reset({ ...toFormValues(null), ...d.fields });
+    batch.restore(d.photos);
+    setDraftChoice('decided');
+  }
+  function startOver(d: Draft) {
+    const ids = d.photos.map((p) => p.id).filter((id): id is string => id !== null);
+    if (ids.length > 0) void discardStaged(kind, ids);
+    void dropDraft(kind);
+    setDraftChoice('decided');
+  }
 
   // The version this form edits moves only when the user reloads a newer one (409 → Reload).
   const [baseVersion, setBaseVersion] = useState(entry?.version);
@@ -83,6 +109,7 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
   function finish() {
     const ids = batch.close();
     if (!saved.current && ids.length > 0) void discardStaged(kind, ids);
+    if (!saved.current && !isEdit && !offer) { autosave.pause(); void autosave.settle().then(() => dropDraft(kind)); }
     onClose();
   }
 
@@ -95,6 +122,9 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
 
   async function persist(values: FormValues, version: number | undefined) {
     setSaveError(null);
+    // The save removes the draft: a draft still on its way must not bring it back.
+    autosave.pause();
+    await autosave.flush();
     try {
       if (entry) await save.mutateAsync({ id: entry.id, values: { ...values, version: version! } });
       else await save.mutateAsync({ id: null, values });
@@ -109,6 +139,7 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
         return;
       }
       if (!applyServerErrors(form as never, err)) setSaveError(`${kind.texts.saveErrorPrefix}${(err as Error).message}`);
+      autosave.resume();
     }
   }
 
@@ -160,6 +191,7 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
           </Button>
         </>}>
         <Form form={form as never} id={formId} onSubmit={(v) => onSubmit(v as FormValues)} className="space-y-4">
+          {offer && <DraftOffer draft={offer} onContinue={() => continueDraft(offer)} onStartOver={() => startOver(offer)} />}
           <EntryFields kind={kind} />
 
           <section aria-label={CATALOG_LABELS.images} className="space-y-3">
@@ -172,6 +204,7 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
                 onToggle={(id) => setRemoved((prev) => { const next = new Set(prev); if (next.has(id)) next.delete(id); else next.add(id); return next; })} />
             )}
             {isEdit && <p className="text-sm font-medium text-slate-700">{CATALOG_LABELS.newImages}</p>}
+            <MissingFilesNote batch={batch} />
             <Uploader batch={batch} capacity={capacity} disabled={save.isPending}
               onTooMany={() => form.setError('imageIds', { type: 'max', message: kind.texts.maxImages })}
               onRemove={(key) => { const id = batch.remove(key); if (id) void discardStaged(kind, [id]); }} />

@@ -1,31 +1,15 @@
 import { useSyncExternalStore } from 'react';
 import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog';
 import { ApiError } from '../../lib/api';
-import type { StagedImage } from '../../../common/schemas/catalog';
 import { uploadPhoto } from './api';
 import { EMPTY_STATS, statsOf, type UploadStats } from './upload-stats';
-import { convertHeic, isHeic } from './heic';
+import { prepareForUpload, type PhotoSizing } from './prepare-photo';
+import { isConnectionLost, ReconnectWait } from './reconnect';
+import { sameFile, type RestoredPhoto, type UploadItem } from './upload-item';
 
-/** 'skipped': the same bytes as another photo of the entry, so left out (and not counted). */
-export type UploadStatus = 'queued' | 'converting' | 'uploading' | 'done' | 'failed' | 'skipped';
-
+export type { PhotoSizing } from './prepare-photo';
 export type { UploadStats } from './upload-stats';
-
-export interface UploadItem {
-  key: number;
-  file: File;
-  name: string;
-  size: number;
-  status: UploadStatus;
-  /** Bytes of this file sent so far. */
-  loaded: number;
-  imageId: string | null;
-  error: string | null;
-  sha256: string | null;
-  /** Stored photos the server found this one a copy of (disease photos). */
-  similar: StagedImage['similar'];
-}
-
+export type { RestoredPhoto, UploadItem } from './upload-item';
 
 /** Marks a chosen file that has no staged id yet; never sent to the server. */
 export const PENDING_PREFIX = 'pending:';
@@ -53,16 +37,22 @@ export class UploadBatch {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private samples: Array<{ at: number; sent: number }> = [];
   private closed = false;
+  /** While the connection is lost the queue waits, then tries again by itself. */
+  readonly connection = new ReconnectWait(() => this.notify(true), () => this.pump());
 
   private readonly concurrency: number;
   /** The entry being edited (its saved photos count as the entry's), null for a new one. */
   readonly entryId: string | null;
   private readonly discard: (ids: string[]) => void;
+  private readonly sizing: () => Promise<PhotoSizing>;
+  /** A super admin's choice for this batch: photos are sent and stored at their full size. */
+  keepOriginals = false;
 
-  constructor(private readonly kind: CatalogKind, options: { concurrency?: number; entryId?: string | null; discard?: (ids: string[]) => void } = {}) {
+  constructor(private readonly kind: CatalogKind, options: { concurrency?: number; entryId?: string | null; discard?: (ids: string[]) => void; sizing?: () => Promise<PhotoSizing> } = {}) {
     this.concurrency = options.concurrency ?? CATALOG_LIMITS.browserUploadConcurrency;
     this.entryId = options.entryId ?? null;
     this.discard = options.discard ?? (() => {});
+    this.sizing = options.sizing ?? (() => Promise.resolve({ maxEdge: 0, quality: CATALOG_LIMITS.photoResizeQuality }));
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -72,14 +62,47 @@ export class UploadBatch {
 
   getVersion = (): number => this.version;
 
+  /** Files chosen: a file a continued draft waits for takes its place; any other joins the end. */
   add(files: File[]): void {
     for (const file of files) {
-      const item: UploadItem = { key: this.nextKey++, file, name: file.name, size: file.size, status: 'queued', loaded: 0, imageId: null, error: null, sha256: null, similar: [] };
+      const waitingFor = this.items.find((i) => i.status === 'missing' && sameFile(i, file));
+      if (waitingFor) {
+        Object.assign(waitingFor, { file, name: file.name, size: file.size, status: 'queued' });
+        this.waiting.push(waitingFor);
+        continue;
+      }
+      if (this.items.some((i) => i.thumbUrl !== undefined && sameFile(i, file))) continue;
+      const item: UploadItem = { key: this.nextKey++, file, source: { name: file.name, size: file.size, lastModified: file.lastModified }, name: file.name, size: file.size, status: 'queued', loaded: 0, imageId: null, error: null, sha256: null, similar: [] };
       this.items.push(item);
       this.waiting.push(item);
     }
     this.itemsVersion += 1;
     this.pump();
+    this.notify(true);
+  }
+
+  /** How many of `files` would join the batch (not the files a continued draft waits for or has). */
+  countNew(files: readonly File[]): number {
+    return files.filter((f) => !this.items.some((i) => (i.status === 'missing' || i.thumbUrl !== undefined) && sameFile(i, f))).length;
+  }
+
+  /** A draft's photos in their order: those uploaded as done, the others waiting for their file. */
+  restore(photos: readonly RestoredPhoto[]): void {
+    for (const p of photos) {
+      this.items.push({
+        key: this.nextKey++, file: new File([], p.name), source: { name: p.name, size: p.size, lastModified: p.lastModified }, name: p.name, size: p.size,
+        status: p.id ? 'done' : 'missing', loaded: p.id ? p.size : 0, imageId: p.id, error: null, sha256: null, similar: [], thumbUrl: p.thumbUrl,
+      });
+    }
+    this.doneVersion += 1;
+    this.itemsVersion += 1;
+    this.notify(true);
+  }
+
+  /** Leaves out a continued draft's photos whose files were not chosen again. */
+  removeMissing(): void {
+    this.items = this.items.filter((i) => i.status !== 'missing');
+    this.itemsVersion += 1;
     this.notify(true);
   }
 
@@ -97,22 +120,16 @@ export class UploadBatch {
   }
 
   retry(key: number): void {
-    const item = this.items.find((i) => i.key === key);
-    if (!item || item.status !== 'failed') return;
-    item.status = 'queued';
-    item.error = null;
-    item.loaded = 0;
-    this.waiting.push(item);
-    this.pump();
-    this.notify(true);
+    this.requeue(this.items.filter((i) => i.key === key && i.status === 'failed'));
   }
 
   retryFailed(): void {
-    for (const item of this.items) {
-      if (item.status !== 'failed') continue;
-      item.status = 'queued';
-      item.error = null;
-      item.loaded = 0;
+    this.requeue(this.items.filter((i) => i.status === 'failed'));
+  }
+
+  private requeue(items: UploadItem[]): void {
+    for (const item of items) {
+      Object.assign(item, { status: 'queued', error: null, loaded: 0 });
       this.waiting.push(item);
     }
     this.pump();
@@ -129,6 +146,7 @@ export class UploadBatch {
   /** Stops everything; returns the staged ids so the caller can discard them. */
   close(): string[] {
     this.closed = true;
+    this.connection.stop();
     this.waiting = [];
     this.controllers.forEach((c) => c.abort());
     this.controllers.clear();
@@ -152,7 +170,7 @@ export class UploadBatch {
   }
 
   private pump(): void {
-    while (!this.closed && this.controllers.size < this.concurrency && this.waiting.length > 0) {
+    while (!this.closed && !this.connection.paused && this.controllers.size < this.concurrency && this.waiting.length > 0) {
       const item = this.waiting.shift()!;
       if (item.status !== 'queued' || !this.items.includes(item)) continue;
       void this.run(item);
@@ -163,30 +181,31 @@ export class UploadBatch {
     const controller = new AbortController();
     this.controllers.set(item.key, controller);
     try {
-      if (isHeic(item.file)) {
-        item.status = 'converting';
-        this.notify(false);
-        item.file = await convertHeic(item.file);
-        item.name = item.file.name;
-        item.size = item.file.size;
-        if (controller.signal.aborted) throw new DOMException('Aborted', 'AbortError');
-      }
+      const keepOriginal = this.keepOriginals;
+      await prepareForUpload(item, { keepOriginal, sizing: this.sizing, signal: controller.signal, onStep: () => this.notify(false) });
       item.status = 'uploading';
       this.notify(false);
       const staged = await uploadPhoto(this.kind, item.file, (fraction) => {
         item.loaded = Math.round(fraction * item.size);
         this.notify(false);
-      }, controller.signal);
+      }, controller.signal, keepOriginal);
       item.loaded = item.size;
       item.imageId = staged.id;
       item.sha256 = staged.sha256 ?? null;
       item.similar = staged.similar ?? [];
+      this.connection.succeeded();
       item.status = this.copiesAnother(item) ? 'skipped' : 'done';
       if (item.status === 'skipped') this.discard([staged.id]);
       else this.doneVersion += 1;
     } catch (err) {
       if ((err as Error).name === 'AbortError') {
         if (!this.closed && this.items.includes(item)) { item.status = 'queued'; item.loaded = 0; }
+      } else if (isConnectionLost(err) && !this.closed && this.items.includes(item)) {
+        // Back to the front of the queue; the queue waits for the connection.
+        item.status = 'queued';
+        item.loaded = 0;
+        this.waiting.unshift(item);
+        this.connection.lost();
       } else {
         item.status = 'failed';
         item.loaded = 0;

@@ -27,7 +27,7 @@ export function statsOf(items: readonly UploadItem[], samples: Array<{ at: numbe
     else if (item.status === 'failed') stats.failed += 1;
     else {
       stats.sentBytes += item.loaded;
-      if (item.status !== 'queued') stats.active += 1;
+      if (item.status !== 'queued' && item.status !== 'missing') stats.active += 1;
     }
   }
   const queued = stats.count - stats.done - stats.failed - stats.active;

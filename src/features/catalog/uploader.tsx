@@ -1,43 +1,26 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { AlertCircle, CheckCircle2, FolderOpen, ImagePlus, Loader2, RotateCcw, X } from 'lucide-react';
-import { UPLOAD_TEXTS } from '../../../common/catalog-texts';
+import { DRAFT_TEXTS, UPLOAD_TEXTS } from '../../../common/catalog-texts';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { isHeic, looksLikeImage } from './heic';
 import { formatBytes, formatDuration } from './format';
 import { useUploadBatch, type UploadBatch, type UploadItem } from './upload-batch';
+import { filesFromDrop } from './drop-files';
+import { ConnectionNote, KeepOriginals } from './upload-notes';
 
-/** Every file of a dropped folder (and its sub-folders), through the File System entries API. */
-async function filesFromDrop(dataTransfer: DataTransfer): Promise<File[]> {
-  const entries = Array.from(dataTransfer.items ?? []).map((item) => item.webkitGetAsEntry?.()).filter((e): e is FileSystemEntry => !!e);
-  if (entries.length === 0 || entries.every((e) => e.isFile)) return Array.from(dataTransfer.files);
-  const files: File[] = [];
-  const walk = async (entry: FileSystemEntry): Promise<void> => {
-    if (entry.isFile) {
-      files.push(await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject)));
-      return;
-    }
-    const reader = (entry as FileSystemDirectoryEntry).createReader();
-    for (;;) {
-      const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
-      if (batch.length === 0) break;
-      for (const child of batch) await walk(child);
-    }
-  };
-  for (const entry of entries) await walk(entry);
-  return files;
-}
 
 function Preview({ item }: { item: UploadItem }) {
   const [url, setUrl] = useState<string | null>(null);
   const file = item.file;
   useEffect(() => {
-    if (isHeic(file) || file.size > 15 * 1024 * 1024) return;
+    if (item.thumbUrl) { setUrl(item.thumbUrl); return; }
+    if (file.size === 0 || isHeic(file) || file.size > 15 * 1024 * 1024) return;
     const objectUrl = URL.createObjectURL(file);
     setUrl(objectUrl);
     return () => URL.revokeObjectURL(objectUrl);
-  }, [file]);
+  }, [file, item.thumbUrl]);
   return url
     ? <img src={url} alt="" className="h-10 w-10 shrink-0 rounded object-cover" decoding="async" onError={() => setUrl(null)} />
     : <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded bg-slate-100 text-[10px] font-semibold text-slate-500">{isHeic(file) ? 'HEIC' : 'IMG'}</span>;
@@ -46,6 +29,8 @@ function Preview({ item }: { item: UploadItem }) {
 const STATUS_TEXT: Record<UploadItem['status'], string> = {
   queued: UPLOAD_TEXTS.queued,
   converting: UPLOAD_TEXTS.converting,
+  resizing: UPLOAD_TEXTS.resizing,
+  missing: DRAFT_TEXTS.missing,
   uploading: UPLOAD_TEXTS.uploading,
   done: UPLOAD_TEXTS.done,
   failed: UPLOAD_TEXTS.failed,
@@ -97,7 +82,7 @@ function Row({ item, batch, onRemove }: { item: UploadItem; batch: UploadBatch; 
       <span className="shrink-0" aria-hidden>
         {item.status === 'done' && <CheckCircle2 className="h-4 w-4 text-brand-600" />}
         {item.status === 'failed' && <AlertCircle className="h-4 w-4 text-red-500" />}
-        {(item.status === 'uploading' || item.status === 'converting') && <Loader2 className="h-4 w-4 animate-spin text-slate-400" />}
+        {(item.status === 'uploading' || item.status === 'converting' || item.status === 'resizing') && <Loader2 className="h-4 w-4 animate-spin text-slate-400" />}
       </span>
       {item.status === 'failed' && (
         <Button variant="ghost" size="sm" onClick={() => batch.retry(item.key)} aria-label={`${UPLOAD_TEXTS.retry} ${item.name}`}>
@@ -160,7 +145,7 @@ export function Uploader({ batch, capacity, onTooMany, onRemove, disabled }: {
     const images = files.filter(looksLikeImage);
     setSkipped(files.length - images.length);
     if (images.length === 0) return;
-    if (images.length > capacity) { onTooMany(); return; }
+    if (batch.countNew(images) > capacity) { onTooMany(); return; }
     images.sort((a, b) => byName.compare(a.name, b.name));
     batch.add(images);
   }
@@ -200,6 +185,7 @@ export function Uploader({ batch, capacity, onTooMany, onRemove, disabled }: {
         <input ref={folderInput} type="file" multiple className="sr-only" aria-label={UPLOAD_TEXTS.chooseFolder} tabIndex={-1}
           onChange={(e) => { accept(Array.from(e.target.files ?? [])); e.target.value = ''; }} />
       </div>
+      <KeepOriginals batch={batch} disabled={disabled} />
       {skipped > 0 && <p className="text-sm text-amber-700" role="status">{UPLOAD_TEXTS.skippedNotImages(skipped)}</p>}
 
       {stats.count > 0 && (
@@ -215,6 +201,7 @@ export function Uploader({ batch, capacity, onTooMany, onRemove, disabled }: {
             <div className="h-2 overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-label="All photos" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
               <div className="h-full rounded-full bg-brand-600" style={{ width: `${percent}%` }} />
             </div>
+            <ConnectionNote batch={batch} inProgress={inProgress} />
             {stats.skipped > 0 && <p className="text-sm text-slate-600" role="status">{UPLOAD_TEXTS.skippedCopies(stats.skipped)}</p>}
             <CopiesSummary batch={batch} />
             {stats.failed > 0 && (

@@ -1,4 +1,5 @@
 import { AVATAR, SETTINGS } from '../../../common/settings';
+import { isHeic, preparePhoto } from '../../lib/photos/prepare';
 
 /** A failure of the picture flow carrying its SPEC.md section 8 text. */
 export class ImageFlowError extends Error {}
@@ -11,12 +12,10 @@ export function isImageFile(file: File): boolean {
   return file.type.startsWith('image/') || HEIC.test(file.name);
 }
 
-/** Phones send HEIC; browsers cannot draw it, so it is converted to JPEG first (lazily loaded). */
+/** Phones send HEIC; browsers cannot draw it, so it is converted to JPEG first (in a worker). */
 async function decodableBlob(file: File): Promise<Blob> {
-  if (!/image\/hei[cf]/i.test(file.type) && !HEIC.test(file.name)) return file;
-  const { default: heic2any } = await import('heic2any');
-  const out = await heic2any({ blob: file, toType: 'image/jpeg', quality: AVATAR.cropQuality });
-  return Array.isArray(out) ? out[0]! : out;
+  if (!isHeic(file)) return file;
+  return preparePhoto(file, 0, AVATAR.cropQuality);
 }
 
 /** The chosen file as an object URL the crop dialog can show ('Failed to read selected file.'). */
