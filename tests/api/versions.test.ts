@@ -81,6 +81,17 @@ describe('variety versions', () => {
     expect((await versionsOf('/api/varieties', created.id)).items).toHaveLength(2);
   });
 
+  it('lets one of two restores sent at once through; the other gets 409 and writes nothing', async () => {
+    const created = (await call('POST', '/api/varieties', varietyBody({ location: 'Moncada' }))).body;
+    const edited = (await call('PUT', `/api/varieties/${created.id}`, { ...varietyBody({ varietyName: created.varietyName, location: 'Bamban' }), version: created.version })).body;
+    const results = await Promise.all([1, 2, 1, 2].map((n) => call('POST', `/api/varieties/${created.id}/versions/${n}/restore`, { version: edited.version })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    const list = await versionsOf('/api/varieties', created.id);
+    expect(list.items.map((v: Json) => v.number)).toEqual([3, 2, 1]);
+    const audits = await t.ctx.db.selectFrom('audit_logs').select('id').where('documentId', '=', created.id).where('action', '=', 'RESTORE_VERSION').execute();
+    expect(audits).toHaveLength(1);
+  });
+
   it('names an option value removed since and restores with the current value the user chose', async () => {
     const docUrl = '/api/maintenance/documents/rice_varieties_enums';
     const added = await call('POST', `${docUrl}/lists/seasons`, { value: 'Ratoon' }, superCookie);
