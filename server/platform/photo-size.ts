@@ -16,10 +16,10 @@ export interface SizedPhoto {
 /**
  * A photo at most `maxEdge` pixels on its longest side (0: any size): a larger one is turned
  * upright, scaled down and stored as a JPEG with the camera facts it had (never its location).
- * null when the picture cannot be read.
+ * null when the picture cannot be read. `size`: the photo's, when the caller read it already.
  */
-export async function fitPhotoEdge(body: Buffer, type: SniffedType, camera: CameraFacts, maxEdge: number): Promise<SizedPhoto | null> {
-  const probe = await probeImage(body);
+export async function fitPhotoEdge(body: Buffer, type: SniffedType, camera: CameraFacts, maxEdge: number, size?: { width: number; height: number }): Promise<SizedPhoto | null> {
+  const probe = size ?? await probeImage(body);
   if (!probe) return null;
   if (maxEdge <= 0 || Math.max(probe.width, probe.height) <= maxEdge) return { body, type, width: probe.width, height: probe.height, resized: false };
   const sharp = await loadSharp();

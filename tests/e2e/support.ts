@@ -78,11 +78,15 @@ export async function signIn(page: Page, app: E2EServer, who: Role | E2EAccount,
 /** Signs in through the login screen, for tests of signing in itself (others start signed in: `signedInAs`). */
 export async function loginViaUi(page: Page, identifier: string, password: string): Promise<void> {
   await page.goto('/login');
+  // The form can re-render while the page settles: start once nothing is loading, then make
+  // sure both values are in place together (each field cleared before it is filled).
+  await page.waitForLoadState('networkidle');
   const username = page.getByLabel('Username or email');
   const passwordField = page.getByLabel('Password', { exact: true });
-  // The form can re-render while the session check ends: both values must be in place together.
   await expect(async () => {
+    await username.clear();
     await username.fill(identifier);
+    await passwordField.clear();
     await passwordField.fill(password);
     await expect(username).toHaveValue(identifier, { timeout: 500 });
     await expect(passwordField).toHaveValue(password, { timeout: 500 });

@@ -58,7 +58,7 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
   const probe = await probeImage(photo.body);
   if (!probe) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
   if (probe.width * probe.height > CATALOG_LIMITS.maxImagePixels) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooManyPixels, { file: UPLOAD_TEXTS.tooManyPixels });
-  const sized = await fitPhotoEdge(photo.body, sniffed.type, photo.camera, options.keepOriginal ? 0 : ctx.config.photoMaxEdge);
+  const sized = await fitPhotoEdge(photo.body, sniffed.type, photo.camera, options.keepOriginal ? 0 : ctx.config.photoMaxEdge, probe);
   if (!sized) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
   const fileName = fileNameForType(safeSegment(rawName, 'photo'), sized.type);
   const key = `${kind.folder}/_staged/${id}/${fileName}`;
