@@ -31,3 +31,10 @@ export function fixedQuery<R>(text: string | { sqlite: string; postgres: string 
     return result.rows;
   };
 }
+
+/** Big `in (...)` lists and multi-row statements are split so both engines stay well inside their parameter limits. */
+export function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

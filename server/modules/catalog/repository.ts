@@ -1,7 +1,7 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { CatalogCollection, CatalogImagesTable, CatalogTable } from '../../db/types/content.js';
-import { containsInsensitive } from '../../db/dialect.js';
+import { chunks, containsInsensitive } from '../../db/dialect.js';
 import type { Fingerprint } from '../../platform/fingerprint.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -11,13 +11,6 @@ export type CatalogImageRow = Selectable<CatalogImagesTable>;
 /** Both catalog tables have the same shape; queries are written once against either. */
 function table(collection: CatalogCollection): 'rice_local_pests' {
   return collection as 'rice_local_pests';
-}
-
-/** Big `in (...)` lists are split so both engines stay well inside their parameter limits. */
-function chunks<T>(items: T[], size = 500): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 export interface ListRow extends CatalogRow {
@@ -177,8 +170,12 @@ export const catalogRepository = {
     return result.numUpdatedRows;
   },
 
-  async setPosition(db: Db, id: string, position: number): Promise<void> {
-    await db.updateTable('catalog_images').set({ position }).where('id', '=', id).execute();
+  /** New places of photos, a few hundred per statement (an edit of a 2000-photo disease moves most). */
+  async setPositions(db: Db, moves: Array<{ id: string; position: number }>): Promise<void> {
+    for (const part of chunks(moves)) {
+      const cases = sql.join(part.map((m) => sql`when ${m.id} then cast(${m.position} as integer)`), sql` `);
+      await db.updateTable('catalog_images').set({ position: sql<number>`case "id" ${cases} end` }).where('id', 'in', part.map((m) => m.id)).execute();
+    }
   },
 
   /** Photos an edit takes out: unlinked, their files kept for the versions that hold them. */

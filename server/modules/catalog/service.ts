@@ -181,11 +181,13 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
             const current = await catalogRepository.findLive(trx, collection, id);
             assertUpdated(updated, current, (row: never) => presentDetail(row, existing));
           }
+          const moves: Array<{ id: string; position: number }> = [];
           for (const [position, imageId] of imageIds.entries()) {
             const kept = existingById.get(imageId);
-            if (kept && kept.position !== position) await catalogRepository.setPosition(trx, imageId, position);
+            if (kept && kept.position !== position) moves.push({ id: imageId, position });
             else if (formerById.has(imageId)) await catalogRepository.relinkImage(trx, imageId, id, position);
           }
+          await catalogRepository.setPositions(trx, moves);
           await catalogRepository.retireImages(trx, id, removed.map((r) => r.id));
           const added = links.length + former.length;
           const restore = options.restoredFrom;

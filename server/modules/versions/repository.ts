@@ -1,18 +1,13 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { RecordVersionsTable } from '../../db/types/content.js';
+import { chunks } from '../../db/dialect.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type VersionRow = Selectable<RecordVersionsTable>;
 const LIST_COLUMNS = ['number', 'recordVersion', 'createdAt', 'actorName', 'auditId', 'summary'] as const;
 export type VersionListRow = Pick<VersionRow, (typeof LIST_COLUMNS)[number]>;
 type Table = 'rice_seed_varieties' | 'rice_local_pests' | 'rice_local_diseases' | 'maintenance';
-
-function chunks<T>(items: readonly T[], size = 500): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /** Queries of versions, and the few reads of the versioned tables their snapshots need. */
 export const versionsRepository = {
