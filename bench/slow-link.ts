@@ -23,18 +23,13 @@ import Database from 'better-sqlite3';
 import { CATALOG_KINDS } from '../common/catalog.js';
 import { UPLOAD_TEXTS } from '../common/catalog-texts.js';
 import { phonePhoto } from '../tests/fixtures/leaf-photos.js';
-import { freePort } from './support.js';
+import { freePort, option } from './support.js';
 
-const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const PHOTOS = Number(opt('photos', '200'));
-const ORIGINALS = Number(opt('original-photos', '20'));
-const UP = Number(opt('up-mbit', '5')) * 1e6 / 8;
-const DOWN = Number(opt('down-mbit', '20')) * 1e6 / 8;
-const LATENCY = Number(opt('latency', '100'));
+const PHOTOS = Number(option('photos', '200'));
+const ORIGINALS = Number(option('original-photos', '20'));
+const UP = Number(option('up-mbit', '5')) * 1e6 / 8;
+const DOWN = Number(option('down-mbit', '20')) * 1e6 / 8;
+const LATENCY = Number(option('latency', '100'));
 const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const admin = { username: 'bench_link', password: 'Bench#Link12345', fullname: 'Bench Link' };
 const MB = (n: number) => `${(n / 1048576).toFixed(2)} MB`;

@@ -75,3 +75,9 @@ export async function benchDatabase(engine: 'sqlite' | 'postgres', pgUrl: string
     },
   };
 }
+
+/** The value after `--name` on the command line, or `fallback`. */
+export function option(name: string, fallback: string, args: readonly string[] = process.argv.slice(2)): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+}

@@ -11,19 +11,14 @@
  *
  * Options: --photos 2000  --edits 49  --requests 200  --restores 3  --engines sqlite,postgres
  */
-import { benchDatabase, median, percentile } from './support.js';
+import { benchDatabase, median, option, percentile } from './support.js';
 
-const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const PG = opt('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
-const ENGINES = opt('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
-const PHOTOS = Number(opt('photos', '2000'));
-const EDITS = Number(opt('edits', '49'));
-const REQUESTS = Number(opt('requests', '200'));
-const RESTORES = Number(opt('restores', '3'));
+const PG = option('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+const ENGINES = option('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+const PHOTOS = Number(option('photos', '2000'));
+const EDITS = Number(option('edits', '49'));
+const REQUESTS = Number(option('requests', '200'));
+const RESTORES = Number(option('restores', '3'));
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin' };
 
 async function timed(work: () => Promise<{ statusCode: number; body: string }>): Promise<number> {

@@ -110,7 +110,6 @@ export const VERSION_TEXTS = {
   compareHint: 'Choose two versions to compare them field by field.',
   compareTitle: (a: number, b: number) => `Version ${a} and version ${b}`,
   field: 'Field',
-  unchanged: 'Unchanged',
   showUnchanged: 'Show unchanged fields',
   hideUnchanged: 'Hide unchanged fields',
   photosAdded: (n: number) => `Photos added (${n.toLocaleString('en-US')})`,
@@ -130,13 +129,11 @@ export const VERSION_TEXTS = {
   restored: (n: number) => `Version ${n} restored.`,
   optionGone: (value: string) => `"${value}" is no longer in the list. Choose a current value.`,
   chooseCurrent: 'Choose a current value',
-  noneOption: 'Leave empty',
   photosMissing: (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'photo of this version is' : 'photos of this version are'} no longer stored and stay out.`,
   auditRestored: (name: string, n: number) => `Restored version ${n} of ${name}`,
   auditRestoredPrefix: (n: number) => `Restored version ${n} of`,
   viewVersion: (n: number) => `Version ${n}`,
   openVersion: 'Open in Versions',
-  empty_value: '–',
 } as const;
 
 export const VERSION_LIMITS = {

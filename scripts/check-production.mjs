@@ -37,8 +37,8 @@ try {
 
   let t = Date.now();
   // Install scripts are left out and the packages that have one (bcrypt, better-sqlite3: compiled
-  // from source here, their prebuilt binaries being out of reach) are copied from this checkout's
-  // own install of the same lockfile: compiling them twice took most of a minute.
+  // from source where their prebuilt binaries are out of reach) are copied from this checkout's
+  // own install of the same lockfile, so they are not compiled a second time.
   execFileSync(npm, ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
   const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
   for (const [where, entry] of Object.entries(lock.packages)) {

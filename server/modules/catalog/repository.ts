@@ -193,9 +193,12 @@ export const catalogRepository = {
     return rows;
   },
 
-  async relinkImage(db: Db, id: string, entryId: string, position: number): Promise<void> {
-    await db.updateTable('catalog_images').set({ entryId, position, retiredFrom: null, removedFrom: null, removedPosition: null, removedAt: null, removedBy: null })
-      .where('id', '=', id).execute();
+  /** Photos that were the entry's linked to it again (their places set by setPositions). */
+  async relinkImages(db: Db, entryId: string, ids: string[]): Promise<void> {
+    for (const part of chunks(ids)) {
+      await db.updateTable('catalog_images').set({ entryId, retiredFrom: null, removedFrom: null, removedPosition: null, removedAt: null, removedBy: null })
+        .where('id', 'in', part).execute();
+    }
   },
 
   async deleteImages(db: Db, ids: string[]): Promise<void> {

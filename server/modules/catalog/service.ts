@@ -184,9 +184,9 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           const moves: Array<{ id: string; position: number }> = [];
           for (const [position, imageId] of imageIds.entries()) {
             const kept = existingById.get(imageId);
-            if (kept && kept.position !== position) moves.push({ id: imageId, position });
-            else if (formerById.has(imageId)) await catalogRepository.relinkImage(trx, imageId, id, position);
+            if ((kept && kept.position !== position) || formerById.has(imageId)) moves.push({ id: imageId, position });
           }
+          await catalogRepository.relinkImages(trx, id, former.map((r) => r.id));
           await catalogRepository.setPositions(trx, moves);
           await catalogRepository.retireImages(trx, id, removed.map((r) => r.id));
           const added = links.length + former.length;

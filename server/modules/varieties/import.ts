@@ -14,9 +14,9 @@ import { columns as storedColumns, diff, fieldsOf, normalize, type Fields } from
 import { missingFields, optionProblems, parseRow, resolveColumns, type ParsedRow } from './import-rows.js';
 import { presentVariety } from './presenter.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
-import { recordCreatedVersions, recordVersion } from '../versions/record.js';
+import { recordVersions } from '../versions/record.js';
 
-const COLLECTION = 'rice_seed_varieties';
+const COLLECTION = 'rice_seed_varieties' as const;
 const F = IMPORT_TEXTS.file;
 type Db = AppContext['db'];
 
@@ -128,15 +128,15 @@ export function createVarietyImport(ctx: AppContext) {
             details: { import: fileName },
           })),
         ]);
-        await recordCreatedVersions(trx, created.map(({ id, fields }, i) => ({
-          collection: COLLECTION, documentId: id, recordVersion: 1, auditId: auditIds[i] ?? null, actor, snapshot: { fields }, kind: 'create' as const,
-        })));
-        for (const [i, r] of updates.entries()) {
-          await recordVersion(trx, {
+        await recordVersions(trx, [
+          ...created.map(({ id, fields }, i) => ({
+            collection: COLLECTION, documentId: id, recordVersion: 1, auditId: auditIds[i] ?? null, actor, snapshot: { fields }, kind: 'create' as const,
+          })),
+          ...updates.map((r, i) => ({
             collection: COLLECTION, documentId: r.existing!.id, recordVersion: Number(r.existing!.version) + 1,
-            auditId: auditIds[created.length + i] ?? null, actor, snapshot: { fields: r.fields! }, kind: 'edit',
-          });
-        }
+            auditId: auditIds[created.length + i] ?? null, actor, snapshot: { fields: r.fields! }, kind: 'edit' as const,
+          })),
+        ]);
         const report = { fileName, created: created.length, updated: updates.length, unchanged: counts.unchanged, skipped: counts.error };
         if (created.length + updates.length > 0) {
           await cmd.audit({

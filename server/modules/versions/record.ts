@@ -20,22 +20,29 @@ export interface VersionWrite {
 }
 
 /**
- * Writes the version a save made, in the save's transaction, after the record's row was
- * written (its lock orders concurrent saves of one record, so the numbers follow each other).
+ * Writes the versions saves made, in their transaction, after the records' rows were written
+ * (a row's lock orders concurrent saves of one record, so its numbers follow each other). Each
+ * is numbered after, and summarised against, its record's latest version: read in one query
+ * per collection for any number of records (an import writes thousands).
  */
-export async function recordVersion(trx: Transaction<Database>, write: VersionWrite): Promise<number> {
-  const previous = await repo.latest(trx, write.collection, write.documentId);
-  const keys = Object.keys(VERSION_FIELDS[write.collection]);
-  const summary = summarize(keys, previous ? parseSnapshot(previous.snapshot) : null, write.snapshot, write.kind, write.restoredFrom ?? null);
-  const number = (previous?.number ?? 0) + 1;
-  await repo.insert(trx, [row(write, number, summary)]);
-  return number;
+export async function recordVersions(trx: Transaction<Database>, writes: readonly VersionWrite[]): Promise<void> {
+  const rows = [];
+  for (const collection of new Set(writes.map((w) => w.collection))) {
+    const mine = writes.filter((w) => w.collection === collection);
+    const latest = await repo.latestOf(trx, collection, mine.map((w) => w.documentId));
+    const keys = Object.keys(VERSION_FIELDS[collection]);
+    for (const write of mine) {
+      const previous = latest.get(write.documentId);
+      const summary = summarize(keys, previous ? parseSnapshot(previous.snapshot) : null, write.snapshot, write.kind, write.restoredFrom ?? null);
+      rows.push(row(write, (previous?.number ?? 0) + 1, summary));
+    }
+  }
+  await repo.insert(trx, rows);
 }
 
-/** Version 1 of many records created in one command (a spreadsheet import). */
-export async function recordCreatedVersions(trx: Transaction<Database>, writes: readonly VersionWrite[]): Promise<void> {
-  const keys = (c: VersionCollection) => Object.keys(VERSION_FIELDS[c]);
-  await repo.insert(trx, writes.map((w) => row(w, 1, summarize(keys(w.collection), null, w.snapshot, 'create', null))));
+/** The version one save made. */
+export function recordVersion(trx: Transaction<Database>, write: VersionWrite): Promise<void> {
+  return recordVersions(trx, [write]);
 }
 
 function row(write: VersionWrite, number: number, summary: VersionSummary) {

@@ -17,6 +17,20 @@ export const versionsRepository = {
       .orderBy('number', 'desc').limit(1).executeTakeFirst();
   },
 
+  /** The latest version of each of these records of a collection. */
+  async latestOf(db: Db, collection: string, documentIds: readonly string[]): Promise<Map<string, Pick<VersionRow, 'number' | 'snapshot'>>> {
+    const out = new Map<string, Pick<VersionRow, 'number' | 'snapshot'>>();
+    for (const part of chunks([...new Set(documentIds)])) {
+      const rows = await db.selectFrom('record_versions as v').select(['v.documentId', 'v.number', 'v.snapshot'])
+        .where('v.collection', '=', collection).where('v.documentId', 'in', part)
+        .where('v.number', '=', (eb) => eb.selectFrom('record_versions as w').select((w) => w.fn.max('w.number').as('n'))
+          .whereRef('w.collection', '=', 'v.collection').whereRef('w.documentId', '=', 'v.documentId'))
+        .execute();
+      for (const r of rows) out.set(r.documentId, { number: Number(r.number), snapshot: r.snapshot });
+    }
+    return out;
+  },
+
   async insert(db: Db, rows: Insertable<RecordVersionsTable>[]): Promise<void> {
     for (const part of chunks(rows, 200)) await db.insertInto('record_versions').values(part).execute();
   },

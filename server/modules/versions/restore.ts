@@ -2,7 +2,7 @@ import { CATALOG_KIND_LIST, type CatalogKind } from '../../../common/catalog.js'
 import { can, type Role } from '../../../common/permissions.js';
 import { catalogUpdateSchema } from '../../../common/schemas/catalog.js';
 import { maintenanceDocIdSchema, type ListKey, type SaveListsInput } from '../../../common/schemas/maintenance.js';
-import { optionErrors, varietyInputSchema } from '../../../common/schemas/varieties.js';
+import { varietyInputSchema } from '../../../common/schemas/varieties.js';
 import type { VersionRestoreInput, VersionRestoreResult } from '../../../common/schemas/versions.js';
 import { VERSION_TEXTS, type VersionCollection } from '../../../common/versions.js';
 import type { Actor } from '../../platform/audit.js';
@@ -35,6 +35,11 @@ function refuse(errors: Errors, choices: Record<string, string[]>): never {
   fail('VALIDATION_FAILED', first, errors, { choices });
 }
 
+/** Text fields a snapshot holds as null, as the form sends them: empty. */
+function withEmptyText(values: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return { ...values, ...Object.fromEntries(keys.map((key) => [key, values[key] ?? ''])) };
+}
+
 const optionGone = (values: ReadonlyArray<unknown>, allowed: readonly string[]) => values.map(String).filter((v) => !allowed.includes(v));
 
 /**
@@ -63,11 +68,7 @@ export function createVersionRestore(ctx: AppContext) {
 
   async function restoreVariety(id: string, snapshot: Snapshot, input: VersionRestoreInput, number: number, actor: Actor): Promise<number> {
     const values = candidate('rice_seed_varieties', id, snapshot, input);
-    const text = (v: unknown) => (v === null || v === undefined ? '' : v);
-    const parsed = varietyInputSchema.safeParse({
-      ...values, releaseName: text(values.releaseName), yearRelease: text(values.yearRelease), breedingCode: text(values.breedingCode),
-      breederOrigin: text(values.breederOrigin), location: text(values.location), plantingMethod: text(values.plantingMethod),
-    });
+    const parsed = varietyInputSchema.safeParse(withEmptyText(values, ['releaseName', 'yearRelease', 'breedingCode', 'breederOrigin', 'location', 'plantingMethod']));
     const errors = parsed.success ? {} : issuesByField(parsed.error.issues);
     const enums = await getVarietyEnums(ctx.db);
     const current = await varieties.get(id);
@@ -79,8 +80,8 @@ export function createVersionRestore(ctx: AppContext) {
     if (typeof values.yearRelease === 'string' && !enums.yearReleases.includes(values.yearRelease) && values.yearRelease !== current.yearRelease) {
       errors.yearRelease = VERSION_TEXTS.optionGone(values.yearRelease);
     }
-    if (parsed.success) Object.assign(errors, Object.fromEntries(Object.entries(optionErrors(parsed.data, enums, { yearRelease: current.yearRelease })).filter(([k]) => errors[k] === undefined)));
-    if (Object.keys(errors).length > 0 || !parsed.success) {
+    // The save checks the lists again (varieties' optionErrors): these name the value that went.
+    if (!parsed.success || Object.keys(errors).length > 0) {
       const lists: Record<string, string[]> = { season: enums.seasons, environment: enums.environments, plantingMethod: enums.plantingMethods, yearRelease: enums.yearReleases };
       refuse(errors, Object.fromEntries(Object.keys(errors).filter((k) => lists[k]).map((k) => [k, lists[k]!])));
     }
@@ -94,10 +95,8 @@ export function createVersionRestore(ctx: AppContext) {
     const photos = snapshot.photos ?? [];
     const stored = await repo.storedPhotosOf(ctx.db, id, photos);
     const imageIds = photos.filter((p) => stored.has(p));
-    const text = (v: unknown) => (v === null || v === undefined ? '' : v);
     const parsed = catalogUpdateSchema(kind).safeParse({
-      ...values, scientificName: text(values.scientificName), localName: text(values.localName), description: text(values.description),
-      cause: text(values.cause), symptoms: text(values.symptoms), treatments: text(values.treatments), imageIds, version: input.version,
+      ...withEmptyText(values, ['scientificName', 'localName', 'description', 'cause', 'symptoms', 'treatments']), imageIds, version: input.version,
     });
     const errors = parsed.success ? {} : issuesByField(parsed.error.issues);
     const choices: Record<string, string[]> = {};
@@ -107,7 +106,7 @@ export function createVersionRestore(ctx: AppContext) {
       const gone = optionGone(values.affectedParts, allowed).filter((v) => !parseList(current).includes(v));
       if (gone[0] !== undefined) { errors.affectedParts = VERSION_TEXTS.optionGone(gone[0]); choices.affectedParts = allowed; }
     }
-    if (Object.keys(errors).length > 0 || !parsed.success) refuse(errors, choices);
+    if (!parsed.success || Object.keys(errors).length > 0) refuse(errors, choices);
     await service.update(id, parsed.data, actor, { canSetTrainingClass: can(role, 'trainingData.export'), restoredFrom: number });
     return photos.length - imageIds.length;
   }

@@ -1,14 +1,8 @@
 import { useState } from 'react';
-import type { VersionCompare, VersionFieldValue, VersionPhoto } from '../../../common/schemas/versions';
+import { formatValue } from '../../../common/history-diff';
+import type { VersionCompare, VersionPhoto } from '../../../common/schemas/versions';
 import { VERSION_TEXTS as T } from '../../../common/versions';
 import { cn } from '../ui/cn';
-
-export function formatFieldValue(value: VersionFieldValue): string {
-  if (value === null || value === '') return T.empty_value;
-  if (Array.isArray(value)) return value.length === 0 ? T.empty_value : value.join(', ');
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  return String(value);
-}
 
 function PhotoStrip({ title, side, tone }: { title: string; side: { total: number; items: VersionPhoto[] }; tone: 'added' | 'removed' }) {
   if (side.total === 0) return null;
@@ -51,8 +45,8 @@ export function VersionComparison({ data }: { data: VersionCompare }) {
             {rows.map((f) => (
               <tr key={f.key} data-changed={f.changed} className={f.changed ? 'bg-amber-50' : undefined}>
                 <th scope="row" className="break-words px-3 py-2 text-left font-medium text-slate-800">{f.label}</th>
-                <td className={cn('whitespace-pre-line break-words px-3 py-2 text-slate-700', f.changed && 'line-through decoration-red-400')}>{formatFieldValue(f.from)}</td>
-                <td className="whitespace-pre-line break-words px-3 py-2 text-slate-900">{formatFieldValue(f.to)}</td>
+                <td className={cn('whitespace-pre-line break-words px-3 py-2 text-slate-700', f.changed && 'line-through decoration-red-400')}>{formatValue(f.from)}</td>
+                <td className="whitespace-pre-line break-words px-3 py-2 text-slate-900">{formatValue(f.to)}</td>
               </tr>
             ))}
           </tbody>

@@ -39,8 +39,8 @@ function draftOf(values: FormValues, batch: UploadBatch): DraftInput | null {
 
 /**
  * Keeps the add form as the account's draft on the server while it changes (fields, chosen
- * photos, uploads finishing), at most every few seconds. `flush` sends what is pending and waits;
- * `pause` stops sending (while the form saves, or before the user chose to continue a draft).
+ * photos, uploads finishing), at most every few seconds. `pause` stops sending (while the form
+ * saves), `settle` waits for a draft already on its way, `resume` sends again what changed.
  */
 export function useDraftAutosave({ kind, form, batch, active }: { kind: CatalogKind; form: UseFormReturn<FormValues>; batch: UploadBatch; active: boolean }) {
   const state = useRef({ timer: null as ReturnType<typeof setTimeout> | null, lastSent: 0, inFlight: Promise.resolve() as Promise<unknown>, active, held: false, last: '' });
@@ -58,17 +58,12 @@ export function useDraftAutosave({ kind, form, batch, active }: { kind: CatalogK
       s.lastSent = Date.now();
       s.inFlight = s.inFlight.then(() => api(draftUrl(kind), { method: 'PUT', body: draft })).catch(() => { s.last = ''; });
     };
+    const schedule = () => {
+      if (!s.active || s.held || s.timer) return;
+      s.timer = setTimeout(send, Math.max(500, s.lastSent + SAVE_EVERY_MS - Date.now()));
+    };
     return {
-      schedule() {
-        if (!s.active || s.held || s.timer) return;
-        s.timer = setTimeout(send, Math.max(500, s.lastSent + SAVE_EVERY_MS - Date.now()));
-      },
-      /** Sends what is waiting (even while held), then waits for it. */
-      async flush() {
-        if (s.timer) clearTimeout(s.timer);
-        if (s.timer || s.held) { const held = s.held; s.held = false; send(); s.held = held; }
-        await s.inFlight;
-      },
+      schedule,
       /** Waits for a draft already on its way. */
       settle: () => s.inFlight.then(() => undefined),
       pause() {
@@ -76,7 +71,10 @@ export function useDraftAutosave({ kind, form, batch, active }: { kind: CatalogK
         if (s.timer) clearTimeout(s.timer);
         s.timer = null;
       },
-      resume() { s.held = false; },
+      resume() {
+        s.held = false;
+        schedule();
+      },
     };
   }, [batch, form, kind]);
 

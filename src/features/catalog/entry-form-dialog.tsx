@@ -124,7 +124,7 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
     setSaveError(null);
     // The save removes the draft: a draft still on its way must not bring it back.
     autosave.pause();
-    await autosave.flush();
+    await autosave.settle();
     try {
       if (entry) await save.mutateAsync({ id: entry.id, values: { ...values, version: version! } });
       else await save.mutateAsync({ id: null, values });

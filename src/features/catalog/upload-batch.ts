@@ -7,9 +7,7 @@ import { prepareForUpload, type PhotoSizing } from './prepare-photo';
 import { isConnectionLost, ReconnectWait } from './reconnect';
 import { sameFile, type RestoredPhoto, type UploadItem } from './upload-item';
 
-export type { PhotoSizing } from './prepare-photo';
-export type { UploadStats } from './upload-stats';
-export type { RestoredPhoto, UploadItem } from './upload-item';
+export type { UploadItem } from './upload-item';
 
 /** Marks a chosen file that has no staged id yet; never sent to the server. */
 export const PENDING_PREFIX = 'pending:';
@@ -71,7 +69,7 @@ export class UploadBatch {
         this.waiting.push(waitingFor);
         continue;
       }
-      if (this.items.some((i) => i.thumbUrl !== undefined && sameFile(i, file))) continue;
+      if (this.draftHas(file)) continue;
       const item: UploadItem = { key: this.nextKey++, file, source: { name: file.name, size: file.size, lastModified: file.lastModified }, name: file.name, size: file.size, status: 'queued', loaded: 0, imageId: null, error: null, sha256: null, similar: [] };
       this.items.push(item);
       this.waiting.push(item);
@@ -83,7 +81,12 @@ export class UploadBatch {
 
   /** How many of `files` would join the batch (not the files a continued draft waits for or has). */
   countNew(files: readonly File[]): number {
-    return files.filter((f) => !this.items.some((i) => (i.status === 'missing' || i.thumbUrl !== undefined) && sameFile(i, f))).length;
+    return files.filter((f) => !this.draftHas(f)).length;
+  }
+
+  /** A continued draft's photo made from this file: uploaded, or waiting for it. */
+  private draftHas(file: File): boolean {
+    return this.items.some((i) => (i.status === 'missing' || i.thumbUrl !== undefined) && sameFile(i, file));
   }
 
   /** A draft's photos in their order: those uploaded as done, the others waiting for their file. */

@@ -6,10 +6,8 @@ export class ImageFlowError extends Error {}
 
 export interface PixelArea { x: number; y: number; width: number; height: number }
 
-const HEIC = /\.(heic|heif)$/i;
-
 export function isImageFile(file: File): boolean {
-  return file.type.startsWith('image/') || HEIC.test(file.name);
+  return file.type.startsWith('image/') || isHeic(file);
 }
 
 /** Phones send HEIC; browsers cannot draw it, so it is converted to JPEG first (in a worker). */
