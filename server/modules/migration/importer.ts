@@ -1,4 +1,5 @@
 import { backfillFirstVersions } from '../versions/current.js';
+import { tidyVarietySearch } from '../../db/variety-search.js';
 import { sealAuditChain } from '../../platform/audit.js';
 import { runCommand } from '../../platform/command.js';
 import type { AppContext } from '../../platform/context.js';
@@ -63,5 +64,6 @@ export async function importFirestoreExport(ctx: AppContext, json: unknown, opti
   if (!dryRun) await sealAuditChain(ctx.db);
   // Imported records start their versions from what was imported.
   if (!dryRun) await backfillFirstVersions(ctx.db);
+  if (!dryRun) await tidyVarietySearch(ctx.db);
   return report;
 }

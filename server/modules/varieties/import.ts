@@ -5,6 +5,7 @@ import { IMPORT_TEXTS } from '../../../common/spreadsheets.js';
 import { VARIETY_TOPIC } from '../../../common/varieties.js';
 import type { Actor } from '../../platform/audit.js';
 import { newId, nowIso } from '../../platform/clock.js';
+import { tidyVarietySearch } from '../../db/variety-search.js';
 import { runCommand } from '../../platform/command.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
@@ -100,14 +101,15 @@ export function createVarietyImport(ctx: AppContext) {
      */
     async commit(table: Table, fileName: string, mapping: ImportMapping, onErrors: ImportOnErrors, actor: Actor): Promise<ImportReport> {
       const read = await readRows(db, table, mapping);
-      return runCommand(ctx, actor, async (trx, cmd) => {
+      const report = await runCommand(ctx, actor, async (trx, cmd) => {
         await varietiesRepository.lockImports(trx);
         const rows = await decide(trx, read);
         const counts = countOf(rows);
         if (counts.error > 0 && onErrors === 'stop') fail('VALIDATION_FAILED', F.hasErrors(counts.error), { file: F.hasErrors(counts.error) });
         const now = nowIso();
         const created = rows.filter((r) => r.status === 'new').map((r) => ({ id: newId(), fields: r.fields! }));
-        await varietiesRepository.insertMany(trx, created.map(({ id, fields }) => ({
+        // They share one time, so the list orders them by id: written in that order, they keep the search index in order too.
+        await varietiesRepository.insertMany(trx, [...created].sort((a, b) => (a.id < b.id ? -1 : 1)).map(({ id, fields }) => ({
           id, ...storedColumns(fields), isDeleted: 0, createdAt: now, updatedAt: null, deletedAt: null, deletedBy: null,
         })));
         const updates = rows.filter((r) => r.status === 'update');
@@ -149,6 +151,8 @@ export function createVarietyImport(ctx: AppContext) {
         }
         return report;
       });
+      if (report.created + report.updated > 0) await tidyVarietySearch(db);
+      return report;
     },
   };
 }

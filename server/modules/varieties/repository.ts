@@ -17,15 +17,34 @@ export function searchTextOf(values: Partial<Record<(typeof SEARCHED_FIELDS)[num
 type WritableFields = Omit<Insertable<VarietiesTable>, 'searchText'>;
 
 /**
- * Where a search's matches are read again for a page: on SQLite the FTS keys of all of them, on
- * PostgreSQL the lookup through the trigram rows that found them.
+ * How a search's page is found through the trigram index: through the rows holding these rare
+ * trigrams of the term (the text itself is then checked), or, with none, the whole term (on
+ * SQLite a phrase query; PostgreSQL then reads the page in the list's order instead).
  */
-export type MatchRef = { keys: readonly number[] } | { trigrams: readonly string[]; term: string };
+export interface IndexLookup {
+  trigrams: readonly string[] | null;
+  /** At most the exact-count cap match: all of them can be put in order. */
+  few: boolean;
+  /** Past the cap: the share of matches among the newest rows (the estimate's sample). */
+  newestShare?: number;
+}
 
-export interface Matches { count: number; ref: MatchRef | null }
+/**
+ * A term whose rarest trigram is in more than 1/this of the live rows is common: rather than
+ * testing all those rows, PostgreSQL looks it up in the table's order (its matches come soon) and
+ * SQLite by the FTS phrase query (which checks positions in the index).
+ */
+const COMMON_TRIGRAM_SHARE = 3;
+
+/** PostgreSQL tests about this many rows in the list's order in the time it puts one match in order. */
+const PG_SCAN_PER_SORTED = 4;
+
+/** SQLite also uses the phrase query once the rows to test are more than this many times the cap. */
+const SQLITE_TESTED_PER_CAP = 3;
 
 /** An FTS5 phrase: the trigram tokenizer turns it into consecutive trigrams, i.e. the exact substring. */
 const phrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
+const ftsQuery = (term: string, trigrams: readonly string[] | null) => (trigrams ? trigrams.map(phrase).join(' AND ') : phrase(term));
 
 /**
  * The search's queries, written once: a search runs two or three of them, and building and
@@ -40,22 +59,34 @@ const searchQueries = {
     postgres: 'select gram, n from variety_search_grams where gram = any(?)',
   }),
   // Only live rows are in the FTS table, and a phrase matches exactly: the match alone is the answer.
-  phraseKeys: fixedQuery<{ key: number }>('select rowid as key from variety_search where variety_search match ? limit ?'),
+  countPhrase: fixedQuery<{ n: number }>('select count(*) as n from (select 1 from variety_search where variety_search match ? limit ?)'),
   // The rows holding the trigrams, then the text itself (kept beside the key).
-  trigramKeys: fixedQuery<{ key: number }>(`select k.key from variety_search s cross join variety_search_keys k
-    where variety_search match ? and k.key = s.rowid and instr(k.text, ?) > 0 limit ?`),
-  countVia: fixedQuery<{ n: number }>('select count(*) as n from (select 1 from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0 limit ?) m'),
+  countVia: fixedQuery<{ n: number }>({
+    sqlite: `select count(*) as n from (select 1 from variety_search s cross join variety_search_keys k
+      where variety_search match ? and k.key = s.rowid and instr(k.text, ?) > 0 limit ?)`,
+    postgres: 'select count(*) as n from (select 1 from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0 limit ?) m',
+  }),
   countScanned: fixedQuery<{ n: number }>(`select count(*) as n from (select 1 ${LIVE_NEWEST} and strpos("searchText", ?) > 0 limit ?) m`),
   all: fixedQuery<VarietyRow>(`select * ${LIVE_NEWEST} ${ORDER_PAGE}`),
   scan: fixedQuery<VarietyRow>({
     sqlite: `select * ${LIVE_NEWEST} and instr("searchText", ?) > 0 ${ORDER_PAGE}`,
     postgres: `select * ${LIVE_NEWEST} and strpos("searchText", ?) > 0 ${ORDER_PAGE}`,
   }),
-  // The matches are put in order by the search's own table; only the page's rows are read.
-  ofKeys: fixedQuery<VarietyRow>(`select v.* from (select k.id from json_each(?) j cross join variety_search_keys k where k.key = j.value
-      order by k."createdAt" desc, k.id desc limit ? offset ?) p
-    cross join rice_seed_varieties v where v.id = p.id and v."isDeleted" = 0
-    order by v."createdAt" desc, v.id desc`),
+  // SQLite: the index's keys run newest first (server/db/variety-search.ts), so the first
+  // offset + limit matches in key order are the page's candidates, with the rows that arrived
+  // out of order; only those are sorted.
+  inOrder: fixedQuery<VarietyRow>(`select v.* from (
+      select key from (
+        select s.rowid as key from variety_search s cross join variety_search_keys k
+        where variety_search match ? and k.key = s.rowid and instr(k.text, ?) > 0
+          and s.rowid not in (select key from variety_search_disorder)
+        order by s.rowid limit ?)
+      union all
+      select d.key from variety_search_disorder d cross join variety_search_keys k where k.key = d.key and instr(k.text, ?) > 0
+    ) m cross join variety_search_keys k on k.key = m.key cross join rice_seed_varieties v on v.id = k.id
+    where v."isDeleted" = 0
+    order by k."createdAt" desc, k.id desc limit ? offset ?`),
+  // PostgreSQL: every match found through the trigrams is put in order; only the page's rows are read.
   via: fixedQuery<VarietyRow>(`select v.* from (select id, "createdAt" from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0
       order by "createdAt" desc, id desc limit ? offset ?) p
     join rice_seed_varieties v on v.id = p.id where v."isDeleted" = 0
@@ -86,31 +117,33 @@ export const varietiesRepository = {
   },
 
   /**
-   * Live rows containing the lower-case term (three or more characters), found through the rows
-   * holding all of `trigrams` (rare ones of the term) and tested, up to `limit`.
+   * How many live rows contain the lower-case term (three or more characters), up to `limit`:
+   * the rows holding all of `trigrams` (rare ones of the term), tested.
    */
-  async matchesVia(db: Db, term: string, trigrams: readonly string[], limit: number): Promise<Matches> {
-    if (isPostgres(db)) {
-      const [row] = await searchQueries.countVia(db, [trigrams, term, limit]);
-      return { count: Number(row?.n ?? 0), ref: { trigrams, term } };
-    }
-    const keys = (await searchQueries.trigramKeys(db, [trigrams.map(phrase).join(' AND '), term, limit])).map((r) => r.key);
-    return { count: keys.length, ref: { keys } };
+  async countVia(db: Db, term: string, trigrams: readonly string[], limit: number): Promise<number> {
+    const query = isPostgres(db) ? trigrams : ftsQuery(term, trigrams);
+    const [row] = await searchQueries.countVia(db, [query, term, limit]);
+    return Number(row?.n ?? 0);
   },
 
   /**
-   * Live rows containing the lower-case term (three or more characters), up to `limit`. SQLite:
-   * the FTS phrase query. PostgreSQL: through the rows holding `trigrams` or, with none given, in
-   * the table's order (for common terms, whose matches come soon; the page is then scanned too).
+   * How many live rows contain the lower-case term (three or more characters, its rarest trigram
+   * in more than `cap` rows), up to `limit`, and how its page is then found. Through the rows
+   * holding the rarest trigrams while those are few (each is tested); else, on SQLite, by the FTS
+   * phrase query, and on PostgreSQL in the table's order (the matches of common trigrams come
+   * soon; the page is then scanned too).
    */
-  async matchesOf(db: Db, term: string, limit: number, trigrams: readonly string[] | null): Promise<Matches> {
-    if (!isPostgres(db)) {
-      const keys = (await searchQueries.phraseKeys(db, [phrase(term), limit])).map((r) => r.key);
-      return { count: keys.length, ref: { keys } };
+  async countOf(db: Db, term: string, limit: number, grams: { rarest: readonly string[]; bound: number; live: number; cap: number }): Promise<{ count: number; lookup: IndexLookup | null }> {
+    const pg = isPostgres(db);
+    const rare = grams.bound * COMMON_TRIGRAM_SHARE < grams.live;
+    const throughRarest = pg ? rare : rare && grams.bound <= grams.cap * SQLITE_TESTED_PER_CAP;
+    if (throughRarest) return { count: await varietiesRepository.countVia(db, term, grams.rarest, limit), lookup: { trigrams: grams.rarest, few: true } };
+    if (!pg) {
+      const [row] = await searchQueries.countPhrase(db, [phrase(term), limit]);
+      return { count: Number(row?.n ?? 0), lookup: { trigrams: null, few: true } };
     }
-    if (trigrams) return varietiesRepository.matchesVia(db, term, trigrams, limit);
     const [row] = await searchQueries.countScanned(db, [term, limit]);
-    return { count: Number(row?.n ?? 0), ref: null };
+    return { count: Number(row?.n ?? 0), lookup: null };
   },
 
   /** Of the newest `size` live rows, how many match: the share that estimates a count past the cap. */
@@ -119,11 +152,22 @@ export const varietiesRepository = {
     return { matched: Number(row?.matched ?? 0), sampled: Number(row?.sampled ?? 0) };
   },
 
-  /** A page of the live rows of these matches, newest first. */
-  pageOf(db: Db, ref: MatchRef, limit: number, offset: number): Promise<VarietyRow[]> {
-    return 'keys' in ref
-      ? searchQueries.ofKeys(db, [JSON.stringify(ref.keys), limit, offset])
-      : searchQueries.via(db, [ref.trigrams, ref.term, limit, offset]);
+  /**
+   * A page of live rows containing the lower-case term (three or more characters), newest first,
+   * found through the index (`total` of them, or an estimate). PostgreSQL puts the matches found
+   * through the rare trigrams in order, unless there are many and they are dense enough among the
+   * newest rows that reading the list in order costs less (as for common trigrams).
+   */
+  pageVia(db: Db, term: string, lookup: IndexLookup, total: number, limit: number, offset: number): Promise<VarietyRow[]> {
+    if (!isPostgres(db)) return searchQueries.inOrder(db, [ftsQuery(term, lookup.trigrams), term, offset + limit, term, limit, offset]);
+    if (!lookup.trigrams) return varietiesRepository.page(db, term, limit, offset);
+    if (!lookup.few) {
+      // Many matches: read in the list's order when the rows to test before the page is full
+      // cost less than putting every match in order (at the sample's share of matches).
+      const share = lookup.newestShare ?? 0;
+      if (share > 0 && (offset + limit) / share <= PG_SCAN_PER_SORTED * Math.max(total, 1)) return varietiesRepository.page(db, term, limit, offset);
+    }
+    return searchQueries.via(db, [lookup.trigrams, term, limit, offset]);
   },
 
   /** A page of live rows containing the lower-case term ('' matches all), newest first, in the list's order. */

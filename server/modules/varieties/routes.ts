@@ -18,9 +18,11 @@ import { receiveSheet, removeStaleUploads, type UploadedSheet } from '../../plat
 import { scheduleJob } from '../../platform/jobs.js';
 import { varietySheet } from './export.js';
 import { createVarietyImport } from './import.js';
+import { tidyVarietySearch } from '../../db/variety-search.js';
 import { createVarietiesService } from './service.js';
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 /** The import's column choices (multipart field "mapping", JSON); none given: matched by header. */
 function mappingOf(upload: UploadedSheet): ImportMapping {
@@ -41,6 +43,7 @@ const routes: FastifyPluginAsync = async (app) => {
   const tags = ['varieties'];
   const imports = createVarietyImport(app.ctx);
   scheduleJob(app, { name: 'stale import uploads', everyMs: HOUR_MS, runOnReady: true, run: () => removeStaleUploads(app.ctx, HOUR_MS) });
+  scheduleJob(app, { name: 'variety search index upkeep', everyMs: DAY_MS, runOnReady: true, run: () => tidyVarietySearch(app.ctx.db) });
   await app.register(multipart, {
     limits: { fileSize: SPREADSHEET_LIMITS.maxBytes, files: 1, fields: 4, parts: 6, fieldSize: 64 * 1024 },
   });

@@ -2,17 +2,10 @@ import type { Kysely } from 'kysely';
 import { LIMITS } from '../../../common/limits.js';
 import type { Database } from '../../db/types.js';
 import { roundEstimate } from '../../platform/estimates.js';
-import { varietiesRepository as repo, type MatchRef, type VarietyRow } from './repository.js';
+import { varietiesRepository as repo, type IndexLookup, type VarietyRow } from './repository.js';
 
 /** Newest live rows whose share of matches estimates a count past the cap. */
 const ESTIMATE_SAMPLE = 1000;
-
-/**
- * On PostgreSQL a term whose rarest trigram is in more than 1/this of the live rows is looked up
- * in the table's order (its matches come soon) rather than through the index (which would first
- * list all those rows).
- */
-const COMMON_TRIGRAM_SHARE = 3;
 
 /** The index is asked for rows holding all of the term's rarest trigrams, this many. */
 const RAREST_USED = 2;
@@ -24,8 +17,8 @@ export interface SearchTotal {
   total: number;
   /** False past LIMITS.varietyExactCountCap: total is an estimate. */
   exact: boolean;
-  /** Where the matches are read again, when found through the trigram index (the page is then read from them). */
-  matches?: MatchRef;
+  /** How the page is found through the trigram index; none: in the list's order (short terms). */
+  lookup?: IndexLookup;
 }
 
 function trigramsOf(chars: string[]): string[] {
@@ -37,10 +30,10 @@ function trigramsOf(chars: string[]): string[] {
 /**
  * How many live varieties contain the lower-case term ('' is every one).
  * - Up to two characters, or three with many matches: exact, from the counts the database keeps.
- * - Otherwise the matches are found through the trigram index (the page is read the same way),
- *   up to the cap: if the term's rarest trigram is in at most that many rows, those rows
- *   are tested; else the term itself is looked up (on SQLite by the index's phrase query, on
- *   PostgreSQL through the rarest trigrams or, when they are common, in the table's order).
+ * - Otherwise counted through the trigram index up to the cap: the rows holding the term's
+ *   rarest trigrams are tested, unless they are common (on SQLite also: unless they are many);
+ *   then the term itself is looked up (on SQLite by the index's phrase query, on PostgreSQL in
+ *   the table's order).
  * - Past the cap: an estimate from the share of matches among the newest rows.
  */
 export async function countMatches(db: Kysely<Database>, term: string, cap: number = LIMITS.varietyExactCountCap): Promise<SearchTotal> {
@@ -51,22 +44,16 @@ export async function countMatches(db: Kysely<Database>, term: string, cap: numb
   const rarest = [...grams].sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0)).slice(0, RAREST_USED);
   const bound = counts.get(rarest[0]!) ?? 0;
   if (chars.length < GRAM || bound === 0) return { total: bound, exact: true };
-  if (bound <= cap) {
-    const { count, ref } = await repo.matchesVia(db, term, rarest, cap + 1);
-    return { total: count, exact: true, ...(ref ? { matches: ref } : {}) };
-  }
-  if (chars.length === GRAM) return { total: bound, exact: true };
-  const { count, ref } = await repo.matchesOf(db, term, cap + 1, bound * COMMON_TRIGRAM_SHARE < live ? rarest : null);
-  if (count <= cap) return { total: count, exact: true, ...(ref ? { matches: ref } : {}) };
+  if (bound <= cap) return { total: await repo.countVia(db, term, rarest, cap + 1), exact: true, lookup: { trigrams: rarest, few: true } };
+  if (chars.length === GRAM) return { total: bound, exact: true, lookup: { trigrams: null, few: false } };
+  const { count, lookup } = await repo.countOf(db, term, cap + 1, { rarest, bound, live, cap });
+  if (count <= cap) return { total: count, exact: true, ...(lookup ? { lookup } : {}) };
   const { matched, sampled } = await repo.matchesAmongNewest(db, term, ESTIMATE_SAMPLE);
   const share = sampled > 0 ? matched / sampled : 0;
-  return { total: Math.min(live, Math.max(cap + 1, roundEstimate(share * live))), exact: false };
+  return { total: Math.min(live, Math.max(cap + 1, roundEstimate(share * live))), exact: false, lookup: { trigrams: lookup?.trigrams ?? null, few: false, newestShare: share } };
 }
 
-/**
- * The page's rows: from the matches found through the index (at most the cap) when there are,
- * else, for many matches, in the list's order (the scan stops once the page is full).
- */
+/** The page's rows: through the trigram index for terms of three or more characters, else in the list's order. */
 export async function pageOfMatches(db: Kysely<Database>, term: string, counted: SearchTotal, limit: number, offset: number): Promise<VarietyRow[]> {
-  return counted.matches ? repo.pageOf(db, counted.matches, limit, offset) : repo.page(db, term, limit, offset);
+  return counted.lookup ? repo.pageVia(db, term, counted.lookup, counted.total, limit, offset) : repo.page(db, term, limit, offset);
 }
