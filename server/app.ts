@@ -4,7 +4,6 @@ import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -25,6 +24,7 @@ import type { AppContext } from './platform/context.js';
 import { MemoryEventBus, PostgresEventBus, type EventBus } from './platform/events.js';
 import { registerErrorHandling } from './platform/http-errors.js';
 import { registerInputGuard } from './platform/input-guard.js';
+import { registerSecurityHeaders } from './platform/security-headers.js';
 import { declarePublicRoutes, registerAccessPolicy } from './platform/policy.js';
 import { createStorage } from './platform/storage.js';
 import { startAuditSealer } from './platform/audit.js';
@@ -80,7 +80,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerErrorHandling(app);
   await app.register(cookie);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { fixedQuery } from '../db/dialect.js';
 import type { Database } from '../db/types.js';
 import { nowIso, newId } from './clock.js';
 import type { EventBus } from './events.js';
@@ -45,14 +46,16 @@ export async function openSession(trx: Transaction<Database>, accountId: string,
   return { sessionId, token };
 }
 
+type SessionAccountRow = AccountRow & { sessionId: string; sessionCreatedAt: string; sessionReauthAt: string | null; sessionLastSeenAt: string; sessionEndedAt: string | null };
+
+/** Every request with a session runs this: written once, not built and compiled each time. */
+const sessionByTokenHash = fixedQuery<SessionAccountRow>(`select a.*, s.id as "sessionId", s."createdAt" as "sessionCreatedAt",
+    s."reauthAt" as "sessionReauthAt", s."lastSeenAt" as "sessionLastSeenAt", s."endedAt" as "sessionEndedAt"
+  from sessions s inner join accounts a on a.id = s."accountId" where s."tokenHash" = ?`);
+
 /** Looks the cookie's token up; undefined when unknown or already ended. */
 export async function findSessionByToken(db: Db, token: string): Promise<ResolvedSession | undefined> {
-  const row = await db.selectFrom('sessions')
-    .innerJoin('accounts', 'accounts.id', 'sessions.accountId')
-    .selectAll('accounts')
-    .select(['sessions.id as sessionId', 'sessions.createdAt as sessionCreatedAt', 'sessions.reauthAt as sessionReauthAt', 'sessions.lastSeenAt as sessionLastSeenAt', 'sessions.endedAt as sessionEndedAt'])
-    .where('sessions.tokenHash', '=', sha256(token))
-    .executeTakeFirst();
+  const [row] = await sessionByTokenHash(db, [sha256(token)]);
   if (!row || row.sessionEndedAt) return undefined;
   const { sessionId, sessionCreatedAt, sessionReauthAt, sessionLastSeenAt, sessionEndedAt: _ended, ...account } = row;
   return { sessionId, account: account as AccountRow, createdAt: sessionCreatedAt, lastSeenAt: sessionLastSeenAt, reauthAt: sessionReauthAt };
