@@ -1,0 +1,178 @@
+import type { Kysely, Transaction } from 'kysely';
+import { fixedQuery, isPostgres } from '../../../db/dialect.js';
+import type { Database } from '../../../db/types.js';
+import type { VarietyRow } from '../repository.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * How a search's page is found through the trigram index: through the rows holding these rare
+ * trigrams of the term (the text itself is then checked), or, with none, the whole term (on
+ * SQLite a phrase query; PostgreSQL then reads the page in the list's order instead).
+ */
+export interface IndexLookup {
+  trigrams: readonly string[] | null;
+  /** At most the exact-count cap match: all of them can be put in order. */
+  few: boolean;
+  /** Past the cap: the share of matches among the newest rows (the estimate's sample). */
+  newestShare?: number;
+}
+
+/**
+ * A term whose rarest trigram is in more than 1/this of the live rows is common: rather than
+ * testing all those rows, PostgreSQL looks it up in the table's order (its matches come soon) and
+ * SQLite by the FTS phrase query (which checks positions in the index).
+ */
+const COMMON_TRIGRAM_SHARE = 3;
+
+/** PostgreSQL tests about this many rows in the list's order in the time it puts one match in order. */
+const PG_SCAN_PER_SORTED = 4;
+
+/** SQLite also uses the phrase query once the rows to test are more than this many times the cap. */
+const SQLITE_TESTED_PER_CAP = 3;
+
+/** An FTS5 phrase: the trigram tokenizer turns it into consecutive trigrams, i.e. the exact substring. */
+const phrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
+const ftsQuery = (term: string, trigrams: readonly string[] | null) => (trigrams ? trigrams.map(phrase).join(' AND ') : phrase(term));
+
+/** SQLite: the live rows the FTS query finds whose text holds the term. */
+const SQLITE_MATCHES = `select s.rowid as key from variety_search s cross join variety_search_keys k
+  where variety_search match ? and k.key = s.rowid and instr(k.text, ?) > 0`;
+
+/**
+ * The search's queries, written once: a search runs two or three of them, and building and
+ * compiling each with the query builder cost more than running it. "Contains" is instr/strpos
+ * on the lower-case searchText: the same rows as LIKE '%term%' with its wildcards escaped.
+ */
+const LIVE_NEWEST = `from rice_seed_varieties where "isDeleted" = 0`;
+const ORDER_PAGE = `order by "createdAt" desc, id desc limit ? offset ?`;
+const queries = {
+  gramCounts: fixedQuery<{ gram: string; n: number }>({
+    sqlite: 'select gram, n from variety_search_grams where gram in (select value from json_each(?))',
+    postgres: 'select gram, n from variety_search_grams where gram = any(?)',
+  }),
+  // Only live rows are in the FTS table, and a phrase matches exactly: the match alone is the answer.
+  countPhrase: fixedQuery<{ n: number }>('select count(*) as n from (select 1 from variety_search where variety_search match ? limit ?)'),
+  // The rows holding the trigrams, then the text itself (kept beside the key).
+  countVia: fixedQuery<{ n: number }>({
+    sqlite: `select count(*) as n from (${SQLITE_MATCHES} limit ?)`,
+    postgres: 'select count(*) as n from (select 1 from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0 limit ?) m',
+  }),
+  // PostgreSQL: the count and a page from one look-up (one trip, one bitmap scan). The page is
+  // right when all matches are there (the count is below the limit); an empty page still gives
+  // the count (a row with no variety).
+  countAndPage: fixedQuery<VarietyRow & { matchCount: number }>(`with matches as materialized (select id, "createdAt" from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0 limit ?)
+      select c.n as "matchCount", r.* from (select count(*) as n from matches) c
+      left join lateral (select v.* from (select id from matches order by "createdAt" desc, id desc limit ? offset ?) p
+        join rice_seed_varieties v on v.id = p.id where v."isDeleted" = 0) r on true
+      order by r."createdAt" desc, r.id desc`),
+  countScanned: fixedQuery<{ n: number }>(`select count(*) as n from (select 1 ${LIVE_NEWEST} and strpos("searchText", ?) > 0 limit ?) m`),
+  all: fixedQuery<VarietyRow>(`select * ${LIVE_NEWEST} ${ORDER_PAGE}`),
+  scan: fixedQuery<VarietyRow>({
+    sqlite: `select * ${LIVE_NEWEST} and instr("searchText", ?) > 0 ${ORDER_PAGE}`,
+    postgres: `select * ${LIVE_NEWEST} and strpos("searchText", ?) > 0 ${ORDER_PAGE}`,
+  }),
+  // SQLite: the index's keys run newest first (server/db/variety-search.ts), so the first
+  // offset + limit matches in key order are the page's candidates, with the rows that arrived
+  // out of order; only those are sorted and read.
+  inOrder: fixedQuery<VarietyRow>(`select v.* from (
+      select key from (${SQLITE_MATCHES} and s.rowid not in (select key from variety_search_disorder) order by s.rowid limit ?)
+      union all
+      select d.key from variety_search_disorder d cross join variety_search_keys k where k.key = d.key and instr(k.text, ?) > 0
+    ) p cross join variety_search_keys k on k.key = p.key cross join rice_seed_varieties v on v.id = k.id
+    where v."isDeleted" = 0 order by k."createdAt" desc, k.id desc limit ? offset ?`),
+  // PostgreSQL: every match found through the trigrams is put in order; only the page's rows are read.
+  via: fixedQuery<VarietyRow>(`select v.* from (select id, "createdAt" from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0
+      order by "createdAt" desc, id desc limit ? offset ?) p
+    join rice_seed_varieties v on v.id = p.id where v."isDeleted" = 0
+    order by v."createdAt" desc, v.id desc`),
+  newestHits: fixedQuery<{ matched: number | null; sampled: number }>({
+    sqlite: `select sum(hit) as matched, count(*) as sampled from (select instr("searchText", ?) > 0 as hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?)`,
+    postgres: `select sum(hit) as matched, count(*) as sampled from (select (strpos("searchText", ?) > 0)::int as hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?) s`,
+  }),
+};
+
+export const varietySearchRepository = {
+  /**
+   * How many live rows contain each text of up to three characters ('' is every live row), from
+   * the counts the database keeps (migration 184); a text no row contains is missing.
+   */
+  async gramCounts(db: Db, grams: readonly string[]): Promise<Map<string, number>> {
+    const rows = await queries.gramCounts(db, [isPostgres(db) ? grams : JSON.stringify(grams)]);
+    return new Map(rows.map((r) => [r.gram, Number(r.n)]));
+  },
+
+  /**
+   * How many live rows contain the lower-case term (three or more characters), up to `limit`:
+   * the rows holding all of `trigrams` (rare ones of the term), tested.
+   */
+  async countVia(db: Db, term: string, trigrams: readonly string[], limit: number): Promise<number> {
+    const [row] = await queries.countVia(db, [isPostgres(db) ? trigrams : ftsQuery(term, trigrams), term, limit]);
+    return Number(row?.n ?? 0);
+  },
+
+  /**
+   * countVia, and the page at `offset` of those matches (newest first). The page is only right
+   * when the count is below `limit` (all matches were found).
+   */
+  async countAndPage(db: Db, term: string, trigrams: readonly string[], limit: number, pageSize: number, offset: number): Promise<{ count: number; rows: VarietyRow[] }> {
+    if (!isPostgres(db)) {
+      // Two statements cost SQLite less than one: the page stops at its last match in key order.
+      const count = await varietySearchRepository.countVia(db, term, trigrams, limit);
+      const complete = count < limit && offset < count;
+      return { count, rows: complete ? await queries.inOrder(db, [ftsQuery(term, trigrams), term, offset + pageSize, term, pageSize, offset]) : [] };
+    }
+    const rows = await queries.countAndPage(db, [trigrams, term, limit, pageSize, offset]);
+    const count = Number(rows[0]?.matchCount ?? 0);
+    const found: VarietyRow[] = [];
+    for (const { matchCount: _count, ...row } of rows) if (row.id !== null && row.id !== undefined) found.push(row as VarietyRow);
+    return { count, rows: found };
+  },
+
+  /**
+   * How a term of four or more characters whose rarest trigram is in more than `cap` rows is
+   * looked up: through the rows holding its rarest trigrams while those are few (each is
+   * tested); else as a whole: on SQLite by the FTS phrase query, on PostgreSQL in the table's
+   * order (null: the matches of common trigrams come soon, the page is then scanned too).
+   */
+  lookupFor(db: Db, grams: { rarest: readonly string[]; bound: number; live: number; cap: number }): IndexLookup | null {
+    const rare = grams.bound * COMMON_TRIGRAM_SHARE < grams.live;
+    if (isPostgres(db)) return rare ? { trigrams: grams.rarest, few: true } : null;
+    return { trigrams: rare && grams.bound <= grams.cap * SQLITE_TESTED_PER_CAP ? grams.rarest : null, few: true };
+  },
+
+  /** How many live rows contain the lower-case term, up to `limit`, looked up as a whole (see lookupFor). */
+  async countWhole(db: Db, term: string, limit: number): Promise<number> {
+    const [row] = isPostgres(db) ? await queries.countScanned(db, [term, limit]) : await queries.countPhrase(db, [phrase(term), limit]);
+    return Number(row?.n ?? 0);
+  },
+
+  /** Of the newest `size` live rows, how many match: the share that estimates a count past the cap. */
+  async matchesAmongNewest(db: Db, term: string, size: number): Promise<{ matched: number; sampled: number }> {
+    const [row] = await queries.newestHits(db, [term, size]);
+    return { matched: Number(row?.matched ?? 0), sampled: Number(row?.sampled ?? 0) };
+  },
+
+  /**
+   * A page of live rows containing the lower-case term (three or more characters), newest first,
+   * found through the index (`total` of them, or an estimate). PostgreSQL puts the matches found
+   * through the rare trigrams in order, unless there are many and they are dense enough among the
+   * newest rows that reading the list in order costs less (as for common trigrams).
+   */
+  pageVia(db: Db, term: string, lookup: IndexLookup, total: number, limit: number, offset: number): Promise<VarietyRow[]> {
+    if (!isPostgres(db)) return queries.inOrder(db, [ftsQuery(term, lookup.trigrams), term, offset + limit, term, limit, offset]);
+    if (!lookup.trigrams) return varietySearchRepository.page(db, term, limit, offset);
+    if (!lookup.few) {
+      // Many matches: read in the list's order when the rows to test before the page is full
+      // cost less than putting every match in order (at the sample's share of matches).
+      const share = lookup.newestShare ?? 0;
+      if (share > 0 && (offset + limit) / share <= PG_SCAN_PER_SORTED * Math.max(total, 1)) return varietySearchRepository.page(db, term, limit, offset);
+    }
+    return queries.via(db, [lookup.trigrams, term, limit, offset]);
+  },
+
+  /** A page of live rows containing the lower-case term ('' matches all), newest first, in the list's order. */
+  page(db: Db, term: string, limit: number, offset: number): Promise<VarietyRow[]> {
+    return term === '' ? queries.all(db, [limit, offset]) : queries.scan(db, [term, limit, offset]);
+  },
+};
