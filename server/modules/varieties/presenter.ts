@@ -1,5 +1,5 @@
 import type { Variety } from '../../../common/schemas/varieties.js';
-import type { VarietyRow } from './repository.js';
+import type { ListedVarietyRow } from './repository.js';
 
 function parseList(text: string | null | undefined): string[] {
   if (!text) return [];
@@ -12,7 +12,7 @@ function parseList(text: string | null | undefined): string[] {
 }
 
 /** The API's view of a stored row: lists parsed, the 0/1 flag as a boolean, no bookkeeping. */
-export function presentVariety(row: VarietyRow): Variety {
+export function presentVariety(row: ListedVarietyRow): Variety {
   return {
     id: row.id,
     varietyName: row.varietyName,

@@ -4,6 +4,13 @@ import type { VarietiesTable } from '../../db/types/content.js';
 import { fixedQuery, isPostgres } from '../../db/dialect.js';
 
 export type VarietyRow = Selectable<VarietiesTable>;
+
+/** What the list and the API show of a row: not the search text nor the deletion's bookkeeping. */
+export const LISTED_COLUMNS = [
+  'id', 'varietyName', 'releaseName', 'yearRelease', 'breedingCode', 'breederOrigin', 'maturityDays', 'averageYield', 'maxYield',
+  'plantHeight', 'tillers', 'location', 'season', 'plantingMethod', 'environment', 'recommendedInTarlac', 'createdAt', 'updatedAt', 'version',
+] as const;
+export type ListedVarietyRow = Pick<VarietyRow, (typeof LISTED_COLUMNS)[number]>;
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** The fields the search box looks in (the issue: name, release name, year, location, breeding code, breeder origin). */

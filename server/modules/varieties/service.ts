@@ -12,7 +12,7 @@ import { assertUpdated } from '../../platform/versioning.js';
 import { getVarietyEnums } from '../maintenance/option-lists.js';
 import { columns, diff, fieldsOf, normalize, type Fields } from './fields.js';
 import { presentVariety } from './presenter.js';
-import { varietiesRepository, type VarietyRow } from './repository.js';
+import { varietiesRepository, type ListedVarietyRow, type VarietyRow } from './repository.js';
 import { RESYNC_EVENT } from '../../platform/events.js';
 import { VarietySearchCache } from './search/cache.js';
 import { pageOfMatches, searchPage, type SearchTotal } from './search/search.js';
@@ -116,7 +116,7 @@ export function createVarietiesService(ctx: AppContext) {
         const known = cache.peek<SearchTotal>(countKey);
         let counted: SearchTotal;
         let current: number;
-        let rows: VarietyRow[];
+        let rows: ListedVarietyRow[];
         if (known) {
           counted = known;
           current = Math.min(Math.max(1, page), Math.max(1, Math.ceil(counted.total / pageSize)));

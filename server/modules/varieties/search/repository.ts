@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { fixedQuery, isPostgres } from '../../../db/dialect.js';
 import type { Database } from '../../../db/types.js';
-import type { VarietyRow } from '../repository.js';
+import { LISTED_COLUMNS, type ListedVarietyRow } from '../repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -44,6 +44,9 @@ const SQLITE_MATCHES = `select s.rowid as key from variety_search s cross join v
  * compiling each with the query builder cost more than running it. "Contains" is instr/strpos
  * on the lower-case searchText: the same rows as LIKE '%term%' with its wildcards escaped.
  */
+/** Pages read only the columns the list shows (the search text is the longest of the others). */
+const LISTED = LISTED_COLUMNS.map((c) => `"${c}"`).join(', ');
+const LISTED_V = LISTED_COLUMNS.map((c) => `v."${c}"`).join(', ');
 const LIVE_NEWEST = `from rice_seed_varieties where "isDeleted" = 0`;
 const ORDER_PAGE = `order by "createdAt" desc, id desc limit ? offset ?`;
 const queries = {
@@ -61,28 +64,28 @@ const queries = {
   // PostgreSQL: the count and a page from one look-up (one trip, one bitmap scan). The page is
   // right when all matches are there (the count is below the limit); an empty page still gives
   // the count (a row with no variety).
-  countAndPage: fixedQuery<VarietyRow & { matchCount: number }>(`with matches as materialized (select id, "createdAt" from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0 limit ?)
+  countAndPage: fixedQuery<ListedVarietyRow & { matchCount: number }>(`with matches as materialized (select id, "createdAt" from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0 limit ?)
       select c.n as "matchCount", r.* from (select count(*) as n from matches) c
-      left join lateral (select v.* from (select id from matches order by "createdAt" desc, id desc limit ? offset ?) p
+      left join lateral (select ${LISTED_V} from (select id from matches order by "createdAt" desc, id desc limit ? offset ?) p
         join rice_seed_varieties v on v.id = p.id where v."isDeleted" = 0) r on true
       order by r."createdAt" desc, r.id desc`),
   countScanned: fixedQuery<{ n: number }>(`select count(*) as n from (select 1 ${LIVE_NEWEST} and strpos("searchText", ?) > 0 limit ?) m`),
-  all: fixedQuery<VarietyRow>(`select * ${LIVE_NEWEST} ${ORDER_PAGE}`),
-  scan: fixedQuery<VarietyRow>({
-    sqlite: `select * ${LIVE_NEWEST} and instr("searchText", ?) > 0 ${ORDER_PAGE}`,
-    postgres: `select * ${LIVE_NEWEST} and strpos("searchText", ?) > 0 ${ORDER_PAGE}`,
+  all: fixedQuery<ListedVarietyRow>(`select ${LISTED} ${LIVE_NEWEST} ${ORDER_PAGE}`),
+  scan: fixedQuery<ListedVarietyRow>({
+    sqlite: `select ${LISTED} ${LIVE_NEWEST} and instr("searchText", ?) > 0 ${ORDER_PAGE}`,
+    postgres: `select ${LISTED} ${LIVE_NEWEST} and strpos("searchText", ?) > 0 ${ORDER_PAGE}`,
   }),
   // SQLite: the index's keys run newest first (server/db/variety-search.ts), so the first
   // offset + limit matches in key order are the page's candidates, with the rows that arrived
   // out of order; only those are sorted and read.
-  inOrder: fixedQuery<VarietyRow>(`select v.* from (
+  inOrder: fixedQuery<ListedVarietyRow>(`select ${LISTED_V} from (
       select key from (${SQLITE_MATCHES} and s.rowid not in (select key from variety_search_disorder) order by s.rowid limit ?)
       union all
       select d.key from variety_search_disorder d cross join variety_search_keys k where k.key = d.key and instr(k.text, ?) > 0
     ) p cross join variety_search_keys k on k.key = p.key cross join rice_seed_varieties v on v.id = k.id
     where v."isDeleted" = 0 order by k."createdAt" desc, k.id desc limit ? offset ?`),
   // PostgreSQL: every match found through the trigrams is put in order; only the page's rows are read.
-  via: fixedQuery<VarietyRow>(`select v.* from (select id, "createdAt" from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0
+  via: fixedQuery<ListedVarietyRow>(`select ${LISTED_V} from (select id, "createdAt" from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0
       order by "createdAt" desc, id desc limit ? offset ?) p
     join rice_seed_varieties v on v.id = p.id where v."isDeleted" = 0
     order by v."createdAt" desc, v.id desc`),
@@ -115,7 +118,7 @@ export const varietySearchRepository = {
    * countVia, and the page at `offset` of those matches (newest first). The page is only right
    * when the count is below `limit` (all matches were found).
    */
-  async countAndPage(db: Db, term: string, trigrams: readonly string[], limit: number, pageSize: number, offset: number): Promise<{ count: number; rows: VarietyRow[] }> {
+  async countAndPage(db: Db, term: string, trigrams: readonly string[], limit: number, pageSize: number, offset: number): Promise<{ count: number; rows: ListedVarietyRow[] }> {
     if (!isPostgres(db)) {
       // Two statements cost SQLite less than one: the page stops at its last match in key order.
       const count = await varietySearchRepository.countVia(db, term, trigrams, limit);
@@ -124,8 +127,8 @@ export const varietySearchRepository = {
     }
     const rows = await queries.countAndPage(db, [trigrams, term, limit, pageSize, offset]);
     const count = Number(rows[0]?.matchCount ?? 0);
-    const found: VarietyRow[] = [];
-    for (const { matchCount: _count, ...row } of rows) if (row.id !== null && row.id !== undefined) found.push(row as VarietyRow);
+    const found: ListedVarietyRow[] = [];
+    for (const { matchCount: _count, ...row } of rows) if (row.id !== null && row.id !== undefined) found.push(row as ListedVarietyRow);
     return { count, rows: found };
   },
 
@@ -159,7 +162,7 @@ export const varietySearchRepository = {
    * through the rare trigrams in order, unless there are many and they are dense enough among the
    * newest rows that reading the list in order costs less (as for common trigrams).
    */
-  pageVia(db: Db, term: string, lookup: IndexLookup, total: number, limit: number, offset: number): Promise<VarietyRow[]> {
+  pageVia(db: Db, term: string, lookup: IndexLookup, total: number, limit: number, offset: number): Promise<ListedVarietyRow[]> {
     if (!isPostgres(db)) return queries.inOrder(db, [ftsQuery(term, lookup.trigrams), term, offset + limit, term, limit, offset]);
     if (!lookup.trigrams) return varietySearchRepository.page(db, term, limit, offset);
     if (!lookup.few) {
@@ -172,7 +175,7 @@ export const varietySearchRepository = {
   },
 
   /** A page of live rows containing the lower-case term ('' matches all), newest first, in the list's order. */
-  page(db: Db, term: string, limit: number, offset: number): Promise<VarietyRow[]> {
+  page(db: Db, term: string, limit: number, offset: number): Promise<ListedVarietyRow[]> {
     return term === '' ? queries.all(db, [limit, offset]) : queries.scan(db, [term, limit, offset]);
   },
 };

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { LIMITS } from '../../../../common/limits.js';
 import type { Database } from '../../../db/types.js';
 import { roundEstimate } from '../../../platform/estimates.js';
-import type { VarietyRow } from '../repository.js';
+import type { ListedVarietyRow } from '../repository.js';
 import { varietySearchRepository as repo, type IndexLookup } from './repository.js';
 
 /** Newest live rows whose share of matches estimates a count past the cap. */
@@ -41,7 +41,7 @@ function trigramsOf(chars: string[]): string[] {
  * - Past the cap: an estimate from the share of matches among the newest rows.
  * With `page`, a count through the rarest trigrams reads that page in the same look-up.
  */
-async function count(db: Kysely<Database>, term: string, cap: number, page?: PageWanted): Promise<{ counted: SearchTotal; rows?: VarietyRow[] }> {
+async function count(db: Kysely<Database>, term: string, cap: number, page?: PageWanted): Promise<{ counted: SearchTotal; rows?: ListedVarietyRow[] }> {
   const chars = Array.from(term);
   const grams = chars.length <= GRAM ? [term] : trigramsOf(chars);
   const counts = await repo.gramCounts(db, ['', ...grams]);
@@ -52,7 +52,7 @@ async function count(db: Kysely<Database>, term: string, cap: number, page?: Pag
   if (bound > cap && chars.length === GRAM) return { counted: { total: bound, exact: true, lookup: { trigrams: null, few: false } } };
   const lookup = bound <= cap ? { trigrams: rarest, few: true } : repo.lookupFor(db, { rarest, bound, live, cap });
   let found: number;
-  let rows: VarietyRow[] | undefined;
+  let rows: ListedVarietyRow[] | undefined;
   if (lookup?.trigrams && page) ({ count: found, rows } = await repo.countAndPage(db, term, lookup.trigrams, cap + 1, page.size, page.offset));
   else if (lookup?.trigrams) found = await repo.countVia(db, term, lookup.trigrams, cap + 1);
   else found = await repo.countWhole(db, term, cap + 1);
@@ -68,7 +68,7 @@ export async function countMatches(db: Kysely<Database>, term: string, cap: numb
 }
 
 /** The page's rows: through the trigram index for terms of three or more characters, else in the list's order. */
-export async function pageOfMatches(db: Kysely<Database>, term: string, counted: SearchTotal, limit: number, offset: number): Promise<VarietyRow[]> {
+export async function pageOfMatches(db: Kysely<Database>, term: string, counted: SearchTotal, limit: number, offset: number): Promise<ListedVarietyRow[]> {
   return counted.lookup ? repo.pageVia(db, term, counted.lookup, counted.total, limit, offset) : repo.page(db, term, limit, offset);
 }
 
@@ -76,7 +76,7 @@ export async function pageOfMatches(db: Kysely<Database>, term: string, counted:
  * The count and one page (past the last page: the last one), in as few look-ups as the search
  * allows: a term counted through its rarest trigrams gets its page from the same look-up.
  */
-export async function searchPage(db: Kysely<Database>, term: string, page: number, pageSize: number, cap: number = LIMITS.varietyExactCountCap): Promise<{ counted: SearchTotal; page: number; rows: VarietyRow[] }> {
+export async function searchPage(db: Kysely<Database>, term: string, page: number, pageSize: number, cap: number = LIMITS.varietyExactCountCap): Promise<{ counted: SearchTotal; page: number; rows: ListedVarietyRow[] }> {
   const wanted = Math.max(1, page);
   const { counted, rows } = await count(db, term, cap, { size: pageSize, offset: (wanted - 1) * pageSize });
   const current = Math.min(wanted, Math.max(1, Math.ceil(counted.total / pageSize)));
