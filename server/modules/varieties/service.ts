@@ -12,10 +12,10 @@ import { assertUpdated } from '../../platform/versioning.js';
 import { getVarietyEnums } from '../maintenance/option-lists.js';
 import { columns, diff, fieldsOf, normalize, type Fields } from './fields.js';
 import { presentVariety } from './presenter.js';
-import { varietiesRepository, type ListedVarietyRow, type VarietyRow } from './repository.js';
+import { varietiesRepository, type VarietyRow } from './repository.js';
 import { RESYNC_EVENT } from '../../platform/events.js';
 import { VarietySearchCache } from './search/cache.js';
-import { pageOfMatches, searchPage, type SearchTotal } from './search/search.js';
+import { countMatches, pageOfMatches } from './search/search.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
 import { varietySnapshot } from '../versions/snapshots.js';
@@ -111,23 +111,13 @@ export function createVarietiesService(ctx: AppContext) {
       const term = search.trim().toLowerCase();
       return cache.get<VarietyList>(`page\u0000${page}\u0000${term}`, term, async () => {
         const pageSize = LIMITS.varietyPageSize;
-        // One count per search term serves all its pages; without one, the count's look-up reads the page too.
-        const countKey = `count\u0000${term}`;
-        const known = cache.peek<SearchTotal>(countKey);
-        let counted: SearchTotal;
-        let current: number;
-        let rows: ListedVarietyRow[];
-        if (known) {
-          counted = known;
-          current = Math.min(Math.max(1, page), Math.max(1, Math.ceil(counted.total / pageSize)));
-          rows = counted.total === 0 ? [] : await pageOfMatches(db, term, counted, pageSize, (current - 1) * pageSize);
-        } else {
-          const since = cache.mark();
-          ({ counted, page: current, rows } = await searchPage(db, term, page, pageSize));
-          cache.offer(countKey, term, counted, since);
-        }
+        // One count per search term serves all its pages.
+        const counted = await cache.get(`count\u0000${term}`, term, () => countMatches(db, term));
         const { total, exact } = counted;
-        return { items: rows.map(presentVariety), total, page: current, pageSize, pageCount: Math.max(1, Math.ceil(total / pageSize)), exact };
+        const pageCount = Math.max(1, Math.ceil(total / pageSize));
+        const current = Math.min(Math.max(1, page), pageCount);
+        const rows = total === 0 ? [] : await pageOfMatches(db, term, counted, pageSize, (current - 1) * pageSize);
+        return { items: rows.map(presentVariety), total, page: current, pageSize, pageCount, exact };
       });
     },
 

@@ -103,30 +103,6 @@ export class VarietySearchCache {
     this.dataVersion = v;
   }
 
-  /** The entry, if cached (and on, and fresh as of the surrounding get). */
-  peek<T>(key: string): T | undefined {
-    return this.entries.get(key)?.value as T | undefined;
-  }
-
-  /** Where the writes stand now: a value loaded after this is offered with it. */
-  mark(): number {
-    return this.seq;
-  }
-
-  /** Keeps a value loaded since `mark` (e.g. a count read with a page) unless a write since can have changed it. */
-  offer(key: string, term: string, value: unknown, since: number): void {
-    if (this.maxEntries <= 0 || !this.untouchedSince(since, term)) return;
-    this.entries.set(key, { term, value });
-    this.evict();
-  }
-
-  private evict(): void {
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-  }
-
   async get<T>(key: string, term: string, load: () => Promise<T>): Promise<T> {
     if (this.maxEntries <= 0) return load();
     await this.checkExternalWrites();
@@ -146,7 +122,10 @@ export class VarietySearchCache {
       const value = await promise;
       if (this.untouchedSince(startedAt, term)) {
         this.entries.set(key, { term, value });
-        this.evict();
+        if (this.entries.size > this.maxEntries) {
+          const oldest = this.entries.keys().next().value;
+          if (oldest !== undefined) this.entries.delete(oldest);
+        }
       }
       return value;
     } finally {

@@ -61,14 +61,6 @@ const queries = {
     sqlite: `select count(*) as n from (${SQLITE_MATCHES} limit ?)`,
     postgres: 'select count(*) as n from (select 1 from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0 limit ?) m',
   }),
-  // PostgreSQL: the count and a page from one look-up (one trip, one bitmap scan). The page is
-  // right when all matches are there (the count is below the limit); an empty page still gives
-  // the count (a row with no variety).
-  countAndPage: fixedQuery<ListedVarietyRow & { matchCount: number }>(`with matches as materialized (select id, "createdAt" from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0 limit ?)
-      select c.n as "matchCount", r.* from (select count(*) as n from matches) c
-      left join lateral (select ${LISTED_V} from (select id from matches order by "createdAt" desc, id desc limit ? offset ?) p
-        join rice_seed_varieties v on v.id = p.id where v."isDeleted" = 0) r on true
-      order by r."createdAt" desc, r.id desc`),
   countScanned: fixedQuery<{ n: number }>(`select count(*) as n from (select 1 ${LIVE_NEWEST} and strpos("searchText", ?) > 0 limit ?) m`),
   all: fixedQuery<ListedVarietyRow>(`select ${LISTED} ${LIVE_NEWEST} ${ORDER_PAGE}`),
   scan: fixedQuery<ListedVarietyRow>({
@@ -112,24 +104,6 @@ export const varietySearchRepository = {
   async countVia(db: Db, term: string, trigrams: readonly string[], limit: number): Promise<number> {
     const [row] = await queries.countVia(db, [isPostgres(db) ? trigrams : ftsQuery(term, trigrams), term, limit]);
     return Number(row?.n ?? 0);
-  },
-
-  /**
-   * countVia, and the page at `offset` of those matches (newest first). The page is only right
-   * when the count is below `limit` (all matches were found).
-   */
-  async countAndPage(db: Db, term: string, trigrams: readonly string[], limit: number, pageSize: number, offset: number): Promise<{ count: number; rows: ListedVarietyRow[] }> {
-    if (!isPostgres(db)) {
-      // Two statements cost SQLite less than one: the page stops at its last match in key order.
-      const count = await varietySearchRepository.countVia(db, term, trigrams, limit);
-      const complete = count < limit && offset < count;
-      return { count, rows: complete ? await queries.inOrder(db, [ftsQuery(term, trigrams), term, offset + pageSize, term, pageSize, offset]) : [] };
-    }
-    const rows = await queries.countAndPage(db, [trigrams, term, limit, pageSize, offset]);
-    const count = Number(rows[0]?.matchCount ?? 0);
-    const found: ListedVarietyRow[] = [];
-    for (const { matchCount: _count, ...row } of rows) if (row.id !== null && row.id !== undefined) found.push(row as ListedVarietyRow);
-    return { count, rows: found };
   },
 
   /**

@@ -22,9 +22,6 @@ export interface SearchTotal {
   lookup?: IndexLookup;
 }
 
-/** A page asked for with the count: where the count's look-up can read it at once. */
-interface PageWanted { size: number; offset: number }
-
 function trigramsOf(chars: string[]): string[] {
   const grams = new Set<string>();
   for (let i = 0; i + GRAM <= chars.length; i += 1) grams.add(chars.slice(i, i + GRAM).join(''));
@@ -39,48 +36,26 @@ function trigramsOf(chars: string[]): string[] {
  *   then the term itself is looked up (on SQLite by the index's phrase query, on PostgreSQL in
  *   the table's order).
  * - Past the cap: an estimate from the share of matches among the newest rows.
- * With `page`, a count through the rarest trigrams reads that page in the same look-up.
  */
-async function count(db: Kysely<Database>, term: string, cap: number, page?: PageWanted): Promise<{ counted: SearchTotal; rows?: ListedVarietyRow[] }> {
+export async function countMatches(db: Kysely<Database>, term: string, cap: number = LIMITS.varietyExactCountCap): Promise<SearchTotal> {
   const chars = Array.from(term);
   const grams = chars.length <= GRAM ? [term] : trigramsOf(chars);
   const counts = await repo.gramCounts(db, ['', ...grams]);
   const live = counts.get('') ?? 0;
   const rarest = [...grams].sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0)).slice(0, RAREST_USED);
   const bound = counts.get(rarest[0]!) ?? 0;
-  if (chars.length < GRAM || bound === 0) return { counted: { total: bound, exact: true } };
-  if (bound > cap && chars.length === GRAM) return { counted: { total: bound, exact: true, lookup: { trigrams: null, few: false } } };
+  if (chars.length < GRAM || bound === 0) return { total: bound, exact: true };
+  if (bound > cap && chars.length === GRAM) return { total: bound, exact: true, lookup: { trigrams: null, few: false } };
   const lookup = bound <= cap ? { trigrams: rarest, few: true } : repo.lookupFor(db, { rarest, bound, live, cap });
-  let found: number;
-  let rows: ListedVarietyRow[] | undefined;
-  if (lookup?.trigrams && page) ({ count: found, rows } = await repo.countAndPage(db, term, lookup.trigrams, cap + 1, page.size, page.offset));
-  else if (lookup?.trigrams) found = await repo.countVia(db, term, lookup.trigrams, cap + 1);
-  else found = await repo.countWhole(db, term, cap + 1);
-  if (found <= cap) return { counted: { total: found, exact: true, ...(lookup ? { lookup } : {}) }, ...(rows ? { rows } : {}) };
+  const found = lookup?.trigrams ? await repo.countVia(db, term, lookup.trigrams, cap + 1) : await repo.countWhole(db, term, cap + 1);
+  if (found <= cap) return { total: found, exact: true, ...(lookup ? { lookup } : {}) };
   const { matched, sampled } = await repo.matchesAmongNewest(db, term, ESTIMATE_SAMPLE);
   const share = sampled > 0 ? matched / sampled : 0;
   const estimated = Math.min(live, Math.max(cap + 1, roundEstimate(share * live)));
-  return { counted: { total: estimated, exact: false, lookup: { trigrams: lookup?.trigrams ?? null, few: false, newestShare: share } } };
-}
-
-export async function countMatches(db: Kysely<Database>, term: string, cap: number = LIMITS.varietyExactCountCap): Promise<SearchTotal> {
-  return (await count(db, term, cap)).counted;
+  return { total: estimated, exact: false, lookup: { trigrams: lookup?.trigrams ?? null, few: false, newestShare: share } };
 }
 
 /** The page's rows: through the trigram index for terms of three or more characters, else in the list's order. */
 export async function pageOfMatches(db: Kysely<Database>, term: string, counted: SearchTotal, limit: number, offset: number): Promise<ListedVarietyRow[]> {
   return counted.lookup ? repo.pageVia(db, term, counted.lookup, counted.total, limit, offset) : repo.page(db, term, limit, offset);
-}
-
-/**
- * The count and one page (past the last page: the last one), in as few look-ups as the search
- * allows: a term counted through its rarest trigrams gets its page from the same look-up.
- */
-export async function searchPage(db: Kysely<Database>, term: string, page: number, pageSize: number, cap: number = LIMITS.varietyExactCountCap): Promise<{ counted: SearchTotal; page: number; rows: ListedVarietyRow[] }> {
-  const wanted = Math.max(1, page);
-  const { counted, rows } = await count(db, term, cap, { size: pageSize, offset: (wanted - 1) * pageSize });
-  const current = Math.min(wanted, Math.max(1, Math.ceil(counted.total / pageSize)));
-  if (counted.total === 0) return { counted, page: current, rows: [] };
-  if (rows && current === wanted) return { counted, page: current, rows };
-  return { counted, page: current, rows: await pageOfMatches(db, term, counted, pageSize, (current - 1) * pageSize) };
 }
