@@ -19,17 +19,20 @@ export interface IndexLookup {
 }
 
 /**
- * A term whose rarest trigram is in more than 1/this of the live rows is common: rather than
- * testing all those rows, PostgreSQL looks it up in the table's order (its matches come soon) and
- * SQLite by the FTS phrase query (which checks positions in the index).
+ * PostgreSQL looks a term up in the table's order (its matches come soon) rather than through
+ * the rows holding its rarest trigram (all of which it would list first) once that trigram is in
+ * more than 1/this of the live rows and more than the cap.
  */
-const COMMON_TRIGRAM_SHARE = 3;
+const PG_COMMON_TRIGRAM_SHARE = 3;
 
 /** PostgreSQL tests about this many rows in the list's order in the time it puts one match in order. */
 const PG_SCAN_PER_SORTED = 4;
 
-/** SQLite also uses the phrase query once the rows to test are more than this many times the cap. */
-const SQLITE_TESTED_PER_CAP = 3;
+/**
+ * SQLite tests the rows holding the term's rarest trigrams while they are fewer than this share
+ * of the live rows; past it the phrase query (which checks positions in the index) costs less.
+ */
+const SQLITE_TESTED_SHARE = 0.05;
 
 /** An FTS5 phrase: the trigram tokenizer turns it into consecutive trigrams, i.e. the exact substring. */
 const phrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
@@ -107,15 +110,17 @@ export const varietySearchRepository = {
   },
 
   /**
-   * How a term of four or more characters whose rarest trigram is in more than `cap` rows is
-   * looked up: through the rows holding its rarest trigrams while those are few (each is
-   * tested); else as a whole: on SQLite by the FTS phrase query, on PostgreSQL in the table's
-   * order (null: the matches of common trigrams come soon, the page is then scanned too).
+   * How a term of four or more characters is looked up: through the rows holding its rarest
+   * trigrams (each is tested) while those are few; else as a whole: on SQLite by the FTS phrase
+   * query, on PostgreSQL in the table's order (null: the matches of common trigrams come soon,
+   * the page is then scanned too).
    */
   lookupFor(db: Db, grams: { rarest: readonly string[]; bound: number; live: number; cap: number }): IndexLookup | null {
-    const rare = grams.bound * COMMON_TRIGRAM_SHARE < grams.live;
-    if (isPostgres(db)) return rare ? { trigrams: grams.rarest, few: true } : null;
-    return { trigrams: rare && grams.bound <= grams.cap * SQLITE_TESTED_PER_CAP ? grams.rarest : null, few: true };
+    if (isPostgres(db)) {
+      const few = grams.bound <= grams.cap || grams.bound * PG_COMMON_TRIGRAM_SHARE < grams.live;
+      return few ? { trigrams: grams.rarest, few: true } : null;
+    }
+    return { trigrams: grams.bound < grams.live * SQLITE_TESTED_SHARE ? grams.rarest : null, few: true };
   },
 
   /** How many live rows contain the lower-case term, up to `limit`, looked up as a whole (see lookupFor). */

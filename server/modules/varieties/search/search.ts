@@ -30,11 +30,10 @@ function trigramsOf(chars: string[]): string[] {
 
 /**
  * How many live varieties contain the lower-case term ('' is every one).
- * - Up to two characters, or three with many matches: exact, from the counts the database keeps.
+ * - Up to three characters: exact, from the counts the database keeps.
  * - Otherwise counted through the trigram index up to the cap: the rows holding the term's
- *   rarest trigrams are tested, unless they are common (on SQLite also: unless they are many);
- *   then the term itself is looked up (on SQLite by the index's phrase query, on PostgreSQL in
- *   the table's order).
+ *   rarest trigrams are tested while they are few (repository: lookupFor); else the term itself
+ *   is looked up (on SQLite by the index's phrase query, on PostgreSQL in the table's order).
  * - Past the cap: an estimate from the share of matches among the newest rows.
  */
 export async function countMatches(db: Kysely<Database>, term: string, cap: number = LIMITS.varietyExactCountCap): Promise<SearchTotal> {
@@ -45,8 +44,8 @@ export async function countMatches(db: Kysely<Database>, term: string, cap: numb
   const rarest = [...grams].sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0)).slice(0, RAREST_USED);
   const bound = counts.get(rarest[0]!) ?? 0;
   if (chars.length < GRAM || bound === 0) return { total: bound, exact: true };
-  if (bound > cap && chars.length === GRAM) return { total: bound, exact: true, lookup: { trigrams: null, few: false } };
-  const lookup = bound <= cap ? { trigrams: rarest, few: true } : repo.lookupFor(db, { rarest, bound, live, cap });
+  if (chars.length === GRAM) return { total: bound, exact: true, lookup: bound <= cap ? { trigrams: [term], few: true } : { trigrams: null, few: false } };
+  const lookup = repo.lookupFor(db, { rarest, bound, live, cap });
   const found = lookup?.trigrams ? await repo.countVia(db, term, lookup.trigrams, cap + 1) : await repo.countWhole(db, term, cap + 1);
   if (found <= cap) return { total: found, exact: true, ...(lookup ? { lookup } : {}) };
   const { matched, sampled } = await repo.matchesAmongNewest(db, term, ESTIMATE_SAMPLE);
