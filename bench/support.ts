@@ -32,6 +32,21 @@ export function rssMb(pid: number): number {
   }
 }
 
+/**
+ * What a process's resident memory is made of (MB): its own memory (V8's heap, native
+ * allocations such as SQLite's page cache) and pages of files it maps (a memory-mapped SQLite
+ * database: shared with the OS's file cache, given back under memory pressure).
+ */
+export function rssParts(pid: number): { anon: number; file: number } {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { anon: kb('RssAnon') / 1024, file: (kb('RssFile') + kb('RssShmem')) / 1024 };
+  } catch {
+    return { anon: 0, file: 0 };
+  }
+}
+
 /** CPU seconds (user + system) a process has used (0 once it has exited). */
 export function cpuSeconds(pid: number): number {
   try {

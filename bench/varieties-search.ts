@@ -11,7 +11,8 @@
  * - distinct: a new search text on every request (distinctSearches), the cache off.
  * Each run prints req/s, latency p50/p99, the server's CPU per request (for PostgreSQL also the
  * whole machine's, which includes the database's work) and the server's resident memory after
- * the run; then the medians of the runs.
+ * the run (its own memory with the V8 heap's share, and the mapped pages of files); then the
+ * medians of the runs.
  *
  * Options: --engines sqlite,postgres  --pg URL (default postgres://postgres@127.0.0.1:5432/test)
  * --rows 5000,100000  --scenarios cached,nocache,distinct  --runs 3  --seconds 10  --warmup 3
@@ -22,7 +23,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { distinctSearches, pathFor, realisticVariety } from './variety-data.js';
-import { benchDatabase, cpuSeconds, machineCpu, median, rssMb } from './support.js';
+import { benchDatabase, cpuSeconds, machineCpu, median, rssMb, rssParts } from './support.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -42,7 +43,7 @@ const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Benc
 type Engine = 'sqlite' | 'postgres';
 type Scenario = 'cached' | 'nocache' | 'distinct';
 interface Target { dataDir: string; databaseUrl: string | undefined; rows: number }
-interface Run { rps: number; p50: number; p99: number; errors: number; serverCpuMs: number; machineCpuMs: number; rssMb: number; saves: number }
+interface Run { rps: number; p50: number; p99: number; errors: number; serverCpuMs: number; machineCpuMs: number; rssMb: number; rssAnonMb: number; rssFileMb: number; heapMb: number; saves: number }
 
 /** Child process: a real server on the target database, seeding it first when asked. */
 async function serve(target: Target, seed: boolean): Promise<void> {
@@ -73,6 +74,7 @@ async function serve(target: Target, seed: boolean): Promise<void> {
   const address = app.server.address();
   process.send?.({ port: typeof address === 'object' && address ? address.port : 0, seedMs });
   process.on('message', async (msg) => {
+    if (msg === 'heap') process.send?.({ heapMb: process.memoryUsage().heapUsed / 1024 / 1024 });
     if (msg === 'stop') {
       await app.close();
       process.exit(0);
@@ -80,7 +82,7 @@ async function serve(target: Target, seed: boolean): Promise<void> {
   });
 }
 
-interface Server { url: string; seedMs: number; child: ChildProcess; stop(): Promise<void> }
+interface Server { url: string; seedMs: number; child: ChildProcess; heapMb(): Promise<number>; stop(): Promise<void> }
 
 async function startServer(target: Target, seed: boolean, env: Record<string, string>): Promise<Server> {
   const profile = opt('profile', '');
@@ -94,6 +96,7 @@ async function startServer(target: Target, seed: boolean, env: Record<string, st
   });
   return {
     url: `http://127.0.0.1:${info.port}`, seedMs: info.seedMs, child,
+    heapMb: () => new Promise<number>((resolve) => { child.once('message', (m) => resolve((m as { heapMb: number }).heapMb)); child.send('heap'); }),
     stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.send('stop'); }),
   };
 }
@@ -161,7 +164,8 @@ async function runScenario(target: Target, scenario: Scenario, run: number, seed
     return {
       rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99,
       errors: result.errors + result.timeouts + result.non2xx,
-      serverCpuMs: serverCpuMs / total, machineCpuMs: machineCpuMs / total, rssMb: rssMb(server.child.pid!), saves,
+      serverCpuMs: serverCpuMs / total, machineCpuMs: machineCpuMs / total, rssMb: rssMb(server.child.pid!),
+      rssAnonMb: rssParts(server.child.pid!).anon, rssFileMb: rssParts(server.child.pid!).file, heapMb: await server.heapMb(), saves,
     };
   } finally {
     await server.stop();
@@ -169,7 +173,7 @@ async function runScenario(target: Target, scenario: Scenario, run: number, seed
 }
 
 function describe(r: Run): string {
-  return `${Math.round(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  server cpu ${r.serverCpuMs.toFixed(3)} ms/req  machine cpu ${r.machineCpuMs.toFixed(3)} ms/req  rss ${Math.round(r.rssMb)} MB  errors ${r.errors}  saves ${r.saves}`;
+  return `${Math.round(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  server cpu ${r.serverCpuMs.toFixed(3)} ms/req  machine cpu ${r.machineCpuMs.toFixed(3)} ms/req  rss ${Math.round(r.rssMb)} MB (own ${Math.round(r.rssAnonMb)}, V8 heap ${Math.round(r.heapMb)}; mapped files ${Math.round(r.rssFileMb)})  errors ${r.errors}  saves ${r.saves}`;
 }
 
 async function prepare(engine: Engine, rows: number): Promise<Target & { drop(): Promise<void> }> {
@@ -193,7 +197,7 @@ async function main(): Promise<void> {
         }
         for (const [scenario, rs] of runs) {
           const m = (f: (r: Run) => number) => median(rs.map(f));
-          console.log(`  ${scenario.padEnd(8)} median: ${Math.round(m((r) => r.rps))} req/s  p50 ${m((r) => r.p50)} ms  p99 ${m((r) => r.p99)} ms  server cpu ${m((r) => r.serverCpuMs).toFixed(3)} ms/req  machine cpu ${m((r) => r.machineCpuMs).toFixed(3)} ms/req  rss ${Math.round(m((r) => r.rssMb))} MB`);
+          console.log(`  ${scenario.padEnd(8)} median: ${Math.round(m((r) => r.rps))} req/s  p50 ${m((r) => r.p50)} ms  p99 ${m((r) => r.p99)} ms  server cpu ${m((r) => r.serverCpuMs).toFixed(3)} ms/req  machine cpu ${m((r) => r.machineCpuMs).toFixed(3)} ms/req  rss ${Math.round(m((r) => r.rssMb))} MB (own ${Math.round(m((r) => r.rssAnonMb))}, V8 heap ${Math.round(m((r) => r.heapMb))}; mapped files ${Math.round(m((r) => r.rssFileMb))})`);
         }
       } finally {
         await target.drop();
