@@ -39,7 +39,7 @@ const phrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
 const ftsQuery = (term: string, trigrams: readonly string[] | null) => (trigrams ? trigrams.map(phrase).join(' AND ') : phrase(term));
 
 /** SQLite: the live rows the FTS query finds whose text holds the term. */
-const SQLITE_MATCHES = `select s.rowid as key from variety_search s cross join variety_search_keys k
+const SQLITE_MATCHING = `from variety_search s cross join variety_search_keys k
   where variety_search match ? and k.key = s.rowid and instr(k.text, ?) > 0`;
 
 /**
@@ -61,7 +61,7 @@ const queries = {
   countPhrase: fixedQuery<{ n: number }>('select count(*) as n from (select 1 from variety_search where variety_search match ? limit ?)'),
   // The rows holding the trigrams, then the text itself (kept beside the key).
   countVia: fixedQuery<{ n: number }>({
-    sqlite: `select count(*) as n from (${SQLITE_MATCHES} limit ?)`,
+    sqlite: `select count(*) as n from (select 1 ${SQLITE_MATCHING} limit ?)`,
     postgres: 'select count(*) as n from (select 1 from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0 limit ?) m',
   }),
   countScanned: fixedQuery<{ n: number }>(`select count(*) as n from (select 1 ${LIVE_NEWEST} and strpos("searchText", ?) > 0 limit ?) m`),
@@ -74,11 +74,12 @@ const queries = {
   // offset + limit matches in key order are the page's candidates, with the rows that arrived
   // out of order; only those are sorted and read.
   inOrder: fixedQuery<ListedVarietyRow>(`select ${LISTED_V} from (
-      select key from (${SQLITE_MATCHES} and s.rowid not in (select key from variety_search_disorder) order by s.rowid limit ?)
+      select key, id, at from (select s.rowid as key, k.id, k."createdAt" as at ${SQLITE_MATCHING}
+        and s.rowid not in (select key from variety_search_disorder) order by s.rowid limit ?)
       union all
-      select d.key from variety_search_disorder d cross join variety_search_keys k where k.key = d.key and instr(k.text, ?) > 0
-    ) p cross join variety_search_keys k on k.key = p.key cross join rice_seed_varieties v on v.id = k.id
-    where v."isDeleted" = 0 order by k."createdAt" desc, k.id desc limit ? offset ?`),
+      select d.key, k.id, k."createdAt" from variety_search_disorder d cross join variety_search_keys k where k.key = d.key and instr(k.text, ?) > 0
+    ) p cross join rice_seed_varieties v on v.id = p.id
+    where v."isDeleted" = 0 order by p.at desc, p.id desc limit ? offset ?`),
   // PostgreSQL: every match found through the trigrams is put in order; only the page's rows are read.
   via: fixedQuery<ListedVarietyRow>(`select ${LISTED_V} from (select id, "createdAt" from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0
       order by "createdAt" desc, id desc limit ? offset ?) p
