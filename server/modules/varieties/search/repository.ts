@@ -42,14 +42,15 @@ const ftsQuery = (term: string, trigrams: readonly string[] | null) => (trigrams
 const SQLITE_MATCHING = `from variety_search s cross join variety_search_keys k
   where variety_search match ? and k.key = s.rowid and instr(k.text, ?) > 0`;
 
+/** Pages read only the columns the list shows (the search text is the longest of the others). */
+const LISTED = LISTED_COLUMNS.map((c) => `"${c}"`).join(', ');
+const LISTED_V = LISTED_COLUMNS.map((c) => `v."${c}"`).join(', ');
+
 /**
  * The search's queries, written once: a search runs two or three of them, and building and
  * compiling each with the query builder cost more than running it. "Contains" is instr/strpos
  * on the lower-case searchText: the same rows as LIKE '%term%' with its wildcards escaped.
  */
-/** Pages read only the columns the list shows (the search text is the longest of the others). */
-const LISTED = LISTED_COLUMNS.map((c) => `"${c}"`).join(', ');
-const LISTED_V = LISTED_COLUMNS.map((c) => `v."${c}"`).join(', ');
 const LIVE_NEWEST = `from rice_seed_varieties where "isDeleted" = 0`;
 const ORDER_PAGE = `order by "createdAt" desc, id desc limit ? offset ?`;
 const queries = {
@@ -118,8 +119,8 @@ export const varietySearchRepository = {
    */
   lookupFor(db: Db, grams: { rarest: readonly string[]; bound: number; live: number; cap: number }): IndexLookup | null {
     if (isPostgres(db)) {
-      const few = grams.bound <= grams.cap || grams.bound * PG_COMMON_TRIGRAM_SHARE < grams.live;
-      return few ? { trigrams: grams.rarest, few: true } : null;
+      const throughRarest = grams.bound <= grams.cap || grams.bound * PG_COMMON_TRIGRAM_SHARE < grams.live;
+      return throughRarest ? { trigrams: grams.rarest, few: true } : null;
     }
     return { trigrams: grams.bound < grams.live * SQLITE_TESTED_SHARE ? grams.rarest : null, few: true };
   },
