@@ -18,25 +18,20 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { cpuSeconds, freePort, median } from './support.js';
+import { cpuSeconds, freePort, median, option } from './support.js';
 
-const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const ENGINE = opt('engine', 'sqlite');
-const PG = opt('pg', 'postgres://postgres@127.0.0.1:5432/test');
-const RUNS = Number(opt('runs', '3'));
-const SECONDS = Number(opt('seconds', '10'));
-const CONNECTIONS = Number(opt('connections', '8'));
-const ENTRIES = Number(opt('entries', '1000000'));
-const ONLY = opt('only', '');
+const ENGINE = option('engine', 'sqlite');
+const PG = option('pg', 'postgres://postgres@127.0.0.1:5432/test');
+const RUNS = Number(option('runs', '3'));
+const SECONDS = Number(option('seconds', '10'));
+const CONNECTIONS = Number(option('connections', '8'));
+const ENTRIES = Number(option('entries', '1000000'));
+const ONLY = option('only', '');
 const root = path.resolve(import.meta.dirname, '..');
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin', email: 'bench@da.example' };
 
 function baseRef(): string {
-  const given = opt('base', '');
+  const given = option('base', '');
   if (given) return given;
   const added = execFileSync('git', ['log', '--diff-filter=A', '--format=%H', '--', 'server/db/migrations/140_audit_chain.ts'], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop();
   if (!added) throw new Error('cannot find the commit that added the chain; pass --base REF');

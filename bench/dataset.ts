@@ -19,16 +19,11 @@ import { fingerprintPixels } from '../server/platform/fingerprint.js';
 import { HashIndex } from '../server/platform/hash-index.js';
 import { makeVariants } from '../server/platform/images.js';
 import { seededRandom } from '../server/platform/seeded-random.js';
-import { median, percentile } from './support.js';
+import { median, option, percentile } from './support.js';
 
-const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const PHOTOS = Number(opt('photos', '100000'));
-const QUERIES = Number(opt('queries', '10000'));
-const RUNS = Number(opt('runs', '3'));
+const PHOTOS = Number(option('photos', '100000'));
+const QUERIES = Number(option('queries', '10000'));
+const RUNS = Number(option('runs', '3'));
 const R = DATASET_LIMITS.nearDuplicateBits;
 
 function hashes(shape: 'uniform' | 'field'): string[] {

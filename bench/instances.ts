@@ -19,20 +19,16 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { pathFor, realisticVariety } from './variety-data.js';
-import { cpuSeconds, freePort, machineCpu, median, rssMb } from './support.js';
+import { cpuSeconds, freePort, machineCpu, median, option, rssMb } from './support.js';
 
 const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const PG = opt('pg', 'postgres://postgres@127.0.0.1:5432/test');
-const RUNS = Number(opt('runs', '3'));
-const SECONDS = Number(opt('seconds', '10'));
-const ROWS = Number(opt('rows', '10000'));
-const CONNECTIONS = Number(opt('connections', '16'));
+const PG = option('pg', 'postgres://postgres@127.0.0.1:5432/test');
+const RUNS = Number(option('runs', '3'));
+const SECONDS = Number(option('seconds', '10'));
+const ROWS = Number(option('rows', '10000'));
+const CONNECTIONS = Number(option('connections', '16'));
 const WRITES = !args.includes('--no-writes');
-const COUNTS = opt('counts', '1,2').split(',').map(Number);
+const COUNTS = option('counts', '1,2').split(',').map(Number);
 const USER = { username: 'bench_admin', password: 'Bench#Pass1' };
 const root = path.resolve(import.meta.dirname, '..');
 

@@ -20,15 +20,10 @@ import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { createAccount } from '../server/modules/accounts/create-account.js';
-import { percentile } from './support.js';
+import { option, percentile } from './support.js';
 
-const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const sizes = opt('rows', '1000,10000,50000').split(',').map(Number);
-const calls = Number(opt('calls', '100'));
+const sizes = option('rows', '1000,10000,50000').split(',').map(Number);
+const calls = Number(option('calls', '100'));
 const pgUrl = process.env.BENCH_DATABASE_URL;
 
 const SEASONS = [['Dry'], ['Wet'], ['Dry', 'Wet']];

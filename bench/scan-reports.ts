@@ -29,21 +29,16 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { TARLAC_MUNICIPALITIES } from '../common/scan-reports.js';
 import { DISEASES, seedScanReports, slug } from './scan-reports-data.js';
-import { benchDatabase, freePort, median, percentile } from './support.js';
+import { benchDatabase, freePort, median, option, percentile } from './support.js';
 
-const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const ENGINES = opt('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
-const PG = opt('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
-const REPORTS = Number(opt('reports', '1000000'));
-const CALLS = Number(opt('calls', '200'));
-const SECONDS = Number(opt('seconds', '10'));
-const RUNS = Number(opt('runs', '3'));
-const CONNECTIONS = Number(opt('connections', '16'));
-const INSTALLS = Number(opt('installs', '20000'));
+const ENGINES = option('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+const PG = option('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+const REPORTS = Number(option('reports', '1000000'));
+const CALLS = Number(option('calls', '200'));
+const SECONDS = Number(option('seconds', '10'));
+const RUNS = Number(option('runs', '3'));
+const CONNECTIONS = Number(option('connections', '16'));
+const INSTALLS = Number(option('installs', '20000'));
 const USER = { username: 'bench_admin', password: 'Bench#Pass1' };
 const root = path.resolve(import.meta.dirname, '..');
 

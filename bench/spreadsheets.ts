@@ -18,20 +18,15 @@ import writeXlsxFile from 'write-excel-file/node';
 import { csvRow } from '../common/csv.js';
 import { LIST_SEPARATOR, VARIETY_COLUMNS } from '../common/spreadsheets.js';
 import { VARIETY_LABELS } from '../common/varieties.js';
-import { benchDatabase, median } from './support.js';
+import { benchDatabase, median, option } from './support.js';
 import { realisticVariety } from './variety-data.js';
 
-const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const PG = opt('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
-const ENGINES = opt('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
-const ROWS = Number(opt('rows', '5000'));
-const EXISTING = Number(opt('existing', '1000'));
-const RUNS = Number(opt('runs', '3'));
-const BIG = Number(opt('big', '10000'));
+const PG = option('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+const ENGINES = option('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+const ROWS = Number(option('rows', '5000'));
+const EXISTING = Number(option('existing', '1000'));
+const RUNS = Number(option('runs', '3'));
+const BIG = Number(option('big', '10000'));
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin' };
 
 type Cell = string | number;

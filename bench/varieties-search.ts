@@ -23,21 +23,17 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { distinctSearches, pathFor, realisticVariety } from './variety-data.js';
-import { benchDatabase, cpuSeconds, machineCpu, median, rssMb, rssParts } from './support.js';
+import { benchDatabase, cpuSeconds, machineCpu, median, option, rssMb, rssParts } from './support.js';
 
 const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
-const PG = opt('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
-const ENGINES = opt('engines', 'sqlite,postgres').split(',') as Engine[];
-const ROWS = opt('rows', '5000,100000').split(',').map(Number);
-const SCENARIOS = opt('scenarios', 'cached,nocache,distinct').split(',') as Scenario[];
-const RUNS = Number(opt('runs', '3'));
-const SECONDS = Number(opt('seconds', '10'));
-const WARMUP = Number(opt('warmup', '3'));
-const CONNECTIONS = Number(opt('connections', '16'));
+const PG = option('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+const ENGINES = option('engines', 'sqlite,postgres').split(',') as Engine[];
+const ROWS = option('rows', '5000,100000').split(',').map(Number);
+const SCENARIOS = option('scenarios', 'cached,nocache,distinct').split(',') as Scenario[];
+const RUNS = Number(option('runs', '3'));
+const SECONDS = Number(option('seconds', '10'));
+const WARMUP = Number(option('warmup', '3'));
+const CONNECTIONS = Number(option('connections', '16'));
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin' };
 
 type Engine = 'sqlite' | 'postgres';
@@ -85,7 +81,7 @@ async function serve(target: Target, seed: boolean): Promise<void> {
 interface Server { url: string; seedMs: number; child: ChildProcess; heapMb(): Promise<number>; stop(): Promise<void> }
 
 async function startServer(target: Target, seed: boolean, env: Record<string, string>): Promise<Server> {
-  const profile = opt('profile', '');
+  const profile = option('profile', '');
   const execArgv = profile ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profile}`] : process.execArgv;
   const child = fork(import.meta.filename, ['--serve', JSON.stringify(target), seed ? 'seed' : ''], {
     env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

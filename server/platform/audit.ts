@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
-import { isPostgres } from '../db/dialect.js';
+import { chunks, isPostgres } from '../db/dialect.js';
 import type { HistoryAction } from '../../common/history.js';
 import type { Database } from '../db/types.js';
 import type { AuditLogsTable } from '../db/types/audit.js';
@@ -73,8 +73,8 @@ export type AuditRow = Omit<Insertable<AuditLogsTable>, 'seq'>;
 export async function appendAuditRows(db: Transaction<Database> | Kysely<Database>, rows: AuditRow[]): Promise<void> {
   if (rows.length === 0) return;
   const values = rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, storedText(v)])) as AuditRow);
-  for (let i = 0; i < values.length; i += 500) {
-    const inserted = await db.insertInto('audit_logs').values(values.slice(i, i + 500)).returning('seq').execute();
+  for (const part of chunks(values)) {
+    const inserted = await db.insertInto('audit_logs').values(part).returning('seq').execute();
     await db.insertInto('audit_pending').values(inserted.map((r) => ({ seq: Number(r.seq) }))).execute();
   }
   for (const nudge of nudges) nudge();

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /**
- * Helmet's headers, worked out once: they depend only on the options (no nonces), and building
- * the middleware again for every request (as @fastify/helmet does) cost more than the rest of a
- * small request. Set on the raw response, as Helmet sets them, so a route can still remove one.
+ * Helmet's headers, worked out once at start: they depend only on the options (no nonces), so no
+ * request builds Helmet's middleware again. Set on the raw response, as Helmet sets them, so a
+ * route can still remove one.
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): void {
   const headers = new Map<string, string>();

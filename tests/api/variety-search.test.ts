@@ -165,14 +165,16 @@ describe('variety search through the trigram index and the kept counts', () => {
     const superAdmin = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
     expect((await t.app.inject({ method: 'DELETE', url: '/api/varieties/bench-000040', headers: { cookie } })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'POST', url: '/api/trash/rice_seed_varieties/bench-000040/restore', headers: { cookie: superAdmin } })).statusCode).toBe(204);
-    const unordered = async () => isPostgres(db) ? 0 : Number((await sql<{ n: number }>`select count(*) as n from variety_search_disorder`.execute(db)).rows[0]!.n);
-    if (!isPostgres(db)) expect(await unordered()).toBeGreaterThan(200);
+    // SQLite's index keeps the list's order (PostgreSQL's has none): these rows are listed as out of it.
+    const sqlite = !isPostgres(db);
+    const unordered = async () => Number((await sql<{ n: number }>`select count(*) as n from variety_search_disorder`.execute(db)).rows[0]!.n);
+    if (sqlite) expect(await unordered()).toBeGreaterThan(200);
 
     const terms = ['late mabini', 'mabini 1', 'late', 'rc', 'nsic rc 1', ...await searchesToTry(80, 19)];
     await expectSameAsBefore(terms);
     await expectSameAsBefore(terms, 12);
     await tidyVarietySearch(db);
-    expect(await unordered()).toBe(0);
+    if (sqlite) expect(await unordered()).toBe(0);
     await expectSameAsBefore(terms);
     await expectSameAsBefore(terms, 12);
   });

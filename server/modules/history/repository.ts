@@ -1,5 +1,5 @@
 import { sql, type CompiledQuery, type Kysely, type SqlBool } from 'kysely';
-import { isPostgres } from '../../db/dialect.js';
+import { chunks, isPostgres } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import { actorKey, after, applyCriteria, bySeqs, newestFirst, type Criteria } from './criteria.js';
 import type { Cursor } from './cursor.js';
@@ -194,8 +194,7 @@ export const historyRepository = {
   /** Current names of the given accounts (for entries that name the user only by id). */
   async accountNames(db: Db, ids: string[]): Promise<Map<string, { fullname: string; email: string | null }>> {
     const map = new Map<string, { fullname: string; email: string | null }>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
+    for (const chunk of chunks(ids)) {
       // One statement text for any number of ids (see bySeqs in criteria.ts).
       const listed = isPostgres(db) ? sql<SqlBool>`"id" = any(${chunk})` : sql<SqlBool>`"id" in (select value from json_each(${JSON.stringify(chunk)}))`;
       const rows = await db.selectFrom('accounts').select(['id', 'fullname', 'email']).where(listed).execute();

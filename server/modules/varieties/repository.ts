@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { VarietiesTable } from '../../db/types/content.js';
-import { fixedQuery, isPostgres } from '../../db/dialect.js';
+import { chunks, fixedQuery, isPostgres } from '../../db/dialect.js';
 
 export type VarietyRow = Selectable<VarietiesTable>;
 
@@ -46,8 +46,8 @@ export const varietiesRepository = {
 
   async findLiveMany(db: Db, ids: readonly string[]): Promise<VarietyRow[]> {
     const rows: VarietyRow[] = [];
-    for (let i = 0; i < ids.length; i += 500) {
-      rows.push(...await db.selectFrom('rice_seed_varieties').selectAll().where('id', 'in', ids.slice(i, i + 500)).where('isDeleted', '=', 0).execute());
+    for (const part of chunks(ids)) {
+      rows.push(...await db.selectFrom('rice_seed_varieties').selectAll().where('id', 'in', part).where('isDeleted', '=', 0).execute());
     }
     return rows;
   },
@@ -81,8 +81,8 @@ export const varietiesRepository = {
 
   /** Several rows in one statement (seeds and benchmarks load thousands). */
   async insertMany(db: Db, rows: WritableFields[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += 500) {
-      await db.insertInto('rice_seed_varieties').values(rows.slice(i, i + 500).map((values) => ({ ...values, searchText: searchTextOf(values) }))).execute();
+    for (const part of chunks(rows)) {
+      await db.insertInto('rice_seed_varieties').values(part.map((values) => ({ ...values, searchText: searchTextOf(values) }))).execute();
     }
   },
 
