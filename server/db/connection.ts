@@ -44,7 +44,10 @@ function withStatementCache(database: SQLite.Database, max = 500) {
   const cache = new Map<string, Statement>();
   return {
     close: () => database.close(),
-    prepare(sql: string): Statement {
+    prepare(text: string): Statement {
+      // A transaction takes the write lock when it begins: one that read first and wrote later
+      // would fail at once (no waiting) when another process, e.g. the import command, wrote in between.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let stmt = cache.get(sql);
       if (!stmt) {
         stmt = withPlainRows(database.prepare(sql));
