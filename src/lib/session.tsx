@@ -37,6 +37,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<Status>(() => (mayHaveSession() ? 'loading' : 'anonymous'));
   const [session, setSession] = useState<SessionInfo | null>(null);
   const channel = useRef<BroadcastChannel | null>(null);
+  // Set from the moment this tab signs out until a session is read again: a request that was on
+  // its way (the 5 s check, a list) answers 401 after the sign-out, which is no news to the user.
+  const signingOut = useRef(false);
 
   const signedOut = useCallback((reason?: LogoutReason) => {
     if (reason) setLogoutReason(reason);
@@ -48,6 +51,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const load = useCallback(async (): Promise<SessionInfo | null> => {
     try {
       const info = await api<SessionInfo>(SESSION_PATH, { skipAuthHandling: true });
+      signingOut.current = false;
       // As a transition: the signed-in frame and its screen are built in slices that yield to
       // the browser, not in one long task that a slow phone cannot interrupt.
       startTransition(() => {
@@ -63,8 +67,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   /** The server says this tab's session ended: adopt a newer one from this browser, or sign out. */
   const handleEnded = useCallback(async (reason: string) => {
+    if (signingOut.current) return;
     const adopted = await load();
-    if (adopted) return;
+    if (adopted || signingOut.current) return;
     signedOut(reason === 'logout' ? undefined : reason === 'inactivity' || reason === 'signed_out' ? reason : 'session_ended');
   }, [load, signedOut]);
 
@@ -77,6 +82,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => onUnauthenticated((error: ApiError) => { void handleEnded(error.reason ?? 'session_ended'); }), [handleEnded]);
 
   const logout = useCallback(async (reason?: LogoutReason) => {
+    signingOut.current = true;
     try {
       await api('/api/auth/logout', { method: 'POST', skipAuthHandling: true });
     } catch { /* SPEC.md section 4: always sign out locally, even if the update failed */ }
