@@ -226,8 +226,15 @@ async function serverFor(file: string, env: ServerEnv): Promise<E2EServer> {
   return current.servers.get(key)!;
 }
 
-export const test = base.extend<{ app: E2EServer; serverEnv: ServerEnv }, { serversStopped: void }>({
+export const test = base.extend<{ app: E2EServer; serverEnv: ServerEnv; extraContextsClosed: void }, { serversStopped: void }>({
   serverEnv: [{}, { option: true }],
+  // Contexts a test opens itself (a second browser, a phone) end with it: left open, their pages
+  // keep polling a server that has stopped and take CPU from the tests after them.
+  extraContextsClosed: [async ({ browser, context }, use) => {
+    const kept = new Set([context, ...browser.contexts()]);
+    await use();
+    await Promise.all(browser.contexts().filter((c) => !kept.has(c)).map((c) => c.close()));
+  }, { auto: true }],
   app: async ({ serverEnv }, use, testInfo) => {
     await use(await serverFor(testInfo.file, serverEnv));
   },
