@@ -16,7 +16,8 @@
  *
  * Options: --engines sqlite,postgres  --pg URL (default postgres://postgres@127.0.0.1:5432/test)
  * --rows 5000,100000  --scenarios cached,nocache,distinct  --runs 3  --seconds 10  --warmup 3
- * --connections 16  --no-writes  --profile DIR (CPU profiles of the server processes).
+ * --connections 16  --no-writes  --profile DIR (CPU profiles of the server processes)
+ * --read-workers N (SQLITE_READ_WORKERS of the servers, threads that run the searches on SQLite; else its default).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -34,6 +35,7 @@ const RUNS = Number(option('runs', '3'));
 const SECONDS = Number(option('seconds', '10'));
 const WARMUP = Number(option('warmup', '3'));
 const CONNECTIONS = Number(option('connections', '16'));
+const READ_WORKERS = option('read-workers', '');
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin' };
 
 type Engine = 'sqlite' | 'postgres';
@@ -45,7 +47,7 @@ interface Run { rps: number; p50: number; p99: number; errors: number; serverCpu
 async function serve(target: Target, seed: boolean): Promise<void> {
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
-  const config = loadConfig({}, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent', loginRateLimitPerMinute: 1000 });
+  const config = loadConfig({ SQLITE_READ_WORKERS: process.env.SQLITE_READ_WORKERS }, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent', loginRateLimitPerMinute: 1000 });
   const { app, ctx } = await buildApp(config, { logger: false });
   let seedMs = 0;
   if (seed) {
@@ -137,7 +139,8 @@ function drive(base: string, cookie: string, seconds: number, pathOf: (n: number
 }
 
 async function runScenario(target: Target, scenario: Scenario, run: number, seed: boolean): Promise<Run> {
-  const server = await startServer(target, seed, scenario === 'cached' ? {} : { VARIETY_SEARCH_CACHE_SIZE: '0' });
+  const env = { ...(READ_WORKERS ? { SQLITE_READ_WORKERS: READ_WORKERS } : {}), ...(scenario === 'cached' ? {} : { VARIETY_SEARCH_CACHE_SIZE: '0' }) };
+  const server = await startServer(target, seed, env);
   if (seed) console.log(`  seeded ${target.rows.toLocaleString('en')} varieties in ${(server.seedMs / 1000).toFixed(1)} s`);
   try {
     const cookie = await login(server.url);
@@ -177,7 +180,7 @@ async function prepare(engine: Engine, rows: number): Promise<Target & { drop():
 }
 
 async function main(): Promise<void> {
-  console.log(`node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; ${CONNECTIONS} connections, ${SECONDS} s runs, ${RUNS} runs alternated`);
+  console.log(`node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; ${CONNECTIONS} connections, ${SECONDS} s runs, ${RUNS} runs alternated; SQLite read workers ${READ_WORKERS || 'as configured'}`);
   for (const engine of ENGINES) {
     for (const rows of ROWS) {
       console.log(`\n== ${engine}, ${rows.toLocaleString('en')} varieties ==`);

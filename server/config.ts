@@ -11,6 +11,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** SQLITE_READ_WORKERS: threads that run variety searches beside the server's own (SQLite only). */
+  sqliteReadWorkers: number;
   /** Server-side idle timeout; the browser uses the same value for its inactivity logout. */
   sessionIdleTimeoutMs: number;
   /** SESSION_MAX_AGE_HOURS: a session this old ends, active or not. */
@@ -152,6 +154,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR || path.join(root, 'data')),
     databaseUrl: env.DATABASE_URL || undefined,
+    // One core is the server's own thread; readers on the others.
+    sqliteReadWorkers: Math.min(8, int(env.SQLITE_READ_WORKERS, Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
     sessionIdleTimeoutMs: int(env.SESSION_IDLE_TIMEOUT_MS, 600_000),
     sessionRecheckMs: int(env.SESSION_RECHECK_MS, 5000),
     sessionMaxAgeMs: int(env.SESSION_MAX_AGE_HOURS, 12) * 60 * 60_000,

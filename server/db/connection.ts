@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { registerSqliteFile } from './read-workers.js';
 import type { Database } from './types.js';
 
 // int8 (counts, bigserial) arrives from pg as text; our values fit safely in a JS number.
@@ -11,6 +12,8 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 export interface DbConfig {
   dataDir: string;
   databaseUrl?: string | undefined;
+  /** SQLite: threads that run long reads beside the server's own (read-workers.ts); none when unset. */
+  sqliteReadWorkers?: number | undefined;
 }
 
 export function sqlitePath(dataDir: string): string {
@@ -33,12 +36,26 @@ export function createDb(config: DbConfig): Kysely<Database> {
   const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
-  database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  tuneConnection(database);
+  let closeReaders: () => Promise<void> = async () => undefined;
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, () => closeReaders()) }) });
+  closeReaders = registerSqliteFile(db, file, config.sqliteReadWorkers ?? 0);
+  return db;
+}
+
+/** A worker thread's connection to the server's SQLite file: reads only (read-workers.ts). */
+export function openSqliteReader(file: string): Kysely<Database> {
+  const database = new SQLite(file, { readonly: true, fileMustExist: true });
+  tuneConnection(database);
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+}
+
+function tuneConnection(database: SQLite.Database): void {
+  database.pragma('busy_timeout = 5000');
   // Reads map the file instead of copying each page through a read call: the search index is
   // read page by page on every search, and its pages are shared with the OS cache, not copied.
   database.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
 }
 
 /**
@@ -46,10 +63,13 @@ export function createDb(config: DbConfig): Kysely<Database> {
  * preparing costs more than running. Statements are reused by their SQL text. One connection
  * runs one query at a time (Kysely's single-connection lock), so a statement is never busy.
  */
-function withStatementCache(database: SQLite.Database, max = 500) {
+function withStatementCache(database: SQLite.Database, beforeClose: () => Promise<void> = async () => undefined, max = 500) {
   const cache = new Map<string, Statement>();
   return {
-    close: () => database.close(),
+    close: async () => {
+      await beforeClose();
+      database.close();
+    },
     prepare(text: string): Statement {
       // A transaction takes the write lock when it begins: one that read first and wrote later
       // would fail at once (no waiting) when another process, e.g. the import command, wrote in between.

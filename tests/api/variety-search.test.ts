@@ -6,7 +6,7 @@ import { isPostgres, likePattern } from '../../server/db/dialect.js';
 import { tidyVarietySearch } from '../../server/db/variety-search.js';
 import { roundEstimate } from '../../server/platform/estimates.js';
 import { varietiesRepository } from '../../server/modules/varieties/repository.js';
-import { countMatches, pageOfMatches } from '../../server/modules/varieties/search/search.js';
+import { countMatches, pageOfMatches, varietySearch } from '../../server/modules/varieties/search/search.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 import { varietyBody } from '../fixtures/varieties.js';
@@ -177,6 +177,23 @@ describe('variety search through the trigram index and the kept counts', () => {
     if (sqlite) expect(await unordered()).toBe(0);
     await expectSameAsBefore(terms);
     await expectSameAsBefore(terms, 12);
+  });
+
+  it('runs the list\'s searches beside the server\'s thread: the same answers, never a save still under way, never waiting for it', async () => {
+    const db = t.ctx.db;
+    const finder = varietySearch(db);
+    for (const term of await searchesToTry(120, 23)) {
+      const counted = await finder.count(term);
+      expect(counted, JSON.stringify(term)).toEqual(await countMatches(db, term));
+      if (counted.total > 0) expect(await finder.page(term, counted, 20, 20), JSON.stringify(term)).toEqual(await pageOfMatches(db, term, counted, 20, 20));
+    }
+    // On SQLite the server's connection is held by the open transaction: a search on it would
+    // wait for the commit. A reader thread answers at once, from what was committed.
+    await db.transaction().execute(async (trx) => {
+      await varietiesRepository.insertMany(trx, [{ ...realisticVariety(7000, new Date(base).toISOString()), varietyName: 'Uncommitted Xylo 1' }]);
+      expect(await finder.count('uncommitted xylo')).toMatchObject({ total: 0 });
+    });
+    expect(await finder.count('uncommitted xylo')).toMatchObject({ total: 1, exact: true });
   });
 
   it('answers the list through the API with the same rows and total, and exact: true below the cap', async () => {

@@ -15,7 +15,7 @@ import { presentVariety } from './presenter.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
 import { RESYNC_EVENT } from '../../platform/events.js';
 import { VarietySearchCache } from './search/cache.js';
-import { countMatches, pageOfMatches } from './search/search.js';
+import { varietySearch } from './search/search.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
 import { varietySnapshot } from '../versions/snapshots.js';
@@ -67,6 +67,7 @@ function acquireCache(ctx: AppContext): { cache: VarietySearchCache; release(): 
 export function createVarietiesService(ctx: AppContext) {
   const { db } = ctx;
   const { cache, release } = acquireCache(ctx);
+  const finder = varietySearch(db);
 
   /** After commit: drop the cached searches the write can have changed, then tell every browser. */
   function publish(cmd: Command, id: string, op: 'create' | 'update' | 'delete', searchTexts: string[]): void {
@@ -112,11 +113,11 @@ export function createVarietiesService(ctx: AppContext) {
       return cache.get<VarietyList>(`page\u0000${page}\u0000${term}`, term, async () => {
         const pageSize = LIMITS.varietyPageSize;
         // One count per search term serves all its pages.
-        const counted = await cache.get(`count\u0000${term}`, term, () => countMatches(db, term));
+        const counted = await cache.get(`count\u0000${term}`, term, () => finder.count(term));
         const { total, exact } = counted;
         const pageCount = Math.max(1, Math.ceil(total / pageSize));
         const current = Math.min(Math.max(1, page), pageCount);
-        const rows = total === 0 ? [] : await pageOfMatches(db, term, counted, pageSize, (current - 1) * pageSize);
+        const rows = total === 0 ? [] : await finder.page(term, counted, pageSize, (current - 1) * pageSize);
         return { items: rows.map(presentVariety), total, page: current, pageSize, pageCount, exact };
       });
     },

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LIMITS } from '../../../../common/limits.js';
+import { readWorkers } from '../../../db/read-workers.js';
 import type { Database } from '../../../db/types.js';
 import { roundEstimate } from '../../../platform/estimates.js';
 import type { ListedVarietyRow } from '../repository.js';
@@ -57,4 +58,24 @@ export async function countMatches(db: Kysely<Database>, term: string, cap: numb
 /** The page's rows: through the trigram index for terms of three or more characters, else in the list's order. */
 export async function pageOfMatches(db: Kysely<Database>, term: string, counted: SearchTotal, limit: number, offset: number): Promise<ListedVarietyRow[]> {
   return counted.lookup ? repo.pageVia(db, term, counted.lookup, counted.total, limit, offset) : repo.page(db, term, limit, offset);
+}
+
+const WORKER = new URL('./worker.js', import.meta.url);
+
+/**
+ * The search as the list runs it: on SQLite in a reader thread (db/read-workers.ts), so a
+ * search that reads much of the index holds up no other request; the whole list ('') is read
+ * where it is asked, as passing it to a thread would cost more than reading it.
+ */
+export function varietySearch(db: Kysely<Database>) {
+  return {
+    count(term: string): Promise<SearchTotal> {
+      const workers = term === '' ? null : readWorkers(db, WORKER);
+      return workers ? workers.run<SearchTotal>('countMatches', [term]) : countMatches(db, term);
+    },
+    page(term: string, counted: SearchTotal, limit: number, offset: number): Promise<ListedVarietyRow[]> {
+      const workers = term === '' ? null : readWorkers(db, WORKER);
+      return workers ? workers.run<ListedVarietyRow[]>('pageOfMatches', [term, counted, limit, offset]) : pageOfMatches(db, term, counted, limit, offset);
+    },
+  };
 }
