@@ -19,8 +19,9 @@
  * --connections 16  --no-writes  --profile DIR (CPU profiles of the server processes)
  * --read-workers N (SQLITE_READ_WORKERS of the servers, threads that run the searches on SQLite; else its default).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { distinctSearches, pathFor, realisticVariety } from './variety-data.js';
@@ -43,17 +44,24 @@ type Scenario = 'cached' | 'nocache' | 'distinct';
 interface Target { dataDir: string; databaseUrl: string | undefined; rows: number }
 interface Run { rps: number; p50: number; p99: number; errors: number; serverCpuMs: number; machineCpuMs: number; rssMb: number; rssAnonMb: number; rssFileMb: number; heapMb: number; saves: number }
 
+/**
+ * The server as `npm start` runs it: the build (scripts/build-server.mjs, brought up to date
+ * before the runs), not the sources through tsx, which the search's reader threads would also
+ * have to load and which cost them more than the build does.
+ */
+const built = <M>(file: string): Promise<M> => import(new URL(`../build/server/${file}`, import.meta.url).href) as Promise<M>;
+
 /** Child process: a real server on the target database, seeding it first when asked. */
 async function serve(target: Target, seed: boolean): Promise<void> {
-  const { loadConfig } = await import('../server/config.js');
-  const { buildApp } = await import('../server/app.js');
+  const { loadConfig } = await built<typeof import('../server/config.js')>('config.js');
+  const { buildApp } = await built<typeof import('../server/app.js')>('app.js');
   const config = loadConfig({ SQLITE_READ_WORKERS: process.env.SQLITE_READ_WORKERS }, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent', loginRateLimitPerMinute: 1000 });
   const { app, ctx } = await buildApp(config, { logger: false });
   let seedMs = 0;
   if (seed) {
-    const { createAccount } = await import('../server/modules/accounts/create-account.js');
-    const { varietiesRepository } = await import('../server/modules/varieties/repository.js');
-    const { tidyVarietySearch } = await import('../server/db/variety-search.js');
+    const { createAccount } = await built<typeof import('../server/modules/accounts/create-account.js')>('modules/accounts/create-account.js');
+    const { varietiesRepository } = await built<typeof import('../server/modules/varieties/repository.js')>('modules/varieties/repository.js');
+    const { tidyVarietySearch } = await built<typeof import('../server/db/variety-search.js')>('db/variety-search.js');
     await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);
     const started = performance.now();
     const base = Date.parse('2024-01-01T00:00:00Z');
@@ -180,6 +188,7 @@ async function prepare(engine: Engine, rows: number): Promise<Target & { drop():
 }
 
 async function main(): Promise<void> {
+  execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build-server.mjs', import.meta.url))], { stdio: 'inherit' });
   console.log(`node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; ${CONNECTIONS} connections, ${SECONDS} s runs, ${RUNS} runs alternated; SQLite read workers ${READ_WORKERS || 'as configured'}`);
   for (const engine of ENGINES) {
     for (const rows of ROWS) {
