@@ -36,8 +36,11 @@ export function createDb(config: DbConfig): Kysely<Database> {
   const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  tuneConnection(database);
+  // Reads map the file instead of copying each page through a read call: the search index is
+  // read page by page on every search, and its pages are shared with the OS cache, not copied.
+  database.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   let closeReaders: () => Promise<void> = async () => undefined;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, () => closeReaders()) }) });
   closeReaders = registerSqliteFile(db, file, config.sqliteReadWorkers ?? 0);
@@ -47,15 +50,12 @@ export function createDb(config: DbConfig): Kysely<Database> {
 /** A worker thread's connection to the server's SQLite file: reads only (read-workers.ts). */
 export function openSqliteReader(file: string): Kysely<Database> {
   const database = new SQLite(file, { readonly: true, fileMustExist: true });
-  tuneConnection(database);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-}
-
-function tuneConnection(database: SQLite.Database): void {
   database.pragma('busy_timeout = 5000');
-  // Reads map the file instead of copying each page through a read call: the search index is
-  // read page by page on every search, and its pages are shared with the OS cache, not copied.
-  database.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
+  // No memory map: a connection that does not write unmaps the whole file whenever another one
+  // commits, and mapping it again costs a page fault for every page read after (and the
+  // process's other threads a TLB flush); read calls into its page cache cost less.
+  database.pragma('mmap_size = 0');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
 }
 
 /**
