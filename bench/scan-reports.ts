@@ -29,10 +29,10 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { TARLAC_MUNICIPALITIES } from '../common/scan-reports.js';
 import { DISEASES, seedScanReports, slug } from './scan-reports-data.js';
-import { benchDatabase, freePort, median, option, percentile } from './support.js';
+import { benchDatabase, freePort, median, option, percentile, benchEngines, benchPgUrl } from './support.js';
 
-const ENGINES = option('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
-const PG = option('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+const ENGINES = benchEngines();
+const PG = benchPgUrl();
 const REPORTS = Number(option('reports', '1000000'));
 const CALLS = Number(option('calls', '200'));
 const SECONDS = Number(option('seconds', '10'));

@@ -18,11 +18,11 @@ import writeXlsxFile from 'write-excel-file/node';
 import { csvRow } from '../common/csv.js';
 import { LIST_SEPARATOR, VARIETY_COLUMNS } from '../common/spreadsheets.js';
 import { VARIETY_LABELS } from '../common/varieties.js';
-import { benchDatabase, median, option } from './support.js';
+import { benchDatabase, median, option, benchEngines, benchPgUrl } from './support.js';
 import { realisticVariety } from './variety-data.js';
 
-const PG = option('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
-const ENGINES = option('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+const PG = benchPgUrl();
+const ENGINES = benchEngines();
 const ROWS = Number(option('rows', '5000'));
 const EXISTING = Number(option('existing', '1000'));
 const RUNS = Number(option('runs', '3'));

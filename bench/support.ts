@@ -91,6 +91,12 @@ export async function benchDatabase(engine: 'sqlite' | 'postgres', pgUrl: string
   };
 }
 
+/** --pg: the PostgreSQL server benchmarks make their throw-away schemas in. */
+export const benchPgUrl = (): string => option('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+
+/** --engines: which engines a benchmark runs on (both by default). */
+export const benchEngines = (): Array<'sqlite' | 'postgres'> => option('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+
 /** The value after `--name` on the command line, or `fallback`. */
 export function option(name: string, fallback: string, args: readonly string[] = process.argv.slice(2)): string {
   const i = args.indexOf(`--${name}`);

@@ -25,11 +25,11 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { distinctSearches, pathFor, realisticVariety } from './variety-data.js';
-import { benchDatabase, cpuSeconds, machineCpu, median, option, rssMb, rssParts } from './support.js';
+import { benchDatabase, cpuSeconds, machineCpu, median, option, rssMb, rssParts, benchEngines, benchPgUrl } from './support.js';
 
 const args = process.argv.slice(2);
-const PG = option('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
-const ENGINES = option('engines', 'sqlite,postgres').split(',') as Engine[];
+const PG = benchPgUrl();
+const ENGINES: Engine[] = benchEngines();
 const ROWS = option('rows', '5000,100000').split(',').map(Number);
 const SCENARIOS = option('scenarios', 'cached,nocache,distinct').split(',') as Scenario[];
 const RUNS = Number(option('runs', '3'));

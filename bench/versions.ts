@@ -11,10 +11,10 @@
  *
  * Options: --photos 2000  --edits 49  --requests 200  --restores 3  --engines sqlite,postgres
  */
-import { benchDatabase, median, option, percentile } from './support.js';
+import { benchDatabase, median, option, percentile, benchEngines, benchPgUrl } from './support.js';
 
-const PG = option('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
-const ENGINES = option('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+const PG = benchPgUrl();
+const ENGINES = benchEngines();
 const PHOTOS = Number(option('photos', '2000'));
 const EDITS = Number(option('edits', '49'));
 const REQUESTS = Number(option('requests', '200'));
