@@ -63,7 +63,7 @@ const queries = {
   // The rows holding the trigrams, then the text itself (kept beside the key).
   countVia: fixedQuery<{ n: number }>({
     sqlite: `select count(*) as n from (select 1 ${SQLITE_MATCHING} limit ?)`,
-    postgres: 'select count(*) as n from (select 1 from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0 limit ?) m',
+    postgres: 'select count(*) as n from (select 1 from variety_search_rows where variety_trigrams(text) @> ?::text[] and strpos(text, ?) > 0 limit ?) m',
   }),
   countScanned: fixedQuery<{ n: number }>(`select count(*) as n from (select 1 ${LIVE_NEWEST} and strpos("searchText", ?) > 0 limit ?) m`),
   all: fixedQuery<ListedVarietyRow>(`select ${LISTED} ${LIVE_NEWEST} ${ORDER_PAGE}`),
@@ -82,7 +82,7 @@ const queries = {
     ) p cross join rice_seed_varieties v on v.id = p.id
     where v."isDeleted" = 0 order by p.at desc, p.id desc limit ? offset ?`),
   // PostgreSQL: every match found through the trigrams is put in order; only the page's rows are read.
-  via: fixedQuery<ListedVarietyRow>(`select ${LISTED_V} from (select id, "createdAt" from variety_search_rows where trigrams @> ?::text[] and strpos(text, ?) > 0
+  via: fixedQuery<ListedVarietyRow>(`select ${LISTED_V} from (select id, "createdAt" from variety_search_rows where variety_trigrams(text) @> ?::text[] and strpos(text, ?) > 0
       order by "createdAt" desc, id desc limit ? offset ?) p
     join rice_seed_varieties v on v.id = p.id where v."isDeleted" = 0
     order by v."createdAt" desc, v.id desc`),
