@@ -6,7 +6,7 @@ import { isPostgres, likePattern } from '../../server/db/dialect.js';
 import { tidyVarietySearch } from '../../server/db/variety-search.js';
 import { roundEstimate } from '../../server/platform/estimates.js';
 import { varietiesRepository } from '../../server/modules/varieties/repository.js';
-import { countMatches, pageOfMatches, varietySearch } from '../../server/modules/varieties/search/search.js';
+import { countMatches, pageOfMatches, searchPage, shownPage, varietySearch } from '../../server/modules/varieties/search/search.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 import { varietyBody } from '../fixtures/varieties.js';
@@ -53,12 +53,15 @@ async function searchedBefore(term: string, page: number, cap?: number) {
   return { total, ids: rows.map((r) => r.id) };
 }
 
+/** The search as the list runs it (the total, and the page, fetched with it where the count's query can), and the count and page read apart. */
 async function searchedNow(term: string, page: number, cap?: number) {
+  const found = await searchPage(t.ctx.db, term, page, LIMITS.varietyPageSize, cap);
   const counted = await countMatches(t.ctx.db, term, cap);
-  const pageCount = Math.max(1, Math.ceil(counted.total / LIMITS.varietyPageSize));
-  const current = Math.min(Math.max(1, page), pageCount);
-  const rows = counted.total === 0 ? [] : await pageOfMatches(t.ctx.db, term, counted, LIMITS.varietyPageSize, (current - 1) * LIMITS.varietyPageSize);
-  return { total: counted.total, exact: counted.exact, ids: rows.map((r) => r.id) };
+  expect(found.counted, JSON.stringify(term)).toEqual(counted);
+  expect(found.page).toBe(shownPage(page, counted.total, LIMITS.varietyPageSize));
+  const apart = counted.total === 0 ? [] : await pageOfMatches(t.ctx.db, term, counted, LIMITS.varietyPageSize, (found.page - 1) * LIMITS.varietyPageSize);
+  expect(found.rows, JSON.stringify(term)).toEqual(apart);
+  return { total: counted.total, exact: counted.exact, ids: found.rows.map((r) => r.id) };
 }
 
 /** What staff type, pieces of what is stored (across field breaks too), and the odd cases. */
@@ -182,18 +185,19 @@ describe('variety search through the trigram index and the kept counts', () => {
   it('runs the list\'s searches beside the server\'s thread: the same answers, never a save still under way, never waiting for it', async () => {
     const db = t.ctx.db;
     const finder = varietySearch(db);
-    for (const term of await searchesToTry(120, 23)) {
-      const counted = await finder.count(term);
-      expect(counted, JSON.stringify(term)).toEqual(await countMatches(db, term));
+    for (const [i, term] of (await searchesToTry(120, 23)).entries()) {
+      const found = await finder.search(term, 1 + (i % 3), 20);
+      expect(found, JSON.stringify(term)).toEqual(await searchPage(db, term, 1 + (i % 3), 20));
+      const { counted } = found;
       if (counted.total > 0) expect(await finder.page(term, counted, 20, 20), JSON.stringify(term)).toEqual(await pageOfMatches(db, term, counted, 20, 20));
     }
     // On SQLite the server's connection is held by the open transaction: a search on it would
     // wait for the commit. A reader thread answers at once, from what was committed.
     await db.transaction().execute(async (trx) => {
       await varietiesRepository.insertMany(trx, [{ ...realisticVariety(7000, new Date(base).toISOString()), varietyName: 'Uncommitted Xylo 1' }]);
-      expect(await finder.count('uncommitted xylo')).toMatchObject({ total: 0 });
+      expect((await finder.search('uncommitted xylo', 1, 20)).counted).toMatchObject({ total: 0 });
     });
-    expect(await finder.count('uncommitted xylo')).toMatchObject({ total: 1, exact: true });
+    expect((await finder.search('uncommitted xylo', 1, 20)).counted).toMatchObject({ total: 1, exact: true });
   });
 
   it('answers the list through the API with the same rows and total, and exact: true below the cap', async () => {

@@ -15,7 +15,7 @@ import { presentVariety } from './presenter.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
 import { RESYNC_EVENT } from '../../platform/events.js';
 import { VarietySearchCache } from './search/cache.js';
-import { varietySearch } from './search/search.js';
+import { shownPage, varietySearch, type SearchPage } from './search/search.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
 import { varietySnapshot } from '../versions/snapshots.js';
@@ -112,13 +112,13 @@ export function createVarietiesService(ctx: AppContext) {
       const term = search.trim().toLowerCase();
       return cache.get<VarietyList>(`page\u0000${page}\u0000${term}`, term, async () => {
         const pageSize = LIMITS.varietyPageSize;
-        // One count per search term serves all its pages.
-        const counted = await cache.get(`count\u0000${term}`, term, () => finder.count(term));
+        // One count per search term serves all its pages; the search that counts brings its page.
+        let searched: SearchPage | undefined;
+        const counted = await cache.get(`count\u0000${term}`, term, async () => (searched = await finder.search(term, page, pageSize)).counted);
         const { total, exact } = counted;
-        const pageCount = Math.max(1, Math.ceil(total / pageSize));
-        const current = Math.min(Math.max(1, page), pageCount);
-        const rows = total === 0 ? [] : await finder.page(term, counted, pageSize, (current - 1) * pageSize);
-        return { items: rows.map(presentVariety), total, page: current, pageSize, pageCount, exact };
+        const current = searched?.page ?? shownPage(page, total, pageSize);
+        const rows = searched ? searched.rows : total === 0 ? [] : await finder.page(term, counted, pageSize, (current - 1) * pageSize);
+        return { items: rows.map(presentVariety), total, page: current, pageSize, pageCount: Math.max(1, Math.ceil(total / pageSize)), exact };
       });
     },
 

@@ -45,6 +45,19 @@ const SQLITE_MATCHING = `from variety_search s cross join variety_search_keys k
 /** Pages read only the columns the list shows (the search text is the longest of the others). */
 const LISTED = LISTED_COLUMNS.map((c) => `"${c}"`).join(', ');
 const LISTED_V = LISTED_COLUMNS.map((c) => `v."${c}"`).join(', ');
+const LISTED_P = LISTED_COLUMNS.map((c) => `p."${c}"`).join(', ');
+
+/** A row of the PostgreSQL statement that counts and pages at once: the page's columns are null when it has none. */
+type CountedPageRow = { matchCount: number; sampleMatched: number | null; sampleSize: number } & { [K in keyof ListedVarietyRow]: ListedVarietyRow[K] | null };
+
+/** What a count through the trigrams found and, on PostgreSQL, what came with it (see countedPage). */
+export interface CountedVia {
+  found: number;
+  /** Past the cap: the matches among the newest rows. */
+  sample?: { matched: number; sampled: number };
+  /** Up to the cap: the page asked for. */
+  rows?: ListedVarietyRow[];
+}
 
 /**
  * The search's queries, written once: a search runs two or three of them, and building and
@@ -86,6 +99,18 @@ const queries = {
       order by "createdAt" desc, id desc limit ? offset ?) p
     join rice_seed_varieties v on v.id = p.id where v."isDeleted" = 0
     order by v."createdAt" desc, v.id desc`),
+  // PostgreSQL, for the list: the count through the trigrams and, in the same statement, the
+  // estimate's sample when the count passes the cap, else the page from the rows just counted.
+  // Each statement is a round trip, which costs both processes more than these plans do.
+  countedPage: fixedQuery<CountedPageRow>(`with m as materialized (select id, "createdAt" from variety_search_rows
+        where variety_trigrams(text) @> ?::text[] and strpos(text, ?) > 0 limit ?),
+      c as (select count(*) as n from m)
+    select c.n as "matchCount", s.matched as "sampleMatched", s.sampled as "sampleSize", ${LISTED_P} from c
+    cross join lateral (select sum(hit) as matched, count(*) as sampled from (select (strpos("searchText", ?) > 0)::int as hit
+        ${LIVE_NEWEST} and c.n > ? order by "createdAt" desc, id desc limit ?) x) s
+    left join lateral (select ${LISTED_V} from (select id, "createdAt" from m where c.n <= ? order by "createdAt" desc, id desc limit ? offset ?) q
+        join rice_seed_varieties v on v.id = q.id where v."isDeleted" = 0) p on true
+    order by p."createdAt" desc, p.id desc`),
   newestHits: fixedQuery<{ matched: number | null; sampled: number }>({
     sqlite: `select sum(hit) as matched, count(*) as sampled from (select instr("searchText", ?) > 0 as hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?)`,
     postgres: `select sum(hit) as matched, count(*) as sampled from (select (strpos("searchText", ?) > 0)::int as hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?) s`,
@@ -109,6 +134,19 @@ export const varietySearchRepository = {
   async countVia(db: Db, term: string, trigrams: readonly string[], limit: number): Promise<number> {
     const [row] = await queries.countVia(db, [isPostgres(db) ? trigrams : ftsQuery(term, trigrams), term, limit]);
     return Number(row?.n ?? 0);
+  },
+
+  /**
+   * As countVia (up to `cap` + 1), and on PostgreSQL in the same statement: past the cap the
+   * matches among the newest `sampleSize` rows, else the page at `limit` and `offset`.
+   */
+  async countViaWithPage(db: Db, term: string, trigrams: readonly string[], cap: number, sampleSize: number, limit: number, offset: number): Promise<CountedVia> {
+    if (!isPostgres(db)) return { found: await varietySearchRepository.countVia(db, term, trigrams, cap + 1) };
+    const rows = await queries.countedPage(db, [trigrams, term, cap + 1, term, cap, sampleSize, cap, limit, offset]);
+    const found = Number(rows[0]?.matchCount ?? 0);
+    if (found > cap) return { found, sample: { matched: Number(rows[0]?.sampleMatched ?? 0), sampled: Number(rows[0]?.sampleSize ?? 0) } };
+    const page = rows.filter((r) => r.id !== null).map(({ matchCount: _n, sampleMatched: _m, sampleSize: _s, ...row }) => row as ListedVarietyRow);
+    return { found, rows: page };
   },
 
   /**

@@ -1,5 +1,5 @@
 /** A thread that runs variety searches for the server (db/read-workers.ts). */
 import { serveReadTasks } from '../../../db/read-workers.js';
-import { countMatches, pageOfMatches } from './search.js';
+import { pageOfMatches, searchPage } from './search.js';
 
-await serveReadTasks({ countMatches, pageOfMatches });
+await serveReadTasks({ searchPage, pageOfMatches });
