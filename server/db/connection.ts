@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { preparedStatementsPool, registerPreparedStatements } from './prepared-statements.js';
 import { registerSqliteFile } from './read-workers.js';
 import type { Database } from './types.js';
 
@@ -20,13 +21,34 @@ export function sqlitePath(dataDir: string): string {
   return path.join(dataDir, 'palayan.sqlite');
 }
 
+/** PostgreSQL: connections of each pool (queries, and the prepared statements of db/prepared-statements.ts). */
+const POSTGRES_POOL_SIZE = 10;
+
+/**
+ * The pool Kysely runs its queries on, which closes the prepared statements' pool with it.
+ * An idle connection that broke (the database restarted) is dropped; the pool opens another.
+ */
+class PoolWithStatements extends pg.Pool {
+  constructor(config: pg.PoolConfig, private readonly statements: pg.Pool) {
+    super(config);
+  }
+
+  override async end(): Promise<void> {
+    await Promise.all([super.end(), this.statements.end()]);
+  }
+}
+
 /** Up to this much of the database file is read through a memory map. */
 const SQLITE_MMAP_BYTES = 1024 * 1024 * 1024;
 
 export function createDb(config: DbConfig): Kysely<Database> {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const statements = preparedStatementsPool(config.databaseUrl, POSTGRES_POOL_SIZE);
+    const pool = new PoolWithStatements({ connectionString: config.databaseUrl, max: POSTGRES_POOL_SIZE }, statements);
+    pool.on('error', () => undefined);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    registerPreparedStatements(db, statements);
+    return db;
   }
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const file = sqlitePath(config.dataDir);

@@ -1,4 +1,5 @@
 import { CompiledQuery, PostgresAdapter, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { preparedStatementsOf } from './prepared-statements.js';
 
 export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -17,16 +18,24 @@ export function containsInsensitive(db: Kysely<any>, column: Expression<unknown>
     : sql<SqlBool>`lower(${column}) like ${pattern} escape '\\'`;
 }
 
+let preparedCount = 0;
+
 /**
  * A query written once as SQL text (with ? placeholders; PostgreSQL gets $1, $2… in their
  * place), run with new values each time. For hot paths where building and compiling a Kysely
  * query costs more than running it. The text is the engine's own, so it is typed by R alone.
+ * `prepared`: on PostgreSQL, outside a transaction, a prepared statement with one plan for any
+ * values (db/prepared-statements.ts); for statements that name their columns, as a prepared
+ * `select *` fails once a column is added.
  */
-export function fixedQuery<R>(text: string | { sqlite: string; postgres: string }) {
+export function fixedQuery<R>(text: string | { sqlite: string; postgres: string }, options: { prepared?: boolean } = {}) {
   const sqliteText = typeof text === 'string' ? text : text.sqlite;
   let n = 0;
   const postgresText = (typeof text === 'string' ? text : text.postgres).replace(/\?/g, () => `$${++n}`);
+  const name = options.prepared ? `palayan_${(preparedCount += 1)}` : undefined;
   return async (db: Kysely<any>, params: readonly unknown[]): Promise<R[]> => {
+    const statements = name ? preparedStatementsOf(db) : undefined;
+    if (statements) return (await statements.query({ name, text: postgresText, values: [...params] })).rows as R[];
     const result = await db.executeQuery<R>(CompiledQuery.raw(isPostgres(db) ? postgresText : sqliteText, [...params]));
     return result.rows;
   };

@@ -66,24 +66,25 @@ export interface CountedVia {
  */
 const LIVE_NEWEST = `from rice_seed_varieties where "isDeleted" = 0`;
 const ORDER_PAGE = `order by "createdAt" desc, id desc limit ? offset ?`;
+const PREPARED = { prepared: true };
 const queries = {
   gramCounts: fixedQuery<{ gram: string; n: number }>({
     sqlite: 'select gram, n from variety_search_grams where gram in (select value from json_each(?))',
     postgres: 'select gram, n from variety_search_grams where gram = any(?)',
-  }),
+  }, PREPARED),
   // Only live rows are in the FTS table, and a phrase matches exactly: the match alone is the answer.
   countPhrase: fixedQuery<{ n: number }>('select count(*) as n from (select 1 from variety_search where variety_search match ? limit ?)'),
   // The rows holding the trigrams, then the text itself (kept beside the key).
   countVia: fixedQuery<{ n: number }>({
     sqlite: `select count(*) as n from (select 1 ${SQLITE_MATCHING} limit ?)`,
     postgres: 'select count(*) as n from (select 1 from variety_search_rows where variety_trigrams(text) @> ?::text[] and strpos(text, ?) > 0 limit ?) m',
-  }),
-  countScanned: fixedQuery<{ n: number }>(`select count(*) as n from (select 1 ${LIVE_NEWEST} and strpos("searchText", ?) > 0 limit ?) m`),
-  all: fixedQuery<ListedVarietyRow>(`select ${LISTED} ${LIVE_NEWEST} ${ORDER_PAGE}`),
+  }, PREPARED),
+  countScanned: fixedQuery<{ n: number }>(`select count(*) as n from (select 1 ${LIVE_NEWEST} and strpos("searchText", ?) > 0 limit ?) m`, PREPARED),
+  all: fixedQuery<ListedVarietyRow>(`select ${LISTED} ${LIVE_NEWEST} ${ORDER_PAGE}`, PREPARED),
   scan: fixedQuery<ListedVarietyRow>({
     sqlite: `select ${LISTED} ${LIVE_NEWEST} and instr("searchText", ?) > 0 ${ORDER_PAGE}`,
     postgres: `select ${LISTED} ${LIVE_NEWEST} and strpos("searchText", ?) > 0 ${ORDER_PAGE}`,
-  }),
+  }, PREPARED),
   // SQLite: the index's keys run newest first (server/db/variety-search.ts), so the first
   // offset + limit matches in key order are the page's candidates, with the rows that arrived
   // out of order; only those are sorted and read.
@@ -98,7 +99,7 @@ const queries = {
   via: fixedQuery<ListedVarietyRow>(`select ${LISTED_V} from (select id, "createdAt" from variety_search_rows where variety_trigrams(text) @> ?::text[] and strpos(text, ?) > 0
       order by "createdAt" desc, id desc limit ? offset ?) p
     join rice_seed_varieties v on v.id = p.id where v."isDeleted" = 0
-    order by v."createdAt" desc, v.id desc`),
+    order by v."createdAt" desc, v.id desc`, PREPARED),
   // PostgreSQL, for the list: the count through the trigrams and, in the same statement, the
   // estimate's sample when the count passes the cap, else the page from the rows just counted.
   // Each statement is a round trip, which costs both processes more than these plans do.
@@ -110,11 +111,11 @@ const queries = {
         ${LIVE_NEWEST} and c.n > ? order by "createdAt" desc, id desc limit ?) x) s
     left join lateral (select ${LISTED_V} from (select id, "createdAt" from m where c.n <= ? order by "createdAt" desc, id desc limit ? offset ?) q
         join rice_seed_varieties v on v.id = q.id where v."isDeleted" = 0) p on true
-    order by p."createdAt" desc, p.id desc`),
+    order by p."createdAt" desc, p.id desc`, PREPARED),
   newestHits: fixedQuery<{ matched: number | null; sampled: number }>({
     sqlite: `select sum(hit) as matched, count(*) as sampled from (select instr("searchText", ?) > 0 as hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?)`,
     postgres: `select sum(hit) as matched, count(*) as sampled from (select (strpos("searchText", ?) > 0)::int as hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?) s`,
-  }),
+  }, PREPARED),
 };
 
 export const varietySearchRepository = {
