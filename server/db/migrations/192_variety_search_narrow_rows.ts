@@ -4,8 +4,8 @@ import { isPostgres } from '../dialect.js';
 /**
  * PostgreSQL: variety_search_rows keeps each live row's id, text and time only, and its GIN index
  * is built on the trigrams computed from the text (migration 184 stored them beside the text).
- * A search reads many of these rows to check its term: without the stored array (about eight
- * times the text's size) several times as many fit in a page. The index hands over exact row
+ * A search reads many of these rows to check its term: without the stored array, which is
+ * far longer than the text, several times as many fit in a page. The index hands over exact row
  * addresses, so the trigrams are computed again only for pages of a bitmap too large for
  * work_mem, which these searches do not reach.
  * The table is made anew (dropping the column would leave the rows as wide until rewritten) under
@@ -14,6 +14,7 @@ import { isPostgres } from '../dialect.js';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
+  // No save (whose trigger writes the old table) between the copy and the swap.
   await sql.raw('lock table rice_seed_varieties in share row exclusive mode').execute(db);
   await sql.raw('create table variety_search_rows_narrow (id text primary key, text text not null, "createdAt" text not null)').execute(db);
   await sql.raw('insert into variety_search_rows_narrow (id, text, "createdAt") select id, text, "createdAt" from variety_search_rows').execute(db);

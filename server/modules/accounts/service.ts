@@ -16,6 +16,7 @@ import { insertAccountWithAudit } from './create-account.js';
 import { createInactivitySweep } from './inactivity.js';
 import { voidPasswordProofs } from './keys.js';
 import { createRestriction } from './restriction.js';
+import { pageCount } from '../../platform/pages.js';
 import { toAdminAccount } from './presenter.js';
 import { accountsRepository as repo, normalizeIdentity, type AccountListRow } from './repository.js';
 import { uniqueViolationField } from './unique.js';
@@ -87,12 +88,12 @@ export function createAccountsService(ctx: AppContext) {
       const pageSize = LIMITS.accountPageSize;
       let page = query.page;
       let { rows, total } = await repo.list(db, { q: query.q, offset: (page - 1) * pageSize, limit: pageSize });
-      const pageCount = Math.max(1, Math.ceil(total / pageSize));
-      if (page > pageCount) {
-        page = pageCount;
+      const pages = pageCount(total, pageSize);
+      if (page > pages) {
+        page = pages;
         ({ rows, total } = await repo.list(db, { q: query.q, offset: (page - 1) * pageSize, limit: pageSize }));
       }
-      return { items: rows.map(toAdminAccount), page, pageSize, pageCount, total };
+      return { items: rows.map(toAdminAccount), page, pageSize, pageCount: pages, total };
     },
 
     get: present,

@@ -2,6 +2,7 @@ import type { TrashList, TrashListQuery } from '../../../common/schemas/trash.js
 import { TRASH, TRASH_LIMITS, trashEntry, type TrashCollection } from '../../../common/trash.js';
 import type { Actor } from '../../platform/audit.js';
 import { nowIso } from '../../platform/clock.js';
+import { pageCount } from '../../platform/pages.js';
 import type { AppContext } from '../../platform/context.js';
 import { runCommand } from '../../platform/command.js';
 import { fail } from '../../platform/errors.js';
@@ -32,7 +33,7 @@ export function createTrashService(ctx: AppContext) {
     async list(collection: TrashCollection, query: TrashListQuery): Promise<TrashList> {
       const pageSize = TRASH_LIMITS.pageSize;
       const { rows, total } = await trashRepository.page(db, collection, query.search, pageSize, (query.page - 1) * pageSize);
-      return { items: rows.map(present), total, page: query.page, pageSize, pageCount: Math.max(1, Math.ceil(total / pageSize)) };
+      return { items: rows.map(present), total, page: query.page, pageSize, pageCount: pageCount(total, pageSize) };
     },
 
     async restore(collection: TrashCollection, id: string, actor: Actor): Promise<void> {

@@ -15,7 +15,8 @@ import { presentVariety } from './presenter.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
 import { RESYNC_EVENT } from '../../platform/events.js';
 import { VarietySearchCache } from './search/cache.js';
-import { shownPage, varietySearch, type SearchPage } from './search/search.js';
+import { varietySearch, type SearchPage } from './search/search.js';
+import { pageCount, shownPage } from '../../platform/pages.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
 import { varietySnapshot } from '../versions/snapshots.js';
@@ -118,7 +119,7 @@ export function createVarietiesService(ctx: AppContext) {
         const { total, exact } = counted;
         const current = searched?.page ?? shownPage(page, total, pageSize);
         const rows = searched ? searched.rows : total === 0 ? [] : await finder.page(term, counted, pageSize, (current - 1) * pageSize);
-        return { items: rows.map(presentVariety), total, page: current, pageSize, pageCount: Math.max(1, Math.ceil(total / pageSize)), exact };
+        return { items: rows.map(presentVariety), total, page: current, pageSize, pageCount: pageCount(total, pageSize), exact };
       });
     },
 

@@ -3,6 +3,7 @@ import { LIMITS } from '../../../../common/limits.js';
 import { readWorkers } from '../../../db/read-workers.js';
 import type { Database } from '../../../db/types.js';
 import { roundEstimate } from '../../../platform/estimates.js';
+import { shownPage } from '../../../platform/pages.js';
 import type { ListedVarietyRow } from '../repository.js';
 import { varietySearchRepository as repo, type CountedVia, type IndexLookup } from './repository.js';
 
@@ -27,11 +28,6 @@ function trigramsOf(chars: string[]): string[] {
   const grams = new Set<string>();
   for (let i = 0; i + GRAM <= chars.length; i += 1) grams.add(chars.slice(i, i + GRAM).join(''));
   return [...grams];
-}
-
-/** The page shown for the one asked: within 1 and the last page (an empty list has one). */
-export function shownPage(page: number, total: number, pageSize: number): number {
-  return Math.min(Math.max(1, page), Math.max(1, Math.ceil(total / pageSize)));
 }
 
 /** A page of the search as the list shows it, with the total it was paged by. */
@@ -86,11 +82,12 @@ export async function pageOfMatches(db: Kysely<Database>, term: string, counted:
 
 /** The total and the shown page of a search: countMatches, then pageOfMatches unless the count brought the page. */
 export async function searchPage(db: Kysely<Database>, term: string, page: number, pageSize: number, cap: number = LIMITS.varietyExactCountCap): Promise<SearchPage> {
-  const { counted, rows } = await counting(db, term, cap, { limit: pageSize, offset: (Math.max(1, page) - 1) * pageSize });
+  const asked = Math.max(1, page);
+  const { counted, rows } = await counting(db, term, cap, { limit: pageSize, offset: (asked - 1) * pageSize });
   const shown = shownPage(page, counted.total, pageSize);
   if (counted.total === 0) return { counted, page: shown, rows: [] };
   // The page asked for lies past the last one: the last is read instead.
-  const brought = shown === Math.max(1, page) ? rows : undefined;
+  const brought = shown === asked ? rows : undefined;
   return { counted, page: shown, rows: brought ?? await pageOfMatches(db, term, counted, pageSize, (shown - 1) * pageSize) };
 }
 
