@@ -5,6 +5,7 @@ import { preparedStatementsOf } from '../../server/db/prepared-statements.js';
 import { varietiesRepository } from '../../server/modules/varieties/repository.js';
 import { searchPage } from '../../server/modules/varieties/search/search.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
+import { loginAs, makeAccount } from '../fixtures/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-describe('the search\'s prepared statements', () => {
+describe('the prepared statements of the search and the session lookup', () => {
   it('run on connections of their own, prepared once with one plan for any values; other queries are planned as usual', async () => {
     const statements = preparedStatementsOf(t.ctx.db)!;
     expect(statements).toBeDefined();
@@ -25,11 +26,16 @@ describe('the search\'s prepared statements', () => {
     for (const term of ['nsic rc 1', 'camiling', 'tubigan 4', 'rc 12', 'ca', '2019', 'nsic']) {
       for (const page of [1, 2]) await searchPage(t.ctx.db, term, page, 20);
     }
+    const me = await makeAccount(t.ctx);
+    const cookie = await loginAs(t.app, me);
+    for (let i = 0; i < 3; i += 1) expect((await t.app.inject({ method: 'GET', url: '/api/profile', headers: { cookie } })).statusCode).toBe(200);
     const onStatements = await statements.query<{ mode: string }>("select current_setting('plan_cache_mode') as mode");
     expect(onStatements.rows[0]!.mode).toBe('force_generic_plan');
     const prepared = await statements.query<{ name: string; generic: number; custom: number }>(
       "select name, generic_plans as generic, custom_plans as custom from pg_prepared_statements where name like 'palayan\\_%'");
     expect(prepared.rows.length).toBeGreaterThan(2);
+    const lookups = await statements.query<{ calls: number }>("select generic_plans as calls from pg_prepared_statements where statement like '%\"sessionId\"%'");
+    expect(Number(lookups.rows[0]?.calls)).toBeGreaterThanOrEqual(3);
     expect(prepared.rows.every((r) => Number(r.custom) === 0 && Number(r.generic) > 0)).toBe(true);
     // Kysely's own connections keep the server's default.
     const { rows } = await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(t.ctx.db);

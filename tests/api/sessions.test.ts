@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionList } from '../../common/schemas/sessions.js';
 import { describeUserAgent, SESSIONS } from '../../common/sessions.js';
+import { ACCOUNT_COLUMNS, findSessionByToken } from '../../server/platform/sessions.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { recordEvents } from '../fixtures/accounts.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
@@ -27,6 +28,22 @@ describe('user agents', () => {
     expect(describeUserAgent(SAFARI_IPHONE)).toBe('Safari on iOS');
     expect(describeUserAgent(null)).toBe('Unknown device');
     expect(describeUserAgent('<script>alert(1)</script>')).toBe('Unknown device');
+  });
+});
+
+describe('the session lookup', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp(); });
+  afterAll(async () => { await t.close(); });
+
+  it('reads every column the accounts table has, by name, and the account as stored', async () => {
+    const me = await makeAccount(t.ctx);
+    const cookie = await signIn(t, me, CHROME_WINDOWS);
+    const stored = await t.ctx.db.selectFrom('accounts').selectAll().where('id', '=', me.id).executeTakeFirstOrThrow();
+    expect([...ACCOUNT_COLUMNS].sort()).toEqual(Object.keys(stored).sort());
+    const session = await findSessionByToken(t.ctx.db, cookie.slice('palayan_session='.length));
+    expect(session?.account).toEqual(stored);
+    expect(await findSessionByToken(t.ctx.db, 'not-a-token')).toBeUndefined();
   });
 });
 
