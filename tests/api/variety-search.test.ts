@@ -209,3 +209,34 @@ describe('variety search through the trigram index and the kept counts', () => {
     }
   });
 });
+
+describe('a term whose every trigram is common but which itself is rare', () => {
+  let own: TestApp;
+  beforeAll(async () => {
+    own = await createTestApp();
+    // Every row holds each trigram of "qua zeta qua"; three hold the whole of it.
+    const rows = Array.from({ length: 30 }, (_, i) => ({ ...realisticVariety(i, new Date(base + i * 60_000).toISOString()),
+      varietyName: i % 10 === 3 ? `Qua Zeta Qua ${i}` : `Zeta Qua ${i}`, releaseName: 'Qua Zeta' }));
+    await own.ctx.db.transaction().execute((trx) => varietiesRepository.insertMany(trx, rows));
+  });
+  afterAll(async () => { await own.close(); });
+
+  it('is counted and paged alike whether looked up through its trigrams or in the list\'s order', async () => {
+    const db = own.ctx.db;
+    const { rows } = await sql<{ id: string }>`select id from rice_seed_varieties where "isDeleted" = 0 and "searchText" like ${likePattern('qua zeta qua')}
+      order by "createdAt" desc, id desc`.execute(db);
+    const ids = rows.map((r) => r.id);
+    expect(ids).toHaveLength(3);
+    // With a cap of 12 every trigram is in more rows than the cap and in a third of them or more:
+    // PostgreSQL looks the term up in the list's order; up to the cap it brings the page too.
+    for (const cap of [1000, 12]) {
+      for (const page of [1, 2]) {
+        const found = await searchPage(db, 'qua zeta qua', page, 2, cap);
+        expect(found.counted).toMatchObject({ total: 3, exact: true });
+        expect(found.counted.lookup === undefined).toBe(isPostgres(db) && cap === 12);
+        expect(found.rows.map((r) => r.id)).toEqual(ids.slice((page - 1) * 2, page * 2));
+        expect(await pageOfMatches(db, 'qua zeta qua', found.counted, 2, (page - 1) * 2)).toEqual(found.rows);
+      }
+    }
+  });
+});
