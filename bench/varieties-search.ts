@@ -17,7 +17,8 @@
  * Options: --engines sqlite,postgres  --pg URL (default postgres://postgres@127.0.0.1:5432/test)
  * --rows 5000,100000  --scenarios cached,nocache,distinct  --runs 3  --seconds 10  --warmup 3
  * --connections 16  --no-writes  --profile DIR (CPU profiles of the server processes)
- * --read-workers N (SQLITE_READ_WORKERS of the servers, threads that run the searches on SQLite; else its default).
+ * --read-workers N (SQLITE_READ_WORKERS of the servers, threads that run the searches on SQLite; else its default)
+ * --read-connections N (POSTGRES_READ_CONNECTIONS of the servers, connections of their prepared reads; else its default).
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -37,6 +38,7 @@ const SECONDS = Number(option('seconds', '10'));
 const WARMUP = Number(option('warmup', '3'));
 const CONNECTIONS = Number(option('connections', '16'));
 const READ_WORKERS = option('read-workers', '');
+const READ_CONNECTIONS = option('read-connections', '');
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin' };
 
 type Engine = 'sqlite' | 'postgres';
@@ -55,7 +57,7 @@ const built = <M>(file: string): Promise<M> => import(new URL(`../build/server/$
 async function serve(target: Target, seed: boolean): Promise<void> {
   const { loadConfig } = await built<typeof import('../server/config.js')>('config.js');
   const { buildApp } = await built<typeof import('../server/app.js')>('app.js');
-  const config = loadConfig({ SQLITE_READ_WORKERS: process.env.SQLITE_READ_WORKERS }, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent', loginRateLimitPerMinute: 1000 });
+  const config = loadConfig({ SQLITE_READ_WORKERS: process.env.SQLITE_READ_WORKERS, POSTGRES_READ_CONNECTIONS: process.env.POSTGRES_READ_CONNECTIONS }, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent', loginRateLimitPerMinute: 1000 });
   const { app, ctx } = await buildApp(config, { logger: false });
   let seedMs = 0;
   if (seed) {
@@ -147,7 +149,7 @@ function drive(base: string, cookie: string, seconds: number, pathOf: (n: number
 }
 
 async function runScenario(target: Target, scenario: Scenario, run: number, seed: boolean): Promise<Run> {
-  const env = { ...(READ_WORKERS ? { SQLITE_READ_WORKERS: READ_WORKERS } : {}), ...(scenario === 'cached' ? {} : { VARIETY_SEARCH_CACHE_SIZE: '0' }) };
+  const env = { ...(READ_WORKERS ? { SQLITE_READ_WORKERS: READ_WORKERS } : {}), ...(READ_CONNECTIONS ? { POSTGRES_READ_CONNECTIONS: READ_CONNECTIONS } : {}), ...(scenario === 'cached' ? {} : { VARIETY_SEARCH_CACHE_SIZE: '0' }) };
   const server = await startServer(target, seed, env);
   if (seed) console.log(`  seeded ${target.rows.toLocaleString('en')} varieties in ${(server.seedMs / 1000).toFixed(1)} s`);
   try {
@@ -189,7 +191,7 @@ async function prepare(engine: Engine, rows: number): Promise<Target & { drop():
 
 async function main(): Promise<void> {
   execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build-server.mjs', import.meta.url))], { stdio: 'inherit' });
-  console.log(`node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; ${CONNECTIONS} connections, ${SECONDS} s runs, ${RUNS} runs alternated; SQLite read workers ${READ_WORKERS || 'as configured'}`);
+  console.log(`node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; ${CONNECTIONS} connections, ${SECONDS} s runs, ${RUNS} runs alternated; SQLite read workers ${READ_WORKERS || 'as configured'}, PostgreSQL read connections ${READ_CONNECTIONS || 'as configured'}`);
   for (const engine of ENGINES) {
     for (const rows of ROWS) {
       console.log(`\n== ${engine}, ${rows.toLocaleString('en')} varieties ==`);

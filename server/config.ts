@@ -13,6 +13,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** SQLITE_READ_WORKERS: threads that run variety searches beside the server's own (SQLite only). */
   sqliteReadWorkers: number;
+  /** POSTGRES_READ_CONNECTIONS: connections that run the prepared reads of every request (db/prepared-statements.ts). */
+  postgresReadConnections: number;
   /** Server-side idle timeout; the browser uses the same value for its inactivity logout. */
   sessionIdleTimeoutMs: number;
   /** SESSION_MAX_AGE_HOURS: a session this old ends, active or not. */
@@ -156,6 +158,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: env.DATABASE_URL || undefined,
     // One core is the server's own thread; readers on the others.
     sqliteReadWorkers: Math.min(8, int(env.SQLITE_READ_WORKERS, Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
+    // Two per core of a database on this machine: more statements at once than that only take
+    // turns on its cores, and the short ones wait behind the long ones.
+    postgresReadConnections: Math.min(50, Math.max(1, int(env.POSTGRES_READ_CONNECTIONS, Math.min(10, 2 * os.availableParallelism())))),
     sessionIdleTimeoutMs: int(env.SESSION_IDLE_TIMEOUT_MS, 600_000),
     sessionRecheckMs: int(env.SESSION_RECHECK_MS, 5000),
     sessionMaxAgeMs: int(env.SESSION_MAX_AGE_HOURS, 12) * 60 * 60_000,

@@ -15,13 +15,15 @@ export interface DbConfig {
   databaseUrl?: string | undefined;
   /** SQLite: threads that run long reads beside the server's own (read-workers.ts); none when unset. */
   sqliteReadWorkers?: number | undefined;
+  /** PostgreSQL: connections of the prepared statements' pool; POSTGRES_POOL_SIZE when unset. */
+  postgresReadConnections?: number | undefined;
 }
 
 export function sqlitePath(dataDir: string): string {
   return path.join(dataDir, 'palayan.sqlite');
 }
 
-/** PostgreSQL: connections of each pool (queries, and the prepared statements of db/prepared-statements.ts). */
+/** PostgreSQL: connections of the queries' pool (and of the prepared statements' when not configured). */
 const POSTGRES_POOL_SIZE = 10;
 
 /**
@@ -43,7 +45,7 @@ const SQLITE_MMAP_BYTES = 1024 * 1024 * 1024;
 
 export function createDb(config: DbConfig): Kysely<Database> {
   if (config.databaseUrl) {
-    const statements = preparedStatementsPool(config.databaseUrl, POSTGRES_POOL_SIZE);
+    const statements = preparedStatementsPool(config.databaseUrl, config.postgresReadConnections ?? POSTGRES_POOL_SIZE);
     const pool = new PoolWithStatements({ connectionString: config.databaseUrl, max: POSTGRES_POOL_SIZE }, statements);
     pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

@@ -1,6 +1,8 @@
+import os from 'node:os';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realisticVariety } from '../../bench/variety-data.js';
+import { loadConfig } from '../../server/config.js';
 import { preparedStatementsOf } from '../../server/db/prepared-statements.js';
 import { varietiesRepository } from '../../server/modules/varieties/repository.js';
 import { searchPage } from '../../server/modules/varieties/search/search.js';
@@ -45,5 +47,14 @@ describe('the prepared statements of the search and the session lookup', () => {
       await varietiesRepository.insertMany(trx, [{ ...realisticVariety(500, new Date().toISOString()), varietyName: 'Uncommitted Zyx 1' }]);
       expect((await searchPage(trx, 'uncommitted zyx', 1, 20)).counted.total).toBe(1);
     });
+  });
+
+  it('run on POSTGRES_READ_CONNECTIONS connections: twice the cores (up to 10) unless set', () => {
+    expect(preparedStatementsOf(t.ctx.db)!.options.max).toBe(t.ctx.config.postgresReadConnections);
+    expect(loadConfig({}).postgresReadConnections).toBe(Math.min(10, 2 * os.availableParallelism()));
+    expect(loadConfig({ POSTGRES_READ_CONNECTIONS: '3' }).postgresReadConnections).toBe(3);
+    expect(loadConfig({ POSTGRES_READ_CONNECTIONS: '0' }).postgresReadConnections).toBe(1);
+    expect(loadConfig({ POSTGRES_READ_CONNECTIONS: '500' }).postgresReadConnections).toBe(50);
+    expect(() => loadConfig({ POSTGRES_READ_CONNECTIONS: 'many' })).toThrow(/whole number/);
   });
 });
