@@ -4,10 +4,11 @@ import pg from 'pg';
 /**
  * PostgreSQL: the statements the server runs on every search, and the session lookup of every
  * request, are prepared once per connection and planned once for any values (plan_cache_mode =
- * force_generic_plan), so they skip parsing and planning, which cost the database about as much
- * as running them. They run on connections of their own (POSTGRES_READ_CONNECTIONS of them): no
- * other query is planned that way. A statement whose plan depends much on its values (how many
- * rows a term matches) is chosen before it runs, by the search's own rules, not by the planner.
+ * force_generic_plan), so a call skips parsing and planning, which for these short statements
+ * are a large share of their cost. They run on connections of their own
+ * (POSTGRES_READ_CONNECTIONS of them): no other query is planned that way. A statement whose plan
+ * depends much on its values (how many rows a term matches) is chosen before it runs, by the
+ * search's own rules, not by the planner.
  */
 const pools = new WeakMap<Kysely<any>, pg.Pool>();
 

@@ -228,7 +228,7 @@ describe('a term whose every trigram is common but which itself is rare', () => 
     const ids = rows.map((r) => r.id);
     expect(ids).toHaveLength(3);
     // With a cap of 12 every trigram is in more rows than the cap and in a third of them or more:
-    // PostgreSQL looks the term up in the list's order; up to the cap it brings the page too.
+    // PostgreSQL looks the term up in the list's order (the count scans, the page is read in order).
     for (const cap of [1000, 12]) {
       for (const page of [1, 2]) {
         const found = await searchPage(db, 'qua zeta qua', page, 2, cap);
