@@ -2,6 +2,7 @@ import { z } from './zod.js';
 import { LIMITS } from '../limits.js';
 import { SETTINGS } from '../settings.js';
 import { accountIdentitySchema } from './auth.js';
+import { reauthFields } from './accounts.js';
 
 /** The signed-in user's own account as Account Settings shows it: never a hash or an answer. */
 export const profileSchema = accountIdentitySchema.extend({
@@ -25,9 +26,7 @@ const fieldsShape = {
   /** Keep the stored answer: the question is unchanged and the answer field was left blank. */
   keepAnswer: z.boolean().default(false),
   /** Needed when the email or the security question or answer changes (see REAUTH_WINDOW_MS). */
-  currentPassword: z.string().max(1024).optional(),
-  /** With currentPassword, when the account has a second factor: a code from the app or a recovery code. */
-  code: z.string().trim().max(64).optional(),
+  ...reauthFields,
 };
 
 /** SPEC.md section 5: a chosen question needs a non-empty trimmed answer (or the kept one). */

@@ -163,6 +163,28 @@ describe('the security question', () => {
     expect((await c.verify(recoveryId, question, 'DELA CRUZ')).statusCode).toBe(200);
   });
 
+  it('never tells a right answer from a wrong one without the current password', async () => {
+    const acc = await makeAccountWithAnswer(t.ctx, { answer: 'Bantay' });
+    const cookie = await loginAs(t.app, acc);
+    const before = (await accountsRepository.findById(t.ctx.db, acc.id))!;
+    const guesses = [...Array.from({ length: 20 }, (_, i) => `Wrong guess ${i}`), 'Bantay', ' bantay ', 'BANTAY'];
+    const answers = [];
+    for (const guess of guesses) {
+      const res = await save(cookie, await formOf(cookie, { securityQuestion: acc.question, securityAnswer: guess, keepAnswer: false }));
+      answers.push({ status: res.statusCode, body: res.json() });
+    }
+    // The right answer, however it is spelled, gets the very refusal the wrong ones get.
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(answers[0]).toEqual({ status: 400, body: { error: expect.objectContaining({ fields: { currentPassword: SETTINGS.currentPasswordRequired } }) } });
+    const after = (await accountsRepository.findById(t.ctx.db, acc.id))!;
+    expect(after.securityAnswer).toBe(before.securityAnswer);
+    expect(after.version).toBe(before.version);
+    // With the password, re-typing the same answer is a change like any other: stored anew, audited.
+    const typed = await save(cookie, await formOf(cookie, { securityQuestion: acc.question, securityAnswer: 'Bantay', keepAnswer: false, currentPassword: acc.password }));
+    expect(typed.statusCode, typed.body).toBe(200);
+    expect((await accountsRepository.findById(t.ctx.db, acc.id))!.securityAnswer).not.toBe(before.securityAnswer);
+  });
+
   it('keeps the stored answer when the question is unchanged and the answer left blank', async () => {
     const acc = await makeAccountWithAnswer(t.ctx, { answer: 'Bantay' });
     const cookie = await loginAs(t.app, acc);

@@ -9,7 +9,7 @@ import { normalizeIdentity } from '../accounts/repository.js';
 import { fileUrl } from '../../platform/storage.js';
 import { identityCheck } from '../auth/identity.js';
 import { getAccountEnums } from '../maintenance/option-lists.js';
-import { hashAnswer, verifyAnswer } from '../recovery/answers.js';
+import { hashAnswer } from '../recovery/answers.js';
 import { toProfile } from './presenter.js';
 import { isUniqueViolation, profileRepository } from './repository.js';
 import { loadSharp } from '../../platform/images.js';
@@ -80,10 +80,9 @@ export function createProfileService(ctx: AppContext) {
         answerChanged = Boolean(row.securityAnswer);
         securityAnswer = null;
       } else if (input.securityAnswer !== '') {
-        // A re-typed identical answer is not a change; compare before hashing anew.
-        const same = question === row.securityQuestion && (await verifyAnswer(input.securityAnswer, row.securityAnswer)).ok;
-        if (!same || !row.securityAnswer?.startsWith('$2')) securityAnswer = await hashAnswer(input.securityAnswer);
-        answerChanged = !same;
+        // A typed answer is a change, even when it matches the stored one: comparing the two
+        // here would tell a signed-in session whether a guess is right without the password.
+        answerChanged = true;
       } else {
         // keepAnswer: only for the same question with an answer on file (the schema already
         // refused a blank answer without keepAnswer).
@@ -112,6 +111,7 @@ export function createProfileService(ctx: AppContext) {
       if (normalizedEmail !== row.normalizedEmail || question !== row.securityQuestion || answerChanged) {
         await confirmIdentity(auth, { password: input.currentPassword, code: input.code }, { password: 'currentPassword', code: 'code' });
       }
+      if (question && input.securityAnswer !== '') securityAnswer = await hashAnswer(input.securityAnswer);
 
       const now = nowIso();
       try {
