@@ -11,6 +11,8 @@ export const SETTINGS = {
   /** Asked when the email or the security question or answer changes (not within REAUTH_WINDOW_MS of the last time). */
   currentPassword: 'Current password',
   confirmIdentity: 'To change your email or security question, enter your current password.',
+  /** Ours: the Accounts screen's changes that could hand an account over (common/reauth.ts). */
+  confirmChange: 'To make this change, enter your current password.',
   confirmIdentityCode: 'Code from your authenticator app',
   currentPasswordRequired: 'Enter your current password to make this change.',
   wrongCurrentPassword: 'That is not your current password.',

@@ -41,6 +41,8 @@ export const TWO_FACTOR = {
   confirming: 'Checking...',
   cancel: 'Cancel',
   proofIntro: 'Enter your password and a code from your authenticator app (or a recovery code).',
+  turnOnIntro: 'To turn on two-step sign-in, enter your current password.',
+  continueSetup: 'Continue',
   password: 'Password',
   codesTitle: 'Your recovery codes',
   codesIntro: 'Each code signs you in once if you lose your phone. Keep them somewhere safe: they are shown only now.',

@@ -75,6 +75,10 @@ export type RecoveryCodesResult = z.infer<typeof recoveryCodesSchema>;
 
 /** The browser's one-field forms: a code (login step, confirming a setup). */
 export const secondFactorCodeFormSchema = z.object({ code: secondFactorCodeSchema });
+/** The browser's form before a setup starts: the password (the account has no code yet). */
+export const secondFactorPasswordFormSchema = z.object({
+  password: z.string({ error: TWO_FACTOR.passwordRequired }).min(1, TWO_FACTOR.passwordRequired).max(1024),
+});
 /** The browser's proof form (turn off, new codes): the password and a code. */
 export const secondFactorProofFormSchema = z.object({
   password: z.string({ error: TWO_FACTOR.passwordRequired }).min(1, TWO_FACTOR.passwordRequired).max(1024),

@@ -193,7 +193,7 @@ describe('create', () => {
   });
 
   it('creates a super admin when asked', async () => {
-    const res = await call('POST', '/api/accounts', su.cookie, newAdminBody({ role: 'SYSTEM_ADMIN' }));
+    const res = await call('POST', '/api/accounts', su.cookie, { ...newAdminBody({ role: 'SYSTEM_ADMIN' }), currentPassword: su.account.password });
     expect(res.json().role).toBe('SYSTEM_ADMIN');
   });
 
@@ -297,7 +297,9 @@ describe('create', () => {
 });
 
 describe('update', () => {
-  const edit = (id: string, payload: unknown, cookie = su.cookie) => call('PUT', `/api/accounts/${id}`, cookie, payload);
+  /** An edit confirmed with the editor's password (asked for password, email and role changes). */
+  const edit = (id: string, payload: object, cookie = su.cookie, currentPassword = su.account.password) =>
+    call('PUT', `/api/accounts/${id}`, cookie, { currentPassword, ...payload });
 
   it('a new password ends the account\'s sessions and voids its reset links, recovery flows and sign-in challenges', async () => {
     const acc = await makeAccount(t.ctx);
@@ -374,7 +376,7 @@ describe('update', () => {
   it('keeps the editor\'s own session when a super admin changes their own password', async () => {
     const me = await superAdminSession(t.app, t.ctx);
     const v = (await row(me.account.id)).version;
-    const res = await edit(me.account.id, { fullname: me.account.fullname, username: me.account.username, email: me.account.email, password: 'MyOwn#2025', version: v }, me.cookie);
+    const res = await edit(me.account.id, { fullname: me.account.fullname, username: me.account.username, email: me.account.email, password: 'MyOwn#2025', version: v }, me.cookie, me.account.password);
     expect(res.statusCode).toBe(200);
     expect(await sessionOk(me.cookie)).toBe(true);
   });
@@ -396,7 +398,7 @@ describe('update', () => {
     expect(await sessionOk(cookie2)).toBe(true);
 
     const me = await superAdminSession(t.app, t.ctx);
-    const own = await edit(me.account.id, { fullname: me.account.fullname, username: me.account.username, email: me.account.email, role: 'ADMIN', version: (await row(me.account.id)).version }, me.cookie);
+    const own = await edit(me.account.id, { fullname: me.account.fullname, username: me.account.username, email: me.account.email, role: 'ADMIN', version: (await row(me.account.id)).version }, me.cookie, me.account.password);
     expect(own.statusCode).toBe(403);
     expect(own.json().error.message).toBe(M.cannotChangeOwnRole);
     expect((await row(me.account.id)).role).toBe('SYSTEM_ADMIN');

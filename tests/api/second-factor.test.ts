@@ -23,10 +23,14 @@ const cookieOf = (res: { cookies: { name: string; value: string }[] }) => {
   return c ? `palayan_session=${c.value}` : undefined;
 };
 
-/** Turns two-step sign-in on in Account Settings; returns the key and the recovery codes. */
-async function enroll(app: App, cookie: string): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const setup = await call(app, 'POST', '/api/profile/second-factor/setup', cookie);
-  expect(setup.statusCode).toBe(200);
+/**
+ * Turns two-step sign-in on in Account Settings (the setup asks for the password); returns the
+ * key and the recovery codes. The password's 5 minutes of trust are then forgotten, so the
+ * tests that follow start from a session that has not confirmed itself.
+ */
+async function enroll(app: App, cookie: string, acc: TestAccount, ctx = t.ctx): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const setup = await call(app, 'POST', '/api/profile/second-factor/setup', cookie, { password: acc.password });
+  expect(setup.statusCode, setup.body).toBe(200);
   const { setupToken, secret, otpauthUri, qrSvg } = setup.json();
   expect(otpauthUri).toMatch(/^otpauth:\/\/totp\/PalaYan%20Admin:/);
   expect(new URL(otpauthUri).searchParams.get('secret')).toBe(secret);
@@ -37,6 +41,7 @@ async function enroll(app: App, cookie: string): Promise<{ secret: string; recov
   expect(body.recoveryCodes).toHaveLength(10);
   expect(new Set(body.recoveryCodes).size).toBe(10);
   expect(body.status).toMatchObject({ enabled: true, recoveryCodesLeft: 10, required: false });
+  await ctx.db.updateTable('sessions').set({ reauthAt: null }).where('accountId', '=', acc.id).execute();
   return { secret, recoveryCodes: body.recoveryCodes };
 }
 
@@ -47,7 +52,7 @@ async function passwordStep(app: App, acc: TestAccount) {
 
 async function superWithFactor(app: App = t.app, ctx = t.ctx) {
   const su = await superAdminSession(app, ctx);
-  const factor = await enroll(app, su.cookie);
+  const factor = await enroll(app, su.cookie, su.account, ctx);
   return { ...su, ...factor };
 }
 
@@ -55,7 +60,7 @@ describe('turning it on in Account Settings', () => {
   it('shows a key and QR, confirms with a code, stores the key apart from the account and only hashes of the codes; audited', async () => {
     const su = await superAdminSession(t.app, t.ctx);
     expect((await call(t.app, 'GET', '/api/profile/second-factor', su.cookie)).json()).toEqual({ enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false });
-    const { secret, recoveryCodes } = await enroll(t.app, su.cookie);
+    const { secret, recoveryCodes } = await enroll(t.app, su.cookie, su.account);
     const stored = await t.ctx.db.selectFrom('second_factors').selectAll().where('accountId', '=', su.account.id).executeTakeFirstOrThrow();
     expect(stored.secret).toBe(secret);
     expect(Number(stored.lastTimeStep)).toBeGreaterThan(0);
@@ -74,7 +79,7 @@ describe('turning it on in Account Settings', () => {
   it('refuses a wrong confirmation code, an unknown or another account\'s setup, and a second setup once on; nothing changes', async () => {
     const su = await superAdminSession(t.app, t.ctx);
     const other = await superAdminSession(t.app, t.ctx);
-    const { setupToken } = (await call(t.app, 'POST', '/api/profile/second-factor/setup', su.cookie)).json();
+    const { setupToken } = (await call(t.app, 'POST', '/api/profile/second-factor/setup', su.cookie, { password: su.account.password })).json();
     const wrong = await call(t.app, 'POST', '/api/profile/second-factor/enable', su.cookie, { setupToken, code: '000000' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.fields).toEqual({ code: TWO_FACTOR.invalidCode });
@@ -87,8 +92,8 @@ describe('turning it on in Account Settings', () => {
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error.fields).toEqual({ code: TWO_FACTOR.codeRequired });
     expect(await t.ctx.db.selectFrom('second_factors').selectAll().where('accountId', 'in', [su.account.id, other.account.id]).execute()).toEqual([]);
-    await enroll(t.app, su.cookie);
-    const again = await call(t.app, 'POST', '/api/profile/second-factor/setup', su.cookie);
+    await enroll(t.app, su.cookie, su.account);
+    const again = await call(t.app, 'POST', '/api/profile/second-factor/setup', su.cookie, { password: su.account.password });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.message).toBe(TWO_FACTOR.alreadyOn);
   });
@@ -358,7 +363,7 @@ describe('reset by a super admin', () => {
     const boss = await superAdminSession(t.app, t.ctx);
     const listed = (await call(t.app, 'GET', `/api/accounts/${owner.account.id}`, boss.cookie)).json();
     expect(listed.hasSecondFactor).toBe(true);
-    const res = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie);
+    const res = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie, { currentPassword: boss.account.password });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: owner.account.id, hasSecondFactor: false });
     const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', owner.account.id).where('action', '=', 'SECOND_FACTOR').orderBy('seq').execute();
@@ -367,7 +372,7 @@ describe('reset by a super admin', () => {
       [`Reset two-step sign-in of ${owner.account.fullname}`, boss.account.id],
     ]);
     expect(cookieOf(await passwordStep(t.app, owner.account))).toBeDefined();
-    const twice = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie);
+    const twice = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie, { currentPassword: boss.account.password });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().error.message).toBe(TWO_FACTOR.notOn);
   });
@@ -376,7 +381,7 @@ describe('reset by a super admin', () => {
     const owner = await superWithFactor();
     const boss = await superAdminSession(t.app, t.ctx);
     const c = (await passwordStep(t.app, owner.account)).json().challenge;
-    await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie);
+    await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie, { currentPassword: boss.account.password });
     const res = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: await codeAt(owner.secret, 1) });
     expect(res.statusCode).toBe(401);
     expect(res.json().error.code).toBe('SIGN_IN_EXPIRED');
@@ -390,11 +395,16 @@ describe('reset by a super admin', () => {
       const enrolAndSignIn = async (acc: TestAccount) => {
         const body = (await passwordStep(strict.app, acc)).json();
         expect(body.secondFactor).toBe('enroll');
-        return cookieOf(await call(strict.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: body.challenge, code: await codeAt(body.setup.secret) }))!;
+        const cookie = cookieOf(await call(strict.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: body.challenge, code: await codeAt(body.setup.secret) }))!;
+        return { cookie, secret: body.setup.secret as string };
       };
       await enrolAndSignIn(owner);
-      const bossCookie = await enrolAndSignIn(boss);
-      expect((await call(strict.app, 'POST', `/api/accounts/${owner.id}/second-factor/reset`, bossCookie)).statusCode).toBe(200);
+      const bossSession = await enrolAndSignIn(boss);
+      // The boss has a second factor: the password alone does not confirm the reset.
+      const passwordOnly = await call(strict.app, 'POST', `/api/accounts/${owner.id}/second-factor/reset`, bossSession.cookie, { currentPassword: boss.password });
+      expect(passwordOnly.json().error.fields).toEqual({ code: TWO_FACTOR.codeRequired });
+      const proof = { currentPassword: boss.password, code: await codeAt(bossSession.secret, 1) };
+      expect((await call(strict.app, 'POST', `/api/accounts/${owner.id}/second-factor/reset`, bossSession.cookie, proof)).statusCode).toBe(200);
       expect((await passwordStep(strict.app, owner)).json().secondFactor).toBe('enroll');
     } finally {
       await strict.close();
@@ -405,12 +415,12 @@ describe('reset by a super admin', () => {
     const owner = await superWithFactor();
     const admin = await makeAccount(t.ctx, { role: 'ADMIN' });
     const adminCookie = await loginAs(t.app, admin);
-    const asAdmin = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, adminCookie);
+    const asAdmin = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, adminCookie, { currentPassword: admin.password });
     expect(asAdmin.statusCode).toBe(403);
-    const own = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, owner.cookie);
+    const own = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, owner.cookie, { currentPassword: owner.account.password });
     expect(own.statusCode).toBe(409);
     expect(own.json().error.message).toBe(TWO_FACTOR.resetOwn);
-    expect((await call(t.app, 'POST', '/api/accounts/nobody/second-factor/reset', owner.cookie)).statusCode).toBe(404);
+    expect((await call(t.app, 'POST', '/api/accounts/nobody/second-factor/reset', owner.cookie, { currentPassword: owner.account.password })).statusCode).toBe(404);
     expect(await t.ctx.db.selectFrom('second_factors').select('accountId').where('accountId', '=', owner.account.id).execute()).toHaveLength(1);
     const audit = await t.ctx.db.selectFrom('audit_logs').select('description').where('documentId', '=', owner.account.id).where('action', '=', 'SECOND_FACTOR').execute();
     expect(audit).toHaveLength(1);

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { ACCOUNTS } from '../../common/accounts';
+import { SETTINGS } from '../../common/settings';
 import { LOGIN, SHELL } from '../../common/texts';
 import { E2E } from '../../playwright.config';
 import { expect, test, uniqueTag, type E2EAccount, type E2EServer } from './fixtures';
@@ -176,6 +177,28 @@ test('editing keeps the role locked and the password unless a new one is typed',
   // The password was left blank: the old one still works.
   const theirs = await (await browser.newContext()).newPage();
   await loginViaUi(theirs, user.username, user.password);
+  await theirs.context().close();
+});
+
+test('a new password for an admin asks for the super admin\'s own password first', async ({ page, browser, app }) => {
+  const user = await app.account('ADMIN', `Melchora Aquino ${uniqueTag()}`);
+  await signIn(page, app, 'SYSTEM_ADMIN');
+  await openAccounts(page);
+  await search(page, user.username);
+  await rowOf(page, user.fullname).getByRole('button', { name: ACCOUNTS.actions.edit }).click();
+  const dialog = page.getByRole('dialog', { name: ACCOUNTS.form.editTitle });
+  await expect(dialog.getByTestId('accounts-confirm')).toHaveCount(0);
+  await dialog.getByLabel('Password', { exact: true }).fill('Tandang#Sora1812');
+  const confirm = dialog.getByTestId('accounts-confirm');
+  await expect(confirm).toContainText(SETTINGS.confirmChange);
+  await dialog.getByRole('button', { name: ACCOUNTS.form.save }).click();
+  await expect(confirm.getByText(SETTINGS.currentPasswordRequired)).toBeVisible();
+  await page.screenshot({ path: '.tmp/screens/accounts-confirm-change.png' });
+  await confirm.getByLabel(SETTINGS.currentPassword).fill(admin.password);
+  await dialog.getByRole('button', { name: ACCOUNTS.form.save }).click();
+  await expect(page.getByText(M.updated)).toBeVisible();
+  const theirs = await (await browser.newContext()).newPage();
+  await loginViaUi(theirs, user.username, 'Tandang#Sora1812');
   await theirs.context().close();
 });
 

@@ -43,6 +43,13 @@ test('a super admin turns on two-step sign-in, then signs in with password and a
   const section = dialog.getByTestId('two-step-section');
   await expect(section.getByTestId('two-step-status')).toHaveText(TWO_FACTOR.statusOff);
   await section.getByRole('button', { name: TWO_FACTOR.turnOn }).click();
+  // A session alone cannot enrol an authenticator: the password comes first.
+  await expect(section).toContainText(TWO_FACTOR.turnOnIntro);
+  await section.getByLabel(TWO_FACTOR.password).fill('Not#Mine2026');
+  await section.getByRole('button', { name: TWO_FACTOR.continueSetup }).click();
+  await expect(section.getByText(SETTINGS.wrongCurrentPassword)).toBeVisible();
+  await section.getByLabel(TWO_FACTOR.password).fill(user.password);
+  await section.getByRole('button', { name: TWO_FACTOR.continueSetup }).click();
   await expect(section.getByRole('img', { name: TWO_FACTOR.qrAlt })).toBeVisible();
   const secret = (await section.getByTestId('totp-secret').getAttribute('data-secret'))!;
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
@@ -100,6 +107,9 @@ test('a super admin turns on two-step sign-in, then signs in with password and a
   await row.getByRole('button', { name: TWO_FACTOR.reset }).click();
   const confirm = page.getByRole('dialog', { name: TWO_FACTOR.reset });
   await expect(confirm).toContainText(TWO_FACTOR.resetConfirm(user.fullname));
+  await confirm.getByRole('button', { name: TWO_FACTOR.reset }).click();
+  await expect(confirm.getByText(SETTINGS.currentPasswordRequired)).toBeVisible();
+  await confirm.getByLabel(SETTINGS.currentPassword).fill((await app.roleAccount('SYSTEM_ADMIN')).password);
   await confirm.getByRole('button', { name: TWO_FACTOR.reset }).click();
   await expect(confirm).toBeHidden();
   await expect(row.getByText(TWO_FACTOR.badge)).toHaveCount(0);

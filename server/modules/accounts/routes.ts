@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   accountCreateSchema, accountIdParams, accountListQuery, accountListSchema, accountUpdateSchema, adminAccountSchema,
-  availabilityQuery, availabilitySchema, confirmNameSchema,
+  availabilityQuery, availabilitySchema, confirmNameSchema, reauthSchema,
 } from '../../../common/schemas/accounts.js';
 import { scheduleJob } from '../../platform/jobs.js';
 import { requireAuth } from '../../platform/policy.js';
@@ -79,8 +79,8 @@ const routes: FastifyPluginAsync = async (app) => {
 
   r.post('/api/accounts/:id/second-factor/reset', {
     config,
-    schema: { tags, summary: "Reset an admin's two-step sign-in (lost phone): key and recovery codes removed; audited", params: accountIdParams, response: { 200: adminAccountSchema } },
-  }, async (request) => secondFactor.reset(request.params.id, requireAuth(request)));
+    schema: { tags, summary: "Reset an admin's two-step sign-in (lost phone): key and recovery codes removed; audited; needs the super admin's password", params: accountIdParams, body: reauthSchema, response: { 200: adminAccountSchema } },
+  }, async (request) => secondFactor.reset(request.params.id, requireAuth(request), request.body));
 
   r.delete('/api/accounts/:id', {
     config,

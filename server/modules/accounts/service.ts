@@ -5,6 +5,9 @@ import {
   type AccountCreateInput, type AccountList, type AccountListQuery, type AccountUpdateInput, type AdminAccount, type AvailabilityQuery,
 } from '../../../common/schemas/accounts.js';
 import { SHELL } from '../../../common/texts.js';
+import { accountCreateNeedsReauth, accountEditNeedsReauth } from '../../../common/reauth.js';
+import type { ReauthInput } from '../../../common/schemas/accounts.js';
+import { identityCheck } from '../auth/identity.js';
 import { newId, nowIso } from '../../platform/clock.js';
 import type { AppContext, AuthContext } from '../../platform/context.js';
 import { AppError, fail, invalid } from '../../platform/errors.js';
@@ -23,6 +26,9 @@ import { uniqueViolationField } from './unique.js';
 
 const M = ACCOUNTS.messages;
 
+const PROOF_FIELDS = { password: 'currentPassword', code: 'code' };
+const proofOf = (input: ReauthInput) => ({ password: input.currentPassword, code: input.code });
+
 const TAKEN_MESSAGE = { username: M.usernameTaken, email: M.emailTaken } as const;
 
 function roleLabel(role: Role): string {
@@ -38,6 +44,7 @@ function rethrowUnique(err: unknown): never {
 
 export function createAccountsService(ctx: AppContext) {
   const { db, log } = ctx;
+  const confirmIdentity = identityCheck(ctx);
 
   /** The password's bcrypt hash; a failed or wrong hash fails the save (nothing stored in plain text). */
   async function securePassword(plain: string): Promise<string> {
@@ -106,6 +113,7 @@ export function createAccountsService(ctx: AppContext) {
 
     async create(input: AccountCreateInput, auth: AuthContext): Promise<AdminAccount> {
       await assertAvailable(input.username, input.email);
+      if (accountCreateNeedsReauth(input)) await confirmIdentity(auth, proofOf(input), PROOF_FIELDS);
       const password = await securePassword(input.password);
       const id = newId();
       const now = nowIso();
@@ -134,6 +142,7 @@ export function createAccountsService(ctx: AppContext) {
       const roleChange = input.role !== undefined && input.role !== currentRole;
       if (roleChange && self) fail('FORBIDDEN', M.cannotChangeOwnRole);
       await assertAvailable(input.username, input.email, id);
+      if (accountEditNeedsReauth({ email: current.email, role: currentRole }, input)) await confirmIdentity(auth, proofOf(input), PROOF_FIELDS);
       const passwordChange = input.password !== '';
       const password = passwordChange ? await securePassword(input.password) : null;
 

@@ -20,8 +20,8 @@ const routes: FastifyPluginAsync = async (app) => {
 
   r.post('/api/profile/second-factor/setup', {
     config,
-    schema: { tags, summary: 'Start turning two-step sign-in on: a new key, its otpauth URI and QR code (pending for 10 minutes)', response: { 200: secondFactorSetupStartSchema } },
-  }, async (request) => service.startSetup(requireAuth(request)));
+    schema: { tags, summary: 'Start turning two-step sign-in on: a new key, its otpauth URI and QR code (pending for 10 minutes); needs the password', body: secondFactorProofSchema, response: { 200: secondFactorSetupStartSchema } },
+  }, async (request) => service.startSetup(requireAuth(request), request.body));
 
   r.post('/api/profile/second-factor/enable', {
     config,

@@ -3,7 +3,7 @@ import type {
   RecoveryCodesResult, SecondFactorEnableInput, SecondFactorProofInput, SecondFactorSetupStart, SecondFactorStatus,
 } from '../../../common/schemas/two-factor.js';
 import { normalizeSecondFactorCode, TWO_FACTOR, TWO_FACTOR_LIMITS } from '../../../common/two-factor.js';
-import type { AdminAccount } from '../../../common/schemas/accounts.js';
+import type { AdminAccount, ReauthInput } from '../../../common/schemas/accounts.js';
 import type { Config } from '../../config.js';
 import { nowIso } from '../../platform/clock.js';
 import { runCommand } from '../../platform/command.js';
@@ -49,9 +49,13 @@ export function createSecondFactorService(ctx: AppContext) {
   return {
     status: (auth: AuthContext) => status(auth.user.id, auth.role),
 
-    /** A new key, pending until confirmed with a code (10 minutes). */
-    async startSetup(auth: AuthContext): Promise<SecondFactorSetupStart> {
+    /**
+     * A new key, pending until confirmed with a code (10 minutes). It needs the password
+     * (identity.ts): a session alone must not enrol an authenticator its owner does not hold.
+     */
+    async startSetup(auth: AuthContext, proof: SecondFactorProofInput): Promise<SecondFactorSetupStart> {
       if (await repo.find(db, auth.user.id)) fail('CONFLICT', TWO_FACTOR.alreadyOn);
+      await confirmIdentity(auth, proof);
       const secret = newTotpSecret();
       const setupToken = await newChallenge(db, auth.user.id, 'setup', secret, TWO_FACTOR_LIMITS.setupTtlMs);
       return { setupToken, ...(await setupOf(secret, auth.user.username)) };
@@ -123,11 +127,12 @@ export function createSecondFactorService(ctx: AppContext) {
       return { recoveryCodes: codes, status: await status(auth.user.id, auth.role) };
     },
 
-    /** A super admin removes another account's second factor (lost phone); audited. */
-    async reset(targetId: string, auth: AuthContext): Promise<AdminAccount> {
+    /** A super admin removes another account's second factor (lost phone); audited; needs the super admin's password (identity.ts). */
+    async reset(targetId: string, auth: AuthContext, proof: ReauthInput): Promise<AdminAccount> {
       if (targetId === auth.user.id) fail('CONFLICT', TWO_FACTOR.resetOwn);
       const target = await accountsRepository.findLive(db, targetId);
       if (!target) fail('NOT_FOUND');
+      await confirmIdentity(auth, { password: proof.currentPassword, code: proof.code }, { password: 'currentPassword', code: 'code' });
       await runCommand(ctx, auth.actor, async (trx, cmd) => {
         if (!(await repo.remove(trx, target.id))) fail('CONFLICT', TWO_FACTOR.notOn);
         await repo.endChallenges(trx, target.id, nowIso());

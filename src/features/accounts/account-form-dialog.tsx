@@ -6,6 +6,10 @@ import {
   type AccountCreateInput, type AccountUpdateFormValues, type AdminAccount,
 } from '../../../common/schemas/accounts';
 import { SHELL } from '../../../common/texts';
+import type { Role } from '../../../common/permissions';
+import { accountCreateNeedsReauth, accountEditNeedsReauth } from '../../../common/reauth';
+import { SETTINGS } from '../../../common/settings';
+import { ReauthFields } from '../../components/ui/reauth-fields';
 import { Button } from '../../components/ui/button';
 import { ConflictDialog } from '../../components/ui/conflict-dialog';
 import { Dialog } from '../../components/ui/dialog';
@@ -44,6 +48,17 @@ function handleSaveError(form: UseFormReturn<FieldValues, unknown, FieldValues>,
     if (err.fields.email === M.emailTaken) checks.emailCheck.markTaken();
   }
   setError(M.saveError(errorText(err)));
+}
+
+/** The editor's password (and code) for the changes of common/reauth.ts, shown once the form makes one. */
+function AccountReauth({ form, account }: { form: UseFormReturn<FieldValues, unknown, FieldValues>; account: AdminAccount | null }) {
+  const values = useWatch({ control: form.control }) as { email?: string; password?: string; role?: Role };
+  const { errors } = form.formState;
+  const needed = account
+    ? accountEditNeedsReauth({ email: account.email, role: account.role }, { email: values.email ?? '', password: values.password, role: values.role })
+    : accountCreateNeedsReauth({ role: values.role ?? 'ADMIN' });
+  if (!needed && !errors.currentPassword && !errors.code) return null;
+  return <div className="mt-4"><ReauthFields intro={SETTINGS.confirmChange} mayHaveSecondFactor testId="accounts-confirm" /></div>;
 }
 
 function SaveError({ message }: { message: string | null }) {
@@ -90,6 +105,7 @@ function CreateAccountForm({ onDone }: { onDone(): void }) {
       footer={<Footer formId={formId} busy={create.isPending} canSave={checks.passed} onCancel={onDone} />}>
       <Form form={form} onSubmit={onSubmit} id={formId}>
         <AccountFields usernameState={checks.usernameCheck.state} emailState={checks.emailCheck.state} editing={false} />
+        <AccountReauth form={generic} account={null} />
         <SaveError message={error} />
       </Form>
     </Dialog>
@@ -142,6 +158,7 @@ function EditAccountForm({ account: opened, onDone }: { account: AdminAccount; o
         <Form form={form} onSubmit={onSubmit} id={formId}>
           <AccountFields usernameState={checks.usernameCheck.state} emailState={checks.emailCheck.state} editing
             lockedRole={account.role} passwordHint={<p className="mt-1 text-xs text-slate-500">{F.keepPasswordHint}</p>} />
+          <AccountReauth form={generic} account={account} />
           <SaveError message={gone ? M.saveError(live.error?.message ?? '') : error} />
         </Form>
       </Dialog>

@@ -3,7 +3,6 @@ import { Plus } from 'lucide-react';
 import { ACCOUNTS } from '../../../common/accounts';
 import type { AdminAccount } from '../../../common/schemas/accounts';
 import { SESSIONS } from '../../../common/sessions';
-import { TWO_FACTOR } from '../../../common/two-factor';
 import { SessionsList } from '../../components/sessions/sessions-list';
 import { Button } from '../../components/ui/button';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
@@ -19,7 +18,8 @@ import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { CreateAccountDialog, EditAccountDialog } from './account-form-dialog';
 import { AccountRow } from './account-row';
-import { useAccountList, useDeleteAccount, useResetSecondFactor, useRestrictAccount, useUnrestrictAccount } from './api';
+import { useAccountList, useDeleteAccount, useRestrictAccount, useUnrestrictAccount } from './api';
+import { ResetSecondFactorDialog } from './reset-second-factor-dialog';
 
 const C = ACCOUNTS.columns;
 const M = ACCOUNTS.messages;
@@ -40,8 +40,6 @@ export function AccountsPage() {
   const [sessionsOf, setSessionsOf] = useState<AdminAccount | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [resetting, setResetting] = useState<AdminAccount | null>(null);
-  const [resetError, setResetError] = useState<string | null>(null);
-  const resetFactor = useResetSecondFactor();
   const restrict = useRestrictAccount();
   const unrestrict = useUnrestrictAccount();
   const remove = useDeleteAccount();
@@ -101,18 +99,6 @@ export function AccountsPage() {
     }
   }
 
-  async function confirmResetFactor() {
-    if (!resetting) return;
-    setResetError(null);
-    try {
-      await resetFactor.mutateAsync(resetting.id);
-      toast.show(TWO_FACTOR.resetDone);
-      setResetting(null);
-    } catch (err) {
-      setResetError((err as Error).message);
-    }
-  }
-
   const items = list.data?.items ?? [];
   return (
     <div>
@@ -135,7 +121,7 @@ export function AccountsPage() {
               ) : items.map((a) => (
                 <AccountRow key={a.id} account={a} self={a.id === me} unrestricting={unrestrict.isPending}
                   onEdit={() => setEditing(a)} onUnrestrict={() => void doUnrestrict(a)} onRestrict={() => openRestrict(a)}
-                  onResetFactor={() => { setResetError(null); setResetting(a); }} onSessions={() => setSessionsOf(a)} onDelete={() => openDelete(a)} />
+                  onResetFactor={() => setResetting(a)} onSessions={() => setSessionsOf(a)} onDelete={() => openDelete(a)} />
               ))}
       </TableFrame>
       {list.data && <Pagination page={list.data.page} pageCount={list.data.pageCount} onPageChange={setPage} />}
@@ -153,14 +139,7 @@ export function AccountsPage() {
         expected={deleting?.fullname ?? ''} trim mismatchText={M.nameMismatch}
         confirmLabel={K.deleteLabel} busyLabel={K.deleting} onConfirm={confirmDelete} error={actionError} />
 
-      <Dialog open={resetting !== null} onOpenChange={(o) => { if (!o && !resetFactor.isPending) setResetting(null); }} title={TWO_FACTOR.reset} size="sm"
-        footer={<>
-          <Button variant="secondary" onClick={() => setResetting(null)} disabled={resetFactor.isPending}>{TWO_FACTOR.cancel}</Button>
-          <Button variant="danger" onClick={() => void confirmResetFactor()} disabled={resetFactor.isPending}>{TWO_FACTOR.reset}</Button>
-        </>}>
-        <p className="text-sm text-slate-700">{resetting ? TWO_FACTOR.resetConfirm(resetting.fullname) : ''}</p>
-        {resetError && <p role="alert" className="mt-3 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{resetError}</p>}
-      </Dialog>
+      <ResetSecondFactorDialog account={resetting} onClose={() => setResetting(null)} />
 
       <Dialog open={sessionsOf !== null} onOpenChange={(o) => { if (!o) setSessionsOf(null); }} title={sessionsOf ? SESSIONS.adminHeading(sessionsOf.fullname) : ''} size="md"
         footer={<Button variant="secondary" onClick={() => setSessionsOf(null)}>{K.close}</Button>}>

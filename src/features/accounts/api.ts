@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AccountCreateInput, AccountList, AccountUpdateFormValues, AdminAccount } from '../../../common/schemas/accounts';
+import type { AccountCreateInput, AccountList, AccountUpdateFormValues, AdminAccount, ReauthInput } from '../../../common/schemas/accounts';
 import { api } from '../../lib/api';
 
 // Keys start with 'accounts': the live stream refreshes them after every change to an account.
@@ -66,5 +66,6 @@ export function useDeleteAccount() {
 
 /** A super admin removes another admin's two-step sign-in (lost phone); audited on the server. */
 export function useResetSecondFactor() {
-  return useAccountMutation((id: string) => api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}/second-factor/reset`, { method: 'POST' }));
+  return useAccountMutation(({ id, proof }: { id: string; proof: ReauthInput }) =>
+    api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}/second-factor/reset`, { method: 'POST', body: proof }));
 }

@@ -52,15 +52,8 @@ export async function uploadAvatar(image: Blob): Promise<{ avatarKey: string; pr
   return data as unknown as { avatarKey: string; previewURL: string };
 }
 
-/** Two-step sign-in of the own account (super admins). Starts with the 'accounts' topic: live events refresh it. */
-export const secondFactorKey = ['accounts', 'second-factor'] as const;
-
-export function useSecondFactorStatus(enabled: boolean) {
-  return useQuery({ queryKey: secondFactorKey, queryFn: () => api<SecondFactorStatus>('/api/profile/second-factor'), enabled, staleTime: 0 });
-}
-
 export const secondFactorApi = {
-  setup: () => api<SecondFactorSetupStart>('/api/profile/second-factor/setup', { method: 'POST' }),
+  setup: (body: SecondFactorProofInput) => api<SecondFactorSetupStart>('/api/profile/second-factor/setup', { method: 'POST', body }),
   enable: (body: SecondFactorEnableInput) => api<RecoveryCodesResult>('/api/profile/second-factor/enable', { method: 'POST', body }),
   disable: (body: SecondFactorProofInput) => api<SecondFactorStatus>('/api/profile/second-factor/disable', { method: 'POST', body }),
   newCodes: (body: SecondFactorProofInput) => api<RecoveryCodesResult>('/api/profile/second-factor/recovery-codes', { method: 'POST', body }),

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { KeyRound, ShieldCheck, ShieldOff } from 'lucide-react';
 import {
-  secondFactorCodeFormSchema, secondFactorProofFormSchema, type SecondFactorSetupStart,
+  secondFactorCodeFormSchema, secondFactorPasswordFormSchema, secondFactorProofFormSchema, type SecondFactorSetupStart,
 } from '../../../common/schemas/two-factor';
 import { manilaShortDate } from '../../../common/manila-time';
 import { TWO_FACTOR } from '../../../common/two-factor';
@@ -11,10 +11,12 @@ import { Form, TextField, applyServerErrors, useZodForm } from '../../components
 import { RecoveryCodesView, TotpSetupView } from '../../components/ui/two-step';
 import { useToast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api';
-import { secondFactorApi, secondFactorKey, useSecondFactorStatus } from './api';
+import { secondFactorKey, useSecondFactorStatus } from '../../lib/second-factor';
+import { secondFactorApi } from './api';
 
 type Mode =
   | { kind: 'idle' }
+  | { kind: 'password' }
   | { kind: 'setup'; setup: SecondFactorSetupStart }
   | { kind: 'proof'; action: 'off' | 'codes' }
   | { kind: 'codes'; codes: string[] };
@@ -33,18 +35,20 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const codeForm = useZodForm(secondFactorCodeFormSchema, { defaultValues: { code: '' }, mode: 'onSubmit' });
   const proofForm = useZodForm(secondFactorProofFormSchema, { defaultValues: { password: '', code: '' }, mode: 'onSubmit' });
+  const passwordForm = useZodForm(secondFactorPasswordFormSchema, { defaultValues: { password: '' }, mode: 'onSubmit' });
 
   const s = status.data;
   const refresh = () => queryClient.invalidateQueries({ queryKey: secondFactorKey });
-  const reset = () => { setMode({ kind: 'idle' }); setError(null); codeForm.reset({ code: '' }); proofForm.reset({ password: '', code: '' }); };
+  const reset = () => { setMode({ kind: 'idle' }); setError(null); codeForm.reset({ code: '' }); proofForm.reset({ password: '', code: '' }); passwordForm.reset({ password: '' }); };
 
-  async function startSetup() {
+  async function startSetup(values: { password: string }) {
     setBusy(true);
     setError(null);
     try {
-      setMode({ kind: 'setup', setup: await secondFactorApi.setup() });
+      setMode({ kind: 'setup', setup: await secondFactorApi.setup(values) });
     } catch (err) {
-      setError(messageOf(err));
+      passwordForm.setValue('password', '');
+      if (!applyServerErrors(passwordForm as never, err)) setError(messageOf(err));
       void refresh();
     } finally {
       setBusy(false);
@@ -126,13 +130,27 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
                 )}
               </>
             ) : (
-              <Button size="sm" disabled={busy || disabled} onClick={() => void startSetup()}>
+              <Button size="sm" disabled={busy || disabled} onClick={() => { setError(null); setMode({ kind: 'password' }); }}>
                 <ShieldCheck className="h-4 w-4" aria-hidden /> {TWO_FACTOR.turnOn}
               </Button>
             )}
           </div>
         )}
       </div>
+
+      {mode.kind === 'password' && (
+        <div className="mt-4 border-t border-slate-100 pt-4">
+          <p className="text-sm text-slate-600">{TWO_FACTOR.turnOnIntro}</p>
+          <Form form={passwordForm} onSubmit={startSetup} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
+            <TextField name="password" label={TWO_FACTOR.password} type="password" autoComplete="current-password"
+              autoFocus className="sm:w-56" onInput={() => setError(null)} />
+            <div className="flex gap-2 sm:mt-6">
+              <Button type="submit" disabled={busy}>{busy ? TWO_FACTOR.confirming : TWO_FACTOR.continueSetup}</Button>
+              <Button variant="secondary" disabled={busy} onClick={reset}>{TWO_FACTOR.cancel}</Button>
+            </div>
+          </Form>
+        </div>
+      )}
 
       {mode.kind === 'setup' && (
         <div className="mt-4 space-y-4 border-t border-slate-100 pt-4">

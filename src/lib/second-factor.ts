@@ -1,0 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
+import type { SecondFactorStatus } from '../../common/schemas/two-factor';
+import { api } from './api';
+
+/** Two-step sign-in of the own account (super admins). Starts with the 'accounts' topic: live events refresh it. */
+export const secondFactorKey = ['accounts', 'second-factor'] as const;
+
+export function useSecondFactorStatus(enabled: boolean) {
+  return useQuery({ queryKey: secondFactorKey, queryFn: () => api<SecondFactorStatus>('/api/profile/second-factor'), enabled, staleTime: 0 });
+}
