@@ -32,7 +32,12 @@ export const ACCOUNTS = {
     restrict: 'Restrict',
     unrestrict: 'Unrestrict',
     delete: 'Delete',
+    /** Ours: ends a sign-in lock left by wrong passwords or codes. */
+    unlock: 'Unlock sign-in',
   },
+  /** Ours: beside the name of an account whose sign-in is locked. */
+  lockedBadge: 'Locked',
+  lockedUntil: (when: string) => `Sign-in locked after wrong passwords or codes, until ${when}`,
   form: {
     addTitle: 'Add New Admin',
     editTitle: 'Edit Admin',
@@ -77,6 +82,8 @@ export const ACCOUNTS = {
     deleted: 'Account deleted successfully!',
     restricted: 'Account restricted successfully!',
     unrestricted: 'Account unrestricted successfully!',
+    unlocked: 'Sign-in unlocked. The account was told by email.',
+    unlockError: (message: string) => `Error unlocking sign-in: ${message}`,
     saveError: (message: string) => `Error saving admin: ${message}`,
     deleteError: (message: string) => `Error deleting admin: ${message}`,
     restrictError: (message: string) => `Error restricting admin: ${message}`,
@@ -88,6 +95,8 @@ export const ACCOUNTS = {
     nameMismatch: 'The text does not match the full name.',
     alreadyRestricted: 'This account is already restricted.',
     notRestricted: 'This account is not restricted.',
+    /** Ours: Unlock on an account whose sign-in is not locked. */
+    notLocked: 'This account is not locked.',
     passwordNotSaved: 'The password could not be secured, so nothing was saved.',
   },
   audit: {

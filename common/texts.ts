@@ -38,6 +38,10 @@ export const LOGIN = {
   tooManyAttempts: 'Too many login attempts. Please wait a moment and try again.',
   /** Shown to whoever signs in to an account locked by repeated wrong passwords. */
   locked: (minutes: number) => `Too many attempts. This account is locked for ${minutes} minute${minutes === 1 ? '' : 's'}; try again then.`,
+  /** Ours: what the owner of a locked account can do at once, from anywhere. */
+  lockedHelp: 'If this is your account, sign in now with your password and a code from your authenticator app, or use Forgot password to set a new one.',
+  unlockCodeLabel: 'Code from your authenticator app',
+  invalidUnlock: 'The password or the code is not right.',
 } as const;
 
 export const SHELL = {

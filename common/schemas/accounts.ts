@@ -113,6 +113,8 @@ export const adminAccountSchema = accountIdentitySchema.extend({
   hasActivities: z.boolean(),
   /** Two-step sign-in is on (the reset action applies); never the key or codes. */
   hasSecondFactor: z.boolean(),
+  /** While wrong passwords or codes keep it locked: when the lock ends (a super admin may Unlock it sooner). */
+  signInLockedUntil: z.string().nullable(),
   version: z.number(),
 });
 export type AdminAccount = z.infer<typeof adminAccountSchema>;

@@ -6,6 +6,8 @@ import { ROLES } from '../permissions.js';
 export const loginSchema = z.object({
   identifier: z.string({ error: LOGIN.usernameRequired }).trim().min(1, LOGIN.usernameRequired).max(LIMITS.maxShortTextLength),
   password: z.string({ error: LOGIN.passwordRequired }).min(1, LOGIN.passwordRequired).max(1024),
+  /** Only while the account is locked: with the right password, a second-factor code signs its owner in at once. */
+  code: z.string().trim().max(64).optional(),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

@@ -12,6 +12,7 @@ export const ERROR_CATALOGUE = {
   UNAUTHENTICATED: { status: 401, message: ERRORS.unauthenticated },
   INVALID_CREDENTIALS: { status: 401, message: LOGIN.invalidCredentials },
   INVALID_CODE: { status: 401, message: TWO_FACTOR.invalidCode },
+  INVALID_UNLOCK: { status: 401, message: LOGIN.invalidUnlock },
   SIGN_IN_EXPIRED: { status: 401, message: TWO_FACTOR.expired },
   ACCOUNT_DELETED: { status: 403, message: LOGIN.deletedAccount },
   ACCOUNT_RESTRICTED: { status: 403, message: LOGIN.restrictedAccount },

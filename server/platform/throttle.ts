@@ -200,3 +200,27 @@ export class AttemptBudget {
 export function minutesToWait(ms: number): number {
   return Math.max(1, Math.ceil(ms / 60_000));
 }
+
+/**
+ * The sign-in budgets of an account: wrong passwords and codes ('login-failures'), and codes tried
+ * to sign in while it is locked ('login-unlock'). A new password (a reset link, the security
+ * question, a super admin's edit) and a super admin's Unlock forget both, so no lock keeps the
+ * account's owner out for good.
+ */
+export const SIGN_IN_BUDGETS = { guesses: 'login-failures', unlock: 'login-unlock' } as const;
+
+export function signInLockKey(accountId: string): string {
+  return `account:${accountId}`;
+}
+
+export async function forgetSignInLock(db: Kysely<Database> | Transaction<Database>, accountId: string): Promise<void> {
+  const key = signInLockKey(accountId);
+  await db.deleteFrom('throttles').where('key', 'in', [`${SIGN_IN_BUDGETS.guesses}:${key}`, `${SIGN_IN_BUDGETS.unlock}:${key}`]).execute();
+}
+
+/** When the account's sign-in lock ends (ISO), or null when it is not locked. */
+export async function signInLockedUntil(db: Kysely<Database>, accountId: string, now = Date.now()): Promise<string | null> {
+  const row = await db.selectFrom('throttles').select('lockedUntil')
+    .where('key', '=', `${SIGN_IN_BUDGETS.guesses}:${signInLockKey(accountId)}`).executeTakeFirst();
+  return row?.lockedUntil && Date.parse(row.lockedUntil) > now ? row.lockedUntil : null;
+}

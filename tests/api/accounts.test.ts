@@ -91,7 +91,7 @@ describe('list', () => {
     assertNoSecrets(res.body, stored.currentSession!, 'secret-answer-xyz', activeCookie.split('=')[1]!);
     expect(Object.keys(body.items[0]).sort()).toEqual([
       'autoInactive', 'autoInactiveAt', 'contactNo', 'createdAt', 'displayStatus', 'email', 'fullname', 'hasActivities', 'hasSecondFactor', 'id',
-      'isRestricted', 'lastLogin', 'lastLogoutAt', 'photoURL', 'restrictedAt', 'role', 'status', 'updatedAt', 'username', 'version',
+      'isRestricted', 'lastLogin', 'lastLogoutAt', 'photoURL', 'restrictedAt', 'role', 'signInLockedUntil', 'status', 'updatedAt', 'username', 'version',
     ]);
   });
 

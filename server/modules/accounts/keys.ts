@@ -1,16 +1,19 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { Command } from '../../platform/command.js';
+import { forgetSignInLock } from '../../platform/throttle.js';
 import { recoveryRepository } from '../recovery/repository.js';
 import { secondFactorRepository } from '../second-factor/repository.js';
 import { accountsRepository } from './repository.js';
 
 /**
  * Voids what could still set or bypass the account's password: unused reset links, recovery
- * flows under way and sign-in challenges waiting for a code. Run in the transaction of every
+ * flows under way and sign-in challenges waiting for a code; and ends its sign-in lock. Run in the transaction of every
  * password change and reset, and of a restore.
  */
 export async function voidPasswordProofs(trx: Transaction<Database>, accountId: string, now: string): Promise<void> {
+  // A new password ends a sign-in lock: the guesses were against the old one.
+  await forgetSignInLock(trx, accountId);
   await recoveryRepository.retireTokens(trx, accountId, now);
   await recoveryRepository.deleteFlowsOf(trx, accountId);
   await secondFactorRepository.endChallenges(trx, accountId, now);

@@ -15,7 +15,7 @@ export function blockReason(row: AccountRow): 'ACCOUNT_DELETED' | 'ACCOUNT_RESTR
  * The one presenter of the admin list and detail (super admin only). It copies named fields,
  * so a password hash, security answer or session id can never slip into a response.
  */
-export function toAdminAccount(row: AccountRow & { hasActivities?: boolean; hasSecondFactor?: boolean }): AdminAccount {
+export function toAdminAccount(row: AccountRow & { hasActivities?: boolean; hasSecondFactor?: boolean; signInLockedUntil?: string | null }): AdminAccount {
   return {
     ...toAccountIdentity(row),
     role: normalizeRole(row.role),
@@ -31,6 +31,7 @@ export function toAdminAccount(row: AccountRow & { hasActivities?: boolean; hasS
     updatedAt: row.updatedAt,
     hasActivities: row.hasActivities ?? false,
     hasSecondFactor: row.hasSecondFactor ?? false,
+    signInLockedUntil: row.signInLockedUntil && Date.parse(row.signInLockedUntil) > Date.now() ? row.signInLockedUntil : null,
     version: row.version,
   };
 }

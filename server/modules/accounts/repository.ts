@@ -1,11 +1,12 @@
-import type { ExpressionBuilder, Kysely, Transaction, Insertable, Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { AccountsTable } from '../../db/types/accounts.js';
 import { containsInsensitive } from '../../db/dialect.js';
+import { SIGN_IN_BUDGETS, signInLockKey } from '../../platform/throttle.js';
 import type { AccountRow } from '../../platform/session-user.js';
 
 export type { AccountRow };
-export type AccountListRow = AccountRow & { hasActivities: boolean; hasSecondFactor: boolean };
+export type AccountListRow = AccountRow & { hasActivities: boolean; hasSecondFactor: boolean; signInLockedUntil?: string | null };
 type Db = Kysely<Database> | Transaction<Database>;
 
 export function normalizeIdentity(value: string): string {
@@ -27,6 +28,12 @@ function activityExists(eb: ExpressionBuilder<Database, 'accounts'>) {
 /** Two-step sign-in is on (migration 170); only the flag, never the key. */
 function secondFactorExists(eb: ExpressionBuilder<Database, 'accounts'>) {
   return eb.exists(eb.selectFrom('second_factors').select('second_factors.accountId').whereRef('second_factors.accountId', '=', 'accounts.id'));
+}
+
+/** The end of the account's sign-in lock as stored (it may have passed). */
+function signInLock(eb: ExpressionBuilder<Database, 'accounts'>) {
+  return eb.selectFrom('throttles').select('throttles.lockedUntil')
+    .where('throttles.key', '=', sql<string>`${`${SIGN_IN_BUDGETS.guesses}:${signInLockKey('')}`} || accounts.id`);
 }
 
 /** Live accounts of the list's search: name, email or username contain the term. */
@@ -54,6 +61,7 @@ export const accountsRepository = {
     const row = await db.selectFrom('accounts').selectAll()
       .select((eb) => activityExists(eb).as('hasActivities'))
       .select((eb) => secondFactorExists(eb).as('hasSecondFactor'))
+      .select((eb) => signInLock(eb).as('signInLockedUntil'))
       .where('id', '=', id).where('isDeleted', '=', 0)
       .executeTakeFirst();
     return row ? toListRow(row) : undefined;
@@ -102,12 +110,17 @@ export const accountsRepository = {
       .execute();
     // The activity flag is computed for the page's rows only, not for the rows an offset skips.
     const flags = rows.length === 0 ? [] : await db.selectFrom('accounts')
-      .select((eb) => ['id', activityExists(eb).as('hasActivities'), secondFactorExists(eb).as('hasSecondFactor')])
+      .select((eb) => ['id', activityExists(eb).as('hasActivities'), secondFactorExists(eb).as('hasSecondFactor'), signInLock(eb).as('signInLockedUntil')])
       .where('id', 'in', rows.map((r) => r.id))
       .execute();
-    const active = new Set(flags.filter((f) => Boolean(Number(f.hasActivities))).map((f) => f.id));
-    const twoStep = new Set(flags.filter((f) => Boolean(Number(f.hasSecondFactor))).map((f) => f.id));
-    return { rows: rows.map((r) => ({ ...r, hasActivities: active.has(r.id), hasSecondFactor: twoStep.has(r.id) })), total: Number(count.n) };
+    const byId = new Map(flags.map((f) => [f.id, f]));
+    return {
+      rows: rows.map((r) => {
+        const f = byId.get(r.id);
+        return { ...r, hasActivities: Boolean(Number(f?.hasActivities)), hasSecondFactor: Boolean(Number(f?.hasSecondFactor)), signInLockedUntil: f?.signInLockedUntil ?? null };
+      }),
+      total: Number(count.n),
+    };
   },
 
   /** The list as searched, in its order (newest first, then id), after where the previous batch ended. */

@@ -2,6 +2,8 @@ import { ACCOUNTS } from '../../../common/accounts.js';
 import type { AdminAccount } from '../../../common/schemas/accounts.js';
 import { nowIso } from '../../platform/clock.js';
 import { runCommand } from '../../platform/command.js';
+import { forgetSignInLock, signInLockedUntil } from '../../platform/throttle.js';
+import { noticeUnlock } from '../auth/guesses.js';
 import type { AppContext, AuthContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { accountsRepository as repo, type AccountListRow } from './repository.js';
@@ -67,6 +69,17 @@ export function createRestriction(ctx: AppContext, { loadLive, assertNameTyped, 
           },
         });
         cmd.publish({ topic: 'accounts', id, op: 'unrestrict' });
+      });
+      return present(id);
+    },
+
+    /** Ends the account's sign-in lock (wrong passwords or codes) at once; audited, and mailed to the account. */
+    async unlock(id: string, auth: AuthContext): Promise<AdminAccount> {
+      const current = await loadLive(id);
+      if (!(await signInLockedUntil(ctx.db, id))) fail('CONFLICT', M.notLocked);
+      await noticeUnlock(ctx, current, auth.actor, undefined, async (trx, cmd) => {
+        await forgetSignInLock(trx, id);
+        cmd.publish({ topic: 'accounts', id, op: 'update' });
       });
       return present(id);
     },

@@ -77,6 +77,11 @@ const routes: FastifyPluginAsync = async (app) => {
     schema: { tags, summary: 'Unrestrict an admin', params: accountIdParams, response: { 200: adminAccountSchema } },
   }, async (request) => service.unrestrict(request.params.id, requireAuth(request)));
 
+  r.post('/api/accounts/:id/unlock', {
+    config,
+    schema: { tags, summary: "End an admin's sign-in lock (wrong passwords or codes) now; audited and mailed to the account", params: accountIdParams, response: { 200: adminAccountSchema } },
+  }, async (request) => service.unlock(request.params.id, requireAuth(request)));
+
   r.post('/api/accounts/:id/second-factor/reset', {
     config,
     schema: { tags, summary: "Reset an admin's two-step sign-in (lost phone): key and recovery codes removed; audited; needs the super admin's password", params: accountIdParams, body: reauthSchema, response: { 200: adminAccountSchema } },

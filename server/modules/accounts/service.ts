@@ -100,7 +100,7 @@ export function createAccountsService(ctx: AppContext) {
         page = pages;
         ({ rows, total } = await repo.list(db, { q: query.q, offset: (page - 1) * pageSize, limit: pageSize }));
       }
-      return { items: rows.map(toAdminAccount), page, pageSize, pageCount: pages, total };
+      return { items: rows.map((row) => toAdminAccount(row)), page, pageSize, pageCount: pages, total };
     },
 
     get: present,

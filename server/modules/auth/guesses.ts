@@ -1,10 +1,12 @@
 import { LOGIN } from '../../../common/texts.js';
 import { SYSTEM_ACTOR } from '../../platform/audit.js';
-import { runCommand } from '../../platform/command.js';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/types.js';
+import { runCommand, type Command } from '../../platform/command.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { mailerFor } from '../../platform/mail.js';
-import { AttemptBudget, minutesToWait, type BudgetFailure } from '../../platform/throttle.js';
+import { AttemptBudget, minutesToWait, SIGN_IN_BUDGETS, type BudgetFailure } from '../../platform/throttle.js';
 
 /** The account a notice is about. */
 export interface NoticeAccount { id: string; fullname: string; email: string | null }
@@ -15,12 +17,20 @@ export interface NoticeAccount { id: string; fullname: string; email: string | n
  */
 export function signInBudget(ctx: AppContext): AttemptBudget {
   const { config } = ctx;
-  return new AttemptBudget(ctx.db, 'login-failures', config.loginFailuresPerAccount, config.loginFailureWindowMs, config.loginFailureWindowMs);
+  return new AttemptBudget(ctx.db, SIGN_IN_BUDGETS.guesses, config.loginFailuresPerAccount, config.loginFailureWindowMs, config.loginFailureWindowMs);
+}
+
+/** Password-and-code attempts to sign in to a locked account, the way its owner gets in at once. */
+const UNLOCK_ATTEMPTS = 5;
+
+export function unlockBudget(ctx: AppContext): AttemptBudget {
+  const { config } = ctx;
+  return new AttemptBudget(ctx.db, SIGN_IN_BUDGETS.unlock, UNLOCK_ATTEMPTS, config.loginFailureWindowMs, config.loginFailureWindowMs);
 }
 
 /** A locked account is told so, and for how long, even with the right password. */
 export function lockedOut(retryAfterMs: number): never {
-  fail('RATE_LIMITED', LOGIN.locked(minutesToWait(retryAfterMs)), undefined, { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) });
+  fail('RATE_LIMITED', LOGIN.locked(minutesToWait(retryAfterMs)), undefined, { retryAfterSeconds: Math.ceil(retryAfterMs / 1000), reason: 'locked' });
 }
 
 /** Sends a notice to the account's own address after the audit entry is stored; a mail error is logged, never shown. */
@@ -57,6 +67,35 @@ export async function noticeLockout(ctx: AppContext, account: NoticeAccount, wha
     lock.lockouts > 1 ? `This is lockout ${lock.lockouts} in a row; each one lasts twice as long as the last.` : '',
     'If this was not you, someone may be trying to get into your account: tell your system administrator.',
   ].filter(Boolean));
+}
+
+/**
+ * A locked sign-in ended early (by the owner's password and code, or a super admin's Unlock):
+ * `within` runs in the audit entry's transaction; the owner is mailed.
+ */
+export async function noticeUnlock(
+  ctx: AppContext,
+  account: NoticeAccount,
+  by: { id: string; fullname: string; email: string | null } | null,
+  ip: string | undefined,
+  within?: (trx: Transaction<Database>, cmd: Command) => Promise<void>,
+): Promise<void> {
+  const how = by ? `by ${by.fullname}` : 'with the password and a code from the authenticator app';
+  await runCommand(ctx, by ?? { id: account.id, fullname: account.fullname, email: account.email }, async (trx, cmd) => {
+    if (within) await within(trx, cmd);
+    await cmd.audit({
+      action: 'LOGIN',
+      collection: 'accounts',
+      documentId: account.id,
+      documentName: account.fullname,
+      description: `Sign-in unlocked ${how}`,
+      details: { outcome: 'unlocked', by: by ? 'super admin' : 'password and code', ip: ip ?? null },
+    });
+  });
+  mailNotice(ctx, account, 'PalaYan Admin: your account was unlocked', [
+    `The sign-in lock on your PalaYan Admin account was ended ${how}.`,
+    'If this was not you, tell your system administrator at once.',
+  ]);
 }
 
 /** A password set through the security question: its owner hears of it at once. */

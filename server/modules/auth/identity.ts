@@ -6,6 +6,7 @@ import type { AppContext, AuthContext } from '../../platform/context.js';
 import { invalid } from '../../platform/errors.js';
 import { verifyPassword } from '../../platform/passwords.js';
 import { markReauthenticated } from '../../platform/sessions.js';
+import { signInLockKey } from '../../platform/throttle.js';
 import { accountsRepository } from '../accounts/repository.js';
 import { checkCode, CodeAlreadyUsed, consumeCode, type AcceptedCode } from '../second-factor/codes.js';
 import { secondFactorRepository } from '../second-factor/repository.js';
@@ -33,7 +34,7 @@ export function identityCheck(ctx: AppContext) {
       if (auth.reauthAt && Date.now() - Date.parse(auth.reauthAt) < REAUTH_WINDOW_MS) return;
       invalid({ [fields.password]: SETTINGS.currentPasswordRequired });
     }
-    const key = `account:${auth.user.id}`;
+    const key = signInLockKey(auth.user.id);
     const spent = await guesses.spend(key);
     if (!spent.allowed) lockedOut(spent.retryAfterMs);
     const wrong = async (field: string, message: string): Promise<never> => {

@@ -11,7 +11,7 @@ import type { Actor } from '../../platform/audit.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
-import { Throttle } from '../../platform/throttle.js';
+import { forgetSignInLock, signInLockKey, Throttle } from '../../platform/throttle.js';
 import { announceEnded, endSession, findSessionByToken, makeRoomForSession, openSession } from '../../platform/sessions.js';
 import { toSessionUser } from '../../platform/session-user.js';
 import { blockReason } from '../accounts/presenter.js';
@@ -21,7 +21,7 @@ import { findOpenChallenge, newChallenge } from '../second-factor/challenges.js'
 import { checkCode, CodeAlreadyUsed, consumeCode, enableFactor } from '../second-factor/codes.js';
 import { isRequiredFor } from '../second-factor/service.js';
 import { checkTotp, newTotpSecret, setupOf } from '../second-factor/totp.js';
-import { lockedOut, noticeLockout, signInBudget } from './guesses.js';
+import { lockedOut, noticeLockout, noticeUnlock, signInBudget, unlockBudget } from './guesses.js';
 
 export function createAuthService(ctx: AppContext) {
   const { db, events, config } = ctx;
@@ -29,6 +29,7 @@ export function createAuthService(ctx: AppContext) {
   // unknown names count by the name typed), attempts per client address; both in the
   // database, shared by instances.
   const guesses = signInBudget(ctx);
+  const unlocks = unlockBudget(ctx);
   const perIp = new Throttle(db, 'login-ip', config.loginRateLimitPerMinute, 60_000);
 
   /** A wrong guess: the one that used the budget's last attempt locks the account and says so. */
@@ -81,6 +82,31 @@ export function createAuthService(ctx: AppContext) {
     };
   }
 
+  /**
+   * A locked account's owner signs in at once, from anywhere, with the password and an app code:
+   * the code first, both counted before they are checked in a budget of their own.
+   */
+  async function signInLocked(account: AccountRow, input: LoginInput, meta: { ip?: string; userAgent?: string }, lockMs: number): Promise<SessionInfo & { token: string }> {
+    const key = signInLockKey(account.id);
+    const spent = await unlocks.spend(key);
+    if (!spent.allowed) lockedOut(Math.max(spent.retryAfterMs, lockMs));
+    const factor = await secondFactorRepository.find(db, account.id);
+    const accepted = factor ? await checkCode(db, factor, input.code ?? '') : null;
+    const check = accepted ? await verifyPassword(input.password, account.password) : null;
+    if (!accepted || !check?.ok) {
+      await unlocks.failed(key, spent);
+      fail('INVALID_UNLOCK');
+    }
+    const blocked = blockReason(account);
+    if (blocked) fail(blocked);
+    const newHash = check.needsRehash ? await hashPassword(input.password) : null;
+    const session = await startSession(account, meta, { newHash, within: (trx, _cmd, now) => consumeCode(trx, account.id, accepted, now) })
+      .catch((err: unknown) => (err instanceof CodeAlreadyUsed ? fail('INVALID_UNLOCK') : Promise.reject(err)));
+    await forgetSignInLock(db, account.id);
+    await noticeUnlock(ctx, account, null, meta.ip);
+    return session;
+  }
+
   async function countIp(ip: string | undefined): Promise<void> {
     if (!ip) return;
     const state = await perIp.hit(ip);
@@ -98,9 +124,12 @@ export function createAuthService(ctx: AppContext) {
     async login(input: LoginInput, meta: { ip?: string; userAgent?: string }): Promise<(SessionInfo & { token: string }) | SecondFactorChallenge> {
       await countIp(meta.ip);
       const account = await accountsRepository.findByIdentifier(db, input.identifier);
-      const key = account ? `account:${account.id}` : `name:${normalizeIdentity(input.identifier)}`;
+      const key = account ? signInLockKey(account.id) : `name:${normalizeIdentity(input.identifier)}`;
       const spent = await guesses.spend(key);
-      if (!spent.allowed) lockedOut(spent.retryAfterMs);
+      if (!spent.allowed) {
+        if (account && input.code) return signInLocked(account, input, meta, spent.retryAfterMs);
+        lockedOut(spent.retryAfterMs);
+      }
       const check = await verifyPassword(input.password, account?.password);
       if (!account || !check.ok) {
         await wrongGuess(key, spent, account, meta.ip);
@@ -153,7 +182,7 @@ export function createAuthService(ctx: AppContext) {
       if (!challenge) fail('SIGN_IN_EXPIRED');
       const account = await accountsRepository.findById(db, challenge.accountId);
       if (!account) fail('SIGN_IN_EXPIRED');
-      const key = `account:${account.id}`;
+      const key = signInLockKey(account.id);
       const spent = await guesses.spend(key);
       if (!spent.allowed) lockedOut(spent.retryAfterMs);
       const blocked = blockReason(account);

@@ -1,4 +1,4 @@
-import { Ban, KeyRound, MonitorSmartphone, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
+import { Ban, KeyRound, LockOpen, MonitorSmartphone, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
 import { ACCOUNTS, type AccountDisplayStatus } from '../../../common/accounts';
 import { manilaShortDate, manilaTime } from '../../../common/manila-time';
 import type { AdminAccount } from '../../../common/schemas/accounts';
@@ -57,16 +57,21 @@ interface RowActions {
   onUnrestrict(): void;
   onRestrict(): void;
   onResetFactor(): void;
+  onUnlock(): void;
   onSessions(): void;
   onDelete(): void;
 }
 
 /** One account in the list, with the actions allowed on it (none but Edit on one's own). */
-export function AccountRow({ account: a, self, unrestricting, onEdit, onUnrestrict, onRestrict, onResetFactor, onSessions, onDelete }: { account: AdminAccount; self: boolean; unrestricting: boolean } & RowActions) {
+export function AccountRow({ account: a, self, unrestricting, onEdit, onUnrestrict, onRestrict, onResetFactor, onUnlock, onSessions, onDelete }: { account: AdminAccount; self: boolean; unrestricting: boolean } & RowActions) {
   return (
     <tr className="hover:bg-slate-50/60" data-testid="account-row" data-username={a.username}>
       <td className="min-w-[9rem] px-2.5 py-3 font-medium text-slate-900">
         {a.fullname}{self && <span className="ml-1 text-xs font-normal text-slate-500">{ACCOUNTS.you}</span>}
+        {a.signInLockedUntil && (
+          <span className="ml-1.5 rounded bg-red-50 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-red-700" data-testid="account-locked"
+            title={ACCOUNTS.lockedUntil(`${manilaShortDate(new Date(a.signInLockedUntil))} ${manilaTime(new Date(a.signInLockedUntil))}`)}>{ACCOUNTS.lockedBadge}</span>
+        )}
         {a.hasSecondFactor && <span className="ml-1.5 rounded bg-indigo-50 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-indigo-700" title={TWO_FACTOR.section}>{TWO_FACTOR.badge}</span>}
       </td>
       <td className="px-2.5 py-3 text-slate-700"><span className="block max-w-[13rem] truncate" title={a.email ?? undefined}>{a.email ?? ACCOUNTS.never}</span></td>
@@ -81,6 +86,7 @@ export function AccountRow({ account: a, self, unrestricting, onEdit, onUnrestri
           {!self && (a.displayStatus === 'restricted'
             ? <ActionButton label={ACCOUNTS.actions.unrestrict} icon={ShieldCheck} tone="ok" onClick={onUnrestrict} disabled={unrestricting} />
             : <ActionButton label={ACCOUNTS.actions.restrict} icon={Ban} tone="warn" onClick={onRestrict} />)}
+          {!self && a.signInLockedUntil && <ActionButton label={ACCOUNTS.actions.unlock} icon={LockOpen} tone="ok" onClick={onUnlock} />}
           {!self && a.hasSecondFactor && <ActionButton label={TWO_FACTOR.reset} icon={KeyRound} tone="warn" onClick={onResetFactor} />}
           {!self && <ActionButton label={SESSIONS.viewSessionsLabel(a.fullname)} icon={MonitorSmartphone} onClick={onSessions} />}
           {!self && <ActionButton label={ACCOUNTS.actions.delete} icon={Trash2} tone="danger" onClick={onDelete} />}

@@ -18,7 +18,7 @@ import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { CreateAccountDialog, EditAccountDialog } from './account-form-dialog';
 import { AccountRow } from './account-row';
-import { useAccountList, useDeleteAccount, useRestrictAccount, useUnrestrictAccount } from './api';
+import { useAccountList, useDeleteAccount, useRestrictAccount, useUnlockAccount, useUnrestrictAccount } from './api';
 import { ResetSecondFactorDialog } from './reset-second-factor-dialog';
 
 const C = ACCOUNTS.columns;
@@ -42,6 +42,7 @@ export function AccountsPage() {
   const [resetting, setResetting] = useState<AdminAccount | null>(null);
   const restrict = useRestrictAccount();
   const unrestrict = useUnrestrictAccount();
+  const unlock = useUnlockAccount();
   const remove = useDeleteAccount();
   const me = session?.user.id;
 
@@ -83,6 +84,15 @@ export function AccountsPage() {
     }
   }
 
+  async function doUnlock(account: AdminAccount) {
+    try {
+      await unlock.mutateAsync(account.id);
+      toast.show(M.unlocked);
+    } catch (err) {
+      toast.show(M.unlockError((err as Error).message), { tone: 'error', durationMs: 4000 });
+    }
+  }
+
   async function confirmDelete() {
     if (!deleting) return;
     try {
@@ -121,7 +131,7 @@ export function AccountsPage() {
               ) : items.map((a) => (
                 <AccountRow key={a.id} account={a} self={a.id === me} unrestricting={unrestrict.isPending}
                   onEdit={() => setEditing(a)} onUnrestrict={() => void doUnrestrict(a)} onRestrict={() => openRestrict(a)}
-                  onResetFactor={() => setResetting(a)} onSessions={() => setSessionsOf(a)} onDelete={() => openDelete(a)} />
+                  onResetFactor={() => setResetting(a)} onUnlock={() => void doUnlock(a)} onSessions={() => setSessionsOf(a)} onDelete={() => openDelete(a)} />
               ))}
       </TableFrame>
       {list.data && <Pagination page={list.data.page} pageCount={list.data.pageCount} onPageChange={setPage} />}

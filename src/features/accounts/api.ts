@@ -64,6 +64,11 @@ export function useDeleteAccount() {
     api<void>(`/api/accounts/${encodeURIComponent(id)}`, { method: 'DELETE', body: { confirmName } }));
 }
 
+/** A super admin ends an account's sign-in lock; audited and mailed on the server. */
+export function useUnlockAccount() {
+  return useAccountMutation((id: string) => api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}/unlock`, { method: 'POST' }));
+}
+
 /** A super admin removes another admin's two-step sign-in (lost phone); audited on the server. */
 export function useResetSecondFactor() {
   return useAccountMutation(({ id, proof }: { id: string; proof: ReauthInput }) =>

@@ -23,11 +23,13 @@ const SecondFactorStep = lazy(() => import('./second-factor-step'));
 export function LoginPage() {
   const navigate = useNavigate();
   const { status, login, refresh } = useSession();
-  const form = useLazyZodForm(loadLoginSchema, { defaultValues: { identifier: '', password: '' }, mode: 'onSubmit' });
+  const form = useLazyZodForm(loadLoginSchema, { defaultValues: { identifier: '', password: '', code: '' }, mode: 'onSubmit' });
   const [busy, setBusy] = useState(false);
   const [redirecting, setRedirecting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [blocked, setBlocked] = useState<string | null>(null);
+  // A locked account: its owner may sign in at once with the password and a code.
+  const [locked, setLocked] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
   const [autoLogout, setAutoLogout] = useState<string | null>(null);
   const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
@@ -55,11 +57,11 @@ export function LoginPage() {
     navigate('/dashboard', { replace: true });
   }
 
-  async function onSubmit(values: { identifier: string; password: string }) {
+  async function onSubmit(values: { identifier: string; password: string; code?: string }) {
     setBusy(true);
     setError(null);
     try {
-      const result = await login(values);
+      const result = await login(locked && values.code ? values : { identifier: values.identifier, password: values.password });
       if ('secondFactor' in result) {
         setBusy(false);
         form.setValue('password', '');
@@ -69,9 +71,10 @@ export function LoginPage() {
       await signedIn();
     } catch (err) {
       setBusy(false);
+      if (err instanceof ApiError && err.reason === 'locked') setLocked(true);
       if (err instanceof ApiError && (err.code === 'ACCOUNT_DELETED' || err.code === 'ACCOUNT_RESTRICTED')) setBlocked(err.message);
       else if (err instanceof ApiError && applyServerErrors(form as never, err)) return;
-      else if (err instanceof ApiError && (err.code === 'INVALID_CREDENTIALS' || err.code === 'RATE_LIMITED')) setError(err.message);
+      else if (err instanceof ApiError && (err.code === 'INVALID_CREDENTIALS' || err.code === 'INVALID_UNLOCK' || err.code === 'RATE_LIMITED')) setError(err.message);
       else setError(LOGIN.genericError);
     }
   }
@@ -105,6 +108,12 @@ export function LoginPage() {
               onInput={() => setError(null)} />
             <TextField name="password" label={LOGIN.passwordLabel} autoComplete="current-password" revealable
               onInput={() => setError(null)} />
+            {locked && (
+              <div className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-3" data-testid="login-locked">
+                <p className="text-sm text-amber-900">{LOGIN.lockedHelp}</p>
+                <TextField name="code" label={LOGIN.unlockCodeLabel} autoComplete="one-time-code" onInput={() => setError(null)} />
+              </div>
+            )}
             <div className="flex justify-end">
               <button type="button" className="text-sm font-medium text-brand-700 hover:underline" onClick={() => setForgotOpen(true)}>
                 {LOGIN.forgotPassword}
