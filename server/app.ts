@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { logSerializers } from './platform/log-redaction.js';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
@@ -44,7 +45,7 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    logger: options.logger === false ? false : { level: config.logLevel, serializers: logSerializers, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: LIMITS.jsonBodyLimitBytes,
     // A hop count trusts that many proxies in front of the server.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,

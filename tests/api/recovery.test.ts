@@ -319,7 +319,7 @@ describe('the emailed reset link', () => {
     const mail = [...inbox].reverse().find((m) => m.to.includes(to));
     if (!mail) throw new Error(`no email to ${to}`);
     const unfolded = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-    const match = unfolded.match(/https:\/\/palayan\.example\.gov\.ph\/reset-password\?token=[\w%-]+/);
+    const match = unfolded.match(/https:\/\/palayan\.example\.gov\.ph\/reset-password#token=[\w%-]+/);
     if (!match) throw new Error('no link in the email');
     return match[0];
   }
@@ -333,7 +333,7 @@ describe('the emailed reset link', () => {
     const link = linkIn(acc.email);
     const mail = inbox.at(-1)!;
     expect(mail.raw).toContain(`Subject: ${RECOVERY.emailSubject}`);
-    const token = decodeURIComponent(new URL(link).searchParams.get('token')!);
+    const token = decodeURIComponent(new URL(link).hash.slice('#token='.length));
     // Only the hash is stored, with the email-link purpose and a 30-minute life.
     const row = await mailApp.ctx.db.selectFrom('password_reset_tokens').selectAll().where('tokenHash', '=', sha256(token)).executeTakeFirstOrThrow();
     expect(row.purpose).toBe('email_link');
@@ -363,9 +363,9 @@ describe('the emailed reset link', () => {
     const cookie = await loginAs(mailApp.app, acc);
     const send = () => mailApp.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie } });
     expect((await send()).statusCode).toBe(200);
-    const first = decodeURIComponent(new URL(linkIn(acc.email)).searchParams.get('token')!);
+    const first = decodeURIComponent(new URL(linkIn(acc.email)).hash.slice('#token='.length));
     expect((await send()).statusCode).toBe(200);
-    const second = decodeURIComponent(new URL(linkIn(acc.email)).searchParams.get('token')!);
+    const second = decodeURIComponent(new URL(linkIn(acc.email)).hash.slice('#token='.length));
     expect(second).not.toBe(first);
     const c = recoveryClient(mailApp.app);
     expect((await c.resetWithLink(first, NEW_PASSWORD, NEW_PASSWORD)).statusCode).toBe(404);
@@ -421,8 +421,8 @@ describe('without SMTP_URL', () => {
     const mail = files.map((f) => f.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).find((f) => f.includes(`To: ${acc.email}`));
     expect(mail).toBeDefined();
     expect(mail).not.toContain('console.local');
-    const link = mail!.match(new RegExp(`http://localhost:${t.ctx.config.port}/reset-password\\?token=[\\w%-]+`))![0];
-    const token = decodeURIComponent(new URL(link).searchParams.get('token')!);
+    const link = mail!.match(new RegExp(`http://localhost:${t.ctx.config.port}/reset-password#token=[\\w%-]+`))![0];
+    const token = decodeURIComponent(new URL(link).hash.slice('#token='.length));
     const c = recoveryClient(t.app);
     expect((await c.resetWithLink(token, NEW_PASSWORD, NEW_PASSWORD)).statusCode).toBe(200);
     await login(t.app, acc.username, NEW_PASSWORD);

@@ -196,7 +196,7 @@ test('the password reset email: its link sets a new password once', async ({ pag
   const file = fs.readdirSync(outbox).find((f) => !before.has(f) && fs.readFileSync(path.join(outbox, f), 'utf8').includes(`To: ${user.email}`));
   expect(file).toBeDefined();
   const raw = fs.readFileSync(path.join(outbox, file!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const link = raw.match(/http:\/\/127\.0\.0\.1:\d+\/reset-password\?token=[\w%-]+/)![0];
+  const link = raw.match(/http:\/\/127\.0\.0\.1:\d+\/reset-password#token=[\w%-]+/)![0];
 
   const stranger = await (await browser.newContext()).newPage();
   await stranger.goto(link);

@@ -207,7 +207,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
           expiresAt: isoIn(RECOVERY_LIMITS.emailLinkTtlMs, now),
         });
       });
-      const link = `${linkOrigin(ctx.config)}/reset-password?token=${encodeURIComponent(token)}`;
+      const link = `${linkOrigin(ctx.config)}/reset-password#token=${encodeURIComponent(token)}`;
       try {
         await mailer.send(resetEmail(email, account.fullname, link));
       } catch (err) {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { CheckCircle2, KeyRound } from 'lucide-react';
 import { newPasswordSchema, type NewPasswordInput } from '../../../common/schemas/recovery';
 import { RECOVERY } from '../../../common/settings';
@@ -12,10 +12,15 @@ import { api, ApiError } from '../../lib/api';
 
 type State = 'checking' | 'invalid' | 'ready' | 'done';
 
-/** /reset-password?token=…: the page of the emailed link; the new password follows the same checklist. */
+/**
+ * /reset-password#token=…: the page of the emailed link; the new password follows the same
+ * checklist. The token rides in the fragment, which the browser never sends, so no server or
+ * proxy log holds it; links of the older ?token= form still work.
+ */
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const { hash } = useLocation();
+  const token = new URLSearchParams(hash.slice(1)).get('token') ?? params.get('token') ?? '';
   const [state, setState] = useState<State>(token ? 'checking' : 'invalid');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
