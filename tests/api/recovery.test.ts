@@ -428,3 +428,40 @@ describe('without SMTP_URL', () => {
     await login(t.app, acc.username, NEW_PASSWORD);
   });
 });
+
+describe('an emailed link belongs to the address it was sent to', () => {
+  const linkToken = (to: string) => decodeURIComponent(outboxMailsTo(t.ctx, to).at(-1)!.replace(/=3D/g, '=').match(/reset-password#token=([\w%-]+)/)![1]!);
+
+  it('stops working when the account changes its own email in Account Settings', async () => {
+    const acc = await makeAccountWithAnswer(t.ctx);
+    const cookie = await loginAs(t.app, acc);
+    expect((await t.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie } })).statusCode).toBe(200);
+    const token = linkToken(acc.email);
+    const c = recoveryClient(t.app);
+    expect((await c.checkLink(token)).statusCode).toBe(200);
+    const p = (await t.app.inject({ url: '/api/profile', headers: { cookie } })).json();
+    const moved = await t.app.inject({ method: 'PUT', url: '/api/profile', headers: { cookie }, payload: {
+      fullname: p.fullname, email: `moved.${acc.email}`, contactNo: '', securityQuestion: p.securityQuestion, securityAnswer: '', keepAnswer: true, version: p.version, currentPassword: acc.password,
+    } });
+    expect(moved.statusCode, moved.body).toBe(200);
+    // Refused as a used link is.
+    expect((await c.checkLink(token)).statusCode).toBe(404);
+    expect((await c.resetWithLink(token, 'Taken#Over2026', 'Taken#Over2026')).statusCode).toBe(404);
+    await login(t.app, acc.username, acc.password);
+  });
+
+  it('stops working when a super admin changes the account\'s email', async () => {
+    const acc = await makeAccountWithAnswer(t.ctx);
+    const cookie = await loginAs(t.app, acc);
+    await t.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie } });
+    const token = linkToken(acc.email);
+    const boss = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
+    const bossCookie = await loginAs(t.app, boss);
+    const v = (await accountsRepository.findById(t.ctx.db, acc.id))!.version;
+    const edit = await t.app.inject({ method: 'PUT', url: `/api/accounts/${acc.id}`, headers: { cookie: bossCookie }, payload: {
+      fullname: acc.fullname, username: acc.username, email: `new.${acc.email}`, version: v, currentPassword: boss.password,
+    } });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect((await recoveryClient(t.app).checkLink(token)).statusCode).toBe(404);
+  });
+});

@@ -19,6 +19,11 @@ export async function voidPasswordProofs(trx: Transaction<Database>, accountId: 
   await secondFactorRepository.endChallenges(trx, accountId, now);
 }
 
+/** The reset links mailed to the old address stop working when the account's email changes. */
+export async function voidEmailedLinks(trx: Transaction<Database>, accountId: string, now: string): Promise<void> {
+  await recoveryRepository.retireTokens(trx, accountId, now, 'email_link');
+}
+
 /**
  * An account back from the trash holds none of its old keys: it comes back restricted, without
  * its password, security question and answer, second factor, reset links, recovery flows,

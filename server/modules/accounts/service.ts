@@ -17,7 +17,7 @@ import type { EndReason } from '../../platform/sessions.js';
 import { assertUpdated } from '../../platform/versioning.js';
 import { insertAccountWithAudit } from './create-account.js';
 import { createInactivitySweep } from './inactivity.js';
-import { voidPasswordProofs } from './keys.js';
+import { voidEmailedLinks, voidPasswordProofs } from './keys.js';
 import { createRestriction } from './restriction.js';
 import { pageCount } from '../../platform/pages.js';
 import { toAdminAccount } from './presenter.js';
@@ -171,6 +171,7 @@ export function createAccountsService(ctx: AppContext) {
           if (n === 0) assertUpdated(0, await repo.findLive(trx, id), (row: AccountListRow) => toAdminAccount(row));
           if (reason) await cmd.endSessions(id, reason, self ? auth.sessionId : undefined);
           if (passwordChange) await voidPasswordProofs(trx, id, nowIso());
+          else if (normalizeIdentity(input.email) !== current.normalizedEmail) await voidEmailedLinks(trx, id, nowIso());
           await cmd.audit({
             action: 'UPDATE',
             collection: 'accounts',

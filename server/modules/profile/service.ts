@@ -6,6 +6,7 @@ import type { AppContext, AuthContext } from '../../platform/context.js';
 import { AppError, fail, invalid } from '../../platform/errors.js';
 import { assertUpdated } from '../../platform/versioning.js';
 import { normalizeIdentity } from '../accounts/repository.js';
+import { voidEmailedLinks } from '../accounts/keys.js';
 import { fileUrl } from '../../platform/storage.js';
 import { identityCheck } from '../auth/identity.js';
 import { getAccountEnums } from '../maintenance/option-lists.js';
@@ -123,6 +124,7 @@ export function createProfileService(ctx: AppContext) {
             updatedAt: now,
           });
           assertUpdated(updated, await profileRepository.findById(trx, row.id), toProfile as never);
+          if (normalizedEmail !== row.normalizedEmail) await voidEmailedLinks(trx, row.id, now);
           cmd.publish({ topic: 'accounts', id: row.id, op: 'update' });
           if (changed.length === 0 && !answerChanged) return; // only a legacy answer re-hashed
           const pick = (p: Comparable) => Object.fromEntries(changed.map((f) => [f, p[f]]));
