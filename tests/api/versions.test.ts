@@ -216,3 +216,36 @@ describe.each(['pest', 'disease'] as const)('%s versions', (kindName) => {
     expect((await call('GET', '/api/maintenance/documents/nope/versions', undefined, superCookie)).status).toBe(404);
   });
 });
+
+describe('a Dataset health removal is the super admin\'s to undo', () => {
+  const kind = CATALOG_KINDS.disease;
+  const base = `/api/${kind.route}`;
+
+  it('an ADMIN\'s version restore or edit leaves a removed photo out; a super admin\'s restore brings it back', async () => {
+    const ids = await stagePhotos(t.ctx, 'disease', superAdmin, 4);
+    const created = await createCatalogService(t.ctx, kind).create(catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(`Blast ${Date.now()}`, ids)), superAdmin, { skipImageMinimum: true });
+    const removed = ids[2]!;
+    const out = await t.app.inject({ method: 'POST', url: `/api/dataset-health/photos/${removed}/remove`, headers: { cookie: superCookie }, payload: { diseaseId: created.id } });
+    expect(out.statusCode, out.body).toBe(204);
+    const detail = async () => (await call('GET', `${base}/${created.id}`)).body;
+    const removedRow = async () => t.ctx.db.selectFrom('catalog_images').select(['entryId', 'removedFrom']).where('id', '=', removed).executeTakeFirstOrThrow();
+
+    // An ADMIN restores version 1, which held the photo: the photo stays out, and is counted as not restored.
+    const byAdmin = await call('POST', `${base}/${created.id}/versions/1/restore`, { version: (await detail()).version });
+    expect(byAdmin.status, JSON.stringify(byAdmin.body)).toBe(200);
+    expect(byAdmin.body.photosMissing).toBe(1);
+    expect((await detail()).images.map((i: Json) => i.id)).toEqual(ids.filter((i) => i !== removed));
+    expect(await removedRow()).toEqual({ entryId: null, removedFrom: created.id });
+    // Naming it in an edit does not bring it back either.
+    const edit = await call('PUT', `${base}/${created.id}`, { ...entryBody((await detail()).name, ids), version: (await detail()).version });
+    expect(edit.status).toBe(400);
+    expect(await removedRow()).toEqual({ entryId: null, removedFrom: created.id });
+
+    // The super admin may: the photo is the disease's again.
+    const bySuper = await call('POST', `${base}/${created.id}/versions/1/restore`, { version: (await detail()).version }, superCookie);
+    expect(bySuper.status, JSON.stringify(bySuper.body)).toBe(200);
+    expect(bySuper.body.photosMissing).toBe(0);
+    expect(await removedRow()).toEqual({ entryId: created.id, removedFrom: null });
+  });
+});
+

@@ -42,6 +42,8 @@ export interface SaveOptions {
   skipImageMinimum?: boolean;
   /** A restore of this earlier version: photos that were the entry's (kept for its versions) may come back. */
   restoredFrom?: number;
+  /** The restorer may undo a Dataset health removal (its permission); others bring back only photos an edit took out. */
+  canRestoreRemoved?: boolean;
 }
 
 export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
@@ -156,7 +158,8 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           const fields = { ...storedFields(input), ...await kindFields(trx, input, before, options) };
           const existing = await catalogRepository.imagesOf(trx, id);
           const existingById = new Map(existing.map((r) => [r.id, r]));
-          const former = options.restoredFrom === undefined ? [] : await catalogRepository.formerImages(trx, id, input.imageIds.filter((imageId) => !existingById.has(imageId)));
+          const former = options.restoredFrom === undefined ? [] : (await catalogRepository.formerImages(trx, id, input.imageIds.filter((imageId) => !existingById.has(imageId))))
+            .filter((r) => options.canRestoreRemoved || !r.removedFrom);
           const formerById = new Map(former.map((r) => [r.id, r]));
           const newIds = input.imageIds.filter((imageId) => !existingById.has(imageId) && !formerById.has(imageId));
           const staged = await catalogRepository.stagedOwned(trx, collection, actor.id, newIds);

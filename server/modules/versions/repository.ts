@@ -78,12 +78,14 @@ export const versionsRepository = {
     return row?.affectedParts ?? null;
   },
 
-  /** Which of `ids` are, or were, this entry's photos and are still stored. */
-  async storedPhotosOf(db: Db, entryId: string, ids: readonly string[]): Promise<Set<string>> {
+  /** Which of `ids` are, or were, this entry's photos and are still stored (with `withRemoved`, also those Dataset health took out). */
+  async storedPhotosOf(db: Db, entryId: string, ids: readonly string[], options: { withRemoved: boolean }): Promise<Set<string>> {
     const found = new Set<string>();
     for (const part of chunks(ids)) {
       const rows = await db.selectFrom('catalog_images').select('id').where('id', 'in', part)
-        .where((eb) => eb.or([eb('entryId', '=', entryId), eb('retiredFrom', '=', entryId), eb('removedFrom', '=', entryId)])).execute();
+        .where((eb) => eb.or([
+          eb('entryId', '=', entryId), eb('retiredFrom', '=', entryId), ...(options.withRemoved ? [eb('removedFrom', '=', entryId)] : []),
+        ])).execute();
       for (const r of rows) found.add(r.id);
     }
     return found;

@@ -93,7 +93,8 @@ export function createVersionRestore(ctx: AppContext) {
     const service = catalog.get(kind.collection)!;
     const values = candidate(kind.collection, id, snapshot, input);
     const photos = snapshot.photos ?? [];
-    const stored = await repo.storedPhotosOf(ctx.db, id, photos);
+    // Photos a super admin took out in Dataset health come back only for a role that may put them back there.
+    const stored = await repo.storedPhotosOf(ctx.db, id, photos, { withRemoved: can(role, 'trainingData.export') });
     const imageIds = photos.filter((p) => stored.has(p));
     const parsed = catalogUpdateSchema(kind).safeParse({
       ...withEmptyText(values, ['scientificName', 'localName', 'description', 'cause', 'symptoms', 'treatments']), imageIds, version: input.version,
@@ -107,7 +108,7 @@ export function createVersionRestore(ctx: AppContext) {
       if (gone[0] !== undefined) { errors.affectedParts = VERSION_TEXTS.optionGone(gone[0]); choices.affectedParts = allowed; }
     }
     if (!parsed.success || Object.keys(errors).length > 0) refuse(errors, choices);
-    await service.update(id, parsed.data, actor, { canSetTrainingClass: can(role, 'trainingData.export'), restoredFrom: number });
+    await service.update(id, parsed.data, actor, { canSetTrainingClass: can(role, 'trainingData.export'), canRestoreRemoved: can(role, 'trainingData.export'), restoredFrom: number });
     return photos.length - imageIds.length;
   }
 
