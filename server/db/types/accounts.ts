@@ -112,3 +112,10 @@ export interface SigningKeysTable {
   secret: string;
   createdAt: string;
 }
+
+/** A profile picture uploaded and not yet saved (migration 193): its owner's alone, removed when never saved. */
+export interface StagedAvatarsTable {
+  key: string;
+  accountId: string;
+  createdAt: string;
+}

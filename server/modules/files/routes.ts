@@ -1,11 +1,29 @@
 import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
+import { requireAuth } from '../../platform/policy.js';
+import { filesRepository } from './repository.js';
 import { assertSafeKey, InvalidStorageKey } from '../../platform/storage.js';
 
 const TYPES: Record<string, string> = {
   '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp', '.gif': 'image/gif',
 };
+
+/**
+ * Who may read a stored file: a photo of an entry (or one an edit or Dataset health took out,
+ * which versions show) any signed-in staff; a staged photo only its uploader; a profile picture
+ * anyone signed in, an unsaved one only its owner. A key no photo or picture names is not served.
+ */
+async function mayRead(db: AppContext['db'], key: string, accountId: string): Promise<boolean> {
+  if (key.startsWith('avatars/')) {
+    const owner = await filesRepository.stagedAvatarOwner(db, key);
+    return owner === undefined || owner === accountId;
+  }
+  const photo = await filesRepository.photoOf(db, key);
+  if (!photo) return false;
+  return Boolean(photo.entryId || photo.retiredFrom || photo.removedFrom) || photo.uploadedBy === accountId;
+}
 
 /**
  * GET /api/files/<key>: stored images, for signed-in staff only. Keys change when content
@@ -26,8 +44,9 @@ const routes: FastifyPluginAsync = async (app) => {
       throw err;
     }
     const type = TYPES[path.extname(key).toLowerCase()];
-    const stat = type ? await app.ctx.storage.stat(key) : null;
-    if (!type || !stat) fail('NOT_FOUND');
+    if (!type || !(await mayRead(app.ctx.db, key, requireAuth(request).user.id))) fail('NOT_FOUND');
+    const stat = await app.ctx.storage.stat(key);
+    if (!stat) fail('NOT_FOUND');
     reply.header('content-type', type);
     reply.header('content-length', stat.size);
     reply.header('cache-control', 'private, max-age=31536000, immutable');

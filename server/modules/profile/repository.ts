@@ -27,6 +27,19 @@ export const profileRepository = {
       .executeTakeFirst();
     return Number(r.numUpdatedRows);
   },
+
+  async stageAvatar(db: Db, key: string, accountId: string, at: string): Promise<void> {
+    await db.insertInto('staged_avatars').values({ key, accountId, createdAt: at }).execute();
+  },
+
+  /** The picture was saved: it is the account's, no longer staged. */
+  async unstageAvatar(db: Db, key: string): Promise<void> {
+    await db.deleteFrom('staged_avatars').where('key', '=', key).execute();
+  },
+
+  staleAvatars(db: Db, before: string, limit: number) {
+    return db.selectFrom('staged_avatars').select(['key']).where('createdAt', '<', before).orderBy('createdAt').limit(limit).execute();
+  },
 };
 
 /** A unique-constraint violation on either engine (a concurrent save took the same email). */

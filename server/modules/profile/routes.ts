@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { avatarUploadResultSchema, profileSchema, profileUpdateSchema, resetEmailResultSchema } from '../../../common/schemas/profile.js';
 import { fail } from '../../platform/errors.js';
+import { scheduleJob } from '../../platform/jobs.js';
 import { requireAuth } from '../../platform/policy.js';
 import { recoveryServiceFor } from '../recovery/service.js';
 import { createProfileService } from './service.js';
@@ -14,6 +15,7 @@ const routes: FastifyPluginAsync = async (app) => {
   const service = createProfileService(app.ctx);
   const recovery = recoveryServiceFor(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
+  scheduleJob(app, { name: 'unsaved profile picture clean-up', everyMs: 60 * 60_000, run: () => service.sweepStagedAvatars() });
 
   // The picture arrives as the raw image body (scoped to this plugin's routes).
   app.addContentTypeParser(/^image\/[\w.+-]+$/i, { parseAs: 'buffer', bodyLimit: AVATAR_UPLOAD_LIMIT_BYTES }, (_request, body, done) => done(null, body));

@@ -33,6 +33,9 @@ function keyOfPhoto(photoURL: string | null, accountId: string): string | null {
   }
 }
 
+/** How long an uploaded picture waits for its form's Save before it is removed. */
+export const STAGED_AVATAR_TTL_MS = 24 * 60 * 60_000;
+
 type Comparable = Pick<Profile, 'fullname' | 'email' | 'contactNo' | 'securityQuestion' | 'photoURL'>;
 const FIELDS = ['fullname', 'email', 'contactNo', 'securityQuestion', 'photoURL'] as const;
 
@@ -124,6 +127,7 @@ export function createProfileService(ctx: AppContext) {
             updatedAt: now,
           });
           assertUpdated(updated, await profileRepository.findById(trx, row.id), toProfile as never);
+          if (input.avatarKey) await profileRepository.unstageAvatar(trx, input.avatarKey);
           if (normalizedEmail !== row.normalizedEmail) await voidEmailedLinks(trx, row.id, now);
           cmd.publish({ topic: 'accounts', id: row.id, op: 'update' });
           if (changed.length === 0 && !answerChanged) return; // only a legacy answer re-hashed
@@ -175,8 +179,23 @@ export function createProfileService(ctx: AppContext) {
       let stamp = Date.now();
       let key = `avatars/${auth.user.id}/avatar_${stamp}.jpg`;
       while (await storage.stat(key)) key = `avatars/${auth.user.id}/avatar_${++stamp}.jpg`;
+      await profileRepository.stageAvatar(db, key, auth.user.id, nowIso());
       await storage.put(key, jpeg);
       return { avatarKey: key, previewURL: fileUrl(key) };
+    },
+
+    /** Pictures uploaded and never saved (the dialog closed without Save): files and rows removed after a day. */
+    async sweepStagedAvatars(now = Date.now()): Promise<number> {
+      let removed = 0;
+      for (;;) {
+        const stale = await profileRepository.staleAvatars(db, new Date(now - STAGED_AVATAR_TTL_MS).toISOString(), 100);
+        for (const { key } of stale) {
+          await storage.delete(key);
+          await profileRepository.unstageAvatar(db, key);
+        }
+        removed += stale.length;
+        if (stale.length < 100) return removed;
+      }
     },
   };
 }
