@@ -102,6 +102,10 @@ export const ERRORS = {
   payloadTooLarge: 'The request is too large.',
   validation: 'Some fields are not valid.',
   internal: 'Something went wrong. Please try again later.',
+  databaseDown: 'The database is not answering. Your change was not saved; try again in a minute.',
+  /** Ours, in the tone of the database's. */
+  storageDown: 'Photo storage is not answering. Your change was not saved; try again in a minute.',
+  diskFull: 'The server\'s disk is full. Your change was not saved; tell your system administrator.',
   conflict: 'This record was changed by someone else since you opened it.',
   rateLimited: 'Too many requests. Please wait a moment and try again.',
   noUserId: 'No user id',

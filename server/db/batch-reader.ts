@@ -23,6 +23,8 @@ export async function openBatchReader(config: DbConfig): Promise<BatchReader> {
 
 async function openPostgresReader(connectionString: string): Promise<BatchReader> {
   const client = new pg.Client({ connectionString });
+  // Ended by the database meanwhile: the next read fails instead of the process.
+  client.on('error', () => undefined);
   await client.connect();
   return {
     async rows<R>(query: CompiledQuery<R>, params: readonly unknown[]) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { keepAlive } from './pg-pool.js';
 import { preparedStatementsPool, registerPreparedStatements } from './prepared-statements.js';
 import { registerSqliteFile } from './read-workers.js';
 import type { Database } from './types.js';
@@ -17,6 +18,8 @@ export interface DbConfig {
   sqliteReadWorkers?: number | undefined;
   /** PostgreSQL: connections of the prepared statements' pool; POSTGRES_POOL_SIZE when unset. */
   postgresReadConnections?: number | undefined;
+  /** PostgreSQL: this instance's name in pg_stat_activity (application_name). */
+  instanceId?: string | undefined;
 }
 
 export function sqlitePath(dataDir: string): string {
@@ -45,9 +48,10 @@ const SQLITE_MMAP_BYTES = 1024 * 1024 * 1024;
 
 export function createDb(config: DbConfig): Kysely<Database> {
   if (config.databaseUrl) {
-    const statements = preparedStatementsPool(config.databaseUrl, config.postgresReadConnections ?? POSTGRES_POOL_SIZE);
-    const pool = new PoolWithStatements({ connectionString: config.databaseUrl, max: POSTGRES_POOL_SIZE }, statements);
-    pool.on('error', () => undefined);
+    const name = `palayan:${config.instanceId ?? process.pid}`.slice(0, 63);
+    const statements = preparedStatementsPool(config.databaseUrl, config.postgresReadConnections ?? POSTGRES_POOL_SIZE, name);
+    const pool = new PoolWithStatements({ connectionString: config.databaseUrl, max: POSTGRES_POOL_SIZE, application_name: name }, statements);
+    keepAlive(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     registerPreparedStatements(db, statements);
     return db;
@@ -98,6 +102,10 @@ function withStatementCache(database: SQLite.Database, beforeClose: () => Promis
       // A transaction takes the write lock when it begins: one that read first and wrote later
       // would fail at once (no waiting) when another process, e.g. the import command, wrote in between.
       const sql = text === 'begin' ? 'begin immediate' : text;
+      // A commit that failed for a full disk (SQLITE_FULL) or an I/O error has already rolled
+      // the transaction back; Kysely's rollback would then fail with "no transaction is active"
+      // and that error would replace the real one.
+      if (sql === 'rollback' && !database.inTransaction) return NO_OP;
       let stmt = cache.get(sql);
       if (!stmt) {
         stmt = withPlainRows(database.prepare(sql));
@@ -111,6 +119,13 @@ function withStatementCache(database: SQLite.Database, beforeClose: () => Promis
 
 /** What Kysely's SQLite driver uses of a statement. */
 type Statement = Pick<SQLite.Statement, 'reader' | 'all' | 'run' | 'iterate'>;
+
+const NO_OP = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: function* none() { /* nothing to read */ },
+} as unknown as Statement;
 
 /**
  * Rows read as arrays and made into objects here: better-sqlite3 sets each column of a row

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import pg from 'pg';
+import { keepAlive } from './pg-pool.js';
 
 /**
  * PostgreSQL: the statements the server runs on every search, and the session lookup of every
@@ -12,15 +13,14 @@ import pg from 'pg';
  */
 const pools = new WeakMap<Kysely<any>, pg.Pool>();
 
-export function preparedStatementsPool(connectionString: string, max: number): pg.Pool {
+export function preparedStatementsPool(connectionString: string, max: number, applicationName?: string): pg.Pool {
   const pool = new pg.Pool({
-    connectionString, max,
+    connectionString, max, ...(applicationName ? { application_name: applicationName } : {}),
     // Before the connection's first statement (pg-pool awaits it). A server without the setting
     // (before PostgreSQL 12) plans them as usual.
     onConnect: (client) => client.query('set plan_cache_mode = force_generic_plan').then(() => undefined, () => undefined),
   });
-  // An idle connection that broke (the database restarted) is dropped; the pool opens another.
-  pool.on('error', () => undefined);
+  keepAlive(pool);
   return pool;
 }
 

@@ -24,6 +24,9 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type.' },
   RATE_LIMITED: { status: 429, message: ERRORS.rateLimited },
   INTERNAL: { status: 500, message: ERRORS.internal },
+  DATABASE_UNAVAILABLE: { status: 503, message: ERRORS.databaseDown },
+  STORAGE_UNAVAILABLE: { status: 503, message: ERRORS.storageDown },
+  DISK_FULL: { status: 507, message: ERRORS.diskFull },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -80,6 +80,7 @@ export class PostgresEventBus extends MemoryEventBus {
     super();
     this.sender = new pg.Pool({ connectionString, max: 1, application_name: `${applicationName}:send` });
     this.sender.on('error', (err) => this.onError(err));
+    this.sender.on('connect', (client) => { client.on('error', (err) => this.onError(err)); });
     this.ready = this.listen();
   }
 

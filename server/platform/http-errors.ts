@@ -2,6 +2,9 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERRORS } from '../../common/texts.js';
 import { AppError, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
+import { outageOf, type Outage } from './outages.js';
+
+const OUTAGE_CODES: Record<Outage, ErrorCode> = { database: 'DATABASE_UNAVAILABLE', storage: 'STORAGE_UNAVAILABLE', disk: 'DISK_FULL' };
 
 function body(code: string, message: string, fields?: Record<string, string>, extra?: Record<string, unknown>) {
   return { error: { code, message, ...(fields ? { fields } : {}), ...(extra ?? {}) } };
@@ -35,6 +38,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
         : 'BAD_REQUEST';
       const message = code === 'BAD_REQUEST' ? err.message : ERROR_CATALOGUE[code].message;
       return reply.code(status).send(body(code, message));
+    }
+    const outage = outageOf(err);
+    if (outage) {
+      const code = OUTAGE_CODES[outage];
+      request.log.error({ err, outage }, `request failed: ${outage === 'disk' ? 'the disk is full' : `${outage === 'database' ? 'the database' : 'photo storage'} is not answering`}`);
+      if (outage !== 'disk') reply.header('retry-after', '60');
+      return reply.code(ERROR_CATALOGUE[code].status).send(body(code, ERROR_CATALOGUE[code].message));
     }
     request.log.error({ err }, 'request failed');
     return reply.code(500).send(body('INTERNAL', ERRORS.internal));

@@ -3,6 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
+import { StorageUnavailable } from './outages.js';
 
 /**
  * File storage behind one interface. Keys are relative, slash-separated paths such as
@@ -18,6 +19,8 @@ export interface Storage {
   copy?(from: string, to: string): Promise<void>;
   /** Absolute path for tools that need one (sharp, backups); local backend only. */
   localPath(key: string): string;
+  /** Throws when the store cannot be used now (the folder gone or read-only, the bucket not answering). */
+  check(): Promise<void>;
   close?(): void;
 }
 
@@ -98,6 +101,11 @@ export class LocalStorage implements Storage {
   async delete(key: string): Promise<void> {
     await fsp.rm(this.localPath(key), { force: true });
   }
+
+  async check(): Promise<void> {
+    if (!(await fsp.stat(this.root)).isDirectory()) throw new Error(`${this.root} is not a folder`);
+    await fsp.access(this.root, fs.constants.R_OK | fs.constants.W_OK);
+  }
 }
 
 /** The configured backend: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/files. */
@@ -105,7 +113,33 @@ export async function createStorage(config: { dataDir: string; s3?: import('./s3
   if (config.s3) {
     // Loaded only when used: the AWS SDK is large and most installations keep photos on disk.
     const { S3Storage } = await import('./s3-storage.js');
-    return new S3Storage(config.s3);
+    return guarded(new S3Storage(config.s3));
   }
-  return new LocalStorage(path.join(config.dataDir, 'files'));
+  return guarded(new LocalStorage(path.join(config.dataDir, 'files')));
+}
+
+/** Failures callers handle themselves: a missing file, an unsafe key, a target that exists, a full disk. */
+function passesThrough(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof InvalidStorageKey || code === 'ENOENT' || code === 'EEXIST' || code === 'ENOSPC' || code === 'EDQUOT'
+    || (err as Error | null)?.name === 'TargetExistsError';
+}
+
+/**
+ * The backend with every other failure of its calls made a StorageUnavailable (its cause kept),
+ * so a request that meets a stopped bucket or a lost mount is answered "photo storage is not
+ * answering", not with a generic error.
+ */
+function guarded<T extends Storage>(storage: T): T {
+  return new Proxy(storage, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function' || prop === 'localPath' || prop === 'close' || prop === 'constructor') return value;
+      return (...args: unknown[]) => {
+        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (!(result instanceof Promise)) return result;
+        return result.catch((err: unknown) => { throw passesThrough(err) ? err : new StorageUnavailable(err); });
+      };
+    },
+  });
 }
