@@ -132,7 +132,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   for (const module of await loadModules()) await app.register(module);
 
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
-  app.get('/api/health', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ ok: true }));
 
   registerClient(app, config.clientDir);
   return { app, ctx };

@@ -69,6 +69,8 @@ export interface Config {
   auditRetentionDays: number | undefined;
   /** DRAFT_RETENTION_DAYS: how long an unsaved pest or disease is kept for its account (default 7). */
   draftRetentionDays: number;
+  /** DISK_FREE_FLOOR_MB: below this much free space in DATA_DIR the readiness check answers 503 (default 200). */
+  diskFreeFloorMb: number;
   /** PHOTO_MAX_EDGE: the longest side of a stored photo in pixels; 0 keeps every photo as sent. */
   photoMaxEdge: number;
   /** VERSION_RETENTION: the versions kept per record (unset: every version). */
@@ -204,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     versionRetention: versionRetentionOf(env.VERSION_RETENTION),
     photoMaxEdge: photoMaxEdgeOf(env.PHOTO_MAX_EDGE),
     draftRetentionDays: Math.max(1, int(env.DRAFT_RETENTION_DAYS, CATALOG_LIMITS.draftRetentionDays)),
+    diskFreeFloorMb: Math.max(0, int(env.DISK_FREE_FLOOR_MB, 200)),
     require2faFor: rolesOf(env.REQUIRE_2FA_FOR),
     ...overrides,
   };
