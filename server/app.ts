@@ -29,6 +29,7 @@ import { registerSecurityHeaders } from './platform/security-headers.js';
 import { declarePublicRoutes, registerAccessPolicy } from './platform/policy.js';
 import { createStorage } from './platform/storage.js';
 import { startAuditSealer } from './platform/audit.js';
+import { clientKey } from './platform/client-address.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -50,6 +51,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // A hop count trusts that many proxies in front of the server.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
+  if (config.trustProxy === true) {
+    app.log.warn('TRUST_PROXY=true trusts every X-Forwarded-For hop, including addresses the client wrote itself: '
+      + 'per-address limits can be dodged. Set TRUST_PROXY to the number of proxies in front (1 for one) or their addresses.');
+  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -109,7 +114,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
     zlibOptions: { level: 6 },
   });
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, keyGenerator: (request) => clientKey(request.ip) });
   await app.register(swagger, {
     openapi: {
       info: { title: `${APP.name} API`, version: '1.0.0', description: 'Back-office API of the rice-information console.' },

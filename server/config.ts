@@ -59,6 +59,7 @@ export interface Config {
   /**
    * Fastify's trustProxy: false (default), true, a hop count, or a comma-separated list of
    * proxy addresses/CIDRs. Rate limits and logs then use the client address the proxy passes.
+   * Behind one proxy use 1: true also trusts the X-Forwarded-For entries the client wrote.
    */
   trustProxy: boolean | number | string;
   /** Photos go to this S3-compatible bucket when set; otherwise to DATA_DIR/files. */

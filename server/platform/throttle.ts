@@ -24,10 +24,12 @@ export class Throttle {
     private readonly prefix: string,
     readonly max: number,
     readonly windowMs: number,
+    /** How a key is counted: clientKey counts an address per client (an IPv6 /64 as one). */
+    private readonly keyOf: (key: string) => string = (key) => key,
   ) {}
 
   private key(key: string): string {
-    return `${this.prefix}:${key}`;
+    return `${this.prefix}:${this.keyOf(key)}`;
   }
 
   async check(key: string, now = Date.now()): Promise<ThrottleState> {

@@ -11,6 +11,7 @@ import type { Actor } from '../../platform/audit.js';
 import type { AppContext } from '../../platform/context.js';
 import { fail } from '../../platform/errors.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
+import { clientKey } from '../../platform/client-address.js';
 import { forgetSignInLock, signInLockKey, Throttle } from '../../platform/throttle.js';
 import { announceEnded, endSession, findSessionByToken, makeRoomForSession, openSession } from '../../platform/sessions.js';
 import { toSessionUser } from '../../platform/session-user.js';
@@ -30,7 +31,7 @@ export function createAuthService(ctx: AppContext) {
   // database, shared by instances.
   const guesses = signInBudget(ctx);
   const unlocks = unlockBudget(ctx);
-  const perIp = new Throttle(db, 'login-ip', config.loginRateLimitPerMinute, 60_000);
+  const perIp = new Throttle(db, 'login-ip', config.loginRateLimitPerMinute, 60_000, clientKey);
 
   /** A wrong guess: the one that used the budget's last attempt locks the account and says so. */
   async function wrongGuess(key: string, spent: Awaited<ReturnType<typeof guesses.spend>>, account: AccountRow | undefined, ip: string | undefined): Promise<void> {

@@ -1,3 +1,4 @@
+import { clientKey } from '../../platform/client-address.js';
 import { RECOVERY, RECOVERY_LIMITS } from '../../../common/settings.js';
 import { SYSTEM_ACTOR } from '../../platform/audit.js';
 import { runCommand } from '../../platform/command.js';
@@ -17,7 +18,7 @@ export function recoveryAttempts(ctx: AppContext) {
   const { db } = ctx;
   const window = RECOVERY_LIMITS.failureWindowMs;
   // In the database, so every instance shares them.
-  const ipFailures = new Throttle(db, 'recovery-ip', RECOVERY_LIMITS.ipFailures, window);
+  const ipFailures = new Throttle(db, 'recovery-ip', RECOVERY_LIMITS.ipFailures, window, clientKey);
   const identifierFailures = new Throttle(db, 'recovery-name', RECOVERY_LIMITS.identifierFailures, window);
   const answers = new AttemptBudget(db, 'recovery-answer', RECOVERY_LIMITS.maxWrongAnswers, window, RECOVERY_LIMITS.pauseMs);
 

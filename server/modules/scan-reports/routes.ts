@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DASHBOARD_PATHS } from '../../../common/first-visit.js';
 import { SCAN_REPORT_LIMITS } from '../../../common/scan-reports.js';
 import { detectionsQuerySchema, detectionsSchema, installRegistrationSchema, installTokenSchema, scanReportResultSchema, scanReportSchema } from '../../../common/schemas/scan-reports.js';
+import { clientKey } from '../../platform/client-address.js';
 import { scheduleJob } from '../../platform/jobs.js';
 import { createScanReportsService } from './service.js';
 
@@ -35,7 +36,7 @@ const routes: FastifyPluginAsync = async (app) => {
       body: installRegistrationSchema,
       response: { 201: installTokenSchema },
     },
-  }, async (request, reply) => reply.code(201).send(await service.registerInstall(request.ip)));
+  }, async (request, reply) => reply.code(201).send(await service.registerInstall(clientKey(request.ip))));
 
   r.post('/api/public/v1/scan-reports', {
     config: { access: 'public' },
@@ -47,7 +48,7 @@ const routes: FastifyPluginAsync = async (app) => {
       response: { 201: scanReportResultSchema, 200: scanReportResultSchema },
     },
   }, async (request, reply) => {
-    const result = await service.submit(request.body, request.headers.authorization, request.ip);
+    const result = await service.submit(request.body, request.headers.authorization, clientKey(request.ip));
     return reply.code(result.status === 'accepted' ? 201 : 200).send(result);
   });
 
