@@ -1,3 +1,4 @@
+import { parse as parseCsv } from 'csv-parse/sync';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../common/catalog.js';
@@ -19,8 +20,8 @@ afterAll(async () => { await t.close(); });
 
 const get = (url: string, cookie = superCookie) => t.app.inject({ method: 'GET', url, headers: { cookie } });
 
-/** A CSV body's lines as cells (the exports quote only what needs it; these tests avoid commas in values). */
-const csvLines = (body: string) => body.replace(/^\ufeff/, '').trim().split('\r\n').map((l) => l.split(','));
+/** A CSV body's lines as cells. */
+const csvLines = (body: string): string[][] => parseCsv(body.replace(/^\ufeff/, ''), { relax_column_count: true });
 
 async function addEntry(collection: 'rice_local_pests' | 'rice_local_diseases', name: string, createdAt: string, extra: Record<string, unknown> = {}) {
   await catalogRepository.insert(t.ctx.db, collection, {

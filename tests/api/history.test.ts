@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseSemicolons } from 'csv-parse/sync';
 import { HISTORY } from '../../common/history.js';
 import { manilaDate, manilaDayStart } from '../../common/history-dates.js';
 import type { HistoryEntry } from '../../common/schemas/history.js';
@@ -325,6 +326,19 @@ describe('CSV export', () => {
       ['2024-05-01 18:00:00', `'=HYPERLINK("http://x")`, 'CREATE', 'Rice Pests', "'-minus", "'@mention"],
       ['2024-05-01 17:00:00', `'=HYPERLINK("http://x")`, 'DELETE', 'Rice Diseases', "'\tTabbed", "'\rReturn"],
     ]);
+  });
+
+  it('leaves no formula for a spreadsheet that splits at semicolons', async () => {
+    const { account, who } = await actor('ADMIN', 'Ana;@cmd');
+    const trap = 'Leaf folder;=SUM(1+2)*1000';
+    await makeEntries(t.ctx, [{ ...who, timestamp: '2024-07-01T00:00:00.000Z', action: 'UPDATE', collection: 'rice_local_pests', documentName: trap, description: 'Yield; +5%\n-2 in the dry season' }]);
+    const body = (await csv({ user: account.id })).body.replace(/^\ufeff/, '');
+    expect(body).toContain(`"Leaf folder;'=SUM(1+2)*1000"`);
+    const fields: string[] = parseSemicolons(body, { delimiter: ';', relax_quotes: true, relax_column_count: true }).flat();
+    expect(fields.some((f) => f.includes('SUM(1+2)'))).toBe(true);
+    for (const field of fields) expect(field.replace(/^[\s"]+/, ''), field).not.toMatch(/^[=+\-@]/);
+    // Read with its own separator, the cells are as written, the guard's apostrophes aside.
+    expect(parseCsv(body)[1]!.slice(1, 5)).toEqual(["Ana;'@cmd", 'UPDATE', 'Rice Pests', "Leaf folder;'=SUM(1+2)*1000"]);
   });
 
   it('names older entries by their account and keeps unusual characters of a cell', async () => {

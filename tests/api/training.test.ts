@@ -1,3 +1,4 @@
+import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
@@ -31,9 +32,7 @@ function readZip(buf: Buffer): Map<string, Buffer> {
 }
 
 function csv(text: string): Record<string, string>[] {
-  const [head, ...rows] = text.trim().split('\n');
-  const cols = head!.split(',');
-  return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [cols[i], v])));
+  return parseCsv(text, { columns: true });
 }
 
 let t: TestApp;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activityText, relativeTime } from '../../common/activity';
-import { csvCell, csvRow } from '../../common/csv';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { csvCell, csvRow, unguardCsvText } from '../../common/csv';
 import { can, normalizeRole } from '../../common/permissions';
 import { passwordMeetsRules } from '../../common/password';
 import { isActivePath } from '../../src/app/nav';
@@ -73,11 +74,37 @@ describe('the CSV cell writer (OWASP CSV injection rule)', () => {
   });
   it('quotes commas, quotes and line breaks so a separator inside a value never starts a cell', () => {
     expect(csvCell('Capas, Tarlac')).toBe('"Capas, Tarlac"');
-    expect(csvCell('a,=1+2')).toBe('"a,=1+2"');
+    expect(csvCell('a,=1+2')).toBe(`"a,'=1+2"`);
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell('two\nlines')).toBe('"two\nlines"');
   });
   it('writes numbers as numbers, null as empty, and plain text as it is', () => {
     expect(csvRow(['NSIC Rc 222', -5, 0, null, undefined, 'Ñ'])).toBe('NSIC Rc 222,-5,0,,,Ñ');
+  });
+  it('quotes a semicolon or tab and guards every place a reader with another separator starts a field', () => {
+    expect(csvCell('Leaf folder;=SUM(1+2)*1000')).toBe(`"Leaf folder;'=SUM(1+2)*1000"`);
+    expect(csvCell('Dry; Wet')).toBe('"Dry; Wet"');
+    expect(csvCell('a\t@x')).toBe(`"a\t'@x"`);
+    expect(csvCell('a\n+1')).toBe(`"a\n'+1"`);
+    expect(csvCell('a; "-1"')).toBe(`"a;' ""-1"""`);
+    expect(csvCell(' =A1')).toBe(`' =A1`);
+    expect(csvCell('Capas, Tarlac; Paniqui')).toBe('"Capas, Tarlac; Paniqui"');
+  });
+  it('leaves no field that begins a formula for a reader splitting at comma, semicolon or tab', () => {
+    const cells = ['Leaf folder;=SUM(1+2)*1000', 'a;"=1"', 'x, -2', 'tab\t@x', 'line\n+1', 'ok', '=A1', ' =A1', 'a; "+1"', 'a;;=1', 'cr\r-1'];
+    const text = [csvRow(cells), csvRow([...cells].reverse()), csvRow(['x', ...cells])].join('\r\n');
+    for (const delimiter of [',', ';', '\t']) {
+      const fields: string[] = parseCsv(text, { delimiter, relax_quotes: true, relax_column_count: true }).flat();
+      expect(fields.length).toBeGreaterThan(3);
+      for (const field of fields) expect(field.replace(/^[\s"]+/, ''), `${JSON.stringify(delimiter)}: ${field}`).not.toMatch(/^[=+\-@]/);
+    }
+    // Read with this writer's own separator, every cell comes back whole.
+    const rows: string[][] = parseCsv(text, { delimiter: ',', relax_column_count: true });
+    expect(rows.map((r) => r.map(unguardCsvText))).toEqual([cells, [...cells].reverse(), ['x', ...cells]]);
+  });
+  it('reads a guarded text back as it was', () => {
+    for (const text of ['Leaf folder;=SUM(1+2)*1000', 'a; "+1"', '=A1', 'x, -2', "O'Brien; 'quoted'", 'a;;=1']) {
+      expect(unguardCsvText(parseCsv(csvCell(text), { delimiter: ',' })[0][0])).toBe(text);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { unguardCsvText } from '../../../common/csv.js';
 import type { ImportColumn, ImportMapping } from '../../../common/schemas/spreadsheets.js';
 import type { VarietyEnums } from '../../../common/schemas/maintenance.js';
 import { varietyInputSchema, type VarietyInput } from '../../../common/schemas/varieties.js';
@@ -43,8 +44,9 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /**
- * A cell as text. Exports guard text that would begin a formula with an apostrophe (common/csv.ts),
- * so a leading apostrophe before such a character is taken off again: an export reads back as it was.
+ * A cell as text. Exports guard text that would begin a formula with an apostrophe, at its start
+ * and after a separator inside it (common/csv.ts), so those apostrophes are taken off again: an
+ * export reads back as it was.
  */
 function cellText(cell: Cell): { text: string; formula: boolean } {
   if (cell === null) return { text: '', formula: false };
@@ -52,8 +54,9 @@ function cellText(cell: Cell): { text: string; formula: boolean } {
   if (typeof cell === 'number') return { text: String(cell), formula: false };
   if (cell instanceof Date) return { text: cell.toISOString().slice(0, 10), formula: false };
   const text = cell.trim();
-  if (text.startsWith("'") && FORMULA_START.test(text.slice(1))) return { text: text.slice(1), formula: false };
-  return { text, formula: FORMULA_START.test(text) && !NUMBER.test(text) };
+  if (text.startsWith("'") && FORMULA_START.test(text.slice(1))) return { text: unguardCsvText(text), formula: false };
+  const unguarded = unguardCsvText(text);
+  return { text: unguarded, formula: FORMULA_START.test(unguarded) && !NUMBER.test(unguarded) };
 }
 
 /** The list's own spelling of a value typed in another case ("dry" → "Dry"); the value as typed otherwise. */
