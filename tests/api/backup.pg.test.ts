@@ -7,6 +7,7 @@ import { loadConfig } from '../../server/config.js';
 import { createBackup, restoreBackup } from '../../server/platform/backup.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { makeAccount } from '../fixtures/factories.js';
+import { expectPrivateTree, withOpenUmask } from '../fixtures/file-modes.js';
 import { expectRestoredFrom } from '../fixtures/maintenance.js';
 
 let t: TestApp;
@@ -22,8 +23,10 @@ describe('backup and restore (PostgreSQL, pg_dump route)', () => {
     const photo = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
     await t.ctx.storage.put('rice_pests/Rice bug/1_0_a.jpg', photo);
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-backup-'));
-    const manifest = await createBackup(t.ctx.config, path.join(out, 'b1'));
+    const manifest = await withOpenUmask(() => createBackup(t.ctx.config, path.join(out, 'b1')));
     expect(manifest).toMatchObject({ engine: 'postgres', files: 1 });
+    // The dump holds password hashes, two-step secrets and signing keys: 0700 folders, 0600 files.
+    expect(expectPrivateTree(path.join(out, 'b1'))).toEqual(expect.arrayContaining(['database.pgdump', 'manifest.json', path.join('files', 'rice_pests', 'Rice bug', '1_0_a.jpg')]));
 
     const dbName = `palayan_restore_${Math.random().toString(36).slice(2, 8)}`;
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });

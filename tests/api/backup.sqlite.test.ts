@@ -7,6 +7,7 @@ import { loadConfig } from '../../server/config.js';
 import { createBackup, restoreBackup } from '../../server/platform/backup.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
+import { expectPrivateTree, withOpenUmask } from '../fixtures/file-modes.js';
 import { expectRestoredFrom } from '../fixtures/maintenance.js';
 
 let t: TestApp;
@@ -37,6 +38,27 @@ describe('backup and restore (SQLite)', () => {
       await restored.app.close();
       fs.rmSync(out, { recursive: true, force: true });
       fs.rmSync(target, { recursive: true, force: true });
+    }
+  });
+
+  it('writes its folders 0700 and its files 0600 whatever the umask, an existing folder of ours included', async () => {
+    await t.ctx.storage.put('rice_diseases/Blast/deep/1_0_b.jpg', Buffer.from('photo'));
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-backup-'));
+    try {
+      await withOpenUmask(async () => {
+        await createBackup(t.ctx.config, path.join(out, 'new', 'b3'));
+        const existing = path.join(out, 'existing');
+        fs.mkdirSync(existing, { mode: 0o777 });
+        fs.chmodSync(existing, 0o777);
+        await createBackup(t.ctx.config, existing);
+      });
+      for (const dir of [path.join(out, 'new', 'b3'), path.join(out, 'existing')]) {
+        const files = expectPrivateTree(dir);
+        expect(files).toEqual(expect.arrayContaining(['palayan.sqlite', 'manifest.json', path.join('files', 'rice_diseases', 'Blast', 'deep', '1_0_b.jpg')]));
+      }
+      expect(fs.statSync(path.join(out, 'new')).mode & 0o777).toBe(0o700);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
     }
   });
 
