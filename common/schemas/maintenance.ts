@@ -21,8 +21,13 @@ export const DEFAULT_AFFECTED_PARTS = ['leaf', 'sheath', 'panicle', 'stem', 'gra
 export const FIRST_RELEASE_YEAR = 2012;
 
 /** The current year where the department works (Asia/Manila): the year-release list follows it. */
+// One formatter for the process: each new Intl.DateTimeFormat with a time zone keeps some
+// native memory that a collection does not give back, and this runs on every variety save.
+let yearFormat: Intl.DateTimeFormat | undefined;
+
 export function currentReleaseYear(now: Date = new Date()): number {
-  const year = new Intl.DateTimeFormat('en-US', { timeZone: MAINTENANCE_LIMITS.timeZone, year: 'numeric' }).format(now);
+  yearFormat ??= new Intl.DateTimeFormat('en-US', { timeZone: MAINTENANCE_LIMITS.timeZone, year: 'numeric' });
+  const year = yearFormat.format(now);
   const n = Number(year);
   return Number.isInteger(n) ? n : now.getUTCFullYear();
 }
