@@ -92,7 +92,7 @@ export async function postgresScratchFacts(databaseUrl: string, dump: string): P
     await admin.query(`create database ${name}`);
   } catch (err) {
     await admin.end();
-    throw new Error(`could not create a scratch database to restore into (${(err as Error).message}); give the user CREATEDB or verify on another server`);
+    throw new Error(`could not create a scratch database to restore into (${(err as Error).message}); give the user CREATEDB or verify on another server`, { cause: err });
   }
   const url = new URL(databaseUrl);
   url.pathname = `/${name}`;
