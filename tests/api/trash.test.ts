@@ -173,7 +173,7 @@ describe('trash and restore', () => {
     expect((await inject('POST', `/api/accounts/${id}/unrestrict`)).statusCode).toBe(200);
     expect((await login()).statusCode).toBe(401);
     const account = (await inject('GET', `/api/accounts/${id}`)).json();
-    const saved = await inject('PUT', `/api/accounts/${id}`, bossCookie, { fullname: body.fullname, email: body.email, username: body.username, password: 'Fresh#Start2026', version: account.version });
+    const saved = await inject('PUT', `/api/accounts/${id}`, bossCookie, { fullname: body.fullname, email: body.email, username: body.username, password: 'Fresh#Start2026', version: account.version, currentPassword: boss.password });
     expect(saved.statusCode, saved.body).toBe(200);
     expect((await login('Fresh#Start2026')).statusCode).toBe(200);
   });
