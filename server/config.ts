@@ -72,6 +72,16 @@ export interface Config {
   draftRetentionDays: number;
   /** DISK_FREE_FLOOR_MB: below this much free space in DATA_DIR the readiness check answers 503 (default 200). */
   diskFreeFloorMb: number;
+  /**
+   * BACKUP_TARGET: where scheduled backups go, a folder (another disk or a mounted share) or
+   * s3://bucket/prefix (S3_ENDPOINT, S3_REGION and the S3 keys; never the photo bucket). Unset:
+   * no scheduled backups.
+   */
+  backupTarget: string | undefined;
+  /** BACKUP_EVERY_HOURS: how often (default 24). */
+  backupEveryHours: number;
+  /** BACKUP_KEEP: how many scheduled backups the target keeps (default 7). */
+  backupKeep: number;
   /** PHOTO_MAX_EDGE: the longest side of a stored photo in pixels; 0 keeps every photo as sent. */
   photoMaxEdge: number;
   /** VERSION_RETENTION: the versions kept per record (unset: every version). */
@@ -208,7 +218,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     photoMaxEdge: photoMaxEdgeOf(env.PHOTO_MAX_EDGE),
     draftRetentionDays: Math.max(1, int(env.DRAFT_RETENTION_DAYS, CATALOG_LIMITS.draftRetentionDays)),
     diskFreeFloorMb: Math.max(0, int(env.DISK_FREE_FLOOR_MB, 200)),
+    backupTarget: backupTargetOf(env.BACKUP_TARGET, env.S3_BUCKET),
+    backupEveryHours: Math.min(24 * 30, Math.max(1, int(env.BACKUP_EVERY_HOURS, 24))),
+    backupKeep: Math.min(1000, Math.max(1, int(env.BACKUP_KEEP, 7))),
     require2faFor: rolesOf(env.REQUIRE_2FA_FOR),
     ...overrides,
   };
+}
+
+/** A folder or s3://bucket/prefix; a backup in the photo bucket would be lost with it. */
+function backupTargetOf(raw: string | undefined, photoBucket: string | undefined): string | undefined {
+  const target = raw?.trim();
+  if (!target) return undefined;
+  const bucket = /^s3:\/\/([^/]+)/.exec(target)?.[1];
+  if (target.startsWith('s3://') && !bucket) throw new Error('BACKUP_TARGET: s3://bucket/prefix needs a bucket');
+  if (bucket && bucket === photoBucket) throw new Error('BACKUP_TARGET: use a bucket other than the photo bucket (S3_BUCKET), so one mistake cannot lose both');
+  return target;
 }

@@ -1,5 +1,5 @@
 import type { AccountsTable, LoginChallengesTable, PasswordResetTokensTable, RecoveryFlowsTable, SecondFactorRecoveryCodesTable, SecondFactorsTable, SessionsTable, SigningKeysTable, StagedAvatarsTable, ThrottlesTable } from './types/accounts.js';
-import type { AuditChainLinksTable, AuditChainTable, AuditLogsTable, AuditPendingTable, AuditVerificationsTable } from './types/audit.js';
+import type { AuditChainLinksTable, AuditChainTable, AuditLogsTable, AuditPendingTable, AuditVerificationsTable, BackupRunsTable } from './types/audit.js';
 import type { CatalogDraftPhotosTable, CatalogDraftsTable, CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, RecordVersionsTable, VarietiesTable, VarietySearchGramsTable } from './types/content.js';
 import type { ScanReportCountsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
 
@@ -9,6 +9,7 @@ import type { ScanReportCountsTable, ScanReportsTable, ScanReportWeeklyTable } f
  */
 export interface Database {
   accounts: AccountsTable;
+  backup_runs: BackupRunsTable;
   staged_avatars: StagedAvatarsTable;
   sessions: SessionsTable;
   import_records: ImportRecordsTable;

@@ -58,3 +58,16 @@ export interface AuditVerificationsTable {
   problemIndex: number | null;
   problemId: string | null;
 }
+
+/** A scheduled backup (migration 194): its schedule slot, who made it, where it went, or why not. */
+export interface BackupRunsTable {
+  id: string;
+  instance: string;
+  startedAt: string;
+  finishedAt: string | null;
+  ok: number | null;
+  location: string | null;
+  files: number | null;
+  bytes: number | null;
+  error: string | null;
+}

@@ -10,6 +10,8 @@ import { useSession } from '../../lib/session';
 import { useDashboardCounts, useRecentActivities } from './api';
 import { ContentChart } from './content-chart';
 import { DetectionsSection } from './detections';
+import { BackupNotice } from './backup-notice';
+import { can } from '../../../common/permissions';
 
 function StatCard({ label, value, icon: Icon, tone }: { label: string; value: number | undefined; icon: LucideIcon; tone: string }) {
   return (
@@ -81,6 +83,7 @@ export function DashboardPage() {
         )}
       </section>
 
+      {below && session && can(session.user.role, 'maintenance.manage') && <BackupNotice now={now} />}
       <ContentChart drawn={below} />
       {below && <DetectionsSection />}
     </div>
