@@ -20,6 +20,8 @@ describe('no reset, recovery or sign-in token reaches a log line', () => {
     const acc = await makeAccountWithAnswer(t.ctx);
     const cookie = await loginAs(t.app, acc);
     expect((await t.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie } })).statusCode).toBe(200);
+    // The outbox is written after the answer: wait for the message.
+    await expect.poll(() => outboxMailsTo(t.ctx, acc.email).length).toBeGreaterThan(0);
     const mail = outboxMailsTo(t.ctx, acc.email).at(-1)!.replace(/=3D/g, '=');
     const linkToken = decodeURIComponent(mail.match(/reset-password#token=([\w%-]+)/)![1]!);
     // The browser never sends a fragment; a link of the older form sends the token in the query.

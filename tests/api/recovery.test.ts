@@ -430,13 +430,17 @@ describe('without SMTP_URL', () => {
 });
 
 describe('an emailed link belongs to the address it was sent to', () => {
-  const linkToken = (to: string) => decodeURIComponent(outboxMailsTo(t.ctx, to).at(-1)!.replace(/=3D/g, '=').match(/reset-password#token=([\w%-]+)/)![1]!);
+  /** The link's token in the newest message to `to` (the outbox is written after the answer). */
+  async function linkToken(to: string): Promise<string> {
+    await expect.poll(() => outboxMailsTo(t.ctx, to).length).toBeGreaterThan(0);
+    return decodeURIComponent(outboxMailsTo(t.ctx, to).at(-1)!.replace(/=3D/g, '=').match(/reset-password#token=([\w%-]+)/)![1]!);
+  }
 
   it('stops working when the account changes its own email in Account Settings', async () => {
     const acc = await makeAccountWithAnswer(t.ctx);
     const cookie = await loginAs(t.app, acc);
     expect((await t.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie } })).statusCode).toBe(200);
-    const token = linkToken(acc.email);
+    const token = await linkToken(acc.email);
     const c = recoveryClient(t.app);
     expect((await c.checkLink(token)).statusCode).toBe(200);
     const p = (await t.app.inject({ url: '/api/profile', headers: { cookie } })).json();
@@ -454,7 +458,7 @@ describe('an emailed link belongs to the address it was sent to', () => {
     const acc = await makeAccountWithAnswer(t.ctx);
     const cookie = await loginAs(t.app, acc);
     await t.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie } });
-    const token = linkToken(acc.email);
+    const token = await linkToken(acc.email);
     const boss = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
     const bossCookie = await loginAs(t.app, boss);
     const v = (await accountsRepository.findById(t.ctx.db, acc.id))!.version;
