@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { NO_CAMERA_FACTS, readCameraFacts, takenAtIso, writeCameraFacts, type CameraFacts } from './exif.js';
+import { keptGifBlocks, MalformedGifError } from './gif-blocks.js';
 import { SNIFF_BYTES, sniffImageType, type SniffedType } from './image-type.js';
 import type { Storage } from './storage.js';
 import { readStored } from './stored-files.js';
@@ -10,7 +11,8 @@ import { readStored } from './stored-files.js';
  * metadata that can locate or identify a person: the EXIF block is replaced by one holding only
  * the camera make and model, the capture time and the orientation (exif.ts); XMP, IPTC,
  * comments, text chunks, embedded thumbnails and anything after the image's end (the extra
- * pictures phones append, each with its own EXIF) are dropped. Colour profiles are kept.
+ * pictures phones append, each with its own EXIF) are dropped. Colour profiles are kept, except
+ * a GIF's (an application extension, as XMP is: gif-blocks.ts keeps only the looping one).
  */
 export interface CleanPhoto {
   body: Buffer;
@@ -29,7 +31,16 @@ export function cleanPhoto(photo: Buffer, type: SniffedType): CleanPhoto {
   if (type === 'image/jpeg') return cleanJpeg(photo);
   if (type === 'image/png') return cleanPng(photo);
   if (type === 'image/webp') return cleanWebp(photo);
-  return { body: photo, camera: { ...NO_CAMERA_FACTS }, changed: false };
+  return cleanGif(photo);
+}
+
+function cleanGif(gif: Buffer): CleanPhoto {
+  try {
+    return finish(gif, keptGifBlocks(gif), { ...NO_CAMERA_FACTS });
+  } catch (err) {
+    if (err instanceof MalformedGifError) throw new UnreadablePhotoError(err.message);
+    throw err;
+  }
 }
 
 const EXIF_PREFIX = Buffer.from('Exif\0\0', 'latin1');

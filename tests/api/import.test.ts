@@ -31,7 +31,7 @@ afterAll(async () => {
 
 describe('import of a Firebase export', () => {
   it('reports what it would do on a dry run and writes nothing', async () => {
-    const report = await importFirestoreExport(t.ctx, exportJson, { dryRun: true, fetchImages: true });
+    const report = await importFirestoreExport(t.ctx, exportJson, { dryRun: true, fetchImages: true, allowPrivateAddresses: true });
     expect(report.counts.accounts).toMatchObject({ created: 3 });
     expect(report.counts.audit_logs).toMatchObject({ created: 3 });
     const accounts = await t.ctx.db.selectFrom('accounts').select('id').execute();
@@ -40,7 +40,7 @@ describe('import of a Firebase export', () => {
   });
 
   it('imports every collection keeping ids, deletions, alternate audit fields and hashing secrets', async () => {
-    const report = await importFirestoreExport(t.ctx, exportJson, { fetchImages: true, fetchTimeoutMs: 2000 });
+    const report = await importFirestoreExport(t.ctx, exportJson, { fetchImages: true, allowPrivateAddresses: true, fetchTimeoutMs: 2000 });
     expect(report.counts).toEqual({
       maintenance: { created: 0, updated: 2, unchanged: 0, skipped: 0 },
       accounts: { created: 3, updated: 0, unchanged: 0, skipped: 0 },
@@ -96,7 +96,7 @@ describe('import of a Firebase export', () => {
   it('changes nothing when run a second time', async () => {
     const auditBefore = (await t.ctx.db.selectFrom('audit_logs').select('id').execute()).length;
     const passwordBefore = (await t.ctx.db.selectFrom('accounts').select('password').where('id', '=', 'acc_legacy_01').executeTakeFirstOrThrow()).password;
-    const report = await importFirestoreExport(t.ctx, exportJson, { fetchImages: true, fetchTimeoutMs: 2000 });
+    const report = await importFirestoreExport(t.ctx, exportJson, { fetchImages: true, allowPrivateAddresses: true, fetchTimeoutMs: 2000 });
     for (const [collection, n] of Object.entries(report.counts)) {
       expect({ collection, created: n.created, updated: n.updated }).toEqual({ collection, created: 0, updated: 0 });
     }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../common/catalog.js';
 import { catalogRuntime } from '../../server/modules/catalog/runtime.js';
 import { cleanStoredLocations } from '../../server/modules/catalog/photo-cleanup.js';
+import * as gifPrivacy from '../../server/db/migrations/195_gif_privacy.js';
 import { readStored } from '../../server/platform/stored-files.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { exifTagsOf, jpegWithGps, PHONE_EXIF, uploadPhoto } from '../fixtures/catalog.js';
@@ -33,6 +34,60 @@ async function pngWithGps(): Promise<Buffer> {
   chunk.writeUInt32BE(zlib.crc32(data, zlib.crc32('iTXt')) >>> 0, 8 + data.length);
   const iend = png.length - 12;
   return Buffer.concat([png.subarray(0, iend), chunk, png.subarray(iend)]);
+}
+
+/** An extension block: introducer, label, then the data as sub-blocks of at most 255 bytes. */
+function gifExtension(label: number, first: Buffer | null, data: Buffer): Buffer {
+  const blocks: Buffer[] = [Buffer.from([0x21, label])];
+  if (first) blocks.push(Buffer.from([first.length]), first);
+  for (let at = 0; at < data.length; at += 255) {
+    const part = data.subarray(at, at + 255);
+    blocks.push(Buffer.from([part.length]), part);
+  }
+  return Buffer.concat([...blocks, Buffer.from([0])]);
+}
+
+const GIF_XMP_GPS = '<x:xmpmeta><exif:GPSLatitude>15,28.53N</exif:GPSLatitude></x:xmpmeta>';
+const GIF_COMMENT = 'Taken at the farm of Juan dela Cruz';
+
+/** Three frames that loop, as sharp writes them (with the NETSCAPE2.0 looping extension). */
+async function animatedGif(): Promise<Buffer> {
+  const [width, height, frames] = [20, 15, 3];
+  const raw = Buffer.alloc(width * height * frames * 3);
+  for (let i = 0; i < width * height * frames; i += 1) raw.set([Math.floor(i / (width * height)) * 100, (i % width) * 12, 60], i * 3);
+  return sharp(raw, { raw: { width, height: height * frames, channels: 3, pageHeight: height } }).gif({ loop: 0, delay: [100, 120, 140] }).toBuffer();
+}
+
+/**
+ * That GIF with an XMP packet naming a place (as Photoshop writes it: "XMP DataXMP", the packet,
+ * then the 258-byte magic trailer that ends the sub-blocks), a comment, a plain text extension,
+ * and a phone's JPEG after the trailer.
+ */
+async function gifWithGps(): Promise<Buffer> {
+  const gif = await animatedGif();
+  const afterColourTable = 13 + (gif[10]! & 0x80 ? 3 * (1 << ((gif[10]! & 7) + 1)) : 0);
+  const magic = Buffer.from([1, ...Array.from({ length: 256 }, (_, i) => 255 - i)]);
+  const xmp = Buffer.concat([Buffer.from([0x21, 0xff, 11]), Buffer.from('XMP DataXMP'), Buffer.from(GIF_XMP_GPS), magic, Buffer.from([0])]);
+  const comment = gifExtension(0xfe, null, Buffer.from(GIF_COMMENT));
+  const plainText = gifExtension(0x01, Buffer.from([0, 0, 0, 0, 20, 0, 15, 0, 8, 8, 1, 0]), Buffer.from(PHONE_EXIF.IFD0.Artist));
+  const icc = gifExtension(0xff, Buffer.from('ICCRGBG1012'), Buffer.from(`profile by ${PHONE_EXIF.IFD2.BodySerialNumber}`));
+  const lastFrame = gif.lastIndexOf(Buffer.from([0x21, 0xf9]));
+  return Buffer.concat([
+    gif.subarray(0, afterColourTable), xmp, comment, icc, gif.subarray(afterColourTable, lastFrame), plainText, comment,
+    gif.subarray(lastFrame), await jpegWithGps(16, 12),
+  ]);
+}
+
+async function expectCleanGif(stored: Buffer, original: Buffer, what: string): Promise<void> {
+  await expectNoLocation(stored, what);
+  for (const text of ['XMP DataXMP', 'ICCRGBG1', GIF_COMMENT, 'Exif']) expect(stored.includes(Buffer.from(text)), `${what}: ${text}`).toBe(false);
+  expect(stored.includes(Buffer.from('NETSCAPE2.0')), what).toBe(true);
+  expect(stored.at(-1), what).toBe(0x3b);
+  const [before, after] = [await sharp(original, { animated: true }).metadata(), await sharp(stored, { animated: true }).metadata()];
+  expect({ pages: after.pages, loop: after.loop, delay: after.delay, width: after.width, height: after.height }, what)
+    .toEqual({ pages: 3, loop: 0, delay: [100, 120, 140], width: before.width, height: before.height });
+  const pixels = (photo: Buffer) => sharp(photo, { animated: true }).raw().toBuffer();
+  expect((await pixels(stored)).equals(await pixels(original)), what).toBe(true);
 }
 
 async function storedRow(id: string) {
@@ -87,6 +142,46 @@ describe('no location in any stored photo', () => {
         expect((await sharp(await readStored(t.ctx.storage, key!)).metadata()).exif, key!).toBeUndefined();
       }
     }
+  });
+
+  it('stores an uploaded GIF without its XMP, comments, other application extensions or what follows the trailer, its frames unchanged; so does the training ZIP', async () => {
+    const gif = await gifWithGps();
+    expect(gif.includes(Buffer.from('GPSLatitude'))).toBe(true);
+    const res = await uploadPhoto(t.app, cookie, CATALOG_KINDS.disease, 'farm.gif', gif, 'image/gif');
+    expect(res.statusCode, res.body).toBe(201);
+    const row = await storedRow(res.json().id);
+    const stored = await readStored(t.ctx.storage, row.originalKey!);
+    await expectCleanGif(stored, gif, 'uploaded GIF');
+    expect(row).toMatchObject({ mimeType: 'image/gif', locationCleaned: 1, sizeBytes: stored.length, sha256: crypto.createHash('sha256').update(stored).digest('hex') });
+
+    // The uploaded GIF saved on a disease, and one stored before GIFs were cleaned (migration 195 marks it not cleaned).
+    const diseaseId = `gif-${Date.now()}`;
+    await t.ctx.db.insertInto('rice_local_diseases').values({ id: diseaseId, name: `GIF blight ${Date.now()}`, scientificName: null, isDeleted: 0, createdAt: new Date().toISOString() }).execute();
+    await t.ctx.db.updateTable('catalog_images').set({ entryId: diseaseId, linkedAt: new Date().toISOString() }).where('id', '=', row.id).execute();
+    const legacyKey = `rice_disease/${diseaseId}/legacy.gif`;
+    await t.ctx.storage.put(legacyKey, gif);
+    await t.ctx.db.insertInto('catalog_images').values({
+      id: `${diseaseId}-legacy`, collection: 'rice_local_diseases', entryId: diseaseId, position: 1, status: 'ready', originalKey: legacyKey, displayKey: null, thumbKey: null,
+      externalUrl: null, mimeType: 'image/gif', sizeBytes: gif.length, width: 20, height: 15, originalName: 'legacy.gif', locationCleaned: 1,
+      sha256: crypto.createHash('sha256').update(gif).digest('hex'), uploadedBy: null, createdAt: new Date().toISOString(), linkedAt: new Date().toISOString(),
+    }).execute();
+    await gifPrivacy.up(t.ctx.db);
+    expect((await storedRow(`${diseaseId}-legacy`)).locationCleaned).toBe(0);
+    expect((await storedRow(row.id)).locationCleaned).toBe(0);
+
+    const zip = await t.app.inject({ url: `/api/training-sets/diseases?diseaseId=${diseaseId}&layout=flat`, headers: { cookie } });
+    expect(zip.statusCode).toBe(200);
+    for (const text of ['GPSLatitude', 'XMP DataXMP', GIF_COMMENT, PHONE_EXIF.IFD0.Artist, PHONE_EXIF.IFD2.BodySerialNumber]) {
+      expect(zip.rawPayload.includes(Buffer.from(text)), text).toBe(false);
+    }
+    expect(zip.rawPayload.includes(stored)).toBe(true);
+    const metadata = zip.rawPayload.toString('latin1');
+    expect(metadata).toContain(`,${diseaseId}-legacy,`);
+
+    // migrate-photos --strip-location cleans the one stored before; the clean upload is left as it is.
+    expect(await cleanStoredLocations(t.ctx)).toMatchObject({ total: 2, changed: 1, unreadable: 0 });
+    await expectCleanGif(await readStored(t.ctx.storage, (await storedRow(`${diseaseId}-legacy`)).originalKey!), gif, 'legacy GIF');
+    expect(await readStored(t.ctx.storage, row.originalKey!)).toEqual(stored);
   });
 
   it('cleans photos stored before (migrate-photos --strip-location), resumably; the training set never ships a location, even before', async () => {

@@ -11,6 +11,14 @@ function rng(seed: number) {
   return () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x / 2 ** 32; };
 }
 
+/** Two looping frames, a comment before them and bytes after the trailer. */
+async function gifWithComment(): Promise<Buffer> {
+  const gif = await sharp({ create: { width: 24, height: 36, channels: 3, background: { r: 10, g: 200, b: 90 }, pageHeight: 18 } }).gif({ loop: 0 }).toBuffer();
+  const at = gif.indexOf(Buffer.from([0x21, 0xf9]));
+  const comment = Buffer.concat([Buffer.from([0x21, 0xfe, 9]), Buffer.from('farm note'), Buffer.from([0])]);
+  return Buffer.concat([gif.subarray(0, at), comment, gif.subarray(at), Buffer.from('after the trailer')]);
+}
+
 describe('photo metadata', () => {
   it('writes back only the kept facts, and reads them again', () => {
     const facts = { make: 'Cam', model: 'Phone 7 Pro', takenAt: '2026:07:01 08:30:12', takenOffset: '+08:00', orientation: 6 };
@@ -26,6 +34,7 @@ describe('photo metadata', () => {
       ['image/jpeg', await base.clone().jpeg().toBuffer()],
       ['image/png', await base.clone().png().toBuffer()],
       ['image/webp', await base.clone().webp().toBuffer()],
+      ['image/gif', await gifWithComment()],
     ];
     let unreadable = 0;
     for (const [type, photo] of samples) {

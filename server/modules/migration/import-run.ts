@@ -1,19 +1,21 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { CATALOG_LIMITS } from '../../../common/catalog.js';
 import type { Database } from '../../db/types.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext } from '../../platform/context.js';
+import { EXTENSION_OF, SNIFF_BYTES, sniffImageType, type SniffedType } from '../../platform/image-type.js';
 import type { Storage } from '../../platform/storage.js';
 import type { ExportCollections, ExportDoc } from './firestore.js';
+import { fetchImageBytes, ImageFetchError } from './image-fetch.js';
 import type { ImportOptions, ImportReport, Outcome } from './importer.js';
 import { migrationRepository as repo, type ImportTable } from './repository.js';
 
-const IMAGE_TYPES: Array<[string, (b: Buffer) => boolean, string]> = [
-  ['image/jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff, '.jpg'],
-  ['image/png', (b) => b.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex')), '.png'],
-  ['image/gif', (b) => b.subarray(0, 4).toString('latin1') === 'GIF8', '.gif'],
-  ['image/webp', (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP', '.webp'],
-];
+export interface FetchedImage {
+  body: Buffer;
+  mime: SniffedType;
+  ext: string;
+}
 
 /** Stable ids for rows the export has no id for (images), so a second run finds them again. */
 export function stableId(...parts: string[]): string {
@@ -32,6 +34,8 @@ export interface ImportRun {
   /** PHOTO_MAX_EDGE: fetched photos larger than this are stored at this size. */
   photoMaxEdge: number;
   dryRun: boolean;
+  /** Image URLs are downloaded (--no-fetch turns it off); they stay links otherwise. */
+  fetchImages: boolean;
   importedAt: string;
   report: ImportReport;
   count(collection: string, outcome: Outcome): void;
@@ -44,8 +48,8 @@ export interface ImportRun {
   remember(collection: string, id: string, hash: string): Promise<void>;
   /** Creates or updates one row; compares the mapped fields so an unchanged row is left alone. */
   upsert(table: ImportTable, collection: string, id: string, row: Record<string, unknown>): Promise<Outcome>;
-  /** An image URL's bytes when fetching is on and it is a real image (by its bytes), else null. */
-  fetchImage(url: string): Promise<{ body: Buffer; mime: string; ext: string } | null>;
+  /** An image URL's bytes when fetching is on and they are an accepted image (by its bytes), else why not. */
+  fetchImage(url: string): Promise<FetchedImage | { failed: string }>;
 }
 
 export function createImportRun(ctx: AppContext, collections: ExportCollections, order: readonly string[], options: ImportOptions): ImportRun {
@@ -56,7 +60,7 @@ export function createImportRun(ctx: AppContext, collections: ExportCollections,
   let done = 0;
   const importedAt = nowIso();
   const run: ImportRun = {
-    db, storage, photoMaxEdge: ctx.config.photoMaxEdge, dryRun, importedAt, report,
+    db, storage, photoMaxEdge: ctx.config.photoMaxEdge, dryRun, fetchImages: options.fetchImages ?? false, importedAt, report,
     count(collection, outcome) {
       report.counts[collection] ??= { created: 0, updated: 0, unchanged: 0, skipped: 0 };
       report.counts[collection][outcome] += 1;
@@ -91,16 +95,21 @@ export function createImportRun(ctx: AppContext, collections: ExportCollections,
       return 'updated';
     },
     async fetchImage(url) {
-      if (!options.fetchImages || !/^https?:\/\//i.test(url)) return null;
+      if (!options.fetchImages) return { failed: 'fetching is off' };
+      let body: Buffer;
       try {
-        const res = await fetch(url, { signal: AbortSignal.timeout(options.fetchTimeoutMs ?? 10_000), redirect: 'follow' });
-        if (!res.ok) return null;
-        const body = Buffer.from(await res.arrayBuffer());
-        const type = IMAGE_TYPES.find(([, test]) => test(body));
-        return type ? { body, mime: type[0], ext: type[2] } : null;
-      } catch {
-        return null;
+        body = await fetchImageBytes(url, {
+          maxBytes: options.maxImageBytes ?? CATALOG_LIMITS.maxUploadBytes,
+          timeoutMs: options.fetchTimeoutMs ?? 10_000,
+          allowPrivateAddresses: options.allowPrivateAddresses ?? false,
+        });
+      } catch (err) {
+        if (err instanceof ImageFetchError) return { failed: err.message };
+        throw err;
       }
+      const sniffed = sniffImageType(body.subarray(0, SNIFF_BYTES));
+      if (!('type' in sniffed)) return { failed: `not an accepted image (${sniffed.refused})` };
+      return { body, mime: sniffed.type, ext: EXTENSION_OF[sniffed.type] };
     },
   };
   return run;

@@ -15,7 +15,12 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Try to download image URLs into storage (otherwise they stay external). */
   fetchImages?: boolean;
+  /** Deadline of one image's download (default 10 s). */
   fetchTimeoutMs?: number;
+  /** Largest image body downloaded (default: the catalog's upload limit); a larger one is cut off and not imported. */
+  maxImageBytes?: number;
+  /** Fetch from loopback and private addresses too (tests); refused by default (image-fetch.ts). */
+  allowPrivateAddresses?: boolean;
   onProgress?: (progress: { phase: string; done: number; total: number }) => void;
 }
 

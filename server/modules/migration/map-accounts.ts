@@ -1,11 +1,16 @@
 import bcrypt from 'bcrypt';
 import { normalizeRole } from '../../../common/permissions.js';
+import { AVATAR } from '../../../common/settings.js';
+import { EXTENSION_OF, type SniffedType } from '../../platform/image-type.js';
+import { probeImage } from '../../platform/images.js';
 import { hashPassword, isHash } from '../../platform/passwords.js';
+import { cleanPhoto, UnreadablePhotoError, type CleanPhoto } from '../../platform/photo-privacy.js';
+import { fitPhotoEdge } from '../../platform/photo-size.js';
 import { fileUrl, safeSegment } from '../../platform/storage.js';
 import { normalizeIdentity } from '../accounts/repository.js';
 import { toBool, toIso, toText, type ExportCollections } from './firestore.js';
 import { migrationRepository as repo } from './repository.js';
-import { stableId, type ImportRun } from './import-run.js';
+import { stableId, type FetchedImage, type ImportRun } from './import-run.js';
 
 /** A stored secret that already equals the export's plain value is kept (hashing again would differ). */
 async function secretFor(plainOrHash: string | null, existing: unknown, normalise: (s: string) => string = (s) => s): Promise<string | null> {
@@ -14,6 +19,50 @@ async function secretFor(plainOrHash: string | null, existing: unknown, normalis
   const value = normalise(plainOrHash);
   if (typeof existing === 'string' && isHash(existing) && (await bcrypt.compare(value, existing))) return existing;
   return hashPassword(value);
+}
+
+/**
+ * The photoURL of an imported account: the picture fetched and taken in as an uploaded photo is
+ * (accepted type by its bytes, no location or identifying metadata, at most AVATAR.maxInputPixels
+ * read and AVATAR.maxSide kept) and stored; the link as it is when fetching is off or on a dry
+ * run. A picture that cannot be fetched or taken in leaves the account without one, reported.
+ */
+async function importAvatar(run: ImportRun, id: string, url: string | null, existing: unknown): Promise<string | null> {
+  if (!url) return null;
+  if (!/^https?:\/\//i.test(url)) {
+    run.report.problems.push(`accounts/${id}: profile picture ${url.slice(0, 80)} is not an http(s) link; the account has none.`);
+    return null;
+  }
+  const key = `avatars/${safeSegment(id)}/avatar_imported_${stableId(url).slice(0, 8)}`;
+  if (typeof existing === 'string' && existing.startsWith(fileUrl(key))) return existing;
+  if (run.dryRun || !run.fetchImages) {
+    run.report.images.external.push(`accounts/${id} photoURL ${url}`);
+    return url;
+  }
+  const image = await run.fetchImage(url);
+  const avatar = 'body' in image ? await takeInAvatar(image) : image;
+  if ('failed' in avatar) {
+    run.report.problems.push(`accounts/${id}: profile picture ${url} not imported (${avatar.failed}); the account has none.`);
+    return null;
+  }
+  await run.storage.put(key + EXTENSION_OF[avatar.type], avatar.body);
+  run.report.images.fetched += 1;
+  return fileUrl(key + EXTENSION_OF[avatar.type]);
+}
+
+async function takeInAvatar(image: FetchedImage): Promise<{ body: Buffer; type: SniffedType } | { failed: string }> {
+  let clean: CleanPhoto;
+  try {
+    clean = cleanPhoto(image.body, image.mime);
+  } catch (err) {
+    if (err instanceof UnreadablePhotoError) return { failed: 'not a readable image' };
+    throw err;
+  }
+  const probe = await probeImage(clean.body);
+  if (!probe) return { failed: 'not a readable image' };
+  if (probe.width * probe.height > AVATAR.maxInputPixels) return { failed: `more than ${AVATAR.maxInputPixels} pixels` };
+  const sized = await fitPhotoEdge(clean.body, image.mime, clean.camera, AVATAR.maxSide, probe).catch(() => null);
+  return sized ?? { failed: 'not a readable image' };
 }
 
 /** Accounts: ids kept; plain passwords and security answers hashed on the way in. */
@@ -40,21 +89,7 @@ export async function importAccounts(run: ImportRun, docs: ExportCollections[str
     const existing = await repo.findById(run.db, 'accounts', id);
     const restricted = toBool(doc.isRestricted) || toText(doc.status) === 'restricted';
     const status = restricted ? 'restricted' : (['active', 'inactive'].includes(toText(doc.status) ?? '') ? toText(doc.status)! : 'active');
-    const photo = toText(doc.photoURL);
-    let photoURL = photo;
-    if (photo && /^https?:\/\//i.test(photo)) {
-      const key = `avatars/${safeSegment(id)}/avatar_imported_${stableId(photo).slice(0, 8)}`;
-      const known = typeof existing?.photoURL === 'string' && existing.photoURL.startsWith(fileUrl(key));
-      if (known) photoURL = existing!.photoURL as string;
-      else {
-        const image = run.dryRun ? null : await run.fetchImage(photo);
-        if (image) {
-          await run.storage.put(key + image.ext, image.body);
-          photoURL = fileUrl(key + image.ext);
-          run.report.images.fetched += 1;
-        } else run.report.images.external.push(`accounts/${id} photoURL ${photo}`);
-      }
-    }
+    const photoURL = await importAvatar(run, id, toText(doc.photoURL), existing?.photoURL);
     const row = {
       fullname: toText(doc.fullname) ?? toText(doc.fullName) ?? toText(doc.name) ?? username,
       username,

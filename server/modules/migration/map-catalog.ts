@@ -30,10 +30,10 @@ export async function importCatalog(run: ImportRun, collection: 'rice_local_pest
         imageUrls.push(known.originalKey ? fileUrl(known.originalKey as string) : (known.externalUrl as string));
         continue;
       }
-      const image = run.dryRun ? null : await run.fetchImage(url);
+      const image = run.dryRun ? { failed: 'dry run' } : await run.fetchImage(url);
       const createdAt = toIso(doc.createdAt) ?? run.importedAt;
       let row: Record<string, unknown>;
-      if (image) {
+      if ('body' in image) {
         const base = safeSegment(decodeURIComponent(path.basename(new URL(url).pathname)).replace(/\.[^.]+$/, ''), 'image');
         // Stored as every upload is: without location or identifying metadata, at most PHOTO_MAX_EDGE.
         const photo = await sizedImport(cleanImported(image.body, image.mime), image.mime, run.photoMaxEdge);
@@ -48,7 +48,7 @@ export async function importCatalog(run: ImportRun, collection: 'rice_local_pest
         imageUrls.push(fileUrl(key));
       } else {
         row = { status: 'external', originalKey: null, mimeType: null, sizeBytes: null, sha256: null, externalUrl: url };
-        run.report.images.external.push(`${collection}/${id} ${url}`);
+        run.report.images.external.push(`${collection}/${id} ${url} (${image.failed})`);
         imageUrls.push(url);
       }
       if (!run.dryRun) {
