@@ -29,7 +29,7 @@ describe('scheduled backups to a folder', () => {
     const boss = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
     const admin = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
     expect((await status(admin)).statusCode).toBe(403);
-    expect((await status(boss)).json()).toMatchObject({ configured: true, everyHours: 6, lastGood: null, stale: true });
+    expect((await status(boss)).json()).toMatchObject({ configured: true, everyHours: 6, lastGood: null, stale: false, lastFailure: null });
 
     // Two instances find the same slot due at once: one backup.
     const one = createBackupsService(t.ctx);
