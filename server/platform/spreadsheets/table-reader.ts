@@ -4,7 +4,7 @@ import { parse as parseCsv } from 'csv-parse';
 import { readSheet } from 'read-excel-file/node';
 import { IMPORT_TEXTS, SPREADSHEET_LIMITS, type SpreadsheetFormat } from '../../../common/spreadsheets.js';
 import { fail } from '../errors.js';
-import { checkUnpackedSize, UnpackLimitError } from './zip-guard.js';
+import { UnpackLimitError, unpackXlsx } from './zip-guard.js';
 
 export type Cell = string | number | boolean | Date | null;
 export interface TableRow { row: number; cells: Cell[] }
@@ -81,15 +81,16 @@ async function* csvRecords(file: string, shape: CsvShape): AsyncGenerator<string
 }
 
 async function* xlsxRecords(file: string): AsyncGenerator<Cell[]> {
+  let workbook: Buffer;
   try {
-    await checkUnpackedSize(file, SPREADSHEET_LIMITS.maxUnpackedBytes, SPREADSHEET_LIMITS.maxZipEntries);
+    workbook = await unpackXlsx(file, { maxBytes: SPREADSHEET_LIMITS.maxUnpackedBytes, maxEntries: SPREADSHEET_LIMITS.maxZipEntries });
   } catch (err) {
     if (err instanceof UnpackLimitError) fail('PAYLOAD_TOO_LARGE', T.unpackTooLarge, { file: T.unpackTooLarge });
-    notSpreadsheet();
+    return notSpreadsheet();
   }
   let sheet: Cell[][];
   try {
-    sheet = await readSheet(file) as Cell[][];
+    sheet = await readSheet(workbook) as Cell[][];
   } catch {
     return notSpreadsheet();
   }
