@@ -62,6 +62,11 @@ export class E2EServer {
     child.once('exit', () => { this.exited = true; });
   }
 
+  /** What the server has written to its log so far (its last 5,000 writes). */
+  log(): string {
+    return this.output.join('');
+  }
+
   static async start(env: ServerEnv): Promise<E2EServer> {
     const port = await freePort();
     const dataDir = path.join(ROOT, '.tmp', 'e2e-data', `${port}-${uniqueTag()}`);
@@ -85,7 +90,7 @@ export class E2EServer {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const output: string[] = [];
-    const keep = (chunk: Buffer) => { output.push(chunk.toString()); if (output.length > 200) output.shift(); };
+    const keep = (chunk: Buffer) => { output.push(chunk.toString()); if (output.length > 5000) output.shift(); };
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     const server = new E2EServer(child, port, dataDir, output);

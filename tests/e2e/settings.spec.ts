@@ -183,7 +183,11 @@ test('Escape closes the crop dialog first, then Account Settings; a backdrop cli
   await expect(page.getByTestId('header-name')).toHaveText(user.fullname);
 });
 
-test('the password reset email: its link sets a new password once', async ({ page, browser, app }) => {
+test.describe('with every request logged', () => {
+  // A server of its own that logs each request, to show no token reaches a log line.
+  test.use({ serverEnv: { LOG_LEVEL: 'info' } });
+
+test('the password reset email: its link sets a new password once, and no token is logged', async ({ page, browser, app }) => {
   const user = await app.account('ADMIN');
   await signIn(page, app, user);
   const dialog = await openSettings(page);
@@ -211,4 +215,11 @@ test('the password reset email: its link sets a new password once', async ({ pag
   await stranger.goto(link);
   await expect(stranger.getByText(RECOVERY.linkInvalid)).toBeVisible();
   await loginViaUi(stranger, user.username, 'Seedling#77');
+
+  const token = decodeURIComponent(new URL(link).hash.slice('#token='.length));
+  const log = app.log();
+  expect(log).toContain('/api/recovery/email-link');
+  expect(log).not.toContain(token);
+  expect(log).not.toContain(encodeURIComponent(token));
+});
 });
