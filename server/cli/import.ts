@@ -5,10 +5,16 @@ import { loadConfig } from '../config.js';
 import { importFirestoreExport } from '../modules/migration/importer.js';
 import { progressBar } from './progress.js';
 
-const usage = 'Usage: npm run import -- <export.json> [--dry-run] [--no-fetch]';
+// --allow-private-addresses: the export's images are on a server of the department's own
+// network (a Firebase emulator, a mirror on the intranet); otherwise such addresses are refused.
+const usage = 'Usage: npm run import -- <export.json> [--dry-run] [--no-fetch] [--allow-private-addresses]';
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { 'dry-run': { type: 'boolean', default: false }, 'no-fetch': { type: 'boolean', default: false } },
+  options: {
+    'dry-run': { type: 'boolean', default: false },
+    'no-fetch': { type: 'boolean', default: false },
+    'allow-private-addresses': { type: 'boolean', default: false },
+  },
 });
 const file = positionals[0];
 if (!file || !fs.existsSync(file)) {
@@ -29,6 +35,7 @@ try {
   const report = await importFirestoreExport(ctx, json, {
     dryRun: values['dry-run'],
     fetchImages: !values['no-fetch'],
+    allowPrivateAddresses: values['allow-private-addresses'],
     onProgress: ({ phase, done, total }) => bar.update(done, total, phase),
   });
   bar.done();

@@ -212,6 +212,8 @@ test('the password reset email: its link sets a new password once, and no token 
   // The signed-in tab's session ended with the password change.
   await expect(page).toHaveURL(/\/login$/);
 
+  // Opened again from the email (a new page load: the same address differs only in its fragment).
+  await stranger.goto('about:blank');
   await stranger.goto(link);
   await expect(stranger.getByText(RECOVERY.linkInvalid)).toBeVisible();
   await loginViaUi(stranger, user.username, 'Seedling#77');

@@ -51,7 +51,8 @@ export async function importExport(app: E2EServer, collections: Record<string, R
   const file = path.join(app.dataDir, '..', `import-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   fs.writeFileSync(file, json);
   try {
-    await runImport(app, file, files ? [] : ['--no-fetch']);
+    // The photos come from this test's own server on 127.0.0.1.
+    await runImport(app, file, files ? ['--allow-private-addresses'] : ['--no-fetch']);
   } finally {
     fs.rmSync(file, { force: true });
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
