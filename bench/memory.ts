@@ -30,6 +30,8 @@ const SECONDS = Number(option('seconds', '60'));
 const CREATES = Number(option('creates', '5000'));
 const SOAK_MINUTES = Number(option('soak-minutes', '0'));
 const EXTRA_ENV = Object.fromEntries(option('env', '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+/** A memory cgroup (v1 or v2 folder) to run the server in, as a container would: --cgroup /sys/fs/cgroup/memory/x. */
+const CGROUP = option('cgroup', '');
 const NODE_OPTIONS = option('node-options', '--max-semi-space-size=2 --max-old-space-size=384');
 const USER = { username: 'bench_memory', password: 'Bench#Memory1', fullname: 'Bench Memory', email: 'bench@memory.test' };
 const root = path.resolve(import.meta.dirname, '..');
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  if (CGROUP) fs.writeFileSync(path.join(CGROUP, 'cgroup.procs'), String(child.pid));
   await new Promise<void>((resolve, reject) => { child.once('message', () => resolve()); child.once('exit', (c) => reject(new Error(`server exited ${c}`))); });
   const url = `http://127.0.0.1:${port}`;
   const heap = () => new Promise<NodeJS.MemoryUsage>((resolve) => { child.once('message', (m) => resolve(m as NodeJS.MemoryUsage)); child.send('memory'); });
@@ -125,6 +128,12 @@ async function main(): Promise<void> {
   await new Promise((r) => child.once('exit', r));
   fs.rmSync(dataDir, { recursive: true, force: true });
   report(samples);
+  if (CGROUP) {
+    const read = (name: string) => (fs.existsSync(path.join(CGROUP, name)) ? fs.readFileSync(path.join(CGROUP, name), 'utf8').trim() : 'n/a');
+    const limit = read('memory.limit_in_bytes') !== 'n/a' ? read('memory.limit_in_bytes') : read('memory.max');
+    const peak = read('memory.max_usage_in_bytes') !== 'n/a' ? read('memory.max_usage_in_bytes') : read('memory.peak');
+    console.log(`cgroup ${CGROUP}: limit ${limit} bytes, peak ${peak} bytes (page cache included), limit hits ${read('memory.failcnt')}, OOM kills ${/oom_kill (\d+)/.exec(read('memory.oom_control'))?.[1] ?? read('memory.events')}; the server exited ${child.exitCode === 0 || child.signalCode === 'SIGTERM' ? 'normally' : `with ${child.exitCode ?? child.signalCode}`}`);
+  }
 }
 
 function realisticBody(tag: string): Record<string, unknown> {
