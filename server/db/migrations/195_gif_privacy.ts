@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 
 /**
- * GIFs were stored as uploaded or imported, their XMP, comments and appended bytes included, yet
- * marked cleaned. Marked not cleaned again, `cli.js migrate-photos --strip-location` cleans them
- * (photo-privacy.ts cleans GIFs now) and the training-set ZIP cleans them on the way out until then.
+ * GIFs stored before photo-privacy.ts cleaned GIFs may hold XMP, comments and appended bytes while
+ * marked cleaned. Marked not cleaned, `cli.js migrate-photos --strip-location` cleans them, and
+ * the training-set ZIP cleans them on the way out until then.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.updateTable('catalog_images').set({ locationCleaned: 0 })
