@@ -113,12 +113,13 @@ export default tseslint.config(
     files: ['server/**/*.ts'],
     ignores: [
       'server/**/repository.ts',
+      'server/**/repository/*.ts',
       'server/db/**',
       // The platform's own tables: the audit chain, sessions, throttle counters, signing keys.
-      'server/platform/audit.ts',
-      'server/platform/sessions.ts',
-      'server/platform/throttle.ts',
-      'server/platform/signing-keys.ts',
+      'server/platform/writes/audit.ts',
+      'server/platform/identity/sessions.ts',
+      'server/platform/identity/throttle.ts',
+      'server/platform/identity/signing-keys.ts',
     ],
     rules: {
       'no-restricted-syntax': ['error', {
@@ -127,17 +128,17 @@ export default tseslint.config(
       }],
     },
   },
-  // Every write of a module goes through runCommand (platform/command.ts): no transaction of its own.
+  // Every write of a module goes through runCommand (platform/writes/command.ts): no transaction of its own.
   {
     files: ['server/modules/**/*.ts'],
-    ignores: ['server/modules/**/repository.ts'],
+    ignores: ['server/modules/**/repository.ts', 'server/modules/**/repository/*.ts'],
     rules: {
       'no-restricted-syntax': ['error', {
         selector: `CallExpression[callee.property.name=/^(${QUERY_METHODS})$/]`,
         message: 'Queries live in a repository.ts (typed from server/db/types.ts); call it from the service.',
       }, {
         selector: 'CallExpression[callee.property.name="transaction"]',
-        message: 'Writes go through runCommand (server/platform/command.ts): it holds the transaction, the audit entry and the events after commit.',
+        message: 'Writes go through runCommand (server/platform/writes/command.ts): it holds the transaction, the audit entry and the events after commit.',
       }],
     },
   },
@@ -158,14 +159,14 @@ export default tseslint.config(
       ),
     },
   },
-  // Route files are HTTP only: background work is scheduled with platform/jobs.ts.
+  // Route files are HTTP only: background work is scheduled with platform/writes/jobs.ts.
   {
     files: ['server/modules/**/routes.ts'],
     ignores: ['server/modules/events/routes.ts'],
     rules: {
       'no-restricted-syntax': ['error', {
         selector: 'CallExpression[callee.name=/^set(Interval|Timeout)$/]',
-        message: 'Schedule background work with scheduleJob (server/platform/jobs.ts), not a timer in a routes file.',
+        message: 'Schedule background work with scheduleJob (server/platform/writes/jobs.ts), not a timer in a routes file.',
       }, {
         selector: `CallExpression[callee.property.name=/^(${QUERY_METHODS})$/]`,
         message: 'Queries live in a repository.ts (typed from server/db/types.ts); call it from the service.',

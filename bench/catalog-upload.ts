@@ -19,8 +19,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { cleanPhoto } from '../server/platform/photo-privacy.js';
-import { S3Storage } from '../server/platform/s3-storage.js';
+import { cleanPhoto } from '../server/modules/photos/pixels/photo-privacy.js';
+import { S3Storage } from '../server/platform/storage/s3-storage.js';
 import { startS3, type TestS3 } from '../tests/fixtures/s3.js';
 import { cpuSeconds } from './support.js';
 

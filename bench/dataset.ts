@@ -15,10 +15,10 @@
 import sharp from 'sharp';
 import { DATASET_LIMITS } from '../common/dataset.js';
 import { clusterPhotos, type ClusteredPhoto } from '../server/modules/training/clusters.js';
-import { fingerprintPixels } from '../server/platform/fingerprint.js';
-import { HashIndex } from '../server/platform/hash-index.js';
-import { makeVariants } from '../server/platform/images.js';
-import { seededRandom } from '../server/platform/seeded-random.js';
+import { fingerprintPixels } from '../server/modules/photos/pixels/fingerprint.js';
+import { HashIndex } from '../server/modules/photos/pixels/hash-index.js';
+import { makeVariants } from '../server/modules/photos/pixels/images.js';
+import { seededRandom } from '../server/platform/support/seeded-random.js';
 import { median, option, percentile } from './support.js';
 
 const PHOTOS = Number(option('photos', '100000'));

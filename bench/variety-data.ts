@@ -1,4 +1,4 @@
-import { seededRandom } from '../server/platform/seeded-random.js';
+import { seededRandom } from '../server/platform/support/seeded-random.js';
 
 /** Realistic rice varieties and what people search for: shared by the variety benchmarks. */
 const RELEASE = ['Tubigan', 'Mestiso', 'Sahod Ulan', 'Mabango', 'Malagkit', 'Submarino', 'Salinas', 'Katihan', 'Japonica', 'Hybrid'];

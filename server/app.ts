@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { logSerializers } from './platform/log-redaction.js';
+import { logSerializers } from './platform/http/log-redaction.js';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
@@ -21,15 +21,15 @@ import type { Database } from './db/types.js';
 import { loadModules } from './modules/index.js';
 import { ensureMaintenanceDefaults } from './modules/maintenance/option-lists.js';
 import { backfillFirstVersions } from './modules/versions/current.js';
-import type { AppContext } from './platform/context.js';
-import { MemoryEventBus, PostgresEventBus, type EventBus } from './platform/events.js';
-import { registerErrorHandling } from './platform/http-errors.js';
-import { registerInputGuard } from './platform/input-guard.js';
-import { registerSecurityHeaders } from './platform/security-headers.js';
-import { declarePublicRoutes, registerAccessPolicy } from './platform/policy.js';
-import { createStorage } from './platform/storage.js';
-import { startAuditSealer } from './platform/audit.js';
-import { clientKey } from './platform/client-address.js';
+import type { AppContext } from './platform/http/context.js';
+import { MemoryEventBus, PostgresEventBus, type EventBus } from './platform/writes/events.js';
+import { registerErrorHandling } from './platform/http/error-handler.js';
+import { registerInputGuard } from './platform/http/input-guard.js';
+import { registerSecurityHeaders } from './platform/http/security-headers.js';
+import { declarePublicRoutes, registerAccessPolicy } from './platform/http/policy.js';
+import { createStorage } from './platform/storage/storage.js';
+import { startAuditSealer } from './platform/writes/audit.js';
+import { clientKey } from './platform/http/client-address.js';
 
 export interface BuiltApp {
   app: FastifyInstance;

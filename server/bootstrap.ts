@@ -1,8 +1,8 @@
 import type { Config } from './config.js';
-import type { AppContext } from './platform/context.js';
+import type { AppContext } from './platform/http/context.js';
 import { accountsRepository } from './modules/accounts/repository.js';
 import { createAccount } from './modules/accounts/create-account.js';
-import { generatePassword } from './platform/passwords.js';
+import { generatePassword } from './platform/identity/passwords.js';
 
 /**
  * First start with no accounts creates the first super admin, from INITIAL_ADMIN_* when set,

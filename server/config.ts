@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ROLES, type Role } from '../common/permissions.js';
 import { SCAN_REPORT_LIMITS } from '../common/scan-reports.js';
 import { CATALOG_LIMITS } from '../common/catalog.js';
-import type { S3Settings } from './platform/s3-storage.js';
+import type { S3Settings } from './platform/storage/s3-storage.js';
 
 export interface Config {
   port: number;

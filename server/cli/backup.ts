@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { createBackup } from '../platform/backup.js';
+import { createBackup } from '../platform/storage/backup.js';
 import { progressBar } from './progress.js';
 
 /** npm run backup [-- --out DIR]: a consistent snapshot of the database and files, safe while the server runs. */

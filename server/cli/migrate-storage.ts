@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { S3Storage } from '../platform/s3-storage.js';
-import { migrateLocalToS3 } from '../platform/storage-migration.js';
+import { S3Storage } from '../platform/storage/s3-storage.js';
+import { migrateLocalToS3 } from '../platform/storage/storage-migration.js';
 import { progressBar } from './progress.js';
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { restoreBackup, verifyBackup } from '../platform/backup.js';
+import { restoreBackup, verifyBackup } from '../platform/storage/backup.js';
 import { progressBar } from './progress.js';
 
 /**

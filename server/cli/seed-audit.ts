@@ -7,8 +7,8 @@ import { isPostgres } from '../db/dialect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { Database } from '../db/types.js';
 import type { AuditLogsTable } from '../db/types/audit.js';
-import { appendAuditRows, sealAuditChain } from '../platform/audit.js';
-import { seededRandom } from '../platform/seeded-random.js';
+import { appendAuditRows, sealAuditChain } from '../platform/writes/audit.js';
+import { seededRandom } from '../platform/support/seeded-random.js';
 import { accountsRepository } from '../modules/accounts/repository.js';
 
 /**

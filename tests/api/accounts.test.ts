@@ -6,15 +6,15 @@ import { LOGIN } from '../../common/texts.js';
 import { accountsRepository } from '../../server/modules/accounts/repository.js';
 import { createAccountsService } from '../../server/modules/accounts/service.js';
 import { newChallenge } from '../../server/modules/second-factor/challenges.js';
-import { writeAudit } from '../../server/platform/audit.js';
+import { writeAudit } from '../../server/platform/writes/audit.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { daysAgo, newAdminBody, recordEvents, superAdminSession } from '../fixtures/accounts.js';
 import { login, loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
 
 // The real hasher, unless a test makes it fail (a thread pool gone, a hasher returning the plain text).
 const hashing = vi.hoisted(() => ({ instead: null as null | ((plain: string) => Promise<string>) }));
-vi.mock('../../server/platform/passwords.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../server/platform/passwords.js')>();
+vi.mock('../../server/platform/identity/passwords.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../server/platform/identity/passwords.js')>();
   return { ...real, hashPassword: (plain: string) => (hashing.instead ? hashing.instead(plain) : real.hashPassword(plain)) };
 });
 

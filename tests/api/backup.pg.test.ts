@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
-import { createBackup, restoreBackup } from '../../server/platform/backup.js';
+import { createBackup, restoreBackup } from '../../server/platform/storage/backup.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { makeAccount } from '../fixtures/factories.js';
 import { expectPrivateTree, withOpenUmask } from '../fixtures/file-modes.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { createBackupsService } from '../../server/modules/backups/service.js';
-import { S3Storage } from '../../server/platform/s3-storage.js';
+import { S3Storage } from '../../server/platform/storage/s3-storage.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 import { expectPrivateTree } from '../fixtures/file-modes.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogEntryDetail } from '../../common/schemas/catalog.js';
-import { catalogRuntime } from '../../server/modules/catalog/runtime.js';
+import { catalogRuntime } from '../../server/modules/photos/variants.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { entryBody, stagePhotos } from '../fixtures/catalog.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../server/platform/command.js';
-import type { LiveEvent } from '../../server/platform/events.js';
+import { runCommand } from '../../server/platform/writes/command.js';
+import type { LiveEvent } from '../../server/platform/writes/events.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { makeAccount } from '../fixtures/factories.js';
 

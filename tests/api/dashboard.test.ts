@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeAudit } from '../../server/platform/audit.js';
+import { writeAudit } from '../../server/platform/writes/audit.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { clockTicks, loginAs, makeAccount } from '../fixtures/factories.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../common/catalog.js';
-import { catalogRuntime } from '../../server/modules/catalog/runtime.js';
+import { catalogRuntime } from '../../server/modules/photos/variants.js';
 import { createDraftsService } from '../../server/modules/drafts/service.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { entryBody, stagePhotos } from '../fixtures/catalog.js';

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../common/catalog.js';
 import { ERRORS } from '../../common/texts.js';
-import { outageOf, StorageUnavailable } from '../../server/platform/outages.js';
+import { outageOf, StorageUnavailable } from '../../server/platform/http/outages.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { tinyPng, uploadPhoto } from '../fixtures/catalog.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';

@@ -4,7 +4,7 @@ import { HISTORY } from '../../common/history.js';
 import { manilaDate, manilaDayStart } from '../../common/history-dates.js';
 import type { HistoryEntry } from '../../common/schemas/history.js';
 import { seedAudit } from '../../server/cli/seed-audit.js';
-import { writeAudit } from '../../server/platform/audit.js';
+import { writeAudit } from '../../server/platform/writes/audit.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
 import { DAY, isoAgo, makeEntries } from '../fixtures/history.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AVATAR } from '../../common/settings.js';
 import { isReservedAddress } from '../../server/modules/migration/image-fetch.js';
 import { importFirestoreExport, type ImportOptions } from '../../server/modules/migration/importer.js';
-import { readStored } from '../../server/platform/stored-files.js';
+import { readStored } from '../../server/platform/storage/stored-files.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { exifTagsOf, jpegWithGps, PHONE_EXIF } from '../fixtures/catalog.js';
 

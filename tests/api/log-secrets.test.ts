@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl } from '../../server/platform/log-redaction.js';
+import { redactUrl } from '../../server/platform/http/log-redaction.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs } from '../fixtures/factories.js';
 import { makeAccountWithAnswer, outboxMailsTo, recoveryClient } from '../fixtures/settings.js';

@@ -4,7 +4,7 @@ import {
   ACCOUNT_ENUMS_ID, DEFAULT_SECURITY_QUESTIONS, VARIETY_ENUMS_ID, currentReleaseYear, defaultYearReleases,
   type MaintenanceDocument,
 } from '../../common/schemas/maintenance.js';
-import type { LiveEvent } from '../../server/platform/events.js';
+import type { LiveEvent } from '../../server/platform/writes/events.js';
 import { extendYears } from '../../server/modules/maintenance/lists.js';
 import { ensureYearRollover } from '../../server/modules/maintenance/option-lists.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3Storage } from '../../server/platform/s3-storage.js';
-import { migrateLocalToS3 } from '../../server/platform/storage-migration.js';
+import { S3Storage } from '../../server/platform/storage/s3-storage.js';
+import { migrateLocalToS3 } from '../../server/platform/storage/storage-migration.js';
 import { startS3, type TestS3 } from '../fixtures/s3.js';
 
 const run = promisify(execFile);

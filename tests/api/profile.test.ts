@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SECURITY_QUESTIONS } from '../../common/schemas/maintenance.js';
 import { RECOVERY, SETTINGS } from '../../common/settings.js';
 import { accountsRepository } from '../../server/modules/accounts/repository.js';
-import type { LiveEvent } from '../../server/platform/events.js';
+import type { LiveEvent } from '../../server/platform/writes/events.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { login, loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
 import { makeAccountWithAnswer, QUESTION, recoveryClient } from '../fixtures/settings.js';

@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECOVERY, SETTINGS } from '../../common/settings.js';
 import { accountsRepository } from '../../server/modules/accounts/repository.js';
-import { sha256 } from '../../server/platform/passwords.js';
+import { sha256 } from '../../server/platform/identity/passwords.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { login, loginAs, makeAccount } from '../fixtures/factories.js';
 import { endLock, freshIp, makeAccountWithAnswer, OTHER_QUESTION, outboxMailsTo, recoveryClient } from '../fixtures/settings.js';

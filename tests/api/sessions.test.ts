@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionList } from '../../common/schemas/sessions.js';
 import { describeUserAgent, SESSIONS } from '../../common/sessions.js';
-import { ACCOUNT_COLUMNS, findSessionByToken } from '../../server/platform/sessions.js';
+import { ACCOUNT_COLUMNS, findSessionByToken } from '../../server/platform/identity/sessions.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { recordEvents } from '../fixtures/accounts.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moveStored, readStored, TargetExistsError } from '../../server/platform/stored-files.js';
-import { S3Storage } from '../../server/platform/s3-storage.js';
-import { LocalStorage, type Storage } from '../../server/platform/storage.js';
+import { moveStored, readStored, TargetExistsError } from '../../server/platform/storage/stored-files.js';
+import { S3Storage } from '../../server/platform/storage/s3-storage.js';
+import { LocalStorage, type Storage } from '../../server/platform/storage/storage.js';
 import { startS3, type TestS3 } from '../fixtures/s3.js';
 
 /** The one storage contract, run against the local folder and a real S3 protocol server. */

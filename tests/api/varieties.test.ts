@@ -8,7 +8,7 @@ import { VARIETY_ENUMS_ID } from '../../common/schemas/maintenance.js';
 import { sqlitePath } from '../../server/db/connection.js';
 import { seed, DEMO_VARIETIES_FILE } from '../../server/modules/varieties/seed.js';
 import { VarietySearchCache } from '../../server/modules/varieties/search/cache.js';
-import type { LiveEvent } from '../../server/platform/events.js';
+import type { LiveEvent } from '../../server/platform/writes/events.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
 import { makeVariety, varietyBody } from '../fixtures/varieties.js';

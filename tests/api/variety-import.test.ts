@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IMPORT_TEXTS, SPREADSHEET_LIMITS } from '../../common/spreadsheets.js';
-import type { LiveEvent } from '../../server/platform/events.js';
+import type { LiveEvent } from '../../server/platform/writes/events.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 import { tinyPng } from '../fixtures/catalog.js';

@@ -4,9 +4,9 @@ import { distinctSearches, realisticVariety } from '../../bench/variety-data.js'
 import { LIMITS } from '../../common/limits.js';
 import { isPostgres, likePattern } from '../../server/db/dialect.js';
 import { tidyVarietySearch } from '../../server/db/variety-search.js';
-import { roundEstimate } from '../../server/platform/estimates.js';
+import { roundEstimate } from '../../server/platform/support/estimates.js';
 import { varietiesRepository } from '../../server/modules/varieties/repository.js';
-import { shownPage } from '../../server/platform/pages.js';
+import { shownPage } from '../../server/platform/http/pages.js';
 import { countMatches, pageOfMatches, searchPage, varietySearch } from '../../server/modules/varieties/search/search.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';

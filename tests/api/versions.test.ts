@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { VERSION_TEXTS } from '../../common/versions.js';
 import { CATALOG_KINDS } from '../../common/catalog.js';
 import { catalogCreateSchema } from '../../common/schemas/catalog.js';
-import { catalogRuntime } from '../../server/modules/catalog/runtime.js';
+import { catalogRuntime } from '../../server/modules/photos/variants.js';
 import { createCatalogService } from '../../server/modules/catalog/service.js';
 import { backfillFirstVersions } from '../../server/modules/versions/current.js';
 import { pruneVersions } from '../../server/modules/versions/prune.js';

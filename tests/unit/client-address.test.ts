@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientKey } from '../../server/platform/client-address';
+import { clientKey } from '../../server/platform/http/client-address';
 
 describe('the client key of per-address limits', () => {
   it('keeps an IPv4 address as it is, and reads an IPv4-mapped IPv6 address as IPv4', () => {

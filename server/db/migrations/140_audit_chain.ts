@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../dialect.js';
-import { GENESIS_HASH } from '../../platform/audit-hash.js';
+import { GENESIS_HASH } from '../../platform/writes/audit-hash.js';
 
 /**
  * Tamper-evident audit trail, kept beside audit_logs so entries are never updated:

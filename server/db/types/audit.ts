@@ -21,7 +21,7 @@ export interface AuditLogsTable {
   name: string | null;
 }
 
-/** An audit entry's place in the tamper-evident chain (platform/audit-hash.ts, docs/AUDIT.md). */
+/** An audit entry's place in the tamper-evident chain (platform/writes/audit-hash.ts, docs/AUDIT.md). */
 export interface AuditChainLinksTable {
   chainIndex: number;
   seq: number;

@@ -4,7 +4,7 @@ import { normalizeRole } from '../../../common/permissions.js';
 import { EXPORT_TEXTS, type SpreadsheetFormat } from '../../../common/spreadsheets.js';
 import { SHELL } from '../../../common/texts.js';
 import { TWO_FACTOR } from '../../../common/two-factor.js';
-import type { AppContext } from '../../platform/context.js';
+import type { AppContext } from '../../platform/http/context.js';
 import { listBatches, type SheetColumn, type SheetExport } from '../../platform/spreadsheets/sheet-writer.js';
 import { accountsRepository, type AccountListRow } from './repository.js';
 

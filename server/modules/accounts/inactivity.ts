@@ -1,8 +1,8 @@
 import { ACCOUNTS } from '../../../common/accounts.js';
 import { TIMINGS } from '../../../common/limits.js';
-import { nowIso } from '../../platform/clock.js';
-import { runCommand } from '../../platform/command.js';
-import type { AppContext } from '../../platform/context.js';
+import { nowIso } from '../../platform/support/clock.js';
+import { runCommand } from '../../platform/writes/command.js';
+import type { AppContext } from '../../platform/http/context.js';
 import { accountsRepository as repo } from './repository.js';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
-import type { Command } from '../../platform/command.js';
-import { forgetSignInLock } from '../../platform/throttle.js';
+import type { Command } from '../../platform/writes/command.js';
+import { forgetSignInLock } from '../../platform/identity/throttle.js';
 import { recoveryRepository } from '../recovery/repository.js';
 import { secondFactorRepository } from '../second-factor/repository.js';
 import { accountsRepository } from './repository.js';

@@ -1,7 +1,7 @@
 import { normalizeRole } from '../../../common/permissions.js';
 import { accountDisplayStatus } from '../../../common/accounts.js';
 import type { AdminAccount } from '../../../common/schemas/accounts.js';
-import { toAccountIdentity } from '../../platform/session-user.js';
+import { toAccountIdentity } from '../../platform/identity/session-user.js';
 import type { AccountRow } from './repository.js';
 
 /** Blocked for login (SPEC.md section 4): deleted, or restricted by status or flag. */

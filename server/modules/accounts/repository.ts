@@ -2,8 +2,8 @@ import { sql, type ExpressionBuilder, type Kysely, type Transaction, type Insert
 import type { Database } from '../../db/types.js';
 import type { AccountsTable } from '../../db/types/accounts.js';
 import { containsInsensitive } from '../../db/dialect.js';
-import { SIGN_IN_BUDGETS, signInLockKey } from '../../platform/throttle.js';
-import type { AccountRow } from '../../platform/session-user.js';
+import { SIGN_IN_BUDGETS, signInLockKey } from '../../platform/identity/throttle.js';
+import type { AccountRow } from '../../platform/identity/session-user.js';
 
 export type { AccountRow };
 export type AccountListRow = AccountRow & { hasActivities: boolean; hasSecondFactor: boolean; signInLockedUntil?: string | null };

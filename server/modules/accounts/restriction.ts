@@ -1,11 +1,11 @@
 import { ACCOUNTS } from '../../../common/accounts.js';
 import type { AdminAccount } from '../../../common/schemas/accounts.js';
-import { nowIso } from '../../platform/clock.js';
-import { runCommand } from '../../platform/command.js';
-import { forgetSignInLock, signInLockedUntil } from '../../platform/throttle.js';
+import { nowIso } from '../../platform/support/clock.js';
+import { runCommand } from '../../platform/writes/command.js';
+import { forgetSignInLock, signInLockedUntil } from '../../platform/identity/throttle.js';
 import { noticeUnlock } from '../auth/guesses.js';
-import type { AppContext, AuthContext } from '../../platform/context.js';
-import { fail } from '../../platform/errors.js';
+import type { AppContext, AuthContext } from '../../platform/http/context.js';
+import { fail } from '../../platform/http/errors.js';
 import { accountsRepository as repo, type AccountListRow } from './repository.js';
 
 const M = ACCOUNTS.messages;

@@ -5,8 +5,8 @@ import {
   accountCreateSchema, accountIdParams, accountListQuery, accountListSchema, accountUpdateSchema, adminAccountSchema,
   availabilityQuery, availabilitySchema, confirmNameSchema, reauthSchema,
 } from '../../../common/schemas/accounts.js';
-import { scheduleJob } from '../../platform/jobs.js';
-import { requireAuth } from '../../platform/policy.js';
+import { scheduleJob } from '../../platform/writes/jobs.js';
+import { requireAuth } from '../../platform/http/policy.js';
 import { createSecondFactorService } from '../second-factor/service.js';
 import { createAccountsService } from './service.js';
 import { accountsSheet } from './export.js';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { AUDIT_TRAIL, AUDIT_TRAIL_LIMITS } from '../../../common/audit-trail.js';
 import type { Database } from '../../db/types.js';
-import { sealAuditChain } from '../../platform/audit.js';
-import { GENESIS_HASH } from '../../platform/audit-hash.js';
+import { sealAuditChain } from '../../platform/writes/audit.js';
+import { GENESIS_HASH } from '../../platform/writes/audit-hash.js';
 import { openArchive } from './archive.js';
 import { auditTrailRepository as repo } from './repository.js';
 import { ChainWalker, type AnchorCheck, type ChainProblem } from './verify.js';

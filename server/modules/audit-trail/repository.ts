@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import type { AuditVerificationsTable } from '../../db/types/audit.js';
-import { CHAINED_FIELDS, type ChainedContent } from '../../platform/audit-hash.js';
+import { CHAINED_FIELDS, type ChainedContent } from '../../platform/writes/audit-hash.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

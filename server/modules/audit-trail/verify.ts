@@ -1,6 +1,6 @@
 import { AUDIT_TRAIL } from '../../../common/audit-trail.js';
 import crypto from 'node:crypto';
-import { canonicalEntry } from '../../platform/audit-hash.js';
+import { canonicalEntry } from '../../platform/writes/audit-hash.js';
 import type { ChainRow } from './repository.js';
 
 export type ProblemKind = 'changed' | 'removed' | 'out-of-order' | 'unchained' | 'beyond-head' | 'head' | 'anchor' | 'archive';

@@ -1,12 +1,12 @@
 import { LOGIN } from '../../../common/texts.js';
-import { SYSTEM_ACTOR } from '../../platform/audit.js';
+import { SYSTEM_ACTOR } from '../../platform/writes/audit.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
-import { runCommand, type Command } from '../../platform/command.js';
-import type { AppContext } from '../../platform/context.js';
-import { fail } from '../../platform/errors.js';
-import { mailerFor } from '../../platform/mail.js';
-import { AttemptBudget, minutesToWait, SIGN_IN_BUDGETS, type BudgetFailure } from '../../platform/throttle.js';
+import { runCommand, type Command } from '../../platform/writes/command.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fail } from '../../platform/http/errors.js';
+import { mailerFor } from '../../platform/support/mail.js';
+import { AttemptBudget, minutesToWait, SIGN_IN_BUDGETS, type BudgetFailure } from '../../platform/identity/throttle.js';
 
 /** The account a notice is about. */
 export interface NoticeAccount { id: string; fullname: string; email: string | null }

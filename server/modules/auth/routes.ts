@@ -5,9 +5,9 @@ import { SESSION_PATH } from '../../../common/first-visit.js';
 import { loginSchema, sessionSchema } from '../../../common/schemas/auth.js';
 import { SIGNED_IN_HINT_COOKIE } from '../../../common/sessions.js';
 import { loginResultSchema, loginSecondFactorSchema, secondFactorSessionSchema } from '../../../common/schemas/two-factor.js';
-import { requireAuth } from '../../platform/policy.js';
-import { SESSION_COOKIE } from '../../platform/sessions.js';
-import { toSessionUser } from '../../platform/session-user.js';
+import { requireAuth } from '../../platform/http/policy.js';
+import { SESSION_COOKIE } from '../../platform/identity/sessions.js';
+import { toSessionUser } from '../../platform/identity/session-user.js';
 import { createAuthService } from './service.js';
 
 const routes: FastifyPluginAsync = async (app) => {

@@ -1,6 +1,6 @@
 import type { BackupStatus } from '../../../common/schemas/backups.js';
-import { nowIso } from '../../platform/clock.js';
-import type { AppContext } from '../../platform/context.js';
+import { nowIso } from '../../platform/support/clock.js';
+import type { AppContext } from '../../platform/http/context.js';
 import { backupsRepository as repo } from './repository.js';
 import { backupTo } from './target.js';
 

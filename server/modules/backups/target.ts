@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config.js';
-import { createBackup, type BackupManifest } from '../../platform/backup.js';
+import { createBackup, type BackupManifest } from '../../platform/storage/backup.js';
 
 /** A backup folder's name: sorts by time, and only these are removed by retention. */
 const NAME = /^palayan-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
@@ -13,7 +13,7 @@ function listFiles(dir: string, base = dir): string[] {
 
 async function s3Target(config: Config, target: string) {
   const [, bucket = '', prefix = ''] = /^s3:\/\/([^/]+)\/?(.*)$/.exec(target) ?? [];
-  const { S3Storage } = await import('../../platform/s3-storage.js');
+  const { S3Storage } = await import('../../platform/storage/s3-storage.js');
   const store = new S3Storage({ ...(config.s3 ?? { region: process.env.S3_REGION || 'us-east-1', forcePathStyle: false }), bucket });
   return { store, bucket, prefix: prefix.replace(/\/+$/, '') };
 }

@@ -2,7 +2,7 @@ import type { CatalogKind } from '../../../common/catalog.js';
 import { CATALOG_LABELS } from '../../../common/catalog-texts.js';
 import { csvTimestamp } from '../../../common/history-csv.js';
 import { EXPORT_TEXTS, LIST_SEPARATOR, type SpreadsheetFormat } from '../../../common/spreadsheets.js';
-import type { AppContext } from '../../platform/context.js';
+import type { AppContext } from '../../platform/http/context.js';
 import { listBatches, type SheetColumn, type SheetExport } from '../../platform/spreadsheets/sheet-writer.js';
 import { parseList } from './presenter.js';
 import { catalogRepository, type CatalogRow } from './repository.js';

@@ -1,5 +1,5 @@
 import type { CatalogEntry, CatalogEntryDetail, CatalogImage } from '../../../common/schemas/catalog.js';
-import { fileUrl } from '../../platform/storage.js';
+import { fileUrl } from '../../platform/storage/storage.js';
 import type { CatalogImageRow, CatalogRow, ListRow } from './repository.js';
 
 type Status = CatalogImage['status'];

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable, type Transaction, t
 import type { Database } from '../../db/types.js';
 import type { CatalogCollection, CatalogImagesTable, CatalogTable } from '../../db/types/content.js';
 import { chunks, containsInsensitive } from '../../db/dialect.js';
-import type { Fingerprint } from '../../platform/fingerprint.js';
+import type { Fingerprint } from '../photos/pixels/fingerprint.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type CatalogRow = Selectable<CatalogTable>;

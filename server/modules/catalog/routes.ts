@@ -10,10 +10,10 @@ import {
   discardStagedSchema, stagedImageSchema,
 } from '../../../common/schemas/catalog.js';
 import { can } from '../../../common/permissions.js';
-import { AppError, fail } from '../../platform/errors.js';
-import { authorize, requireAuth } from '../../platform/policy.js';
-import { scheduleJob } from '../../platform/jobs.js';
-import { CLEANUP_EVERY_MS, SWEEP_EVERY_MS, catalogRuntime } from './runtime.js';
+import { AppError, fail } from '../../platform/http/errors.js';
+import { authorize, requireAuth } from '../../platform/http/policy.js';
+import { scheduleJob } from '../../platform/writes/jobs.js';
+import { CLEANUP_EVERY_MS, SWEEP_EVERY_MS, catalogRuntime } from '../photos/variants.js';
 import { createCatalogService } from './service.js';
 import { catalogSheet } from './export.js';
 import { exportQuerySchema } from '../../../common/schemas/spreadsheets.js';

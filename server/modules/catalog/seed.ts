@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { CATALOG_KINDS, type CatalogKind } from '../../../common/catalog.js';
-import { SYSTEM_ACTOR } from '../../platform/audit.js';
-import type { AppContext } from '../../platform/context.js';
+import { SYSTEM_ACTOR } from '../../platform/writes/audit.js';
+import type { AppContext } from '../../platform/http/context.js';
 import { catalogRepository } from './repository.js';
-import { catalogRuntime } from './runtime.js';
+import { catalogRuntime } from '../photos/variants.js';
 import { createCatalogService } from './service.js';
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contentWeeklySchema, dashboardCountsSchema, recentActivitiesSchema } from '../../../common/schemas/dashboard.js';
 import { DASHBOARD_PATHS } from '../../../common/first-visit.js';
-import { requireAuth } from '../../platform/policy.js';
+import { requireAuth } from '../../platform/http/policy.js';
 import { createDashboardService } from './service.js';
 
 const routes: FastifyPluginAsync = async (app) => {

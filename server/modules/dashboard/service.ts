@@ -3,7 +3,7 @@ import { LIMITS } from '../../../common/limits.js';
 import { can } from '../../../common/permissions.js';
 import type { ActivityItem, ContentWeekly } from '../../../common/schemas/dashboard.js';
 import { addDays, manilaDate, manilaDayStart, mondayOf } from '../../../common/history-dates.js';
-import type { AppContext, AuthContext } from '../../platform/context.js';
+import type { AppContext, AuthContext } from '../../platform/http/context.js';
 import { dashboardRepository } from './repository.js';
 
 const WEEKS = 12;

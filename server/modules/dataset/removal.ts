@@ -1,12 +1,12 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { PHOTO_REMOVAL_TEXTS as T } from '../../../common/dataset.js';
-import type { Actor } from '../../platform/audit.js';
-import { nowIso } from '../../platform/clock.js';
-import { runCommand } from '../../platform/command.js';
-import type { AppContext } from '../../platform/context.js';
-import { fail } from '../../platform/errors.js';
-import { fileUrl } from '../../platform/storage.js';
+import type { Actor } from '../../platform/writes/audit.js';
+import { nowIso } from '../../platform/support/clock.js';
+import { runCommand } from '../../platform/writes/command.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fail } from '../../platform/http/errors.js';
+import { fileUrl } from '../../platform/storage/storage.js';
 import { datasetRepository as repo } from './repository.js';
 import { recordCurrentVersion } from '../versions/current.js';
 

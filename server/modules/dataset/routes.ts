@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DATASET_TEXTS } from '../../../common/dataset.js';
 import { z } from 'zod';
 import { datasetHealthSchema, photoIdParams, removePhotoSchema } from '../../../common/schemas/dataset.js';
-import { requireAuth } from '../../platform/policy.js';
+import { requireAuth } from '../../platform/http/policy.js';
 import { createPhotoRemoval } from './removal.js';
 import { createDatasetService } from './service.js';
 

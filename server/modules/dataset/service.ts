@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { DATASET_SCREEN_LIMITS, DATASET_TEXTS, hammingDistance, qualityFlags, type QualityFlag } from '../../../common/dataset.js';
 import { csvRow } from '../../../common/csv.js';
 import type { DatasetHealth } from '../../../common/schemas/dataset.js';
-import type { AppContext } from '../../platform/context.js';
-import { fileUrl } from '../../platform/storage.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fileUrl } from '../../platform/storage/storage.js';
 import { clusterPhotos } from '../training/clusters.js';
 import { datasetRepository as repo } from './repository.js';
 

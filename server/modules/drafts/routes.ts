@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CATALOG_KIND_LIST } from '../../../common/catalog.js';
 import { draftInputSchema, draftSchema } from '../../../common/schemas/drafts.js';
-import { scheduleJob } from '../../platform/jobs.js';
-import { requireAuth } from '../../platform/policy.js';
+import { scheduleJob } from '../../platform/writes/jobs.js';
+import { requireAuth } from '../../platform/http/policy.js';
 import { createDraftsService } from './service.js';
 
 const HOUR_MS = 3_600_000;

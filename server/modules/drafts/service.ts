@@ -1,10 +1,10 @@
 import type { CatalogKind } from '../../../common/catalog.js';
 import type { Draft, DraftInput } from '../../../common/schemas/drafts.js';
 import { draftFieldsSchema } from '../../../common/schemas/drafts.js';
-import { isoIn, nowIso } from '../../platform/clock.js';
-import { runCommand } from '../../platform/command.js';
-import type { AppContext } from '../../platform/context.js';
-import { fileUrl } from '../../platform/storage.js';
+import { isoIn, nowIso } from '../../platform/support/clock.js';
+import { runCommand } from '../../platform/writes/command.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fileUrl } from '../../platform/storage/storage.js';
 import { catalogRepository } from '../catalog/repository.js';
 import { draftsRepository as repo } from './repository.js';
 

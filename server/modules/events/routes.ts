@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { can } from '../../../common/permissions.js';
-import type { LiveEvent } from '../../platform/events.js';
-import { requireAuth } from '../../platform/policy.js';
-import { findSessionByToken, isSessionValid, SESSION_COOKIE } from '../../platform/sessions.js';
+import type { LiveEvent } from '../../platform/writes/events.js';
+import { requireAuth } from '../../platform/http/policy.js';
+import { findSessionByToken, isSessionValid, SESSION_COOKIE } from '../../platform/identity/sessions.js';
 
 const KEEPALIVE_MS = 25_000;
 

@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import { sql } from 'kysely';
-import type { AppContext } from '../../platform/context.js';
+import type { AppContext } from '../../platform/http/context.js';
 
 /** One check of the readiness answer: usable or not, and why not (no secrets, no figures). */
 export interface Check { ok: boolean; reason?: string }

@@ -3,7 +3,7 @@ import { HISTORY_LIMITS } from '../../../common/history.js';
 import { matchesTerms } from '../../../common/history-search.js';
 import type { HistoryCount } from '../../../common/schemas/history.js';
 import { isPostgres } from '../../db/dialect.js';
-import { roundEstimate } from '../../platform/estimates.js';
+import { roundEstimate } from '../../platform/support/estimates.js';
 import type { Database } from '../../db/types.js';
 import type { Criteria } from './criteria.js';
 import { exportText } from './presenter.js';

@@ -5,7 +5,7 @@ import { csvTimestamp, HISTORY_CSV_COLUMNS } from '../../../common/history-csv.j
 import { matchesTerms } from '../../../common/history-search.js';
 import { openBatchReader } from '../../db/batch-reader.js';
 import { isPostgres } from '../../db/dialect.js';
-import type { AppContext } from '../../platform/context.js';
+import type { AppContext } from '../../platform/http/context.js';
 import type { Criteria } from './criteria.js';
 import { postgresExportBatches } from './export-postgres.js';
 import { sqliteExportBatches } from './export-sqlite.js';

@@ -1,5 +1,5 @@
 import { HISTORY } from '../../../common/history.js';
-import { fail } from '../../platform/errors.js';
+import { fail } from '../../platform/http/errors.js';
 
 /** Position of the last row of a page: rows strictly older come next. */
 export interface Cursor {

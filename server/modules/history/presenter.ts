@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { HistoryDetail, HistoryEntry } from '../../../common/schemas/history.js';
 import { ACTIVITY } from '../../../common/texts.js';
 import type { Database } from '../../db/types.js';
-import { SYSTEM_ACTOR } from '../../platform/audit.js';
+import { SYSTEM_ACTOR } from '../../platform/writes/audit.js';
 import { historyRepository as repo, type ExportRow, type ListRow } from './repository.js';
 
 /** Current names of accounts, by id, for entries that recorded only an actor id. */

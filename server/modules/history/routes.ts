@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   historyCountSchema, historyDetailSchema, historyFiltersSchema, historyIdParamsSchema, historyListQuerySchema, historyPageSchema, historyUsersSchema,
 } from '../../../common/schemas/history.js';
-import { requireAuth } from '../../platform/policy.js';
+import { requireAuth } from '../../platform/http/policy.js';
 import { createHistoryService } from './service.js';
 
 /**

@@ -5,11 +5,11 @@ import {
   type AccountEnums, type DiseaseEnums, type OptionLists, type VarietyEnums,
 } from '../../../common/schemas/maintenance.js';
 import type { Database } from '../../db/types.js';
-import { runCommand } from '../../platform/command.js';
+import { runCommand } from '../../platform/writes/command.js';
 import { recordVersion } from '../versions/record.js';
 import { maintenanceSnapshot } from '../versions/snapshots.js';
-import { nowIso } from '../../platform/clock.js';
-import type { EventBus } from '../../platform/events.js';
+import { nowIso } from '../../platform/support/clock.js';
+import type { EventBus } from '../../platform/writes/events.js';
 import { defaultsFor, effectiveLists, extendYears, stringList, yearsThroughOf } from './lists.js';
 import { maintenanceRepository } from './repository.js';
 

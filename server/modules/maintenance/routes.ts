@@ -5,8 +5,8 @@ import {
   addOptionSchema, docParamsSchema, listParamsSchema, maintenanceDocumentSchema, maintenanceUsageSchema,
   optionListsSchema, removeOptionQuerySchema, saveListsSchema,
 } from '../../../common/schemas/maintenance.js';
-import { scheduleJob } from '../../platform/jobs.js';
-import { requireAuth } from '../../platform/policy.js';
+import { scheduleJob } from '../../platform/writes/jobs.js';
+import { requireAuth } from '../../platform/http/policy.js';
 import { ensureYearRollover, getOptionLists } from './option-lists.js';
 import { createMaintenanceService } from './service.js';
 

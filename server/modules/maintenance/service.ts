@@ -5,12 +5,12 @@ import {
   type ListKey, type MaintenanceDocId, type MaintenanceDocument, type MaintenanceLists, type MaintenanceUsage, type SaveListsInput,
 } from '../../../common/schemas/maintenance.js';
 import type { Database } from '../../db/types.js';
-import type { Actor } from '../../platform/audit.js';
-import { runCommand } from '../../platform/command.js';
-import { nowIso } from '../../platform/clock.js';
-import type { AppContext } from '../../platform/context.js';
-import { fail, invalid } from '../../platform/errors.js';
-import type { EventBus } from '../../platform/events.js';
+import type { Actor } from '../../platform/writes/audit.js';
+import { runCommand } from '../../platform/writes/command.js';
+import { nowIso } from '../../platform/support/clock.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fail, invalid } from '../../platform/http/errors.js';
+import type { EventBus } from '../../platform/writes/events.js';
 import { defaultsFor, effectiveLists, pick, present, stringList, yearsThroughOf } from './lists.js';
 import { ensureYearRollover } from './option-lists.js';
 import { maintenanceRepository, type MaintenanceRow } from './repository.js';

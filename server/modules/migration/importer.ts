@@ -1,8 +1,8 @@
 import { backfillFirstVersions } from '../versions/current.js';
 import { tidyVarietySearch } from '../../db/variety-search.js';
-import { sealAuditChain } from '../../platform/audit.js';
-import { runCommand } from '../../platform/command.js';
-import type { AppContext } from '../../platform/context.js';
+import { sealAuditChain } from '../../platform/writes/audit.js';
+import { runCommand } from '../../platform/writes/command.js';
+import type { AppContext } from '../../platform/http/context.js';
 import { readCollections } from './firestore.js';
 import { createImportRun } from './import-run.js';
 import { importAccounts } from './map-accounts.js';

@@ -1,12 +1,12 @@
 import bcrypt from 'bcrypt';
 import { normalizeRole } from '../../../common/permissions.js';
 import { AVATAR } from '../../../common/settings.js';
-import { EXTENSION_OF, type SniffedType } from '../../platform/image-type.js';
-import { probeImage } from '../../platform/images.js';
-import { hashPassword, isHash } from '../../platform/passwords.js';
-import { cleanPhoto, UnreadablePhotoError, type CleanPhoto } from '../../platform/photo-privacy.js';
-import { fitPhotoEdge } from '../../platform/photo-size.js';
-import { fileUrl, safeSegment } from '../../platform/storage.js';
+import { EXTENSION_OF, type SniffedType } from '../photos/pixels/image-type.js';
+import { probeImage } from '../photos/pixels/images.js';
+import { hashPassword, isHash } from '../../platform/identity/passwords.js';
+import { cleanPhoto, UnreadablePhotoError, type CleanPhoto } from '../photos/pixels/photo-privacy.js';
+import { fitPhotoEdge } from '../photos/pixels/photo-size.js';
+import { fileUrl, safeSegment } from '../../platform/storage/storage.js';
 import { normalizeIdentity } from '../accounts/repository.js';
 import { toBool, toIso, toText, type ExportCollections } from './firestore.js';
 import { migrationRepository as repo } from './repository.js';

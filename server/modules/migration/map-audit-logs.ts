@@ -1,4 +1,4 @@
-import { appendAuditRows, type AuditRow } from '../../platform/audit.js';
+import { appendAuditRows, type AuditRow } from '../../platform/writes/audit.js';
 import { plain, toIso, toText, type ExportCollections } from './firestore.js';
 import { migrationRepository as repo } from './repository.js';
 import { type ImportRun } from './import-run.js';

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { NO_CAMERA_FACTS, takenAtIso, type CameraFacts } from '../../platform/exif.js';
-import type { SniffedType } from '../../platform/image-type.js';
-import { cleanPhoto } from '../../platform/photo-privacy.js';
-import { fitPhotoEdge } from '../../platform/photo-size.js';
-import { fileUrl, safeSegment } from '../../platform/storage.js';
+import { NO_CAMERA_FACTS, takenAtIso, type CameraFacts } from '../photos/pixels/exif.js';
+import type { SniffedType } from '../photos/pixels/image-type.js';
+import { cleanPhoto } from '../photos/pixels/photo-privacy.js';
+import { fitPhotoEdge } from '../photos/pixels/photo-size.js';
+import { fileUrl, safeSegment } from '../../platform/storage/storage.js';
 import { toBool, toIso, toList, toText, type ExportCollections } from './firestore.js';
 import { migrationRepository as repo } from './repository.js';
 import { stableId, type ImportRun } from './import-run.js';

@@ -1,5 +1,5 @@
 import type { Profile } from '../../../common/schemas/profile.js';
-import { toAccountIdentity } from '../../platform/session-user.js';
+import { toAccountIdentity } from '../../platform/identity/session-user.js';
 import type { AccountRow } from '../accounts/repository.js';
 
 /** The own account as Account Settings shows it: no hash, no answer, no session. */

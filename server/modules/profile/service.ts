@@ -1,19 +1,19 @@
 import type { Profile, ProfileUpdateInput } from '../../../common/schemas/profile.js';
 import { AVATAR, SETTINGS } from '../../../common/settings.js';
-import { runCommand } from '../../platform/command.js';
-import { nowIso } from '../../platform/clock.js';
-import type { AppContext, AuthContext } from '../../platform/context.js';
-import { AppError, fail, invalid } from '../../platform/errors.js';
-import { assertUpdated } from '../../platform/versioning.js';
+import { runCommand } from '../../platform/writes/command.js';
+import { nowIso } from '../../platform/support/clock.js';
+import type { AppContext, AuthContext } from '../../platform/http/context.js';
+import { AppError, fail, invalid } from '../../platform/http/errors.js';
+import { assertUpdated } from '../../platform/writes/versioning.js';
 import { normalizeIdentity } from '../accounts/repository.js';
 import { voidEmailedLinks } from '../accounts/keys.js';
-import { fileUrl } from '../../platform/storage.js';
+import { fileUrl } from '../../platform/storage/storage.js';
 import { identityCheck } from '../auth/identity.js';
 import { getAccountEnums } from '../maintenance/option-lists.js';
 import { hashAnswer } from '../recovery/answers.js';
 import { toProfile } from './presenter.js';
 import { isUniqueViolation, profileRepository } from './repository.js';
-import { loadSharp } from '../../platform/images.js';
+import { loadSharp } from '../photos/pixels/images.js';
 
 /** Formats sharp may decode for a profile picture (no SVG: it is a document, not a photo). */
 const IMAGE_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);

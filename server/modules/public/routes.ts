@@ -5,7 +5,7 @@ import { z } from 'zod';
 import {
   publicCatalogSchema, publicOptionsSchema, publicVarietiesSchema, syncQuerySchema, varietyQuerySchema,
 } from '../../../common/schemas/public.js';
-import { fail } from '../../platform/errors.js';
+import { fail } from '../../platform/http/errors.js';
 import { createPublicService } from './service.js';
 
 const PREFIX = '/api/public/v1';

@@ -1,5 +1,5 @@
 import type { CatalogCollection } from '../../db/types/content.js';
-import type { AppContext } from '../../platform/context.js';
+import type { AppContext } from '../../platform/http/context.js';
 import { parseList } from '../catalog/presenter.js';
 import { getDiseaseEnums, getVarietyEnums } from '../maintenance/option-lists.js';
 import { presentVariety } from '../varieties/presenter.js';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import bcrypt from 'bcrypt';
-import { hashPassword, isHash } from '../../platform/passwords.js';
+import { hashPassword, isHash } from '../../platform/identity/passwords.js';
 
 /** Security answers are compared case-insensitively: trimmed and lower-cased, then hashed. */
 export function normalizeAnswer(answer: string): string {

@@ -1,10 +1,10 @@
-import { clientKey } from '../../platform/client-address.js';
+import { clientKey } from '../../platform/http/client-address.js';
 import { RECOVERY, RECOVERY_LIMITS } from '../../../common/settings.js';
-import { SYSTEM_ACTOR } from '../../platform/audit.js';
-import { runCommand } from '../../platform/command.js';
-import type { AppContext } from '../../platform/context.js';
-import { fail } from '../../platform/errors.js';
-import { AttemptBudget, minutesToWait, Throttle, type BudgetSpend } from '../../platform/throttle.js';
+import { SYSTEM_ACTOR } from '../../platform/writes/audit.js';
+import { runCommand } from '../../platform/writes/command.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fail } from '../../platform/http/errors.js';
+import { AttemptBudget, minutesToWait, Throttle, type BudgetSpend } from '../../platform/identity/throttle.js';
 import type { AccountRow } from '../accounts/repository.js';
 import { noticeLockout } from '../auth/guesses.js';
 

@@ -5,7 +5,7 @@ import {
   okSchema, recoveryResetSchema, securityQuestionsSchema, verifyResultSchema, verifySchema,
 } from '../../../common/schemas/recovery.js';
 import { RECOVERY_LIMITS } from '../../../common/settings.js';
-import { findSessionByToken, isSessionValid, SESSION_COOKIE } from '../../platform/sessions.js';
+import { findSessionByToken, isSessionValid, SESSION_COOKIE } from '../../platform/identity/sessions.js';
 import { recoveryServiceFor, type RequestMeta } from './service.js';
 
 /**

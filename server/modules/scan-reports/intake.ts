@@ -1,8 +1,8 @@
 import { manilaDate, mondayOf } from '../../../common/history-dates.js';
 import type { ScanReportsTable } from '../../db/types/scan-reports.js';
-import { runCommand } from '../../platform/command.js';
-import type { AppContext } from '../../platform/context.js';
-import { countHits, pruneThrottles } from '../../platform/throttle.js';
+import { runCommand } from '../../platform/writes/command.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { countHits, pruneThrottles } from '../../platform/identity/throttle.js';
 import { scanReportsRepository as repo } from './repository.js';
 
 /** What limited a refused report. */

@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DASHBOARD_PATHS } from '../../../common/first-visit.js';
 import { SCAN_REPORT_LIMITS } from '../../../common/scan-reports.js';
 import { detectionsQuerySchema, detectionsSchema, installRegistrationSchema, installTokenSchema, scanReportResultSchema, scanReportSchema } from '../../../common/schemas/scan-reports.js';
-import { clientKey } from '../../platform/client-address.js';
-import { scheduleJob } from '../../platform/jobs.js';
+import { clientKey } from '../../platform/http/client-address.js';
+import { scheduleJob } from '../../platform/writes/jobs.js';
 import { createScanReportsService } from './service.js';
 
 /**

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   recoveryCodesSchema, secondFactorEnableSchema, secondFactorProofSchema, secondFactorSetupStartSchema, secondFactorStatusSchema,
 } from '../../../common/schemas/two-factor.js';
-import { requireAuth } from '../../platform/policy.js';
+import { requireAuth } from '../../platform/http/policy.js';
 import { createSecondFactorService } from './service.js';
 
 /** Account Settings, 'Two-step sign-in': the own account, for super admins. */

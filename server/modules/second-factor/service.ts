@@ -5,10 +5,10 @@ import type {
 import { normalizeSecondFactorCode, TWO_FACTOR, TWO_FACTOR_LIMITS } from '../../../common/two-factor.js';
 import type { AdminAccount, ReauthInput } from '../../../common/schemas/accounts.js';
 import type { Config } from '../../config.js';
-import { nowIso } from '../../platform/clock.js';
-import { runCommand } from '../../platform/command.js';
-import type { AppContext, AuthContext } from '../../platform/context.js';
-import { AppError, fail, invalid } from '../../platform/errors.js';
+import { nowIso } from '../../platform/support/clock.js';
+import { runCommand } from '../../platform/writes/command.js';
+import type { AppContext, AuthContext } from '../../platform/http/context.js';
+import { AppError, fail, invalid } from '../../platform/http/errors.js';
 import { toAdminAccount } from '../accounts/presenter.js';
 import { accountsRepository } from '../accounts/repository.js';
 import { identityCheck } from '../auth/identity.js';

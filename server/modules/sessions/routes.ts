@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accountSessionParamsSchema, endedCountSchema, sessionIdParamsSchema, sessionListSchema } from '../../../common/schemas/sessions.js';
-import { requireAuth } from '../../platform/policy.js';
+import { requireAuth } from '../../platform/http/policy.js';
 import { createSessionsService } from './service.js';
 
 const accountParams = z.object({ id: z.string().min(1).max(100) });

@@ -1,9 +1,9 @@
 import type { SessionList } from '../../../common/schemas/sessions.js';
 import { describeUserAgent, SESSIONS } from '../../../common/sessions.js';
-import type { AppContext, AuthContext } from '../../platform/context.js';
-import { runCommand } from '../../platform/command.js';
-import { fail } from '../../platform/errors.js';
-import { announceEnded, endSession, openSessionsOf, type EndReason } from '../../platform/sessions.js';
+import type { AppContext, AuthContext } from '../../platform/http/context.js';
+import { runCommand } from '../../platform/writes/command.js';
+import { fail } from '../../platform/http/errors.js';
+import { announceEnded, endSession, openSessionsOf, type EndReason } from '../../platform/identity/sessions.js';
 import { sessionsRepository } from './repository.js';
 
 const REASON: EndReason = 'signed_out';

@@ -1,5 +1,5 @@
 import { DATASET_LIMITS } from '../../../common/dataset.js';
-import { HashIndex } from '../../platform/hash-index.js';
+import { HashIndex } from '../photos/pixels/hash-index.js';
 
 export interface ClusteredPhoto {
   id: string;

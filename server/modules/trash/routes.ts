@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { trashItemParamsSchema, trashListQuerySchema, trashListSchema, trashParamsSchema } from '../../../common/schemas/trash.js';
-import { requireAuth } from '../../platform/policy.js';
+import { requireAuth } from '../../platform/http/policy.js';
 import { createTrashService } from './service.js';
 
 /** The trash of varieties, pests, diseases and accounts (super admin, issue 17). */

@@ -1,11 +1,11 @@
 import type { TrashList, TrashListQuery } from '../../../common/schemas/trash.js';
 import { TRASH, TRASH_LIMITS, trashEntry, type TrashCollection } from '../../../common/trash.js';
-import type { Actor } from '../../platform/audit.js';
-import { nowIso } from '../../platform/clock.js';
-import { pageCount } from '../../platform/pages.js';
-import type { AppContext } from '../../platform/context.js';
-import { runCommand } from '../../platform/command.js';
-import { fail } from '../../platform/errors.js';
+import type { Actor } from '../../platform/writes/audit.js';
+import { nowIso } from '../../platform/support/clock.js';
+import { pageCount } from '../../platform/http/pages.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { runCommand } from '../../platform/writes/command.js';
+import { fail } from '../../platform/http/errors.js';
 import { disarmRestoredAccount } from '../accounts/keys.js';
 import { trashRepository, type DeletedRow } from './repository.js';
 

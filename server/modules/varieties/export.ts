@@ -3,7 +3,7 @@ import type { Variety } from '../../../common/schemas/varieties.js';
 import { EXPORT_TEXTS, LIST_FIELDS, LIST_SEPARATOR, VARIETY_COLUMNS, VARIETY_READ_ONLY_COLUMNS } from '../../../common/spreadsheets.js';
 import type { SpreadsheetFormat } from '../../../common/spreadsheets.js';
 import { VARIETY_LABELS, type VarietyField } from '../../../common/varieties.js';
-import type { AppContext } from '../../platform/context.js';
+import type { AppContext } from '../../platform/http/context.js';
 import { listBatches, type SheetColumn, type SheetExport, type SheetValue } from '../../platform/spreadsheets/sheet-writer.js';
 import { presentVariety } from './presenter.js';
 import { varietiesRepository } from './repository.js';

@@ -3,12 +3,12 @@ import type {
 } from '../../../common/schemas/spreadsheets.js';
 import { IMPORT_TEXTS } from '../../../common/spreadsheets.js';
 import { VARIETY_TOPIC } from '../../../common/varieties.js';
-import type { Actor } from '../../platform/audit.js';
-import { newId, nowIso } from '../../platform/clock.js';
+import type { Actor } from '../../platform/writes/audit.js';
+import { newId, nowIso } from '../../platform/support/clock.js';
 import { tidyVarietySearch } from '../../db/variety-search.js';
-import { runCommand } from '../../platform/command.js';
-import type { AppContext } from '../../platform/context.js';
-import { fail } from '../../platform/errors.js';
+import { runCommand } from '../../platform/writes/command.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fail } from '../../platform/http/errors.js';
 import type { Table } from '../../platform/spreadsheets/table-reader.js';
 import { getVarietyEnums } from '../maintenance/option-lists.js';
 import { columns as storedColumns, diff, fieldsOf, normalize, type Fields } from './fields.js';

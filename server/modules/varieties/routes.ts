@@ -10,12 +10,12 @@ import {
   exportQuerySchema, importMappingSchema, importOnErrorsSchema, importPreviewSchema, importReportSchema, type ImportMapping,
 } from '../../../common/schemas/spreadsheets.js';
 import { IMPORT_TEXTS, SPREADSHEET_LIMITS } from '../../../common/spreadsheets.js';
-import { fail } from '../../platform/errors.js';
-import { authorize, requireAuth } from '../../platform/policy.js';
+import { fail } from '../../platform/http/errors.js';
+import { authorize, requireAuth } from '../../platform/http/policy.js';
 import { sendSheet } from '../../platform/spreadsheets/sheet-writer.js';
 import { openTable } from '../../platform/spreadsheets/table-reader.js';
 import { receiveSheet, removeStaleUploads, type UploadedSheet } from '../../platform/spreadsheets/upload.js';
-import { scheduleJob } from '../../platform/jobs.js';
+import { scheduleJob } from '../../platform/writes/jobs.js';
 import { varietySheet } from './export.js';
 import { createVarietyImport } from './import.js';
 import { tidyVarietySearch } from '../../db/variety-search.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { varietyStoredSchema } from '../../../common/schemas/varieties.js';
-import type { AppContext } from '../../platform/context.js';
+import type { AppContext } from '../../platform/http/context.js';
 import { createVarietiesService } from './service.js';
 
 export const DEMO_VARIETIES_FILE = path.resolve(import.meta.dirname, '..', '..', '..', 'demo-data', 'rice_varieties.json');

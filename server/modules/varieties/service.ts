@@ -3,20 +3,20 @@ import {
   optionErrors, type Variety, type VarietyInput, type VarietyList, type VarietyStoredInput,
 } from '../../../common/schemas/varieties.js';
 import { VARIETY_TOPIC } from '../../../common/varieties.js';
-import type { Actor } from '../../platform/audit.js';
-import { runCommand, type Command } from '../../platform/command.js';
-import { newId, nowIso } from '../../platform/clock.js';
-import type { AppContext } from '../../platform/context.js';
-import { fail, invalid } from '../../platform/errors.js';
-import { assertUpdated } from '../../platform/versioning.js';
+import type { Actor } from '../../platform/writes/audit.js';
+import { runCommand, type Command } from '../../platform/writes/command.js';
+import { newId, nowIso } from '../../platform/support/clock.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fail, invalid } from '../../platform/http/errors.js';
+import { assertUpdated } from '../../platform/writes/versioning.js';
 import { getVarietyEnums } from '../maintenance/option-lists.js';
 import { columns, diff, fieldsOf, normalize, type Fields } from './fields.js';
 import { presentVariety } from './presenter.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
-import { RESYNC_EVENT } from '../../platform/events.js';
+import { RESYNC_EVENT } from '../../platform/writes/events.js';
 import { VarietySearchCache } from './search/cache.js';
 import { varietySearch, type SearchPage } from './search/search.js';
-import { pageCount, shownPage } from '../../platform/pages.js';
+import { pageCount, shownPage } from '../../platform/http/pages.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
 import { varietySnapshot } from '../versions/snapshots.js';

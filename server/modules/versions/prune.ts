@@ -1,6 +1,6 @@
 import { CATALOG_KIND_LIST } from '../../../common/catalog.js';
-import type { AppContext } from '../../platform/context.js';
-import { deleteImageFiles } from '../catalog/runtime.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { deleteImageFiles } from '../photos/variants.js';
 import { catalogRepository } from '../catalog/repository.js';
 import { versionsRepository as repo } from './repository.js';
 import { parseSnapshot } from './snapshots.js';

@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import { VERSION_FIELDS, type VersionCollection, type VersionSummary } from '../../../common/versions.js';
 import type { Database } from '../../db/types.js';
-import { SYSTEM_ACTOR, type Actor } from '../../platform/audit.js';
-import { newId, nowIso } from '../../platform/clock.js';
+import { SYSTEM_ACTOR, type Actor } from '../../platform/writes/audit.js';
+import { newId, nowIso } from '../../platform/support/clock.js';
 import { versionsRepository as repo } from './repository.js';
 import { parseSnapshot, summarize, type Snapshot } from './snapshots.js';
 

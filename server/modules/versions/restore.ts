@@ -5,9 +5,9 @@ import { maintenanceDocIdSchema, type ListKey, type SaveListsInput } from '../..
 import { varietyInputSchema } from '../../../common/schemas/varieties.js';
 import type { VersionRestoreInput, VersionRestoreResult } from '../../../common/schemas/versions.js';
 import { VERSION_TEXTS, type VersionCollection } from '../../../common/versions.js';
-import type { Actor } from '../../platform/audit.js';
-import type { AppContext } from '../../platform/context.js';
-import { fail } from '../../platform/errors.js';
+import type { Actor } from '../../platform/writes/audit.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fail } from '../../platform/http/errors.js';
 import { createCatalogService } from '../catalog/service.js';
 import { parseList } from '../catalog/presenter.js';
 import { createMaintenanceService } from '../maintenance/service.js';

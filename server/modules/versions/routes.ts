@@ -6,8 +6,8 @@ import {
   versionCompareQuerySchema, versionCompareSchema, versionListQuerySchema, versionListSchema, versionRestoreResultSchema, versionRestoreSchema,
 } from '../../../common/schemas/versions.js';
 import { VERSION_API_BASE, VERSION_COLLECTIONS, type VersionCollection } from '../../../common/versions.js';
-import { scheduleJob } from '../../platform/jobs.js';
-import { requireAuth } from '../../platform/policy.js';
+import { scheduleJob } from '../../platform/writes/jobs.js';
+import { requireAuth } from '../../platform/http/policy.js';
 import { pruneVersions } from './prune.js';
 import { createVersionRestore } from './restore.js';
 import { createVersionsService } from './service.js';

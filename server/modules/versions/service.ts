@@ -1,9 +1,9 @@
 import { describeVersion, VERSION_FIELDS, VERSION_LIMITS, type VersionCollection, type VersionSummary } from '../../../common/versions.js';
 import type { VersionCompare, VersionFieldValue, VersionItem, VersionList, VersionPhoto } from '../../../common/schemas/versions.js';
 import { maintenanceDocIdSchema, listBelongsTo, type ListKey } from '../../../common/schemas/maintenance.js';
-import type { AppContext } from '../../platform/context.js';
-import { fail } from '../../platform/errors.js';
-import { fileUrl } from '../../platform/storage.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fail } from '../../platform/http/errors.js';
+import { fileUrl } from '../../platform/storage/storage.js';
 import { versionsRepository as repo, type VersionListRow } from './repository.js';
 import { parseSnapshot, photoChanges } from './snapshots.js';
 

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import { readSheet } from 'read-excel-file/node';
 import { IMPORT_TEXTS, SPREADSHEET_LIMITS, type SpreadsheetFormat } from '../../../common/spreadsheets.js';
-import { fail } from '../errors.js';
+import { fail } from '../http/errors.js';
 import { UnpackLimitError, unpackXlsx } from './zip-guard.js';
 
 export type Cell = string | number | boolean | Date | null;

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { IMPORT_TEXTS } from '../../../common/spreadsheets.js';
-import type { AppContext } from '../context.js';
-import { AppError, fail } from '../errors.js';
+import type { AppContext } from '../http/context.js';
+import { AppError, fail } from '../http/errors.js';
 
 /** An uploaded spreadsheet kept in a file of its own while it is read, then removed. */
 export interface UploadedSheet {

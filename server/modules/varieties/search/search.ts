@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { LIMITS } from '../../../../common/limits.js';
 import { readWorkers } from '../../../db/read-workers.js';
 import type { Database } from '../../../db/types.js';
-import { roundEstimate } from '../../../platform/estimates.js';
-import { shownPage } from '../../../platform/pages.js';
+import { roundEstimate } from '../../../platform/support/estimates.js';
+import { shownPage } from '../../../platform/http/pages.js';
 import type { ListedVarietyRow } from '../repository.js';
 import { varietySearchRepository as repo, type CountedVia, type IndexLookup } from './repository.js';
 

@@ -1,0 +1,116 @@
+import crypto from 'node:crypto';
+import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog.js';
+import { UPLOAD_TEXTS } from '../../../common/catalog-texts.js';
+import type { StagedImage } from '../../../common/schemas/catalog.js';
+import { newId, nowIso } from '../../platform/support/clock.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fail } from '../../platform/http/errors.js';
+import { clampBytes, fileNameForType, RefusedImageError, sniffStream } from './pixels/image-type.js';
+import { probeImage } from './pixels/images.js';
+import { takenAtIso } from './pixels/exif.js';
+import { cleanPhoto, UnreadablePhotoError, type CleanPhoto } from './pixels/photo-privacy.js';
+import { readAll } from '../../platform/storage/stored-files.js';
+import { fitPhotoEdge } from './pixels/photo-size.js';
+import { safeSegment } from '../../platform/storage/storage.js';
+import { catalogRepository } from '../catalog/repository.js';
+import { fingerprintImage, type Fingerprint } from './pixels/fingerprint.js';
+import { similarPhotos } from './copies.js';
+import type { CatalogRuntime } from './variants.js';
+
+export interface StageOptions {
+  filename: string;
+  uploadedBy: string;
+  /** Store the photo at the size sent, past PHOTO_MAX_EDGE (a super admin's choice per upload batch). */
+  keepOriginal?: boolean;
+}
+
+/**
+ * Stores one uploaded photo in a staging folder: the real type from its first bytes, the
+ * picture's bytes unchanged but without location or identifying metadata (photo-privacy.ts),
+ * made PHOTO_MAX_EDGE on its longest side when it is larger (photo-size.ts; the browser does
+ * the same before sending, this holds for every other client), its sha256. Its variants are
+ * queued at once.
+ */
+export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: CatalogRuntime, source: AsyncIterable<Buffer>, options: StageOptions, truncated: () => boolean): Promise<StagedImage> {
+  const id = newId();
+  let sniffed: Awaited<ReturnType<typeof sniffStream>>;
+  try {
+    sniffed = await sniffStream(source);
+  } catch (err) {
+    if (err instanceof RefusedImageError) {
+      const message = err.reason === 'svg' ? UPLOAD_TEXTS.svgRefused : err.reason === 'heic' ? UPLOAD_TEXTS.heicNotConverted : UPLOAD_TEXTS.notImage;
+      fail('UNSUPPORTED_MEDIA_TYPE', message, { file: message });
+    }
+    throw err;
+  }
+  const rawName = options.filename || 'photo';
+  // The whole photo (at most maxUploadBytes) is read before it is stored: its location and
+  // identifying metadata are removed first, so no stored copy ever holds them.
+  let photo: CleanPhoto;
+  try {
+    photo = cleanPhoto(await readAll(sniffed.body), sniffed.type);
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || truncated()) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
+    if (err instanceof UnreadablePhotoError) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
+    throw err;
+  }
+  if (truncated()) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
+  const probe = await probeImage(photo.body);
+  if (!probe) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
+  if (probe.width * probe.height > CATALOG_LIMITS.maxImagePixels) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooManyPixels, { file: UPLOAD_TEXTS.tooManyPixels });
+  const sized = await fitPhotoEdge(photo.body, sniffed.type, photo.camera, options.keepOriginal ? 0 : ctx.config.photoMaxEdge, probe);
+  if (!sized) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
+  const fileName = fileNameForType(safeSegment(rawName, 'photo'), sized.type);
+  const key = `${kind.folder}/_staged/${id}/${fileName}`;
+  const cleanup = () => ctx.storage.delete(key).catch(() => undefined);
+  try {
+    await ctx.storage.put(key, sized.body);
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  const sha256 = crypto.createHash('sha256').update(sized.body).digest('hex');
+  const staged = {
+    id,
+    originalName: clampBytes(rawName, 255),
+    mimeType: sized.type,
+    sizeBytes: sized.body.length,
+    width: sized.width,
+    height: sized.height,
+    sha256,
+  };
+  // A disease photo is training data: its fingerprint is taken now, so the uploader hears at once
+  // which stored photos it copies (the thumbnail job would only know in a few seconds).
+  let fingerprint: Fingerprint | null = null;
+  if (kind.trainingSetExport) {
+    const sizes = { maxPixels: CATALOG_LIMITS.maxImagePixels, displaySize: CATALOG_LIMITS.displaySize, thumbSize: CATALOG_LIMITS.thumbSize };
+    fingerprint = await fingerprintImage(sized.body, sizes).then((f) => f.fingerprint, () => null);
+  }
+  try {
+    await catalogRepository.insertImage(ctx.db, {
+      ...staged,
+      collection: kind.collection,
+      entryId: null,
+      position: 0,
+      originalKey: key,
+      displayKey: null,
+      thumbKey: null,
+      externalUrl: null,
+      status: 'pending',
+      uploadedBy: options.uploadedBy,
+      createdAt: nowIso(),
+      linkedAt: null,
+      takenAt: takenAtIso(photo.camera),
+      cameraMake: photo.camera.make,
+      cameraModel: photo.camera.model,
+      locationCleaned: 1,
+      ...fingerprint,
+    });
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  runtime.queue.push(id);
+  const similar = fingerprint ? await similarPhotos(ctx, { id, sha256, phash: fingerprint.phash, uploadedBy: options.uploadedBy }) : [];
+  return { ...staged, similar };
+}

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../platform/http/context.js';
+import { fail } from '../../platform/http/errors.js';
+import { requireAuth } from '../../platform/http/policy.js';
+import { filesRepository } from './repository/serving.js';
+import { assertSafeKey, InvalidStorageKey } from '../../platform/storage/storage.js';
+
+const TYPES: Record<string, string> = {
+  '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp', '.gif': 'image/gif',
+};
+
+/**
+ * Who may read a stored file: a photo of an entry (or one an edit or Dataset health took out,
+ * which versions show) any signed-in staff; a staged photo only its uploader; a profile picture
+ * anyone signed in, an unsaved one only its owner. A key no photo or picture names is not served.
+ */
+async function mayRead(db: AppContext['db'], key: string, accountId: string): Promise<boolean> {
+  if (key.startsWith('avatars/')) {
+    const owner = await filesRepository.stagedAvatarOwner(db, key);
+    return owner === undefined || owner === accountId;
+  }
+  const photo = await filesRepository.photoOf(db, key);
+  if (!photo) return false;
+  return Boolean(photo.entryId || photo.retiredFrom || photo.removedFrom) || photo.uploadedBy === accountId;
+}
+
+/**
+ * GET /api/files/<key>: stored images, for signed-in staff only. Keys change when content
+ * changes, so responses may be cached for a year.
+ */
+const routes: FastifyPluginAsync = async (app) => {
+  app.get('/api/files/*', {
+    config: { access: 'signedIn' },
+    schema: { tags: ['files'], summary: 'A stored file (signed-in staff only)' },
+  }, async (request, reply) => {
+    const raw = (request.params as { '*': string })['*'];
+    let key: string;
+    try {
+      key = decodeURIComponent(raw);
+      assertSafeKey(key);
+    } catch (err) {
+      if (err instanceof InvalidStorageKey || err instanceof URIError) fail('NOT_FOUND');
+      throw err;
+    }
+    const type = TYPES[path.extname(key).toLowerCase()];
+    if (!type || !(await mayRead(app.ctx.db, key, requireAuth(request).user.id))) fail('NOT_FOUND');
+    const stat = await app.ctx.storage.stat(key);
+    if (!stat) fail('NOT_FOUND');
+    reply.header('content-type', type);
+    reply.header('content-length', stat.size);
+    reply.header('cache-control', 'private, max-age=31536000, immutable');
+    reply.header('x-content-type-options', 'nosniff');
+    return reply.send(await app.ctx.storage.get(key));
+  });
+};
+export default routes;

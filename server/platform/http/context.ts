@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/types.js';
+import type { EventBus } from '../writes/events.js';
+import type { Storage } from '../storage/storage.js';
+import type { Access, Role } from '../../../common/permissions.js';
+import type { SessionUser } from '../../../common/schemas/auth.js';
+import type { AccountRow } from '../identity/session-user.js';
+import type { Actor } from '../writes/audit.js';
+
+/** What every module is given: configuration, the database, the live-event bus and the log. */
+export interface AppContext {
+  config: Config;
+  db: Kysely<Database>;
+  events: EventBus;
+  storage: Storage;
+  log: FastifyBaseLogger;
+}
+
+export interface AuthContext {
+  sessionId: string;
+  /** When this session's user last confirmed their password (and code), or null. */
+  reauthAt: string | null;
+  role: Role;
+  user: SessionUser;
+  account: AccountRow;
+  actor: Actor;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * Required on every route: 'public' (login, OpenAPI document, public content), 'signedIn',
+     * or a permission of common/permissions.ts. Checked by the one policy hook before the body
+     * is read; a route without one stops the server from starting.
+     */
+    access?: Access;
+    /** A background request (periodic session check) that must not count as user activity. */
+    passive?: boolean;
+  }
+}
