@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogEntryDetail } from '../../common/schemas/catalog.js';
-import { catalogRuntime } from '../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../server/modules/photos/variants.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { entryBody, stagePhotos } from '../fixtures/catalog.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
@@ -52,7 +52,7 @@ describe('disease image limits (DESIGN.md section 5: fewer than 800 blocks, at m
     expect(edit.statusCode).toBe(400);
     expect(edit.json().error.fields.imageIds).toBe('You can upload a maximum of 2000 images.');
 
-    await catalogRuntime(t.ctx).queue.idle();
+    await photoRuntime(t.ctx).queue.idle();
     const ready = await t.ctx.db.selectFrom('catalog_images').select((eb) => eb.fn.countAll<number>().as('n'))
       .where('entryId', '=', entry.id).where('status', '=', 'ready').executeTakeFirstOrThrow();
     expect(Number(ready.n)).toBe(2000);

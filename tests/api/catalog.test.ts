@@ -7,7 +7,7 @@ import { CATALOG_KINDS } from '../../common/catalog.js';
 import { UPLOAD_TEXTS } from '../../common/catalog-texts.js';
 import type { CatalogEntryDetail, CatalogList, StagedImage } from '../../common/schemas/catalog.js';
 import type { LiveEvent } from '../../server/platform/writes/events.js';
-import { catalogRuntime } from '../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../server/modules/photos/variants.js';
 import { createCatalogService } from '../../server/modules/catalog/service.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { cleanPhoto } from '../../server/modules/photos/pixels/photo-privacy.js';
@@ -104,7 +104,7 @@ describe('catalog: pests and diseases', () => {
     expect(path.basename(decodeURIComponent(entry.images[1]!.url!))).toMatch(/_1_field shot\.jpg$/);
 
     // Thumbnails arrive from the background queue; the original keeps its camera but no position, the variants no EXIF.
-    await catalogRuntime(t.ctx).queue.idle();
+    await photoRuntime(t.ctx).queue.idle();
     const after = (await t.app.inject({ url: `/api/rice_pests/${entry.id}`, headers: { cookie } })).json<CatalogEntryDetail>();
     expect(after.images.every((i) => i.status === 'ready' && i.thumbUrl && i.displayUrl)).toBe(true);
     const original = await exifTagsOf((await t.app.inject({ url: after.images[1]!.url!, headers: { cookie } })).rawPayload);
@@ -324,17 +324,17 @@ describe('catalog: pests and diseases', () => {
       // Photos still waiting for their variants when the entry is saved (staged through a
       // stopped queue: otherwise whether they finish before the save is a race).
       const quiet = { ...t.ctx };
-      await catalogRuntime(quiet).stop();
+      await photoRuntime(quiet).stop();
       const ids = await stagePhotos(quiet, 'pest', user, 2);
       const res = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody('Rice leaffolder', ids) });
       expect(res.statusCode, res.body).toBe(201);
       const entry = res.json<CatalogEntryDetail>();
       expect(entry.images.map((i) => i.status)).toEqual(['pending', 'pending']);
       // A sweep queues nothing while the queue is still busy with earlier tests' photos: let it drain first.
-      await catalogRuntime(t.ctx).queue.idle();
-      await catalogRuntime(t.ctx).sweep();
-      await catalogRuntime(t.ctx).queue.idle();
-      catalogRuntime(t.ctx).flushEvents();
+      await photoRuntime(t.ctx).queue.idle();
+      await photoRuntime(t.ctx).sweep();
+      await photoRuntime(t.ctx).queue.idle();
+      photoRuntime(t.ctx).flushEvents();
       await t.app.inject({ method: 'DELETE', url: `/api/rice_pests/${entry.id}`, headers: { cookie } });
       // PostgreSQL delivers through LISTEN/NOTIFY, after the request has answered.
       const mine = () => events.filter((e) => e.id === entry.id);
@@ -349,10 +349,10 @@ describe('catalog: pests and diseases', () => {
     const staged = await stageViaHttp(3);
     const discard = await t.app.inject({ method: 'POST', url: '/api/rice_pests/images/discard', headers: { cookie }, payload: { ids: [staged[0]!.id] } });
     expect(discard.json()).toEqual({ removed: 1 });
-    await catalogRuntime(t.ctx).queue.idle();
+    await photoRuntime(t.ctx).queue.idle();
     const linked = await createPest('Rice field rat', 1);
 
-    const runtime = catalogRuntime(t.ctx);
+    const runtime = photoRuntime(t.ctx);
     // Nothing is a day old yet.
     expect(await runtime.cleanupStaged()).toBe(0);
     const rows = await t.ctx.db.selectFrom('catalog_images').selectAll().where('id', 'in', [staged[1]!.id, staged[2]!.id]).execute();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_TEXTS, PHOTO_REMOVAL_TEXTS } from '../../common/dataset.js';
-import { catalogRuntime } from '../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../server/modules/photos/variants.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 
@@ -89,7 +89,7 @@ describe('dataset health', () => {
     expect(health.diseases[0]).toMatchObject({ id: 'blast', photos: 8 });
     expect(health.removed).toEqual([expect.objectContaining({ id: 'blast-0', diseaseId: 'blast', diseaseName: 'Rice blast' })]);
     // Kept: the staged-photo clean-up passes it over.
-    await catalogRuntime(t.ctx).cleanupStaged(0);
+    await photoRuntime(t.ctx).cleanupStaged(0);
     expect(await t.ctx.db.selectFrom('catalog_images').select('id').where('id', '=', 'blast-0').execute()).toHaveLength(1);
 
     // Refused: a photo not in that disease, the only photo of a disease, another role.

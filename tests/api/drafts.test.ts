@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../common/catalog.js';
-import { catalogRuntime } from '../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../server/modules/photos/variants.js';
 import { createDraftsService } from '../../server/modules/drafts/service.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { entryBody, stagePhotos } from '../fixtures/catalog.js';
@@ -46,14 +46,14 @@ describe('drafts of the add form', () => {
   it('keeps a draft\'s staged photos past the daily clean-up until the draft expires', async () => {
     const [held, loose] = await stagePhotos(t.ctx, 'pest', owner, 2);
     await put({ fields: { name: 'Stem borer' }, photos: [{ id: held, ...file('held.jpg') }] });
-    await catalogRuntime(t.ctx).cleanupStaged(24 * 3600_000, Date.now() + 25 * 3600_000);
+    await photoRuntime(t.ctx).cleanupStaged(24 * 3600_000, Date.now() + 25 * 3600_000);
     const left = (await t.ctx.db.selectFrom('catalog_images').select('id').where('id', 'in', [held!, loose!]).execute()).map((r) => r.id);
     expect(left).toEqual([held]);
     // Eight days later the draft is gone, and then its photo with the next clean-up.
     await t.ctx.db.updateTable('catalog_drafts').set({ updatedAt: new Date(Date.now() - 8 * 86_400_000).toISOString() }).where('accountId', '=', owner.id).execute();
     expect(await createDraftsService(t.ctx).removeExpired()).toBe(1);
     expect(await get()).toBeNull();
-    await catalogRuntime(t.ctx).cleanupStaged(24 * 3600_000, Date.now() + 25 * 3600_000);
+    await photoRuntime(t.ctx).cleanupStaged(24 * 3600_000, Date.now() + 25 * 3600_000);
     expect(await t.ctx.db.selectFrom('catalog_images').select('id').where('id', '=', held!).execute()).toEqual([]);
   });
 

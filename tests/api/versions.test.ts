@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { VERSION_TEXTS } from '../../common/versions.js';
 import { CATALOG_KINDS } from '../../common/catalog.js';
 import { catalogCreateSchema } from '../../common/schemas/catalog.js';
-import { catalogRuntime } from '../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../server/modules/photos/variants.js';
 import { createCatalogService } from '../../server/modules/catalog/service.js';
 import { backfillFirstVersions } from '../../server/modules/versions/current.js';
 import { pruneVersions } from '../../server/modules/versions/prune.js';
@@ -157,7 +157,7 @@ describe.each(['pest', 'disease'] as const)('%s versions', (kindName) => {
     const edit = await call('PUT', `${base}/${id}`, { ...entryBody(v1.name, [photoIds[3]!, photoIds[1]!], { treatments: 'Spray.' }), version: v1.version });
     expect(edit.status).toBe(200);
     // The photos it took out keep their files, and the hourly clean-up of staged photos leaves them.
-    await catalogRuntime(t.ctx).cleanupStaged(0, Date.now() + 60_000);
+    await photoRuntime(t.ctx).cleanupStaged(0, Date.now() + 60_000);
     for (const key of [photoIds[0], photoIds[2]]) {
       const row = await t.ctx.db.selectFrom('catalog_images').selectAll().where('id', '=', key!).executeTakeFirst();
       expect(row).toMatchObject({ entryId: null, retiredFrom: id });

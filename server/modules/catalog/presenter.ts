@@ -1,6 +1,7 @@
 import type { CatalogEntry, CatalogEntryDetail, CatalogImage } from '../../../common/schemas/catalog.js';
 import { fileUrl } from '../../platform/storage/storage.js';
-import type { CatalogImageRow, CatalogRow, ListRow } from './repository.js';
+import type { PhotoRow as CatalogImageRow } from '../photos/repository/life.js';
+import type { CatalogRow, ListRow } from './repository.js';
 
 type Status = CatalogImage['status'];
 const STATUSES: Status[] = ['pending', 'ready', 'failed', 'external'];

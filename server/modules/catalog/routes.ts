@@ -5,15 +5,13 @@ import { z } from 'zod';
 import { CATALOG_KIND_LIST, CATALOG_LIMITS } from '../../../common/catalog.js';
 import { UPLOAD_TEXTS } from '../../../common/catalog-texts.js';
 import {
-  photoSettingsSchema, stageQuerySchema,
+  stageQuerySchema,
   catalogCreateSchema, catalogEntryDetailSchema, catalogListQuerySchema, catalogListSchema, catalogUpdateSchema,
   discardStagedSchema, stagedImageSchema,
 } from '../../../common/schemas/catalog.js';
 import { can } from '../../../common/permissions.js';
 import { AppError, fail } from '../../platform/http/errors.js';
 import { authorize, requireAuth } from '../../platform/http/policy.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
-import { CLEANUP_EVERY_MS, SWEEP_EVERY_MS, catalogRuntime } from '../photos/variants.js';
 import { createCatalogService } from './service.js';
 import { catalogSheet } from './export.js';
 import { exportQuerySchema } from '../../../common/schemas/spreadsheets.js';
@@ -52,21 +50,7 @@ const routes: FastifyPluginAsync = async (app) => {
   await app.register(multipart, {
     limits: { fileSize: CATALOG_LIMITS.maxUploadBytes, files: 1, fields: 10, parts: 12, fieldSize: 1024 },
   });
-  // Photos whose thumbnails were not made before the last stop (or by an instance that died)
-  // are picked up when the server is ready and every 30 s; staged photos never saved go hourly.
-  const runtime = catalogRuntime(app.ctx);
-  scheduleJob(app, { name: 'pending photo sweep', everyMs: SWEEP_EVERY_MS, runOnReady: true, run: () => runtime.sweep(), onClose: () => runtime.stop() });
-  scheduleJob(app, { name: 'staged photo clean-up', everyMs: CLEANUP_EVERY_MS, run: () => runtime.cleanupStaged() });
-
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/api/photo-settings', {
-    config: { access: 'content.create' },
-    schema: { tags: ['photos'], summary: 'How the browser sizes photos before sending them (PHOTO_MAX_EDGE) and whether this account may keep originals', response: { 200: photoSettingsSchema } },
-  }, async (request) => ({
-    maxEdge: app.ctx.config.photoMaxEdge,
-    quality: CATALOG_LIMITS.photoResizeQuality,
-    canKeepOriginals: can(requireAuth(request).role, 'trainingData.export'),
-  }));
 
   for (const kind of CATALOG_KIND_LIST) {
     const service = createCatalogService(app.ctx, kind);

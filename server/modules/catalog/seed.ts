@@ -5,7 +5,7 @@ import { CATALOG_KINDS, type CatalogKind } from '../../../common/catalog.js';
 import { SYSTEM_ACTOR } from '../../platform/writes/audit.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { catalogRepository } from './repository.js';
-import { catalogRuntime } from '../photos/variants.js';
+import { photoRuntime } from '../photos/variants.js';
 import { createCatalogService } from './service.js';
 
 /**
@@ -87,6 +87,6 @@ async function seedKind(ctx: AppContext, kind: CatalogKind, records: DemoRecord[
 export async function seed(ctx: AppContext, log: (line: string) => void): Promise<void> {
   await seedKind(ctx, CATALOG_KINDS.pest, readDemo('rice_pests.json', 'pests'), log);
   await seedKind(ctx, CATALOG_KINDS.disease, readDemo('rice_diseases.json', 'diseases'), log);
-  await catalogRuntime(ctx).queue.idle();
+  await photoRuntime(ctx).queue.idle();
   log('placeholder thumbnails ready');
 }

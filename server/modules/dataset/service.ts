@@ -6,8 +6,9 @@ import type { AppContext } from '../../platform/http/context.js';
 import { fileUrl } from '../../platform/storage/storage.js';
 import { clusterPhotos } from '../training/clusters.js';
 import { datasetRepository as repo } from './repository.js';
+import { trainingPhotoReads } from '../photos/repository/training-set.js';
 
-type Photo = Awaited<ReturnType<typeof repo.photos>>[number];
+type Photo = Awaited<ReturnType<typeof trainingPhotoReads.ofLiveDiseases>>[number];
 type Kind = DatasetHealth['clusters'][number]['kind'];
 const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
 
@@ -26,7 +27,7 @@ const KIND_ORDER: Record<Kind, number> = { conflict: 0, exact: 1, near: 2 };
  * whose measures earn quality flags.
  */
 async function build(ctx: AppContext): Promise<Full> {
-  const [diseases, photos] = await Promise.all([repo.diseases(ctx.db), repo.photos(ctx.db)]);
+  const [diseases, photos] = await Promise.all([repo.diseases(ctx.db), trainingPhotoReads.ofLiveDiseases(ctx.db)]);
   const names = new Map(diseases.map((d) => [d.id, d.name]));
   const clusters = clusterPhotos(photos);
   const groups = new Map<string, Photo[]>();
@@ -79,7 +80,7 @@ const thumb = (p: Photo) => (p.thumbKey ? fileUrl(p.thumbKey) : null);
 export function createDatasetService(ctx: AppContext) {
   return {
     async health(): Promise<DatasetHealth> {
-      const [full, removed] = await Promise.all([build(ctx), repo.removed(ctx.db, 200)]);
+      const [full, removed] = await Promise.all([build(ctx), trainingPhotoReads.removed(ctx.db, 200)]);
       return {
         ...full.health,
         removed: removed.map((r) => ({

@@ -8,12 +8,10 @@ export const draftsRepository = {
     return db.selectFrom('catalog_drafts').selectAll().where('accountId', '=', accountId).where('collection', '=', collection).executeTakeFirst();
   },
 
-  /** The draft's photos in order, each with its staged photo when it is still the account's and unsaved. */
+  /** The draft's photos in order, each with the staged photo it names once uploaded. */
   photos(db: Db, accountId: string, collection: string) {
     return db.selectFrom('catalog_draft_photos as p')
-      .leftJoin('catalog_images as i', (j) => j.onRef('i.id', '=', 'p.imageId').on('i.entryId', 'is', null).on('i.uploadedBy', '=', accountId)
-        .on('i.retiredFrom', 'is', null).on('i.removedFrom', 'is', null))
-      .select(['p.position', 'p.name', 'p.size', 'p.lastModified', 'i.id as stagedId', 'i.thumbKey'])
+      .select(['p.position', 'p.name', 'p.size', 'p.lastModified', 'p.imageId'])
       .where('p.accountId', '=', accountId).where('p.collection', '=', collection)
       .orderBy('p.position').execute();
   },

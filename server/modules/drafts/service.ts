@@ -5,7 +5,7 @@ import { isoIn, nowIso } from '../../platform/support/clock.js';
 import { runCommand } from '../../platform/writes/command.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fileUrl } from '../../platform/storage/storage.js';
-import { catalogRepository } from '../catalog/repository.js';
+import { photoReads } from '../photos/repository/reads.js';
 import { draftsRepository as repo } from './repository.js';
 
 const DAY_MS = 86_400_000;
@@ -23,10 +23,11 @@ export function createDraftsService(ctx: Pick<AppContext, 'db' | 'config'>) {
       const draft = await repo.find(ctx.db, accountId, kind.collection);
       if (!draft) return null;
       const rows = await repo.photos(ctx.db, accountId, kind.collection);
-      const photos = rows.map((r) => ({
-        id: r.stagedId ?? null, name: r.name, size: Number(r.size), lastModified: Number(r.lastModified),
-        thumbUrl: r.thumbKey ? fileUrl(r.thumbKey) : null,
-      }));
+      const staged = new Map((await photoReads.stagedOf(ctx.db, accountId, rows.flatMap((r) => (r.imageId ? [r.imageId] : [])))).map((p) => [p.id, p]));
+      const photos = rows.map((r) => {
+        const photo = r.imageId ? staged.get(r.imageId) : undefined;
+        return { id: photo?.id ?? null, name: r.name, size: Number(r.size), lastModified: Number(r.lastModified), thumbUrl: photo?.thumbKey ? fileUrl(photo.thumbKey) : null };
+      });
       let fields: unknown;
       try { fields = JSON.parse(draft.fields); } catch { fields = {}; }
       return {
@@ -41,7 +42,7 @@ export function createDraftsService(ctx: Pick<AppContext, 'db' | 'config'>) {
     /** Replaces the account's draft; photo ids that are not its own unsaved photos are kept as files still to upload. */
     async save(accountId: string, kind: CatalogKind, input: DraftInput): Promise<{ uploaded: number; total: number }> {
       const ids = input.photos.map((p) => p.id).filter((id): id is string => id !== null);
-      const owned = new Set((await catalogRepository.stagedOwned(ctx.db, kind.collection, accountId, [...new Set(ids)])).map((r) => r.id));
+      const owned = new Set((await photoReads.stagedOf(ctx.db, accountId, [...new Set(ids)], kind.collection)).map((r) => r.id));
       const seen = new Set<string>();
       const photos = input.photos.map((p) => {
         const id = p.id !== null && owned.has(p.id) && !seen.has(p.id) ? p.id : null;

@@ -1,9 +1,12 @@
 import crypto from 'node:crypto';
+import type { Insertable } from 'kysely';
+import type { CatalogImagesTable } from '../../db/types/content.js';
 import path from 'node:path';
 import { NO_CAMERA_FACTS, takenAtIso, type CameraFacts } from '../photos/pixels/exif.js';
 import type { SniffedType } from '../photos/pixels/image-type.js';
 import { cleanPhoto } from '../photos/pixels/photo-privacy.js';
-import { fitPhotoEdge } from '../photos/pixels/photo-size.js';
+import { takeIn } from '../photos/intake.js';
+import { photosRepository } from '../photos/repository/life.js';
 import { fileUrl, safeSegment } from '../../platform/storage/storage.js';
 import { toBool, toIso, toList, toText, type ExportCollections } from './firestore.js';
 import { migrationRepository as repo } from './repository.js';
@@ -24,19 +27,19 @@ export async function importCatalog(run: ImportRun, collection: 'rice_local_pest
     const imageUrls: string[] = [];
     for (const [position, url] of urls.entries()) {
       const imageId = stableId(collection, id, url);
-      const known = await repo.findById(run.db, 'catalog_images', imageId);
+      const known = await photosRepository.find(run.db, imageId);
       if (known) {
         run.report.images.unchanged += 1;
-        imageUrls.push(known.originalKey ? fileUrl(known.originalKey as string) : (known.externalUrl as string));
+        imageUrls.push(known.originalKey ? fileUrl(known.originalKey) : known.externalUrl!);
         continue;
       }
       const image = run.dryRun ? { failed: 'dry run' } : await run.fetchImage(url);
       const createdAt = toIso(doc.createdAt) ?? run.importedAt;
-      let row: Record<string, unknown>;
+      let row: Pick<Insertable<CatalogImagesTable>, 'status' | 'originalKey' | 'mimeType' | 'sizeBytes' | 'sha256' | 'externalUrl' | 'takenAt' | 'cameraMake' | 'cameraModel' | 'locationCleaned'>;
       if ('body' in image) {
         const base = safeSegment(decodeURIComponent(path.basename(new URL(url).pathname)).replace(/\.[^.]+$/, ''), 'image');
         // Stored as every upload is: without location or identifying metadata, at most PHOTO_MAX_EDGE.
-        const photo = await sizedImport(cleanImported(image.body, image.mime), image.mime, run.photoMaxEdge);
+        const photo = await takeInImported(image.body, image.mime as SniffedType, run.photoMaxEdge);
         const ext = photo.mime === image.mime ? image.ext : '.jpg';
         const key = `${STORAGE_FOLDER[collection]}/${safeSegment(name)}/${Date.parse(createdAt)}_${position}_${imageId.slice(0, 8)}_${base}${ext}`;
         await run.storage.put(key, photo.body);
@@ -52,7 +55,7 @@ export async function importCatalog(run: ImportRun, collection: 'rice_local_pest
         imageUrls.push(url);
       }
       if (!run.dryRun) {
-        await repo.insert(run.db, 'catalog_images', {
+        await photosRepository.insert(run.db, {
           id: imageId, collection, entryId: id, position, displayKey: null, thumbKey: null, width: null, height: null,
           originalName: path.basename(url.split('?')[0] ?? url), uploadedBy: null, createdAt, linkedAt: createdAt, ...row,
         });
@@ -80,19 +83,18 @@ export async function importCatalog(run: ImportRun, collection: 'rice_local_pest
   }
 }
 
-/** An imported photo at most PHOTO_MAX_EDGE on its longest side, as an upload is (kept as it is when it cannot be read). */
-async function sizedImport<T extends { body: Buffer; camera: CameraFacts; cleaned: boolean }>(photo: T, mime: string, maxEdge: number): Promise<T & { mime: string }> {
-  if (!photo.cleaned) return { ...photo, mime };
-  const sized = await fitPhotoEdge(photo.body, mime as SniffedType, photo.camera, maxEdge).catch(() => null);
-  return sized ? { ...photo, body: sized.body, mime: sized.type } : { ...photo, mime };
-}
-
-/** An imported photo without its location metadata; one that cannot be parsed is kept as fetched and left for migrate-photos. */
-function cleanImported(body: Buffer, mime: string): { body: Buffer; camera: CameraFacts; cleaned: boolean } {
+/**
+ * An imported photo through the upload's intake (photos/intake.ts takeIn). One the intake cannot
+ * take is kept as fetched, cleaned of its metadata when that much can be done, and otherwise left
+ * marked for `migrate-photos --strip-location`.
+ */
+async function takeInImported(body: Buffer, mime: SniffedType, maxEdge: number): Promise<{ body: Buffer; mime: string; camera: CameraFacts; cleaned: boolean }> {
+  const taken = await takeIn(body, mime, maxEdge).catch(() => 'unreadable' as const);
+  if (typeof taken === 'object') return { body: taken.photo.body, mime: taken.photo.type, camera: taken.camera, cleaned: true };
   try {
-    const clean = cleanPhoto(body, mime as SniffedType);
-    return { body: clean.body, camera: clean.camera, cleaned: true };
+    const clean = cleanPhoto(body, mime);
+    return { body: clean.body, mime, camera: clean.camera, cleaned: true };
   } catch {
-    return { body, camera: { ...NO_CAMERA_FACTS }, cleaned: false };
+    return { body, mime, camera: { ...NO_CAMERA_FACTS }, cleaned: false };
   }
 }

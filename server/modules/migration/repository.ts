@@ -5,7 +5,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** The import writes mapped rows of several tables by name; the mappers shape them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a table chosen at run time
 type ByName = Kysely<any>;
-export type ImportTable = 'accounts' | 'rice_seed_varieties' | 'rice_local_pests' | 'rice_local_diseases' | 'audit_logs' | 'catalog_images';
+export type ImportTable = 'accounts' | 'rice_seed_varieties' | 'rice_local_pests' | 'rice_local_diseases' | 'audit_logs';
 
 /** Queries of the import: by-id lookups and plain inserts/updates of the mapped rows. */
 export const migrationRepository = {

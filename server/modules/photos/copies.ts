@@ -3,7 +3,7 @@ import type { StagedImage } from '../../../common/schemas/catalog.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { HashIndex } from './pixels/hash-index.js';
 import { fileUrl } from '../../platform/storage/storage.js';
-import { datasetRepository as repo } from '../dataset/repository.js';
+import { trainingPhotoReads as repo } from './repository/training-set.js';
 
 /** The index is read again from the database at most this often (other instances' uploads). */
 const REFRESH_MS = 15_000;

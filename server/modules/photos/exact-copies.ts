@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { Command } from '../../platform/writes/command.js';
 import type { AppContext } from '../../platform/http/context.js';
-import { catalogRepository, type CatalogImageRow } from '../catalog/repository.js';
+import { photosRepository, type PhotoRow } from './repository/life.js';
 import { deleteImageFiles } from './variants.js';
 
 /**
@@ -30,8 +30,8 @@ export function withoutExactCopies(ids: readonly string[], stagedSha: ReadonlyMa
 }
 
 /** Discards the staged copies a save left out: their rows in the save's transaction, their files after it commits. */
-export async function discardCopies(ctx: AppContext, trx: Transaction<Database>, cmd: Command, rows: CatalogImageRow[]): Promise<void> {
+export async function discardCopies(ctx: AppContext, trx: Transaction<Database>, cmd: Command, rows: PhotoRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await catalogRepository.deleteImages(trx, rows.map((r) => r.id));
+  await photosRepository.delete(trx, rows.map((r) => r.id));
   cmd.afterCommit(() => deleteImageFiles(ctx, rows));
 }

@@ -5,17 +5,44 @@ import type { StagedImage } from '../../../common/schemas/catalog.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
-import { clampBytes, fileNameForType, RefusedImageError, sniffStream } from './pixels/image-type.js';
+import { clampBytes, fileNameForType, RefusedImageError, sniffStream, type SniffedType } from './pixels/image-type.js';
 import { probeImage } from './pixels/images.js';
-import { takenAtIso } from './pixels/exif.js';
+import { takenAtIso, type CameraFacts } from './pixels/exif.js';
 import { cleanPhoto, UnreadablePhotoError, type CleanPhoto } from './pixels/photo-privacy.js';
 import { readAll } from '../../platform/storage/stored-files.js';
 import { fitPhotoEdge } from './pixels/photo-size.js';
 import { safeSegment } from '../../platform/storage/storage.js';
-import { catalogRepository } from '../catalog/repository.js';
+import { photosRepository } from './repository/life.js';
 import { fingerprintImage, type Fingerprint } from './pixels/fingerprint.js';
 import { similarPhotos } from './copies.js';
-import type { CatalogRuntime } from './variants.js';
+import type { PhotoRuntime } from './variants.js';
+
+export interface TakenIn {
+  photo: { body: Buffer; type: SniffedType; width: number; height: number };
+  /** The camera facts the photo keeps (make, model, capture time, orientation). */
+  camera: CameraFacts;
+}
+
+/**
+ * The intake every stored photo passes, an upload's and the Firebase import's: its location and
+ * identifying metadata removed (the picture's bytes untouched), its pixels counted against
+ * CATALOG_LIMITS.maxImagePixels, then made `maxEdge` on its longest side when it is larger (0:
+ * kept at its size).
+ */
+export async function takeIn(body: Buffer, type: SniffedType, maxEdge: number): Promise<TakenIn | 'unreadable' | 'tooManyPixels'> {
+  let clean: CleanPhoto;
+  try {
+    clean = cleanPhoto(body, type);
+  } catch (err) {
+    if (err instanceof UnreadablePhotoError) return 'unreadable';
+    throw err;
+  }
+  const probe = await probeImage(clean.body);
+  if (!probe) return 'unreadable';
+  if (probe.width * probe.height > CATALOG_LIMITS.maxImagePixels) return 'tooManyPixels';
+  const sized = await fitPhotoEdge(clean.body, type, clean.camera, maxEdge, probe);
+  return sized ? { photo: sized, camera: clean.camera } : 'unreadable';
+}
 
 export interface StageOptions {
   filename: string;
@@ -31,7 +58,7 @@ export interface StageOptions {
  * the same before sending, this holds for every other client), its sha256. Its variants are
  * queued at once.
  */
-export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: CatalogRuntime, source: AsyncIterable<Buffer>, options: StageOptions, truncated: () => boolean): Promise<StagedImage> {
+export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: PhotoRuntime, source: AsyncIterable<Buffer>, options: StageOptions, truncated: () => boolean): Promise<StagedImage> {
   const id = newId();
   let sniffed: Awaited<ReturnType<typeof sniffStream>>;
   try {
@@ -46,20 +73,18 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
   const rawName = options.filename || 'photo';
   // The whole photo (at most maxUploadBytes) is read before it is stored: its location and
   // identifying metadata are removed first, so no stored copy ever holds them.
-  let photo: CleanPhoto;
+  let body: Buffer;
   try {
-    photo = cleanPhoto(await readAll(sniffed.body), sniffed.type);
+    body = await readAll(sniffed.body);
   } catch (err) {
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || truncated()) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
-    if (err instanceof UnreadablePhotoError) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
     throw err;
   }
   if (truncated()) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
-  const probe = await probeImage(photo.body);
-  if (!probe) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
-  if (probe.width * probe.height > CATALOG_LIMITS.maxImagePixels) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooManyPixels, { file: UPLOAD_TEXTS.tooManyPixels });
-  const sized = await fitPhotoEdge(photo.body, sniffed.type, photo.camera, options.keepOriginal ? 0 : ctx.config.photoMaxEdge, probe);
-  if (!sized) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
+  const taken = await takeIn(body, sniffed.type, options.keepOriginal ? 0 : ctx.config.photoMaxEdge);
+  if (taken === 'tooManyPixels') fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooManyPixels, { file: UPLOAD_TEXTS.tooManyPixels });
+  if (taken === 'unreadable') fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
+  const { photo: sized, camera } = taken;
   const fileName = fileNameForType(safeSegment(rawName, 'photo'), sized.type);
   const key = `${kind.folder}/_staged/${id}/${fileName}`;
   const cleanup = () => ctx.storage.delete(key).catch(() => undefined);
@@ -87,7 +112,7 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
     fingerprint = await fingerprintImage(sized.body, sizes).then((f) => f.fingerprint, () => null);
   }
   try {
-    await catalogRepository.insertImage(ctx.db, {
+    await photosRepository.insert(ctx.db, {
       ...staged,
       collection: kind.collection,
       entryId: null,
@@ -100,9 +125,9 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
       uploadedBy: options.uploadedBy,
       createdAt: nowIso(),
       linkedAt: null,
-      takenAt: takenAtIso(photo.camera),
-      cameraMake: photo.camera.make,
-      cameraModel: photo.camera.model,
+      takenAt: takenAtIso(camera),
+      cameraMake: camera.make,
+      cameraModel: camera.model,
       locationCleaned: 1,
       ...fingerprint,
     });

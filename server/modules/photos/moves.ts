@@ -7,7 +7,7 @@ import { fail, invalid } from '../../platform/http/errors.js';
 import { clampBytes } from './pixels/image-type.js';
 import { moveStored, TargetExistsError } from '../../platform/storage/stored-files.js';
 import { safeSegment } from '../../platform/storage/storage.js';
-import { catalogRepository, type CatalogImageRow } from '../catalog/repository.js';
+import { photosRepository, type PhotoRow } from './repository/life.js';
 
 export interface Move { from: string; to: string }
 
@@ -57,7 +57,7 @@ export async function undoMoves(ctx: AppContext, done: Move[]): Promise<void> {
 }
 
 /** Where each staged photo of the save goes, in the entry's order. */
-export function planLinks(kind: CatalogKind, entryName: string, staged: Map<string, CatalogImageRow>, ordered: string[], timestamp: number): PhotoLink[] {
+export function planLinks(kind: CatalogKind, entryName: string, staged: Map<string, PhotoRow>, ordered: string[], timestamp: number): PhotoLink[] {
   const links: PhotoLink[] = [];
   ordered.forEach((imageId, position) => {
     const row = staged.get(imageId);
@@ -73,7 +73,7 @@ export function planLinks(kind: CatalogKind, entryName: string, staged: Map<stri
  */
 export async function linkAndMove(ctx: AppContext, trx: Transaction<Database>, entryId: string, links: PhotoLink[], now: string, done: Move[]): Promise<void> {
   for (const link of links) {
-    const linked = await catalogRepository.linkImage(trx, link.id, { entryId, position: link.position, originalKey: link.to, linkedAt: now });
+    const linked = await photosRepository.link(trx, link.id, { entryId, position: link.position, originalKey: link.to, linkedAt: now });
     if (Number(linked) !== 1) invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });
   }
   try {

@@ -1,9 +1,17 @@
 import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { CATALOG_LIMITS } from '../../../common/catalog.js';
+import { can } from '../../../common/permissions.js';
+import { photoSettingsSchema } from '../../../common/schemas/catalog.js';
+import { scheduleJob } from '../../platform/writes/jobs.js';
+import { CLEANUP_EVERY_MS, SWEEP_EVERY_MS, photoRuntime } from './variants.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import { requireAuth } from '../../platform/http/policy.js';
-import { filesRepository } from './repository/serving.js';
+import { photoReads } from './repository/reads.js';
+import { servingRepository } from './repository/serving.js';
+import { mayView } from './states.js';
 import { assertSafeKey, InvalidStorageKey } from '../../platform/storage/storage.js';
 
 const TYPES: Record<string, string> = {
@@ -17,19 +25,34 @@ const TYPES: Record<string, string> = {
  */
 async function mayRead(db: AppContext['db'], key: string, accountId: string): Promise<boolean> {
   if (key.startsWith('avatars/')) {
-    const owner = await filesRepository.stagedAvatarOwner(db, key);
+    const owner = await servingRepository.stagedAvatarOwner(db, key);
     return owner === undefined || owner === accountId;
   }
-  const photo = await filesRepository.photoOf(db, key);
-  if (!photo) return false;
-  return Boolean(photo.entryId || photo.retiredFrom || photo.removedFrom) || photo.uploadedBy === accountId;
+  const photo = await photoReads.byKey(db, key);
+  return photo !== undefined && mayView(photo, accountId);
 }
 
 /**
- * GET /api/files/<key>: stored images, for signed-in staff only. Keys change when content
- * changes, so responses may be cached for a year.
+ * The photos' background jobs, the browser's photo settings, and GET /api/files/<key>: stored
+ * images, for signed-in staff only. Keys change when content changes, so responses may be cached
+ * for a year.
  */
 const routes: FastifyPluginAsync = async (app) => {
+  // Photos whose thumbnails were not made before the last stop (or by an instance that died)
+  // are picked up when the server is ready and every 30 s; staged photos never saved go hourly.
+  const runtime = photoRuntime(app.ctx);
+  scheduleJob(app, { name: 'pending photo sweep', everyMs: SWEEP_EVERY_MS, runOnReady: true, run: () => runtime.sweep(), onClose: () => runtime.stop() });
+  scheduleJob(app, { name: 'staged photo clean-up', everyMs: CLEANUP_EVERY_MS, run: () => runtime.cleanupStaged() });
+
+  app.withTypeProvider<ZodTypeProvider>().get('/api/photo-settings', {
+    config: { access: 'content.create' },
+    schema: { tags: ['photos'], summary: 'How the browser sizes photos before sending them (PHOTO_MAX_EDGE) and whether this account may keep originals', response: { 200: photoSettingsSchema } },
+  }, async (request) => ({
+    maxEdge: app.ctx.config.photoMaxEdge,
+    quality: CATALOG_LIMITS.photoResizeQuality,
+    canKeepOriginals: can(requireAuth(request).role, 'trainingData.export'),
+  }));
+
   app.get('/api/files/*', {
     config: { access: 'signedIn' },
     schema: { tags: ['files'], summary: 'A stored file (signed-in staff only)' },

@@ -5,7 +5,8 @@ import { makeVariants } from './pixels/images.js';
 import { fingerprintPixels } from './pixels/fingerprint.js';
 import { readStored } from '../../platform/storage/stored-files.js';
 import { nowIso } from '../../platform/support/clock.js';
-import { catalogRepository, type CatalogImageRow } from '../catalog/repository.js';
+import { photosRepository, type PhotoRow } from './repository/life.js';
+import { photoWork } from './repository/work.js';
 
 /** Variant decodes at once: this machine has 2 cores shared with the web server. */
 export const VARIANT_CONCURRENCY = 2;
@@ -32,7 +33,7 @@ export function variantKeys(kind: CatalogKind, imageId: string): { display: stri
   };
 }
 
-export async function deleteImageFiles(ctx: AppContext, rows: CatalogImageRow[]): Promise<void> {
+export async function deleteImageFiles(ctx: AppContext, rows: PhotoRow[]): Promise<void> {
   for (const row of rows) {
     for (const key of [row.originalKey, row.displayKey, row.thumbKey]) {
       if (!key) continue;
@@ -53,7 +54,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * The catalog's background work for one app: the bounded variant queue, throttled live
  * events when thumbnails become ready, and the daily clean-up of staged photos never saved.
  */
-export class CatalogRuntime {
+export class PhotoRuntime {
   readonly queue: BoundedQueue;
   private readyEntries = new Map<string, Set<string>>();
   private flushTimer: NodeJS.Timeout | null = null;
@@ -80,7 +81,7 @@ export class CatalogRuntime {
   /** Queues pending photos that no live instance holds (after a start, or another's death). */
   async sweep(): Promise<void> {
     if (this.queue.size > 0) return;
-    for (const { id } of await catalogRepository.pendingIds(this.ctx.db, nowIso())) this.queue.push(id);
+    for (const { id } of await photoWork.pendingIds(this.ctx.db, nowIso())) this.queue.push(id);
   }
 
   async stop(): Promise<void> {
@@ -93,23 +94,23 @@ export class CatalogRuntime {
   private async makeVariantsFor(imageId: string): Promise<void> {
     const { db, config } = this.ctx;
     const now = Date.now();
-    if (!(await catalogRepository.claim(db, imageId, config.instanceId, new Date(now).toISOString(), new Date(now + CLAIM_LEASE_MS).toISOString()))) return;
+    if (!(await photoWork.claim(db, imageId, config.instanceId, new Date(now).toISOString(), new Date(now + CLAIM_LEASE_MS).toISOString()))) return;
     try {
       await this.makeClaimedVariants(imageId);
     } catch (err) {
-      await catalogRepository.release(db, imageId, config.instanceId).catch(() => undefined);
+      await photoWork.release(db, imageId, config.instanceId).catch(() => undefined);
       throw err;
     }
   }
 
   private async makeClaimedVariants(imageId: string): Promise<void> {
-    let row: CatalogImageRow | undefined;
+    let row: PhotoRow | undefined;
     let input: Buffer | null = null;
     // The original may be moved by a save between reading its key and opening it: re-read.
     for (const delay of [0, 100, 400, 1500, 4000]) {
       if (delay) await sleep(delay);
       if (this.stopped) return;
-      row = await catalogRepository.findImage(this.ctx.db, imageId);
+      row = await photosRepository.find(this.ctx.db, imageId);
       if (!row || row.status !== 'pending' || !row.originalKey) return;
       try {
         input = await readStored(this.ctx.storage, row.originalKey);
@@ -126,7 +127,7 @@ export class CatalogRuntime {
       variants = await makeVariants(input, { displaySize: CATALOG_LIMITS.displaySize, thumbSize: CATALOG_LIMITS.thumbSize, maxPixels: CATALOG_LIMITS.maxImagePixels });
     } catch (err) {
       this.ctx.log.warn({ err, imageId }, 'a catalog photo could not be decoded');
-      await catalogRepository.markFailed(this.ctx.db, imageId);
+      await photoWork.markFailed(this.ctx.db, imageId);
       if (row.entryId) this.noteReady(row.collection, row.entryId);
       return;
     }
@@ -137,7 +138,7 @@ export class CatalogRuntime {
     await this.ctx.storage.put(keys.display, variants.display);
     await this.ctx.storage.put(keys.thumb, variants.thumb);
     const fingerprint = await fingerprintPixels(variants.pixels);
-    const updated = await catalogRepository.markReady(this.ctx.db, imageId, {
+    const updated = await photoWork.markReady(this.ctx.db, imageId, {
       displayKey: keys.display, thumbKey: keys.thumb, width: row.width ?? variants.width, height: row.height ?? variants.height, ...fingerprint,
     });
     if (!updated) {
@@ -175,9 +176,9 @@ export class CatalogRuntime {
     const before = new Date(now - maxAgeMs).toISOString();
     let removed = 0;
     for (;;) {
-      const rows = await catalogRepository.staleStaged(this.ctx.db, before, 500);
+      const rows = await photosRepository.staleStaged(this.ctx.db, before, 500);
       if (rows.length === 0) break;
-      await catalogRepository.deleteImages(this.ctx.db, rows.map((r) => r.id));
+      await photosRepository.delete(this.ctx.db, rows.map((r) => r.id));
       await deleteImageFiles(this.ctx, rows);
       removed += rows.length;
       if (rows.length < 500) break;
@@ -187,11 +188,11 @@ export class CatalogRuntime {
   }
 }
 
-const runtimes = new WeakMap<AppContext, CatalogRuntime>();
+const runtimes = new WeakMap<AppContext, PhotoRuntime>();
 
 /** The one runtime of an app (tests use it to wait for thumbnails or run the clean-up). */
-export function catalogRuntime(ctx: AppContext): CatalogRuntime {
+export function photoRuntime(ctx: AppContext): PhotoRuntime {
   let runtime = runtimes.get(ctx);
-  if (!runtime) runtimes.set(ctx, (runtime = new CatalogRuntime(ctx)));
+  if (!runtime) runtimes.set(ctx, (runtime = new PhotoRuntime(ctx)));
   return runtime;
 }

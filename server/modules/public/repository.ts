@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { CatalogCollection } from '../../db/types/content.js';
+import { photoReads } from '../photos/repository/reads.js';
 
 type Collection = 'rice_seed_varieties' | CatalogCollection;
 
@@ -23,20 +24,10 @@ export const publicRepository = {
       q = q.where((eb) => eb.or([
         eb('createdAt', '>', since),
         eb('updatedAt', '>', since),
-        eb.exists(eb.selectFrom('catalog_images').select('id').whereRef('catalog_images.entryId', '=', `${t}.id`).where('catalog_images.linkedAt', '>', since)),
+        eb.exists(photoReads.linkedSince(db, eb.ref(`${t}.id`), since)),
       ]));
     }
     return q.orderBy('name').execute();
-  },
-
-  /** Linked images of the given entries, in order; the route keeps only those with variants. */
-  imagesOf(db: Kysely<Database>, entryIds: string[]) {
-    if (entryIds.length === 0) return Promise.resolve([]);
-    return db.selectFrom('catalog_images')
-      .select(['id', 'entryId', 'position', 'status', 'displayKey', 'thumbKey', 'width', 'height', 'linkedAt'])
-      .where('entryId', 'in', entryIds)
-      .orderBy('entryId').orderBy('position')
-      .execute();
   },
 
   async deletedSince(db: Kysely<Database>, collection: Collection, since: string): Promise<string[]> {
@@ -55,8 +46,7 @@ export const publicRepository = {
 
   /** A display or thumbnail variant of an image that belongs to a live entry, or nothing. */
   async publicVariant(db: Kysely<Database>, imageId: string, variant: 'display' | 'thumbnail'): Promise<string | null> {
-    const row = await db.selectFrom('catalog_images').select(['collection', 'entryId', 'displayKey', 'thumbKey', 'status'])
-      .where('id', '=', imageId).executeTakeFirst();
+    const row = await photoReads.variantsOf(db, imageId);
     if (!row || !row.entryId || row.status !== 'ready') return null;
     if (row.collection !== 'rice_local_pests' && row.collection !== 'rice_local_diseases') return null;
     const entry = await db.selectFrom(row.collection as 'rice_local_pests').select(['isDeleted', 'isTrainingClass']).where('id', '=', row.entryId).executeTakeFirst();

@@ -4,6 +4,7 @@ import { parseList } from '../catalog/presenter.js';
 import { getDiseaseEnums, getVarietyEnums } from '../maintenance/option-lists.js';
 import { presentVariety } from '../varieties/presenter.js';
 import { publicRepository as repo } from './repository.js';
+import { photoReads } from '../photos/repository/reads.js';
 
 /**
  * The farmer app's content. `serverTime` is the cursor for the next delta sync; it never moves
@@ -31,7 +32,7 @@ export function createPublicService(ctx: AppContext) {
     async catalog(collection: CatalogCollection, since: string | undefined) {
       let serverTime = new Date().toISOString();
       const rows = await repo.changedCatalog(db, collection, since);
-      const images = await repo.imagesOf(db, rows.map((r) => r.id));
+      const images = await photoReads.variantsOfEntries(db, rows.map((r) => r.id));
       const byEntry = new Map<string, Array<{ id: string; displayUrl: string; thumbnailUrl: string; width: number | null; height: number | null }>>();
       for (const img of images) {
         if (img.status === 'pending' && img.linkedAt && img.linkedAt < serverTime) serverTime = img.linkedAt;

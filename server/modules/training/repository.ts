@@ -10,17 +10,4 @@ export const trainingRepository = {
     if (id) q = q.where('id', '=', id);
     return q.orderBy('createdAt').orderBy('id').execute();
   },
-
-  /** The stored originals of those diseases' saved photos. */
-  originals(db: Kysely<Database>, diseaseIds: string[]) {
-    if (diseaseIds.length === 0) return Promise.resolve([]);
-    return db.selectFrom('catalog_images')
-      .select(['id', 'entryId', 'position', 'originalKey', 'sha256', 'width', 'height', 'createdAt', 'linkedAt', 'takenAt', 'cameraMake', 'cameraModel', 'locationCleaned',
-        'phash', 'sharpness', 'brightness', 'entropy'])
-      .where('collection', '=', 'rice_local_diseases')
-      .where('entryId', 'in', diseaseIds)
-      .where('originalKey', 'is not', null)
-      .orderBy('entryId').orderBy('position')
-      .execute();
-  },
 };

@@ -8,6 +8,7 @@ import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import { cleanStoredPhoto, type CleanStoredPhoto } from '../photos/pixels/photo-privacy.js';
 import { trainingRepository as repo } from './repository.js';
+import { trainingPhotoReads } from '../photos/repository/training-set.js';
 import { SPLITS, splitOf, uniqueLabels, type SplitName } from './split.js';
 import { clusterPhotos } from './clusters.js';
 import { DATASET_LIMITS, qualityFlags } from '../../../common/dataset.js';
@@ -85,7 +86,7 @@ export function createTrainingService(ctx: AppContext) {
       if (q.diseaseId && classes.length === 0) fail('NOT_FOUND');
       const byId = new Map(classes.map((c) => [c.id, c]));
       // Copies are looked for across every disease, whichever are downloaded: a copy in another disease is a conflict.
-      const everyPhoto = await repo.originals(ctx.db, all.map((c) => c.id));
+      const everyPhoto = await trainingPhotoReads.originals(ctx.db, all.map((c) => c.id));
       const clusters = clusterPhotos(everyPhoto);
       const dup: Duplicates = { photosInClusters: 0, clusters: 0, conflictsLeftOut: 0 };
       const namedClusters = new Set<string>();

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { trashEntry, type TrashCollection } from '../../../common/trash.js';
 import { containsInsensitive } from '../../db/dialect.js';
+import { photoReads } from '../photos/repository/reads.js';
 import type { Database } from '../../db/types.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -46,8 +47,8 @@ export const trashRepository = {
         sql<string | null>`t."deletedBy"`.as('deletedBy'),
         'deleter.fullname as deleterName',
       ])
-      .select((eb) => (photos
-        ? eb.selectFrom('catalog_images').select((e) => e.fn.countAll<number>().as('c')).where('catalog_images.entryId', '=', sql.ref<string>('t.id')).as('photoCount')
+      .select(() => (photos
+        ? photoReads.countColumn(db, sql.ref<string>('t.id')).as('photoCount')
         : sql<null>`null`.as('photoCount')))
       .orderBy(sql.ref('t.deletedAt'), 'desc')
       .orderBy(sql.ref('t.id'), 'desc')

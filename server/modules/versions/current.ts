@@ -9,6 +9,7 @@ import { nowIso, newId } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { recordVersion } from './record.js';
 import { versionsRepository as repo } from './repository.js';
+import { photoReads } from '../photos/repository/reads.js';
 import { catalogSnapshot, maintenanceSnapshot, summarize, varietySnapshot, type Snapshot } from './snapshots.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -27,7 +28,7 @@ export async function currentSnapshot(db: Db, collection: VersionCollection, id:
 
 async function snapshotsOf(db: Db, collection: Exclude<VersionCollection, 'maintenance'>, rows: Array<Record<string, unknown>>): Promise<Snapshot[]> {
   if (collection === 'rice_seed_varieties') return rows.map((r) => varietySnapshot(r as unknown as VarietyRow));
-  const photos = await repo.photoIdsOf(db, rows.map((r) => String(r.id)));
+  const photos = await photoReads.idsOfEntries(db, rows.map((r) => String(r.id)));
   return rows.map((r) => catalogSnapshot(r as unknown as CatalogRow, photos.get(String(r.id)) ?? []));
 }
 

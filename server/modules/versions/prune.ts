@@ -1,7 +1,6 @@
 import { CATALOG_KIND_LIST } from '../../../common/catalog.js';
 import type { AppContext } from '../../platform/http/context.js';
-import { deleteImageFiles } from '../photos/variants.js';
-import { catalogRepository } from '../catalog/repository.js';
+import { entryPhotos } from '../photos/entry-photos.js';
 import { versionsRepository as repo } from './repository.js';
 import { parseSnapshot } from './snapshots.js';
 
@@ -24,11 +23,7 @@ export async function pruneVersions(ctx: AppContext, keep: number | undefined): 
     for (const { snapshot } of await repo.snapshotsOf(ctx.db, record.collection, record.documentId)) {
       for (const id of parseSnapshot(snapshot).photos ?? []) held.add(id);
     }
-    const orphans = (await repo.retiredOf(ctx.db, record.documentId)).filter((r) => !held.has(r.id));
-    if (orphans.length === 0) continue;
-    await catalogRepository.deleteImages(ctx.db, orphans.map((r) => r.id));
-    await deleteImageFiles(ctx, orphans);
-    photos += orphans.length;
+    photos += await entryPhotos(ctx).deleteUnheld(record.documentId, held);
   }
   return { versions, photos };
 }

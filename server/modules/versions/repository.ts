@@ -78,19 +78,6 @@ export const versionsRepository = {
     return row?.affectedParts ?? null;
   },
 
-  /** Which of `ids` are, or were, this entry's photos and are still stored (with `withRemoved`, also those Dataset health took out). */
-  async storedPhotosOf(db: Db, entryId: string, ids: readonly string[], options: { withRemoved: boolean }): Promise<Set<string>> {
-    const found = new Set<string>();
-    for (const part of chunks(ids)) {
-      const rows = await db.selectFrom('catalog_images').select('id').where('id', 'in', part)
-        .where((eb) => eb.or([
-          eb('entryId', '=', entryId), eb('retiredFrom', '=', entryId), ...(options.withRemoved ? [eb('removedFrom', '=', entryId)] : []),
-        ])).execute();
-      for (const r of rows) found.add(r.id);
-    }
-    return found;
-  },
-
   rows(db: Db, collection: Exclude<Table, 'maintenance'>, ids: readonly string[]) {
     return db.selectFrom(collection as 'rice_local_pests').selectAll().where('id', 'in', [...ids]).execute() as Promise<Array<Record<string, unknown> & { id: string; version: number }>>;
   },
@@ -103,25 +90,6 @@ export const versionsRepository = {
       .orderBy('id').limit(limit).execute();
   },
 
-  /** Linked photo ids of each entry, in order. */
-  async photoIdsOf(db: Db, entryIds: readonly string[]): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>(entryIds.map((id) => [id, []]));
-    for (const part of chunks(entryIds)) {
-      const rows = await db.selectFrom('catalog_images').select(['id', 'entryId'])
-        .where('entryId', 'in', part).orderBy('entryId').orderBy('position').orderBy('createdAt').execute();
-      for (const r of rows) out.get(r.entryId!)?.push(r.id);
-    }
-    return out;
-  },
-
-  /** Photos by id, in any state (linked, retired, removed), for thumbnails. */
-  async photos(db: Db, ids: readonly string[]) {
-    const out: Array<{ id: string; thumbKey: string | null; originalKey: string | null; externalUrl: string | null; originalName: string | null; status: string }> = [];
-    for (const part of chunks(ids)) {
-      out.push(...await db.selectFrom('catalog_images').select(['id', 'thumbKey', 'originalKey', 'externalUrl', 'originalName', 'status']).where('id', 'in', part).execute());
-    }
-    return out;
-  },
 
   /** Records whose versions number more than `keep`, with the number below which they go. */
   overRetention(db: Db, keep: number) {
@@ -137,10 +105,5 @@ export const versionsRepository = {
 
   snapshotsOf(db: Db, collection: string, documentId: string) {
     return db.selectFrom('record_versions').select('snapshot').where('collection', '=', collection).where('documentId', '=', documentId).execute();
-  },
-
-  /** Photos an edit took out of the entry (kept for its versions). */
-  retiredOf(db: Db, entryId: string) {
-    return db.selectFrom('catalog_images').selectAll().where('retiredFrom', '=', entryId).execute();
   },
 };

@@ -14,6 +14,7 @@ import { createMaintenanceService } from '../maintenance/service.js';
 import { getDiseaseEnums, getVarietyEnums } from '../maintenance/option-lists.js';
 import { createVarietiesService } from '../varieties/service.js';
 import { versionsRepository as repo } from './repository.js';
+import { photoReads } from '../photos/repository/reads.js';
 import { parseSnapshot, type Snapshot } from './snapshots.js';
 import { fieldKeys } from './service.js';
 
@@ -94,7 +95,7 @@ export function createVersionRestore(ctx: AppContext) {
     const values = candidate(kind.collection, id, snapshot, input);
     const photos = snapshot.photos ?? [];
     // Photos a super admin took out in Dataset health come back only for a role that may put them back there.
-    const stored = await repo.storedPhotosOf(ctx.db, id, photos, { withRemoved: can(role, 'trainingData.export') });
+    const stored = await photoReads.storedOfEntry(ctx.db, id, photos, { withRemoved: can(role, 'trainingData.export') });
     const imageIds = photos.filter((p) => stored.has(p));
     const parsed = catalogUpdateSchema(kind).safeParse({
       ...withEmptyText(values, ['scientificName', 'localName', 'description', 'cause', 'symptoms', 'treatments']), imageIds, version: input.version,

@@ -5,6 +5,7 @@ import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import { fileUrl } from '../../platform/storage/storage.js';
 import { versionsRepository as repo, type VersionListRow } from './repository.js';
+import { photoReads } from '../photos/repository/reads.js';
 import { parseSnapshot, photoChanges } from './snapshots.js';
 
 export function presentVersion(collection: VersionCollection, row: VersionListRow): VersionItem {
@@ -49,7 +50,7 @@ export function createVersionsService(ctx: Pick<AppContext, 'db'>) {
 
   async function photosOf(ids: string[]): Promise<{ total: number; items: VersionPhoto[] }> {
     const shown = ids.slice(0, VERSION_LIMITS.comparePhotos);
-    const rows = new Map((await repo.photos(db, shown)).map((r) => [r.id, r]));
+    const rows = new Map((await photoReads.byIds(db, shown)).map((r) => [r.id, r]));
     return {
       total: ids.length,
       items: shown.map((id) => {

@@ -14,6 +14,8 @@ export interface Command {
   publish(event: LiveEvent): void;
   /** Queues work for after commit (a cache to drop, files to delete), in order with the events. */
   afterCommit(step: () => void | Promise<void>): void;
+  /** Queues work for when the transaction rolls back (files moved during it moved back), last queued first. */
+  onRollback(step: () => Promise<void>): void;
   /** Ends the account's open sessions in the transaction; their tabs are told after commit. */
   endSessions(accountId: string, reason: EndReason, exceptSessionId?: string): Promise<string[]>;
 }
@@ -36,11 +38,13 @@ export async function runCommand<T>(
   work: (trx: Transaction<Database>, cmd: Command) => Promise<T>,
 ): Promise<T> {
   const after: Array<() => void | Promise<void>> = [];
+  const undo: Array<() => Promise<void>> = [];
   let audited = 0;
   let published = 0;
-  const result = await deps.db.transaction().execute((trx) => {
+  const attempt = deps.db.transaction().execute((trx) => {
     // A retried or rolled-back attempt leaves nothing queued.
     after.length = 0;
+    undo.length = 0;
     audited = 0;
     published = 0;
     const cmd: Command = {
@@ -61,6 +65,9 @@ export async function runCommand<T>(
       afterCommit(step) {
         after.push(step);
       },
+      onRollback(step) {
+        undo.push(step);
+      },
       async endSessions(accountId, reason, exceptSessionId) {
         const ids = await endAccountSessions(trx, accountId, reason, exceptSessionId);
         if (ids.length > 0) after.push(() => { if (deps.events) announceEnded(deps.events, accountId, ids, reason); });
@@ -69,6 +76,13 @@ export async function runCommand<T>(
     };
     return work(trx, cmd);
   });
+  let result: T;
+  try {
+    result = await attempt;
+  } catch (err) {
+    for (const step of undo.reverse()) await step();
+    throw err;
+  }
   for (const step of after) await step();
   if (audited > 0 && published === 0) deps.events?.publish({ topic: 'audit_logs', op: 'create' });
   return result;

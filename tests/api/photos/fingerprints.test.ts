@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../../common/catalog.js';
 import { hammingDistance } from '../../../common/dataset.js';
 import { fingerprintStored } from '../../../server/modules/photos/backfill/fingerprints.js';
-import { catalogRuntime } from '../../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../../server/modules/photos/variants.js';
 import { entryBody, uploadPhoto } from '../../fixtures/catalog.js';
 import { createTestApp, type TestApp } from '../../fixtures/app.js';
 import { loginAs, makeAccount } from '../../fixtures/factories.js';
@@ -22,7 +22,7 @@ async function fingerprintsAcrossStorage(t: TestApp) {
   }
   const created = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody(`Stem borer ${Date.now()}`, ids) });
   expect(created.statusCode, created.body).toBe(201);
-  await catalogRuntime(t.ctx).queue.idle();
+  await photoRuntime(t.ctx).queue.idle();
   const rows = () => t.ctx.db.selectFrom('catalog_images').select(['id', 'phash', 'sharpness', 'brightness', 'entropy']).where('id', 'in', ids).execute()
     .then((r) => ids.map((id) => r.find((x) => x.id === id)!));
 

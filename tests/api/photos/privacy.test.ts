@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../../common/catalog.js';
-import { catalogRuntime } from '../../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../../server/modules/photos/variants.js';
 import { cleanStoredLocations } from '../../../server/modules/photos/backfill/locations.js';
 import * as gifPrivacy from '../../../server/db/migrations/195_gif_privacy.js';
 import { readStored } from '../../../server/platform/storage/stored-files.js';
@@ -135,7 +135,7 @@ describe('no location in any stored photo', () => {
     expect((await readStored(t.ctx.storage, jpegRow.originalKey!)).length).toBeLessThan(phoneJpeg.length);
 
     // The variants carry no EXIF at all.
-    await catalogRuntime(t.ctx).queue.idle();
+    await photoRuntime(t.ctx).queue.idle();
     for (const row of await t.ctx.db.selectFrom('catalog_images').selectAll().where('originalName', 'like', 'farm.%').execute()) {
       for (const key of [row.displayKey, row.thumbKey]) {
         expect(key, row.originalName!).toBeTruthy();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../../common/catalog.js';
-import { catalogRuntime } from '../../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../../server/modules/photos/variants.js';
 import { S3Storage } from '../../../server/platform/storage/s3-storage.js';
 import { createTestApp, type TestApp } from '../../fixtures/app.js';
 import { cleanPhoto } from '../../../server/modules/photos/pixels/photo-privacy.js';
@@ -31,7 +31,7 @@ describe('photos in an S3-compatible bucket', () => {
     const second = await uploadPhoto(t.app, cookie, CATALOG_KINDS.pest, 'second.png', await tinyPng(32));
     const created = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody('Rice bug', [up.json().id, second.json().id]) });
     expect(created.statusCode, created.body).toBe(201);
-    await catalogRuntime(t.ctx).queue.idle();
+    await photoRuntime(t.ctx).queue.idle();
 
     const rows = await t.ctx.db.selectFrom('catalog_images').selectAll().where('entryId', '=', created.json().id).orderBy('position').execute();
     expect(rows.map((r) => r.status)).toEqual(['ready', 'ready']);

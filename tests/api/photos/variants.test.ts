@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../../../server/app.js';
-import { catalogRuntime } from '../../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../../server/modules/photos/variants.js';
 import { createTestApp, type TestApp } from '../../fixtures/app.js';
 import { stagePhotos } from '../../fixtures/catalog.js';
 import { makeAccount } from '../../fixtures/factories.js';
@@ -36,14 +36,14 @@ describe('the shared thumbnail queue', () => {
     const user = await makeAccount(a.ctx);
     // Staged through a context whose queue is stopped, so nothing starts before both know.
     const quiet = { ...a.ctx };
-    await catalogRuntime(quiet).stop();
+    await photoRuntime(quiet).stop();
     const ids = await stagePhotos(quiet, 'pest', user, 12);
     // Both instances are told about every photo at once (as after a restart of both).
     for (const id of ids) {
-      catalogRuntime(a.ctx).queue.push(id);
-      catalogRuntime(b.ctx).queue.push(id);
+      photoRuntime(a.ctx).queue.push(id);
+      photoRuntime(b.ctx).queue.push(id);
     }
-    await Promise.all([catalogRuntime(a.ctx).queue.idle(), catalogRuntime(b.ctx).queue.idle()]);
+    await Promise.all([photoRuntime(a.ctx).queue.idle(), photoRuntime(b.ctx).queue.idle()]);
     const rows = await a.ctx.db.selectFrom('catalog_images').select(['id', 'status', 'claimedBy']).where('id', 'in', ids).execute();
     expect(rows.map((r) => r.status)).toEqual(ids.map(() => 'ready'));
     const written = [...variantWrites.a!, ...variantWrites.b!].filter((k) => ids.some((id) => k.includes(id)));
@@ -54,14 +54,14 @@ describe('the shared thumbnail queue', () => {
 
   it('takes over a photo whose claim outlived its lease (the instance died), and leaves a live claim alone', async () => {
     const user = await makeAccount(a.ctx);
-    await catalogRuntime(a.ctx).stop();
+    await photoRuntime(a.ctx).stop();
     const [dead, held] = await stagePhotos(a.ctx, 'pest', user, 2);
     const past = new Date(Date.now() - 60_000).toISOString();
     const future = new Date(Date.now() + 10 * 60_000).toISOString();
     await a.ctx.db.updateTable('catalog_images').set({ claimedBy: 'instance-gone', claimedUntil: past }).where('id', '=', dead!).execute();
     await a.ctx.db.updateTable('catalog_images').set({ claimedBy: 'instance-busy', claimedUntil: future }).where('id', '=', held!).execute();
-    await catalogRuntime(b.ctx).sweep();
-    await catalogRuntime(b.ctx).queue.idle();
+    await photoRuntime(b.ctx).sweep();
+    await photoRuntime(b.ctx).queue.idle();
     const status = async (id: string) => (await a.ctx.db.selectFrom('catalog_images').select(['status', 'claimedBy']).where('id', '=', id).executeTakeFirstOrThrow());
     expect(await status(dead!)).toEqual({ status: 'ready', claimedBy: 'instance-b' });
     expect(await status(held!)).toEqual({ status: 'pending', claimedBy: 'instance-busy' });

@@ -2,7 +2,7 @@ import { CATALOG_LIMITS } from '../../../../common/catalog.js';
 import type { AppContext } from '../../../platform/http/context.js';
 import { fingerprintImage } from '../pixels/fingerprint.js';
 import { readStored } from '../../../platform/storage/stored-files.js';
-import { catalogRepository as repo } from '../../catalog/repository.js';
+import { photoWork as repo } from '../repository/work.js';
 import { passOverStoredPhotos, type PassProgress } from './stored-pass.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../platform/http/context.js';
 import { cleanStoredPhoto } from '../pixels/photo-privacy.js';
-import { catalogRepository as repo } from '../../catalog/repository.js';
+import { photoWork as repo } from '../repository/work.js';
 import { passOverStoredPhotos, type PassProgress } from './stored-pass.js';
 
 /**
