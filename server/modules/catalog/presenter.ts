@@ -1,4 +1,5 @@
 import type { CatalogEntry, CatalogEntryDetail, CatalogImage } from '../../../common/schemas/catalog.js';
+import type { Snapshot } from '../versions/snapshots.js';
 import { fileUrl } from '../../platform/storage/storage.js';
 import type { PhotoRow as CatalogImageRow } from '../photos/repository/life.js';
 import type { CatalogRow, ListRow } from './repository.js';
@@ -100,4 +101,9 @@ export function entryFields(row: EntryFields) {
 /** The audit 'changes' snapshot: the entry's fields and its image count (not 2000 URLs). */
 export function auditSnapshot(row: EntryFields & Pick<CatalogRow, 'mainImageUrl'>, imageCount: number) {
   return { ...entryFields(row), mainImageUrl: row.mainImageUrl, imageCount };
+}
+
+/** A pest or disease as a version holds it: its fields and its photo ids in order. */
+export function catalogSnapshot(row: Parameters<typeof entryFields>[0], photos: string[]): Snapshot {
+  return { fields: entryFields(row), photos };
 }

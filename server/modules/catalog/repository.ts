@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { CatalogCollection, CatalogTable } from '../../db/types/content.js';
-import { containsInsensitive } from '../../db/dialect.js';
+import { chunks, containsInsensitive } from '../../db/dialect.js';
 import { photoReads } from '../photos/repository/reads.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -69,6 +69,13 @@ export const catalogRepository = {
 
   find(db: Db, collection: CatalogCollection, id: string): Promise<CatalogRow | undefined> {
     return db.selectFrom(table(collection)).selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** Stored entries among `ids`, deleted ones included (their versions stay readable). */
+  async findMany(db: Db, collection: CatalogCollection, ids: readonly string[]): Promise<CatalogRow[]> {
+    const rows: CatalogRow[] = [];
+    for (const part of chunks(ids)) rows.push(...await db.selectFrom(table(collection)).selectAll().where('id', 'in', part).execute());
+    return rows;
   },
 
   findLive(db: Db, collection: CatalogCollection, id: string): Promise<CatalogRow | undefined> {

@@ -17,7 +17,7 @@ import { catalogRepository, type CatalogRow } from './repository.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
 import { draftsRepository } from '../drafts/repository.js';
-import { catalogSnapshot } from '../versions/snapshots.js';
+import { catalogSnapshot } from './presenter.js';
 
 /** Text fields are stored trimmed; an empty optional field is stored as null. */
 function storedFields(input: CatalogCreateInput | CatalogUpdateInput) {

@@ -1,4 +1,5 @@
 import { MAINTENANCE_LIMITS } from '../../../common/maintenance.js';
+import type { Snapshot } from '../versions/snapshots.js';
 import {
   ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID, VARIETY_ENUMS_ID, defaultAccountEnums, defaultDiseaseEnums, defaultVarietyEnums, currentReleaseYear,
   DOCUMENT_LISTS, DEFAULT_SECURITY_QUESTIONS,
@@ -82,4 +83,9 @@ export function present(docId: MaintenanceDocId, row: Pick<MaintenanceRow, 'data
 export function defaultsFor(docId: MaintenanceDocId): Record<string, unknown> {
   if (docId === DISEASE_ENUMS_ID) return { ...defaultDiseaseEnums() };
   return docId === VARIETY_ENUMS_ID ? { ...defaultVarietyEnums(), yearsThrough: currentReleaseYear() } : { ...defaultAccountEnums() };
+}
+
+/** An option-list document as a version holds it: its lists as users see them. */
+export function maintenanceSnapshot(docId: MaintenanceDocId, row: Pick<MaintenanceRow, 'data'>): Snapshot {
+  return { fields: effectiveLists(docId, row.data, currentReleaseYear()).lists };
 }

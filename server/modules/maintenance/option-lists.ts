@@ -7,7 +7,7 @@ import {
 import type { Database } from '../../db/types.js';
 import { runCommand } from '../../platform/writes/command.js';
 import { recordVersion } from '../versions/record.js';
-import { maintenanceSnapshot } from '../versions/snapshots.js';
+import { maintenanceSnapshot } from './lists.js';
 import { nowIso } from '../../platform/support/clock.js';
 import type { EventBus } from '../../platform/writes/events.js';
 import { defaultsFor, effectiveLists, extendYears, stringList, yearsThroughOf } from './lists.js';

@@ -16,7 +16,7 @@ import { ensureYearRollover } from './option-lists.js';
 import { maintenanceRepository, type MaintenanceRow } from './repository.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
-import { maintenanceSnapshot } from '../versions/snapshots.js';
+import { maintenanceSnapshot } from './lists.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

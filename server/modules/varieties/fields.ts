@@ -1,4 +1,7 @@
 import type { Variety, VarietyInput, VarietyStoredInput } from '../../../common/schemas/varieties.js';
+import type { Snapshot } from '../versions/snapshots.js';
+import { presentVariety } from './presenter.js';
+import type { VarietyRow } from './repository.js';
 
 /** The variety's own fields (what the audit entry's before/after record). */
 export type Fields = Omit<Variety, 'id' | 'createdAt' | 'updatedAt' | 'version'>;
@@ -50,4 +53,9 @@ export function diff(before: Fields, after: Fields): { before: Partial<Fields>; 
     }
   }
   return { before: b as Partial<Fields>, after: a as Partial<Fields> };
+}
+
+/** A variety as a version holds it: its fields as the API shows them. */
+export function varietySnapshot(row: VarietyRow): Snapshot {
+  return { fields: fieldsOf(presentVariety(row)) };
 }

@@ -44,6 +44,13 @@ export const varietiesRepository = {
     return db.selectFrom('rice_seed_varieties').select(['id', 'varietyName']).where('isDeleted', '=', 0).execute();
   },
 
+  /** Stored varieties among `ids`, deleted ones included (their versions stay readable). */
+  async findMany(db: Db, ids: readonly string[]): Promise<VarietyRow[]> {
+    const rows: VarietyRow[] = [];
+    for (const part of chunks(ids)) rows.push(...await db.selectFrom('rice_seed_varieties').selectAll().where('id', 'in', part).execute());
+    return rows;
+  },
+
   async findLiveMany(db: Db, ids: readonly string[]): Promise<VarietyRow[]> {
     const rows: VarietyRow[] = [];
     for (const part of chunks(ids)) {

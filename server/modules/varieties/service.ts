@@ -19,7 +19,7 @@ import { varietySearch, type SearchPage } from './search/search.js';
 import { pageCount, shownPage } from '../../platform/http/pages.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
-import { varietySnapshot } from '../versions/snapshots.js';
+import { varietySnapshot } from './fields.js';
 
 const COLLECTION = 'rice_seed_varieties';
 

@@ -1,35 +1,18 @@
 import type { Kysely, Transaction } from 'kysely';
 import { VERSION_COLLECTIONS, VERSION_FIELDS, type VersionCollection } from '../../../common/versions.js';
-import { maintenanceDocIdSchema } from '../../../common/schemas/maintenance.js';
 import type { Database } from '../../db/types.js';
-import type { CatalogRow } from '../catalog/repository.js';
-import type { VarietyRow } from '../varieties/repository.js';
-import { maintenanceRepository } from '../maintenance/repository.js';
 import { nowIso, newId } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
+import { versionedCollection } from './adapters.js';
 import { recordVersion } from './record.js';
 import { versionsRepository as repo } from './repository.js';
-import { photoReads } from '../photos/repository/reads.js';
-import { catalogSnapshot, maintenanceSnapshot, summarize, varietySnapshot, type Snapshot } from './snapshots.js';
+import { summarize, type Snapshot } from './snapshots.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** The record as stored now, as a snapshot, with its edit version; undefined when there is no such record. */
 export async function currentSnapshot(db: Db, collection: VersionCollection, id: string): Promise<{ snapshot: Snapshot; recordVersion: number } | undefined> {
-  if (collection === 'maintenance') {
-    const docId = maintenanceDocIdSchema.safeParse(id);
-    const row = docId.success ? await maintenanceRepository.find(db, docId.data) : undefined;
-    return row && docId.success ? { snapshot: maintenanceSnapshot(docId.data, row), recordVersion: Number(row.version) } : undefined;
-  }
-  const [row] = await repo.rows(db, collection, [id]);
-  if (!row) return undefined;
-  return { snapshot: (await snapshotsOf(db, collection, [row]))[0]!, recordVersion: Number(row.version) };
-}
-
-async function snapshotsOf(db: Db, collection: Exclude<VersionCollection, 'maintenance'>, rows: Array<Record<string, unknown>>): Promise<Snapshot[]> {
-  if (collection === 'rice_seed_varieties') return rows.map((r) => varietySnapshot(r as unknown as VarietyRow));
-  const photos = await photoReads.idsOfEntries(db, rows.map((r) => String(r.id)));
-  return rows.map((r) => catalogSnapshot(r as unknown as CatalogRow, photos.get(String(r.id)) ?? []));
+  return (await (await versionedCollection(collection)).current(db, [id])).get(id);
 }
 
 /** A save that changed the record outside its service's own write (a photo removed in Dataset health): its version as stored now. */
@@ -47,13 +30,13 @@ export async function backfillFirstVersions(db: Kysely<Database>, batch = 500): 
   let written = 0;
   for (const collection of VERSION_COLLECTIONS) {
     const keys = Object.keys(VERSION_FIELDS[collection]);
+    const adapter = await versionedCollection(collection);
     let afterId = '';
     for (;;) {
       const rows = await repo.withoutVersion(db, collection, afterId, batch);
       if (rows.length === 0) break;
-      const snapshots = collection === 'maintenance'
-        ? await Promise.all(rows.map(async (r) => (await currentSnapshot(db, collection, String(r.id)))?.snapshot ?? { fields: {} }))
-        : await snapshotsOf(db, collection, rows as Array<Record<string, unknown>>);
+      const current = await adapter.current(db, rows.map((r) => String(r.id)));
+      const snapshots = rows.map((r) => current.get(String(r.id))?.snapshot ?? { fields: {} });
       await repo.insertFirst(db, rows.map((r, i) => ({
         id: newId(), collection, documentId: String(r.id), number: 1, recordVersion: Number(r.version), auditId: null, actorId: null, actorName: null,
         createdAt: String(r.updatedAt ?? r.createdAt ?? nowIso()), snapshot: JSON.stringify(snapshots[i]),

@@ -73,15 +73,6 @@ export const versionsRepository = {
     return row === undefined ? undefined : Number(row.version);
   },
 
-  async catalogParts(db: Db, collection: 'rice_local_pests' | 'rice_local_diseases', id: string): Promise<string | null> {
-    const row = await db.selectFrom(collection as 'rice_local_pests').select('affectedParts').where('id', '=', id).executeTakeFirst();
-    return row?.affectedParts ?? null;
-  },
-
-  rows(db: Db, collection: Exclude<Table, 'maintenance'>, ids: readonly string[]) {
-    return db.selectFrom(collection as 'rice_local_pests').selectAll().where('id', 'in', [...ids]).execute() as Promise<Array<Record<string, unknown> & { id: string; version: number }>>;
-  },
-
   /** Records of a table that have no version yet, a batch at a time. */
   withoutVersion(db: Db, collection: Table, afterId: string, limit: number) {
     return db.selectFrom(collection as 'rice_local_pests').selectAll().where('id', '>', afterId)
@@ -89,7 +80,6 @@ export const versionsRepository = {
         .where('v.collection', '=', collection).whereRef('v.documentId', '=', `${collection as 'rice_local_pests'}.id`))))
       .orderBy('id').limit(limit).execute();
   },
-
 
   /** Records whose versions number more than `keep`, with the number below which they go. */
   overRetention(db: Db, keep: number) {

@@ -1,29 +1,9 @@
-import type { MaintenanceDocId } from '../../../common/schemas/maintenance.js';
-import { currentReleaseYear } from '../../../common/schemas/maintenance.js';
 import type { VersionSummary } from '../../../common/versions.js';
-import { entryFields } from '../catalog/presenter.js';
-import { effectiveLists } from '../maintenance/lists.js';
-import type { MaintenanceRow } from '../maintenance/repository.js';
-import { presentVariety } from '../varieties/presenter.js';
-import { fieldsOf } from '../varieties/fields.js';
-import type { VarietyRow } from '../varieties/repository.js';
 
 /** A record's saved state: its fields as the API shows them and, for pests and diseases, its photo ids in order. */
 export interface Snapshot {
   fields: Record<string, unknown>;
   photos?: string[];
-}
-
-export function varietySnapshot(row: VarietyRow): Snapshot {
-  return { fields: fieldsOf(presentVariety(row)) };
-}
-
-export function catalogSnapshot(row: Parameters<typeof entryFields>[0], photos: string[]): Snapshot {
-  return { fields: entryFields(row), photos };
-}
-
-export function maintenanceSnapshot(docId: MaintenanceDocId, row: Pick<MaintenanceRow, 'data'>): Snapshot {
-  return { fields: effectiveLists(docId, row.data, currentReleaseYear()).lists };
 }
 
 export function parseSnapshot(text: string): Snapshot {

@@ -1,0 +1,42 @@
+import { maintenanceDocIdSchema, type ListKey, type SaveListsInput } from '../../../common/schemas/maintenance.js';
+import type { RestoreRequest, VersionedCollection } from '../versions/adapters.js';
+import { candidate } from '../versions/restore-checks.js';
+import { fieldKeys } from '../versions/service.js';
+import type { Snapshot } from '../versions/snapshots.js';
+import { maintenanceSnapshot } from './lists.js';
+import { maintenanceRepository } from './repository.js';
+import { createMaintenanceService } from './service.js';
+
+/** An option-list document as versions sees it: its lists as users see them; restored through File Maintenance's save. */
+const optionLists: VersionedCollection = {
+  collection: 'maintenance',
+
+  async current(db, ids) {
+    const out = new Map<string, { snapshot: Snapshot; recordVersion: number }>();
+    for (const id of ids) {
+      const docId = maintenanceDocIdSchema.safeParse(id);
+      const row = docId.success ? await maintenanceRepository.find(db, docId.data) : undefined;
+      if (row && docId.success) out.set(id, { snapshot: maintenanceSnapshot(docId.data, row), recordVersion: Number(row.version) });
+    }
+    return out;
+  },
+
+  restorer(ctx) {
+    const service = createMaintenanceService(ctx);
+    return {
+      async restore(request: RestoreRequest): Promise<number> {
+        const docId = maintenanceDocIdSchema.parse(request.id);
+        const values = candidate('maintenance', request);
+        const lists: SaveListsInput['lists'] = {};
+        for (const key of fieldKeys('maintenance', request.id)) {
+          const list = values[key];
+          if (Array.isArray(list)) lists[key as ListKey] = list.map(String);
+        }
+        await service.save(request.actor, docId, { version: request.input.version, lists }, request.number);
+        return 0;
+      },
+    };
+  },
+};
+
+export default [optionLists];
