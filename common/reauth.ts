@@ -4,7 +4,7 @@ import type { Role } from './permissions.js';
  * The Accounts screen's changes that could hand an account to whoever holds the editor's
  * session: they need the editor's current password (and a code when the editor has a second
  * factor), as Account Settings' own email and question changes do. The server enforces this
- * (auth/identity.ts); the browser reads it to show the password field before it is asked.
+ * (credentials/identity.ts); the browser reads it to show the password field before it is asked.
  */
 export function accountCreateNeedsReauth(input: { role: Role }): boolean {
   return input.role === 'SYSTEM_ADMIN';

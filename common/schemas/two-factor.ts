@@ -59,7 +59,7 @@ export type SecondFactorEnableInput = z.infer<typeof secondFactorEnableSchema>;
 
 /**
  * Turning off or making new codes: the password and a current code (app or recovery), checked on
- * the server (auth/identity.ts); both may be left out within 5 minutes of the last confirmation.
+ * the server (credentials/identity.ts); both may be left out within 5 minutes of the last confirmation.
  */
 export const secondFactorProofSchema = z.object({
   code: z.string().trim().max(64, TWO_FACTOR.invalidCode).optional(),

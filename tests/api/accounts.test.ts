@@ -5,7 +5,7 @@ import { PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MES
 import { LOGIN } from '../../common/texts.js';
 import { accountsRepository } from '../../server/modules/accounts/repository.js';
 import { createAccountsService } from '../../server/modules/accounts/service.js';
-import { newChallenge } from '../../server/modules/second-factor/challenges.js';
+import { newChallenge } from '../../server/modules/credentials/second-factor/challenges.js';
 import { writeAudit } from '../../server/platform/writes/audit.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { daysAgo, newAdminBody, recordEvents, superAdminSession } from '../fixtures/accounts.js';

@@ -3,7 +3,7 @@ import type { AdminAccount } from '../../../common/schemas/accounts.js';
 import { nowIso } from '../../platform/support/clock.js';
 import { runCommand } from '../../platform/writes/command.js';
 import { forgetSignInLock, signInLockedUntil } from '../../platform/identity/throttle.js';
-import { noticeUnlock } from '../auth/guesses.js';
+import { noticeUnlock } from '../credentials/guesses.js';
 import type { AppContext, AuthContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import { accountsRepository as repo, type AccountListRow } from './repository.js';

@@ -3,11 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   accountCreateSchema, accountIdParams, accountListQuery, accountListSchema, accountUpdateSchema, adminAccountSchema,
-  availabilityQuery, availabilitySchema, confirmNameSchema, reauthSchema,
+  availabilityQuery, availabilitySchema, confirmNameSchema,
 } from '../../../common/schemas/accounts.js';
 import { scheduleJob } from '../../platform/writes/jobs.js';
 import { requireAuth } from '../../platform/http/policy.js';
-import { createSecondFactorService } from '../second-factor/service.js';
 import { createAccountsService } from './service.js';
 import { accountsSheet } from './export.js';
 import { exportQuerySchema } from '../../../common/schemas/spreadsheets.js';
@@ -19,7 +18,6 @@ export const AUTO_INACTIVE_SWEEP_MS = 15 * 60_000;
 /** Admin accounts (SPEC.md section 2): every route is for SYSTEM_ADMIN only. */
 const routes: FastifyPluginAsync = async (app) => {
   const service = createAccountsService(app.ctx);
-  const secondFactor = createSecondFactorService(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const config = { access: 'accounts.manage' } as const;
   const tags = ['accounts'];
@@ -81,11 +79,6 @@ const routes: FastifyPluginAsync = async (app) => {
     config,
     schema: { tags, summary: "End an admin's sign-in lock (wrong passwords or codes) now; audited and mailed to the account", params: accountIdParams, response: { 200: adminAccountSchema } },
   }, async (request) => service.unlock(request.params.id, requireAuth(request)));
-
-  r.post('/api/accounts/:id/second-factor/reset', {
-    config,
-    schema: { tags, summary: "Reset an admin's two-step sign-in (lost phone): key and recovery codes removed; audited; needs the super admin's password", params: accountIdParams, body: reauthSchema, response: { 200: adminAccountSchema } },
-  }, async (request) => secondFactor.reset(request.params.id, requireAuth(request), request.body));
 
   r.delete('/api/accounts/:id', {
     config,

@@ -7,7 +7,7 @@ import {
 import { SHELL } from '../../../common/texts.js';
 import { accountCreateNeedsReauth, accountEditNeedsReauth } from '../../../common/reauth.js';
 import type { ReauthInput } from '../../../common/schemas/accounts.js';
-import { identityCheck } from '../auth/identity.js';
+import { identityCheck } from '../credentials/identity.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
 import type { AppContext, AuthContext } from '../../platform/http/context.js';
 import { AppError, fail, invalid } from '../../platform/http/errors.js';
@@ -17,7 +17,7 @@ import type { EndReason } from '../../platform/identity/sessions.js';
 import { assertUpdated } from '../../platform/writes/versioning.js';
 import { insertAccountWithAudit } from './create-account.js';
 import { createInactivitySweep } from './inactivity.js';
-import { voidEmailedLinks, voidPasswordProofs } from './keys.js';
+import { voidEmailedLinks, voidPasswordProofs } from '../credentials/proofs.js';
 import { createRestriction } from './restriction.js';
 import { pageCount } from '../../platform/http/pages.js';
 import { toAdminAccount } from './presenter.js';

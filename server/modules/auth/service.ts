@@ -17,12 +17,12 @@ import { announceEnded, endSession, findSessionByToken, makeRoomForSession, open
 import { toSessionUser } from '../../platform/identity/session-user.js';
 import { blockReason } from '../accounts/presenter.js';
 import { accountsRepository, normalizeIdentity, type AccountRow } from '../accounts/repository.js';
-import { secondFactorRepository } from '../second-factor/repository.js';
-import { findOpenChallenge, newChallenge } from '../second-factor/challenges.js';
-import { checkCode, CodeAlreadyUsed, consumeCode, enableFactor } from '../second-factor/codes.js';
+import { secondFactorRepository } from '../credentials/second-factor/repository.js';
+import { findOpenChallenge, newChallenge } from '../credentials/second-factor/challenges.js';
+import { checkCode, CodeAlreadyUsed, consumeCode, enableFactor } from '../credentials/second-factor/codes.js';
 import { isRequiredFor } from '../second-factor/service.js';
-import { checkTotp, newTotpSecret, setupOf } from '../second-factor/totp.js';
-import { lockedOut, noticeLockout, noticeUnlock, signInBudget, unlockBudget } from './guesses.js';
+import { checkTotp, newTotpSecret, setupOf } from '../credentials/second-factor/totp.js';
+import { lockedOut, noticeLockout, noticeUnlock, signInBudget, unlockBudget } from '../credentials/guesses.js';
 
 export function createAuthService(ctx: AppContext) {
   const { db, events, config } = ctx;

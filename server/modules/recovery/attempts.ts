@@ -6,7 +6,7 @@ import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import { AttemptBudget, minutesToWait, Throttle, type BudgetSpend } from '../../platform/identity/throttle.js';
 import type { AccountRow } from '../accounts/repository.js';
-import { noticeLockout } from '../auth/guesses.js';
+import { noticeLockout } from '../credentials/guesses.js';
 
 /**
  * Failed recovery attempts. Each question and answer is counted per account before it is

@@ -3,7 +3,9 @@ import type { Database } from '../../db/types.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export type TokenPurpose = 'recovery' | 'email_link';
+import type { TokenPurpose } from '../credentials/repository.js';
+
+export type { TokenPurpose };
 
 /** Queries of password recovery: flows, wrong-answer counts, reset tokens and the new password. */
 export const recoveryRepository = {
@@ -27,11 +29,6 @@ export const recoveryRepository = {
     await db.deleteFrom('recovery_flows').where('expiresAt', '<=', now).execute();
   },
 
-  async deleteFlowsOf(db: Db, accountId: string): Promise<void> {
-    await db.deleteFrom('recovery_flows').where('accountId', '=', accountId).execute();
-  },
-
-
   async insertToken(db: Db, row: { tokenHash: string; accountId: string; purpose: TokenPurpose; createdAt: string; expiresAt: string }): Promise<void> {
     await db.insertInto('password_reset_tokens').values({ ...row, usedAt: null }).execute();
   },
@@ -54,12 +51,6 @@ export const recoveryRepository = {
   },
 
   /** Retires every unused token of an account (all purposes when none is given). */
-  async retireTokens(db: Db, accountId: string, now: string, purpose?: TokenPurpose): Promise<void> {
-    let q = db.updateTable('password_reset_tokens').set({ usedAt: now }).where('accountId', '=', accountId).where('usedAt', 'is', null);
-    if (purpose) q = q.where('purpose', '=', purpose);
-    await q.execute();
-  },
-
   async setPassword(db: Db, accountId: string, hash: string, now: string): Promise<void> {
     await db.updateTable('accounts')
       .set({ password: hash, updatedAt: now, version: sql<number>`version + 1` })

@@ -13,9 +13,10 @@ import type { AccountRow } from '../accounts/repository.js';
 import { accountsRepository, normalizeIdentity } from '../accounts/repository.js';
 import { getAccountEnums } from '../maintenance/option-lists.js';
 import { hashAnswer, verifyAnswer } from './answers.js';
-import { voidPasswordProofs } from '../accounts/keys.js';
-import { noticeQuestionReset } from '../auth/guesses.js';
+import { voidPasswordProofs } from '../credentials/proofs.js';
+import { noticeQuestionReset } from '../credentials/guesses.js';
 import { recoveryAttempts } from './attempts.js';
+import { credentialsRepository } from '../credentials/repository.js';
 import { recoveryRepository, type TokenPurpose } from './repository.js';
 import { resetEmail } from './reset-email.js';
 
@@ -147,7 +148,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
         if ((await recoveryRepository.verifyFlow(trx, sha256(input.recoveryId), nowText)) === 0) {
           fail('NOT_FOUND', RECOVERY.expired, undefined, { reason: 'recovery_expired' });
         }
-        await recoveryRepository.retireTokens(trx, account.id, nowText, 'recovery');
+        await credentialsRepository.retireTokens(trx, account.id, nowText, 'recovery');
         await recoveryRepository.insertToken(trx, {
           tokenHash: sha256(resetToken),
           accountId: account.id,
@@ -198,7 +199,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
       await runCommand(ctx, SYSTEM_ACTOR, async (trx) => {
         const now = Date.now();
         const nowText = new Date(now).toISOString();
-        await recoveryRepository.retireTokens(trx, account.id, nowText, 'email_link');
+        await credentialsRepository.retireTokens(trx, account.id, nowText, 'email_link');
         await recoveryRepository.insertToken(trx, {
           tokenHash,
           accountId: account.id,
@@ -212,7 +213,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
         await mailer.send(resetEmail(email, account.fullname, link));
       } catch (err) {
         ctx.log.error({ err }, 'password reset email could not be sent');
-        await recoveryRepository.retireTokens(db, account.id, nowIso(), 'email_link');
+        await credentialsRepository.retireTokens(db, account.id, nowIso(), 'email_link');
         fail('INTERNAL', SETTINGS.sendFailed);
       }
       return { sentTo: email };

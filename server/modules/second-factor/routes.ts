@@ -3,10 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   recoveryCodesSchema, secondFactorEnableSchema, secondFactorProofSchema, secondFactorSetupStartSchema, secondFactorStatusSchema,
 } from '../../../common/schemas/two-factor.js';
+import { accountIdParams, adminAccountSchema, reauthSchema } from '../../../common/schemas/accounts.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { createSecondFactorService } from './service.js';
 
-/** Account Settings, 'Two-step sign-in': the own account, for super admins. */
+/** Account Settings, 'Two-step sign-in': the own account, for super admins; and a super admin's reset of another's. */
 const routes: FastifyPluginAsync = async (app) => {
   const service = createSecondFactorService(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -32,6 +33,12 @@ const routes: FastifyPluginAsync = async (app) => {
     config,
     schema: { tags, summary: 'Turn two-step sign-in off (a current code or the password)', body: secondFactorProofSchema, response: { 200: secondFactorStatusSchema } },
   }, async (request) => service.disable(requireAuth(request), request.body));
+
+  // A super admin's reset of another admin's second factor (lost phone), on the Accounts screen.
+  r.post('/api/accounts/:id/second-factor/reset', {
+    config: { access: 'accounts.manage' },
+    schema: { tags: ['accounts'], summary: "Reset an admin's two-step sign-in (lost phone): key and recovery codes removed; audited; needs the super admin's password", params: accountIdParams, body: reauthSchema, response: { 200: adminAccountSchema } },
+  }, async (request) => service.reset(request.params.id, requireAuth(request), request.body));
 
   r.post('/api/profile/second-factor/recovery-codes', {
     config,

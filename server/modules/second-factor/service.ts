@@ -11,11 +11,11 @@ import type { AppContext, AuthContext } from '../../platform/http/context.js';
 import { AppError, fail, invalid } from '../../platform/http/errors.js';
 import { toAdminAccount } from '../accounts/presenter.js';
 import { accountsRepository } from '../accounts/repository.js';
-import { identityCheck } from '../auth/identity.js';
-import { findOpenChallenge, newChallenge } from './challenges.js';
-import { enableFactor, newRecoveryCodes } from './codes.js';
-import { secondFactorRepository as repo, type SecondFactorRow } from './repository.js';
-import { checkTotp, newTotpSecret, setupOf } from './totp.js';
+import { identityCheck } from '../credentials/identity.js';
+import { findOpenChallenge, newChallenge } from '../credentials/second-factor/challenges.js';
+import { enableFactor, newRecoveryCodes } from '../credentials/second-factor/codes.js';
+import { secondFactorRepository as repo, type SecondFactorRow } from '../credentials/second-factor/repository.js';
+import { checkTotp, newTotpSecret, setupOf } from '../credentials/second-factor/totp.js';
 
 export function isRequiredFor(config: Pick<Config, 'require2faFor'>, role: Role): boolean {
   return config.require2faFor.includes(role);

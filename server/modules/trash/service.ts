@@ -6,7 +6,7 @@ import { pageCount } from '../../platform/http/pages.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { runCommand } from '../../platform/writes/command.js';
 import { fail } from '../../platform/http/errors.js';
-import { disarmRestoredAccount } from '../accounts/keys.js';
+import { disarmRestoredAccount } from '../accounts/disarm.js';
 import { trashRepository, type DeletedRow } from './repository.js';
 
 function present(row: DeletedRow) {

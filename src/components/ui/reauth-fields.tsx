@@ -7,7 +7,7 @@ import { TextField } from './form';
  * The signed-in user's current password, and a code when they have a second factor: asked by
  * the changes that could take an account over (Account Settings' email and question, the
  * Accounts screen's password, email and role changes, a new super admin, a second-factor reset).
- * The server decides (auth/identity.ts); blank fields pass within 5 minutes of the last time.
+ * The server decides (credentials/identity.ts); blank fields pass within 5 minutes of the last time.
  * Renders inside a Form whose values have `currentPassword` and `code`.
  */
 export function ReauthFields({ intro, mayHaveSecondFactor, testId }: { intro: string; mayHaveSecondFactor: boolean; testId?: string }) {

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/types.js';
-import { newId } from '../../platform/support/clock.js';
-import { randomToken, sha256 } from '../../platform/identity/passwords.js';
+import type { Database } from '../../../db/types.js';
+import { newId } from '../../../platform/support/clock.js';
+import { randomToken, sha256 } from '../../../platform/identity/passwords.js';
 import { secondFactorRepository as repo, type ChallengeRow } from './repository.js';
 
 /* Challenges: a login's second step and a pending setup, each named by a single-use token. */

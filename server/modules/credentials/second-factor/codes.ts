@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
-import { formatRecoveryCode, isTotpCode, normalizeSecondFactorCode, TWO_FACTOR_LIMITS } from '../../../common/two-factor.js';
-import type { Database } from '../../db/types.js';
-import type { Command } from '../../platform/writes/command.js';
-import { randomCode, sha256 } from '../../platform/identity/passwords.js';
+import { formatRecoveryCode, isTotpCode, normalizeSecondFactorCode, TWO_FACTOR_LIMITS } from '../../../../common/two-factor.js';
+import type { Database } from '../../../db/types.js';
+import type { Command } from '../../../platform/writes/command.js';
+import { randomCode, sha256 } from '../../../platform/identity/passwords.js';
 import { secondFactorRepository as repo, type SecondFactorRow } from './repository.js';
 import { checkTotp } from './totp.js';
 

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
-import type { Database } from '../../db/types.js';
-import type { LoginChallengesTable, SecondFactorsTable } from '../../db/types/accounts.js';
-import { newId } from '../../platform/support/clock.js';
+import type { Database } from '../../../db/types.js';
+import type { LoginChallengesTable, SecondFactorsTable } from '../../../db/types/accounts.js';
+import { newId } from '../../../platform/support/clock.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type SecondFactorRow = Selectable<SecondFactorsTable>;

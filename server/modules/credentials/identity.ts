@@ -7,9 +7,9 @@ import { invalid } from '../../platform/http/errors.js';
 import { verifyPassword } from '../../platform/identity/passwords.js';
 import { markReauthenticated } from '../../platform/identity/sessions.js';
 import { signInLockKey } from '../../platform/identity/throttle.js';
-import { accountsRepository } from '../accounts/repository.js';
-import { checkCode, CodeAlreadyUsed, consumeCode, type AcceptedCode } from '../second-factor/codes.js';
-import { secondFactorRepository } from '../second-factor/repository.js';
+import { credentialsRepository } from './repository.js';
+import { checkCode, CodeAlreadyUsed, consumeCode, type AcceptedCode } from './second-factor/codes.js';
+import { secondFactorRepository } from './second-factor/repository.js';
 import { lockedOut, noticeLockout, signInBudget } from './guesses.js';
 
 /** What a request may carry to prove who sends it, and the form fields its errors belong to. */
@@ -46,8 +46,7 @@ export function identityCheck(ctx: AppContext) {
       invalid({ [field]: message });
     };
 
-    const account = await accountsRepository.findById(ctx.db, auth.user.id);
-    if (!(await verifyPassword(password, account?.password)).ok) return wrong(fields.password, SETTINGS.wrongCurrentPassword);
+    if (!(await verifyPassword(password, await credentialsRepository.passwordOf(ctx.db, auth.user.id))).ok) return wrong(fields.password, SETTINGS.wrongCurrentPassword);
     const factor = await secondFactorRepository.find(ctx.db, auth.user.id);
     let accepted: AcceptedCode | null = null;
     if (factor) {

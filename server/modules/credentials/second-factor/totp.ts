@@ -1,7 +1,7 @@
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
-import { TWO_FACTOR_LIMITS } from '../../../common/two-factor.js';
-import type { SecondFactorSetup } from '../../../common/schemas/two-factor.js';
+import { TWO_FACTOR_LIMITS } from '../../../../common/two-factor.js';
+import type { SecondFactorSetup } from '../../../../common/schemas/two-factor.js';
 
 /**
  * TOTP through otplib (RFC 6238: SHA-1, 6 digits, 30 s steps, what every authenticator app
