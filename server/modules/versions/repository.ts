@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { VersionCollection } from '../../../common/versions.js';
 import type { Database } from '../../db/types.js';
 import type { RecordVersionsTable } from '../../db/types/content.js';
 import { chunks } from '../../db/dialect.js';
@@ -7,7 +8,8 @@ type Db = Kysely<Database> | Transaction<Database>;
 export type VersionRow = Selectable<RecordVersionsTable>;
 const LIST_COLUMNS = ['number', 'recordVersion', 'createdAt', 'actorName', 'auditId', 'summary'] as const;
 export type VersionListRow = Pick<VersionRow, (typeof LIST_COLUMNS)[number]>;
-type Table = 'rice_seed_varieties' | 'rice_local_pests' | 'rice_local_diseases' | 'maintenance';
+/** The versioned tables: one per collection of common/versions.ts. */
+type Table = VersionCollection;
 
 /** Queries of versions, and the few reads of the versioned tables their snapshots need. */
 export const versionsRepository = {
