@@ -1,6 +1,6 @@
 import bcrypt from 'bcrypt';
 import { normalizeRole } from '../../../common/permissions.js';
-import { AVATAR } from '../../../common/settings.js';
+import { AVATAR } from '../../../common/profile.js';
 import { EXTENSION_OF, type SniffedType } from '../../platform/image-type.js';
 import { probeImage } from '../../platform/images.js';
 import { hashPassword, isHash } from '../../platform/passwords.js';

@@ -1,5 +1,5 @@
 import type { Profile, ProfileUpdateInput } from '../../../common/schemas/profile.js';
-import { AVATAR, SETTINGS } from '../../../common/settings.js';
+import { AVATAR, SETTINGS } from '../../../common/profile.js';
 import { runCommand } from '../../platform/command.js';
 import { nowIso } from '../../platform/clock.js';
 import type { AppContext, AuthContext } from '../../platform/context.js';

@@ -1,5 +1,5 @@
 import { clientKey } from '../../platform/client-address.js';
-import { RECOVERY, RECOVERY_LIMITS } from '../../../common/settings.js';
+import { RECOVERY, RECOVERY_LIMITS } from '../../../common/profile.js';
 import { SYSTEM_ACTOR } from '../../platform/audit.js';
 import { runCommand } from '../../platform/command.js';
 import type { AppContext } from '../../platform/context.js';
