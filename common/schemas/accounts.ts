@@ -111,7 +111,7 @@ export const adminAccountSchema = accountIdentitySchema.extend({
   updatedAt: z.string().nullable(),
   /** True when the account is the actor of an audit entry: it cannot be deleted. */
   hasActivities: z.boolean(),
-  /** Two-step sign-in is on (the reset action applies); never the key or codes. */
+  /** The second factor is on (the reset action applies); never the key or codes. */
   hasSecondFactor: z.boolean(),
   /** While wrong passwords or codes keep it locked: when the lock ends (a super admin may Unlock it sooner). */
   signInLockedUntil: z.string().nullable(),

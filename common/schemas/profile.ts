@@ -1,6 +1,6 @@
 import { z } from './zod.js';
 import { LIMITS } from '../limits.js';
-import { SETTINGS } from '../settings.js';
+import { SETTINGS } from '../profile.js';
 import { accountIdentitySchema } from './auth.js';
 import { reauthFields } from './accounts.js';
 

@@ -1,6 +1,6 @@
 import { z } from './zod.js';
 import { PASSWORD_TOO_LONG_MESSAGE, passwordMeetsRules, passwordTooLong } from '../password.js';
-import { RECOVERY } from '../settings.js';
+import { RECOVERY } from '../profile.js';
 
 /**
  * Forgot password (SPEC.md sections 4 and 5) and the email-link reset. Each form's schema is

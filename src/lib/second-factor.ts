@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { SecondFactorStatus } from '../../common/schemas/two-factor';
+import type { SecondFactorStatus } from '../../common/schemas/second-factor';
 import { api } from './api';
 
-/** Two-step sign-in of the own account (super admins). Starts with the 'accounts' topic: live events refresh it. */
+/** The own account's second factor (super admins). Starts with the 'accounts' topic: live events refresh it. */
 export const secondFactorKey = ['accounts', 'second-factor'] as const;
 
 export function useSecondFactorStatus(enabled: boolean) {

@@ -2,7 +2,7 @@ import { createContext, startTransition, useCallback, useContext, useEffect, use
 import { SESSION_PATH } from '../../common/first-visit';
 import { TIMINGS } from '../../common/limits';
 import type { LoginInput, SessionInfo } from '../../common/schemas/auth';
-import type { LoginResult, LoginSecondFactorInput, SecondFactorSession } from '../../common/schemas/two-factor';
+import type { LoginResult, LoginSecondFactorInput, SecondFactorSession } from '../../common/schemas/second-factor';
 import { api, ApiError, onUnauthenticated } from './api';
 import { connectLive } from './live';
 import { clearQueries, refreshQueriesFor } from './queries';

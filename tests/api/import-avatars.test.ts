@@ -1,7 +1,7 @@
 import http from 'node:http';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AVATAR } from '../../common/settings.js';
+import { AVATAR } from '../../common/profile.js';
 import { isReservedAddress } from '../../server/modules/migration/image-fetch.js';
 import { importFirestoreExport, type ImportOptions } from '../../server/modules/migration/importer.js';
 import { readStored } from '../../server/platform/storage/stored-files.js';

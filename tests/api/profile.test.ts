@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SECURITY_QUESTIONS } from '../../common/schemas/maintenance.js';
-import { RECOVERY, SETTINGS } from '../../common/settings.js';
+import { RECOVERY, SETTINGS } from '../../common/profile.js';
 import { accountsRepository } from '../../server/modules/accounts/repository.js';
 import type { LiveEvent } from '../../server/platform/writes/events.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';

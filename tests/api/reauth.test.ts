@@ -1,7 +1,7 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SETTINGS } from '../../common/settings.js';
-import { TWO_FACTOR } from '../../common/two-factor.js';
+import { SETTINGS } from '../../common/profile.js';
+import { SECOND_FACTOR } from '../../common/second-factor.js';
 import { accountsRepository } from '../../server/modules/accounts/repository.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { newAdminBody, superAdminSession } from '../fixtures/accounts.js';
@@ -102,7 +102,7 @@ describe('the Accounts screen asks for the editor\'s password', () => {
     const v = (await accountsRepository.findById(t.ctx.db, target.id))!.version;
     const url = `/api/accounts/${target.id}`;
     const passwordOnly = await call('PUT', url, boss.cookie, { ...editBody(target, v, { role: 'SYSTEM_ADMIN' }), currentPassword: boss.account.password });
-    expect(passwordOnly.json().error.fields).toEqual({ code: TWO_FACTOR.codeRequired });
+    expect(passwordOnly.json().error.fields).toEqual({ code: SECOND_FACTOR.codeRequired });
     const both = await call('PUT', url, boss.cookie, { ...editBody(target, v, { role: 'SYSTEM_ADMIN' }), currentPassword: boss.account.password, code: await codeAt(setup.secret, 1) });
     expect(both.statusCode, both.body).toBe(200);
     const within = await call('PUT', url, boss.cookie, editBody(target, v + 1, { password: 'Within#Five2026' }));

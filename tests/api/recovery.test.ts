@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECOVERY, SETTINGS } from '../../common/settings.js';
+import { RECOVERY, SETTINGS } from '../../common/profile.js';
 import { accountsRepository } from '../../server/modules/accounts/repository.js';
 import { sha256 } from '../../server/platform/identity/passwords.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';

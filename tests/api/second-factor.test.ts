@@ -1,7 +1,7 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SETTINGS } from '../../common/settings.js';
-import { TWO_FACTOR } from '../../common/two-factor.js';
+import { SETTINGS } from '../../common/profile.js';
+import { SECOND_FACTOR } from '../../common/second-factor.js';
 import { LOGIN } from '../../common/texts.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { superAdminSession } from '../fixtures/accounts.js';
@@ -82,20 +82,20 @@ describe('turning it on in Account Settings', () => {
     const { setupToken } = (await call(t.app, 'POST', '/api/profile/second-factor/setup', su.cookie, { password: su.account.password })).json();
     const wrong = await call(t.app, 'POST', '/api/profile/second-factor/enable', su.cookie, { setupToken, code: '000000' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().error.fields).toEqual({ code: TWO_FACTOR.invalidCode });
+    expect(wrong.json().error.fields).toEqual({ code: SECOND_FACTOR.invalidCode });
     const stolen = await call(t.app, 'POST', '/api/profile/second-factor/enable', other.cookie, { setupToken, code: '123456' });
     expect(stolen.statusCode).toBe(409);
-    expect(stolen.json().error.message).toBe(TWO_FACTOR.setupExpired);
+    expect(stolen.json().error.message).toBe(SECOND_FACTOR.setupExpired);
     const unknown = await call(t.app, 'POST', '/api/profile/second-factor/enable', su.cookie, { setupToken: 'nope', code: '123456' });
     expect(unknown.statusCode).toBe(409);
     const empty = await call(t.app, 'POST', '/api/profile/second-factor/enable', su.cookie, { setupToken, code: '  ' });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().error.fields).toEqual({ code: TWO_FACTOR.codeRequired });
+    expect(empty.json().error.fields).toEqual({ code: SECOND_FACTOR.codeRequired });
     expect(await t.ctx.db.selectFrom('second_factors').selectAll().where('accountId', 'in', [su.account.id, other.account.id]).execute()).toEqual([]);
     await enroll(t.app, su.cookie, su.account);
     const again = await call(t.app, 'POST', '/api/profile/second-factor/setup', su.cookie, { password: su.account.password });
     expect(again.statusCode).toBe(409);
-    expect(again.json().error.message).toBe(TWO_FACTOR.alreadyOn);
+    expect(again.json().error.message).toBe(SECOND_FACTOR.alreadyOn);
   });
 
   it('is for super admins only: an ADMIN gets 403 on every settings route', async () => {
@@ -131,7 +131,7 @@ describe('signing in with a second factor', () => {
     // The challenge works once.
     const reused = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: challenge.challenge, code: await codeAt(su.secret, 1) });
     expect(reused.statusCode).toBe(401);
-    expect(reused.json().error).toMatchObject({ code: 'SIGN_IN_EXPIRED', message: TWO_FACTOR.expired });
+    expect(reused.json().error).toMatchObject({ code: 'SIGN_IN_EXPIRED', message: SECOND_FACTOR.expired });
   });
 
   it('refuses a code already used (replay) and an older one', async () => {
@@ -143,7 +143,7 @@ describe('signing in with a second factor', () => {
     for (const old of [code, await codeAt(su.secret, 0), await codeAt(su.secret, -1)]) {
       const res = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: b, code: old });
       expect(res.statusCode).toBe(401);
-      expect(res.json().error).toMatchObject({ code: 'INVALID_CODE', message: TWO_FACTOR.invalidCode });
+      expect(res.json().error).toMatchObject({ code: 'INVALID_CODE', message: SECOND_FACTOR.invalidCode });
       expect(cookieOf(res)).toBeUndefined();
     }
   });
@@ -183,10 +183,10 @@ describe('signing in with a second factor', () => {
     await t.ctx.db.updateTable('login_challenges').set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where('accountId', '=', su.account.id).execute();
     const expired = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: await codeAt(su.secret, 1) });
     expect(expired.statusCode).toBe(401);
-    expect(expired.json().error.message).toBe(TWO_FACTOR.expired);
+    expect(expired.json().error.message).toBe(SECOND_FACTOR.expired);
     const malformed = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().error.fields).toEqual({ code: TWO_FACTOR.codeRequired });
+    expect(malformed.json().error.fields).toEqual({ code: SECOND_FACTOR.codeRequired });
   });
 
   it('counts wrong codes with wrong passwords and locks the account; the password alone does not refill the budget', async () => {
@@ -293,7 +293,7 @@ describe('REQUIRE_2FA_FOR', () => {
       expect(status).toMatchObject({ enabled: true, required: true, recoveryCodesLeft: 10 });
       const off = await call(strict.app, 'POST', '/api/profile/second-factor/disable', cookie, { password: su.password });
       expect(off.statusCode).toBe(409);
-      expect(off.json().error.message).toBe(TWO_FACTOR.requiredForRole);
+      expect(off.json().error.message).toBe(SECOND_FACTOR.requiredForRole);
 
       // The next login asks for a code (verify), not a new setup.
       expect((await passwordStep(strict.app, su)).json().secondFactor).toBe('verify');
@@ -321,8 +321,8 @@ describe('turning off and new recovery codes', () => {
     };
     expect(await fieldsOf({})).toEqual({ password: SETTINGS.currentPasswordRequired });
     expect(await fieldsOf({ password: 'nope', code: await codeAt(su.secret, 1) })).toEqual({ password: SETTINGS.wrongCurrentPassword });
-    expect(await fieldsOf({ password: su.account.password })).toEqual({ code: TWO_FACTOR.codeRequired });
-    expect(await fieldsOf({ password: su.account.password, code: '000000' })).toEqual({ code: TWO_FACTOR.invalidCode });
+    expect(await fieldsOf({ password: su.account.password })).toEqual({ code: SECOND_FACTOR.codeRequired });
+    expect(await fieldsOf({ password: su.account.password, code: '000000' })).toEqual({ code: SECOND_FACTOR.invalidCode });
     expect(await t.ctx.db.selectFrom('second_factors').select('accountId').where('accountId', '=', su.account.id).execute()).toHaveLength(1);
 
     const off = await disable({ password: su.account.password, code: await codeAt(su.secret, 1) });
@@ -374,7 +374,7 @@ describe('reset by a super admin', () => {
     expect(cookieOf(await passwordStep(t.app, owner.account))).toBeDefined();
     const twice = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie, { currentPassword: boss.account.password });
     expect(twice.statusCode).toBe(409);
-    expect(twice.json().error.message).toBe(TWO_FACTOR.notOn);
+    expect(twice.json().error.message).toBe(SECOND_FACTOR.notOn);
   });
 
   it('ends a challenge opened before the reset', async () => {
@@ -402,7 +402,7 @@ describe('reset by a super admin', () => {
       const bossSession = await enrolAndSignIn(boss);
       // The boss has a second factor: the password alone does not confirm the reset.
       const passwordOnly = await call(strict.app, 'POST', `/api/accounts/${owner.id}/second-factor/reset`, bossSession.cookie, { currentPassword: boss.password });
-      expect(passwordOnly.json().error.fields).toEqual({ code: TWO_FACTOR.codeRequired });
+      expect(passwordOnly.json().error.fields).toEqual({ code: SECOND_FACTOR.codeRequired });
       const proof = { currentPassword: boss.password, code: await codeAt(bossSession.secret, 1) };
       expect((await call(strict.app, 'POST', `/api/accounts/${owner.id}/second-factor/reset`, bossSession.cookie, proof)).statusCode).toBe(200);
       expect((await passwordStep(strict.app, owner)).json().secondFactor).toBe('enroll');
@@ -419,7 +419,7 @@ describe('reset by a super admin', () => {
     expect(asAdmin.statusCode).toBe(403);
     const own = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, owner.cookie, { currentPassword: owner.account.password });
     expect(own.statusCode).toBe(409);
-    expect(own.json().error.message).toBe(TWO_FACTOR.resetOwn);
+    expect(own.json().error.message).toBe(SECOND_FACTOR.resetOwn);
     expect((await call(t.app, 'POST', '/api/accounts/nobody/second-factor/reset', owner.cookie, { currentPassword: owner.account.password })).statusCode).toBe(404);
     expect(await t.ctx.db.selectFrom('second_factors').select('accountId').where('accountId', '=', owner.account.id).execute()).toHaveLength(1);
     const audit = await t.ctx.db.selectFrom('audit_logs').select('description').where('documentId', '=', owner.account.id).where('action', '=', 'SECOND_FACTOR').execute();

@@ -9,7 +9,7 @@ import { ACCOUNTS } from '../../common/accounts';
 import { CATALOG_KINDS } from '../../common/catalog';
 import { CATALOG_LABELS } from '../../common/catalog-texts';
 import { MAINTENANCE } from '../../common/maintenance';
-import { CROP, RECOVERY, SETTINGS } from '../../common/settings';
+import { CROP, RECOVERY, SETTINGS } from '../../common/profile';
 import { DASHBOARD, LOGIN, SHELL } from '../../common/texts';
 import { VARIETIES } from '../../common/varieties';
 import { E2E } from '../../playwright.config';

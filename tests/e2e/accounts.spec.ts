@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { ACCOUNTS } from '../../common/accounts';
-import { SETTINGS } from '../../common/settings';
+import { SETTINGS } from '../../common/profile';
 import { LOGIN, SHELL } from '../../common/texts';
 import { E2E } from '../../playwright.config';
 import { expect, test, uniqueTag, type E2EAccount, type E2EServer } from './fixtures';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { DEFAULT_SECURITY_QUESTIONS } from '../../common/schemas/maintenance';
-import { CROP, RECOVERY, SETTINGS } from '../../common/settings';
+import { CROP, RECOVERY, SETTINGS } from '../../common/profile';
 import { expect, test } from './fixtures';
 import { loginViaUi, setSecurityQuestion, signIn } from './support';
 

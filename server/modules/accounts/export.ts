@@ -3,7 +3,7 @@ import { csvTimestamp } from '../../../common/history-csv.js';
 import { normalizeRole } from '../../../common/permissions.js';
 import { EXPORT_TEXTS, type SpreadsheetFormat } from '../../../common/spreadsheets.js';
 import { SHELL } from '../../../common/texts.js';
-import { TWO_FACTOR } from '../../../common/two-factor.js';
+import { SECOND_FACTOR } from '../../../common/second-factor.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { listBatches, type SheetColumn, type SheetExport } from '../../platform/spreadsheets/sheet-writer.js';
 import { accountsRepository, type AccountListRow } from './repository.js';
@@ -21,7 +21,7 @@ const COLUMNS: ReadonlyArray<SheetColumn<AccountListRow>> = [
   { header: C.email, value: (a) => a.email, width: 28 },
   { header: C.role, value: (a) => SHELL.roleLabel[normalizeRole(a.role)], width: 14 },
   { header: C.status, value: (a) => ACCOUNTS.status[accountDisplayStatus(a)], width: 12 },
-  { header: TWO_FACTOR.section, value: (a) => (a.hasSecondFactor ? EXPORT_TEXTS.yes : EXPORT_TEXTS.no), width: 16 },
+  { header: SECOND_FACTOR.section, value: (a) => (a.hasSecondFactor ? EXPORT_TEXTS.yes : EXPORT_TEXTS.no), width: 16 },
   { header: C.lastLogin, value: (a) => (a.lastLogin ? csvTimestamp(a.lastLogin) : null), width: 20 },
   { header: C.createdAt, value: (a) => csvTimestamp(a.createdAt), width: 20 },
 ];

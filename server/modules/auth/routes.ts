@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SESSION_PATH } from '../../../common/first-visit.js';
 import { loginSchema, sessionSchema } from '../../../common/schemas/auth.js';
 import { SIGNED_IN_HINT_COOKIE } from '../../../common/sessions.js';
-import { loginResultSchema, loginSecondFactorSchema, secondFactorSessionSchema } from '../../../common/schemas/two-factor.js';
+import { loginResultSchema, loginSecondFactorSchema, secondFactorSessionSchema } from '../../../common/schemas/second-factor.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { SESSION_COOKIE } from '../../platform/identity/sessions.js';
 import { toSessionUser } from '../../platform/identity/session-user.js';

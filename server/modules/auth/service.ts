@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import { normalizeRole } from '../../../common/permissions.js';
 import type { LoginInput, SessionInfo } from '../../../common/schemas/auth.js';
-import type { LoginSecondFactorInput, SecondFactorChallenge, SecondFactorSession } from '../../../common/schemas/two-factor.js';
-import { normalizeSecondFactorCode, TWO_FACTOR_LIMITS } from '../../../common/two-factor.js';
+import type { LoginSecondFactorInput, SecondFactorChallenge, SecondFactorSession } from '../../../common/schemas/second-factor.js';
+import { normalizeSecondFactorCode, SECOND_FACTOR_LIMITS } from '../../../common/second-factor.js';
 import type { Database } from '../../db/types.js';
 import { LOGIN } from '../../../common/texts.js';
 import { runCommand, type Command } from '../../platform/writes/command.js';
@@ -160,11 +160,11 @@ export function createAuthService(ctx: AppContext) {
         await guesses.refund(key);
         if (newHash) await accountsRepository.update(db, account.id, { password: newHash });
         if (factor) {
-          const challenge = await newChallenge(db, account.id, 'verify', null, TWO_FACTOR_LIMITS.challengeTtlMs);
+          const challenge = await newChallenge(db, account.id, 'verify', null, SECOND_FACTOR_LIMITS.challengeTtlMs);
           return { secondFactor: 'verify', challenge };
         }
         const secret = newTotpSecret();
-        const challenge = await newChallenge(db, account.id, 'enroll', secret, TWO_FACTOR_LIMITS.challengeTtlMs);
+        const challenge = await newChallenge(db, account.id, 'enroll', secret, SECOND_FACTOR_LIMITS.challengeTtlMs);
         return { secondFactor: 'enroll', challenge, setup: await setupOf(secret, account.username) };
       }
 

@@ -1,5 +1,5 @@
-import { REAUTH_WINDOW_MS, SETTINGS } from '../../../common/settings.js';
-import { TWO_FACTOR } from '../../../common/two-factor.js';
+import { REAUTH_WINDOW_MS, SETTINGS } from '../../../common/profile.js';
+import { SECOND_FACTOR } from '../../../common/second-factor.js';
 import { runCommand } from '../../platform/writes/command.js';
 import { nowIso } from '../../platform/support/clock.js';
 import type { AppContext, AuthContext } from '../../platform/http/context.js';
@@ -52,10 +52,10 @@ export function identityCheck(ctx: AppContext) {
     if (factor) {
       if (!proof.code?.trim()) {
         await guesses.refund(key); // the password was right: no guess to count
-        invalid({ [fields.code]: TWO_FACTOR.codeRequired });
+        invalid({ [fields.code]: SECOND_FACTOR.codeRequired });
       }
       accepted = await checkCode(ctx.db, factor, proof.code);
-      if (!accepted) return wrong(fields.code, TWO_FACTOR.invalidCode);
+      if (!accepted) return wrong(fields.code, SECOND_FACTOR.invalidCode);
     }
     const now = nowIso();
     try {
@@ -65,7 +65,7 @@ export function identityCheck(ctx: AppContext) {
       });
     } catch (err) {
       // The same code used by another request meanwhile.
-      if (err instanceof CodeAlreadyUsed) invalid({ [fields.code]: TWO_FACTOR.invalidCode });
+      if (err instanceof CodeAlreadyUsed) invalid({ [fields.code]: SECOND_FACTOR.invalidCode });
       throw err;
     }
     await guesses.succeeded(key);

@@ -1,6 +1,6 @@
 import bcrypt from 'bcrypt';
 import { normalizeRole } from '../../../common/permissions.js';
-import { AVATAR } from '../../../common/settings.js';
+import { AVATAR } from '../../../common/profile.js';
 import { EXTENSION_OF, type SniffedType } from '../photos/pixels/image-type.js';
 import { probeImage } from '../photos/pixels/images.js';
 import { hashPassword, isHash } from '../../platform/identity/passwords.js';

@@ -1,5 +1,5 @@
 import type { Profile, ProfileUpdateInput } from '../../../common/schemas/profile.js';
-import { AVATAR, SETTINGS } from '../../../common/settings.js';
+import { AVATAR, SETTINGS } from '../../../common/profile.js';
 import { runCommand } from '../../platform/writes/command.js';
 import { nowIso } from '../../platform/support/clock.js';
 import type { AppContext, AuthContext } from '../../platform/http/context.js';

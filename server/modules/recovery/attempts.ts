@@ -1,5 +1,5 @@
 import { clientKey } from '../../platform/http/client-address.js';
-import { RECOVERY, RECOVERY_LIMITS } from '../../../common/settings.js';
+import { RECOVERY, RECOVERY_LIMITS } from '../../../common/profile.js';
 import { SYSTEM_ACTOR } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
 import type { AppContext } from '../../platform/http/context.js';

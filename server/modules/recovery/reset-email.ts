@@ -1,4 +1,4 @@
-import { RECOVERY, RECOVERY_LIMITS } from '../../../common/settings.js';
+import { RECOVERY, RECOVERY_LIMITS } from '../../../common/profile.js';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

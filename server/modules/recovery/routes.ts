@@ -4,7 +4,7 @@ import {
   emailLinkQuerySchema, emailLinkResetSchema, emailLinkStatusSchema, identifyResultSchema, identifySchema,
   okSchema, recoveryResetSchema, securityQuestionsSchema, verifyResultSchema, verifySchema,
 } from '../../../common/schemas/recovery.js';
-import { RECOVERY_LIMITS } from '../../../common/settings.js';
+import { RECOVERY_LIMITS } from '../../../common/profile.js';
 import { findSessionByToken, isSessionValid, SESSION_COOKIE } from '../../platform/identity/sessions.js';
 import { recoveryServiceFor, type RequestMeta } from './service.js';
 

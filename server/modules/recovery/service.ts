@@ -1,6 +1,6 @@
 import { linkOrigin } from '../../config.js';
 import type { IdentifyInput, VerifyInput } from '../../../common/schemas/recovery.js';
-import { RECOVERY, RECOVERY_LIMITS, SETTINGS } from '../../../common/settings.js';
+import { RECOVERY, RECOVERY_LIMITS, SETTINGS } from '../../../common/profile.js';
 import { Throttle } from '../../platform/identity/throttle.js';
 import { SYSTEM_ACTOR, type Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';

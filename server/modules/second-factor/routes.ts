@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   recoveryCodesSchema, secondFactorEnableSchema, secondFactorProofSchema, secondFactorSetupStartSchema, secondFactorStatusSchema,
-} from '../../../common/schemas/two-factor.js';
+} from '../../../common/schemas/second-factor.js';
 import { accountIdParams, adminAccountSchema, reauthSchema } from '../../../common/schemas/accounts.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { createSecondFactorService } from './service.js';

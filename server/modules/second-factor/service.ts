@@ -1,8 +1,8 @@
 import type { Role } from '../../../common/permissions.js';
 import type {
   RecoveryCodesResult, SecondFactorEnableInput, SecondFactorProofInput, SecondFactorSetupStart, SecondFactorStatus,
-} from '../../../common/schemas/two-factor.js';
-import { normalizeSecondFactorCode, TWO_FACTOR, TWO_FACTOR_LIMITS } from '../../../common/two-factor.js';
+} from '../../../common/schemas/second-factor.js';
+import { normalizeSecondFactorCode, SECOND_FACTOR, SECOND_FACTOR_LIMITS } from '../../../common/second-factor.js';
 import type { AdminAccount, ReauthInput } from '../../../common/schemas/accounts.js';
 import type { Config } from '../../config.js';
 import { nowIso } from '../../platform/support/clock.js';
@@ -42,7 +42,7 @@ export function createSecondFactorService(ctx: AppContext) {
 
   async function requireFactor(accountId: string): Promise<SecondFactorRow> {
     const factor = await repo.find(db, accountId);
-    if (!factor) fail('CONFLICT', TWO_FACTOR.notOn);
+    if (!factor) fail('CONFLICT', SECOND_FACTOR.notOn);
     return factor;
   }
 
@@ -54,30 +54,30 @@ export function createSecondFactorService(ctx: AppContext) {
      * (identity.ts): a session alone must not enrol an authenticator its owner does not hold.
      */
     async startSetup(auth: AuthContext, proof: SecondFactorProofInput): Promise<SecondFactorSetupStart> {
-      if (await repo.find(db, auth.user.id)) fail('CONFLICT', TWO_FACTOR.alreadyOn);
+      if (await repo.find(db, auth.user.id)) fail('CONFLICT', SECOND_FACTOR.alreadyOn);
       await confirmIdentity(auth, proof);
       const secret = newTotpSecret();
-      const setupToken = await newChallenge(db, auth.user.id, 'setup', secret, TWO_FACTOR_LIMITS.setupTtlMs);
+      const setupToken = await newChallenge(db, auth.user.id, 'setup', secret, SECOND_FACTOR_LIMITS.setupTtlMs);
       return { setupToken, ...(await setupOf(secret, auth.user.username)) };
     },
 
     /** Confirms the pending key with a code from the app; the ten recovery codes are returned once. */
     async enable(auth: AuthContext, input: SecondFactorEnableInput): Promise<RecoveryCodesResult> {
       const challenge = await findOpenChallenge(db, input.setupToken, ['setup']);
-      if (!challenge || challenge.accountId !== auth.user.id || !challenge.pendingSecret) fail('CONFLICT', TWO_FACTOR.setupExpired);
-      if (await repo.find(db, auth.user.id)) fail('CONFLICT', TWO_FACTOR.alreadyOn);
+      if (!challenge || challenge.accountId !== auth.user.id || !challenge.pendingSecret) fail('CONFLICT', SECOND_FACTOR.setupExpired);
+      if (await repo.find(db, auth.user.id)) fail('CONFLICT', SECOND_FACTOR.alreadyOn);
       const step = await checkTotp(challenge.pendingSecret, normalizeSecondFactorCode(input.code));
-      if (step === null) invalid({ code: TWO_FACTOR.invalidCode });
+      if (step === null) invalid({ code: SECOND_FACTOR.invalidCode });
       let codes: string[];
       try {
         codes = await runCommand(ctx, auth.actor, async (trx, cmd) => {
           const now = nowIso();
-          if (!(await repo.useChallenge(trx, challenge.id, now))) fail('CONFLICT', TWO_FACTOR.setupExpired);
+          if (!(await repo.useChallenge(trx, challenge.id, now))) fail('CONFLICT', SECOND_FACTOR.setupExpired);
           return enableFactor(trx, cmd, { id: auth.user.id, fullname: auth.user.fullname }, challenge.pendingSecret!, step, now);
         });
       } catch (err) {
         // Two confirmations at once: the second finds the factor on (primary key).
-        if (!(err instanceof AppError) && (await repo.find(db, auth.user.id))) fail('CONFLICT', TWO_FACTOR.alreadyOn);
+        if (!(err instanceof AppError) && (await repo.find(db, auth.user.id))) fail('CONFLICT', SECOND_FACTOR.alreadyOn);
         throw err;
       }
       return { recoveryCodes: codes, status: await status(auth.user.id, auth.role) };
@@ -85,7 +85,7 @@ export function createSecondFactorService(ctx: AppContext) {
 
     /** Turns it off (not when REQUIRE_2FA_FOR names the role); needs the password and a code (identity.ts). */
     async disable(auth: AuthContext, proof: SecondFactorProofInput): Promise<SecondFactorStatus> {
-      if (isRequiredFor(config, auth.role)) fail('CONFLICT', TWO_FACTOR.requiredForRole);
+      if (isRequiredFor(config, auth.role)) fail('CONFLICT', SECOND_FACTOR.requiredForRole);
       await requireFactor(auth.user.id);
       await confirmIdentity(auth, proof);
       await runCommand(ctx, auth.actor, async (trx, cmd) => {
@@ -129,12 +129,12 @@ export function createSecondFactorService(ctx: AppContext) {
 
     /** A super admin removes another account's second factor (lost phone); audited; needs the super admin's password (identity.ts). */
     async reset(targetId: string, auth: AuthContext, proof: ReauthInput): Promise<AdminAccount> {
-      if (targetId === auth.user.id) fail('CONFLICT', TWO_FACTOR.resetOwn);
+      if (targetId === auth.user.id) fail('CONFLICT', SECOND_FACTOR.resetOwn);
       const target = await accountsRepository.findLive(db, targetId);
       if (!target) fail('NOT_FOUND');
       await confirmIdentity(auth, { password: proof.currentPassword, code: proof.code }, { password: 'currentPassword', code: 'code' });
       await runCommand(ctx, auth.actor, async (trx, cmd) => {
-        if (!(await repo.remove(trx, target.id))) fail('CONFLICT', TWO_FACTOR.notOn);
+        if (!(await repo.remove(trx, target.id))) fail('CONFLICT', SECOND_FACTOR.notOn);
         await repo.endChallenges(trx, target.id, nowIso());
         cmd.publish({ topic: 'accounts', id: target.id, op: 'update' });
         await cmd.audit({

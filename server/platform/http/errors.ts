@@ -1,5 +1,5 @@
 import { ERRORS, LOGIN } from '../../../common/texts.js';
-import { TWO_FACTOR } from '../../../common/two-factor.js';
+import { SECOND_FACTOR } from '../../../common/second-factor.js';
 
 /**
  * The error catalogue: stable codes, their HTTP status and the user-facing text.
@@ -11,9 +11,9 @@ export const ERROR_CATALOGUE = {
   MALFORMED_UPLOAD: { status: 400, message: ERRORS.malformedUpload },
   UNAUTHENTICATED: { status: 401, message: ERRORS.unauthenticated },
   INVALID_CREDENTIALS: { status: 401, message: LOGIN.invalidCredentials },
-  INVALID_CODE: { status: 401, message: TWO_FACTOR.invalidCode },
+  INVALID_CODE: { status: 401, message: SECOND_FACTOR.invalidCode },
   INVALID_UNLOCK: { status: 401, message: LOGIN.invalidUnlock },
-  SIGN_IN_EXPIRED: { status: 401, message: TWO_FACTOR.expired },
+  SIGN_IN_EXPIRED: { status: 401, message: SECOND_FACTOR.expired },
   ACCOUNT_DELETED: { status: 403, message: LOGIN.deletedAccount },
   ACCOUNT_RESTRICTED: { status: 403, message: LOGIN.restrictedAccount },
   FORBIDDEN: { status: 403, message: ERRORS.forbidden },

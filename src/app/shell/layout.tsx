@@ -10,7 +10,7 @@ import { LogoutDialog } from './logout-dialog';
 import { Sidebar } from './sidebar';
 
 // Account Settings (with the photo cropper) loads when first opened, not with every screen.
-const AccountSettingsModal = lazy(() => import('../../features/settings/account-settings-modal').then((m) => ({ default: m.AccountSettingsModal })));
+const AccountSettingsModal = lazy(() => import('../../features/profile/account-settings-modal').then((m) => ({ default: m.AccountSettingsModal })));
 
 function readCollapsed(): boolean {
   try { return localStorage.getItem(SIDEBAR_COLLAPSED) === '1'; } catch { return false; }

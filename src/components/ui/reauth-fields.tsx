@@ -1,5 +1,5 @@
 import { useFormContext } from 'react-hook-form';
-import { SETTINGS } from '../../../common/settings';
+import { SETTINGS } from '../../../common/profile';
 import { useSecondFactorStatus } from '../../lib/second-factor';
 import { TextField } from './form';
 
@@ -11,9 +11,9 @@ import { TextField } from './form';
  * Renders inside a Form whose values have `currentPassword` and `code`.
  */
 export function ReauthFields({ intro, mayHaveSecondFactor, testId }: { intro: string; mayHaveSecondFactor: boolean; testId?: string }) {
-  const twoStep = useSecondFactorStatus(mayHaveSecondFactor);
+  const secondFactor = useSecondFactorStatus(mayHaveSecondFactor);
   const { formState } = useFormContext();
-  const asksCode = Boolean(twoStep.data?.enabled) || Boolean(formState.errors.code);
+  const asksCode = Boolean(secondFactor.data?.enabled) || Boolean(formState.errors.code);
   return (
     <section className="rounded-xl border border-amber-200 bg-amber-50 p-4" data-testid={testId}>
       <p className="text-sm text-amber-900">{intro}</p>

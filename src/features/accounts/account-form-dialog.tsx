@@ -8,7 +8,7 @@ import {
 import { SHELL } from '../../../common/texts';
 import type { Role } from '../../../common/permissions';
 import { accountCreateNeedsReauth, accountEditNeedsReauth } from '../../../common/reauth';
-import { SETTINGS } from '../../../common/settings';
+import { SETTINGS } from '../../../common/profile';
 import { ReauthFields } from '../../components/ui/reauth-fields';
 import { Button } from '../../components/ui/button';
 import { ConflictDialog } from '../../components/ui/conflict-dialog';

@@ -4,7 +4,7 @@ import { manilaShortDate, manilaTime } from '../../../common/manila-time';
 import type { AdminAccount } from '../../../common/schemas/accounts';
 import { SESSIONS } from '../../../common/sessions';
 import { SHELL } from '../../../common/texts';
-import { TWO_FACTOR } from '../../../common/two-factor';
+import { SECOND_FACTOR } from '../../../common/second-factor';
 import { cn } from '../../components/ui/cn';
 
 /** A date in Philippine time; with `withTime` the time goes on a second, smaller line. */
@@ -72,7 +72,7 @@ export function AccountRow({ account: a, self, unrestricting, onEdit, onUnrestri
           <span className="ml-1.5 rounded bg-red-50 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-red-700" data-testid="account-locked"
             title={ACCOUNTS.lockedUntil(`${manilaShortDate(new Date(a.signInLockedUntil))} ${manilaTime(new Date(a.signInLockedUntil))}`)}>{ACCOUNTS.lockedBadge}</span>
         )}
-        {a.hasSecondFactor && <span className="ml-1.5 rounded bg-indigo-50 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-indigo-700" title={TWO_FACTOR.section}>{TWO_FACTOR.badge}</span>}
+        {a.hasSecondFactor && <span className="ml-1.5 rounded bg-indigo-50 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-indigo-700" title={SECOND_FACTOR.section}>{SECOND_FACTOR.badge}</span>}
       </td>
       <td className="px-2.5 py-3 text-slate-700"><span className="block max-w-[13rem] truncate" title={a.email ?? undefined}>{a.email ?? ACCOUNTS.never}</span></td>
       <td className="whitespace-nowrap px-2.5 py-3 text-slate-700">{a.username}</td>
@@ -87,7 +87,7 @@ export function AccountRow({ account: a, self, unrestricting, onEdit, onUnrestri
             ? <ActionButton label={ACCOUNTS.actions.unrestrict} icon={ShieldCheck} tone="ok" onClick={onUnrestrict} disabled={unrestricting} />
             : <ActionButton label={ACCOUNTS.actions.restrict} icon={Ban} tone="warn" onClick={onRestrict} />)}
           {!self && a.signInLockedUntil && <ActionButton label={ACCOUNTS.actions.unlock} icon={LockOpen} tone="ok" onClick={onUnlock} />}
-          {!self && a.hasSecondFactor && <ActionButton label={TWO_FACTOR.reset} icon={KeyRound} tone="warn" onClick={onResetFactor} />}
+          {!self && a.hasSecondFactor && <ActionButton label={SECOND_FACTOR.reset} icon={KeyRound} tone="warn" onClick={onResetFactor} />}
           {!self && <ActionButton label={SESSIONS.viewSessionsLabel(a.fullname)} icon={MonitorSmartphone} onClick={onSessions} />}
           {!self && <ActionButton label={ACCOUNTS.actions.delete} icon={Trash2} tone="danger" onClick={onDelete} />}
         </div>

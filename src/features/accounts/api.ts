@@ -69,7 +69,7 @@ export function useUnlockAccount() {
   return useAccountMutation((id: string) => api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}/unlock`, { method: 'POST' }));
 }
 
-/** A super admin removes another admin's two-step sign-in (lost phone); audited on the server. */
+/** A super admin removes another admin's second factor (lost phone); audited on the server. */
 export function useResetSecondFactor() {
   return useAccountMutation(({ id, proof }: { id: string; proof: ReauthInput }) =>
     api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}/second-factor/reset`, { method: 'POST', body: proof }));

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { reauthSchema, type AdminAccount, type ReauthInput } from '../../../common/schemas/accounts';
-import { SETTINGS } from '../../../common/settings';
-import { TWO_FACTOR } from '../../../common/two-factor';
+import { SETTINGS } from '../../../common/profile';
+import { SECOND_FACTOR } from '../../../common/second-factor';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { Form, applyServerErrors, useZodForm } from '../../components/ui/form';
@@ -9,7 +9,7 @@ import { ReauthFields } from '../../components/ui/reauth-fields';
 import { useToast } from '../../components/ui/toast';
 import { useResetSecondFactor } from './api';
 
-/** A super admin removes another admin's two-step sign-in (lost phone), confirming with their own password. */
+/** A super admin removes another admin's second factor (lost phone), confirming with their own password. */
 export function ResetSecondFactorDialog({ account, onClose }: { account: AdminAccount | null; onClose(): void }) {
   return account ? <ResetForm key={account.id} account={account} onClose={onClose} /> : null;
 }
@@ -25,7 +25,7 @@ function ResetForm({ account, onClose }: { account: AdminAccount; onClose(): voi
     setError(null);
     try {
       await reset.mutateAsync({ id: account.id, proof });
-      toast.show(TWO_FACTOR.resetDone);
+      toast.show(SECOND_FACTOR.resetDone);
       onClose();
     } catch (err) {
       form.setValue('code', '');
@@ -34,12 +34,12 @@ function ResetForm({ account, onClose }: { account: AdminAccount; onClose(): voi
   }
 
   return (
-    <Dialog open onOpenChange={(o) => { if (!o && !reset.isPending) onClose(); }} title={TWO_FACTOR.reset} size="sm"
+    <Dialog open onOpenChange={(o) => { if (!o && !reset.isPending) onClose(); }} title={SECOND_FACTOR.reset} size="sm"
       footer={<>
-        <Button variant="secondary" onClick={onClose} disabled={reset.isPending}>{TWO_FACTOR.cancel}</Button>
-        <Button type="submit" form={formId} variant="danger" disabled={reset.isPending}>{TWO_FACTOR.reset}</Button>
+        <Button variant="secondary" onClick={onClose} disabled={reset.isPending}>{SECOND_FACTOR.cancel}</Button>
+        <Button type="submit" form={formId} variant="danger" disabled={reset.isPending}>{SECOND_FACTOR.reset}</Button>
       </>}>
-      <p className="text-sm text-slate-700">{TWO_FACTOR.resetConfirm(account.fullname)}</p>
+      <p className="text-sm text-slate-700">{SECOND_FACTOR.resetConfirm(account.fullname)}</p>
       <Form form={form} onSubmit={onSubmit} id={formId} className="mt-4">
         <ReauthFields intro={SETTINGS.confirmChange} mayHaveSecondFactor />
       </Form>

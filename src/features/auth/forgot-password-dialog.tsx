@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useFormContext } from 'react-hook-form';
 import { answerFieldsSchema, identifySchema, newPasswordSchema, type AnswerFields, type IdentifyInput, type NewPasswordInput } from '../../../common/schemas/recovery';
-import { RECOVERY } from '../../../common/settings';
+import { RECOVERY } from '../../../common/profile';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { Dialog } from '../../components/ui/dialog';

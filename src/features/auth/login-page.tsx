@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { LogIn } from 'lucide-react';
 import { TIMINGS } from '../../../common/limits';
-import type { SecondFactorChallenge } from '../../../common/schemas/two-factor';
+import type { SecondFactorChallenge } from '../../../common/schemas/second-factor';
 import { APP, LOGIN } from '../../../common/texts';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
@@ -15,7 +15,7 @@ import { LiveClock } from './live-clock';
 
 // Not in the login bundle: Zod with the login schema (fetched at the first keystroke), the
 // recovery steps (when the link is used) and the second step (after a right password of an
-// account with two-step sign-in).
+// account with a second factor).
 const loadLoginSchema = () => import('../../../common/schemas/auth').then((m) => m.loginSchema);
 const ForgotPasswordDialog = lazy(() => import('./forgot-password-dialog').then((m) => ({ default: m.ForgotPasswordDialog })));
 const SecondFactorStep = lazy(() => import('./second-factor-step'));

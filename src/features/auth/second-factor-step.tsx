@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { ShieldCheck } from 'lucide-react';
-import { secondFactorCodeFormSchema, type SecondFactorChallenge } from '../../../common/schemas/two-factor';
-import { TWO_FACTOR } from '../../../common/two-factor';
+import { secondFactorCodeFormSchema, type SecondFactorChallenge } from '../../../common/schemas/second-factor';
+import { SECOND_FACTOR } from '../../../common/second-factor';
 import { LOGIN } from '../../../common/texts';
 import { Button } from '../../components/ui/button';
 import { Form, TextField, applyServerErrors, useZodForm } from '../../components/ui/form';
-import { RecoveryCodesView, TotpSetupView } from '../../components/ui/two-step';
+import { RecoveryCodesView, TotpSetupView } from '../../components/ui/second-factor';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 
@@ -53,9 +53,9 @@ export default function SecondFactorStep({ challenge, onSignedIn, onRestart }: {
   if (codes) {
     return (
       <div className="space-y-4" data-testid="second-factor-codes">
-        <h1 className="text-2xl font-bold text-slate-900">{TWO_FACTOR.turnedOn}</h1>
+        <h1 className="text-2xl font-bold text-slate-900">{SECOND_FACTOR.turnedOn}</h1>
         <RecoveryCodesView codes={codes} />
-        <Button className="w-full" onClick={onSignedIn}>{TWO_FACTOR.continue}</Button>
+        <Button className="w-full" onClick={onSignedIn}>{SECOND_FACTOR.continue}</Button>
       </div>
     );
   }
@@ -64,14 +64,14 @@ export default function SecondFactorStep({ challenge, onSignedIn, onRestart }: {
     <div data-testid="second-factor-step">
       <div className="flex items-center gap-2">
         <ShieldCheck className="h-6 w-6 text-brand-700" aria-hidden />
-        <h1 className="text-2xl font-bold text-slate-900">{enroll ? TWO_FACTOR.enrollTitle : TWO_FACTOR.verifyTitle}</h1>
+        <h1 className="text-2xl font-bold text-slate-900">{enroll ? SECOND_FACTOR.enrollTitle : SECOND_FACTOR.verifyTitle}</h1>
       </div>
       <p className="mb-5 mt-1 text-sm text-slate-500">
-        {enroll ? TWO_FACTOR.enrollIntro : recovery ? TWO_FACTOR.recoveryIntro : TWO_FACTOR.verifyIntro}
+        {enroll ? SECOND_FACTOR.enrollIntro : recovery ? SECOND_FACTOR.recoveryIntro : SECOND_FACTOR.verifyIntro}
       </p>
       {enroll && challenge.setup && <div className="mb-5"><TotpSetupView setup={challenge.setup} /></div>}
       <Form form={form} onSubmit={onSubmit} className="space-y-4">
-        <TextField key={recovery ? 'recovery' : 'app'} name="code" label={recovery ? TWO_FACTOR.recoveryCodeLabel : TWO_FACTOR.codeLabel}
+        <TextField key={recovery ? 'recovery' : 'app'} name="code" label={recovery ? SECOND_FACTOR.recoveryCodeLabel : SECOND_FACTOR.codeLabel}
           autoComplete={recovery ? 'off' : 'one-time-code'} inputMode={recovery ? 'text' : 'numeric'}
           placeholder={recovery ? 'xxxxx-xxxxx' : '123456'} autoFocus spellCheck={false}
           className="[&_input]:font-mono [&_input]:tracking-widest"
@@ -80,14 +80,14 @@ export default function SecondFactorStep({ challenge, onSignedIn, onRestart }: {
           <div className="flex justify-end">
             <button type="button" className="text-sm font-medium text-brand-700 hover:underline"
               onClick={() => { setRecovery(!recovery); setError(null); form.clearErrors(); form.setValue('code', ''); }}>
-              {recovery ? TWO_FACTOR.useAppCode : TWO_FACTOR.useRecoveryCode}
+              {recovery ? SECOND_FACTOR.useAppCode : SECOND_FACTOR.useRecoveryCode}
             </button>
           </div>
         )}
         {error && <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
-        <Button type="submit" className="w-full" disabled={busy}>{busy ? TWO_FACTOR.verifying : TWO_FACTOR.verify}</Button>
+        <Button type="submit" className="w-full" disabled={busy}>{busy ? SECOND_FACTOR.verifying : SECOND_FACTOR.verify}</Button>
         <button type="button" className="block w-full text-center text-sm text-slate-500 hover:underline" onClick={() => onRestart('')}>
-          {TWO_FACTOR.backToLogin}
+          {SECOND_FACTOR.backToLogin}
         </button>
       </Form>
     </div>

@@ -27,16 +27,8 @@ export function useCatalogList(kind: CatalogKind, search: string) {
   });
 }
 
-/** The managed Affected Parts list (File maintenance); refreshes live on topic 'maintenance'. */
-export function useAffectedPartOptions(enabled: boolean) {
-  return useQuery({
-    queryKey: ['maintenance', 'options'],
-    queryFn: ({ signal }) => api<OptionLists>('/api/maintenance/options', { signal }),
-    select: (data) => data.diseases.affectedParts,
-    enabled,
-    staleTime: 0,
-  });
-}
+/** The managed Affected Parts list (File maintenance), for useOptionLists (lib/option-lists.ts). */
+export const affectedPartsOf = (lists: OptionLists) => lists.diseases.affectedParts;
 
 export function useCatalogEntry(kind: CatalogKind, id: string | null) {
   return useQuery({

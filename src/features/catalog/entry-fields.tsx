@@ -7,8 +7,9 @@ import type { CatalogEntryDetail } from '../../../common/schemas/catalog';
 import { CheckboxField, CheckboxGroupField } from '../../components/ui/choice-fields';
 import { cn } from '../../components/ui/cn';
 import { FieldError, TextField } from '../../components/ui/form';
+import { useOptionLists } from '../../lib/option-lists';
 import { useSession } from '../../lib/session';
-import { useAffectedPartOptions } from './api';
+import { affectedPartsOf } from './api';
 
 /** The add/edit form's values: an entry's fields and the ids of the photos it keeps. */
 export interface FormValues {
@@ -59,7 +60,7 @@ function TextAreaField({ name, label, rows = 3, ...rest }: { name: keyof FormVal
 export function EntryFields({ kind }: { kind: CatalogKind }) {
   const { session } = useSession();
   const superAdmin = can(session?.user.role, 'trainingData.export');
-  const parts = useAffectedPartOptions(kind.affectedParts);
+  const parts = useOptionLists(affectedPartsOf, kind.affectedParts);
   return (
     <>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">

@@ -3,6 +3,7 @@ import {
   DISEASE_ENUMS_ID, VARIETY_ENUMS_ID, type ListKey, type MaintenanceDocId, type MaintenanceDocument, type MaintenanceLists, type MaintenanceUsage,
 } from '../../../common/schemas/maintenance';
 import { api } from '../../lib/api';
+import { optionListsKey } from '../../lib/option-lists';
 
 /**
  * Query keys start with their live-event topic: 'maintenance' for the lists (refreshed when
@@ -33,7 +34,7 @@ function useStoreDocument(docId: MaintenanceDocId) {
   return (doc: MaintenanceDocument) => {
     queryClient.setQueryData(documentKey(docId), doc);
     // The forms' options of this browser follow at once (other browsers hear the live event).
-    void queryClient.invalidateQueries({ queryKey: ['maintenance', 'options'] });
+    void queryClient.invalidateQueries({ queryKey: optionListsKey });
   };
 }
 

@@ -31,15 +31,8 @@ export function useVariety(id: string | null) {
   });
 }
 
-/** The option lists (File maintenance); the key refreshes live on topic 'maintenance'. */
-export function useVarietyOptions() {
-  return useQuery({
-    queryKey: ['maintenance', 'options'],
-    queryFn: ({ signal }) => api<OptionLists>('/api/maintenance/options', { signal }),
-    select: (data) => data.riceVarieties,
-    staleTime: 0,
-  });
-}
+/** The variety lists of the option lists (File maintenance), for useOptionLists (lib/option-lists.ts). */
+export const varietyListsOf = (lists: OptionLists) => lists.riceVarieties;
 
 export interface SaveVarietyArgs {
   id: string | null;

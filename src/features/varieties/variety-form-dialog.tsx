@@ -12,7 +12,8 @@ import { Dialog } from '../../components/ui/dialog';
 import { Form, TextField, applyServerErrors, useKeepTouchedFields, useZodForm } from '../../components/ui/form';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api';
-import { useSaveVariety, useVariety, useVarietyOptions, varietyKeys } from './api';
+import { useOptionLists } from '../../lib/option-lists';
+import { useSaveVariety, useVariety, varietyKeys, varietyListsOf } from './api';
 
 export type VarietyFormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
 
@@ -46,7 +47,7 @@ function VarietyForm({ variety, onClose }: { variety: Variety | null; onClose():
   const L = VARIETY_LABELS;
   const formId = useId();
   const queryClient = useQueryClient();
-  const options = useVarietyOptions();
+  const options = useOptionLists(varietyListsOf);
   const enums = options.data;
   const optionsLoading = options.isPending;
   // The version this form edits: it moves only when the user reloads a newer one (409 → Reload).

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { formatRecoveryCode, isTotpCode, normalizeSecondFactorCode, TWO_FACTOR_LIMITS } from '../../../../common/two-factor.js';
+import { formatRecoveryCode, isTotpCode, normalizeSecondFactorCode, SECOND_FACTOR_LIMITS } from '../../../../common/second-factor.js';
 import type { Database } from '../../../db/types.js';
 import type { Command } from '../../../platform/writes/command.js';
 import { randomCode, sha256 } from '../../../platform/identity/passwords.js';
@@ -18,8 +18,8 @@ export class CodeAlreadyUsed extends Error {}
 
 /** Ten new recovery codes: shown once (formatted), stored as the sha256 of the normalised code. */
 export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
-  const raw = Array.from({ length: TWO_FACTOR_LIMITS.recoveryCodeCount }, () =>
-    randomCode(TWO_FACTOR_LIMITS.recoveryCodeLength, TWO_FACTOR_LIMITS.recoveryCodeAlphabet));
+  const raw = Array.from({ length: SECOND_FACTOR_LIMITS.recoveryCodeCount }, () =>
+    randomCode(SECOND_FACTOR_LIMITS.recoveryCodeLength, SECOND_FACTOR_LIMITS.recoveryCodeAlphabet));
   return { codes: raw.map(formatRecoveryCode), hashes: raw.map((c) => sha256(c)) };
 }
 

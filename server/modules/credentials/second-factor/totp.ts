@@ -1,7 +1,7 @@
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
-import { TWO_FACTOR_LIMITS } from '../../../../common/two-factor.js';
-import type { SecondFactorSetup } from '../../../../common/schemas/two-factor.js';
+import { SECOND_FACTOR_LIMITS } from '../../../../common/second-factor.js';
+import type { SecondFactorSetup } from '../../../../common/schemas/second-factor.js';
 
 /**
  * TOTP through otplib (RFC 6238: SHA-1, 6 digits, 30 s steps, what every authenticator app
@@ -12,7 +12,7 @@ export function newTotpSecret(): string {
 }
 
 export async function setupOf(secret: string, label: string): Promise<SecondFactorSetup> {
-  const otpauthUri = generateURI({ issuer: TWO_FACTOR_LIMITS.issuer, label, secret });
+  const otpauthUri = generateURI({ issuer: SECOND_FACTOR_LIMITS.issuer, label, secret });
   const qrSvg = await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
   return { secret, otpauthUri, qrSvg };
 }
@@ -22,12 +22,12 @@ export async function setupOf(secret: string, label: string): Promise<SecondFact
  * `afterTimeStep` (a code already used, or an older one, is refused); null otherwise.
  */
 export async function checkTotp(secret: string, code: string, afterTimeStep?: number): Promise<number | null> {
-  if (!new RegExp(`^\\d{${TWO_FACTOR_LIMITS.codeDigits}}$`).test(code)) return null;
+  if (!new RegExp(`^\\d{${SECOND_FACTOR_LIMITS.codeDigits}}$`).test(code)) return null;
   try {
     const result = await verify({
       secret,
       token: code,
-      epochTolerance: TWO_FACTOR_LIMITS.epochToleranceSeconds,
+      epochTolerance: SECOND_FACTOR_LIMITS.epochToleranceSeconds,
       ...(afterTimeStep && afterTimeStep > 0 ? { afterTimeStep } : {}),
     });
     return result.valid && 'timeStep' in result && typeof result.timeStep === 'number' ? result.timeStep : null;

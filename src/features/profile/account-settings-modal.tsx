@@ -4,7 +4,7 @@ import type { Area } from 'react-easy-crop';
 import { Camera, Mail, Undo2 } from 'lucide-react';
 import { can } from '../../../common/permissions';
 import { profileFormSchema, type Profile, type ProfileFormInput, type ProfileFormValues } from '../../../common/schemas/profile';
-import { SETTINGS } from '../../../common/settings';
+import { SETTINGS } from '../../../common/profile';
 import { SESSIONS } from '../../../common/sessions';
 import { SessionsList } from '../../components/sessions/sessions-list';
 import { Avatar } from '../../components/ui/avatar';
@@ -14,13 +14,14 @@ import { Form, TextField, applyServerErrors, useKeepTouchedFields, useZodForm } 
 import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api';
+import { useOptionLists } from '../../lib/option-lists';
 import { useSession } from '../../lib/session';
-import { profileKey, saveProfile, sendResetEmail, uploadAvatar, useProfile, useSecurityQuestions } from './api';
+import { profileKey, saveProfile, securityQuestionsOf, sendResetEmail, uploadAvatar, useProfile } from './api';
 import { CropDialog } from './crop-dialog';
 import { IdentityFields } from './identity-fields';
 import { compressAvatar, cropImage, ImageFlowError, readImageFile } from './image';
 import { QuestionSelect } from './question-select';
-import { TwoStepSection } from './two-step-section';
+import { SecondFactorSection } from './second-factor-section';
 
 const FORM_ID = 'account-settings-form';
 
@@ -47,7 +48,7 @@ function SettingsDialog({ onClose }: { onClose(): void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const profile = useProfile(true);
-  const questions = useSecurityQuestions(true);
+  const questions = useOptionLists(securityQuestionsOf);
   const serverValues = useMemo(() => (profile.data ? toForm(profile.data) : undefined), [profile.data]);
   // Opened again, the cached profile fills the form at once; a newer one merges in later.
   const form = useZodForm(profileFormSchema, {
@@ -239,7 +240,7 @@ function SettingsDialog({ onClose }: { onClose(): void }) {
             {error && <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="settings-error">{error}</p>}
           </Form>
           {/* Outside the profile form (its own small forms); super admins only, refused by the server to others. */}
-          {can(session?.user.role, 'secondFactor.manageOwn') && <div className="mt-6"><TwoStepSection disabled={busy} /></div>}
+          {can(session?.user.role, 'secondFactor.manageOwn') && <div className="mt-6"><SecondFactorSection disabled={busy} /></div>}
         </>)}
       </Dialog>
       <CropDialog key={cropSrc ?? 'none'} image={cropSrc} busy={cropping} onCancel={() => setCropSrc(null)} onApply={(area) => void onCropApplied(area)} />

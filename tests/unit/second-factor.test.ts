@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { secondFactorProofFormSchema } from '../../common/schemas/two-factor.js';
-import { formatRecoveryCode, isTotpCode, normalizeSecondFactorCode, TWO_FACTOR, TWO_FACTOR_LIMITS } from '../../common/two-factor.js';
+import { secondFactorProofFormSchema } from '../../common/schemas/second-factor.js';
+import { formatRecoveryCode, isTotpCode, normalizeSecondFactorCode, SECOND_FACTOR, SECOND_FACTOR_LIMITS } from '../../common/second-factor.js';
 
-describe('two-step sign-in helpers', () => {
+describe('second factor helpers', () => {
   it('normalises typed codes: spaces, dashes and case do not matter', () => {
     expect(normalizeSecondFactorCode(' 123 456 ')).toBe('123456');
     expect(normalizeSecondFactorCode('ABCDE-fghjk')).toBe('abcdefghjk');
@@ -17,13 +17,13 @@ describe('two-step sign-in helpers', () => {
 
   it('shows recovery codes as two groups of five from an alphabet without look-alike characters', () => {
     expect(formatRecoveryCode('abcdefghjk')).toBe('abcde-fghjk');
-    expect(TWO_FACTOR_LIMITS.recoveryCodeAlphabet).not.toMatch(/[01ilo]/);
+    expect(SECOND_FACTOR_LIMITS.recoveryCodeAlphabet).not.toMatch(/[01ilo]/);
   });
 
   it('the browser asks for the password and a code together', () => {
     expect(secondFactorProofFormSchema.safeParse({ password: 'x', code: '123456' }).success).toBe(true);
     const none = secondFactorProofFormSchema.safeParse({ password: '', code: '' });
     expect(none.success).toBe(false);
-    expect(none.error?.issues.map((i) => i.message)).toEqual([TWO_FACTOR.passwordRequired, TWO_FACTOR.codeRequired]);
+    expect(none.error?.issues.map((i) => i.message)).toEqual([SECOND_FACTOR.passwordRequired, SECOND_FACTOR.codeRequired]);
   });
 });

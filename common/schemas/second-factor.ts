@@ -1,9 +1,9 @@
 import { z } from './zod.js';
-import { TWO_FACTOR } from '../two-factor.js';
+import { SECOND_FACTOR } from '../second-factor.js';
 import { sessionSchema } from './auth.js';
 
 /** A 6-digit code from the app or a recovery code (spaces and dashes allowed). */
-export const secondFactorCodeSchema = z.string({ error: TWO_FACTOR.codeRequired }).trim().min(1, TWO_FACTOR.codeRequired).max(64, TWO_FACTOR.invalidCode);
+export const secondFactorCodeSchema = z.string({ error: SECOND_FACTOR.codeRequired }).trim().min(1, SECOND_FACTOR.codeRequired).max(64, SECOND_FACTOR.invalidCode);
 
 /** What authenticator apps need: the key, its otpauth:// URI and the URI as a QR code (SVG). */
 export const secondFactorSetupSchema = z.object({
@@ -27,7 +27,7 @@ export const loginResultSchema = z.union([sessionSchema, secondFactorChallengeSc
 export type LoginResult = z.infer<typeof loginResultSchema>;
 
 export const loginSecondFactorSchema = z.object({
-  challenge: z.string().min(1, TWO_FACTOR.expired).max(200, TWO_FACTOR.expired),
+  challenge: z.string().min(1, SECOND_FACTOR.expired).max(200, SECOND_FACTOR.expired),
   code: secondFactorCodeSchema,
 });
 export type LoginSecondFactorInput = z.infer<typeof loginSecondFactorSchema>;
@@ -52,8 +52,8 @@ export const secondFactorSetupStartSchema = secondFactorSetupSchema.extend({ set
 export type SecondFactorSetupStart = z.infer<typeof secondFactorSetupStartSchema>;
 
 export const secondFactorEnableSchema = z.object({
-  setupToken: z.string().min(1, TWO_FACTOR.setupExpired).max(200, TWO_FACTOR.setupExpired),
-  code: z.string({ error: TWO_FACTOR.codeRequired }).trim().min(1, TWO_FACTOR.codeRequired).max(64, TWO_FACTOR.invalidCode),
+  setupToken: z.string().min(1, SECOND_FACTOR.setupExpired).max(200, SECOND_FACTOR.setupExpired),
+  code: z.string({ error: SECOND_FACTOR.codeRequired }).trim().min(1, SECOND_FACTOR.codeRequired).max(64, SECOND_FACTOR.invalidCode),
 });
 export type SecondFactorEnableInput = z.infer<typeof secondFactorEnableSchema>;
 
@@ -62,7 +62,7 @@ export type SecondFactorEnableInput = z.infer<typeof secondFactorEnableSchema>;
  * the server (credentials/identity.ts); both may be left out within 5 minutes of the last confirmation.
  */
 export const secondFactorProofSchema = z.object({
-  code: z.string().trim().max(64, TWO_FACTOR.invalidCode).optional(),
+  code: z.string().trim().max(64, SECOND_FACTOR.invalidCode).optional(),
   password: z.string().max(1024).optional(),
 });
 export type SecondFactorProofInput = z.infer<typeof secondFactorProofSchema>;
@@ -77,10 +77,10 @@ export type RecoveryCodesResult = z.infer<typeof recoveryCodesSchema>;
 export const secondFactorCodeFormSchema = z.object({ code: secondFactorCodeSchema });
 /** The browser's form before a setup starts: the password (the account has no code yet). */
 export const secondFactorPasswordFormSchema = z.object({
-  password: z.string({ error: TWO_FACTOR.passwordRequired }).min(1, TWO_FACTOR.passwordRequired).max(1024),
+  password: z.string({ error: SECOND_FACTOR.passwordRequired }).min(1, SECOND_FACTOR.passwordRequired).max(1024),
 });
 /** The browser's proof form (turn off, new codes): the password and a code. */
 export const secondFactorProofFormSchema = z.object({
-  password: z.string({ error: TWO_FACTOR.passwordRequired }).min(1, TWO_FACTOR.passwordRequired).max(1024),
+  password: z.string({ error: SECOND_FACTOR.passwordRequired }).min(1, SECOND_FACTOR.passwordRequired).max(1024),
   code: secondFactorCodeSchema,
 });

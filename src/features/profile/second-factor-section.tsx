@@ -3,12 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { KeyRound, ShieldCheck, ShieldOff } from 'lucide-react';
 import {
   secondFactorCodeFormSchema, secondFactorPasswordFormSchema, secondFactorProofFormSchema, type SecondFactorSetupStart,
-} from '../../../common/schemas/two-factor';
+} from '../../../common/schemas/second-factor';
 import { manilaShortDate } from '../../../common/manila-time';
-import { TWO_FACTOR } from '../../../common/two-factor';
+import { SECOND_FACTOR } from '../../../common/second-factor';
 import { Button } from '../../components/ui/button';
 import { Form, TextField, applyServerErrors, useZodForm } from '../../components/ui/form';
-import { RecoveryCodesView, TotpSetupView } from '../../components/ui/two-step';
+import { RecoveryCodesView, TotpSetupView } from '../../components/ui/second-factor';
 import { useToast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api';
 import { secondFactorKey, useSecondFactorStatus } from '../../lib/second-factor';
@@ -22,11 +22,11 @@ type Mode =
   | { kind: 'codes'; codes: string[] };
 
 function messageOf(err: unknown): string {
-  return err instanceof ApiError && err.code !== 'INTERNAL' ? err.message : TWO_FACTOR.invalidCode;
+  return err instanceof ApiError && err.code !== 'INTERNAL' ? err.message : SECOND_FACTOR.invalidCode;
 }
 
 /** Account Settings, 'Two-step sign-in' (super admins; the server refuses it to other roles). */
-export function TwoStepSection({ disabled }: { disabled?: boolean }) {
+export function SecondFactorSection({ disabled }: { disabled?: boolean }) {
   const status = useSecondFactorStatus(true);
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -63,7 +63,7 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
       const result = await secondFactorApi.enable({ setupToken: mode.setup.setupToken, code: values.code });
       queryClient.setQueryData(secondFactorKey, result.status);
       setMode({ kind: 'codes', codes: result.recoveryCodes });
-      toast.show(TWO_FACTOR.turnedOn);
+      toast.show(SECOND_FACTOR.turnedOn);
     } catch (err) {
       codeForm.setValue('code', '');
       if (!applyServerErrors(codeForm as never, err)) setError(messageOf(err));
@@ -80,12 +80,12 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
       if (mode.action === 'off') {
         queryClient.setQueryData(secondFactorKey, await secondFactorApi.disable(body));
         reset();
-        toast.show(TWO_FACTOR.turnedOff);
+        toast.show(SECOND_FACTOR.turnedOff);
       } else {
         const result = await secondFactorApi.newCodes(body);
         queryClient.setQueryData(secondFactorKey, result.status);
         setMode({ kind: 'codes', codes: result.recoveryCodes });
-        toast.show(TWO_FACTOR.codesMade);
+        toast.show(SECOND_FACTOR.codesMade);
       }
     } catch (err) {
       proofForm.setValue('code', '');
@@ -96,42 +96,42 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
   }
 
   return (
-    <section className="rounded-xl border border-slate-200 p-4" aria-labelledby="settings-two-step" data-testid="two-step-section">
+    <section className="rounded-xl border border-slate-200 p-4" aria-labelledby="settings-second-factor" data-testid="second-factor-section">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="text-sm text-slate-600">
-          <h3 id="settings-two-step" className="flex items-center gap-2 text-xs font-semibold uppercase tracking-wider text-slate-500">
-            {TWO_FACTOR.section}
+          <h3 id="settings-second-factor" className="flex items-center gap-2 text-xs font-semibold uppercase tracking-wider text-slate-500">
+            {SECOND_FACTOR.section}
             {s && (
               <span className={s.enabled ? 'rounded-full bg-green-100 px-2 py-0.5 text-[11px] font-semibold text-green-800' : 'rounded-full bg-slate-100 px-2 py-0.5 text-[11px] font-semibold text-slate-600'}
-                data-testid="two-step-status">
-                {s.enabled ? TWO_FACTOR.statusOn : TWO_FACTOR.statusOff}
+                data-testid="second-factor-status">
+                {s.enabled ? SECOND_FACTOR.statusOn : SECOND_FACTOR.statusOff}
               </span>
             )}
           </h3>
-          <p className="mt-1 text-xs text-slate-500">{TWO_FACTOR.intro}</p>
+          <p className="mt-1 text-xs text-slate-500">{SECOND_FACTOR.intro}</p>
           {s?.enabled && (
-            <p className="mt-1 text-xs text-slate-600" data-testid="two-step-codes-left">
-              {s.enabledAt ? `${TWO_FACTOR.statusOnSince(manilaShortDate(Date.parse(s.enabledAt)))} · ` : ''}{TWO_FACTOR.codesLeft(s.recoveryCodesLeft)}
+            <p className="mt-1 text-xs text-slate-600" data-testid="second-factor-codes-left">
+              {s.enabledAt ? `${SECOND_FACTOR.statusOnSince(manilaShortDate(Date.parse(s.enabledAt)))} · ` : ''}{SECOND_FACTOR.codesLeft(s.recoveryCodesLeft)}
             </p>
           )}
-          {s?.required && <p className="mt-1 text-xs text-amber-700">{TWO_FACTOR.requiredForRole}</p>}
+          {s?.required && <p className="mt-1 text-xs text-amber-700">{SECOND_FACTOR.requiredForRole}</p>}
         </div>
         {s && mode.kind === 'idle' && (
           <div className="flex shrink-0 flex-wrap gap-2">
             {s.enabled ? (
               <>
                 <Button variant="secondary" size="sm" disabled={busy || disabled} onClick={() => { setError(null); setMode({ kind: 'proof', action: 'codes' }); }}>
-                  <KeyRound className="h-4 w-4" aria-hidden /> {TWO_FACTOR.newCodes}
+                  <KeyRound className="h-4 w-4" aria-hidden /> {SECOND_FACTOR.newCodes}
                 </Button>
                 {!s.required && (
                   <Button variant="secondary" size="sm" disabled={busy || disabled} onClick={() => { setError(null); setMode({ kind: 'proof', action: 'off' }); }}>
-                    <ShieldOff className="h-4 w-4" aria-hidden /> {TWO_FACTOR.turnOff}
+                    <ShieldOff className="h-4 w-4" aria-hidden /> {SECOND_FACTOR.turnOff}
                   </Button>
                 )}
               </>
             ) : (
               <Button size="sm" disabled={busy || disabled} onClick={() => { setError(null); setMode({ kind: 'password' }); }}>
-                <ShieldCheck className="h-4 w-4" aria-hidden /> {TWO_FACTOR.turnOn}
+                <ShieldCheck className="h-4 w-4" aria-hidden /> {SECOND_FACTOR.turnOn}
               </Button>
             )}
           </div>
@@ -140,13 +140,13 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
 
       {mode.kind === 'password' && (
         <div className="mt-4 border-t border-slate-100 pt-4">
-          <p className="text-sm text-slate-600">{TWO_FACTOR.turnOnIntro}</p>
+          <p className="text-sm text-slate-600">{SECOND_FACTOR.turnOnIntro}</p>
           <Form form={passwordForm} onSubmit={startSetup} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
-            <TextField name="password" label={TWO_FACTOR.password} type="password" autoComplete="current-password"
+            <TextField name="password" label={SECOND_FACTOR.password} type="password" autoComplete="current-password"
               autoFocus className="sm:w-56" onInput={() => setError(null)} />
             <div className="flex gap-2 sm:mt-6">
-              <Button type="submit" disabled={busy}>{busy ? TWO_FACTOR.confirming : TWO_FACTOR.continueSetup}</Button>
-              <Button variant="secondary" disabled={busy} onClick={reset}>{TWO_FACTOR.cancel}</Button>
+              <Button type="submit" disabled={busy}>{busy ? SECOND_FACTOR.confirming : SECOND_FACTOR.continueSetup}</Button>
+              <Button variant="secondary" disabled={busy} onClick={reset}>{SECOND_FACTOR.cancel}</Button>
             </div>
           </Form>
         </div>
@@ -156,11 +156,11 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
         <div className="mt-4 space-y-4 border-t border-slate-100 pt-4">
           <TotpSetupView setup={mode.setup} />
           <Form form={codeForm} onSubmit={confirmSetup} className="flex flex-col gap-3 sm:flex-row sm:items-start">
-            <TextField name="code" label={TWO_FACTOR.confirmCode} autoComplete="one-time-code" inputMode="numeric" placeholder="123456"
+            <TextField name="code" label={SECOND_FACTOR.confirmCode} autoComplete="one-time-code" inputMode="numeric" placeholder="123456"
               autoFocus className="sm:w-48 [&_input]:font-mono [&_input]:tracking-widest" onInput={() => setError(null)} />
             <div className="flex gap-2 sm:mt-6">
-              <Button type="submit" size="md" disabled={busy}>{busy ? TWO_FACTOR.confirming : TWO_FACTOR.confirm}</Button>
-              <Button variant="secondary" disabled={busy} onClick={reset}>{TWO_FACTOR.cancel}</Button>
+              <Button type="submit" size="md" disabled={busy}>{busy ? SECOND_FACTOR.confirming : SECOND_FACTOR.confirm}</Button>
+              <Button variant="secondary" disabled={busy} onClick={reset}>{SECOND_FACTOR.cancel}</Button>
             </div>
           </Form>
         </div>
@@ -168,17 +168,17 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
 
       {mode.kind === 'proof' && (
         <div className="mt-4 border-t border-slate-100 pt-4">
-          <p className="text-sm text-slate-600">{TWO_FACTOR.proofIntro}</p>
+          <p className="text-sm text-slate-600">{SECOND_FACTOR.proofIntro}</p>
           <Form form={proofForm} onSubmit={confirmProof} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
-            <TextField name="password" label={TWO_FACTOR.password} type="password" autoComplete="current-password"
+            <TextField name="password" label={SECOND_FACTOR.password} type="password" autoComplete="current-password"
               autoFocus className="sm:w-48" onInput={() => setError(null)} />
-            <TextField name="code" label={TWO_FACTOR.confirmCode} autoComplete="one-time-code"
+            <TextField name="code" label={SECOND_FACTOR.confirmCode} autoComplete="one-time-code"
               className="sm:w-40" onInput={() => setError(null)} />
             <div className="flex gap-2 sm:mt-6">
               <Button type="submit" variant={mode.action === 'off' ? 'danger' : 'primary'} disabled={busy}>
-                {busy ? TWO_FACTOR.confirming : mode.action === 'off' ? TWO_FACTOR.turnOff : TWO_FACTOR.newCodes}
+                {busy ? SECOND_FACTOR.confirming : mode.action === 'off' ? SECOND_FACTOR.turnOff : SECOND_FACTOR.newCodes}
               </Button>
-              <Button variant="secondary" disabled={busy} onClick={reset}>{TWO_FACTOR.cancel}</Button>
+              <Button variant="secondary" disabled={busy} onClick={reset}>{SECOND_FACTOR.cancel}</Button>
             </div>
           </Form>
         </div>
@@ -187,11 +187,11 @@ export function TwoStepSection({ disabled }: { disabled?: boolean }) {
       {mode.kind === 'codes' && (
         <div className="mt-4 space-y-3 border-t border-slate-100 pt-4">
           <RecoveryCodesView codes={mode.codes} />
-          <Button size="sm" onClick={reset}>{TWO_FACTOR.done}</Button>
+          <Button size="sm" onClick={reset}>{SECOND_FACTOR.done}</Button>
         </div>
       )}
 
-      {error && <p role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="two-step-error">{error}</p>}
+      {error && <p role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="second-factor-error">{error}</p>}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { CheckCircle2, KeyRound } from 'lucide-react';
 import { newPasswordSchema, type NewPasswordInput } from '../../../common/schemas/recovery';
-import { RECOVERY } from '../../../common/settings';
+import { RECOVERY } from '../../../common/profile';
 import { APP } from '../../../common/texts';
 import { Button } from '../../components/ui/button';
 import { Form, TextField, applyServerErrors, useZodForm } from '../../components/ui/form';

@@ -1,11 +1,11 @@
 import type { UseFormReturn } from 'react-hook-form';
 import type { Profile, ProfileFormInput, ProfileFormValues } from '../../../common/schemas/profile';
-import { SETTINGS } from '../../../common/settings';
+import { SETTINGS } from '../../../common/profile';
 import { ReauthFields } from '../../components/ui/reauth-fields';
 
 /**
  * The email and the security question and answer are the ways back into an account: changing
- * them takes the current password (and a code, with two-step sign-in). The fields show as soon
+ * them takes the current password (and a code, with a second factor). The fields show as soon
  * as one of those changes, or when the server asks (its confirmation lasts a few minutes, after
  * which it asks again).
  */

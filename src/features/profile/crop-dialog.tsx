@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import Cropper, { type Area } from 'react-easy-crop';
 import { ZoomIn, ZoomOut } from 'lucide-react';
-import { AVATAR, CROP } from '../../../common/settings';
+import { AVATAR, CROP } from '../../../common/profile';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 

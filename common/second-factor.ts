@@ -1,8 +1,8 @@
 /**
- * Two-step sign-in: texts and limits, shared by the browser and the server.
+ * The second factor (shown as 'Two-step sign-in'): texts and limits, shared by the browser and the server.
  * SPEC.md gives none of these; they follow its tone ("ours").
  */
-export const TWO_FACTOR_LIMITS = {
+export const SECOND_FACTOR_LIMITS = {
   /** Recovery codes made at a time; each works once. */
   recoveryCodeCount: 10,
   /** Characters of a recovery code (shown as two groups of five). */
@@ -20,7 +20,7 @@ export const TWO_FACTOR_LIMITS = {
   issuer: 'PalaYan Admin',
 } as const;
 
-export const TWO_FACTOR = {
+export const SECOND_FACTOR = {
   // Account Settings
   section: 'Two-step sign-in',
   intro: 'After your password, sign-in asks for a 6-digit code from an authenticator app on your phone.',
@@ -91,7 +91,7 @@ export function normalizeSecondFactorCode(raw: string): string {
 
 /** Six digits: a code from the app; anything else is read as a recovery code. */
 export function isTotpCode(normalized: string): boolean {
-  return new RegExp(`^\\d{${TWO_FACTOR_LIMITS.codeDigits}}$`).test(normalized);
+  return new RegExp(`^\\d{${SECOND_FACTOR_LIMITS.codeDigits}}$`).test(normalized);
 }
 
 /** 'abcdefghjk' → 'abcde-fghjk', as recovery codes are shown. */

@@ -3,7 +3,7 @@ import type { OptionLists } from '../../../common/schemas/maintenance';
 import type { Profile, ProfileFormValues } from '../../../common/schemas/profile';
 import type {
   RecoveryCodesResult, SecondFactorEnableInput, SecondFactorProofInput, SecondFactorSetupStart, SecondFactorStatus,
-} from '../../../common/schemas/two-factor';
+} from '../../../common/schemas/second-factor';
 import { ERRORS } from '../../../common/texts';
 import { api, ApiError } from '../../lib/api';
 
@@ -14,14 +14,8 @@ export function useProfile(enabled: boolean) {
   return useQuery({ queryKey: profileKey, queryFn: () => api<Profile>('/api/profile'), enabled, staleTime: 0 });
 }
 
-export function useSecurityQuestions(enabled: boolean) {
-  return useQuery({
-    queryKey: ['maintenance', 'options'],
-    queryFn: () => api<OptionLists>('/api/maintenance/options'),
-    enabled,
-    select: (lists) => lists.accounts.securityQuestions,
-  });
-}
+/** The security questions of the option lists (File maintenance), for useOptionLists (lib/option-lists.ts). */
+export const securityQuestionsOf = (lists: OptionLists) => lists.accounts.securityQuestions;
 
 export function saveProfile(values: ProfileFormValues & { avatarKey?: string | null; version: number }): Promise<Profile> {
   return api<Profile>('/api/profile', { method: 'PUT', body: values });

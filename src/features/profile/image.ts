@@ -1,4 +1,4 @@
-import { AVATAR, SETTINGS } from '../../../common/settings';
+import { AVATAR, SETTINGS } from '../../../common/profile';
 import { isHeic, preparePhoto } from '../../lib/photos/prepare';
 
 /** A failure of the picture flow carrying its SPEC.md section 8 text. */
