@@ -72,7 +72,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
   async function detail(id: string): Promise<CatalogEntryDetail> {
     const row = await catalogRepository.findLive(ctx.db, collection, id);
     if (!row) fail('NOT_FOUND');
-    return presentDetail(row, await library.ofEntry(id));
+    return presentDetail(row, await photos.ofEntry(id));
   }
 
   return {
@@ -171,7 +171,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
       await runCommand(ctx, actor, async (trx, cmd) => {
         const before = await catalogRepository.findLive(trx, collection, id);
         if (!before) fail('NOT_FOUND');
-        const count = await library.countOfEntry(trx, id);
+        const count = await photos.countOfEntry(trx, id);
         const now = nowIso();
         const changed = await catalogRepository.softDelete(trx, collection, id, actor.id, now);
         if (Number(changed) === 0) fail('NOT_FOUND');

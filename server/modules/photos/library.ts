@@ -1,15 +1,14 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { CatalogKind } from '../../../common/catalog.js';
 import type { StagedImage } from '../../../common/schemas/catalog.js';
 import type { Database } from '../../db/types.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fileUrl } from '../../platform/storage/storage.js';
 import { stagePhoto, type StageOptions } from './intake.js';
-import { photosRepository as repo, type PhotoRow } from './repository/life.js';
+import { photosRepository as repo } from './repository/life.js';
 import { deleteImageFiles, photoRuntime } from './variants.js';
 
 export type { StageOptions };
-type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * The photo moves other modules make one photo at a time: an upload staged, staged photos
@@ -35,9 +34,6 @@ export function photoLibrary(ctx: AppContext) {
       await deleteImageFiles(ctx, rows);
       return rows.length;
     },
-
-    ofEntry: (entryId: string, db: Db = ctx.db): Promise<PhotoRow[]> => repo.ofEntry(db, entryId),
-    countOfEntry: (db: Db, entryId: string): Promise<number> => repo.countOfEntry(db, entryId),
 
     /** The entry's main image: its first photo's stored file, or its link when it was never fetched. */
     async mainImageOf(trx: Transaction<Database>, entryId: string): Promise<string | null> {
