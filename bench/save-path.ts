@@ -11,6 +11,8 @@
  *   - edit: stage one more photo, wait for the queue, reset the counts, PUT /api/rice_diseases/:id
  *     dropping the 2nd photo and adding the new one first, with the version (expects 200), read
  *     the counts.
+ *   - restore: restore version 1 (it loads what restores need; not counted), reset the counts,
+ *     restore version 2 (the edited one) through POST /api/rice_diseases/:id/versions/2/restore.
  * A file counts when at least one of its functions ran during the save (block coverage: the
  * function's ranges[0].count > 0); "+load" marks a file whose module body first ran in the
  * save (a lazy import). Work the save leaves running after its response (the next 500 ms) is
@@ -153,14 +155,30 @@ try {
   const ids = edited.json<{ images: { id: string }[] }>().images.map((i) => i.id);
   if (ids.join() !== [fresh, ...kept].join()) throw new Error(`edit kept ${ids.join()}`);
 
+  // A version restore: the first one loads the versioned collections' adapters (not counted);
+  // the second, back to the edited version, is measured.
+  const versionsUrl = `/api/${disease.route}/${entry.id}/versions`;
+  const restore = (number: number, version: number) =>
+    t.app.inject({ method: 'POST', url: `${versionsUrl}/${number}/restore`, headers: { cookie }, payload: { version, replacements: {} } });
+  const warm = await restore(1, entry.version + 1);
+  if (warm.statusCode !== 200) throw new Error(`restore 1: ${warm.statusCode} ${warm.body}`);
+  await settle();
+  await takeCoverage();
+  const restored = await restore(2, entry.version + 2);
+  const restoreCov = await takeCoverage();
+  if (restored.statusCode !== 200) throw new Error(`restore 2: ${restored.statusCode} ${restored.body}`);
+  const restoreAfter = await lingering();
+
   const createFiles = touched(createCov);
+  const restoreFiles = touched(restoreCov);
   const editFiles = touched(editCov);
   console.log(`save path of a disease with photos, ${path.basename(ROOT)} (${ROOT})`);
   report(`CREATE  POST /api/${disease.route} with ${photos} staged photos -> ${created.statusCode}`, createFiles, touched(createAfter));
   report(`EDIT  PUT /api/${disease.route}/:id drop 1 photo, add 1 staged, version ${entry.version} -> ${edited.statusCode}`, editFiles, touched(editAfter));
+  report(`RESTORE  POST ${versionsUrl.replace(entry.id, ':id')}/2/restore (the edited version, after a restore of version 1) -> ${restored.statusCode}`, restoreFiles, touched(restoreAfter));
   const count = (m: Map<string, unknown>, p: string) => [...m.keys()].filter((f) => f.startsWith(p)).length;
   const mods = (m: Map<string, unknown>) => new Set([...m.keys()].map(moduleOf).filter(Boolean)).size;
-  console.log(`\nSUMMARY create: ${count(createFiles, 'server/')} server files, ${mods(createFiles)} modules, ${count(createFiles, 'common/')} common files | edit: ${count(editFiles, 'server/')} server files, ${mods(editFiles)} modules, ${count(editFiles, 'common/')} common files`);
+  console.log(`\nSUMMARY create: ${count(createFiles, 'server/')} server files, ${mods(createFiles)} modules, ${count(createFiles, 'common/')} common files | edit: ${count(editFiles, 'server/')} server files, ${mods(editFiles)} modules, ${count(editFiles, 'common/')} common files | restore: ${count(restoreFiles, 'server/')} server files, ${mods(restoreFiles)} modules`);
 } finally {
   await post('Profiler.stopPreciseCoverage');
   session.disconnect();
