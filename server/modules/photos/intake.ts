@@ -5,6 +5,7 @@ import type { StagedImage } from '../../../common/schemas/catalog.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
+import { failTooLarge, isMultipartTooLarge } from '../../platform/http/multipart-errors.js';
 import { clampBytes, fileNameForType, RefusedImageError, sniffStream } from './pixels/image-type.js';
 import { probeImage } from './pixels/images.js';
 import { takenAtIso } from './pixels/exif.js';
@@ -50,11 +51,11 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ca
   try {
     photo = cleanPhoto(await readAll(sniffed.body), sniffed.type);
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || truncated()) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
+    if (isMultipartTooLarge(err) || truncated()) failTooLarge(UPLOAD_TEXTS);
     if (err instanceof UnreadablePhotoError) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
     throw err;
   }
-  if (truncated()) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
+  if (truncated()) failTooLarge(UPLOAD_TEXTS);
   const probe = await probeImage(photo.body);
   if (!probe) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });
   if (probe.width * probe.height > CATALOG_LIMITS.maxImagePixels) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooManyPixels, { file: UPLOAD_TEXTS.tooManyPixels });

@@ -2,10 +2,10 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import yazl from 'yazl';
 import { labelSlug } from '../../../common/catalog.js';
-import { csvRow } from '../../../common/csv.js';
 import type { TrainingSetQuery } from '../../../common/schemas/training.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
+import { csvFileText, type CsvRow } from '../../platform/spreadsheets/csv-file.js';
 import { cleanStoredPhoto, type CleanStoredPhoto } from '../photos/pixels/photo-privacy.js';
 import { trainingRepository as repo } from './repository.js';
 import { SPLITS, splitOf, uniqueLabels, type SplitName } from './split.js';
@@ -20,6 +20,9 @@ export async function trainingClasses(ctx: AppContext): Promise<TrainingClass[]>
   const labels = uniqueLabels(rows.map((r) => r.name), labelSlug);
   return rows.map((r, i) => ({ id: r.id, name: r.name, localName: r.localName, label: labels[i]!, trainingClass: r.isTrainingClass === 1 }));
 }
+
+/** metadata.csv's columns (the README describes them). */
+const METADATA_COLUMNS = ['file_name', 'label', 'split', 'disease_id', 'image_id', 'sha256', 'width', 'height', 'uploaded_at', 'taken_at', 'camera_make', 'camera_model', 'phash', 'cluster', 'quality_flags'];
 
 interface Duplicates { photosInClusters: number; clusters: number; conflictsLeftOut: number }
 
@@ -92,7 +95,7 @@ export function createTrainingService(ctx: AppContext) {
       const photos = everyPhoto.filter((p) => byId.has(p.entryId!));
       const counts = new Map(classes.map((c) => [c.label, { train: 0, validation: 0, test: 0, all: 0 }]));
       const flat = q.layout === 'flat';
-      const entries: { file: string; key: string; size: number; mtime: Date; row: string; split: string; label: string; clean: boolean }[] = [];
+      const entries: { file: string; key: string; size: number; mtime: Date; row: CsvRow; split: string; label: string; clean: boolean }[] = [];
       let missing = 0;
       for (const photo of photos) {
         const cls = byId.get(photo.entryId!)!;
@@ -123,9 +126,9 @@ export function createTrainingService(ctx: AppContext) {
         if (split) n[split as SplitName] += 1;
         entries.push({
           file, key: photo.originalKey!, size: clean ? clean.body.length : stat.size, mtime: new Date(uploadedAt), split, label: cls.label, clean: clean !== null,
-          row: csvRow([file, cls.label, split, cls.id, photo.id, clean ? clean.sha256 : photo.sha256, photo.width, photo.height, uploadedAt,
+          row: [file, cls.label, split, cls.id, photo.id, clean ? clean.sha256 : photo.sha256, photo.width, photo.height, uploadedAt,
             clean ? clean.takenAt : photo.takenAt, clean ? clean.camera.make : photo.cameraMake, clean ? clean.camera.model : photo.cameraModel,
-            photo.phash ?? null, cluster.cluster, qualityFlags({ sharpness: photo.sharpness ?? null, brightness: photo.brightness ?? null, entropy: photo.entropy ?? null, width: photo.width, height: photo.height }).join(';')]),
+            photo.phash ?? null, cluster.cluster, qualityFlags({ sharpness: photo.sharpness ?? null, brightness: photo.brightness ?? null, entropy: photo.entropy ?? null, width: photo.width, height: photo.height }).join(';')],
         });
       }
       if (missing > 0) ctx.log.warn({ missing }, 'training export: stored originals missing on disk');
@@ -150,7 +153,7 @@ export function createTrainingService(ctx: AppContext) {
       text('README.md', readme(q, classes, counts, createdAt, dup));
       text('labels.txt', labels.map((l) => `${l}\n`).join(''));
       text('label_map.json', `${JSON.stringify(labelMap, null, 2)}\n`);
-      text('metadata.csv', `${['file_name,label,split,disease_id,image_id,sha256,width,height,uploaded_at,taken_at,camera_make,camera_model,phash,cluster,quality_flags', ...entries.map((e) => e.row)].join('\n')}\n`);
+      text('metadata.csv', await csvFileText(METADATA_COLUMNS, entries.map((e) => e.row)));
       for (const e of entries) {
         zip.addReadStreamLazy(e.file, { compress: false, size: e.size, mtime: e.mtime }, (cb) => {
           const stream = e.clean ? cleanStoredPhoto(ctx.storage, e.key).then((c) => Readable.from([c.body])) : ctx.storage.get(e.key);
