@@ -23,6 +23,58 @@ const { default: reactHooks } = await import('eslint-plugin-react-hooks');
 
 const QUERY_METHODS = 'selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto';
 
+/**
+ * The server's `no-restricted-syntax` bans, each defined once. ESLint keeps ONE list of this rule
+ * per file: a later block's list for the same file replaces an earlier one's, it does not add to
+ * it. So no block below names a selector itself: each gives its files one whole list, made by
+ * `syntaxBans` from these names (tests/unit/lint-rules.test.ts tries every one).
+ */
+const SYNTAX_BANS = {
+  query: [{
+    selector: `CallExpression[callee.property.name=/^(${QUERY_METHODS})$/]`,
+    message: 'Queries live in a repository.ts (typed from server/db/types.ts); call it from the service.',
+  }],
+  transaction: [{
+    selector: 'CallExpression[callee.property.name="transaction"]',
+    message: 'Writes go through runCommand (server/platform/writes/command.ts): it holds the transaction, the audit entry and the events after commit.',
+  }],
+  rawSql: [{
+    selector: 'TaggedTemplateExpression[tag.name="sql"]',
+    message: 'Raw SQL (sql`...`) lives in a repository (repository.ts or a repository/ folder) or server/db/.',
+  }, {
+    selector: 'CallExpression[callee.object.name="sql"]',
+    message: 'Raw SQL (sql.raw, sql.ref, sql.join, sql.lit...) lives in a repository (repository.ts or a repository/ folder) or server/db/.',
+  }],
+  timer: [{
+    selector: 'CallExpression[callee.name=/^set(Interval|Timeout)$/]',
+    message: 'Schedule background work with scheduleJob (server/platform/writes/jobs.ts), not a timer in a routes file.',
+  }],
+};
+/** What every server file keeps unless a block below names it exempt. */
+const SERVER_BANS = ['query', 'transaction', 'rawSql'];
+/** One whole `no-restricted-syntax` setting from ban names ('off' when none is left). */
+const syntaxBans = (names) => (names.length === 0 ? 'off' : ['error', ...names.flatMap((name) => SYNTAX_BANS[name])]);
+/** Every server ban but the named ones. */
+const serverBansExcept = (...exempt) => syntaxBans(SERVER_BANS.filter((name) => !exempt.includes(name)));
+
+/**
+ * The photo table is named only by the photos module (server/modules/photos/) and migrations:
+ * every other module reads and moves photos through that module's calls. A rule of its own, so
+ * it adds to the syntax bans above instead of replacing them.
+ */
+const PHOTO_TABLE = /\bcatalog_images\b/;
+const projectRules = {
+  rules: {
+    'photo-table': {
+      meta: { type: 'problem', messages: { named: 'Only server/modules/photos/ names the photo table (catalog_images): call the photos module (its repository reads, entry-photos or library) instead.' } },
+      create: (context) => ({
+        Literal(node) { if (typeof node.value === 'string' && PHOTO_TABLE.test(node.value)) context.report({ node, messageId: 'named' }); },
+        TemplateElement(node) { if (PHOTO_TABLE.test(node.value.raw)) context.report({ node, messageId: 'named' }); },
+      }),
+    },
+  },
+};
+
 /** `no-restricted-imports` patterns by regular expression, each with its reason. */
 const banImports = (...rules) => ['error', { patterns: rules.map(([regex, message]) => ({ regex, message })) }];
 
@@ -108,39 +160,47 @@ export default tseslint.config(
     },
   },
 
-  // The server: queries only in repositories (and migrations, the platform's own stores).
+  // The server's syntax bans (SYNTAX_BANS above), from the widest file group to the narrowest:
+  // for a file in several groups the last one's list is the one it gets, so every list is whole.
+  // Every server file: queries only in repositories (typed from server/db/types.ts); every write
+  // in runCommand's transaction (server/platform/writes/command.ts); raw SQL only in repositories.
+  { files: ['server/**/*.ts'], rules: { 'no-restricted-syntax': syntaxBans(SERVER_BANS) } },
+  // Route files are HTTP only: background work is scheduled with platform/writes/jobs.ts. The
+  // live stream's per-connection timers are the exception (events/routes.ts).
+  {
+    files: ['server/modules/**/routes.ts'],
+    ignores: ['server/modules/events/routes.ts'],
+    rules: { 'no-restricted-syntax': syntaxBans([...SERVER_BANS, 'timer']) },
+  },
+  // Repositories hold the queries and the raw SQL; they write in the transaction they are given.
+  {
+    files: ['server/**/repository.ts', 'server/**/repository/*.ts'],
+    rules: { 'no-restricted-syntax': serverBansExcept('query', 'rawSql') },
+  },
+  // The platform's own tables, each file its own repository: sessions, throttle counters,
+  // signing keys.
+  {
+    files: ['server/platform/identity/sessions.ts', 'server/platform/identity/throttle.ts', 'server/platform/identity/signing-keys.ts'],
+    rules: { 'no-restricted-syntax': serverBansExcept('query', 'rawSql') },
+  },
+  // The audit chain's store, and its sealer: sealAuditChain chains committed entries in a
+  // transaction of its own (a lock on the chain's head, no audit entry of its own); runCommand
+  // itself writes through this file, so it cannot be the sealer's way in.
+  {
+    files: ['server/platform/writes/audit.ts'],
+    rules: { 'no-restricted-syntax': serverBansExcept('query', 'rawSql', 'transaction') },
+  },
+  // runCommand: the one place a write's transaction is opened.
+  { files: ['server/platform/writes/command.ts'], rules: { 'no-restricted-syntax': serverBansExcept('transaction') } },
+  // The database itself: connection, dialect helpers (inSnapshot: a read in one snapshot), bulk
+  // loads, the search index's upkeep, migrations (the schema as it was then).
+  { files: ['server/db/**/*.ts'], rules: { 'no-restricted-syntax': serverBansExcept(...SERVER_BANS) } },
+  // One home for photos: only its module and the migrations name the photo table.
   {
     files: ['server/**/*.ts'],
-    ignores: [
-      'server/**/repository.ts',
-      'server/**/repository/*.ts',
-      'server/db/**',
-      // The platform's own tables: the audit chain, sessions, throttle counters, signing keys.
-      'server/platform/writes/audit.ts',
-      'server/platform/identity/sessions.ts',
-      'server/platform/identity/throttle.ts',
-      'server/platform/identity/signing-keys.ts',
-    ],
-    rules: {
-      'no-restricted-syntax': ['error', {
-        selector: `CallExpression[callee.property.name=/^(${QUERY_METHODS})$/]`,
-        message: 'Queries live in a repository.ts (typed from server/db/types.ts); call it from the service.',
-      }],
-    },
-  },
-  // Every write of a module goes through runCommand (platform/writes/command.ts): no transaction of its own.
-  {
-    files: ['server/modules/**/*.ts'],
-    ignores: ['server/modules/**/repository.ts', 'server/modules/**/repository/*.ts'],
-    rules: {
-      'no-restricted-syntax': ['error', {
-        selector: `CallExpression[callee.property.name=/^(${QUERY_METHODS})$/]`,
-        message: 'Queries live in a repository.ts (typed from server/db/types.ts); call it from the service.',
-      }, {
-        selector: 'CallExpression[callee.property.name="transaction"]',
-        message: 'Writes go through runCommand (server/platform/writes/command.ts): it holds the transaction, the audit entry and the events after commit.',
-      }],
-    },
+    ignores: ['server/modules/photos/**', 'server/db/migrations/**'],
+    plugins: { palayan: projectRules },
+    rules: { 'palayan/photo-table': 'error' },
   },
   // Platform code is shared by every module and imports none.
   {
@@ -157,20 +217,6 @@ export default tseslint.config(
         ['^\\.\\./[^/]+/routes(\\.js)?$', 'A module never imports another module\'s routes: move the shared part into its service, a presenter or platform/.'],
         ['(^|/)src/', 'The server never imports the browser app.'],
       ),
-    },
-  },
-  // Route files are HTTP only: background work is scheduled with platform/writes/jobs.ts.
-  {
-    files: ['server/modules/**/routes.ts'],
-    ignores: ['server/modules/events/routes.ts'],
-    rules: {
-      'no-restricted-syntax': ['error', {
-        selector: 'CallExpression[callee.name=/^set(Interval|Timeout)$/]',
-        message: 'Schedule background work with scheduleJob (server/platform/writes/jobs.ts), not a timer in a routes file.',
-      }, {
-        selector: `CallExpression[callee.property.name=/^(${QUERY_METHODS})$/]`,
-        message: 'Queries live in a repository.ts (typed from server/db/types.ts); call it from the service.',
-      }],
     },
   },
 );

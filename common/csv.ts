@@ -27,6 +27,12 @@ export function guardCell(value: string): string {
  */
 const FIELD_START_BEFORE_TRIGGER = /(^|[,;\t\r\n])(?=[ "]*[=+\-@\t\r])/g;
 const NEEDS_QUOTES = /[",;\t\r\n]/;
+/**
+ * A text neither rule can touch: no separator, line break or quote anywhere (so its only field
+ * start is its first character), and a first character that cannot lead to a trigger. Most
+ * cells are such (dates, names, numbers as text) and are written as they are without the scan.
+ */
+const MAY_NEED_WORK = /^[ "=+\-@\t\r]|[",;\t\r\n]/;
 
 /**
  * One CSV cell (RFC 4180): text with every field start guarded (above), then quoted, with quotes
@@ -35,6 +41,7 @@ const NEEDS_QUOTES = /[",;\t\r\n]/;
 export function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return String(value);
+  if (!MAY_NEED_WORK.test(value)) return value;
   const guarded = value.replace(FIELD_START_BEFORE_TRIGGER, "$1'");
   return NEEDS_QUOTES.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
 }

@@ -1,9 +1,30 @@
-import { HISTORY } from './history.js';
+import { collectionLabel, HISTORY } from './history.js';
 import { parseTimestamp } from './history-dates.js';
 import { MANILA_OFFSET_MS } from './manila-time.js';
 
 /** CSV header row (SPEC.md section 7), in this order. */
 export const HISTORY_CSV_COLUMNS = ['Timestamp', 'User', 'Action', 'Collection', 'Document', 'Description'] as const;
+
+/** The History CSV's columns whose values repeat from row to row: User, Action, Collection. */
+export const HISTORY_CSV_REPEATED_COLUMNS = [1, 2, 3] as const;
+
+/** An audit entry as a History CSV row shows it; `user` is the name (or id) already chosen. */
+export interface HistoryCsvEntry {
+  timestamp: string | null | undefined;
+  user: string;
+  action: string | null | undefined;
+  collection: string | null | undefined;
+  document: string | null | undefined;
+  description: string | null | undefined;
+}
+
+/**
+ * The one History CSV row writer (the History export and an archive of the audit trail): the
+ * cells in HISTORY_CSV_COLUMNS's order, as text a CSV file writer then guards and quotes.
+ */
+export function historyCsvRow(e: HistoryCsvEntry): string[] {
+  return [csvTimestamp(e.timestamp), e.user, e.action ?? '', collectionLabel(e.collection), e.document ?? '', e.description ?? ''];
+}
 
 let lastHourKey = '';
 let lastHourManila = '';

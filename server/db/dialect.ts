@@ -1,4 +1,4 @@
-import { CompiledQuery, PostgresAdapter, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { preparedStatementsOf } from './prepared-statements.js';
 
 export function isPostgres(db: Kysely<any>): boolean {
@@ -54,4 +54,13 @@ export function chunks<T>(items: readonly T[], size = 500): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+/**
+ * Reads that must agree with one another (counts of several tables) in one snapshot, whatever
+ * commits meanwhile: a repeatable-read transaction on PostgreSQL; on SQLite every transaction
+ * reads one snapshot. For reads only: a write goes through runCommand (platform/writes/command.ts).
+ */
+export function inSnapshot<DB, T>(db: Kysely<DB>, read: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return db.transaction().setIsolationLevel('repeatable read').execute(read);
 }

@@ -296,7 +296,9 @@ describe('retention', () => {
     const res = await t.app.inject({ url: `/api/audit-trail/archives/${file}`, headers: { cookie } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
-    const csv = res.body.replace(/^\ufeff/, '').trim().split('\n');
+    expect(res.body.startsWith('\ufeff')).toBe(true);
+    expect(res.body.endsWith('\r\n')).toBe(true);
+    const csv = res.body.replace(/^\ufeff/, '').trim().split('\r\n');
     expect(csv[0]).toBe('Timestamp,User,Action,Collection,Document,Description');
     expect(csv.slice(1)).toHaveLength(2);
     expect(csv[1]).toContain('"Ana, ""the"" admin",CREATE,');

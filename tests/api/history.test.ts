@@ -317,6 +317,9 @@ describe('CSV export', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="history-logs-${manilaDate()}.csv"`);
     expect(res.body.startsWith('\ufeff')).toBe(true);
+    // csv-file.ts: CRLF after every line (a line break inside a cell stays as written).
+    expect(res.body.startsWith('\ufeffTimestamp,User,Action,Collection,Document,Description\r\n')).toBe(true);
+    expect(res.body.endsWith('\r\n')).toBe(true);
     const rows = parseCsv(res.body.slice(1));
     expect(rows[0]).toEqual(['Timestamp', 'User', 'Action', 'Collection', 'Document', 'Description']);
     expect(rows.slice(1)).toEqual([

@@ -322,7 +322,10 @@ describe('detections', () => {
     const csv = await t.app.inject({ url: '/api/dashboard/detections.csv?diseaseId=blb', headers: { cookie } });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    const lines = csv.body.trim().split('\n');
+    // csv-file.ts: a UTF-8 BOM first, CRLF after every line.
+    expect(csv.body.startsWith('\ufeff')).toBe(true);
+    expect(csv.body.endsWith('\r\n')).toBe(true);
+    const lines = csv.body.slice(1).trim().split('\r\n');
     expect(lines[0]).toBe('week_start,disease_id,disease,municipality,reports');
     expect(lines.slice(1)).toEqual([`${mondayOf(manilaDay(Date.parse(threeWeeksAgo)))},blb,Bacterial leaf blight,Capas,2`]);
   });
@@ -336,7 +339,7 @@ describe('detections', () => {
     try {
       const csv = await t.app.inject({ url: `/api/dashboard/detections.csv?diseaseId=${id}`, headers: { cookie } });
       expect(csv.statusCode).toBe(200);
-      expect(csv.body.trim().split('\n').slice(1)).toEqual([`${week},${id},"'=HYPERLINK(""http://x"",""y"")",Capas,4`]);
+      expect(csv.body.replace(/^\ufeff/, '').trim().split('\r\n').slice(1)).toEqual([`${week},${id},"'=HYPERLINK(""http://x"",""y"")",Capas,4`]);
     } finally {
       await t.ctx.db.deleteFrom('scan_report_weekly').where('diseaseId', '=', id).execute();
       await t.ctx.db.deleteFrom('rice_local_diseases').where('id', '=', id).execute();

@@ -31,8 +31,10 @@ function readZip(buf: Buffer): Map<string, Buffer> {
   return out;
 }
 
+/** metadata.csv as csv-file.ts writes it: a UTF-8 BOM first (checked, then dropped), CRLF line ends. */
 function csv(text: string): Record<string, string>[] {
-  return parseCsv(text, { columns: true });
+  expect(text.startsWith('\ufeff')).toBe(true);
+  return parseCsv(text, { columns: true, bom: true });
 }
 
 let t: TestApp;
@@ -200,7 +202,7 @@ describe('training-set metadata.csv', () => {
     await disease(id, 'Sheath rot', 2);
     try {
       const { entries } = await download(`?diseaseId=${encodeURIComponent(id)}`);
-      const rows = entries.get('metadata.csv')!.toString('utf8').trim().split('\n').slice(1);
+      const rows = entries.get('metadata.csv')!.toString('utf8').replace(/^\ufeff/, '').trim().split('\r\n').slice(1);
       expect(rows).toHaveLength(2);
       for (const row of rows) expect(row.split(',')[3]).toBe(`'${id}`);
     } finally {

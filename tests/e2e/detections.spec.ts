@@ -87,7 +87,8 @@ test('posted scan reports change the Detections chart, table, top list and munic
 
   const [download] = await Promise.all([page.waitForEvent('download'), section.getByRole('link', { name: DETECTIONS_TEXTS.exportCsv }).click()]);
   const csv = fs.readFileSync(await download.path(), 'utf8');
-  expect(csv.split('\n')[0]).toBe('week_start,disease_id,disease,municipality,reports');
+  expect(csv.startsWith('\ufeff')).toBe(true);
+  expect(csv.slice(1).split('\r\n')[0]).toBe('week_start,disease_id,disease,municipality,reports');
   expect(csv).toContain(`,${diseaseId},${name},Capas,4`);
   expect(csv).toContain(`,${diseaseId},${name},Bamban,1`);
 });

@@ -101,7 +101,7 @@ test('export downloads the current filter as history-logs-{date}.csv with safe c
   expect(download.suggestedFilename()).toMatch(/^history-logs-\d{4}-\d{2}-\d{2}\.csv$/);
   const file = await download.path();
   const text = fs.readFileSync(file!, 'utf8').replace(/^\ufeff/, '');
-  const lines = text.trim().split('\n');
+  const lines = text.trim().split('\r\n');
   expect(lines[0]).toBe('Timestamp,User,Action,Collection,Document,Description');
   expect(lines).toHaveLength(3);
   expect(lines[1]).toContain(`Grace Aquino,UPDATE,Rice Pests,Armyworm ${t},"'=HYPERLINK(""http://example.test"")"`);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { AUDIT_TRAIL, AUDIT_TRAIL_LIMITS } from '../../../common/audit-trail.js';
+import { inSnapshot } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import { sealAuditChain } from '../../platform/writes/audit.js';
 import { GENESIS_HASH } from '../../platform/writes/audit-hash.js';
@@ -118,7 +119,7 @@ export async function verifyAuditTrail(db: Kysely<Database>, options: VerifyOpti
     }
     if (!walker.problem) {
       // Every entry the console writes is chained or waiting to be; any other was written around it.
-      const outside = await repo.outsideChain(db);
+      const outside = await inSnapshot(db, (trx) => repo.outsideChain(trx));
       if (outside.count > 0) walker.fail({ kind: 'unchained', index: null, id: outside.firstId, message: AUDIT_TRAIL.problems.unchained(outside.count, outside.firstId ?? '') });
     }
   }

@@ -65,22 +65,20 @@ export const auditTrailRepository = {
 
   /**
    * Entries in the table that are neither chained nor waiting to be: written around the
-   * console. Three counts in one snapshot (a write committing meanwhile cannot skew them); the
-   * first such entry is looked for only when they disagree.
+   * console. Three counts, read in the caller's snapshot (inSnapshot, db/dialect.ts: a write
+   * committing meanwhile cannot skew them); the first such entry is looked for only when they disagree.
    */
-  async outsideChain(db: Kysely<Database>): Promise<{ count: number; firstId: string | null }> {
-    return db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-      let count = 0;
-      for (const [t, sign] of [['audit_logs', 1], ['audit_chain_links', -1], ['audit_pending', -1]] as const) {
-        count += sign * Number((await trx.selectFrom(t).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
-      }
-      if (count <= 0) return { count: 0, firstId: null };
-      const first = await trx.selectFrom('audit_logs as a').select('a.id')
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('audit_chain_links as l').select('l.seq').whereRef('l.seq', '=', 'a.seq'))))
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('audit_pending as p').select('p.seq').whereRef('p.seq', '=', 'a.seq'))))
-        .orderBy('a.seq').limit(1).executeTakeFirst();
-      return first ? { count, firstId: first.id } : { count: 0, firstId: null };
-    });
+  async outsideChain(trx: Transaction<Database>): Promise<{ count: number; firstId: string | null }> {
+    let count = 0;
+    for (const [t, sign] of [['audit_logs', 1], ['audit_chain_links', -1], ['audit_pending', -1]] as const) {
+      count += sign * Number((await trx.selectFrom(t).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
+    }
+    if (count <= 0) return { count: 0, firstId: null };
+    const first = await trx.selectFrom('audit_logs as a').select('a.id')
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('audit_chain_links as l').select('l.seq').whereRef('l.seq', '=', 'a.seq'))))
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('audit_pending as p').select('p.seq').whereRef('p.seq', '=', 'a.seq'))))
+      .orderBy('a.seq').limit(1).executeTakeFirst();
+    return first ? { count, firstId: first.id } : { count: 0, firstId: null };
   },
 
   async hashAt(db: Db, index: number): Promise<string | null> {

@@ -1,9 +1,7 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { AUDIT_TRAIL, AUDIT_TRAIL_LIMITS } from '../../../common/audit-trail.js';
-import { collectionLabel } from '../../../common/history.js';
-import { csvCell } from '../../../common/csv.js';
-import { csvTimestamp, HISTORY_CSV_COLUMNS } from '../../../common/history-csv.js';
+import { HISTORY_CSV_COLUMNS, HISTORY_CSV_REPEATED_COLUMNS, historyCsvRow } from '../../../common/history-csv.js';
 import type { AuditTrailStatus, AuditVerification } from '../../../common/schemas/audit-trail.js';
 import type { AuditVerificationsTable } from '../../db/types/audit.js';
 import { sealAuditChain, SYSTEM_ACTOR, type Actor } from '../../platform/writes/audit.js';
@@ -12,6 +10,7 @@ import { newId, nowIso } from '../../platform/support/clock.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import { createMailer } from '../../platform/support/mail.js';
+import { csvFile, type CsvRow } from '../../platform/spreadsheets/csv-file.js';
 import { readAnchors, writeAnchorFile, type Anchor } from './anchors.js';
 import { archiveDir, listArchives, openArchive, writeArchive } from './archive.js';
 import { verifyAuditTrail } from './check.js';
@@ -195,16 +194,15 @@ export function createAuditTrailService(ctx: AppContext) {
         fail('NOT_FOUND');
       }
       const { rows } = opened;
-      async function* chunks(): AsyncGenerator<string> {
-        let out = `\ufeff${HISTORY_CSV_COLUMNS.join(',')}\n`;
+      async function* csvRows(): AsyncGenerator<CsvRow> {
         for await (const r of rows) {
-          const user = r.userName || r.userId || r.actorId || r.performedBy || '';
-          out += `${csvTimestamp(r.timestamp)},${csvCell(user)},${csvCell(r.action ?? '')},${csvCell(collectionLabel(r.collection))},${csvCell(r.documentName ?? r.name ?? '')},${csvCell(r.description ?? '')}\n`;
-          if (out.length >= 65_536) { yield out; out = ''; }
+          yield historyCsvRow({
+            timestamp: r.timestamp, user: r.userName || r.userId || r.actorId || r.performedBy || '', action: r.action,
+            collection: r.collection, document: r.documentName ?? r.name, description: r.description,
+          });
         }
-        if (out) yield out;
       }
-      return Readable.from(chunks(), { objectMode: false });
+      return Readable.from(csvFile(HISTORY_CSV_COLUMNS, csvRows(), { repeatedColumns: HISTORY_CSV_REPEATED_COLUMNS }), { objectMode: false });
     },
 
     /** Waits for background verifications (server shutdown, tests). */

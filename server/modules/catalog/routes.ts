@@ -10,7 +10,8 @@ import {
   discardStagedSchema, stagedImageSchema,
 } from '../../../common/schemas/catalog.js';
 import { can } from '../../../common/permissions.js';
-import { AppError, fail } from '../../platform/http/errors.js';
+import { fail } from '../../platform/http/errors.js';
+import { failMultipart, failReadingPart, readingPart } from '../../platform/http/multipart-errors.js';
 import { authorize, requireAuth } from '../../platform/http/policy.js';
 import { createCatalogService } from './service.js';
 import { catalogSheet } from './export.js';
@@ -18,29 +19,6 @@ import { exportQuerySchema } from '../../../common/schemas/spreadsheets.js';
 import { sendSheet } from '../../platform/spreadsheets/sheet-writer.js';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
-
-/** A failure while reading the request's own bytes: the client sent a broken body. */
-class BrokenBodyError extends Error {}
-
-async function* readingBody(stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  try {
-    for await (const chunk of stream) yield chunk;
-  } catch (err) {
-    throw new BrokenBodyError('request body broke off', { cause: err });
-  }
-}
-
-/**
- * A multipart body the parser cannot read (cut off, no closing boundary, bad part headers) is
- * the client's fault: 400. Errors the multipart plugin already classifies keep their status.
- */
-function malformed(err: unknown): never {
-  if (err instanceof AppError) throw err;
-  const status = (err as { statusCode?: number } | null)?.statusCode;
-  if (status === 413 || (err as { code?: string } | null)?.code === 'FST_REQ_FILE_TOO_LARGE') fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
-  if (status !== undefined && status >= 400 && status < 500) throw err;
-  fail('MALFORMED_UPLOAD');
-}
 
 /**
  * Pests and diseases: one set of routes per kind under /api/rice_pests and /api/rice_diseases.
@@ -84,10 +62,10 @@ const routes: FastifyPluginAsync = async (app) => {
       const keepOriginal = request.query.keepOriginal === 'true';
       if (keepOriginal) authorize(request, 'trainingData.export');
       if (!request.isMultipart()) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.noFile, { file: UPLOAD_TEXTS.noFile });
-      const part = await request.file().catch(malformed);
+      const part = await request.file().catch((err: unknown) => failMultipart(err, UPLOAD_TEXTS));
       if (!part) fail('VALIDATION_FAILED', UPLOAD_TEXTS.noFile, { file: UPLOAD_TEXTS.noFile });
-      const staged = await service.stage(readingBody(part.file), { filename: part.filename, uploadedBy: auth.user.id, keepOriginal }, () => part.file.truncated)
-        .catch((err: unknown) => { throw err instanceof BrokenBodyError ? malformed(err.cause) : err; });
+      const staged = await service.stage(readingPart(part.file), { filename: part.filename, uploadedBy: auth.user.id, keepOriginal }, () => part.file.truncated)
+        .catch((err: unknown) => failReadingPart(err, UPLOAD_TEXTS));
       return reply.code(201).send(staged);
     });
 

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { DATASET_SCREEN_LIMITS, DATASET_TEXTS, hammingDistance, qualityFlags, type QualityFlag } from '../../../common/dataset.js';
-import { csvRow } from '../../../common/csv.js';
 import type { DatasetHealth } from '../../../common/schemas/dataset.js';
 import type { AppContext } from '../../platform/http/context.js';
+import { csvFile, type CsvRow } from '../../platform/spreadsheets/csv-file.js';
 import { fileUrl } from '../../platform/storage/storage.js';
 import { clusterPhotos } from '../training/clusters.js';
 import { datasetRepository as repo } from './repository.js';
@@ -97,18 +97,18 @@ export function createDatasetService(ctx: AppContext) {
       };
     },
 
-    /** Every group and flagged photo, one photo a line (common/csv.ts writes each cell). */
+    /** Every group and flagged photo, one photo a line (csv-file.ts writes the file). */
     async csv(): Promise<Readable> {
       const full = await build(ctx);
-      const lines = [csvRow(DATASET_TEXTS.csvColumns)];
+      const rows: CsvRow[] = [];
       const measures = (p: Photo) => [num(p.sharpness), num(p.brightnessLow), num(p.brightness), num(p.brightnessHigh), num(p.entropy), num(p.width), num(p.height)];
       for (const g of full.clusters) {
-        for (const p of g.photos) lines.push(csvRow([g.kind, g.cluster, p.id, p.entryId, full.names.get(p.entryId!) ?? '', p.phash ?? '', p.distance, '', ...measures(p)]));
+        for (const p of g.photos) rows.push([g.kind, g.cluster, p.id, p.entryId, full.names.get(p.entryId!) ?? '', p.phash ?? '', p.distance, '', ...measures(p)]);
       }
       for (const { photo: p, flags } of full.flagged) {
-        lines.push(csvRow(['quality', '', p.id, p.entryId, full.names.get(p.entryId!) ?? '', p.phash ?? '', null, flags.join(';'), ...measures(p)]));
+        rows.push(['quality', '', p.id, p.entryId, full.names.get(p.entryId!) ?? '', p.phash ?? '', null, flags.join(';'), ...measures(p)]);
       }
-      return Readable.from([`\ufeff${lines.join('\r\n')}\r\n`]);
+      return Readable.from(csvFile(DATASET_TEXTS.csvColumns, rows));
     },
   };
 }

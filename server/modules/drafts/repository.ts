@@ -31,12 +31,10 @@ export const draftsRepository = {
     await db.deleteFrom('catalog_drafts').where('accountId', '=', accountId).where('collection', '=', collection).execute();
   },
 
-  /** Drafts last changed before `before`, with their photo lists; returns how many. */
-  async removeOlderThan(db: Kysely<Database>, before: string): Promise<number> {
-    return db.transaction().execute(async (trx) => {
-      const old = await trx.selectFrom('catalog_drafts').select(['accountId', 'collection']).where('updatedAt', '<', before).execute();
-      for (const d of old) await draftsRepository.remove(trx, d.accountId, d.collection);
-      return old.length;
-    });
+  /** Drafts last changed before `before`, with their photo lists, in the caller's transaction; returns how many. */
+  async removeOlderThan(trx: Transaction<Database>, before: string): Promise<number> {
+    const old = await trx.selectFrom('catalog_drafts').select(['accountId', 'collection']).where('updatedAt', '<', before).execute();
+    for (const d of old) await draftsRepository.remove(trx, d.accountId, d.collection);
+    return old.length;
   },
 };

@@ -57,6 +57,6 @@ export function createDraftsService(ctx: Pick<AppContext, 'db' | 'config'>) {
     remove: (accountId: string, kind: CatalogKind) => repo.remove(ctx.db, accountId, kind.collection),
 
     /** Drafts not changed for DRAFT_RETENTION_DAYS go; their staged photos then go with the hourly clean-up. */
-    removeExpired: () => repo.removeOlderThan(ctx.db, isoIn(-retentionMs)),
+    removeExpired: () => runCommand({ db: ctx.db, events: null }, null, (trx) => repo.removeOlderThan(trx, isoIn(-retentionMs))),
   };
 }

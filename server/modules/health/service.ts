@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
-import { sql } from 'kysely';
 import type { AppContext } from '../../platform/http/context.js';
+import { healthRepository } from './repository.js';
 
 /** One check of the readiness answer: usable or not, and why not (no secrets, no figures). */
 export interface Check { ok: boolean; reason?: string }
@@ -36,7 +36,7 @@ async function run(name: string, ctx: AppContext, work: () => Promise<unknown>):
 export async function readiness(ctx: AppContext): Promise<{ ready: boolean; checks: Record<'database' | 'storage' | 'disk', Check> }> {
   const floor = ctx.config.diskFreeFloorMb * 1024 * 1024;
   const [database, storage, disk] = await Promise.all([
-    run('database', ctx, () => sql`select 1`.execute(ctx.db)),
+    run('database', ctx, () => healthRepository.ping(ctx.db)),
     run('photo storage', ctx, () => ctx.storage.check()),
     run('disk', ctx, async () => {
       const s = await fsp.statfs(ctx.config.dataDir);

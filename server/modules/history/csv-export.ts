@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
-import { collectionLabel, HISTORY_LIMITS } from '../../../common/history.js';
-import { csvCell } from '../../../common/csv.js';
-import { csvTimestamp, HISTORY_CSV_COLUMNS } from '../../../common/history-csv.js';
+import { HISTORY_LIMITS } from '../../../common/history.js';
+import { HISTORY_CSV_COLUMNS, HISTORY_CSV_REPEATED_COLUMNS, historyCsvRow } from '../../../common/history-csv.js';
 import { matchesTerms } from '../../../common/history-search.js';
 import { openBatchReader } from '../../db/batch-reader.js';
 import { isPostgres } from '../../db/dialect.js';
 import type { AppContext } from '../../platform/http/context.js';
+import { csvFile, type CsvRow } from '../../platform/spreadsheets/csv-file.js';
 import type { Criteria } from './criteria.js';
 import { postgresExportBatches } from './export-postgres.js';
 import { sqliteExportBatches } from './export-sqlite.js';
@@ -13,7 +13,7 @@ import { exportText, namesFor, userLabel, type Names } from './presenter.js';
 import { historyRepository as repo, type ExportRow } from './repository.js';
 import type { SearchPlanner } from './search-planner.js';
 
-/** Characters of CSV at least per chunk handed to the response stream (one batch of rows at most more). */
+/** The response stream's buffer: about one chunk of csv-file.ts. */
 const EXPORT_CHUNK = 64 * 1024;
 
 /** The History CSV (SPEC.md section 7): the entries of the filters, streamed. */
@@ -51,47 +51,43 @@ export function createCsvExport(ctx: AppContext, planner: SearchPlanner) {
   }
 
   /**
+   * One batch's CSV rows (common/history-csv.ts), the batch's array emptied once they are
+   * written: the generators that made it keep the array while the client takes the text, and
+   * emptied, its rows are garbage before they can outlive a young-generation GC (promoted, they
+   * would swell the old generation and the resident memory).
+   */
+  function* csvRows(rows: ExportRow[], names: Names): Generator<CsvRow> {
+    for (const row of rows) {
+      yield historyCsvRow({
+        timestamp: row.timestamp, user: row.userName || userLabel(null, row.actor, names), action: row.action,
+        collection: row.collection, document: row.document, description: row.description,
+      });
+    }
+    rows.length = 0;
+  }
+
+  /**
    * The CSV of the criteria (not yet prepared), streamed: the database is read in batches by
-   * (timestamp, seq), the lines are written here into chunks of about 64 KB, and the next
-   * chunk is made only when the client has taken the previous ones, so memory stays flat.
+   * (timestamp, seq), the file is written by csv-file.ts into chunks of about 64 KB, and the
+   * next chunk is made only when the client has taken the previous ones, so memory stays flat.
    * Users, actions and collections repeat, so their cells are escaped once per export.
    */
   return function exportCsv(criteria: Criteria): Readable {
     const names: Names = new Map();
-    const repeated = new Map<string, string>();
-    const cellOf = (value: string): string => {
-      let cell = repeated.get(value);
-      if (cell === undefined) {
-        cell = csvCell(value);
-        if (repeated.size < 10_000) repeated.set(value, cell);
-      }
-      return cell;
-    };
-    async function* chunks(): AsyncGenerator<string> {
-      let out = `\ufeff${HISTORY_CSV_COLUMNS.join(',')}\n`;
+    async function* batches(): AsyncGenerator<Iterable<CsvRow>> {
       try {
         for await (const rows of exportRows(await planner.prepare(criteria))) {
           const ids: Array<string | null> = [];
           for (const row of rows) if (row.actor !== null) ids.push(row.actor);
           if (ids.length > 0) await namesFor(db, ids, names);
-          for (const row of rows) {
-            out += `${csvTimestamp(row.timestamp)},${cellOf(row.userName || userLabel(null, row.actor, names))},${cellOf(row.action)},${cellOf(collectionLabel(row.collection))},${csvCell(row.document ?? '')},${csvCell(row.description ?? '')}\n`;
-          }
-          // The generators that made this batch keep their array while the client takes the
-          // text: emptied, its rows are garbage before they can outlive a young-generation GC
-          // (promoted, they would swell the old generation and the resident memory).
-          rows.length = 0;
-          if (out.length >= EXPORT_CHUNK) {
-            yield out;
-            out = '';
-          }
+          yield csvRows(rows, names);
         }
-        if (out) yield out;
       } catch (err) {
         ctx.log.error({ err }, 'history export failed');
         throw err;
       }
     }
-    return Readable.from(chunks(), { objectMode: false, highWaterMark: EXPORT_CHUNK });
+    const text = csvFile(HISTORY_CSV_COLUMNS, { batches: batches() }, { repeatedColumns: HISTORY_CSV_REPEATED_COLUMNS });
+    return Readable.from(text, { objectMode: false, highWaterMark: EXPORT_CHUNK });
   };
 }

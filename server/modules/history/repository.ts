@@ -1,7 +1,8 @@
 import { sql, type CompiledQuery, type Kysely, type SqlBool } from 'kysely';
 import { chunks, isPostgres } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
-import { actorKey, after, applyCriteria, bySeqs, newestFirst, type Criteria } from './criteria.js';
+import type { Criteria } from './criteria.js';
+import { actorKey, after, applyCriteria, bySeqs, newestFirst } from './repository/conditions.js';
 import type { Cursor } from './cursor.js';
 
 type Db = Kysely<Database>;

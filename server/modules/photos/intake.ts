@@ -5,6 +5,7 @@ import type { StagedImage } from '../../../common/schemas/catalog.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
+import { failTooLarge, isMultipartTooLarge } from '../../platform/http/multipart-errors.js';
 import { clampBytes, fileNameForType, RefusedImageError, sniffStream, type SniffedType } from './pixels/image-type.js';
 import { probeImage } from './pixels/images.js';
 import { takenAtIso, type CameraFacts } from './pixels/exif.js';
@@ -77,10 +78,10 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ph
   try {
     body = await readAll(sniffed.body);
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE' || truncated()) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
+    if (isMultipartTooLarge(err) || truncated()) failTooLarge(UPLOAD_TEXTS);
     throw err;
   }
-  if (truncated()) fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooLarge, { file: UPLOAD_TEXTS.tooLarge });
+  if (truncated()) failTooLarge(UPLOAD_TEXTS);
   const taken = await takeIn(body, sniffed.type, options.keepOriginal ? 0 : ctx.config.photoMaxEdge);
   if (taken === 'tooManyPixels') fail('PAYLOAD_TOO_LARGE', UPLOAD_TEXTS.tooManyPixels, { file: UPLOAD_TEXTS.tooManyPixels });
   if (taken === 'unreadable') fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.unreadable, { file: UPLOAD_TEXTS.unreadable });

@@ -1,8 +1,8 @@
-import { csvRow } from '../../../common/csv.js';
 import { addDays, manilaDate, mondayOf } from '../../../common/history-dates.js';
 import { canonicalMunicipality, SCAN_REPORT_LIMITS, SCAN_REPORT_TEXTS, TARLAC_MUNICIPALITIES } from '../../../common/scan-reports.js';
 import type { Detections, ScanReportInput } from '../../../common/schemas/scan-reports.js';
 import { runCommand } from '../../platform/writes/command.js';
+import { csvFileText } from '../../platform/spreadsheets/csv-file.js';
 import { nowIso } from '../../platform/support/clock.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail, invalid } from '../../platform/http/errors.js';
@@ -12,6 +12,8 @@ import { createReportIntake } from './intake.js';
 import { scanReportsRepository as repo } from './repository.js';
 
 const DAY_MS = 24 * 60 * 60_000;
+
+const DETECTIONS_CSV_COLUMNS = ['week_start', 'disease_id', 'disease', 'municipality', 'reports'];
 
 export interface LabelInfo { diseaseId: string; trainingClass: boolean }
 
@@ -154,9 +156,7 @@ export function createScanReportsService(ctx: AppContext) {
       const rows = (await repo.perWeekDiseasePlace(ctx.db, firstWeek, diseaseId)).filter((r) => names.has(r.diseaseId) && weeks.includes(r.week));
       rows.sort((a, b) => (a.week < b.week ? -1 : a.week > b.week ? 1 : 0) || rank.get(a.diseaseId)! - rank.get(b.diseaseId)!
         || (a.municipality < b.municipality ? -1 : a.municipality > b.municipality ? 1 : 0));
-      const lines = ['week_start,disease_id,disease,municipality,reports'];
-      for (const e of rows) lines.push(csvRow([e.week, e.diseaseId, names.get(e.diseaseId)!, e.municipality, Number(e.n)]));
-      return `${lines.join('\n')}\n`;
+      return csvFileText(DETECTIONS_CSV_COLUMNS, rows.map((e) => [e.week, e.diseaseId, names.get(e.diseaseId)!, e.municipality, Number(e.n)]));
     },
 
     /**

@@ -2,10 +2,10 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import yazl from 'yazl';
 import { labelSlug } from '../../../common/catalog.js';
-import { csvRow } from '../../../common/csv.js';
 import type { TrainingSetQuery } from '../../../common/schemas/training.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
+import { csvFileText, type CsvRow } from '../../platform/spreadsheets/csv-file.js';
 import { cleanStoredPhoto, type CleanStoredPhoto } from '../photos/pixels/photo-privacy.js';
 import { trainingRepository as repo } from './repository.js';
 import { trainingPhotoReads } from '../photos/repository/training-set.js';
@@ -21,6 +21,9 @@ export async function trainingClasses(ctx: AppContext): Promise<TrainingClass[]>
   const labels = uniqueLabels(rows.map((r) => r.name), labelSlug);
   return rows.map((r, i) => ({ id: r.id, name: r.name, localName: r.localName, label: labels[i]!, trainingClass: r.isTrainingClass === 1 }));
 }
+
+/** metadata.csv's columns (the README describes them). */
+const METADATA_COLUMNS = ['file_name', 'label', 'split', 'disease_id', 'image_id', 'sha256', 'width', 'height', 'uploaded_at', 'taken_at', 'camera_make', 'camera_model', 'phash', 'cluster', 'quality_flags'];
 
 interface Duplicates { photosInClusters: number; clusters: number; conflictsLeftOut: number }
 
@@ -40,7 +43,7 @@ function readme(q: TrainingSetQuery, classes: TrainingClass[], counts: Map<strin
     '',
     '- `labels.txt`: one label a line, sorted by code point: the order image-folder tools number the classes (index 0 first).',
     '- `label_map.json`: label to index, and each label\'s disease record (id, name, local name, whether it is a training class rather than a disease).',
-    '- `metadata.csv`: file_name, label, split, disease_id, image_id, sha256, width, height, uploaded_at, taken_at, camera_make, camera_model, phash, cluster, quality_flags (sha256, width and height are empty for photos imported without them; taken_at is the camera\'s clock, with its offset when the camera recorded one; empty when the photo had none; phash is the 64-bit perceptual hash in hex, cluster the id of the earliest photo it is a copy of (its own when none), quality_flags any of blurry, dark, bright, low_information, too_small, separated by ;).',
+    '- `metadata.csv`: file_name, label, split, disease_id, image_id, sha256, width, height, uploaded_at, taken_at, camera_make, camera_model, phash, cluster, quality_flags (sha256, width and height are empty for photos imported without them; taken_at is the camera\'s clock, with its offset when the camera recorded one; empty when the photo had none; phash is the 64-bit perceptual hash in hex, cluster the id of the earliest photo it is a copy of (its own when none), quality_flags any of blurry, dark, bright, low_information, too_small, separated by ;). UTF-8 with a byte-order mark and CRLF line ends, as every CSV of the console: pandas and Arrow read it as it is; Python\'s csv module wants `open(path, encoding=\'utf-8-sig\', newline=\'\')`.',
     '',
     'Labels are slugs of the disease names. Training classes (for example healthy leaves, or not a rice plant) are photo sets kept as disease records with the training-class flag.',
     '',
@@ -93,7 +96,7 @@ export function createTrainingService(ctx: AppContext) {
       const photos = everyPhoto.filter((p) => byId.has(p.entryId!));
       const counts = new Map(classes.map((c) => [c.label, { train: 0, validation: 0, test: 0, all: 0 }]));
       const flat = q.layout === 'flat';
-      const entries: { file: string; key: string; size: number; mtime: Date; row: string; split: string; label: string; clean: boolean }[] = [];
+      const entries: { file: string; key: string; size: number; mtime: Date; row: CsvRow; split: string; label: string; clean: boolean }[] = [];
       let missing = 0;
       for (const photo of photos) {
         const cls = byId.get(photo.entryId!)!;
@@ -124,9 +127,9 @@ export function createTrainingService(ctx: AppContext) {
         if (split) n[split as SplitName] += 1;
         entries.push({
           file, key: photo.originalKey!, size: clean ? clean.body.length : stat.size, mtime: new Date(uploadedAt), split, label: cls.label, clean: clean !== null,
-          row: csvRow([file, cls.label, split, cls.id, photo.id, clean ? clean.sha256 : photo.sha256, photo.width, photo.height, uploadedAt,
+          row: [file, cls.label, split, cls.id, photo.id, clean ? clean.sha256 : photo.sha256, photo.width, photo.height, uploadedAt,
             clean ? clean.takenAt : photo.takenAt, clean ? clean.camera.make : photo.cameraMake, clean ? clean.camera.model : photo.cameraModel,
-            photo.phash ?? null, cluster.cluster, qualityFlags({ sharpness: photo.sharpness ?? null, brightness: photo.brightness ?? null, entropy: photo.entropy ?? null, width: photo.width, height: photo.height }).join(';')]),
+            photo.phash ?? null, cluster.cluster, qualityFlags({ sharpness: photo.sharpness ?? null, brightness: photo.brightness ?? null, entropy: photo.entropy ?? null, width: photo.width, height: photo.height }).join(';')],
         });
       }
       if (missing > 0) ctx.log.warn({ missing }, 'training export: stored originals missing on disk');
@@ -151,7 +154,7 @@ export function createTrainingService(ctx: AppContext) {
       text('README.md', readme(q, classes, counts, createdAt, dup));
       text('labels.txt', labels.map((l) => `${l}\n`).join(''));
       text('label_map.json', `${JSON.stringify(labelMap, null, 2)}\n`);
-      text('metadata.csv', `${['file_name,label,split,disease_id,image_id,sha256,width,height,uploaded_at,taken_at,camera_make,camera_model,phash,cluster,quality_flags', ...entries.map((e) => e.row)].join('\n')}\n`);
+      text('metadata.csv', await csvFileText(METADATA_COLUMNS, entries.map((e) => e.row)));
       for (const e of entries) {
         zip.addReadStreamLazy(e.file, { compress: false, size: e.size, mtime: e.mtime }, (cb) => {
           const stream = e.clean ? cleanStoredPhoto(ctx.storage, e.key).then((c) => Readable.from([c.body])) : ctx.storage.get(e.key);

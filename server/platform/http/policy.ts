@@ -4,6 +4,7 @@ import { ERRORS } from '../../../common/texts.js';
 import { toSessionUser } from '../identity/session-user.js';
 import { fail } from './errors.js';
 import { findSessionByToken, isSessionValid, endSession, announceEnded, touchSession, SESSION_COOKIE } from '../identity/sessions.js';
+import { runCommand } from '../writes/command.js';
 import type { AuthContext } from './context.js';
 
 const TOUCH_EVERY_MS = 10_000;
@@ -107,7 +108,8 @@ export function registerAccessPolicy(app: FastifyInstance): void {
     const state = isSessionValid(session, appConfig);
     if (state === 'inactivity' || state === 'expired') {
       // Only this session: with several sessions allowed, the account's others may be in use.
-      const ended = await db.transaction().execute((trx) => endSession(trx, session.sessionId, state));
+      // Bookkeeping, not an audited write: no entry, and the tabs are told below.
+      const ended = await runCommand({ db, events: null }, null, (trx) => endSession(trx, session.sessionId, state));
       if (ended) announceEnded(events, session.account.id, [session.sessionId], state);
       fail('UNAUTHENTICATED', undefined, undefined, { reason: state === 'inactivity' ? 'inactivity' : 'session_ended' });
     }

@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import writeXlsxFile, { type Row } from 'write-excel-file/node';
-import { csvRow, guardCell } from '../../../common/csv.js';
+import { guardCell } from '../../../common/csv.js';
 import type { SpreadsheetFormat } from '../../../common/spreadsheets.js';
+import { csvFile, type CsvRow } from './csv-file.js';
 
 export type SheetValue = string | number | null;
 
@@ -44,14 +45,9 @@ const SHEET_CONTENT_TYPES: Record<SpreadsheetFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
-/** CSV streamed a batch at a time: a BOM (Excel then reads UTF-8), the header, the rows, all through csvRow. */
-async function* csvLines<R>(sheet: SheetExport<R>): AsyncGenerator<string> {
-  yield `\ufeff${csvRow(sheet.columns.map((c) => c.header))}\r\n`;
-  for await (const batch of sheet.batches) {
-    let out = '';
-    for (const row of batch) out += `${csvRow(sheet.columns.map((c) => c.value(row)))}\r\n`;
-    yield out;
-  }
+/** The sheet's rows as CSV cells, a batch at a time (csv-file.ts writes the file). */
+async function* csvBatches<R>(sheet: SheetExport<R>): AsyncGenerator<CsvRow[]> {
+  for await (const batch of sheet.batches) yield batch.map((row) => sheet.columns.map((c) => c.value(row)));
 }
 
 /**
@@ -77,7 +73,9 @@ async function xlsxFile<R>(sheet: SheetExport<R>): Promise<Buffer> {
 
 /** Sends a list as a download in the format asked for (the route says `compress: false`). */
 export async function sendSheet<R>(reply: FastifyReply, sheet: SheetExport<R>): Promise<FastifyReply> {
-  const body = sheet.format === 'csv' ? Readable.from(csvLines(sheet)) : await xlsxFile(sheet);
+  const body = sheet.format === 'csv'
+    ? Readable.from(csvFile(sheet.columns.map((c) => c.header), { batches: csvBatches(sheet) }))
+    : await xlsxFile(sheet);
   return reply
     .type(SHEET_CONTENT_TYPES[sheet.format])
     .header('content-disposition', `attachment; filename="${sheet.name}.${sheet.format}"`)

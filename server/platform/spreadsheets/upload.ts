@@ -5,7 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { IMPORT_TEXTS } from '../../../common/spreadsheets.js';
 import type { AppContext } from '../http/context.js';
-import { AppError, fail } from '../http/errors.js';
+import { fail } from '../http/errors.js';
+import { failMultipart, failTooLarge } from '../http/multipart-errors.js';
 
 /** An uploaded spreadsheet kept in a file of its own while it is read, then removed. */
 export interface UploadedSheet {
@@ -34,11 +35,6 @@ export async function removeStaleUploads(ctx: AppContext, olderThanMs: number): 
   return removed;
 }
 
-function tooLarge(err: unknown): boolean {
-  const e = err as { code?: string; statusCode?: number } | null;
-  return e?.code === 'FST_REQ_FILE_TOO_LARGE' || e?.statusCode === 413;
-}
-
 /**
  * Reads a multipart body (fields, then the part named "file") into DATA_DIR/tmp under a random
  * name: the bytes go to disk as they arrive, never whole into memory, and at most the import's
@@ -64,15 +60,11 @@ export async function receiveSheet(ctx: AppContext, request: FastifyRequest): Pr
       }
       fileName = part.filename || 'upload';
       await pipeline(part.file, fs.createWriteStream(target, { flags: 'wx' }));
-      if (part.file.truncated) fail('PAYLOAD_TOO_LARGE', T.tooLarge, { file: T.tooLarge });
+      if (part.file.truncated) failTooLarge(T);
     }
   } catch (err) {
     await remove();
-    if (err instanceof AppError) throw err;
-    if (tooLarge(err)) fail('PAYLOAD_TOO_LARGE', T.tooLarge, { file: T.tooLarge });
-    const status = (err as { statusCode?: number } | null)?.statusCode;
-    if (status !== undefined && status >= 400 && status < 500) throw err;
-    fail('MALFORMED_UPLOAD');
+    failMultipart(err, T);
   }
   if (fileName === null) fail('VALIDATION_FAILED', T.missing, { file: T.missing });
   return { path: target, fileName, fields, remove };

@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types.js';
 import { isPostgres } from '../../../db/dialect.js';
+import { varietySearchRepository } from './repository.js';
 
 /**
  * A small cache of list pages (by search and page) and match counts (by search).
@@ -97,8 +98,7 @@ export class VarietySearchCache {
   /** Detects commits made through another SQLite connection (other processes on the same file). */
   private async checkExternalWrites(): Promise<void> {
     if (!this.sqlite) return;
-    const { rows } = await sql<{ data_version: number }>`pragma data_version`.execute(this.db);
-    const v = Number(rows[0]?.data_version ?? 0);
+    const v = await varietySearchRepository.dataVersion(this.db);
     if (this.dataVersion !== null && v !== this.dataVersion) this.invalidate();
     this.dataVersion = v;
   }

@@ -1,0 +1,133 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// The code map's lint rules (eslint.config.js, docs/ARCHITECTURE.md "Rules the linter keeps"),
+// each tried on a deliberate violation at a path where it must hold (the file need not exist).
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const TRANSACTION = 'Writes go through runCommand';
+const QUERY = 'Queries live in a repository.ts';
+const RAW_SQL = 'Raw SQL (sql`...`) lives in a repository';
+const RAW_SQL_CALL = 'Raw SQL (sql.raw, sql.ref, sql.join, sql.lit...) lives in a repository';
+const TIMER = 'Schedule background work with scheduleJob';
+const OTHER_ROUTES = "A module never imports another module's routes";
+const PLATFORM_IMPORTS_MODULE = 'Platform code never imports a module';
+
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({ cwd: repoRoot });
+});
+
+/** The messages ESLint gives `code` as the file at `filePath` (relative to the repository). */
+async function lint(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(repoRoot, filePath) });
+  return result!.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+async function expectFlagged(filePath: string, code: string, ...expected: string[]): Promise<void> {
+  const messages = await lint(filePath, code);
+  for (const text of expected) expect(messages.some((m) => m.includes(text)), `${filePath}: ${text}\n${messages.join('\n')}`).toBe(true);
+}
+
+/** A TypeScript file of these functions, with the imports they use. */
+const file = (...parts: string[]) => `import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/types.js';
+${parts.join('')}`;
+const transaction = `export async function work(db: Kysely<Database>): Promise<void> {
+  await db.transaction().execute(async () => undefined);
+}
+`;
+const query = `export function read(db: Kysely<Database>) {
+  return db.selectFrom('accounts').selectAll().execute();
+}
+`;
+const rawSql = `export const one = sql<number>\`select 1\`;
+export const column = sql.ref('accounts.id');
+`;
+const timer = `export function start(): void {
+  setInterval(() => undefined, 1000);
+}
+`;
+/** Uses the imports without a query, a transaction or raw SQL. */
+const noSql = `export type Db = Kysely<Database>;
+export const tag = sql;
+`;
+
+describe('server syntax bans (no-restricted-syntax)', () => {
+  it('refuses a transaction outside runCommand: in a routes.ts, a service.ts, a repository and platform code', async () => {
+    for (const at of ['server/modules/example/routes.ts', 'server/modules/example/service.ts', 'server/modules/example/repository.ts', 'server/platform/http/example.ts', 'server/cli/example.ts']) {
+      await expectFlagged(at, file(noSql, transaction), TRANSACTION);
+    }
+  });
+
+  it('refuses a query outside a repository: in a service.ts and a routes.ts', async () => {
+    await expectFlagged('server/modules/example/service.ts', file(noSql, query), QUERY);
+    await expectFlagged('server/modules/example/routes.ts', file(noSql, query), QUERY);
+  });
+
+  it('refuses raw sql (the template tag and sql.* calls) outside a repository', async () => {
+    await expectFlagged('server/modules/example/service.ts', file(rawSql), RAW_SQL, RAW_SQL_CALL);
+    await expectFlagged('server/modules/example/routes.ts', file(rawSql), RAW_SQL, RAW_SQL_CALL);
+    await expectFlagged('server/platform/http/example.ts', file(rawSql), RAW_SQL, RAW_SQL_CALL);
+  });
+
+  it('refuses a timer in a routes.ts, whose other bans still hold', async () => {
+    await expectFlagged('server/modules/example/routes.ts', file(timer, transaction, query, rawSql), TIMER, TRANSACTION, QUERY, RAW_SQL, RAW_SQL_CALL);
+  });
+
+  it('lets the named places do what they are for', async () => {
+    expect(await lint('server/modules/example/repository.ts', file(query, rawSql))).toEqual([]);
+    expect(await lint('server/modules/example/repository/part.ts', file(query, rawSql))).toEqual([]);
+    expect(await lint('server/db/example.ts', file(query, rawSql, transaction))).toEqual([]);
+    expect(await lint('server/platform/writes/command.ts', file(noSql, transaction))).toEqual([]);
+    expect(await lint('server/platform/writes/audit.ts', file(query, rawSql, transaction))).toEqual([]);
+    expect(await lint('server/modules/events/routes.ts', file(noSql, timer))).toEqual([]);
+    expect(await lint('server/modules/example/service.ts', file(noSql, timer))).toEqual([]);
+  });
+});
+
+describe('one home for photos (palayan/photo-table)', () => {
+  const PHOTO_TABLE = 'Only server/modules/photos/ names the photo table';
+  const named = `import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.js';
+export const count = (db: Kysely<Database>, id: string) => db.selectFrom('catalog_images').select('id').where('entryId', '=', id).execute();
+export const raw = \`select * from catalog_images\`;
+`;
+
+  it("refuses the photo table's name outside the photos module, in a repository too", async () => {
+    const messages = await lint('server/modules/example/repository.ts', named);
+    expect(messages.filter((m) => m.includes(PHOTO_TABLE))).toHaveLength(2);
+    await expectFlagged('server/modules/catalog/service.ts', "export const table = 'catalog_images';\n", PHOTO_TABLE);
+  });
+
+  it('lets the photos module and the migrations name it', async () => {
+    expect(await lint('server/modules/photos/repository/life.ts', named)).toEqual([]);
+    expect((await lint('server/db/migrations/999_example.ts', "export const table = 'catalog_images';\n")).filter((m) => m.includes(PHOTO_TABLE))).toEqual([]);
+  });
+});
+
+describe('import bans (no-restricted-imports)', () => {
+  it("refuses a module importing another module's routes", async () => {
+    await expectFlagged('server/modules/example/service.ts', "import routes from '../other/routes.js';\nexport default routes;\n", OTHER_ROUTES);
+  });
+
+  it('refuses platform code importing a module', async () => {
+    await expectFlagged('server/platform/http/example.ts', "import { createThing } from '../../modules/other/service.js';\nexport { createThing };\n", PLATFORM_IMPORTS_MODULE);
+  });
+});
+
+it('passes a clean service: the write through runCommand, the query in its repository', async () => {
+  const code = `import type { AppContext } from '../../platform/http/context.js';
+import { runCommand } from '../../platform/writes/command.js';
+import { exampleRepository as repo } from './repository.js';
+
+export function createExampleService(ctx: AppContext) {
+  return {
+    rename: (id: string, name: string) => runCommand(ctx, null, (trx) => repo.rename(trx, id, name)),
+  };
+}
+`;
+  expect(await lint('server/modules/example/service.ts', code)).toEqual([]);
+});
