@@ -67,6 +67,27 @@ describe('runCommand', () => {
     expect(await entriesNamed('cmd-rollback')).toEqual([]);
   });
 
+  it('runs the rollback steps, last queued first, when the transaction rolls back, and never after a commit', async () => {
+    const undone: string[] = [];
+    const failed = await runCommand(t.ctx, actor, async (_trx, cmd) => {
+      cmd.onRollback(async () => { undone.push('first move back'); });
+      cmd.onRollback(async () => { throw new Error('a step that fails reports itself'); });
+      cmd.onRollback(async () => { undone.push('second move back'); });
+      throw new Error('refused');
+    }).catch((err: unknown) => err);
+    expect((failed as Error).message).toBe('refused');
+    expect(undone).toEqual(['second move back', 'first move back']);
+
+    undone.length = 0;
+    const committed = await runCommand(t.ctx, actor, async (_trx, cmd) => {
+      cmd.onRollback(async () => { undone.push('never'); });
+      cmd.afterCommit(() => { undone.push('after commit'); });
+      return 'saved';
+    });
+    expect(committed).toBe('saved');
+    expect(undone).toEqual(['after commit']);
+  });
+
   it('announces an audit entry with no event of its own as audit_logs, and nothing for a write without one', async () => {
     const audited = await heard(() => runCommand(t.ctx, null, (_trx, cmd) => cmd.audit({
       action: 'LOGIN', collection: 'accounts', documentId: null, documentName: 'cmd-quiet', description: 'quiet entry',

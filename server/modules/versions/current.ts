@@ -36,13 +36,16 @@ export async function backfillFirstVersions(db: Kysely<Database>, batch = 500): 
       const rows = await repo.withoutVersion(db, collection, afterId, batch);
       if (rows.length === 0) break;
       const current = await adapter.current(db, rows.map((r) => String(r.id)));
-      const snapshots = rows.map((r) => current.get(String(r.id))?.snapshot ?? { fields: {} });
-      await repo.insertFirst(db, rows.map((r, i) => ({
-        id: newId(), collection, documentId: String(r.id), number: 1, recordVersion: Number(r.version), auditId: null, actorId: null, actorName: null,
-        createdAt: String(r.updatedAt ?? r.createdAt ?? nowIso()), snapshot: JSON.stringify(snapshots[i]),
-        summary: JSON.stringify(summarize(keys, null, snapshots[i]!, 'first', null)),
+      const firsts = rows.flatMap((r) => {
+        const now = current.get(String(r.id));
+        return now ? [{ row: r, ...now }] : [];
+      });
+      await repo.insertFirst(db, firsts.map(({ row: r, snapshot, recordVersion }) => ({
+        id: newId(), collection, documentId: String(r.id), number: 1, recordVersion, auditId: null, actorId: null, actorName: null,
+        createdAt: String(r.updatedAt ?? r.createdAt ?? nowIso()), snapshot: JSON.stringify(snapshot),
+        summary: JSON.stringify(summarize(keys, null, snapshot, 'first', null)),
       })));
-      written += rows.length;
+      written += firsts.length;
       afterId = String(rows[rows.length - 1]!.id);
       if (rows.length < batch) break;
     }

@@ -18,14 +18,19 @@ type Restorer = ReturnType<VersionedCollection['restorer']>;
  * replacements choose current ones.
  */
 export function createVersionRestore(ctx: AppContext) {
-  const restorers = new Map<VersionCollection, Restorer>();
+  // One restorer per collection, made at the first restore (the promise is kept, so two first
+  // restores at once share it).
+  const restorers = new Map<VersionCollection, Promise<Restorer>>();
 
-  async function restorerOf(collection: VersionCollection): Promise<Restorer> {
+  function restorerOf(collection: VersionCollection): Promise<Restorer> {
     let restorer = restorers.get(collection);
     if (!restorer) {
-      const adapter = (await versionedCollections()).get(collection);
-      if (!adapter) fail('NOT_FOUND');
-      restorers.set(collection, (restorer = adapter.restorer(ctx)));
+      restorer = versionedCollections().then((adapters) => {
+        const adapter = adapters.get(collection);
+        if (!adapter) fail('NOT_FOUND');
+        return adapter.restorer(ctx);
+      });
+      restorers.set(collection, restorer);
     }
     return restorer;
   }
@@ -51,7 +56,7 @@ export function createVersionRestore(ctx: AppContext) {
     },
 
     async close(): Promise<void> {
-      for (const restorer of restorers.values()) await restorer.close?.();
+      for (const restorer of restorers.values()) await (await restorer.catch(() => null))?.close?.();
     },
   };
 }

@@ -42,9 +42,9 @@ export async function runCommand<T>(
   let audited = 0;
   let published = 0;
   const attempt = deps.db.transaction().execute((trx) => {
-    // A retried or rolled-back attempt leaves nothing queued.
+    // A retried attempt starts with nothing queued for after commit; what an earlier attempt
+    // did outside the database (undo) stays queued until the command succeeds or fails.
     after.length = 0;
-    undo.length = 0;
     audited = 0;
     published = 0;
     const cmd: Command = {
@@ -80,7 +80,8 @@ export async function runCommand<T>(
   try {
     result = await attempt;
   } catch (err) {
-    for (const step of undo.reverse()) await step();
+    // Each undo step reports its own failure; the caller gets the command's error.
+    for (const step of undo.reverse()) await step().catch(() => undefined);
     throw err;
   }
   for (const step of after) await step();
