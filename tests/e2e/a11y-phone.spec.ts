@@ -283,6 +283,7 @@ axeTest('file maintenance, account settings and logout', 'SYSTEM_ADMIN', async (
 });
 
 test('at 360 px every screen fits: no sideways scroll, main action visible, dialogs on screen', async ({ browser, app }) => {
+  test.setTimeout(150_000); // every screen and dialog in turn, as the axe walks above
   await setUp(app);
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   const page = await context.newPage();
