@@ -15,6 +15,7 @@ const TABLE = {
     trainingData: { export: true },
     secondFactor: { manageOwn: true },
     trash: { view: true, restore: true },
+    scannerModels: { manage: true },
   },
   ADMIN: {
     dashboard: { view: true },
@@ -25,6 +26,7 @@ const TABLE = {
     trainingData: { export: false },
     secondFactor: { manageOwn: false },
     trash: { view: false, restore: false },
+    scannerModels: { manage: false },
   },
 } as const satisfies Record<Role, Record<string, Record<string, boolean>>>;
 

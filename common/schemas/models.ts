@@ -1,0 +1,283 @@
+import { z } from './zod.js';
+import {
+  EVALUATION_SPLITS, EVALUATION_STATES, MODEL_CHANNELS, MODEL_LIMITS, MODEL_STAGES, MODEL_TEXTS, PIXEL_SCALINGS, PLANT_VERDICTS, RESIZE_METHODS,
+} from '../models.js';
+
+const triple = z.tuple([z.number().finite(), z.number().finite(), z.number().finite()]);
+
+/** How pixels become the model's input: scaling, with mean and std per channel for 'mean-std'. */
+export const pixelContractSchema = z.object({
+  scaling: z.enum(PIXEL_SCALINGS),
+  mean: triple.nullable().default(null),
+  std: triple.nullable().default(null),
+  resize: z.enum(RESIZE_METHODS),
+}).refine((c) => c.scaling !== 'mean-std' || (c.mean !== null && c.std !== null && c.std.every((s) => s > 0)), { message: MODEL_TEXTS.meanStdNeeded, path: ['std'] });
+export type PixelContract = z.infer<typeof pixelContractSchema>;
+
+export const thresholdsSchema = z.object({
+  /** The app shows a verdict only at or above this confidence. */
+  confidence: z.number().min(0).max(1),
+  /** …and only when the best score leads the second-best by at least this much. */
+  margin: z.number().min(0).max(1),
+});
+export type Thresholds = z.infer<typeof thresholdsSchema>;
+
+/** What one label means: a disease record or training class (by id), or for a plant check a verdict. */
+export const labelTargetSchema = z.object({
+  recordId: z.string().min(1).max(100).nullable().default(null),
+  verdict: z.enum(PLANT_VERDICTS).nullable().default(null),
+});
+
+/** The settings sent with an upload, as the multipart field "meta" (JSON) before the files. */
+export const modelUploadMetaSchema = z.object({
+  stage: z.enum(MODEL_STAGES),
+  contract: pixelContractSchema,
+  thresholds: thresholdsSchema,
+  /** The label of each output in order; omitted when the model's metadata or a labels file gives them. */
+  labels: z.array(z.string().trim().min(1).max(MODEL_LIMITS.maxLabelLength)).max(MODEL_LIMITS.maxLabels).optional(),
+  /** What each label means, by output index; missing entries are suggested and must be confirmed. */
+  mapping: z.array(labelTargetSchema).max(MODEL_LIMITS.maxLabels).optional(),
+  note: z.string().trim().max(MODEL_LIMITS.maxNoteLength).default(''),
+}).strict();
+export type ModelUploadMeta = z.infer<typeof modelUploadMetaSchema>;
+
+export const modelInspectMetaSchema = z.object({
+  stage: z.enum(MODEL_STAGES),
+  labels: z.array(z.string().trim().min(1).max(MODEL_LIMITS.maxLabelLength)).max(MODEL_LIMITS.maxLabels).optional(),
+}).strict();
+
+const recordOptionSchema = z.object({ id: z.string(), name: z.string(), localName: z.string().nullable(), trainingClass: z.boolean() });
+
+export const labelSuggestionSchema = z.object({
+  index: z.number(),
+  label: z.string(),
+  recordId: z.string().nullable(),
+  verdict: z.enum(PLANT_VERDICTS).nullable(),
+  /** How the suggestion was found; 'none' when nothing matched (the label is named to the user). */
+  matchedBy: z.enum(['name', 'local name', 'label', 'verdict', 'given', 'none']),
+});
+
+/** What a model file holds, read before anything is stored. */
+export const modelInspectionSchema = z.object({
+  inputShape: z.array(z.number()),
+  inputType: z.string(),
+  outputSize: z.number(),
+  operators: z.array(z.string()),
+  sha256: z.string(),
+  size: z.number(),
+  labelsFrom: z.enum(['metadata', 'labels file', 'given']),
+  labels: z.array(labelSuggestionSchema),
+  /** Every live disease and training class, for the mapping's choices. */
+  records: z.array(recordOptionSchema),
+});
+export type ModelInspection = z.infer<typeof modelInspectionSchema>;
+
+export const modelLabelSchema = z.object({
+  index: z.number(),
+  label: z.string(),
+  recordId: z.string().nullable(),
+  verdict: z.enum(PLANT_VERDICTS).nullable(),
+  /** The record's name and local name now (null when it is no longer live). */
+  recordName: z.string().nullable(),
+  localName: z.string().nullable(),
+  live: z.boolean(),
+});
+
+const evaluationSummarySchema = z.object({
+  id: z.string(),
+  state: z.enum(EVALUATION_STATES),
+  split: z.enum(EVALUATION_SPLITS),
+  seed: z.string(),
+  total: z.number(),
+  done: z.number(),
+  accuracy: z.number().nullable(),
+  macroF1: z.number().nullable(),
+  /** True when its photos are still the current training set's (same split, seed and photos). */
+  current: z.boolean(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type EvaluationSummary = z.infer<typeof evaluationSummarySchema>;
+
+export const scannerModelSchema = z.object({
+  id: z.string(),
+  stage: z.enum(MODEL_STAGES),
+  version: z.string(),
+  number: z.number(),
+  sha256: z.string(),
+  size: z.number(),
+  inputShape: z.array(z.number()),
+  inputType: z.string(),
+  contract: pixelContractSchema,
+  thresholds: thresholdsSchema,
+  labels: z.array(modelLabelSchema),
+  note: z.string(),
+  recordVersion: z.number(),
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+  /** The channels it is on now: live, and pilot with its share. */
+  channels: z.array(z.object({ channel: z.enum(MODEL_CHANNELS), share: z.number() })),
+  evaluations: z.array(evaluationSummarySchema),
+});
+export type ScannerModel = z.infer<typeof scannerModelSchema>;
+
+export const publicationSchema = z.object({
+  id: z.string(),
+  stage: z.enum(MODEL_STAGES),
+  channel: z.enum(MODEL_CHANNELS),
+  action: z.enum(['publish', 'rollback', 'end-pilot']),
+  version: z.string().nullable(),
+  share: z.number(),
+  note: z.string(),
+  overrideReason: z.string().nullable(),
+  by: z.string().nullable(),
+  at: z.string(),
+});
+
+export const modelsOverviewSchema = z.object({
+  models: z.array(scannerModelSchema),
+  /** Newest first. */
+  publications: z.array(publicationSchema),
+});
+export type ModelsOverview = z.infer<typeof modelsOverviewSchema>;
+
+export const modelIdParams = z.object({ id: z.string().min(1).max(100) });
+export const evaluationParams = z.object({ id: z.string().min(1).max(100), evaluationId: z.string().min(1).max(100) });
+
+export const modelMappingSchema = z.object({
+  version: z.number().int(),
+  mapping: z.array(labelTargetSchema).max(MODEL_LIMITS.maxLabels),
+}).strict();
+
+export const modelSettingsSchema = z.object({
+  version: z.number().int(),
+  contract: pixelContractSchema,
+  thresholds: thresholdsSchema,
+  note: z.string().trim().max(MODEL_LIMITS.maxNoteLength),
+}).strict();
+
+export const evaluationRequestSchema = z.object({
+  split: z.enum(EVALUATION_SPLITS).default('test'),
+  seed: z.string().trim().min(1).max(64).regex(/^[\w.-]+$/).optional(),
+}).strict();
+
+export const publishSchema = z.object({
+  channel: z.enum(MODEL_CHANNELS),
+  /** The pilot's share of installs, in percent. */
+  share: z.number().int().min(MODEL_LIMITS.minPilotShare).max(MODEL_LIMITS.maxPilotShare).optional(),
+  note: z.string().trim().min(1, MODEL_TEXTS.noteNeeded).max(MODEL_LIMITS.maxNoteLength),
+  /** Publishing despite failed checks: the reason, audited. */
+  overrideReason: z.string().trim().max(MODEL_LIMITS.maxNoteLength).optional(),
+}).strict();
+
+export const rollbackSchema = z.object({
+  stage: z.enum(MODEL_STAGES),
+  note: z.string().trim().max(MODEL_LIMITS.maxNoteLength).default(''),
+}).strict();
+
+export const endPilotSchema = z.object({ stage: z.enum(MODEL_STAGES) }).strict();
+
+/** A publish refused by its checks: what failed, so the screen can offer the override. */
+export const publishRefusalSchema = z.object({ error: z.string(), checks: z.array(z.string()) });
+
+const classMetricsSchema = z.object({
+  index: z.number(),
+  label: z.string(),
+  recordId: z.string().nullable(),
+  name: z.string(),
+  precision: z.number().nullable(),
+  recall: z.number().nullable(),
+  f1: z.number().nullable(),
+  support: z.number(),
+  /** This class's F1 minus the live model's on the same photos (null without a comparison). */
+  f1Delta: z.number().nullable(),
+  recallDelta: z.number().nullable(),
+});
+
+export const evaluationReportSchema = z.object({
+  evaluation: evaluationSummarySchema.extend({
+    modelId: z.string(),
+    version: z.string(),
+    sha256: z.string(),
+    photoSetSha256: z.string(),
+    ratios: z.object({ train: z.number(), validation: z.number(), test: z.number() }),
+  }),
+  /** The true classes (rows) and predicted labels (columns): the records the photos belong to, then labels with no photos. */
+  classes: z.array(z.object({ key: z.string(), name: z.string(), recordId: z.string().nullable() })),
+  /** matrix[true][predicted]: photo counts. */
+  matrix: z.array(z.array(z.number())),
+  perClass: z.array(classMetricsSchema),
+  accuracy: z.number().nullable(),
+  macroF1: z.number().nullable(),
+  /** Accuracy of the photos answered, and the share answered, as the confidence threshold moves. */
+  coverage: z.array(z.object({ threshold: z.number(), coverage: z.number(), accuracy: z.number().nullable() })),
+  threshold: z.number(),
+  /** At the app's threshold. */
+  atThreshold: z.object({ coverage: z.number(), accuracy: z.number().nullable() }),
+  comparison: z.object({
+    version: z.string(),
+    evaluationId: z.string(),
+    accuracy: z.number().nullable(),
+    macroF1: z.number().nullable(),
+    /** Photos right here and wrong with the live model, and the other way round. */
+    fixed: z.number(),
+    broken: z.number(),
+  }).nullable(),
+});
+export type EvaluationReport = z.infer<typeof evaluationReportSchema>;
+
+export const cellQuerySchema = z.object({
+  /** A class key of the report (row: true class). */
+  actual: z.string().max(100).optional(),
+  /** A class key of the report (column: predicted). */
+  predicted: z.string().max(100).optional(),
+  /** Photos whose verdict differs from the live model's: 'fixed', 'broken' or 'changed' (both). */
+  changed: z.enum(['fixed', 'broken', 'changed']).optional(),
+});
+
+export const predictionPhotoSchema = z.object({
+  imageId: z.string(),
+  diseaseId: z.string(),
+  diseaseName: z.string(),
+  thumbUrl: z.string().nullable(),
+  predicted: z.string(),
+  confidence: z.number(),
+  top: z.array(z.object({ label: z.string(), confidence: z.number() })),
+  /** The live model's verdict on this photo, when compared. */
+  liveVerdict: z.string().nullable(),
+});
+export const cellPhotosSchema = z.object({ photos: z.array(predictionPhotoSchema), total: z.number() });
+export type PredictionPhoto = z.infer<typeof predictionPhotoSchema>;
+
+/** What the farmer app gets for one stage. */
+export const publicModelSchema = z.object({
+  stage: z.enum(MODEL_STAGES),
+  channel: z.enum(MODEL_CHANNELS),
+  version: z.string(),
+  sha256: z.string(),
+  size: z.number(),
+  url: z.string(),
+  inputShape: z.array(z.number()),
+  inputType: z.string(),
+  contract: pixelContractSchema,
+  thresholds: thresholdsSchema,
+  labels: z.array(z.object({
+    index: z.number(),
+    label: z.string(),
+    recordId: z.string().nullable(),
+    verdict: z.enum(PLANT_VERDICTS).nullable(),
+    name: z.string().nullable(),
+    localName: z.string().nullable(),
+  })),
+  publishedAt: z.string(),
+});
+export type PublicModel = z.infer<typeof publicModelSchema>;
+
+export const publicModelsSchema = z.object({
+  disease: publicModelSchema.nullable(),
+  plant: publicModelSchema.nullable(),
+});
+
+export const publicModelQuerySchema = z.object({ stage: z.enum(MODEL_STAGES).optional() });
+export const publicModelFileParams = z.object({ version: z.string().min(1).max(64).regex(/^[\w.+-]+$/) });
