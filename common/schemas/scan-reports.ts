@@ -52,6 +52,8 @@ export const detectionsSchema = z.object({
   top: z.array(z.object({ diseaseId: z.string(), name: z.string(), reports: z.number() })),
   /** Reports per Tarlac municipality in the last 30 days (every municipality, then 'Not given'), for one disease or all. */
   municipalities: z.array(z.object({ municipality: z.string().nullable(), reports: z.number() })),
+  /** Reports per model version in the last 30 days, most first; `known` is false for a version never uploaded to Scanner models. */
+  models: z.array(z.object({ modelVersion: z.string(), reports: z.number(), known: z.boolean() })),
   /** Every live disease (for the filter). */
   diseases: z.array(z.object({ id: z.string(), name: z.string() })),
   diseaseId: z.string().nullable(),

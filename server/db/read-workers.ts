@@ -53,7 +53,7 @@ export function readWorkers(db: Kysely<Database>, entryUrl: URL): ReadWorkers | 
  * What a new thread runs: the built .js entry; in sources run through tsx (development, tests)
  * a few lines that load tsx in the thread, then the .ts entry.
  */
-function workerEntry(url: URL): { code: string; eval: boolean } {
+export function workerEntry(url: URL): { code: string; eval: boolean } {
   const file = fileURLToPath(url);
   if (fs.existsSync(file)) return { code: file, eval: false };
   // require finds the CommonJS build of tsx's API; its ES module sits beside it.

@@ -1,7 +1,8 @@
 import type { AccountsTable, LoginChallengesTable, PasswordResetTokensTable, RecoveryFlowsTable, SecondFactorRecoveryCodesTable, SecondFactorsTable, SessionsTable, SigningKeysTable, StagedAvatarsTable, ThrottlesTable } from './types/accounts.js';
 import type { AuditChainLinksTable, AuditChainTable, AuditLogsTable, AuditPendingTable, AuditVerificationsTable, BackupRunsTable } from './types/audit.js';
 import type { CatalogDraftPhotosTable, CatalogDraftsTable, CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, RecordVersionsTable, VarietiesTable, VarietySearchGramsTable } from './types/content.js';
-import type { ScanReportCountsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
+import type { ModelEvaluationsTable, ModelPredictionsTable, ModelPublicationsTable, ScannerModelsTable } from './types/models.js';
+import type { ScanReportCountsTable, ScanReportModelsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
 
 /**
  * The one Database interface every query is typed from. Field names follow SPEC.md section 3;
@@ -33,8 +34,13 @@ export interface Database {
   scan_reports: ScanReportsTable;
   scan_report_counts: ScanReportCountsTable;
   scan_report_weekly: ScanReportWeeklyTable;
+  scan_report_models: ScanReportModelsTable;
   second_factors: SecondFactorsTable;
   second_factor_recovery_codes: SecondFactorRecoveryCodesTable;
   login_challenges: LoginChallengesTable;
   signing_keys: SigningKeysTable;
+  scanner_models: ScannerModelsTable;
+  model_evaluations: ModelEvaluationsTable;
+  model_predictions: ModelPredictionsTable;
+  model_publications: ModelPublicationsTable;
 }

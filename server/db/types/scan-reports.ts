@@ -29,3 +29,11 @@ export interface ScanReportWeeklyTable {
   municipality: string;
   reports: number;
 }
+
+/** Reports per Manila day, model version and disease (migration 196). */
+export interface ScanReportModelsTable {
+  day: string;
+  modelVersion: string;
+  diseaseId: string;
+  reports: number;
+}

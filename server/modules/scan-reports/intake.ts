@@ -100,6 +100,7 @@ export function createReportIntake(ctx: AppContext, limits: IntakeLimits, onStor
       const inserted = await repo.insertNew(trx, [...admitted.values()].sort((a, b) => compare(a.id, b.id)));
       const days = new Map<string, { day: string; diseaseId: string; municipality: string; reports: number }>();
       const weeks = new Map<string, { week: string; diseaseId: string; municipality: string; reports: number }>();
+      const models = new Map<string, { day: string; modelVersion: string; diseaseId: string; reports: number }>();
       for (const id of inserted) {
         const row = admitted.get(id)!;
         const day = manilaDate(Date.parse(row.scannedAt));
@@ -112,8 +113,12 @@ export function createReportIntake(ctx: AppContext, limits: IntakeLimits, onStor
         d.reports += 1;
         const k = weeks.get(weekKey) ?? weeks.set(weekKey, { week, diseaseId, municipality, reports: 0 }).get(weekKey)!;
         k.reports += 1;
+        const modelKey = `${day}\n${row.modelVersion}\n${diseaseId}`;
+        const m = models.get(modelKey) ?? models.set(modelKey, { day, modelVersion: row.modelVersion, diseaseId, reports: 0 }).get(modelKey)!;
+        m.reports += 1;
       }
-      await repo.addCounts(trx, [...days].sort(([a], [b]) => compare(a, b)).map(([, v]) => v), [...weeks].sort(([a], [b]) => compare(a, b)).map(([, v]) => v));
+      const inOrder = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => compare(a, b)).map(([, v]) => v);
+      await repo.addCounts(trx, inOrder(days), inOrder(weeks), inOrder(models));
       if (inserted.size > 0) cmd.afterCommit(onStored);
 
       // A report whose id was stored before, or earlier in this batch, is a duplicate.

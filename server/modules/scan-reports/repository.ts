@@ -18,6 +18,7 @@ export const scanReportsRepository = {
     db: Db,
     days: Array<{ day: string; diseaseId: string; municipality: string; reports: number }>,
     weeks: Array<{ week: string; diseaseId: string; municipality: string; reports: number }>,
+    models: Array<{ day: string; modelVersion: string; diseaseId: string; reports: number }> = [],
   ): Promise<void> {
     if (days.length > 0) {
       await db.insertInto('scan_report_counts').values(days)
@@ -27,6 +28,11 @@ export const scanReportsRepository = {
     if (weeks.length > 0) {
       await db.insertInto('scan_report_weekly').values(weeks)
         .onConflict((oc) => oc.columns(['week', 'diseaseId', 'municipality']).doUpdateSet((eb) => ({ reports: eb('scan_report_weekly.reports', '+', eb.ref('excluded.reports')) })))
+        .execute();
+    }
+    if (models.length > 0) {
+      await db.insertInto('scan_report_models').values(models)
+        .onConflict((oc) => oc.columns(['day', 'modelVersion', 'diseaseId']).doUpdateSet((eb) => ({ reports: eb('scan_report_models.reports', '+', eb.ref('excluded.reports')) })))
         .execute();
     }
   },
@@ -63,6 +69,14 @@ export const scanReportsRepository = {
     return rows.map((r) => ({ municipality: r.municipality, n: Number(r.n) }));
   },
 
+  /** Reports per model version from `fromDay` on (for one disease or all). */
+  async perModelVersion(db: Db, fromDay: string, diseaseId: string | undefined) {
+    let q = db.selectFrom('scan_report_models').select((eb) => ['modelVersion', eb.fn.sum<number>('reports').as('n')]).where('day', '>=', fromDay);
+    if (diseaseId) q = q.where('diseaseId', '=', diseaseId);
+    const rows = await q.groupBy('modelVersion').execute();
+    return rows.map((r) => ({ modelVersion: r.modelVersion, n: Number(r.n) }));
+  },
+
   /** Reports per week, disease and municipality from `fromWeek` on (the CSV export). */
   async perWeekDiseasePlace(db: Db, fromWeek: string, diseaseId: string | undefined) {
     let q = db.selectFrom('scan_report_weekly').select(['week', 'diseaseId', 'municipality', 'reports']).where('week', '>=', fromWeek);
@@ -82,6 +96,7 @@ export const scanReportsRepository = {
   /** Forgets the counts of days before `day` and of weeks before `week`. */
   async deleteCountsBefore(db: Db, day: string, week: string): Promise<void> {
     await db.deleteFrom('scan_report_counts').where('day', '<', day).execute();
+    await db.deleteFrom('scan_report_models').where('day', '<', day).execute();
     await db.deleteFrom('scan_report_weekly').where('week', '<', week).execute();
   },
 };

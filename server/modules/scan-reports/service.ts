@@ -7,7 +7,8 @@ import { nowIso } from '../../platform/support/clock.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail, invalid } from '../../platform/http/errors.js';
 import { trainingClasses } from '../training/service.js';
-import { createInstallTokens } from './installs.js';
+import { createInstallTokens } from '../../platform/identity/install-tokens.js';
+import { modelsRepository } from '../models/repository.js';
 import { createReportIntake } from './intake.js';
 import { scanReportsRepository as repo } from './repository.js';
 
@@ -137,8 +138,13 @@ export function createScanReportsService(ctx: AppContext) {
         ...TARLAC_MUNICIPALITIES.map((m) => ({ municipality: m as string | null, reports: byPlace.get(m) ?? 0 })),
         { municipality: null, reports: byPlace.get('') ?? 0 },
       ];
+      // A version the console never had (an old bundled model, a typo) is kept and marked, not dropped.
+      const known = await modelsRepository.versions(ctx.db);
+      const models = (await repo.perModelVersion(ctx.db, topFrom, diseaseId))
+        .map((r) => ({ modelVersion: r.modelVersion, reports: r.n, known: known.has(r.modelVersion) }))
+        .sort((a, b) => b.reports - a.reports || a.modelVersion.localeCompare(b.modelVersion));
       return {
-        weeks, series, top, municipalities,
+        weeks, series, top, municipalities, models,
         diseases: [...names].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name)),
         diseaseId: diseaseId ?? null,
         generatedAt: new Date(now).toISOString(),

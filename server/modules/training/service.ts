@@ -22,6 +22,26 @@ export async function trainingClasses(ctx: AppContext): Promise<TrainingClass[]>
   return rows.map((r, i) => ({ id: r.id, name: r.name, localName: r.localName, label: labels[i]!, trainingClass: r.isTrainingClass === 1 }));
 }
 
+export interface SplitChoice { seed: string; train: number; validation: number; conflicts: 'exclude' | 'include' }
+
+/**
+ * The training set's photos as its ZIP splits them: copies are clustered across every live
+ * disease, a cluster goes whole into one split drawn from the seed, and photos that are copies
+ * across diseases are left out unless `conflicts` is 'include'. The scanner's evaluation reads
+ * the same list, so a model is scored on the photos the ZIP holds out.
+ */
+export async function trainingSelection(ctx: AppContext, choice: SplitChoice) {
+  const classes = await trainingClasses(ctx);
+  const everyPhoto = await trainingPhotoReads.originals(ctx.db, classes.map((c) => c.id));
+  const clusters = clusterPhotos(everyPhoto);
+  const photos = everyPhoto.flatMap((photo) => {
+    const cluster = clusters.get(photo.id)!;
+    if (cluster.conflict && choice.conflicts === 'exclude') return [];
+    return [{ ...photo, entryId: photo.entryId!, originalKey: photo.originalKey!, cluster, split: splitOf(cluster.cluster, choice.seed, choice) }];
+  });
+  return { classes, photos, conflictsLeftOut: everyPhoto.length - photos.length };
+}
+
 /** metadata.csv's columns (the README describes them). */
 const METADATA_COLUMNS = ['file_name', 'label', 'split', 'disease_id', 'image_id', 'sha256', 'width', 'height', 'uploaded_at', 'taken_at', 'camera_make', 'camera_model', 'phash', 'cluster', 'quality_flags'];
 

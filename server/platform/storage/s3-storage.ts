@@ -89,10 +89,10 @@ export class S3Storage implements Storage {
     return { size };
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
     assertSafeKey(key);
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
       return res.Body as Readable;
     } catch (err) {
       if (isNotFound(err)) throw notFound(key, err);

@@ -12,7 +12,8 @@ import { StorageUnavailable } from '../http/outages.js';
  */
 export interface Storage {
   put(key: string, body: Readable | Buffer): Promise<{ size: number }>;
-  get(key: string): Promise<Readable>;
+  /** The file's bytes; with a range, only bytes start to end (inclusive). */
+  get(key: string, range?: { start: number; end: number }): Promise<Readable>;
   stat(key: string): Promise<{ size: number; mtimeMs: number } | null>;
   delete(key: string): Promise<void>;
   /** Copies a stored file inside the store (no bytes through this server) when it can. */
@@ -83,10 +84,10 @@ export class LocalStorage implements Storage {
     return { size: (await fsp.stat(full)).size };
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
     const full = this.localPath(key);
     await fsp.access(full);
-    return fs.createReadStream(full);
+    return fs.createReadStream(full, range);
   }
 
   async stat(key: string): Promise<{ size: number; mtimeMs: number } | null> {

@@ -143,6 +143,24 @@ export function DetectionsSection() {
                 </ol>
               )}
             </div>
+            {data.models.length > 0 && (
+              <div>
+                <h3 className="mb-2 text-sm font-semibold text-slate-800">{T.modelTitle}</h3>
+                <div data-testid="detections-models">
+                  <TableFrame dense columns={[T.modelVersion, T.reports]}>
+                    {data.models.map((m) => (
+                      <tr key={m.modelVersion}>
+                        <th scope="row" className="px-2.5 py-1.5 text-left font-normal text-slate-700">
+                          <span className="font-mono text-xs">{m.modelVersion}</span>
+                          {!m.known && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">{T.unknownModel}</span>}
+                        </th>
+                        <td className="px-2.5 py-1.5 tabular-nums text-slate-900">{m.reports}</td>
+                      </tr>
+                    ))}
+                  </TableFrame>
+                </div>
+              </div>
+            )}
           </div>
           <div className="xl:col-span-3">
             <h3 className="mb-2 text-sm font-semibold text-slate-800">{T.municipalityTitle}{diseaseId && data.diseases.find((d) => d.id === diseaseId) ? ` · ${data.diseases.find((d) => d.id === diseaseId)!.name}` : ''}</h3>

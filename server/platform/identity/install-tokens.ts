@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { SCAN_REPORT_LIMITS, SCAN_REPORT_TEXTS } from '../../../common/scan-reports.js';
-import type { AppContext } from '../../platform/http/context.js';
-import { fail } from '../../platform/http/errors.js';
-import { Signer } from '../../platform/identity/signing-keys.js';
-import { Throttle } from '../../platform/identity/throttle.js';
+import type { AppContext } from '../http/context.js';
+import { fail } from '../http/errors.js';
+import { Signer } from './signing-keys.js';
+import { Throttle } from './throttle.js';
 
 const TOKEN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 const HOUR_MS = 60 * 60_000;

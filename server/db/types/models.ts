@@ -1,0 +1,78 @@
+/* The farmer app's scanner models (migration 196). JSON columns are stored as text. */
+
+export interface ScannerModelsTable {
+  id: string;
+  stage: string;
+  number: number;
+  /** '<stage>-<number>': what the app reports with each scan. */
+  version: string;
+  fileKey: string;
+  sha256: string;
+  size: number;
+  /** JSON [1, H, W, 3]. */
+  inputShape: string;
+  inputType: string;
+  /** JSON PixelContract. */
+  contract: string;
+  /** JSON Thresholds. */
+  thresholds: string;
+  /** JSON [{ label, recordId, verdict }] in output order. */
+  labels: string;
+  note: string;
+  recordVersion: number;
+  createdBy: string | null;
+  createdAt: string;
+}
+
+export interface ModelEvaluationsTable {
+  id: string;
+  modelId: string;
+  state: string;
+  split: string;
+  seed: string;
+  /** JSON { train, validation, test }. */
+  ratios: string;
+  /** sha256 of the sorted "photo id:disease id" lines scored: equal when the photos are. */
+  photoSetSha256: string;
+  /** JSON [photo id, disease id][] in scoring order: a rerun scores exactly these. */
+  photoIds: string;
+  total: number;
+  done: number;
+  cancelRequested: number;
+  claimedBy: string | null;
+  heartbeatAt: string | null;
+  accuracy: number | null;
+  macroF1: number | null;
+  error: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface ModelPredictionsTable {
+  evaluationId: string;
+  imageId: string;
+  /** The photo's record (its true class). */
+  diseaseId: string;
+  /** The output index with the highest score. */
+  predicted: number;
+  confidence: number;
+  /** JSON [[index, confidence], …] best first. */
+  top: string;
+}
+
+export interface ModelPublicationsTable {
+  id: string;
+  /** Per stage and channel, counting up: the highest is the channel's current state. */
+  seq: number;
+  stage: string;
+  channel: string;
+  action: string;
+  /** null when the channel was emptied (a pilot ended). */
+  modelId: string | null;
+  share: number;
+  note: string;
+  overrideReason: string | null;
+  createdBy: string | null;
+  createdAt: string;
+}

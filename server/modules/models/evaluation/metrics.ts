@@ -1,0 +1,108 @@
+/**
+ * An evaluation's numbers, computed from its stored predictions (never by the runner), so a
+ * report read again, or an evaluation run again on the same photos, gives the same figures.
+ */
+
+export interface LabelMeaning { index: number; label: string; recordId: string | null }
+export interface ScoredPhoto { imageId: string; diseaseId: string; predicted: number; confidence: number; top: Array<[number, number]> }
+
+export interface ClassKey { key: string; name: string; recordId: string | null }
+
+export const recordKey = (id: string) => `record:${id}`;
+export const labelKey = (index: number) => `label:${index}`;
+
+/** The class a prediction names: its label's record, or the label itself when it means no record. */
+export function predictedKey(labels: readonly LabelMeaning[], index: number): string {
+  const meaning = labels[index];
+  return meaning?.recordId ? recordKey(meaning.recordId) : labelKey(index);
+}
+
+/**
+ * The matrix's classes: every record a photo belongs to or a label names (by name), then the
+ * labels that name no record (in output order). Rows are true classes, columns predictions.
+ */
+export function classKeys(labels: readonly LabelMeaning[], photos: readonly ScoredPhoto[], names: ReadonlyMap<string, string>): ClassKey[] {
+  const records = new Set<string>();
+  for (const p of photos) records.add(p.diseaseId);
+  for (const l of labels) if (l.recordId) records.add(l.recordId);
+  const byName = [...records].map((id) => ({ key: recordKey(id), name: names.get(id) ?? id, recordId: id }))
+    .sort((a, b) => a.name.localeCompare(b.name) || (a.key < b.key ? -1 : 1));
+  const loose = labels.filter((l) => !l.recordId).map((l) => ({ key: labelKey(l.index), name: l.label, recordId: null }));
+  return [...byName, ...loose];
+}
+
+export interface ClassMetrics { key: string; precision: number | null; recall: number | null; f1: number | null; support: number; predicted: number }
+
+export interface Metrics {
+  classes: ClassKey[];
+  matrix: number[][];
+  perClass: ClassMetrics[];
+  accuracy: number | null;
+  /** The mean F1 of every class that has photos or was predicted (a class never predicted counts 0). */
+  macroF1: number | null;
+}
+
+export function computeMetrics(labels: readonly LabelMeaning[], photos: readonly ScoredPhoto[], names: ReadonlyMap<string, string>): Metrics {
+  const classes = classKeys(labels, photos, names);
+  const at = new Map(classes.map((c, i) => [c.key, i]));
+  const matrix = classes.map(() => classes.map(() => 0));
+  let right = 0;
+  for (const p of photos) {
+    const actual = at.get(recordKey(p.diseaseId))!;
+    const predicted = at.get(predictedKey(labels, p.predicted));
+    if (predicted === undefined) continue;
+    matrix[actual]![predicted]! += 1;
+    if (actual === predicted) right += 1;
+  }
+  const perClass = classes.map((c, i) => {
+    const tp = matrix[i]![i]!;
+    const support = matrix[i]!.reduce((a, b) => a + b, 0);
+    const predicted = matrix.reduce((a, row) => a + row[i]!, 0);
+    const precision = predicted > 0 ? tp / predicted : support > 0 ? 0 : null;
+    const recall = support > 0 ? tp / support : null;
+    const f1 = precision === null || recall === null ? (support > 0 || predicted > 0 ? 0 : null) : precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+    return { key: c.key, precision, recall, f1, support, predicted };
+  });
+  const counted = perClass.filter((c) => c.support > 0 || c.predicted > 0);
+  return {
+    classes,
+    matrix,
+    perClass,
+    accuracy: photos.length > 0 ? right / photos.length : null,
+    macroF1: counted.length > 0 ? counted.reduce((a, c) => a + (c.f1 ?? 0), 0) / counted.length : null,
+  };
+}
+
+/** True when the photo's verdict is its own record. */
+export function isRight(labels: readonly LabelMeaning[], p: ScoredPhoto): boolean {
+  return predictedKey(labels, p.predicted) === recordKey(p.diseaseId);
+}
+
+/** Whether the app would show a verdict: confident enough, and ahead of the second-best by the margin. */
+export function answered(p: ScoredPhoto, confidence: number, margin: number): boolean {
+  const second = p.top[1]?.[1] ?? 0;
+  return p.confidence >= confidence && p.confidence - second >= margin;
+}
+
+/** Accuracy of the photos answered and the share answered, as the confidence threshold goes from 0 to 1 in hundredths. */
+export function coverageCurve(labels: readonly LabelMeaning[], photos: readonly ScoredPhoto[]) {
+  const points: Array<{ threshold: number; coverage: number; accuracy: number | null }> = [];
+  for (let step = 0; step <= 100; step += 1) {
+    const threshold = step / 100;
+    let n = 0;
+    let right = 0;
+    for (const p of photos) {
+      if (p.confidence < threshold) continue;
+      n += 1;
+      if (isRight(labels, p)) right += 1;
+    }
+    points.push({ threshold, coverage: photos.length > 0 ? n / photos.length : 0, accuracy: n > 0 ? right / n : null });
+  }
+  return points;
+}
+
+export function atThreshold(labels: readonly LabelMeaning[], photos: readonly ScoredPhoto[], confidence: number, margin: number) {
+  const shown = photos.filter((p) => answered(p, confidence, margin));
+  const right = shown.filter((p) => isRight(labels, p)).length;
+  return { coverage: photos.length > 0 ? shown.length / photos.length : 0, accuracy: shown.length > 0 ? right / shown.length : null };
+}

@@ -1,0 +1,412 @@
+import crypto from 'node:crypto';
+import { TRAINING_SET } from '../../../common/catalog.js';
+import {
+  MODEL_LIMITS, MODEL_TEXTS, modelVersionName, type EvaluationSplit, type ModelChannel, type ModelStage,
+} from '../../../common/models.js';
+import {
+  modelUploadMetaSchema, pixelContractSchema, thresholdsSchema,
+  type EvaluationSummary, type ModelInspection, type ModelsOverview, type PixelContract, type PublicModel, type ScannerModel, type Thresholds,
+} from '../../../common/schemas/models.js';
+import type { z } from '../../../common/schemas/zod.js';
+import type { ScannerModelsTable } from '../../db/types/models.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fail, invalid } from '../../platform/http/errors.js';
+import { newId, nowIso } from '../../platform/support/clock.js';
+import type { Actor } from '../../platform/writes/audit.js';
+import { runCommand } from '../../platform/writes/command.js';
+import { trainingSelection } from '../training/service.js';
+import { confirmMapping, parseLabelsText, suggestTarget, type LabelTarget, type RecordOption, type StoredLabel } from './labels.js';
+import { modelsRepository as repo } from './repository.js';
+import { readTfliteModel, TfliteFileError } from './tflite/read-model.js';
+
+const TOPIC = 'scanner_models';
+const COLLECTION = MODEL_TEXTS.audit.collection;
+
+/** What an upload request carried: the "meta" field's text, a labels file, the model file. */
+export interface ModelParts { meta: string | null; labelsText: string | null; model: Buffer | null }
+
+export const parseJson = <T>(text: string): T => JSON.parse(text) as T;
+export const contractOf = (row: ScannerModelsTable): PixelContract => pixelContractSchema.parse(parseJson(row.contract));
+export const thresholdsOf = (row: ScannerModelsTable): Thresholds => thresholdsSchema.parse(parseJson(row.thresholds));
+export const labelsOf = (row: ScannerModelsTable): StoredLabel[] => parseJson<StoredLabel[]>(row.labels);
+export const inputShapeOf = (row: ScannerModelsTable): number[] => parseJson<number[]>(row.inputShape);
+
+/** The share bucket of an install for a stage's pilot, in [0, 100): fixed by its id, so the same phones stay in. */
+export function pilotBucket(installId: string, stage: ModelStage): number {
+  return (crypto.createHash('sha256').update(`model-pilot:${stage}:${installId}`).digest().readUInt32BE(0) / 2 ** 32) * 100;
+}
+
+async function readModelFile(bytes: Buffer) {
+  try {
+    return await readTfliteModel(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  } catch (err: unknown) {
+    if (err instanceof TfliteFileError) invalid({ file: err.message });
+    throw err;
+  }
+}
+
+async function liveRecords(ctx: AppContext): Promise<RecordOption[]> {
+  return (await repo.records(ctx.db)).map((r) => ({ id: r.id, name: r.name, localName: r.localName || null, trainingClass: r.isTrainingClass === 1 }));
+}
+
+/** The labels of an upload: given in meta, else the labels file, else the model's metadata; refused unless one per output. */
+function labelsFor(given: string[] | undefined, labelsText: string | null, fromModel: string[] | null, outputs: number): { labels: string[]; from: 'given' | 'labels file' | 'metadata' } {
+  const pick = given && given.length > 0 ? { labels: given, from: 'given' as const }
+    : labelsText !== null ? { labels: parseLabelsText(labelsText), from: 'labels file' as const }
+      : fromModel && fromModel.length > 0 ? { labels: fromModel, from: 'metadata' as const } : null;
+  if (!pick) invalid({ labels: MODEL_TEXTS.noLabels });
+  if (pick.labels.length !== outputs) invalid({ labels: MODEL_TEXTS.labelCount(pick.labels.length, outputs) });
+  const seen = new Set<string>();
+  for (const l of pick.labels) {
+    if (l.length > MODEL_LIMITS.maxLabelLength) invalid({ labels: MODEL_TEXTS.labelCount(pick.labels.length, outputs) });
+    if (seen.has(l)) invalid({ labels: MODEL_TEXTS.duplicateLabel(l) });
+    seen.add(l);
+  }
+  return pick;
+}
+
+/**
+ * The current training set's held-out photos as an evaluation scores them: the split's
+ * (photo id, record id) pairs in a fixed order, and their digest. Equal digests mean the same
+ * photos in the same classes.
+ */
+export async function photoSet(ctx: AppContext, split: EvaluationSplit, seed: string) {
+  const { train, validation } = TRAINING_SET.defaultRatios;
+  const selection = await trainingSelection(ctx, { seed, train, validation, conflicts: 'exclude' });
+  const pairs = selection.photos.filter((p) => split === 'all' || p.split === split).map((p) => [p.id, p.entryId] as [string, string])
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const digest = crypto.createHash('sha256');
+  for (const [id, record] of pairs) digest.update(`${id}:${record}\n`);
+  return { pairs, sha256: digest.digest('hex') };
+}
+
+export function createModelsService(ctx: AppContext, onQueued: () => void = () => undefined) {
+  async function present(rows: ScannerModelsTable[]): Promise<ScannerModel[]> {
+    const evaluations = await repo.evaluationsOf(ctx.db, rows.map((r) => r.id));
+    const current = await repo.current(ctx.db);
+    const recordIds = [...new Set(rows.flatMap((r) => labelsOf(r).map((l) => l.recordId).filter((id): id is string => !!id)))];
+    const names = new Map((await repo.recordNames(ctx.db, recordIds)).map((r) => [r.id, r]));
+    const testSets = new Map<string, string>();
+    const currentSha = async (split: string, seed: string) => {
+      const key = `${split}:${seed}`;
+      if (!testSets.has(key)) testSets.set(key, (await photoSet(ctx, split as EvaluationSplit, seed)).sha256);
+      return testSets.get(key)!;
+    };
+    const out: ScannerModel[] = [];
+    for (const row of rows) {
+      const evals: EvaluationSummary[] = [];
+      for (const e of evaluations.filter((x) => x.modelId === row.id)) {
+        evals.push({
+          id: e.id, state: e.state as EvaluationSummary['state'], split: e.split as EvaluationSplit, seed: e.seed, total: e.total, done: e.done,
+          accuracy: e.accuracy, macroF1: e.macroF1, current: e.state === 'done' && (await currentSha(e.split, e.seed)) === e.photoSetSha256,
+          error: e.error, createdAt: e.createdAt, finishedAt: e.finishedAt,
+        });
+      }
+      out.push({
+        id: row.id, stage: row.stage as ModelStage, version: row.version, number: row.number, sha256: row.sha256, size: Number(row.size),
+        inputShape: inputShapeOf(row), inputType: row.inputType, contract: contractOf(row), thresholds: thresholdsOf(row),
+        labels: labelsOf(row).map((l, index) => {
+          const rec = l.recordId ? names.get(l.recordId) : undefined;
+          return { index, label: l.label, recordId: l.recordId, verdict: l.verdict, recordName: rec?.name ?? null, localName: rec?.localName || null, live: l.verdict !== null || (rec !== undefined && rec.isDeleted === 0) };
+        }),
+        note: row.note, recordVersion: Number(row.recordVersion), createdAt: row.createdAt, createdBy: row.createdBy,
+        channels: current.filter((c) => c.modelId === row.id).map((c) => ({ channel: c.channel as ModelChannel, share: Number(c.share) })),
+        evaluations: evals,
+      });
+    }
+    return out;
+  }
+
+  async function modelOr404(id: string) {
+    const row = await repo.find(ctx.db, id);
+    if (!row) fail('NOT_FOUND');
+    return row;
+  }
+
+  /** What stops a model from being published: labels without a live record, no evaluation on the current test split. */
+  async function publishChecks(row: ScannerModelsTable): Promise<string[]> {
+    const checks: string[] = [];
+    const labels = labelsOf(row);
+    const live = new Set((await liveRecords(ctx)).map((r) => r.id));
+    const unmapped = labels.filter((l) => (row.stage === 'plant' ? !l.verdict : !l.recordId || !live.has(l.recordId))).map((l) => l.label);
+    if (unmapped.length > 0) checks.push(MODEL_TEXTS.refused.unmappedLabels(unmapped));
+    if (row.stage === 'disease') {
+      const set = await photoSet(ctx, 'test', TRAINING_SET.defaultSeed);
+      if (!(await repo.doneOnPhotoSet(ctx.db, row.id, set.sha256))) checks.push(MODEL_TEXTS.refused.noEvaluation);
+    }
+    return checks;
+  }
+
+  async function latest(stage: string, channel: ModelChannel) {
+    return (await repo.channelHistory(ctx.db, stage, channel, 1))[0] ?? null;
+  }
+
+  return {
+    present,
+
+    async overview(): Promise<ModelsOverview> {
+      const models = await present(await repo.list(ctx.db));
+      const publications = (await repo.publications(ctx.db)).map((p) => ({
+        id: p.id, stage: p.stage as ModelStage, channel: p.channel as ModelChannel, action: p.action as 'publish' | 'rollback' | 'end-pilot',
+        version: p.version ?? null, share: Number(p.share), note: p.note, overrideReason: p.overrideReason, by: p.createdBy, at: p.createdAt,
+      }));
+      return { models, publications };
+    },
+
+    async detail(id: string): Promise<ScannerModel> {
+      return (await present([await modelOr404(id)]))[0]!;
+    },
+
+    /** Reads a model file and suggests what its labels mean; stores nothing. */
+    async inspect(parts: ModelParts): Promise<ModelInspection> {
+      const meta = parseMeta(parts.meta, 'inspect');
+      if (!parts.model) invalid({ file: MODEL_TEXTS.noFile });
+      const facts = await readModelFile(parts.model);
+      const { labels, from } = labelsFor(meta.labels, parts.labelsText, facts.metadataLabels, facts.outputSize);
+      const records = await liveRecords(ctx);
+      return {
+        inputShape: facts.inputShape, inputType: facts.inputType, outputSize: facts.outputSize, operators: facts.operatorCodes,
+        sha256: crypto.createHash('sha256').update(parts.model).digest('hex'), size: parts.model.length, labelsFrom: from,
+        labels: labels.map((label, index) => {
+          const s = suggestTarget(meta.stage, label, records);
+          return { index, label, recordId: s.target.recordId, verdict: s.target.verdict, matchedBy: s.matchedBy };
+        }),
+        records,
+      };
+    },
+
+    /** Checks a model file, its labels and what they mean, then stores it; nothing is kept when any check fails. */
+    async upload(parts: ModelParts, actor: Actor): Promise<ScannerModel> {
+      const meta = parseMeta(parts.meta, 'upload');
+      if (!parts.model) invalid({ file: MODEL_TEXTS.noFile });
+      const facts = await readModelFile(parts.model);
+      const { labels } = labelsFor(meta.labels, parts.labelsText, facts.metadataLabels, facts.outputSize);
+      const mapping = confirmMapping(meta.stage, labels, meta.mapping ?? [], await liveRecords(ctx));
+      const sha256 = crypto.createHash('sha256').update(parts.model).digest('hex');
+      const id = newId();
+      const key = `models/${meta.stage}/${id}.tflite`;
+      await ctx.storage.put(key, parts.model);
+      try {
+        const row = await runCommand(ctx, actor, async (trx, cmd) => {
+          const number = await repo.nextNumber(trx, meta.stage);
+          const row: ScannerModelsTable = {
+            id, stage: meta.stage, number, version: modelVersionName(meta.stage, number), fileKey: key, sha256, size: parts.model!.length,
+            inputShape: JSON.stringify(facts.inputShape), inputType: facts.inputType, contract: JSON.stringify(meta.contract),
+            thresholds: JSON.stringify(meta.thresholds), labels: JSON.stringify(mapping), note: meta.note, recordVersion: 1,
+            createdBy: actor.fullname, createdAt: nowIso(),
+          };
+          await repo.insert(trx, row);
+          await cmd.audit({
+            action: 'CREATE', collection: COLLECTION, documentId: id, documentName: row.version, description: MODEL_TEXTS.audit.uploaded(row.version),
+            changes: { before: null, after: { version: row.version, stage: row.stage, sha256, size: row.size, inputShape: facts.inputShape, contract: meta.contract, thresholds: meta.thresholds, labels: mapping, note: meta.note } },
+          });
+          cmd.publish({ topic: TOPIC, id, op: 'create' });
+          return row;
+        });
+        return (await present([row]))[0]!;
+      } catch (err) {
+        await ctx.storage.delete(key).catch(() => undefined);
+        throw err;
+      }
+    },
+
+    async updateMapping(id: string, version: number, given: LabelTarget[], actor: Actor): Promise<ScannerModel> {
+      const row = await modelOr404(id);
+      const before = labelsOf(row);
+      const mapping = confirmMapping(row.stage as ModelStage, before.map((l) => l.label), given, await liveRecords(ctx));
+      await runCommand(ctx, actor, async (trx, cmd) => {
+        if (!(await repo.updateAt(trx, id, version, { labels: JSON.stringify(mapping) }))) fail('VERSION_CONFLICT');
+        await cmd.audit({ action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version, description: MODEL_TEXTS.audit.mapped(row.version), changes: { before: { labels: before }, after: { labels: mapping } } });
+        cmd.publish({ topic: TOPIC, id, op: 'update' });
+      });
+      return this.detail(id);
+    },
+
+    async updateSettings(id: string, input: { version: number; contract: PixelContract; thresholds: Thresholds; note: string }, actor: Actor): Promise<ScannerModel> {
+      const row = await modelOr404(id);
+      await runCommand(ctx, actor, async (trx, cmd) => {
+        if (!(await repo.updateAt(trx, id, input.version, { contract: JSON.stringify(input.contract), thresholds: JSON.stringify(input.thresholds), note: input.note }))) fail('VERSION_CONFLICT');
+        await cmd.audit({
+          action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version, description: MODEL_TEXTS.audit.settings(row.version),
+          changes: { before: { contract: contractOf(row), thresholds: thresholdsOf(row), note: row.note }, after: { contract: input.contract, thresholds: input.thresholds, note: input.note } },
+        });
+        cmd.publish({ topic: TOPIC, id, op: 'update' });
+      });
+      return this.detail(id);
+    },
+
+    /** Queues an evaluation of the model on a split of the current training set (the photos are fixed now). */
+    async requestEvaluation(id: string, split: EvaluationSplit, seed: string, actor: Actor): Promise<EvaluationSummary> {
+      const row = await modelOr404(id);
+      if (row.stage !== 'disease') invalid({ split: MODEL_TEXTS.evaluationOnlyDisease });
+      const set = await photoSet(ctx, split, seed);
+      if (set.pairs.length === 0) invalid({ split: MODEL_TEXTS.noPhotos });
+      const evaluationId = newId();
+      const now = nowIso();
+      const { train, validation, test } = TRAINING_SET.defaultRatios;
+      await runCommand(ctx, actor, async (trx, cmd) => {
+        if (await repo.activeEvaluation(trx, id)) fail('CONFLICT', MODEL_TEXTS.evaluationRunning);
+        await repo.insertEvaluation(trx, {
+          id: evaluationId, modelId: id, state: 'queued', split, seed, ratios: JSON.stringify({ train, validation, test }), photoSetSha256: set.sha256,
+          photoIds: JSON.stringify(set.pairs), total: set.pairs.length, done: 0, cancelRequested: 0, claimedBy: null, heartbeatAt: null,
+          accuracy: null, macroF1: null, error: null, createdBy: actor.fullname, createdAt: now, finishedAt: null,
+        });
+        await cmd.audit({
+          action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version, description: MODEL_TEXTS.audit.evaluated(row.version),
+          details: { evaluationId, split, seed, photos: set.pairs.length, photoSetSha256: set.sha256, modelSha256: row.sha256 },
+        });
+        cmd.publish({ topic: TOPIC, id, op: 'update' });
+      });
+      onQueued();
+      return (await this.detail(id)).evaluations.find((e) => e.id === evaluationId)!;
+    },
+
+    async cancelEvaluation(id: string, evaluationId: string): Promise<EvaluationSummary> {
+      const e = await repo.findEvaluation(ctx.db, evaluationId);
+      if (!e || e.modelId !== id) fail('NOT_FOUND');
+      if (!(await repo.requestCancel(ctx.db, evaluationId))) fail('CONFLICT', MODEL_TEXTS.evaluationNotRunning);
+      await repo.cancelQueued(ctx.db, evaluationId, nowIso());
+      ctx.events.publish({ topic: TOPIC, id, op: 'update' });
+      return (await this.detail(id)).evaluations.find((x) => x.id === evaluationId)!;
+    },
+
+    /**
+     * Puts a model on a channel. Refused (409 naming the checks) when a label means no live
+     * record, or a disease classifier has no finished evaluation on the current test split,
+     * unless a written reason overrides, which is audited with the publish.
+     */
+    async publish(id: string, input: { channel: ModelChannel; share?: number | undefined; note: string; overrideReason?: string | undefined }, actor: Actor): Promise<void> {
+      const row = await modelOr404(id);
+      const reason = input.overrideReason?.trim() ?? '';
+      if (input.overrideReason !== undefined && reason.length < MODEL_LIMITS.minReasonLength) invalid({ overrideReason: MODEL_TEXTS.reasonNeeded });
+      const checks = await publishChecks(row);
+      if (checks.length > 0 && !reason) fail('CONFLICT', checks.join(' '), undefined, { checks });
+      const share = input.channel === 'live' ? 100 : input.share ?? 10;
+      await runCommand(ctx, actor, async (trx, cmd) => {
+        const [live] = await repo.channelHistory(trx, row.stage, 'live', 1);
+        const [current] = await repo.channelHistory(trx, row.stage, input.channel, 1);
+        if (input.channel === 'live' && live?.modelId === id) fail('CONFLICT', MODEL_TEXTS.alreadyLive);
+        if (input.channel === 'pilot' && live?.modelId === id) fail('CONFLICT', MODEL_TEXTS.pilotIsLive);
+        await repo.appendPublication(trx, {
+          id: newId(), stage: row.stage, channel: input.channel, action: 'publish', modelId: id, share, note: input.note,
+          overrideReason: checks.length > 0 ? reason : null, createdBy: actor.fullname, createdAt: nowIso(),
+        }, current?.seq ?? 0);
+        // A model made live leaves the pilot it was in.
+        if (input.channel === 'live') {
+          const [pilot] = await repo.channelHistory(trx, row.stage, 'pilot', 1);
+          if (pilot?.modelId === id) {
+            await repo.appendPublication(trx, { id: newId(), stage: row.stage, channel: 'pilot', action: 'end-pilot', modelId: null, share: 0, note: input.note, overrideReason: null, createdBy: actor.fullname, createdAt: nowIso() }, pilot.seq);
+          }
+        }
+        await cmd.audit({
+          action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version,
+          description: checks.length > 0 ? MODEL_TEXTS.audit.override(row.version) : MODEL_TEXTS.audit.published(row.version, input.channel),
+          changes: { before: { channel: input.channel, modelId: current?.modelId ?? null, share: current ? Number(current.share) : 0 }, after: { channel: input.channel, modelId: id, version: row.version, share } },
+          details: { note: input.note, ...(checks.length > 0 ? { overrideReason: reason, failedChecks: checks } : {}) },
+        });
+        cmd.publish({ topic: TOPIC, id, op: 'update' });
+      }).catch((err: unknown) => rethrowSeqRace(err));
+    },
+
+    /** Makes the live model before the current one live again. */
+    async rollback(stage: ModelStage, note: string, actor: Actor): Promise<void> {
+      await runCommand(ctx, actor, async (trx, cmd) => {
+        const history = await repo.channelHistory(trx, stage, 'live', 500);
+        const current = history[0];
+        const previous = current ? history.slice(1).find((h) => h.modelId && h.modelId !== current.modelId) : undefined;
+        if (!current || !previous) fail('CONFLICT', MODEL_TEXTS.rollbackNone);
+        const [from, to] = await Promise.all([repo.find(trx, current.modelId!), repo.find(trx, previous.modelId!)]);
+        await repo.appendPublication(trx, {
+          id: newId(), stage, channel: 'live', action: 'rollback', modelId: previous.modelId, share: 100, note, overrideReason: null, createdBy: actor.fullname, createdAt: nowIso(),
+        }, current.seq);
+        await cmd.audit({
+          action: 'UPDATE', collection: COLLECTION, documentId: previous.modelId, documentName: to?.version ?? null,
+          description: MODEL_TEXTS.audit.rolledBack(from?.version ?? '?', to?.version ?? '?'),
+          changes: { before: { channel: 'live', modelId: current.modelId, version: from?.version ?? null }, after: { channel: 'live', modelId: previous.modelId, version: to?.version ?? null } },
+          details: { note },
+        });
+        cmd.publish({ topic: TOPIC, id: previous.modelId, op: 'update' });
+      }).catch((err: unknown) => rethrowSeqRace(err));
+    },
+
+    async endPilot(stage: ModelStage, actor: Actor): Promise<void> {
+      await runCommand(ctx, actor, async (trx, cmd) => {
+        const [pilot] = await repo.channelHistory(trx, stage, 'pilot', 1);
+        if (!pilot?.modelId) fail('CONFLICT', MODEL_TEXTS.noPilot);
+        const model = await repo.find(trx, pilot.modelId);
+        await repo.appendPublication(trx, { id: newId(), stage, channel: 'pilot', action: 'end-pilot', modelId: null, share: 0, note: '', overrideReason: null, createdBy: actor.fullname, createdAt: nowIso() }, pilot.seq);
+        await cmd.audit({
+          action: 'UPDATE', collection: COLLECTION, documentId: pilot.modelId, documentName: model?.version ?? null, description: MODEL_TEXTS.audit.pilotEnded(model?.version ?? '?'),
+          changes: { before: { channel: 'pilot', modelId: pilot.modelId, share: Number(pilot.share) }, after: { channel: 'pilot', modelId: null, share: 0 } },
+        });
+        cmd.publish({ topic: TOPIC, id: pilot.modelId, op: 'update' });
+      }).catch((err: unknown) => rethrowSeqRace(err));
+    },
+
+    /** The model one install gets for each stage: the pilot's when the install falls in its share, else the live one. */
+    async forInstall(installId: string): Promise<Record<ModelStage, PublicModel | null>> {
+      const current = await repo.current(ctx.db);
+      const out: Record<ModelStage, PublicModel | null> = { disease: null, plant: null };
+      for (const stage of ['disease', 'plant'] as const) {
+        const live = current.find((c) => c.stage === stage && c.channel === 'live' && c.modelId);
+        const pilot = current.find((c) => c.stage === stage && c.channel === 'pilot' && c.modelId);
+        const pick = pilot && pilotBucket(installId, stage) < Number(pilot.share) ? pilot : live;
+        if (!pick) continue;
+        const row = await repo.find(ctx.db, pick.modelId!);
+        if (!row) continue;
+        const labels = labelsOf(row);
+        const names = new Map((await repo.recordNames(ctx.db, labels.map((l) => l.recordId).filter((x): x is string => !!x))).map((r) => [r.id, r]));
+        out[stage] = {
+          stage, channel: pick.channel as ModelChannel, version: row.version, sha256: row.sha256, size: Number(row.size),
+          url: `/api/public/v1/models/${encodeURIComponent(row.version)}/file`, inputShape: inputShapeOf(row), inputType: row.inputType,
+          contract: contractOf(row), thresholds: thresholdsOf(row),
+          labels: labels.map((l, index) => {
+            const r = l.recordId ? names.get(l.recordId) : undefined;
+            return { index, label: l.label, recordId: l.recordId, verdict: l.verdict, name: r?.name ?? null, localName: r?.localName || null };
+          }),
+          publishedAt: pick.createdAt,
+        };
+      }
+      return out;
+    },
+
+    /** A model file the farmer app may download: one that has been on a channel. */
+    async publishedFile(version: string) {
+      const row = await repo.findByVersion(ctx.db, version);
+      if (!row) fail('NOT_FOUND');
+      const published = (await repo.channelHistory(ctx.db, row.stage, 'live', 500)).some((p) => p.modelId === row.id)
+        || (await repo.channelHistory(ctx.db, row.stage, 'pilot', 500)).some((p) => p.modelId === row.id);
+      if (!published) fail('NOT_FOUND');
+      return row;
+    },
+
+    async file(id: string) {
+      return modelOr404(id);
+    },
+  };
+}
+
+function parseMeta(text: string | null, kind: 'upload' | 'inspect') {
+  let raw: unknown;
+  try {
+    raw = text === null ? null : JSON.parse(text);
+  } catch {
+    invalid({ meta: MODEL_TEXTS.metaInvalid });
+  }
+  if (raw === null || typeof raw !== 'object') invalid({ meta: MODEL_TEXTS.metaInvalid });
+  const schema = kind === 'upload' ? modelUploadMetaSchema : modelUploadMetaSchema.pick({ stage: true, labels: true });
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    invalid({ [String(issue.path[0] ?? 'meta')]: issue.message });
+  }
+  return parsed.data as z.infer<typeof modelUploadMetaSchema>;
+}
+
+/** Two publishes that read the same channel state: the second's seq is taken (unique), so it is told to look again. */
+function rethrowSeqRace(err: unknown): never {
+  const text = String((err as { message?: string })?.message ?? '');
+  if (/unique|model_publications_seq/i.test(text)) fail('CONFLICT');
+  throw err;
+}
+

@@ -1,0 +1,324 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labelSlug } from '../../common/catalog.js';
+import type { EvaluationReport, ModelsOverview, ScannerModel } from '../../common/schemas/models.js';
+import { evaluationRunner } from '../../server/modules/models/evaluation/runner.js';
+import { pilotBucket } from '../../server/modules/models/service.js';
+import { DEMO_TEMPERATURE, meanColourClassifier, wrongInputRankModel } from '../../server/modules/models/tflite/recipes.js';
+import { createTestApp, type TestApp } from '../fixtures/app.js';
+import { loginAs, makeAccount } from '../fixtures/factories.js';
+
+type Rgb = [number, number, number];
+interface DemoClass { name: string; meanColour: Rgb }
+const DEMO = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../demo-data/scanner/classes.json'), 'utf8')) as { classes: DemoClass[] };
+const CLASSES = DEMO.classes.map((c) => ({ ...c, label: labelSlug(c.name) }));
+
+let t: TestApp;
+let cookie: string;
+let model: Uint8Array;
+
+/** A photo in two halves of two colours: its mean colour is their average. */
+async function twoTonePhoto(a: Rgb, b: Rgb): Promise<Buffer> {
+  const width = 96;
+  const height = 64;
+  const raw = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const c = x < width / 2 ? a : b;
+      raw.set(c, (y * width + x) * 3);
+    }
+  }
+  return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
+/** The verdict expected of a photo, worked out from its own pixels: the class nearest its mean colour. */
+async function expectedLabel(photo: Buffer): Promise<string> {
+  const { channels } = await sharp(photo).stats();
+  const mean = channels.slice(0, 3).map((c) => c.mean);
+  let best = CLASSES[0]!;
+  let bestD = Infinity;
+  for (const c of CLASSES) {
+    const d = c.meanColour.reduce((s, v, i) => s + (v - mean[i]!) ** 2, 0);
+    if (d < bestD) { bestD = d; best = c; }
+  }
+  return best.label;
+}
+
+const expected = new Map<string, { actual: string; predicted: string }>();
+const diseaseIds = new Map<string, string>();
+let clock = Date.parse('2026-02-01T00:00:00Z');
+
+async function seedDisease(c: DemoClass & { label: string }, index: number) {
+  const id = `scan-${c.label}`;
+  clock += 1000;
+  await t.ctx.db.insertInto('rice_local_diseases').values({ id, name: c.name, scientificName: '', isDeleted: 0, createdAt: new Date(clock).toISOString() }).execute();
+  diseaseIds.set(c.label, id);
+  const neighbour = CLASSES[(index + 1) % CLASSES.length]!.meanColour;
+  for (let position = 0; position < 5; position += 1) {
+    // Four photos of the class's colour (a little off in each), one halfway to the next class's.
+    const shade: Rgb = position < 4 ? (c.meanColour.map((v, i) => Math.max(0, Math.min(255, v + (position - 2) * 3 + i))) as Rgb) : c.meanColour;
+    const body = position < 4 ? await twoTonePhoto(shade, shade) : await twoTonePhoto(c.meanColour, neighbour);
+    const photoId = `${id}-p${position}`;
+    const key = `rice_disease/${id}/${photoId}.png`;
+    await t.ctx.storage.put(key, body);
+    await t.ctx.db.insertInto('catalog_images').values({
+      id: photoId, collection: 'rice_local_diseases', entryId: id, position, status: 'ready', originalKey: key,
+      displayKey: null, thumbKey: null, externalUrl: null, mimeType: 'image/png', sizeBytes: body.length, width: 96, height: 64,
+      originalName: `${photoId}.png`, sha256: crypto.createHash('sha256').update(body).digest('hex'), uploadedBy: null,
+      createdAt: new Date(clock).toISOString(), linkedAt: new Date(clock).toISOString(), locationCleaned: 1,
+    }).execute();
+    expected.set(photoId, { actual: c.label, predicted: await expectedLabel(body) });
+  }
+}
+
+const meta = (extra: Record<string, unknown> = {}) => JSON.stringify({
+  stage: 'disease', contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' }, thresholds: { confidence: 0.5, margin: 0 }, note: 'demo colour model', ...extra,
+});
+
+function multipart(parts: Array<{ name: string; value: string | Uint8Array; filename?: string }>) {
+  const boundary = `----palayan${crypto.randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n${p.filename ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`));
+    chunks.push(typeof p.value === 'string' ? Buffer.from(p.value) : Buffer.from(p.value));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+async function upload(file: Uint8Array, metaText = meta(), extraParts: Array<{ name: string; value: string | Uint8Array; filename?: string }> = []) {
+  const body = multipart([{ name: 'meta', value: metaText }, ...extraParts, { name: 'model', value: file, filename: 'model.tflite' }]);
+  return t.app.inject({ method: 'POST', url: '/api/models', ...body });
+}
+
+async function storedModelFiles(): Promise<number> {
+  const dir = path.join(t.ctx.config.dataDir, 'files', 'models');
+  if (!fs.existsSync(dir)) return 0;
+  return fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.tflite')).length;
+}
+
+async function evaluate(id: string, split = 'all') {
+  const res = await t.app.inject({ method: 'POST', url: `/api/models/${id}/evaluations`, headers: { cookie }, payload: { split } });
+  expect(res.statusCode, res.body).toBe(202);
+  await evaluationRunner(t.ctx).kick();
+  await evaluationRunner(t.ctx).idle();
+  return res.json<{ id: string }>().id;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  cookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
+  for (const [i, c] of CLASSES.entries()) await seedDisease(c, i);
+  model = await meanColourClassifier({ classes: CLASSES.map((c) => ({ label: c.label, meanColour: c.meanColour })), scaling: '0-1', temperature: DEMO_TEMPERATURE, labels: true });
+}, 120_000);
+afterAll(async () => { await t.close(); });
+
+describe('uploading a scanner model', () => {
+  it('is for super admins only', async () => {
+    const admin = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
+    expect((await t.app.inject({ url: '/api/models', headers: { cookie: admin } })).statusCode).toBe(403);
+  });
+
+  it('refuses what is not a usable model with a clear 400, and stores nothing', async () => {
+    const before = (await t.ctx.db.selectFrom('scanner_models').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const png = await twoTonePhoto([1, 2, 3], [4, 5, 6]);
+    const cases: Array<[string, Uint8Array, string, RegExp]> = [
+      ['not a model', png, meta(), /not a TensorFlow Lite model/i],
+      ['a truncated model', model.subarray(0, Math.floor(model.length / 2)), meta(), /cut short or damaged|not a TensorFlow Lite/i],
+      ['a wrong input rank', await wrongInputRankModel(), meta({ labels: ['a', 'b'] }), /1×H×W×3/],
+      ['labels that do not match the outputs', model, meta({ labels: ['rice-blast', 'brown-spot'] }), /gives 12 scores but 2 labels/],
+      ['an unknown label', model, meta({ labels: [...CLASSES.slice(0, 11).map((c) => c.label), 'mystery-blight'] }), /"mystery-blight"/],
+    ];
+    for (const [what, file, metaText, message] of cases) {
+      const res = await upload(file, metaText);
+      expect(res.statusCode, what).toBe(400);
+      expect(res.json().error.message, what).toMatch(message);
+    }
+    const after = (await t.ctx.db.selectFrom('scanner_models').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    expect(Number(after)).toBe(Number(before));
+    expect(await storedModelFiles()).toBe(0);
+  });
+
+  it('reads the labels in the model\'s metadata and suggests each one\'s record by name', async () => {
+    const body = multipart([{ name: 'meta', value: JSON.stringify({ stage: 'disease' }) }, { name: 'model', value: model, filename: 'm.tflite' }]);
+    const res = await t.app.inject({ method: 'POST', url: '/api/models/inspect', ...body });
+    expect(res.statusCode, res.body).toBe(200);
+    const inspection = res.json();
+    expect(inspection).toMatchObject({ inputShape: [1, 224, 224, 3], inputType: 'float32', outputSize: 12, labelsFrom: 'metadata' });
+    for (const l of inspection.labels) expect(l.recordId).toBe(diseaseIds.get(l.label));
+    expect(await storedModelFiles()).toBe(0);
+  });
+});
+
+describe('evaluating, publishing and serving a model', () => {
+  let first: ScannerModel;
+  let second: ScannerModel;
+  let evaluationId: string;
+
+  beforeAll(async () => {
+    const res = await upload(model);
+    expect(res.statusCode, res.body).toBe(201);
+    first = res.json();
+    const again = await upload(model, meta({ note: 'same file, a second upload', thresholds: { confidence: 0.6, margin: 0.1 } }));
+    second = again.json();
+  });
+
+  it('stores the file with its sha256 and every label mapped by record id, audited', async () => {
+    expect(first.version).toBe('disease-1');
+    expect(second.version).toBe('disease-2');
+    expect(first.sha256).toBe(crypto.createHash('sha256').update(model).digest('hex'));
+    expect(first.labels.map((l) => l.recordId)).toEqual(CLASSES.map((c) => diseaseIds.get(c.label)));
+    const audit = await t.ctx.db.selectFrom('audit_logs').select(['action', 'description']).where('collection', '=', 'scanner_models').where('documentId', '=', first.id).execute();
+    expect(audit.map((a) => a.description)).toContain('Uploaded scanner model disease-1');
+  });
+
+  it('scores every photo with the model file itself and reports what the photos\' own colours predict', async () => {
+    evaluationId = await evaluate(first.id);
+    const res = await t.app.inject({ url: `/api/models/${first.id}/evaluations/${evaluationId}`, headers: { cookie } });
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json<EvaluationReport>();
+    expect(report.evaluation.state).toBe('done');
+    expect(report.evaluation.total).toBe(expected.size);
+    expect(report.evaluation.sha256).toBe(first.sha256);
+    // The expected matrix, from the photos' pixels alone.
+    const keyOf = (label: string) => `record:${diseaseIds.get(label)}`;
+    const at = new Map(report.classes.map((c, i) => [c.key, i]));
+    const matrix = report.classes.map(() => report.classes.map(() => 0));
+    let right = 0;
+    for (const e of expected.values()) {
+      matrix[at.get(keyOf(e.actual))!]![at.get(keyOf(e.predicted))!]! += 1;
+      if (e.actual === e.predicted) right += 1;
+    }
+    expect(report.matrix).toEqual(matrix);
+    expect(report.accuracy).toBeCloseTo(right / expected.size, 10);
+    expect(right).toBeLessThan(expected.size); // the halfway photos make some honest mistakes
+    expect(report.perClass.every((c) => c.support === 5)).toBe(true);
+    expect(report.coverage).toHaveLength(101);
+    expect(report.coverage[0]).toMatchObject({ threshold: 0, coverage: 1 });
+    expect(report.threshold).toBe(0.5);
+
+    // A wrong cell's photos are the ones expected there.
+    const wrong = [...expected.entries()].find(([, e]) => e.actual !== e.predicted)!;
+    const cell = await t.app.inject({ url: `/api/models/${first.id}/evaluations/${evaluationId}/photos?actual=${encodeURIComponent(keyOf(wrong[1].actual))}&predicted=${encodeURIComponent(keyOf(wrong[1].predicted))}`, headers: { cookie } });
+    expect(cell.json().photos.map((p: { imageId: string }) => p.imageId)).toContain(wrong[0]);
+    expect(cell.json().photos[0].top).toHaveLength(3);
+
+    const csv = await t.app.inject({ url: `/api/models/${first.id}/evaluations/${evaluationId}/predictions.csv`, headers: { cookie } });
+    const rows = parseCsv(csv.body, { columns: true, bom: true }) as Array<Record<string, string>>;
+    expect(rows).toHaveLength(expected.size);
+    for (const row of rows) expect(row.predicted_label).toBe(expected.get(row.image_id!)!.predicted);
+  });
+
+  it('gives the same numbers when run again on the same photos', async () => {
+    const again = await evaluate(first.id);
+    const a = (await t.app.inject({ url: `/api/models/${first.id}/evaluations/${evaluationId}`, headers: { cookie } })).json<EvaluationReport>();
+    const b = (await t.app.inject({ url: `/api/models/${first.id}/evaluations/${again}`, headers: { cookie } })).json<EvaluationReport>();
+    expect(b.matrix).toEqual(a.matrix);
+    expect(b.evaluation.photoSetSha256).toBe(a.evaluation.photoSetSha256);
+  });
+
+  it('cancels an evaluation that has not started', async () => {
+    const res = await t.app.inject({ method: 'POST', url: `/api/models/${second.id}/evaluations`, headers: { cookie }, payload: { split: 'all' } });
+    const id = res.json().id;
+    const cancel = await t.app.inject({ method: 'POST', url: `/api/models/${second.id}/evaluations/${id}/cancel`, headers: { cookie } });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    await evaluationRunner(t.ctx).idle();
+    const row = await t.ctx.db.selectFrom('model_evaluations').select(['state']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(['cancelled']).toContain(row.state);
+  });
+
+  it('refuses to publish a model with no evaluation on the current test split, unless a reason is written', async () => {
+    const publish = (payload: object) => t.app.inject({ method: 'POST', url: `/api/models/${second.id}/publish`, headers: { cookie }, payload });
+    const refused = await publish({ channel: 'live', note: 'first live model' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.checks.join(' ')).toMatch(/no finished evaluation on the current training set/);
+    expect((await publish({ channel: 'live', note: 'x', overrideReason: 'short' })).statusCode).toBe(400);
+    const forced = await publish({ channel: 'live', note: 'first live model', overrideReason: 'Field test by the department, evaluated offline' });
+    expect(forced.statusCode, forced.body).toBe(200);
+    const audit = await t.ctx.db.selectFrom('audit_logs').select(['description', 'details']).where('documentId', '=', second.id).where('description', 'like', '%despite%').executeTakeFirstOrThrow();
+    expect(JSON.stringify(audit.details)).toContain('Field test by the department');
+  });
+
+  it('publishes an evaluated model to a pilot share, then live, and rolls back in one step', async () => {
+    await evaluate(first.id, 'test');
+    const pilot = await t.app.inject({ method: 'POST', url: `/api/models/${first.id}/publish`, headers: { cookie }, payload: { channel: 'pilot', share: 20, note: 'pilot in Camiling' } });
+    expect(pilot.statusCode, pilot.body).toBe(200);
+    expect(pilot.json<ModelsOverview>().models.find((m) => m.id === first.id)!.channels).toEqual([{ channel: 'pilot', share: 20 }]);
+
+    // Installs see the pilot by their id's bucket, the rest the live model.
+    const installs = await Promise.all(Array.from({ length: 12 }, () => t.app.inject({ method: 'POST', url: '/api/public/v1/installs', payload: {} }).then((r) => r.json<{ installId: string; installToken: string }>())));
+    for (const i of installs) {
+      const current = await t.app.inject({ url: '/api/public/v1/models/current', headers: { authorization: `Bearer ${i.installToken}` } });
+      expect(current.statusCode, current.body).toBe(200);
+      expect(current.json().disease.version).toBe(pilotBucket(i.installId, 'disease') < 20 ? 'disease-1' : 'disease-2');
+    }
+
+    const live = await t.app.inject({ method: 'POST', url: `/api/models/${first.id}/publish`, headers: { cookie }, payload: { channel: 'live', note: 'pilot went well' } });
+    expect(live.statusCode, live.body).toBe(200);
+    expect(live.json<ModelsOverview>().models.find((m) => m.id === first.id)!.channels).toEqual([{ channel: 'live', share: 100 }]);
+
+    const back = await t.app.inject({ method: 'POST', url: '/api/models/rollback', headers: { cookie }, payload: { stage: 'disease', note: 'farmers report misses' } });
+    expect(back.statusCode, back.body).toBe(200);
+    const overview = back.json<ModelsOverview>();
+    expect(overview.models.find((m) => m.id === second.id)!.channels).toEqual([{ channel: 'live', share: 100 }]);
+    expect(overview.publications[0]).toMatchObject({ action: 'rollback', version: 'disease-2', channel: 'live' });
+  });
+
+  it('serves the install its model with labels by record id, and the file with ETag and Range', async () => {
+    const install = (await t.app.inject({ method: 'POST', url: '/api/public/v1/installs', payload: {} })).json<{ installToken: string }>();
+    const auth = { authorization: `Bearer ${install.installToken}` };
+    expect((await t.app.inject({ url: '/api/public/v1/models/current' })).statusCode).toBe(401);
+    const res = await t.app.inject({ url: '/api/public/v1/models/current', headers: auth });
+    const current = res.json().disease;
+    expect(current).toMatchObject({ version: 'disease-2', sha256: second.sha256, size: model.length, contract: { scaling: '0-1', resize: 'stretch' }, thresholds: { confidence: 0.6, margin: 0.1 } });
+    expect(current.labels[0]).toMatchObject({ label: CLASSES[0]!.label, recordId: diseaseIds.get(CLASSES[0]!.label), name: CLASSES[0]!.name });
+    expect((await t.app.inject({ url: '/api/public/v1/models/current', headers: { ...auth, 'if-none-match': res.headers.etag as string } })).statusCode).toBe(304);
+
+    const whole = await t.app.inject({ url: current.url, headers: auth });
+    expect(whole.statusCode).toBe(200);
+    expect(crypto.createHash('sha256').update(whole.rawPayload).digest('hex')).toBe(current.sha256);
+    expect(whole.headers.etag).toBe(`"${current.sha256}"`);
+    const tail = await t.app.inject({ url: current.url, headers: { ...auth, range: 'bytes=100-' } });
+    expect(tail.statusCode).toBe(206);
+    expect(tail.headers['content-range']).toBe(`bytes 100-${model.length - 1}/${model.length}`);
+    expect(Buffer.compare(tail.rawPayload, Buffer.from(model).subarray(100))).toBe(0);
+    expect((await t.app.inject({ url: current.url, headers: { ...auth, 'if-none-match': `"${current.sha256}"` } })).statusCode).toBe(304);
+    expect((await t.app.inject({ url: current.url, headers: { ...auth, range: `bytes=${model.length}-` } })).statusCode).toBe(416);
+    const stale = await t.app.inject({ url: current.url, headers: { ...auth, range: 'bytes=100-', 'if-range': '"another"' } });
+    expect(stale.statusCode).toBe(200);
+    // A model never published is not served.
+    const unpublished = await upload(model, meta({ note: 'third' }));
+    expect((await t.app.inject({ url: `/api/public/v1/models/${unpublished.json().version}/file`, headers: auth })).statusCode).toBe(404);
+  });
+
+  it('splits detections by model version and marks versions it never had', async () => {
+    const install = (await t.app.inject({ method: 'POST', url: '/api/public/v1/installs', payload: {} })).json<{ installToken: string }>();
+    const report = (modelVersion: string) => t.app.inject({
+      method: 'POST', url: '/api/public/v1/scan-reports', headers: { authorization: `Bearer ${install.installToken}` },
+      payload: { reportId: crypto.randomUUID(), label: CLASSES[0]!.label, confidence: 0.9, modelVersion, scannedAt: new Date().toISOString() },
+    });
+    expect((await report('disease-2')).statusCode).toBe(201);
+    expect((await report('bundled-apk-7')).statusCode).toBe(201);
+    const detections = (await t.app.inject({ url: '/api/dashboard/detections', headers: { cookie } })).json();
+    expect(detections.models).toEqual(expect.arrayContaining([
+      { modelVersion: 'disease-2', reports: 1, known: true },
+      { modelVersion: 'bundled-apk-7', reports: 1, known: false },
+    ]));
+  });
+});
+
+describe('the pilot share', () => {
+  it('puts the set share of installs in the pilot, within two points over 10,000 ids, and keeps each where it was', () => {
+    for (const share of [5, 20, 50]) {
+      let inPilot = 0;
+      for (let i = 0; i < 10_000; i += 1) if (pilotBucket(crypto.createHash('sha256').update(`install-${i}`).digest('base64url').slice(0, 22), 'disease') < share) inPilot += 1;
+      expect(Math.abs(inPilot / 100 - share)).toBeLessThanOrEqual(2);
+    }
+    expect(pilotBucket('same-install', 'disease')).toBe(pilotBucket('same-install', 'disease'));
+  });
+});
