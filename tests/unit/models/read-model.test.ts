@@ -1,0 +1,187 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { metadataSchema, tfliteSchema } from '../../../server/modules/models/tflite/fbs-schema.js';
+import { encodeFlatbuffer, type FlatbufferObject } from '../../../server/modules/models/tflite/flatbuffer-writer.js';
+import { readTfliteModel, TfliteFileError, type TfliteErrorCode } from '../../../server/modules/models/tflite/read-model.js';
+import {
+  convBenchClassifier, convBenchFlops, intInputModel, meanColourClassifier, twoInputModel, wrongInputRankModel,
+} from '../../../server/modules/models/tflite/recipes.js';
+
+const DEMO_MODEL = path.resolve(import.meta.dirname, '../../../demo-data/scanner/demo-disease-classifier.tflite');
+const demoModel = () => new Uint8Array(fs.readFileSync(DEMO_MODEL));
+
+const COLOURS = [
+  { label: 'red-rot', meanColour: [200, 40, 40] as [number, number, number] },
+  { label: 'green-mould', meanColour: [40, 200, 40] as [number, number, number] },
+  { label: 'blue-spot', meanColour: [40, 40, 200] as [number, number, number] },
+];
+
+/** What readTfliteModel gives: its facts, or the code of its TfliteFileError (other errors throw). */
+async function outcome(bytes: Uint8Array): Promise<TfliteErrorCode | 'OK'> {
+  try {
+    await readTfliteModel(bytes);
+    return 'OK';
+  } catch (err) {
+    if (err instanceof TfliteFileError) return err.code;
+    throw err;
+  }
+}
+
+async function refusal(bytes: Uint8Array): Promise<TfliteFileError> {
+  const err = await readTfliteModel(bytes).then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(TfliteFileError);
+  return err as TfliteFileError;
+}
+
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), a | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A model built field by field: one 1×32×32×3 input, one 1×4 output, no operators. */
+function handMadeModel(model: FlatbufferObject): Uint8Array {
+  return encodeFlatbuffer(tfliteSchema(), {
+    version: 3,
+    subgraphs: [{
+      tensors: [{ shape: [1, 32, 32, 3], type: 'UINT8', name: 'image' }, { shape: [4], type: 'UINT8', name: 'scores' }],
+      inputs: [0],
+      outputs: [1],
+    }],
+    buffers: [{}],
+    ...model,
+  });
+}
+
+describe('readTfliteModel on the recipes', () => {
+  it('reads the mean-colour classifier with its packed labels', async () => {
+    const bytes = await meanColourClassifier({ classes: COLOURS, scaling: '0-1', temperature: 100, labels: true, name: 'Colours' });
+    expect(await readTfliteModel(bytes)).toEqual({
+      inputShape: [1, 224, 224, 3],
+      inputType: 'float32',
+      outputSize: 3,
+      outputType: 'float32',
+      operatorCodes: ['MEAN', 'FULLY_CONNECTED', 'SOFTMAX'],
+      subgraphs: 1,
+      description: 'Picks the class whose colour is nearest to the photo\'s mean colour.',
+      metadataLabels: ['red-rot', 'green-mould', 'blue-spot'],
+      metadataName: 'Colours',
+    });
+  });
+
+  it('gives null labels when the model packs none', async () => {
+    const facts = await readTfliteModel(await meanColourClassifier({ classes: COLOURS, scaling: '0-1', temperature: 100 }));
+    expect(facts).toMatchObject({ outputSize: 3, metadataLabels: null, metadataName: 'Mean-colour classifier' });
+  });
+
+  it('reads the convolution benchmark', async () => {
+    const labels = Array.from({ length: 5 }, (_, i) => `class-${i}`);
+    const facts = await readTfliteModel(await convBenchClassifier({ classes: 5, labels }));
+    expect(facts).toMatchObject({
+      inputShape: [1, 224, 224, 3], outputSize: 5, operatorCodes: ['CONV_2D', 'MEAN', 'FULLY_CONNECTED', 'SOFTMAX'], metadataLabels: labels,
+    });
+    expect(convBenchFlops(5)).toBeGreaterThanOrEqual(310e6);
+    expect(convBenchFlops(5)).toBeLessThanOrEqual(400e6);
+  });
+
+  it('builds the same bytes from the same recipe', async () => {
+    expect(await convBenchClassifier({ classes: 4 })).toEqual(await convBenchClassifier({ classes: 4 }));
+    expect(await convBenchClassifier({ classes: 4, seed: 2 })).not.toEqual(await convBenchClassifier({ classes: 4 }));
+  });
+
+  it('reads the committed demo model', async () => {
+    const facts = await readTfliteModel(demoModel());
+    expect(facts).toMatchObject({ inputShape: [1, 224, 224, 3], outputSize: 12, metadataName: 'PalaYan demo disease scanner' });
+    expect(facts.metadataLabels).toHaveLength(12);
+    expect(facts.metadataLabels![0]).toBe('rice-blast');
+  });
+
+  it('reads uint8 models, [N] outputs and buffers kept past the flatbuffer (offset and size)', async () => {
+    const metadata = encodeFlatbuffer(metadataSchema(), { name: 'Far away' });
+    const withOffset = (offset: bigint) => handMadeModel({ buffers: [{}, { offset, size: BigInt(metadata.length) }], metadata: [{ name: 'TFLITE_METADATA', buffer: 1 }] });
+    // The offset's value does not change the flatbuffer's length: build once to learn it.
+    const length = withOffset(1n << 40n).length;
+    const bytes = new Uint8Array(length + metadata.length);
+    bytes.set(withOffset(BigInt(length)));
+    bytes.set(metadata, length);
+    expect(await readTfliteModel(bytes)).toMatchObject({ inputShape: [1, 32, 32, 3], inputType: 'uint8', outputSize: 4, outputType: 'uint8', metadataName: 'Far away', operatorCodes: [] });
+    expect((await refusal(bytes.subarray(0, bytes.length - 1))).code).toBe('DAMAGED');
+  });
+});
+
+describe('readTfliteModel refuses', () => {
+  it('files that are no TFLite model', async () => {
+    for (const bytes of [new Uint8Array(0), new Uint8Array([1, 2, 3]), Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])]) {
+      const err = await refusal(bytes);
+      expect(err.code).toBe('NOT_TFLITE');
+      expect(err.message).toBe('This file is not a TensorFlow Lite model (.tflite).');
+    }
+  });
+
+  it('a model cut short at any length', async () => {
+    const bytes = demoModel();
+    const seen = new Set<string>();
+    for (let length = 0; length < bytes.length; length += 1) seen.add(await outcome(bytes.slice(0, length)));
+    expect([...seen].sort()).toEqual(['DAMAGED', 'NOT_TFLITE']);
+    expect((await refusal(bytes.slice(0, 600))).message).toMatch(/^The model file is cut short or damaged: /);
+    // Cut inside the packed labels: the graph reads, the labels it promises do not.
+    expect((await refusal(bytes.slice(0, bytes.length - 30))).message).toMatch(/labels packed in it \(labels\.txt\)/);
+  });
+
+  it('a big model cut short anywhere', async () => {
+    const bytes = await convBenchClassifier({ classes: 3 });
+    const next = random(7);
+    for (let i = 0; i < 40; i += 1) {
+      expect(['DAMAGED', 'NOT_TFLITE']).toContain(await outcome(bytes.slice(0, Math.floor(next() * bytes.length))));
+    }
+  });
+
+  it('damaged bytes with a TfliteFileError or reads them, never another error', async () => {
+    const original = demoModel();
+    const next = random(2024);
+    const outcomes = new Map<string, number>();
+    for (let i = 0; i < 3000; i += 1) {
+      const bytes = original.slice();
+      // Most flips land in the flatbuffer (offsets, lengths, vtables), some in the packed ZIP.
+      const span = i % 4 === 0 ? bytes.length : 2048;
+      for (let flips = 1 + Math.floor(next() * 4); flips > 0; flips -= 1) {
+        bytes[Math.floor(next() * span)] ^= 1 << Math.floor(next() * 8);
+      }
+      const result = await outcome(bytes);
+      outcomes.set(result, (outcomes.get(result) ?? 0) + 1);
+    }
+    expect(outcomes.get('DAMAGED')).toBeGreaterThan(100);
+  });
+
+  it('an input that is not one image', async () => {
+    const rank = await refusal(await wrongInputRankModel());
+    expect(rank).toMatchObject({ code: 'INPUT_NOT_IMAGE', message: 'The model must take one image of shape 1×H×W×3; this one takes 1×224×224.' });
+    expect(await refusal(await twoInputModel())).toMatchObject({ code: 'INPUT_NOT_IMAGE', message: 'The model must take one image of shape 1×H×W×3; this one takes 2 inputs.' });
+    expect(await refusal(await intInputModel())).toMatchObject({ code: 'INPUT_NOT_IMAGE', message: 'The model must take image pixels as float32 or uint8 numbers; this one takes int32.' });
+    const tiny = handMadeModel({ subgraphs: [{ tensors: [{ shape: [1, 8, 8, 3], name: 'image' }, { shape: [1, 4], name: 'scores' }], inputs: [0], outputs: [1] }] });
+    expect(await refusal(tiny)).toMatchObject({ code: 'INPUT_NOT_IMAGE', message: expect.stringMatching(/16 to 1024 pixels high and wide; this one takes 1×8×8×3/) });
+  });
+
+  it('an output that is not a vector of two or more scores', async () => {
+    const one = await meanColourClassifier({ classes: COLOURS.slice(0, 1), scaling: '0-1', temperature: 100 });
+    expect(await refusal(one)).toMatchObject({ code: 'OUTPUT_NOT_VECTOR', message: 'The model must give one list of class scores (shape 1×N or N, with N at least 2); this one gives 1×1.' });
+    const grid = handMadeModel({ subgraphs: [{ tensors: [{ shape: [1, 32, 32, 3], name: 'image' }, { shape: [1, 7, 7, 4], name: 'grid' }], inputs: [0], outputs: [1] }] });
+    expect((await refusal(grid)).code).toBe('OUTPUT_NOT_VECTOR');
+    const none = handMadeModel({ subgraphs: [{ tensors: [{ shape: [1, 32, 32, 3], name: 'image' }], inputs: [0], outputs: [] }] });
+    expect((await refusal(none)).message).toMatch(/this one gives 0 outputs/);
+  });
+
+  it('other schema versions, and graphs that name what they lack', async () => {
+    expect(await refusal(handMadeModel({ version: 2 }))).toMatchObject({ code: 'UNSUPPORTED', message: expect.stringMatching(/version 2; only version 3/) });
+    expect((await refusal(handMadeModel({ subgraphs: [] }))).code).toBe('DAMAGED');
+    const missingTensor = handMadeModel({ subgraphs: [{ tensors: [{ shape: [1, 32, 32, 3], name: 'image' }], inputs: [0], outputs: [5] }] });
+    expect(await refusal(missingTensor)).toMatchObject({ code: 'DAMAGED', message: expect.stringMatching(/names tensor 5, which it does not have/) });
+    const missingBuffer = handMadeModel({ buffers: [] });
+    expect((await refusal(missingBuffer)).message).toMatch(/names buffer 0/);
+  });
+});
