@@ -146,7 +146,7 @@ async function main() {
       stage: 'disease', contract: { scaling: '-1-1', mean: null, std: null, resize: 'stretch' }, thresholds: { confidence: 0.5, margin: 0 },
       mapping: labels.map((_, d) => ({ recordId: `bench-d${d}`, verdict: null })), note: 'bench',
     }));
-    form.append('model', new Blob([model]), 'bench.tflite');
+    form.append('model', new Blob([Buffer.from(model)]), 'bench.tflite');
     const uploaded = await fetch(`${server.url}/api/models`, { method: 'POST', headers: { cookie }, body: form });
     if (uploaded.status !== 201) throw new Error(`upload failed: ${uploaded.status} ${await uploaded.text()}`);
     const { id } = await uploaded.json() as { id: string };

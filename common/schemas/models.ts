@@ -178,9 +178,6 @@ export const rollbackSchema = z.object({
 
 export const endPilotSchema = z.object({ stage: z.enum(MODEL_STAGES) }).strict();
 
-/** A publish refused by its checks: what failed, so the screen can offer the override. */
-export const publishRefusalSchema = z.object({ error: z.string(), checks: z.array(z.string()) });
-
 const classMetricsSchema = z.object({
   index: z.number(),
   label: z.string(),
@@ -249,35 +246,3 @@ export const predictionPhotoSchema = z.object({
 });
 export const cellPhotosSchema = z.object({ photos: z.array(predictionPhotoSchema), total: z.number() });
 export type PredictionPhoto = z.infer<typeof predictionPhotoSchema>;
-
-/** What the farmer app gets for one stage. */
-export const publicModelSchema = z.object({
-  stage: z.enum(MODEL_STAGES),
-  channel: z.enum(MODEL_CHANNELS),
-  version: z.string(),
-  sha256: z.string(),
-  size: z.number(),
-  url: z.string(),
-  inputShape: z.array(z.number()),
-  inputType: z.string(),
-  contract: pixelContractSchema,
-  thresholds: thresholdsSchema,
-  labels: z.array(z.object({
-    index: z.number(),
-    label: z.string(),
-    recordId: z.string().nullable(),
-    verdict: z.enum(PLANT_VERDICTS).nullable(),
-    name: z.string().nullable(),
-    localName: z.string().nullable(),
-  })),
-  publishedAt: z.string(),
-});
-export type PublicModel = z.infer<typeof publicModelSchema>;
-
-export const publicModelsSchema = z.object({
-  disease: publicModelSchema.nullable(),
-  plant: publicModelSchema.nullable(),
-});
-
-export const publicModelQuerySchema = z.object({ stage: z.enum(MODEL_STAGES).optional() });
-export const publicModelFileParams = z.object({ version: z.string().min(1).max(64).regex(/^[\w.+-]+$/) });

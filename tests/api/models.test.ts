@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelSlug } from '../../common/catalog.js';
 import type { EvaluationReport, ModelsOverview, ScannerModel } from '../../common/schemas/models.js';
 import { evaluationRunner } from '../../server/modules/models/evaluation/runner.js';
-import { pilotBucket } from '../../server/modules/models/service.js';
+import { modelsRepository } from '../../server/modules/models/repository.js';
+import { pilotBucket } from '../../server/modules/models/publishing.js';
 import { DEMO_TEMPERATURE, meanColourClassifier, wrongInputRankModel } from '../../server/modules/models/tflite/recipes.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
@@ -222,14 +223,31 @@ describe('evaluating, publishing and serving a model', () => {
     expect(b.evaluation.photoSetSha256).toBe(a.evaluation.photoSetSha256);
   });
 
-  it('cancels an evaluation that has not started', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `/api/models/${second.id}/evaluations`, headers: { cookie }, payload: { split: 'all' } });
-    const id = res.json().id;
-    const cancel = await t.app.inject({ method: 'POST', url: `/api/models/${second.id}/evaluations/${id}/cancel`, headers: { cookie } });
+  it('cancels an evaluation, waiting or running, and a running one stops at its next batch', async () => {
+    const queue = async (state: 'queued' | 'running') => {
+      const id = crypto.randomUUID();
+      await t.ctx.db.insertInto('model_evaluations').values({
+        id, modelId: second.id, state, split: 'all', seed: 'palayan', ratios: '{}', photoSetSha256: 'x', photoIds: '[]', total: 0, done: 0, cancelRequested: 0,
+        // Another instance's, beating now: this one's runner leaves it alone.
+        claimedBy: state === 'running' ? 'another-instance' : null, heartbeatAt: state === 'running' ? new Date(Date.now() + 60_000).toISOString() : null,
+        accuracy: null, macroF1: null, error: null, createdBy: null, createdAt: new Date().toISOString(), finishedAt: null,
+      }).execute();
+      return id;
+    };
+    const running = await queue('running');
+    const cancel = await t.app.inject({ method: 'POST', url: `/api/models/${second.id}/evaluations/${running}/cancel`, headers: { cookie } });
     expect(cancel.statusCode, cancel.body).toBe(200);
+    // The other instance's next heartbeat is refused, so it stops there.
+    expect(await modelsRepository.beat(t.ctx.db, running, 'another-instance', 16, new Date().toISOString())).toBe(false);
+    await t.ctx.db.deleteFrom('model_evaluations').where('id', '=', running).execute();
+
+    const waiting = await queue('queued');
+    expect((await t.app.inject({ method: 'POST', url: `/api/models/${second.id}/evaluations/${waiting}/cancel`, headers: { cookie } })).statusCode).toBe(200);
     await evaluationRunner(t.ctx).idle();
-    const row = await t.ctx.db.selectFrom('model_evaluations').select(['state']).where('id', '=', id).executeTakeFirstOrThrow();
-    expect(['cancelled']).toContain(row.state);
+    const row = await t.ctx.db.selectFrom('model_evaluations').select(['state']).where('id', '=', waiting).executeTakeFirstOrThrow();
+    expect(row.state).toBe('cancelled');
+    // Nothing left to cancel.
+    expect((await t.app.inject({ method: 'POST', url: `/api/models/${second.id}/evaluations/${waiting}/cancel`, headers: { cookie } })).statusCode).toBe(409);
   });
 
   it('refuses to publish a model with no evaluation on the current test split, unless a reason is written', async () => {

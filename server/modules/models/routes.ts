@@ -5,9 +5,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { MODEL_LIMITS, MODEL_TEXTS, MODELS_PATHS } from '../../../common/models.js';
 import {
   cellPhotosSchema, cellQuerySchema, endPilotSchema, evaluationParams, evaluationReportSchema, evaluationRequestSchema, modelIdParams,
-  modelInspectionSchema, modelMappingSchema, modelSettingsSchema, modelsOverviewSchema, publicModelFileParams, publicModelQuerySchema,
-  publicModelsSchema, publishSchema, rollbackSchema, scannerModelSchema,
+  modelInspectionSchema, modelMappingSchema, modelSettingsSchema, modelsOverviewSchema, publishSchema, rollbackSchema, scannerModelSchema,
 } from '../../../common/schemas/models.js';
+import { publicModelFileParams, publicModelQuerySchema, publicModelsSchema } from '../../../common/schemas/public-models.js';
 import { TRAINING_SET } from '../../../common/catalog.js';
 import { z } from '../../../common/schemas/zod.js';
 import { fail } from '../../platform/http/errors.js';
@@ -17,6 +17,7 @@ import { createInstallTokens } from '../../platform/identity/install-tokens.js';
 import { scheduleJob } from '../../platform/writes/jobs.js';
 import { createEvaluationReports } from './evaluation/report.js';
 import { evaluationRunner } from './evaluation/runner.js';
+import { createModelPublishing } from './publishing.js';
 import { createModelsService, type ModelParts } from './service.js';
 
 const ACCESS = { access: 'scannerModels.manage' as const };
@@ -91,6 +92,7 @@ const routes: FastifyPluginAsync = async (app) => {
   const runner = evaluationRunner(app.ctx);
   const service = createModelsService(app.ctx, () => { void runner.kick(); });
   const reports = createEvaluationReports(app.ctx);
+  const publishing = createModelPublishing(app.ctx);
   const installs = createInstallTokens(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -165,7 +167,7 @@ const routes: FastifyPluginAsync = async (app) => {
     config: ACCESS,
     schema: { tags, summary: 'Publishes to live or to the pilot (a share of installs); refused with 409 and the failed checks unless overrideReason is given', params: modelIdParams, body: publishSchema, response: { 200: modelsOverviewSchema } },
   }, async (request) => {
-    await service.publish(request.params.id, request.body, requireAuth(request).actor);
+    await publishing.publish(request.params.id, request.body, requireAuth(request).actor);
     return service.overview();
   });
 
@@ -173,7 +175,7 @@ const routes: FastifyPluginAsync = async (app) => {
     config: ACCESS,
     schema: { tags, summary: 'Makes the previous live model of a stage live again', body: rollbackSchema, response: { 200: modelsOverviewSchema } },
   }, async (request) => {
-    await service.rollback(request.body.stage, request.body.note, requireAuth(request).actor);
+    await publishing.rollback(request.body.stage, request.body.note, requireAuth(request).actor);
     return service.overview();
   });
 
@@ -181,7 +183,7 @@ const routes: FastifyPluginAsync = async (app) => {
     config: ACCESS,
     schema: { tags, summary: 'Ends a stage\'s pilot: every install gets the live model', body: endPilotSchema, response: { 200: modelsOverviewSchema } },
   }, async (request) => {
-    await service.endPilot(request.body.stage, requireAuth(request).actor);
+    await publishing.endPilot(request.body.stage, requireAuth(request).actor);
     return service.overview();
   });
 
@@ -194,7 +196,7 @@ const routes: FastifyPluginAsync = async (app) => {
     },
   }, async (request, reply) => {
     const installId = await installs.installOf(request.headers.authorization);
-    const all = await service.forInstall(installId);
+    const all = await publishing.forInstall(installId);
     const body = request.query.stage ? { disease: null, plant: null, [request.query.stage]: all[request.query.stage] } : all;
     const etag = `"${crypto.createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
     reply.header('etag', etag);
@@ -209,7 +211,7 @@ const routes: FastifyPluginAsync = async (app) => {
     schema: { tags: ['public'], summary: 'A published model file (install token): ETag is its sha256; Range requests resume a download (206)', params: publicModelFileParams },
   }, async (request, reply) => {
     await installs.installOf(request.headers.authorization);
-    return sendModelFile(request, reply, app, await service.publishedFile(request.params.version));
+    return sendModelFile(request, reply, app, await publishing.publishedFile(request.params.version));
   });
 };
 

@@ -1,22 +1,18 @@
 import crypto from 'node:crypto';
 import { TRAINING_SET } from '../../../common/catalog.js';
+import { MODEL_LIMITS, MODEL_TEXTS, modelVersionName, type EvaluationSplit, type ModelChannel, type ModelStage } from '../../../common/models.js';
 import {
-  MODEL_LIMITS, MODEL_TEXTS, modelVersionName, type EvaluationSplit, type ModelChannel, type ModelStage,
-} from '../../../common/models.js';
-import {
-  modelUploadMetaSchema, pixelContractSchema, thresholdsSchema,
-  type EvaluationSummary, type ModelInspection, type ModelsOverview, type PixelContract, type PublicModel, type ScannerModel, type Thresholds,
+  modelInspectMetaSchema, modelUploadMetaSchema, type EvaluationSummary, type ModelUploadMeta, type ModelInspection, type ModelsOverview, type PixelContract, type ScannerModel, type Thresholds,
 } from '../../../common/schemas/models.js';
-import type { z } from '../../../common/schemas/zod.js';
 import type { ScannerModelsTable } from '../../db/types/models.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail, invalid } from '../../platform/http/errors.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
-import { trainingSelection } from '../training/service.js';
-import { confirmMapping, parseLabelsText, suggestTarget, type LabelTarget, type RecordOption, type StoredLabel } from './labels.js';
+import { confirmMapping, parseLabelsText, suggestTarget, type LabelTarget } from './labels.js';
 import { modelsRepository as repo } from './repository.js';
+import { contractOf, inputShapeOf, labelsOf, liveRecords, photoSet, thresholdsOf } from './stored.js';
 import { readTfliteModel, TfliteFileError } from './tflite/read-model.js';
 
 const TOPIC = 'scanner_models';
@@ -25,17 +21,6 @@ const COLLECTION = MODEL_TEXTS.audit.collection;
 /** What an upload request carried: the "meta" field's text, a labels file, the model file. */
 export interface ModelParts { meta: string | null; labelsText: string | null; model: Buffer | null }
 
-export const parseJson = <T>(text: string): T => JSON.parse(text) as T;
-export const contractOf = (row: ScannerModelsTable): PixelContract => pixelContractSchema.parse(parseJson(row.contract));
-export const thresholdsOf = (row: ScannerModelsTable): Thresholds => thresholdsSchema.parse(parseJson(row.thresholds));
-export const labelsOf = (row: ScannerModelsTable): StoredLabel[] => parseJson<StoredLabel[]>(row.labels);
-export const inputShapeOf = (row: ScannerModelsTable): number[] => parseJson<number[]>(row.inputShape);
-
-/** The share bucket of an install for a stage's pilot, in [0, 100): fixed by its id, so the same phones stay in. */
-export function pilotBucket(installId: string, stage: ModelStage): number {
-  return (crypto.createHash('sha256').update(`model-pilot:${stage}:${installId}`).digest().readUInt32BE(0) / 2 ** 32) * 100;
-}
-
 async function readModelFile(bytes: Buffer) {
   try {
     return await readTfliteModel(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
@@ -43,10 +28,6 @@ async function readModelFile(bytes: Buffer) {
     if (err instanceof TfliteFileError) invalid({ file: err.message });
     throw err;
   }
-}
-
-async function liveRecords(ctx: AppContext): Promise<RecordOption[]> {
-  return (await repo.records(ctx.db)).map((r) => ({ id: r.id, name: r.name, localName: r.localName || null, trainingClass: r.isTrainingClass === 1 }));
 }
 
 /** The labels of an upload: given in meta, else the labels file, else the model's metadata; refused unless one per output. */
@@ -63,21 +44,6 @@ function labelsFor(given: string[] | undefined, labelsText: string | null, fromM
     seen.add(l);
   }
   return pick;
-}
-
-/**
- * The current training set's held-out photos as an evaluation scores them: the split's
- * (photo id, record id) pairs in a fixed order, and their digest. Equal digests mean the same
- * photos in the same classes.
- */
-export async function photoSet(ctx: AppContext, split: EvaluationSplit, seed: string) {
-  const { train, validation } = TRAINING_SET.defaultRatios;
-  const selection = await trainingSelection(ctx, { seed, train, validation, conflicts: 'exclude' });
-  const pairs = selection.photos.filter((p) => split === 'all' || p.split === split).map((p) => [p.id, p.entryId] as [string, string])
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const digest = crypto.createHash('sha256');
-  for (const [id, record] of pairs) digest.update(`${id}:${record}\n`);
-  return { pairs, sha256: digest.digest('hex') };
 }
 
 export function createModelsService(ctx: AppContext, onQueued: () => void = () => undefined) {
@@ -121,24 +87,6 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
     const row = await repo.find(ctx.db, id);
     if (!row) fail('NOT_FOUND');
     return row;
-  }
-
-  /** What stops a model from being published: labels without a live record, no evaluation on the current test split. */
-  async function publishChecks(row: ScannerModelsTable): Promise<string[]> {
-    const checks: string[] = [];
-    const labels = labelsOf(row);
-    const live = new Set((await liveRecords(ctx)).map((r) => r.id));
-    const unmapped = labels.filter((l) => (row.stage === 'plant' ? !l.verdict : !l.recordId || !live.has(l.recordId))).map((l) => l.label);
-    if (unmapped.length > 0) checks.push(MODEL_TEXTS.refused.unmappedLabels(unmapped));
-    if (row.stage === 'disease') {
-      const set = await photoSet(ctx, 'test', TRAINING_SET.defaultSeed);
-      if (!(await repo.doneOnPhotoSet(ctx.db, row.id, set.sha256))) checks.push(MODEL_TEXTS.refused.noEvaluation);
-    }
-    return checks;
-  }
-
-  async function latest(stage: string, channel: ModelChannel) {
-    return (await repo.channelHistory(ctx.db, stage, channel, 1))[0] ?? null;
   }
 
   return {
@@ -270,116 +218,6 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       return (await this.detail(id)).evaluations.find((x) => x.id === evaluationId)!;
     },
 
-    /**
-     * Puts a model on a channel. Refused (409 naming the checks) when a label means no live
-     * record, or a disease classifier has no finished evaluation on the current test split,
-     * unless a written reason overrides, which is audited with the publish.
-     */
-    async publish(id: string, input: { channel: ModelChannel; share?: number | undefined; note: string; overrideReason?: string | undefined }, actor: Actor): Promise<void> {
-      const row = await modelOr404(id);
-      const reason = input.overrideReason?.trim() ?? '';
-      if (input.overrideReason !== undefined && reason.length < MODEL_LIMITS.minReasonLength) invalid({ overrideReason: MODEL_TEXTS.reasonNeeded });
-      const checks = await publishChecks(row);
-      if (checks.length > 0 && !reason) fail('CONFLICT', checks.join(' '), undefined, { checks });
-      const share = input.channel === 'live' ? 100 : input.share ?? 10;
-      await runCommand(ctx, actor, async (trx, cmd) => {
-        const [live] = await repo.channelHistory(trx, row.stage, 'live', 1);
-        const [current] = await repo.channelHistory(trx, row.stage, input.channel, 1);
-        if (input.channel === 'live' && live?.modelId === id) fail('CONFLICT', MODEL_TEXTS.alreadyLive);
-        if (input.channel === 'pilot' && live?.modelId === id) fail('CONFLICT', MODEL_TEXTS.pilotIsLive);
-        await repo.appendPublication(trx, {
-          id: newId(), stage: row.stage, channel: input.channel, action: 'publish', modelId: id, share, note: input.note,
-          overrideReason: checks.length > 0 ? reason : null, createdBy: actor.fullname, createdAt: nowIso(),
-        }, current?.seq ?? 0);
-        // A model made live leaves the pilot it was in.
-        if (input.channel === 'live') {
-          const [pilot] = await repo.channelHistory(trx, row.stage, 'pilot', 1);
-          if (pilot?.modelId === id) {
-            await repo.appendPublication(trx, { id: newId(), stage: row.stage, channel: 'pilot', action: 'end-pilot', modelId: null, share: 0, note: input.note, overrideReason: null, createdBy: actor.fullname, createdAt: nowIso() }, pilot.seq);
-          }
-        }
-        await cmd.audit({
-          action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version,
-          description: checks.length > 0 ? MODEL_TEXTS.audit.override(row.version) : MODEL_TEXTS.audit.published(row.version, input.channel),
-          changes: { before: { channel: input.channel, modelId: current?.modelId ?? null, share: current ? Number(current.share) : 0 }, after: { channel: input.channel, modelId: id, version: row.version, share } },
-          details: { note: input.note, ...(checks.length > 0 ? { overrideReason: reason, failedChecks: checks } : {}) },
-        });
-        cmd.publish({ topic: TOPIC, id, op: 'update' });
-      }).catch((err: unknown) => rethrowSeqRace(err));
-    },
-
-    /** Makes the live model before the current one live again. */
-    async rollback(stage: ModelStage, note: string, actor: Actor): Promise<void> {
-      await runCommand(ctx, actor, async (trx, cmd) => {
-        const history = await repo.channelHistory(trx, stage, 'live', 500);
-        const current = history[0];
-        const previous = current ? history.slice(1).find((h) => h.modelId && h.modelId !== current.modelId) : undefined;
-        if (!current || !previous) fail('CONFLICT', MODEL_TEXTS.rollbackNone);
-        const [from, to] = await Promise.all([repo.find(trx, current.modelId!), repo.find(trx, previous.modelId!)]);
-        await repo.appendPublication(trx, {
-          id: newId(), stage, channel: 'live', action: 'rollback', modelId: previous.modelId, share: 100, note, overrideReason: null, createdBy: actor.fullname, createdAt: nowIso(),
-        }, current.seq);
-        await cmd.audit({
-          action: 'UPDATE', collection: COLLECTION, documentId: previous.modelId, documentName: to?.version ?? null,
-          description: MODEL_TEXTS.audit.rolledBack(from?.version ?? '?', to?.version ?? '?'),
-          changes: { before: { channel: 'live', modelId: current.modelId, version: from?.version ?? null }, after: { channel: 'live', modelId: previous.modelId, version: to?.version ?? null } },
-          details: { note },
-        });
-        cmd.publish({ topic: TOPIC, id: previous.modelId, op: 'update' });
-      }).catch((err: unknown) => rethrowSeqRace(err));
-    },
-
-    async endPilot(stage: ModelStage, actor: Actor): Promise<void> {
-      await runCommand(ctx, actor, async (trx, cmd) => {
-        const [pilot] = await repo.channelHistory(trx, stage, 'pilot', 1);
-        if (!pilot?.modelId) fail('CONFLICT', MODEL_TEXTS.noPilot);
-        const model = await repo.find(trx, pilot.modelId);
-        await repo.appendPublication(trx, { id: newId(), stage, channel: 'pilot', action: 'end-pilot', modelId: null, share: 0, note: '', overrideReason: null, createdBy: actor.fullname, createdAt: nowIso() }, pilot.seq);
-        await cmd.audit({
-          action: 'UPDATE', collection: COLLECTION, documentId: pilot.modelId, documentName: model?.version ?? null, description: MODEL_TEXTS.audit.pilotEnded(model?.version ?? '?'),
-          changes: { before: { channel: 'pilot', modelId: pilot.modelId, share: Number(pilot.share) }, after: { channel: 'pilot', modelId: null, share: 0 } },
-        });
-        cmd.publish({ topic: TOPIC, id: pilot.modelId, op: 'update' });
-      }).catch((err: unknown) => rethrowSeqRace(err));
-    },
-
-    /** The model one install gets for each stage: the pilot's when the install falls in its share, else the live one. */
-    async forInstall(installId: string): Promise<Record<ModelStage, PublicModel | null>> {
-      const current = await repo.current(ctx.db);
-      const out: Record<ModelStage, PublicModel | null> = { disease: null, plant: null };
-      for (const stage of ['disease', 'plant'] as const) {
-        const live = current.find((c) => c.stage === stage && c.channel === 'live' && c.modelId);
-        const pilot = current.find((c) => c.stage === stage && c.channel === 'pilot' && c.modelId);
-        const pick = pilot && pilotBucket(installId, stage) < Number(pilot.share) ? pilot : live;
-        if (!pick) continue;
-        const row = await repo.find(ctx.db, pick.modelId!);
-        if (!row) continue;
-        const labels = labelsOf(row);
-        const names = new Map((await repo.recordNames(ctx.db, labels.map((l) => l.recordId).filter((x): x is string => !!x))).map((r) => [r.id, r]));
-        out[stage] = {
-          stage, channel: pick.channel as ModelChannel, version: row.version, sha256: row.sha256, size: Number(row.size),
-          url: `/api/public/v1/models/${encodeURIComponent(row.version)}/file`, inputShape: inputShapeOf(row), inputType: row.inputType,
-          contract: contractOf(row), thresholds: thresholdsOf(row),
-          labels: labels.map((l, index) => {
-            const r = l.recordId ? names.get(l.recordId) : undefined;
-            return { index, label: l.label, recordId: l.recordId, verdict: l.verdict, name: r?.name ?? null, localName: r?.localName || null };
-          }),
-          publishedAt: pick.createdAt,
-        };
-      }
-      return out;
-    },
-
-    /** A model file the farmer app may download: one that has been on a channel. */
-    async publishedFile(version: string) {
-      const row = await repo.findByVersion(ctx.db, version);
-      if (!row) fail('NOT_FOUND');
-      const published = (await repo.channelHistory(ctx.db, row.stage, 'live', 500)).some((p) => p.modelId === row.id)
-        || (await repo.channelHistory(ctx.db, row.stage, 'pilot', 500)).some((p) => p.modelId === row.id);
-      if (!published) fail('NOT_FOUND');
-      return row;
-    },
-
     async file(id: string) {
       return modelOr404(id);
     },
@@ -394,19 +232,12 @@ function parseMeta(text: string | null, kind: 'upload' | 'inspect') {
     invalid({ meta: MODEL_TEXTS.metaInvalid });
   }
   if (raw === null || typeof raw !== 'object') invalid({ meta: MODEL_TEXTS.metaInvalid });
-  const schema = kind === 'upload' ? modelUploadMetaSchema : modelUploadMetaSchema.pick({ stage: true, labels: true });
+  const schema = kind === 'upload' ? modelUploadMetaSchema : modelInspectMetaSchema;
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     invalid({ [String(issue.path[0] ?? 'meta')]: issue.message });
   }
-  return parsed.data as z.infer<typeof modelUploadMetaSchema>;
-}
-
-/** Two publishes that read the same channel state: the second's seq is taken (unique), so it is told to look again. */
-function rethrowSeqRace(err: unknown): never {
-  const text = String((err as { message?: string })?.message ?? '');
-  if (/unique|model_publications_seq/i.test(text)) fail('CONFLICT');
-  throw err;
+  return parsed.data as ModelUploadMeta;
 }
 

@@ -13,7 +13,7 @@ export interface InputSpec {
  * resampling (stretched, centre-cropped or letterboxed), then scaled per channel. A uint8
  * model takes the 0–255 values as they are (its quantisation carries the scaling).
  */
-export async function prepareInput(photo: Buffer, contract: PixelContract, spec: InputSpec): Promise<Float32Array | Uint8Array> {
+export async function prepareInput(photo: Buffer, contract: PixelContract, spec: InputSpec): Promise<Float32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>> {
   const fit = contract.resize === 'stretch' ? 'fill' : contract.resize === 'center-crop' ? 'cover' : 'contain';
   const { data } = await sharp(photo, { failOn: 'none' })
     .rotate()
@@ -22,7 +22,7 @@ export async function prepareInput(photo: Buffer, contract: PixelContract, spec:
     .resize(spec.width, spec.height, { fit, kernel: 'linear', position: 'centre', background: { r: 0, g: 0, b: 0 } })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  if (spec.type === 'uint8') return new Uint8Array(data.buffer, data.byteOffset, data.length);
+  if (spec.type === 'uint8') return new Uint8Array(data);
   const out = new Float32Array(data.length);
   const mean = contract.mean ?? [0, 0, 0];
   const std = contract.std ?? [1, 1, 1];

@@ -6,7 +6,7 @@ import { csvFileText } from '../../../platform/spreadsheets/csv-file.js';
 import { fileUrl } from '../../../platform/storage/storage.js';
 import { photoReads } from '../../photos/repository/reads.js';
 import { modelsRepository as repo } from '../repository.js';
-import { labelsOf, parseJson, photoSet, thresholdsOf } from '../service.js';
+import { labelsOf, parseJson, photoSet, thresholdsOf } from '../stored.js';
 import {
   atThreshold, computeMetrics, coverageCurve, isRight, predictedKey, recordKey, type LabelMeaning, type ScoredPhoto,
 } from './metrics.js';

@@ -7,7 +7,7 @@ import { readStored } from '../../../platform/storage/stored-files.js';
 import { isoIn, nowIso } from '../../../platform/support/clock.js';
 import { photoReads } from '../../photos/repository/reads.js';
 import { modelsRepository as repo } from '../repository.js';
-import { contractOf, inputShapeOf, labelsOf, parseJson } from '../service.js';
+import { contractOf, inputShapeOf, labelsOf, parseJson } from '../stored.js';
 import { computeMetrics } from './metrics.js';
 import type { ScoreReply, ScoreRequest } from './worker.js';
 

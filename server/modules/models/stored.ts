@@ -1,0 +1,35 @@
+import crypto from 'node:crypto';
+import { TRAINING_SET } from '../../../common/catalog.js';
+import type { EvaluationSplit } from '../../../common/models.js';
+import { pixelContractSchema, thresholdsSchema, type PixelContract, type Thresholds } from '../../../common/schemas/models.js';
+import type { ScannerModelsTable } from '../../db/types/models.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { trainingSelection } from '../training/service.js';
+import type { RecordOption, StoredLabel } from './labels.js';
+import { modelsRepository as repo } from './repository.js';
+
+/** A stored model's JSON columns, read. */
+export const parseJson = <T>(text: string): T => JSON.parse(text) as T;
+export const contractOf = (row: ScannerModelsTable): PixelContract => pixelContractSchema.parse(parseJson(row.contract));
+export const thresholdsOf = (row: ScannerModelsTable): Thresholds => thresholdsSchema.parse(parseJson(row.thresholds));
+export const labelsOf = (row: ScannerModelsTable): StoredLabel[] => parseJson<StoredLabel[]>(row.labels);
+export const inputShapeOf = (row: ScannerModelsTable): number[] => parseJson<number[]>(row.inputShape);
+
+export async function liveRecords(ctx: AppContext): Promise<RecordOption[]> {
+  return (await repo.records(ctx.db)).map((r) => ({ id: r.id, name: r.name, localName: r.localName || null, trainingClass: r.isTrainingClass === 1 }));
+}
+
+/**
+ * The current training set's held-out photos as an evaluation scores them: the split's
+ * (photo id, record id) pairs in a fixed order, and their digest. Equal digests mean the same
+ * photos in the same classes.
+ */
+export async function photoSet(ctx: AppContext, split: EvaluationSplit, seed: string) {
+  const { train, validation } = TRAINING_SET.defaultRatios;
+  const selection = await trainingSelection(ctx, { seed, train, validation, conflicts: 'exclude' });
+  const pairs = selection.photos.filter((p) => split === 'all' || p.split === split).map((p) => [p.id, p.entryId] as [string, string])
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const digest = crypto.createHash('sha256');
+  for (const [id, record] of pairs) digest.update(`${id}:${record}\n`);
+  return { pairs, sha256: digest.digest('hex') };
+}
