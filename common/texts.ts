@@ -53,6 +53,8 @@ export const SHELL = {
     accounts: COLLECTIONS.accounts.nav.label,
     history: 'History Logs',
     maintenance: 'File Maintenance',
+    /** MODEL_TEXTS.nav (common/models.ts), here so the login bundle need not hold the models' texts. */
+    scannerModels: 'Scanner models',
   },
   accountSettings: 'Account Settings',
   systemSettings: 'System Settings',

@@ -21,6 +21,7 @@ export const NAV: NavEntry[] = [
   }),
   { label: SHELL.nav.history, path: '/dashboard/history_logs', permission: 'history.view' },
   { label: SHELL.nav.maintenance, path: '/dashboard/file_maintenance', permission: 'maintenance.manage' },
+  { label: SHELL.nav.scannerModels, path: '/dashboard/scanner_models', permission: 'scannerModels.manage' },
 ];
 
 function trimSlashes(path: string): string {

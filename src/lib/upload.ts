@@ -1,7 +1,6 @@
 import { SESSION_PATH } from '../../common/first-visit';
-import type { ApiErrorBody } from '../../common/schemas/auth';
 import { ERRORS } from '../../common/texts';
-import { api, ApiError } from './api';
+import { api, ApiError, errorOf } from './api';
 
 /** No byte sent and no answer for this long: the connection is taken as lost (a brownout leaves requests hanging). */
 const STALL_MS = 45_000;
@@ -34,10 +33,10 @@ export function sendForm<T>(url: string, form: FormData, onProgress: (fraction: 
       let data: unknown;
       try { data = JSON.parse(xhr.responseText); } catch { data = undefined; }
       if (xhr.status >= 200 && xhr.status < 300 && data) { resolve(data as T); return; }
-      const err = (data as ApiErrorBody | undefined)?.error;
+      const err = errorOf(data);
       // The session check tells the shell when the session is gone (it then goes to /login).
       if (xhr.status === 401) void api(SESSION_PATH).catch(() => undefined);
-      reject(new ApiError(xhr.status, err?.code ?? 'INTERNAL', err?.message ?? (xhr.status === 413 ? ERRORS.payloadTooLarge : ERRORS.internal), err?.fields ?? {}));
+      reject(new ApiError(xhr.status, err?.code ?? 'INTERNAL', err?.message ?? (xhr.status === 413 ? ERRORS.payloadTooLarge : ERRORS.internal), err?.fields ?? {}, err?.reason, err));
     };
     xhr.onerror = () => { done(); reject(connectionLost()); };
     xhr.onabort = () => { done(); reject(lost ? connectionLost() : new DOMException('Aborted', 'AbortError')); };

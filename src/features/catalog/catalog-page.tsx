@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Plus } from 'lucide-react';
 import type { CatalogKind } from '../../../common/catalog';
 import { CATALOG_LABELS } from '../../../common/catalog-texts';
@@ -22,7 +23,13 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
   const toast = useToast();
   const [search, setSearch] = useState('');
   const list = useCatalogList(kind, search);
-  const [viewId, setViewId] = useState<string | null>(null);
+  // ?open=<id> opens an entry's view (links from other screens, such as a model's report).
+  const [params, setParams] = useSearchParams();
+  const [viewId, setViewId] = useState<string | null>(() => params.get('open'));
+  const closeView = () => {
+    setViewId(null);
+    if (params.has('open')) setParams((p) => { const next = new URLSearchParams(p); next.delete('open'); return next; }, { replace: true });
+  };
   const [formTarget, setFormTarget] = useState<FormTarget | null>(null);
   const [deleting, setDeleting] = useState<CatalogEntry | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -82,7 +89,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
         </>
       )}
 
-      <EntryViewDialog kind={kind} id={viewId} onClose={() => setViewId(null)} />
+      <EntryViewDialog kind={kind} id={viewId} onClose={closeView} />
       <EntryFormDialog kind={kind} target={formTarget} onClose={() => setFormTarget(null)} />
       <ConfirmByTyping
         open={deleting !== null}

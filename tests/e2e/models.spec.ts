@@ -1,0 +1,194 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import sharp from 'sharp';
+import { MODEL_SCREEN_TEXTS as S } from '../../common/model-screen-texts';
+import { MODEL_TEXTS as T } from '../../common/models';
+import { SHELL } from '../../common/texts';
+import { expect, test, type E2EServer } from './fixtures';
+import { importExport, signIn } from './support';
+
+const SHOTS = '.tmp/screens';
+const SCANNER = path.join('demo-data', 'scanner');
+/** The demo classifier (`npm run models:make`): it names the demo disease whose colour is nearest a photo's mean colour. */
+const MODEL_FILE = path.join(SCANNER, 'demo-disease-classifier.tflite');
+/** How the demo model takes a photo, as models:make builds it. */
+const DEMO_CONTRACT = { scaling: '0-1', resize: 'stretch' } as const;
+const CLASSES = (JSON.parse(fs.readFileSync(path.join(SCANNER, 'classes.json'), 'utf8')) as { classes: Array<{ name: string; meanColour: [number, number, number] }> }).classes;
+const PHOTOS_PER_CLASS = 3;
+
+/**
+ * A photo whose mean colour is the class's: 8 × 8 blocks a little lighter or darker than it
+ * (the offsets sum to zero). A plain colour would not do: every plain photo has the same
+ * perceptual hash, so all would be copies of one another across diseases and left out of the
+ * training set as conflicts.
+ */
+async function classPhoto(colour: [number, number, number], seed: number): Promise<Buffer> {
+  const size = 128;
+  const cells = 8;
+  let s = seed * 7919 + 17;
+  const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const raw = Array.from({ length: cells * cells }, () => Math.round(rnd() * 20 - 10));
+  const mean = raw.reduce((a, b) => a + b, 0) / raw.length;
+  const offsets = raw.map((o) => o - mean);
+  const data = Buffer.alloc(size * size * 3);
+  for (let y = 0; y < size; y += 1) {
+    for (let x = 0; x < size; x += 1) {
+      const offset = offsets[Math.floor((y * cells) / size) * cells + Math.floor((x * cells) / size)]!;
+      for (let c = 0; c < 3; c += 1) data[(y * size + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(colour[c]! + offset)));
+    }
+  }
+  return sharp(data, { raw: { width: size, height: size, channels: 3 } }).jpeg({ quality: 95, chromaSubsampling: '4:4:4' }).toBuffer();
+}
+
+/**
+ * The twelve demo diseases by name (the model's labels are their slugs, so each is suggested by
+ * name), each with a few photos of its colour; through the import command, as other specs make
+ * diseases (the add form asks for 800 photos).
+ */
+async function seedDemoDiseases(app: E2EServer): Promise<void> {
+  const files: Record<string, Buffer> = {};
+  const diseases: Record<string, Record<string, unknown>> = {};
+  for (const [k, c] of CLASSES.entries()) {
+    const images: string[] = [];
+    for (let n = 0; n < PHOTOS_PER_CLASS; n += 1) {
+      const file = `class${k}-photo${n}.jpg`;
+      files[file] = await classPhoto(c.meanColour, k * 100 + n + 1);
+      images.push(`{{files}}/${file}`);
+    }
+    diseases[crypto.randomUUID()] = { name: c.name, scientificName: 'Demo', createdAt: new Date(Date.UTC(2026, 0, 1, 0, k)).toISOString(), images };
+  }
+  await importExport(app, { rice_local_diseases: diseases }, files);
+}
+
+/** Uploads the demo model through the dialog: settings, Check file, every label suggested, Upload model. */
+async function uploadDemoModel(page: Page, note: string): Promise<void> {
+  await page.getByRole('button', { name: T.upload }).first().click();
+  const dialog = page.getByRole('dialog', { name: S.form.uploadTitle });
+  await dialog.getByLabel(S.form.modelFile, { exact: true }).setInputFiles(MODEL_FILE);
+  await dialog.getByLabel(S.form.scaling, { exact: true }).selectOption(DEMO_CONTRACT.scaling);
+  await dialog.getByLabel(S.form.resize, { exact: true }).selectOption(DEMO_CONTRACT.resize);
+  await dialog.getByLabel(S.form.note, { exact: true }).fill(note);
+  await dialog.getByRole('button', { name: T.check }).click();
+  await expect(dialog.getByTestId('model-facts')).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByTestId('mapping-row')).toHaveCount(CLASSES.length);
+  // Every label is one of the diseases made above: nothing is left unmapped.
+  await expect(dialog.getByTestId('mapping-problems')).toHaveCount(0);
+  await dialog.getByRole('button', { name: T.upload }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+}
+
+/** Publishes through the dialog; when the server's checks refuse, publishes anyway with a reason. Answers whether it had to. */
+async function publish(page: Page, version: string, channel: 'live' | 'pilot', note: string, share?: number): Promise<string[] | null> {
+  await page.getByTestId('model-card').filter({ has: page.getByRole('heading', { name: version, exact: true }) })
+    .getByRole('button', { name: S.list.actions.publish }).click();
+  const dialog = page.getByRole('dialog', { name: S.publishing.title(version) });
+  await dialog.getByRole('radio', { name: new RegExp(`^${T.channel[channel]}`) }).check();
+  if (share !== undefined) await dialog.getByLabel(S.publishing.share, { exact: true }).fill(String(share));
+  await dialog.getByLabel(S.publishing.note, { exact: true }).fill(note);
+  await dialog.getByRole('button', { name: T.publish, exact: true }).click();
+  const checks = dialog.getByTestId('publish-checks');
+  await expect(async () => expect(await dialog.isHidden() || await checks.isVisible()).toBe(true)).toPass({ timeout: 15_000 });
+  if (await dialog.isHidden()) return null;
+  const failed = await checks.getByRole('listitem').allTextContents();
+  await dialog.getByLabel(S.publishing.reason, { exact: true }).fill('The field team needs it before the wet season starts.');
+  await dialog.getByRole('button', { name: S.publishing.override }).click();
+  await expect(dialog).toBeHidden();
+  return failed;
+}
+
+async function axe(page: Page, what: string): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+  const result = await new AxeBuilder({ page }).analyze();
+  expect(result.violations.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help} → ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+}
+
+test('an admin has no Scanner models screen', async ({ page, app }) => {
+  await signIn(page, app, 'ADMIN');
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: SHELL.nav.history })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: T.nav })).toHaveCount(0);
+  await page.goto('/dashboard/scanner_models');
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('a super admin uploads the demo model, evaluates it, reads its report, pilots it, publishes it and rolls back', async ({ page, app }) => {
+  test.setTimeout(300_000);
+  expect(fs.existsSync(MODEL_FILE), `${MODEL_FILE} is made by npm run models:make`).toBe(true);
+  await seedDemoDiseases(app);
+  await fs.promises.mkdir(SHOTS, { recursive: true });
+
+  await signIn(page, app, 'SYSTEM_ADMIN');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: T.nav }).click();
+  await expect(page.getByRole('heading', { level: 1, name: T.title })).toBeVisible();
+  await expect(page.getByTestId('stage-disease').getByTestId('slot-live')).toContainText(T.install.noModel);
+
+  // Model A: uploaded, then scored on every photo of the training set.
+  await uploadDemoModel(page, 'Demo model A');
+  const first = page.getByTestId('model-card').filter({ has: page.getByRole('heading', { name: 'disease-1', exact: true }) });
+  await expect(first).toBeVisible();
+  await expect(first.getByTestId('labels-warning')).toHaveCount(0);
+  await first.getByRole('button', { name: T.evaluate }).click();
+  const evaluate = page.getByRole('dialog', { name: S.list.evaluateTitle('disease-1') });
+  await expect(evaluate.getByLabel(S.list.splitLabel, { exact: true })).toHaveValue('test');
+  await evaluate.getByLabel(S.list.splitLabel, { exact: true }).selectOption('all');
+  await evaluate.getByRole('button', { name: S.list.start }).click();
+  await expect(evaluate).toBeHidden();
+  await expect(first.getByTestId('evaluation-result')).toBeVisible({ timeout: 120_000 });
+  await page.screenshot({ path: `${SHOTS}/models-evaluated.png`, fullPage: true });
+
+  // The report: every photo is its disease's colour, so each lands on the diagonal.
+  await first.getByRole('link', { name: S.list.actions.report }).click();
+  await expect(page).toHaveURL(/\/dashboard\/scanner_models\/[^/]+\/evaluations\/[^/]+$/);
+  const reportUrl = page.url();
+  await expect(page.getByRole('heading', { level: 1, name: S.report.title('disease-1') })).toBeVisible();
+  await expect(page.getByTestId('report-accuracy')).toHaveText('100.0 %');
+  await expect(page.getByTestId('report-comparison')).toHaveText(T.report.noLive);
+  await expect(page.getByTestId('class-row')).toHaveCount(CLASSES.length);
+  await expect(page.getByRole('img', { name: new RegExp(T.report.coverage) })).toBeVisible();
+  const blast = CLASSES[0]!.name;
+  await page.getByTestId('confusion-matrix').getByRole('button', { name: S.report.cellLabel(blast, blast, PHOTOS_PER_CLASS, 1) }).click();
+  const photos = page.getByTestId('cell-photos');
+  await expect(photos.getByTestId('prediction-photo')).toHaveCount(PHOTOS_PER_CLASS);
+  await expect(photos.getByRole('link', { name: S.report.linkFor(S.report.openDisease, blast) })).toHaveCount(PHOTOS_PER_CLASS);
+  await expect(page.getByRole('link', { name: T.report.csv })).toHaveAttribute('href', /\/predictions\.csv$/);
+  await axe(page, 'report');
+  await page.screenshot({ path: `${SHOTS}/models-report.png`, fullPage: true });
+  await page.getByRole('main').getByRole('link', { name: S.report.back, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: T.title })).toBeVisible();
+
+  // Pilot on a fifth of the installs, then everyone.
+  await publish(page, 'disease-1', 'pilot', 'Trying the demo model on a fifth of the installs', 20);
+  const disease = page.getByTestId('stage-disease');
+  await expect(disease.getByTestId('slot-pilot')).toContainText('disease-1');
+  await expect(disease.getByTestId('slot-pilot')).toContainText(S.stagePanel.share(20));
+  await publish(page, 'disease-1', 'live', 'The pilot went well');
+  await expect(disease.getByTestId('slot-live').getByTestId('slot-version')).toHaveText('disease-1');
+
+  // Model B: the same file uploaded again, never evaluated: its publication needs a reason.
+  await uploadDemoModel(page, 'Demo model B');
+  await expect(page.getByTestId('model-card').filter({ has: page.getByRole('heading', { name: 'disease-2', exact: true }) })).toBeVisible();
+  const failed = await publish(page, 'disease-2', 'live', 'Model B for everyone');
+  expect(failed).toContain(T.refused.noEvaluation);
+  await expect(disease.getByTestId('slot-live').getByTestId('slot-version')).toHaveText('disease-2');
+  await expect(page.getByTestId('override-reason').first()).toContainText('The field team needs it before the wet season starts.');
+
+  // One click and a confirmation bring model A back.
+  await disease.getByRole('button', { name: T.rollback }).click();
+  const rollback = page.getByRole('dialog', { name: S.stagePanel.rollbackTitle });
+  await rollback.getByLabel(S.stagePanel.rollbackNote, { exact: true }).fill('Model B was published without an evaluation');
+  await rollback.getByRole('button', { name: T.rollback }).click();
+  await expect(rollback).toBeHidden();
+  await expect(disease.getByTestId('slot-live').getByTestId('slot-version')).toHaveText('disease-1');
+  await expect(page.getByTestId('publication').first()).toHaveAttribute('data-action', 'rollback');
+  await axe(page, 'models');
+  await page.screenshot({ path: `${SHOTS}/models-page.png`, fullPage: true });
+
+  // A photo of the report opens its disease.
+  await page.goto(reportUrl);
+  await page.getByTestId('confusion-matrix').getByRole('button', { name: S.report.cellLabel(blast, blast, PHOTOS_PER_CLASS, 1) }).click();
+  await page.getByTestId('cell-photos').getByRole('link', { name: S.report.linkFor(S.report.openDisease, blast) }).first().click();
+  await expect(page).toHaveURL(/\/dashboard\/rice_diseases\?open=/);
+  await expect(page.getByRole('dialog', { name: blast })).toBeVisible();
+});
