@@ -135,6 +135,7 @@ export const MODEL_SCREEN_TEXTS = {
   report: {
     back: 'Scanner models',
     title: (version: string) => `Evaluation of ${version}`,
+    rerun: 'Run again on these photos',
     loadFailed: 'The report could not be loaded.',
     notDone: (state: string) => `This evaluation is not finished (${state.toLowerCase()}): its report follows when it is done.`,
     summary: 'Summary',

@@ -159,6 +159,8 @@ export const modelSettingsSchema = z.object({
 
 export const evaluationRequestSchema = z.object({
   split: z.enum(EVALUATION_SPLITS).default('test'),
+  /** Scores exactly the photos of this earlier evaluation again (split and seed then come from it). */
+  sameAs: z.string().min(1).max(100).optional(),
   seed: z.string().trim().min(1).max(64).regex(/^[\w.-]+$/).optional(),
 }).strict();
 

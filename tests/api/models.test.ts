@@ -215,12 +215,34 @@ describe('evaluating, publishing and serving a model', () => {
     for (const row of rows) expect(row.predicted_label).toBe(expected.get(row.image_id!)!.predicted);
   });
 
-  it('gives the same numbers when run again on the same photos', async () => {
+  it('gives the same numbers when run again, and can score exactly the same photos after the set changed', async () => {
     const again = await evaluate(first.id);
-    const a = (await t.app.inject({ url: `/api/models/${first.id}/evaluations/${evaluationId}`, headers: { cookie } })).json<EvaluationReport>();
-    const b = (await t.app.inject({ url: `/api/models/${first.id}/evaluations/${again}`, headers: { cookie } })).json<EvaluationReport>();
+    const report = async (id: string) => (await t.app.inject({ url: `/api/models/${first.id}/evaluations/${id}`, headers: { cookie } })).json<EvaluationReport>();
+    const a = await report(evaluationId);
+    const b = await report(again);
     expect(b.matrix).toEqual(a.matrix);
     expect(b.evaluation.photoSetSha256).toBe(a.evaluation.photoSetSha256);
+    expect(b.evaluation.current).toBe(true);
+
+    // A photo added since: the earlier evaluation is no longer of the current set, but a rerun of it scores its own photos.
+    const extra = await twoTonePhoto([10, 20, 30], [10, 20, 30]);
+    const key = 'rice_disease/scan-rice-blast/extra.png';
+    await t.ctx.storage.put(key, extra);
+    await t.ctx.db.insertInto('catalog_images').values({
+      id: 'scan-extra', collection: 'rice_local_diseases', entryId: diseaseIds.get('rice-blast')!, position: 9, status: 'ready', originalKey: key, displayKey: null, thumbKey: null,
+      externalUrl: null, mimeType: 'image/png', sizeBytes: extra.length, width: 96, height: 64, originalName: 'extra.png', sha256: 'extra', uploadedBy: null,
+      createdAt: new Date().toISOString(), linkedAt: new Date().toISOString(), locationCleaned: 1,
+    }).execute();
+    expect((await report(evaluationId)).evaluation.current).toBe(false);
+    const res = await t.app.inject({ method: 'POST', url: `/api/models/${first.id}/evaluations`, headers: { cookie }, payload: { sameAs: evaluationId } });
+    expect(res.statusCode, res.body).toBe(202);
+    await evaluationRunner(t.ctx).kick();
+    await evaluationRunner(t.ctx).idle();
+    const c = await report(res.json().id);
+    expect(c.evaluation.total).toBe(expected.size);
+    expect(c.evaluation.photoSetSha256).toBe(a.evaluation.photoSetSha256);
+    expect(c.matrix).toEqual(a.matrix);
+    await t.ctx.db.deleteFrom('catalog_images').where('id', '=', 'scan-extra').execute();
   });
 
   it('cancels an evaluation, waiting or running, and a running one stops at its next batch', async () => {

@@ -135,8 +135,8 @@ const routes: FastifyPluginAsync = async (app) => {
 
   r.post(`${MODELS_PATHS.list}/:id/evaluations`, {
     config: ACCESS,
-    schema: { tags, summary: 'Queues an evaluation on a split of the current training set (test by default: the ZIP\'s clusters and seed); it runs in the background', params: modelIdParams, body: evaluationRequestSchema, response: { 202: scannerModelSchema.shape.evaluations.element } },
-  }, async (request, reply) => reply.code(202).send(await service.requestEvaluation(request.params.id, request.body.split, request.body.seed ?? TRAINING_SET.defaultSeed, requireAuth(request).actor)));
+    schema: { tags, summary: 'Queues an evaluation on a split of the current training set (test by default: the ZIP\'s clusters and seed), or on exactly the photos of an earlier one (sameAs); it runs in the background', params: modelIdParams, body: evaluationRequestSchema, response: { 202: scannerModelSchema.shape.evaluations.element } },
+  }, async (request, reply) => reply.code(202).send(await service.requestEvaluation(request.params.id, { split: request.body.split, seed: request.body.seed ?? TRAINING_SET.defaultSeed, sameAs: request.body.sameAs }, requireAuth(request).actor)));
 
   r.post(`${MODELS_PATHS.list}/:id/evaluations/:evaluationId/cancel`, {
     config: ACCESS,

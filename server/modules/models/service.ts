@@ -12,7 +12,7 @@ import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
 import { confirmMapping, parseLabelsText, suggestTarget, type LabelTarget } from './labels.js';
 import { modelsRepository as repo } from './repository.js';
-import { contractOf, inputShapeOf, labelsOf, liveRecords, photoSet, thresholdsOf } from './stored.js';
+import { contractOf, inputShapeOf, labelsOf, liveRecords, parseJson, photoSet, thresholdsOf } from './stored.js';
 import { readTfliteModel, TfliteFileError } from './tflite/read-model.js';
 
 const TOPIC = 'scanner_models';
@@ -184,10 +184,20 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
     },
 
     /** Queues an evaluation of the model on a split of the current training set (the photos are fixed now). */
-    async requestEvaluation(id: string, split: EvaluationSplit, seed: string, actor: Actor): Promise<EvaluationSummary> {
+    async requestEvaluation(id: string, choice: { split: EvaluationSplit; seed: string; sameAs?: string | undefined }, actor: Actor): Promise<EvaluationSummary> {
       const row = await modelOr404(id);
       if (row.stage !== 'disease') invalid({ split: MODEL_TEXTS.evaluationOnlyDisease });
-      const set = await photoSet(ctx, split, seed);
+      let { split, seed } = choice;
+      let set: { pairs: Array<[string, string]>; sha256: string };
+      if (choice.sameAs) {
+        const earlier = await repo.findEvaluation(ctx.db, choice.sameAs);
+        if (!earlier) fail('NOT_FOUND');
+        split = earlier.split as EvaluationSplit;
+        seed = earlier.seed;
+        set = { pairs: parseJson<Array<[string, string]>>(earlier.photoIds), sha256: earlier.photoSetSha256 };
+      } else {
+        set = await photoSet(ctx, split, seed);
+      }
       if (set.pairs.length === 0) invalid({ split: MODEL_TEXTS.noPhotos });
       const evaluationId = newId();
       const now = nowIso();

@@ -137,7 +137,7 @@ export function useSaveSettings() {
 export function useStartEvaluation() {
   const store = useStoreOverview();
   return useMutation({
-    mutationFn: ({ id, split }: { id: string; split: EvaluationSplit }) => api<EvaluationSummary>(`${modelPath(id)}/evaluations`, { method: 'POST', body: { split } }),
+    mutationFn: ({ id, split, sameAs }: { id: string; split: EvaluationSplit; sameAs?: string }) => api<EvaluationSummary>(`${modelPath(id)}/evaluations`, { method: 'POST', body: { split, ...(sameAs ? { sameAs } : {}) } }),
     onSuccess: () => { void store.refresh(); },
   });
 }

@@ -1,12 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { ArrowLeft, Download } from 'lucide-react';
+import { ArrowLeft, Download, RotateCw } from 'lucide-react';
+import { Button } from '../../components/ui/button';
+import { useToast } from '../../components/ui/toast';
 import { MODEL_TEXTS as T } from '../../../common/models';
 import { MODEL_SCREEN_TEXTS as S } from '../../../common/model-screen-texts';
 import type { EvaluationReport } from '../../../common/schemas/models';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
-import { predictionsCsvUrl, useEvaluationReport, type PhotoSelection } from './api';
+import { predictionsCsvUrl, useEvaluationReport, useStartEvaluation, type PhotoSelection } from './api';
 import { ConfusionMatrix, type Cell } from './confusion-matrix';
 import { CoverageChart } from './coverage-chart';
 import { formatPercent, formatScore } from './format';
@@ -118,18 +120,30 @@ export function ReportPage() {
   const { id = '', evaluationId = '' } = useParams();
   const query = useEvaluationReport(id, evaluationId);
   const report = query.data;
+  const start = useStartEvaluation();
+  const toast = useToast();
+  const rerun = () => report && start.mutate({ id, split: report.evaluation.split, sameAs: evaluationId }, {
+    onSuccess: () => toast.show(S.list.started),
+    onError: (err) => toast.show(err.message, { tone: 'error' }),
+  });
   const csv = (
     <a href={predictionsCsvUrl(id, evaluationId)} download
       className="inline-flex h-10 items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-400">
       <Download className="h-4 w-4" aria-hidden />{T.report.csv}
     </a>
   );
+  const actions = (
+    <div className="flex flex-wrap gap-2">
+      <Button variant="secondary" onClick={rerun} disabled={start.isPending}><RotateCw className="h-4 w-4" aria-hidden />{S.report.rerun}</Button>
+      {csv}
+    </div>
+  );
   return (
     <div className="space-y-5">
       <Link to="/dashboard/scanner_models" className="inline-flex items-center gap-1 text-sm text-slate-600 hover:text-slate-900">
         <ArrowLeft className="h-4 w-4" aria-hidden />{S.report.back}
       </Link>
-      <PageHeader title={report ? S.report.title(report.evaluation.version) : T.title} actions={report?.evaluation.state === 'done' ? csv : undefined} />
+      <PageHeader title={report ? S.report.title(report.evaluation.version) : T.title} actions={report?.evaluation.state === 'done' ? actions : undefined} />
       {query.isPending ? (
         <div className="flex items-center justify-center rounded-2xl border border-slate-200 bg-white p-12"><Spinner /></div>
       ) : query.isError || !report ? (
