@@ -188,16 +188,10 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       const row = await modelOr404(id);
       if (row.stage !== 'disease') invalid({ split: MODEL_TEXTS.evaluationOnlyDisease });
       let { split, seed } = choice;
-      let set: { pairs: Array<[string, string]>; sha256: string };
-      if (choice.sameAs) {
-        const earlier = await repo.findEvaluation(ctx.db, choice.sameAs);
-        if (!earlier) fail('NOT_FOUND');
-        split = earlier.split as EvaluationSplit;
-        seed = earlier.seed;
-        set = { pairs: parseJson<Array<[string, string]>>(earlier.photoIds), sha256: earlier.photoSetSha256 };
-      } else {
-        set = await photoSet(ctx, split, seed);
-      }
+      const earlier = choice.sameAs ? await repo.findEvaluation(ctx.db, choice.sameAs) : null;
+      if (choice.sameAs && !earlier) fail('NOT_FOUND');
+      if (earlier) ({ split, seed } = { split: earlier.split as EvaluationSplit, seed: earlier.seed });
+      const set = earlier ? { pairs: parseJson<Array<[string, string]>>(earlier.photoIds), sha256: earlier.photoSetSha256 } : await photoSet(ctx, split, seed);
       if (set.pairs.length === 0) invalid({ split: MODEL_TEXTS.noPhotos });
       const evaluationId = newId();
       const now = nowIso();
