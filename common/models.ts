@@ -41,6 +41,11 @@ export const MODEL_LIMITS = {
   minReasonLength: 10,
   /** Predictions kept per photo. */
   topK: 3,
+  /**
+   * After each photo the evaluation rests this many times as long as the photo took, so it
+   * takes about half a core and the console's other requests keep theirs.
+   */
+  restRatio: 1,
   /** Photos prepared and scored per round trip to the evaluation worker. */
   batch: 16,
   /** Thumbnails shown for one confusion-matrix cell or changed verdict list. */

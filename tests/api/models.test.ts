@@ -224,7 +224,7 @@ describe('evaluating, publishing and serving a model', () => {
     expect(b.evaluation.photoSetSha256).toBe(a.evaluation.photoSetSha256);
     expect(b.evaluation.current).toBe(true);
 
-    // A photo added since: the earlier evaluation is no longer of the current set, but a rerun of it scores its own photos.
+    // A photo added since: a new evaluation scores it too, a rerun of the earlier one scores the earlier photos.
     const extra = await twoTonePhoto([10, 20, 30], [10, 20, 30]);
     const key = 'rice_disease/scan-rice-blast/extra.png';
     await t.ctx.storage.put(key, extra);
@@ -233,7 +233,9 @@ describe('evaluating, publishing and serving a model', () => {
       externalUrl: null, mimeType: 'image/png', sizeBytes: extra.length, width: 96, height: 64, originalName: 'extra.png', sha256: 'extra', uploadedBy: null,
       createdAt: new Date().toISOString(), linkedAt: new Date().toISOString(), locationCleaned: 1,
     }).execute();
-    expect((await report(evaluationId)).evaluation.current).toBe(false);
+    const fresh = await evaluate(first.id);
+    expect((await report(fresh)).evaluation.total).toBe(expected.size + 1);
+    expect((await report(fresh)).evaluation.photoSetSha256).not.toBe(a.evaluation.photoSetSha256);
     const res = await t.app.inject({ method: 'POST', url: `/api/models/${first.id}/evaluations`, headers: { cookie }, payload: { sameAs: evaluationId } });
     expect(res.statusCode, res.body).toBe(202);
     await evaluationRunner(t.ctx).kick();

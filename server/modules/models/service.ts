@@ -12,7 +12,7 @@ import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
 import { confirmMapping, parseLabelsText, suggestTarget, type LabelTarget } from './labels.js';
 import { modelsRepository as repo } from './repository.js';
-import { contractOf, inputShapeOf, labelsOf, liveRecords, parseJson, photoSet, thresholdsOf } from './stored.js';
+import { contractOf, inputShapeOf, labelsOf, liveRecords, parseJson, photoSet, recentPhotoSetSha, thresholdsOf } from './stored.js';
 import { readTfliteModel, TfliteFileError } from './tflite/read-model.js';
 
 const TOPIC = 'scanner_models';
@@ -52,12 +52,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
     const current = await repo.current(ctx.db);
     const recordIds = [...new Set(rows.flatMap((r) => labelsOf(r).map((l) => l.recordId).filter((id): id is string => !!id)))];
     const names = new Map((await repo.recordNames(ctx.db, recordIds)).map((r) => [r.id, r]));
-    const testSets = new Map<string, string>();
-    const currentSha = async (split: string, seed: string) => {
-      const key = `${split}:${seed}`;
-      if (!testSets.has(key)) testSets.set(key, (await photoSet(ctx, split as EvaluationSplit, seed)).sha256);
-      return testSets.get(key)!;
-    };
+    const currentSha = (split: string, seed: string) => recentPhotoSetSha(ctx, split as EvaluationSplit, seed);
     const out: ScannerModel[] = [];
     for (const row of rows) {
       const evals: EvaluationSummary[] = [];

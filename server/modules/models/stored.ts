@@ -33,3 +33,24 @@ export async function photoSet(ctx: AppContext, split: EvaluationSplit, seed: st
   for (const [id, record] of pairs) digest.update(`${id}:${record}\n`);
   return { pairs, sha256: digest.digest('hex') };
 }
+
+const RECENT_MS = 15_000;
+const recent = new WeakMap<AppContext, Map<string, { at: number; sha256: Promise<string> }>>();
+
+/**
+ * The digest of a split's photos as the lists show it ("on the current training set"): worked
+ * out at most every few seconds, since clustering every photo on each refresh of the Models
+ * screen (which refreshes with every step of a running evaluation) would hold up other requests.
+ * Publishing checks the photo set afresh.
+ */
+export function recentPhotoSetSha(ctx: AppContext, split: EvaluationSplit, seed: string): Promise<string> {
+  let byKey = recent.get(ctx);
+  if (!byKey) recent.set(ctx, (byKey = new Map()));
+  const key = `${split}:${seed}`;
+  const hit = byKey.get(key);
+  if (hit && Date.now() - hit.at < RECENT_MS) return hit.sha256;
+  const sha256 = photoSet(ctx, split, seed).then((set) => set.sha256);
+  byKey.set(key, { at: Date.now(), sha256 });
+  sha256.catch(() => byKey.delete(key));
+  return sha256;
+}

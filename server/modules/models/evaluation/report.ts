@@ -6,7 +6,7 @@ import { csvFileText } from '../../../platform/spreadsheets/csv-file.js';
 import { fileUrl } from '../../../platform/storage/storage.js';
 import { photoReads } from '../../photos/repository/reads.js';
 import { modelsRepository as repo } from '../repository.js';
-import { labelsOf, parseJson, photoSet, thresholdsOf } from '../stored.js';
+import { labelsOf, parseJson, recentPhotoSetSha, thresholdsOf } from '../stored.js';
 import {
   atThreshold, computeMetrics, coverageCurve, isRight, predictedKey, recordKey, type LabelMeaning, type ScoredPhoto,
 } from './metrics.js';
@@ -65,11 +65,11 @@ export function createEvaluationReports(ctx: AppContext) {
       }
       const labelOfKey = new Map<string, LabelMeaning>();
       for (const l of labels) labelOfKey.set(l.recordId ? recordKey(l.recordId) : `label:${l.index}`, l);
-      const currentSet = await photoSet(ctx, evaluation.split as EvaluationSplit, evaluation.seed);
+      const currentSha = await recentPhotoSetSha(ctx, evaluation.split as EvaluationSplit, evaluation.seed);
       return {
         evaluation: {
           id: evaluation.id, state: evaluation.state as EvaluationReport['evaluation']['state'], split: evaluation.split as EvaluationSplit, seed: evaluation.seed,
-          total: evaluation.total, done: evaluation.done, accuracy: m.accuracy, macroF1: m.macroF1, current: evaluation.state === 'done' && currentSet.sha256 === evaluation.photoSetSha256,
+          total: evaluation.total, done: evaluation.done, accuracy: m.accuracy, macroF1: m.macroF1, current: evaluation.state === 'done' && currentSha === evaluation.photoSetSha256,
           error: evaluation.error, createdAt: evaluation.createdAt, finishedAt: evaluation.finishedAt,
           modelId: model.id, version: model.version, sha256: model.sha256, photoSetSha256: evaluation.photoSetSha256, ratios: parseJson(evaluation.ratios),
         },

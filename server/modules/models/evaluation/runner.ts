@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { MODEL_LIMITS } from '../../../../common/models.js';
 import { workerEntry } from '../../../db/read-workers.js';
@@ -126,6 +127,7 @@ function createEvaluationRunner(ctx: AppContext) {
         if (closed) return;
         const key = keys.get(imageId);
         let top: Array<[number, number]> | null = null;
+        const started = performance.now();
         if (key) {
           try {
             top = await scorer.score(await readStored(ctx.storage, key));
@@ -133,6 +135,7 @@ function createEvaluationRunner(ctx: AppContext) {
             ctx.log.warn({ err, imageId, evaluationId }, 'model evaluation: a photo could not be scored');
           }
         }
+        await sleep((performance.now() - started) * MODEL_LIMITS.restRatio);
         if (!top || top.length === 0) { skipped += 1; continue; }
         batch.push({ evaluationId, imageId, diseaseId, predicted: top[0]![0], confidence: top[0]![1], top: JSON.stringify(top) });
         if (batch.length >= MODEL_LIMITS.batch && !(await flush())) {

@@ -1,5 +1,4 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import sharp from 'sharp';
 import type { PixelContract } from '../../../../common/schemas/models.js';
 import { loadLiteRtRuntime } from '../runtime/litert.js';
 import { prepareInput, topK, type InputSpec } from './prepare.js';
@@ -15,7 +14,6 @@ export interface ScoreRequest { id: number; photo: Uint8Array }
 export type ScoreReply = { id: number; top: Array<[number, number]> } | { id: number; error: string } | { ready: true } | { failed: string };
 
 const setup = workerData as Setup;
-sharp.concurrency(1);
 
 async function start() {
   const lrt = await loadLiteRtRuntime();
