@@ -58,6 +58,10 @@ export const MODEL_LIMITS = {
   defaultMargin: 0,
   /** An evaluation whose instance stopped beating for this long is taken up again by another. */
   staleAfterMs: 2 * 60_000,
+  /** How often a running evaluation says it is alive. */
+  heartbeatMs: 20_000,
+  /** An evaluation that could not score more than this share of its photos failed. */
+  maxSkippedShare: 0.01,
 } as const;
 
 /** ImageNet's mean and standard deviation per channel (the plant check's scaling in the app). */
@@ -114,6 +118,17 @@ export const MODEL_TEXTS = {
   noPhotos: 'There are no photos in this split of the training set to score.',
   evaluationRunning: 'This model is being evaluated already.',
   evaluationNotRunning: 'This evaluation is not running.',
+  evaluationFailed: {
+    modelGone: 'The model is gone.',
+    load: (reason: string) => `The model could not be loaded: ${reason}`,
+    skipped: (skipped: number, total: number) => `${skipped} of ${total} photos could not be read or scored, so the numbers would not be the model's: run it again.`,
+    someSkipped: (skipped: number) => `${skipped} photo(s) could not be read and were left out.`,
+  },
+  notLoadable: (reason: string) => `The TensorFlow Lite runtime could not load this model: ${reason}`,
+  quantisedOutput: 'This model gives its scores as 8-bit integers (a quantised output); upload one whose output is float32.',
+  contractLocked: 'This model is published: its pixel contract is what phones use and what it was evaluated with. Upload it again to change it.',
+  labelTooLong: `A label may have at most ${MODEL_LIMITS.maxLabelLength} characters.`,
+  labelsEncoding: 'The labels file must be plain text (UTF-8 or UTF-16), one label a line.',
   evaluationOnlyDisease: 'Only disease classifiers are evaluated on the training photos (a plant check has no "not a rice plant" photos here).',
   publish: 'Publish',
   rollback: 'Roll back',
@@ -153,5 +168,6 @@ export const MODEL_TEXTS = {
     rolledBack: (from: string, to: string) => `Rolled the live scanner model back from ${from} to ${to}`,
     pilotEnded: (version: string) => `Ended the pilot of scanner model ${version}`,
     evaluated: (version: string) => `Evaluated scanner model ${version}`,
+    cancelled: (version: string) => `Cancelled an evaluation of scanner model ${version}`,
   },
 } as const;

@@ -34,7 +34,7 @@ export const modelUploadMetaSchema = z.object({
   contract: pixelContractSchema,
   thresholds: thresholdsSchema,
   /** The label of each output in order; omitted when the model's metadata or a labels file gives them. */
-  labels: z.array(z.string().trim().min(1).max(MODEL_LIMITS.maxLabelLength)).max(MODEL_LIMITS.maxLabels).optional(),
+  labels: z.array(z.string().trim().min(1).max(MODEL_LIMITS.maxLabelLength, MODEL_TEXTS.labelTooLong)).max(MODEL_LIMITS.maxLabels).optional(),
   /** What each label means, by output index; missing entries are suggested and must be confirmed. */
   mapping: z.array(labelTargetSchema).max(MODEL_LIMITS.maxLabels).optional(),
   note: z.string().trim().max(MODEL_LIMITS.maxNoteLength).default(''),
@@ -43,7 +43,7 @@ export type ModelUploadMeta = z.infer<typeof modelUploadMetaSchema>;
 
 export const modelInspectMetaSchema = z.object({
   stage: z.enum(MODEL_STAGES),
-  labels: z.array(z.string().trim().min(1).max(MODEL_LIMITS.maxLabelLength)).max(MODEL_LIMITS.maxLabels).optional(),
+  labels: z.array(z.string().trim().min(1).max(MODEL_LIMITS.maxLabelLength, MODEL_TEXTS.labelTooLong)).max(MODEL_LIMITS.maxLabels).optional(),
 }).strict();
 
 const recordOptionSchema = z.object({ id: z.string(), name: z.string(), localName: z.string().nullable(), trainingClass: z.boolean() });

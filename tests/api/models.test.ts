@@ -5,6 +5,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelSlug } from '../../common/catalog.js';
+import { MODEL_TEXTS } from '../../common/models.js';
 import type { EvaluationReport, ModelsOverview, ScannerModel } from '../../common/schemas/models.js';
 import { evaluationRunner } from '../../server/modules/models/evaluation/runner.js';
 import { modelsRepository } from '../../server/modules/models/repository.js';
@@ -134,15 +135,33 @@ describe('uploading a scanner model', () => {
       ['a wrong input rank', await wrongInputRankModel(), meta({ labels: ['a', 'b'] }), /1×H×W×3/],
       ['labels that do not match the outputs', model, meta({ labels: ['rice-blast', 'brown-spot'] }), /gives 12 scores but 2 labels/],
       ['an unknown label', model, meta({ labels: [...CLASSES.slice(0, 11).map((c) => c.label), 'mystery-blight'] }), /"mystery-blight"/],
+      ['a label too long', model, meta({ labels: [...CLASSES.slice(0, 11).map((c) => c.label), 'x'.repeat(200)] }), /at most 120 characters/],
     ];
     for (const [what, file, metaText, message] of cases) {
       const res = await upload(file, metaText);
       expect(res.statusCode, what).toBe(400);
       expect(res.json().error.message, what).toMatch(message);
     }
+    // A labels file that is not text.
+    const binary = await upload(model, meta(), [{ name: 'labels', value: Buffer.from([0, 1, 2, 3, 0xff, 0x00]), filename: 'labels.txt' }]);
+    expect(binary.statusCode).toBe(400);
+    expect(binary.json().error.message).toBe(MODEL_TEXTS.labelsEncoding);
     const after = (await t.ctx.db.selectFrom('scanner_models').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
     expect(Number(after)).toBe(Number(before));
     expect(await storedModelFiles()).toBe(0);
+  });
+
+  it('reads a labels file in UTF-16, as Windows Notepad saves it', async () => {
+    const text = `\ufeff${CLASSES.map((c) => c.name).join('\r\n')}\r\n`;
+    const body = multipart([
+      { name: 'meta', value: JSON.stringify({ stage: 'disease' }) },
+      { name: 'labels', value: Buffer.from(text, 'utf16le'), filename: 'labels.txt' },
+      { name: 'model', value: model, filename: 'm.tflite' },
+    ]);
+    const res = await t.app.inject({ method: 'POST', url: '/api/models/inspect', ...body });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().labelsFrom).toBe('labels file');
+    expect(res.json().labels.map((l: { recordId: string }) => l.recordId)).toEqual(CLASSES.map((c) => diseaseIds.get(c.label)));
   });
 
   it('reads the labels in the model\'s metadata and suggests each one\'s record by name', async () => {
@@ -251,7 +270,7 @@ describe('evaluating, publishing and serving a model', () => {
     const queue = async (state: 'queued' | 'running') => {
       const id = crypto.randomUUID();
       await t.ctx.db.insertInto('model_evaluations').values({
-        id, modelId: second.id, state, split: 'all', seed: 'palayan', ratios: '{}', photoSetSha256: 'x', photoIds: '[]', total: 0, done: 0, cancelRequested: 0,
+        id, modelId: second.id, state, split: 'all', seed: 'palayan', ratios: '{}', photoSetSha256: 'x', contractSha256: 'x', photoIds: '[]', total: 0, done: 0, cancelRequested: 0,
         // Another instance's, beating now: this one's runner leaves it alone.
         claimedBy: state === 'running' ? 'another-instance' : null, heartbeatAt: state === 'running' ? new Date(Date.now() + 60_000).toISOString() : null,
         accuracy: null, macroF1: null, error: null, createdBy: null, createdAt: new Date().toISOString(), finishedAt: null,
@@ -287,7 +306,19 @@ describe('evaluating, publishing and serving a model', () => {
   });
 
   it('publishes an evaluated model to a pilot share, then live, and rolls back in one step', async () => {
+    // An evaluation made with other pixel settings does not count for the model's settings now.
     await evaluate(first.id, 'test');
+    const settings = async (contract: object) => {
+      const version = (await t.app.inject({ url: `/api/models/${first.id}`, headers: { cookie } })).json<ScannerModel>().recordVersion;
+      return t.app.inject({
+        method: 'PUT', url: `/api/models/${first.id}/settings`, headers: { cookie },
+        payload: { version, contract, thresholds: { confidence: 0.5, margin: 0 }, note: 'demo colour model' },
+      });
+    };
+    expect((await settings({ scaling: '0-255', mean: null, std: null, resize: 'stretch' })).statusCode).toBe(200);
+    const refused = await t.app.inject({ method: 'POST', url: `/api/models/${first.id}/publish`, headers: { cookie }, payload: { channel: 'pilot', share: 20, note: 'pilot' } });
+    expect(refused.statusCode).toBe(409);
+    expect((await settings({ scaling: '0-1', mean: null, std: null, resize: 'stretch' })).statusCode).toBe(200);
     const pilot = await t.app.inject({ method: 'POST', url: `/api/models/${first.id}/publish`, headers: { cookie }, payload: { channel: 'pilot', share: 20, note: 'pilot in Camiling' } });
     expect(pilot.statusCode, pilot.body).toBe(200);
     expect(pilot.json<ModelsOverview>().models.find((m) => m.id === first.id)!.channels).toEqual([{ channel: 'pilot', share: 20 }]);
@@ -300,6 +331,8 @@ describe('evaluating, publishing and serving a model', () => {
       expect(current.json().disease.version).toBe(pilotBucket(i.installId, 'disease') < 20 ? 'disease-1' : 'disease-2');
     }
 
+    // Published, its pixel contract is what phones use: it cannot change under them.
+    expect((await settings({ scaling: '-1-1', mean: null, std: null, resize: 'stretch' })).json().error.message).toBe(MODEL_TEXTS.contractLocked);
     const live = await t.app.inject({ method: 'POST', url: `/api/models/${first.id}/publish`, headers: { cookie }, payload: { channel: 'live', note: 'pilot went well' } });
     expect(live.statusCode, live.body).toBe(200);
     expect(live.json<ModelsOverview>().models.find((m) => m.id === first.id)!.channels).toEqual([{ channel: 'live', share: 100 }]);
@@ -309,6 +342,10 @@ describe('evaluating, publishing and serving a model', () => {
     const overview = back.json<ModelsOverview>();
     expect(overview.models.find((m) => m.id === second.id)!.channels).toEqual([{ channel: 'live', share: 100 }]);
     expect(overview.publications[0]).toMatchObject({ action: 'rollback', version: 'disease-2', channel: 'live' });
+    // disease-2 was the first live model: there is nothing before it, and a second rollback never goes forward to disease-1 again.
+    const again = await t.app.inject({ method: 'POST', url: '/api/models/rollback', headers: { cookie }, payload: { stage: 'disease', note: 'again' } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe(MODEL_TEXTS.rollbackNone);
   });
 
   it('serves the install its model with labels by record id, and the file with ETag and Range', async () => {
@@ -333,6 +370,16 @@ describe('evaluating, publishing and serving a model', () => {
     expect((await t.app.inject({ url: current.url, headers: { ...auth, range: `bytes=${model.length}-` } })).statusCode).toBe(416);
     const stale = await t.app.inject({ url: current.url, headers: { ...auth, range: 'bytes=100-', 'if-range': '"another"' } });
     expect(stale.statusCode).toBe(200);
+    // Ranges the server does not serve as parts (several, backwards, another unit) get the whole file.
+    for (const range of ['bytes=0-9,20-29', 'bytes=50-10', 'items=0-5', 'bytes=-']) {
+      const res = await t.app.inject({ url: current.url, headers: { ...auth, range } });
+      expect(res.statusCode, range).toBe(200);
+      expect(res.rawPayload.length, range).toBe(model.length);
+    }
+    const suffix = await t.app.inject({ url: current.url, headers: { ...auth, range: 'bytes=-10' } });
+    expect(suffix.statusCode).toBe(206);
+    expect(Buffer.compare(suffix.rawPayload, Buffer.from(model).subarray(model.length - 10))).toBe(0);
+    expect((await t.app.inject({ url: current.url, headers: { ...auth, 'if-none-match': '*' } })).statusCode).toBe(304);
     // A model never published is not served.
     const unpublished = await upload(model, meta({ note: 'third' }));
     expect((await t.app.inject({ url: `/api/public/v1/models/${unpublished.json().version}/file`, headers: auth })).statusCode).toBe(404);

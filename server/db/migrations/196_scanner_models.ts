@@ -36,6 +36,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('seed', 'text', (c) => c.notNull())
     .addColumn('ratios', 'text', (c) => c.notNull())
     .addColumn('photoSetSha256', 'text', (c) => c.notNull())
+    .addColumn('contractSha256', 'text', (c) => c.notNull())
     .addColumn('photoIds', 'text', (c) => c.notNull())
     .addColumn('total', 'integer', (c) => c.notNull())
     .addColumn('done', 'integer', (c) => c.notNull().defaultTo(0))
@@ -85,6 +86,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reports', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('scan_report_models_pk', ['day', 'modelVersion', 'diseaseId'])
     .execute();
+  // The reports kept so far, counted the way the intake counts new ones.
+  const counts = new Map<string, { day: string; modelVersion: string; diseaseId: string; reports: number }>();
+  for (let after = '';;) {
+    const rows = await db.selectFrom('scan_reports').select(['id', 'scannedAt', 'modelVersion', 'diseaseId'])
+      .where('id', '>', after).where('diseaseId', 'is not', null).orderBy('id').limit(5000).execute() as Array<{ id: string; scannedAt: string; modelVersion: string; diseaseId: string }>;
+    if (rows.length === 0) break;
+    for (const r of rows) {
+      // Manila is UTC+8 all year.
+      const day = new Date(Date.parse(r.scannedAt) + 8 * 3_600_000).toISOString().slice(0, 10);
+      const key = `${day}\n${r.modelVersion}\n${r.diseaseId}`;
+      const c = counts.get(key) ?? counts.set(key, { day, modelVersion: r.modelVersion, diseaseId: r.diseaseId, reports: 0 }).get(key)!;
+      c.reports += 1;
+    }
+    after = rows[rows.length - 1]!.id;
+  }
+  const values = [...counts.values()];
+  for (let i = 0; i < values.length; i += 500) await db.insertInto('scan_report_models').values(values.slice(i, i + 500)).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

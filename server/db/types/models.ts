@@ -34,6 +34,8 @@ export interface ModelEvaluationsTable {
   ratios: string;
   /** sha256 of the sorted "photo id:disease id" lines scored: equal when the photos are. */
   photoSetSha256: string;
+  /** sha256 of the pixel contract the photos were prepared with: a publish needs one like the model's now. */
+  contractSha256: string;
   /** JSON [photo id, disease id][] in scoring order: a rerun scores exactly these. */
   photoIds: string;
   total: number;

@@ -9,7 +9,7 @@ import { newId, nowIso } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
 import { modelsRepository as repo } from './repository.js';
-import { contractOf, inputShapeOf, labelsOf, liveRecords, photoSet, thresholdsOf } from './stored.js';
+import { contractOf, contractSha256, inputShapeOf, labelsOf, liveRecords, photoSet, thresholdsOf } from './stored.js';
 
 const TOPIC = 'scanner_models';
 const COLLECTION = MODEL_TEXTS.audit.collection;
@@ -39,7 +39,7 @@ export function createModelPublishing(ctx: AppContext) {
     if (unmapped.length > 0) checks.push(MODEL_TEXTS.refused.unmappedLabels(unmapped));
     if (row.stage === 'disease') {
       const set = await photoSet(ctx, 'test', TRAINING_SET.defaultSeed);
-      if (!(await repo.doneOnPhotoSet(ctx.db, row.id, set.sha256))) checks.push(MODEL_TEXTS.refused.noEvaluation);
+      if (!(await repo.doneOnPhotoSet(ctx.db, row.id, set.sha256, contractSha256(row)))) checks.push(MODEL_TEXTS.refused.noEvaluation);
     }
     return checks;
   }
@@ -86,14 +86,26 @@ export function createModelPublishing(ctx: AppContext) {
     /** Makes the live model before the current one live again. */
     async rollback(stage: ModelStage, note: string, actor: Actor): Promise<void> {
       await runCommand(ctx, actor, async (trx, cmd) => {
-        const history = await repo.channelHistory(trx, stage, 'live', 500);
+        const history = await repo.channelHistory(trx, stage, 'live', 100_000);
         const current = history[0];
-        const previous = current ? history.slice(1).find((h) => h.modelId && h.modelId !== current.modelId) : undefined;
-        if (!current || !previous) fail('CONFLICT', MODEL_TEXTS.rollbackNone);
-        const [from, to] = await Promise.all([repo.find(trx, current.modelId!), repo.find(trx, previous.modelId!)]);
+        // The live channel as a stack: a publish puts a model on top, a rollback takes the top
+        // one off; so rolling back twice goes two models back, never forward again.
+        const stack: string[] = [];
+        for (const h of [...history].reverse()) {
+          if (h.action === 'rollback') stack.pop();
+          else if (h.modelId) stack.push(h.modelId);
+        }
+        const previousId = stack.length >= 2 ? stack[stack.length - 2]! : null;
+        if (!current || !previousId) fail('CONFLICT', MODEL_TEXTS.rollbackNone);
+        const previous = { modelId: previousId };
+        const [from, to] = await Promise.all([repo.find(trx, current.modelId!), repo.find(trx, previousId)]);
         await repo.appendPublication(trx, {
-          id: newId(), stage, channel: 'live', action: 'rollback', modelId: previous.modelId, share: 100, note, overrideReason: null, createdBy: actor.fullname, createdAt: nowIso(),
+          id: newId(), stage, channel: 'live', action: 'rollback', modelId: previousId, share: 100, note, overrideReason: null, createdBy: actor.fullname, createdAt: nowIso(),
         }, current.seq);
+        const [pilot] = await repo.channelHistory(trx, stage, 'pilot', 1);
+        if (pilot?.modelId === previousId) {
+          await repo.appendPublication(trx, { id: newId(), stage, channel: 'pilot', action: 'end-pilot', modelId: null, share: 0, note, overrideReason: null, createdBy: actor.fullname, createdAt: nowIso() }, pilot.seq);
+        }
         await cmd.audit({
           action: 'UPDATE', collection: COLLECTION, documentId: previous.modelId, documentName: to?.version ?? null,
           description: MODEL_TEXTS.audit.rolledBack(from?.version ?? '?', to?.version ?? '?'),

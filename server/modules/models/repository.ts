@@ -97,6 +97,12 @@ export const modelsRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
+  /** Gives a claimed evaluation back to the queue. */
+  async release(db: Db, id: string, instance: string): Promise<void> {
+    await db.updateTable('model_evaluations').set({ state: 'queued', claimedBy: null, heartbeatAt: null })
+      .where('id', '=', id).where('claimedBy', '=', instance).where('state', '=', 'running').execute();
+  },
+
   async finish(db: Db, id: string, values: Pick<ModelEvaluationsTable, 'state' | 'done' | 'accuracy' | 'macroF1' | 'error' | 'finishedAt'>): Promise<void> {
     await db.updateTable('model_evaluations').set(values).where('id', '=', id).execute();
   },
@@ -129,10 +135,24 @@ export const modelsRepository = {
       .where('evaluationId', '=', evaluationId).orderBy('imageId').execute();
   },
 
-  /** A finished evaluation of `modelId` on exactly this photo set, newest first. */
-  doneOnPhotoSet(db: Db, modelId: string, photoSetSha256: string) {
-    return db.selectFrom('model_evaluations').selectAll().where('modelId', '=', modelId).where('photoSetSha256', '=', photoSetSha256)
-      .where('state', '=', 'done').orderBy('finishedAt', 'desc').executeTakeFirst();
+  /** A finished evaluation of `modelId` on exactly this photo set (and, when given, pixel contract), newest first. */
+  doneOnPhotoSet(db: Db, modelId: string, photoSetSha256: string, contractSha256?: string) {
+    let q = db.selectFrom('model_evaluations').selectAll().where('modelId', '=', modelId).where('photoSetSha256', '=', photoSetSha256).where('state', '=', 'done');
+    if (contractSha256) q = q.where('contractSha256', '=', contractSha256);
+    return q.orderBy('finishedAt', 'desc').executeTakeFirst();
+  },
+
+  doneOf(db: Db, modelId: string) {
+    return db.selectFrom('model_evaluations').select('id').where('modelId', '=', modelId).where('state', '=', 'done').execute();
+  },
+
+  async setMetrics(db: Db, id: string, accuracy: number | null, macroF1: number | null): Promise<void> {
+    await db.updateTable('model_evaluations').set({ accuracy, macroF1 }).where('id', '=', id).execute();
+  },
+
+  /** Whether a model is on a channel now. */
+  async onChannel(db: Db, modelId: string): Promise<boolean> {
+    return (await this.current(db)).some((c) => c.modelId === modelId);
   },
 
   // Publications

@@ -18,34 +18,67 @@ import { scheduleJob } from '../../platform/writes/jobs.js';
 import { createEvaluationReports } from './evaluation/report.js';
 import { evaluationRunner } from './evaluation/runner.js';
 import { createModelPublishing } from './publishing.js';
-import { createModelsService, type ModelParts } from './service.js';
+import type { ModelParts } from './intake.js';
+import { createModelsService } from './service.js';
 
 const ACCESS = { access: 'scannerModels.manage' as const };
 const tags = ['scanner models'];
 const UPLOAD_TEXTS = { tooLarge: MODEL_TEXTS.tooLarge };
 
+/** A file part's bytes, refused (413) past `max` while it is read, not after. */
+async function readCapped(stream: AsyncIterable<Buffer>, max: number, tooLarge: string, field: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > max) fail('PAYLOAD_TOO_LARGE', tooLarge, { [field]: tooLarge });
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** The parts of a model upload: "meta" (JSON) first, then the files "labels" (optional) and "model". */
 async function readParts(request: FastifyRequest): Promise<ModelParts> {
   if (!request.isMultipart()) fail('UNSUPPORTED_MEDIA_TYPE', MODEL_TEXTS.noFile, { file: MODEL_TEXTS.noFile });
-  const out: ModelParts = { meta: null, labelsText: null, model: null };
+  const out: ModelParts = { meta: null, labelsFile: null, model: null };
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
         if (part.fieldname === 'meta') out.meta = String(part.value);
         continue;
       }
-      const bytes = await part.toBuffer();
-      if (part.fieldname === 'model') out.model = bytes;
-      else if (part.fieldname === 'labels') {
-        if (bytes.length > MODEL_LIMITS.maxLabelsBytes) fail('PAYLOAD_TOO_LARGE', MODEL_TEXTS.labelsTooLarge, { labels: MODEL_TEXTS.labelsTooLarge });
-        out.labelsText = bytes.toString('utf8');
-      }
+      if (part.fieldname === 'model') out.model = await part.toBuffer();
+      else if (part.fieldname === 'labels') out.labelsFile = await readCapped(part.file, MODEL_LIMITS.maxLabelsBytes, MODEL_TEXTS.labelsTooLarge, 'labels');
+      else await readCapped(part.file, 0, MODEL_TEXTS.noFile, part.fieldname);
     }
   } catch (err) {
     failMultipart(err, UPLOAD_TEXTS);
   }
   return out;
 }
+
+/**
+ * The byte range a Range header asks for, per RFC 9110: one `bytes` range (first-last, first-,
+ * or -suffix). Anything else (another unit, several ranges, a malformed header) is ignored and the
+ * whole file is sent; 'unsatisfiable' when the range lies outside the file.
+ */
+function rangeOf(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/i.exec(header.trim()) : null;
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Number(m[2]);
+  if (m[2] !== '' && end < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: Math.min(end, size - 1) };
+}
+
+const etagMatches = (header: string | undefined, etag: string) =>
+  !!header && header.split(',').map((s) => s.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag);
 
 /**
  * Serves a stored model file with its sha256 as ETag (304 on If-None-Match) and byte ranges
@@ -55,32 +88,30 @@ async function readParts(request: FastifyRequest): Promise<ModelParts> {
 async function sendModelFile(request: FastifyRequest, reply: FastifyReply, app: Parameters<FastifyPluginAsync>[0], row: { fileKey: string; sha256: string; size: number; version: string }) {
   const etag = `"${row.sha256}"`;
   const size = Number(row.size);
+  if (etagMatches(request.headers['if-none-match'], etag)) {
+    reply.header('etag', etag);
+    return reply.code(304).send();
+  }
+  const ifRange = request.headers['if-range'];
+  const range = !ifRange || String(ifRange).trim() === etag ? rangeOf(request.headers.range, size) : null;
+  if (range === 'unsatisfiable') {
+    reply.header('content-range', `bytes */${size}`);
+    return reply.code(416).send();
+  }
+  // The file is opened before any header says what it is, so an outage answers as itself.
+  const body = await app.ctx.storage.get(row.fileKey, range ?? undefined);
   reply.header('etag', etag);
   reply.header('accept-ranges', 'bytes');
   reply.header('cache-control', 'private, no-cache');
   reply.header('content-type', 'application/octet-stream');
   reply.header('content-disposition', `attachment; filename="${row.version}.tflite"`);
-  const match = request.headers['if-none-match'];
-  if (match && match.split(',').map((s) => s.trim().replace(/^W\//, '')).includes(etag)) return reply.code(304).send();
-  const rangeHeader = request.headers.range;
-  const ifRange = request.headers['if-range'];
-  const rangeApplies = rangeHeader && (!ifRange || String(ifRange).trim() === etag);
-  if (rangeApplies) {
-    const m = /^bytes=(\d*)-(\d*)$/.exec(rangeHeader.trim());
-    let start = m && m[1] !== '' ? Number(m[1]) : NaN;
-    let end = m && m[2] !== '' ? Number(m[2]) : size - 1;
-    if (m && m[1] === '' && m[2] !== '') { start = Math.max(0, size - Number(m[2])); end = size - 1; }
-    if (!m || Number.isNaN(start) || start >= size || start > end) {
-      reply.header('content-range', `bytes */${size}`);
-      return reply.code(416).send();
-    }
-    end = Math.min(end, size - 1);
-    reply.header('content-range', `bytes ${start}-${end}/${size}`);
-    reply.header('content-length', String(end - start + 1));
-    return reply.code(206).send(await app.ctx.storage.get(row.fileKey, { start, end }));
+  if (range) {
+    reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+    reply.header('content-length', String(range.end - range.start + 1));
+    return reply.code(206).send(body);
   }
   reply.header('content-length', String(size));
-  return reply.send(await app.ctx.storage.get(row.fileKey));
+  return reply.send(body);
 }
 
 /**
@@ -141,7 +172,7 @@ const routes: FastifyPluginAsync = async (app) => {
   r.post(`${MODELS_PATHS.list}/:id/evaluations/:evaluationId/cancel`, {
     config: ACCESS,
     schema: { tags, summary: 'Cancels a waiting or running evaluation (a running one stops after its current batch)', params: evaluationParams, response: { 200: scannerModelSchema.shape.evaluations.element } },
-  }, async (request) => service.cancelEvaluation(request.params.id, request.params.evaluationId));
+  }, async (request) => service.cancelEvaluation(request.params.id, request.params.evaluationId, requireAuth(request).actor));
 
   r.get(`${MODELS_PATHS.list}/:id/evaluations/:evaluationId`, {
     config: ACCESS,
@@ -201,8 +232,7 @@ const routes: FastifyPluginAsync = async (app) => {
     const etag = `"${crypto.createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
     reply.header('etag', etag);
     reply.header('cache-control', 'private, no-cache');
-    const match = request.headers['if-none-match'];
-    if (match && match.split(',').map((s) => s.trim().replace(/^W\//, '')).includes(etag)) return reply.code(304).send(null);
+    if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
     return body;
   });
 

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { TRAINING_SET } from '../../../common/catalog.js';
-import { MODEL_LIMITS, MODEL_TEXTS, modelVersionName, type EvaluationSplit, type ModelChannel, type ModelStage } from '../../../common/models.js';
+import { MODEL_TEXTS, modelVersionName, type EvaluationSplit, type ModelChannel, type ModelStage } from '../../../common/models.js';
 import {
-  modelInspectMetaSchema, modelUploadMetaSchema, type EvaluationSummary, type ModelUploadMeta, type ModelInspection, type ModelsOverview, type PixelContract, type ScannerModel, type Thresholds,
+  pixelContractSchema, type EvaluationSummary, type ModelInspection, type ModelsOverview, type PixelContract, type ScannerModel, type Thresholds,
 } from '../../../common/schemas/models.js';
 import type { ScannerModelsTable } from '../../db/types/models.js';
 import type { AppContext } from '../../platform/http/context.js';
@@ -10,41 +10,15 @@ import { fail, invalid } from '../../platform/http/errors.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
-import { confirmMapping, parseLabelsText, suggestTarget, type LabelTarget } from './labels.js';
+import { confirmMapping, suggestTarget, type LabelTarget } from './labels.js';
 import { modelsRepository as repo } from './repository.js';
-import { contractOf, inputShapeOf, labelsOf, liveRecords, parseJson, photoSet, recentPhotoSetSha, thresholdsOf } from './stored.js';
-import { readTfliteModel, TfliteFileError } from './tflite/read-model.js';
+import { metricsOf } from './evaluation/report.js';
+import { checkUpload, type ModelParts } from './intake.js';
+import { contractOf, contractSha256, inputShapeOf, labelsOf, liveRecords, parseJson, photoSet, recentPhotoSetSha, thresholdsOf } from './stored.js';
 
 const TOPIC = 'scanner_models';
 const COLLECTION = MODEL_TEXTS.audit.collection;
 
-/** What an upload request carried: the "meta" field's text, a labels file, the model file. */
-export interface ModelParts { meta: string | null; labelsText: string | null; model: Buffer | null }
-
-async function readModelFile(bytes: Buffer) {
-  try {
-    return await readTfliteModel(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  } catch (err: unknown) {
-    if (err instanceof TfliteFileError) invalid({ file: err.message });
-    throw err;
-  }
-}
-
-/** The labels of an upload: given in meta, else the labels file, else the model's metadata; refused unless one per output. */
-function labelsFor(given: string[] | undefined, labelsText: string | null, fromModel: string[] | null, outputs: number): { labels: string[]; from: 'given' | 'labels file' | 'metadata' } {
-  const pick = given && given.length > 0 ? { labels: given, from: 'given' as const }
-    : labelsText !== null ? { labels: parseLabelsText(labelsText), from: 'labels file' as const }
-      : fromModel && fromModel.length > 0 ? { labels: fromModel, from: 'metadata' as const } : null;
-  if (!pick) invalid({ labels: MODEL_TEXTS.noLabels });
-  if (pick.labels.length !== outputs) invalid({ labels: MODEL_TEXTS.labelCount(pick.labels.length, outputs) });
-  const seen = new Set<string>();
-  for (const l of pick.labels) {
-    if (l.length > MODEL_LIMITS.maxLabelLength) invalid({ labels: MODEL_TEXTS.labelCount(pick.labels.length, outputs) });
-    if (seen.has(l)) invalid({ labels: MODEL_TEXTS.duplicateLabel(l) });
-    seen.add(l);
-  }
-  return pick;
-}
 
 export function createModelsService(ctx: AppContext, onQueued: () => void = () => undefined) {
   async function present(rows: ScannerModelsTable[]): Promise<ScannerModel[]> {
@@ -102,14 +76,11 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
 
     /** Reads a model file and suggests what its labels mean; stores nothing. */
     async inspect(parts: ModelParts): Promise<ModelInspection> {
-      const meta = parseMeta(parts.meta, 'inspect');
-      if (!parts.model) invalid({ file: MODEL_TEXTS.noFile });
-      const facts = await readModelFile(parts.model);
-      const { labels, from } = labelsFor(meta.labels, parts.labelsText, facts.metadataLabels, facts.outputSize);
+      const { meta, model, facts, labels, from } = await checkUpload(parts, 'inspect');
       const records = await liveRecords(ctx);
       return {
         inputShape: facts.inputShape, inputType: facts.inputType, outputSize: facts.outputSize, operators: facts.operatorCodes,
-        sha256: crypto.createHash('sha256').update(parts.model).digest('hex'), size: parts.model.length, labelsFrom: from,
+        sha256: crypto.createHash('sha256').update(model).digest('hex'), size: model.length, labelsFrom: from,
         labels: labels.map((label, index) => {
           const s = suggestTarget(meta.stage, label, records);
           return { index, label, recordId: s.target.recordId, verdict: s.target.verdict, matchedBy: s.matchedBy };
@@ -120,20 +91,18 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
 
     /** Checks a model file, its labels and what they mean, then stores it; nothing is kept when any check fails. */
     async upload(parts: ModelParts, actor: Actor): Promise<ScannerModel> {
-      const meta = parseMeta(parts.meta, 'upload');
-      if (!parts.model) invalid({ file: MODEL_TEXTS.noFile });
-      const facts = await readModelFile(parts.model);
-      const { labels } = labelsFor(meta.labels, parts.labelsText, facts.metadataLabels, facts.outputSize);
+      const { meta, model, facts, labels } = await checkUpload(parts, 'upload');
       const mapping = confirmMapping(meta.stage, labels, meta.mapping ?? [], await liveRecords(ctx));
-      const sha256 = crypto.createHash('sha256').update(parts.model).digest('hex');
+      const sha256 = crypto.createHash('sha256').update(model).digest('hex');
       const id = newId();
       const key = `models/${meta.stage}/${id}.tflite`;
-      await ctx.storage.put(key, parts.model);
+      await ctx.storage.put(key, model);
       try {
-        const row = await runCommand(ctx, actor, async (trx, cmd) => {
+        // Two uploads at once may both take the next number: the second tries the one after.
+        const row = await withRetries(() => runCommand(ctx, actor, async (trx, cmd) => {
           const number = await repo.nextNumber(trx, meta.stage);
           const row: ScannerModelsTable = {
-            id, stage: meta.stage, number, version: modelVersionName(meta.stage, number), fileKey: key, sha256, size: parts.model!.length,
+            id, stage: meta.stage, number, version: modelVersionName(meta.stage, number), fileKey: key, sha256, size: model.length,
             inputShape: JSON.stringify(facts.inputShape), inputType: facts.inputType, contract: JSON.stringify(meta.contract),
             thresholds: JSON.stringify(meta.thresholds), labels: JSON.stringify(mapping), note: meta.note, recordVersion: 1,
             createdBy: actor.fullname, createdAt: nowIso(),
@@ -145,7 +114,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
           });
           cmd.publish({ topic: TOPIC, id, op: 'create' });
           return row;
-        });
+        }));
         return (await present([row]))[0]!;
       } catch (err) {
         await ctx.storage.delete(key).catch(() => undefined);
@@ -159,6 +128,12 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       const mapping = confirmMapping(row.stage as ModelStage, before.map((l) => l.label), given, await liveRecords(ctx));
       await runCommand(ctx, actor, async (trx, cmd) => {
         if (!(await repo.updateAt(trx, id, version, { labels: JSON.stringify(mapping) }))) fail('VERSION_CONFLICT');
+        // The lists' figures follow the mapping, as the reports (computed from the predictions) do.
+        const mapped = { ...row, labels: JSON.stringify(mapping) };
+        for (const e of await repo.doneOf(trx, id)) {
+          const m = await metricsOf(trx, mapped, e.id);
+          await repo.setMetrics(trx, e.id, m.accuracy, m.macroF1);
+        }
         await cmd.audit({ action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version, description: MODEL_TEXTS.audit.mapped(row.version), changes: { before: { labels: before }, after: { labels: mapping } } });
         cmd.publish({ topic: TOPIC, id, op: 'update' });
       });
@@ -168,6 +143,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
     async updateSettings(id: string, input: { version: number; contract: PixelContract; thresholds: Thresholds; note: string }, actor: Actor): Promise<ScannerModel> {
       const row = await modelOr404(id);
       await runCommand(ctx, actor, async (trx, cmd) => {
+        if (JSON.stringify(contractOf(row)) !== JSON.stringify(pixelContractSchema.parse(input.contract)) && (await repo.onChannel(trx, id))) fail('CONFLICT', MODEL_TEXTS.contractLocked);
         if (!(await repo.updateAt(trx, id, input.version, { contract: JSON.stringify(input.contract), thresholds: JSON.stringify(input.thresholds), note: input.note }))) fail('VERSION_CONFLICT');
         await cmd.audit({
           action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version, description: MODEL_TEXTS.audit.settings(row.version),
@@ -194,7 +170,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       await runCommand(ctx, actor, async (trx, cmd) => {
         if (await repo.activeEvaluation(trx, id)) fail('CONFLICT', MODEL_TEXTS.evaluationRunning);
         await repo.insertEvaluation(trx, {
-          id: evaluationId, modelId: id, state: 'queued', split, seed, ratios: JSON.stringify({ train, validation, test }), photoSetSha256: set.sha256,
+          id: evaluationId, modelId: id, state: 'queued', split, seed, ratios: JSON.stringify({ train, validation, test }), photoSetSha256: set.sha256, contractSha256: contractSha256(row),
           photoIds: JSON.stringify(set.pairs), total: set.pairs.length, done: 0, cancelRequested: 0, claimedBy: null, heartbeatAt: null,
           accuracy: null, macroF1: null, error: null, createdBy: actor.fullname, createdAt: now, finishedAt: null,
         });
@@ -208,12 +184,16 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       return (await this.detail(id)).evaluations.find((e) => e.id === evaluationId)!;
     },
 
-    async cancelEvaluation(id: string, evaluationId: string): Promise<EvaluationSummary> {
+    async cancelEvaluation(id: string, evaluationId: string, actor: Actor): Promise<EvaluationSummary> {
+      const row = await modelOr404(id);
       const e = await repo.findEvaluation(ctx.db, evaluationId);
       if (!e || e.modelId !== id) fail('NOT_FOUND');
-      if (!(await repo.requestCancel(ctx.db, evaluationId))) fail('CONFLICT', MODEL_TEXTS.evaluationNotRunning);
-      await repo.cancelQueued(ctx.db, evaluationId, nowIso());
-      ctx.events.publish({ topic: TOPIC, id, op: 'update' });
+      await runCommand(ctx, actor, async (trx, cmd) => {
+        if (!(await repo.requestCancel(trx, evaluationId))) fail('CONFLICT', MODEL_TEXTS.evaluationNotRunning);
+        await repo.cancelQueued(trx, evaluationId, nowIso());
+        await cmd.audit({ action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version, description: MODEL_TEXTS.audit.cancelled(row.version), details: { evaluationId, done: e.done, total: e.total } });
+        cmd.publish({ topic: TOPIC, id, op: 'update' });
+      });
       return (await this.detail(id)).evaluations.find((x) => x.id === evaluationId)!;
     },
 
@@ -223,20 +203,13 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
   };
 }
 
-function parseMeta(text: string | null, kind: 'upload' | 'inspect') {
-  let raw: unknown;
-  try {
-    raw = text === null ? null : JSON.parse(text);
-  } catch {
-    invalid({ meta: MODEL_TEXTS.metaInvalid });
+/** Runs a write again when a unique key was taken by a write at the same moment (up to three tries). */
+async function withRetries<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await write();
+    } catch (err) {
+      if (attempt >= 3 || !/unique|duplicate key/i.test(String((err as { message?: string })?.message ?? ''))) throw err;
+    }
   }
-  if (raw === null || typeof raw !== 'object') invalid({ meta: MODEL_TEXTS.metaInvalid });
-  const schema = kind === 'upload' ? modelUploadMetaSchema : modelInspectMetaSchema;
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    invalid({ [String(issue.path[0] ?? 'meta')]: issue.message });
-  }
-  return parsed.data as ModelUploadMeta;
 }
-

@@ -13,6 +13,8 @@ export const parseJson = <T>(text: string): T => JSON.parse(text) as T;
 export const contractOf = (row: ScannerModelsTable): PixelContract => pixelContractSchema.parse(parseJson(row.contract));
 export const thresholdsOf = (row: ScannerModelsTable): Thresholds => thresholdsSchema.parse(parseJson(row.thresholds));
 export const labelsOf = (row: ScannerModelsTable): StoredLabel[] => parseJson<StoredLabel[]>(row.labels);
+/** The digest of a pixel contract as stored (its JSON text is written once, in one key order). */
+export const contractSha256 = (row: ScannerModelsTable): string => crypto.createHash('sha256').update(JSON.stringify(contractOf(row))).digest('hex');
 export const inputShapeOf = (row: ScannerModelsTable): number[] => parseJson<number[]>(row.inputShape);
 
 export async function liveRecords(ctx: AppContext): Promise<RecordOption[]> {

@@ -84,15 +84,18 @@ export function answered(p: ScoredPhoto, confidence: number, margin: number): bo
   return p.confidence >= confidence && p.confidence - second >= margin;
 }
 
-/** Accuracy of the photos answered and the share answered, as the confidence threshold goes from 0 to 1 in hundredths. */
-export function coverageCurve(labels: readonly LabelMeaning[], photos: readonly ScoredPhoto[]) {
+/**
+ * Accuracy of the photos answered and the share answered, as the confidence threshold goes from
+ * 0 to 1 in hundredths, with the app's margin to the second-best applied throughout.
+ */
+export function coverageCurve(labels: readonly LabelMeaning[], photos: readonly ScoredPhoto[], margin = 0) {
   const points: Array<{ threshold: number; coverage: number; accuracy: number | null }> = [];
   for (let step = 0; step <= 100; step += 1) {
     const threshold = step / 100;
     let n = 0;
     let right = 0;
     for (const p of photos) {
-      if (p.confidence < threshold) continue;
+      if (!answered(p, threshold, margin)) continue;
       n += 1;
       if (isRight(labels, p)) right += 1;
     }

@@ -1,4 +1,7 @@
+import type { Kysely, Transaction } from 'kysely';
 import { MODEL_LIMITS, type EvaluationSplit } from '../../../../common/models.js';
+import type { Database } from '../../../db/types.js';
+import type { ScannerModelsTable } from '../../../db/types/models.js';
 import type { EvaluationReport, PredictionPhoto } from '../../../../common/schemas/models.js';
 import type { AppContext } from '../../../platform/http/context.js';
 import { fail } from '../../../platform/http/errors.js';
@@ -12,6 +15,13 @@ import {
 } from './metrics.js';
 
 const PREDICTION_COLUMNS = ['image_id', 'disease_id', 'disease_name', 'predicted_label', 'predicted_record_id', 'confidence', 'correct', 'top_2_label', 'top_2_confidence', 'top_3_label', 'top_3_confidence'];
+
+/** An evaluation's accuracy and macro-F1 under the model's current label mapping. */
+export async function metricsOf(db: Kysely<Database> | Transaction<Database>, model: ScannerModelsTable, evaluationId: string) {
+  const labels: LabelMeaning[] = labelsOf(model).map((l, index) => ({ index, label: l.label, recordId: l.recordId }));
+  const photos: ScoredPhoto[] = (await repo.predictions(db, evaluationId)).map((r) => ({ ...r, top: parseJson(r.top) }));
+  return computeMetrics(labels, photos, new Map());
+}
 
 /** An evaluation's report, its cells' photos and its CSV: all read from the stored predictions. */
 export function createEvaluationReports(ctx: AppContext) {
@@ -85,7 +95,7 @@ export function createEvaluationReports(ctx: AppContext) {
         }),
         accuracy: m.accuracy,
         macroF1: m.macroF1,
-        coverage: coverageCurve(labels, photos),
+        coverage: coverageCurve(labels, photos, thresholds.margin),
         threshold: thresholds.confidence,
         atThreshold: atThreshold(labels, photos, thresholds.confidence, thresholds.margin),
         comparison: live && liveMetrics ? { version: live.model.version, evaluationId: live.evaluation.id, accuracy: liveMetrics.accuracy, macroF1: liveMetrics.macroF1, fixed, broken } : null,

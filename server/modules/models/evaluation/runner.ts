@@ -1,63 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
-import { MODEL_LIMITS } from '../../../../common/models.js';
-import { workerEntry } from '../../../db/read-workers.js';
+import { MODEL_LIMITS, MODEL_TEXTS } from '../../../../common/models.js';
+import { outageOf } from '../../../platform/http/outages.js';
 import type { ModelPredictionsTable } from '../../../db/types/models.js';
 import type { AppContext } from '../../../platform/http/context.js';
 import { readStored } from '../../../platform/storage/stored-files.js';
 import { isoIn, nowIso } from '../../../platform/support/clock.js';
 import { photoReads } from '../../photos/repository/reads.js';
 import { modelsRepository as repo } from '../repository.js';
-import { contractOf, inputShapeOf, labelsOf, parseJson } from '../stored.js';
-import { computeMetrics } from './metrics.js';
-import type { ScoreReply, ScoreRequest } from './worker.js';
+import { contractOf, inputShapeOf, parseJson } from '../stored.js';
+import { metricsOf } from './report.js';
+import { Scorer, ThreadLost } from './scorer.js';
 
 const TOPIC = 'scanner_models';
-
-/** A LiteRT.js thread holding one model: score(photo bytes) gives its best outputs. */
-class Scorer {
-  private readonly worker: Worker;
-  private readonly waiting = new Map<number, { resolve(top: Array<[number, number]>): void; reject(err: Error): void }>();
-  private next = 0;
-  readonly ready: Promise<void>;
-
-  constructor(setup: object) {
-    const entry = workerEntry(new URL('./worker.js', import.meta.url));
-    this.worker = new Worker(entry.code, { eval: entry.eval, workerData: setup, resourceLimits: { maxOldGenerationSizeMb: 256 } });
-    this.ready = new Promise((resolve, reject) => {
-      this.worker.on('message', (msg: ScoreReply) => {
-        if ('ready' in msg) { resolve(); return; }
-        if ('failed' in msg) { reject(new Error(msg.failed)); return; }
-        const w = this.waiting.get(msg.id);
-        if (!w) return;
-        this.waiting.delete(msg.id);
-        if ('error' in msg) w.reject(new Error(msg.error));
-        else w.resolve(msg.top);
-      });
-      this.worker.on('error', (err: Error) => { reject(err); this.failAll(err); });
-      this.worker.on('exit', (code) => { const err = new Error(`the evaluation thread stopped (${code})`); reject(err); this.failAll(err); });
-    });
-  }
-
-  private failAll(err: Error) {
-    for (const w of this.waiting.values()) w.reject(err);
-    this.waiting.clear();
-  }
-
-  score(photo: Buffer): Promise<Array<[number, number]>> {
-    const id = this.next++;
-    const copy = new Uint8Array(photo.byteLength);
-    copy.set(photo);
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, photo: copy } satisfies ScoreRequest, [copy.buffer]);
-    });
-  }
-
-  async close() {
-    await this.worker.terminate();
-  }
-}
 
 /**
  * Runs queued evaluations, one at a time per instance, off the request path: an evaluation is
@@ -73,7 +27,13 @@ function createEvaluationRunner(ctx: AppContext) {
   let again = false;
   let scorer: Scorer | null = null;
 
-  async function runOne(evaluationId: string): Promise<void> {
+  /** Gives an evaluation back to the queue (storage is down): it goes on from its stored predictions later. */
+  async function release(evaluationId: string, reason: unknown) {
+    ctx.log.warn({ err: reason, evaluationId }, 'model evaluation paused: storage did not answer; it goes on later');
+    await repo.release(ctx.db, evaluationId, ctx.config.instanceId);
+  }
+
+  async function runOne(evaluationId: string): Promise<'next' | 'later'> {
     const instance = ctx.config.instanceId;
     const evaluation = (await repo.findEvaluation(ctx.db, evaluationId))!;
     const model = await repo.find(ctx.db, evaluation.modelId);
@@ -81,79 +41,112 @@ function createEvaluationRunner(ctx: AppContext) {
       let accuracy = null;
       let macroF1 = null;
       if (state === 'done' && model) {
-        const rows = await repo.predictions(ctx.db, evaluationId);
-        const labels = labelsOf(model).map((l, index) => ({ index, label: l.label, recordId: l.recordId }));
-        const m = computeMetrics(labels, rows.map((r) => ({ ...r, top: parseJson(r.top) })), new Map());
+        const m = await metricsOf(ctx.db, model, evaluationId);
         accuracy = m.accuracy;
         macroF1 = m.macroF1;
       }
       await repo.finish(ctx.db, evaluationId, { state, error, done, accuracy, macroF1, finishedAt: nowIso() });
       ctx.events.publish({ topic: TOPIC, id: evaluation.modelId, op: 'update' });
     };
-    if (!model) { await finish('failed', 'The model is gone.', 0); return; }
+    if (!model) { await finish('failed', MODEL_TEXTS.evaluationFailed.modelGone, 0); return 'next'; }
+    if (evaluation.cancelRequested) { await finish('cancelled', null, evaluation.done); return 'next'; }
 
     const pairs = parseJson<Array<[string, string]>>(evaluation.photoIds);
     const scored = await repo.predictedIds(ctx.db, evaluationId);
     const todo = pairs.filter(([id]) => !scored.has(id));
     const keys = new Map((await photoReads.byIds(ctx.db, todo.map(([id]) => id))).map((p) => [p.id, p.originalKey]));
     const shape = inputShapeOf(model);
+    let bytes: Buffer;
+    try {
+      bytes = await readStored(ctx.storage, model.fileKey);
+    } catch (err) {
+      await release(evaluationId, err);
+      return 'later';
+    }
     try {
       scorer = new Scorer({
-        model: new Uint8Array(await readStored(ctx.storage, model.fileKey)),
+        model: new Uint8Array(bytes),
         contract: contractOf(model),
         input: { height: shape[1], width: shape[2], type: model.inputType === 'uint8' ? 'uint8' : 'float32' },
-        outputType: 'float32',
         topK: MODEL_LIMITS.topK,
       });
       await scorer.ready;
     } catch (err) {
       ctx.log.error({ err, evaluationId }, 'model evaluation: the model could not be loaded');
-      await finish('failed', `The model could not be loaded: ${(err as Error).message}`, scored.size);
-      return;
+      await finish('failed', MODEL_TEXTS.evaluationFailed.load((err as Error).message), scored.size);
+      await scorer?.close();
+      scorer = null;
+      return 'next';
     }
     let done = scored.size;
     let batch: ModelPredictionsTable[] = [];
     let skipped = 0;
+    // The heartbeat goes on its own timer, so a slow model never looks abandoned between batches.
+    let lost = false;
+    const heart = setInterval(() => {
+      void repo.beat(ctx.db, evaluationId, instance, done, nowIso()).then((mine) => { if (!mine) lost = true; }, () => undefined);
+    }, MODEL_LIMITS.heartbeatMs);
+    heart.unref();
     const flush = async (): Promise<boolean> => {
       await repo.insertPredictions(ctx.db, batch);
       done += batch.length;
       batch = [];
       const mine = await repo.beat(ctx.db, evaluationId, instance, done, nowIso());
       ctx.events.publish({ topic: TOPIC, id: evaluation.modelId, op: 'update' });
-      return mine;
+      return mine && !lost;
+    };
+    const stopped = async () => {
+      const now = await repo.findEvaluation(ctx.db, evaluationId);
+      if (now?.cancelRequested) await finish('cancelled', null, done);
     };
     try {
       for (const [imageId, diseaseId] of todo) {
-        if (closed) return;
+        if (closed) return 'later';
         const key = keys.get(imageId);
         let top: Array<[number, number]> | null = null;
         const started = performance.now();
         if (key) {
+          let photo: Buffer | null = null;
           try {
-            top = await scorer.score(await readStored(ctx.storage, key));
+            photo = await readStored(ctx.storage, key);
           } catch (err) {
-            ctx.log.warn({ err, imageId, evaluationId }, 'model evaluation: a photo could not be scored');
+            if (outageOf(err)) {
+              await flush();
+              await release(evaluationId, err);
+              return 'later';
+            }
+            ctx.log.warn({ err, imageId, evaluationId }, 'model evaluation: a stored photo could not be read');
+          }
+          if (photo) {
+            try {
+              top = await scorer.score(photo);
+            } catch (err) {
+              if (err instanceof ThreadLost) throw err;
+              ctx.log.warn({ err, imageId, evaluationId }, 'model evaluation: a photo could not be scored');
+            }
           }
         }
         await sleep((performance.now() - started) * MODEL_LIMITS.restRatio);
         if (!top || top.length === 0) { skipped += 1; continue; }
         batch.push({ evaluationId, imageId, diseaseId, predicted: top[0]![0], confidence: top[0]![1], top: JSON.stringify(top) });
-        if (batch.length >= MODEL_LIMITS.batch && !(await flush())) {
-          const now = await repo.findEvaluation(ctx.db, evaluationId);
-          if (now?.cancelRequested) await finish('cancelled', null, done);
-          return;
-        }
+        if (batch.length >= MODEL_LIMITS.batch && !(await flush())) { await stopped(); return 'next'; }
       }
-      if (!(await flush())) {
-        const now = await repo.findEvaluation(ctx.db, evaluationId);
-        if (now?.cancelRequested) await finish('cancelled', null, done);
-        return;
-      }
-      await finish('done', skipped > 0 ? `${skipped} photo(s) could not be read and were left out.` : null, done);
+      if (!(await flush())) { await stopped(); return 'next'; }
+      // Scores of only some of the photos are not the model's scores on the set.
+      const allowed = Math.floor(pairs.length * MODEL_LIMITS.maxSkippedShare);
+      if (done === 0 || skipped > allowed) await finish('failed', MODEL_TEXTS.evaluationFailed.skipped(skipped, pairs.length), done);
+      else await finish('done', skipped > 0 ? MODEL_TEXTS.evaluationFailed.someSkipped(skipped) : null, done);
+      return 'next';
     } catch (err) {
       ctx.log.error({ err, evaluationId }, 'model evaluation failed');
+      if (outageOf(err)) {
+        await release(evaluationId, err).catch(() => undefined);
+        return 'later';
+      }
       await finish('failed', (err as Error).message, done).catch(() => undefined);
+      return 'next';
     } finally {
+      clearInterval(heart);
       await scorer?.close();
       scorer = null;
     }
@@ -166,7 +159,7 @@ function createEvaluationRunner(ctx: AppContext) {
         if (closed) return;
         const id = await repo.claim(ctx.db, ctx.config.instanceId, nowIso(), isoIn(-MODEL_LIMITS.staleAfterMs));
         if (!id) break;
-        await runOne(id);
+        if ((await runOne(id)) === 'later') return;
       }
     } while (again && !closed);
   }
@@ -175,7 +168,8 @@ function createEvaluationRunner(ctx: AppContext) {
     /** Looks for queued work now (after a request queued some) and on the job's timer. */
     kick(): Promise<void> {
       if (running) { again = true; return running; }
-      running = drain().finally(() => { running = null; });
+      // A failed look (the database down) is logged; the job's timer looks again.
+      running = drain().catch((err: unknown) => { ctx.log.error({ err }, 'model evaluations: the queue could not be read'); }).finally(() => { running = null; });
       return running;
     },
     /** Resolves when nothing is running (tests and shutdown). */

@@ -9,7 +9,7 @@ import { prepareInput, topK, type InputSpec } from './prepare.js';
  * event loop never waits for inference. Each message is one photo's bytes; the reply is its
  * best outputs or the reason it could not be scored.
  */
-interface Setup { model: Uint8Array; contract: PixelContract; input: InputSpec; outputType: 'float32' | 'uint8'; topK: number }
+interface Setup { model: Uint8Array; contract: PixelContract; input: InputSpec; topK: number }
 export interface ScoreRequest { id: number; photo: Uint8Array }
 export type ScoreReply = { id: number; top: Array<[number, number]> } | { id: number; error: string } | { ready: true } | { failed: string };
 
@@ -28,17 +28,17 @@ async function start() {
         parentPort!.postMessage({ id: msg.id, error: `The photo could not be read: ${(err as Error).message}` } satisfies ScoreReply);
         return;
       }
-      const tensor = new lrt.Tensor(input, shape);
+      let tensor: InstanceType<typeof lrt.Tensor> | null = null;
       try {
+        tensor = new lrt.Tensor(input, shape);
         const outputs = await model.run([tensor]);
         const scores = outputs[0]!.toTypedArray() as ArrayLike<number>;
-        const scaled = setup.outputType === 'uint8' ? Array.from(scores, (v) => v / 255) : scores;
-        parentPort!.postMessage({ id: msg.id, top: topK(scaled, setup.topK) } satisfies ScoreReply);
+        parentPort!.postMessage({ id: msg.id, top: topK(scores, setup.topK) } satisfies ScoreReply);
         for (const o of outputs) o.delete();
       } catch (err) {
         parentPort!.postMessage({ id: msg.id, error: `The model could not score the photo: ${(err as Error).message}` } satisfies ScoreReply);
       } finally {
-        tensor.delete();
+        tensor?.delete();
       }
     })();
   });
