@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -8,6 +7,7 @@ import { ERRORS } from '../../common/texts.js';
 import { buildApp, type BuiltApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
+import { pgRelay } from '../fixtures/pg-relay.js';
 import { varietyBody } from '../fixtures/varieties.js';
 
 /**
@@ -20,37 +20,7 @@ const base = process.env.TEST_DATABASE_URL!;
 const schema = `f_${Math.random().toString(36).slice(2, 10)}`;
 const instanceId = `faults-${schema}`;
 
-/** A TCP relay in front of PostgreSQL that the test can cut and restore. */
-function relay() {
-  const target = new URL(base);
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | null = null;
-  let port = 0;
-  const listen = () => new Promise<void>((resolve) => {
-    server = net.createServer((client) => {
-      const upstream = net.connect(Number(target.port || 5432), target.hostname);
-      // Either side ending ends the other, as a real connection does.
-      for (const [s, other] of [[client, upstream], [upstream, client]] as const) {
-        sockets.add(s);
-        s.on('close', () => { sockets.delete(s); other.destroy(); });
-        s.on('error', () => s.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    server.listen(port, '127.0.0.1', () => { port = (server!.address() as net.AddressInfo).port; resolve(); });
-  });
-  return {
-    get port() { return port; },
-    start: listen,
-    async stop() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-      server = null;
-    },
-  };
-}
-
-const proxy = relay();
+const proxy = pgRelay(base);
 let built: BuiltApp;
 let dataDir: string;
 let cookie: string;

@@ -75,11 +75,13 @@ export const modelsRepository = {
 
   /**
    * Claims the oldest waiting evaluation, or a running one whose instance stopped beating before
-   * `staleBefore`, for `instance`: one statement decides, so two instances never take the same.
+   * `staleBefore` (or that `instance` itself lost), for `instance`: each update compares the
+   * state it read, so two instances never take the same.
    */
   async claim(db: Db, instance: string, now: string, staleBefore: string): Promise<string | null> {
     const candidates = await db.selectFrom('model_evaluations').select(['id', 'state', 'heartbeatAt'])
-      .where((eb) => eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'running'), eb('heartbeatAt', '<', staleBefore)])]))
+      // This instance's own running ones too: it runs one at a time, so one it holds while asking is one it lost (a database error mid-run).
+      .where((eb) => eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'running'), eb.or([eb('heartbeatAt', '<', staleBefore), eb('claimedBy', '=', instance)])])]))
       .orderBy('createdAt').limit(5).execute();
     for (const c of candidates) {
       let q = db.updateTable('model_evaluations').set({ state: 'running', claimedBy: instance, heartbeatAt: now }).where('id', '=', c.id).where('state', '=', c.state);
