@@ -140,6 +140,7 @@ export const MODEL_TEXTS = {
   refused: {
     unmappedLabels: (labels: string[]) => `Labels without a live record: ${labels.map((l) => `"${l}"`).join(', ')}.`,
     noEvaluation: 'This model has no finished evaluation on the current training set (photos were added or removed since, or it was never evaluated).',
+    plantNotEvaluated: 'A plant check is not evaluated here (the training set has no "not a rice plant" photos): say how it was checked.',
   },
   alreadyLive: 'This model is live already.',
   pilotIsLive: 'This model is live: a pilot must differ from the live model.',

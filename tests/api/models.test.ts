@@ -401,6 +401,24 @@ describe('evaluating, publishing and serving a model', () => {
   });
 });
 
+describe('a plant check', () => {
+  it('maps its labels to verdicts and is published only with a written reason, since it is not evaluated here', async () => {
+    const plant = await meanColourClassifier({ classes: [{ label: 'non_rice_plant', meanColour: [200, 200, 200] }, { label: 'rice_plant', meanColour: [60, 140, 60] }], scaling: '0-1', temperature: DEMO_TEMPERATURE, labels: true });
+    const res = await upload(plant, meta({ stage: 'plant', contract: { scaling: 'mean-std', mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225], resize: 'stretch' } }));
+    expect(res.statusCode, res.body).toBe(201);
+    const model = res.json<ScannerModel>();
+    expect(model.version).toBe('plant-1');
+    expect(model.labels.map((l) => l.verdict)).toEqual(['not-rice-plant', 'rice-plant']);
+    const evaluate = await t.app.inject({ method: 'POST', url: `/api/models/${model.id}/evaluations`, headers: { cookie }, payload: { split: 'test' } });
+    expect(evaluate.statusCode).toBe(400);
+    const publish = (payload: object) => t.app.inject({ method: 'POST', url: `/api/models/${model.id}/publish`, headers: { cookie }, payload });
+    const refused = await publish({ channel: 'live', note: 'plant check v1' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.checks).toEqual([MODEL_TEXTS.refused.plantNotEvaluated]);
+    expect((await publish({ channel: 'live', note: 'plant check v1', overrideReason: 'Checked on 200 field photos by the model team' })).statusCode).toBe(200);
+  });
+});
+
 describe('the pilot share', () => {
   it('puts the set share of installs in the pilot, within two points over 10,000 ids, and keeps each where it was', () => {
     for (const share of [5, 20, 50]) {

@@ -40,6 +40,9 @@ export function createModelPublishing(ctx: AppContext) {
     if (row.stage === 'disease') {
       const set = await photoSet(ctx, 'test', TRAINING_SET.defaultSeed);
       if (!(await repo.doneOnPhotoSet(ctx.db, row.id, set.sha256, contractSha256(row)))) checks.push(MODEL_TEXTS.refused.noEvaluation);
+    } else {
+      // A plant check cannot be evaluated here, so it is never published without a written reason.
+      checks.push(MODEL_TEXTS.refused.plantNotEvaluated);
     }
     return checks;
   }

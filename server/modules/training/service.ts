@@ -39,7 +39,7 @@ export async function trainingSelection(ctx: AppContext, choice: SplitChoice) {
     if (cluster.conflict && choice.conflicts === 'exclude') return [];
     return [{ ...photo, entryId: photo.entryId!, originalKey: photo.originalKey!, cluster, split: splitOf(cluster.cluster, choice.seed, choice) }];
   });
-  return { classes, photos, conflictsLeftOut: everyPhoto.length - photos.length };
+  return { classes, photos };
 }
 
 /** metadata.csv's columns (the README describes them). */
@@ -104,41 +104,39 @@ function readme(q: TrainingSetQuery, classes: TrainingClass[], counts: Map<strin
 export function createTrainingService(ctx: AppContext) {
   return {
     async diseaseArchive(q: TrainingSetQuery): Promise<{ stream: Readable; size: number | null; fileName: string; photos: number }> {
-      const all = await trainingClasses(ctx);
+      // Copies are looked for across every disease, whichever are downloaded: a copy in another disease is a conflict.
+      const { classes: all, photos: everyPhoto } = await trainingSelection(ctx, { seed: q.seed, train: q.train, validation: q.validation, conflicts: 'include' });
       const classes = q.diseaseId ? all.filter((c) => c.id === q.diseaseId) : all;
       if (q.diseaseId && classes.length === 0) fail('NOT_FOUND');
       const byId = new Map(classes.map((c) => [c.id, c]));
-      // Copies are looked for across every disease, whichever are downloaded: a copy in another disease is a conflict.
-      const everyPhoto = await trainingPhotoReads.originals(ctx.db, all.map((c) => c.id));
-      const clusters = clusterPhotos(everyPhoto);
       const dup: Duplicates = { photosInClusters: 0, clusters: 0, conflictsLeftOut: 0 };
       const namedClusters = new Set<string>();
-      const photos = everyPhoto.filter((p) => byId.has(p.entryId!));
+      const photos = everyPhoto.filter((p) => byId.has(p.entryId));
       const counts = new Map(classes.map((c) => [c.label, { train: 0, validation: 0, test: 0, all: 0 }]));
       const flat = q.layout === 'flat';
       const entries: { file: string; key: string; size: number; mtime: Date; row: CsvRow; split: string; label: string; clean: boolean }[] = [];
       let missing = 0;
       for (const photo of photos) {
-        const cls = byId.get(photo.entryId!)!;
-        const cluster = clusters.get(photo.id)!;
+        const cls = byId.get(photo.entryId)!;
+        const cluster = photo.cluster;
         if (cluster.conflict && q.conflicts === 'exclude') { dup.conflictsLeftOut += 1; continue; }
         if (cluster.size > 1) {
           dup.photosInClusters += 1;
           namedClusters.add(cluster.cluster);
         }
-        const stat = await ctx.storage.stat(photo.originalKey!);
+        const stat = await ctx.storage.stat(photo.originalKey);
         if (!stat) { missing += 1; continue; }
         // A photo not yet cleaned (locationCleaned = 0) is cleaned on the way out.
         let clean: CleanStoredPhoto | null = null;
         if (photo.locationCleaned !== 1) {
           try {
-            clean = await cleanStoredPhoto(ctx.storage, photo.originalKey!);
+            clean = await cleanStoredPhoto(ctx.storage, photo.originalKey);
           } catch (err) {
             ctx.log.warn({ err, imageId: photo.id }, 'training export: a photo that could not be cleaned is left out');
             continue;
           }
         }
-        const split = flat ? '' : splitOf(cluster.cluster, q.seed, q);
+        const split = flat ? '' : photo.split;
         const ext = (path.extname(photo.originalKey!) || '.jpg').toLowerCase();
         const file = `${flat ? 'images' : split}/${cls.label}/${photo.id}${ext}`;
         const uploadedAt = photo.linkedAt ?? photo.createdAt;
@@ -146,7 +144,7 @@ export function createTrainingService(ctx: AppContext) {
         n.all += 1;
         if (split) n[split as SplitName] += 1;
         entries.push({
-          file, key: photo.originalKey!, size: clean ? clean.body.length : stat.size, mtime: new Date(uploadedAt), split, label: cls.label, clean: clean !== null,
+          file, key: photo.originalKey, size: clean ? clean.body.length : stat.size, mtime: new Date(uploadedAt), split, label: cls.label, clean: clean !== null,
           row: [file, cls.label, split, cls.id, photo.id, clean ? clean.sha256 : photo.sha256, photo.width, photo.height, uploadedAt,
             clean ? clean.takenAt : photo.takenAt, clean ? clean.camera.make : photo.cameraMake, clean ? clean.camera.model : photo.cameraModel,
             photo.phash ?? null, cluster.cluster, qualityFlags({ sharpness: photo.sharpness ?? null, brightness: photo.brightness ?? null, entropy: photo.entropy ?? null, width: photo.width, height: photo.height }).join(';')],
