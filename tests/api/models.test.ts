@@ -267,10 +267,12 @@ describe('evaluating, publishing and serving a model', () => {
   });
 
   it('cancels an evaluation, waiting or running, and a running one stops at its next batch', async () => {
+    // Real photos: should this instance's runner take the waiting one before the cancel arrives, it is still scoring then.
+    const earlier = await t.ctx.db.selectFrom('model_evaluations').select(['photoIds', 'total']).where('id', '=', evaluationId).executeTakeFirstOrThrow();
     const queue = async (state: 'queued' | 'running') => {
       const id = crypto.randomUUID();
       await t.ctx.db.insertInto('model_evaluations').values({
-        id, modelId: second.id, state, split: 'all', seed: 'palayan', ratios: '{}', photoSetSha256: 'x', contractSha256: 'x', photoIds: '[]', total: 0, done: 0, cancelRequested: 0,
+        id, modelId: second.id, state, split: 'all', seed: 'palayan', ratios: '{}', photoSetSha256: 'x', contractSha256: 'x', photoIds: earlier.photoIds, total: earlier.total, done: 0, cancelRequested: 0,
         // Another instance's, beating now: this one's runner leaves it alone.
         claimedBy: state === 'running' ? 'another-instance' : null, heartbeatAt: state === 'running' ? new Date(Date.now() + 60_000).toISOString() : null,
         accuracy: null, macroF1: null, error: null, createdBy: null, createdAt: new Date().toISOString(), finishedAt: null,
