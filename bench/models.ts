@@ -18,7 +18,7 @@
  * of the runs are printed last.
  * Options: --photos 2000  --distinct 40  --baseline 20  --gap 50  --runs 3
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,7 @@ import { CATALOG_LIMITS } from '../common/catalog.js';
 import { seededRandom } from '../server/platform/support/seeded-random.js';
 import { convBenchClassifier, convBenchFlops } from '../server/modules/models/tflite/recipes.js';
 import { realisticVariety, SEARCHES } from './variety-data.js';
-import { freePort, median, option, percentile, rssMb } from './support.js';
+import { benchLogin, median, option, percentile, rssMb, startBuiltServer } from './support.js';
 
 const PHOTOS = Number(option('photos', '2000'));
 const DISTINCT = Number(option('distinct', '40'));
@@ -36,7 +36,6 @@ const BASELINE_S = Number(option('baseline', '20'));
 const GAP_MS = Number(option('gap', '50'));
 const RUNS = Number(option('runs', '3'));
 const USER = { username: 'bench_super', password: 'Bench#Pass1' };
-const root = path.resolve(import.meta.dirname, '..');
 const built = <M>(file: string): Promise<M> => import(new URL(`../build/server/${file}`, import.meta.url).href) as Promise<M>;
 
 async function photoBodies(): Promise<Buffer[]> {
@@ -91,30 +90,6 @@ async function seed(dataDir: string): Promise<void> {
   }
 }
 
-async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['build/server/main.js'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', INSTANCE_ID: 'bench-models' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (const until = Date.now() + 60_000; Date.now() < until;) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
-    } catch { /* starting */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill();
-  throw new Error('the server did not start');
-}
-
-async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: USER.username, password: USER.password }) });
-  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-}
-
 /** Variety searches one after another until `stop()` is true: each one's time in ms. */
 async function searches(url: string, cookie: string, stop: () => boolean): Promise<number[]> {
   const times: number[] = [];
@@ -137,9 +112,9 @@ async function main() {
   try {
     console.log(`seeding ${PHOTOS} photos (${DISTINCT} distinct JPEGs, ${CATALOG_LIMITS.photoMaxEdge} px), 12 diseases, 5,000 varieties…`);
     await seed(dataDir);
-    const server = await startServer(dataDir);
+    const server = await startBuiltServer({ DATA_DIR: dataDir, DATABASE_URL: '', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', INSTANCE_ID: 'bench-models' });
     child = server.child;
-    const cookie = await login(server.url);
+    const cookie = await benchLogin(server.url, USER);
 
     const labels = Array.from({ length: 12 }, (_, d) => `bench-disease-${d + 1}`);
     const model = await convBenchClassifier({ classes: 12, labels });

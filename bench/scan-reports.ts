@@ -21,7 +21,7 @@
  *          --reports N  --calls N (default 200)  --seconds N (default 10)  --runs N (default 3)
  *          --connections N (default 16)  --installs N (default 20000)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +29,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { TARLAC_MUNICIPALITIES } from '../common/scan-reports.js';
 import { DISEASES, seedScanReports, slug } from './scan-reports-data.js';
-import { benchDatabase, freePort, median, option, percentile, benchEngines, benchPgUrl } from './support.js';
+import { benchDatabase, benchLogin, median, option, percentile, benchEngines, benchPgUrl, startBuiltServer } from './support.js';
 
 const ENGINES = benchEngines();
 const PG = benchPgUrl();
@@ -40,7 +40,6 @@ const RUNS = Number(option('runs', '3'));
 const CONNECTIONS = Number(option('connections', '16'));
 const INSTALLS = Number(option('installs', '20000'));
 const USER = { username: 'bench_admin', password: 'Bench#Pass1' };
-const root = path.resolve(import.meta.dirname, '..');
 
 
 /** Seeds a fresh database in this process, then times the dashboard's queries there (no HTTP). */
@@ -71,34 +70,6 @@ async function seedAndTimeService(dataDir: string, databaseUrl: string | undefin
   } finally {
     await app.close();
   }
-}
-
-async function startServer(dataDir: string, databaseUrl: string | undefined): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['build/server/main.js'], {
-    cwd: root,
-    env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', LOG_LEVEL: 'warn',
-      LOGIN_RATE_LIMIT_PER_MINUTE: '1000', SCAN_REPORTS_PER_IP_PER_MINUTE: '1000000000', SCAN_REPORTS_PER_MINUTE: '1000000000', INSTALL_REGISTRATIONS_PER_IP_PER_HOUR: '1000000000',
-      EVENT_CHANNEL: `bench_${port}`, INSTANCE_ID: 'bench',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (const until = Date.now() + 60_000; Date.now() < until;) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
-    } catch { /* starting */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill();
-  throw new Error('the server did not start');
-}
-
-async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: USER.username, password: USER.password }) });
-  if (!res.ok) throw new Error(`login failed: ${res.status}`);
-  return res.headers.getSetCookie().find((c) => c.startsWith('palayan_session='))!.split(';')[0]!;
 }
 
 async function timeCalls(fn: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
@@ -185,8 +156,11 @@ async function bench(engine: 'sqlite' | 'postgres'): Promise<void> {
   let server: { url: string; child: ChildProcess } | undefined;
   try {
     await seedAndTimeService(dataDir, databaseUrl);
-    server = await startServer(dataDir, databaseUrl);
-    const cookie = await login(server.url);
+    server = await startBuiltServer({
+      DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', SCAN_REPORTS_PER_IP_PER_MINUTE: '1000000000', SCAN_REPORTS_PER_MINUTE: '1000000000',
+      INSTALL_REGISTRATIONS_PER_IP_PER_HOUR: '1000000000', INSTANCE_ID: 'bench', EVENT_CHANNEL: `bench_${path.basename(dataDir).replace(/\W/g, '')}_server`,
+    });
+    const cookie = await benchLogin(server.url, USER);
     const queries = {
       'detections (all diseases)': `${server.url}/api/dashboard/detections`,
       'detections (one disease)': `${server.url}/api/dashboard/detections?diseaseId=d3`,

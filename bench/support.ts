@@ -1,4 +1,5 @@
 /** What every benchmark needs: percentiles, a free local port, and a process's memory and CPU from /proc. */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -101,4 +102,33 @@ export const benchEngines = (): Array<'sqlite' | 'postgres'> => option('engines'
 export function option(name: string, fallback: string, args: readonly string[] = process.argv.slice(2)): string {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+}
+
+/**
+ * The built server (build/server/main.js, as `npm start` runs it) on a free port with these
+ * settings added to the environment; resolves when /api/health answers.
+ */
+export async function startBuiltServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['build/server/main.js'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (const until = Date.now() + 60_000; Date.now() < until;) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
+    } catch { /* starting */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error('the server did not start');
+}
+
+/** Signs in over HTTP; the session cookie. */
+export async function benchLogin(url: string, user: { username: string; password: string }): Promise<string> {
+  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: user.username, password: user.password }) });
+  if (!res.ok) throw new Error(`login failed: ${res.status}`);
+  return res.headers.getSetCookie().find((c) => c.startsWith('palayan_session='))!.split(';')[0]!;
 }

@@ -53,7 +53,7 @@ export const MODEL_LIMITS = {
   /** The pilot's share of installs, in whole percent. */
   minPilotShare: 1,
   maxPilotShare: 50,
-  /** The app's defaults for a new model: the disease classifier's confidence threshold today. */
+  /** A new model's thresholds, as the farmer app's disease classifier applies them. */
   defaultConfidence: 0.5,
   defaultMargin: 0,
   /** An evaluation whose instance stopped beating for this long is taken up again by another. */

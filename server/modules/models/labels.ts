@@ -2,7 +2,8 @@ import { labelSlug } from '../../../common/catalog.js';
 import { MODEL_TEXTS, type ModelStage, type PlantVerdict } from '../../../common/models.js';
 import { invalid } from '../../platform/http/errors.js';
 
-export interface RecordOption { id: string; name: string; localName: string | null; trainingClass: boolean }
+/** A live disease or training class, with its label in the training ZIP ('rice-blast', 'rice-blast-2'). */
+export interface RecordOption { id: string; name: string; localName: string | null; trainingClass: boolean; label: string }
 export interface LabelTarget { recordId: string | null; verdict: PlantVerdict | null }
 export interface StoredLabel extends LabelTarget { label: string }
 
@@ -13,7 +14,8 @@ const squash = (s: string) => labelSlug(s).replace(/-/g, '');
 /**
  * What a label probably means: for a disease classifier the record whose name, local name or
  * training-set label (its slug) reads the same once case, accents, spaces and punctuation are
- * set aside ('Bacterial Leaf Blight', 'bacterial_leaf_blight', 'bacterial-leaf-blight'); for a
+ * set aside ('Bacterial Leaf Blight', 'bacterial_leaf_blight', 'bacterial-leaf-blight'; a second
+ * record of one name by its label 'rice-blast-2'); for a
  * plant check the verdict its words say. Only a suggestion: the user confirms each one.
  */
 export function suggestTarget(stage: ModelStage, label: string, records: readonly RecordOption[]): { target: LabelTarget; matchedBy: MatchedBy } {
@@ -27,13 +29,8 @@ export function suggestTarget(stage: ModelStage, label: string, records: readonl
   if (byName) return { target: { recordId: byName.id, verdict: null }, matchedBy: 'name' };
   const byLocal = records.find((r) => r.localName && squash(r.localName) === key);
   if (byLocal) return { target: { recordId: byLocal.id, verdict: null }, matchedBy: 'local name' };
-  // The training ZIP numbers a second record of the same name 'rice-blast-2'.
-  const numbered = /^(.*?)-(\d+)$/.exec(labelSlug(label));
-  if (numbered) {
-    const same = records.filter((r) => labelSlug(r.name) === numbered[1]);
-    const nth = same[Number(numbered[2]) - 1];
-    if (nth) return { target: { recordId: nth.id, verdict: null }, matchedBy: 'label' };
-  }
+  const byLabel = records.find((r) => squash(r.label) === key);
+  if (byLabel) return { target: { recordId: byLabel.id, verdict: null }, matchedBy: 'label' };
   return { target: { recordId: null, verdict: null }, matchedBy: 'none' };
 }
 

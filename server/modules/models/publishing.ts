@@ -164,9 +164,7 @@ export function createModelPublishing(ctx: AppContext) {
     async publishedFile(version: string) {
       const row = await repo.findByVersion(ctx.db, version);
       if (!row) fail('NOT_FOUND');
-      const published = (await repo.channelHistory(ctx.db, row.stage, 'live', 500)).some((p) => p.modelId === row.id)
-        || (await repo.channelHistory(ctx.db, row.stage, 'pilot', 500)).some((p) => p.modelId === row.id);
-      if (!published) fail('NOT_FOUND');
+      if (!(await repo.everPublished(ctx.db, row.id))) fail('NOT_FOUND');
       return row;
     },
 

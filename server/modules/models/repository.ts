@@ -39,12 +39,6 @@ export const modelsRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
-  /** Live diseases and training classes, oldest first: the records a label may mean. */
-  records(db: Db) {
-    return db.selectFrom('rice_local_diseases').select(['id', 'name', 'localName', 'isTrainingClass'])
-      .where('isDeleted', '=', 0).orderBy('createdAt').orderBy('id').execute();
-  },
-
   /** Names of these records, live or not. */
   recordNames(db: Db, ids: readonly string[]) {
     if (ids.length === 0) return Promise.resolve([]);
@@ -164,6 +158,11 @@ export const modelsRepository = {
       .select(['model_publications.id', 'model_publications.stage', 'model_publications.channel', 'model_publications.action', 'model_publications.modelId',
         'm.version', 'model_publications.share', 'model_publications.note', 'model_publications.overrideReason', 'model_publications.createdBy', 'model_publications.createdAt'])
       .orderBy('model_publications.createdAt', 'desc').orderBy('model_publications.seq', 'desc').limit(limit).execute();
+  },
+
+  /** Whether the model has been on a channel (the farmer app may download it). */
+  async everPublished(db: Db, modelId: string): Promise<boolean> {
+    return (await db.selectFrom('model_publications').select('id').where('modelId', '=', modelId).limit(1).executeTakeFirst()) !== undefined;
   },
 
   /** The newest rows of one stage's channel, newest first. */

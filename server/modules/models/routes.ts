@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,6 +10,7 @@ import { publicModelFileParams, publicModelQuerySchema, publicModelsSchema } fro
 import { TRAINING_SET } from '../../../common/catalog.js';
 import { z } from '../../../common/schemas/zod.js';
 import { fail } from '../../platform/http/errors.js';
+import { contentEtag, etagMatches } from '../../platform/http/etag.js';
 import { failMultipart } from '../../platform/http/multipart-errors.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { createInstallTokens } from '../../platform/identity/install-tokens.js';
@@ -49,7 +49,8 @@ async function readParts(request: FastifyRequest): Promise<ModelParts> {
       }
       if (part.fieldname === 'model') out.model = await part.toBuffer();
       else if (part.fieldname === 'labels') out.labelsFile = await readCapped(part.file, MODEL_LIMITS.maxLabelsBytes, MODEL_TEXTS.labelsTooLarge, 'labels');
-      else await readCapped(part.file, 0, MODEL_TEXTS.noFile, part.fieldname);
+      // Another file part is read past and left out.
+      else for await (const chunk of part.file) void chunk;
     }
   } catch (err) {
     failMultipart(err, UPLOAD_TEXTS);
@@ -76,9 +77,6 @@ function rangeOf(header: string | undefined, size: number): { start: number; end
   if (start >= size) return 'unsatisfiable';
   return { start, end: Math.min(end, size - 1) };
 }
-
-const etagMatches = (header: string | undefined, etag: string) =>
-  !!header && header.split(',').map((s) => s.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag);
 
 /**
  * Serves a stored model file with its sha256 as ETag (304 on If-None-Match) and byte ranges
@@ -229,7 +227,7 @@ const routes: FastifyPluginAsync = async (app) => {
     const installId = await installs.installOf(request.headers.authorization);
     const all = await publishing.forInstall(installId);
     const body = request.query.stage ? { disease: null, plant: null, [request.query.stage]: all[request.query.stage] } : all;
-    const etag = `"${crypto.createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`;
+    const etag = contentEtag(body);
     reply.header('etag', etag);
     reply.header('cache-control', 'private, no-cache');
     if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send(null);

@@ -4,9 +4,8 @@ import type { EvaluationSplit } from '../../../common/models.js';
 import { pixelContractSchema, thresholdsSchema, type PixelContract, type Thresholds } from '../../../common/schemas/models.js';
 import type { ScannerModelsTable } from '../../db/types/models.js';
 import type { AppContext } from '../../platform/http/context.js';
-import { trainingSelection } from '../training/service.js';
+import { trainingClasses, trainingSelection } from '../training/service.js';
 import type { RecordOption, StoredLabel } from './labels.js';
-import { modelsRepository as repo } from './repository.js';
 
 /** A stored model's JSON columns, read. */
 export const parseJson = <T>(text: string): T => JSON.parse(text) as T;
@@ -17,8 +16,9 @@ export const labelsOf = (row: ScannerModelsTable): StoredLabel[] => parseJson<St
 export const contractSha256 = (row: ScannerModelsTable): string => crypto.createHash('sha256').update(JSON.stringify(contractOf(row))).digest('hex');
 export const inputShapeOf = (row: ScannerModelsTable): number[] => parseJson<number[]>(row.inputShape);
 
+/** Every live disease and training class, with its training-set label: what a model's label may mean. */
 export async function liveRecords(ctx: AppContext): Promise<RecordOption[]> {
-  return (await repo.records(ctx.db)).map((r) => ({ id: r.id, name: r.name, localName: r.localName || null, trainingClass: r.isTrainingClass === 1 }));
+  return (await trainingClasses(ctx)).map((c) => ({ ...c, localName: c.localName || null }));
 }
 
 /**

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,6 +5,7 @@ import {
   publicCatalogSchema, publicOptionsSchema, publicVarietiesSchema, syncQuerySchema, varietyQuerySchema,
 } from '../../../common/schemas/public.js';
 import { fail } from '../../platform/http/errors.js';
+import { contentEtag, etagMatches } from '../../platform/http/etag.js';
 import { createPublicService } from './service.js';
 
 const PREFIX = '/api/public/v1';
@@ -37,11 +37,10 @@ const routes: FastifyPluginAsync = async (app) => {
    */
   function withEtag<T>(request: FastifyRequest, reply: FastifyReply, body: T): T | undefined {
     const { serverTime: _cursor, ...content } = body as Record<string, unknown>;
-    const etag = `"${crypto.createHash('sha256').update(JSON.stringify(content)).digest('base64url').slice(0, 27)}"`;
+    const etag = contentEtag(content);
     reply.header('etag', etag);
     reply.header('cache-control', 'no-cache');
-    const match = request.headers['if-none-match'];
-    if (match && match.split(',').map((s) => s.trim().replace(/^W\//, '')).includes(etag)) {
+    if (etagMatches(request.headers['if-none-match'], etag)) {
       void reply.code(304).send();
       return undefined;
     }

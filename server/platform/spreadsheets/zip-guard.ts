@@ -1,5 +1,6 @@
 import yauzl from 'yauzl';
 import yazl from 'yazl';
+import { nextZipEntry } from '../support/zip-entries.js';
 
 export class UnpackLimitError extends Error {}
 export class NotAZipError extends Error {}
@@ -28,16 +29,7 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
 }
 
 function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
-  return new Promise((resolve, reject) => {
-    const done = () => { zip.off('entry', onEntry); zip.off('end', onEnd); zip.off('error', onError); };
-    const onEntry = (entry: yauzl.Entry) => { done(); resolve(entry); };
-    const onEnd = () => { done(); resolve(null); };
-    const onError = (err: Error) => { done(); reject(new NotAZipError(err.message)); };
-    zip.on('entry', onEntry);
-    zip.on('end', onEnd);
-    zip.on('error', onError);
-    zip.readEntry();
-  });
+  return nextZipEntry(zip).catch((err: Error) => { throw new NotAZipError(err.message); });
 }
 
 interface Span { start: number; dataEnd: number; descriptor: boolean }

@@ -1,12 +1,10 @@
-import { useId, type TextareaHTMLAttributes } from 'react';
-import { useFormContext } from 'react-hook-form';
 import type { CatalogKind } from '../../../common/catalog';
 import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import { can } from '../../../common/permissions';
 import type { CatalogEntryDetail } from '../../../common/schemas/catalog';
 import { CheckboxField, CheckboxGroupField } from '../../components/ui/choice-fields';
-import { cn } from '../../components/ui/cn';
-import { FieldError, TextField } from '../../components/ui/form';
+import { TextField } from '../../components/ui/form';
+import { TextAreaField } from '../../components/ui/more-fields';
 import { useOptionLists } from '../../lib/option-lists';
 import { useSession } from '../../lib/session';
 import { affectedPartsOf } from './api';
@@ -40,21 +38,6 @@ export function toFormValues(entry: CatalogEntryDetail | null): FormValues {
   };
 }
 
-function TextAreaField({ name, label, rows = 3, ...rest }: { name: keyof FormValues; label: string; rows?: number } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name'>) {
-  const { register, getFieldState, formState } = useFormContext<FormValues>();
-  const id = useId();
-  const { error } = getFieldState(name, formState);
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">{label}</label>
-      <textarea id={id} rows={rows} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined}
-        className={cn('block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm outline-none transition focus:ring-2',
-          error ? 'border-red-400 focus:ring-red-200' : 'border-slate-300 focus:border-brand-600 focus:ring-brand-100')}
-        {...rest} {...register(name)} />
-      <FieldError id={`${id}-error`} message={error?.message} />
-    </div>
-  );
-}
 
 /** The entry's text and choice fields, in the form's order (its photos follow them). */
 export function EntryFields({ kind }: { kind: CatalogKind }) {

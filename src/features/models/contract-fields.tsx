@@ -6,7 +6,7 @@ import { MODEL_SCREEN_TEXTS as S } from '../../../common/model-screen-texts';
 import type { PixelContract, ScannerModel, Thresholds } from '../../../common/schemas/models';
 import { z } from '../../../common/schemas/zod';
 import { FieldError } from '../../components/ui/form';
-import { NumberField, OptionsField, TextAreaField } from './fields';
+import { NumberField, OptionsField, TextAreaField } from '../../components/ui/more-fields';
 
 const unit = z.number({ error: S.form.numberNeeded }).min(0, S.form.numberNeeded).max(1, S.form.numberNeeded);
 const settingsFields = {

@@ -10,7 +10,7 @@ import { Dialog } from '../../components/ui/dialog';
 import { Form, useZodForm } from '../../components/ui/form';
 import { useToast } from '../../components/ui/toast';
 import { failedChecks, usePublish } from './api';
-import { NumberField, TextAreaField } from './fields';
+import { NumberField, TextAreaField } from '../../components/ui/more-fields';
 
 const DEFAULT_PILOT_SHARE = 10;
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLiteRtRuntime } from '../../../server/modules/models/runtime/litert.js';
 import { convBenchClassifier, convBenchFlops, DEMO_TEMPERATURE } from '../../../server/modules/models/tflite/recipes.js';
+import { seededRandom } from '../../../server/platform/support/seeded-random.js';
 
 // The models run in the real TFLite runtime for JavaScript (LiteRT.js, WebAssembly on the CPU).
 const SCANNER = path.resolve(import.meta.dirname, '../../../demo-data/scanner');
@@ -49,16 +50,6 @@ function expectedScores(pixels: Float32Array): number[] {
 
 const argmax = (xs: ArrayLike<number>) => Array.from(xs).reduce((best, v, i, all) => (v > all[best]! ? i : best), 0);
 
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), a | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function timePerRun(model: Compiled, pixels: Float32Array, runs: number): Promise<number> {
   await run(model, pixels);
   const start = performance.now();
@@ -75,7 +66,7 @@ describe('LiteRT.js runs the models', () => {
   it('the demo model picks the disease nearest to the photo\'s mean colour', async () => {
     const model = await liteRt.loadAndCompile(new Uint8Array(fs.readFileSync(path.join(SCANNER, 'demo-disease-classifier.tflite'))), { accelerator: 'wasm' });
     expect(model.getInputDetails()[0]).toMatchObject({ dtype: 'float32' });
-    const next = seeded(11);
+    const next = seededRandom(11);
     const images: Float32Array[] = [
       ...prototypes.map((p) => image(() => p)),
       ...Array.from({ length: 8 }, () => { const c = [next(), next(), next()]; return image(() => c); }),
@@ -106,7 +97,7 @@ describe('LiteRT.js runs the models', () => {
 
   it('the convolution benchmark gives probabilities', async () => {
     const model = await liteRt.loadAndCompile(await convBenchClassifier({ classes: 10 }), { accelerator: 'wasm' });
-    const next = seeded(5);
+    const next = seededRandom(5);
     const pixels = image(() => [next(), next(), next()]);
     const scores = await run(model, pixels);
     expect(scores).toHaveLength(10);

@@ -7,6 +7,7 @@ import { readTfliteModel, TfliteFileError, type TfliteErrorCode } from '../../..
 import {
   convBenchClassifier, convBenchFlops, intInputModel, meanColourClassifier, twoInputModel, wrongInputRankModel,
 } from '../../../server/modules/models/tflite/recipes.js';
+import { seededRandom } from '../../../server/platform/support/seeded-random.js';
 
 const DEMO_MODEL = path.resolve(import.meta.dirname, '../../../demo-data/scanner/demo-disease-classifier.tflite');
 const demoModel = () => new Uint8Array(fs.readFileSync(DEMO_MODEL));
@@ -32,16 +33,6 @@ async function refusal(bytes: Uint8Array): Promise<TfliteFileError> {
   const err = await readTfliteModel(bytes).then(() => null, (e: unknown) => e);
   expect(err).toBeInstanceOf(TfliteFileError);
   return err as TfliteFileError;
-}
-
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), a | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A model built field by field: one 1×32×32×3 input, one 1×4 output, no operators. */
@@ -135,7 +126,7 @@ describe('readTfliteModel refuses', () => {
 
   it('a big model cut short anywhere', async () => {
     const bytes = await convBenchClassifier({ classes: 3 });
-    const next = random(7);
+    const next = seededRandom(7);
     for (let i = 0; i < 40; i += 1) {
       expect(['DAMAGED', 'NOT_TFLITE']).toContain(await outcome(bytes.slice(0, Math.floor(next() * bytes.length))));
     }
@@ -143,7 +134,7 @@ describe('readTfliteModel refuses', () => {
 
   it('damaged bytes with a TfliteFileError or reads them, never another error', async () => {
     const original = demoModel();
-    const next = random(2024);
+    const next = seededRandom(2024);
     const outcomes = new Map<string, number>();
     for (let i = 0; i < 3000; i += 1) {
       const bytes = original.slice();

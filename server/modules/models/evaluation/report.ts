@@ -16,10 +16,16 @@ import {
 
 const PREDICTION_COLUMNS = ['image_id', 'disease_id', 'disease_name', 'predicted_label', 'predicted_record_id', 'confidence', 'correct', 'top_2_label', 'top_2_confidence', 'top_3_label', 'top_3_confidence'];
 
-/** An evaluation's accuracy and macro-F1 under the model's current label mapping. */
-export async function metricsOf(db: Kysely<Database> | Transaction<Database>, model: ScannerModelsTable, evaluationId: string) {
+/** A model's labels with what they mean, and an evaluation's stored predictions. */
+async function scored(db: Kysely<Database> | Transaction<Database>, model: ScannerModelsTable, evaluationId: string) {
   const labels: LabelMeaning[] = labelsOf(model).map((l, index) => ({ index, label: l.label, recordId: l.recordId }));
   const photos: ScoredPhoto[] = (await repo.predictions(db, evaluationId)).map((r) => ({ ...r, top: parseJson(r.top) }));
+  return { labels, photos };
+}
+
+/** An evaluation's accuracy and macro-F1 under the model's current label mapping. */
+export async function metricsOf(db: Kysely<Database> | Transaction<Database>, model: ScannerModelsTable, evaluationId: string) {
+  const { labels, photos } = await scored(db, model, evaluationId);
   return computeMetrics(labels, photos, new Map());
 }
 
@@ -29,8 +35,7 @@ export function createEvaluationReports(ctx: AppContext) {
     const evaluation = await repo.findEvaluation(ctx.db, evaluationId);
     if (!evaluation || evaluation.modelId !== modelId) fail('NOT_FOUND');
     const model = (await repo.find(ctx.db, modelId))!;
-    const labels: LabelMeaning[] = labelsOf(model).map((l, index) => ({ index, label: l.label, recordId: l.recordId }));
-    const photos: ScoredPhoto[] = (await repo.predictions(ctx.db, evaluationId)).map((r) => ({ ...r, top: parseJson(r.top) }));
+    const { labels, photos } = await scored(ctx.db, model, evaluationId);
     const ids = new Set<string>([...photos.map((p) => p.diseaseId), ...labels.map((l) => l.recordId).filter((x): x is string => !!x)]);
     const names = new Map((await repo.recordNames(ctx.db, [...ids])).map((r) => [r.id, r.name]));
     return { evaluation, model, labels, photos, names };
@@ -43,9 +48,7 @@ export function createEvaluationReports(ctx: AppContext) {
     const evaluation = await repo.doneOnPhotoSet(ctx.db, live.modelId, photoSetSha256);
     if (!evaluation) return null;
     const model = (await repo.find(ctx.db, live.modelId))!;
-    const labels: LabelMeaning[] = labelsOf(model).map((l, index) => ({ index, label: l.label, recordId: l.recordId }));
-    const photos: ScoredPhoto[] = (await repo.predictions(ctx.db, evaluation.id)).map((r) => ({ ...r, top: parseJson(r.top) }));
-    return { model, evaluation, labels, photos };
+    return { model, evaluation, ...(await scored(ctx.db, model, evaluation.id)) };
   }
 
   const verdictName = (labels: readonly LabelMeaning[], names: ReadonlyMap<string, string>, index: number) => {

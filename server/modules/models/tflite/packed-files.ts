@@ -1,5 +1,6 @@
 import yauzl from 'yauzl';
 import yazl from 'yazl';
+import { nextZipEntry } from '../../../platform/support/zip-entries.js';
 
 /**
  * TFLite Metadata's associated files (labels.txt and the like) travel inside the model file:
@@ -51,16 +52,7 @@ export async function appendPackedFiles(model: Uint8Array, files: PackedFile[]):
 }
 
 function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
-  return new Promise((resolve, reject) => {
-    const done = () => { zip.off('entry', onEntry); zip.off('end', onEnd); zip.off('error', onError); };
-    const onEntry = (entry: yauzl.Entry) => { done(); resolve(entry); };
-    const onEnd = () => { done(); resolve(null); };
-    const onError = (err: Error) => { done(); reject(new PackedFileError(err.message)); };
-    zip.on('entry', onEntry);
-    zip.on('end', onEnd);
-    zip.on('error', onError);
-    zip.readEntry();
-  });
+  return nextZipEntry(zip).catch((err: Error) => { throw new PackedFileError(err.message); });
 }
 
 /** One file packed in the model, read at most `maxBytes` long; throws PackedFileError otherwise. */

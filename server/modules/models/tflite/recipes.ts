@@ -1,6 +1,7 @@
 import { labelSlug } from '../../../../common/catalog.js';
 import type { FlatbufferObject } from './flatbuffer-writer.js';
 import { writeTfliteModel, type ModelMetadataSpec, type OperatorSpec, type TensorSpec, type TfliteTensorType } from './write-model.js';
+import { seededRandom } from '../../../platform/support/seeded-random.js';
 
 /** Small graph builder: tensors and operators by index, in order of creation. */
 class Graph {
@@ -85,17 +86,6 @@ export function demoDiseaseClassifier(diseases: { name: string; meanColour: [num
   });
 }
 
-/** A seeded pseudo-random generator (mulberry32): the same seed, the same weights. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), a | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface ConvLayer { out: number; stride: number }
 /** 224² → 112²×16 → 112²×48 → 56²×64, each a 3×3 SAME convolution with a fused RELU. */
 const CONV_LAYERS: ConvLayer[] = [{ out: 16, stride: 2 }, { out: 48, stride: 1 }, { out: 64, stride: 2 }];
@@ -120,7 +110,7 @@ export function convBenchFlops(classes: number): number {
  * seeded generator, to time inference: its scores mean nothing.
  */
 export function convBenchClassifier(options: { classes: number; labels?: string[]; seed?: number }): Promise<Uint8Array> {
-  const next = random(options.seed ?? 1);
+  const next = seededRandom(options.seed ?? 1);
   const uniform = (n: number, limit: number) => Array.from({ length: n }, () => (next() * 2 - 1) * limit);
   const g = new Graph();
   const image = g.tensor('image', IMAGE);
