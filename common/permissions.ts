@@ -16,6 +16,7 @@ const TABLE = {
     secondFactor: { manageOwn: true },
     trash: { view: true, restore: true },
     scannerModels: { manage: true },
+    review: { approve: true, settings: true, breakGlass: true },
   },
   ADMIN: {
     dashboard: { view: true },
@@ -27,6 +28,7 @@ const TABLE = {
     secondFactor: { manageOwn: false },
     trash: { view: false, restore: false },
     scannerModels: { manage: false },
+    review: { approve: false, settings: false, breakGlass: false },
   },
 } as const satisfies Record<Role, Record<string, Record<string, boolean>>>;
 

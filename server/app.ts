@@ -1,3 +1,4 @@
+import { registerReviewGate } from './platform/writes/review-gate.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -133,6 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   registerAccessPolicy(app);
   registerInputGuard(app);
+  registerReviewGate(app);
 
   for (const module of await loadModules()) await app.register(module);
 

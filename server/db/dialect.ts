@@ -64,3 +64,9 @@ export function chunks<T>(items: readonly T[], size = 500): T[][] {
 export function inSnapshot<DB, T>(db: Kysely<DB>, read: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   return db.transaction().setIsolationLevel('repeatable read').execute(read);
 }
+
+/** A unique-constraint violation on either engine (a concurrent write took the same key). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '');
+}

@@ -2,6 +2,7 @@ import type { AccountsTable, LoginChallengesTable, PasswordResetTokensTable, Rec
 import type { AuditChainLinksTable, AuditChainTable, AuditLogsTable, AuditPendingTable, AuditVerificationsTable, BackupRunsTable } from './types/audit.js';
 import type { CatalogDraftPhotosTable, CatalogDraftsTable, CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, RecordVersionsTable, VarietiesTable, VarietySearchGramsTable } from './types/content.js';
 import type { ModelEvaluationsTable, ModelPredictionsTable, ModelPublicationsTable, ScannerModelsTable } from './types/models.js';
+import type { PendingChangesTable, ReviewPhotoHoldsTable, ReviewSettingsTable } from './types/review.js';
 import type { ScanReportCountsTable, ScanReportModelsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
 
 /**
@@ -43,4 +44,7 @@ export interface Database {
   model_evaluations: ModelEvaluationsTable;
   model_predictions: ModelPredictionsTable;
   model_publications: ModelPublicationsTable;
+  review_settings: ReviewSettingsTable;
+  pending_changes: PendingChangesTable;
+  review_photo_holds: ReviewPhotoHoldsTable;
 }

@@ -75,7 +75,7 @@ const routes: FastifyPluginAsync = async (app) => {
     }, async (request) => ({ removed: await service.discardStaged(request.body.ids, requireAuth(request).actor) }));
 
     r.post(base, {
-      config: { access: 'content.create' },
+      config: { access: 'content.create', review: { collection: kind.collection, action: 'create' } },
       schema: { tags, summary: `Create a ${kind.texts.noun} with its staged photos`, body: catalogCreateSchema(kind), response: { 201: catalogEntryDetailSchema } },
     }, async (request, reply) => {
       const auth = requireAuth(request);
@@ -83,7 +83,7 @@ const routes: FastifyPluginAsync = async (app) => {
     });
 
     r.put(`${base}/:id`, {
-      config: { access: 'content.update' },
+      config: { access: 'content.update', review: { collection: kind.collection, action: 'update' } },
       schema: { tags, summary: `Update a ${kind.texts.noun} (optimistic version check)`, params: idParams, body: catalogUpdateSchema(kind), response: { 200: catalogEntryDetailSchema } },
     }, async (request) => {
       const auth = requireAuth(request);
@@ -91,7 +91,7 @@ const routes: FastifyPluginAsync = async (app) => {
     });
 
     r.delete(`${base}/:id`, {
-      config: { access: 'content.delete' },
+      config: { access: 'content.delete', review: { collection: kind.collection, action: 'delete' } },
       schema: { tags, summary: `Soft-delete a ${kind.texts.noun}`, params: idParams, response: { 204: z.null() } },
     }, async (request, reply) => {
       await service.remove(request.params.id, requireAuth(request).actor);

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { CatalogKind } from '../../../common/catalog.js';
 import { CATALOG_LABELS } from '../../../common/catalog-texts.js';
 import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, StagedImage } from '../../../common/schemas/catalog.js';
@@ -52,7 +52,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
    * The farmer-app fields of a save: affected parts from the managed list (its spelling; parts
    * the entry has already may stay after they leave the list), the training-class flag.
    */
-  async function kindFields(trx: Transaction<Database>, input: CatalogCreateInput | CatalogUpdateInput, before: CatalogRow | null, options: SaveOptions) {
+  async function kindFields(trx: Kysely<Database> | Transaction<Database>, input: CatalogCreateInput | CatalogUpdateInput, before: CatalogRow | null, options: SaveOptions) {
     const parts: string[] = [];
     if (kind.affectedParts) {
       const { affectedParts: allowed } = await getDiseaseEnums(trx);
@@ -90,6 +90,21 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
 
     /** Removes the caller's own staged photos (a file taken out of the list, a closed dialog). */
     discardStaged: (ids: string[], actor: Actor): Promise<number> => library.discardStaged(kind, actor.id, ids),
+
+    /**
+     * A save's checks without writing (a change sent for review): the same 404, 409, option-list,
+     * training-flag and photo checks as create (id null) and update.
+     */
+    async checkSave(id: string | null, input: CatalogCreateInput | CatalogUpdateInput, actor: Actor, options: SaveOptions = {}): Promise<void> {
+      const minimum = id === null && !options.skipImageMinimum ? kind.minImagesOnCreate : undefined;
+      if (minimum !== undefined && input.imageIds.length < minimum) invalid({ imageIds: kind.texts.minImages });
+      if (input.imageIds.length > kind.maxImages) invalid({ imageIds: kind.texts.maxImages });
+      const before = id === null ? null : (await catalogRepository.findLive(ctx.db, collection, id)) ?? null;
+      if (id !== null && !before) fail('NOT_FOUND');
+      if (before && 'version' in input && Number(before.version) !== input.version) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: Number(before.version) });
+      await kindFields(ctx.db, input, before, options);
+      await photos.plan(ctx.db, { kind, entryId: id, entryName: input.name, imageIds: input.imageIds, uploadedBy: actor.id, ...(minimum === undefined ? {} : { minimum }) });
+    },
 
     /** The record, its photos and its audit entry in one transaction; files move last. */
     async create(input: CatalogCreateInput, actor: Actor, options: SaveOptions = {}): Promise<CatalogEntryDetail> {

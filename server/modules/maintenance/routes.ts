@@ -22,6 +22,8 @@ const routes: FastifyPluginAsync = async (app) => {
 
   // File maintenance itself is for the super admin only.
   const manage = { access: 'maintenance.manage' as const };
+  // The farmer app's option lists wait for review when the department asks (server/modules/review).
+  const reviewed = { ...manage, review: { collection: 'maintenance' as const, action: 'save' as const } };
 
   r.get('/api/maintenance/documents/:docId', {
     config: manage,
@@ -34,7 +36,7 @@ const routes: FastifyPluginAsync = async (app) => {
   }, async (request) => service.usage(request.params.docId));
 
   r.post('/api/maintenance/documents/:docId/lists/:list', {
-    config: manage,
+    config: reviewed,
     schema: { tags: ['maintenance'], summary: 'Add one option to a list', params: listParamsSchema, body: addOptionSchema, response: { 200: maintenanceDocumentSchema } },
   }, async (request) => {
     const { params, body } = request;
@@ -42,7 +44,7 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.delete('/api/maintenance/documents/:docId/lists/:list', {
-    config: manage,
+    config: reviewed,
     schema: { tags: ['maintenance'], summary: 'Remove one option from a list', params: listParamsSchema, querystring: removeOptionQuerySchema, response: { 200: maintenanceDocumentSchema } },
   }, async (request) => {
     const { params, query } = request;
@@ -50,7 +52,7 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.put('/api/maintenance/documents/:docId', {
-    config: manage,
+    config: reviewed,
     schema: { tags: ['maintenance'], summary: 'Save Changes: write whole lists (trimmed, deduplicated)', params: docParamsSchema, body: saveListsSchema, response: { 200: maintenanceDocumentSchema } },
   }, async (request) => (await service.save(requireAuth(request).actor, request.params.docId, request.body)).document);
 

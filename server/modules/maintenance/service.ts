@@ -94,6 +94,54 @@ async function mutate(
   fail('CONFLICT');
 }
 
+type Compute = (lists: Record<ListKey, string[]>, row: MaintenanceRow) => Change | null;
+
+/** Add: one option unioned into a list ('Already exists.' for a case-insensitive duplicate). */
+function adding(list: ListKey, value: string): Compute {
+  return (lists) => {
+    const current = lists[list];
+    if (current.some((v) => sameOption(v, value))) fail('CONFLICT', MAINTENANCE.toasts.exists, { value: MAINTENANCE.toasts.exists });
+    if (current.length >= MAINTENANCE_LIMITS.maxItemsPerList) invalid({ value: MAINTENANCE.errors.tooMany });
+    return { next: { [list]: [...current, value] }, description: MAINTENANCE.audit.added(listTitle(list), value) };
+  };
+}
+
+function removing(list: ListKey, value: string): Compute {
+  return (lists) => {
+    const current = lists[list];
+    const exact = current.filter((v) => v !== value);
+    const next = exact.length < current.length ? exact : current.filter((v) => v.trim() !== value.trim());
+    if (next.length === current.length) return null;
+    return { next: { [list]: next }, description: MAINTENANCE.audit.removed(listTitle(list), value.trim()) };
+  };
+}
+
+/** Save Changes: whole lists, trimmed and deduplicated, at the version the page edited. */
+function saving(docId: MaintenanceDocId, input: SaveListsInput): Compute {
+  const keys = Object.keys(input.lists).filter((k) => input.lists[k as ListKey] !== undefined) as ListKey[];
+  for (const key of keys) if (!listBelongsTo(docId, key)) invalid({ [`lists.${key}`]: MAINTENANCE.errors.wrongList });
+  return (lists, row) => {
+    if (row.version !== input.version) {
+      fail('VERSION_CONFLICT', undefined, undefined, { current: present(docId, row), currentVersion: row.version });
+    }
+    const next: MaintenanceLists = {};
+    for (const key of keys) {
+      const values = normalizeList(input.lists[key] ?? []);
+      for (const v of values) {
+        // Values new to the list pass the same check as Add; kept ones stay as they are.
+        if (lists[key].some((old) => sameOption(old, v))) continue;
+        const problem = optionValueProblem(key, v);
+        if (problem) invalid({ [`lists.${key}`]: problem });
+      }
+      const unchanged = values.length === lists[key].length && values.every((v, i) => v === lists[key][i]);
+      if (!unchanged) next[key] = values;
+    }
+    const changed = Object.keys(next) as ListKey[];
+    if (changed.length === 0) return null;
+    return { next, description: MAINTENANCE.audit.saved(changed.map(listTitle).join(', ')) };
+  };
+}
+
 function requireList(docId: MaintenanceDocId, list: ListKey): void {
   if (!listBelongsTo(docId, list)) fail('NOT_FOUND', MAINTENANCE.errors.wrongList);
 }
@@ -137,50 +185,41 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events'>)
       const value = rawValue.trim();
       const problem = optionValueProblem(list, value);
       if (problem) invalid({ value: problem });
-      return mutate(db, events, actor, docId, (lists) => {
-        const current = lists[list];
-        if (current.some((v) => sameOption(v, value))) fail('CONFLICT', MAINTENANCE.toasts.exists, { value: MAINTENANCE.toasts.exists });
-        if (current.length >= MAINTENANCE_LIMITS.maxItemsPerList) invalid({ value: MAINTENANCE.errors.tooMany });
-        return { next: { [list]: [...current, value] }, description: MAINTENANCE.audit.added(listTitle(list), value) };
-      });
+      return mutate(db, events, actor, docId, adding(list, value));
     },
 
     /** Subtracts one option from a list; removing one that is already gone changes nothing. */
     remove(actor: Actor, docId: MaintenanceDocId, list: ListKey, value: string): Promise<WriteResult> {
       requireList(docId, list);
-      return mutate(db, events, actor, docId, (lists) => {
-        const current = lists[list];
-        const exact = current.filter((v) => v !== value);
-        const next = exact.length < current.length ? exact : current.filter((v) => v.trim() !== value.trim());
-        if (next.length === current.length) return null;
-        return { next: { [list]: next }, description: MAINTENANCE.audit.removed(listTitle(list), value.trim()) };
-      });
+      return mutate(db, events, actor, docId, removing(list, value));
+    },
+
+    /**
+     * What an add, remove or save would store, without writing (a change sent for review): the
+     * same checks; null when it changes nothing.
+     */
+    async proposal(docId: MaintenanceDocId, change: { add: ListKey; value: string } | { remove: ListKey; value: string } | { save: SaveListsInput }) {
+      const row = await load(db, docId);
+      let compute: Compute;
+      if ('add' in change) {
+        requireList(docId, change.add);
+        const value = change.value.trim();
+        const problem = optionValueProblem(change.add, value);
+        if (problem) invalid({ value: problem });
+        compute = adding(change.add, value);
+      } else if ('remove' in change) {
+        requireList(docId, change.remove);
+        compute = removing(change.remove, change.value);
+      } else {
+        compute = saving(docId, change.save);
+      }
+      const result = compute(effectiveLists(docId, row.data, currentReleaseYear()).lists, row);
+      return result ? { version: row.version, lists: result.next } : null;
     },
 
     /** Save Changes: whole lists, trimmed and deduplicated, at the version the page edited. */
     save(actor: Actor, docId: MaintenanceDocId, input: SaveListsInput, restoredFrom?: number): Promise<WriteResult> {
-      const keys = Object.keys(input.lists).filter((k) => input.lists[k as ListKey] !== undefined) as ListKey[];
-      for (const key of keys) if (!listBelongsTo(docId, key)) invalid({ [`lists.${key}`]: MAINTENANCE.errors.wrongList });
-      return mutate(db, events, actor, docId, (lists, row) => {
-        if (row.version !== input.version) {
-          fail('VERSION_CONFLICT', undefined, undefined, { current: present(docId, row), currentVersion: row.version });
-        }
-        const next: MaintenanceLists = {};
-        for (const key of keys) {
-          const values = normalizeList(input.lists[key] ?? []);
-          for (const v of values) {
-            // Values new to the list pass the same check as Add; kept ones stay as they are.
-            if (lists[key].some((old) => sameOption(old, v))) continue;
-            const problem = optionValueProblem(key, v);
-            if (problem) invalid({ [`lists.${key}`]: problem });
-          }
-          const unchanged = values.length === lists[key].length && values.every((v, i) => v === lists[key][i]);
-          if (!unchanged) next[key] = values;
-        }
-        const changed = Object.keys(next) as ListKey[];
-        if (changed.length === 0) return null;
-        return { next, description: MAINTENANCE.audit.saved(changed.map(listTitle).join(', ')) };
-      }, restoredFrom);
+      return mutate(db, events, actor, docId, saving(docId, input), restoredFrom);
     },
   };
 }

@@ -59,7 +59,7 @@ export function entryPhotos(ctx: AppContext) {
     ofEntry: (entryId: string, db: Db = ctx.db): Promise<PhotoRow[]> => repo.ofEntry(db, entryId),
     countOfEntry: (db: Db, entryId: string): Promise<number> => repo.countOfEntry(db, entryId),
 
-    async plan(trx: Transaction<Database>, request: EntryPhotosRequest): Promise<EntryPhotosPlan> {
+    async plan(trx: Db, request: EntryPhotosRequest): Promise<EntryPhotosPlan> {
       const { kind, entryId } = request;
       const existing = entryId ? await repo.ofEntry(trx, entryId) : [];
       const existingById = new Map(existing.map((r) => [r.id, r]));

@@ -20,7 +20,8 @@ const TYPES: Record<string, string> = {
 
 /**
  * Who may read a stored file: a photo of an entry (or one an edit or Dataset health took out,
- * which versions show) any signed-in staff; a staged photo only its uploader; a profile picture
+ * which versions show) any signed-in staff; a staged photo only its uploader, or any signed-in
+ * staff while a pending change names it (its reviewers); a profile picture
  * anyone signed in, an unsaved one only its owner. A key no photo or picture names is not served.
  */
 async function mayRead(db: AppContext['db'], key: string, accountId: string): Promise<boolean> {
@@ -29,7 +30,8 @@ async function mayRead(db: AppContext['db'], key: string, accountId: string): Pr
     return owner === undefined || owner === accountId;
   }
   const photo = await photoReads.byKey(db, key);
-  return photo !== undefined && mayView(photo, accountId);
+  if (photo === undefined) return false;
+  return mayView(photo, accountId) || await servingRepository.heldForReview(db, photo.id);
 }
 
 /**

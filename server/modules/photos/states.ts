@@ -6,8 +6,9 @@ import type { PhotoRow } from './repository/life.js';
  *
  *   staged    uploaded, not yet saved with an entry: entryId, retiredFrom and removedFrom null.
  *             Seen only by its uploader. intake.ts stagePhoto (an upload) makes it.
- *   held      staged, and named by its uploader's draft (catalog_draft_photos): outlives the
- *             daily clean-up of staged photos while the draft lasts.
+ *   held      staged, and named by its uploader's draft (catalog_draft_photos) or by a pending
+ *             change (review_photo_holds): outlives the daily clean-up of staged photos while
+ *             the draft or the change lasts; a held-for-review photo is seen by every reviewer.
  *   linked    one of an entry's photos, at its position: entryId set. entry-photos.ts attach
  *             links staged photos (their files moved into the entry's folder, moved back if the
  *             save fails); the Firebase import links the photos it takes in.

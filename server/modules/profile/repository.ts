@@ -41,9 +41,3 @@ export const profileRepository = {
     return db.selectFrom('staged_avatars').select(['key']).where('createdAt', '<', before).orderBy('createdAt').limit(limit).execute();
   },
 };
-
-/** A unique-constraint violation on either engine (a concurrent save took the same email). */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string } | null;
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(e?.message ?? '');
-}

@@ -12,7 +12,8 @@ import { identityCheck } from '../credentials/identity.js';
 import { getAccountEnums } from '../maintenance/option-lists.js';
 import { hashAnswer } from '../recovery/answers.js';
 import { toProfile } from './presenter.js';
-import { isUniqueViolation, profileRepository } from './repository.js';
+import { profileRepository } from './repository.js';
+import { isUniqueViolation } from '../../db/dialect.js';
 import { loadSharp } from '../photos/pixels/images.js';
 
 /** Formats sharp may decode for a profile picture (no SVG: it is a document, not a photo). */

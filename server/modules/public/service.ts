@@ -3,6 +3,7 @@ import type { AppContext } from '../../platform/http/context.js';
 import { parseList } from '../catalog/presenter.js';
 import { getDiseaseEnums, getVarietyEnums } from '../maintenance/option-lists.js';
 import { presentVariety } from '../varieties/presenter.js';
+import { publicCatalogItem, publicVariety } from './presenter.js';
 import { publicRepository as repo } from './repository.js';
 import { photoReads } from '../photos/repository/reads.js';
 
@@ -20,10 +21,7 @@ export function createPublicService(ctx: AppContext) {
       const serverTime = new Date().toISOString();
       const rows = await repo.changedVarieties(db, since, recommended);
       return {
-        items: rows.map((row) => {
-          const { version: _version, ...variety } = presentVariety(row);
-          return variety;
-        }),
+        items: rows.map((row) => publicVariety(presentVariety(row))),
         deleted: since ? await repo.deletedSince(db, 'rice_seed_varieties', since) : [],
         serverTime,
       };
@@ -42,15 +40,7 @@ export function createPublicService(ctx: AppContext) {
         byEntry.set(img.entryId, list);
       }
       return {
-        items: rows.map((r) => {
-          const list = byEntry.get(r.id) ?? [];
-          return {
-            id: r.id, name: r.name, scientificName: r.scientificName, localName: r.localName, affectedParts: parseList(r.affectedParts),
-            description: r.description, cause: r.cause,
-            symptoms: r.symptoms, treatments: r.treatments, mainImage: list[0] ?? null, images: list,
-            createdAt: r.createdAt, updatedAt: r.updatedAt,
-          };
-        }),
+        items: rows.map((r) => publicCatalogItem({ ...r, affectedParts: parseList(r.affectedParts) }, byEntry.get(r.id) ?? [])),
         deleted: since ? await repo.deletedSince(db, collection, since) : [],
         serverTime,
       };

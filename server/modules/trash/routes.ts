@@ -17,7 +17,7 @@ const routes: FastifyPluginAsync = async (app) => {
   }, async (request) => service.list(request.params.collection, request.query));
 
   r.post('/api/trash/:collection/:id/restore', {
-    config: { access: 'trash.restore' },
+    config: { access: 'trash.restore', review: { collection: (params) => String(params.collection), action: 'restore' } },
     schema: { tags, summary: 'Put a deleted record back as it was (409 when a live record has its name)', params: trashItemParamsSchema, response: { 204: z.null() } },
   }, async (request, reply) => {
     await service.restore(request.params.collection, request.params.id, requireAuth(request).actor);

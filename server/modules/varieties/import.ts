@@ -10,6 +10,8 @@ import { runCommand } from '../../platform/writes/command.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import type { Table } from '../../platform/spreadsheets/table-reader.js';
+import type { UploadedSheet } from '../../platform/spreadsheets/upload.js';
+import { importMappingSchema } from '../../../common/schemas/spreadsheets.js';
 import { getVarietyEnums } from '../maintenance/option-lists.js';
 import { columns as storedColumns, diff, fieldsOf, normalize, type Fields } from './fields.js';
 import { missingFields, optionProblems, parseRow, resolveColumns, type ParsedRow } from './import-rows.js';
@@ -23,7 +25,8 @@ type Db = AppContext['db'];
 
 interface Decided extends ImportRow { fields: Fields | null; existing: VarietyRow | null }
 
-interface Read { columns: ImportColumn[]; rows: ParsedRow[] }
+/** A sheet as read: kept as JSON by a pending import (review), then committed from it. */
+export interface Read { columns: ImportColumn[]; rows: ParsedRow[] }
 
 /** Every row read and checked against the form's schema; nothing touches the database yet. */
 async function readRows(db: Db, table: Table, mapping: ImportMapping): Promise<Read> {
@@ -35,6 +38,17 @@ async function readRows(db: Db, table: Table, mapping: ImportMapping): Promise<R
   for await (const { row, cells } of table.rows) rows.push(parseRow(row, cells, columns, enums));
   if (rows.length === 0) fail('VALIDATION_FAILED', F.empty, { file: F.empty });
   return { columns, rows };
+}
+
+/** The import's column choices (multipart field "mapping", JSON); none given: matched by header. */
+export function mappingOf(upload: UploadedSheet): ImportMapping {
+  const raw = upload.fields.mapping;
+  if (raw === undefined || raw === '') return {};
+  let value: unknown;
+  try { value = JSON.parse(raw); } catch { value = null; }
+  const parsed = importMappingSchema.safeParse(value);
+  if (!parsed.success) fail('VALIDATION_FAILED', F.badMapping, { mapping: F.badMapping });
+  return parsed.data;
 }
 
 const nameKey = (name: string) => name.trim().toLowerCase();
@@ -99,8 +113,19 @@ export function createVarietyImport(ctx: AppContext) {
      * row is written in it with its audit entry, plus one entry for the whole import; with errors
      * and onErrors 'stop', nothing is written.
      */
+    read: (table: Table, mapping: ImportMapping): Promise<Read> => readRows(db, table, mapping),
+
+    /** What the import would do now: each row's result and the counts (a pending import's review). */
+    async decided(read: Read): Promise<{ counts: ImportCounts; rows: ImportRow[] }> {
+      const rows = await decide(db, read);
+      return { counts: countOf(rows), rows: rows.map(view) };
+    },
+
     async commit(table: Table, fileName: string, mapping: ImportMapping, onErrors: ImportOnErrors, actor: Actor): Promise<ImportReport> {
-      const read = await readRows(db, table, mapping);
+      return this.commitRead(await readRows(db, table, mapping), fileName, onErrors, actor);
+    },
+
+    async commitRead(read: Read, fileName: string, onErrors: ImportOnErrors, actor: Actor): Promise<ImportReport> {
       const report = await runCommand(ctx, actor, async (trx, cmd) => {
         await varietiesRepository.lockImports(trx);
         const rows = await decide(trx, read);

@@ -7,33 +7,21 @@ import {
   type VarietyList,
 } from '../../../common/schemas/varieties.js';
 import {
-  exportQuerySchema, importMappingSchema, importOnErrorsSchema, importPreviewSchema, importReportSchema, type ImportMapping,
+  exportQuerySchema, importOnErrorsSchema, importPreviewSchema, importReportSchema,
 } from '../../../common/schemas/spreadsheets.js';
-import { IMPORT_TEXTS, SPREADSHEET_LIMITS } from '../../../common/spreadsheets.js';
-import { fail } from '../../platform/http/errors.js';
+import { SPREADSHEET_LIMITS } from '../../../common/spreadsheets.js';
 import { authorize, requireAuth } from '../../platform/http/policy.js';
 import { sendSheet } from '../../platform/spreadsheets/sheet-writer.js';
-import { openTable } from '../../platform/spreadsheets/table-reader.js';
-import { receiveSheet, removeStaleUploads, type UploadedSheet } from '../../platform/spreadsheets/upload.js';
+import { removeStaleUploads, withUploadedTable } from '../../platform/spreadsheets/upload.js';
 import { scheduleJob } from '../../platform/writes/jobs.js';
 import { varietySheet } from './export.js';
-import { createVarietyImport } from './import.js';
+import { createVarietyImport, mappingOf } from './import.js';
 import { tidyVarietySearch } from '../../db/variety-search.js';
 import { createVarietiesService } from './service.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-
-/** The import's column choices (multipart field "mapping", JSON); none given: matched by header. */
-function mappingOf(upload: UploadedSheet): ImportMapping {
-  const raw = upload.fields.mapping;
-  if (raw === undefined || raw === '') return {};
-  let value: unknown;
-  try { value = JSON.parse(raw); } catch { value = null; }
-  const parsed = importMappingSchema.safeParse(value);
-  if (!parsed.success) fail('VALIDATION_FAILED', IMPORT_TEXTS.file.badMapping, { mapping: IMPORT_TEXTS.file.badMapping });
-  return parsed.data;
-}
+const COLLECTION = 'rice_seed_varieties';
 
 /** Rice varieties (SPEC.md section 2): any signed-in role views, adds, edits and deletes. */
 const routes: FastifyPluginAsync = async (app) => {
@@ -48,28 +36,18 @@ const routes: FastifyPluginAsync = async (app) => {
     limits: { fileSize: SPREADSHEET_LIMITS.maxBytes, files: 1, fields: 4, parts: 6, fieldSize: 64 * 1024 },
   });
 
-  /** Reads the uploaded file, runs `work` on its table, and removes the file whatever happens. */
-  async function withSheet<T>(request: Parameters<typeof receiveSheet>[1], work: (upload: UploadedSheet, table: Awaited<ReturnType<typeof openTable>>) => Promise<T>): Promise<T> {
-    const upload = await receiveSheet(app.ctx, request);
-    try {
-      return await work(upload, await openTable(upload.path));
-    } finally {
-      await upload.remove();
-    }
-  }
-
   r.post('/api/varieties/import/preview', {
     config: { access: 'content.create' },
     schema: { tags, summary: 'Dry run of a spreadsheet import (multipart: "mapping" JSON, then "file" .csv or .xlsx): every row\'s result, nothing saved', response: { 200: importPreviewSchema } },
-  }, async (request) => withSheet(request, (upload, table) => imports.preview(table, upload.fileName, mappingOf(upload))));
+  }, async (request) => withUploadedTable(app.ctx, request, (upload, table) => imports.preview(table, upload.fileName, mappingOf(upload))));
 
   r.post('/api/varieties/import', {
-    config: { access: 'content.create' },
+    config: { access: 'content.create', review: { collection: COLLECTION, action: 'import' } },
     schema: { tags, summary: 'Import a spreadsheet (multipart: "mapping", "onErrors" skip|stop, then "file") in one transaction', response: { 200: importReportSchema } },
   }, async (request) => {
     authorize(request, 'content.update');
     const actor = requireAuth(request).actor;
-    return withSheet(request, (upload, table) => {
+    return withUploadedTable(app.ctx, request, (upload, table) => {
       const onErrors = importOnErrorsSchema.catch('stop').parse(upload.fields.onErrors ?? 'stop');
       return imports.commit(table, upload.fileName, mappingOf(upload), onErrors, actor);
     });
@@ -102,7 +80,7 @@ const routes: FastifyPluginAsync = async (app) => {
   }, async (request) => service.get(request.params.id));
 
   r.post('/api/varieties', {
-    config: { access: 'content.create' },
+    config: { access: 'content.create', review: { collection: COLLECTION, action: 'create' } },
     schema: { tags, summary: 'Add a variety', body: varietyInputSchema, response: { 201: varietySchema } },
   }, async (request, reply) => {
     const created = await service.create(request.body, requireAuth(request).actor);
@@ -110,7 +88,7 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.put('/api/varieties/:id', {
-    config: { access: 'content.update' },
+    config: { access: 'content.update', review: { collection: COLLECTION, action: 'update' } },
     schema: { tags, summary: 'Save a variety over the version the form edited (409 when newer)', params: varietyIdParamsSchema, body: varietyUpdateSchema, response: { 200: varietySchema } },
   }, async (request) => {
     const { version, ...input } = request.body;
@@ -118,7 +96,7 @@ const routes: FastifyPluginAsync = async (app) => {
   });
 
   r.delete('/api/varieties/:id', {
-    config: { access: 'content.delete' },
+    config: { access: 'content.delete', review: { collection: COLLECTION, action: 'delete' } },
     schema: { tags, summary: 'Soft-delete a variety', params: varietyIdParamsSchema, response: { 204: z.null() } },
   }, async (request, reply) => {
     await service.remove(request.params.id, requireAuth(request).actor);

@@ -135,6 +135,14 @@ export function createVarietiesService(ctx: AppContext) {
       return insert(normalize(input), actor);
     },
 
+    /** A save's checks without writing (a change sent for review): 404, 409 and the option lists, as create and update. */
+    async checkSave(id: string | null, input: VarietyInput, version: number | null): Promise<void> {
+      const existing = id === null ? null : await varietiesRepository.findLive(db, id);
+      if (id !== null && !existing) fail('NOT_FOUND');
+      if (existing && version !== null && Number(existing.version) !== version) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: Number(existing.version) });
+      await checkOptions(input, existing?.yearRelease);
+    },
+
     /**
      * The stored shape (demo data, imports): fields no source gave stay empty. Only the seed
      * and import commands use it; the API always goes through create().

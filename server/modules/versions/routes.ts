@@ -51,7 +51,7 @@ const routes: FastifyPluginAsync = async (app) => {
     }, async (request) => versions.compare(collection, idOf(request.params), request.query.from, request.query.to));
 
     r.post(`${base}/:number/restore`, {
-      config: { access: access.restore },
+      config: { access: access.restore, review: { collection, action: 'version_restore' } },
       schema: { tags, summary: 'Save the record again with this version (409 when it changed since the version named)', params: versionParams, body: versionRestoreSchema, response: { 200: versionRestoreResultSchema } },
     }, async (request) => {
       const auth = requireAuth(request);

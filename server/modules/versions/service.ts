@@ -6,7 +6,7 @@ import { fail } from '../../platform/http/errors.js';
 import { fileUrl } from '../../platform/storage/storage.js';
 import { versionsRepository as repo, type VersionListRow } from './repository.js';
 import { photoReads } from '../photos/repository/reads.js';
-import { parseSnapshot, photoChanges } from './snapshots.js';
+import { parseSnapshot, photoChanges, type Snapshot } from './snapshots.js';
 
 export function presentVersion(collection: VersionCollection, row: VersionListRow): VersionItem {
   const summary = JSON.parse(row.summary) as VersionSummary;
@@ -62,7 +62,29 @@ export function createVersionsService(ctx: Pick<AppContext, 'db'>) {
     };
   }
 
+  /** Two states of a record field by field, and the photos one has and the other not (a pending change against the published record too). */
+  async function compareStates(collection: VersionCollection, id: string | null, a: Snapshot | null, b: Snapshot | null): Promise<Pick<VersionCompare, 'fields' | 'photos'>> {
+    const before = a ?? { fields: {} };
+    const after = b ?? { fields: {} };
+    const labels = VERSION_FIELDS[collection];
+    const keys = id === null && collection !== 'maintenance' ? Object.keys(labels) : fieldKeys(collection, id ?? '');
+    const fields = keys.map((key) => {
+      const from = fieldValue(before.fields[key]);
+      const to = fieldValue(after.fields[key]);
+      return { key, label: labels[key] ?? key, from, to, changed: JSON.stringify(from) !== JSON.stringify(to) };
+    });
+    let photos: VersionCompare['photos'] = null;
+    if (before.photos || after.photos) {
+      const change = photoChanges(before.photos ?? [], after.photos ?? []);
+      const [added, removed] = await Promise.all([photosOf(change.added), photosOf(change.removed)]);
+      photos = { fromCount: before.photos?.length ?? 0, toCount: after.photos?.length ?? 0, added, removed, reordered: change.reordered };
+    }
+    return { fields, photos };
+  }
+
   return {
+    compareStates,
+
     async list(collection: VersionCollection, id: string, before: number | undefined, limit: number): Promise<VersionList> {
       const recordVersion = await liveVersion(collection, id);
       const rows = await repo.page(db, collection, id, before, limit + 1);
@@ -74,20 +96,7 @@ export function createVersionsService(ctx: Pick<AppContext, 'db'>) {
       await liveVersion(collection, id);
       const [from, to] = await Promise.all([repo.find(db, collection, id, fromNumber), repo.find(db, collection, id, toNumber)]);
       if (!from || !to) fail('NOT_FOUND');
-      const a = parseSnapshot(from.snapshot);
-      const b = parseSnapshot(to.snapshot);
-      const labels = VERSION_FIELDS[collection];
-      const fields = fieldKeys(collection, id).map((key) => {
-        const before = fieldValue(a.fields[key]);
-        const after = fieldValue(b.fields[key]);
-        return { key, label: labels[key] ?? key, from: before, to: after, changed: JSON.stringify(before) !== JSON.stringify(after) };
-      });
-      let photos: VersionCompare['photos'] = null;
-      if (a.photos || b.photos) {
-        const change = photoChanges(a.photos ?? [], b.photos ?? []);
-        const [added, removed] = await Promise.all([photosOf(change.added), photosOf(change.removed)]);
-        photos = { fromCount: a.photos?.length ?? 0, toCount: b.photos?.length ?? 0, added, removed, reordered: change.reordered };
-      }
+      const { fields, photos } = await compareStates(collection, id, parseSnapshot(from.snapshot), parseSnapshot(to.snapshot));
       return { from: presentVersion(collection, from), to: presentVersion(collection, to), fields, photos };
     },
   };

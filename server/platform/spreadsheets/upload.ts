@@ -7,6 +7,7 @@ import { IMPORT_TEXTS } from '../../../common/spreadsheets.js';
 import type { AppContext } from '../http/context.js';
 import { fail } from '../http/errors.js';
 import { failMultipart, failTooLarge } from '../http/multipart-errors.js';
+import { openTable, type Table } from './table-reader.js';
 
 /** An uploaded spreadsheet kept in a file of its own while it is read, then removed. */
 export interface UploadedSheet {
@@ -68,4 +69,14 @@ export async function receiveSheet(ctx: AppContext, request: FastifyRequest): Pr
   }
   if (fileName === null) fail('VALIDATION_FAILED', T.missing, { file: T.missing });
   return { path: target, fileName, fields, remove };
+}
+
+/** Reads the uploaded sheet, runs `work` on its table, and removes the file whatever happens. */
+export async function withUploadedTable<T>(ctx: AppContext, request: FastifyRequest, work: (upload: UploadedSheet, table: Table) => Promise<T>): Promise<T> {
+  const upload = await receiveSheet(ctx, request);
+  try {
+    return await work(upload, await openTable(upload.path));
+  } finally {
+    await upload.remove();
+  }
 }

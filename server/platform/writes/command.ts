@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { appendAuditRows, auditRow, writeAudit, type Actor, type AuditEntry } from './audit.js';
@@ -20,6 +21,21 @@ export interface Command {
   endSessions(accountId: string, reason: EndReason, exceptSessionId?: string): Promise<string[]>;
 }
 
+type CommandHook = (trx: Transaction<Database>, cmd: Command) => Promise<void>;
+const nextCommandHook = new AsyncLocalStorage<{ hook: CommandHook; ran: boolean }>();
+
+/**
+ * Runs `fn`; the first command it starts also runs `hook` in its transaction, before its own
+ * work: a claim and an audit entry that must commit or roll back with that command's writes
+ * (a pending change published through its collection's own service). Returns whether a command
+ * ran the hook and committed.
+ */
+export async function withinNextCommand(hook: CommandHook, fn: () => Promise<void>): Promise<boolean> {
+  const slot = { hook, ran: false };
+  await nextCommandHook.run(slot, fn);
+  return slot.ran;
+}
+
 export interface CommandDeps {
   db: Kysely<Database>;
   /** null where no one listens (the create-admin command, the start-up defaults). */
@@ -37,6 +53,9 @@ export async function runCommand<T>(
   actor: Actor | null,
   work: (trx: Transaction<Database>, cmd: Command) => Promise<T>,
 ): Promise<T> {
+  const slot = nextCommandHook.getStore();
+  const hook = slot && !slot.ran ? slot.hook : null;
+  if (slot) slot.ran = true;
   const after: Array<() => void | Promise<void>> = [];
   const undo: Array<() => Promise<void>> = [];
   let audited = 0;
@@ -74,7 +93,8 @@ export async function runCommand<T>(
         return ids;
       },
     };
-    return work(trx, cmd);
+    if (!hook) return work(trx, cmd);
+    return hook(trx, cmd).then(() => work(trx, cmd));
   });
   let result: T;
   try {
@@ -82,6 +102,7 @@ export async function runCommand<T>(
   } catch (err) {
     // Each undo step reports its own failure; the caller gets the command's error.
     for (const step of undo.reverse()) await step().catch(() => undefined);
+    if (hook && slot) slot.ran = false;
     throw err;
   }
   for (const step of after) await step();

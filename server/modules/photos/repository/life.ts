@@ -116,10 +116,11 @@ export const photosRepository = {
     for (const part of chunks(ids)) await db.deleteFrom('catalog_images').where('id', 'in', part).execute();
   },
 
-  /** Staged photos older than the cut-off (never saved with an entry), but for those a draft holds. */
+  /** Staged photos older than the cut-off (never saved with an entry), but for those a draft or a pending change holds. */
   staleStaged(db: Db, before: string, limit: number): Promise<PhotoRow[]> {
     return db.selectFrom('catalog_images').selectAll().where('entryId', 'is', null).where('removedFrom', 'is', null).where('retiredFrom', 'is', null).where('createdAt', '<', before)
       .where(({ not, exists, selectFrom }) => not(exists(selectFrom('catalog_draft_photos as d').select('d.imageId').whereRef('d.imageId', '=', 'catalog_images.id'))))
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('review_photo_holds as h').select('h.imageId').whereRef('h.imageId', '=', 'catalog_images.id'))))
       .orderBy('createdAt').limit(limit).execute();
   },
 };

@@ -52,6 +52,16 @@ export const photoReads = {
     return db.selectFrom('catalog_images').select(['collection', 'entryId', 'displayKey', 'thumbKey', 'status']).where('id', '=', imageId).executeTakeFirst();
   },
 
+  /** Photos' display and thumbnail variants by id, in any state (a pending change's staged ones too), in the order asked. */
+  async variantsByIds(db: Db, ids: readonly string[]) {
+    const rows: Array<{ id: string; status: string; displayKey: string | null; thumbKey: string | null; width: number | null; height: number | null }> = [];
+    for (const part of chunks(ids)) {
+      rows.push(...await db.selectFrom('catalog_images').select(['id', 'status', 'displayKey', 'thumbKey', 'width', 'height']).where('id', 'in', part).execute());
+    }
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+  },
+
   /** Photos by id, in any state (linked, retired, removed), for thumbnails. */
   async byIds(db: Db, ids: readonly string[]) {
     const out: Array<{ id: string; thumbKey: string | null; originalKey: string | null; externalUrl: string | null; originalName: string | null; status: string }> = [];
@@ -89,7 +99,7 @@ export const photoReads = {
   /** The photo a stored key belongs to (original, display or thumbnail), with what decides who may see it. */
   async byKey(db: Db, key: string) {
     for (const column of ['thumbKey', 'displayKey', 'originalKey'] as const) {
-      const row = await db.selectFrom('catalog_images').select(['entryId', 'retiredFrom', 'removedFrom', 'uploadedBy'])
+      const row = await db.selectFrom('catalog_images').select(['id', 'entryId', 'retiredFrom', 'removedFrom', 'uploadedBy'])
         .where(column, '=', key).executeTakeFirst();
       if (row) return row;
     }

@@ -1,8 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types.js';
 
-/** Serving reads one table besides the photos': an unsaved profile picture's owner. */
+/** Serving reads two tables besides the photos': an unsaved profile picture's owner, and the photos pending changes hold. */
 export const servingRepository = {
+  async heldForReview(db: Kysely<Database>, imageId: string): Promise<boolean> {
+    return (await db.selectFrom('review_photo_holds').select('imageId').where('imageId', '=', imageId).executeTakeFirst()) !== undefined;
+  },
+
   async stagedAvatarOwner(db: Kysely<Database>, key: string): Promise<string | undefined> {
     const row = await db.selectFrom('staged_avatars').select('accountId').where('key', '=', key).executeTakeFirst();
     return row?.accountId;

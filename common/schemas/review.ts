@@ -1,0 +1,129 @@
+import { z } from './zod.js';
+import { REVIEW_ACTIONS, REVIEW_COLLECTIONS, REVIEW_LIMITS, REVIEW_STATES, REVIEW_TEXTS } from '../review.js';
+import { versionCompareSchema } from './versions.js';
+
+const T = REVIEW_TEXTS.errors;
+
+export const reviewCollectionSchema = z.enum(REVIEW_COLLECTIONS);
+
+export const reviewSettingSchema = z.object({
+  collection: reviewCollectionSchema,
+  label: z.string(),
+  enabled: z.boolean(),
+  updatedAt: z.string().nullable(),
+  updatedByName: z.string().nullable(),
+});
+export const reviewSettingsSchema = z.object({ items: z.array(reviewSettingSchema) });
+export type ReviewSettings = z.infer<typeof reviewSettingsSchema>;
+export const reviewSettingInputSchema = z.object({ enabled: z.boolean() });
+
+const person = z.object({ id: z.string(), name: z.string() }).nullable();
+
+export const pendingChangeSchema = z.object({
+  id: z.string(),
+  collection: reviewCollectionSchema,
+  collectionLabel: z.string(),
+  action: z.enum(REVIEW_ACTIONS),
+  recordId: z.string().nullable(),
+  recordName: z.string(),
+  baseVersion: z.number().int().nullable(),
+  state: z.enum(REVIEW_STATES),
+  version: z.number().int(),
+  author: person,
+  submittedAt: z.string(),
+  reviewer: person,
+  reviewedAt: z.string().nullable(),
+  comment: z.string().nullable(),
+  scheduledAt: z.string().nullable(),
+  publishedAt: z.string().nullable(),
+  publishedBy: person,
+  breakGlassReason: z.string().nullable(),
+  publishError: z.string().nullable(),
+  /** An import's counts, shown in the queue. */
+  summary: z.record(z.string(), z.number()).nullable(),
+});
+export type PendingChange = z.infer<typeof pendingChangeSchema>;
+
+export const reviewListQuerySchema = z.object({
+  state: z.enum(['open', 'all', ...REVIEW_STATES]).default('open'),
+  collection: reviewCollectionSchema.optional(),
+  recordId: z.string().max(200).optional(),
+  mine: z.enum(['true', 'false']).optional(),
+  /** Keyset: the last item's submittedAt and id of the page before. */
+  after: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(REVIEW_LIMITS.pageSize),
+});
+export type ReviewListQuery = z.infer<typeof reviewListQuerySchema>;
+
+export const reviewListSchema = z.object({
+  items: z.array(pendingChangeSchema),
+  /** The cursor of the next page, or null. */
+  next: z.string().nullable(),
+  total: z.number().int(),
+});
+export type ReviewList = z.infer<typeof reviewListSchema>;
+
+export const reviewCountSchema = z.object({
+  /** Changes waiting for a reviewer (pending). */
+  pending: z.number().int(),
+  /** Of those, the ones this account may review (not its own). */
+  forMe: z.number().int(),
+  /** This account's changes sent back to it (rejected or failed). */
+  returned: z.number().int(),
+});
+export type ReviewCount = z.infer<typeof reviewCountSchema>;
+
+/** One import row as the review shows it. */
+const importRowSchema = z.object({ row: z.number().int(), name: z.string(), status: z.string(), changed: z.array(z.string()) });
+
+export const pendingChangeDetailSchema = z.object({
+  change: pendingChangeSchema,
+  /** The record's published edit version now (null: not published). */
+  publishedVersion: z.number().int().nullable(),
+  /** The published state against the proposed one, field by field (null for an import). */
+  comparison: versionCompareSchema.pick({ fields: true, photos: true }).nullable(),
+  /** The farmer app's JSON for the published and proposed states (pests, diseases, varieties). */
+  preview: z.object({ published: z.unknown().nullable(), proposed: z.unknown().nullable() }).nullable(),
+  importRows: z.array(importRowSchema).nullable(),
+  /** What the signed-in account may do with it now. */
+  can: z.object({
+    approve: z.boolean(), reject: z.boolean(), publish: z.boolean(), breakGlass: z.boolean(),
+    withdraw: z.boolean(), rebase: z.boolean(), schedule: z.boolean(), editable: z.boolean(),
+  }),
+});
+export type PendingChangeDetail = z.infer<typeof pendingChangeDetailSchema>;
+
+const versionField = z.number().int().min(1);
+const comment = z.string().trim().max(REVIEW_LIMITS.maxCommentLength, T.commentTooLong);
+const publishAt = z.iso.datetime({ offset: true });
+
+export const approveInputSchema = z.object({
+  version: versionField,
+  comment: comment.optional(),
+  /** Publish at this time instead of now. */
+  publishAt: publishAt.optional(),
+});
+export type ApproveInput = z.infer<typeof approveInputSchema>;
+
+export const rejectInputSchema = z.object({
+  version: versionField,
+  comment: comment.min(1, T.commentRequired),
+});
+
+export const publishInputSchema = z.object({
+  version: versionField,
+  /** Required when the change is not approved (break glass, super admins). */
+  reason: z.string().trim().max(REVIEW_LIMITS.maxReasonLength, T.reasonTooLong).optional(),
+});
+
+export const scheduleInputSchema = z.object({
+  version: versionField,
+  /** null cancels the scheduled publish (the change stays approved). */
+  publishAt: publishAt.nullable(),
+});
+
+export const changeVersionInputSchema = z.object({ version: versionField });
+
+/** What a reviewed route answers instead of its usual body: the save waits for review. */
+export const submittedSchema = z.object({ review: pendingChangeSchema, message: z.string() });
+export type Submitted = z.infer<typeof submittedSchema>;

@@ -1,0 +1,2 @@
+/** The live-event topic of the review queue. */
+export const REVIEW_TOPIC = 'review';

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REVIEW_TEXTS } from '../../../common/review.js';
+import { CATALOG_KINDS } from '../../../common/catalog.js';
+import { catalogCreateSchema } from '../../../common/schemas/catalog.js';
+import { createCatalogService } from '../../../server/modules/catalog/service.js';
+import { createTestApp, type TestApp } from '../../fixtures/app.js';
+import { entryBody, stagePhotos } from '../../fixtures/catalog.js';
+import { loginAs, makeAccount, type TestAccount } from '../../fixtures/factories.js';
+
+let t: TestApp;
+let author: TestAccount;
+let superA: TestAccount;
+let adminCookie: string;
+let superCookie: string;
+let superBCookie: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  author = await makeAccount(t.ctx, { role: 'ADMIN' });
+  superA = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
+  adminCookie = await loginAs(t.app, author);
+  superCookie = await loginAs(t.app, superA);
+  superBCookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
+});
+afterAll(async () => { await t.close(); });
+
+type Json = Record<string, any>;
+async function call(method: string, url: string, payload?: unknown, cookie = adminCookie): Promise<{ status: number; body: Json }> {
+  const res = await t.app.inject({ method: method as 'GET', url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as Json }) });
+  return { status: res.statusCode, body: res.body ? res.json() : {} };
+}
+const setReview = (collection: string, enabled: boolean) => call('PUT', `/api/review/settings/${collection}`, { enabled }, superCookie);
+const publicDisease = async (id: string): Promise<Json> => ((await call('GET', '/api/public/v1/diseases')).body.items as Json[]).find((d) => d.id === id) ?? {};
+
+/** A published disease with one photo (the service's own create: the add form asks for 800). */
+async function makeDisease(name: string): Promise<Json> {
+  const photos = await stagePhotos(t.ctx, 'disease', superA, 1);
+  const kind = CATALOG_KINDS.disease;
+  const created = await createCatalogService(t.ctx, kind).create(catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(name, photos, { treatments: 'Spray 2 g per litre.' })), superA, { skipImageMinimum: true });
+  return created as unknown as Json;
+}
+
+describe('review before publishing: diseases', () => {
+  it('keeps an ADMIN\'s edit from the farmer app until a second account approves it', async () => {
+    const disease = await makeDisease(`Blast ${Math.random().toString(36).slice(2, 7)}`);
+    expect((await setReview('rice_local_diseases', true)).status).toBe(200);
+
+    const edit = await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, disease.images.map((i: Json) => i.id), { treatments: 'Spray 20 g per litre.' }), version: disease.version });
+    expect(edit.status).toBe(202);
+    expect(edit.body.review).toMatchObject({ state: 'pending', action: 'update', recordId: disease.id, baseVersion: disease.version });
+    expect(edit.body.message).toBe(REVIEW_TEXTS.sentForReview);
+    expect((await publicDisease(disease.id)).treatments).toBe('Spray 2 g per litre.');
+    expect((await call('GET', `/api/rice_diseases/${disease.id}`)).body.version).toBe(disease.version);
+
+    const changeId = edit.body.review.id;
+    const detail = (await call('GET', `/api/review/changes/${changeId}`, undefined, superCookie)).body;
+    expect(detail.comparison.fields.find((f: Json) => f.key === 'treatments')).toMatchObject({ from: 'Spray 2 g per litre.', to: 'Spray 20 g per litre.', changed: true });
+    expect(detail.preview.published.treatments).toBe('Spray 2 g per litre.');
+    expect(detail.preview.proposed.treatments).toBe('Spray 20 g per litre.');
+    expect(detail.can).toMatchObject({ approve: true, reject: true });
+
+    // The author may not approve (the ADMIN lacks the permission; a super admin author is refused by name below).
+    expect((await call('POST', `/api/review/changes/${changeId}/approve`, { version: 1 })).status).toBe(403);
+    const approved = await call('POST', `/api/review/changes/${changeId}/approve`, { version: 1, comment: 'Dose checked.' }, superCookie);
+    expect(approved.status).toBe(200);
+    expect(approved.body.change.state).toBe('published');
+    expect((await publicDisease(disease.id)).treatments).toBe('Spray 20 g per litre.');
+
+    const audit = await t.ctx.db.selectFrom('audit_logs').select(['action', 'userId']).where('documentId', '=', disease.id).where('action', 'in', ['SUBMIT', 'APPROVE', 'PUBLISH', 'UPDATE']).orderBy('timestamp').execute();
+    expect(audit.map((a) => a.action).sort()).toEqual(['APPROVE', 'PUBLISH', 'SUBMIT', 'UPDATE']);
+    expect(audit.find((a) => a.action === 'UPDATE')!.userId).toBe(author.id);
+    expect(audit.find((a) => a.action === 'APPROVE')!.userId).toBe(superA.id);
+  });
+
+  it('refuses self-approval, and a break-glass publish without a reason', async () => {
+    const disease = await makeDisease(`Sheath ${Math.random().toString(36).slice(2, 7)}`);
+    await setReview('rice_local_diseases', true);
+    const edit = await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, disease.images.map((i: Json) => i.id), { symptoms: 'Lesions.' }), version: disease.version }, superCookie);
+    expect(edit.status).toBe(202);
+    const id = edit.body.review.id;
+    const self = await call('POST', `/api/review/changes/${id}/approve`, { version: 1 }, superCookie);
+    expect(self.status).toBe(403);
+    expect(self.body.error.message).toBe(REVIEW_TEXTS.errors.selfApprove);
+    const noReason = await call('POST', `/api/review/changes/${id}/publish`, { version: 1 }, superCookie);
+    expect(noReason.status).toBe(400);
+    expect((await call('POST', `/api/review/changes/${id}/publish`, { version: 1, reason: 'short' }, superCookie)).status).toBe(400);
+    expect((await call('POST', `/api/review/changes/${id}/publish`, { version: 1, reason: 'A typo in a dose, field offices are calling.' })).status).toBe(403);
+    const glass = await call('POST', `/api/review/changes/${id}/publish`, { version: 1, reason: 'A typo in a dose, field offices are calling.' }, superCookie);
+    expect(glass.status).toBe(200);
+    expect(glass.body.change).toMatchObject({ state: 'published', breakGlassReason: 'A typo in a dose, field offices are calling.' });
+    expect((await publicDisease(disease.id)).symptoms).toBe('Lesions.');
+  });
+
+  it('publishes once when 20 approvals arrive together', async () => {
+    const disease = await makeDisease(`Tungro ${Math.random().toString(36).slice(2, 7)}`);
+    await setReview('rice_local_diseases', true);
+    const edit = await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, disease.images.map((i: Json) => i.id), { cause: 'Leafhoppers.' }), version: disease.version });
+    const id = edit.body.review.id;
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call('POST', `/api/review/changes/${id}/approve`, { version: 1 }, i % 2 ? superCookie : superBCookie)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(19);
+    const entries = await t.ctx.db.selectFrom('audit_logs').select('action').where('documentId', '=', disease.id).where('action', 'in', ['PUBLISH', 'UPDATE']).execute();
+    expect(entries.map((e) => e.action).sort()).toEqual(['PUBLISH', 'UPDATE']);
+    expect((await call('GET', `/api/rice_diseases/${disease.id}`)).body.version).toBe(disease.version + 1);
+  });
+
+  it('refuses to publish over a newer published state (409), and publishes after a rebase', async () => {
+    const disease = await makeDisease(`Bakanae ${Math.random().toString(36).slice(2, 7)}`);
+    await setReview('rice_local_diseases', true);
+    const images = disease.images.map((i: Json) => i.id);
+    const edit = await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, images, { cause: 'Fungus.' }), version: disease.version });
+    const id = edit.body.review.id;
+    // Another change is published first (break glass by a super admin: review is on).
+    await setReview('rice_local_diseases', false);
+    expect((await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, images, { description: 'Newer.' }), version: disease.version }, superCookie)).status).toBe(200);
+    await setReview('rice_local_diseases', true);
+    const refused = await call('POST', `/api/review/changes/${id}/approve`, { version: 1 }, superCookie);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toBe(REVIEW_TEXTS.errors.baseMoved);
+    expect((await call('GET', `/api/review/changes/${id}`, undefined, superCookie)).body.change.state).toBe('pending');
+    const rebased = await call('POST', `/api/review/changes/${id}/rebase`, { version: 1 });
+    expect(rebased.status).toBe(200);
+    expect(rebased.body.change).toMatchObject({ state: 'pending', baseVersion: disease.version + 1 });
+    expect((await call('POST', `/api/review/changes/${id}/approve`, { version: rebased.body.change.version }, superCookie)).status).toBe(200);
+    expect((await publicDisease(disease.id)).cause).toBe('Fungus.');
+  });
+
+  it('sends a rejected change back; the author edits and resubmits it; a second author is refused', async () => {
+    const disease = await makeDisease(`Smut ${Math.random().toString(36).slice(2, 7)}`);
+    await setReview('rice_local_diseases', true);
+    const images = disease.images.map((i: Json) => i.id);
+    const first = await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, images, { treatments: 'Spray 5 kg.' }), version: disease.version });
+    const id = first.body.review.id;
+    expect((await call('POST', `/api/review/changes/${id}/reject`, { version: 1, comment: '' }, superCookie)).status).toBe(400);
+    const rejected = await call('POST', `/api/review/changes/${id}/reject`, { version: 1, comment: 'Dose is per hectare.' }, superCookie);
+    expect(rejected.body.change).toMatchObject({ state: 'rejected', comment: 'Dose is per hectare.' });
+    expect((await call('GET', '/api/review/count')).body.returned).toBeGreaterThanOrEqual(1);
+
+    const other = await makeAccount(t.ctx, { role: 'ADMIN' });
+    const otherCookie = await loginAs(t.app, other);
+    const clash = await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, images, { treatments: 'Other.' }), version: disease.version }, otherCookie);
+    expect(clash.status).toBe(409);
+
+    const again = await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, images, { treatments: 'Spray 5 kg per hectare.' }), version: disease.version });
+    expect(again.status).toBe(202);
+    expect(again.body.review).toMatchObject({ id, state: 'pending' });
+    const approved = await call('POST', `/api/review/changes/${id}/approve`, { version: again.body.review.version }, superCookie);
+    expect(approved.status).toBe(200);
+    expect((await publicDisease(disease.id)).treatments).toBe('Spray 5 kg per hectare.');
+  });
+});
