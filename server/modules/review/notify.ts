@@ -9,7 +9,7 @@ import { reviewRepository as repo } from './repository.js';
 const REVIEWER_ROLES = ROLES.filter((role) => can(role, 'review.approve'));
 
 function what(change: { collection: ReviewCollection; action: ReviewAction; recordName: string }): string {
-  return `${REVIEW_TEXTS.actions[change.action]} — ${collectionLabel(change.collection)} "${change.recordName}"`;
+  return `${REVIEW_TEXTS.actions[change.action]}: ${collectionLabel(change.collection)} "${change.recordName}"`;
 }
 
 function link(ctx: AppContext, id: string): string {

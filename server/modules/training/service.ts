@@ -22,7 +22,11 @@ export async function trainingClasses(ctx: AppContext): Promise<TrainingClass[]>
   return rows.map((r, i) => ({ id: r.id, name: r.name, localName: r.localName, label: labels[i]!, trainingClass: r.isTrainingClass === 1 }));
 }
 
-export interface SplitChoice { seed: string; train: number; validation: number; conflicts: 'exclude' | 'include' }
+export interface SplitChoice {
+  seed: string; train: number; validation: number; conflicts: 'exclude' | 'include';
+  /** Also the staged photos that disease edits waiting for review add (published photos only by default). */
+  pending?: boolean;
+}
 
 /**
  * The training set's photos as its ZIP splits them: copies are clustered across every live
@@ -32,7 +36,8 @@ export interface SplitChoice { seed: string; train: number; validation: number; 
  */
 export async function trainingSelection(ctx: AppContext, choice: SplitChoice) {
   const classes = await trainingClasses(ctx);
-  const everyPhoto = await trainingPhotoReads.originals(ctx.db, classes.map((c) => c.id));
+  const ids = classes.map((c) => c.id);
+  const everyPhoto = [...await trainingPhotoReads.originals(ctx.db, ids), ...choice.pending ? await trainingPhotoReads.pendingOriginals(ctx.db, ids) : []];
   const clusters = clusterPhotos(everyPhoto);
   const photos = everyPhoto.flatMap((photo) => {
     const cluster = clusters.get(photo.id)!;
@@ -105,7 +110,7 @@ export function createTrainingService(ctx: AppContext) {
   return {
     async diseaseArchive(q: TrainingSetQuery): Promise<{ stream: Readable; size: number | null; fileName: string; photos: number }> {
       // Copies are looked for across every disease, whichever are downloaded: a copy in another disease is a conflict.
-      const { classes: all, photos: everyPhoto } = await trainingSelection(ctx, { seed: q.seed, train: q.train, validation: q.validation, conflicts: 'include' });
+      const { classes: all, photos: everyPhoto } = await trainingSelection(ctx, { seed: q.seed, train: q.train, validation: q.validation, conflicts: 'include', pending: q.pending === 'true' });
       const classes = q.diseaseId ? all.filter((c) => c.id === q.diseaseId) : all;
       if (q.diseaseId && classes.length === 0) fail('NOT_FOUND');
       const byId = new Map(classes.map((c) => [c.id, c]));

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types.js';
+import { OPEN_REVIEW_STATES } from '../../../../common/review.js';
 
 const DISEASES = 'rice_local_diseases';
 
@@ -15,6 +16,27 @@ export const trainingPhotoReads = {
       .where('entryId', 'in', diseaseIds)
       .where('originalKey', 'is not', null)
       .orderBy('entryId').orderBy('position')
+      .execute();
+  },
+
+  /**
+   * Staged photos that open pending changes (review before publishing) add to those diseases,
+   * as the change's record's: the training set's "pending" option.
+   */
+  pendingOriginals(db: Kysely<Database>, diseaseIds: string[]) {
+    if (diseaseIds.length === 0) return Promise.resolve([]);
+    return db.selectFrom('review_photo_holds as h')
+      .innerJoin('pending_changes as c', 'c.id', 'h.changeId')
+      .innerJoin('catalog_images', 'catalog_images.id', 'h.imageId')
+      .select(['catalog_images.id', 'c.recordId as entryId', 'catalog_images.position', 'catalog_images.originalKey', 'catalog_images.sha256', 'catalog_images.width',
+        'catalog_images.height', 'catalog_images.createdAt', 'catalog_images.linkedAt', 'catalog_images.takenAt', 'catalog_images.cameraMake', 'catalog_images.cameraModel',
+        'catalog_images.locationCleaned', 'catalog_images.phash', 'catalog_images.sharpness', 'catalog_images.brightness', 'catalog_images.entropy'])
+      .where('c.collection', '=', DISEASES)
+      .where('c.state', 'in', OPEN_REVIEW_STATES)
+      .where('c.recordId', 'in', diseaseIds)
+      .where('catalog_images.entryId', 'is', null)
+      .where('catalog_images.originalKey', 'is not', null)
+      .orderBy('c.recordId').orderBy('catalog_images.createdAt').orderBy('catalog_images.id')
       .execute();
   },
 
