@@ -33,7 +33,7 @@ export const REVIEW_LIMITS = {
   /** A break-glass publish's written reason. */
   minReasonLength: 10,
   maxReasonLength: 1000,
-  /** How often each instance looks for scheduled publishes that are due. */
+  /** How often each instance looks for scheduled publishes that are due (REVIEW_SCHEDULE_CHECK_SECONDS). */
   scheduleCheckMs: 15_000,
   /** A scheduled time may be at most this far ahead. */
   maxScheduleDays: 365,

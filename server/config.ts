@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ROLES, type Role } from '../common/permissions.js';
 import { SCAN_REPORT_LIMITS } from '../common/scan-reports.js';
 import { CATALOG_LIMITS } from '../common/catalog.js';
+import { REVIEW_LIMITS } from '../common/review.js';
 import type { S3Settings } from './platform/storage/s3-storage.js';
 
 export interface Config {
@@ -78,6 +79,8 @@ export interface Config {
    * no scheduled backups.
    */
   backupTarget: string | undefined;
+  /** REVIEW_SCHEDULE_CHECK_SECONDS: how often each instance publishes approved changes whose time has come (default 15). */
+  reviewScheduleCheckMs: number;
   /** BACKUP_EVERY_HOURS: how often (default 24). */
   backupEveryHours: number;
   /** BACKUP_KEEP: how many scheduled backups the target keeps (default 7). */
@@ -219,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     draftRetentionDays: Math.max(1, int(env.DRAFT_RETENTION_DAYS, CATALOG_LIMITS.draftRetentionDays)),
     diskFreeFloorMb: Math.max(0, int(env.DISK_FREE_FLOOR_MB, 200)),
     backupTarget: backupTargetOf(env.BACKUP_TARGET, env.S3_BUCKET),
+    reviewScheduleCheckMs: 1000 * Math.min(60, Math.max(1, int(env.REVIEW_SCHEDULE_CHECK_SECONDS, REVIEW_LIMITS.scheduleCheckMs / 1000))),
     backupEveryHours: Math.min(24 * 30, Math.max(1, int(env.BACKUP_EVERY_HOURS, 24))),
     backupKeep: Math.min(1000, Math.max(1, int(env.BACKUP_KEEP, 7))),
     require2faFor: rolesOf(env.REQUIRE_2FA_FOR),

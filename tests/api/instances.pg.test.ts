@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tinyPng, multipart } from '../fixtures/catalog.js';
 import { startS3, type TestS3 } from '../fixtures/s3.js';
 import { varietyBody } from '../fixtures/varieties.js';
+import { newAdminBody } from '../fixtures/accounts.js';
 
 /**
  * Two real server processes on one PostgreSQL database and one S3 server, as behind a load
@@ -57,7 +58,7 @@ async function startInstance(name: string): Promise<Instance> {
     env: {
       ...process.env,
       PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, INSTANCE_ID: name,
-      EVENT_CHANNEL: `events_${schema}`, LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+      EVENT_CHANNEL: `events_${schema}`, LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', REVIEW_SCHEDULE_CHECK_SECONDS: '2',
       INITIAL_ADMIN_USERNAME: ADMIN.username, INITIAL_ADMIN_PASSWORD: ADMIN.password, INITIAL_ADMIN_FULLNAME: 'Instances Admin',
       S3_BUCKET: s3.settings.bucket, S3_ENDPOINT: s3.settings.endpoint, S3_REGION: s3.settings.region,
       S3_ACCESS_KEY_ID: s3.settings.accessKeyId, S3_SECRET_ACCESS_KEY: s3.settings.secretAccessKey, S3_FORCE_PATH_STYLE: 'true',
@@ -209,6 +210,45 @@ describe('two server instances on one PostgreSQL and one S3 store', () => {
       stream.close();
     }
   });
+
+  it('publishes a scheduled change exactly once with both instances\' schedulers running, within a minute of its time', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const { cookie: superCookie } = await login(a);
+    const json = { 'content-type': 'application/json' };
+    const author = newAdminBody();
+    expect((await fetch(`${a.url}/api/accounts`, { method: 'POST', headers: { cookie: superCookie, ...json }, body: JSON.stringify(author) })).status).toBe(201);
+    const { cookie: authorCookie, status } = await login(b, author.username, author.password);
+    expect(status).toBe(200);
+    const { id } = await saveVariety(a, superCookie, { location: 'Victoria' });
+    const variety = (await (await fetch(`${a.url}/api/varieties/${id}`, { headers: { cookie: superCookie } })).json()) as Record<string, unknown>;
+    expect((await fetch(`${a.url}/api/review/settings/rice_seed_varieties`, { method: 'PUT', headers: { cookie: superCookie, ...json }, body: JSON.stringify({ enabled: true }) })).status).toBe(200);
+
+    const edit = await fetch(`${b.url}/api/varieties/${id}`, { method: 'PUT', headers: { cookie: authorCookie, ...json }, body: JSON.stringify({ ...varietyBody({ varietyName: variety.varietyName, location: 'La Paz' }), version: variety.version }) });
+    expect(edit.status).toBe(202);
+    const change = ((await edit.json()) as { review: { id: string } }).review;
+    const at = Date.now() + 3_000;
+    const approved = await fetch(`${a.url}/api/review/changes/${change.id}/approve`, { method: 'POST', headers: { cookie: superCookie, ...json }, body: JSON.stringify({ version: 1, publishAt: new Date(at).toISOString() }) });
+    expect(approved.status).toBe(200);
+
+    const location = async () => ((await (await fetch(`${b.url}/api/public/v1/varieties`)).json()) as { items: Array<{ id: string; location: string }> }).items.find((v) => v.id === id)?.location;
+    expect(await location()).toBe('Victoria');
+    await expect.poll(location, { timeout: 60_000, interval: 250 }).toBe('La Paz');
+    const publishedAfter = Date.now() - at;
+    expect(publishedAfter).toBeLessThan(60_000);
+
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      // Both schedulers keep looking a while longer: still one publish.
+      await new Promise((r) => setTimeout(r, 4_500));
+      const { rows } = await client.query<{ action: string; n: string }>(`select action, count(*) as n from audit_logs where "documentId" = $1 and action in ('UPDATE', 'PUBLISH') group by action order by action`, [id]);
+      expect(rows.map((r) => [r.action, Number(r.n)])).toEqual([['PUBLISH', 1], ['UPDATE', 1]]);
+      const state = await client.query<{ state: string }>('select state from pending_changes where id = $1', [change.id]);
+      expect(state.rows[0]?.state).toBe('published');
+    } finally {
+      await client.end();
+    }
+  }, 90_000);
 
   it('limits 40 wrong logins spread over A and B as one budget', async () => {
     const [a, b] = instances as [Instance, Instance];

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { REVIEW_LIMITS } from '../../../common/review.js';
 import {
   approveInputSchema, changeVersionInputSchema, pendingChangeDetailSchema, publishInputSchema, rejectInputSchema, reviewCollectionSchema,
   reviewCountSchema, reviewListQuerySchema, reviewListSchema, reviewSettingInputSchema, reviewSettingsSchema, scheduleInputSchema,
@@ -21,7 +20,7 @@ const routes: FastifyPluginAsync = async (app) => {
   const decisions = createReviewDecisions(app.ctx, service.load);
   app.reviewGate.current = createReviewGate(app.ctx, service);
   app.addHook('onClose', async () => { app.reviewGate.current = null; });
-  scheduleJob(app, { name: 'scheduled publishing', everyMs: REVIEW_LIMITS.scheduleCheckMs, runOnReady: true, run: () => publishDue(app.ctx) });
+  scheduleJob(app, { name: 'scheduled publishing', everyMs: app.ctx.config.reviewScheduleCheckMs, runOnReady: true, run: () => publishDue(app.ctx) });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['review'];
