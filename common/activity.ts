@@ -4,6 +4,11 @@ import { ACTIVITY } from './texts.js';
 const ADDED = ['CREATE', 'ADD', 'ADDED', 'INSERT'];
 const UPDATED = ['UPDATE', 'UPDATED', 'EDIT', 'EDITED'];
 const DELETED = ['DELETE', 'DELETED', 'REMOVE', 'REMOVED'];
+/** Review before publishing's steps (not in SPEC.md's list: the console's own sentences). */
+const REVIEW_STEPS: Record<string, string> = {
+  SUBMIT: 'change sent for review', APPROVE: 'change approved', REJECT: 'changes requested',
+  PUBLISH: 'change published', SCHEDULE: 'change scheduled', UNPUBLISH: 'change taken back',
+};
 
 export function activityKind(collection: string | null | undefined): string {
   return collectionEntry(collection)?.kind ?? ACTIVITY.kinds.other;
@@ -21,6 +26,8 @@ export function activityText(action: string | null | undefined, collection: stri
   if (ADDED.includes(verb)) return `New ${kind} added: ${label}`;
   if (UPDATED.includes(verb)) return `${kind} updated: ${label}`;
   if (DELETED.includes(verb)) return `${kind} deleted: ${label}`;
+  const step = REVIEW_STEPS[verb];
+  if (step) return `${kind} ${step}: ${label}`;
   return `${kind} activity: ${label}`;
 }
 

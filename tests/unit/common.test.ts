@@ -33,6 +33,8 @@ describe('activity text (SPEC.md section 9)', () => {
     ['REMOVED', 'rice_local_diseases', 'Blast', 'Disease deleted: Blast'],
     ['RESTRICT', 'accounts', 'Ana', 'Account activity: Ana'],
     ['CREATE', 'elsewhere', '', 'New item added: Unknown'],
+    ['SUBMIT', 'rice_local_diseases', 'Blast', 'Disease change sent for review: Blast'],
+    ['PUBLISH', 'rice_seed_varieties', 'Rc 222', 'Rice variety change published: Rc 222'],
   ])('%s on %s', (action, collection, name, expected) => {
     expect(activityText(action, collection, name)).toBe(expected);
   });
