@@ -58,6 +58,8 @@ export const TRAINING_SET = {
   url: '/api/training-sets/diseases',
   downloadAll: 'Download training set',
   downloadOne: 'Download photos (ZIP)',
+  withPending: 'With photos waiting for review',
+  withPendingHint: 'Also the photos that disease edits still waiting for review add (they are not published yet).',
   hint: 'Original photos in image-folder layout (train, validation and test folders, one folder per label), with labels.txt, label_map.json, metadata.csv and a README. Your browser shows the download progress.',
   /** The default split of photos (a hash of each photo id decides, so a photo never moves). */
   defaultRatios: { train: 0.8, validation: 0.1, test: 0.1 },

@@ -1,4 +1,8 @@
 import type { FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/types.js';
+import type { Actor } from '../../platform/writes/audit.js';
+import { draftsRepository } from '../drafts/repository.js';
 import { CATALOG_KIND_LIST, type CatalogKind } from '../../../common/catalog.js';
 import { can } from '../../../common/permissions.js';
 import type { CatalogCreateInput, CatalogUpdateInput } from '../../../common/schemas/catalog.js';
@@ -41,10 +45,11 @@ function reviewed(kind: CatalogKind): ReviewedPart {
     async apply(ctx, change, author) {
       const { id, body, canSetTrainingClass } = change.input as SaveInput;
       const service = createCatalogService(ctx, kind);
-      if (id === null) await service.create(body as CatalogCreateInput, author, { canSetTrainingClass });
+      if (id === null) await service.create(body as CatalogCreateInput, author, { canSetTrainingClass, keepDraft: true });
       else await service.update(id, { ...(body as CatalogUpdateInput), version: change.baseVersion ?? 0 }, author, { canSetTrainingClass });
     },
     proposed: proposedSave,
+    ...(isCreate ? { submitted: (trx: Transaction<Database>, _change: ReviewChange, author: Actor) => draftsRepository.remove(trx, author.id, collection) } : {}),
   });
 
   return {

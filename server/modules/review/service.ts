@@ -13,7 +13,7 @@ import { reviewedAction, reviewedCollections } from './adapters.js';
 import { notifyReviewers } from './notify.js';
 import { changeOf, collectionLabel, namedAccounts, presentChange } from './presenter.js';
 import { reviewRepository as repo, type ChangeRow } from './repository.js';
-import { auditView, proposedState, publishedState } from './states.js';
+import { auditView, publishedState } from './states.js';
 import { REVIEW_TOPIC } from './topic.js';
 
 function cursorOf(row: ChangeRow): string {
@@ -84,7 +84,8 @@ export function createReviewService(ctx: AppContext) {
       const { actor } = auth;
       const now = nowIso();
       const draft = { id: newId(), collection, action, recordId: proposal.recordId, baseVersion: proposal.baseVersion, input: proposal.input };
-      const [published, proposed] = await Promise.all([publishedState(db, draft), proposedState(ctx, draft)]);
+      const adapter = await reviewedAction(collection, action);
+      const [published, proposed] = await Promise.all([publishedState(db, draft), adapter.proposed(ctx, draft)]);
       const id = await runCommand(ctx, actor, async (trx, cmd) => {
         const open = proposal.recordId ? await repo.openOfRecord(trx, collection, proposal.recordId) : undefined;
         if (open && open.authorId !== actor.id) {
@@ -100,6 +101,7 @@ export function createReviewService(ctx: AppContext) {
         if (open) await repo.transition(trx, open.id, { states: OPEN_REVIEW_STATES }, fields);
         else await repo.insert(trx, { id: changeId, collection, recordId: proposal.recordId, authorId: actor.id, createdAt: now, version: 1, ...fields });
         await repo.hold(trx, changeId, proposal.photoIds ?? []);
+        await adapter.submitted?.(trx, { ...draft, id: changeId }, actor);
         await cmd.audit({
           action: 'SUBMIT', collection, documentId: proposal.recordId, documentName: proposal.recordName,
           description: `Sent for review: ${REVIEW_TEXTS.actions[action].toLowerCase()} ${collectionLabel(collection)} "${proposal.recordName}"${open ? ' (resubmitted)' : ''}`,

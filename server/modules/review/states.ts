@@ -4,7 +4,6 @@ import type { AppContext } from '../../platform/http/context.js';
 import type { ReviewChange, ReviewSnapshot } from '../../platform/writes/review-gate.js';
 import { versionedCollection } from '../versions/adapters.js';
 import { versionsRepository } from '../versions/repository.js';
-import { reviewedAction } from './adapters.js';
 
 /** The record as the farmer app has it now (null: not stored, or deleted), with its edit version. */
 export async function publishedState(db: AppContext['db'] | Transaction<Database>, change: Pick<ReviewChange, 'collection' | 'recordId' | 'action'>): Promise<{ snapshot: ReviewSnapshot; version: number } | null> {
@@ -14,11 +13,6 @@ export async function publishedState(db: AppContext['db'] | Transaction<Database
   const current = (await (await versionedCollection(change.collection)).current(db, [change.recordId])).get(change.recordId);
   if (!current) return null;
   return { snapshot: current.snapshot, version: current.recordVersion };
-}
-
-/** The state the change would publish (null: the record leaves the app, or an import). */
-export async function proposedState(ctx: AppContext, change: ReviewChange): Promise<ReviewSnapshot | null> {
-  return (await reviewedAction(change.collection, change.action)).proposed(ctx, change);
 }
 
 /** An audit entry's view of a state: its fields, and its photo count rather than every id. */

@@ -73,6 +73,7 @@ function readme(q: TrainingSetQuery, classes: TrainingClass[], counts: Map<strin
     'Labels are slugs of the disease names. Training classes (for example healthy leaves, or not a rice plant) are photo sets kept as disease records with the training-class flag.',
     '',
   ];
+  if (q.pending === 'true') lines.push('## Photos waiting for review', '', 'This set also holds the photos that disease edits still waiting for review add (pending=true): they are not published in the farmer app yet, and may still be rejected.', '');
   lines.push('## Copies', '',
     `Photos that are copies of one another (the same bytes, or perceptual hashes at most ${DATASET_LIMITS.nearDuplicateBits} of 64 bits apart: the same picture saved again at another quality, resized, slightly cropped or brightened; a mirrored copy is not caught) form a cluster around the earliest of them: a photo joins the cluster of an earlier photo with the same bytes, else of the nearest cluster whose earliest photo is within the threshold, else starts its own. \`cluster\` names it by its earliest photo. ${dup.photosInClusters} photos here are in ${dup.clusters} clusters of two or more.`,
     dup.conflictsLeftOut > 0

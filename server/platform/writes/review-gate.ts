@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { ReviewAction, ReviewCollection } from '../../../common/review.js';
+import type { Transaction } from 'kysely';
 import type { Role } from '../../../common/permissions.js';
+import type { Database } from '../../db/types.js';
 import type { AppContext, AuthContext } from '../http/context.js';
 import type { Actor } from './audit.js';
 
@@ -68,6 +70,8 @@ export interface ReviewedAction {
    * module's claim joins that service's transaction (command.ts withinNextCommand).
    */
   apply(ctx: AppContext, change: ReviewChange, author: Actor, authorRole: Role): Promise<void>;
+  /** Work of the submission's own transaction (the add form's draft is done with once sent). */
+  submitted?(trx: Transaction<Database>, change: ReviewChange, author: Actor): Promise<void>;
   /** The state the change would publish (null: the record leaves the app). */
   proposed(ctx: AppContext, change: ReviewChange): Promise<ReviewSnapshot | null>;
   /** An import's rows, for the review page. */

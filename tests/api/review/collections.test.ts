@@ -174,4 +174,18 @@ describe('review covers every save of every collection', () => {
     expect((await zip(false)).headers['x-photo-count']).toBe('1');
     expect((await zip(true)).headers['x-photo-count']).toBe('3');
   });
+
+  it('a new pest sent for review ends its author\'s draft then, and its publish keeps a newer draft', async () => {
+    const draft = (name: string) => call('PUT', '/api/rice_pests/draft', { fields: { name }, photos: [] });
+    const photos = await stagePhotos(t.ctx, 'pest', author, 1);
+    expect((await draft('Rice bug')).status).toBe(200);
+    const sent = await call('POST', '/api/rice_pests', entryBody(`Rice bug ${Date.now()}`, photos));
+    expect(sent.status).toBe(202);
+    expect((await call('GET', '/api/rice_pests/draft')).body).toBeNull();
+    await draft('Golden apple snail');
+    expect((await approve(sent.body.review.id)).status).toBe(200);
+    expect((await call('GET', '/api/rice_pests/draft')).body).toMatchObject({ fields: { name: 'Golden apple snail' } });
+    const pests = (await call('GET', '/api/public/v1/pests')).body.items as Json[];
+    expect(pests.some((p) => p.name === sent.body.review.recordName)).toBe(true);
+  });
 });
