@@ -81,7 +81,7 @@ export const REVIEW_TEXTS = {
     notAuthor: 'Only the change\'s author can do this.',
     wrongState: (state: string) => `This change is ${state.toLowerCase()}: it cannot be changed that way now.`,
     moved: 'Someone changed this change since you opened it. Reload it and try again.',
-    heldByOther: (name: string) => `This record already has a change waiting for review, by ${name}. Wait for it to be published or rejected.`,
+    heldByOther: (name: string) => `This record already has an open change, by ${name}. It must be published or withdrawn before another change is sent.`,
     baseMoved: 'The published record changed since this change was made. Rebase the change on the published version, check it, and publish again.',
     scheduleInPast: 'Choose a time in the future.',
     scheduleTooFar: `Choose a time within ${REVIEW_LIMITS.maxScheduleDays} days.`,

@@ -74,7 +74,7 @@ export const reviewCountSchema = z.object({
 export type ReviewCount = z.infer<typeof reviewCountSchema>;
 
 /** One import row as the review shows it. */
-const importRowSchema = z.object({ row: z.number().int(), name: z.string(), status: z.string(), changed: z.array(z.string()) });
+const importRowSchema = z.object({ row: z.number().int(), name: z.string(), status: z.string(), changed: z.array(z.string()), values: z.record(z.string(), z.string()).optional() });
 
 export const pendingChangeDetailSchema = z.object({
   change: pendingChangeSchema,

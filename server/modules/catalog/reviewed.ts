@@ -3,12 +3,15 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { draftsRepository } from '../drafts/repository.js';
+import { versionsRepository } from '../versions/repository.js';
+import { parseSnapshot } from '../versions/snapshots.js';
+import versioned from './versioned.js';
 import { CATALOG_KIND_LIST, type CatalogKind } from '../../../common/catalog.js';
 import { can } from '../../../common/permissions.js';
 import type { CatalogCreateInput, CatalogUpdateInput } from '../../../common/schemas/catalog.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
-import type { ReviewChange, ReviewedAction, ReviewedPart } from '../../platform/writes/review-gate.js';
+import type { ReviewChange, ReviewedAction, ReviewedPart, ReviewProposal } from '../../platform/writes/review-gate.js';
 import { catalogSnapshot } from './presenter.js';
 import { catalogRepository } from './repository.js';
 import { createCatalogService } from './service.js';
@@ -16,6 +19,31 @@ import { createCatalogService } from './service.js';
 interface SaveInput { id: string | null; body: CatalogCreateInput | CatalogUpdateInput; canSetTrainingClass: boolean }
 
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+const EDITED = ['name', 'scientificName', 'localName', 'affectedParts', 'isTrainingClass', 'description', 'cause', 'symptoms', 'treatments'] as const;
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? '') === JSON.stringify(b ?? '');
+
+/**
+ * An edit made again on the entry as published now: the fields and photo list it changed from
+ * its base are kept, the others are the published ones (a publish never reverts what was
+ * published in between). Without the base's version (pruned), the edit is kept whole.
+ */
+async function rebaseEdit(ctx: AppContext, kind: CatalogKind, change: ReviewChange): Promise<ReviewProposal> {
+  const { id, body, canSetTrainingClass } = change.input as SaveInput & { id: string };
+  const adapter = versioned.find((v) => v.collection === kind.collection)!;
+  const now = (await adapter.current(ctx.db, [id])).get(id);
+  const live = await catalogRepository.findLive(ctx.db, kind.collection, id);
+  if (!now || !live) fail('NOT_FOUND');
+  const baseRow = change.baseVersion === null ? undefined : await versionsRepository.atRecordVersion(ctx.db, kind.collection, id, change.baseVersion);
+  const base = baseRow ? parseSnapshot(baseRow.snapshot) : null;
+  const merged: Record<string, unknown> = { ...body };
+  if (base) {
+    for (const key of EDITED) if (same(body[key], base.fields[key])) merged[key] = now.snapshot.fields[key] ?? (typeof body[key] === 'string' ? '' : body[key]);
+    if (same(body.imageIds, base.photos ?? [])) merged.imageIds = now.snapshot.photos ?? [];
+  }
+  const next = { ...(merged as unknown as CatalogUpdateInput), version: Number(live.version) };
+  return { recordId: id, recordName: next.name, baseVersion: Number(live.version), input: { id, body: next, canSetTrainingClass } satisfies SaveInput, photoIds: next.imageIds };
+}
 
 /** A pest's or disease's add, edit and delete as pending changes, published through the catalog service. */
 function reviewed(kind: CatalogKind): ReviewedPart {
@@ -42,13 +70,16 @@ function reviewed(kind: CatalogKind): ReviewedPart {
         input: { id, body, canSetTrainingClass } satisfies SaveInput, photoIds: body.imageIds,
       };
     },
-    async apply(ctx, change, author) {
-      const { id, body, canSetTrainingClass } = change.input as SaveInput;
+    async apply(ctx, change, author, role) {
+      const { id, body } = change.input as SaveInput;
+      // The training-class flag as the author may set it now (the role the publish runs with).
+      const canSetTrainingClass = (change.input as SaveInput).canSetTrainingClass && can(role, 'trainingData.export');
       const service = createCatalogService(ctx, kind);
-      if (id === null) await service.create(body as CatalogCreateInput, author, { canSetTrainingClass, keepDraft: true });
-      else await service.update(id, { ...(body as CatalogUpdateInput), version: change.baseVersion ?? 0 }, author, { canSetTrainingClass });
+      if (id === null) return (await service.create(body as CatalogCreateInput, author, { canSetTrainingClass, keepDraft: true })).id;
+      await service.update(id, { ...(body as CatalogUpdateInput), version: change.baseVersion ?? 0 }, author, { canSetTrainingClass });
     },
     proposed: proposedSave,
+    ...(isCreate ? {} : { rebase: (ctx: AppContext, change: ReviewChange) => rebaseEdit(ctx, kind, change) }),
     ...(isCreate ? { submitted: (trx: Transaction<Database>, _change: ReviewChange, author: Actor) => draftsRepository.remove(trx, author.id, collection) } : {}),
   });
 
@@ -63,13 +94,7 @@ function reviewed(kind: CatalogKind): ReviewedPart {
           if (!row) fail('NOT_FOUND');
           return { recordId: row.id, recordName: row.name, baseVersion: Number(row.version), input: { id: row.id } };
         },
-        async apply(ctx, change, author) {
-          const id = change.recordId!;
-          const row = await catalogRepository.findLive(ctx.db, collection, id);
-          if (!row) fail('NOT_FOUND');
-          if (Number(row.version) !== change.baseVersion) fail('VERSION_CONFLICT');
-          await createCatalogService(ctx, kind).remove(id, author);
-        },
+        apply: (ctx, change, author) => createCatalogService(ctx, kind).remove(change.recordId!, author, change.baseVersion ?? 0),
         proposed: async () => null,
       },
     },

@@ -184,10 +184,12 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
     },
 
     /** Soft delete: the entry is hidden everywhere; its photos stay (they are training data). */
-    async remove(id: string, actor: Actor): Promise<void> {
+    /** `version`: the edit version the delete was decided on (a delete published from review): 409 when it moved. */
+    async remove(id: string, actor: Actor, version?: number): Promise<void> {
       await runCommand(ctx, actor, async (trx, cmd) => {
         const before = await catalogRepository.findLive(trx, collection, id);
         if (!before) fail('NOT_FOUND');
+        if (version !== undefined && Number(before.version) !== version) fail('VERSION_CONFLICT');
         const count = await photos.countOfEntry(trx, id);
         const now = nowIso();
         const changed = await catalogRepository.softDelete(trx, collection, id, actor.id, now);

@@ -30,6 +30,9 @@ async function load(db: Db, docId: MaintenanceDocId): Promise<MaintenanceRow> {
   return created;
 }
 
+/** Another writer saved the document between its read and this write: the attempt rolls back and runs again. */
+class WrittenSince extends Error {}
+
 const listTitle = (key: ListKey) => MAINTENANCE.lists[key].title;
 
 interface Change {
@@ -54,41 +57,47 @@ async function mutate(
   restoredFrom?: number,
 ): Promise<WriteResult> {
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    const outcome = await runCommand({ db, events }, actor, async (trx, cmd) => {
-      const row = await load(trx, docId);
-      const year = currentReleaseYear();
-      const before = effectiveLists(docId, row.data, year);
-      const change = compute(before.lists, row);
-      if (!change && restoredFrom === undefined) return { kind: 'unchanged' as const, document: present(docId, row, year) };
-      const next = change?.next ?? {};
-      const data: Record<string, unknown> = { ...row.data, ...next };
-      if (docId === VARIETY_ENUMS_ID) {
-        // Years the rollover added count as part of what the user saw and kept.
-        if (next.yearReleases === undefined) data.yearReleases = before.lists.yearReleases;
-        data.yearsThrough = Math.max(year, yearsThroughOf(row.data, stringList(row.data.yearReleases, []), year));
-      }
-      const now = nowIso();
-      const updated = await maintenanceRepository.updateAtVersion(trx, docId, row.version, data, now);
-      if (updated === 0) return { kind: 'retry' as const };
-      const keys = Object.keys(next) as ListKey[];
-      const name = MAINTENANCE.audit.names[docId];
-      const auditId = await cmd.audit({
-        action: restoredFrom === undefined ? 'UPDATE' : 'RESTORE_VERSION',
-        collection: 'maintenance',
-        documentId: docId,
-        documentName: name,
-        description: restoredFrom === undefined ? change!.description : VERSION_TEXTS.auditRestored(name, restoredFrom),
-        changes: { before: pick(before.lists, keys), after: next },
-        details: restoredFrom === undefined ? undefined : { restoredVersion: restoredFrom },
+    let outcome;
+    try {
+      outcome = await runCommand({ db, events }, actor, async (trx, cmd) => {
+        const row = await load(trx, docId);
+        const year = currentReleaseYear();
+        const before = effectiveLists(docId, row.data, year);
+        const change = compute(before.lists, row);
+        if (!change && restoredFrom === undefined) return { kind: 'unchanged' as const, document: present(docId, row, year) };
+        const next = change?.next ?? {};
+        const data: Record<string, unknown> = { ...row.data, ...next };
+        if (docId === VARIETY_ENUMS_ID) {
+          // Years the rollover added count as part of what the user saw and kept.
+          if (next.yearReleases === undefined) data.yearReleases = before.lists.yearReleases;
+          data.yearsThrough = Math.max(year, yearsThroughOf(row.data, stringList(row.data.yearReleases, []), year));
+        }
+        const now = nowIso();
+        const updated = await maintenanceRepository.updateAtVersion(trx, docId, row.version, data, now);
+        // Rolled back, not committed empty: a write joined to this command (a review's publish) goes with it.
+        if (updated === 0) throw new WrittenSince();
+        const keys = Object.keys(next) as ListKey[];
+        const name = MAINTENANCE.audit.names[docId];
+        const auditId = await cmd.audit({
+          action: restoredFrom === undefined ? 'UPDATE' : 'RESTORE_VERSION',
+          collection: 'maintenance',
+          documentId: docId,
+          documentName: name,
+          description: restoredFrom === undefined ? change!.description : VERSION_TEXTS.auditRestored(name, restoredFrom),
+          changes: { before: pick(before.lists, keys), after: next },
+          details: restoredFrom === undefined ? undefined : { restoredVersion: restoredFrom },
+        });
+        await recordVersion(trx, {
+          collection: 'maintenance', documentId: docId, recordVersion: row.version + 1, auditId, actor, snapshot: maintenanceSnapshot(docId, { data }),
+          kind: restoredFrom === undefined ? 'edit' : 'restore', ...(restoredFrom === undefined ? {} : { restoredFrom }),
+        });
+        cmd.publish({ topic: 'maintenance', id: docId, op: 'update' });
+        return { kind: 'written' as const, document: present(docId, { data, version: row.version + 1, updatedAt: now }, year) };
       });
-      await recordVersion(trx, {
-        collection: 'maintenance', documentId: docId, recordVersion: row.version + 1, auditId, actor, snapshot: maintenanceSnapshot(docId, { data }),
-        kind: restoredFrom === undefined ? 'edit' : 'restore', ...(restoredFrom === undefined ? {} : { restoredFrom }),
-      });
-      cmd.publish({ topic: 'maintenance', id: docId, op: 'update' });
-      return { kind: 'written' as const, document: present(docId, { data, version: row.version + 1, updatedAt: now }, year) };
-    });
-    if (outcome.kind === 'retry') continue;
+    } catch (err) {
+      if (err instanceof WrittenSince) continue;
+      throw err;
+    }
     return { document: outcome.document, changed: outcome.kind === 'written' };
   }
   fail('CONFLICT');

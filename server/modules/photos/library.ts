@@ -29,7 +29,7 @@ export function photoLibrary(ctx: AppContext) {
     },
 
     async discardStaged(kind: CatalogKind, accountId: string, ids: string[]): Promise<number> {
-      const rows = await repo.stagedOwned(ctx.db, kind.collection, accountId, ids);
+      const rows = await repo.discardable(ctx.db, kind.collection, accountId, ids);
       await repo.delete(ctx.db, rows.map((r) => r.id));
       await deleteImageFiles(ctx, rows);
       return rows.length;

@@ -1,3 +1,4 @@
+import { manilaDateTime } from '../../../common/manila-time.js';
 import { can } from '../../../common/permissions.js';
 import { OPEN_REVIEW_STATES, REVIEW_LIMITS, REVIEW_TEXTS, type ReviewState } from '../../../common/review.js';
 import type { AppContext, AuthContext } from '../../platform/http/context.js';
@@ -6,6 +7,7 @@ import { nowIso } from '../../platform/support/clock.js';
 import { runCommand } from '../../platform/writes/command.js';
 import type { AuditAction } from '../../platform/writes/audit.js';
 import { versionsRepository } from '../versions/repository.js';
+import { reviewedAction } from './adapters.js';
 import { notifyAuthor, notifyReviewers } from './notify.js';
 import { changeOf, collectionLabel } from './presenter.js';
 import { publishChange } from './publishing.js';
@@ -59,7 +61,7 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
           if (!(await repo.transition(trx, row.id, { states: ['pending'], version: input.version }, { state: 'approved', reviewerId: auth.user.id, reviewedAt: now, comment, scheduledAt, scheduledBy: auth.user.id }))) fail('CONFLICT', E.moved);
           const entry = { collection: row.collection, documentId: row.recordId, documentName: row.recordName, details: { changeId: row.id } };
           await cmd.audit({ ...entry, action: 'APPROVE', description: `Approved the change to ${label(row)}`, changes: { before: { state: 'pending' }, after: { state: 'approved', comment } } });
-          await cmd.audit({ ...entry, action: 'SCHEDULE', description: `Scheduled the change to ${label(row)} to publish at ${scheduledAt}`, changes: { before: { scheduledAt: null }, after: { scheduledAt } } });
+          await cmd.audit({ ...entry, action: 'SCHEDULE', description: `Scheduled the change to ${label(row)} to publish on ${manilaDateTime(new Date(scheduledAt))} (Manila time)`, changes: { before: { scheduledAt: null }, after: { scheduledAt } } });
           cmd.publish({ topic: REVIEW_TOPIC, id: row.id, op: 'update' });
         });
         notifyAuthor(ctx, forAuthor(row), 'approved', { by: auth.actor.fullname, comment, scheduledAt });
@@ -102,17 +104,20 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
       assertState(row, ['approved'], input.version);
       const scheduledAt = input.publishAt === null ? null : scheduleTime(input.publishAt);
       await move(row, auth, ['approved'], { scheduledAt, scheduledBy: scheduledAt ? auth.user.id : null }, scheduledAt
-        ? { action: 'SCHEDULE', description: `Scheduled the change to ${label(row)} to publish at ${scheduledAt}`, before: { scheduledAt: row.scheduledAt }, after: { scheduledAt } }
+        ? { action: 'SCHEDULE', description: `Scheduled the change to ${label(row)} to publish on ${manilaDateTime(new Date(scheduledAt))} (Manila time)`, before: { scheduledAt: row.scheduledAt }, after: { scheduledAt } }
         : { action: 'UNPUBLISH', description: `Cancelled the scheduled publish of ${label(row)}`, before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: null } });
     },
 
-    /** The author takes the change back; the record stays as published. */
+    /**
+     * The change is closed and the record freed; it stays as published. Its author, or a
+     * reviewer (a change sent back to an author who left must not hold its record for good).
+     */
     async withdraw(id: string, input: { version: number }, auth: AuthContext): Promise<void> {
       const row = await load(id);
-      if (row.authorId !== auth.user.id) fail('FORBIDDEN', E.notAuthor);
+      if (row.authorId !== auth.user.id && !can(auth.role, 'review.approve')) fail('FORBIDDEN', E.notAuthor);
       assertState(row, OPEN_REVIEW_STATES, input.version);
       await move(row, auth, OPEN_REVIEW_STATES, { state: 'withdrawn', scheduledAt: null }, {
-        action: 'UNPUBLISH', description: `Withdrew the change to ${label(row)}`, before: { state: row.state }, after: { state: 'withdrawn' },
+        action: 'UNPUBLISH', description: `${row.authorId === auth.user.id ? 'Withdrew' : 'Closed'} the change to ${label(row)}`, before: { state: row.state }, after: { state: 'withdrawn' },
       });
     },
 
@@ -125,12 +130,21 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
       if (row.authorId !== auth.user.id && !can(auth.role, 'review.approve')) fail('FORBIDDEN');
       const from = ['pending', 'approved', 'rejected', 'failed'] as const;
       assertState(row, from, input.version);
-      if (!row.recordId || row.baseVersion === null) fail('CONFLICT', E.wrongState(REVIEW_TEXTS.states[row.state as ReviewState]));
-      const current = await versionsRepository.liveRecordVersion(ctx.db, row.collection as 'maintenance', row.recordId);
-      if (current === undefined) fail('NOT_FOUND');
-      await move(row, auth, from, { state: 'pending', baseVersion: current, reviewerId: null, reviewedAt: null, scheduledAt: null, scheduledBy: null, publishError: null, submittedAt: nowIso() }, {
-        action: 'SUBMIT', description: `Rebased the change to ${label(row)} on version ${current} and sent it for review again`,
-        before: { baseVersion: row.baseVersion, state: row.state }, after: { baseVersion: current, state: 'pending' },
+      const change = changeOf(row);
+      const adapter = await reviewedAction(change.collection, change.action);
+      let set: Partial<ChangeRow>;
+      if (adapter.rebase) {
+        const proposal = await adapter.rebase(ctx, change);
+        set = { baseVersion: proposal.baseVersion, input: JSON.stringify(proposal.input), summary: proposal.summary ? JSON.stringify(proposal.summary) : row.summary, recordName: proposal.recordName };
+      } else {
+        if (!row.recordId || row.baseVersion === null) fail('CONFLICT', E.wrongState(REVIEW_TEXTS.states[row.state as ReviewState]));
+        const current = await versionsRepository.liveRecordVersion(ctx.db, change.collection, row.recordId);
+        if (current === undefined) fail('NOT_FOUND');
+        set = { baseVersion: current };
+      }
+      await move(row, auth, from, { ...set, state: 'pending', reviewerId: null, reviewedAt: null, scheduledAt: null, scheduledBy: null, publishError: null, submittedAt: nowIso() }, {
+        action: 'SUBMIT', description: `Rebased the change to ${label(row)} on the published version and sent it for review again`,
+        before: { baseVersion: row.baseVersion, state: row.state }, after: { baseVersion: set.baseVersion ?? null, state: 'pending' },
       });
       notifyReviewers(ctx, { ...changeOf(row), recordName: row.recordName, authorId: row.authorId, authorName: auth.actor.fullname });
     },

@@ -1,5 +1,6 @@
 import { ROLES, can } from '../../../common/permissions.js';
 import { REVIEW_TEXTS, type ReviewAction, type ReviewCollection } from '../../../common/review.js';
+import { manilaDateTime } from '../../../common/manila-time.js';
 import { linkOrigin } from '../../config.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { mailerFor } from '../../platform/support/mail.js';
@@ -48,7 +49,7 @@ export function notifyAuthor(
     const subject = outcome === 'approved' ? REVIEW_TEXTS.email.approvedSubject(what(change))
       : outcome === 'rejected' ? REVIEW_TEXTS.email.rejectedSubject(what(change)) : REVIEW_TEXTS.email.failedSubject(what(change));
     const lines = [`Hello ${author.fullname},`, ''];
-    if (outcome === 'approved') lines.push(`${detail.by ?? 'A reviewer'} approved your change: ${what(change)}.`, detail.scheduledAt ? `It will be published at ${detail.scheduledAt} (UTC).` : 'The farmer app has it now.');
+    if (outcome === 'approved') lines.push(`${detail.by ?? 'A reviewer'} approved your change: ${what(change)}.`, detail.scheduledAt ? `It will be published on ${manilaDateTime(new Date(detail.scheduledAt))} (Manila time).` : 'The farmer app has it now.');
     if (outcome === 'rejected') lines.push(`${detail.by ?? 'A reviewer'} asked for changes to: ${what(change)}.`);
     if (outcome === 'failed') lines.push(`Your change could not be published at its scheduled time: ${what(change)}.`, detail.error ?? '');
     if (detail.comment) lines.push('', `Comment: ${detail.comment}`);

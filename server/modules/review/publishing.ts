@@ -1,3 +1,4 @@
+import { normalizeRole, type Role } from '../../../common/permissions.js';
 import { REVIEW_TEXTS, type ReviewState } from '../../../common/review.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { AppError, fail } from '../../platform/http/errors.js';
@@ -23,9 +24,16 @@ export interface PublishOptions {
   breakGlassReason?: string;
 }
 
-async function authorOf(ctx: AppContext, row: ChangeRow): Promise<Actor> {
-  const account = await repo.accountEmail(ctx.db, row.authorId);
-  return { id: row.authorId, fullname: account?.fullname ?? '', email: account?.email ?? null };
+/**
+ * The author as the save runs: their name, and the lesser of the role they sent the change
+ * with and the one they hold now (a super admin demoted, deleted or restricted since publishes
+ * with an admin's rights).
+ */
+async function authorOf(ctx: AppContext, row: ChangeRow): Promise<{ actor: Actor; role: Role }> {
+  const account = await repo.author(ctx.db, row.authorId);
+  const current = account && Number(account.isDeleted) === 0 && Number(account.isRestricted) === 0 ? normalizeRole(account.role) : 'ADMIN';
+  const role: Role = row.authorRole === 'SYSTEM_ADMIN' && current === 'SYSTEM_ADMIN' ? 'SYSTEM_ADMIN' : 'ADMIN';
+  return { actor: { id: row.authorId, fullname: account?.fullname ?? '', email: account?.email ?? null }, role };
 }
 
 /**
@@ -37,13 +45,14 @@ async function authorOf(ctx: AppContext, row: ChangeRow): Promise<Actor> {
 export async function publishChange(ctx: AppContext, row: ChangeRow, options: PublishOptions): Promise<void> {
   const change = changeOf(row);
   const adapter = await reviewedAction(change.collection, change.action);
-  const [author, published, proposed] = await Promise.all([
+  const [{ actor: author, role: authorRole }, published, proposed] = await Promise.all([
     authorOf(ctx, row), publishedState(ctx.db, change), change.action === 'import' ? null : adapter.proposed(ctx, change),
   ]);
   const { publisher } = options;
   const label = collectionLabel(change.collection);
   const now = nowIso();
   const entry = { collection: change.collection, documentId: change.recordId, documentName: row.recordName };
+  let created: string | void = undefined;
   try {
     const ran = await withinNextCommand(async (trx, cmd) => {
       const moved = await repo.transition(trx, row.id, options.from, {
@@ -66,13 +75,15 @@ export async function publishChange(ctx: AppContext, row: ChangeRow, options: Pu
         details: { changeId: row.id, author: author.fullname, reviewAction: change.action, ...(options.breakGlassReason ? { breakGlassReason: options.breakGlassReason } : {}) },
       });
       cmd.publish({ topic: REVIEW_TOPIC, id: row.id, op: 'update' });
-    }, () => adapter.apply(ctx, change, author, row.authorRole === 'SYSTEM_ADMIN' ? 'SYSTEM_ADMIN' : 'ADMIN'));
+    }, async () => { created = await adapter.apply(ctx, change, author, authorRole); });
     if (!ran) throw new Error(`publishing ${change.action} of ${change.collection} ran no command`);
   } catch (err) {
     if (err instanceof ChangeMoved) fail('CONFLICT', REVIEW_TEXTS.errors.moved, undefined, { changeId: row.id, moved: true });
     if (err instanceof AppError && err.code === 'VERSION_CONFLICT') fail('CONFLICT', REVIEW_TEXTS.errors.baseMoved, undefined, { changeId: row.id, rebase: true });
     throw err;
   }
+  // A new record's change names it once it exists: its view shows the change, and the reason of a publish without review.
+  if (typeof created === 'string' && change.recordId === null) await repo.nameRecord(ctx.db, row.id, created);
 }
 
 /**
@@ -89,7 +100,11 @@ export async function publishDue(ctx: AppContext): Promise<number> {
       await publishChange(ctx, row, { publisher, from: { states: ['approved'], version: Number(row.version) } });
       published += 1;
     } catch (err) {
-      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      if (!(err instanceof AppError) || err.status >= 500) {
+        // An outage or a fault of this change: logged, and tried again at the next run; the others go on.
+        ctx.log.error({ err, changeId: row.id }, 'scheduled publish failed');
+        continue;
+      }
       if (err.extra?.moved === true) continue;
       await markFailed(ctx, row, publisher, err.message);
     }

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import { OPEN_REVIEW_STATES, type ReviewState } from '../../../common/review.js';
-import { chunks } from '../../db/dialect.js';
+import { chunks, isPostgres } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import type { PendingChangesTable } from '../../db/types/review.js';
 
@@ -34,6 +34,17 @@ export const reviewRepository = {
     return before;
   },
 
+  nameRecord: (db: Db, id: string, recordId: string) => db.updateTable('pending_changes').set({ recordId }).where('id', '=', id).where('recordId', 'is', null).execute(),
+
+  /** Open changes among these records (an import would update them). */
+  openAmong: async (db: Db, collection: string, recordIds: readonly string[]) => {
+    const out: ChangeRow[] = [];
+    for (const part of chunks([...new Set(recordIds)])) {
+      out.push(...await db.selectFrom('pending_changes').selectAll().where('collection', '=', collection).where('recordId', 'in', part).where('state', 'in', OPEN_REVIEW_STATES).execute());
+    }
+    return out;
+  },
+
   insert: (trx: Db, row: Insertable<PendingChangesTable>) => trx.insertInto('pending_changes').values(row).execute(),
 
   find: (db: Db, id: string) => db.selectFrom('pending_changes').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -48,6 +59,16 @@ export const reviewRepository = {
    * of several at once, one moves it). Returns whether it moved.
    */
   async transition(trx: Db, id: string, from: { states: readonly ReviewState[]; version?: number }, set: Partial<PendingChangesTable>): Promise<boolean> {
+    // PostgreSQL: a change another transaction is moving (a publish saving 2,000 photos) is not
+    // waited for: this one has lost already, and holds no connection while the winner works.
+    if (isPostgres(trx as Kysely<Database>)) {
+      try {
+        await trx.selectFrom('pending_changes').select('id').where('id', '=', id).forUpdate().noWait().execute();
+      } catch (err) {
+        if ((err as { code?: string }).code === '55P03') return false;
+        throw err;
+      }
+    }
     let q = trx.updateTable('pending_changes').set((eb) => ({ ...set, version: eb('version', '+', 1) }))
       .where('id', '=', id).where('state', 'in', from.states);
     if (from.version !== undefined) q = q.where('version', '=', from.version);
@@ -95,6 +116,8 @@ export const reviewRepository = {
   /** Who is told of a new change: active accounts of the given roles with an email, but its author. */
   reviewers: (db: Db, roles: readonly string[], except: string) => db.selectFrom('accounts').select(['id', 'email', 'fullname'])
     .where('role', 'in', roles).where('id', '!=', except).where('isDeleted', '=', 0).where('status', 'in', ['active', 'true']).where('email', 'is not', null).execute(),
+
+  author: (db: Db, id: string) => db.selectFrom('accounts').select(['email', 'fullname', 'role', 'isDeleted', 'isRestricted']).where('id', '=', id).executeTakeFirst(),
 
   accountEmail: (db: Db, id: string) => db.selectFrom('accounts').select(['email', 'fullname']).where('id', '=', id).executeTakeFirst(),
 

@@ -88,6 +88,8 @@ export function createReviewService(ctx: AppContext) {
       const [published, proposed] = await Promise.all([publishedState(db, draft), adapter.proposed(ctx, draft)]);
       const id = await runCommand(ctx, actor, async (trx, cmd) => {
         const open = proposal.recordId ? await repo.openOfRecord(trx, collection, proposal.recordId) : undefined;
+        const held = proposal.touches?.length ? await repo.openAmong(trx, collection, proposal.touches) : [];
+        if (held[0]) fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther((await repo.accountNames(trx, [held[0].authorId])).get(held[0].authorId) ?? ''), undefined, { changeId: held[0].id, recordName: held[0].recordName });
         if (open && open.authorId !== actor.id) {
           const names = await repo.accountNames(trx, [open.authorId]);
           fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther(names.get(open.authorId) ?? ''), undefined, { changeId: open.id });
@@ -98,8 +100,9 @@ export function createReviewService(ctx: AppContext) {
           reviewerId: null, reviewedAt: null, scheduledAt: null, scheduledBy: null, publishError: null, authorRole: auth.role,
         };
         const changeId = open?.id ?? draft.id;
-        if (open) await repo.transition(trx, open.id, { states: OPEN_REVIEW_STATES }, fields);
-        else await repo.insert(trx, { id: changeId, collection, recordId: proposal.recordId, authorId: actor.id, createdAt: now, version: 1, ...fields });
+        // The open change as read: a publish or withdrawal that moved it first makes this a 409, never a lost edit.
+        if (open && !(await repo.transition(trx, open.id, { states: OPEN_REVIEW_STATES, version: Number(open.version) }, fields))) fail('CONFLICT', REVIEW_TEXTS.errors.moved);
+        if (!open) await repo.insert(trx, { id: changeId, collection, recordId: proposal.recordId, authorId: actor.id, createdAt: now, version: 1, ...fields });
         await repo.hold(trx, changeId, proposal.photoIds ?? []);
         await adapter.submitted?.(trx, { ...draft, id: changeId }, actor);
         await cmd.audit({
@@ -141,6 +144,8 @@ export function createReviewService(ctx: AppContext) {
 
     async detail(id: string, auth: AuthContext): Promise<PendingChangeDetail> {
       const row = await load(id);
+      // A restore shows a deleted record whole: for those who may see the trash.
+      if (row.action === 'restore' && !can(auth.role, 'trash.view')) fail('FORBIDDEN');
       const change = changeOf(row);
       const adapter = await reviewedAction(change.collection, change.action);
       const [published, proposed] = await Promise.all([publishedState(db, change), change.action === 'import' ? null : adapter.proposed(ctx, change)]);
@@ -171,8 +176,8 @@ export function permissionsOn(row: ChangeRow, accountId: string, role: Role): Pe
     reject: reviewer && !own && (state === 'pending' || state === 'approved'),
     publish: (reviewer || own) && state === 'approved',
     breakGlass: can(role, 'review.breakGlass') && (state === 'pending' || state === 'rejected' || state === 'failed'),
-    withdraw: own && (OPEN_REVIEW_STATES as readonly string[]).includes(state),
-    rebase: (own || reviewer) && (state === 'failed' || state === 'pending' || state === 'approved' || state === 'rejected') && row.baseVersion !== null,
+    withdraw: (own || reviewer) && (OPEN_REVIEW_STATES as readonly string[]).includes(state),
+    rebase: (own || reviewer) && (state === 'failed' || state === 'pending' || state === 'approved' || state === 'rejected') && (row.baseVersion !== null || row.action === 'import'),
     schedule: reviewer && state === 'approved',
     editable: own && (OPEN_REVIEW_STATES as readonly string[]).includes(state),
   };

@@ -51,6 +51,8 @@ export function mappingOf(upload: UploadedSheet): ImportMapping {
   return parsed.data;
 }
 
+const shownValue = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(', ') : typeof v === 'boolean' ? (v ? 'Yes' : 'No') : String(v));
+
 const nameKey = (name: string) => name.trim().toLowerCase();
 
 /**
@@ -115,20 +117,34 @@ export function createVarietyImport(ctx: AppContext) {
      */
     read: (table: Table, mapping: ImportMapping): Promise<Read> => readRows(db, table, mapping),
 
-    /** What the import would do now: each row's result and the counts (a pending import's review). */
-    async decided(read: Read): Promise<{ counts: ImportCounts; rows: ImportRow[] }> {
+    /**
+     * What the import would do now (a pending import's review): each row's result with the
+     * values it writes, the counts, and the varieties it updates at their edit versions.
+     */
+    async decided(read: Read) {
       const rows = await decide(db, read);
-      return { counts: countOf(rows), rows: rows.map(view) };
+      const shown = (r: Decided) => (r.fields ? Object.fromEntries((r.status === 'new' ? Object.keys(r.fields) : r.changed).map((k) => [k, shownValue(r.fields![k as keyof Fields])]).filter(([, v]) => v !== '')) : {});
+      return {
+        counts: countOf(rows),
+        rows: rows.map((r) => ({ ...view(r), changed: [...r.changed], values: shown(r) })),
+        targets: rows.filter((r) => r.status === 'update').map((r) => ({ id: r.existing!.id, version: Number(r.existing!.version) })),
+      };
     },
 
     async commit(table: Table, fileName: string, mapping: ImportMapping, onErrors: ImportOnErrors, actor: Actor): Promise<ImportReport> {
       return this.commitRead(await readRows(db, table, mapping), fileName, onErrors, actor);
     },
 
-    async commitRead(read: Read, fileName: string, onErrors: ImportOnErrors, actor: Actor): Promise<ImportReport> {
+    /** `expected`: the varieties a reviewed import updates, at the versions its reviewer saw (409 when any moved, or another would be updated). */
+    async commitRead(read: Read, fileName: string, onErrors: ImportOnErrors, actor: Actor, expected?: ReadonlyArray<{ id: string; version: number }>): Promise<ImportReport> {
       const report = await runCommand(ctx, actor, async (trx, cmd) => {
         await varietiesRepository.lockImports(trx);
         const rows = await decide(trx, read);
+        if (expected) {
+          const seen = new Map(expected.map((t) => [t.id, t.version]));
+          const moved = rows.filter((r) => r.status === 'update').some((r) => seen.get(r.existing!.id) !== Number(r.existing!.version));
+          if (moved) fail('VERSION_CONFLICT');
+        }
         const counts = countOf(rows);
         if (counts.error > 0 && onErrors === 'stop') fail('VALIDATION_FAILED', F.hasErrors(counts.error), { file: F.hasErrors(counts.error) });
         const now = nowIso();

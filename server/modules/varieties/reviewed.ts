@@ -1,19 +1,37 @@
 import type { FastifyRequest } from 'fastify';
 import { importOnErrorsSchema } from '../../../common/schemas/spreadsheets.js';
+import { IMPORT_TEXTS } from '../../../common/spreadsheets.js';
+import type { AppContext } from '../../platform/http/context.js';
 import type { VarietyInput } from '../../../common/schemas/varieties.js';
 import { can } from '../../../common/permissions.js';
 import { fail } from '../../platform/http/errors.js';
 import { withUploadedTable } from '../../platform/spreadsheets/upload.js';
-import type { ReviewChange, ReviewedAction, ReviewedPart } from '../../platform/writes/review-gate.js';
+import type { ReviewChange, ReviewedAction, ReviewedPart, ReviewProposal } from '../../platform/writes/review-gate.js';
 import { normalize } from './fields.js';
 import { createVarietyImport, mappingOf, type Read } from './import.js';
 import { varietiesRepository } from './repository.js';
+import versioned from './versioned.js';
+import { versionsRepository } from '../versions/repository.js';
+import { parseSnapshot } from '../versions/snapshots.js';
 import { createVarietiesService } from './service.js';
 
 const COLLECTION = 'rice_seed_varieties';
 
 interface SaveInput { id: string | null; body: VarietyInput }
-interface ImportInput { read: Read; fileName: string; onErrors: 'skip' | 'stop'; rows: Array<{ row: number; name: string; status: string; changed: string[] }> }
+interface ImportInput {
+  read: Read; fileName: string; onErrors: 'skip' | 'stop';
+  rows: Array<{ row: number; name: string; status: string; changed: string[]; values: Record<string, string> }>;
+  /** The varieties it updates, at the versions the reviewer sees. */
+  targets: Array<{ id: string; version: number }>;
+}
+
+/** An import as the review shows it, decided against the varieties as they are now; refused when its errors stop it. */
+async function proposeImport(ctx: AppContext, read: Read, fileName: string, onErrors: 'skip' | 'stop'): Promise<ReviewProposal> {
+  const { counts, rows, targets } = await createVarietyImport(ctx).decided(read);
+  if (counts.error > 0 && onErrors === 'stop') fail('VALIDATION_FAILED', IMPORT_TEXTS.file.hasErrors(counts.error), { file: IMPORT_TEXTS.file.hasErrors(counts.error) });
+  const input: ImportInput = { read, fileName, onErrors, rows, targets };
+  return { recordId: null, recordName: fileName, baseVersion: null, input, summary: { ...counts }, touches: targets.map((t) => t.id) };
+}
 
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
@@ -21,6 +39,23 @@ const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 async function withService<T>(ctx: Parameters<typeof createVarietiesService>[0], work: (service: ReturnType<typeof createVarietiesService>) => Promise<T>): Promise<T> {
   const service = createVarietiesService(ctx);
   try { return await work(service); } finally { service.close(); }
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** An edit made again on the variety as published now: what it changed from its base is kept, the rest is the published values. */
+async function rebaseEdit(ctx: AppContext, change: ReviewChange): Promise<ReviewProposal> {
+  const { id, body } = change.input as SaveInput & { id: string };
+  const live = await varietiesRepository.findLive(ctx.db, id);
+  if (!live) fail('NOT_FOUND');
+  const now = (await versioned[0]!.current(ctx.db, [id])).get(id)!.snapshot.fields;
+  const baseRow = change.baseVersion === null ? undefined : await versionsRepository.atRecordVersion(ctx.db, COLLECTION, id, change.baseVersion);
+  const base = baseRow ? parseSnapshot(baseRow.snapshot).fields : null;
+  const proposed = normalize(body) as Record<string, unknown>;
+  const merged: Record<string, unknown> = { ...body };
+  if (base) for (const key of Object.keys(proposed)) if (same(proposed[key], base[key])) merged[key] = now[key];
+  const next = merged as VarietyInput;
+  return { recordId: id, recordName: next.varietyName, baseVersion: Number(live.version), input: { id, body: next } satisfies SaveInput };
 }
 
 const save = (isCreate: boolean): ReviewedAction => ({
@@ -32,11 +67,13 @@ const save = (isCreate: boolean): ReviewedAction => ({
   },
   async apply(ctx, change, author) {
     const { id, body } = change.input as SaveInput;
-    await withService(ctx, async (service) => {
-      if (id === null) await service.create(body, author);
-      else await service.update(id, body, change.baseVersion ?? 0, author);
+    return withService(ctx, async (service) => {
+      if (id === null) return (await service.create(body, author)).id;
+      await service.update(id, body, change.baseVersion ?? 0, author);
+      return undefined;
     });
   },
+  ...(isCreate ? {} : { rebase: rebaseEdit }),
   proposed: async (_ctx, change: ReviewChange) => ({ fields: normalize((change.input as SaveInput).body) }),
 });
 
@@ -52,31 +89,26 @@ const varieties: ReviewedPart = {
         if (!row) fail('NOT_FOUND');
         return { recordId: row.id, recordName: row.varietyName, baseVersion: Number(row.version), input: { id: row.id } };
       },
-      async apply(ctx, change, author) {
-        const row = await varietiesRepository.findLive(ctx.db, change.recordId!);
-        if (!row) fail('NOT_FOUND');
-        if (Number(row.version) !== change.baseVersion) fail('VERSION_CONFLICT');
-        await withService(ctx, (service) => service.remove(row.id, author));
-      },
+      apply: (ctx, change, author) => withService(ctx, (service) => service.remove(change.recordId!, author, change.baseVersion ?? 0)),
       proposed: async () => null,
     },
     import: {
       /** The sheet is read and checked as the import's dry run; the rows are kept, the file is not. */
       async propose(ctx, request, auth) {
         if (!can(auth.role, 'content.update')) fail('FORBIDDEN');
-        const imports = createVarietyImport(ctx);
         return withUploadedTable(ctx, request, async (upload, table) => {
           const onErrors = importOnErrorsSchema.catch('stop').parse(upload.fields.onErrors ?? 'stop');
-          const read = await imports.read(table, mappingOf(upload));
-          const { counts, rows } = await imports.decided(read);
-          const input: ImportInput = { read, fileName: upload.fileName, onErrors, rows: rows.map(({ row, name, status, changed }) => ({ row, name, status, changed: [...changed] })) };
-          return { recordId: null, recordName: upload.fileName, baseVersion: null, input, summary: { ...counts } };
+          return proposeImport(ctx, await createVarietyImport(ctx).read(table, mappingOf(upload)), upload.fileName, onErrors);
         });
       },
-      /** Decided again when published: rows are matched to the varieties as they are then. */
+      /** Decided again when published: a variety it updates that changed since, or a new one it would update, is a 409 (rebase decides it again). */
       async apply(ctx, change, author) {
+        const { read, fileName, onErrors, targets } = change.input as ImportInput;
+        await createVarietyImport(ctx).commitRead(read, fileName, onErrors, author, targets);
+      },
+      rebase: (ctx, change) => {
         const { read, fileName, onErrors } = change.input as ImportInput;
-        await createVarietyImport(ctx).commitRead(read, fileName, onErrors, author);
+        return proposeImport(ctx, read, fileName, onErrors);
       },
       proposed: async () => null,
       rows: (change) => (change.input as ImportInput).rows,

@@ -190,10 +190,12 @@ export function createVarietiesService(ctx: AppContext) {
     },
 
     /** Soft delete: hidden from lists and counts, kept for the history. */
-    async remove(id: string, actor: Actor): Promise<void> {
+    /** `version`: the edit version the delete was decided on (a delete published from review): 409 when it moved. */
+    async remove(id: string, actor: Actor, version?: number): Promise<void> {
       await runCommand(ctx, actor, async (trx, cmd) => {
         const existing = await varietiesRepository.findLive(trx, id);
         if (!existing) fail('NOT_FOUND');
+        if (version !== undefined && Number(existing.version) !== version) fail('VERSION_CONFLICT');
         const deletedAt = nowIso();
         const changed = await varietiesRepository.softDelete(trx, id, { deletedAt, deletedBy: actor.id });
         if (changed === 0) fail('NOT_FOUND');

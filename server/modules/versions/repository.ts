@@ -58,6 +58,12 @@ export const versionsRepository = {
       .where('collection', '=', collection).where('documentId', '=', documentId).where('number', '=', number).executeTakeFirst();
   },
 
+  /** The state a record had at one of its edit versions (a pending change's base), newest first if several. */
+  atRecordVersion(db: Db, collection: string, documentId: string, recordVersion: number): Promise<VersionRow | undefined> {
+    return db.selectFrom('record_versions').selectAll().where('collection', '=', collection).where('documentId', '=', documentId)
+      .where('recordVersion', '=', recordVersion).orderBy('number', 'desc').executeTakeFirst();
+  },
+
   /** The versions the audit entries made (History's links). */
   byAuditIds(db: Db, auditIds: readonly string[]) {
     if (auditIds.length === 0) return Promise.resolve([]);

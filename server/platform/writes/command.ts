@@ -22,7 +22,7 @@ export interface Command {
 }
 
 type CommandHook = (trx: Transaction<Database>, cmd: Command) => Promise<void>;
-const nextCommandHook = new AsyncLocalStorage<{ hook: CommandHook; ran: boolean }>();
+const nextCommandHook = new AsyncLocalStorage<{ hook: CommandHook; ran: boolean; closed: boolean }>();
 
 /**
  * Runs `fn`; the first command it starts also runs `hook` in its transaction, before its own
@@ -31,9 +31,14 @@ const nextCommandHook = new AsyncLocalStorage<{ hook: CommandHook; ran: boolean 
  * ran the hook and committed.
  */
 export async function withinNextCommand(hook: CommandHook, fn: () => Promise<void>): Promise<boolean> {
-  const slot = { hook, ran: false };
-  await nextCommandHook.run(slot, fn);
-  return slot.ran;
+  const slot = { hook, ran: false, closed: false };
+  try {
+    await nextCommandHook.run(slot, fn);
+    return slot.ran;
+  } finally {
+    // Work `fn` started that outlives it never runs the hook.
+    slot.closed = true;
+  }
 }
 
 export interface CommandDeps {
@@ -54,8 +59,8 @@ export async function runCommand<T>(
   work: (trx: Transaction<Database>, cmd: Command) => Promise<T>,
 ): Promise<T> {
   const slot = nextCommandHook.getStore();
-  const hook = slot && !slot.ran ? slot.hook : null;
-  if (slot) slot.ran = true;
+  const hook = slot && !slot.ran && !slot.closed ? slot.hook : null;
+  if (hook) slot!.ran = true;
   const after: Array<() => void | Promise<void>> = [];
   const undo: Array<() => Promise<void>> = [];
   let audited = 0;

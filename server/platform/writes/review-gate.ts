@@ -44,6 +44,8 @@ export interface ReviewProposal {
   photoIds?: string[];
   /** What the queue shows of a large proposal (an import's counts). */
   summary?: Record<string, number>;
+  /** Other records the change would write (an import's updates): none may have an open change. */
+  touches?: string[];
 }
 
 /** A stored pending change as adapters are given it. */
@@ -69,13 +71,19 @@ export interface ReviewedAction {
    * 409 when the record moved from the base version, its audit entry and version. The review
    * module's claim joins that service's transaction (command.ts withinNextCommand).
    */
-  apply(ctx: AppContext, change: ReviewChange, author: Actor, authorRole: Role): Promise<void>;
+  apply(ctx: AppContext, change: ReviewChange, author: Actor, authorRole: Role): Promise<string | void>;
+  /**
+   * The change made again on the record as published now (it changed since its base): what the
+   * change altered from its base is kept, the rest taken from the published state. Without it,
+   * a rebase only moves the base version.
+   */
+  rebase?(ctx: AppContext, change: ReviewChange): Promise<ReviewProposal>;
   /** Work of the submission's own transaction (the add form's draft is done with once sent). */
   submitted?(trx: Transaction<Database>, change: ReviewChange, author: Actor): Promise<void>;
   /** The state the change would publish (null: the record leaves the app). */
   proposed(ctx: AppContext, change: ReviewChange): Promise<ReviewSnapshot | null>;
-  /** An import's rows, for the review page. */
-  rows?(change: ReviewChange): Array<{ row: number; name: string; status: string; changed: string[] }>;
+  /** An import's rows, for the review page: each row's result and the values it writes. */
+  rows?(change: ReviewChange): Array<{ row: number; name: string; status: string; changed: string[]; values?: Record<string, string> }>;
 }
 
 /**

@@ -188,4 +188,35 @@ describe('review covers every save of every collection', () => {
     const pests = (await call('GET', '/api/public/v1/pests')).body.items as Json[];
     expect(pests.some((p) => p.name === sent.body.review.recordName)).toBe(true);
   });
+
+  it('an import is refused with errors that stop it, refuses records with an open change, and is decided again by a rebase', async () => {
+    const broken = await postSheet(t.app, adminCookie, '/api/varieties/import', 'broken.csv', csvOf([VARIETY_HEADER, varietyRow({ 'Maturity days': 'soon' })]));
+    expect(broken.status).toBe(400);
+
+    const variety = await makeVariety(t.ctx, { location: 'Tarlac City' });
+    const file = () => csvOf([VARIETY_HEADER, varietyRow({ 'Variety name': variety.varietyName, Location: 'Capas' })]);
+    const sent = await postSheet(t.app, adminCookie, '/api/varieties/import', 'update.csv', file());
+    expect(sent.status).toBe(202);
+    expect(sent.body.review.summary).toMatchObject({ update: 1 });
+    const rows = (await call('GET', `/api/review/changes/${sent.body.review.id}`, undefined, superCookie)).body.importRows as Json[];
+    expect(rows[0]).toMatchObject({ status: 'update', values: expect.objectContaining({ location: 'Capas' }) });
+    // An edit of the variety waiting for review holds it: an import that would update it is refused.
+    const other = await makeVariety(t.ctx, { location: 'Moncada' });
+    const edit = await call('PUT', `/api/varieties/${other.id}`, { ...varietyBody({ varietyName: other.varietyName, location: 'Paniqui' }), version: other.version });
+    expect(edit.status).toBe(202);
+    const blocked = await postSheet(t.app, adminCookie, '/api/varieties/import', 'other.csv', csvOf([VARIETY_HEADER, varietyRow({ 'Variety name': other.varietyName, Location: 'Capas' })]));
+    expect(blocked.status).toBe(409);
+
+    // The variety changes before the import is approved: 409, then a rebase decides it again.
+    await t.app.inject({ method: 'PUT', url: '/api/review/settings/rice_seed_varieties', headers: { cookie: superCookie }, payload: { enabled: false } });
+    await call('PUT', `/api/varieties/${variety.id}`, { ...varietyBody({ varietyName: variety.varietyName, location: 'Gerona' }), version: variety.version }, superCookie);
+    await t.app.inject({ method: 'PUT', url: '/api/review/settings/rice_seed_varieties', headers: { cookie: superCookie }, payload: { enabled: true } });
+    const refused = await approve(sent.body.review.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain('Rebase');
+    const rebased = await call('POST', `/api/review/changes/${sent.body.review.id}/rebase`, { version: 1 });
+    expect(rebased.status).toBe(200);
+    expect((await approve(sent.body.review.id, rebased.body.change.version)).status).toBe(200);
+    expect((await publicVariety(variety.id))?.location).toBe('Capas');
+  });
 });

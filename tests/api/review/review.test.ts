@@ -3,6 +3,8 @@ import { REVIEW_TEXTS } from '../../../common/review.js';
 import { CATALOG_KINDS } from '../../../common/catalog.js';
 import { catalogCreateSchema } from '../../../common/schemas/catalog.js';
 import { createCatalogService } from '../../../server/modules/catalog/service.js';
+import { publishDue } from '../../../server/modules/review/publishing.js';
+import { outboxMailsTo } from '../../fixtures/settings.js';
 import { createTestApp, type TestApp } from '../../fixtures/app.js';
 import { entryBody, stagePhotos } from '../../fixtures/catalog.js';
 import { loginAs, makeAccount, type TestAccount } from '../../fixtures/factories.js';
@@ -58,7 +60,7 @@ describe('review before publishing: diseases', () => {
     expect(detail.preview.proposed.treatments).toBe('Spray 20 g per litre.');
     expect(detail.can).toMatchObject({ approve: true, reject: true });
 
-    // The author may not approve (the ADMIN lacks the permission; a super admin author is refused by name below).
+    // An ADMIN holds no review permission (a super admin's own change is refused by name below).
     expect((await call('POST', `/api/review/changes/${changeId}/approve`, { version: 1 })).status).toBe(403);
     const approved = await call('POST', `/api/review/changes/${changeId}/approve`, { version: 1, comment: 'Dose checked.' }, superCookie);
     expect(approved.status).toBe(200);
@@ -98,12 +100,13 @@ describe('review before publishing: diseases', () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call('POST', `/api/review/changes/${id}/approve`, { version: 1 }, i % 2 ? superCookie : superBCookie)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(19);
-    const entries = await t.ctx.db.selectFrom('audit_logs').select('action').where('documentId', '=', disease.id).where('action', 'in', ['PUBLISH', 'UPDATE']).execute();
-    expect(entries.map((e) => e.action).sort()).toEqual(['PUBLISH', 'UPDATE']);
+    const entries = await t.ctx.db.selectFrom('audit_logs').select('action').where('documentId', '=', disease.id).where('action', 'in', ['APPROVE', 'PUBLISH', 'UPDATE']).execute();
+    expect(entries.map((e) => e.action).sort()).toEqual(['APPROVE', 'PUBLISH', 'UPDATE']);
     expect((await call('GET', `/api/rice_diseases/${disease.id}`)).body.version).toBe(disease.version + 1);
+    expect((await call('GET', `/api/review/changes/${id}`, undefined, superCookie)).body.change).toMatchObject({ state: 'published', version: 2 });
   });
 
-  it('refuses to publish over a newer published state (409), and publishes after a rebase', async () => {
+  it('refuses to publish over a newer published state (409); a rebase keeps what was published in between', async () => {
     const disease = await makeDisease(`Bakanae ${Math.random().toString(36).slice(2, 7)}`);
     await setReview('rice_local_diseases', true);
     const images = disease.images.map((i: Json) => i.id);
@@ -121,7 +124,9 @@ describe('review before publishing: diseases', () => {
     expect(rebased.status).toBe(200);
     expect(rebased.body.change).toMatchObject({ state: 'pending', baseVersion: disease.version + 1 });
     expect((await call('POST', `/api/review/changes/${id}/approve`, { version: rebased.body.change.version }, superCookie)).status).toBe(200);
-    expect((await publicDisease(disease.id)).cause).toBe('Fungus.');
+    const now = await publicDisease(disease.id);
+    expect(now.cause).toBe('Fungus.');
+    expect(now.description).toBe('Newer.');
   });
 
   it('sends a rejected change back; the author edits and resubmits it; a second author is refused', async () => {
@@ -146,5 +151,59 @@ describe('review before publishing: diseases', () => {
     const approved = await call('POST', `/api/review/changes/${id}/approve`, { version: again.body.review.version }, superCookie);
     expect(approved.status).toBe(200);
     expect((await publicDisease(disease.id)).treatments).toBe('Spray 5 kg per hectare.');
+  });
+
+  it('a reviewer can close a change sent back to an author, freeing the record; photos it holds cannot be discarded', async () => {
+    const disease = await makeDisease(`Brown spot ${Math.random().toString(36).slice(2, 7)}`);
+    await setReview('rice_local_diseases', true);
+    const added = await stagePhotos(t.ctx, 'disease', author, 1);
+    const images = [...disease.images.map((i: Json) => i.id), ...added];
+    const sent = await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, images), version: disease.version });
+    const id = sent.body.review.id;
+    const discard = await call('POST', '/api/rice_diseases/images/discard', { ids: added });
+    expect(discard.body).toEqual({ removed: 0 });
+    await call('POST', `/api/review/changes/${id}/reject`, { version: 1, comment: 'Not this photo.' }, superCookie);
+    const other = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
+    const clash = await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, disease.images.map((i: Json) => i.id)), version: disease.version }, other);
+    expect(clash.status).toBe(409);
+    expect(clash.body.error.message).toContain('already has an open change');
+    const closed = await call('POST', `/api/review/changes/${id}/withdraw`, { version: 2 }, superCookie);
+    expect(closed.body.change.state).toBe('withdrawn');
+    expect((await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, disease.images.map((i: Json) => i.id), { cause: 'Fungus.' }), version: disease.version }, other)).status).toBe(202);
+    // Released: the author may discard the photo now.
+    expect((await call('POST', '/api/rice_diseases/images/discard', { ids: added })).body).toEqual({ removed: 1 });
+  });
+
+  it('a scheduled publish the record refuses becomes failed, and its author hears of it', async () => {
+    const disease = await makeDisease(`False smut ${Math.random().toString(36).slice(2, 7)}`);
+    await setReview('rice_local_diseases', true);
+    const images = disease.images.map((i: Json) => i.id);
+    const sent = await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, images, { cause: 'Ustilaginoidea.' }), version: disease.version });
+    const id = sent.body.review.id;
+    const at = new Date(Date.now() + 1_500).toISOString();
+    expect((await call('POST', `/api/review/changes/${id}/approve`, { version: 1, publishAt: at }, superCookie)).status).toBe(200);
+    // Someone publishes over its base first (review off for a moment).
+    await setReview('rice_local_diseases', false);
+    await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, images, { symptoms: 'Green balls.' }), version: disease.version }, superCookie);
+    await setReview('rice_local_diseases', true);
+    await expect.poll(async () => { await publishDue(t.ctx); return (await call('GET', `/api/review/changes/${id}`, undefined, superCookie)).body.change.state; }, { timeout: 10_000, interval: 300 }).toBe('failed');
+    const failed = (await call('GET', `/api/review/changes/${id}`)).body;
+    expect(failed.change.publishError).toBe(REVIEW_TEXTS.errors.baseMoved);
+    expect(failed.can.rebase).toBe(true);
+    await expect.poll(() => outboxMailsTo(t.ctx, author.email!).join('\n')).toContain('could not be published at its scheduled time');
+    expect((await publicDisease(disease.id)).cause).not.toBe('Ustilaginoidea.');
+  });
+
+  it('a super admin who sent a change and was made an admin publishes with an admin\'s rights', async () => {
+    const disease = await makeDisease(`Bacterial streak ${Math.random().toString(36).slice(2, 7)}`);
+    await setReview('rice_local_diseases', true);
+    const sender = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
+    const senderCookie = await loginAs(t.app, sender);
+    const sent = await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, disease.images.map((i: Json) => i.id), { isTrainingClass: true }), version: disease.version }, senderCookie);
+    expect(sent.status).toBe(202);
+    await t.ctx.db.updateTable('accounts').set({ role: 'ADMIN' }).where('id', '=', sender.id).execute();
+    const approved = await call('POST', `/api/review/changes/${sent.body.review.id}/approve`, { version: 1 }, superCookie);
+    expect(approved.status).toBe(403);
+    expect((await call('GET', `/api/rice_diseases/${disease.id}`)).body.isTrainingClass).toBe(false);
   });
 });

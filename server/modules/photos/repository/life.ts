@@ -33,6 +33,15 @@ export const photosRepository = {
   },
 
   /** Staged (never linked) photos of this collection uploaded by this account, among `ids`. */
+  /** Staged photos of the uploader that no pending change holds (a change waiting for review keeps its photos). */
+  async discardable(db: Db, collection: string, uploadedBy: string, ids: readonly string[]): Promise<PhotoRow[]> {
+    const held = new Set<string>();
+    for (const part of chunks(ids)) {
+      for (const r of await db.selectFrom('review_photo_holds').select('imageId').where('imageId', 'in', part).execute()) held.add(r.imageId);
+    }
+    return (await photosRepository.stagedOwned(db, collection, uploadedBy, ids)).filter((r) => !held.has(r.id));
+  },
+
   async stagedOwned(db: Db, collection: string, uploadedBy: string, ids: readonly string[]): Promise<PhotoRow[]> {
     const rows: PhotoRow[] = [];
     for (const part of chunks(ids)) {

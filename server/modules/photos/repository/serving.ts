@@ -4,7 +4,9 @@ import type { Database } from '../../../db/types.js';
 /** Serving reads two tables besides the photos': an unsaved profile picture's owner, and the photos pending changes hold. */
 export const servingRepository = {
   async heldForReview(db: Kysely<Database>, imageId: string): Promise<boolean> {
-    return (await db.selectFrom('review_photo_holds').select('imageId').where('imageId', '=', imageId).executeTakeFirst()) !== undefined;
+    const held = await db.selectFrom('review_photo_holds as h').innerJoin('pending_changes as c', 'c.id', 'h.changeId')
+      .select('h.imageId').where('h.imageId', '=', imageId).where('c.state', 'in', ['pending', 'approved']).executeTakeFirst();
+    return held !== undefined;
   },
 
   async stagedAvatarOwner(db: Kysely<Database>, key: string): Promise<string | undefined> {

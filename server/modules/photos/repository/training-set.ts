@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types.js';
-import { OPEN_REVIEW_STATES } from '../../../../common/review.js';
 
 const DISEASES = 'rice_local_diseases';
 
@@ -32,7 +31,7 @@ export const trainingPhotoReads = {
         'catalog_images.height', 'catalog_images.createdAt', 'catalog_images.linkedAt', 'catalog_images.takenAt', 'catalog_images.cameraMake', 'catalog_images.cameraModel',
         'catalog_images.locationCleaned', 'catalog_images.phash', 'catalog_images.sharpness', 'catalog_images.brightness', 'catalog_images.entropy'])
       .where('c.collection', '=', DISEASES)
-      .where('c.state', 'in', OPEN_REVIEW_STATES)
+      .where('c.state', 'in', ['pending', 'approved'])
       .where('c.recordId', 'in', diseaseIds)
       .where('catalog_images.entryId', 'is', null)
       .where('catalog_images.originalKey', 'is not', null)
