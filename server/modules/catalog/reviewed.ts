@@ -41,7 +41,7 @@ function reviewed(kind: CatalogKind): ReviewedPart {
     async apply(ctx, change, author) {
       const { id, body, canSetTrainingClass } = change.input as SaveInput;
       const service = createCatalogService(ctx, kind);
-      if (id === null) await service.create(body as CatalogCreateInput, author, { canSetTrainingClass });
+      if (id === null) await service.create(body as CatalogCreateInput, author, { canSetTrainingClass, keepDraft: true });
       else await service.update(id, { ...(body as CatalogUpdateInput), version: change.baseVersion ?? 0 }, author, { canSetTrainingClass });
     },
     proposed: proposedSave,

@@ -41,6 +41,8 @@ export interface SaveOptions {
   restoredFrom?: number;
   /** The restorer may undo a Dataset health removal (its permission); others bring back only photos an edit took out. */
   canRestoreRemoved?: boolean;
+  /** A create published from review later: the author's draft by then is another entry's, and stays. */
+  keepDraft?: boolean;
 }
 
 export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
@@ -118,7 +120,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
         const plan = await photos.plan(trx, { kind, entryId: null, entryName: input.name, imageIds: input.imageIds, uploadedBy: actor.id, ...(minimum === undefined ? {} : { minimum }) });
         const { imageIds, mainImageUrl } = plan;
         await catalogRepository.insert(trx, collection, { id, ...fields, mainImageUrl, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null });
-        await draftsRepository.remove(trx, actor.id, collection);
+        if (!options.keepDraft) await draftsRepository.remove(trx, actor.id, collection);
         const auditId = await cmd.audit({
           action: 'CREATE',
           collection,
