@@ -55,7 +55,11 @@ export const SHELL = {
     maintenance: 'File Maintenance',
     /** MODEL_TEXTS.nav (common/models.ts), here so the login bundle need not hold the models' texts. */
     scannerModels: 'Scanner models',
+    /** REVIEW_TEXTS.title (common/review.ts), here so the login bundle need not hold the review's texts. */
+    review: 'Review',
   },
+  /** The Review entry's count: changes waiting for this account's review, and its own sent back. */
+  reviewCount: (n: number) => `${n} waiting for you`,
   accountSettings: 'Account Settings',
   systemSettings: 'System Settings',
   logout: 'Logout',

@@ -124,6 +124,23 @@ export const scheduleInputSchema = z.object({
 
 export const changeVersionInputSchema = z.object({ version: versionField });
 
+/**
+ * The Review page's "Approve and publish at…" form: the time as Manila's wall clock, as a
+ * datetime-local input gives it (YYYY-MM-DDTHH:mm), sent as ISO with Manila's +08:00 offset.
+ */
+export const scheduleFormSchema = z.object({
+  publishAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, T.scheduleInPast)
+    .transform((local) => `${local}:00+08:00`)
+    .refine((iso) => Date.parse(iso) > Date.now(), T.scheduleInPast)
+    .refine((iso) => Date.parse(iso) <= Date.now() + REVIEW_LIMITS.maxScheduleDays * 86_400_000, T.scheduleTooFar),
+  comment: comment.optional(),
+});
+
+/** Publish without review (break glass): the reason the route requires of a change not approved. */
+export const breakGlassFormSchema = z.object({
+  reason: z.string().trim().min(REVIEW_LIMITS.minReasonLength, T.reasonRequired).max(REVIEW_LIMITS.maxReasonLength, T.reasonTooLong),
+});
+
 /** What a reviewed route answers instead of its usual body: the save waits for review. */
 export const submittedSchema = z.object({ review: pendingChangeSchema, message: z.string() });
 export type Submitted = z.infer<typeof submittedSchema>;

@@ -19,6 +19,8 @@ export const NAV: NavEntry[] = [
     const { nav } = COLLECTIONS[name];
     return { label: nav.label, path: `/dashboard/${nav.route}`, permission: nav.permission };
   }),
+  // Changes waiting for a second person before the farmer app sees them (src/features/review).
+  { label: SHELL.nav.review, path: '/dashboard/review', permission: 'content.view' },
   { label: SHELL.nav.history, path: '/dashboard/history_logs', permission: 'history.view' },
   { label: SHELL.nav.maintenance, path: '/dashboard/file_maintenance', permission: 'maintenance.manage' },
   { label: SHELL.nav.scannerModels, path: '/dashboard/scanner_models', permission: 'scannerModels.manage' },

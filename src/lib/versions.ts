@@ -2,6 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import type { VersionCompare, VersionList, VersionRestoreInput, VersionRestoreResult } from '../../common/schemas/versions';
 import { VERSION_API_BASE, type VersionCollection } from '../../common/versions';
 import { api } from './api';
+import type { Saved } from './review';
 
 // Keys start with the collection's live topic: a save anywhere refreshes the panel.
 export const versionKeys = {
@@ -35,7 +36,7 @@ export function useRestoreVersion(collection: VersionCollection, id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ number, input }: { number: number; input: VersionRestoreInput }) =>
-      api<VersionRestoreResult>(`${basePath(collection, id)}/${number}/restore`, { method: 'POST', body: input }),
+      api<Saved<VersionRestoreResult>>(`${basePath(collection, id)}/${number}/restore`, { method: 'POST', body: input }),
     onSuccess: () => { void queryClient.invalidateQueries({ queryKey: [collection] }); },
   });
 }

@@ -1,4 +1,4 @@
-import { BrainCircuit, Bug, Circle, FileCog, History, LayoutDashboard, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
+import { BrainCircuit, Bug, Circle, ClipboardCheck, FileCog, History, LayoutDashboard, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
 
 /** The sidebar's icon of each NAV path (kept out of nav.ts, which the login bundle reads). */
 const ICONS: Record<string, LucideIcon> = {
@@ -7,6 +7,7 @@ const ICONS: Record<string, LucideIcon> = {
   '/dashboard/rice_pests': Bug,
   '/dashboard/rice_diseases': Microscope,
   '/dashboard/accounts': Users,
+  '/dashboard/review': ClipboardCheck,
   '/dashboard/history_logs': History,
   '/dashboard/file_maintenance': FileCog,
   '/dashboard/scanner_models': BrainCircuit,

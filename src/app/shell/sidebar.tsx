@@ -5,6 +5,7 @@ import { LIMITS } from '../../../common/limits';
 import { APP, SHELL } from '../../../common/texts';
 import { cn } from '../../components/ui/cn';
 import { NAV, isActivePath } from '../nav';
+import { useReviewCount } from '../../lib/review';
 import { navIcon } from './nav-icons';
 
 interface SidebarProps {
@@ -32,15 +33,31 @@ function SidebarBody({ role, collapsed, onNavigate }: { role: Role; collapsed: b
             className={cn(
               'flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition-colors',
               active ? 'bg-white/15 text-white' : 'text-brand-100 hover:bg-white/10 hover:text-white',
-              collapsed && 'justify-center px-0',
+              collapsed && 'relative justify-center px-0',
             )}
           >
             <Icon className="h-5 w-5 shrink-0" aria-hidden />
             <span className={cn(collapsed && 'sr-only')}>{entry.label}</span>
+            {entry.path === REVIEW_PATH && <ReviewCount collapsed={collapsed} />}
           </Link>
         );
       })}
     </nav>
+  );
+}
+
+const REVIEW_PATH = '/dashboard/review';
+
+/** The Review entry's count: changes waiting for this account's review and its own sent back (live: topic 'review'). */
+function ReviewCount({ collapsed }: { collapsed: boolean }) {
+  const count = useReviewCount().data;
+  const n = count ? count.forMe + count.returned : 0;
+  if (n === 0) return null;
+  return (
+    <span data-testid="review-count" title={SHELL.reviewCount(n)}
+      className={cn('rounded-full bg-amber-300 px-2 py-0.5 text-xs font-semibold text-slate-900', collapsed ? 'absolute right-1 top-1 px-1.5' : 'ml-auto')}>
+      <span aria-hidden>{n}</span><span className="sr-only"> {SHELL.reviewCount(n)}</span>
+    </span>
   );
 }
 

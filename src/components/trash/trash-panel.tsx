@@ -5,6 +5,8 @@ import { fullDate } from '../../../common/history-dates';
 import type { TrashList } from '../../../common/schemas/trash';
 import { TRASH, type TrashCollection } from '../../../common/trash';
 import { api } from '../../lib/api';
+import type { Saved } from '../../lib/review';
+import { useSentForReview } from '../review/use-sent-for-review';
 import { Button } from '../ui/button';
 import { Pagination } from '../ui/pagination';
 import { SearchInput } from '../ui/search-input';
@@ -21,6 +23,7 @@ export function TrashPanel({ collection }: { collection: TrashCollection }) {
   const [page, setPage] = useState(1);
   const [error, setError] = useState<string | null>(null);
   const toast = useToast();
+  const sentForReview = useSentForReview();
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: trashKey(collection, search, page),
@@ -29,15 +32,15 @@ export function TrashPanel({ collection }: { collection: TrashCollection }) {
     staleTime: 0,
   });
   const restore = useMutation({
-    mutationFn: (id: string) => api<void>(`/api/trash/${collection}/${encodeURIComponent(id)}/restore`, { method: 'POST' }),
+    mutationFn: (id: string) => api<Saved<void>>(`/api/trash/${collection}/${encodeURIComponent(id)}/restore`, { method: 'POST' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: [collection] }),
   });
 
   async function onRestore(id: string, name: string) {
     setError(null);
     try {
-      await restore.mutateAsync(id);
-      toast.show(TRASH.restored(name));
+      // Sent for review (202): it stays in the trash until the restore is approved.
+      if (!sentForReview(await restore.mutateAsync(id))) toast.show(TRASH.restored(name));
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import type { VersionItem } from '../../../common/schemas/versions';
+import type { VersionItem, VersionRestoreResult } from '../../../common/schemas/versions';
 import { VERSION_FIELDS, VERSION_TEXTS as T, type VersionCollection } from '../../../common/versions';
 import { ApiError } from '../../lib/api';
 import { useRestoreVersion } from '../../lib/versions';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { useToast } from '../ui/toast';
+import { useSentForReview } from '../review/use-sent-for-review';
 
 type Replacement = string | string[] | null;
 
@@ -54,6 +55,7 @@ export function RestoreDialog({ collection, id, version, recordVersion, onClose,
 }) {
   const restore = useRestoreVersion(collection, id);
   const toast = useToast();
+  const sentForReview = useSentForReview();
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [values, setValues] = useState<Record<string, Replacement>>({});
   const [error, setError] = useState<string | null>(null);
@@ -67,7 +69,10 @@ export function RestoreDialog({ collection, id, version, recordVersion, onClose,
     if (!version) return;
     setError(null);
     try {
-      const result = await restore.mutateAsync({ number: version.number, input: { version: recordVersion, replacements: values } });
+      const saved = await restore.mutateAsync({ number: version.number, input: { version: recordVersion, replacements: values } });
+      // Sent for review (202): no new version yet; closed as after a restore.
+      if (sentForReview(saved)) { close(); return; }
+      const result = saved as VersionRestoreResult;
       toast.show(result.photosMissing > 0 ? `${T.restored(version.number)} ${T.photosMissing(result.photosMissing)}` : T.restored(version.number), { tone: 'success' });
       close();
       onRestored(result.number);

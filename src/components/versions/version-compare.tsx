@@ -4,11 +4,11 @@ import type { VersionCompare, VersionPhoto } from '../../../common/schemas/versi
 import { VERSION_TEXTS as T } from '../../../common/versions';
 import { cn } from '../ui/cn';
 
-function PhotoStrip({ title, side, tone }: { title: string; side: { total: number; items: VersionPhoto[] }; tone: 'added' | 'removed' }) {
+function PhotoStrip({ title, side, tone, heading: Heading }: { title: string; side: { total: number; items: VersionPhoto[] }; tone: 'added' | 'removed'; heading: 'h3' | 'h4' }) {
   if (side.total === 0) return null;
   return (
     <div>
-      <h4 className={cn('mb-2 text-xs font-semibold uppercase tracking-wide', tone === 'added' ? 'text-green-700' : 'text-red-700')}>{title}</h4>
+      <Heading className={cn('mb-2 text-xs font-semibold uppercase tracking-wide', tone === 'added' ? 'text-green-700' : 'text-red-700')}>{title}</Heading>
       <ul className="grid grid-cols-4 gap-2 sm:grid-cols-6" aria-label={title}>
         {side.items.map((p) => (
           <li key={p.id} className={cn('aspect-square overflow-hidden rounded-md border-2 bg-slate-100', tone === 'added' ? 'border-green-400' : 'border-red-400')}>
@@ -21,21 +21,38 @@ function PhotoStrip({ title, side, tone }: { title: string; side: { total: numbe
   );
 }
 
+/** What the two sides of a comparison are called: two versions, or the published and proposed states of a change. */
+export interface ComparisonLabels {
+  table: string;
+  /** The photo strips' heading level, one below the section the comparison is in (h4 by default). */
+  photoHeading?: 'h3' | 'h4';
+  from: string;
+  to: string;
+  photoCounts(fromCount: number, toCount: number): string;
+}
+
 /** Two versions field by field (changed rows first and marked) and, for pests and diseases, the photos added and removed. */
 export function VersionComparison({ data }: { data: VersionCompare }) {
+  const { from, to } = { from: data.from.number, to: data.to.number };
+  return <FieldComparison fields={data.fields} photos={data.photos} labels={{
+    table: T.compareTitle(from, to), from: T.version(from), to: T.version(to), photoCounts: (a, b) => T.photoCounts(from, a, to, b),
+  }} />;
+}
+
+/** Two states of a record field by field (only the changed rows until asked), and the photos added and removed. */
+export function FieldComparison({ fields, photos, labels }: { fields: VersionCompare['fields']; photos: VersionCompare['photos']; labels: ComparisonLabels }) {
   const [showUnchanged, setShowUnchanged] = useState(false);
-  const rows = showUnchanged ? data.fields : data.fields.filter((f) => f.changed);
-  const unchangedCount = data.fields.filter((f) => !f.changed).length;
-  const photos = data.photos;
+  const rows = showUnchanged ? fields : fields.filter((f) => f.changed);
+  const unchangedCount = fields.filter((f) => !f.changed).length;
   return (
     <div className="space-y-4">
       <div className="overflow-x-auto rounded-lg border border-slate-200">
-        <table className="min-w-full table-fixed divide-y divide-slate-200 text-sm" aria-label={T.compareTitle(data.from.number, data.to.number)}>
+        <table className="min-w-full table-fixed divide-y divide-slate-200 text-sm" aria-label={labels.table}>
           <thead className="bg-slate-50">
             <tr>
               <th scope="col" className="w-1/4 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{T.field}</th>
-              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{T.version(data.from.number)}</th>
-              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{T.version(data.to.number)}</th>
+              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{labels.from}</th>
+              <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{labels.to}</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -59,9 +76,9 @@ export function VersionComparison({ data }: { data: VersionCompare }) {
       </div>
       {photos && (
         <section aria-label="Photos" className="space-y-3">
-          <p className="text-sm text-slate-600">{T.photoCounts(data.from.number, photos.fromCount, data.to.number, photos.toCount)}</p>
-          <PhotoStrip title={T.photosAdded(photos.added.total)} side={photos.added} tone="added" />
-          <PhotoStrip title={T.photosRemoved(photos.removed.total)} side={photos.removed} tone="removed" />
+          <p className="text-sm text-slate-600">{labels.photoCounts(photos.fromCount, photos.toCount)}</p>
+          <PhotoStrip title={T.photosAdded(photos.added.total)} side={photos.added} tone="added" heading={labels.photoHeading ?? 'h4'} />
+          <PhotoStrip title={T.photosRemoved(photos.removed.total)} side={photos.removed} tone="removed" heading={labels.photoHeading ?? 'h4'} />
           {photos.added.total === 0 && photos.removed.total === 0 && <p className="text-sm text-slate-500">{photos.reordered ? T.photosReordered : T.photosSame}</p>}
           {(photos.added.total > 0 || photos.removed.total > 0) && photos.reordered && <p className="text-sm text-slate-500">{T.photosReordered}</p>}
         </section>

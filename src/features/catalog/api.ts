@@ -4,6 +4,7 @@ import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdate
 import type { OptionLists } from '../../../common/schemas/maintenance';
 import type { DatasetHealth } from '../../../common/schemas/dataset';
 import { api } from '../../lib/api';
+import { sentForReview, type Saved } from '../../lib/review';
 import { sendForm } from '../../lib/upload';
 
 // Keys start with the collection name: the live stream refreshes them after every change.
@@ -43,10 +44,12 @@ export function useSaveEntry(kind: CatalogKind) {
   return useMutation({
     mutationFn: (input: { id: null; values: CatalogCreateInput } | { id: string; values: CatalogUpdateInput }) =>
       input.id === null
-        ? api<CatalogEntryDetail>(`/api/${kind.route}`, { method: 'POST', body: input.values })
-        : api<CatalogEntryDetail>(`/api/${kind.route}/${encodeURIComponent(input.id)}`, { method: 'PUT', body: input.values }),
+        ? api<Saved<CatalogEntryDetail>>(`/api/${kind.route}`, { method: 'POST', body: input.values })
+        : api<Saved<CatalogEntryDetail>>(`/api/${kind.route}/${encodeURIComponent(input.id)}`, { method: 'PUT', body: input.values }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(catalogKeys.detail(kind, saved.id), saved);
+      // Sent for review (202): the record stays as published.
+      if (sentForReview(saved)) return;
+      queryClient.setQueryData(catalogKeys.detail(kind, (saved as CatalogEntryDetail).id), saved);
       void queryClient.invalidateQueries({ queryKey: catalogKeys.all(kind) });
     },
   });
@@ -55,7 +58,7 @@ export function useSaveEntry(kind: CatalogKind) {
 export function useDeleteEntry(kind: CatalogKind) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>(`/api/${kind.route}/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => api<Saved<void>>(`/api/${kind.route}/${encodeURIComponent(id)}`, { method: 'DELETE' }),
     onSuccess: () => { void queryClient.invalidateQueries({ queryKey: catalogKeys.all(kind) }); },
   });
 }

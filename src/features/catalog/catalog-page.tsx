@@ -11,6 +11,8 @@ import { PageHeader } from '../../components/ui/page-header';
 import { SearchInput } from '../../components/ui/search-input';
 import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
+import { NewWaitingNotice, useOpenChanges } from '../../components/review/review-badge';
+import { useSentForReview } from '../../components/review/use-sent-for-review';
 import { useCatalogList, useDeleteEntry } from './api';
 import { EntryCard } from './entry-card';
 import { EntryFormDialog, type FormTarget } from './entry-form-dialog';
@@ -34,6 +36,8 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
   const [deleting, setDeleting] = useState<CatalogEntry | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const remove = useDeleteEntry(kind);
+  const sentForReview = useSentForReview();
+  const review = useOpenChanges(kind.collection);
   const onSearch = useCallback((value: string) => setSearch(value), []);
 
   const entries = list.data?.pages.flatMap((p) => p.items) ?? [];
@@ -42,9 +46,9 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
     if (!deleting) return;
     setDeleteError(null);
     try {
-      await remove.mutateAsync(deleting.id);
+      const result = await remove.mutateAsync(deleting.id);
       setDeleting(null);
-      toast.show(t.deleteSuccess);
+      if (!sentForReview(result)) toast.show(t.deleteSuccess);
     } catch (err) {
       setDeleteError(`${t.deleteErrorPrefix}${(err as Error).message}`);
     }
@@ -61,6 +65,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
           <Button onClick={() => setFormTarget({ mode: 'add' })}><Plus className="h-4 w-4" aria-hidden />{t.addButton}</Button>
         </>} />
 
+      <NewWaitingNotice collection={kind.collection} count={review.newCount} />
       {list.isPending ? (
         <div className="flex items-center justify-center gap-3 rounded-2xl border border-slate-200 bg-white p-12 text-slate-500">
           <Spinner /><span>{t.loadingText}</span>
@@ -73,7 +78,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
         <>
           <div className="grid grid-cols-1 gap-6 md:grid-cols-2 xl:grid-cols-3" data-testid="catalog-grid">
             {entries.map((entry) => (
-              <EntryCard key={entry.id} entry={entry}
+              <EntryCard key={entry.id} entry={entry} review={review.byRecord.get(entry.id)}
                 onView={() => setViewId(entry.id)}
                 onEdit={() => setFormTarget({ mode: 'edit', id: entry.id })}
                 onDelete={() => { setDeleteError(null); setDeleting(entry); }} />

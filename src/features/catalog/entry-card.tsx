@@ -1,12 +1,14 @@
 import { Eye, ImageOff, Images, Pencil, Trash2 } from 'lucide-react';
 import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import type { CatalogEntry } from '../../../common/schemas/catalog';
+import type { PendingChange } from '../../../common/schemas/review';
+import { ReviewBadge } from '../../components/review/review-badge';
 import { Button } from '../../components/ui/button';
 import { formatDate } from './format';
 import { Thumb } from './image-grid';
 
 /** SPEC.md section 2: image, name, italic scientific name, 3-line description, dates, View/Edit/Delete. */
-export function EntryCard({ entry, onView, onEdit, onDelete }: { entry: CatalogEntry; onView(): void; onEdit(): void; onDelete(): void }) {
+export function EntryCard({ entry, review, onView, onEdit, onDelete }: { entry: CatalogEntry; review: PendingChange | undefined; onView(): void; onEdit(): void; onDelete(): void }) {
   return (
     <article className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md" data-testid="catalog-card" aria-label={entry.name}>
       <div className="relative aspect-[4/3] bg-slate-100">
@@ -21,6 +23,7 @@ export function EntryCard({ entry, onView, onEdit, onDelete }: { entry: CatalogE
       </div>
       <div className="flex flex-1 flex-col p-4">
         <h2 className="text-lg font-semibold text-slate-900">{entry.name}</h2>
+        {review && <ReviewBadge change={review} className="mb-1 mt-0.5" />}
         {entry.scientificName && <p className="text-sm italic text-slate-600">{entry.scientificName}</p>}
         {entry.localName && <p className="text-sm text-slate-600">{entry.localName}</p>}
         <p className="mt-2 line-clamp-3 text-sm text-slate-700">{entry.description || '–'}</p>

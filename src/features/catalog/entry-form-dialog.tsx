@@ -19,6 +19,7 @@ import { Uploader } from './uploader';
 import { dropDraft, useDraft, useDraftAutosave } from './draft';
 import { DraftOffer, MissingFilesNote } from './draft-offer';
 import type { Draft } from '../../../common/schemas/drafts';
+import { useSentForReview } from '../../components/review/use-sent-for-review';
 
 export type FormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
 
@@ -26,8 +27,12 @@ export type FormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
 export function EntryFormDialog({ kind, target, onClose }: { kind: CatalogKind; target: FormTarget | null; onClose(): void }) {
   const editId = target?.mode === 'edit' ? target.id : null;
   const detail = useCatalogEntry(kind, editId);
+  // An entry cached from before is read again first: the form edits the version saved since
+  // (someone's edit, or one published from review while no form was open).
+  const [readFor, setReadFor] = useState<string | null>(null);
+  if (editId !== readFor && (editId === null || (detail.data && !detail.isFetching))) setReadFor(editId);
   if (!target) return null;
-  if (target.mode === 'edit' && !detail.data) {
+  if (target.mode === 'edit' && (!detail.data || readFor !== editId)) {
     return (
       <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title={kind.texts.editTitle} size="lg">
         {detail.isError ? <p role="alert" className="text-sm text-red-600">{detail.error.message}</p> : <div className="flex justify-center py-10"><Spinner /></div>}
@@ -41,6 +46,7 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
   const isEdit = entry !== null;
   const formId = useId();
   const toast = useToast();
+  const sentForReview = useSentForReview();
   const save = useSaveEntry(kind);
   const queryClient = useQueryClient();
   const [batch] = useState(() => new UploadBatch(kind, {
@@ -126,11 +132,12 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
     autosave.pause();
     await autosave.settle();
     try {
-      if (entry) await save.mutateAsync({ id: entry.id, values: { ...values, version: version! } });
-      else await save.mutateAsync({ id: null, values });
+      const result = entry ? await save.mutateAsync({ id: entry.id, values: { ...values, version: version! } }) : await save.mutateAsync({ id: null, values });
       saved.current = true;
       batch.close();
-      toast.show(isEdit ? kind.texts.updateSuccess : kind.texts.createSuccess);
+      // Sent for review (202): the change holds the photos; the draft goes as after a save.
+      if (!sentForReview(result)) toast.show(isEdit ? kind.texts.updateSuccess : kind.texts.createSuccess);
+      else if (!isEdit) void dropDraft(kind);
       onClose();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'VERSION_CONFLICT') {

@@ -14,6 +14,7 @@ import { ImageGrid, Thumb } from './image-grid';
 import { TrainingSetLink } from './training-set-link';
 import { RecordTabs } from '../../components/versions/record-tabs';
 import { VersionsPanel } from '../../components/versions/versions-panel';
+import { RecordReviewNotes } from '../../components/review/review-badge';
 
 /** One label and value; a definition list holds each pair in one div (no wrapper around it). */
 function Field({ label, value, wide = false }: { label: string; value: string; wide?: boolean }) {
@@ -57,6 +58,7 @@ export function EntryViewDialog({ kind, id, onClose }: { kind: CatalogKind; id: 
       ) : (
         <RecordTabs versions={() => <VersionsPanel collection={kind.collection} id={data.id} canRestore={can(session?.user.role, 'content.update')} />} details={
         <div className="space-y-6">
+          <RecordReviewNotes collection={kind.collection} recordId={data.id} />
           <dl className="grid grid-cols-1 gap-4 md:grid-cols-2">
             <div className="md:col-span-2">
               <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{CATALOG_LABELS.scientificName}</dt>

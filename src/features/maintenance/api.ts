@@ -4,6 +4,7 @@ import {
 } from '../../../common/schemas/maintenance';
 import { api } from '../../lib/api';
 import { optionListsKey } from '../../lib/option-lists';
+import { sentForReview, type Saved } from '../../lib/review';
 
 /**
  * Query keys start with their live-event topic: 'maintenance' for the lists (refreshed when
@@ -31,7 +32,9 @@ export function useMaintenanceUsage(docId: MaintenanceDocId, version: number | u
 
 function useStoreDocument(docId: MaintenanceDocId) {
   const queryClient = useQueryClient();
-  return (doc: MaintenanceDocument) => {
+  return (doc: Saved<MaintenanceDocument>) => {
+    // Sent for review (202): the lists stay as published.
+    if (sentForReview(doc)) return;
     queryClient.setQueryData(documentKey(docId), doc);
     // The forms' options of this browser follow at once (other browsers hear the live event).
     void queryClient.invalidateQueries({ queryKey: optionListsKey });
@@ -42,7 +45,7 @@ export function useAddOption(docId: MaintenanceDocId) {
   const store = useStoreDocument(docId);
   return useMutation({
     mutationFn: ({ list, value }: { list: ListKey; value: string }) =>
-      api<MaintenanceDocument>(`${documentUrl(docId)}/lists/${list}`, { method: 'POST', body: { value } }),
+      api<Saved<MaintenanceDocument>>(`${documentUrl(docId)}/lists/${list}`, { method: 'POST', body: { value } }),
     onSuccess: store,
   });
 }
@@ -51,7 +54,7 @@ export function useRemoveOption(docId: MaintenanceDocId) {
   const store = useStoreDocument(docId);
   return useMutation({
     mutationFn: ({ list, value }: { list: ListKey; value: string }) =>
-      api<MaintenanceDocument>(`${documentUrl(docId)}/lists/${list}?value=${encodeURIComponent(value)}`, { method: 'DELETE' }),
+      api<Saved<MaintenanceDocument>>(`${documentUrl(docId)}/lists/${list}?value=${encodeURIComponent(value)}`, { method: 'DELETE' }),
     onSuccess: store,
   });
 }
@@ -60,7 +63,7 @@ export function useSaveLists(docId: MaintenanceDocId) {
   const store = useStoreDocument(docId);
   return useMutation({
     mutationFn: ({ version, lists }: { version: number; lists: MaintenanceLists }) =>
-      api<MaintenanceDocument>(documentUrl(docId), { method: 'PUT', body: { version, lists } }),
+      api<Saved<MaintenanceDocument>>(documentUrl(docId), { method: 'PUT', body: { version, lists } }),
     onSuccess: store,
   });
 }

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { Bug, ChevronRight, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
 import { MAINTENANCE } from '../../../common/maintenance';
 import { PageHeader } from '../../components/ui/page-header';
+import { ReviewSettingsSection } from './review-settings';
 
 export const TILES: Array<{ path: string; label: string; hint: string; icon: LucideIcon; tone: string }> = [
   { path: 'rice_variety', ...MAINTENANCE.tiles.riceVariety, icon: Sprout, tone: 'bg-green-100 text-green-700' },
@@ -30,6 +31,7 @@ export function MaintenanceHomePage() {
           </li>
         ))}
       </ul>
+      <ReviewSettingsSection />
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { ApiError } from '../../lib/api';
 import { useAddOption, useMaintenanceDocument, useMaintenanceUsage, useRemoveOption, useSaveLists } from './api';
 import { OptionList, type UsageKind } from './option-list';
 import { UnsavedChangesGuard } from './unsaved-changes';
+import { useSentForReview } from '../../components/review/use-sent-for-review';
 
 /** The user's order on top of the server's list: options gone from the server drop out, new ones follow. */
 export function rebase(local: string[] | undefined, server: string[]): string[] {
@@ -53,6 +54,7 @@ export interface ListsPageProps {
 export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps) {
   const navigate = useNavigate();
   const toast = useToast();
+  const sentForReview = useSentForReview();
   const notify = (message: string, tone: 'success' | 'error' | 'info' = 'success') => toast.show(message, { tone, durationMs: TIMINGS.maintenanceToastMs });
   const doc = useMaintenanceDocument(docId);
   const usage = useMaintenanceUsage(docId, doc.data?.version);
@@ -80,15 +82,13 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
   }, [doc.isError, loadFailed, toast]);
 
   async function add(list: ListKey, value: string) {
-    await addOption.mutateAsync({ list, value });
-    notify(MAINTENANCE.toasts.added);
+    if (!sentForReview(await addOption.mutateAsync({ list, value }))) notify(MAINTENANCE.toasts.added);
   }
 
   async function confirmRemove() {
     if (!pendingRemove) return;
     try {
-      await removeOption.mutateAsync(pendingRemove);
-      notify(MAINTENANCE.toasts.removed);
+      if (!sentForReview(await removeOption.mutateAsync(pendingRemove))) notify(MAINTENANCE.toasts.removed);
       setPendingRemove(null);
     } catch (err) {
       notify(errorText(err, MAINTENANCE.toasts.removeFailed), 'error');
@@ -100,9 +100,9 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
     const lists: MaintenanceLists = {};
     for (const k of changed) lists[k] = shown(k);
     try {
-      await saveLists.mutateAsync({ version: doc.data.version, lists });
+      const result = await saveLists.mutateAsync({ version: doc.data.version, lists });
       setDraft({});
-      notify(MAINTENANCE.toasts.saved);
+      if (!sentForReview(result)) notify(MAINTENANCE.toasts.saved);
     } catch (err) {
       notify(errorText(err, MAINTENANCE.toasts.saveFailed), 'error');
       // Someone changed the lists meanwhile: take theirs; the order the user set stays on top.

@@ -4,6 +4,7 @@ import type { Variety, VarietyInput, VarietyList } from '../../../common/schemas
 import { VARIETY_TOPIC } from '../../../common/varieties';
 import type { ImportMapping, ImportOnErrors, ImportPreview, ImportReport } from '../../../common/schemas/spreadsheets';
 import { api } from '../../lib/api';
+import { sentForReview, type Saved } from '../../lib/review';
 import { sendForm } from '../../lib/upload';
 
 // Keys start with the live topic: every change of a variety anywhere refreshes them.
@@ -44,10 +45,12 @@ export function useSaveVariety() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, values, version }: SaveVarietyArgs) => id
-      ? api<Variety>(`/api/varieties/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...values, version } })
-      : api<Variety>('/api/varieties', { method: 'POST', body: values }),
+      ? api<Saved<Variety>>(`/api/varieties/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...values, version } })
+      : api<Saved<Variety>>('/api/varieties', { method: 'POST', body: values }),
     onSuccess: (saved) => {
-      queryClient.setQueryData(varietyKeys.detail(saved.id), saved);
+      // Sent for review (202): the record stays as published.
+      if (sentForReview(saved)) return;
+      queryClient.setQueryData(varietyKeys.detail((saved as Variety).id), saved);
       void queryClient.invalidateQueries({ queryKey: varietyKeys.all, predicate: (q) => q.queryKey[1] === 'list' });
     },
   });
@@ -56,8 +59,9 @@ export function useSaveVariety() {
 export function useDeleteVariety() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>(`/api/varieties/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    onSuccess: (_r, id) => {
+    mutationFn: (id: string) => api<Saved<void>>(`/api/varieties/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: (result, id) => {
+      if (sentForReview(result)) return;
       queryClient.removeQueries({ queryKey: varietyKeys.detail(id) });
       void queryClient.invalidateQueries({ queryKey: varietyKeys.all });
     },
@@ -89,7 +93,7 @@ export function useRunImport() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ request, onProgress, signal }: { request: ImportRequest; onProgress: (fraction: number) => void; signal: AbortSignal }) =>
-      sendForm<ImportReport>('/api/varieties/import', importForm(request), onProgress, signal),
+      sendForm<Saved<ImportReport>>('/api/varieties/import', importForm(request), onProgress, signal),
     onSuccess: () => { void queryClient.invalidateQueries({ queryKey: varietyKeys.all }); },
   });
 }

@@ -4,6 +4,7 @@ import type { ImportMapping, ImportOnErrors, ImportPreview, ImportReport } from 
 import { IMPORT_TEXTS } from '../../../common/spreadsheets';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
+import { useSentForReview } from '../../components/review/use-sent-for-review';
 import { previewImport, useRunImport } from './api';
 import { ColumnMapping, ImportRows } from './import-preview';
 
@@ -41,6 +42,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose(): void
   const abort = useRef<AbortController | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const runImport = useRunImport();
+  const sentForReview = useSentForReview();
 
   function reset() {
     abort.current?.abort();
@@ -80,7 +82,9 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose(): void
     setStage({ step: 'sending', label: T.importing, fraction: 0, preview });
     try {
       const report = await runImport.mutateAsync({ request: { file, mapping, onErrors }, onProgress: (fraction) => setStage((s) => (s.step === 'sending' ? { ...s, fraction } : s)), signal: controller.signal });
-      setStage({ step: 'done', report });
+      // Sent for review (202): nothing was imported yet; closed as after an import.
+      if (sentForReview(report)) close();
+      else setStage({ step: 'done', report: report as ImportReport });
     } catch (err) {
       if ((err as Error).name === 'AbortError') return;
       setError((err as Error).message);

@@ -3,7 +3,9 @@ import { useSearchParams } from 'react-router';
 import { Eye, Pencil, Plus, Trash2, Upload } from 'lucide-react';
 import { TIMINGS } from '../../../common/limits';
 import type { Variety } from '../../../common/schemas/varieties';
-import { VARIETIES, VARIETY_MESSAGES } from '../../../common/varieties';
+import { VARIETIES, VARIETY_MESSAGES, VARIETY_TOPIC } from '../../../common/varieties';
+import { NewWaitingNotice, ReviewBadge, useOpenChanges } from '../../components/review/review-badge';
+import { useSentForReview } from '../../components/review/use-sent-for-review';
 import { Button } from '../../components/ui/button';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
 import { ExportMenu } from '../../components/ui/export-menu';
@@ -34,6 +36,8 @@ export function VarietiesPage() {
   const [importing, setImporting] = useState(false);
   const remove = useDeleteVariety();
   const toast = useToast();
+  const sentForReview = useSentForReview();
+  const review = useOpenChanges(VARIETY_TOPIC);
 
   const setQuery = useCallback((next: { q?: string; page?: number }) => {
     setParams((prev) => {
@@ -59,9 +63,9 @@ export function VarietiesPage() {
     if (!deleting) return;
     setDeleteError(null);
     try {
-      await remove.mutateAsync(deleting.id);
+      const result = await remove.mutateAsync(deleting.id);
       setDeleting(null);
-      toast.show(VARIETIES.deleted, { durationMs: TIMINGS.varietyDeleteToastMs });
+      if (!sentForReview(result)) toast.show(VARIETIES.deleted, { durationMs: TIMINGS.varietyDeleteToastMs });
     } catch (err) {
       setDeleteError(VARIETIES.errorDeleting(err instanceof Error ? err.message : String(err)));
     }
@@ -79,6 +83,7 @@ export function VarietiesPage() {
           <Button onClick={() => setFormTarget({ mode: 'add' })}><Plus className="h-4 w-4" aria-hidden />{VARIETIES.addNew}</Button>
         </>} />
 
+      <NewWaitingNotice collection={VARIETY_TOPIC} count={review.newCount} />
       <TableFrame columns={[c.varietyName, c.releaseName, c.breedingCode, c.breederOrigin, c.yearRelease, c.location, c.recommendedInTarlac, c.actions]} busy={list.isFetching}>
               {list.isPending ? (
                 <tr><td colSpan={8} className="px-4 py-10 text-center text-slate-500">
@@ -90,7 +95,10 @@ export function VarietiesPage() {
                 <tr><td colSpan={8} className="px-4 py-10 text-center text-slate-500">{VARIETIES.empty}</td></tr>
               ) : items.map((v) => (
                 <tr key={v.id} className="hover:bg-slate-50/70" data-testid="variety-row">
-                  <td className="whitespace-nowrap px-3 py-3 font-medium text-slate-900">{orDash(v.varietyName)}</td>
+                  <td className="whitespace-nowrap px-3 py-3 font-medium text-slate-900">
+                    {orDash(v.varietyName)}
+                    {review.byRecord.has(v.id) && <ReviewBadge change={review.byRecord.get(v.id)!} className="mt-1 flex" />}
+                  </td>
                   <td className="px-3 py-3 text-slate-700">{orDash(v.releaseName)}</td>
                   <td className="whitespace-nowrap px-3 py-3 text-slate-700">{orDash(v.breedingCode)}</td>
                   <td className="px-3 py-3 text-slate-700">{orDash(v.breederOrigin)}</td>

@@ -13,6 +13,7 @@ import { Form, TextField, applyServerErrors, useKeepTouchedFields, useZodForm } 
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api';
 import { useOptionLists } from '../../lib/option-lists';
+import { useSentForReview } from '../../components/review/use-sent-for-review';
 import { useSaveVariety, useVariety, varietyKeys, varietyListsOf } from './api';
 
 export type VarietyFormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
@@ -22,8 +23,12 @@ export function VarietyFormDialog({ target, onClose }: { target: VarietyFormTarg
   const editId = target?.mode === 'edit' ? target.id : null;
   const detail = useVariety(editId);
   const f = VARIETIES.form;
+  // A variety cached from before is read again first: the form edits the version saved since
+  // (someone's edit, or one published from review while no form was open).
+  const [readFor, setReadFor] = useState<string | null>(null);
+  if (editId !== readFor && (editId === null || (detail.data && !detail.isFetching))) setReadFor(editId);
   if (!target) return null;
-  if (target.mode === 'edit' && !detail.data) {
+  if (target.mode === 'edit' && (!detail.data || readFor !== editId)) {
     return (
       <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title={f.editTitle} size="lg">
         {detail.isError
@@ -54,6 +59,7 @@ function VarietyForm({ variety, onClose }: { variety: Variety | null; onClose():
   const [baseVersion, setBaseVersion] = useState(variety?.version);
   const [step, setStep] = useState<Step>({ kind: 'editing' });
   const save = useSaveVariety();
+  const sentForReview = useSentForReview();
 
   const initial = useMemo(() => (variety ? varietyToFormValues(variety) : EMPTY_VARIETY_FORM), []); // eslint-disable-line react-hooks/exhaustive-deps
   const schema = useMemo(() => varietyFormSchema(enums, { yearRelease: variety?.yearRelease }), [enums, variety?.yearRelease]);
@@ -71,7 +77,10 @@ function VarietyForm({ variety, onClose }: { variety: Variety | null; onClose():
 
   async function persist(values: VarietyInput, version: number | undefined) {
     try {
-      const saved = await save.mutateAsync({ id: variety?.id ?? null, values, version });
+      const result = await save.mutateAsync({ id: variety?.id ?? null, values, version });
+      // Sent for review (202): closed as after a save; the record stays as published.
+      if (sentForReview(result)) { onClose(); return; }
+      const saved = result as Variety;
       setBaseVersion(saved.version);
       setStep(isEdit
         ? { kind: 'result', ok: true, title: VARIETIES.result.updatedTitle, text: VARIETIES.result.updated(saved.varietyName) }

@@ -9,6 +9,7 @@ import { can } from '../../../common/permissions';
 import { useSession } from '../../lib/session';
 import { RecordTabs } from '../../components/versions/record-tabs';
 import { VersionsPanel } from '../../components/versions/versions-panel';
+import { RecordReviewNotes } from '../../components/review/review-badge';
 
 /** Every field of one variety, units included (t/ha, cm, days); follows live changes. */
 export function VarietyViewDialog({ variety, onClose }: { variety: Variety | null; onClose(): void }) {
@@ -39,7 +40,8 @@ export function VarietyViewDialog({ variety, onClose }: { variety: Variety | nul
   return (
     <Dialog open={variety !== null} onOpenChange={(o) => { if (!o) onClose(); }} title={w.title} description={v?.varietyName} size="xl"
       footer={<Button variant="secondary" onClick={onClose}>{w.close}</Button>}>
-      <RecordTabs versions={() => v && <VersionsPanel collection={VARIETY_TOPIC} id={v.id} canRestore={can(session?.user.role, 'content.update')} />} details={
+      <RecordTabs versions={() => v && <VersionsPanel collection={VARIETY_TOPIC} id={v.id} canRestore={can(session?.user.role, 'content.update')} />} details={<>
+      {v && <div className="mb-4 flex flex-col gap-2 empty:hidden"><RecordReviewNotes collection={VARIETY_TOPIC} recordId={v.id} /></div>}
       <dl className="grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-2">
         {rows.map(([label, value]) => (
           <div key={label} className="rounded-lg bg-slate-50 px-3 py-2">
@@ -47,7 +49,7 @@ export function VarietyViewDialog({ variety, onClose }: { variety: Variety | nul
             <dd className="mt-0.5 text-sm text-slate-900">{value}</dd>
           </div>
         ))}
-      </dl>} />
+      </dl></>} />
     </Dialog>
   );
 }

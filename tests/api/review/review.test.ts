@@ -207,3 +207,24 @@ describe('review before publishing: diseases', () => {
     expect((await call('GET', `/api/rice_diseases/${disease.id}`)).body.isTrainingClass).toBe(false);
   });
 });
+
+describe('review before publishing: a new pest', () => {
+  it('publishes an approved add without taking the author\'s later draft with it', async () => {
+    await setReview('rice_local_pests', true);
+    const photos = await stagePhotos(t.ctx, 'pest', author, 1);
+    const name = `Stem borer ${Math.random().toString(36).slice(2, 7)}`;
+    const added = await call('POST', '/api/rice_pests', { ...entryBody(name, photos), localName: '', affectedParts: [] });
+    expect(added.status).toBe(202);
+    expect(added.body.review).toMatchObject({ action: 'create', recordId: null, state: 'pending' });
+    // Meanwhile the author starts another pest in the add form.
+    const draft = { fields: { name: 'Rice bug, half typed' }, photos: [] };
+    expect((await call('PUT', '/api/rice_pests/draft', draft)).status).toBe(200);
+
+    const approved = await call('POST', `/api/review/changes/${added.body.review.id}/approve`, { version: added.body.review.version }, superCookie);
+    expect(approved.status).toBe(200);
+    expect(approved.body.change.state).toBe('published');
+    expect(((await call('GET', `/api/rice_pests?search=${encodeURIComponent(name)}`)).body.items as Json[]).map((p) => p.name)).toEqual([name]);
+    expect((await call('GET', '/api/rice_pests/draft')).body?.fields?.name).toBe('Rice bug, half typed');
+    await setReview('rice_local_pests', false);
+  });
+});
