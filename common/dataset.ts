@@ -61,6 +61,7 @@ export const DATASET_TEXTS = {
   link: 'Dataset health',
   title: 'Dataset health',
   subtitle: 'The disease photos the scanner learns from: balance, copies and quality',
+  withPending: 'Include photos waiting for review',
   back: 'Back to Rice Disease',
   loading: 'Checking the photos...',
   csv: 'Download the report (CSV)',

@@ -53,3 +53,6 @@ export type DatasetHealth = z.infer<typeof datasetHealthSchema>;
 
 export const removePhotoSchema = z.object({ diseaseId: z.string().min(1).max(100) });
 export const photoIdParams = z.object({ imageId: z.string().min(1).max(100) });
+
+/** Published photos only, unless `pending` adds those of disease edits waiting for review. */
+export const datasetQuerySchema = z.object({ pending: z.enum(['true', 'false']).default('false') });

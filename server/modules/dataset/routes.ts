@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DATASET_TEXTS } from '../../../common/dataset.js';
 import { z } from 'zod';
+import { datasetQuerySchema } from '../../../common/schemas/dataset.js';
 import { datasetHealthSchema, photoIdParams, removePhotoSchema } from '../../../common/schemas/dataset.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { createPhotoRemoval } from './removal.js';
@@ -17,8 +18,8 @@ const routes: FastifyPluginAsync = async (app) => {
 
   r.get('/api/dataset-health', {
     config,
-    schema: { tags, summary: 'Photos per disease, groups of copies (and copies across diseases), photos with quality flags', response: { 200: datasetHealthSchema } },
-  }, async () => service.health());
+    schema: { tags, summary: 'Photos per disease, groups of copies (and copies across diseases), photos with quality flags; pending=true adds the photos of disease edits waiting for review', querystring: datasetQuerySchema, response: { 200: datasetHealthSchema } },
+  }, async (request) => service.health(request.query.pending === 'true'));
 
   r.post('/api/dataset-health/photos/:imageId/remove', {
     config,
@@ -39,12 +40,12 @@ const routes: FastifyPluginAsync = async (app) => {
   r.get('/api/dataset-health/report.csv', {
     compress: false, // streamed as written (app.ts compresses JSON only)
     config,
-    schema: { tags, summary: 'Every group of copies and every flagged photo, one photo a line' },
-  }, async (_request, reply) => {
+    schema: { tags, summary: 'Every group of copies and every flagged photo, one photo a line', querystring: datasetQuerySchema },
+  }, async (request, reply) => {
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="${DATASET_TEXTS.csvFile}"`);
     reply.header('cache-control', 'no-store');
-    return reply.send(await service.csv());
+    return reply.send(await service.csv(request.query.pending === 'true'));
   });
 };
 export default routes;

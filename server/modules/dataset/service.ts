@@ -26,8 +26,11 @@ const KIND_ORDER: Record<Kind, number> = { conflict: 0, exact: 1, near: 2 };
  * (the clusters its split keeps whole; a group across two diseases is a conflict), and photos
  * whose measures earn quality flags.
  */
-async function build(ctx: AppContext): Promise<Full> {
-  const [diseases, photos] = await Promise.all([repo.diseases(ctx.db), trainingPhotoReads.ofLiveDiseases(ctx.db)]);
+async function build(ctx: AppContext, pending: boolean): Promise<Full> {
+  const [diseases, published, waiting] = await Promise.all([
+    repo.diseases(ctx.db), trainingPhotoReads.ofLiveDiseases(ctx.db), pending ? trainingPhotoReads.pendingOfLiveDiseases(ctx.db) : [],
+  ]);
+  const photos: Photo[] = [...published, ...waiting];
   const names = new Map(diseases.map((d) => [d.id, d.name]));
   const clusters = clusterPhotos(photos);
   const groups = new Map<string, Photo[]>();
@@ -79,8 +82,9 @@ const thumb = (p: Photo) => (p.thumbKey ? fileUrl(p.thumbKey) : null);
 
 export function createDatasetService(ctx: AppContext) {
   return {
-    async health(): Promise<DatasetHealth> {
-      const [full, removed] = await Promise.all([build(ctx), trainingPhotoReads.removed(ctx.db, 200)]);
+    /** `pending`: with the photos disease edits waiting for review add (published photos only by default). */
+    async health(pending = false): Promise<DatasetHealth> {
+      const [full, removed] = await Promise.all([build(ctx, pending), trainingPhotoReads.removed(ctx.db, 200)]);
       return {
         ...full.health,
         removed: removed.map((r) => ({
@@ -98,8 +102,8 @@ export function createDatasetService(ctx: AppContext) {
     },
 
     /** Every group and flagged photo, one photo a line (csv-file.ts writes the file). */
-    async csv(): Promise<Readable> {
-      const full = await build(ctx);
+    async csv(pending = false): Promise<Readable> {
+      const full = await build(ctx, pending);
       const rows: CsvRow[] = [];
       const measures = (p: Photo) => [num(p.sharpness), num(p.brightnessLow), num(p.brightness), num(p.brightnessHigh), num(p.entropy), num(p.width), num(p.height)];
       for (const g of full.clusters) {

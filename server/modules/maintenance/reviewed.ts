@@ -25,11 +25,16 @@ const optionLists: ReviewedPart = {
   collection: 'maintenance',
   actions: {
     save: {
-      async propose(ctx, request) {
+      async propose(ctx, request, _auth, own) {
         const docId = maintenanceDocIdSchema.parse((request.params as { docId: string }).docId);
         if (docId === ACCOUNT_ENUMS_ID) return null;
-        const proposal = await createMaintenanceService(ctx).proposal(docId, changeOf(request));
-        if (!proposal) return null;
+        // An add or remove builds on the author's own change still waiting (two adds in a row keep both).
+        const open = await own(docId);
+        const from = open?.action === 'save' ? (open.input as SaveInput).lists : undefined;
+        const proposal = await createMaintenanceService(ctx).proposal(docId, changeOf(request), from);
+        // Nothing to change: against the published lists the route changes nothing either; against
+        // the author's waiting change, it stays as it is (never applied past review).
+        if (!proposal) return open ? { recordId: docId, recordName: MAINTENANCE.audit.names[docId], baseVersion: open.baseVersion, input: open.input } : null;
         return { recordId: docId, recordName: MAINTENANCE.audit.names[docId], baseVersion: proposal.version, input: { docId, lists: proposal.lists } satisfies SaveInput };
       },
       async apply(ctx, change, author) {

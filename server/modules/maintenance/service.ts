@@ -207,7 +207,7 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events'>)
      * What an add, remove or save would store, without writing (a change sent for review): the
      * same checks; null when it changes nothing.
      */
-    async proposal(docId: MaintenanceDocId, change: { add: ListKey; value: string } | { remove: ListKey; value: string } | { save: SaveListsInput }) {
+    async proposal(docId: MaintenanceDocId, change: { add: ListKey; value: string } | { remove: ListKey; value: string } | { save: SaveListsInput }, from?: SaveListsInput['lists']) {
       const row = await load(db, docId);
       let compute: Compute;
       if ('add' in change) {
@@ -222,8 +222,9 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events'>)
       } else {
         compute = saving(docId, change.save);
       }
-      const result = compute(effectiveLists(docId, row.data, currentReleaseYear()).lists, row);
-      return result ? { version: row.version, lists: result.next } : null;
+      const lists = { ...effectiveLists(docId, row.data, currentReleaseYear()).lists, ...from } as Record<ListKey, string[]>;
+      const result = compute(lists, row);
+      return result ? { version: row.version, lists: { ...from, ...result.next } } : null;
     },
 
     /** Save Changes: whole lists, trimmed and deduplicated, at the version the page edited. */

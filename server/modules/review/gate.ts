@@ -3,6 +3,7 @@ import type { AppContext } from '../../platform/http/context.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import type { ReviewGate } from '../../platform/writes/review-gate.js';
 import { reviewedAction } from './adapters.js';
+import { changeOf } from './presenter.js';
 import { reviewRepository as repo } from './repository.js';
 import type { createReviewService } from './service.js';
 
@@ -20,7 +21,11 @@ export function createReviewGate(ctx: AppContext, service: ReturnType<typeof cre
       if (!isReviewed(collection) || !(await repo.isEnabled(ctx.db, collection))) return false;
       const auth = requireAuth(request);
       const adapter = await reviewedAction(collection, route.action);
-      const proposal = await adapter.propose(ctx, request, auth);
+      const own = async (recordId: string) => {
+        const open = await repo.openOfRecord(ctx.db, collection, recordId);
+        return open && open.authorId === auth.user.id ? changeOf(open) : null;
+      };
+      const proposal = await adapter.propose(ctx, request, auth, own);
       if (!proposal) return false;
       const review = await service.submit(collection, route.action, proposal, auth);
       await reply.code(202).send({ review, message: REVIEW_TEXTS.sentForReview });

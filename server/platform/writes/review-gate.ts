@@ -63,9 +63,10 @@ export interface ReviewedAction {
   /**
    * The save's checks on the request (its body already validated by the route's schema); writes
    * nothing. null: this save needs no review (it reaches no farmer, or changes nothing), and the
-   * route's handler runs.
+   * route's handler runs. `own` finds the author's open change of a record: a save that changes
+   * part of a record (one option added) builds on it rather than replacing it.
    */
-  propose(ctx: AppContext, request: FastifyRequest, auth: AuthContext): Promise<ReviewProposal | null>;
+  propose(ctx: AppContext, request: FastifyRequest, auth: AuthContext, own: (recordId: string) => Promise<ReviewChange | null>): Promise<ReviewProposal | null>;
   /**
    * Publishes the change through the collection's own service, as its author: its checks, its
    * 409 when the record moved from the base version, its audit entry and version. The review

@@ -89,10 +89,10 @@ export function usePhotoSettings() {
 }
 
 /** The disease photos' health (super admins); refreshed live with every change of a disease or its photos. */
-export function useDatasetHealth() {
+export function useDatasetHealth(pending = false) {
   return useQuery({
-    queryKey: ['rice_local_diseases', 'dataset-health'],
-    queryFn: ({ signal }) => api<DatasetHealth>('/api/dataset-health', { signal }),
+    queryKey: ['rice_local_diseases', 'dataset-health', pending],
+    queryFn: ({ signal }) => api<DatasetHealth>(`/api/dataset-health${pending ? '?pending=true' : ''}`, { signal }),
     staleTime: 0,
   });
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ArrowLeft, Download, RotateCcw, Trash2 } from 'lucide-react';
@@ -153,7 +154,8 @@ function Quality({ health, names, removal }: { health: Health; names: Map<string
 
 /** Dataset health (super admins): the disease photos as the scanner's training set sees them. */
 export function DatasetHealthPage() {
-  const query = useDatasetHealth();
+  const [pending, setPending] = useState(false);
+  const query = useDatasetHealth(pending);
   const removal = usePhotoRemoval();
   const health = query.data;
   const names = new Map((health?.diseases ?? []).map((d) => [d.id, d.name]));
@@ -164,9 +166,15 @@ export function DatasetHealthPage() {
         <ArrowLeft className="h-4 w-4" aria-hidden />{T.back}
       </Link>
       <PageHeader title={T.title} subtitle={T.subtitle}
-        actions={<a href="/api/dataset-health/report.csv" download className="inline-flex h-10 items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-medium text-slate-700 hover:bg-slate-50">
-          <Download className="h-4 w-4" aria-hidden />{T.csv}
-        </a>} />
+        actions={<>
+          <label className="inline-flex h-10 items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" checked={pending} onChange={(e) => setPending(e.target.checked)} className="h-4 w-4 rounded border-slate-300" />
+            {T.withPending}
+          </label>
+          <a href={`/api/dataset-health/report.csv${pending ? '?pending=true' : ''}`} download className="inline-flex h-10 items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-medium text-slate-700 hover:bg-slate-50">
+            <Download className="h-4 w-4" aria-hidden />{T.csv}
+          </a>
+        </>} />
       {query.isPending ? (
         <div className="flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-12 text-slate-500"><Spinner /><span>{T.loading}</span></div>
       ) : query.isError || !health ? (

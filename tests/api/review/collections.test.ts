@@ -110,6 +110,20 @@ describe('review covers every save of every collection', () => {
     expect((await call('POST', `/api/review/changes/${added.body.review.id}/approve`, { version: 1 }, other)).status).toBe(200);
     expect((await call('GET', '/api/public/v1/options')).body.seasons).toContain(season);
 
+    // Two adds in a row by one author: one change holding both.
+    const [one, two] = [`Tag-ulan ${season.slice(-1)}`, `Tag-init ${season.slice(-1)}`];
+    const first = await call('POST', '/api/maintenance/documents/rice_varieties_enums/lists/seasons', { value: one }, superCookie);
+    const second = await call('POST', '/api/maintenance/documents/rice_varieties_enums/lists/seasons', { value: two }, superCookie);
+    expect(second.body.review.id).toBe(first.body.review.id);
+    const both = (await call('GET', `/api/review/changes/${second.body.review.id}`, undefined, superCookie)).body;
+    expect(both.comparison.fields.find((f: Json) => f.key === 'seasons').to).toEqual(expect.arrayContaining([one, two]));
+    // Removing it again while it waits changes nothing, and never reaches the published lists.
+    const again = await call('DELETE', `/api/maintenance/documents/rice_varieties_enums/lists/seasons?value=${encodeURIComponent(season + 'x')}`, undefined, superCookie);
+    expect([200, 202]).toContain(again.status);
+    const latest = (await call('GET', `/api/review/changes/${first.body.review.id}`, undefined, superCookie)).body.change;
+    expect(latest.state).toBe('pending');
+    expect((await call('POST', `/api/review/changes/${first.body.review.id}/withdraw`, { version: latest.version }, superCookie)).status).toBe(200);
+
     const questions = await call('POST', '/api/maintenance/documents/accounts_enums/lists/securityQuestions', { value: `What was your first carabao's name ${Date.now() % 1000}?` }, superCookie);
     expect(questions.status).toBe(200);
   });
@@ -173,6 +187,9 @@ describe('review covers every save of every collection', () => {
     const zip = (pending: boolean) => t.app.inject({ method: 'GET', url: `/api/training-sets/diseases?diseaseId=${disease.id}&layout=flat${pending ? '&pending=true' : ''}`, headers: { cookie: superCookie } });
     expect((await zip(false)).headers['x-photo-count']).toBe('1');
     expect((await zip(true)).headers['x-photo-count']).toBe('3');
+    const health = async (pending: boolean) => ((await call('GET', `/api/dataset-health${pending ? '?pending=true' : ''}`, undefined, superCookie)).body.diseases as Json[]).find((d) => d.id === disease.id)?.photos;
+    expect(await health(false)).toBe(1);
+    expect(await health(true)).toBe(3);
   });
 
   it('a new pest sent for review ends its author\'s draft then, and its publish keeps a newer draft', async () => {

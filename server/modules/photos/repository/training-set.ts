@@ -51,6 +51,20 @@ export const trainingPhotoReads = {
       .execute();
   },
 
+  /** Staged photos that disease edits waiting for review (or approved, not yet published) add, as their disease's (Dataset health's "pending" option). */
+  pendingOfLiveDiseases(db: Kysely<Database>) {
+    return db.selectFrom('review_photo_holds as h')
+      .innerJoin('pending_changes as c', 'c.id', 'h.changeId')
+      .innerJoin('catalog_images', 'catalog_images.id', 'h.imageId')
+      .innerJoin('rice_local_diseases as d', (j) => j.onRef('d.id', '=', 'c.recordId').on('d.isDeleted', '=', 0))
+      .select(['catalog_images.id', 'c.recordId as entryId', 'catalog_images.sha256', 'catalog_images.phash', 'catalog_images.sharpness',
+        'catalog_images.brightness', 'catalog_images.brightnessLow', 'catalog_images.brightnessHigh', 'catalog_images.entropy', 'catalog_images.width', 'catalog_images.height', 'catalog_images.thumbKey',
+        'catalog_images.linkedAt', 'catalog_images.createdAt'])
+      .where('c.collection', '=', DISEASES).where('c.state', 'in', ['pending', 'approved']).where('catalog_images.entryId', 'is', null)
+      .orderBy('c.recordId').orderBy('catalog_images.createdAt').orderBy('catalog_images.id')
+      .execute();
+  },
+
   /** The hashes copies are looked for among: photos of live diseases, and staged disease photos. */
   hashes(db: Kysely<Database>) {
     return db.selectFrom('catalog_images')
