@@ -17,6 +17,7 @@ const TABLE = {
     trash: { view: true, restore: true },
     scannerModels: { manage: true },
     review: { approve: true, settings: true, breakGlass: true },
+    languages: { manage: true },
   },
   ADMIN: {
     dashboard: { view: true },
@@ -29,6 +30,7 @@ const TABLE = {
     trash: { view: false, restore: false },
     scannerModels: { manage: false },
     review: { approve: false, settings: false, breakGlass: false },
+    languages: { manage: false },
   },
 } as const satisfies Record<Role, Record<string, Record<string, boolean>>>;
 

@@ -1,6 +1,7 @@
 import { CATALOG_LABELS } from './catalog-texts.js';
 import { MAINTENANCE } from './maintenance.js';
 import { VARIETIES } from './varieties.js';
+import { translationKeyLabel } from './languages.js';
 
 /**
  * Versions: every saved state of a variety, pest, disease and option list, listed, compared and
@@ -76,7 +77,7 @@ export function describeVersion(collection: VersionCollection, s: VersionSummary
   if (s.kind === 'create') parts.push(VERSION_TEXTS.created);
   const opening = s.kind === 'first' || s.kind === 'create';
   if (opening && s.photoCount !== null) parts.push(plural(s.photoCount, 'photo', 'photos'));
-  const names = s.changed.map((key) => labels[key] ?? key);
+  const names = s.changed.map((key) => labels[key] ?? translationKeyLabel(collection, key));
   if (!opening && names.length > 0) parts.push(`${VERSION_TEXTS.changed} ${joinWords(names)}`);
   const photos: string[] = [];
   if (s.photosAdded > 0) photos.push(`${plural(s.photosAdded, 'photo', 'photos')} added`);

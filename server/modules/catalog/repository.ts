@@ -3,6 +3,7 @@ import type { Database } from '../../db/types.js';
 import type { CatalogCollection, CatalogTable } from '../../db/types/content.js';
 import { chunks, containsInsensitive } from '../../db/dialect.js';
 import { photoReads } from '../photos/repository/reads.js';
+import { translationsRepository } from '../translations/repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type CatalogRow = Selectable<CatalogTable>;
@@ -20,7 +21,7 @@ export interface ListRow extends CatalogRow {
   pendingImageCount: number | string | bigint;
 }
 
-/** Live entries of the list's search: name, scientific name, local name or description contain the term. */
+/** Live entries of the list's search: name, scientific name, local name or description contain the term, or a translation does. */
 function searched(db: Db, collection: CatalogCollection, search: string | undefined) {
   const t = table(collection);
   const base = db.selectFrom(t).where(`${t}.isDeleted`, '=', 0);
@@ -31,6 +32,7 @@ function searched(db: Db, collection: CatalogCollection, search: string | undefi
     containsInsensitive(db, eb.ref(`${t}.scientificName`), term),
     containsInsensitive(db, eb.ref(`${t}.localName`), term),
     containsInsensitive(db, eb.ref(`${t}.description`), term),
+    eb(`${t}.id`, 'in', translationsRepository.matching(db, collection, term)),
   ]));
 }
 
@@ -97,6 +99,22 @@ export const catalogRepository = {
       .where('id', '=', id).where('version', '=', version).where('isDeleted', '=', 0)
       .executeTakeFirst();
     return result.numUpdatedRows;
+  },
+
+  /** Live farmer-facing entries (training classes are scanner data), all or these ids: what translators translate. */
+  async farmerFacing(db: Db, collection: CatalogCollection, ids?: readonly string[]): Promise<CatalogRow[]> {
+    const base = () => db.selectFrom(table(collection)).selectAll().where('isDeleted', '=', 0).where('isTrainingClass', '=', 0);
+    if (!ids) return base().orderBy('name').execute();
+    const rows: CatalogRow[] = [];
+    for (const part of chunks(ids)) rows.push(...await base().where('id', 'in', part).execute());
+    return rows;
+  },
+
+  /** A translation saved: the entry's edit version moves from `version` (0 when it moved since), and its updatedAt. */
+  async touch(db: Db, collection: CatalogCollection, id: string, version: number, now: string): Promise<number> {
+    const result = await db.updateTable(table(collection)).set({ version: version + 1, updatedAt: now })
+      .where('id', '=', id).where('version', '=', version).where('isDeleted', '=', 0).executeTakeFirst();
+    return Number(result.numUpdatedRows);
   },
 
   async softDelete(db: Db, collection: CatalogCollection, id: string, by: string, now: string): Promise<bigint> {

@@ -8,6 +8,7 @@ import type { RestoreRequest, VersionedCollection } from '../versions/adapters.j
 import { candidate, issuesByField, optionGone, refuse, withEmptyText } from '../versions/restore-checks.js';
 import { catalogSnapshot, parseList } from './presenter.js';
 import { catalogRepository } from './repository.js';
+import { translationsRepository } from '../translations/repository.js';
 import { createCatalogService } from './service.js';
 
 /** A pest or disease as versions sees it: its fields and photo ids in order; restored through the catalog service. */
@@ -19,7 +20,10 @@ function versioned(kind: CatalogKind): VersionedCollection {
     async current(db, ids) {
       const rows = await catalogRepository.findMany(db, collection, ids);
       const photos = await photoReads.idsOfEntries(db, rows.map((r) => r.id));
-      return new Map(rows.map((row) => [row.id, { snapshot: catalogSnapshot(row, photos.get(row.id) ?? []), recordVersion: Number(row.version) }]));
+      const translations = await translationsRepository.snapshotsOf(db, collection, rows.map((r) => r.id));
+      return new Map(rows.map((row) => [row.id, {
+        snapshot: { ...catalogSnapshot(row, photos.get(row.id) ?? []), translations: translations.get(row.id) ?? {} }, recordVersion: Number(row.version),
+      }]));
     },
 
     restorer(ctx) {

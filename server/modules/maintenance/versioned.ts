@@ -5,6 +5,7 @@ import { fieldKeys } from '../versions/service.js';
 import type { Snapshot } from '../versions/snapshots.js';
 import { maintenanceSnapshot } from './lists.js';
 import { maintenanceRepository } from './repository.js';
+import { translationsRepository } from '../translations/repository.js';
 import { createMaintenanceService } from './service.js';
 
 /** An option-list document as versions sees it: its lists as users see them; restored through File Maintenance's save. */
@@ -16,7 +17,10 @@ const optionLists: VersionedCollection = {
     for (const id of ids) {
       const docId = maintenanceDocIdSchema.safeParse(id);
       const row = docId.success ? await maintenanceRepository.find(db, docId.data) : undefined;
-      if (row && docId.success) out.set(id, { snapshot: maintenanceSnapshot(docId.data, row), recordVersion: Number(row.version) });
+      if (row && docId.success) {
+        const translations = (await translationsRepository.snapshotsOf(db, 'maintenance', [id])).get(id) ?? {};
+        out.set(id, { snapshot: { ...maintenanceSnapshot(docId.data, row), translations }, recordVersion: Number(row.version) });
+      }
     }
     return out;
   },

@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, type Selectable, type Transaction, type U
 import type { Database } from '../../db/types.js';
 import type { VarietiesTable } from '../../db/types/content.js';
 import { chunks, fixedQuery, isPostgres } from '../../db/dialect.js';
+import { translationsRepository } from '../translations/repository.js';
 
 export type VarietyRow = Selectable<VarietiesTable>;
 
@@ -17,8 +18,13 @@ type Db = Kysely<Database> | Transaction<Database>;
 export const SEARCHED_FIELDS = ['varietyName', 'releaseName', 'yearRelease', 'location', 'breedingCode', 'breederOrigin'] as const;
 
 /** One lower-cased text of the searched fields, stored beside the record (migration 010). */
-export function searchTextOf(values: Partial<Record<(typeof SEARCHED_FIELDS)[number], string | null | undefined>>): string {
-  return SEARCHED_FIELDS.map((f) => values[f] ?? '').join('\n').toLowerCase();
+export function searchTextOf(values: Partial<Record<(typeof SEARCHED_FIELDS)[number], string | null | undefined>>, translations: readonly string[] = []): string {
+  return [...SEARCHED_FIELDS.map((f) => values[f] ?? ''), ...translations].join('\n').toLowerCase();
+}
+
+/** A variety's translated texts (its location in the farmers' languages): searched with its own fields. */
+async function translatedTexts(db: Db, id: string): Promise<string[]> {
+  return (await translationsRepository.ofRecords(db, 'rice_seed_varieties', [id])).map((t) => t.text);
 }
 
 type WritableFields = Omit<Insertable<VarietiesTable>, 'searchText'>;
@@ -96,10 +102,32 @@ export const varietiesRepository = {
   /** Updates only when the stored version is the one the user edited; returns the rows changed. */
   async updateVersioned(db: Db, id: string, version: number, values: Omit<Updateable<VarietiesTable>, 'searchText' | 'version'>, searched: Parameters<typeof searchTextOf>[0]): Promise<number> {
     const result = await db.updateTable('rice_seed_varieties')
-      .set({ ...values, searchText: searchTextOf(searched), version: version + 1 })
+      .set({ ...values, searchText: searchTextOf(searched, await translatedTexts(db, id)), version: version + 1 })
       .where('id', '=', id).where('version', '=', version).where('isDeleted', '=', 0)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
+  },
+
+  /**
+   * A translation saved: the edit version moves from `version` (0 when it moved since) with
+   * updatedAt, and the search text takes the translations in. Returns the search text before and after.
+   */
+  async touch(db: Db, id: string, version: number, now: string): Promise<{ changed: number; before: string; after: string }> {
+    const row = await db.selectFrom('rice_seed_varieties').selectAll().where('id', '=', id).where('isDeleted', '=', 0).executeTakeFirst();
+    if (!row || Number(row.version) !== version) return { changed: 0, before: '', after: '' };
+    const after = searchTextOf(row, await translatedTexts(db, id));
+    const result = await db.updateTable('rice_seed_varieties').set({ version: version + 1, updatedAt: now, searchText: after })
+      .where('id', '=', id).where('version', '=', version).executeTakeFirst();
+    return { changed: Number(result.numUpdatedRows), before: row.searchText, after };
+  },
+
+  /** Live varieties with a location (the one variety text the farmer app shows that is translated), all or these ids. */
+  async withLocation(db: Db, ids?: readonly string[]) {
+    const base = () => db.selectFrom('rice_seed_varieties').select(['id', 'varietyName', 'location', 'version']).where('isDeleted', '=', 0).where('location', 'is not', null).where('location', '!=', '');
+    if (!ids) return base().orderBy('varietyName').execute();
+    const rows = [];
+    for (const part of chunks(ids)) rows.push(...await base().where('id', 'in', part).execute());
+    return rows;
   },
 
   async softDelete(db: Db, id: string, values: { deletedAt: string; deletedBy: string }): Promise<number> {

@@ -5,6 +5,7 @@ import type { RestoreRequest, VersionedCollection } from '../versions/adapters.j
 import { candidate, issuesByField, optionGone, refuse, withEmptyText } from '../versions/restore-checks.js';
 import { varietySnapshot } from './fields.js';
 import { varietiesRepository } from './repository.js';
+import { translationsRepository } from '../translations/repository.js';
 import { createVarietiesService } from './service.js';
 
 const COLLECTION = 'rice_seed_varieties';
@@ -15,7 +16,8 @@ const varieties: VersionedCollection = {
 
   async current(db, ids) {
     const rows = await varietiesRepository.findMany(db, ids);
-    return new Map(rows.map((row) => [row.id, { snapshot: varietySnapshot(row), recordVersion: Number(row.version) }]));
+    const translations = await translationsRepository.snapshotsOf(db, COLLECTION, rows.map((r) => r.id));
+    return new Map(rows.map((row) => [row.id, { snapshot: { ...varietySnapshot(row), translations: translations.get(row.id) ?? {} }, recordVersion: Number(row.version) }]));
   },
 
   restorer(ctx) {

@@ -6,7 +6,8 @@ import { fail } from '../../platform/http/errors.js';
 import { fileUrl } from '../../platform/storage/storage.js';
 import { versionsRepository as repo, type VersionListRow } from './repository.js';
 import { photoReads } from '../photos/repository/reads.js';
-import { parseSnapshot, photoChanges, type Snapshot } from './snapshots.js';
+import { parseSnapshot, photoChanges, translationKeys, type Snapshot } from './snapshots.js';
+import { translationKeyLabel } from '../../../common/languages.js';
 
 export function presentVersion(collection: VersionCollection, row: VersionListRow): VersionItem {
   const summary = JSON.parse(row.summary) as VersionSummary;
@@ -64,15 +65,15 @@ export function createVersionsService(ctx: Pick<AppContext, 'db'>) {
 
   /** Two states of a record field by field, and the photos one has and the other not (a pending change against the published record too). */
   async function compareStates(collection: VersionCollection, id: string | null, a: Snapshot | null, b: Snapshot | null): Promise<Pick<VersionCompare, 'fields' | 'photos'>> {
-    const before = a ?? { fields: {} };
-    const after = b ?? { fields: {} };
+    const before: Snapshot = a ?? { fields: {} };
+    // A state that does not name translations (a proposed edit of the fields) keeps the other's.
+    const after: Snapshot = b ? { ...b, ...(b.translations ?? before.translations ? { translations: b.translations ?? before.translations } : {}) } : { fields: {} };
     const labels = VERSION_FIELDS[collection];
     const keys = id === null && collection !== 'maintenance' ? Object.keys(labels) : fieldKeys(collection, id ?? '');
-    const fields = keys.map((key) => {
-      const from = fieldValue(before.fields[key]);
-      const to = fieldValue(after.fields[key]);
-      return { key, label: labels[key] ?? key, from, to, changed: JSON.stringify(from) !== JSON.stringify(to) };
-    });
+    const fields = [
+      ...keys.map((key) => ({ key, label: labels[key] ?? key, from: fieldValue(before.fields[key]), to: fieldValue(after.fields[key]) })),
+      ...translationKeys(before, after).map((key) => ({ key, label: translationKeyLabel(collection, key), from: fieldValue(before.translations?.[key]), to: fieldValue(after.translations?.[key]) })),
+    ].map((f) => ({ ...f, changed: JSON.stringify(f.from) !== JSON.stringify(f.to) }));
     let photos: VersionCompare['photos'] = null;
     if (before.photos || after.photos) {
       const change = photoChanges(before.photos ?? [], after.photos ?? []);

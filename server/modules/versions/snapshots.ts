@@ -4,18 +4,30 @@ import type { VersionSummary } from '../../../common/versions.js';
 export interface Snapshot {
   fields: Record<string, unknown>;
   photos?: string[];
+  /** Its translations: `<field>@<language>` to text (server/modules/translations). */
+  translations?: Record<string, string>;
 }
 
 export function parseSnapshot(text: string): Snapshot {
   const value = JSON.parse(text) as Partial<Snapshot>;
-  return { fields: value.fields ?? {}, ...(Array.isArray(value.photos) ? { photos: value.photos } : {}) };
+  return {
+    fields: value.fields ?? {},
+    ...(Array.isArray(value.photos) ? { photos: value.photos } : {}),
+    ...(value.translations && typeof value.translations === 'object' ? { translations: value.translations } : {}),
+  };
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The fields of `collection` whose values differ between two snapshots, in the comparison's order. */
 export function changedFields(keys: readonly string[], before: Snapshot, after: Snapshot): string[] {
-  return keys.filter((key) => !same(before.fields[key], after.fields[key]));
+  const translated = translationKeys(before, after).filter((key) => !same(before.translations?.[key], after.translations?.[key]));
+  return [...keys.filter((key) => !same(before.fields[key], after.fields[key])), ...translated];
+}
+
+/** The translation keys (`<field>@<language>`) either state has, sorted. */
+export function translationKeys(a: Snapshot | null, b: Snapshot | null): string[] {
+  return [...new Set([...Object.keys(a?.translations ?? {}), ...Object.keys(b?.translations ?? {})])].sort();
 }
 
 /** Photos added, removed and whether the kept ones changed order. */

@@ -1,0 +1,124 @@
+import { CATALOG_LABELS } from './catalog-texts.js';
+import { MAINTENANCE } from './maintenance.js';
+import { VARIETIES } from './varieties.js';
+
+/**
+ * The farmers' languages: English is the source of every farmer-facing text; translations into
+ * the department's languages (managed data, File Maintenance) are kept beside it field by
+ * field, each with the English it was made from (server/modules/translations).
+ */
+export const SOURCE_LANGUAGE = 'en';
+export const SOURCE_LANGUAGE_NAME = 'English';
+
+/** Filipino is on from the start; the others are offered when a super admin adds a language. */
+export const DEFAULT_LANGUAGES = [{ code: 'fil', name: 'Filipino' }] as const;
+export const SUGGESTED_LANGUAGES = [
+  { code: 'fil', name: 'Filipino' }, { code: 'pam', name: 'Kapampangan' }, { code: 'ilo', name: 'Ilocano' }, { code: 'pag', name: 'Pangasinan' },
+] as const;
+
+/** ISO 639-1 or 639-2/3 codes: two or three lower-case letters. */
+export const LANGUAGE_CODE = /^[a-z]{2,3}$/;
+
+/**
+ * Tags a phone may send (Accept-Language, ?lang=) read as one of ours: Tagalog's codes are
+ * Filipino's here (the app's Tagalog speakers read Filipino), and a region is ignored.
+ */
+export const LANGUAGE_ALIASES: Readonly<Record<string, string>> = { tl: 'fil', tgl: 'fil', fil: 'fil', pam: 'pam', ilo: 'ilo', pag: 'pag' };
+
+/** The collections with farmer-facing text, and which of their fields are translated. */
+export const TRANSLATED_COLLECTIONS = ['rice_local_pests', 'rice_local_diseases', 'rice_seed_varieties', 'maintenance'] as const;
+export type TranslatedCollection = (typeof TRANSLATED_COLLECTIONS)[number];
+
+const catalogFields = {
+  name: CATALOG_LABELS.name, description: CATALOG_LABELS.description, cause: CATALOG_LABELS.cause,
+  symptoms: CATALOG_LABELS.symptoms, treatments: CATALOG_LABELS.treatments,
+};
+
+/**
+ * A record's translated fields with their labels. Variety names, release names, codes and
+ * scientific names stay as they are; an option list's values are translated one by one (the
+ * field is `<list>:<value>`, see optionField).
+ */
+export const TRANSLATED_FIELDS: Record<Exclude<TranslatedCollection, 'maintenance'>, Readonly<Record<string, string>>> = {
+  rice_local_pests: catalogFields,
+  rice_local_diseases: catalogFields,
+  rice_seed_varieties: { location: VARIETIES.columns.location },
+};
+
+/** The option lists whose values reach the farmer app, by document. */
+export const TRANSLATED_LISTS = {
+  rice_varieties_enums: ['seasons', 'environments', 'plantingMethods'],
+  rice_diseases_enums: ['affectedParts'],
+} as const;
+export type TranslatedListDoc = keyof typeof TRANSLATED_LISTS;
+
+export const optionField = (list: string, value: string) => `${list}:${value}`;
+export function parseOptionField(field: string): { list: string; value: string } | null {
+  const at = field.indexOf(':');
+  return at > 0 ? { list: field.slice(0, at), value: field.slice(at + 1) } : null;
+}
+export function optionFieldLabel(field: string): string {
+  const parsed = parseOptionField(field);
+  if (!parsed) return field;
+  const list = MAINTENANCE.lists[parsed.list as keyof typeof MAINTENANCE.lists];
+  return `${list?.title ?? parsed.list}: ${parsed.value}`;
+}
+
+/** A translation's name in versions and History: "Symptoms (fil)", "Seasons: Dry (pam)". */
+export function translationKeyLabel(collection: string, key: string): string {
+  const at = key.lastIndexOf('@');
+  if (at <= 0) return key;
+  const field = key.slice(0, at);
+  const lang = key.slice(at + 1);
+  const labels = (TRANSLATED_FIELDS as Record<string, Readonly<Record<string, string>>>)[collection];
+  return `${labels?.[field] ?? optionFieldLabel(field)} (${lang})`;
+}
+
+export const LANGUAGE_LIMITS = {
+  maxLanguages: 20,
+  maxNameLength: 60,
+  maxTextLength: 20_000,
+  /** A translators' file (XLIFF, CSV or XLSX). */
+  maxImportBytes: 16 * 1024 * 1024,
+  maxImportUnits: 50_000,
+} as const;
+
+export const LANGUAGE_TEXTS = {
+  title: 'Languages',
+  subtitle: 'The farmers\' languages: English is the source; translations are kept field by field.',
+  add: 'Add language',
+  code: 'ISO 639 code',
+  name: 'Display name',
+  enabled: 'In use',
+  source: 'English',
+  translation: 'Translation',
+  editorTitle: (language: string) => `Translate into ${language}`,
+  stale: 'English changed since',
+  staleHelp: 'The English text changed after this translation was made. It is still served until it is updated or confirmed.',
+  confirm: 'Still correct',
+  missing: 'Not translated',
+  translated: 'Translated',
+  completeness: 'Translations',
+  filters: { all: 'All', missing: (language: string) => `Missing in ${language}`, stale: (language: string) => `Needs update in ${language}` },
+  errors: {
+    code: 'Enter an ISO 639 code: two or three lower-case letters (for example pam).',
+    english: 'English is the source language, not a translation.',
+    exists: 'This language is already in the list.',
+    name: 'Enter the language\'s name.',
+    tooMany: `At most ${LANGUAGE_LIMITS.maxLanguages} languages.`,
+    unknownLanguage: 'This language is not in the list of languages.',
+    notTranslated: 'This field is not translated.',
+    tooLong: `A translation may have at most ${LANGUAGE_LIMITS.maxTextLength} characters.`,
+  },
+  import: {
+    brokenXml: 'This file is not a readable XLIFF 2.0 document.',
+    doctype: 'XLIFF files with a document type declaration are not accepted.',
+    wrongSource: (lang: string) => `The file's source language is ${lang}; it must be English (en).`,
+    wrongTarget: (lang: string, expected: string) => `The file is for ${lang || 'no language'}; this import is for ${expected}.`,
+    unknownUnit: 'No record or field of the console has this unit id.',
+    sourceChanged: 'The English changed since this file was exported; the translation is kept and marked "English changed since".',
+    noUnits: 'The file holds no translation units.',
+    tooManyUnits: `At most ${LANGUAGE_LIMITS.maxImportUnits} units a file.`,
+    hasErrors: (n: number) => `${n} ${n === 1 ? 'unit has' : 'units have'} errors: nothing was imported. Fix them, or import the others only.`,
+  },
+} as const;

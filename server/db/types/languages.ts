@@ -1,0 +1,22 @@
+/** The farmers' languages (migration 198). */
+export interface LanguagesTable {
+  code: string;
+  name: string;
+  enabled: number;
+  createdAt: string;
+  updatedAt: string;
+  updatedBy: string | null;
+}
+
+export interface TranslationsTable {
+  collection: string;
+  recordId: string;
+  field: string;
+  lang: string;
+  text: string;
+  /** The English the translation was made from, and its sha256 (hex). */
+  sourceText: string;
+  sourceHash: string;
+  updatedAt: string;
+  updatedBy: string | null;
+}

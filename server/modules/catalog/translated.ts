@@ -1,0 +1,34 @@
+import { CATALOG_KIND_LIST, type CatalogKind } from '../../../common/catalog.js';
+import { TRANSLATED_FIELDS } from '../../../common/languages.js';
+import type { SourceRecord, TranslatedPart } from '../translations/adapters.js';
+import { catalogRepository } from './repository.js';
+import versioned from './versioned.js';
+
+/** A pest's or disease's farmer-facing English (name, description, cause, symptoms, treatments) for translators. */
+function translated(kind: CatalogKind): TranslatedPart {
+  const { collection } = kind;
+  const fields = Object.keys(TRANSLATED_FIELDS[collection]);
+  const adapter = versioned.find((v) => v.collection === collection)!;
+  return {
+    collection,
+    async sources(db, ids) {
+      const rows = await catalogRepository.farmerFacing(db, collection, ids);
+      return new Map(rows.map((row): [string, SourceRecord] => [row.id, {
+        name: row.name, version: Number(row.version),
+        fields: Object.fromEntries(fields.map((f) => [f, row[f as keyof typeof row]]).filter(([, v]) => typeof v === 'string' && v.trim() !== '')) as Record<string, string>,
+      }]));
+    },
+    async touch(trx, id, version, now, cmd) {
+      const changed = await catalogRepository.touch(trx, collection, id, version, now);
+      if (changed) cmd.publish({ topic: collection, id, op: 'update' });
+      return changed;
+    },
+    async snapshot(trx, id) {
+      const current = (await adapter.current(trx, [id])).get(id);
+      if (!current) throw new Error(`${collection} ${id} has no state`);
+      return current.snapshot;
+    },
+  };
+}
+
+export default CATALOG_KIND_LIST.map(translated);

@@ -1,0 +1,28 @@
+import { VARIETY_TOPIC } from '../../../common/varieties.js';
+import type { TranslatedPart } from '../translations/adapters.js';
+import { varietiesRepository } from './repository.js';
+import versioned from './versioned.js';
+
+const COLLECTION = 'rice_seed_varieties';
+
+/** A variety's farmer-facing English that is translated: its location (names and codes stay as they are). */
+const varieties: TranslatedPart = {
+  collection: COLLECTION,
+  async sources(db, ids) {
+    const rows = await varietiesRepository.withLocation(db, ids);
+    return new Map(rows.map((r) => [r.id, { name: r.varietyName, version: Number(r.version), fields: { location: r.location ?? '' } }]));
+  },
+  async touch(trx, id, version, now, cmd) {
+    const { changed, before, after } = await varietiesRepository.touch(trx, id, version, now);
+    // Every instance's cached searches drop what the old and new texts can match.
+    if (changed) cmd.publish({ topic: VARIETY_TOPIC, id, op: 'update', texts: [before, after] });
+    return changed;
+  },
+  async snapshot(trx, id) {
+    const current = (await versioned[0]!.current(trx, [id])).get(id);
+    if (!current) throw new Error(`variety ${id} has no state`);
+    return current.snapshot;
+  },
+};
+
+export default [varieties];
