@@ -8,10 +8,8 @@ import { VARIETIES } from './varieties.js';
  * field, each with the English it was made from (server/modules/translations).
  */
 export const SOURCE_LANGUAGE = 'en';
-export const SOURCE_LANGUAGE_NAME = 'English';
 
-/** Filipino is on from the start; the others are offered when a super admin adds a language. */
-export const DEFAULT_LANGUAGES = [{ code: 'fil', name: 'Filipino' }] as const;
+/** Filipino is on from the start (migration 198); these are offered when a super admin adds a language. */
 export const SUGGESTED_LANGUAGES = [
   { code: 'fil', name: 'Filipino' }, { code: 'pam', name: 'Kapampangan' }, { code: 'ilo', name: 'Ilocano' }, { code: 'pag', name: 'Pangasinan' },
 ] as const;
@@ -24,6 +22,31 @@ export const LANGUAGE_CODE = /^[a-z]{2,3}$/;
  * Filipino's here (the app's Tagalog speakers read Filipino), and a region is ignored.
  */
 export const LANGUAGE_ALIASES: Readonly<Record<string, string>> = { tl: 'fil', tgl: 'fil', fil: 'fil', pam: 'pam', ilo: 'ilo', pag: 'pag' };
+
+/**
+ * The language a phone asked for (?lang= or Accept-Language, in its order of preference), as
+ * one of the languages in use, or null (English). Unknown tags are passed over, never an error.
+ */
+export function chooseLanguage(asked: readonly string[], available: readonly string[]): string | null {
+  for (const raw of asked) {
+    const tag = raw.trim().toLowerCase();
+    const primary = tag.split(/[-_]/)[0] ?? '';
+    if (primary === SOURCE_LANGUAGE) return null;
+    const code = LANGUAGE_ALIASES[primary] ?? primary;
+    if (available.includes(code)) return code;
+  }
+  return null;
+}
+
+/** Accept-Language's tags in order of preference (q=0 left out). */
+export function acceptedLanguages(header: string | undefined): string[] {
+  if (!header) return [];
+  return header.split(',').map((part, i) => {
+    const [tag = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), i };
+  }).filter((t) => t.tag !== '' && t.tag !== '*' && t.q > 0).sort((a, b) => b.q - a.q || a.i - b.i).map((t) => t.tag);
+}
 
 /** The collections with farmer-facing text, and which of their fields are translated. */
 export const TRANSLATED_COLLECTIONS = ['rice_local_pests', 'rice_local_diseases', 'rice_seed_varieties', 'maintenance'] as const;
@@ -119,6 +142,7 @@ export const LANGUAGE_TEXTS = {
     sourceChanged: 'The English changed since this file was exported; the translation is kept and marked "English changed since".',
     noUnits: 'The file holds no translation units.',
     tooManyUnits: `At most ${LANGUAGE_LIMITS.maxImportUnits} units a file.`,
+    reviewed: (collections: string) => `Changes to ${collections} need review before the farmer app sees them: translate those records in the editor, where each translation waits for review.`,
     hasErrors: (n: number) => `${n} ${n === 1 ? 'unit has' : 'units have'} errors: nothing was imported. Fix them, or import the others only.`,
   },
 } as const;

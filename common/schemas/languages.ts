@@ -68,3 +68,31 @@ export const translationStatusListSchema = z.object({
   items: z.array(z.object({ recordId: z.string(), name: z.string(), fields: z.number().int(), missing: z.number().int(), stale: z.number().int() })),
 });
 export type TranslationStatusList = z.infer<typeof translationStatusListSchema>;
+
+export const translationFileQuerySchema = z.object({
+  lang: languageCodeSchema,
+  format: z.enum(['xliff', 'csv', 'xlsx']).default('xliff'),
+});
+
+export const translationImportQuerySchema = z.object({
+  lang: languageCodeSchema,
+  /** stop (the default): nothing is written while a unit has an error; skip: the others are. */
+  onErrors: z.enum(['stop', 'skip']).default('stop'),
+});
+
+export const translationImportPreviewSchema = z.object({
+  fileName: z.string(),
+  lang: z.string(),
+  units: z.number().int(),
+  counts: z.object({ changed: z.number().int(), unchanged: z.number().int(), error: z.number().int() }),
+  rows: z.array(z.object({
+    index: z.number().int(), unit: z.string(), record: z.string().nullable(), field: z.string().nullable(),
+    status: z.enum(['new', 'updated', 'removed', 'unchanged', 'error']), error: z.string().nullable(),
+  })),
+});
+export type TranslationImportPreview = z.infer<typeof translationImportPreviewSchema>;
+
+export const translationImportReportSchema = z.object({
+  fileName: z.string(), lang: z.string(), changed: z.number().int(), unchanged: z.number().int(), skipped: z.number().int(),
+});
+export type TranslationImportReport = z.infer<typeof translationImportReportSchema>;

@@ -4,14 +4,22 @@ import { varietySchema } from './varieties.js';
 /** The read-only content API for the farmer app (no session). Field names follow SPEC.md section 3. */
 export const syncQuerySchema = z.object({
   updatedSince: z.iso.datetime({ offset: true, error: 'updatedSince must be an ISO-8601 date-time, e.g. 2025-01-31T00:00:00Z' }).optional(),
+  /** A language (fil, pam, ilo, pag, tl…; else Accept-Language): each text in it where translated, else English. An unknown one is English. */
+  lang: z.string().max(64).optional(),
 });
+
+/**
+ * With a language asked: the language each translated field came in ('en' where it is not
+ * translated yet); for a list of option values, one per value.
+ */
+const fieldLanguagesSchema = z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional();
 
 export const varietyQuerySchema = syncQuerySchema.extend({
   recommendedInTarlac: z.enum(['true', 'false'], { error: 'recommendedInTarlac must be true or false' }).optional(),
 });
 
 /** A variety as the app sees it: the console's own shape without the edit bookkeeping. */
-export const publicVarietySchema = varietySchema.omit({ version: true });
+export const publicVarietySchema = varietySchema.omit({ version: true }).extend({ fieldLanguages: fieldLanguagesSchema });
 
 export const publicImageSchema = z.object({
   id: z.string(),
@@ -37,6 +45,7 @@ export const publicCatalogEntrySchema = z.object({
   images: z.array(publicImageSchema),
   createdAt: z.string(),
   updatedAt: z.string().nullable(),
+  fieldLanguages: fieldLanguagesSchema,
 });
 
 const page = <T extends z.ZodType>(item: T) => z.object({
@@ -45,6 +54,8 @@ const page = <T extends z.ZodType>(item: T) => z.object({
   deleted: z.array(z.string()),
   /** Pass this as the next `updatedSince`. */
   serverTime: z.string(),
+  /** The language asked and served (where translated), when one was asked. */
+  language: z.string().optional(),
 });
 
 export const publicVarietiesSchema = page(publicVarietySchema);
@@ -56,4 +67,6 @@ export const publicOptionsSchema = z.object({
   yearReleases: z.array(z.string()),
   /** The parts of the rice plant a disease's affectedParts name, in the department's order. */
   affectedParts: z.array(z.string()),
+  language: z.string().optional(),
+  fieldLanguages: fieldLanguagesSchema,
 });

@@ -23,10 +23,8 @@ function translated(kind: CatalogKind): TranslatedPart {
       if (changed) cmd.publish({ topic: collection, id, op: 'update' });
       return changed;
     },
-    async snapshot(trx, id) {
-      const current = (await adapter.current(trx, [id])).get(id);
-      if (!current) throw new Error(`${collection} ${id} has no state`);
-      return current.snapshot;
+    async snapshots(db, ids) {
+      return new Map([...await adapter.current(db, ids)].map(([id, state]) => [id, state.snapshot]));
     },
   };
 }

@@ -33,10 +33,8 @@ const optionLists: TranslatedPart = {
     if (changed) cmd.publish({ topic: 'maintenance', id: docId, op: 'update' });
     return changed;
   },
-  async snapshot(trx, docId) {
-    const current = (await versioned[0]!.current(trx, [docId])).get(docId);
-    if (!current) throw new Error(`option lists ${docId} have no state`);
-    return current.snapshot;
+  async snapshots(db, ids) {
+    return new Map([...await versioned[0]!.current(db, ids)].map(([id, state]) => [id, state.snapshot]));
   },
 };
 

@@ -6,6 +6,7 @@ import {
 } from '../../../common/schemas/public.js';
 import { fail } from '../../platform/http/errors.js';
 import { contentEtag, etagMatches } from '../../platform/http/etag.js';
+import { requestedLanguage } from './localize.js';
 import { createPublicService } from './service.js';
 
 const PREFIX = '/api/public/v1';
@@ -57,6 +58,17 @@ const routes: FastifyPluginAsync = async (app) => {
     return reply.code(204).send();
   });
 
+  /**
+   * The language to answer in (?lang=, else Accept-Language; unknown ones are English). The
+   * answer varies by Accept-Language, and says its language.
+   */
+  async function language(request: FastifyRequest, reply: FastifyReply, lang: string | undefined): Promise<string | null> {
+    const chosen = await requestedLanguage(app.ctx, lang, request.headers['accept-language']);
+    reply.header('vary', reply.getHeader('vary') ? `${String(reply.getHeader('vary'))}, Accept-Language` : 'Accept-Language');
+    reply.header('content-language', chosen ?? 'en');
+    return chosen;
+  }
+
   const since = (q: { updatedSince?: string | undefined }) => (q.updatedSince ? new Date(q.updatedSince).toISOString() : undefined);
 
   r.get(`${PREFIX}/varieties`, {
@@ -64,7 +76,7 @@ const routes: FastifyPluginAsync = async (app) => {
     schema: { tags: ['public'], summary: 'Rice varieties (not deleted); filter by recommendedInTarlac; delta by updatedSince', querystring: varietyQuerySchema, response: { 200: publicVarietiesSchema, 304: z.null() } },
   }, async (request, reply) => {
     const q = request.query;
-    const body = await service.varieties(since(q), q.recommendedInTarlac === undefined ? undefined : q.recommendedInTarlac === 'true');
+    const body = await service.varieties(since(q), q.recommendedInTarlac === undefined ? undefined : q.recommendedInTarlac === 'true', await language(request, reply, q.lang));
     return withEtag(request, reply, body);
   });
 
@@ -72,13 +84,13 @@ const routes: FastifyPluginAsync = async (app) => {
     r.get(`${PREFIX}/${path}`, {
       config,
       schema: { tags: ['public'], summary: `${label} with display and thumbnail image URLs; delta by updatedSince`, querystring: syncQuerySchema, response: { 200: publicCatalogSchema, 304: z.null() } },
-    }, async (request, reply) => withEtag(request, reply, await service.catalog(collection, since(request.query))));
+    }, async (request, reply) => withEtag(request, reply, await service.catalog(collection, since(request.query), await language(request, reply, request.query.lang))));
   }
 
   r.get(`${PREFIX}/options`, {
     config,
-    schema: { tags: ['public'], summary: 'The option lists the app filters by', response: { 200: publicOptionsSchema, 304: z.null() } },
-  }, async (request, reply) => withEtag(request, reply, await service.options()));
+    schema: { tags: ['public'], summary: 'The option lists the app filters by', querystring: z.object({ lang: z.string().max(64).optional() }), response: { 200: publicOptionsSchema, 304: z.null() } },
+  }, async (request, reply) => withEtag(request, reply, await service.options(await language(request, reply, request.query.lang))));
 
   r.get(`${PREFIX}/images/:id/:variant`, {
     config,

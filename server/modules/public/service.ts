@@ -3,7 +3,11 @@ import type { AppContext } from '../../platform/http/context.js';
 import { parseList } from '../catalog/presenter.js';
 import { getDiseaseEnums, getVarietyEnums } from '../maintenance/option-lists.js';
 import { presentVariety } from '../varieties/presenter.js';
+import { localizer } from './localize.js';
 import { publicCatalogItem, publicVariety } from './presenter.js';
+
+/** A variety's fields holding option values, and their lists. */
+const VARIETY_LISTS = { season: 'seasons', environment: 'environments', plantingMethod: 'plantingMethods' };
 import { publicRepository as repo } from './repository.js';
 import { photoReads } from '../photos/repository/reads.js';
 
@@ -17,17 +21,19 @@ export function createPublicService(ctx: AppContext) {
   const imageUrl = (id: string, variant: 'display' | 'thumbnail') => `/api/public/v1/images/${id}/${variant}`;
 
   return {
-    async varieties(since: string | undefined, recommended: boolean | undefined) {
+    async varieties(since: string | undefined, recommended: boolean | undefined, lang: string | null) {
       const serverTime = new Date().toISOString();
       const rows = await repo.changedVarieties(db, since, recommended);
+      const items = rows.map((row) => publicVariety(presentVariety(row)));
       return {
-        items: rows.map((row) => publicVariety(presentVariety(row))),
+        ...(lang ? { language: lang } : {}),
+        items: lang ? await (await localizer(ctx, lang)).records('rice_seed_varieties', items, VARIETY_LISTS) : items,
         deleted: since ? await repo.deletedSince(db, 'rice_seed_varieties', since) : [],
         serverTime,
       };
     },
 
-    async catalog(collection: CatalogCollection, since: string | undefined) {
+    async catalog(collection: CatalogCollection, since: string | undefined, lang: string | null) {
       let serverTime = new Date().toISOString();
       const rows = await repo.changedCatalog(db, collection, since);
       const images = await photoReads.variantsOfEntries(db, rows.map((r) => r.id));
@@ -39,14 +45,19 @@ export function createPublicService(ctx: AppContext) {
         list.push({ id: img.id, displayUrl: imageUrl(img.id, 'display'), thumbnailUrl: imageUrl(img.id, 'thumbnail'), width: img.width, height: img.height });
         byEntry.set(img.entryId, list);
       }
+      const items = rows.map((r) => publicCatalogItem({ ...r, affectedParts: parseList(r.affectedParts) }, byEntry.get(r.id) ?? []));
       return {
-        items: rows.map((r) => publicCatalogItem({ ...r, affectedParts: parseList(r.affectedParts) }, byEntry.get(r.id) ?? [])),
+        ...(lang ? { language: lang } : {}),
+        items: lang ? await (await localizer(ctx, lang)).records(collection, items, { affectedParts: 'affectedParts' }) : items,
         deleted: since ? await repo.deletedSince(db, collection, since) : [],
         serverTime,
       };
     },
 
-    options: async () => ({ ...await getVarietyEnums(db), ...await getDiseaseEnums(db) }),
+    async options(lang: string | null) {
+      const lists = { ...await getVarietyEnums(db), ...await getDiseaseEnums(db) };
+      return lang ? { language: lang, ...(await localizer(ctx, lang)).options(lists) } : lists;
+    },
 
     variantKey: (imageId: string, variant: 'display' | 'thumbnail') => repo.publicVariant(db, imageId, variant),
   };

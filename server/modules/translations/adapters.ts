@@ -32,8 +32,8 @@ export interface TranslatedPart {
    * sync brings it); its live event is queued on `cmd`.
    */
   touch(trx: Transaction<Database>, recordId: string, version: number, now: string, cmd: Command): Promise<number>;
-  /** The record's snapshot as versions keep it, translations included, after the save. */
-  snapshot(trx: Transaction<Database>, recordId: string): Promise<Snapshot>;
+  /** Records' snapshots as versions keep them, translations included (after the save, in its transaction). */
+  snapshots(db: AppContext['db'] | Transaction<Database>, recordIds: readonly string[]): Promise<Map<string, Snapshot>>;
 }
 
 let loading: Promise<Map<TranslatedCollection, TranslatedPart>> | null = null;

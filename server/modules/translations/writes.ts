@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { LANGUAGE_TEXTS, translationKeyLabel, type TranslatedCollection } from '../../../common/languages.js';
+import { LANGUAGE_LIMITS, LANGUAGE_TEXTS, translationKeyLabel, type TranslatedCollection } from '../../../common/languages.js';
 import type { Database } from '../../db/types.js';
 import { fail, invalid } from '../../platform/http/errors.js';
 import { nowIso } from '../../platform/support/clock.js';
@@ -20,6 +20,8 @@ export interface RecordTranslation {
   version: number | null;
   texts: Record<string, string>;
   confirm: readonly string[];
+  /** The English a text was made from, when it is not the current one (an older file imported): kept, so the text is marked. */
+  sources?: Record<string, string>;
 }
 
 /**
@@ -36,28 +38,38 @@ export async function writeTranslations(
   const existing = new Map<string, TranslationRow>();
   for (const row of await repo.ofRecords(trx, collection, changes.map((c) => c.recordId))) existing.set(`${row.recordId}\u0000${row.field}@${row.lang}`, row);
   const now = nowIso();
-  let changed = 0;
-  const versions = [];
-  for (const change of changes) {
+  const planned = changes.map((change) => {
     const source = sources.get(change.recordId);
     if (!source) fail('NOT_FOUND');
-    const { puts, removes, before, after } = planRecord(collection, change, source, existing, actor, now);
-    if (puts.length + removes.length === 0) continue;
-    changed += puts.length + removes.length;
-    await repo.put(trx, puts);
-    await repo.remove(trx, removes.map((field) => ({ collection, recordId: change.recordId, field, lang: change.lang })));
-    // After the rows: a record whose search reads its translations takes the new ones in.
+    return { change, source, ...planRecord(collection, change, source, existing, actor, now) };
+  }).filter((p) => p.puts.length + p.removes.length > 0);
+  if (planned.length === 0) return 0;
+  // The rows first, in a few statements: a record whose search reads its translations then takes them in.
+  await repo.put(trx, planned.flatMap((p) => p.puts));
+  await repo.remove(trx, planned.flatMap((p) => p.removes.map((field) => ({ collection, recordId: p.change.recordId, field, lang: p.change.lang }))));
+  for (const { change, source } of planned) {
     const moved = await part.touch(trx, change.recordId, change.version ?? source.version, now, cmd);
     if (moved === 0) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: source.version });
-    const auditId = await cmd.audit({
-      action: 'UPDATE', collection, documentId: change.recordId, documentName: source.name,
-      description: `Translated ${Object.keys(after).map((k) => translationKeyLabel(collection, k)).join(', ')} of "${source.name}"`,
-      changes: { before, after }, details: { language: change.lang },
-    });
-    versions.push({ collection, documentId: change.recordId, recordVersion: (change.version ?? source.version) + 1, auditId, actor, snapshot: await part.snapshot(trx, change.recordId), kind: 'edit' as const });
   }
-  await recordVersions(trx, versions);
-  return changed;
+  const auditIds = await cmd.auditMany(planned.map(({ change, source, before, after }) => ({
+    action: 'UPDATE' as const, collection, documentId: change.recordId, documentName: source.name,
+    description: `Translated ${Object.keys(after).map((k) => translationKeyLabel(collection, k)).join(', ')} of "${source.name}"`,
+    changes: { before, after }, details: { language: change.lang },
+  })));
+  const snapshots = await part.snapshots(trx, planned.map((p) => p.change.recordId));
+  await recordVersions(trx, planned.map(({ change, source }, i) => ({
+    collection, documentId: change.recordId, recordVersion: (change.version ?? source.version) + 1, auditId: auditIds[i] ?? null, actor,
+    snapshot: snapshots.get(change.recordId)!, kind: 'edit' as const,
+  })));
+  return planned.reduce((n, p) => n + p.puts.length + p.removes.length, 0);
+}
+
+/** The editor's texts checked against the record's translatable fields and the length limit (400 naming the field). */
+export function checkTranslations(source: SourceRecord, texts: Record<string, string>): void {
+  for (const [field, text] of Object.entries(texts)) {
+    if (source.fields[field] === undefined) invalid({ [field]: LANGUAGE_TEXTS.errors.notTranslated });
+    if (text.length > LANGUAGE_LIMITS.maxTextLength) invalid({ [field]: LANGUAGE_TEXTS.errors.tooLong });
+  }
 }
 
 function planRecord(collection: string, change: RecordTranslation, source: SourceRecord, existing: Map<string, TranslationRow>, actor: Actor, now: string) {
@@ -75,8 +87,9 @@ function planRecord(collection: string, change: RecordTranslation, source: Sourc
       if (old) { removes.push(field); before[key(field)] = old.text; after[key(field)] = null; }
       continue;
     }
-    if (old && old.text === text && old.sourceHash === sourceHash(english)) continue;
-    puts.push({ collection, recordId: change.recordId, field, lang: change.lang, text, sourceText: english, sourceHash: sourceHash(english), updatedAt: now, updatedBy: actor.id });
+    const madeFrom = change.sources?.[field] ?? english;
+    if (old && old.text === text && old.sourceHash === sourceHash(madeFrom)) continue;
+    puts.push({ collection, recordId: change.recordId, field, lang: change.lang, text, sourceText: madeFrom, sourceHash: sourceHash(madeFrom), updatedAt: now, updatedBy: actor.id });
     before[key(field)] = old?.text ?? null;
     after[key(field)] = text;
   }

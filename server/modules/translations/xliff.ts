@@ -65,13 +65,18 @@ export async function readXliff(xml: string, lang: string, matchesLang: (tag: st
   const target = doc.targetLanguage ?? '';
   if (!matchesLang(target)) fail('VALIDATION_FAILED', E.wrongTarget(target, lang), { file: E.wrongTarget(target, lang) });
   const units: ReadUnit[] = [];
-  const walk = (entries: Record<string, XliffUnit>) => {
+  const walk = (entries: Record<string, XliffUnit | undefined>) => {
     for (const [id, unit] of Object.entries(entries)) {
+      // A unit with no segment (a file cut short) is no unit: the file is broken.
+      if (!unit || typeof unit !== 'object') fail('VALIDATION_FAILED', E.brokenXml, { file: E.brokenXml });
       if (unit.groupUnits) { walk(unit.groupUnits); continue; }
       const notes = Array.isArray(unit.note) ? unit.note.map(asText) : unit.note === undefined ? [] : [asText(unit.note)];
       units.push({ id, source: asText(unit.source), target: unit.target === undefined ? null : asText(unit.target), staleNoteKept: notes.some((n) => n.startsWith(STALE_NOTE)) });
     }
   };
-  for (const file of Object.values(doc.resources)) walk(file);
+  for (const file of Object.values(doc.resources)) {
+    if (!file || typeof file !== 'object') fail('VALIDATION_FAILED', E.brokenXml, { file: E.brokenXml });
+    walk(file);
+  }
   return units;
 }

@@ -18,10 +18,8 @@ const varieties: TranslatedPart = {
     if (changed) cmd.publish({ topic: VARIETY_TOPIC, id, op: 'update', texts: [before, after] });
     return changed;
   },
-  async snapshot(trx, id) {
-    const current = (await versioned[0]!.current(trx, [id])).get(id);
-    if (!current) throw new Error(`variety ${id} has no state`);
-    return current.snapshot;
+  async snapshots(db, ids) {
+    return new Map([...await versioned[0]!.current(db, ids)].map(([id, state]) => [id, state.snapshot]));
   },
 };
 

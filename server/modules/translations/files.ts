@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import { COLLECTIONS } from '../../../common/collections.js';
+import { LANGUAGE_LIMITS, LANGUAGE_TEXTS, TRANSLATED_FIELDS, optionFieldLabel, type TranslatedCollection } from '../../../common/languages.js';
+import { MAINTENANCE } from '../../../common/maintenance.js';
+import type { TranslationImportPreview, TranslationImportReport } from '../../../common/schemas/languages.js';
+import type { AppContext } from '../../platform/http/context.js';
+import { fail } from '../../platform/http/errors.js';
+import { openTable } from '../../platform/spreadsheets/table-reader.js';
+import type { Actor } from '../../platform/writes/audit.js';
+import { runCommand } from '../../platform/writes/command.js';
+import { translatedCollections, type SourceRecord } from './adapters.js';
+import { translationsRepository as repo } from './repository.js';
+import { sourceHash, writeTranslations, type RecordTranslation } from './writes.js';
+import { parseUnitId, readXliff, type FileUnit, type ReadUnit } from './xliff.js';
+
+export const FILE_COLUMNS = { unit: 'Unit', collection: 'Collection', record: 'Record', field: 'Field', source: 'English', target: 'Translation', status: 'Status', sourceThen: 'English then' } as const;
+const STATUS = { missing: LANGUAGE_TEXTS.missing, stale: LANGUAGE_TEXTS.stale, translated: LANGUAGE_TEXTS.translated } as const;
+
+const collectionLabel = (c: TranslatedCollection) => (c === 'maintenance' ? MAINTENANCE.title : COLLECTIONS[c].label);
+const fieldLabel = (c: TranslatedCollection, field: string) => (c === 'maintenance' ? optionFieldLabel(field) : TRANSLATED_FIELDS[c][field] ?? field);
+
+/** Every farmer-facing field with English, in one language: the translators' file. */
+export async function languageUnits(ctx: AppContext, lang: string): Promise<FileUnit[]> {
+  const units: FileUnit[] = [];
+  for (const [collection, part] of await translatedCollections()) {
+    const sources = await part.sources(ctx.db);
+    const rows = new Map((await repo.ofCollection(ctx.db, collection, lang)).map((r) => [`${r.recordId}\u0000${r.field}`, r]));
+    for (const [recordId, source] of sources) {
+      for (const [field, english] of Object.entries(source.fields)) {
+        const row = rows.get(`${recordId}\u0000${field}`);
+        units.push({
+          collection, recordId, field, context: `${collectionLabel(collection)}: ${source.name}: ${fieldLabel(collection, field)}`,
+          source: english, target: row?.text ?? '', stale: row && row.sourceHash !== sourceHash(english) ? { sourceThen: row.sourceText } : null,
+        });
+      }
+    }
+  }
+  return units;
+}
+
+export const unitStatus = (u: FileUnit) => (!u.target ? STATUS.missing : u.stale ? STATUS.stale : STATUS.translated);
+
+/** A file's units, from XLIFF 2.0 or a CSV/XLSX with the export's columns. */
+async function readUnits(file: string, lang: string, matchesLang: (tag: string) => boolean): Promise<ReadUnit[]> {
+  const stat = await fs.promises.stat(file);
+  if (stat.size > LANGUAGE_LIMITS.maxImportBytes) fail('PAYLOAD_TOO_LARGE');
+  const head = Buffer.alloc(512);
+  const handle = await fs.promises.open(file, 'r');
+  const { bytesRead } = await handle.read(head, 0, 512, 0).finally(() => handle.close());
+  const start = head.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (start.startsWith('<')) return readXliff(await fs.promises.readFile(file, 'utf8'), lang, matchesLang);
+  const table = await openTable(file);
+  const col = (name: string) => table.header.findIndex((h) => h.trim().toLowerCase() === name.toLowerCase());
+  const [unit, source, target, status] = [col(FILE_COLUMNS.unit), col(FILE_COLUMNS.source), col(FILE_COLUMNS.target), col(FILE_COLUMNS.status)];
+  if (unit < 0 || target < 0) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.noUnits, { file: LANGUAGE_TEXTS.import.noUnits });
+  const units: ReadUnit[] = [];
+  const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  for await (const row of table.rows) {
+    units.push({ id: text(row.cells[unit]).trim(), source: source < 0 ? '' : text(row.cells[source]), target: text(row.cells[target]), staleNoteKept: status >= 0 && text(row.cells[status]).trim() === STATUS.stale });
+  }
+  return units;
+}
+
+interface Planned { preview: TranslationImportPreview; changes: Map<TranslatedCollection, RecordTranslation[]> }
+
+/**
+ * What an import would do: each unit checked (a known record and field, the file's language),
+ * and the changes grouped by record. A unit whose translation is unchanged, or that keeps the
+ * export's "English changed since" mark with its text as it was, changes nothing.
+ */
+export async function planImport(ctx: AppContext, file: string, fileName: string, lang: string, matchesLang: (tag: string) => boolean): Promise<Planned> {
+  const units = await readUnits(file, lang, matchesLang);
+  if (units.length === 0) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.noUnits, { file: LANGUAGE_TEXTS.import.noUnits });
+  if (units.length > LANGUAGE_LIMITS.maxImportUnits) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.tooManyUnits, { file: LANGUAGE_TEXTS.import.tooManyUnits });
+  const parts = await translatedCollections();
+  const sources = new Map<string, Map<string, SourceRecord>>();
+  const existing = new Map<string, { text: string; sourceHash: string }>();
+  for (const [collection, part] of parts) {
+    sources.set(collection, await part.sources(ctx.db));
+    for (const r of await repo.ofCollection(ctx.db, collection, lang)) existing.set(`${collection}/${r.recordId}/${r.field}`, r);
+  }
+  const rows: TranslationImportPreview['rows'] = [];
+  const changes = new Map<TranslatedCollection, Map<string, RecordTranslation>>();
+  const counts = { changed: 0, unchanged: 0, error: 0 };
+  units.forEach((u, i) => {
+    const key = parseUnitId(u.id);
+    const source = key ? sources.get(key.collection)?.get(key.recordId) : undefined;
+    const english = key && source ? source.fields[key.field] : undefined;
+    if (!key || !source || english === undefined) {
+      counts.error += 1;
+      rows.push({ index: i + 1, unit: u.id, record: null, field: null, status: 'error', error: LANGUAGE_TEXTS.import.unknownUnit });
+      return;
+    }
+    const collection = key.collection as TranslatedCollection;
+    const text = (u.target ?? '').trim();
+    const old = existing.get(`${key.collection}/${key.recordId}/${key.field}`);
+    const stale = old ? old.sourceHash !== sourceHash(english) : false;
+    const unchanged = text === '' ? !old : old !== undefined && old.text === text && (!stale || u.staleNoteKept);
+    const base = { index: i + 1, unit: u.id, record: source.name, field: fieldLabel(collection, key.field) };
+    if (unchanged || (text === '' && u.target === null)) {
+      counts.unchanged += 1;
+      rows.push({ ...base, status: 'unchanged', error: null });
+      return;
+    }
+    counts.changed += 1;
+    rows.push({ ...base, status: text === '' ? 'removed' : old ? 'updated' : 'new', error: u.source && u.source !== english ? LANGUAGE_TEXTS.import.sourceChanged : null });
+    const byRecord = changes.get(collection) ?? new Map<string, RecordTranslation>();
+    const change = byRecord.get(key.recordId) ?? { recordId: key.recordId, lang, version: null, texts: {}, confirm: [], sources: {} };
+    change.texts[key.field] = text;
+    // A translation made from older English keeps that English: it is marked until it is updated again.
+    if (u.source && u.source !== english) change.sources![key.field] = u.source;
+    byRecord.set(key.recordId, change);
+    changes.set(collection, byRecord);
+  });
+  return {
+    preview: { fileName, lang, units: units.length, counts, rows },
+    changes: new Map([...changes].map(([c, m]) => [c, [...m.values()]])),
+  };
+}
+
+/** The import: every change in one transaction (a version and an audit entry per record, one IMPORT entry). */
+export async function commitImport(ctx: AppContext, planned: Planned, onErrors: 'stop' | 'skip', actor: Actor): Promise<TranslationImportReport> {
+  const { preview } = planned;
+  if (preview.counts.error > 0 && onErrors === 'stop') fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.hasErrors(preview.counts.error), { file: LANGUAGE_TEXTS.import.hasErrors(preview.counts.error) });
+  const parts = await translatedCollections();
+  const changed = await runCommand(ctx, actor, async (trx, cmd) => {
+    let n = 0;
+    for (const [collection, changes] of planned.changes) n += await writeTranslations(trx, cmd, parts.get(collection)!, changes, actor);
+    if (n > 0) {
+      await cmd.audit({
+        action: 'IMPORT', collection: 'translations', documentId: preview.lang, documentName: preview.fileName,
+        description: `Imported ${preview.lang} translations from ${preview.fileName}: ${n} changed, ${preview.counts.unchanged} unchanged, ${preview.counts.error} left out`,
+        details: { lang: preview.lang, ...preview.counts },
+      });
+    }
+    return n;
+  });
+  return { fileName: preview.fileName, lang: preview.lang, changed, unchanged: preview.counts.unchanged, skipped: preview.counts.error };
+}
