@@ -2,7 +2,7 @@ import type { AccountsTable, LoginChallengesTable, PasswordResetTokensTable, Rec
 import type { AuditChainLinksTable, AuditChainTable, AuditLogsTable, AuditPendingTable, AuditVerificationsTable, BackupRunsTable } from './types/audit.js';
 import type { CatalogDraftPhotosTable, CatalogDraftsTable, CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, RecordVersionsTable, VarietiesTable, VarietySearchGramsTable } from './types/content.js';
 import type { ModelEvaluationsTable, ModelPredictionsTable, ModelPublicationsTable, ScannerModelsTable } from './types/models.js';
-import type { LanguagesTable, TranslationsTable } from './types/languages.js';
+import type { LanguagesTable, TranslationStampsTable, TranslationsTable } from './types/languages.js';
 import type { PendingChangesTable, ReviewPhotoHoldsTable, ReviewSettingsTable } from './types/review.js';
 import type { ScanReportCountsTable, ScanReportModelsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
 
@@ -50,4 +50,5 @@ export interface Database {
   review_photo_holds: ReviewPhotoHoldsTable;
   languages: LanguagesTable;
   translations: TranslationsTable;
+  translation_stamps: TranslationStampsTable;
 }

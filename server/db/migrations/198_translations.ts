@@ -31,9 +31,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('translations_pk', ['collection', 'recordId', 'field', 'lang'])
     .execute();
   await db.schema.createIndex('translations_lang').on('translations').columns(['lang', 'collection', 'recordId']).execute();
+  // Moved by every write of a collection's translations in a language, in its transaction: a
+  // reader may keep that collection's texts in memory while the stamp it read them at is current.
+  await db.schema.createTable('translation_stamps')
+    .addColumn('collection', 'text', (c) => c.notNull())
+    .addColumn('lang', 'text', (c) => c.notNull())
+    .addColumn('stamp', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('translation_stamps_pk', ['collection', 'lang'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('translation_stamps').execute();
   await db.schema.dropTable('translations').execute();
   await db.schema.dropTable('languages').execute();
 }

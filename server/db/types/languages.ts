@@ -20,3 +20,9 @@ export interface TranslationsTable {
   updatedAt: string;
   updatedBy: string | null;
 }
+
+export interface TranslationStampsTable {
+  collection: string;
+  lang: string;
+  stamp: string;
+}

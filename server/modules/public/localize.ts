@@ -5,12 +5,34 @@ import { translationsRepository } from '../translations/repository.js';
 type Values = Record<string, unknown>;
 export type FieldLanguages = Record<string, string | string[]>;
 
+/**
+ * A collection's texts in a language, kept per process and read again when the collection's
+ * stamp (moved in every translation write's transaction) is not the one they were read at: one
+ * primary-key read a request, and never an older text than the database has.
+ */
+const cached = new WeakMap<AppContext['db'], Map<string, { stamp: string; texts: Map<string, Map<string, string>> }>>();
+
+async function textsOf(ctx: AppContext, collection: string, lang: string): Promise<Map<string, Map<string, string>>> {
+  let mine = cached.get(ctx.db);
+  if (!mine) { mine = new Map(); cached.set(ctx.db, mine); }
+  const key = `${collection}\u0000${lang}`;
+  const stamp = await translationsRepository.stampOf(ctx.db, collection, lang);
+  const hit = mine.get(key);
+  if (hit && hit.stamp === stamp) return hit.texts;
+  const texts = await translationsRepository.textsOfCollection(ctx.db, collection, lang);
+  mine.set(key, { stamp, texts });
+  return texts;
+}
+
+async function languagesInUse(ctx: AppContext): Promise<string[]> {
+  return (await translationsRepository.languages(ctx.db)).filter((l) => Number(l.enabled) === 1).map((l) => l.code);
+}
+
 /** The language a request asked for (?lang=, else Accept-Language) among those in use, or null (English). */
 export async function requestedLanguage(ctx: AppContext, lang: string | undefined, acceptLanguage: string | undefined): Promise<string | null> {
   const asked = lang ? [lang] : acceptedLanguages(acceptLanguage);
   if (asked.length === 0) return null;
-  const available = (await translationsRepository.languages(ctx.db)).filter((l) => Number(l.enabled) === 1).map((l) => l.code);
-  return chooseLanguage(asked, available);
+  return chooseLanguage(asked, await languagesInUse(ctx));
 }
 
 /**
@@ -20,9 +42,7 @@ export async function requestedLanguage(ctx: AppContext, lang: string | undefine
  */
 export async function localizer(ctx: AppContext, lang: string) {
   const options = new Map<string, string>();
-  for (const docId of Object.keys(TRANSLATED_LISTS)) {
-    for (const row of await translationsRepository.ofRecords(ctx.db, 'maintenance', [docId], lang)) options.set(row.field, row.text);
-  }
+  for (const doc of (await textsOf(ctx, 'maintenance', lang)).values()) for (const [field, text] of doc) options.set(field, text);
   const listValues = (list: string, values: unknown): { values: string[]; langs: string[] } => {
     const english = Array.isArray(values) ? values.map(String) : [];
     const out = english.map((v) => options.get(optionField(list, v)));
@@ -32,13 +52,7 @@ export async function localizer(ctx: AppContext, lang: string) {
   return {
     /** Records of a collection: their translated fields, and option values of the lists named (field → list). */
     async records<T extends Values & { id: string }>(collection: 'rice_local_pests' | 'rice_local_diseases' | 'rice_seed_varieties', items: T[], lists: Record<string, string>): Promise<Array<T & { fieldLanguages: FieldLanguages }>> {
-      const rows = await translationsRepository.ofRecords(ctx.db, collection, items.map((i) => i.id), lang);
-      const byRecord = new Map<string, Map<string, string>>();
-      for (const r of rows) {
-        const mine = byRecord.get(r.recordId) ?? new Map<string, string>();
-        mine.set(r.field, r.text);
-        byRecord.set(r.recordId, mine);
-      }
+      const byRecord = await textsOf(ctx, collection, lang);
       const fields = Object.keys(TRANSLATED_FIELDS[collection]);
       return items.map((item) => {
         const mine = byRecord.get(item.id);

@@ -36,6 +36,29 @@ export const translationsRepository = {
     return q.execute();
   },
 
+  /** A collection's translations in a language changed: its stamp moves (in the write's transaction). */
+  async stamp(trx: Db, collection: string, langs: readonly string[], stamp: string): Promise<void> {
+    for (const lang of new Set(langs)) {
+      await trx.insertInto('translation_stamps').values({ collection, lang, stamp })
+        .onConflict((oc) => oc.columns(['collection', 'lang']).doUpdateSet({ stamp })).execute();
+    }
+  },
+
+  async stampOf(db: Db, collection: string, lang: string): Promise<string> {
+    return (await db.selectFrom('translation_stamps').select('stamp').where('collection', '=', collection).where('lang', '=', lang).executeTakeFirst())?.stamp ?? '';
+  },
+
+  /** Every text of a collection in one language: recordId → field → text. */
+  async textsOfCollection(db: Db, collection: string, lang: string): Promise<Map<string, Map<string, string>>> {
+    const out = new Map<string, Map<string, string>>();
+    for (const r of await db.selectFrom('translations').select(['recordId', 'field', 'text']).where('lang', '=', lang).where('collection', '=', collection).execute()) {
+      const mine = out.get(r.recordId) ?? new Map<string, string>();
+      mine.set(r.field, r.text);
+      out.set(r.recordId, mine);
+    }
+    return out;
+  },
+
   async put(trx: Db, rows: readonly TranslationRow[]): Promise<void> {
     for (const part of chunks(rows, 200)) {
       await trx.insertInto('translations').values([...part]).onConflict((oc) => oc.columns(['collection', 'recordId', 'field', 'lang']).doUpdateSet((eb) => ({

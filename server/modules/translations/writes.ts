@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import { LANGUAGE_LIMITS, LANGUAGE_TEXTS, translationKeyLabel, type TranslatedCollection } from '../../../common/languages.js';
 import type { Database } from '../../db/types.js';
 import { fail, invalid } from '../../platform/http/errors.js';
-import { nowIso } from '../../platform/support/clock.js';
+import { newId, nowIso } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import type { Command } from '../../platform/writes/command.js';
 import { recordVersions } from '../versions/record.js';
@@ -47,6 +47,7 @@ export async function writeTranslations(
   // The rows first, in a few statements: a record whose search reads its translations then takes them in.
   await repo.put(trx, planned.flatMap((p) => p.puts));
   await repo.remove(trx, planned.flatMap((p) => p.removes.map((field) => ({ collection, recordId: p.change.recordId, field, lang: p.change.lang }))));
+  await repo.stamp(trx, collection, planned.map((p) => p.change.lang), newId());
   for (const { change, source } of planned) {
     const moved = await part.touch(trx, change.recordId, change.version ?? source.version, now, cmd);
     if (moved === 0) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: source.version });

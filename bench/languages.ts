@@ -1,0 +1,81 @@
+/**
+ * npm run bench:languages — the farmer app's diseases list in English and in Filipino.
+ *
+ * On each engine (--engines sqlite,postgres): --records diseases, each with --photos photos and
+ * its five farmer-facing fields; Filipino translations of --share of those fields (the rest
+ * falls back to English), and of the affected parts. Then GET /api/public/v1/diseases and
+ * GET /api/public/v1/diseases?lang=fil through the real routes (app.inject), --requests times
+ * each, interleaved: p50, p99 and the ratio of the p99s (the budget: Filipino at most 20% above English).
+ *
+ * Options: --records 100  --photos 3  --share 0.7  --requests 400  --engines sqlite,postgres
+ */
+import { benchDatabase, benchEngines, benchPgUrl, option, percentile } from './support.js';
+
+const PG = benchPgUrl();
+const ENGINES = benchEngines();
+const RECORDS = Number(option('records', '100'));
+const PHOTOS = Number(option('photos', '3'));
+const SHARE = Number(option('share', '0.7'));
+const REQUESTS = Number(option('requests', '400'));
+const FIELDS = ['name', 'description', 'cause', 'symptoms', 'treatments'] as const;
+
+async function runEngine(engine: 'sqlite' | 'postgres') {
+  const target = await benchDatabase(engine, PG, 'palayan-bench-languages-');
+  const { loadConfig } = await import('../server/config.js');
+  const { buildApp } = await import('../server/app.js');
+  const { app, ctx } = await buildApp(loadConfig({}, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent', publicRateLimitPerMinute: 1_000_000 }), { logger: false });
+  try {
+    const now = new Date().toISOString();
+    const text = (field: string, i: number) => `${field} of disease ${i}: ${'Lesions spread along the leaf blade and turn grey. '.repeat(4)}`;
+    const ids = Array.from({ length: RECORDS }, (_, i) => `bench-disease-${String(i).padStart(4, '0')}`);
+    await ctx.db.insertInto('rice_local_diseases').values(ids.map((id, i) => ({
+      id, name: `Disease ${i}`, description: text('description', i), cause: text('cause', i), symptoms: text('symptoms', i), treatments: text('treatments', i),
+      affectedParts: JSON.stringify(['Leaf', 'Stem']), createdAt: now, updatedAt: now,
+    }))).execute();
+    const photos = ids.flatMap((id) => Array.from({ length: PHOTOS }, (_, k) => ({
+      id: `${id}-p${k}`, collection: 'rice_local_diseases', entryId: id, position: k, status: 'ready', originalKey: `rice_disease/bench/${id}-${k}.jpg`,
+      displayKey: `rice_disease/_variants/${id}-${k}_display.jpg`, thumbKey: `rice_disease/_variants/${id}-${k}_thumb.jpg`, externalUrl: null, mimeType: 'image/jpeg',
+      sizeBytes: 300_000, width: 1600, height: 1200, originalName: `IMG_${k}.jpg`, sha256: `sha-${id}-${k}`, uploadedBy: null, createdAt: now, linkedAt: now,
+    })));
+    for (let i = 0; i < photos.length; i += 200) await ctx.db.insertInto('catalog_images').values(photos.slice(i, i + 200)).execute();
+    const rows = ids.flatMap((id, i) => FIELDS.filter((_, f) => ((i * FIELDS.length + f) % 10) / 10 < SHARE).map((field) => ({
+      collection: 'rice_local_diseases', recordId: id, field, lang: 'fil', text: `Salin: ${text(field, i)}`, sourceText: text(field, i), sourceHash: 'bench', updatedAt: now, updatedBy: null,
+    })));
+    for (let i = 0; i < rows.length; i += 200) await ctx.db.insertInto('translations').values(rows.slice(i, i + 200)).execute();
+    await ctx.db.insertInto('translations').values(['Leaf', 'Stem'].map((v, k) => ({
+      collection: 'maintenance', recordId: 'rice_diseases_enums', field: `affectedParts:${v}`, lang: 'fil', text: ['Dahon', 'Tangkay'][k]!, sourceText: v, sourceHash: 'bench', updatedAt: now, updatedBy: null,
+    }))).execute();
+
+    const timed = async (url: string) => {
+      const started = performance.now();
+      const res = await app.inject({ url });
+      const ms = performance.now() - started;
+      if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body.slice(0, 200)}`);
+      return { ms, bytes: res.rawPayload.length };
+    };
+    for (let w = 0; w < 20; w += 1) { await timed('/api/public/v1/diseases'); await timed('/api/public/v1/diseases?lang=fil'); }
+    const en: number[] = [];
+    const fil: number[] = [];
+    let sizes = { en: 0, fil: 0 };
+    for (let r = 0; r < REQUESTS; r += 1) {
+      const a = await timed('/api/public/v1/diseases');
+      const b = await timed('/api/public/v1/diseases?lang=fil');
+      en.push(a.ms);
+      fil.push(b.ms);
+      sizes = { en: a.bytes, fil: b.bytes };
+    }
+    return { engine, translations: rows.length, en: { p50: percentile(en, 50), p99: percentile(en, 99) }, fil: { p50: percentile(fil, 50), p99: percentile(fil, 99) }, sizes };
+  } finally {
+    await app.close();
+    await target.drop();
+  }
+}
+
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+for (const engine of ENGINES) {
+  const r = await runEngine(engine);
+  console.log(`\n${engine}: ${RECORDS} diseases, ${r.translations} Filipino translations (${Math.round(SHARE * 100)}% of the fields)`);
+  console.log(`  English            p50 ${fmt(r.en.p50)}   p99 ${fmt(r.en.p99)}   (${r.sizes.en} bytes)`);
+  console.log(`  ?lang=fil          p50 ${fmt(r.fil.p50)}   p99 ${fmt(r.fil.p99)}   (${r.sizes.fil} bytes)`);
+  console.log(`  p99 ratio          ${(r.fil.p99 / r.en.p99).toFixed(2)}   p50 ratio ${(r.fil.p50 / r.en.p50).toFixed(2)}   (budget p99 ≤ 1.20)`);
+}
