@@ -52,6 +52,8 @@ export const SHELL = {
     diseases: COLLECTIONS.rice_local_diseases.nav.label,
     accounts: COLLECTIONS.accounts.nav.label,
     history: 'History Logs',
+    /** LANGUAGE_TEXTS.completeness (common/languages.ts), here so the login bundle need not hold the languages' texts. */
+    translations: 'Translations',
     maintenance: 'File Maintenance',
     /** MODEL_TEXTS.nav (common/models.ts), here so the login bundle need not hold the models' texts. */
     scannerModels: 'Scanner models',

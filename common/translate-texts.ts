@@ -1,5 +1,5 @@
 import { COLLECTIONS } from './collections.js';
-import type { TranslatedCollection } from './languages.js';
+import { LANGUAGE_TEXTS, type TranslatedCollection } from './languages.js';
 
 /**
  * The browser's texts of the farmers' languages (the editor, the Translations screen, the
@@ -32,7 +32,7 @@ export const TRANSLATE_TEXTS = {
     `${translated} of ${total} translated${stale > 0 ? `, ${stale} ${stale === 1 ? 'needs' : 'need'} update` : ''}`,
 
   screen: {
-    title: 'Translations',
+    title: LANGUAGE_TEXTS.completeness,
     subtitle: 'Find what is missing or needs an update in each language, and exchange files with translators.',
     collection: 'Records',
     optionValues: 'Option values',
@@ -52,7 +52,9 @@ export const TRANSLATE_TEXTS = {
   },
 
   completeness: {
-    title: 'Translations',
+    title: LANGUAGE_TEXTS.completeness,
+    /** The same bars' heading on the Translations screen, whose own title is Translations. */
+    byLanguage: 'By language',
     subtitle: 'Farmer-facing fields per language: translated, needing an update after the English changed, and missing.',
     upToDate: 'Translated',
     stale: 'Needs update',
@@ -77,6 +79,7 @@ export const TRANSLATE_TEXTS = {
     statuses: { new: 'New', updated: 'Updated', removed: 'Removed', unchanged: 'Unchanged', error: 'Error' },
     columns: { unit: 'Unit', record: 'Record', field: 'Field', status: 'Result', details: 'Details' },
     stopOnErrors: 'Import nothing while a unit has an error',
+    blocked: 'Fix the units with errors in the file and choose it again, or import the others only.',
     skipErrors: (n: number) => `Import the others and leave out the ${count(n, 'unit', 'units')} with errors`,
     importButton: (n: number) => `Import ${count(n, 'change', 'changes')}`,
     nothing: 'No unit of this file changes a translation.',

@@ -2,6 +2,9 @@ import { COLLECTION_NAMES, COLLECTIONS } from '../../common/collections';
 import type { Permission } from '../../common/permissions';
 import { SHELL } from '../../common/texts';
 
+/** The Translations screen (src/features/translations), also linked from the dashboard's completeness. */
+export const TRANSLATIONS_PATH = '/dashboard/translations';
+
 export interface NavEntry {
   label: string;
   path: string;
@@ -22,6 +25,7 @@ export const NAV: NavEntry[] = [
   // Changes waiting for a second person before the farmer app sees them (src/features/review).
   { label: SHELL.nav.review, path: '/dashboard/review', permission: 'content.view' },
   { label: SHELL.nav.history, path: '/dashboard/history_logs', permission: 'history.view' },
+  { label: SHELL.nav.translations, path: TRANSLATIONS_PATH, permission: 'content.view' },
   { label: SHELL.nav.maintenance, path: '/dashboard/file_maintenance', permission: 'maintenance.manage' },
   { label: SHELL.nav.scannerModels, path: '/dashboard/scanner_models', permission: 'scannerModels.manage' },
 ];

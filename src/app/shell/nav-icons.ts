@@ -1,4 +1,4 @@
-import { BrainCircuit, Bug, Circle, ClipboardCheck, FileCog, History, LayoutDashboard, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
+import { BrainCircuit, Bug, Circle, ClipboardCheck, FileCog, History, Languages, LayoutDashboard, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
 
 /** The sidebar's icon of each NAV path (kept out of nav.ts, which the login bundle reads). */
 const ICONS: Record<string, LucideIcon> = {
@@ -9,6 +9,7 @@ const ICONS: Record<string, LucideIcon> = {
   '/dashboard/accounts': Users,
   '/dashboard/review': ClipboardCheck,
   '/dashboard/history_logs': History,
+  '/dashboard/translations': Languages,
   '/dashboard/file_maintenance': FileCog,
   '/dashboard/scanner_models': BrainCircuit,
 };

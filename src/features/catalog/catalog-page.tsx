@@ -28,8 +28,11 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
   // ?open=<id> opens an entry's view (links from other screens, such as a model's report).
   const [params, setParams] = useSearchParams();
   const [viewId, setViewId] = useState<string | null>(() => params.get('open'));
+  // The edit dialog's Translate opens the view on its Translate tab.
+  const [viewTab, setViewTab] = useState<'details' | 'translate'>('details');
   const closeView = () => {
     setViewId(null);
+    setViewTab('details');
     if (params.has('open')) setParams((p) => { const next = new URLSearchParams(p); next.delete('open'); return next; }, { replace: true });
   };
   const [formTarget, setFormTarget] = useState<FormTarget | null>(null);
@@ -94,8 +97,9 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
         </>
       )}
 
-      <EntryViewDialog kind={kind} id={viewId} onClose={closeView} />
-      <EntryFormDialog kind={kind} target={formTarget} onClose={() => setFormTarget(null)} />
+      <EntryViewDialog key={`${viewId}:${viewTab}`} kind={kind} id={viewId} tab={viewTab} onClose={closeView} />
+      <EntryFormDialog kind={kind} target={formTarget} onClose={() => setFormTarget(null)}
+        onTranslate={(id) => { setFormTarget(null); setViewTab('translate'); setViewId(id); }} />
       <ConfirmByTyping
         open={deleting !== null}
         onOpenChange={(o) => { if (!o) setDeleting(null); }}

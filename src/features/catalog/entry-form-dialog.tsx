@@ -20,11 +20,13 @@ import { dropDraft, useDraft, useDraftAutosave } from './draft';
 import { DraftOffer, MissingFilesNote } from './draft-offer';
 import type { Draft } from '../../../common/schemas/drafts';
 import { useSentForReview } from '../../components/review/use-sent-for-review';
+import { TRANSLATE_TEXTS } from '../../../common/translate-texts';
+import { Languages } from 'lucide-react';
 
 export type FormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
 
 /** The add/edit dialog of one kind. Edit waits for the entry, then keeps following it live. */
-export function EntryFormDialog({ kind, target, onClose }: { kind: CatalogKind; target: FormTarget | null; onClose(): void }) {
+export function EntryFormDialog({ kind, target, onClose, onTranslate }: { kind: CatalogKind; target: FormTarget | null; onClose(): void; onTranslate(id: string): void }) {
   const editId = target?.mode === 'edit' ? target.id : null;
   const detail = useCatalogEntry(kind, editId);
   // An entry cached from before is read again first: the form edits the version saved since
@@ -39,10 +41,10 @@ export function EntryFormDialog({ kind, target, onClose }: { kind: CatalogKind; 
       </Dialog>
     );
   }
-  return <EntryForm key={editId ?? 'new'} kind={kind} entry={target.mode === 'edit' ? detail.data! : null} onClose={onClose} />;
+  return <EntryForm key={editId ?? 'new'} kind={kind} entry={target.mode === 'edit' ? detail.data! : null} onClose={onClose} onTranslate={onTranslate} />;
 }
 
-function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: CatalogEntryDetail | null; onClose(): void }) {
+function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; entry: CatalogEntryDetail | null; onClose(): void; onTranslate(id: string): void }) {
   const isEdit = entry !== null;
   const formId = useId();
   const toast = useToast();
@@ -81,6 +83,7 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
   const [conflict, setConflict] = useState<{ values: FormValues; currentVersion: number } | null>(null);
   const [closeAsk, setCloseAsk] = useState<CloseAsk>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const [translateAsk, setTranslateAsk] = useState(false);
   const [uploadError, setUploadError] = useState<string | null>(null);
   // Save pressed while photos upload: waiting saves by itself once they are all done; it stops,
   // naming the failed files, when any fails (SPEC: nothing is lost by walking away).
@@ -191,6 +194,15 @@ function EntryForm({ kind, entry, onClose }: { kind: CatalogKind; entry: Catalog
         footer={<>
           {saveQueued && <SaveQueuedNotice busy={busy} done={stats.done} count={stats.count} onStop={() => setSaveQueued(false)} />}
           {saveStopped && failedNames.length > 0 && <SaveStoppedAlert failedNames={failedNames} onRetry={() => { batch.retryFailed(); queueSave(); }} />}
+          {entry && (
+            <div className="mr-auto flex flex-wrap items-center gap-2">
+              <Button variant="secondary" disabled={save.isPending}
+                onClick={() => { if (form.formState.isDirty || batch.stats.count > 0) setTranslateAsk(true); else onTranslate(entry.id); }}>
+                <Languages className="h-4 w-4" aria-hidden />{TRANSLATE_TEXTS.button}
+              </Button>
+              {translateAsk && <p role="status" className="text-sm text-amber-800">{TRANSLATE_TEXTS.saveFirst}</p>}
+            </div>
+          )}
           <Button variant="secondary" onClick={requestClose} disabled={save.isPending}>{CATALOG_LABELS.cancel}</Button>
           {/* While photos upload, Save checks the form now and, when it passes, waits for them. */}
           <Button type="submit" form={formId} disabled={save.isPending || saveQueued}>

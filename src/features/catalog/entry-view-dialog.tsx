@@ -12,7 +12,8 @@ import { useCatalogEntry } from './api';
 import { formatDateTime } from './format';
 import { ImageGrid, Thumb } from './image-grid';
 import { TrainingSetLink } from './training-set-link';
-import { RecordTabs } from '../../components/versions/record-tabs';
+import { RecordTabs, type RecordTab } from '../../components/versions/record-tabs';
+import { TranslationEditor } from '../../components/translations/translation-editor';
 import { VersionsPanel } from '../../components/versions/versions-panel';
 import { RecordReviewNotes } from '../../components/review/review-badge';
 
@@ -27,10 +28,11 @@ function Field({ label, value, wide = false }: { label: string; value: string; w
 }
 
 /** Every field of an entry and all its photos (thumbnails in a virtualised grid; a click shows the display size). */
-export function EntryViewDialog({ kind, id, onClose }: { kind: CatalogKind; id: string | null; onClose(): void }) {
+export function EntryViewDialog({ kind, id, tab, onClose }: { kind: CatalogKind; id: string | null; tab?: RecordTab | undefined; onClose(): void }) {
   const entry = useCatalogEntry(kind, id);
   const { session } = useSession();
   const superAdmin = can(session?.user.role, 'trainingData.export');
+  const canEdit = can(session?.user.role, 'content.update');
   const [open, setOpen] = useState<{ image: CatalogImage; index: number } | null>(null);
   const data = entry.data;
   return (
@@ -56,7 +58,9 @@ export function EntryViewDialog({ kind, id, onClose }: { kind: CatalogKind; id: 
           </div>
         </div>
       ) : (
-        <RecordTabs versions={() => <VersionsPanel collection={kind.collection} id={data.id} canRestore={can(session?.user.role, 'content.update')} />} details={
+        <RecordTabs initial={tab}
+          versions={() => <VersionsPanel collection={kind.collection} id={data.id} canRestore={canEdit} />}
+          translate={() => <TranslationEditor collection={kind.collection} recordId={data.id} canEdit={canEdit} />} details={
         <div className="space-y-6">
           <RecordReviewNotes collection={kind.collection} recordId={data.id} />
           <dl className="grid grid-cols-1 gap-4 md:grid-cols-2">

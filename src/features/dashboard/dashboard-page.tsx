@@ -11,6 +11,7 @@ import { useDashboardCounts, useRecentActivities } from './api';
 import { ContentChart } from './content-chart';
 import { DetectionsSection } from './detections';
 import { BackupNotice } from './backup-notice';
+import { TranslationsSection } from './translations-section';
 import { can } from '../../../common/permissions';
 
 function StatCard({ label, value, icon: Icon, tone }: { label: string; value: number | undefined; icon: LucideIcon; tone: string }) {
@@ -85,6 +86,7 @@ export function DashboardPage() {
 
       {below && session && can(session.user.role, 'maintenance.manage') && <BackupNotice now={now} />}
       <ContentChart drawn={below} />
+      {below && <TranslationsSection />}
       {below && <DetectionsSection />}
     </div>
   );

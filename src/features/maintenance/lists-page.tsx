@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { AlertTriangle, ArrowLeft, History, RotateCcw, Save } from 'lucide-react';
+import { AlertTriangle, ArrowLeft, History, Languages, RotateCcw, Save } from 'lucide-react';
+import { TRANSLATED_LISTS, type TranslatedListDoc } from '../../../common/languages';
+import { TRANSLATE_TEXTS } from '../../../common/translate-texts';
+import { OptionValuesDialog } from './option-values-dialog';
 import { VERSION_TEXTS } from '../../../common/versions';
 import { VersionsPanel } from '../../components/versions/versions-panel';
 import { MAINTENANCE } from '../../../common/maintenance';
@@ -63,6 +66,8 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
   const saveLists = useSaveLists(docId);
   const [draft, setDraft] = useState<MaintenanceLists>({});
   const [showVersions, setShowVersions] = useState(false);
+  const [translating, setTranslating] = useState(false);
+  const translatable = docId in TRANSLATED_LISTS;
   const [pendingRemove, setPendingRemove] = useState<{ list: ListKey; value: string } | null>(null);
 
   const keys = DOCUMENT_LISTS[docId] as readonly ListKey[];
@@ -123,6 +128,7 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
         <Button variant="secondary" onClick={() => setShowVersions(true)}>
           <History className="h-4 w-4" aria-hidden />{VERSION_TEXTS.tab}
         </Button>
+        {translatable && <Button variant="secondary" onClick={() => setTranslating(true)}><Languages className="h-4 w-4" aria-hidden />{TRANSLATE_TEXTS.button}</Button>}
         {dirty && (
           <Button variant="secondary" onClick={() => setDraft({})} disabled={busy}>
             <RotateCcw className="h-4 w-4" aria-hidden />{MAINTENANCE.discard}
@@ -171,6 +177,8 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
         footer={<Button variant="secondary" onClick={() => setShowVersions(false)}>{VERSION_TEXTS.close}</Button>}>
         {showVersions && <VersionsPanel collection="maintenance" id={docId} canRestore />}
       </Dialog>
+
+      <OptionValuesDialog doc={translating ? docId as TranslatedListDoc : null} title={title} onClose={() => setTranslating(false)} />
 
       <Dialog open={pendingRemove !== null} onOpenChange={(o) => { if (!o && !removeOption.isPending) setPendingRemove(null); }}
         title={MAINTENANCE.removeTitle} size="sm"

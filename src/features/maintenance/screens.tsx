@@ -1,9 +1,11 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { MAINTENANCE } from '../../../common/maintenance';
+import { RequirePermission } from '../../app/guards';
 import { ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID, VARIETY_ENUMS_ID } from '../../../common/schemas/maintenance';
 const MaintenanceHomePage = lazy(() => import('./home-page').then((m) => ({ default: m.MaintenanceHomePage })));
 const ListsPage = lazy(() => import('./lists-page').then((m) => ({ default: m.ListsPage })));
+const LanguagesPage = lazy(() => import('./languages-page').then((m) => ({ default: m.LanguagesPage })));
 const PlaceholderPage = lazy(() => import('./placeholder-page').then((m) => ({ default: m.PlaceholderPage })));
 
 /** /dashboard/file_maintenance and its sub-pages (the router guards them with maintenance.manage). */
@@ -21,6 +23,7 @@ export function MaintenanceScreens() {
       <Route path="rice_disease" element={
         <ListsPage key={DISEASE_ENUMS_ID} docId={DISEASE_ENUMS_ID} title={MAINTENANCE.tiles.disease.label} subtitle={MAINTENANCE.tiles.disease.hint} loadFailed={MAINTENANCE.toasts.loadFailed} />
       } />
+      <Route path="languages" element={<RequirePermission permission="languages.manage"><LanguagesPage /></RequirePermission>} />
       <Route path="*" element={<Navigate to="/dashboard/file_maintenance" replace />} />
     </Routes>
   );

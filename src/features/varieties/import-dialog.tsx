@@ -5,6 +5,7 @@ import { IMPORT_TEXTS } from '../../../common/spreadsheets';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { useSentForReview } from '../../components/review/use-sent-for-review';
+import { UploadProgress } from '../../components/ui/upload-progress';
 import { previewImport, useRunImport } from './api';
 import { ColumnMapping, ImportRows } from './import-preview';
 
@@ -15,19 +16,6 @@ type Stage =
   | { step: 'sending'; label: string; fraction: number; preview: ImportPreview | null }
   | { step: 'preview'; preview: ImportPreview }
   | { step: 'done'; report: ImportReport };
-
-/** Upload progress, then the server's work: a bar that fills, then moves while the server answers. */
-function Progress({ label, fraction }: { label: string; fraction: number }) {
-  const percent = Math.round(fraction * 100);
-  return (
-    <div className="space-y-2" role="status">
-      <p className="text-sm text-slate-700">{fraction < 1 ? T.uploading(percent) : label}</p>
-      <div className="h-2 overflow-hidden rounded-full bg-slate-200" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-label={label}>
-        <div className={fraction < 1 ? 'h-full rounded-full bg-brand-600 transition-[width]' : 'h-full w-full animate-pulse rounded-full bg-brand-600/70'} style={fraction < 1 ? { width: `${percent}%` } : undefined} />
-      </div>
-    </div>
-  );
-}
 
 /**
  * Import varieties from a spreadsheet: choose a file, see every row's result (the server's dry
@@ -128,7 +116,7 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose(): void
           </div>
         )}
         {error && <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
-        {stage.step === 'sending' && <Progress label={stage.label} fraction={stage.fraction} />}
+        {stage.step === 'sending' && <UploadProgress label={stage.label} fraction={stage.fraction} uploading={T.uploading} />}
         {preview && stage.step !== 'done' && (
           <>
             <ColumnMapping preview={preview} disabled={stage.step === 'sending'} onChange={(next) => { setMapping(next); if (file) void check(file, next, preview); }} />

@@ -6,6 +6,7 @@ import { IMPORT_STATUSES, IMPORT_TEXTS, SPREADSHEET_LIMITS, VARIETY_COLUMNS, typ
 import { VARIETY_LABELS, type VarietyField } from '../../../common/varieties';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
+import { FilterChip } from '../../components/ui/filter-chip';
 
 const T = IMPORT_TEXTS;
 
@@ -114,15 +115,5 @@ export function ImportRows({ preview }: { preview: ImportPreview }) {
         {rows.length > shown && <Button variant="secondary" size="sm" onClick={() => setShown((n) => n + SPREADSHEET_LIMITS.previewPage)}>{T.showMore}</Button>}
       </div>
     </section>
-  );
-}
-
-function FilterChip({ active, onClick, label, tone, testId }: { active: boolean; onClick(): void; label: string; tone?: string; testId?: string }) {
-  return (
-    <button type="button" aria-pressed={active} onClick={onClick} data-testid={testId}
-      className={cn('rounded-full px-3 py-1 text-xs font-semibold ring-1 ring-inset transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600',
-        tone ?? 'bg-white text-slate-700', active ? 'ring-slate-900' : tone ? 'ring-transparent' : 'ring-slate-300')}>
-      {label}
-    </button>
   );
 }

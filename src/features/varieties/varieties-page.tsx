@@ -29,7 +29,7 @@ export function VarietiesPage() {
   const search = params.get('q') ?? '';
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const list = useVarieties(search, page);
-  const [viewing, setViewing] = useState<Variety | null>(null);
+  const [viewing, setViewing] = useState<{ variety: Variety; tab: 'details' | 'translate' } | null>(null);
   const [formTarget, setFormTarget] = useState<VarietyFormTarget | null>(null);
   const [deleting, setDeleting] = useState<Variety | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -107,7 +107,7 @@ export function VarietiesPage() {
                   <td className="px-3 py-3"><RecommendedBadge value={v.recommendedInTarlac} /></td>
                   <td className="whitespace-nowrap px-3 py-2">
                     <div className="flex gap-1">
-                      <IconAction label={VARIETIES.actions.view} name={v.varietyName} onClick={() => setViewing(v)} className="text-slate-600 hover:bg-slate-100"><Eye className="h-4 w-4" aria-hidden /></IconAction>
+                      <IconAction label={VARIETIES.actions.view} name={v.varietyName} onClick={() => setViewing({ variety: v, tab: 'details' })} className="text-slate-600 hover:bg-slate-100"><Eye className="h-4 w-4" aria-hidden /></IconAction>
                       <IconAction label={VARIETIES.actions.edit} name={v.varietyName} onClick={() => setFormTarget({ mode: 'edit', id: v.id })} className="text-brand-700 hover:bg-brand-50"><Pencil className="h-4 w-4" aria-hidden /></IconAction>
                       <IconAction label={VARIETIES.actions.delete} name={v.varietyName} onClick={() => { setDeleteError(null); setDeleting(v); }} className="text-red-600 hover:bg-red-50"><Trash2 className="h-4 w-4" aria-hidden /></IconAction>
                     </div>
@@ -118,8 +118,9 @@ export function VarietiesPage() {
 
       {list.data && <Pagination page={list.data.page} pageCount={list.data.pageCount} approximate={!list.data.exact} onPageChange={(p) => setQuery({ page: p })} />}
 
-      <VarietyViewDialog variety={viewing} onClose={() => setViewing(null)} />
-      <VarietyFormDialog target={formTarget} onClose={() => setFormTarget(null)} />
+      <VarietyViewDialog key={viewing ? `${viewing.variety.id}:${viewing.tab}` : 'none'} variety={viewing?.variety ?? null} tab={viewing?.tab} onClose={() => setViewing(null)} />
+      <VarietyFormDialog target={formTarget} onClose={() => setFormTarget(null)}
+        onTranslate={(variety) => { setFormTarget(null); setViewing({ variety, tab: 'translate' }); }} />
       <ImportDialog open={importing} onClose={() => setImporting(false)} />
       <ConfirmByTyping
         open={deleting !== null}

@@ -1,6 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, XCircle } from 'lucide-react';
+import { CheckCircle2, Languages, XCircle } from 'lucide-react';
+import { TRANSLATE_TEXTS } from '../../../common/translate-texts';
 import {
   EMPTY_VARIETY_FORM, varietyFormSchema, varietyToFormValues, type Variety, type VarietyInput,
 } from '../../../common/schemas/varieties';
@@ -19,7 +20,7 @@ import { useSaveVariety, useVariety, varietyKeys, varietyListsOf } from './api';
 export type VarietyFormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
 
 /** The add/edit dialog. Edit waits for the record, then keeps following it live. */
-export function VarietyFormDialog({ target, onClose }: { target: VarietyFormTarget | null; onClose(): void }) {
+export function VarietyFormDialog({ target, onClose, onTranslate }: { target: VarietyFormTarget | null; onClose(): void; onTranslate(variety: Variety): void }) {
   const editId = target?.mode === 'edit' ? target.id : null;
   const detail = useVariety(editId);
   const f = VARIETIES.form;
@@ -37,7 +38,7 @@ export function VarietyFormDialog({ target, onClose }: { target: VarietyFormTarg
       </Dialog>
     );
   }
-  return <VarietyForm key={editId ?? 'new'} variety={target.mode === 'edit' ? detail.data! : null} onClose={onClose} />;
+  return <VarietyForm key={editId ?? 'new'} variety={target.mode === 'edit' ? detail.data! : null} onClose={onClose} onTranslate={onTranslate} />;
 }
 
 type Step =
@@ -47,7 +48,7 @@ type Step =
   | { kind: 'result'; ok: false; text: string }
   | { kind: 'conflict'; values: VarietyInput; current: Variety };
 
-function VarietyForm({ variety, onClose }: { variety: Variety | null; onClose(): void }) {
+function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | null; onClose(): void; onTranslate(variety: Variety): void }) {
   const f = VARIETIES.form;
   const L = VARIETY_LABELS;
   const formId = useId();
@@ -60,6 +61,7 @@ function VarietyForm({ variety, onClose }: { variety: Variety | null; onClose():
   const [step, setStep] = useState<Step>({ kind: 'editing' });
   const save = useSaveVariety();
   const sentForReview = useSentForReview();
+  const [translateAsk, setTranslateAsk] = useState(false);
 
   const initial = useMemo(() => (variety ? varietyToFormValues(variety) : EMPTY_VARIETY_FORM), []); // eslint-disable-line react-hooks/exhaustive-deps
   const schema = useMemo(() => varietyFormSchema(enums, { yearRelease: variety?.yearRelease }), [enums, variety?.yearRelease]);
@@ -113,6 +115,14 @@ function VarietyForm({ variety, onClose }: { variety: Variety | null; onClose():
     <>
       <Dialog open onOpenChange={(o) => { if (!o && !busy) onClose(); }} title={isEdit ? f.editTitle : f.addTitle} size="lg"
         footer={<>
+          {variety && (
+            <div className="mr-auto flex flex-wrap items-center gap-2">
+              <Button variant="secondary" disabled={busy} onClick={() => { if (form.formState.isDirty) setTranslateAsk(true); else onTranslate(variety); }}>
+                <Languages className="h-4 w-4" aria-hidden />{TRANSLATE_TEXTS.button}
+              </Button>
+              {translateAsk && <p role="status" className="text-sm text-amber-800">{TRANSLATE_TEXTS.saveFirst}</p>}
+            </div>
+          )}
           <Button variant="secondary" onClick={onClose} disabled={busy}>{f.cancel}</Button>
           <Button type="submit" form={formId} disabled={busy}>{isEdit ? f.update : f.save}</Button>
         </>}>

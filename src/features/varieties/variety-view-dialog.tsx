@@ -7,14 +7,16 @@ import { dateTimeOrDash, listOrDash, orDash, withUnit } from './format';
 import { RecommendedBadge } from './recommended-badge';
 import { can } from '../../../common/permissions';
 import { useSession } from '../../lib/session';
-import { RecordTabs } from '../../components/versions/record-tabs';
+import { RecordTabs, type RecordTab } from '../../components/versions/record-tabs';
+import { TranslationEditor } from '../../components/translations/translation-editor';
 import { VersionsPanel } from '../../components/versions/versions-panel';
 import { RecordReviewNotes } from '../../components/review/review-badge';
 
 /** Every field of one variety, units included (t/ha, cm, days); follows live changes. */
-export function VarietyViewDialog({ variety, onClose }: { variety: Variety | null; onClose(): void }) {
+export function VarietyViewDialog({ variety, tab, onClose }: { variety: Variety | null; tab?: RecordTab | undefined; onClose(): void }) {
   const detail = useVariety(variety?.id ?? null);
   const { session } = useSession();
+  const canEdit = can(session?.user.role, 'content.update');
   const v = detail.data ?? variety;
   const c = VARIETIES.columns;
   const w = VARIETIES.view;
@@ -40,7 +42,9 @@ export function VarietyViewDialog({ variety, onClose }: { variety: Variety | nul
   return (
     <Dialog open={variety !== null} onOpenChange={(o) => { if (!o) onClose(); }} title={w.title} description={v?.varietyName} size="xl"
       footer={<Button variant="secondary" onClick={onClose}>{w.close}</Button>}>
-      <RecordTabs versions={() => v && <VersionsPanel collection={VARIETY_TOPIC} id={v.id} canRestore={can(session?.user.role, 'content.update')} />} details={<>
+      <RecordTabs initial={tab}
+        versions={() => v && <VersionsPanel collection={VARIETY_TOPIC} id={v.id} canRestore={canEdit} />}
+        translate={() => v && <TranslationEditor collection={VARIETY_TOPIC} recordId={v.id} canEdit={canEdit} />} details={<>
       {v && <div className="mb-4 flex flex-col gap-2 empty:hidden"><RecordReviewNotes collection={VARIETY_TOPIC} recordId={v.id} /></div>}
       <dl className="grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-2">
         {rows.map(([label, value]) => (
