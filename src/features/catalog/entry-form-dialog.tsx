@@ -20,8 +20,7 @@ import { dropDraft, useDraft, useDraftAutosave } from './draft';
 import { DraftOffer, MissingFilesNote } from './draft-offer';
 import type { Draft } from '../../../common/schemas/drafts';
 import { useSentForReview } from '../../components/review/use-sent-for-review';
-import { TRANSLATE_TEXTS } from '../../../common/translate-texts';
-import { Languages } from 'lucide-react';
+import { TranslateButton } from '../../components/translations/translate-button';
 
 export type FormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
 
@@ -83,7 +82,6 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
   const [conflict, setConflict] = useState<{ values: FormValues; currentVersion: number } | null>(null);
   const [closeAsk, setCloseAsk] = useState<CloseAsk>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
-  const [translateAsk, setTranslateAsk] = useState(false);
   const [uploadError, setUploadError] = useState<string | null>(null);
   // Save pressed while photos upload: waiting saves by itself once they are all done; it stops,
   // naming the failed files, when any fails (SPEC: nothing is lost by walking away).
@@ -194,15 +192,7 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
         footer={<>
           {saveQueued && <SaveQueuedNotice busy={busy} done={stats.done} count={stats.count} onStop={() => setSaveQueued(false)} />}
           {saveStopped && failedNames.length > 0 && <SaveStoppedAlert failedNames={failedNames} onRetry={() => { batch.retryFailed(); queueSave(); }} />}
-          {entry && (
-            <div className="mr-auto flex flex-wrap items-center gap-2">
-              <Button variant="secondary" disabled={save.isPending}
-                onClick={() => { if (form.formState.isDirty || batch.stats.count > 0) setTranslateAsk(true); else onTranslate(entry.id); }}>
-                <Languages className="h-4 w-4" aria-hidden />{TRANSLATE_TEXTS.button}
-              </Button>
-              {translateAsk && <p role="status" className="text-sm text-amber-800">{TRANSLATE_TEXTS.saveFirst}</p>}
-            </div>
-          )}
+          {entry && <TranslateButton disabled={save.isPending} dirty={() => form.formState.isDirty || batch.stats.count > 0} onTranslate={() => onTranslate(entry.id)} />}
           <Button variant="secondary" onClick={requestClose} disabled={save.isPending}>{CATALOG_LABELS.cancel}</Button>
           {/* While photos upload, Save checks the form now and, when it passes, waits for them. */}
           <Button type="submit" form={formId} disabled={save.isPending || saveQueued}>

@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, Languages, XCircle } from 'lucide-react';
-import { TRANSLATE_TEXTS } from '../../../common/translate-texts';
+import { CheckCircle2, XCircle } from 'lucide-react';
+import { TranslateButton } from '../../components/translations/translate-button';
 import {
   EMPTY_VARIETY_FORM, varietyFormSchema, varietyToFormValues, type Variety, type VarietyInput,
 } from '../../../common/schemas/varieties';
@@ -61,7 +61,6 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
   const [step, setStep] = useState<Step>({ kind: 'editing' });
   const save = useSaveVariety();
   const sentForReview = useSentForReview();
-  const [translateAsk, setTranslateAsk] = useState(false);
 
   const initial = useMemo(() => (variety ? varietyToFormValues(variety) : EMPTY_VARIETY_FORM), []); // eslint-disable-line react-hooks/exhaustive-deps
   const schema = useMemo(() => varietyFormSchema(enums, { yearRelease: variety?.yearRelease }), [enums, variety?.yearRelease]);
@@ -115,14 +114,7 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
     <>
       <Dialog open onOpenChange={(o) => { if (!o && !busy) onClose(); }} title={isEdit ? f.editTitle : f.addTitle} size="lg"
         footer={<>
-          {variety && (
-            <div className="mr-auto flex flex-wrap items-center gap-2">
-              <Button variant="secondary" disabled={busy} onClick={() => { if (form.formState.isDirty) setTranslateAsk(true); else onTranslate(variety); }}>
-                <Languages className="h-4 w-4" aria-hidden />{TRANSLATE_TEXTS.button}
-              </Button>
-              {translateAsk && <p role="status" className="text-sm text-amber-800">{TRANSLATE_TEXTS.saveFirst}</p>}
-            </div>
-          )}
+          {variety && <TranslateButton disabled={busy} dirty={() => form.formState.isDirty} onTranslate={() => onTranslate(variety)} />}
           <Button variant="secondary" onClick={onClose} disabled={busy}>{f.cancel}</Button>
           <Button type="submit" form={formId} disabled={busy}>{isEdit ? f.update : f.save}</Button>
         </>}>
