@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 // Engine-specific files say so in their name: *.pg.test.ts runs on PostgreSQL only,
 // *.sqlite.test.ts on SQLite only; every other API test runs on both.
-const apiProject = (name: string, env: Record<string, string>, exclude: string) => ({
+const apiProject = (name: string, env: Record<string, string>, exclude: string, maxWorkers = 2) => ({
   test: {
     name,
+    maxWorkers,
     include: ['tests/api/**/*.test.ts'],
     exclude: [exclude],
     environment: 'node',
@@ -25,12 +26,16 @@ const projects = [
   // Browser components with Testing Library in jsdom (the network is a stub per test).
   { test: { name: 'components', include: ['tests/components/**/*.test.tsx'], environment: 'jsdom', setupFiles: ['tests/components/setup.ts'] } },
   apiProject('api-sqlite', { TEST_DB: 'sqlite' }, 'tests/api/**/*.pg.test.ts'),
-  ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB: 'postgres' }, 'tests/api/**/*.sqlite.test.ts')] : []),
+  // One PostgreSQL file at a time: their schemas share one database.
+  ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB: 'postgres' }, 'tests/api/**/*.sqlite.test.ts', 1)] : []),
 ];
 
 export default defineConfig({
   test: {
     projects,
+    // Two files at once, named: on a 2-core machine the default ran one at a time, and the API
+    // files spend much of their time waiting on PostgreSQL.
+    maxWorkers: 2,
     reporters: ['default', 'json'],
     outputFile: { json: '.tmp/reports/vitest.json' },
   },

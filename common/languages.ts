@@ -1,5 +1,6 @@
 import { CATALOG_LABELS } from './catalog-texts.js';
-import { MAINTENANCE } from './maintenance.js';
+import { LIMITS } from './limits.js';
+import { MAINTENANCE, MAINTENANCE_LIMITS } from './maintenance.js';
 import { VARIETIES } from './varieties.js';
 
 /**
@@ -97,6 +98,17 @@ export function translationKeyLabel(collection: string, key: string): string {
   return `${labels?.[field] ?? optionFieldLabel(field)} (${lang})`;
 }
 
+/** The longest a translation may be: its English field's own limit (a name or a location is short). */
+export function translationLimit(collection: string, field: string): number {
+  if (collection === 'maintenance') return MAINTENANCE_LIMITS.maxValueLength;
+  if (collection === 'rice_seed_varieties' || field === 'name') return LIMITS.maxShortTextLength;
+  return LIMITS.maxTextLength;
+}
+
+/** Text a translation may not hold: NUL and the other control characters but tab and line breaks. */
+// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
 export const LANGUAGE_LIMITS = {
   maxLanguages: 20,
   maxNameLength: 60,
@@ -142,6 +154,13 @@ export const LANGUAGE_TEXTS = {
     sourceChanged: 'The English changed since this file was exported; the translation is kept and marked "English changed since".',
     noUnits: 'The file holds no translation units.',
     tooManyUnits: `At most ${LANGUAGE_LIMITS.maxImportUnits} units a file.`,
+    segments: 'This unit is split into segments: join them into one, then import again.',
+    inline: 'This translation holds inline codes (tags): write it as plain text.',
+    changedSince: 'The translation was changed in the console after this file was exported: export again, or change it in the console.',
+    wrongLanguageRow: 'This row is for another language.',
+    options: 'Option values are translated by super admins.',
+    tooLong: (max: number) => `At most ${max} characters.`,
+    control: 'The translation holds control characters.',
     reviewed: (collections: string) => `Changes to ${collections} need review before the farmer app sees them: translate those records in the editor, where each translation waits for review.`,
     hasErrors: (n: number) => `${n} ${n === 1 ? 'unit has' : 'units have'} errors: nothing was imported. Fix them, or import the others only.`,
   },

@@ -218,7 +218,7 @@ describe('history list', () => {
   it('rejects bad filter values with 400 and the field at fault', async () => {
     const bad: Array<[string, string]> = [
       ['range=yesterday', 'range'],
-      ['action=PUBLISH', 'action'],
+      ['action=LAUNCH', 'action'],
       ['collection=rice_recipes', 'collection'],
       ['range=custom&from=2024-13-01', 'from'],
       ['range=custom&from=2024-02-30', 'from'],

@@ -117,6 +117,11 @@ export const catalogRepository = {
     return Number(result.numUpdatedRows);
   },
 
+  /** Every live entry's updatedAt moves (the farmer app syncs them again); their edit versions stay. */
+  async touchAll(db: Db, collection: CatalogCollection, now: string): Promise<void> {
+    await db.updateTable(table(collection)).set({ updatedAt: now }).where('isDeleted', '=', 0).execute();
+  },
+
   async softDelete(db: Db, collection: CatalogCollection, id: string, by: string, now: string): Promise<bigint> {
     const result = await db.updateTable(table(collection))
       .set((eb) => ({ isDeleted: 1, deletedAt: now, deletedBy: by, updatedAt: now, version: eb('version', '+', 1) }))

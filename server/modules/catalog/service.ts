@@ -17,6 +17,7 @@ import { catalogRepository, type CatalogRow } from './repository.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
 import { draftsRepository } from '../drafts/repository.js';
+import { restoreTranslations } from '../translations/writes.js';
 import { catalogSnapshot } from './presenter.js';
 
 /** Text fields are stored trimmed; an empty optional field is stored as null. */
@@ -43,6 +44,8 @@ export interface SaveOptions {
   canRestoreRemoved?: boolean;
   /** A create published from review: its author's add-form draft went when it was sent, and any draft now is a newer one. */
   keepDraft?: boolean;
+  /** A version restored: its translations come back with it. */
+  translations?: Record<string, string>;
 }
 
 export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
@@ -152,6 +155,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           ...(options.restoredFrom === undefined ? {} : { former: { withRemoved: Boolean(options.canRestoreRemoved) } }),
         });
         const { imageIds, mainImageUrl, existing, retired, added } = plan;
+        if (options.translations) await restoreTranslations(trx, collection, id, options.translations, storedFields(input), actor.id);
         const updated = await catalogRepository.updateVersioned(trx, collection, id, input.version, { ...fields, mainImageUrl, updatedAt: now });
         if (Number(updated) === 0) {
           const current = await catalogRepository.findLive(trx, collection, id);

@@ -23,6 +23,10 @@ function translated(kind: CatalogKind): TranslatedPart {
       if (changed) cmd.publish({ topic: collection, id, op: 'update' });
       return changed;
     },
+    async touchAll(trx, now, cmd) {
+      await catalogRepository.touchAll(trx, collection, now);
+      cmd.publish({ topic: collection, op: 'update' });
+    },
     async snapshots(db, ids) {
       return new Map([...await adapter.current(db, ids)].map(([id, state]) => [id, state.snapshot]));
     },

@@ -48,7 +48,7 @@ function versioned(kind: CatalogKind): VersionedCollection {
             if (gone[0] !== undefined) { errors.affectedParts = VERSION_TEXTS.optionGone(gone[0]); choices.affectedParts = allowed; }
           }
           if (!parsed.success || Object.keys(errors).length > 0) refuse(errors, choices);
-          await service.update(id, parsed.data, request.actor, { canSetTrainingClass: can(role, 'trainingData.export'), canRestoreRemoved: can(role, 'trainingData.export'), restoredFrom: request.number });
+          await service.update(id, parsed.data, request.actor, { canSetTrainingClass: can(role, 'trainingData.export'), canRestoreRemoved: can(role, 'trainingData.export'), restoredFrom: request.number, ...(request.snapshot.translations ? { translations: request.snapshot.translations } : {}) });
           return photos.length - imageIds.length;
         },
       };

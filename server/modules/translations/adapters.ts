@@ -32,6 +32,12 @@ export interface TranslatedPart {
    * sync brings it); its live event is queued on `cmd`.
    */
   touch(trx: Transaction<Database>, recordId: string, version: number, now: string, cmd: Command): Promise<number>;
+  /**
+   * Every live record's updatedAt moves (not its edit version): what the farmer app shows of
+   * them changed elsewhere (an option value's translation, a language taken in or out of use),
+   * so the next sync brings them again. Its live event is queued on `cmd`.
+   */
+  touchAll?(trx: Transaction<Database>, now: string, cmd: Command): Promise<void>;
   /** Records' snapshots as versions keep them, translations included (after the save, in its transaction). */
   snapshots(db: AppContext['db'] | Transaction<Database>, recordIds: readonly string[]): Promise<Map<string, Snapshot>>;
 }

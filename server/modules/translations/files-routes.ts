@@ -5,12 +5,13 @@ import { LANGUAGE_LIMITS } from '../../../common/languages.js';
 import {
   translationFileQuerySchema, translationImportPreviewSchema, translationImportQuerySchema, translationImportReportSchema,
 } from '../../../common/schemas/languages.js';
-import { authorize, requireAuth } from '../../platform/http/policy.js';
+import { can } from '../../../common/permissions.js';
+import { requireAuth } from '../../platform/http/policy.js';
 import { sendSheet } from '../../platform/spreadsheets/sheet-writer.js';
 import { receiveSheet } from '../../platform/spreadsheets/upload.js';
 import { commitImport, FILE_COLUMNS, languageUnits, planImport, unitStatus } from './files.js';
 import type { createTranslationsService } from './service.js';
-import { unitId, writeXliff, type FileUnit } from './xliff.js';
+import { exportedHash, unitId, writeXliff, type FileUnit } from './xliff.js';
 
 /** The translators' files: a language exported as XLIFF 2.0, CSV or XLSX, and imported back through a dry run. */
 export async function registerTranslationFiles(app: FastifyInstance, service: ReturnType<typeof createTranslationsService>): Promise<void> {
@@ -39,10 +40,11 @@ export async function registerTranslationFiles(app: FastifyInstance, service: Re
     return sendSheet<FileUnit>(reply, {
       format, name: `palayan-${lang}`,
       columns: [
-        { header: C.unit, value: (u) => unitId(u), width: 24 }, { header: C.collection, value: (u) => u.collection, width: 18 },
+        { header: C.unit, value: (u) => unitId(u), width: 24 }, { header: C.language, value: () => lang, width: 10 }, { header: C.collection, value: (u) => u.collection, width: 18 },
         { header: C.record, value: (u) => u.context, width: 36 }, { header: C.field, value: (u) => u.field, width: 16 },
         { header: C.source, value: (u) => u.source, width: 50 }, { header: C.target, value: (u) => u.target, width: 50 },
         { header: C.status, value: (u) => unitStatus(u), width: 20 }, { header: C.sourceThen, value: (u) => u.stale?.sourceThen ?? null, width: 40 },
+        { header: C.exported, value: (u) => exportedHash(u.target), width: 18 },
       ],
       batches: (async function* () { yield units; })(),
     });
@@ -58,7 +60,8 @@ export async function registerTranslationFiles(app: FastifyInstance, service: Re
     schema: { tags, summary: 'Dry run of a translators\' file (multipart "file": XLIFF 2.0, CSV or XLSX): every unit\'s result, nothing saved', querystring: translationImportQuerySchema, response: { 200: translationImportPreviewSchema } },
   }, async (request) => {
     await service.requireLanguage(request.query.lang);
-    return withFile(request, async (file, name) => (await planImport(app.ctx, file, name, request.query.lang, matches(request.query.lang))).preview);
+    const canOptions = can(requireAuth(request).role, 'maintenance.manage');
+    return withFile(request, async (file, name) => (await planImport(app.ctx, file, name, request.query.lang, matches(request.query.lang), canOptions)).preview);
   });
 
   r.post('/api/translations/import', {
@@ -68,9 +71,10 @@ export async function registerTranslationFiles(app: FastifyInstance, service: Re
     const { lang, onErrors } = request.query;
     await service.requireLanguage(lang);
     return withFile(request, async (file, name) => {
-      const planned = await planImport(app.ctx, file, name, lang, matches(lang));
-      // Option values are File Maintenance's.
-      const actor = planned.changes.has('maintenance') ? authorize(request, 'maintenance.manage').actor : requireAuth(request).actor;
+      const auth = requireAuth(request);
+      // Option values are File Maintenance's: for others, their units are errors.
+      const planned = await planImport(app.ctx, file, name, lang, matches(lang), can(auth.role, 'maintenance.manage'));
+      const actor = auth.actor;
       await service.refuseReviewed([...planned.changes.keys()]);
       return commitImport(app.ctx, planned, onErrors, actor);
     });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { COLLECTIONS } from '../../../common/collections.js';
+import { unguardCsvText } from '../../../common/csv.js';
 import { LANGUAGE_LIMITS, LANGUAGE_TEXTS, TRANSLATED_FIELDS, optionFieldLabel, type TranslatedCollection } from '../../../common/languages.js';
 import { MAINTENANCE } from '../../../common/maintenance.js';
 import type { TranslationImportPreview, TranslationImportReport } from '../../../common/schemas/languages.js';
@@ -10,10 +11,10 @@ import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
 import { translatedCollections, type SourceRecord } from './adapters.js';
 import { translationsRepository as repo } from './repository.js';
-import { sourceHash, writeTranslations, type RecordTranslation } from './writes.js';
-import { parseUnitId, readXliff, type FileUnit, type ReadUnit } from './xliff.js';
+import { sourceHash, translationProblem, writeTranslations, type RecordTranslation } from './writes.js';
+import { exportedHash, parseUnitId, readXliff, type FileUnit, type ReadUnit } from './xliff.js';
 
-export const FILE_COLUMNS = { unit: 'Unit', collection: 'Collection', record: 'Record', field: 'Field', source: 'English', target: 'Translation', status: 'Status', sourceThen: 'English then' } as const;
+export const FILE_COLUMNS = { unit: 'Unit', language: 'Language', collection: 'Collection', record: 'Record', field: 'Field', source: 'English', target: 'Translation', status: 'Status', sourceThen: 'English then', exported: 'Exported' } as const;
 const STATUS = { missing: LANGUAGE_TEXTS.missing, stale: LANGUAGE_TEXTS.stale, translated: LANGUAGE_TEXTS.translated } as const;
 
 const collectionLabel = (c: TranslatedCollection) => (c === 'maintenance' ? MAINTENANCE.title : COLLECTIONS[c].label);
@@ -40,7 +41,7 @@ export async function languageUnits(ctx: AppContext, lang: string): Promise<File
 
 export const unitStatus = (u: FileUnit) => (!u.target ? STATUS.missing : u.stale ? STATUS.stale : STATUS.translated);
 
-/** A file's units, from XLIFF 2.0 or a CSV/XLSX with the export's columns. */
+/** A file's units, from XLIFF 2.0 or a CSV/XLSX with the export's columns (cells unguarded as the export guarded them). */
 async function readUnits(file: string, lang: string, matchesLang: (tag: string) => boolean): Promise<ReadUnit[]> {
   const stat = await fs.promises.stat(file);
   if (stat.size > LANGUAGE_LIMITS.maxImportBytes) fail('PAYLOAD_TOO_LARGE');
@@ -51,24 +52,33 @@ async function readUnits(file: string, lang: string, matchesLang: (tag: string) 
   if (start.startsWith('<')) return readXliff(await fs.promises.readFile(file, 'utf8'), lang, matchesLang);
   const table = await openTable(file);
   const col = (name: string) => table.header.findIndex((h) => h.trim().toLowerCase() === name.toLowerCase());
-  const [unit, source, target, status] = [col(FILE_COLUMNS.unit), col(FILE_COLUMNS.source), col(FILE_COLUMNS.target), col(FILE_COLUMNS.status)];
+  const C = FILE_COLUMNS;
+  const [unit, source, target, language, was] = [col(C.unit), col(C.source), col(C.target), col(C.language), col(C.exported)];
   if (unit < 0 || target < 0) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.noUnits, { file: LANGUAGE_TEXTS.import.noUnits });
   const units: ReadUnit[] = [];
-  const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  const text = (v: unknown) => (v === null || v === undefined ? '' : unguardCsvText(String(v)));
   for await (const row of table.rows) {
-    units.push({ id: text(row.cells[unit]).trim(), source: source < 0 ? '' : text(row.cells[source]), target: text(row.cells[target]), staleNoteKept: status >= 0 && text(row.cells[status]).trim() === STATUS.stale });
+    units.push({
+      id: text(row.cells[unit]).trim(), source: source < 0 ? '' : text(row.cells[source]), target: text(row.cells[target]),
+      was: was < 0 ? null : text(row.cells[was]).trim() || null, ...(language < 0 ? {} : { lang: text(row.cells[language]).trim() }), problem: null,
+    });
   }
+  // A file of another language is refused whole, as an XLIFF's trgLang is.
+  const other = units.find((u) => u.lang !== undefined && u.lang !== '' && !matchesLang(u.lang));
+  if (other) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.wrongTarget(other.lang!, lang), { file: LANGUAGE_TEXTS.import.wrongTarget(other.lang!, lang) });
   return units;
 }
 
 interface Planned { preview: TranslationImportPreview; changes: Map<TranslatedCollection, RecordTranslation[]> }
 
 /**
- * What an import would do: each unit checked (a known record and field, the file's language),
- * and the changes grouped by record. A unit whose translation is unchanged, or that keeps the
- * export's "English changed since" mark with its text as it was, changes nothing.
+ * What an import would do: each unit checked (a known record and field, the file's language,
+ * the length, the account's right to option values), and the changes grouped by record. A unit
+ * the translator left as exported changes nothing, whatever happened in the console since; one
+ * they changed while the console changed it too is an error, never a silent overwrite. A blank
+ * translation removes one only when the file had one there.
  */
-export async function planImport(ctx: AppContext, file: string, fileName: string, lang: string, matchesLang: (tag: string) => boolean): Promise<Planned> {
+export async function planImport(ctx: AppContext, file: string, fileName: string, lang: string, matchesLang: (tag: string) => boolean, canOptions: boolean): Promise<Planned> {
   const units = await readUnits(file, lang, matchesLang);
   if (units.length === 0) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.noUnits, { file: LANGUAGE_TEXTS.import.noUnits });
   if (units.length > LANGUAGE_LIMITS.maxImportUnits) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.tooManyUnits, { file: LANGUAGE_TEXTS.import.tooManyUnits });
@@ -86,18 +96,27 @@ export async function planImport(ctx: AppContext, file: string, fileName: string
     const key = parseUnitId(u.id);
     const source = key ? sources.get(key.collection)?.get(key.recordId) : undefined;
     const english = key && source ? source.fields[key.field] : undefined;
-    if (!key || !source || english === undefined) {
+    const error = (message: string, record: string | null = null, field: string | null = null) => {
       counts.error += 1;
-      rows.push({ index: i + 1, unit: u.id, record: null, field: null, status: 'error', error: LANGUAGE_TEXTS.import.unknownUnit });
-      return;
-    }
+      rows.push({ index: i + 1, unit: u.id, record, field, status: 'error', error: message });
+    };
+    if (!key || !source || english === undefined) return error(LANGUAGE_TEXTS.import.unknownUnit);
     const collection = key.collection as TranslatedCollection;
+    const base = { index: i + 1, unit: u.id, record: source.name, field: fieldLabel(collection, key.field) };
     const text = (u.target ?? '').trim();
     const old = existing.get(`${key.collection}/${key.recordId}/${key.field}`);
-    const stale = old ? old.sourceHash !== sourceHash(english) : false;
-    const unchanged = text === '' ? !old : old !== undefined && old.text === text && (!stale || u.staleNoteKept);
-    const base = { index: i + 1, unit: u.id, record: source.name, field: fieldLabel(collection, key.field) };
-    if (unchanged || (text === '' && u.target === null)) {
+    const untouched = u.was !== null ? exportedHash(text) === u.was : text === '' || (old !== undefined && old.text === text);
+    if (untouched) {
+      counts.unchanged += 1;
+      rows.push({ ...base, status: 'unchanged', error: null });
+      return;
+    }
+    if (u.problem) return error(u.problem, base.record, base.field);
+    if (collection === 'maintenance' && !canOptions) return error(LANGUAGE_TEXTS.import.options, base.record, base.field);
+    if (u.was !== null && exportedHash(old?.text ?? '') !== u.was) return error(LANGUAGE_TEXTS.import.changedSince, base.record, base.field);
+    const problem = text === '' ? null : translationProblem(collection, key.field, source, text);
+    if (problem) return error(problem, base.record, base.field);
+    if (text === '' && !old) {
       counts.unchanged += 1;
       rows.push({ ...base, status: 'unchanged', error: null });
       return;
@@ -114,7 +133,8 @@ export async function planImport(ctx: AppContext, file: string, fileName: string
   });
   return {
     preview: { fileName, lang, units: units.length, counts, rows },
-    changes: new Map([...changes].map(([c, m]) => [c, [...m.values()]])),
+    // Records in id order: two imports at once lock them in the same order.
+    changes: new Map([...changes].map(([c, m]) => [c, [...m.values()].sort((a, b) => (a.recordId < b.recordId ? -1 : 1))])),
   };
 }
 

@@ -27,7 +27,7 @@ function reviewed(collection: TranslatedCollection): ReviewedPart {
           const source = (await part.sources(ctx.db, [recordId])).get(recordId);
           if (!source) fail('NOT_FOUND');
           if (source.version !== body.version) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: source.version });
-          checkTranslations(source, body.texts);
+          checkTranslations(collection, source, body.texts);
           const input: TranslateInput = { recordId, lang, texts: body.texts, confirm: body.confirm };
           return { recordId, recordName: source.name, baseVersion: body.version, input };
         },

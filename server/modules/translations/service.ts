@@ -12,7 +12,7 @@ import { MAINTENANCE } from '../../../common/maintenance.js';
 import { reviewRepository } from '../review/repository.js';
 import { translatedCollection, translatedCollections } from './adapters.js';
 import { translationsRepository as repo } from './repository.js';
-import { sourceHash, writeTranslations, type RecordTranslation } from './writes.js';
+import { sourceHash, touchUsers, writeTranslations, type RecordTranslation } from './writes.js';
 
 export const LANGUAGES_TOPIC = 'languages';
 
@@ -58,6 +58,8 @@ export function createTranslationsService(ctx: AppContext) {
         const before = await repo.findLanguage(trx, code);
         if (!before) fail('NOT_FOUND', LANGUAGE_TEXTS.errors.unknownLanguage);
         await repo.updateLanguage(trx, code, { name: input.name.trim(), enabled: input.enabled ? 1 : 0, updatedAt: nowIso(), updatedBy: actor.id });
+        // Taken in or out of use: phones asking in it get every record again.
+        if ((Number(before.enabled) === 1) !== input.enabled) await touchUsers(trx, cmd, 'all', nowIso());
         await cmd.audit({
           action: 'UPDATE', collection: 'languages', documentId: code, documentName: input.name.trim(), description: `Changed the language ${input.name.trim()} (${code})`,
           changes: { before: { name: before.name, enabled: Number(before.enabled) === 1 }, after: { name: input.name.trim(), enabled: input.enabled } },

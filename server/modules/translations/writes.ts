@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { LANGUAGE_LIMITS, LANGUAGE_TEXTS, translationKeyLabel, type TranslatedCollection } from '../../../common/languages.js';
+import { CONTROL_CHARACTERS, LANGUAGE_TEXTS, translationKeyLabel, translationLimit, type TranslatedCollection } from '../../../common/languages.js';
 import type { Database } from '../../db/types.js';
 import { fail, invalid } from '../../platform/http/errors.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import type { Command } from '../../platform/writes/command.js';
 import { recordVersions } from '../versions/record.js';
-import type { SourceRecord, TranslatedPart } from './adapters.js';
+import { translatedCollections, type SourceRecord, type TranslatedPart } from './adapters.js';
 import { translationsRepository as repo, type TranslationRow } from './repository.js';
 
 export const sourceHash = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
@@ -41,6 +41,7 @@ export async function writeTranslations(
   const planned = changes.map((change) => {
     const source = sources.get(change.recordId);
     if (!source) fail('NOT_FOUND');
+    checkTranslations(collection, source, change.texts);
     return { change, source, ...planRecord(collection, change, source, existing, actor, now) };
   }).filter((p) => p.puts.length + p.removes.length > 0);
   if (planned.length === 0) return 0;
@@ -57,6 +58,7 @@ export async function writeTranslations(
     description: `Translated ${Object.keys(after).map((k) => translationKeyLabel(collection, k)).join(', ')} of "${source.name}"`,
     changes: { before, after }, details: { language: change.lang },
   })));
+  if (collection === 'maintenance') await touchUsers(trx, cmd, planned.map((p) => p.change.recordId), now);
   const snapshots = await part.snapshots(trx, planned.map((p) => p.change.recordId));
   await recordVersions(trx, planned.map(({ change, source }, i) => ({
     collection, documentId: change.recordId, recordVersion: (change.version ?? source.version) + 1, auditId: auditIds[i] ?? null, actor,
@@ -66,11 +68,20 @@ export async function writeTranslations(
 }
 
 /** The editor's texts checked against the record's translatable fields and the length limit (400 naming the field). */
-export function checkTranslations(source: SourceRecord, texts: Record<string, string>): void {
+export function checkTranslations(collection: string, source: SourceRecord, texts: Record<string, string>): void {
   for (const [field, text] of Object.entries(texts)) {
-    if (source.fields[field] === undefined) invalid({ [field]: LANGUAGE_TEXTS.errors.notTranslated });
-    if (text.length > LANGUAGE_LIMITS.maxTextLength) invalid({ [field]: LANGUAGE_TEXTS.errors.tooLong });
+    const problem = translationProblem(collection, field, source, text);
+    if (problem) invalid({ [field]: problem });
   }
+}
+
+/** Why a translation of this field cannot be stored, or null. */
+export function translationProblem(collection: string, field: string, source: SourceRecord, text: string): string | null {
+  if (source.fields[field] === undefined) return LANGUAGE_TEXTS.errors.notTranslated;
+  const max = translationLimit(collection, field);
+  if (text.trim().length > max) return LANGUAGE_TEXTS.import.tooLong(max);
+  if (CONTROL_CHARACTERS.test(text)) return LANGUAGE_TEXTS.import.control;
+  return null;
 }
 
 function planRecord(collection: string, change: RecordTranslation, source: SourceRecord, existing: Map<string, TranslationRow>, actor: Actor, now: string) {
@@ -103,4 +114,36 @@ function planRecord(collection: string, change: RecordTranslation, source: Sourc
     after[key(field)] = old.text;
   }
   return { puts, removes, before, after };
+}
+
+/**
+ * A version restored brings its translations back (`<field>@<language>` to text), in the
+ * restore's transaction and before the record's row is written (a search text reads them): each
+ * as made from the English restored with it. Fields without English lose theirs.
+ */
+export async function restoreTranslations(
+  trx: Transaction<Database>, collection: string, recordId: string, translations: Record<string, string>, english: Record<string, string | null>, actorId: string,
+): Promise<void> {
+  const now = nowIso();
+  const before = await repo.ofRecords(trx, collection, [recordId]);
+  const rows: TranslationRow[] = [];
+  for (const [key, text] of Object.entries(translations)) {
+    const at = key.lastIndexOf('@');
+    const [field, lang] = [key.slice(0, at), key.slice(at + 1)];
+    const source = english[field];
+    if (at <= 0 || !source) continue;
+    rows.push({ collection, recordId, field, lang, text, sourceText: source, sourceHash: sourceHash(source), updatedAt: now, updatedBy: actorId });
+  }
+  await repo.replaceOfRecord(trx, collection, recordId, rows);
+  await repo.stamp(trx, collection, [...before.map((r) => r.lang), ...rows.map((r) => r.lang)], newId());
+}
+
+/** The collections whose records show an option document's values. */
+const USERS_OF: Record<string, TranslatedCollection[]> = { rice_varieties_enums: ['rice_seed_varieties'], rice_diseases_enums: ['rice_local_diseases'] };
+
+/** Records that show translated values (or every translated record, for a language in or out of use) are synced again. */
+export async function touchUsers(trx: Transaction<Database>, cmd: Command, docIds: readonly string[] | 'all', now: string): Promise<void> {
+  const parts = await translatedCollections();
+  const collections = docIds === 'all' ? [...parts.keys()] : [...new Set(docIds.flatMap((d) => USERS_OF[d] ?? []))];
+  for (const c of collections) await parts.get(c)?.touchAll?.(trx, now, cmd);
 }

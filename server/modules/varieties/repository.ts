@@ -121,6 +121,11 @@ export const varietiesRepository = {
     return { changed: Number(result.numUpdatedRows), before: row.searchText, after };
   },
 
+  /** Every live variety's updatedAt moves (the farmer app syncs them again); their edit versions stay. */
+  async touchAll(db: Db, now: string): Promise<void> {
+    await db.updateTable('rice_seed_varieties').set({ updatedAt: now }).where('isDeleted', '=', 0).execute();
+  },
+
   /** Live varieties with a location (the one variety text the farmer app shows that is translated), all or these ids. */
   async withLocation(db: Db, ids?: readonly string[]) {
     const base = () => db.selectFrom('rice_seed_varieties').select(['id', 'varietyName', 'location', 'version']).where('isDeleted', '=', 0).where('location', 'is not', null).where('location', '!=', '');

@@ -19,6 +19,7 @@ import { varietySearch, type SearchPage } from './search/search.js';
 import { pageCount, shownPage } from '../../platform/http/pages.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
+import { restoreTranslations } from '../translations/writes.js';
 import { varietySnapshot } from './fields.js';
 
 const COLLECTION = 'rice_seed_varieties';
@@ -155,7 +156,7 @@ export function createVarietiesService(ctx: AppContext) {
      * Saves over `version`; a newer version on the server is a 409 with the current record.
      * A restore of an earlier version is this same save, audited as RESTORE_VERSION.
      */
-    async update(id: string, input: VarietyInput, version: number, actor: Actor, restore?: { from: number }): Promise<Variety> {
+    async update(id: string, input: VarietyInput, version: number, actor: Actor, restore?: { from: number; translations?: Record<string, string> }): Promise<Variety> {
       const existing = await varietiesRepository.findLive(db, id);
       if (!existing) fail('NOT_FOUND');
       await checkOptions(input, existing.yearRelease);
@@ -164,6 +165,7 @@ export function createVarietiesService(ctx: AppContext) {
       const row = await runCommand(ctx, actor, async (trx, cmd) => {
         const before = await varietiesRepository.findLive(trx, id);
         if (!before) fail('NOT_FOUND');
+        if (restore?.translations && before.version === version) await restoreTranslations(trx, COLLECTION, id, restore.translations, { location: after.location }, actor.id);
         // Versions only grow: a different stored version means someone saved since the form opened.
         const changed = before.version === version
           ? await varietiesRepository.updateVersioned(trx, id, version, { ...columns(after), updatedAt: now }, after)

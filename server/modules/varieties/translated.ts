@@ -18,6 +18,11 @@ const varieties: TranslatedPart = {
     if (changed) cmd.publish({ topic: VARIETY_TOPIC, id, op: 'update', texts: [before, after] });
     return changed;
   },
+  async touchAll(trx, now, cmd) {
+    await varietiesRepository.touchAll(trx, now);
+    // As an import's: every instance drops its cached searches, every tab refreshes.
+    cmd.publish({ topic: VARIETY_TOPIC, op: 'import' });
+  },
   async snapshots(db, ids) {
     return new Map([...await versioned[0]!.current(db, ids)].map(([id, state]) => [id, state.snapshot]));
   },

@@ -44,7 +44,7 @@ const varieties: VersionedCollection = {
           const lists: Record<string, string[]> = { season: enums.seasons, environment: enums.environments, plantingMethod: enums.plantingMethods, yearRelease: enums.yearReleases };
           refuse(errors, Object.fromEntries(Object.keys(errors).filter((k) => lists[k]).map((k) => [k, lists[k]!])));
         }
-        await service.update(id, parsed.data, input.version, request.actor, { from: request.number });
+        await service.update(id, parsed.data, input.version, request.actor, { from: request.number, ...(request.snapshot.translations ? { translations: request.snapshot.translations } : {}) });
         return 0;
       },
       close: () => service.close(),

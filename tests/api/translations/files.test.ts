@@ -96,7 +96,7 @@ describe('translators\' files', () => {
   it('CSV and XLSX carry the source, the translation and the stale mark, and import back the same way', async () => {
     await storePests(1, 'csv');
     const csv = (await exportFile('csv')).body;
-    expect(csv.split('\r\n')[0]).toContain('Unit,Collection,Record,Field,English,Translation,Status,English then');
+    expect(csv.split('\r\n')[0]).toContain('Unit,Language,Collection,Record,Field,English,Translation,Status,English then,Exported');
     expect((await upload('import', 'palayan-fil.csv', Buffer.from(csv, 'utf8'))).body.changed).toBe(0);
     const xlsx = (await exportFile('xlsx')).rawPayload;
     expect((await upload('import/preview', 'palayan-fil.xlsx', xlsx)).body.counts).toMatchObject({ changed: 0, error: 0 });
@@ -113,4 +113,50 @@ describe('translators\' files', () => {
     console.log(`5,000-unit XLIFF import on ${t.engine}: ${Math.round(ms)} ms`);
     expect(ms).toBeLessThan(10_000);
   }, 60_000);
+
+  it('keeps what the console changed since the export, never deletes by a blank cell, and refuses another language\'s CSV', async () => {
+    const [id] = await storePests(1, 'since');
+    const exported = (await exportFile('csv')).body;
+    // Meanwhile an admin translates the pest's cause in the console.
+    const current = await t.app.inject({ url: `/api/translations/rice_local_pests/${id}`, headers: { cookie } });
+    await t.app.inject({ method: 'PUT', url: `/api/translations/rice_local_pests/${id}/fil`, headers: { cookie }, payload: { version: current.json().version, texts: { cause: 'Dahilan mula sa console' } } });
+    // The file comes back with the cause left blank: nothing is removed, nothing changes.
+    expect((await upload('import', 'palayan-fil.csv', Buffer.from(exported, 'utf8'))).body).toMatchObject({ changed: 0 });
+    const view = (await t.app.inject({ url: `/api/translations/rice_local_pests/${id}`, headers: { cookie } })).json();
+    expect(view.fields.find((f: Json) => f.field === 'cause').translations.fil.text).toBe('Dahilan mula sa console');
+    // A translator's text over it is a conflict, never an overwrite.
+    const line = exported.split('\r\n').find((l) => l.includes('Pest since 0') && l.includes(',cause,'))!;
+    const cells = line.split(',');
+    const edited = exported.replace(line, [...cells.slice(0, 6), 'Ibang dahilan', ...cells.slice(7)].join(','));
+    const preview = await upload('import/preview', 'palayan-fil.csv', Buffer.from(edited, 'utf8'));
+    expect(preview.body.rows.find((r: Json) => r.status === 'error').error).toBe(LANGUAGE_TEXTS.import.changedSince);
+    // Another language's file is refused whole.
+    const other = exported.replace(/\r\n([^,]+),fil,/g, '\r\n$1,ilo,');
+    const refused = await upload('import', 'palayan-ilo.csv', Buffer.from(other, 'utf8'));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe(LANGUAGE_TEXTS.import.wrongTarget('ilo', 'fil'));
+  });
+
+  it('a CSV round trip keeps text that starts lines with - or =, and refuses split units, control characters and overlong text', async () => {
+    const [id] = await storePests(1, 'guard');
+    const xml = (await exportFile('xliff')).body;
+    const withBullets = fillTargets(xml, (s) => (s.startsWith('Treatments') ? '- Patuyuin ang bukid\n= Magwisik' : `${s} (fil)`));
+    expect((await upload('import', 'b.xlf', withBullets)).body.changed).toBeGreaterThan(0);
+    const csv = (await exportFile('csv')).body;
+    expect(csv).toContain("'- Patuyuin");
+    expect((await upload('import', 'palayan-fil.csv', Buffer.from(csv, 'utf8'))).body).toMatchObject({ changed: 0 });
+    const view = (await t.app.inject({ url: `/api/translations/rice_local_pests/${id}`, headers: { cookie } })).json();
+    expect(view.fields.find((f: Json) => f.field === 'treatments').translations.fil).toMatchObject({ text: '- Patuyuin ang bukid\n= Magwisik', stale: false });
+
+    const fresh = (await exportFile('xliff')).body;
+    const unitOf = (field: string) => new RegExp(`<unit id="${Buffer.from(`rice_local_pests/${id}/${field}`).toString('base64url')}"[\\s\\S]*?</unit>`);
+    const split = fresh.replace(unitOf('cause'), (u) => u.replace(/<segment>[\s\S]*<\/segment>/, '<segment><source>A</source><target>Isa</target></segment><segment><source>B</source><target>Dalawa</target></segment>'));
+    const control = fresh.replace(unitOf('symptoms'), (u) => u.replace(/<target>[^<]*<\/target>/, '<target>Sira&#x7F;</target>'));
+    const long = fresh.replace(unitOf('name'), (u) => u.replace(/<target>[^<]*<\/target>/, `<target>${'a'.repeat(400)}</target>`));
+    for (const [file, message] of [[split, LANGUAGE_TEXTS.import.segments], [control, LANGUAGE_TEXTS.import.control], [long, LANGUAGE_TEXTS.import.tooLong(300)]] as const) {
+      const res = await upload('import/preview', 'x.xlf', file);
+      expect(res.status).toBe(200);
+      expect(res.body.rows.filter((r: Json) => r.status === 'error').map((r: Json) => r.error)).toEqual([message]);
+    }
+  });
 });

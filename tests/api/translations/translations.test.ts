@@ -134,12 +134,19 @@ describe('the farmers\' languages', () => {
     expect(found.items.map((d: Json) => d.id)).toEqual([disease.id]);
   });
 
-  it('completeness per language and collection', async () => {
-    const result = (await call('GET', '/api/translations/completeness')).body;
-    const fil = result.items.find((i: Json) => i.collection === 'rice_local_diseases' && i.lang === 'fil');
-    expect(fil.total).toBeGreaterThan(0);
-    expect(fil.translated + fil.missing).toBe(fil.total);
-    expect(fil.stale).toBeGreaterThanOrEqual(0);
+  it('completeness per language and collection counts a new translation, and a stale one', async () => {
+    const fil = async () => ((await call('GET', '/api/translations/completeness')).body.items as Json[]).find((i) => i.collection === 'rice_local_pests' && i.lang === 'fil')!;
+    const before = await fil();
+    const photos = await stagePhotos(t.ctx, 'pest', superA, 1);
+    const pest = await createCatalogService(t.ctx, CATALOG_KINDS.pest).create(catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(`Stem borer ${Date.now()}`, photos)), superA) as unknown as Json;
+    const added = await fil();
+    expect(added.total - before.total).toBe(6 - 1); // name, description, cause, symptoms, treatments
+    expect(added.missing - before.missing).toBe(5);
+    await translate('rice_local_pests', pest.id, 'fil', { version: pest.version, texts: { cause: 'Uod.' } });
+    const translated = await fil();
+    expect([translated.translated - added.translated, translated.missing - added.missing, translated.stale - added.stale]).toEqual([1, -1, 0]);
+    await call('PUT', `/api/rice_pests/${pest.id}`, { ...entryBody(pest.name, pest.images.map((i: Json) => i.id), { cause: 'A moth larva.' }), version: pest.version + 1 });
+    expect((await fil()).stale - translated.stale).toBe(1);
   });
 
   it('a translation goes to review when review is on for its collection', async () => {
@@ -154,5 +161,32 @@ describe('the farmers\' languages', () => {
     expect((await call('POST', `/api/review/changes/${sent.body.review.id}/approve`, { version: 1 }, superCookie)).status).toBe(200);
     expect((await publicDisease(disease.id, '?lang=fil')).item.treatments).toBe('Paggamot sa binhi.');
     await call('PUT', '/api/review/settings/rice_local_diseases', { enabled: false }, superCookie);
+  });
+
+  it('a version restored brings its translations back; an option value\'s translation and a language in or out of use reach the next sync', async () => {
+    const disease = await makeDisease(`Leaf smut ${Date.now()}`, { symptoms: 'Black spots.' });
+    await translate('rice_local_diseases', disease.id, 'fil', { version: disease.version, texts: { symptoms: 'Itim na batik.' } });
+    await translate('rice_local_diseases', disease.id, 'fil', { version: disease.version + 1, texts: { symptoms: 'Maling salin.' } });
+    const versions = (await call('GET', `/api/rice_diseases/${disease.id}/versions`)).body;
+    const good = versions.items.find((v: Json) => v.recordVersion === disease.version + 1).number;
+    const restored = await call('POST', `/api/rice_diseases/${disease.id}/versions/${good}/restore`, { version: disease.version + 2 });
+    expect(restored.status).toBe(200);
+    expect((await publicDisease(disease.id, '?lang=fil')).item.symptoms).toBe('Itim na batik.');
+
+    const variety = await makeVariety(t.ctx, { environment: ['Low Irrigated Land'] });
+    const since = new Date().toISOString();
+    await clockTicks();
+    const doc = (await call('GET', '/api/translations/maintenance/rice_varieties_enums', undefined, superCookie)).body;
+    expect((await translate('maintenance', 'rice_varieties_enums', 'fil', { version: doc.version, texts: { 'environments:Low Irrigated Land': 'Mababang patubig' } }, superCookie)).status).toBe(200);
+    const delta = (await call('GET', `/api/public/v1/varieties?lang=fil&updatedSince=${encodeURIComponent(since)}`, undefined, '')).body.items as Json[];
+    expect(delta.find((v) => v.id === variety.id)?.environment).toEqual(['Mababang patubig']);
+
+    const before = new Date().toISOString();
+    await clockTicks();
+    expect((await call('PUT', '/api/languages/fil', { name: 'Filipino', enabled: false }, superCookie)).status).toBe(200);
+    const english = (await call('GET', `/api/public/v1/diseases?lang=fil&updatedSince=${encodeURIComponent(before)}`, undefined, '')).body;
+    expect(english.language).toBeUndefined();
+    expect((english.items as Json[]).find((d) => d.id === disease.id)?.symptoms).toBe('Black spots.');
+    await call('PUT', '/api/languages/fil', { name: 'Filipino', enabled: true }, superCookie);
   });
 });
