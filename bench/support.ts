@@ -132,3 +132,18 @@ export async function benchLogin(url: string, user: { username: string; password
   if (!res.ok) throw new Error(`login failed: ${res.status}`);
   return res.headers.getSetCookie().find((c) => c.startsWith('palayan_session='))!.split(';')[0]!;
 }
+
+/** A disease with `count` photo rows (no files): what the versions and review benches edit. Returns the photo ids in order. */
+export async function storeBenchDisease(db: import('kysely').Kysely<import('../server/db/types.js').Database>, id: string, count: number): Promise<string[]> {
+  const now = new Date().toISOString();
+  await db.insertInto('rice_local_diseases').values({ id, name: 'Rice blast (bench)', scientificName: 'Magnaporthe oryzae', treatments: 'Treatment 0', createdAt: now, updatedAt: now }).execute();
+  const photoIds = Array.from({ length: count }, (_, i) => `bench-photo-${String(i).padStart(5, '0')}`);
+  for (let i = 0; i < count; i += 200) {
+    await db.insertInto('catalog_images').values(photoIds.slice(i, i + 200).map((pid, k) => ({
+      id: pid, collection: 'rice_local_diseases', entryId: id, position: i + k, status: 'ready', originalKey: `rice_disease/bench/${pid}.jpg`,
+      displayKey: `rice_disease/_variants/${pid}_display.jpg`, thumbKey: `rice_disease/_variants/${pid}_thumb.jpg`, externalUrl: null, mimeType: 'image/jpeg',
+      sizeBytes: 900_000, width: 1600, height: 1200, originalName: `IMG_${i + k}.jpg`, sha256: `sha-${pid}`, uploadedBy: null, createdAt: now, linkedAt: now,
+    }))).execute();
+  }
+  return photoIds;
+}

@@ -11,7 +11,7 @@
  *
  * Options: --photos 2000  --edits 49  --requests 200  --restores 3  --engines sqlite,postgres
  */
-import { benchDatabase, median, option, percentile, benchEngines, benchPgUrl } from './support.js';
+import { benchDatabase, median, option, percentile, benchEngines, benchPgUrl, storeBenchDisease } from './support.js';
 
 const PG = benchPgUrl();
 const ENGINES = benchEngines();
@@ -39,16 +39,7 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
   try {
     await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);
     const id = 'bench-disease';
-    const now = new Date().toISOString();
-    await ctx.db.insertInto('rice_local_diseases').values({ id, name: 'Rice blast (bench)', scientificName: 'Magnaporthe oryzae', treatments: 'Treatment 0', createdAt: now, updatedAt: now }).execute();
-    const photoIds = Array.from({ length: PHOTOS }, (_, i) => `bench-photo-${String(i).padStart(5, '0')}`);
-    for (let i = 0; i < PHOTOS; i += 200) {
-      await ctx.db.insertInto('catalog_images').values(photoIds.slice(i, i + 200).map((pid, k) => ({
-        id: pid, collection: 'rice_local_diseases', entryId: id, position: i + k, status: 'ready', originalKey: `rice_disease/bench/${pid}.jpg`,
-        displayKey: `rice_disease/_variants/${pid}_display.jpg`, thumbKey: `rice_disease/_variants/${pid}_thumb.jpg`, externalUrl: null, mimeType: 'image/jpeg',
-        sizeBytes: 900_000, width: 1600, height: 1200, originalName: `IMG_${i + k}.jpg`, sha256: `sha-${pid}`, uploadedBy: null, createdAt: now, linkedAt: now,
-      }))).execute();
-    }
+    const photoIds = await storeBenchDisease(ctx.db, id, PHOTOS);
     await backfillFirstVersions(ctx.db);
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: USER.username, password: USER.password } });
     const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
