@@ -2,10 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 // Engine-specific files say so in their name: *.pg.test.ts runs on PostgreSQL only,
 // *.sqlite.test.ts on SQLite only; every other API test runs on both.
-const apiProject = (name: string, env: Record<string, string>, exclude: string, maxWorkers = 2) => ({
+const apiProject = (name: string, env: Record<string, string>, exclude: string, setupFiles: string[] = []) => ({
   test: {
     name,
-    maxWorkers,
+    setupFiles,
     include: ['tests/api/**/*.test.ts'],
     exclude: [exclude],
     environment: 'node',
@@ -26,8 +26,8 @@ const projects = [
   // Browser components with Testing Library in jsdom (the network is a stub per test).
   { test: { name: 'components', include: ['tests/components/**/*.test.tsx'], environment: 'jsdom', setupFiles: ['tests/components/setup.ts'] } },
   apiProject('api-sqlite', { TEST_DB: 'sqlite' }, 'tests/api/**/*.pg.test.ts'),
-  // One PostgreSQL file at a time: their schemas share one database.
-  ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB: 'postgres' }, 'tests/api/**/*.sqlite.test.ts', 1)] : []),
+  // Each worker's PostgreSQL files in a database of its own (tests/fixtures/pg-worker.ts).
+  ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB: 'postgres' }, 'tests/api/**/*.sqlite.test.ts', ['tests/fixtures/pg-worker.ts'])] : []),
 ];
 
 export default defineConfig({
