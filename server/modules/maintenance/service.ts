@@ -17,6 +17,7 @@ import { maintenanceRepository, type MaintenanceRow } from './repository.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
 import { maintenanceSnapshot } from './lists.js';
+import { restoreOptionTranslations } from './restore-translations.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -29,6 +30,9 @@ async function load(db: Db, docId: MaintenanceDocId): Promise<MaintenanceRow> {
   if (!created) fail('INTERNAL', MAINTENANCE.toasts.initFailed);
   return created;
 }
+
+/** A version restored: its number, and the translations its state held. */
+interface Restore { from: number; translations?: Record<string, string> }
 
 /** Another writer saved the document between its read and this write: the attempt rolls back and runs again. */
 class WrittenSince extends Error {}
@@ -54,8 +58,9 @@ interface WriteResult {
 async function mutate(
   db: Kysely<Database>, events: EventBus | null, actor: Actor | null, docId: MaintenanceDocId,
   compute: (lists: Record<ListKey, string[]>, row: MaintenanceRow) => Change | null,
-  restoredFrom?: number,
+  restore?: Restore,
 ): Promise<WriteResult> {
+  const restoredFrom = restore?.from;
   for (let attempt = 0; attempt < 5; attempt += 1) {
     let outcome;
     try {
@@ -87,8 +92,11 @@ async function mutate(
           changes: { before: pick(before.lists, keys), after: next },
           details: restoredFrom === undefined ? undefined : { restoredVersion: restoredFrom },
         });
+        // A version restored brings its option values' translations back, for the values it has.
+        const translations = restore?.translations ? await restoreOptionTranslations(trx, cmd, docId, data, restore.translations, actor, now) : undefined;
         await recordVersion(trx, {
-          collection: 'maintenance', documentId: docId, recordVersion: row.version + 1, auditId, actor, snapshot: maintenanceSnapshot(docId, { data }),
+          collection: 'maintenance', documentId: docId, recordVersion: row.version + 1, auditId, actor,
+          snapshot: { ...maintenanceSnapshot(docId, { data }), ...(translations ? { translations } : {}) },
           kind: restoredFrom === undefined ? 'edit' : 'restore', ...(restoredFrom === undefined ? {} : { restoredFrom }),
         });
         cmd.publish({ topic: 'maintenance', id: docId, op: 'update' });
@@ -228,8 +236,8 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events'>)
     },
 
     /** Save Changes: whole lists, trimmed and deduplicated, at the version the page edited. */
-    save(actor: Actor, docId: MaintenanceDocId, input: SaveListsInput, restoredFrom?: number): Promise<WriteResult> {
-      return mutate(db, events, actor, docId, saving(docId, input), restoredFrom);
+    save(actor: Actor, docId: MaintenanceDocId, input: SaveListsInput, restore?: Restore): Promise<WriteResult> {
+      return mutate(db, events, actor, docId, saving(docId, input), restore);
     },
   };
 }

@@ -36,7 +36,7 @@ const optionLists: VersionedCollection = {
           const list = values[key];
           if (Array.isArray(list)) lists[key as ListKey] = list.map(String);
         }
-        await service.save(request.actor, docId, { version: request.input.version, lists }, request.number);
+        await service.save(request.actor, docId, { version: request.input.version, lists }, { from: request.number, ...(request.snapshot.translations ? { translations: request.snapshot.translations } : {}) });
         return 0;
       },
     };

@@ -1,91 +1,131 @@
 import { TRANSLATED_FIELDS, TRANSLATED_LISTS, acceptedLanguages, chooseLanguage, optionField } from '../../../common/languages.js';
 import type { AppContext } from '../../platform/http/context.js';
-import { translationsRepository } from '../translations/repository.js';
+import { LANGUAGES_STAMP, translationsRepository } from '../translations/repository.js';
 
 type Values = Record<string, unknown>;
 export type FieldLanguages = Record<string, string | string[]>;
+type Texts = Map<string, Map<string, string>>;
 
 /**
- * A collection's texts in a language, kept per process and read again when the collection's
- * stamp (moved in every translation write's transaction) is not the one they were read at: one
- * primary-key read a request, and never an older text than the database has.
+ * What the public API reads in a language, kept per process: the languages in use and each
+ * collection's texts per language, each with the stamp it was read at. Every translation or
+ * language write moves its stamp in the write's transaction, so one read of the (small) stamps
+ * table a request tells what is still current: never an older text than the database has.
  */
-const cached = new WeakMap<AppContext['db'], Map<string, { stamp: string; texts: Map<string, Map<string, string>> }>>();
+interface Kept { languages: { stamp: string; codes: string[] } | null; texts: Map<string, { stamp: string; texts: Texts }> }
+const kept = new WeakMap<AppContext['db'], Kept>();
 
-async function textsOf(ctx: AppContext, collection: string, lang: string): Promise<Map<string, Map<string, string>>> {
-  let mine = cached.get(ctx.db);
-  if (!mine) { mine = new Map(); cached.set(ctx.db, mine); }
-  const key = `${collection}\u0000${lang}`;
-  const stamp = await translationsRepository.stampOf(ctx.db, collection, lang);
-  const hit = mine.get(key);
-  if (hit && hit.stamp === stamp) return hit.texts;
-  const texts = await translationsRepository.textsOfCollection(ctx.db, collection, lang);
-  mine.set(key, { stamp, texts });
-  return texts;
+function keptOf(ctx: AppContext): Kept {
+  let mine = kept.get(ctx.db);
+  if (!mine) { mine = { languages: null, texts: new Map() }; kept.set(ctx.db, mine); }
+  return mine;
 }
 
-async function languagesInUse(ctx: AppContext): Promise<string[]> {
-  return (await translationsRepository.languages(ctx.db)).filter((l) => Number(l.enabled) === 1).map((l) => l.code);
-}
-
-/** The language a request asked for (?lang=, else Accept-Language) among those in use, or null (English). */
-export async function requestedLanguage(ctx: AppContext, lang: string | undefined, acceptLanguage: string | undefined): Promise<string | null> {
-  const asked = lang ? [lang] : acceptedLanguages(acceptLanguage);
-  if (asked.length === 0) return null;
-  return chooseLanguage(asked, await languagesInUse(ctx));
-}
+const stampKey = (collection: string, lang: string) => `${collection}\u0000${lang}`;
 
 /**
  * Answers records in one language, field by field: a translation where there is one (a stale
  * one too: it stays served until updated or confirmed), else the English; and which language
  * each field came in.
  */
-export async function localizer(ctx: AppContext, lang: string) {
-  const options = new Map<string, string>();
-  for (const doc of (await textsOf(ctx, 'maintenance', lang)).values()) for (const [field, text] of doc) options.set(field, text);
-  const listValues = (list: string, values: unknown): { values: string[]; langs: string[] } => {
-    const english = Array.isArray(values) ? values.map(String) : [];
-    const out = english.map((v) => options.get(optionField(list, v)));
-    return { values: out.map((t, i) => t ?? english[i]!), langs: out.map((t) => (t === undefined ? 'en' : lang)) };
-  };
+export interface Localizer {
+  readonly lang: string;
+  /** Records of a collection: their translated fields, and option values of the lists named (field → list). */
+  records<T extends Values & { id: string }>(collection: 'rice_local_pests' | 'rice_local_diseases' | 'rice_seed_varieties', items: T[], lists: Record<string, string>): Promise<Array<T & { fieldLanguages: FieldLanguages }>>;
+  /** The option lists, each value in the language where translated. */
+  options<T extends Record<string, string[]>>(lists: T): Promise<T & { fieldLanguages: FieldLanguages }>;
+}
+
+function localizer(ctx: AppContext, stamps: Map<string, string>, lang: string): Localizer {
+  const mine = keptOf(ctx);
+  async function textsOf(collection: string): Promise<Texts> {
+    const key = stampKey(collection, lang);
+    const stamp = stamps.get(key) ?? '';
+    const hit = mine.texts.get(key);
+    if (hit && hit.stamp === stamp) return hit.texts;
+    const texts = await translationsRepository.textsOfCollection(ctx.db, collection, lang);
+    mine.texts.set(key, { stamp, texts });
+    return texts;
+  }
+  async function optionValues() {
+    const options = new Map<string, string>();
+    for (const doc of (await textsOf('maintenance')).values()) for (const [field, text] of doc) options.set(field, text);
+    return (list: string, english: string[]): { values: string[]; langs: string[] } => {
+      const values: string[] = [];
+      const langs: string[] = [];
+      for (const v of english) {
+        const t = options.get(optionField(list, v));
+        values.push(t ?? v);
+        langs.push(t === undefined ? 'en' : lang);
+      }
+      return { values, langs };
+    };
+  }
 
   return {
-    /** Records of a collection: their translated fields, and option values of the lists named (field → list). */
-    async records<T extends Values & { id: string }>(collection: 'rice_local_pests' | 'rice_local_diseases' | 'rice_seed_varieties', items: T[], lists: Record<string, string>): Promise<Array<T & { fieldLanguages: FieldLanguages }>> {
-      const byRecord = await textsOf(ctx, collection, lang);
+    lang,
+    async records(collection, items, lists) {
+      const byRecord = await textsOf(collection);
+      const listValues = await optionValues();
       const fields = Object.keys(TRANSLATED_FIELDS[collection]);
+      const listFields = Object.entries(lists);
       return items.map((item) => {
         const mine = byRecord.get(item.id);
         const out: Values = { ...item };
         const languages: FieldLanguages = {};
         for (const field of fields) {
           const text = mine?.get(field);
-          if (text !== undefined && item[field] !== null && item[field] !== '') out[field] = text;
-          languages[field] = text !== undefined && item[field] !== null && item[field] !== '' ? lang : 'en';
+          const translated = text !== undefined && item[field] !== null && item[field] !== '';
+          if (translated) out[field] = text;
+          languages[field] = translated ? lang : 'en';
         }
-        for (const [field, list] of Object.entries(lists)) {
-          const translated = listValues(list, item[field]);
-          if (Array.isArray(item[field])) { out[field] = translated.values; languages[field] = translated.langs; }
-          else if (typeof item[field] === 'string') {
-            const one = listValues(list, [item[field]]);
-            out[field] = one.values[0];
-            languages[field] = one.langs[0]!;
+        for (const [field, list] of listFields) {
+          const value = item[field];
+          if (Array.isArray(value)) {
+            const t = listValues(list, value.map(String));
+            out[field] = t.values;
+            languages[field] = t.langs;
+          } else if (typeof value === 'string') {
+            const t = listValues(list, [value]);
+            out[field] = t.values[0];
+            languages[field] = t.langs[0]!;
           }
         }
-        return { ...(out as T), fieldLanguages: languages };
+        out.fieldLanguages = languages;
+        return out as (typeof items)[number] & { fieldLanguages: FieldLanguages };
       });
     },
 
-    /** The option lists, each value in the language where translated. */
-    options<T extends Record<string, string[]>>(lists: T): T & { fieldLanguages: FieldLanguages } {
+    async options(lists) {
+      const listValues = await optionValues();
       const out: Record<string, string[]> = { ...lists };
       const languages: FieldLanguages = {};
       for (const list of Object.values(TRANSLATED_LISTS).flat()) {
-        const translated = listValues(list, lists[list]);
-        out[list] = translated.values;
-        languages[list] = translated.langs;
+        const english = lists[list];
+        const t = listValues(list, Array.isArray(english) ? english.map(String) : []);
+        out[list] = t.values;
+        languages[list] = t.langs;
       }
-      return { ...(out as T), fieldLanguages: languages };
+      return { ...(out as typeof lists), fieldLanguages: languages };
     },
   };
+}
+
+/**
+ * The language a request asked for (?lang=, else Accept-Language) among those in use, with what
+ * answers in it; null for English. No database read when nothing was asked.
+ */
+export async function requestedLanguage(ctx: AppContext, lang: string | undefined, acceptLanguage: string | undefined): Promise<Localizer | null> {
+  const asked = lang ? [lang] : acceptedLanguages(acceptLanguage);
+  if (asked.length === 0) return null;
+  const stamps = new Map((await translationsRepository.stamps(ctx.db)).map((s) => [stampKey(s.collection, s.lang), s.stamp]));
+  const mine = keptOf(ctx);
+  const stamp = stamps.get(stampKey(LANGUAGES_STAMP, '')) ?? '';
+  let inUse = mine.languages;
+  if (inUse?.stamp !== stamp) {
+    inUse = { stamp, codes: (await translationsRepository.languages(ctx.db)).filter((l) => Number(l.enabled) === 1).map((l) => l.code) };
+    mine.languages = inUse;
+  }
+  const code = chooseLanguage(asked, inUse.codes);
+  return code ? localizer(ctx, stamps, code) : null;
 }

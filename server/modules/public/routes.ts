@@ -6,7 +6,7 @@ import {
 } from '../../../common/schemas/public.js';
 import { fail } from '../../platform/http/errors.js';
 import { contentEtag, etagMatches } from '../../platform/http/etag.js';
-import { requestedLanguage } from './localize.js';
+import { requestedLanguage, type Localizer } from './localize.js';
 import { createPublicService } from './service.js';
 
 const PREFIX = '/api/public/v1';
@@ -62,10 +62,10 @@ const routes: FastifyPluginAsync = async (app) => {
    * The language to answer in (?lang=, else Accept-Language; unknown ones are English). The
    * answer varies by Accept-Language, and says its language.
    */
-  async function language(request: FastifyRequest, reply: FastifyReply, lang: string | undefined): Promise<string | null> {
+  async function language(request: FastifyRequest, reply: FastifyReply, lang: string | undefined): Promise<Localizer | null> {
     const chosen = await requestedLanguage(app.ctx, lang, request.headers['accept-language']);
     reply.header('vary', reply.getHeader('vary') ? `${String(reply.getHeader('vary'))}, Accept-Language` : 'Accept-Language');
-    reply.header('content-language', chosen ?? 'en');
+    reply.header('content-language', chosen?.lang ?? 'en');
     return chosen;
   }
 

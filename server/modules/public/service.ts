@@ -3,7 +3,7 @@ import type { AppContext } from '../../platform/http/context.js';
 import { parseList } from '../catalog/presenter.js';
 import { getDiseaseEnums, getVarietyEnums } from '../maintenance/option-lists.js';
 import { presentVariety } from '../varieties/presenter.js';
-import { localizer } from './localize.js';
+import type { Localizer } from './localize.js';
 import { publicCatalogItem, publicVariety } from './presenter.js';
 
 /** A variety's fields holding option values, and their lists. */
@@ -21,19 +21,19 @@ export function createPublicService(ctx: AppContext) {
   const imageUrl = (id: string, variant: 'display' | 'thumbnail') => `/api/public/v1/images/${id}/${variant}`;
 
   return {
-    async varieties(since: string | undefined, recommended: boolean | undefined, lang: string | null) {
+    async varieties(since: string | undefined, recommended: boolean | undefined, lang: Localizer | null) {
       const serverTime = new Date().toISOString();
       const rows = await repo.changedVarieties(db, since, recommended);
       const items = rows.map((row) => publicVariety(presentVariety(row)));
       return {
-        ...(lang ? { language: lang } : {}),
-        items: lang ? await (await localizer(ctx, lang)).records('rice_seed_varieties', items, VARIETY_LISTS) : items,
+        ...(lang ? { language: lang.lang } : {}),
+        items: lang ? await lang.records('rice_seed_varieties', items, VARIETY_LISTS) : items,
         deleted: since ? await repo.deletedSince(db, 'rice_seed_varieties', since) : [],
         serverTime,
       };
     },
 
-    async catalog(collection: CatalogCollection, since: string | undefined, lang: string | null) {
+    async catalog(collection: CatalogCollection, since: string | undefined, lang: Localizer | null) {
       let serverTime = new Date().toISOString();
       const rows = await repo.changedCatalog(db, collection, since);
       const images = await photoReads.variantsOfEntries(db, rows.map((r) => r.id));
@@ -47,16 +47,16 @@ export function createPublicService(ctx: AppContext) {
       }
       const items = rows.map((r) => publicCatalogItem({ ...r, affectedParts: parseList(r.affectedParts) }, byEntry.get(r.id) ?? []));
       return {
-        ...(lang ? { language: lang } : {}),
-        items: lang ? await (await localizer(ctx, lang)).records(collection, items, { affectedParts: 'affectedParts' }) : items,
+        ...(lang ? { language: lang.lang } : {}),
+        items: lang ? await lang.records(collection, items, { affectedParts: 'affectedParts' }) : items,
         deleted: since ? await repo.deletedSince(db, collection, since) : [],
         serverTime,
       };
     },
 
-    async options(lang: string | null) {
+    async options(lang: Localizer | null) {
       const lists = { ...await getVarietyEnums(db), ...await getDiseaseEnums(db) };
-      return lang ? { language: lang, ...(await localizer(ctx, lang)).options(lists) } : lists;
+      return lang ? { language: lang.lang, ...await lang.options(lists) } : lists;
     },
 
     variantKey: (imageId: string, variant: 'display' | 'thumbnail') => repo.publicVariant(db, imageId, variant),

@@ -6,6 +6,9 @@ import type { TranslationsTable } from '../../db/types/languages.js';
 type Db = Kysely<Database> | Transaction<Database>;
 export type TranslationRow = TranslationsTable;
 
+/** The stamp (collection, with lang '') that every change to the languages moves. */
+export const LANGUAGES_STAMP = 'languages';
+
 /** The languages and translations tables: the only module that names them. */
 export const translationsRepository = {
   languages: (db: Db) => db.selectFrom('languages').selectAll().orderBy('createdAt').orderBy('code').execute(),
@@ -44,9 +47,8 @@ export const translationsRepository = {
     }
   },
 
-  async stampOf(db: Db, collection: string, lang: string): Promise<string> {
-    return (await db.selectFrom('translation_stamps').select('stamp').where('collection', '=', collection).where('lang', '=', lang).executeTakeFirst())?.stamp ?? '';
-  },
+  /** Every stamp: a row per collection and language written to, and one for the languages. */
+  stamps: (db: Db) => db.selectFrom('translation_stamps').select(['collection', 'lang', 'stamp']).execute(),
 
   /** Every text of a collection in one language: recordId → field → text. */
   async textsOfCollection(db: Db, collection: string, lang: string): Promise<Map<string, Map<string, string>>> {

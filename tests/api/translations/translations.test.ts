@@ -189,4 +189,27 @@ describe('the farmers\' languages', () => {
     expect((english.items as Json[]).find((d) => d.id === disease.id)?.symptoms).toBe('Black spots.');
     await call('PUT', '/api/languages/fil', { name: 'Filipino', enabled: true }, superCookie);
   });
+
+  it('an option list\'s version restored brings its values\' translations back (for the values it has), and the next sync carries them', async () => {
+    const docUrl = '/api/maintenance/documents/rice_diseases_enums';
+    const doc = (await call('GET', docUrl, undefined, superCookie)).body;
+    const part = `Flag leaf ${Date.now()}`;
+    const added = (await call('PUT', docUrl, { version: doc.version, lists: { affectedParts: [...doc.lists.affectedParts, part] } }, superCookie)).body;
+    const at = (added.document ?? added).version as number;
+    expect((await translate('maintenance', 'rice_diseases_enums', 'fil', { version: at, texts: { [`affectedParts:${part}`]: 'Watawat na dahon' } }, superCookie)).status).toBe(200);
+    expect((await translate('maintenance', 'rice_diseases_enums', 'fil', { version: at + 1, texts: { [`affectedParts:${part}`]: 'Maling salin' } }, superCookie)).status).toBe(200);
+    const disease = await makeDisease(`Sheath rot ${Date.now()}`, { affectedParts: [part] });
+    const versions = (await call('GET', `${docUrl}/versions`, undefined, superCookie)).body.items as Json[];
+    const good = versions.find((v) => v.recordVersion === at + 1)!.number;
+    const since = new Date().toISOString();
+    await clockTicks();
+    const restored = await call('POST', `${docUrl}/versions/${good}/restore`, { version: at + 2 }, superCookie);
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    const served = (await publicDisease(disease.id, `?lang=fil&updatedSince=${encodeURIComponent(since)}`)).item;
+    expect(served.affectedParts).toEqual(['Watawat na dahon']);
+    expect(served.fieldLanguages.affectedParts).toEqual(['fil']);
+    const state = (await call('GET', '/api/translations/maintenance/rice_diseases_enums', undefined, superCookie)).body;
+    expect(JSON.stringify(state)).toContain('Watawat na dahon');
+    expect(JSON.stringify(state)).not.toContain('Maling salin');
+  });
 });
