@@ -1,20 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
 // Engine-specific files say so in their name: *.pg.test.ts runs on PostgreSQL only,
-// *.sqlite.test.ts on SQLite only; every other API test runs on both.
-const apiProject = (name: string, env: Record<string, string>, exclude: string, setupFiles: string[] = []) => ({
+// *.sqlite.test.ts on SQLite only; every other API test runs on both. A worker runs its files
+// one after another in one process (isolate: false: the server's modules are loaded once per
+// worker, not once per file); a file that mocks a module is *.isolated.test.ts and gets a
+// process of its own.
+const apiProject = (name: string, env: Record<string, string>, exclude: string, setupFiles: string[] = []) => [false, true].map((isolated) => ({
   test: {
-    name,
+    name: isolated ? `${name}-isolated` : name,
     setupFiles,
-    include: ['tests/api/**/*.test.ts'],
-    exclude: [exclude],
+    include: [isolated ? 'tests/api/**/*.isolated.test.ts' : 'tests/api/**/*.test.ts'],
+    exclude: [exclude, ...(isolated ? [] : ['tests/api/**/*.isolated.test.ts'])],
     environment: 'node',
-    env,
+    // bcrypt at cost 4 (server/platform/identity/passwords.ts): half the suite's time was hashing.
+    env: { ...env, TEST_PASSWORD_HASH_ROUNDS: '4' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks' as const,
+    isolate: isolated,
   },
-});
+}));
 
 // The API suite runs on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
 // CI must run both: there a missing PostgreSQL fails the run instead of leaving its tests out.
@@ -25,9 +30,9 @@ const projects = [
   { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },
   // Browser components with Testing Library in jsdom (the network is a stub per test).
   { test: { name: 'components', include: ['tests/components/**/*.test.tsx'], environment: 'jsdom', setupFiles: ['tests/components/setup.ts'] } },
-  apiProject('api-sqlite', { TEST_DB: 'sqlite' }, 'tests/api/**/*.pg.test.ts'),
+  ...apiProject('api-sqlite', { TEST_DB: 'sqlite' }, 'tests/api/**/*.pg.test.ts'),
   // Each worker's PostgreSQL files in a database of its own (tests/fixtures/pg-worker.ts).
-  ...(process.env.TEST_DATABASE_URL ? [apiProject('api-postgres', { TEST_DB: 'postgres' }, 'tests/api/**/*.sqlite.test.ts', ['tests/fixtures/pg-worker.ts'])] : []),
+  ...(process.env.TEST_DATABASE_URL ? apiProject('api-postgres', { TEST_DB: 'postgres' }, 'tests/api/**/*.sqlite.test.ts', ['tests/fixtures/pg-worker.ts']) : []),
 ];
 
 export default defineConfig({

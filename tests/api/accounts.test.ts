@@ -1,5 +1,5 @@
 import bcrypt from 'bcrypt';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNTS } from '../../common/accounts.js';
 import { PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MESSAGE } from '../../common/password.js';
 import { LOGIN } from '../../common/texts.js';
@@ -10,13 +10,6 @@ import { writeAudit } from '../../server/platform/writes/audit.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { daysAgo, newAdminBody, recordEvents, superAdminSession } from '../fixtures/accounts.js';
 import { login, loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
-
-// The real hasher, unless a test makes it fail (a thread pool gone, a hasher returning the plain text).
-const hashing = vi.hoisted(() => ({ instead: null as null | ((plain: string) => Promise<string>) }));
-vi.mock('../../server/platform/identity/passwords.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../server/platform/identity/passwords.js')>();
-  return { ...real, hashPassword: (plain: string) => (hashing.instead ? hashing.instead(plain) : real.hashPassword(plain)) };
-});
 
 const M = ACCOUNTS.messages;
 
@@ -276,23 +269,6 @@ describe('create', () => {
     const edit = await call('PUT', `/api/accounts/${made.id}`, su.cookie, { ...newAdminBody(), password: hash, version: made.version });
     expect(edit.statusCode).toBe(400);
     expect((await row(made.id)).password).toBe(before);
-  });
-
-  it('fails the save, storing nothing, when hashing fails', async () => {
-    const service = createAccountsService(t.ctx);
-    const auth = { sessionId: 'x', reauthAt: null, role: 'SYSTEM_ADMIN' as const, user: { id: su.account.id } as never, account: {} as never, actor: { id: su.account.id, fullname: su.account.fullname, email: su.account.email } };
-    const body = newAdminBody();
-    try {
-      hashing.instead = async () => { throw new Error('thread pool exhausted'); };
-      await expect(service.create(body, auth)).rejects.toMatchObject({ code: 'INTERNAL', message: M.passwordNotSaved });
-      hashing.instead = async (plain) => plain;
-      await expect(service.create(body, auth)).rejects.toMatchObject({ code: 'INTERNAL', message: M.passwordNotSaved });
-    } finally {
-      hashing.instead = null;
-    }
-    expect(await accountsRepository.findByIdentifier(t.ctx.db, body.username)).toBeUndefined();
-    const audits = await t.ctx.db.selectFrom('audit_logs').select('id').where('description', 'like', `%${body.username}%`).execute();
-    expect(audits).toHaveLength(0);
   });
 });
 

@@ -2,9 +2,18 @@ import crypto from 'node:crypto';
 import bcrypt from 'bcrypt';
 import { LIMITS } from '../../../common/limits.js';
 
+/**
+ * bcrypt's cost: LIMITS.passwordHashRounds. Only code Vitest runs (it sets VITEST) reads
+ * TEST_PASSWORD_HASH_ROUNDS: the API suite hashes and checks thousands of passwords, and at
+ * the full cost that was half of its time. Every server and CLI uses the full cost.
+ */
+export const PASSWORD_HASH_ROUNDS = process.env.VITEST && process.env.TEST_PASSWORD_HASH_ROUNDS
+  ? Math.max(4, Number(process.env.TEST_PASSWORD_HASH_ROUNDS) || LIMITS.passwordHashRounds)
+  : LIMITS.passwordHashRounds;
+
 /** bcrypt runs in libuv's thread pool, off the event loop. */
 export async function hashPassword(plain: string): Promise<string> {
-  return bcrypt.hash(plain, LIMITS.passwordHashRounds);
+  return bcrypt.hash(plain, PASSWORD_HASH_ROUNDS);
 }
 
 export function isHash(stored: string): boolean {
@@ -12,7 +21,7 @@ export function isHash(stored: string): boolean {
 }
 
 // Compared against when no account matches, so unknown users cost the same time as wrong passwords.
-const DUMMY_HASH = bcrypt.hashSync('palayan-timing-equaliser', LIMITS.passwordHashRounds);
+const DUMMY_HASH = bcrypt.hashSync('palayan-timing-equaliser', PASSWORD_HASH_ROUNDS);
 
 export interface PasswordCheck {
   ok: boolean;
