@@ -9,17 +9,25 @@ export const syncQuerySchema = z.object({
 });
 
 /**
- * With a language asked: the language each translated field came in ('en' where it is not
- * translated yet); for a list of option values, one per value.
+ * With a language asked: the translated fields that came in English (not translated yet), each
+ * 'en'; a field left out came in the language asked. A list of option values is named, one
+ * language per value, when any of its values is English. The fields are named (a record of
+ * unions costs a failed try per list on every item of every answer); any other is kept.
  */
-const fieldLanguagesSchema = z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional();
+const servedIn = z.string().optional();
+const servedInEach = z.array(z.string()).optional();
+const fieldLanguages = <T extends Record<string, typeof servedIn | typeof servedInEach>>(fields: T) =>
+  z.object(fields).catchall(z.union([z.string(), z.array(z.string())])).optional();
+const catalogFieldLanguagesSchema = fieldLanguages({ name: servedIn, description: servedIn, cause: servedIn, symptoms: servedIn, treatments: servedIn, affectedParts: servedInEach });
+const varietyFieldLanguagesSchema = fieldLanguages({ location: servedIn, season: servedInEach, environment: servedInEach, plantingMethod: servedIn });
+const optionFieldLanguagesSchema = fieldLanguages({ seasons: servedInEach, environments: servedInEach, plantingMethods: servedInEach, affectedParts: servedInEach });
 
 export const varietyQuerySchema = syncQuerySchema.extend({
   recommendedInTarlac: z.enum(['true', 'false'], { error: 'recommendedInTarlac must be true or false' }).optional(),
 });
 
 /** A variety as the app sees it: the console's own shape without the edit bookkeeping. */
-export const publicVarietySchema = varietySchema.omit({ version: true }).extend({ fieldLanguages: fieldLanguagesSchema });
+export const publicVarietySchema = varietySchema.omit({ version: true }).extend({ fieldLanguages: varietyFieldLanguagesSchema });
 
 export const publicImageSchema = z.object({
   id: z.string(),
@@ -45,7 +53,7 @@ export const publicCatalogEntrySchema = z.object({
   images: z.array(publicImageSchema),
   createdAt: z.string(),
   updatedAt: z.string().nullable(),
-  fieldLanguages: fieldLanguagesSchema,
+  fieldLanguages: catalogFieldLanguagesSchema,
 });
 
 const page = <T extends z.ZodType>(item: T) => z.object({
@@ -68,5 +76,5 @@ export const publicOptionsSchema = z.object({
   /** The parts of the rice plant a disease's affectedParts name, in the department's order. */
   affectedParts: z.array(z.string()),
   language: z.string().optional(),
-  fieldLanguages: fieldLanguagesSchema,
+  fieldLanguages: optionFieldLanguagesSchema,
 });

@@ -61,7 +61,7 @@ export function createDb(config: DbConfig): Kysely<Database> {
   // Readable by the server's user only; SQLite gives the -wal and -shm files the same mode.
   fs.closeSync(fs.openSync(file, 'a', 0o600));
   fs.chmodSync(file, 0o600);
-  const database = new SQLite(file);
+  const database = withFunctions(new SQLite(file));
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
@@ -75,9 +75,19 @@ export function createDb(config: DbConfig): Kysely<Database> {
   return db;
 }
 
+/**
+ * SQLite's lower() and LIKE fold ASCII letters only: `unicode_lower` folds every letter as
+ * JavaScript does (É, Ñ, Â), so searches find Filipino, Kapampangan and Ilocano text whatever
+ * its case, as PostgreSQL's ilike does (dialect.ts containsInsensitive).
+ */
+function withFunctions(database: SQLite.Database): SQLite.Database {
+  database.function('unicode_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value) as string | null);
+  return database;
+}
+
 /** A worker thread's connection to the server's SQLite file: reads only (read-workers.ts). */
 export function openSqliteReader(file: string): Kysely<Database> {
-  const database = new SQLite(file, { readonly: true, fileMustExist: true });
+  const database = withFunctions(new SQLite(file, { readonly: true, fileMustExist: true }));
   database.pragma('busy_timeout = 5000');
   // No memory map: a connection that does not write unmaps the whole file whenever another one
   // commits, and mapping it again costs a page fault for every page read after (and the

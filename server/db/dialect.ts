@@ -10,12 +10,12 @@ export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Case-insensitive "contains" that behaves the same on SQLite and PostgreSQL. */
+/** Case-insensitive "contains" that behaves the same on SQLite and PostgreSQL, for every letter (not ASCII only). */
 export function containsInsensitive(db: Kysely<any>, column: Expression<unknown>, term: string): Expression<SqlBool> {
   const pattern = likePattern(term.toLowerCase());
   return isPostgres(db)
     ? sql<SqlBool>`${column} ilike ${pattern} escape '\\'`
-    : sql<SqlBool>`lower(${column}) like ${pattern} escape '\\'`;
+    : sql<SqlBool>`unicode_lower(${column}) like ${pattern} escape '\\'`;
 }
 
 /**

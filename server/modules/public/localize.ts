@@ -5,6 +5,7 @@ import { LANGUAGES_STAMP, translationsRepository } from '../translations/reposit
 type Values = Record<string, unknown>;
 export type FieldLanguages = Record<string, string | string[]>;
 type Texts = Map<string, Map<string, string>>;
+type OptionList = (typeof TRANSLATED_LISTS)[keyof typeof TRANSLATED_LISTS][number];
 
 /**
  * What the public API reads in a language, kept per process: the languages in use and each
@@ -25,15 +26,17 @@ const stampKey = (collection: string, lang: string) => `${collection}\u0000${lan
 
 /**
  * Answers records in one language, field by field: a translation where there is one (a stale
- * one too: it stays served until updated or confirmed), else the English; and which language
- * each field came in.
+ * one too: it stays served until updated or confirmed), else the English. `fieldLanguages` names
+ * only the fields that came in English (not translated yet): any field it leaves out came in the
+ * language asked, which keeps the answer small on the farmers' slow links. A list of option
+ * values is named, one language per value, when any of its values is English.
  */
 export interface Localizer {
   readonly lang: string;
-  /** Records of a collection: their translated fields, and option values of the lists named (field → list). */
+  /** Records of a collection, changed in place: their translated fields, and option values of the lists named (field → list). */
   records<T extends Values & { id: string }>(collection: 'rice_local_pests' | 'rice_local_diseases' | 'rice_seed_varieties', items: T[], lists: Record<string, string>): Promise<Array<T & { fieldLanguages: FieldLanguages }>>;
   /** The option lists, each value in the language where translated. */
-  options<T extends Record<string, string[]>>(lists: T): Promise<T & { fieldLanguages: FieldLanguages }>;
+  options<T extends Record<string, string[]>>(lists: T): Promise<T & { fieldLanguages: Partial<Record<OptionList, string[]>> }>;
 }
 
 function localizer(ctx: AppContext, stamps: Map<string, string>, lang: string): Localizer {
@@ -50,14 +53,14 @@ function localizer(ctx: AppContext, stamps: Map<string, string>, lang: string): 
   async function optionValues() {
     const options = new Map<string, string>();
     for (const doc of (await textsOf('maintenance')).values()) for (const [field, text] of doc) options.set(field, text);
-    return (list: string, english: string[]): { values: string[]; langs: string[] } => {
+    return (list: string, english: string[]): { values: string[]; langs: string[] | null } => {
       const values: string[] = [];
-      const langs: string[] = [];
-      for (const v of english) {
+      let langs: string[] | null = null;
+      english.forEach((v, i) => {
         const t = options.get(optionField(list, v));
         values.push(t ?? v);
-        langs.push(t === undefined ? 'en' : lang);
-      }
+        if (t === undefined) (langs ??= english.map(() => lang))[i] = 'en';
+      });
       return { values, langs };
     };
   }
@@ -69,26 +72,28 @@ function localizer(ctx: AppContext, stamps: Map<string, string>, lang: string): 
       const listValues = await optionValues();
       const fields = Object.keys(TRANSLATED_FIELDS[collection]);
       const listFields = Object.entries(lists);
+      // The items are this request's own (made by the presenter for it): set in place, not copied.
       return items.map((item) => {
         const mine = byRecord.get(item.id);
-        const out: Values = { ...item };
+        const out: Values = item;
         const languages: FieldLanguages = {};
         for (const field of fields) {
+          const english = item[field];
+          if (english === null || english === undefined || english === '') continue;
           const text = mine?.get(field);
-          const translated = text !== undefined && item[field] !== null && item[field] !== '';
-          if (translated) out[field] = text;
-          languages[field] = translated ? lang : 'en';
+          if (text === undefined) languages[field] = 'en';
+          else out[field] = text;
         }
         for (const [field, list] of listFields) {
           const value = item[field];
           if (Array.isArray(value)) {
             const t = listValues(list, value.map(String));
             out[field] = t.values;
-            languages[field] = t.langs;
+            if (t.langs) languages[field] = t.langs;
           } else if (typeof value === 'string') {
             const t = listValues(list, [value]);
             out[field] = t.values[0];
-            languages[field] = t.langs[0]!;
+            if (t.langs) languages[field] = 'en';
           }
         }
         out.fieldLanguages = languages;
@@ -99,12 +104,12 @@ function localizer(ctx: AppContext, stamps: Map<string, string>, lang: string): 
     async options(lists) {
       const listValues = await optionValues();
       const out: Record<string, string[]> = { ...lists };
-      const languages: FieldLanguages = {};
+      const languages: Partial<Record<OptionList, string[]>> = {};
       for (const list of Object.values(TRANSLATED_LISTS).flat()) {
         const english = lists[list];
         const t = listValues(list, Array.isArray(english) ? english.map(String) : []);
         out[list] = t.values;
-        languages[list] = t.langs;
+        if (t.langs) languages[list] = t.langs;
       }
       return { ...(out as typeof lists), fieldLanguages: languages };
     },
