@@ -103,6 +103,10 @@ export const TRANSLATE_TEXTS = {
     optionValuesHint: 'The values of these lists reach the farmer app: translate them one by one.',
     translateList: (title: string) => `Translate ${title}`,
     close: 'Close',
+    rename: (name: string) => `Rename ${name}`,
+    saveName: 'Save the name',
+    cancelRename: 'Keep the name',
+    renamed: (from: string, to: string) => `${from} is now called ${to}.`,
   },
 } as const;
 

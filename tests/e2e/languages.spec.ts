@@ -79,6 +79,16 @@ test('a super admin adds Kapampangan in File Maintenance, Languages; the code is
   await expect(row.getByRole('switch', { name: `${L.enabled}: Kapampangan` })).toHaveAttribute('aria-checked', 'true');
   // Offered no more once added.
   await expect(form.getByRole('button', { name: T.languages.suggest('Kapampangan', 'pam') })).toHaveCount(0);
+
+  // Rename keeps the code; the new name shows at once, and back again.
+  const pam = page.locator('[data-testid="language-row"][data-code="pam"]');
+  for (const [from, to] of [['Kapampangan', 'Kapampángan'], ['Kapampángan', 'Kapampangan']] as const) {
+    await pam.getByRole('button', { name: T.languages.rename(from) }).click();
+    await pam.getByLabel(`${L.name} (pam)`).fill(to);
+    await pam.getByRole('button', { name: T.languages.saveName }).click();
+    await expect(page.getByRole('status').filter({ hasText: T.languages.renamed(from, to) })).toBeVisible();
+    await expect(pam.getByRole('switch', { name: `${L.enabled}: ${to}` })).toBeVisible();
+  }
   expect(await axe(page, 'languages')).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/languages-section.png`, fullPage: true });
 

@@ -14,6 +14,7 @@ import { useToast } from '../../components/ui/toast';
 import { useLanguages, useUpdateLanguage } from '../../lib/languages';
 import { AddLanguageForm } from './add-language-form';
 import { OptionValuesDialog, TRANSLATED_DOCS } from './option-values-dialog';
+import { LanguageName } from './rename-language';
 
 const T = TRANSLATE_TEXTS.languages;
 
@@ -50,7 +51,7 @@ export function LanguagesPage() {
               {items.length === 0 ? <tr><td colSpan={3} className="px-3 py-6 text-center text-slate-500">{T.empty}</td></tr> : items.map((l) => (
                 <tr key={l.code} data-testid="language-row" data-code={l.code}>
                   <td className="px-3 py-3 font-mono text-slate-700">{l.code}</td>
-                  <td className="px-3 py-3 font-medium text-slate-900">{l.name}</td>
+                  <td className="px-3 py-2"><LanguageName language={l} onRenamed={(from, to) => toast.show(T.renamed(from, to))} /></td>
                   <td className="px-3 py-3"><Switch checked={l.enabled} label={`${L.enabled}: ${l.name}`} disabled={update.isPending} onChange={(on) => void setInUse(l, on)} /></td>
                 </tr>
               ))}
