@@ -5,8 +5,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // E2E_PORT_BASE keeps several runs on one machine apart (their reports and results folders).
 const BASE = Number(process.env.E2E_PORT_BASE || 3100);
 // Each spec file starts servers of its own (tests/e2e/fixtures.ts), so files run side by side:
-// three at once keep a 2-core machine busy while specs wait on servers and timers (four
-// overloaded it: 8.8 min against 8.6).
+// three at once keep a 2-core machine busy while specs wait on servers and timers; four
+// overload it.
 const WORKERS = Number(process.env.E2E_WORKERS || 3);
 
 export const E2E = {
