@@ -12,7 +12,7 @@ const apiProject = (name: string, env: Record<string, string>, exclude: string, 
     include: [isolated ? 'tests/api/**/*.isolated.test.ts' : 'tests/api/**/*.test.ts'],
     exclude: [exclude, ...(isolated ? [] : ['tests/api/**/*.isolated.test.ts'])],
     environment: 'node',
-    // bcrypt at cost 4 (server/platform/identity/passwords.ts): half the suite's time was hashing.
+    // bcrypt at cost 4 under Vitest only (server/platform/identity/passwords.ts).
     env: { ...env, TEST_PASSWORD_HASH_ROUNDS: '4' },
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -4,8 +4,8 @@ import { LIMITS } from '../../../common/limits.js';
 
 /**
  * bcrypt's cost: LIMITS.passwordHashRounds. Only code Vitest runs (it sets VITEST) reads
- * TEST_PASSWORD_HASH_ROUNDS: the API suite hashes and checks thousands of passwords, and at
- * the full cost that was half of its time. Every server and CLI uses the full cost.
+ * TEST_PASSWORD_HASH_ROUNDS: the API suite hashes and checks thousands of passwords, where
+ * the full cost would dominate its time. Every server and CLI uses the full cost.
  */
 export const PASSWORD_HASH_ROUNDS = process.env.VITEST && process.env.TEST_PASSWORD_HASH_ROUNDS
   ? Math.max(4, Number(process.env.TEST_PASSWORD_HASH_ROUNDS) || LIMITS.passwordHashRounds)
