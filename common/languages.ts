@@ -161,7 +161,7 @@ export const LANGUAGE_TEXTS = {
     options: 'Option values are translated by super admins.',
     tooLong: (max: number) => `At most ${max} characters.`,
     control: 'The translation holds control characters.',
-    reviewed: (collections: string) => `Changes to ${collections} need review before the farmer app sees them: translate those records in the editor, where each translation waits for review.`,
+    nothingLeft: 'Every translation of this file is already in the console, or its record was deleted: withdraw this change.',
     hasErrors: (n: number) => `${n} ${n === 1 ? 'unit has' : 'units have'} errors: nothing was imported. Fix them, or import the others only.`,
   },
 } as const;

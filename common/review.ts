@@ -12,10 +12,15 @@ export type ReviewCollection = VersionCollection;
  * What a pending change does once published. create, update and delete are the record's own
  * saves; restore puts a deleted record back from the trash; version_restore saves an earlier
  * version again; import is a whole spreadsheet import; save is an option-list document's lists;
- * translate is a record's translations in one language.
+ * translate is a record's translations in one language; translate_file is a translators' file's
+ * changes to one collection.
  */
-export const REVIEW_ACTIONS = ['create', 'update', 'delete', 'restore', 'version_restore', 'import', 'save', 'translate'] as const;
+export const REVIEW_ACTIONS = ['create', 'update', 'delete', 'restore', 'version_restore', 'import', 'save', 'translate', 'translate_file'] as const;
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
+
+/** Changes of many records from a file: reviewed by their rows, with no single record to compare or preview. */
+export const FILE_REVIEW_ACTIONS = ['import', 'translate_file'] as const satisfies readonly ReviewAction[];
+export const isFileAction = (action: string) => (FILE_REVIEW_ACTIONS as readonly string[]).includes(action);
 
 /**
  * pending: waiting for a reviewer. approved: a reviewer agreed; published at once or at its
@@ -51,7 +56,7 @@ export const REVIEW_TEXTS = {
   sentForReview: 'Your change was sent for review. The farmer app keeps the published version until it is approved.',
   newWaiting: (n: number) => `${n} new ${n === 1 ? 'entry is' : 'entries are'} waiting for review.`,
   actions: {
-    create: 'Add', update: 'Edit', delete: 'Delete', restore: 'Restore from trash', version_restore: 'Restore a version', import: 'Spreadsheet import', save: 'Option lists', translate: 'Translation',
+    create: 'Add', update: 'Edit', delete: 'Delete', restore: 'Restore from trash', version_restore: 'Restore a version', import: 'Spreadsheet import', save: 'Option lists', translate: 'Translation', translate_file: 'Translators\' file',
   } satisfies Record<ReviewAction, string>,
   states: {
     pending: 'Waiting for review', approved: 'Approved', rejected: 'Changes requested', published: 'Published', withdrawn: 'Withdrawn', failed: 'Could not publish',

@@ -89,10 +89,14 @@ export const translationImportPreviewSchema = z.object({
     index: z.number().int(), unit: z.string(), record: z.string().nullable(), field: z.string().nullable(),
     status: z.enum(['new', 'updated', 'removed', 'unchanged', 'error']), error: z.string().nullable(),
   })),
+  /** The collections whose changes would wait for review (their changes need review now), by label. */
+  forReview: z.array(z.string()),
 });
 export type TranslationImportPreview = z.infer<typeof translationImportPreviewSchema>;
 
 export const translationImportReportSchema = z.object({
   fileName: z.string(), lang: z.string(), changed: z.number().int(), unchanged: z.number().int(), skipped: z.number().int(),
+  /** The pending changes the file became, one per collection whose changes need review: their translations wait there. */
+  forReview: z.array(z.object({ id: z.string(), collection: z.string(), label: z.string(), units: z.number().int() })),
 });
 export type TranslationImportReport = z.infer<typeof translationImportReportSchema>;

@@ -1,5 +1,9 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// The suite runs beside the API projects on a busy machine: a screen that renders in a few
+// milliseconds alone can take over a second there, so findBy and waitFor wait up to five.
+configure({ asyncUtilTimeout: 5000 });
 
 // Each test renders into a clean document. Unmount first, then take the stubbed browser APIs
 // away: in the other order a session that resolves late mounts its live stream with no

@@ -25,11 +25,14 @@ export function createReviewGate(ctx: AppContext, service: ReturnType<typeof cre
         const open = await repo.openOfRecord(ctx.db, collection, recordId);
         return open && open.authorId === auth.user.id ? changeOf(open) : null;
       };
+      if (!adapter.propose) throw new Error(`${route.action} of ${collection} is submitted by its module, not through a route`);
       const proposal = await adapter.propose(ctx, request, auth, own);
       if (!proposal) return false;
       const review = await service.submit(collection, route.action, proposal, auth);
       await reply.code(202).send({ review, message: REVIEW_TEXTS.sentForReview });
       return true;
     },
+    reviewed: (collection) => (isReviewed(collection) ? repo.isEnabled(ctx.db, collection) : Promise.resolve(false)),
+    submit: (request, items, alongside) => service.submitMany(items, requireAuth(request), alongside),
   };
 }

@@ -1,5 +1,5 @@
 import { normalizeRole, type Role } from '../../../common/permissions.js';
-import { REVIEW_TEXTS, type ReviewState } from '../../../common/review.js';
+import { isFileAction, REVIEW_TEXTS, type ReviewState } from '../../../common/review.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { AppError, fail } from '../../platform/http/errors.js';
 import { nowIso } from '../../platform/support/clock.js';
@@ -46,7 +46,7 @@ export async function publishChange(ctx: AppContext, row: ChangeRow, options: Pu
   const change = changeOf(row);
   const adapter = await reviewedAction(change.collection, change.action);
   const [{ actor: author, role: authorRole }, published, proposed] = await Promise.all([
-    authorOf(ctx, row), publishedState(ctx.db, change), change.action === 'import' ? null : adapter.proposed(ctx, change),
+    authorOf(ctx, row), publishedState(ctx.db, change), isFileAction(change.action) ? null : adapter.proposed(ctx, change),
   ]);
   const { publisher } = options;
   const label = collectionLabel(change.collection);

@@ -1,5 +1,5 @@
 import { can, type Role } from '../../../common/permissions.js';
-import { OPEN_REVIEW_STATES, REVIEW_COLLECTIONS, REVIEW_TEXTS, type ReviewAction, type ReviewCollection } from '../../../common/review.js';
+import { isFileAction, OPEN_REVIEW_STATES, REVIEW_COLLECTIONS, REVIEW_TEXTS, type ReviewAction, type ReviewCollection } from '../../../common/review.js';
 import type { PendingChange, PendingChangeDetail, ReviewCount, ReviewList, ReviewListQuery, ReviewSettings } from '../../../common/schemas/review.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { AppContext, AuthContext } from '../../platform/http/context.js';
@@ -7,7 +7,10 @@ import { AppError, fail } from '../../platform/http/errors.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
-import type { ReviewProposal } from '../../platform/writes/review-gate.js';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/types.js';
+import type { Command } from '../../platform/writes/command.js';
+import type { ReviewProposal, ReviewSubmission } from '../../platform/writes/review-gate.js';
 import { createVersionsService } from '../versions/service.js';
 import { reviewedAction, reviewedCollections } from './adapters.js';
 import { notifyReviewers } from './notify.js';
@@ -45,6 +48,65 @@ export function createReviewService(ctx: AppContext) {
     return row;
   }
 
+  /** What a submission's audit entry shows: the published state and the proposed one, read before its transaction. */
+  async function prepare(item: ReviewSubmission) {
+    const draft = { id: newId(), collection: item.collection, action: item.action, recordId: item.proposal.recordId, baseVersion: item.proposal.baseVersion, input: item.proposal.input };
+    const adapter = await reviewedAction(item.collection, item.action);
+    const [published, proposed] = await Promise.all([publishedState(db, draft), isFileAction(item.action) ? null : adapter.proposed(ctx, draft)]);
+    return { item, draft, adapter, published, proposed };
+  }
+
+  /**
+   * A change kept as pending in the caller's transaction. The author's own open change of the
+   * record is replaced (an edit after a rejection is its resubmission); another author's open
+   * change refuses it.
+   */
+  async function submitIn(trx: Transaction<Database>, cmd: Command, p: Awaited<ReturnType<typeof prepare>>, auth: AuthContext): Promise<string> {
+    const { actor } = auth;
+    const { item: { collection, action, proposal }, draft, adapter, published, proposed } = p;
+    const now = nowIso();
+    const open = proposal.recordId ? await repo.openOfRecord(trx, collection, proposal.recordId) : undefined;
+    const held = proposal.touches?.length ? await repo.openAmong(trx, collection, proposal.touches) : [];
+    if (held[0]) fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther((await repo.accountNames(trx, [held[0].authorId])).get(held[0].authorId) ?? ''), undefined, { changeId: held[0].id, recordName: held[0].recordName });
+    if (open && open.authorId !== actor.id) {
+      const names = await repo.accountNames(trx, [open.authorId]);
+      fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther(names.get(open.authorId) ?? ''), undefined, { changeId: open.id });
+    }
+    const fields = {
+      action, recordName: proposal.recordName, baseVersion: proposal.baseVersion, input: JSON.stringify(proposal.input),
+      summary: proposal.summary ? JSON.stringify(proposal.summary) : null, state: 'pending', submittedAt: now,
+      reviewerId: null, reviewedAt: null, scheduledAt: null, scheduledBy: null, publishError: null, authorRole: auth.role,
+    };
+    const changeId = open?.id ?? draft.id;
+    // The open change as read: a publish or withdrawal that moved it first makes this a 409, never a lost edit.
+    if (open && !(await repo.transition(trx, open.id, { states: OPEN_REVIEW_STATES, version: Number(open.version) }, fields))) fail('CONFLICT', REVIEW_TEXTS.errors.moved);
+    if (!open) await repo.insert(trx, { id: changeId, collection, recordId: proposal.recordId, authorId: actor.id, createdAt: now, version: 1, ...fields });
+    await repo.hold(trx, changeId, proposal.photoIds ?? []);
+    await adapter.submitted?.(trx, { ...draft, id: changeId }, actor);
+    await cmd.audit({
+      action: 'SUBMIT', collection, documentId: proposal.recordId, documentName: proposal.recordName,
+      description: `Sent for review: ${REVIEW_TEXTS.actions[action].toLowerCase()} ${collectionLabel(collection)} "${proposal.recordName}"${open ? ' (resubmitted)' : ''}`,
+      changes: { before: auditView(published?.snapshot ?? null), after: proposal.summary ?? auditView(proposed) },
+      details: { changeId, reviewAction: action, baseVersion: proposal.baseVersion, ...(open ? { resubmitted: true } : {}) },
+    });
+    cmd.publish({ topic: REVIEW_TOPIC, id: changeId, op: open ? 'update' : 'create' });
+    cmd.afterCommit(() => { notifyReviewers(ctx, { id: changeId, collection, action, recordName: proposal.recordName, authorId: actor.id, authorName: actor.fullname }); });
+    return changeId;
+  }
+
+  /** Several changes and the request's other writes (`alongside`) in one transaction: all of it is saved, or none. */
+  async function submitMany<T>(items: readonly ReviewSubmission[], auth: AuthContext, alongside: (trx: Transaction<Database>, cmd: Command) => Promise<T>): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }> {
+    const prepared = await Promise.all(items.map((item) => prepare(item)));
+    return runCommand(ctx, auth.actor, async (trx, cmd) => {
+      const changes = [];
+      for (const p of prepared) changes.push({ id: await submitIn(trx, cmd, p, auth), collection: p.item.collection });
+      return { changes, result: await alongside(trx, cmd) };
+    }).catch((err: unknown) => {
+      if (!(err instanceof AppError) && isUniqueViolation(err)) fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther(''));
+      throw err;
+    });
+  }
+
   return {
     load,
     present: async (row: ChangeRow) => (await present([row]))[0]!,
@@ -76,50 +138,13 @@ export function createReviewService(ctx: AppContext) {
 
     isEnabled: (collection: ReviewCollection) => repo.isEnabled(db, collection),
 
-    /**
-     * A save taken as a pending change. The author's own open change of the record is replaced
-     * (an edit after a rejection is its resubmission); another author's open change refuses it.
-     */
+    /** A route's save taken as a pending change. */
     async submit(collection: ReviewCollection, action: ReviewAction, proposal: ReviewProposal, auth: AuthContext): Promise<PendingChange> {
-      const { actor } = auth;
-      const now = nowIso();
-      const draft = { id: newId(), collection, action, recordId: proposal.recordId, baseVersion: proposal.baseVersion, input: proposal.input };
-      const adapter = await reviewedAction(collection, action);
-      const [published, proposed] = await Promise.all([publishedState(db, draft), adapter.proposed(ctx, draft)]);
-      const id = await runCommand(ctx, actor, async (trx, cmd) => {
-        const open = proposal.recordId ? await repo.openOfRecord(trx, collection, proposal.recordId) : undefined;
-        const held = proposal.touches?.length ? await repo.openAmong(trx, collection, proposal.touches) : [];
-        if (held[0]) fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther((await repo.accountNames(trx, [held[0].authorId])).get(held[0].authorId) ?? ''), undefined, { changeId: held[0].id, recordName: held[0].recordName });
-        if (open && open.authorId !== actor.id) {
-          const names = await repo.accountNames(trx, [open.authorId]);
-          fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther(names.get(open.authorId) ?? ''), undefined, { changeId: open.id });
-        }
-        const fields = {
-          action, recordName: proposal.recordName, baseVersion: proposal.baseVersion, input: JSON.stringify(proposal.input),
-          summary: proposal.summary ? JSON.stringify(proposal.summary) : null, state: 'pending', submittedAt: now,
-          reviewerId: null, reviewedAt: null, scheduledAt: null, scheduledBy: null, publishError: null, authorRole: auth.role,
-        };
-        const changeId = open?.id ?? draft.id;
-        // The open change as read: a publish or withdrawal that moved it first makes this a 409, never a lost edit.
-        if (open && !(await repo.transition(trx, open.id, { states: OPEN_REVIEW_STATES, version: Number(open.version) }, fields))) fail('CONFLICT', REVIEW_TEXTS.errors.moved);
-        if (!open) await repo.insert(trx, { id: changeId, collection, recordId: proposal.recordId, authorId: actor.id, createdAt: now, version: 1, ...fields });
-        await repo.hold(trx, changeId, proposal.photoIds ?? []);
-        await adapter.submitted?.(trx, { ...draft, id: changeId }, actor);
-        await cmd.audit({
-          action: 'SUBMIT', collection, documentId: proposal.recordId, documentName: proposal.recordName,
-          description: `Sent for review: ${REVIEW_TEXTS.actions[action].toLowerCase()} ${collectionLabel(collection)} "${proposal.recordName}"${open ? ' (resubmitted)' : ''}`,
-          changes: { before: auditView(published?.snapshot ?? null), after: proposal.summary ?? auditView(proposed) },
-          details: { changeId, reviewAction: action, baseVersion: proposal.baseVersion, ...(open ? { resubmitted: true } : {}) },
-        });
-        cmd.publish({ topic: REVIEW_TOPIC, id: changeId, op: open ? 'update' : 'create' });
-        cmd.afterCommit(() => { notifyReviewers(ctx, { id: changeId, collection, action, recordName: proposal.recordName, authorId: actor.id, authorName: actor.fullname }); });
-        return changeId;
-      }).catch((err: unknown) => {
-        if (!(err instanceof AppError) && isUniqueViolation(err)) fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther(''));
-        throw err;
-      });
-      return present([await load(id)]).then((list) => list[0]!);
+      const { changes } = await submitMany([{ collection, action, proposal }], auth, async () => undefined);
+      return present([await load(changes[0]!.id)]).then((list) => list[0]!);
     },
+
+    submitMany,
 
     async list(query: ReviewListQuery, auth: AuthContext): Promise<ReviewList> {
       const states = query.state === 'all' ? null : query.state === 'open' ? OPEN_REVIEW_STATES : [query.state];
@@ -148,10 +173,10 @@ export function createReviewService(ctx: AppContext) {
       if (row.action === 'restore' && !can(auth.role, 'trash.view')) fail('FORBIDDEN');
       const change = changeOf(row);
       const adapter = await reviewedAction(change.collection, change.action);
-      const [published, proposed] = await Promise.all([publishedState(db, change), change.action === 'import' ? null : adapter.proposed(ctx, change)]);
-      const comparison = change.action === 'import' ? null : await versions.compareStates(change.collection, change.recordId, published?.snapshot ?? null, proposed);
+      const [published, proposed] = await Promise.all([publishedState(db, change), isFileAction(change.action) ? null : adapter.proposed(ctx, change)]);
+      const comparison = isFileAction(change.action) ? null : await versions.compareStates(change.collection, change.recordId, published?.snapshot ?? null, proposed);
       const preview = (await reviewedCollections()).get(change.collection)?.preview;
-      const previews = preview && change.action !== 'import'
+      const previews = preview && !isFileAction(change.action)
         ? { published: published ? await preview(ctx, change.recordId, published.snapshot) : null, proposed: proposed ? await preview(ctx, change.recordId, proposed) : null }
         : null;
       return {
@@ -177,7 +202,7 @@ export function permissionsOn(row: ChangeRow, accountId: string, role: Role): Pe
     publish: (reviewer || own) && state === 'approved',
     breakGlass: can(role, 'review.breakGlass') && (state === 'pending' || state === 'rejected' || state === 'failed'),
     withdraw: (own || reviewer) && (OPEN_REVIEW_STATES as readonly string[]).includes(state),
-    rebase: (own || reviewer) && (state === 'failed' || state === 'pending' || state === 'approved' || state === 'rejected') && (row.baseVersion !== null || row.action === 'import'),
+    rebase: (own || reviewer) && (state === 'failed' || state === 'pending' || state === 'approved' || state === 'rejected') && (row.baseVersion !== null || isFileAction(row.action)),
     schedule: reviewer && state === 'approved',
     editable: own && (OPEN_REVIEW_STATES as readonly string[]).includes(state),
   };

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { LANGUAGE_LIMITS } from '../../../common/languages.js';
+import { LANGUAGE_LIMITS, type TranslatedCollection } from '../../../common/languages.js';
 import {
   translationFileQuerySchema, translationImportPreviewSchema, translationImportQuerySchema, translationImportReportSchema,
 } from '../../../common/schemas/languages.js';
@@ -9,7 +9,8 @@ import { can } from '../../../common/permissions.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { sendSheet } from '../../platform/spreadsheets/sheet-writer.js';
 import { receiveSheet } from '../../platform/spreadsheets/upload.js';
-import { commitImport, FILE_COLUMNS, languageUnits, planImport, unitStatus } from './files.js';
+import { fileProposal } from './file-review.js';
+import { collectionLabel, commitImport, FILE_COLUMNS, importReport, languageUnits, planImport, refuseErrors, unitStatus, writeImport, type Planned } from './files.js';
 import type { createTranslationsService } from './service.js';
 import { exportedHash, unitId, writeXliff, type FileUnit } from './xliff.js';
 
@@ -50,6 +51,14 @@ export async function registerTranslationFiles(app: FastifyInstance, service: Re
     });
   });
 
+  /** The file's collections whose changes need review now. */
+  async function reviewedOf(planned: Planned): Promise<TranslatedCollection[]> {
+    const gate = app.reviewGate.current;
+    const out: TranslatedCollection[] = [];
+    for (const c of planned.units.keys()) if (gate && await gate.reviewed(c)) out.push(c);
+    return out;
+  }
+
   async function withFile<T>(request: Parameters<typeof receiveSheet>[1], work: (file: string, fileName: string) => Promise<T>): Promise<T> {
     const upload = await receiveSheet(app.ctx, request);
     try { return await work(upload.path, upload.fileName); } finally { await upload.remove(); }
@@ -61,12 +70,15 @@ export async function registerTranslationFiles(app: FastifyInstance, service: Re
   }, async (request) => {
     await service.requireLanguage(request.query.lang);
     const canOptions = can(requireAuth(request).role, 'maintenance.manage');
-    return withFile(request, async (file, name) => (await planImport(app.ctx, file, name, request.query.lang, matches(request.query.lang), canOptions)).preview);
+    return withFile(request, async (file, name) => {
+      const planned = await planImport(app.ctx, file, name, request.query.lang, matches(request.query.lang), canOptions);
+      return { ...planned.preview, forReview: (await reviewedOf(planned)).map(collectionLabel) };
+    });
   });
 
   r.post('/api/translations/import', {
     config: { access: 'content.update' },
-    schema: { tags, summary: 'Import a translators\' file in one transaction (all or nothing unless onErrors=skip); a version and an audit entry per record', querystring: translationImportQuerySchema, response: { 200: translationImportReportSchema } },
+    schema: { tags, summary: 'Import a translators\' file in one transaction (all or nothing unless onErrors=skip); a version and an audit entry per record. A collection whose changes need review gets a pending change of its units instead', querystring: translationImportQuerySchema, response: { 200: translationImportReportSchema } },
   }, async (request) => {
     const { lang, onErrors } = request.query;
     await service.requireLanguage(lang);
@@ -74,9 +86,17 @@ export async function registerTranslationFiles(app: FastifyInstance, service: Re
       const auth = requireAuth(request);
       // Option values are File Maintenance's: for others, their units are errors.
       const planned = await planImport(app.ctx, file, name, lang, matches(lang), can(auth.role, 'maintenance.manage'));
-      const actor = auth.actor;
-      await service.refuseReviewed([...planned.changes.keys()]);
-      return commitImport(app.ctx, planned, onErrors, actor);
+      refuseErrors(planned, onErrors);
+      const reviewed = await reviewedOf(planned);
+      const gate = app.reviewGate.current;
+      if (reviewed.length === 0 || !gate) return commitImport(app.ctx, planned, auth.actor);
+      // The collections whose changes need review get a pending change each; the others are written now, in the same transaction.
+      const others = [...planned.units.keys()].filter((c) => !reviewed.includes(c));
+      const sent = await gate.submit(request, reviewed.map((c) => ({ collection: c, action: 'translate_file' as const, proposal: fileProposal(planned, c) })),
+        (trx, cmd) => writeImport(trx, cmd, planned, others, auth.actor));
+      return importReport(planned, sent.result, sent.changes.map(({ id, collection }) => ({
+        id, collection, label: collectionLabel(collection as TranslatedCollection), units: planned.units.get(collection as TranslatedCollection)?.length ?? 0,
+      })));
     });
   });
 }

@@ -12,12 +12,15 @@ import { runCommand } from '../../platform/writes/command.js';
 import { translatedCollections, type SourceRecord } from './adapters.js';
 import { translationsRepository as repo } from './repository.js';
 import { sourceHash, translationProblem, writeTranslations, type RecordTranslation } from './writes.js';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/types.js';
+import type { Command } from '../../platform/writes/command.js';
 import { exportedHash, parseUnitId, readXliff, type FileUnit, type ReadUnit } from './xliff.js';
 
 export const FILE_COLUMNS = { unit: 'Unit', language: 'Language', collection: 'Collection', record: 'Record', field: 'Field', source: 'English', target: 'Translation', status: 'Status', sourceThen: 'English then', exported: 'Exported' } as const;
 const STATUS = { missing: LANGUAGE_TEXTS.missing, stale: LANGUAGE_TEXTS.stale, translated: LANGUAGE_TEXTS.translated } as const;
 
-const collectionLabel = (c: TranslatedCollection) => (c === 'maintenance' ? MAINTENANCE.title : COLLECTIONS[c].label);
+export const collectionLabel = (c: TranslatedCollection) => (c === 'maintenance' ? MAINTENANCE.title : COLLECTIONS[c].label);
 const fieldLabel = (c: TranslatedCollection, field: string) => (c === 'maintenance' ? optionFieldLabel(field) : TRANSLATED_FIELDS[c][field] ?? field);
 
 /** Every farmer-facing field with English, in one language: the translators' file. */
@@ -69,7 +72,35 @@ async function readUnits(file: string, lang: string, matchesLang: (tag: string) 
   return units;
 }
 
-interface Planned { preview: TranslationImportPreview; changes: Map<TranslatedCollection, RecordTranslation[]> }
+/** One unit of a file that changes a translation, as the import writes it and a reviewer reads it. */
+export interface PlannedUnit {
+  /** The unit's place in the file (1 first). */
+  row: number;
+  recordId: string;
+  name: string;
+  field: string;
+  label: string;
+  /** The English the translation was made from: the console's, or an older one the file carried. */
+  madeFrom: string;
+  /** The translation in the console when the file was read (null: none). */
+  before: string | null;
+  /** The new translation ('' removes it). */
+  text: string;
+}
+
+export interface Planned { preview: Omit<TranslationImportPreview, 'forReview'>; units: Map<TranslatedCollection, PlannedUnit[]> }
+
+/** Units as the translation writes take them: one change per record, records in id order (two imports at once lock them in the same order). */
+export function changesOf(lang: string, units: readonly PlannedUnit[]): RecordTranslation[] {
+  const byRecord = new Map<string, RecordTranslation>();
+  for (const u of units) {
+    const change = byRecord.get(u.recordId) ?? { recordId: u.recordId, lang, version: null, texts: {}, confirm: [], sources: {} };
+    change.texts[u.field] = u.text;
+    change.sources![u.field] = u.madeFrom;
+    byRecord.set(u.recordId, change);
+  }
+  return [...byRecord.values()].sort((a, b) => (a.recordId < b.recordId ? -1 : 1));
+}
 
 /**
  * What an import would do: each unit checked (a known record and field, the file's language,
@@ -90,7 +121,7 @@ export async function planImport(ctx: AppContext, file: string, fileName: string
     for (const r of await repo.ofCollection(ctx.db, collection, lang)) existing.set(`${collection}/${r.recordId}/${r.field}`, r);
   }
   const rows: TranslationImportPreview['rows'] = [];
-  const changes = new Map<TranslatedCollection, Map<string, RecordTranslation>>();
+  const planned = new Map<TranslatedCollection, PlannedUnit[]>();
   const counts = { changed: 0, unchanged: 0, error: 0 };
   units.forEach((u, i) => {
     const key = parseUnitId(u.id);
@@ -123,37 +154,47 @@ export async function planImport(ctx: AppContext, file: string, fileName: string
     }
     counts.changed += 1;
     rows.push({ ...base, status: text === '' ? 'removed' : old ? 'updated' : 'new', error: u.source && u.source !== english ? LANGUAGE_TEXTS.import.sourceChanged : null });
-    const byRecord = changes.get(collection) ?? new Map<string, RecordTranslation>();
-    const change = byRecord.get(key.recordId) ?? { recordId: key.recordId, lang, version: null, texts: {}, confirm: [], sources: {} };
-    change.texts[key.field] = text;
+    const list = planned.get(collection) ?? [];
     // A translation made from older English keeps that English: it is marked until it is updated again.
-    if (u.source && u.source !== english) change.sources![key.field] = u.source;
-    byRecord.set(key.recordId, change);
-    changes.set(collection, byRecord);
+    list.push({ row: i + 1, recordId: key.recordId, name: source.name, field: key.field, label: base.field, madeFrom: u.source || english, before: old?.text ?? null, text });
+    planned.set(collection, list);
   });
-  return {
-    preview: { fileName, lang, units: units.length, counts, rows },
-    // Records in id order: two imports at once lock them in the same order.
-    changes: new Map([...changes].map(([c, m]) => [c, [...m.values()].sort((a, b) => (a.recordId < b.recordId ? -1 : 1))])),
-  };
+  return { preview: { fileName, lang, units: units.length, counts, rows }, units: planned };
 }
 
-/** The import: every change in one transaction (a version and an audit entry per record, one IMPORT entry). */
-export async function commitImport(ctx: AppContext, planned: Planned, onErrors: 'stop' | 'skip', actor: Actor): Promise<TranslationImportReport> {
+/** All or nothing unless the importer chose to leave out the units with errors. */
+export function refuseErrors(planned: Planned, onErrors: 'stop' | 'skip'): void {
+  const n = planned.preview.counts.error;
+  if (n > 0 && onErrors === 'stop') fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.hasErrors(n), { file: LANGUAGE_TEXTS.import.hasErrors(n) });
+}
+
+/**
+ * The import's writes to these collections, in the caller's command: a version and an audit
+ * entry per record, and one IMPORT entry. Returns how many translations changed.
+ */
+export async function writeImport(trx: Transaction<Database>, cmd: Command, planned: Planned, collections: readonly TranslatedCollection[], actor: Actor, note = ''): Promise<number> {
   const { preview } = planned;
-  if (preview.counts.error > 0 && onErrors === 'stop') fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.hasErrors(preview.counts.error), { file: LANGUAGE_TEXTS.import.hasErrors(preview.counts.error) });
   const parts = await translatedCollections();
-  const changed = await runCommand(ctx, actor, async (trx, cmd) => {
-    let n = 0;
-    for (const [collection, changes] of planned.changes) n += await writeTranslations(trx, cmd, parts.get(collection)!, changes, actor);
-    if (n > 0) {
-      await cmd.audit({
-        action: 'IMPORT', collection: 'translations', documentId: preview.lang, documentName: preview.fileName,
-        description: `Imported ${preview.lang} translations from ${preview.fileName}: ${n} changed, ${preview.counts.unchanged} unchanged, ${preview.counts.error} left out`,
-        details: { lang: preview.lang, ...preview.counts },
-      });
-    }
-    return n;
-  });
-  return { fileName: preview.fileName, lang: preview.lang, changed, unchanged: preview.counts.unchanged, skipped: preview.counts.error };
+  let n = 0;
+  for (const collection of collections) n += await writeTranslations(trx, cmd, parts.get(collection)!, changesOf(preview.lang, planned.units.get(collection) ?? []), actor);
+  if (n > 0) {
+    await cmd.audit({
+      action: 'IMPORT', collection: 'translations', documentId: preview.lang, documentName: preview.fileName,
+      description: `Imported ${preview.lang} translations from ${preview.fileName}${note}: ${n} changed, ${preview.counts.unchanged} unchanged, ${preview.counts.error} left out`,
+      details: { lang: preview.lang, ...preview.counts },
+    });
+  }
+  return n;
+}
+
+/** The import's report: what was written now, and the pending changes the rest became. */
+export function importReport(planned: Planned, changed: number, forReview: TranslationImportReport['forReview']): TranslationImportReport {
+  const { preview } = planned;
+  return { fileName: preview.fileName, lang: preview.lang, changed, unchanged: preview.counts.unchanged, skipped: preview.counts.error, forReview };
+}
+
+/** The import when no collection it touches needs review: every change in one transaction. */
+export async function commitImport(ctx: AppContext, planned: Planned, actor: Actor): Promise<TranslationImportReport> {
+  const changed = await runCommand(ctx, actor, (trx, cmd) => writeImport(trx, cmd, planned, [...planned.units.keys()], actor));
+  return importReport(planned, changed, []);
 }

@@ -5,6 +5,7 @@ import type { SaveTranslationsInput } from '../../../common/schemas/languages.js
 import { fail } from '../../platform/http/errors.js';
 import type { ReviewedPart } from '../../platform/writes/review-gate.js';
 import { translatedCollection } from './adapters.js';
+import { translateFile } from './file-review.js';
 import { createTranslationsService } from './service.js';
 import { checkTranslations } from './writes.js';
 
@@ -12,7 +13,7 @@ interface TranslateInput { recordId: string; lang: string; texts: Record<string,
 
 const paramsOf = (request: FastifyRequest) => request.params as { recordId: string; lang: string };
 
-/** A record's translations in one language as a pending change: published through the translation save (a version of the record). */
+/** A record's translations in one language, or a translators' file's changes to the collection, as pending changes. */
 function reviewed(collection: TranslatedCollection): ReviewedPart {
   return {
     collection,
@@ -49,6 +50,7 @@ function reviewed(collection: TranslatedCollection): ReviewedPart {
           return { ...base, translations };
         },
       },
+      translate_file: translateFile(collection),
     },
   };
 }

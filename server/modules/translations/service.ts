@@ -7,9 +7,6 @@ import { fail, invalid } from '../../platform/http/errors.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
-import { COLLECTIONS } from '../../../common/collections.js';
-import { MAINTENANCE } from '../../../common/maintenance.js';
-import { reviewRepository } from '../review/repository.js';
 import { translatedCollection, translatedCollections } from './adapters.js';
 import { LANGUAGES_STAMP, translationsRepository as repo } from './repository.js';
 import { sourceHash, touchUsers, writeTranslations, type RecordTranslation } from './writes.js';
@@ -95,13 +92,6 @@ export function createTranslationsService(ctx: AppContext) {
       const part = await translatedCollection(collection);
       await runCommand(ctx, actor, (trx, cmd) => writeTranslations(trx, cmd, part, [change], actor));
       return this.ofRecord(collection, change.recordId);
-    },
-
-    /** A translators' file may not write a collection whose changes need review (each translation waits in the editor instead). */
-    async refuseReviewed(collections: readonly TranslatedCollection[]): Promise<void> {
-      const held: string[] = [];
-      for (const c of collections) if (await reviewRepository.isEnabled(db, c)) held.push(c === 'maintenance' ? MAINTENANCE.title : COLLECTIONS[c].label);
-      if (held.length > 0) fail('CONFLICT', LANGUAGE_TEXTS.import.reviewed(held.join(', ')));
     },
 
     /** Per language and collection: the farmer-facing fields with English, and how many are translated, stale or missing. */

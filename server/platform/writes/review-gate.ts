@@ -5,6 +5,7 @@ import type { Role } from '../../../common/permissions.js';
 import type { Database } from '../../db/types.js';
 import type { AppContext, AuthContext } from '../http/context.js';
 import type { Actor } from './audit.js';
+import type { Command } from './command.js';
 
 /**
  * A route whose save may have to wait for review: the collection it saves (or how to read it
@@ -64,9 +65,11 @@ export interface ReviewedAction {
    * The save's checks on the request (its body already validated by the route's schema); writes
    * nothing. null: this save needs no review (it reaches no farmer, or changes nothing), and the
    * route's handler runs. `own` finds the author's open change of a record: a save that changes
-   * part of a record (one option added) builds on it rather than replacing it.
+   * part of a record (one option added) builds on it rather than replacing it. Absent for a
+   * change its module submits itself through the gate's `submit` (a translators' file, which
+   * may touch several collections at once).
    */
-  propose(ctx: AppContext, request: FastifyRequest, auth: AuthContext, own: (recordId: string) => Promise<ReviewChange | null>): Promise<ReviewProposal | null>;
+  propose?(ctx: AppContext, request: FastifyRequest, auth: AuthContext, own: (recordId: string) => Promise<ReviewChange | null>): Promise<ReviewProposal | null>;
   /**
    * Publishes the change through the collection's own service, as its author: its checks, its
    * 409 when the record moved from the base version, its audit entry and version. The review
@@ -99,9 +102,24 @@ export interface ReviewedPart {
   preview?(ctx: AppContext, recordId: string | null, snapshot: ReviewSnapshot): Promise<unknown>;
 }
 
+/** One pending change of a submission that may hold several. */
+export interface ReviewSubmission {
+  collection: ReviewCollection;
+  action: ReviewAction;
+  proposal: ReviewProposal;
+}
+
 export interface ReviewGate {
   /** true when the request was taken as a pending change (the reply is sent). */
   intercept(request: FastifyRequest, reply: FastifyReply, route: ReviewRoute): Promise<boolean>;
+  /** Whether the collection's changes need review now. */
+  reviewed(collection: string): Promise<boolean>;
+  /**
+   * Pending changes a module builds itself (a file touching several collections), sent in one
+   * transaction with `alongside`: the request's writes to collections that need no review.
+   * Either all of it is saved or none.
+   */
+  submit<T>(request: FastifyRequest, items: readonly ReviewSubmission[], alongside: (trx: Transaction<Database>, cmd: Command) => Promise<T>): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }>;
 }
 
 /**

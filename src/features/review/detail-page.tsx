@@ -12,6 +12,7 @@ import { AppPreview } from './app-preview';
 import { DecisionPanel } from './decision-panel';
 import { importStatus, importSummary, nameOf, when } from './format';
 import { StateBadge } from './state-badge';
+import { TranslationRows } from './translation-rows';
 
 /** An import's rows are shown up to this many (the queue's summary counts them all). */
 const IMPORT_ROWS_SHOWN = 200;
@@ -96,7 +97,7 @@ export function ReviewDetailPage() {
               <FieldComparison fields={data.comparison.fields} photos={data.comparison.photos} labels={COMPARISON_LABELS} />
             </section>
           )}
-          {data.importRows && <ImportRows rows={data.importRows} />}
+          {data.importRows && (data.change.action === 'translate_file' ? <TranslationRows rows={data.importRows} /> : <ImportRows rows={data.importRows} />)}
           {data.preview && data.change.collection !== 'maintenance' && <AppPreview collection={data.change.collection} preview={data.preview} />}
         </>
       )}

@@ -6,6 +6,7 @@ import { REVIEW_SCREEN } from '../../../common/review-screen-texts';
 import type { PendingChange } from '../../../common/schemas/review';
 import { DISEASE_ENUMS_ID, VARIETY_ENUMS_ID } from '../../../common/schemas/maintenance';
 import { IMPORT_TEXTS } from '../../../common/spreadsheets';
+import { TRANSLATE_TEXTS } from '../../../common/translate-texts';
 
 /** A stored time as staff in Tarlac read it (Manila), or nothing. */
 export function when(iso: string | null | undefined): string {
@@ -37,8 +38,8 @@ export function inAnHour(): string {
   return new Date(Date.now() + 8 * 3_600_000 + 3_600_000).toISOString().slice(0, 16);
 }
 
-/** An import row's result as the import dialog names it (new, update, unchanged, error). */
-export const importStatus = (status: string) => (IMPORT_TEXTS.counts as Record<string, string>)[status] ?? status;
+/** An import row's result as the import dialogs name it (new, update, unchanged, error; a translation removed). */
+export const importStatus = (status: string) => (IMPORT_TEXTS.counts as Record<string, string>)[status] ?? (TRANSLATE_TEXTS.files.statuses as Record<string, string>)[status] ?? status;
 
 /** An import's counts, as the import dialog names them. */
 export const importSummary = (summary: Record<string, number>) => REVIEW_SCREEN.importCounts(Object.entries(summary).map(([status, n]) => [importStatus(status), n]));

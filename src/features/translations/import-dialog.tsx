@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { CheckCircle2, FileText } from 'lucide-react';
+import { Link } from 'react-router';
 import type { Language, TranslationImportPreview, TranslationImportReport } from '../../../common/schemas/languages';
 import { IMPORT_TEXTS } from '../../../common/spreadsheets';
 import { TRANSLATE_TEXTS } from '../../../common/translate-texts';
@@ -101,13 +102,20 @@ export function TranslationImportDialog({ language, onClose }: { language: Langu
               </fieldset>
             )}
             {importable === 0 && <p className="text-sm text-slate-600">{T.nothing}</p>}
+            {importable > 0 && preview.forReview.length > 0 && <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="import-for-review">{T.forReview(preview.forReview.join(', '))}</p>}
           </>
         )}
         {stage.step === 'done' && (
           <div className="flex items-start gap-3 rounded-lg bg-green-50 p-4 text-green-900" role="status">
             <CheckCircle2 className="mt-0.5 h-5 w-5 shrink-0" aria-hidden />
-            <div>
-              <p className="font-semibold">{T.done(stage.report.changed)}</p>
+            <div className="space-y-1">
+              {(stage.report.changed > 0 || stage.report.forReview.length === 0) && <p className="font-semibold">{T.done(stage.report.changed)}</p>}
+              {stage.report.forReview.map((sent) => (
+                <p key={sent.id} className="font-semibold">
+                  {T.sentForReview(sent.label, sent.units)}{' '}
+                  <Link to={`/dashboard/review/${sent.id}`} className="font-medium text-green-800 underline">{T.openReview}</Link>
+                </p>
+              ))}
               <p className="text-sm">{T.doneDetail(stage.report.unchanged, stage.report.skipped)}</p>
             </div>
           </div>
