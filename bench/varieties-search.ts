@@ -18,14 +18,17 @@
  * --rows 5000,100000  --scenarios cached,nocache,distinct  --runs 3  --seconds 10  --warmup 3
  * --connections 16  --no-writes  --profile DIR (CPU profiles of the server processes)
  * --read-workers N (SQLITE_READ_WORKERS of the servers, threads that run the searches on SQLite; else its default)
- * --read-connections N (POSTGRES_READ_CONNECTIONS of the servers, connections of their prepared reads; else its default).
+ * --read-connections N (POSTGRES_READ_CONNECTIONS of the servers, connections of their prepared reads; else its default)
+ * --translated SHARE (that share of the varieties gets a Filipino location, which their search
+ * text takes in as a translation save does; one search in eight is then a Filipino place).
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
-import { distinctSearches, pathFor, realisticVariety } from './variety-data.js';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../server/db/types.js';
+import { distinctSearches, FILIPINO_SEARCHES, filipinoPlace, pathFor, realisticVariety } from './variety-data.js';
 import { benchDatabase, cpuSeconds, machineCpu, median, option, rssMb, rssParts, benchEngines, benchPgUrl } from './support.js';
 
 const args = process.argv.slice(2);
@@ -39,6 +42,11 @@ const WARMUP = Number(option('warmup', '3'));
 const CONNECTIONS = Number(option('connections', '16'));
 const READ_WORKERS = option('read-workers', '');
 const READ_CONNECTIONS = option('read-connections', '');
+// The server processes are told through their environment (their arguments are the target's).
+const TRANSLATED = Number(process.env.BENCH_TRANSLATED ?? option('translated', '0'));
+const withFilipino = (pathOf: (n: number) => string) => (TRANSLATED > 0
+  ? (n: number) => (n % 8 === 7 ? `/api/varieties?search=${encodeURIComponent(FILIPINO_SEARCHES[(n >> 3) % FILIPINO_SEARCHES.length]!)}&page=1` : pathOf(n))
+  : pathOf);
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin' };
 
 type Engine = 'sqlite' | 'postgres';
@@ -52,6 +60,20 @@ interface Run { rps: number; p50: number; p99: number; errors: number; serverCpu
  * have to load and which cost them more than the build does.
  */
 const built = <M>(file: string): Promise<M> => import(new URL(`../build/server/${file}`, import.meta.url).href) as Promise<M>;
+
+/** Filipino locations for a share of the varieties, in their search text as a translation save puts them. */
+async function translateLocations(db: Kysely<Database>, rows: Array<{ id: string; location: string | null }>): Promise<void> {
+  const now = new Date().toISOString();
+  const chosen = rows.filter((r, i) => r.location && ((i * 7919) % 100) / 100 < TRANSLATED);
+  for (let i = 0; i < chosen.length; i += 500) {
+    await db.insertInto('translations').values(chosen.slice(i, i + 500).map((r) => ({
+      collection: 'rice_seed_varieties', recordId: r.id, field: 'location', lang: 'fil', text: filipinoPlace(r.location!), sourceText: r.location!, sourceHash: 'bench', updatedAt: now, updatedBy: null,
+    }))).execute();
+  }
+  await sql`update rice_seed_varieties set "searchText" = "searchText" || ${'\n'} || lower(t.text)
+    from translations t where t.collection = 'rice_seed_varieties' and t."recordId" = rice_seed_varieties.id and t.lang = 'fil' and t.field = 'location'`.execute(db);
+  console.log(`  translated the location of ${chosen.length.toLocaleString('en')} varieties`);
+}
 
 /** Child process: a real server on the target database, seeding it first when asked. */
 async function serve(target: Target, seed: boolean): Promise<void> {
@@ -71,11 +93,13 @@ async function serve(target: Target, seed: boolean): Promise<void> {
     await ctx.db.transaction().execute(async (trx) => {
       for (let i = 0; i < rows.length; i += 500) await varietiesRepository.insertMany(trx, rows.slice(i, i + 500));
     });
+    if (TRANSLATED > 0) await translateLocations(ctx.db, rows);
     seedMs = performance.now() - started;
     // A settled database, as a deployment's is after its daily upkeep: otherwise autovacuum
     // works through the fresh rows during the runs (its CPU counted against the searches), and
     // SQLite's search index is in the many pieces a bulk load leaves.
     if (target.databaseUrl) await sql`vacuum analyze`.execute(ctx.db);
+    else if (TRANSLATED > 0) await (await built<typeof import('../server/db/variety-search.js')>('db/variety-search.js')).rebuildVarietySearchOrder(ctx.db);
     else await tidyVarietySearch(ctx.db);
   }
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -96,7 +120,7 @@ async function startServer(target: Target, seed: boolean, env: Record<string, st
   const profile = option('profile', '');
   const execArgv = profile ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profile}`] : process.execArgv;
   const child = fork(import.meta.filename, ['--serve', JSON.stringify(target), seed ? 'seed' : ''], {
-    env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...env, BENCH_TRANSLATED: String(TRANSLATED) }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const info = await new Promise<{ port: number; seedMs: number }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { port: number; seedMs: number }));
@@ -157,9 +181,13 @@ async function runScenario(target: Target, scenario: Scenario, run: number, seed
     const probe = await fetch(`${server.url}/api/varieties?search=tubigan&page=2`, { headers: { cookie } });
     const body = (await probe.json()) as { items: unknown[] };
     if (!probe.ok || body.items.length !== 20) throw new Error(`unexpected probe answer: ${probe.status}`);
+    if (TRANSLATED > 0) {
+      const filipino = (await (await fetch(`${server.url}/api/varieties?search=${encodeURIComponent('lungsod ng tarlac')}`, { headers: { cookie } })).json()) as { items: unknown[] };
+      if (filipino.items.length === 0) throw new Error('no variety found by its Filipino location');
+    }
     // Each run meets other searches than the last (a new seed), the same on every engine.
-    const pathOf = scenario === 'distinct' ? distinctSearches(target.rows, run + 1) : pathFor;
-    await drive(server.url, cookie, WARMUP, scenario === 'distinct' ? distinctSearches(target.rows, 1000 + run) : pathFor);
+    const pathOf = withFilipino(scenario === 'distinct' ? distinctSearches(target.rows, run + 1) : pathFor);
+    await drive(server.url, cookie, WARMUP, withFilipino(scenario === 'distinct' ? distinctSearches(target.rows, 1000 + run) : pathFor));
     const writer = args.includes('--no-writes') ? null : startWriter(server.url, cookie, target.rows);
     const cpuBefore = cpuSeconds(server.child.pid!);
     const machineBefore = machineCpu();
@@ -191,7 +219,7 @@ async function prepare(engine: Engine, rows: number): Promise<Target & { drop():
 
 async function main(): Promise<void> {
   execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build-server.mjs', import.meta.url))], { stdio: 'inherit' });
-  console.log(`node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; ${CONNECTIONS} connections, ${SECONDS} s runs, ${RUNS} runs alternated; SQLite read workers ${READ_WORKERS || 'as configured'}, PostgreSQL read connections ${READ_CONNECTIONS || 'as configured'}`);
+  console.log(`node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; ${CONNECTIONS} connections, ${SECONDS} s runs, ${RUNS} runs alternated; SQLite read workers ${READ_WORKERS || 'as configured'}, PostgreSQL read connections ${READ_CONNECTIONS || 'as configured'}; translated locations ${TRANSLATED}`);
   for (const engine of ENGINES) {
     for (const rows of ROWS) {
       console.log(`\n== ${engine}, ${rows.toLocaleString('en')} varieties ==`);

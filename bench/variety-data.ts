@@ -4,6 +4,9 @@ import { seededRandom } from '../server/platform/support/seeded-random.js';
 const RELEASE = ['Tubigan', 'Mestiso', 'Sahod Ulan', 'Mabango', 'Malagkit', 'Submarino', 'Salinas', 'Katihan', 'Japonica', 'Hybrid'];
 const ORIGINS = ['IRRI', 'PhilRice', 'PhilRice/UPLB', 'PhilRice-JICA', 'SL Agritech', 'Bayer CropScience', 'UPLB', 'Syngenta'];
 const PLACES = ['Province-wide', 'Anao', 'Bamban', 'Camiling', 'Capas', 'Concepcion', 'Gerona', 'La Paz', 'Mayantoc', 'Moncada', 'Paniqui', 'Pura', 'Ramos', 'San Clemente', 'San Jose', 'San Manuel', 'Santa Ignacia', 'Tarlac City', 'Victoria'];
+/** A Filipino form of each place (the bench's translated locations), and what staff type of them. */
+export const filipinoPlace = (place: string) => (place === 'Province-wide' ? 'Buong lalawigan' : place === 'Tarlac City' ? 'Lungsod ng Tarlac' : `Bayan ng ${place}`);
+export const FILIPINO_SEARCHES = ['lungsod ng tarlac', 'bayan ng capas', 'buong lalawigan', 'bayan ng pan', 'lungsod', 'bayan ng san'];
 const SEASONS = [['Dry'], ['Wet'], ['Dry', 'Wet']];
 const ENVS = [['Low Irrigated Land'], ['Rainfed Lowland'], ['Upperland'], ['Low Irrigated Land', 'Rainfed Lowland']];
 
