@@ -63,6 +63,21 @@ describe('public content API (no session)', () => {
     const again = await t.app.inject({ url: '/api/public/v1/varieties', headers: { 'if-none-match': etag } });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    // A phone's HTTP client asks for gzip: an answer over 1 KB goes out compressed, with the same tag, and still 304.
+    await t.ctx.db.insertInto('rice_local_diseases').values({ id: 'd-etag', name: 'Tungro', description: 'Yellow-orange leaves. '.repeat(80), isDeleted: 0, createdAt: iso(-60_000) }).execute();
+    const plain = await t.app.inject({ url: '/api/public/v1/diseases' });
+    const zipped = await t.app.inject({ url: '/api/public/v1/diseases', headers: { 'accept-encoding': 'gzip' } });
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.etag).toBe(plain.headers.etag);
+    expect((await t.app.inject({ url: '/api/public/v1/diseases', headers: { 'accept-encoding': 'gzip', 'if-none-match': plain.headers.etag as string } })).statusCode).toBe(304);
+    // The tag leaves the sync cursor out: a later answer with the same content has the same tag.
+    await clockTicks();
+    const later = await t.app.inject({ url: '/api/public/v1/varieties' });
+    expect(later.json().serverTime).not.toBe(first.json().serverTime);
+    expect(later.headers.etag).toBe(etag);
+    await t.ctx.db.updateTable('rice_seed_varieties').set({ maxYield: 9.9 }).where('id', '=', 'v2').execute();
+    expect((await t.app.inject({ url: '/api/public/v1/varieties' })).headers.etag).not.toBe(etag);
   });
 
   it('returns only what changed since updatedSince, with deletions', async () => {

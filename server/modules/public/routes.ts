@@ -5,7 +5,7 @@ import {
   publicCatalogSchema, publicOptionsSchema, publicVarietiesSchema, syncQuerySchema, varietyQuerySchema,
 } from '../../../common/schemas/public.js';
 import { fail } from '../../platform/http/errors.js';
-import { contentEtag, etagMatches } from '../../platform/http/etag.js';
+import { etagMatches, serializedEtag } from '../../platform/http/etag.js';
 import { requestedLanguage, type Localizer } from './localize.js';
 import { createPublicService } from './service.js';
 
@@ -33,19 +33,17 @@ const routes: FastifyPluginAsync = async (app) => {
   }
 
   /**
-   * Sends JSON with an ETag of its content; 304 when the phone already has it. `serverTime`
-   * is left out of the tag: a phone that keeps its older copy keeps an older, still valid cursor.
+   * Sends JSON with an ETag of it as serialized (by the route's response schema, once: the tag
+   * hashes what is sent); 304 when the phone already has it. `serverTime` is left out of the
+   * tag: a phone that keeps its older copy keeps an older, still valid cursor.
    */
-  function withEtag<T>(request: FastifyRequest, reply: FastifyReply, body: T): T | undefined {
-    const { serverTime: _cursor, ...content } = body as Record<string, unknown>;
-    const etag = contentEtag(content);
+  function withEtag(request: FastifyRequest, reply: FastifyReply, body: unknown): FastifyReply {
+    const json = reply.serialize(body) as string;
+    const etag = serializedEtag(json);
     reply.header('etag', etag);
     reply.header('cache-control', 'no-cache');
-    if (etagMatches(request.headers['if-none-match'], etag)) {
-      void reply.code(304).send();
-      return undefined;
-    }
-    return body;
+    if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(json);
   }
 
   app.addHook('onRequest', async (request, reply) => {
