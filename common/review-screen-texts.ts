@@ -34,6 +34,7 @@ export const REVIEW_SCREEN = {
   translationsTitle: 'Translations of the file',
   translationColumns: { row: 'Unit', record: 'Record', field: 'Field', english: 'English', published: 'Published', proposed: 'Proposed' },
   noTranslation: 'None',
+  authorHelpFile: 'To change what you sent, withdraw this change and import the corrected file.',
   actionsTitle: 'Decision',
   noActions: 'Nothing to decide here now.',
   authorHelp: 'To change what you sent, edit the record again: your new save replaces this change and waits for review again.',

@@ -43,6 +43,8 @@ export const REVIEW_LIMITS = {
   scheduleCheckMs: 15_000,
   /** A scheduled time may be at most this far ahead. */
   maxScheduleDays: 365,
+  /** An import's or a translators' file's rows a change's page shows (its summary counts them all). */
+  importRowsShown: 200,
 } as const;
 
 export const REVIEW_TEXTS = {

@@ -85,6 +85,8 @@ export const pendingChangeDetailSchema = z.object({
   /** The farmer app's JSON for the published and proposed states (pests, diseases, varieties). */
   preview: z.object({ published: z.unknown().nullable(), proposed: z.unknown().nullable() }).nullable(),
   importRows: z.array(importRowSchema).nullable(),
+  /** How many rows the change has in all (importRows holds the first REVIEW_LIMITS.importRowsShown). */
+  importRowCount: z.number().int().nullable(),
   /** What the signed-in account may do with it now. */
   can: z.object({
     approve: z.boolean(), reject: z.boolean(), publish: z.boolean(), breakGlass: z.boolean(),

@@ -43,6 +43,7 @@ function detail(over: Partial<PendingChangeDetail> = {}, can: Partial<PendingCha
     },
     preview: { published: blast('Spray 2 g per litre.'), proposed: blast('Spray 20 g per litre.') },
     importRows: null,
+    importRowCount: null,
     can: { ...NONE, ...can },
     ...over,
   };

@@ -1,8 +1,8 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
-// The suite runs beside the API projects on a busy machine: a screen that renders in a few
-// milliseconds alone can take over a second there, so findBy and waitFor wait up to five.
+// The suite runs beside the API projects on a busy machine, where a screen can take far longer
+// to render than it does alone: findBy and waitFor wait longer than Testing Library's default.
 configure({ asyncUtilTimeout: 5000 });
 
 // Each test renders into a clean document. Unmount first, then take the stubbed browser APIs

@@ -39,7 +39,8 @@ const routes: FastifyPluginAsync = async (app) => {
    */
   function withEtag(request: FastifyRequest, reply: FastifyReply, body: unknown): FastifyReply {
     const json = reply.serialize(body) as string;
-    const etag = serializedEtag(json);
+    const cursor = (body as { serverTime?: unknown }).serverTime;
+    const etag = serializedEtag(json, typeof cursor === 'string' ? cursor : undefined);
     reply.header('etag', etag);
     reply.header('cache-control', 'no-cache');
     if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();

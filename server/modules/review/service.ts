@@ -1,15 +1,14 @@
+import type { Transaction } from 'kysely';
 import { can, type Role } from '../../../common/permissions.js';
-import { isFileAction, OPEN_REVIEW_STATES, REVIEW_COLLECTIONS, REVIEW_TEXTS, type ReviewAction, type ReviewCollection } from '../../../common/review.js';
+import { isFileAction, OPEN_REVIEW_STATES, REVIEW_COLLECTIONS, REVIEW_LIMITS, REVIEW_TEXTS, type ReviewAction, type ReviewCollection } from '../../../common/review.js';
 import type { PendingChange, PendingChangeDetail, ReviewCount, ReviewList, ReviewListQuery, ReviewSettings } from '../../../common/schemas/review.js';
 import { isUniqueViolation } from '../../db/dialect.js';
+import type { Database } from '../../db/types.js';
 import type { AppContext, AuthContext } from '../../platform/http/context.js';
 import { AppError, fail } from '../../platform/http/errors.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
-import { runCommand } from '../../platform/writes/command.js';
-import type { Transaction } from 'kysely';
-import type { Database } from '../../db/types.js';
-import type { Command } from '../../platform/writes/command.js';
+import { runCommand, type Command } from '../../platform/writes/command.js';
 import type { ReviewProposal, ReviewSubmission } from '../../platform/writes/review-gate.js';
 import { createVersionsService } from '../versions/service.js';
 import { reviewedAction, reviewedCollections } from './adapters.js';
@@ -99,11 +98,15 @@ export function createReviewService(ctx: AppContext) {
     const prepared = await Promise.all(items.map((item) => prepare(item)));
     return runCommand(ctx, auth.actor, async (trx, cmd) => {
       const changes = [];
-      for (const p of prepared) changes.push({ id: await submitIn(trx, cmd, p, auth), collection: p.item.collection });
+      for (const p of prepared) {
+        // Another open change of the record inserted meanwhile (the one-open-change index).
+        const id = await submitIn(trx, cmd, p, auth).catch((err: unknown) => {
+          if (!(err instanceof AppError) && isUniqueViolation(err)) fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther(''));
+          throw err;
+        });
+        changes.push({ id, collection: p.item.collection });
+      }
       return { changes, result: await alongside(trx, cmd) };
-    }).catch((err: unknown) => {
-      if (!(err instanceof AppError) && isUniqueViolation(err)) fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther(''));
-      throw err;
     });
   }
 
@@ -173,6 +176,7 @@ export function createReviewService(ctx: AppContext) {
       if (row.action === 'restore' && !can(auth.role, 'trash.view')) fail('FORBIDDEN');
       const change = changeOf(row);
       const adapter = await reviewedAction(change.collection, change.action);
+      const rows = adapter.rows?.(change);
       const [published, proposed] = await Promise.all([publishedState(db, change), isFileAction(change.action) ? null : adapter.proposed(ctx, change)]);
       const comparison = isFileAction(change.action) ? null : await versions.compareStates(change.collection, change.recordId, published?.snapshot ?? null, proposed);
       const preview = (await reviewedCollections()).get(change.collection)?.preview;
@@ -184,7 +188,8 @@ export function createReviewService(ctx: AppContext) {
         publishedVersion: published?.version ?? null,
         comparison,
         preview: previews,
-        importRows: adapter.rows ? adapter.rows(change) : null,
+        importRows: rows ? rows.slice(0, REVIEW_LIMITS.importRowsShown) : null,
+        importRowCount: rows ? rows.length : null,
         can: permissionsOn(row, auth.user.id, auth.role),
       };
     },

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { LANGUAGE_TEXTS, type TranslatedCollection } from '../../../common/languages.js';
+import { can, type Role } from '../../../common/permissions.js';
 import type { Database } from '../../db/types.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
@@ -41,7 +42,9 @@ async function currentTexts(db: Kysely<Database> | Transaction<Database>, collec
  * translation changed in the console since the reviewer saw it, or a record gone, is a 409
  * (the change is rebased, and reviewed again).
  */
-async function apply(ctx: AppContext, collection: TranslatedCollection, change: ReviewChange, author: Actor): Promise<void> {
+async function apply(ctx: AppContext, collection: TranslatedCollection, change: ReviewChange, author: Actor, authorRole: Role): Promise<void> {
+  // Option values are translated by super admins: an author who is one no longer cannot publish them.
+  if (collection === 'maintenance' && !can(authorRole, 'maintenance.manage')) fail('FORBIDDEN');
   const input = change.input as FileChange;
   await createTranslationsService(ctx).requireLanguage(input.lang);
   const part = await translatedCollection(collection);
@@ -80,7 +83,7 @@ async function rebase(ctx: AppContext, collection: TranslatedCollection, change:
 /** A translators' file's changes to one collection under review: rows shown to the reviewer, published as the import writes them. */
 export function translateFile(collection: TranslatedCollection): ReviewedAction {
   return {
-    apply: (ctx, change, author) => apply(ctx, collection, change, author),
+    apply: (ctx, change, author, authorRole) => apply(ctx, collection, change, author, authorRole),
     rebase: (ctx, change) => rebase(ctx, collection, change),
     proposed: async () => null,
     rows: (change) => (change.input as FileChange).units.map((u) => ({

@@ -1,20 +1,19 @@
 import fs from 'node:fs';
+import type { Transaction } from 'kysely';
 import { COLLECTIONS } from '../../../common/collections.js';
 import { unguardCsvText } from '../../../common/csv.js';
 import { LANGUAGE_LIMITS, LANGUAGE_TEXTS, TRANSLATED_FIELDS, optionFieldLabel, type TranslatedCollection } from '../../../common/languages.js';
 import { MAINTENANCE } from '../../../common/maintenance.js';
 import type { TranslationImportPreview, TranslationImportReport } from '../../../common/schemas/languages.js';
+import type { Database } from '../../db/types.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import { openTable } from '../../platform/spreadsheets/table-reader.js';
 import type { Actor } from '../../platform/writes/audit.js';
-import { runCommand } from '../../platform/writes/command.js';
+import { runCommand, type Command } from '../../platform/writes/command.js';
 import { translatedCollections, type SourceRecord } from './adapters.js';
 import { translationsRepository as repo } from './repository.js';
 import { sourceHash, translationProblem, writeTranslations, type RecordTranslation } from './writes.js';
-import type { Transaction } from 'kysely';
-import type { Database } from '../../db/types.js';
-import type { Command } from '../../platform/writes/command.js';
 import { exportedHash, parseUnitId, readXliff, type FileUnit, type ReadUnit } from './xliff.js';
 
 export const FILE_COLUMNS = { unit: 'Unit', language: 'Language', collection: 'Collection', record: 'Record', field: 'Field', source: 'English', target: 'Translation', status: 'Status', sourceThen: 'English then', exported: 'Exported' } as const;

@@ -32,7 +32,8 @@ function reviewed(collection: TranslatedCollection): ReviewedPart {
           const input: TranslateInput = { recordId, lang, texts: body.texts, confirm: body.confirm };
           return { recordId, recordName: source.name, baseVersion: body.version, input };
         },
-        async apply(ctx, change, author) {
+        async apply(ctx, change, author, authorRole) {
+          if (collection === 'maintenance' && !can(authorRole, 'maintenance.manage')) fail('FORBIDDEN');
           const input = change.input as TranslateInput;
           await createTranslationsService(ctx).save(collection, { ...input, version: change.baseVersion }, author);
         },

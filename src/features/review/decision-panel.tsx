@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { AlertTriangle, CalendarClock, Check, GitMerge, MessageSquareWarning, ShieldAlert, Undo2, XCircle } from 'lucide-react';
-import { REVIEW_TEXTS } from '../../../common/review';
+import { isFileAction, REVIEW_TEXTS } from '../../../common/review';
 import { REVIEW_SCREEN } from '../../../common/review-screen-texts';
 import { approveInputSchema, breakGlassFormSchema, rejectInputSchema, scheduleFormSchema, type PendingChangeDetail } from '../../../common/schemas/review';
 import { Button } from '../../components/ui/button';
@@ -74,7 +74,7 @@ export function DecisionPanel({ detail }: { detail: PendingChangeDetail }) {
       {!anything && <p className="text-sm text-slate-600">{REVIEW_SCREEN.noActions}</p>}
       {can.editable && (
         <p className="text-sm text-slate-600">
-          {REVIEW_SCREEN.authorHelp}{link && <> <Link to={link} className="font-medium text-brand-800 underline underline-offset-2">{REVIEW_SCREEN.openRecord}</Link></>}
+          {isFileAction(change.action) ? REVIEW_SCREEN.authorHelpFile : REVIEW_SCREEN.authorHelp}{link && <> <Link to={link} className="font-medium text-brand-800 underline underline-offset-2">{REVIEW_SCREEN.openRecord}</Link></>}
         </p>
       )}
       {can.breakGlass && (

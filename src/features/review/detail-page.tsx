@@ -14,9 +14,6 @@ import { importStatus, importSummary, nameOf, when } from './format';
 import { StateBadge } from './state-badge';
 import { TranslationRows } from './translation-rows';
 
-/** An import's rows are shown up to this many (the queue's summary counts them all). */
-const IMPORT_ROWS_SHOWN = 200;
-
 const COMPARISON_LABELS = { table: REVIEW_SCREEN.comparisonTable, from: REVIEW_TEXTS.published, to: REVIEW_TEXTS.proposed, photoCounts: REVIEW_SCREEN.photoCounts, photoHeading: 'h3' as const };
 
 function Note({ tone, icon: Icon, label, text, testId }: { tone: 'slate' | 'red' | 'amber'; icon: typeof MessageSquare; label: string; text: string; testId: string }) {
@@ -53,13 +50,13 @@ function Header({ detail }: { detail: PendingChangeDetail }) {
   );
 }
 
-function ImportRows({ rows }: { rows: NonNullable<PendingChangeDetail['importRows']> }) {
+function ImportRows({ rows, total }: { rows: NonNullable<PendingChangeDetail['importRows']>; total: number }) {
   const c = REVIEW_SCREEN.importColumns;
   return (
     <section aria-labelledby="import-rows" className="space-y-3">
       <h2 id="import-rows" className="text-lg font-semibold text-slate-900">{REVIEW_SCREEN.importTitle}</h2>
       <TableFrame columns={[c.row, c.name, c.status, c.changed]} dense>
-        {rows.slice(0, IMPORT_ROWS_SHOWN).map((r) => (
+        {rows.map((r) => (
           <tr key={r.row}>
             <td className="px-2.5 py-2 text-slate-600">{r.row}</td>
             <td className="px-2.5 py-2 font-medium text-slate-900">{r.name}</td>
@@ -68,7 +65,7 @@ function ImportRows({ rows }: { rows: NonNullable<PendingChangeDetail['importRow
           </tr>
         ))}
       </TableFrame>
-      {rows.length > IMPORT_ROWS_SHOWN && <p className="text-sm text-slate-600">{REVIEW_SCREEN.shown(IMPORT_ROWS_SHOWN, rows.length)}</p>}
+      {total > rows.length && <p className="text-sm text-slate-600">{REVIEW_SCREEN.shown(rows.length, total)}</p>}
     </section>
   );
 }
@@ -97,7 +94,9 @@ export function ReviewDetailPage() {
               <FieldComparison fields={data.comparison.fields} photos={data.comparison.photos} labels={COMPARISON_LABELS} />
             </section>
           )}
-          {data.importRows && (data.change.action === 'translate_file' ? <TranslationRows rows={data.importRows} /> : <ImportRows rows={data.importRows} />)}
+          {data.importRows && (data.change.action === 'translate_file'
+            ? <TranslationRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />
+            : <ImportRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />)}
           {data.preview && data.change.collection !== 'maintenance' && <AppPreview collection={data.change.collection} preview={data.preview} />}
         </>
       )}

@@ -3,18 +3,15 @@ import type { PendingChangeDetail } from '../../../common/schemas/review';
 import { TableFrame } from '../../components/ui/table-frame';
 import { importStatus } from './format';
 
-/** A translators' file's rows are shown up to this many (the header's summary counts them all). */
-const SHOWN = 200;
-
 /** A translators' file under review: per unit, the English, the translation published now and the one proposed. */
-export function TranslationRows({ rows }: { rows: NonNullable<PendingChangeDetail['importRows']> }) {
+export function TranslationRows({ rows, total }: { rows: NonNullable<PendingChangeDetail['importRows']>; total: number }) {
   const c = REVIEW_SCREEN.translationColumns;
   const text = (value: string | undefined) => (value ? <span className="whitespace-pre-line">{value}</span> : <span className="italic text-slate-500">{REVIEW_SCREEN.noTranslation}</span>);
   return (
     <section aria-labelledby="translation-rows" className="space-y-3">
       <h2 id="translation-rows" className="text-lg font-semibold text-slate-900">{REVIEW_SCREEN.translationsTitle}</h2>
       <TableFrame columns={[c.row, c.record, c.field, c.english, c.published, c.proposed]} dense>
-        {rows.slice(0, SHOWN).map((r) => (
+        {rows.map((r) => (
           <tr key={r.row} className="align-top">
             <td className="px-2.5 py-2 text-slate-600">{r.row}</td>
             <td className="px-2.5 py-2 font-medium text-slate-900">{r.name}</td>
@@ -25,7 +22,7 @@ export function TranslationRows({ rows }: { rows: NonNullable<PendingChangeDetai
           </tr>
         ))}
       </TableFrame>
-      {rows.length > SHOWN && <p className="text-sm text-slate-600">{REVIEW_SCREEN.shown(SHOWN, rows.length)}</p>}
+      {total > rows.length && <p className="text-sm text-slate-600">{REVIEW_SCREEN.shown(rows.length, total)}</p>}
     </section>
   );
 }

@@ -8,10 +8,13 @@ import { sheetUpload } from '../../fixtures/spreadsheets.js';
 
 let t: TestApp;
 let author: string;
+let authorId: string;
 let reviewer: string;
 beforeAll(async () => {
   t = await createTestApp();
-  author = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
+  const account = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
+  authorId = account.id;
+  author = await loginAs(t.app, account);
   reviewer = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
 });
 afterAll(async () => { await t.close(); });
@@ -74,6 +77,7 @@ describe('a translators\' file while review is on', () => {
     expect(detail.change).toMatchObject({ action: 'translate_file', state: 'pending', collection: 'rice_local_pests' });
     expect(detail.comparison).toBeNull();
     expect(detail.importRows).toHaveLength(5);
+    expect(detail.importRowCount).toBe(5);
     expect(detail.importRows.find((r: Json) => r.changed[0] === 'Symptoms')).toMatchObject({
       name: `Pest ${tag}`, status: 'new', values: { english: `Pest symptoms ${tag}`, published: '', proposed: `Pest symptoms ${tag} (sa Filipino: ñ)` },
     });
@@ -123,5 +127,21 @@ describe('a translators\' file while review is on', () => {
     expect(nothing.status).toBe(409);
     expect(nothing.body.error.message).toBe(LANGUAGE_TEXTS.import.nothingLeft);
     await call('PUT', '/api/review/settings/rice_local_pests', { enabled: false });
+  });
+
+  it('does not publish option values for an author who is no longer a super admin', async () => {
+    await call('PUT', '/api/review/settings/maintenance', { enabled: true });
+    const xml = await exported();
+    const ids = [...xml.matchAll(/<unit id="([^"]+)"/g)].map((m) => m[1]!);
+    const option = ids.find((id) => Buffer.from(id, 'base64url').toString('utf8').startsWith('maintenance/'))!;
+    const file = xml.replace(new RegExp(`(<unit id="${option}"[\\s\\S]*?<source>[^<]*</source>)(\\s*<target>[^<]*</target>)?`), '$1<target>Halagang isinalin</target>');
+    const sent = await upload('import', file);
+    expect(sent.body.forReview).toEqual([expect.objectContaining({ collection: 'maintenance', units: 1 })]);
+    await t.ctx.db.updateTable('accounts').set({ role: 'ADMIN' }).where('id', '=', authorId).execute();
+    const refused = await call('POST', `/api/review/changes/${sent.body.forReview[0].id}/approve`, { version: 1 }, reviewer);
+    expect(refused.status).toBe(403);
+    expect(await filipino('maintenance', 'Halagang isinalin')).toHaveLength(0);
+    await t.ctx.db.updateTable('accounts').set({ role: 'SYSTEM_ADMIN' }).where('id', '=', authorId).execute();
+    await call('PUT', '/api/review/settings/maintenance', { enabled: false }, reviewer);
   });
 });
