@@ -20,7 +20,8 @@
  * --read-workers N (SQLITE_READ_WORKERS of the servers, threads that run the searches on SQLite; else its default)
  * --read-connections N (POSTGRES_READ_CONNECTIONS of the servers, connections of their prepared reads; else its default)
  * --translated SHARE (that share of the varieties gets a Filipino location, which their search
- * text takes in as a translation save does; one search in eight is then a Filipino place).
+ * text takes in as a translation save does) --filipino-searches (one search in eight is then a
+ * Filipino place: without it, the same searches as an untranslated run).
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -44,7 +45,7 @@ const READ_WORKERS = option('read-workers', '');
 const READ_CONNECTIONS = option('read-connections', '');
 // The server processes are told through their environment (their arguments are the target's).
 const TRANSLATED = Number(process.env.BENCH_TRANSLATED ?? option('translated', '0'));
-const withFilipino = (pathOf: (n: number) => string) => (TRANSLATED > 0
+const withFilipino = (pathOf: (n: number) => string) => (TRANSLATED > 0 && args.includes('--filipino-searches')
   ? (n: number) => (n % 8 === 7 ? `/api/varieties?search=${encodeURIComponent(FILIPINO_SEARCHES[(n >> 3) % FILIPINO_SEARCHES.length]!)}&page=1` : pathOf(n))
   : pathOf);
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin' };
