@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogEntryDetail } from '../../common/schemas/catalog.js';
+import { CATALOG_KINDS } from '../../common/catalog.js';
+import type { CatalogEntryDetail, StagedImage } from '../../common/schemas/catalog.js';
 import { photoRuntime } from '../../server/modules/photos/variants.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
-import { entryBody, stagePhotos } from '../fixtures/catalog.js';
+import { entryBody, seedStagedPhotos, tinyPng, uploadPhoto } from '../fixtures/catalog.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
 
 let t: TestApp;
@@ -15,9 +16,24 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
+/**
+ * `count` staged photos: all but the last `uploaded` written straight to the photo table and
+ * storage, those last ones sent through the upload route, so each limit is met at its boundary
+ * by photos uploaded as the browser sends them.
+ */
+async function photos(count: number, uploaded: number): Promise<string[]> {
+  const ids = await seedStagedPhotos(t.ctx, 'disease', user, count - uploaded);
+  for (let n = count - uploaded; n < count; n += 1) {
+    const res = await uploadPhoto(t.app, cookie, CATALOG_KINDS.disease, `leaf_${n}.png`, await tinyPng(4));
+    expect(res.statusCode, res.body).toBe(201);
+    ids.push(res.json<StagedImage>().id);
+  }
+  return ids;
+}
+
 describe('disease image limits (DESIGN.md section 5: fewer than 800 blocks, at most 2000)', () => {
   it('refuses 799 and accepts exactly 800 photos for a new disease', async () => {
-    const ids = await stagePhotos(t.ctx, 'disease', user, 800);
+    const ids = await photos(800, 1);
     const short = await t.app.inject({ method: 'POST', url: '/api/rice_diseases', headers: { cookie }, payload: entryBody('Rice blast', ids.slice(0, 799)) });
     expect(short.statusCode).toBe(400);
     expect(short.json().error.fields.imageIds).toBe('Please upload at least 800 image for new diseases.');
@@ -37,7 +53,7 @@ describe('disease image limits (DESIGN.md section 5: fewer than 800 blocks, at m
   });
 
   it('accepts exactly 2000 and refuses 2001 photos', async () => {
-    const ids = await stagePhotos(t.ctx, 'disease', user, 2001);
+    const ids = await photos(2001, 2);
     const over = await t.app.inject({ method: 'POST', url: '/api/rice_diseases', headers: { cookie }, payload: entryBody('Bacterial leaf blight', ids) });
     expect(over.statusCode).toBe(400);
     expect(over.json().error.fields.imageIds).toBe('You can upload a maximum of 2000 images.');

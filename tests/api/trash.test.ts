@@ -3,7 +3,7 @@ import type { TrashList } from '../../common/schemas/trash.js';
 import { TRASH } from '../../common/trash.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { recordEvents, newAdminBody } from '../fixtures/accounts.js';
-import { entryBody, stagePhotos } from '../fixtures/catalog.js';
+import { entryBody, seedStagedPhotos } from '../fixtures/catalog.js';
 import { clockTicks, loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
 import { varietyBody } from '../fixtures/varieties.js';
 
@@ -123,7 +123,7 @@ describe('trash and restore', () => {
   });
 
   it('restores a disease with all its 800 photos, which stayed linked while it was deleted', async () => {
-    const ids = await stagePhotos(t.ctx, 'disease', staff, 800);
+    const ids = await seedStagedPhotos(t.ctx, 'disease', staff, 800);
     const created = await inject('POST', '/api/rice_diseases', staffCookie, entryBody('Trash Tungro', ids));
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id as string;

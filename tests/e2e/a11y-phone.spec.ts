@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { DATASET_TEXTS } from '../../common/dataset';
 import { IMPORT_TEXTS } from '../../common/spreadsheets';
 import type { Locator, Page } from '@playwright/test';
@@ -13,6 +12,7 @@ import { CROP, RECOVERY, SETTINGS } from '../../common/profile';
 import { DASHBOARD, LOGIN, SHELL } from '../../common/texts';
 import { VARIETIES } from '../../common/varieties';
 import { E2E } from '../../playwright.config';
+import { animationsSettled, axeViolations } from './axe';
 import { expect, test, type E2EAccount, type E2EServer } from './fixtures';
 import { importExport, signIn } from './support';
 
@@ -30,11 +30,6 @@ const savedVariety = `PSB Rc ${tag}`;
 
 const entryNames = { pest: `Whorl maggot ${tag}`, disease: `Leaf smut ${tag}` } as const;
 const entryIds = { pest: crypto.randomUUID(), disease: crypto.randomUUID() } as const;
-
-/** Waits until nothing animates but spinners (which turn for ever): a dialog's fade has ended. */
-async function animationsSettled(page: Page) {
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
-}
 
 /**
  * The file's fixtures, made by its first test on its server: a staff member to restrict, a saved
@@ -143,10 +138,7 @@ test('with the keyboard alone: sign in, add a variety, restrict an account', asy
 function axeChecker(page: Page) {
   const found: string[] = [];
   async function axe(what: string) {
-    // A dialog fades in: colours read mid-fade are blends (a false contrast failure on a busy machine).
-    await animationsSettled(page);
-    const result = await new AxeBuilder({ page }).analyze();
-    for (const v of result.violations) found.push(`${what}: ${v.id} (${v.impact}) ${v.help} → ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    found.push(...await axeViolations(page, what));
   }
   async function dialogOf(name: string | RegExp, what: string, close: 'Escape' | Locator = 'Escape') {
     const dialog = page.getByRole('dialog', { name });

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { CATALOG_KINDS } from '../../common/catalog';
-import { UPLOAD_TEXTS } from '../../common/catalog-texts';
+import { DRAFT_TEXTS, UPLOAD_TEXTS } from '../../common/catalog-texts';
 import { COLLECTIONS } from '../../common/collections';
 import { TRASH } from '../../common/trash';
 import { E2E } from '../../playwright.config';
@@ -20,6 +20,12 @@ async function pngs(count: number, prefix: string, offset = 0) {
     files.push({ name: `${prefix}_${String(i).padStart(4, '0')}.png`, mimeType: 'image/png', buffer });
   }
   return files;
+}
+
+/** A noisy 400 px PNG (about 440 KB): it takes half a minute on the throttled link. */
+async function noisyPng(name: string) {
+  const buffer = await sharp({ create: { width: 400, height: 400, channels: 3, background: { r: 60, g: 120, b: 40 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+  return { name, mimeType: 'image/png', buffer };
 }
 
 function card(page: Page, name: string) {
@@ -102,13 +108,33 @@ test('a disease needs 800 photos: created through the real dialog, edited with i
   await signIn(page, app, 'SYSTEM_ADMIN', '/dashboard/rice_diseases');
   await expect(page.getByText(disease.emptyText)).toBeVisible();
 
+  // 798 photos uploaded earlier through the upload route (four at once, as the browser sends
+  // them) and kept in the account's draft, as a closed tab leaves them: the dialog takes them
+  // back, and the last photos are chosen in it.
+  const staged: string[] = [];
+  const files = await pngs(798, 'blast');
+  const cookie = (await page.context().cookies(app.url)).map((c) => `${c.name}=${c.value}`).join('; ');
+  await Promise.all([0, 1, 2, 3].map(async (lane) => {
+    for (let i = lane; i < files.length; i += 4) {
+      const form = new FormData();
+      form.append('file', new Blob([files[i]!.buffer], { type: 'image/png' }), files[i]!.name);
+      const res = await fetch(`${app.url}/api/rice_diseases/images`, { method: 'POST', headers: { cookie }, body: form });
+      expect(res.status, await res.clone().text()).toBe(201);
+      staged[i] = ((await res.json()) as { id: string }).id;
+    }
+  }));
+  const photos = files.map((f, i) => ({ id: staged[i]!, name: f.name, size: f.buffer.length, lastModified: Date.now() }));
+  expect((await page.request.put('/api/rice_diseases/draft', { data: { fields: {}, photos } })).status()).toBe(200);
+
   await page.getByRole('button', { name: disease.addButton }).click();
   const dialog = page.getByRole('dialog', { name: disease.addTitle });
+  await dialog.getByTestId('draft-offer').getByRole('button', { name: DRAFT_TEXTS.continue }).click();
+  await expect(dialog.getByTestId('upload-total')).toHaveText(UPLOAD_TEXTS.total(798, 798));
   await dialog.getByLabel('Name', { exact: true }).fill('Rice blast');
   await dialog.getByLabel('Scientific Name').fill('Magnaporthe oryzae');
-  // A slow link: the 799 photos take far longer to upload than the checks below.
+  // A slow link: the 799th photo takes far longer to upload than the checks below.
   const link = await throttleUploads(page, 16 * 1024);
-  await dialog.getByTestId('upload-input').setInputFiles(await pngs(799, 'blast'));
+  await dialog.getByTestId('upload-input').setInputFiles(await noisyPng('blast_0798.png'));
 
   // Closing mid-upload asks first.
   await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -127,8 +153,9 @@ test('a disease needs 800 photos: created through the real dialog, edited with i
   // The 800th photo answers the rule; Save then waits for the uploads and saves by itself.
   await dialog.getByTestId('upload-input').setInputFiles(await pngs(1, 'blast', 799));
   await expect(dialog.getByText(disease.minImages)).toBeHidden();
-  await link.restore();
   await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByTestId('save-queued')).toBeVisible();
+  await link.restore();
   await expect(page.getByText(disease.createSuccess)).toBeVisible({ timeout: 120_000 });
 
   const blast = card(page, 'Rice blast');

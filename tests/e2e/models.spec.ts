@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { MODEL_SCREEN_TEXTS as S } from '../../common/model-screen-texts';
 import { MODEL_TEXTS as T } from '../../common/models';
 import { SHELL } from '../../common/texts';
+import { axeViolations } from './axe';
 import { expect, test, type E2EServer } from './fixtures';
 import { importExport, signIn } from './support';
 
@@ -100,9 +100,7 @@ async function publish(page: Page, version: string, channel: 'live' | 'pilot', n
 }
 
 async function axe(page: Page, what: string): Promise<void> {
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
-  const result = await new AxeBuilder({ page }).analyze();
-  expect(result.violations.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help} → ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+  expect(await axeViolations(page, what)).toEqual([]);
 }
 
 test('an admin has no Scanner models screen', async ({ page, app }) => {

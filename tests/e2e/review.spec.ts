@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { CATALOG_KINDS } from '../../common/catalog';
@@ -15,6 +14,7 @@ import { APP_PREVIEW, REVIEW_SCREEN } from '../../common/review-screen-texts';
 import { SHELL } from '../../common/texts';
 import { leafPhoto } from '../fixtures/leaf-photos';
 import { csvOf, VARIETY_HEADER, varietyRow } from '../fixtures/spreadsheets';
+import { axeViolations as axe } from './axe';
 import { expect, test, type E2EServer } from './fixtures';
 import { importExport, signIn } from './support';
 
@@ -23,31 +23,58 @@ import { importExport, signIn } from './support';
  * Maintenance; an ADMIN's edit waits (the farmer app's API keeps the old treatment) until the
  * super admin approves it on the Review page, with the comparison and the app preview; then a
  * change is sent back with a comment, edited again by its author and approved. axe checks the
- * Review page and a change's page, at 1280 px and at 360 px.
+ * Review page at 1280 px and at 360 px (a phone gets cards), and a change's page.
  */
 test.describe.configure({ mode: 'serial' });
 
 const SHOTS = '.tmp/screens';
 const disease = CATALOG_KINDS.disease.texts;
 
-/** A disease with three photos, as the department's data arrives (the add form asks for 800). */
-async function importDisease(app: E2EServer, name: string, treatments: string, photosShown = true): Promise<string> {
-  const id = crypto.randomUUID();
-  const seed = Number.parseInt(id.slice(0, 4), 16);
-  await importExport(app, {
-    rice_local_diseases: {
-      [id]: {
-        name, scientificName: 'Magnaporthe oryzae', localName: 'Lapnos', affectedParts: ['leaf'], description: 'A fungal disease of the leaves.',
-        cause: 'A fungus. Spread by wind and rain.', symptoms: 'Diamond-shaped lesions. Grey centres.', treatments,
-        createdAt: new Date().toISOString(), images: ['{{files}}/a.jpg', '{{files}}/b.jpg', '{{files}}/c.jpg'],
-      },
-    },
-  }, { 'a.jpg': await leafPhoto(seed), 'b.jpg': await leafPhoto(seed + 1), 'c.jpg': await leafPhoto(seed + 2) });
-  // Its photos' display sizes are made in the background: the app preview shows them once made.
-  if (!photosShown) return id;
+/** A disease of the file's import with three photos of its own, as the department's data arrives (the add form asks for 800). */
+function diseaseRecord(name: string, treatments: string, photos: string[]) {
+  return {
+    name, scientificName: 'Magnaporthe oryzae', localName: 'Lapnos', affectedParts: ['leaf'], description: 'A fungal disease of the leaves.',
+    cause: 'A fungus. Spread by wind and rain.', symptoms: 'Diamond-shaped lesions. Grey centres.', treatments,
+    createdAt: new Date().toISOString(), images: photos.map((photo) => `{{files}}/${photo}`),
+  };
+}
+
+const tag = crypto.randomUUID().slice(0, 6);
+/** The records each test starts from, by the test that uses them: ids and names of this run. */
+const records = {
+  approved: { id: crypto.randomUUID(), name: `Rice blast ${tag}`, treatments: 'Spray 2 g per litre.' },
+  previewed: { id: crypto.randomUUID(), name: `Brown spot ${tag}`, treatments: 'Use clean seed.' },
+  trashed: { id: crypto.randomUUID(), name: `Sheath rot ${tag}`, treatments: 'Use clean seed.' },
+  pest: { id: crypto.randomUUID(), name: `Rice bug ${tag}` },
+};
+
+/**
+ * The file's diseases and pest, imported with the real import command by the first test that
+ * needs them, in one run of it (each test works on records of its own).
+ */
+let imported: Promise<void> | null = null;
+function importRecords(app: E2EServer): Promise<void> {
+  imported ??= (async () => {
+    const { approved, previewed, trashed, pest } = records;
+    const files: Record<string, Buffer> = { 'pest.jpg': await leafPhoto(7) };
+    const diseases: Record<string, ReturnType<typeof diseaseRecord>> = {};
+    for (const [i, d] of [approved, previewed, trashed].entries()) {
+      const photos = ['a', 'b', 'c'].map((letter) => `${i}${letter}.jpg`);
+      for (const [n, photo] of photos.entries()) files[photo] = await leafPhoto(11 + 3 * i + n);
+      diseases[d.id] = diseaseRecord(d.name, d.treatments, photos);
+    }
+    await importExport(app, {
+      rice_local_diseases: diseases,
+      rice_local_pests: { [pest.id]: { name: pest.name, description: 'A slender bug.', createdAt: new Date().toISOString(), images: ['{{files}}/pest.jpg'] } },
+    }, files);
+  })();
+  return imported;
+}
+
+/** Waits until the disease's photos have their display sizes, made in the background after an import. */
+async function photosShown(app: E2EServer, id: string): Promise<void> {
   const api = await app.fixtureApi();
   await expect.poll(async () => ((await (await api.get(`/api/rice_diseases/${id}`)).json()) as { images: Array<{ displayUrl: string | null }> }).images.every((i) => i.displayUrl), { timeout: 45_000 }).toBe(true);
-  return id;
 }
 
 /** Turns review on or off for the collections named (each test starts from the state it needs). */
@@ -77,12 +104,6 @@ async function editTreatment(page: Page, name: string, treatments: string) {
   await expect(page.getByRole('dialog')).toHaveCount(0);
 }
 
-async function axe(page: Page, what: string): Promise<string[]> {
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help} → ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
-
 /** Opens the queue and the change to `name` in it. */
 async function openChange(page: Page, name: string) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: new RegExp(`^${SHELL.nav.review}`) }).click();
@@ -97,9 +118,9 @@ test('an ADMIN\'s edit reaches the farmer app only once a super admin approves i
   test.setTimeout(120_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   await setReview(app, false);
-  const name = `Rice blast ${crypto.randomUUID().slice(0, 6)}`;
   // Its photos' display sizes are not awaited: the axe spec looks at a preview with them.
-  const id = await importDisease(app, name, 'Spray 2 g per litre.', false);
+  await importRecords(app);
+  const { id, name } = records.approved;
 
   // The super admin turns review on for diseases (File Maintenance).
   const reviewerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -183,8 +204,9 @@ test('an ADMIN\'s edit reaches the farmer app only once a super admin approves i
 test('axe finds no violation on the Review page and a change with its app preview, at 1280 px and at 360 px', async ({ page, browser, app }) => {
   test.setTimeout(120_000);
   fs.mkdirSync(SHOTS, { recursive: true });
-  const name = `Brown spot ${crypto.randomUUID().slice(0, 6)}`;
-  const id = await importDisease(app, name, 'Use clean seed.');
+  await importRecords(app);
+  const { id, name } = records.previewed;
+  await photosShown(app, id);
   // Review on, and a change waiting: sent by an ADMIN of this test's own, through the API.
   await setReview(app, false);
   await setReview(app, true, ['rice_local_diseases']);
@@ -220,7 +242,9 @@ test('axe finds no violation on the Review page and a change with its app previe
     await expect(page.getByRole('dialog', { name: dialog })).toBeHidden();
   }
 
-  // A phone: the page fits 360 px (no sideways scroll), the phones stack.
+  // A phone: the list shows the changes as cards where a wider screen has the table, so axe looks
+  // at it again. The change's page shows the same elements at any width: at 360 px it fits (no
+  // sideways scroll) and its phones stack.
   const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   const small = await phone.newPage();
   await signIn(small, app, 'SYSTEM_ADMIN', '/dashboard/review');
@@ -230,7 +254,6 @@ test('axe finds no violation on the Review page and a change with its app previe
   await small.getByRole('link', { name: REVIEW_SCREEN.open(name) }).click();
   const smallProposed = small.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.proposed) });
   await expect(smallProposed.getByRole('img', { name, exact: true })).toBeVisible();
-  found.push(...await axe(small, 'review detail at 360 px'));
   const widths = await small.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
   expect(widths.scroll, 'no sideways scroll at 360 px').toBeLessThanOrEqual(widths.client);
   const [first, second] = await small.getByTestId('phone').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
@@ -278,18 +301,15 @@ test('a variety\'s change shows the app\'s variety screen, the changed yield mar
 
 test('with review on, every other save closes as after a save, says it was sent, and leaves the record as published', async ({ page, app }) => {
   test.setTimeout(180_000);
-  const tag = crypto.randomUUID().slice(0, 6);
   await setReview(app, false);
   const fixture = await app.fixtureApi();
   // A pest with two versions, a disease in the trash and a variety, all saved before review is on.
-  const pestId = crypto.randomUUID();
-  const pestName = `Rice bug ${tag}`;
-  await importExport(app, { rice_local_pests: { [pestId]: { name: pestName, description: 'A slender bug.', createdAt: new Date().toISOString(), images: ['{{files}}/p.jpg'] } } }, { 'p.jpg': await leafPhoto(7) });
+  await importRecords(app);
+  const { id: pestId, name: pestName } = records.pest;
   const pest = await (await fixture.get(`/api/rice_pests/${pestId}`)).json() as { version: number; images: Array<{ id: string }> };
   const edited = await fixture.put(`/api/rice_pests/${pestId}`, { data: { name: pestName, scientificName: '', localName: '', description: 'A slender bug of the grains.', cause: '', symptoms: '', treatments: '', affectedParts: [], imageIds: pest.images.map((i) => i.id), version: pest.version } });
   expect(edited.status(), await edited.text()).toBe(200);
-  const trashedName = `Sheath rot ${tag}`;
-  const trashedId = await importDisease(app, trashedName, 'Use clean seed.', false);
+  const { id: trashedId, name: trashedName } = records.trashed;
   expect((await fixture.delete(`/api/rice_diseases/${trashedId}`)).status()).toBe(204);
   const varietyName = `PSB Rc ${tag}`;
   const variety = await fixture.post('/api/varieties', { data: { varietyName, releaseName: 'Tubigan', yearRelease: '2020', breedingCode: 'PR1', breederOrigin: 'PhilRice', maturityDays: 110, averageYield: 5, maxYield: 8, plantHeight: 95, tillers: 12, location: 'Tarlac', plantingMethod: 'Transplanting', season: ['Dry'], environment: ['Low Irrigated Land'] } });

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { EXPORT_TEXTS, IMPORT_TEXTS } from '../../common/spreadsheets';
 import { VARIETIES } from '../../common/varieties';
 import { csvOf, VARIETY_HEADER, varietyRow } from '../fixtures/spreadsheets';
+import { axeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { signIn } from './support';
 
@@ -38,8 +38,7 @@ test('import a file with 3 good rows and 2 errors: see the errors, import the go
   // Nothing is imported while errors stand, unless the user chooses to leave them out.
   const importButton = page.getByRole('button', { name: T.importButton(3) });
   await expect(importButton).toBeDisabled();
-  const axe = await new AxeBuilder({ page }).include('[role=dialog]').analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect(await axeViolations(page, 'import preview', '[role=dialog]')).toEqual([]);
   await fs.promises.mkdir('.tmp/screens', { recursive: true });
   await page.screenshot({ path: '.tmp/screens/variety-import-preview.png' });
 
