@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { request, type Locator, type Page } from '@playwright/test';
+import { request, type Locator } from '@playwright/test';
 import { CATALOG_KINDS } from '../../common/catalog';
 import { CATALOG_LABELS } from '../../common/catalog-texts';
 import { LANGUAGE_TEXTS as L } from '../../common/languages';
@@ -9,6 +8,7 @@ import { MAINTENANCE } from '../../common/maintenance';
 import { SHELL } from '../../common/texts';
 import { TRANSLATE_TEXTS as T } from '../../common/translate-texts';
 import { expect, test, type E2EServer } from './fixtures';
+import { axeViolations } from './axe';
 import { importExport, signIn } from './support';
 
 /**
@@ -29,12 +29,7 @@ const englishNow = 'Oval, grey-green lesions on the leaf sheath near the water l
 const filipino = 'Mga hugis-itlog na sugat sa kaluban ng dahon malapit sa tubig; ñ at é ay buo.';
 const filipinoNow = 'Mga hugis-itlog, abuhing-berdeng sugat sa kaluban, kalaunan may kayumangging gilid; ñ, é at â.';
 
-async function axe(page: Page, what: string): Promise<string[]> {
-  // A dialog fades in: colours read mid-fade are blends.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help} → ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
+const axe = axeViolations;
 
 /** The farmer app's answer for the disease, as a phone asks it: no session. */
 async function servedSymptoms(app: E2EServer, lang: string): Promise<string | undefined> {

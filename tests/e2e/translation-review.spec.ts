@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { request } from '@playwright/test';
 import { REVIEW_TEXTS } from '../../common/review';
 import { REVIEW_SCREEN } from '../../common/review-screen-texts';
 import { TRANSLATE_TEXTS as T } from '../../common/translate-texts';
 import { expect, test, type E2EServer } from './fixtures';
+import { axeViolations } from './axe';
 import { importExport, signIn } from './support';
 
 /**
@@ -67,9 +67,8 @@ test('a translators\' file waits for review where review is on, and reaches the 
   await expect(row).toContainText(cause);
   await expect(row).toContainText(REVIEW_SCREEN.noTranslation);
   await expect(row).toContainText(filipino);
-  await reviewer.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  const violations = await axeViolations(reviewer, 'a translators\' file under review');
   await reviewer.screenshot({ path: `${SHOTS}/review-translations-file.png`, fullPage: true });
-  const violations = (await new AxeBuilder({ page: reviewer }).analyze()).violations.map((v) => `${v.id}: ${v.help} → ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
   expect(violations, violations.join('\n')).toEqual([]);
   await reviewer.getByRole('button', { name: REVIEW_TEXTS.approve, exact: true }).click();
   await reviewer.getByRole('dialog', { name: REVIEW_TEXTS.approve, exact: true }).getByRole('button', { name: REVIEW_SCREEN.confirmApprove }).click();
