@@ -1,14 +1,16 @@
+import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { LANGUAGE_TEXTS, type TranslatedCollection } from '../../../common/languages.js';
 import { can, type Role } from '../../../common/permissions.js';
+import type { TranslationImportReport } from '../../../common/schemas/languages.js';
 import type { Database } from '../../db/types.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
-import type { ReviewChange, ReviewedAction, ReviewProposal } from '../../platform/writes/review-gate.js';
+import type { ReviewChange, ReviewedAction, ReviewGate, ReviewProposal } from '../../platform/writes/review-gate.js';
 import { translatedCollection } from './adapters.js';
-import { writeImport, type Planned, type PlannedUnit } from './files.js';
+import { collectionLabel, commitImport, importReport, writeImport, type Planned, type PlannedUnit } from './files.js';
 import { translationsRepository as repo } from './repository.js';
 import { createTranslationsService } from './service.js';
 import { translationProblem } from './writes.js';
@@ -28,8 +30,31 @@ function proposalOf(change: FileChange): ReviewProposal {
 }
 
 /** A file's changes to a collection whose changes need review, as its pending change. */
-export const fileProposal = (planned: Planned, collection: TranslatedCollection): ReviewProposal =>
+const fileProposal = (planned: Planned, collection: TranslatedCollection): ReviewProposal =>
   proposalOf({ lang: planned.preview.lang, fileName: planned.preview.fileName, units: planned.units.get(collection) ?? [] });
+
+/** The file's collections whose changes need review now. */
+export async function reviewedCollections(gate: ReviewGate | null, planned: Planned): Promise<TranslatedCollection[]> {
+  const out: TranslatedCollection[] = [];
+  for (const c of planned.units.keys()) if (gate && await gate.reviewed(c)) out.push(c);
+  return out;
+}
+
+/**
+ * The import: with no collection under review, every change written in one transaction; else
+ * each reviewed collection's units become a pending change and the others are written, in the
+ * same transaction.
+ */
+export async function commitOrSubmit(ctx: AppContext, gate: ReviewGate | null, request: FastifyRequest, planned: Planned, actor: Actor): Promise<TranslationImportReport> {
+  const reviewed = await reviewedCollections(gate, planned);
+  if (reviewed.length === 0 || !gate) return commitImport(ctx, planned, actor);
+  const others = [...planned.units.keys()].filter((c) => !reviewed.includes(c));
+  const sent = await gate.submit(request, reviewed.map((c) => ({ collection: c, action: 'translate_file' as const, proposal: fileProposal(planned, c) })),
+    (trx, cmd) => writeImport(trx, cmd, planned, others, actor));
+  return importReport(planned, sent.result, sent.changes.map(({ id, collection }) => ({
+    id, collection, label: collectionLabel(collection as TranslatedCollection), units: planned.units.get(collection as TranslatedCollection)?.length ?? 0,
+  })));
+}
 
 /** The records' translations in the change's language now, by record and field. */
 async function currentTexts(db: Kysely<Database> | Transaction<Database>, collection: TranslatedCollection, change: FileChange): Promise<Map<string, string>> {

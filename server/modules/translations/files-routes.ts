@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { LANGUAGE_LIMITS, type TranslatedCollection } from '../../../common/languages.js';
+import { LANGUAGE_LIMITS } from '../../../common/languages.js';
 import {
   translationFileQuerySchema, translationImportPreviewSchema, translationImportQuerySchema, translationImportReportSchema,
 } from '../../../common/schemas/languages.js';
@@ -9,8 +9,8 @@ import { can } from '../../../common/permissions.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { sendSheet } from '../../platform/spreadsheets/sheet-writer.js';
 import { receiveSheet } from '../../platform/spreadsheets/upload.js';
-import { fileProposal } from './file-review.js';
-import { collectionLabel, commitImport, FILE_COLUMNS, importReport, languageUnits, planImport, refuseErrors, unitStatus, writeImport, type Planned } from './files.js';
+import { commitOrSubmit, reviewedCollections } from './file-review.js';
+import { collectionLabel, FILE_COLUMNS, languageUnits, planImport, refuseErrors, unitStatus, type Planned } from './files.js';
 import type { createTranslationsService } from './service.js';
 import { exportedHash, unitId, writeXliff, type FileUnit } from './xliff.js';
 
@@ -52,12 +52,7 @@ export async function registerTranslationFiles(app: FastifyInstance, service: Re
   });
 
   /** The file's collections whose changes need review now. */
-  async function reviewedOf(planned: Planned): Promise<TranslatedCollection[]> {
-    const gate = app.reviewGate.current;
-    const out: TranslatedCollection[] = [];
-    for (const c of planned.units.keys()) if (gate && await gate.reviewed(c)) out.push(c);
-    return out;
-  }
+  const reviewedOf = (planned: Planned) => reviewedCollections(app.reviewGate.current, planned);
 
   async function withFile<T>(request: Parameters<typeof receiveSheet>[1], work: (file: string, fileName: string) => Promise<T>): Promise<T> {
     const upload = await receiveSheet(app.ctx, request);
@@ -87,16 +82,7 @@ export async function registerTranslationFiles(app: FastifyInstance, service: Re
       // Option values are File Maintenance's: for others, their units are errors.
       const planned = await planImport(app.ctx, file, name, lang, matches(lang), can(auth.role, 'maintenance.manage'));
       refuseErrors(planned, onErrors);
-      const reviewed = await reviewedOf(planned);
-      const gate = app.reviewGate.current;
-      if (reviewed.length === 0 || !gate) return commitImport(app.ctx, planned, auth.actor);
-      // The collections whose changes need review get a pending change each; the others are written now, in the same transaction.
-      const others = [...planned.units.keys()].filter((c) => !reviewed.includes(c));
-      const sent = await gate.submit(request, reviewed.map((c) => ({ collection: c, action: 'translate_file' as const, proposal: fileProposal(planned, c) })),
-        (trx, cmd) => writeImport(trx, cmd, planned, others, auth.actor));
-      return importReport(planned, sent.result, sent.changes.map(({ id, collection }) => ({
-        id, collection, label: collectionLabel(collection as TranslatedCollection), units: planned.units.get(collection as TranslatedCollection)?.length ?? 0,
-      })));
+      return commitOrSubmit(app.ctx, app.reviewGate.current, request, planned, auth.actor);
     });
   });
 }
