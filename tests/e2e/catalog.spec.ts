@@ -22,7 +22,7 @@ async function pngs(count: number, prefix: string, offset = 0) {
   return files;
 }
 
-/** A noisy 400 px PNG (about 440 KB): it takes half a minute on the throttled link. */
+/** A noisy 400 px PNG: noise defeats compression, so it stays on the throttled link long enough to press Save while it uploads. */
 async function noisyPng(name: string) {
   const buffer = await sharp({ create: { width: 400, height: 400, channels: 3, background: { r: 60, g: 120, b: 40 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
   return { name, mimeType: 'image/png', buffer };
