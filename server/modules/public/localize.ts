@@ -1,4 +1,4 @@
-import { TRANSLATED_FIELDS, TRANSLATED_LISTS, acceptedLanguages, chooseLanguage, optionField } from '../../../common/languages.js';
+import { TRANSLATED_FIELDS, TRANSLATED_LISTS, acceptedLanguages, chooseLanguage, parseOptionField } from '../../../common/languages.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { LANGUAGES_STAMP, translationsRepository } from '../translations/repository.js';
 
@@ -15,6 +15,8 @@ type OptionList = (typeof TRANSLATED_LISTS)[keyof typeof TRANSLATED_LISTS][numbe
  */
 interface Kept { languages: { stamp: string; codes: string[] } | null; texts: Map<string, { stamp: string; texts: Texts }> }
 const kept = new WeakMap<AppContext['db'], Kept>();
+/** The option lists' texts read for a maintenance stamp, by list: made once per read (a new read is a new Texts). */
+const optionMaps = new WeakMap<Texts, Map<string, Map<string, string>>>();
 
 function keptOf(ctx: AppContext): Kept {
   let mine = kept.get(ctx.db);
@@ -50,17 +52,34 @@ function localizer(ctx: AppContext, stamps: Map<string, string>, lang: string): 
     mine.texts.set(key, { stamp, texts });
     return texts;
   }
+  /** Each option list's translated values (list → English → text), built once per maintenance stamp. */
   async function optionValues() {
-    const options = new Map<string, string>();
-    for (const doc of (await textsOf('maintenance')).values()) for (const [field, text] of doc) options.set(field, text);
-    return (list: string, english: string[]): { values: string[]; langs: string[] | null } => {
-      const values: string[] = [];
+    const texts = await textsOf('maintenance');
+    let byList = optionMaps.get(texts);
+    if (!byList) {
+      byList = new Map();
+      for (const doc of texts.values()) {
+        for (const [field, text] of doc) {
+          const key = parseOptionField(field);
+          if (!key) continue;
+          let values = byList.get(key.list);
+          if (!values) { values = new Map(); byList.set(key.list, values); }
+          values.set(key.value, text);
+        }
+      }
+      optionMaps.set(texts, byList);
+    }
+    const none = new Map<string, string>();
+    return (list: string, english: readonly unknown[]): { values: string[]; langs: string[] | null } => {
+      const translated = byList.get(list) ?? none;
+      const values = new Array<string>(english.length);
       let langs: string[] | null = null;
-      english.forEach((v, i) => {
-        const t = options.get(optionField(list, v));
-        values.push(t ?? v);
-        if (t === undefined) (langs ??= english.map(() => lang))[i] = 'en';
-      });
+      for (let i = 0; i < english.length; i += 1) {
+        const v = String(english[i]);
+        const t = translated.get(v);
+        values[i] = t ?? v;
+        if (t === undefined) (langs ??= new Array<string>(english.length).fill(lang))[i] = 'en';
+      }
       return { values, langs };
     };
   }
@@ -87,7 +106,7 @@ function localizer(ctx: AppContext, stamps: Map<string, string>, lang: string): 
         for (const [field, list] of listFields) {
           const value = item[field];
           if (Array.isArray(value)) {
-            const t = listValues(list, value.map(String));
+            const t = listValues(list, value);
             out[field] = t.values;
             if (t.langs) languages[field] = t.langs;
           } else if (typeof value === 'string') {
@@ -107,7 +126,7 @@ function localizer(ctx: AppContext, stamps: Map<string, string>, lang: string): 
       const languages: Partial<Record<OptionList, string[]>> = {};
       for (const list of Object.values(TRANSLATED_LISTS).flat()) {
         const english = lists[list];
-        const t = listValues(list, Array.isArray(english) ? english.map(String) : []);
+        const t = listValues(list, Array.isArray(english) ? english : []);
         out[list] = t.values;
         if (t.langs) languages[list] = t.langs;
       }

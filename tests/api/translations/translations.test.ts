@@ -129,6 +129,12 @@ describe('the farmers\' languages', () => {
     expect(served.fieldLanguages).toMatchObject({ plantingMethod: 'en' });
     const options = (await call('GET', '/api/public/v1/options?lang=fil', undefined, '')).body;
     expect(options.seasons).toContain('Tag-araw');
+    // A new translation of a value is served at once, though the lists were read for the answers above.
+    const again = (await call('GET', '/api/translations/maintenance/rice_varieties_enums', undefined, superCookie)).body;
+    expect((await translate('maintenance', 'rice_varieties_enums', 'fil', { version: again.version, texts: { 'seasons:Dry': 'Tag-init' } }, superCookie)).status).toBe(200);
+    expect((await call('GET', '/api/public/v1/options?lang=fil', undefined, '')).body.seasons).toContain('Tag-init');
+    const retranslated = ((await call('GET', '/api/public/v1/varieties?lang=fil', undefined, '')).body.items as Json[]).find((v) => v.id === variety.id)!;
+    expect(retranslated.season).toEqual(['Tag-init']);
 
     const search = (await call('GET', `/api/varieties?search=${encodeURIComponent('mabababang bukirin')}`)).body;
     expect(search.items.map((v: Json) => v.id)).toContain(variety.id);
