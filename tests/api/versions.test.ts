@@ -134,6 +134,15 @@ describe('variety versions', () => {
     expect(list.items[0]).toMatchObject({ number: 1, actorName: null, summary: { kind: 'first' } });
     expect(await backfillFirstVersions(t.ctx.db)).toBe(0);
   });
+
+  it('backfills in batches: records with and without versions mixed across the batches\' edges each end with one first version', async () => {
+    const earlier = await Promise.all(Array.from({ length: 6 }, () => makeVarietyUsing(t.ctx)));
+    expect(await backfillFirstVersions(t.ctx.db, 2)).toBeGreaterThanOrEqual(6);
+    const later = await Promise.all(Array.from({ length: 6 }, () => makeVarietyUsing(t.ctx)));
+    expect(await backfillFirstVersions(t.ctx.db, 2)).toBe(6);
+    for (const id of [...earlier, ...later]) expect((await versionsOf('/api/varieties', id)).items).toHaveLength(1);
+    expect(await backfillFirstVersions(t.ctx.db, 2)).toBe(0);
+  });
 });
 
 describe.each(['pest', 'disease'] as const)('%s versions', (kindName) => {

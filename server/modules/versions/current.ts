@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { VERSION_COLLECTIONS, VERSION_FIELDS, type VersionCollection } from '../../../common/versions.js';
 import type { Database } from '../../db/types.js';
+import { chunks } from '../../db/dialect.js';
 import { nowIso, newId } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { versionedCollection } from './adapters.js';
@@ -26,28 +27,27 @@ export async function recordCurrentVersion(trx: Transaction<Database>, collectio
  * the Firebase import's), from its current state; run after the migrations at start-up.
  * Returns how many were written.
  */
-export async function backfillFirstVersions(db: Kysely<Database>, batch = 500): Promise<number> {
+export async function backfillFirstVersions(db: Kysely<Database>, batch = 5000): Promise<number> {
   let written = 0;
   for (const collection of VERSION_COLLECTIONS) {
     const keys = Object.keys(VERSION_FIELDS[collection]);
     const adapter = await versionedCollection(collection);
-    let afterId = '';
-    for (;;) {
-      const rows = await repo.withoutVersion(db, collection, afterId, batch);
-      if (rows.length === 0) break;
-      const current = await adapter.current(db, rows.map((r) => String(r.id)));
-      const firsts = rows.flatMap((r) => {
-        const now = current.get(String(r.id));
-        return now ? [{ row: r, ...now }] : [];
-      });
-      await repo.insertFirst(db, firsts.map(({ row: r, snapshot, recordVersion }) => ({
-        id: newId(), collection, documentId: String(r.id), number: 1, recordVersion, auditId: null, actorId: null, actorName: null,
-        createdAt: String(r.updatedAt ?? r.createdAt ?? nowIso()), snapshot: JSON.stringify(snapshot),
-        summary: JSON.stringify(summarize(keys, null, snapshot, 'first', null)),
-      })));
-      written += firsts.length;
-      afterId = String(rows[rows.length - 1]!.id);
-      if (rows.length < batch) break;
+    for (let afterId: string | null = ''; afterId !== null;) {
+      const { lastId, rows } = await repo.withoutVersion(db, collection, afterId, batch);
+      afterId = lastId;
+      for (const part of chunks(rows)) {
+        const current = await adapter.current(db, part.map((r) => String(r.id)));
+        const firsts = part.flatMap((r) => {
+          const now = current.get(String(r.id));
+          return now ? [{ row: r, ...now }] : [];
+        });
+        await repo.insertFirst(db, firsts.map(({ row: r, snapshot, recordVersion }) => ({
+          id: newId(), collection, documentId: String(r.id), number: 1, recordVersion, auditId: null, actorId: null, actorName: null,
+          createdAt: String(r.updatedAt ?? r.createdAt ?? nowIso()), snapshot: JSON.stringify(snapshot),
+          summary: JSON.stringify(summarize(keys, null, snapshot, 'first', null)),
+        })));
+        written += firsts.length;
+      }
     }
   }
   return written;

@@ -81,12 +81,23 @@ export const versionsRepository = {
     return row === undefined ? undefined : Number(row.version);
   },
 
-  /** Records of a table that have no version yet, a batch at a time. */
-  withoutVersion(db: Db, collection: Table, afterId: string, limit: number) {
-    return db.selectFrom(collection as 'rice_local_pests').selectAll().where('id', '>', afterId)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('record_versions as v').select('v.id')
-        .where('v.collection', '=', collection).whereRef('v.documentId', '=', `${collection as 'rice_local_pests'}.id`))))
-      .orderBy('id').limit(limit).execute();
+  /**
+   * The next `limit` records of a table after `afterId` (by id), and those of them that have no
+   * version yet. Both tables are read as ranges of their indexes, side by side, rather than
+   * joined: while a backfill fills the versions table, PostgreSQL's statistics still call it
+   * empty, and the nested loop it then plans compares every record with every version.
+   */
+  async withoutVersion(db: Db, collection: Table, afterId: string, limit: number): Promise<{ lastId: string | null; rows: Array<Record<string, unknown>> }> {
+    const table = collection as 'rice_local_pests';
+    const ids = (await db.selectFrom(table).select('id').where('id', '>', afterId).orderBy('id').limit(limit).execute()).map((r) => String(r.id));
+    if (ids.length === 0) return { lastId: null, rows: [] };
+    const lastId = ids.length < limit ? null : ids[ids.length - 1]!;
+    let versions = db.selectFrom('record_versions').select('documentId').distinct().where('collection', '=', collection).where('documentId', '>', afterId);
+    if (lastId !== null) versions = versions.where('documentId', '<=', lastId);
+    const versioned = new Set((await versions.execute()).map((r) => r.documentId));
+    const rows: Array<Record<string, unknown>> = [];
+    for (const part of chunks(ids.filter((id) => !versioned.has(id)))) rows.push(...await db.selectFrom(table).selectAll().where('id', 'in', part).orderBy('id').execute());
+    return { lastId, rows };
   },
 
   /** Records whose versions number more than `keep`, with the number below which they go. */
