@@ -16,6 +16,7 @@ vi.mock('../../src/features/catalog/api', () => ({
 }));
 
 const { UploadBatch, useUploadBatch } = await import('../../src/features/catalog/upload-batch');
+const { settlementOf } = await import('../../src/features/catalog/upload-stats');
 
 const file = (name: string, bytes = 1000) => new File([new Uint8Array(bytes)], name, { type: 'image/jpeg' });
 const take = (name: string) => {
@@ -112,5 +113,22 @@ describe('UploadBatch in the upload dialog', () => {
     expect(discarded).toEqual([['id-b'], ['id-c']]);
     expect(batch.uploadedIds()).toEqual(['id-a']);
     expect(batch.chosenIds()).toEqual(['id-a']);
+    // A save waits for nothing more: the copies left out are settled.
+    expect(settlementOf(batch.items)).toEqual({ unsettled: 0, failed: 0 });
+  });
+
+  it('a save reads the files as they are now, not the counts shown, which trail them', async () => {
+    const batch = new UploadBatch(CATALOG_KINDS.pest, { concurrency: 2 });
+    render(<BatchView batch={batch} />);
+    act(() => batch.add([file('a.jpg'), file('b.jpg'), file('c.jpg')]));
+    await settle();
+    take('a.jpg').resolve('id-a');
+    take('b.jpg').reject(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The photo is too large.'));
+    await act(async () => { await Promise.resolve(); await Promise.resolve(); });
+    expect(screen.getByTestId('stats').textContent).toBe('0/3 done, 0 failed, 2 active');
+    expect(settlementOf(batch.items)).toEqual({ unsettled: 1, failed: 1 });
+    take('c.jpg').resolve('id-c');
+    await settle();
+    expect(settlementOf(batch.items)).toEqual({ unsettled: 0, failed: 1 });
   });
 });

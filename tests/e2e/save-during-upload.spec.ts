@@ -80,3 +80,38 @@ test('a failed photo stops the queued save and is named, with Retry and save', a
   await expect(page.getByText(pest.createSuccess)).toBeVisible();
   await expect(page.getByRole('article', { name: 'Half uploaded leaf folder' }).getByText('2', { exact: true })).toBeVisible();
 });
+
+test('Save pressed when the last photo is up but the progress shown is still behind saves at once', async ({ page, app }) => {
+  await page.clock.install();
+  await signIn(page, app, 'SYSTEM_ADMIN');
+  const dialog = await openAdd(page);
+  await dialog.getByLabel('Name', { exact: true }).fill('Behind the counter leafhopper');
+  // The uploads are held at the network until the page's timers stand still: the uploader's
+  // counts, refreshed on a timer, then stay behind the files' real states once they finish.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => { release = resolve; });
+  let held = 0;
+  await page.route('**/api/rice_pests/images', async (route) => {
+    held += 1;
+    await released;
+    await route.continue();
+  });
+  await dialog.getByTestId('upload-input').setInputFiles(await bigPngs(2, 'behind'));
+  await expect(dialog.getByTestId('upload-total')).toHaveText(UPLOAD_TEXTS.total(0, 2));
+  await expect.poll(() => held).toBe(2);
+  await page.clock.pauseAt(Date.now() + 5_000);
+  const answers = [page.waitForResponse('**/api/rice_pests/images'), page.waitForResponse('**/api/rice_pests/images')];
+  release();
+  for (const answer of await Promise.all(answers)) expect(answer.status()).toBe(201);
+  // Two trips through the page's task queue: the uploads' load events have run.
+  for (let i = 0; i < 2; i += 1) {
+    await page.evaluate(() => new Promise((resolve) => { const channel = new MessageChannel(); channel.port1.onmessage = resolve; channel.port2.postMessage(0); }));
+  }
+  await expect(dialog.getByTestId('upload-total')).toHaveText(UPLOAD_TEXTS.total(0, 2));
+
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.clock.resume();
+  await expect(page.getByText(pest.createSuccess)).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('article', { name: 'Behind the counter leafhopper' }).getByText('2', { exact: true })).toBeVisible();
+});

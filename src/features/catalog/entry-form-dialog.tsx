@@ -14,6 +14,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CurrentImages } from './current-images';
 import { EntryFields, toFormValues, type FormValues } from './entry-fields';
 import { PENDING_PREFIX, UploadBatch, useUploadBatch } from './upload-batch';
+import { settlementOf } from './upload-stats';
 import { CloseAskDialog, SaveQueuedNotice, SaveStoppedAlert, type CloseAsk } from './upload-wait';
 import { Uploader } from './uploader';
 import { dropDraft, useDraft, useDraftAutosave } from './draft';
@@ -152,8 +153,9 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
   }
 
   function onSubmit(values: FormValues) {
-    if (busy > 0) { queueSave(); return; }
-    if (stats.failed > 0) { setUploadError(UPLOAD_TEXTS.failedUploads(stats.failed)); return; }
+    const now = settlementOf(batch.items);
+    if (now.unsettled > 0) { queueSave(); return; }
+    if (now.failed > 0) { setUploadError(UPLOAD_TEXTS.failedUploads(now.failed)); return; }
     // The stats trail the files' states by a moment: a file still without its id waits too.
     if (values.imageIds.some((id) => id.startsWith(PENDING_PREFIX))) { queueSave(); return; }
     void persist(values, baseVersion);
@@ -167,15 +169,16 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
 
   const submitNow = useRef<() => void>(() => {});
   submitNow.current = () => { void form.handleSubmit((v) => onSubmit(v as FormValues))(); };
-  // The batch's own item states decide (its stats trail them by up to ~120 ms: a retry just
-  // pressed must not read as 'still failed'). Those states are live: the last upload may have
-  // finished after this render, whose ids the effect above put into the form, so the form gets
-  // every uploaded id again just before the save (without this, a save could link 2 of 3).
+  // The batch's own item states decide, here and in onSubmit alike: had one read the stats, a
+  // save could queue and submit again and again without yielding to the timer that refreshes
+  // them. The last upload may have finished after this render, whose ids the effect above put
+  // into the form, so the form gets every uploaded id again just before the save.
   useEffect(() => {
     if (!saveQueued) return;
-    if (batch.items.some((i) => i.status !== 'done' && i.status !== 'failed')) return;
+    const now = settlementOf(batch.items);
+    if (now.unsettled > 0) return;
     setSaveQueued(false);
-    if (batch.items.some((i) => i.status === 'failed')) { setSaveStopped(true); return; }
+    if (now.failed > 0) { setSaveStopped(true); return; }
     form.setValue('imageIds', [...kept.map((i) => i.id), ...batch.uploadedIds()], { shouldDirty: true });
     submitNow.current();
   }, [batch, batchVersion, saveQueued, form, kept]);

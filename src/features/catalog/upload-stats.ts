@@ -40,3 +40,18 @@ export function statsOf(items: readonly UploadItem[], samples: Array<{ at: numbe
   stats.secondsLeft = stats.active + queued === 0 ? 0 : rate > 0 ? remaining / rate : null;
   return stats;
 }
+
+/**
+ * A batch's files as they are now (the stats trail them by up to ~120 ms): how many are still on
+ * their way (a continued draft's file not chosen again included) and how many failed. A save
+ * decides on these, never on the stats.
+ */
+export function settlementOf(items: readonly UploadItem[]): { unsettled: number; failed: number } {
+  let unsettled = 0;
+  let failed = 0;
+  for (const item of items) {
+    if (item.status === 'failed') failed += 1;
+    else if (item.status !== 'done' && item.status !== 'skipped') unsettled += 1;
+  }
+  return { unsettled, failed };
+}
