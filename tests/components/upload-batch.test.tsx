@@ -102,6 +102,7 @@ describe('UploadBatch in the upload dialog', () => {
     await settle();
     take('a.jpg').resolve('id-a', { sha256: 'same', similar: [] });
     await settle();
+    const chosenBefore = batch.itemsVersion;
     take('b.jpg').resolve('id-b', { sha256: 'same', similar: [] });
     // A saved photo of this very entry, byte for byte.
     take('c.jpg').resolve('id-c', { sha256: 'other', similar: [{ imageId: 'saved-1', entryId: 'blast', entryName: 'Rice blast', distance: 0, exact: true, thumbUrl: null }] });
@@ -113,7 +114,8 @@ describe('UploadBatch in the upload dialog', () => {
     expect(discarded).toEqual([['id-b'], ['id-c']]);
     expect(batch.uploadedIds()).toEqual(['id-a']);
     expect(batch.chosenIds()).toEqual(['id-a']);
-    // A save waits for nothing more: the copies left out are settled.
+    // The dialog's chosen photos (kept per itemsVersion) drop the copies; a save waits for them no more.
+    expect(batch.itemsVersion).toBeGreaterThan(chosenBefore);
     expect(settlementOf(batch.items)).toEqual({ unsettled: 0, failed: 0 });
   });
 

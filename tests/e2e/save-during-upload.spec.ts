@@ -83,6 +83,16 @@ test('a failed photo stops the queued save and is named, with Retry and save', a
 
 test('Save pressed when the last photo is up but the progress shown is still behind saves at once', async ({ page, app }) => {
   await page.clock.install();
+  // Counts the uploads the page has heard finish (their XMLHttpRequest's loadend).
+  await page.addInitScript(() => {
+    const w = window as unknown as { uploadsEnded: number };
+    w.uploadsEnded = 0;
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, body) {
+      this.addEventListener('loadend', () => { w.uploadsEnded += 1; });
+      return send.call(this, body);
+    };
+  });
   await signIn(page, app, 'SYSTEM_ADMIN');
   const dialog = await openAdd(page);
   await dialog.getByLabel('Name', { exact: true }).fill('Behind the counter leafhopper');
@@ -103,10 +113,7 @@ test('Save pressed when the last photo is up but the progress shown is still beh
   const answers = [page.waitForResponse('**/api/rice_pests/images'), page.waitForResponse('**/api/rice_pests/images')];
   release();
   for (const answer of await Promise.all(answers)) expect(answer.status()).toBe(201);
-  // Two trips through the page's task queue: the uploads' load events have run.
-  for (let i = 0; i < 2; i += 1) {
-    await page.evaluate(() => new Promise((resolve) => { const channel = new MessageChannel(); channel.port1.onmessage = resolve; channel.port2.postMessage(0); }));
-  }
+  await expect.poll(() => page.evaluate(() => (window as unknown as { uploadsEnded: number }).uploadsEnded)).toBe(2);
   await expect(dialog.getByTestId('upload-total')).toHaveText(UPLOAD_TEXTS.total(0, 2));
 
   await dialog.getByRole('button', { name: 'Save', exact: true }).click();

@@ -156,7 +156,7 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
     const now = settlementOf(batch.items);
     if (now.unsettled > 0) { queueSave(); return; }
     if (now.failed > 0) { setUploadError(UPLOAD_TEXTS.failedUploads(now.failed)); return; }
-    // The stats trail the files' states by a moment: a file still without its id waits too.
+    // The form's ids trail the batch by a render: a file still without its id there waits too.
     if (values.imageIds.some((id) => id.startsWith(PENDING_PREFIX))) { queueSave(); return; }
     void persist(values, baseVersion);
   }
@@ -182,7 +182,7 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
     form.setValue('imageIds', [...kept.map((i) => i.id), ...batch.uploadedIds()], { shouldDirty: true });
     submitNow.current();
   }, [batch, batchVersion, saveQueued, form, kept]);
-  useEffect(() => { if (saveStopped && stats.failed === 0) setSaveStopped(false); }, [saveStopped, stats.failed]);
+  useEffect(() => { if (saveStopped && settlementOf(batch.items).failed === 0) setSaveStopped(false); }, [saveStopped, batch, batchVersion]);
   const failedNames = saveStopped ? batch.items.filter((i) => i.status === 'failed').map((i) => i.name) : [];
 
   const imageError = (form.formState.errors.imageIds as { message?: string; root?: { message?: string } } | undefined);

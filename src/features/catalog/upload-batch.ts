@@ -25,7 +25,7 @@ export class UploadBatch {
   stats: UploadStats = EMPTY_STATS;
   /** Changes whenever the set or order of uploaded image ids changes. */
   doneVersion = 0;
-  /** Changes whenever files are added to or taken out of the batch. */
+  /** Changes whenever files are added to or taken out of the batch (a copy left out included). */
   itemsVersion = 0;
   private version = 0;
   private nextKey = 1;
@@ -198,8 +198,7 @@ export class UploadBatch {
       item.similar = staged.similar ?? [];
       this.connection.succeeded();
       item.status = this.copiesAnother(item) ? 'skipped' : 'done';
-      if (item.status === 'skipped') this.discard([staged.id]);
-      else this.doneVersion += 1;
+      if (item.status === 'skipped') { this.discard([staged.id]); this.itemsVersion += 1; } else this.doneVersion += 1;
     } catch (err) {
       if ((err as Error).name === 'AbortError') {
         if (!this.closed && this.items.includes(item)) { item.status = 'queued'; item.loaded = 0; }
