@@ -88,9 +88,9 @@ test('Save pressed when the last photo is up but the progress shown is still beh
     const w = window as unknown as { uploadsEnded: number };
     w.uploadsEnded = 0;
     const send = XMLHttpRequest.prototype.send;
-    XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, body) {
+    XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, ...args: Parameters<XMLHttpRequest['send']>) {
       this.addEventListener('loadend', () => { w.uploadsEnded += 1; });
-      return send.call(this, body);
+      return send.apply(this, args);
     };
   });
   await signIn(page, app, 'SYSTEM_ADMIN');
