@@ -5,21 +5,21 @@
  * its five farmer-facing fields; Filipino translations of --share of those fields (the rest
  * falls back to English), and of the affected parts. The built server (as `npm start` runs it)
  * then answers GET /api/public/v1/diseases and GET /api/public/v1/diseases?lang=fil over HTTP on
- * one kept-alive connection, --requests times each, interleaved, in --rounds rounds: each
+ * one kept-alive connection, asking for --encoding (gzip, as the farmer app's HTTP client does;
+ * identity for none), --requests times each, interleaved, in --rounds rounds: each
  * round's p50, p99 and ratio of the p99s, the median of the rounds' ratios, and the p99s of all
  * the rounds' requests together (the budget: Filipino at most 20% above English). Last, the
  * server's own CPU time per request, each language alone for --requests requests.
  *
  * The server runs in its own process: the bench's HTTP client does not share its heap, and the
  * answers go through the sockets a phone's do. (Fastify's inject keeps every answer alive long
- * enough to reach the old generation, which grows the heap by gigabytes in a few thousand
- * requests: what it measures is that, not the route.)
+ * enough to reach the old generation: the heap it grows, and collects, is what it measures.)
  *
- * Options: --records 100  --photos 3  --share 0.7  --requests 1000  --rounds 5  --engines sqlite,postgres
+ * Options: --records 100  --photos 3  --share 0.7  --requests 1000  --rounds 5  --encoding gzip  --engines sqlite,postgres
  */
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { benchDatabase, benchEngines, benchPgUrl, cpuSeconds, median, option, percentile, startBuiltServer } from './support.js';
+import { benchDatabase, benchEngines, benchPgUrl, cpuSeconds, median, option, percentile, startBuiltServer, stopBuiltServer } from './support.js';
 
 const PG = benchPgUrl();
 const ENGINES = benchEngines();
@@ -28,6 +28,7 @@ const PHOTOS = Number(option('photos', '3'));
 const SHARE = Number(option('share', '0.7'));
 const REQUESTS = Number(option('requests', '1000'));
 const ROUNDS = Number(option('rounds', '5'));
+const ENCODING = option('encoding', 'gzip');
 const FIELDS = ['name', 'description', 'cause', 'symptoms', 'treatments'] as const;
 
 async function runEngine(engine: 'sqlite' | 'postgres') {
@@ -66,7 +67,7 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
     server = await startBuiltServer({ DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl ?? '', PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000' });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const get = (path: string) => new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
-      http.get(`${server!.url}${path}`, { agent }, (res) => {
+      http.get(`${server!.url}${path}`, { agent, headers: ENCODING === 'identity' ? {} : { 'accept-encoding': ENCODING } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
@@ -112,10 +113,7 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
     return { engine, translations: rows.length, rounds, pooled, sizes, cpu: { en: median(cpu.en), fil: median(cpu.fil) } };
   } finally {
     if (!closed) await app.close();
-    if (server) {
-      server.child.kill('SIGTERM');
-      await new Promise((resolve) => server!.child.once('exit', resolve));
-    }
+    if (server) await stopBuiltServer(server.child);
     await target.drop();
   }
 }
@@ -123,7 +121,7 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 for (const engine of ENGINES) {
   const r = await runEngine(engine);
-  console.log(`\n${engine}: ${RECORDS} diseases, ${r.translations} Filipino translations (${Math.round(SHARE * 100)}% of the fields); ${r.sizes.en} bytes in English, ${r.sizes.fil} with ?lang=fil`);
+  console.log(`\n${engine}: ${RECORDS} diseases, ${r.translations} Filipino translations (${Math.round(SHARE * 100)}% of the fields); ${r.sizes.en} bytes in English, ${r.sizes.fil} with ?lang=fil (${ENCODING})`);
   r.rounds.forEach((x, i) => {
     console.log(`  round ${i + 1}: English p50 ${fmt(x.en.p50)} p99 ${fmt(x.en.p99)} | ?lang=fil p50 ${fmt(x.fil.p50)} p99 ${fmt(x.fil.p99)} | p99 ratio ${(x.fil.p99 / x.en.p99).toFixed(2)}, p50 ratio ${(x.fil.p50 / x.en.p50).toFixed(2)}`);
   });

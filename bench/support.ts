@@ -126,6 +126,16 @@ export async function startBuiltServer(env: Record<string, string>): Promise<{ u
   throw new Error('the server did not start');
 }
 
+/** Stops a server started by startBuiltServer: SIGTERM, then SIGKILL if it has not exited within 10 s (at once if it already has). */
+export async function stopBuiltServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 /** Signs in over HTTP; the session cookie. */
 export async function benchLogin(url: string, user: { username: string; password: string }): Promise<string> {
   const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: user.username, password: user.password }) });
