@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { LANGUAGE_TEXTS, type TranslatedCollection } from '../../../common/languages.js';
-import { can, type Role } from '../../../common/permissions.js';
+import type { Role } from '../../../common/permissions.js';
 import type { TranslationImportReport } from '../../../common/schemas/languages.js';
 import type { Database } from '../../db/types.js';
 import type { AppContext } from '../../platform/http/context.js';
@@ -13,7 +13,7 @@ import { translatedCollection } from './adapters.js';
 import { collectionLabel, commitImport, importReport, writeImport, type Planned, type PlannedUnit } from './files.js';
 import { translationsRepository as repo } from './repository.js';
 import { createTranslationsService } from './service.js';
-import { translationProblem } from './writes.js';
+import { requireTranslatorOf, translationProblem } from './writes.js';
 
 /** A translators' file's changes to one collection, kept as a pending change. */
 interface FileChange { lang: string; fileName: string; units: PlannedUnit[] }
@@ -68,8 +68,8 @@ async function currentTexts(db: Kysely<Database> | Transaction<Database>, collec
  * (the change is rebased, and reviewed again).
  */
 async function apply(ctx: AppContext, collection: TranslatedCollection, change: ReviewChange, author: Actor, authorRole: Role): Promise<void> {
-  // Option values are translated by super admins: an author who is one no longer cannot publish them.
-  if (collection === 'maintenance' && !can(authorRole, 'maintenance.manage')) fail('FORBIDDEN');
+  // An author who may no longer translate option values cannot publish them either.
+  requireTranslatorOf(collection, authorRole);
   const input = change.input as FileChange;
   await createTranslationsService(ctx).requireLanguage(input.lang);
   const part = await translatedCollection(collection);

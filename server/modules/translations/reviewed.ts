@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { can } from '../../../common/permissions.js';
 import { TRANSLATED_COLLECTIONS, type TranslatedCollection } from '../../../common/languages.js';
 import type { SaveTranslationsInput } from '../../../common/schemas/languages.js';
 import { fail } from '../../platform/http/errors.js';
@@ -7,7 +6,7 @@ import type { ReviewedPart } from '../../platform/writes/review-gate.js';
 import { translatedCollection } from './adapters.js';
 import { translateFile } from './file-review.js';
 import { createTranslationsService } from './service.js';
-import { checkTranslations } from './writes.js';
+import { checkTranslations, requireTranslatorOf } from './writes.js';
 
 interface TranslateInput { recordId: string; lang: string; texts: Record<string, string>; confirm: string[] }
 
@@ -20,7 +19,7 @@ function reviewed(collection: TranslatedCollection): ReviewedPart {
     actions: {
       translate: {
         async propose(ctx, request, auth) {
-          if (collection === 'maintenance' && !can(auth.role, 'maintenance.manage')) fail('FORBIDDEN');
+          requireTranslatorOf(collection, auth.role);
           const { recordId, lang } = paramsOf(request);
           const body = request.body as SaveTranslationsInput;
           await createTranslationsService(ctx).requireLanguage(lang);
@@ -33,7 +32,7 @@ function reviewed(collection: TranslatedCollection): ReviewedPart {
           return { recordId, recordName: source.name, baseVersion: body.version, input };
         },
         async apply(ctx, change, author, authorRole) {
-          if (collection === 'maintenance' && !can(authorRole, 'maintenance.manage')) fail('FORBIDDEN');
+          requireTranslatorOf(collection, authorRole);
           const input = change.input as TranslateInput;
           await createTranslationsService(ctx).save(collection, { ...input, version: change.baseVersion }, author);
         },

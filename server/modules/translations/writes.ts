@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { CONTROL_CHARACTERS, LANGUAGE_TEXTS, translationKeyLabel, translationLimit, type TranslatedCollection } from '../../../common/languages.js';
+import { can, type Role } from '../../../common/permissions.js';
 import type { Database } from '../../db/types.js';
 import { fail, invalid } from '../../platform/http/errors.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
@@ -65,6 +66,11 @@ export async function writeTranslations(
     snapshot: snapshots.get(change.recordId)!, kind: 'edit' as const,
   })));
   return planned.reduce((n, p) => n + p.puts.length + p.removes.length, 0);
+}
+
+/** Option values are File Maintenance's: only a role that may manage it translates them, or publishes their translations (403). */
+export function requireTranslatorOf(collection: string, role: Role): void {
+  if (collection === 'maintenance' && !can(role, 'maintenance.manage')) fail('FORBIDDEN');
 }
 
 /** The editor's texts checked against the record's translatable fields and the length limit (400 naming the field). */
