@@ -29,8 +29,6 @@ const englishNow = 'Oval, grey-green lesions on the leaf sheath near the water l
 const filipino = 'Mga hugis-itlog na sugat sa kaluban ng dahon malapit sa tubig; ñ at é ay buo.';
 const filipinoNow = 'Mga hugis-itlog, abuhing-berdeng sugat sa kaluban, kalaunan may kayumangging gilid; ñ, é at â.';
 
-const axe = axeViolations;
-
 /** The farmer app's answer for the disease, as a phone asks it: no session. */
 async function servedSymptoms(app: E2EServer, lang: string): Promise<string | undefined> {
   const phone = await request.newContext({ baseURL: app.url });
@@ -84,7 +82,7 @@ test('a super admin adds Kapampangan in File Maintenance, Languages; the code is
     await expect(page.getByRole('status').filter({ hasText: T.languages.renamed(from, to) })).toBeVisible();
     await expect(pam.getByRole('switch', { name: `${L.enabled}: ${to}` })).toBeVisible();
   }
-  expect(await axe(page, 'languages')).toEqual([]);
+  expect(await axeViolations(page, 'languages')).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/languages-section.png`, fullPage: true });
 
   // The option values open in the same editor.
@@ -138,12 +136,12 @@ test('an admin translates a disease\'s symptoms into Filipino; the farmer app se
   // Still served until it is updated or confirmed.
   expect(await servedSymptoms(app, 'fil')).toBe(filipino);
 
-  const found = await axe(page, 'editor, stale field, 1280 px');
+  const found = await axeViolations(page, 'editor, stale field, 1280 px');
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByRole('dialog', { name }).screenshot({ path: `${SHOTS}/editor-stale-1280.png` });
   await page.setViewportSize({ width: 360, height: 780 });
   await expect(symptoms.getByTestId('stale-badge')).toBeVisible();
-  found.push(...await axe(page, 'editor, stale field, 360 px'));
+  found.push(...await axeViolations(page, 'editor, stale field, 360 px'));
   const dialog = page.getByRole('dialog', { name });
   // Nothing wider than the phone: the page, the dialog and its scrolling body.
   expect(await dialog.evaluate((el) => [document.documentElement, el, el.querySelector('.overflow-y-auto')!].map((e) => e.scrollWidth - e.clientWidth))).toEqual([0, 0, 0]);
@@ -181,12 +179,12 @@ test('the Translations screen lists what is missing in a language, opens the edi
   await expect(page.getByText(T.screen.empty.stale('Filipino'))).toBeVisible();
   await page.getByRole('button', { name: L.filters.missing('Filipino') }).click();
   await page.screenshot({ path: `${SHOTS}/translations-screen.png`, fullPage: true });
-  const found = await axe(page, 'translations screen');
+  const found = await axeViolations(page, 'translations screen');
   // At 360 px nothing scrolls the page sideways (the table scrolls in its frame).
   await page.setViewportSize({ width: 360, height: 780 });
   await expect(row).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
-  found.push(...await axe(page, 'translations screen, 360 px'));
+  found.push(...await axeViolations(page, 'translations screen, 360 px'));
   await page.screenshot({ path: `${SHOTS}/translations-screen-360.png`, fullPage: true });
   await page.setViewportSize({ width: 1366, height: 860 });
   expect(found, found.join('\n')).toEqual([]);
