@@ -105,10 +105,6 @@ export function translationLimit(collection: string, field: string): number {
   return LIMITS.maxTextLength;
 }
 
-/** Text a translation may not hold: NUL and the other control characters but tab and line breaks. */
-// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
-export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-
 export const LANGUAGE_LIMITS = {
   maxLanguages: 20,
   maxNameLength: 60,
@@ -146,6 +142,7 @@ export const LANGUAGE_TEXTS = {
     tooLong: `A translation may have at most ${LANGUAGE_LIMITS.maxTextLength} characters.`,
   },
   import: {
+    tooLarge: `The file is larger than ${LANGUAGE_LIMITS.maxImportBytes / 1024 / 1024} MB. Export fewer collections at a time, or split it into smaller files.`,
     brokenXml: 'This file is not a readable XLIFF 2.0 document.',
     doctype: 'XLIFF files with a document type declaration are not accepted.',
     wrongSource: (lang: string) => `The file's source language is ${lang}; it must be English (en).`,
@@ -160,7 +157,6 @@ export const LANGUAGE_TEXTS = {
     wrongLanguageRow: 'This row is for another language.',
     options: 'Option values are translated by super admins.',
     tooLong: (max: number) => `At most ${max} characters.`,
-    control: 'The translation holds control characters.',
     nothingLeft: 'Every translation of this file is already in the console, or its record was deleted: withdraw this change.',
     hasErrors: (n: number) => `${n} ${n === 1 ? 'unit has' : 'units have'} errors: nothing was imported. Fix them, or import the others only.`,
   },

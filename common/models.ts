@@ -129,6 +129,7 @@ export const MODEL_TEXTS = {
   contractLocked: 'This model is published: its pixel contract is what phones use and what it was evaluated with. Upload it again to change it.',
   labelTooLong: `A label may have at most ${MODEL_LIMITS.maxLabelLength} characters.`,
   labelsEncoding: 'The labels file must be plain text (UTF-8 or UTF-16), one label a line.',
+  labelControls: (codes: string) => `A label holds hidden control characters (${codes}); labels reach the farmer app, so remove them and upload again.`,
   evaluationOnlyDisease: 'Only disease classifiers are evaluated on the training photos (a plant check has no "not a rice plant" photos here).',
   publish: 'Publish',
   rollback: 'Roll back',

@@ -9,6 +9,8 @@ export const SPREADSHEET_LIMITS = {
   maxBytes: 10 * 1024 * 1024,
   /** Rows after the header line. */
   maxRows: 20_000,
+  /** Columns the header may name (the variety list has 17, the translators' file 10). */
+  maxColumns: 100,
   /** What an XLSX may unpack to, counted while it is unpacked (a zip bomb stops here). */
   maxUnpackedBytes: 64 * 1024 * 1024,
   /** Files in an XLSX: a workbook has a dozen; thousands are a trap for the unpacker. */
@@ -116,10 +118,11 @@ export const IMPORT_TEXTS = {
     missing: 'Choose a .csv or .xlsx file to import.',
     tooLarge: `The file is larger than ${SPREADSHEET_LIMITS.maxBytes / 1024 / 1024} MB. Split it into smaller files.`,
     notSpreadsheet: 'This file is not a spreadsheet the console can read. Save it as .csv (comma separated) or .xlsx and try again.',
-    unpackTooLarge: 'This XLSX file unpacks to far more data than a variety list holds, so it was not read. Save the sheet again as .xlsx or .csv.',
+    unpackTooLarge: 'This XLSX file unpacks to far more data than an import takes, so it was not read. Save the sheet again as .xlsx or .csv.',
     empty: 'The file has no rows below its header line.',
     noHeader: 'The first row of the file should name its columns (for example Variety name, Release name, …).',
     noFields: 'No column of the file names a variety field (Variety name, Release name, …). Check that the first row holds the column names.',
+    tooManyColumns: `The file's first row names more than ${SPREADSHEET_LIMITS.maxColumns} columns. Keep only the columns of the list, and try again.`,
     tooManyRows: `The file has more than ${SPREADSHEET_LIMITS.maxRows.toLocaleString('en-US')} rows. Split it into smaller files.`,
     badMapping: 'The column choices do not fit this file. Choose the file again.',
     hasErrors: (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'row has' : 'rows have'} errors, so nothing was imported. Fix them in the spreadsheet, or choose to leave them out.`,

@@ -121,3 +121,12 @@ export const ERRORS = {
   nulCharacter: 'Text must not contain NUL characters.',
   malformedUpload: 'The upload was cut off or is not a valid form. Please try again.',
 } as const;
+
+/** An uploaded file's reader (server/platform/parsing): refusals that name the file, not its content. */
+export const FILE_READ_TEXTS = {
+  busy: 'The server is reading other files just now. Try again in a few seconds.',
+  tooSlow: (ms: number) => `This file takes too long to read (over ${Math.round(ms / 1000)} seconds), so it was not read. Check that it is the file you meant, or split it into smaller files.`,
+  tooMuchMemory: 'This file needs more memory to read than the server gives one file, so it was not read. Check that it is the file you meant, or split it into smaller files.',
+  stopped: 'The reader stopped on this file, so it was not read. Check that it is the file you meant, and save it again.',
+  unreadable: 'This file could not be read. Check that it is the file you meant, and save it again.',
+} as const;

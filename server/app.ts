@@ -1,3 +1,4 @@
+import { createFileReaders } from './platform/parsing/file-readers.js';
 import { registerReviewGate } from './platform/writes/review-gate.js';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -75,11 +76,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (events instanceof PostgresEventBus) await events.whenReady();
 
   const storage = await createStorage(config);
-  const ctx: AppContext = { config, db, events, storage, log: app.log };
+  const files = createFileReaders(config.fileReaders, app.log);
+  const ctx: AppContext = { config, db, events, storage, files, log: app.log };
   app.decorate('ctx', ctx);
   const sealer = startAuditSealer(db, (err) => app.log.error({ err }, 'audit chain: sealing failed'));
   app.addHook('onClose', async () => {
     await sealer.stop();
+    await files.close();
     await events.close();
     storage.close?.();
     if (!options.db) await db.destroy();

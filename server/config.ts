@@ -5,6 +5,7 @@ import { ROLES, type Role } from '../common/permissions.js';
 import { SCAN_REPORT_LIMITS } from '../common/scan-reports.js';
 import { CATALOG_LIMITS } from '../common/catalog.js';
 import { REVIEW_LIMITS } from '../common/review.js';
+import type { FileReaderLimits } from './platform/parsing/file-readers.js';
 import type { S3Settings } from './platform/storage/s3-storage.js';
 
 export interface Config {
@@ -14,6 +15,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** SQLITE_READ_WORKERS: threads that run variety searches beside the server's own (SQLite only). */
   sqliteReadWorkers: number;
+  /** FILE_READERS, FILE_READ_TIME_LIMIT_MS, FILE_READ_MEMORY_MB: the threads that parse uploaded files (platform/parsing). */
+  fileReaders: FileReaderLimits;
   /** POSTGRES_READ_CONNECTIONS: connections that run the prepared reads of every request (db/prepared-statements.ts). */
   postgresReadConnections: number;
   /** Server-side idle timeout; the browser uses the same value for its inactivity logout. */
@@ -174,6 +177,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: env.DATABASE_URL || undefined,
     // One core is the server's own thread; readers on the others.
     sqliteReadWorkers: Math.min(8, int(env.SQLITE_READ_WORKERS, Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
+    fileReaders: {
+      concurrency: Math.min(8, Math.max(1, int(env.FILE_READERS, 2))),
+      queue: 8,
+      timeLimitMs: Math.max(1000, int(env.FILE_READ_TIME_LIMIT_MS, 20_000)),
+      memoryMb: Math.max(32, int(env.FILE_READ_MEMORY_MB, 64)),
+    },
     // Two per core of a database on this machine: more statements at once than that only take
     // turns on its cores, and the short ones wait behind the long ones.
     postgresReadConnections: Math.min(50, Math.max(1, int(env.POSTGRES_READ_CONNECTIONS, Math.min(10, 2 * os.availableParallelism())))),

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { importFirestoreExport } from '../modules/migration/importer.js';
+import { importFirestoreExport, readExportFile } from '../modules/migration/importer.js';
 import { progressBar } from './progress.js';
 
 // --allow-private-addresses: the export's images are on a server of the department's own
@@ -21,15 +21,15 @@ if (!file || !fs.existsSync(file)) {
   console.error(file ? `No such file: ${file}\n${usage}` : usage);
   process.exit(2);
 }
+const { app, ctx } = await buildApp(loadConfig(process.env, { logLevel: 'warn' }), { logger: false });
 let json: unknown;
 try {
-  json = JSON.parse(fs.readFileSync(file, 'utf8'));
+  json = await readExportFile(ctx, file);
 } catch (err) {
-  console.error(`${file} is not valid JSON: ${(err as Error).message}`);
+  console.error(`${file}: ${(err as Error).message}`);
+  await app.close();
   process.exit(2);
 }
-
-const { app, ctx } = await buildApp(loadConfig(process.env, { logLevel: 'warn' }), { logger: false });
 const bar = progressBar(values['dry-run'] ? 'Checking' : 'Importing');
 try {
   const report = await importFirestoreExport(ctx, json, {

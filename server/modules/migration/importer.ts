@@ -3,7 +3,9 @@ import { tidyVarietySearch } from '../../db/variety-search.js';
 import { sealAuditChain } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
 import type { AppContext } from '../../platform/http/context.js';
-import { readCollections } from './firestore.js';
+import { readerOf } from '../../platform/parsing/file-readers.js';
+import { readCollections, type ExportCollections } from './firestore.js';
+import type { exportTasks } from './read-worker.js';
 import { createImportRun } from './import-run.js';
 import { importAccounts } from './map-accounts.js';
 import { importAuditLogs } from './map-audit-logs.js';
@@ -22,6 +24,13 @@ export interface ImportOptions {
   /** Fetch from loopback and private addresses too (tests); refused by default (image-fetch.ts). */
   allowPrivateAddresses?: boolean;
   onProgress?: (progress: { phase: string; done: number; total: number }) => void;
+}
+
+const exportReader = readerOf<typeof exportTasks>(new URL('./read-worker.js', import.meta.url));
+
+/** A Firebase export file read off this thread, within the file readers' memory and time limits. */
+export function readExportFile(ctx: AppContext, file: string): Promise<ExportCollections> {
+  return exportReader.run(ctx.files, 'export', [file], { field: 'file' });
 }
 
 export type Outcome = 'created' | 'updated' | 'unchanged' | 'skipped';

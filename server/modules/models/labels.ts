@@ -63,3 +63,25 @@ export function confirmMapping(stage: ModelStage, labels: readonly string[], giv
 export function parseLabelsText(text: string): string[] {
   return text.replace(/^\ufeff/, '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
 }
+
+/**
+ * A labels file as text: UTF-8 (with or without its byte-order mark) or UTF-16 with one, in whole
+ * two-byte units; anything else binary is refused (400 on the labels field). Runs in a file
+ * reader's thread (read-worker.ts).
+ */
+function labelsText(bytes: Uint8Array): string {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const utf16 = (b[0] === 0xff && b[1] === 0xfe) ? 'le' : (b[0] === 0xfe && b[1] === 0xff) ? 'be' : null;
+  if (utf16 && b.length % 2 !== 0) invalid({ labels: MODEL_TEXTS.labelsEncoding });
+  let text: string;
+  if (utf16 === 'le') text = new TextDecoder('utf-16le').decode(b.subarray(2));
+  else if (utf16 === 'be') text = new TextDecoder('utf-16be').decode(b.subarray(2));
+  else text = new TextDecoder('utf-8').decode(b);
+  if (text.includes('\u0000') || text.includes('\ufffd')) invalid({ labels: MODEL_TEXTS.labelsEncoding });
+  return text;
+}
+
+/** The labels of an uploaded labels file. */
+export async function readLabelsFile(bytes: Uint8Array): Promise<string[]> {
+  return parseLabelsText(labelsText(bytes));
+}

@@ -76,7 +76,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
 
     /** Reads a model file and suggests what its labels mean; stores nothing. */
     async inspect(parts: ModelParts): Promise<ModelInspection> {
-      const { meta, model, facts, labels, from } = await checkUpload(parts, 'inspect');
+      const { meta, model, facts, labels, from } = await checkUpload(ctx.files, parts, 'inspect');
       const records = await liveRecords(ctx);
       return {
         inputShape: facts.inputShape, inputType: facts.inputType, outputSize: facts.outputSize, operators: facts.operatorCodes,
@@ -91,7 +91,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
 
     /** Checks a model file, its labels and what they mean, then stores it; nothing is kept when any check fails. */
     async upload(parts: ModelParts, actor: Actor): Promise<ScannerModel> {
-      const { meta, model, facts, labels } = await checkUpload(parts, 'upload');
+      const { meta, model, facts, labels } = await checkUpload(ctx.files, parts, 'upload');
       const mapping = confirmMapping(meta.stage, labels, meta.mapping ?? [], await liveRecords(ctx));
       const sha256 = crypto.createHash('sha256').update(model).digest('hex');
       const id = newId();

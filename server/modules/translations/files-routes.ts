@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { LANGUAGE_LIMITS } from '../../../common/languages.js';
+import { LANGUAGE_LIMITS, LANGUAGE_TEXTS } from '../../../common/languages.js';
 import {
   translationFileQuerySchema, translationImportPreviewSchema, translationImportQuerySchema, translationImportReportSchema,
 } from '../../../common/schemas/languages.js';
@@ -19,11 +19,7 @@ export async function registerTranslationFiles(app: FastifyInstance, service: Re
   await app.register(multipart, { limits: { fileSize: LANGUAGE_LIMITS.maxImportBytes, files: 1, fields: 4, parts: 6, fieldSize: 1024 } });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['translations'];
-  /** The file is for this language: its code, an alias of it (tl for fil), with or without a region. */
-  const matches = (lang: string) => (tag: string) => {
-    const primary = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
-    return primary === lang || (lang === 'fil' && (primary === 'tl' || primary === 'tgl'));
-  };
+  const FILE_TEXTS = { tooLarge: LANGUAGE_TEXTS.import.tooLarge };
 
   r.get('/api/translations/export', {
     compress: false, // streamed as written (app.ts compresses JSON only)
@@ -55,7 +51,7 @@ export async function registerTranslationFiles(app: FastifyInstance, service: Re
   const reviewedOf = (planned: Planned) => reviewedCollections(app.reviewGate.current, planned);
 
   async function withFile<T>(request: Parameters<typeof receiveSheet>[1], work: (file: string, fileName: string) => Promise<T>): Promise<T> {
-    const upload = await receiveSheet(app.ctx, request);
+    const upload = await receiveSheet(app.ctx, request, FILE_TEXTS);
     try { return await work(upload.path, upload.fileName); } finally { await upload.remove(); }
   }
 
@@ -66,7 +62,7 @@ export async function registerTranslationFiles(app: FastifyInstance, service: Re
     await service.requireLanguage(request.query.lang);
     const canOptions = can(requireAuth(request).role, 'maintenance.manage');
     return withFile(request, async (file, name) => {
-      const planned = await planImport(app.ctx, file, name, request.query.lang, matches(request.query.lang), canOptions);
+      const planned = await planImport(app.ctx, file, name, request.query.lang, canOptions);
       return { ...planned.preview, forReview: (await reviewedOf(planned)).map(collectionLabel) };
     });
   });
@@ -80,7 +76,7 @@ export async function registerTranslationFiles(app: FastifyInstance, service: Re
     return withFile(request, async (file, name) => {
       const auth = requireAuth(request);
       // Option values are File Maintenance's: for others, their units are errors.
-      const planned = await planImport(app.ctx, file, name, lang, matches(lang), can(auth.role, 'maintenance.manage'));
+      const planned = await planImport(app.ctx, file, name, lang, can(auth.role, 'maintenance.manage'));
       refuseErrors(planned, onErrors);
       return commitOrSubmit(app.ctx, app.reviewGate.current, request, planned, auth.actor);
     });

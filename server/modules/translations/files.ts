@@ -8,13 +8,15 @@ import type { TranslationImportPreview, TranslationImportReport } from '../../..
 import type { Database } from '../../db/types.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
-import { openTable } from '../../platform/spreadsheets/table-reader.js';
+import { readerOf } from '../../platform/parsing/file-readers.js';
+import { readUploadedTable } from '../../platform/spreadsheets/upload.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand, type Command } from '../../platform/writes/command.js';
 import { translatedCollections, type SourceRecord } from './adapters.js';
 import { translationsRepository as repo } from './repository.js';
 import { sourceHash, translationProblem, writeTranslations, type RecordTranslation } from './writes.js';
-import { exportedHash, parseUnitId, readXliff, type FileUnit, type ReadUnit } from './xliff.js';
+import type { xliffTasks } from './read-worker.js';
+import { exportedHash, languageMatcher, parseUnitId, type FileUnit, type ReadUnit } from './xliff.js';
 
 export const FILE_COLUMNS = { unit: 'Unit', language: 'Language', collection: 'Collection', record: 'Record', field: 'Field', source: 'English', target: 'Translation', status: 'Status', sourceThen: 'English then', exported: 'Exported' } as const;
 const STATUS = { missing: LANGUAGE_TEXTS.missing, stale: LANGUAGE_TEXTS.stale, translated: LANGUAGE_TEXTS.translated } as const;
@@ -43,16 +45,22 @@ export async function languageUnits(ctx: AppContext, lang: string): Promise<File
 
 export const unitStatus = (u: FileUnit) => (!u.target ? STATUS.missing : u.stale ? STATUS.stale : STATUS.translated);
 
-/** A file's units, from XLIFF 2.0 or a CSV/XLSX with the export's columns (cells unguarded as the export guarded them). */
-async function readUnits(file: string, lang: string, matchesLang: (tag: string) => boolean): Promise<ReadUnit[]> {
+const xliffReader = readerOf<typeof xliffTasks>(new URL('./read-worker.js', import.meta.url));
+
+/**
+ * A file's units, from XLIFF 2.0 or a CSV/XLSX with the export's columns (cells unguarded as the
+ * export guarded them). Both are read by a file reader's thread (platform/parsing).
+ */
+async function readUnits(ctx: AppContext, file: string, lang: string): Promise<ReadUnit[]> {
   const stat = await fs.promises.stat(file);
-  if (stat.size > LANGUAGE_LIMITS.maxImportBytes) fail('PAYLOAD_TOO_LARGE');
+  if (stat.size > LANGUAGE_LIMITS.maxImportBytes) fail('PAYLOAD_TOO_LARGE', LANGUAGE_TEXTS.import.tooLarge, { file: LANGUAGE_TEXTS.import.tooLarge });
   const head = Buffer.alloc(512);
   const handle = await fs.promises.open(file, 'r');
   const { bytesRead } = await handle.read(head, 0, 512, 0).finally(() => handle.close());
   const start = head.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  if (start.startsWith('<')) return readXliff(await fs.promises.readFile(file, 'utf8'), lang, matchesLang);
-  const table = await openTable(file);
+  if (start.startsWith('<')) return xliffReader.run(ctx.files, 'xliff', [file, lang], { field: 'file' });
+  const matchesLang = languageMatcher(lang);
+  const table = await readUploadedTable(ctx, file);
   const col = (name: string) => table.header.findIndex((h) => h.trim().toLowerCase() === name.toLowerCase());
   const C = FILE_COLUMNS;
   const [unit, source, target, language, was] = [col(C.unit), col(C.source), col(C.target), col(C.language), col(C.exported)];
@@ -108,8 +116,8 @@ export function changesOf(lang: string, units: readonly PlannedUnit[]): RecordTr
  * they changed while the console changed it too is an error, never a silent overwrite. A blank
  * translation removes one only when the file had one there.
  */
-export async function planImport(ctx: AppContext, file: string, fileName: string, lang: string, matchesLang: (tag: string) => boolean, canOptions: boolean): Promise<Planned> {
-  const units = await readUnits(file, lang, matchesLang);
+export async function planImport(ctx: AppContext, file: string, fileName: string, lang: string, canOptions: boolean): Promise<Planned> {
+  const units = await readUnits(ctx, file, lang);
   if (units.length === 0) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.noUnits, { file: LANGUAGE_TEXTS.import.noUnits });
   if (units.length > LANGUAGE_LIMITS.maxImportUnits) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.tooManyUnits, { file: LANGUAGE_TEXTS.import.tooManyUnits });
   const parts = await translatedCollections();

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { CONTROL_CHARACTERS, LANGUAGE_TEXTS, translationKeyLabel, translationLimit, type TranslatedCollection } from '../../../common/languages.js';
+import { CONTROL_TEXTS, hasControlCharacters, visibleControls } from '../../../common/text-controls.js';
+import { LANGUAGE_TEXTS, translationKeyLabel, translationLimit, type TranslatedCollection } from '../../../common/languages.js';
 import { can, type Role } from '../../../common/permissions.js';
 import type { Database } from '../../db/types.js';
 import { fail, invalid } from '../../platform/http/errors.js';
@@ -86,7 +87,7 @@ export function translationProblem(collection: string, field: string, source: So
   if (source.fields[field] === undefined) return LANGUAGE_TEXTS.errors.notTranslated;
   const max = translationLimit(collection, field);
   if (text.trim().length > max) return LANGUAGE_TEXTS.import.tooLong(max);
-  if (CONTROL_CHARACTERS.test(text)) return LANGUAGE_TEXTS.import.control;
+  if (hasControlCharacters(text)) return CONTROL_TEXTS.refused(visibleControls(text));
   return null;
 }
 

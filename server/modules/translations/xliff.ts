@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { SaxesParser } from 'saxes';
 import js2xliff from 'xliff/js2xliff';
-import xliff2js, { type XliffUnit } from 'xliff/xliff2js';
-import { LANGUAGE_TEXTS, SOURCE_LANGUAGE } from '../../../common/languages.js';
-import { fail } from '../../platform/http/errors.js';
+import type { XliffUnit } from 'xliff/xliff2js';
+import { LANGUAGE_LIMITS, LANGUAGE_TEXTS, SOURCE_LANGUAGE } from '../../../common/languages.js';
+import { AppError, fail } from '../../platform/http/errors.js';
 
 /** One translation unit of a translators' file: a record's field in one language. */
 export interface FileUnit {
@@ -47,22 +49,6 @@ export function writeXliff(lang: string, units: readonly FileUnit[]): Promise<st
   return js2xliff({ sourceLanguage: SOURCE_LANGUAGE, targetLanguage: lang, resources }, { indent: '  ' });
 }
 
-/**
- * Units the reader would take apart: one split into several segments (the package keeps the
- * last), or holding inline codes in its target (they would reach farmers as text). By unit id.
- */
-function unitShapes(xml: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const m of xml.matchAll(/<unit\b([^>]*)>([\s\S]*?)<\/unit>/g)) {
-    const id = /\bid="([^"]*)"/.exec(m[1] ?? '')?.[1];
-    if (!id) continue;
-    const body = m[2] ?? '';
-    if ((body.match(/<segment\b/g) ?? []).length > 1) out.set(id, LANGUAGE_TEXTS.import.segments);
-    else if (/<target\b[^>]*>[\s\S]*?<(?!\/target>)[\s\S]*?<\/target>/.test(body)) out.set(id, LANGUAGE_TEXTS.import.inline);
-  }
-  return out;
-}
-
 export interface ReadUnit {
   id: string;
   source: string;
@@ -75,44 +61,118 @@ export interface ReadUnit {
   problem: string | null;
 }
 
-const asText = (v: unknown): string => (typeof v === 'string' ? v : Array.isArray(v) ? v.map(asText).join('') : v === undefined || v === null ? '' : String(v));
+/** The file is for this language: its code, an alias of it (tl for fil), with or without a region. */
+export const languageMatcher = (lang: string) => (tag: string): boolean => {
+  const primary = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  return primary === lang || (lang === 'fil' && (primary === 'tl' || primary === 'tgl'));
+};
+
+/** Elements inside one another: an XLIFF 2.0 file needs about eight; deeper is no translators' file. */
+const MAX_DEPTH = 32;
+
+interface OpenUnit { id: string; was: string | null; segments: number; source: string; target: string | null; inline: boolean }
 
 /**
- * An XLIFF 2.0 file's units, for the import. Refused with a 400 before anything is read: a
- * document type declaration (no entity can expand), a file that is not XLIFF 2.x, a source
- * language other than English, a target language other than the import's.
+ * An XLIFF 2.0 file's units, for the import, read as a stream (saxes) in one pass: the file is
+ * never held whole, no tree is built and no regular expression runs over it, so its cost grows
+ * with its size. Refused with a 400, as soon as it shows: a document type declaration (no entity
+ * can expand), a file that is not XLIFF 2.x or not well formed, a source language other than
+ * English, a target language other than the import's, elements nested deeper than any XLIFF, and
+ * more units than an import takes (counted as they come). A unit split into several segments
+ * (the last is kept) or whose target holds inline codes (they would reach farmers as text) is
+ * read with its problem. Runs in a file reader's thread (read-worker.ts).
  */
-export async function readXliff(xml: string, lang: string, matchesLang: (tag: string) => boolean): Promise<ReadUnit[]> {
+export async function readXliffFile(file: string, lang: string): Promise<ReadUnit[]> {
   const E = LANGUAGE_TEXTS.import;
-  if (/<!DOCTYPE/i.test(xml)) fail('VALIDATION_FAILED', E.doctype, { file: E.doctype });
-  let doc;
-  try {
-    doc = await xliff2js(xml, { inlineAsString: true });
-  } catch {
-    fail('VALIDATION_FAILED', E.brokenXml, { file: E.brokenXml });
-  }
-  if (!doc?.resources) fail('VALIDATION_FAILED', E.brokenXml, { file: E.brokenXml });
-  const source = (doc.sourceLanguage ?? '').toLowerCase();
-  if (source.split('-')[0] !== SOURCE_LANGUAGE) fail('VALIDATION_FAILED', E.wrongSource(source || '?'), { file: E.wrongSource(source || '?') });
-  const target = doc.targetLanguage ?? '';
-  if (!matchesLang(target)) fail('VALIDATION_FAILED', E.wrongTarget(target, lang), { file: E.wrongTarget(target, lang) });
-  const shapes = unitShapes(xml);
-  const units: ReadUnit[] = [];
-  const walk = (entries: Record<string, XliffUnit | undefined>) => {
-    for (const [id, unit] of Object.entries(entries)) {
-      // A unit with no segment (a file cut short) is no unit: the file is broken.
-      if (!unit || typeof unit !== 'object') fail('VALIDATION_FAILED', E.brokenXml, { file: E.brokenXml });
-      if (unit.groupUnits) { walk(unit.groupUnits); continue; }
-      const was = unit.additionalAttributes?.['palayan:was'];
-      units.push({
-        id, source: asText(unit.source), target: unit.target === undefined ? null : asText(unit.target),
-        was: typeof was === 'string' ? was : null, problem: shapes.get(id) ?? null,
-      });
+  const broken = (): never => fail('VALIDATION_FAILED', E.brokenXml, { file: E.brokenXml });
+  const matchesLang = languageMatcher(lang);
+  const parser = new SaxesParser({ position: false });
+  const units = new Map<string, ReadUnit>();
+  let count = 0;
+  let depth = 0;
+  let rooted = false;
+  let fileId: string | null = null;
+  let unit: OpenUnit | null = null;
+  /** Inside a unit: 'source' or 'target' while their text is read, with the depth they opened at. */
+  let reading: { into: 'source' | 'target'; depth: number } | null = null;
+  let refusal: unknown = null;
+
+  parser.on('doctype', () => fail('VALIDATION_FAILED', E.doctype, { file: E.doctype }));
+  parser.on('opentag', (tag) => {
+    depth += 1;
+    if (depth > MAX_DEPTH) broken();
+    const name = tag.name;
+    const attr = (n: string): string | null => { const v = tag.attributes[n]; return typeof v === 'string' ? v : null; };
+    if (!rooted) {
+      rooted = true;
+      if (name !== 'xliff' || !/^2\./.test(attr('version') ?? '')) broken();
+      const source = (attr('srcLang') ?? '').toLowerCase();
+      if (source.split('-')[0] !== SOURCE_LANGUAGE) fail('VALIDATION_FAILED', E.wrongSource(source || '?'), { file: E.wrongSource(source || '?') });
+      const target = attr('trgLang') ?? '';
+      if (!matchesLang(target)) fail('VALIDATION_FAILED', E.wrongTarget(target, lang), { file: E.wrongTarget(target, lang) });
+      return;
     }
+    if (reading) {
+      // An element inside a target is an inline code; inside a source its text is kept.
+      if (reading.into === 'target' && unit) unit.inline = true;
+      return;
+    }
+    if (name === 'file') { fileId = attr('id') ?? ''; return; }
+    if (name === 'unit') {
+      if (fileId === null || unit) broken();
+      count += 1;
+      if (count > LANGUAGE_LIMITS.maxImportUnits) fail('VALIDATION_FAILED', E.tooManyUnits, { file: E.tooManyUnits });
+      unit = { id: attr('id') ?? '', was: attr('palayan:was'), segments: 0, source: '', target: null, inline: false };
+      return;
+    }
+    if (!unit) return;
+    if (name === 'segment' || name === 'ignorable') {
+      unit.segments += 1;
+      unit.source = '';
+      unit.target = null;
+      unit.inline = false;
+      return;
+    }
+    if (name === 'source' || name === 'target') {
+      if (name === 'target') unit.target = '';
+      reading = { into: name, depth };
+    }
+  });
+  const text = (t: string) => {
+    if (!reading || !unit) return;
+    if (reading.into === 'source') unit.source += t;
+    else unit.target += t;
   };
-  for (const file of Object.values(doc.resources)) {
-    if (!file || typeof file !== 'object') fail('VALIDATION_FAILED', E.brokenXml, { file: E.brokenXml });
-    walk(file);
+  parser.on('text', text);
+  parser.on('cdata', text);
+  parser.on('closetag', (tag) => {
+    if (reading && depth === reading.depth) reading = null;
+    else if (tag.name === 'unit' && unit && !reading) {
+      // A unit with no segment (a file cut short) is no unit: the file is broken.
+      if (unit.segments === 0) broken();
+      const problem = unit.segments > 1 ? E.segments : unit.inline ? E.inline : null;
+      units.set(`${fileId}\u0000${unit.id}`, { id: unit.id, source: unit.source, target: unit.target, was: unit.was, problem });
+      unit = null;
+    } else if (tag.name === 'file' && !reading) fileId = null;
+    depth -= 1;
+  });
+  parser.on('error', (err) => { refusal ??= err; });
+
+  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+  try {
+    let first = true;
+    for await (const chunk of stream as AsyncIterable<string>) {
+      parser.write(first ? chunk.replace(/^\uFEFF/, '') : chunk);
+      first = false;
+      if (refusal) break;
+    }
+    if (!refusal) parser.close();
+  } catch (err) {
+    refusal ??= err;
+  } finally {
+    stream.destroy();
   }
-  return units;
+  if (refusal instanceof AppError) throw refusal;
+  if (refusal || !rooted) broken();
+  return [...units.values()];
 }

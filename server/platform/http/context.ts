@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
 import type { EventBus } from '../writes/events.js';
 import type { Storage } from '../storage/storage.js';
+import type { FileReaders } from '../parsing/file-readers.js';
 import type { Access, Role } from '../../../common/permissions.js';
 import type { SessionUser } from '../../../common/schemas/auth.js';
 import type { AccountRow } from '../identity/session-user.js';
@@ -15,6 +16,8 @@ export interface AppContext {
   db: Kysely<Database>;
   events: EventBus;
   storage: Storage;
+  /** The threads that parse uploaded files (platform/parsing/file-readers.ts). */
+  files: FileReaders;
   log: FastifyBaseLogger;
 }
 

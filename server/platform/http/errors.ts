@@ -1,4 +1,4 @@
-import { ERRORS, LOGIN } from '../../../common/texts.js';
+import { ERRORS, FILE_READ_TEXTS, LOGIN } from '../../../common/texts.js';
 import { SECOND_FACTOR } from '../../../common/second-factor.js';
 
 /**
@@ -22,8 +22,10 @@ export const ERROR_CATALOGUE = {
   CONFLICT: { status: 409, message: ERRORS.conflict },
   PAYLOAD_TOO_LARGE: { status: 413, message: ERRORS.payloadTooLarge },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type.' },
+  FILE_NOT_READ: { status: 422, message: FILE_READ_TEXTS.unreadable },
   RATE_LIMITED: { status: 429, message: ERRORS.rateLimited },
   INTERNAL: { status: 500, message: ERRORS.internal },
+  FILE_READERS_BUSY: { status: 503, message: FILE_READ_TEXTS.busy },
   DATABASE_UNAVAILABLE: { status: 503, message: ERRORS.databaseDown },
   STORAGE_UNAVAILABLE: { status: 503, message: ERRORS.storageDown },
   DISK_FULL: { status: 507, message: ERRORS.diskFull },

@@ -102,9 +102,9 @@ const blank = (cells: readonly Cell[]) => cells.every((c) => c === null || (type
 /**
  * Opens an uploaded spreadsheet by its bytes, whatever its name says: a zip is an XLSX (its
  * first sheet), anything else must be CSV text. The header is the first non-blank row; blank
- * rows are passed over but keep their numbers.
+ * rows are passed over but keep their numbers. Runs in a file reader's thread (read-worker.ts).
  */
-export async function openTable(file: string): Promise<Table> {
+async function openTable(file: string): Promise<Table> {
   const handle = await fs.promises.open(file, 'r');
   const head = Buffer.alloc(64 * 1024);
   let length: number;
@@ -128,7 +128,9 @@ export async function openTable(file: string): Promise<Table> {
     if (blank(next.value)) continue;
     header = next.value.map((c) => (c === null ? '' : String(c).trim()));
     while (header.length > 0 && header[header.length - 1] === '') header.pop();
+    if (header.length > SPREADSHEET_LIMITS.maxColumns) fail('VALIDATION_FAILED', T.tooManyColumns, { file: T.tooManyColumns });
   }
+  const width = header.length;
   const firstRow = rowNumber;
   async function* rows(): AsyncGenerator<TableRow> {
     let n = firstRow;
@@ -137,8 +139,26 @@ export async function openTable(file: string): Promise<Table> {
       if (next.done) return;
       n += 1;
       if (n - firstRow > SPREADSHEET_LIMITS.maxRows) fail('PAYLOAD_TOO_LARGE', T.tooManyRows, { file: T.tooManyRows });
-      if (!blank(next.value)) yield { row: n, cells: next.value };
+      // Cells right of the header name no column: nothing reads them, so none is kept.
+      const cells = next.value.length > width ? next.value.slice(0, width) : next.value;
+      if (!blank(cells)) yield { row: n, cells };
     }
   }
   return { format, header, rows: rows() };
+}
+
+/** A table as a reader's thread hands it over: every row at once, each no wider than the header. */
+export interface ReadTable { format: SpreadsheetFormat; header: string[]; rows: TableRow[] }
+
+/** The reader's task: the whole table, read on its thread. */
+export async function readTableFile(file: string): Promise<ReadTable> {
+  const table = await openTable(file);
+  const rows: TableRow[] = [];
+  for await (const row of table.rows) rows.push(row);
+  return { format: table.format, header: table.header, rows };
+}
+
+/** A table read off the server's thread, for the import: the same shape as one read here. */
+export function tableOf(read: ReadTable): Table {
+  return { format: read.format, header: read.header, rows: (async function* () { yield* read.rows; })() };
 }

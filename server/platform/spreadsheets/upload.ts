@@ -6,8 +6,10 @@ import type { FastifyRequest } from 'fastify';
 import { IMPORT_TEXTS } from '../../../common/spreadsheets.js';
 import type { AppContext } from '../http/context.js';
 import { fail } from '../http/errors.js';
-import { failMultipart, failTooLarge } from '../http/multipart-errors.js';
-import { openTable, type Table } from './table-reader.js';
+import { failMultipart, failTooLarge, type MultipartTexts } from '../http/multipart-errors.js';
+import { readerOf } from '../parsing/file-readers.js';
+import type { tableTasks } from './read-worker.js';
+import { tableOf, type Table } from './table-reader.js';
 
 /** An uploaded spreadsheet kept in a file of its own while it is read, then removed. */
 export interface UploadedSheet {
@@ -39,9 +41,10 @@ export async function removeStaleUploads(ctx: AppContext, olderThanMs: number): 
 /**
  * Reads a multipart body (fields, then the part named "file") into DATA_DIR/tmp under a random
  * name: the bytes go to disk as they arrive, never whole into memory, and at most the import's
- * size limit of them. A broken body is a 400, a file over the limit a 413; both leave nothing.
+ * size limit of them. A broken body is a 400, a file over the limit a 413 in the route's words
+ * (`texts`); both leave nothing.
  */
-export async function receiveSheet(ctx: AppContext, request: FastifyRequest): Promise<UploadedSheet> {
+export async function receiveSheet(ctx: AppContext, request: FastifyRequest, texts: MultipartTexts = T): Promise<UploadedSheet> {
   if (!request.isMultipart()) fail('UNSUPPORTED_MEDIA_TYPE', T.missing, { file: T.missing });
   const folder = folderOf(ctx);
   await fs.promises.mkdir(folder, { recursive: true });
@@ -61,21 +64,28 @@ export async function receiveSheet(ctx: AppContext, request: FastifyRequest): Pr
       }
       fileName = part.filename || 'upload';
       await pipeline(part.file, fs.createWriteStream(target, { flags: 'wx' }));
-      if (part.file.truncated) failTooLarge(T);
+      if (part.file.truncated) failTooLarge(texts);
     }
   } catch (err) {
     await remove();
-    failMultipart(err, T);
+    failMultipart(err, texts);
   }
   if (fileName === null) fail('VALIDATION_FAILED', T.missing, { file: T.missing });
   return { path: target, fileName, fields, remove };
+}
+
+const tableReader = readerOf<typeof tableTasks>(new URL('./read-worker.js', import.meta.url));
+
+/** An uploaded spreadsheet's table, read by a file reader's thread (platform/parsing). */
+export async function readUploadedTable(ctx: AppContext, file: string): Promise<Table> {
+  return tableOf(await tableReader.run(ctx.files, 'table', [file], { field: 'file' }));
 }
 
 /** Reads the uploaded sheet, runs `work` on its table, and removes the file whatever happens. */
 export async function withUploadedTable<T>(ctx: AppContext, request: FastifyRequest, work: (upload: UploadedSheet, table: Table) => Promise<T>): Promise<T> {
   const upload = await receiveSheet(ctx, request);
   try {
-    return await work(upload, await openTable(upload.path));
+    return await work(upload, await readUploadedTable(ctx, upload.path));
   } finally {
     await upload.remove();
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTROL_TEXTS } from '../../../common/text-controls.js';
 import { LANGUAGE_TEXTS } from '../../../common/languages.js';
 import { createTestApp, type TestApp } from '../../fixtures/app.js';
 import { loginAs, makeAccount } from '../../fixtures/factories.js';
@@ -153,7 +154,7 @@ describe('translators\' files', () => {
     const split = fresh.replace(unitOf('cause'), (u) => u.replace(/<segment>[\s\S]*<\/segment>/, '<segment><source>A</source><target>Isa</target></segment><segment><source>B</source><target>Dalawa</target></segment>'));
     const control = fresh.replace(unitOf('symptoms'), (u) => u.replace(/<target>[^<]*<\/target>/, '<target>Sira&#x7F;</target>'));
     const long = fresh.replace(unitOf('name'), (u) => u.replace(/<target>[^<]*<\/target>/, `<target>${'a'.repeat(400)}</target>`));
-    for (const [file, message] of [[split, LANGUAGE_TEXTS.import.segments], [control, LANGUAGE_TEXTS.import.control], [long, LANGUAGE_TEXTS.import.tooLong(300)]] as const) {
+    for (const [file, message] of [[split, LANGUAGE_TEXTS.import.segments], [control, CONTROL_TEXTS.refused('U+007F')], [long, LANGUAGE_TEXTS.import.tooLong(300)]] as const) {
       const res = await upload('import/preview', 'x.xlf', file);
       expect(res.status).toBe(200);
       expect(res.body.rows.filter((r: Json) => r.status === 'error').map((r: Json) => r.error)).toEqual([message]);

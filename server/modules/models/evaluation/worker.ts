@@ -9,11 +9,24 @@ import { prepareInput, topK, type InputSpec } from './prepare.js';
  * event loop never waits for inference. Each message is one photo's bytes; the reply is its
  * best outputs or the reason it could not be scored.
  */
-interface Setup { model: Uint8Array; contract: PixelContract; input: InputSpec; topK: number }
+interface Setup { model: Uint8Array; contract: PixelContract; input: InputSpec; topK: number; wasmMemoryMb: number }
 export interface ScoreRequest { id: number; photo: Uint8Array }
 export type ScoreReply = { id: number; top: Array<[number, number]> } | { id: number; error: string } | { ready: true } | { failed: string };
 
 const setup = workerData as Setup;
+
+/**
+ * LiteRT's WebAssembly memory lies outside this thread's resourceLimits. Emscripten grows it
+ * only through Memory.grow from JavaScript, so a grow past the cap is refused here: the
+ * runtime's allocation fails and the model is reported as not loadable (or the photo as not
+ * scored) instead of taking the machine's memory.
+ */
+const grow = WebAssembly.Memory.prototype.grow;
+const capBytes = setup.wasmMemoryMb * 1024 * 1024;
+WebAssembly.Memory.prototype.grow = function capped(this: WebAssembly.Memory, delta: number): number {
+  if (this.buffer.byteLength + delta * 65536 > capBytes) throw new RangeError(`the model needs more than ${setup.wasmMemoryMb} MB of memory`);
+  return grow.call(this, delta);
+};
 
 async function start() {
   const lrt = await loadLiteRtRuntime();

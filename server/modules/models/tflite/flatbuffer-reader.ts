@@ -7,6 +7,20 @@ export class FlatbufferBoundsError extends Error {
   }
 }
 
+/**
+ * More reads than the bytes could hold without sharing: a file whose parts point at the same
+ * parts over and over (16,000 operators naming one 16,000-long list) would cost the square of
+ * its size. Reading stops instead.
+ */
+export class FlatbufferBudgetError extends Error {
+  constructor() {
+    super('the file refers to the same parts far more often than a model does');
+  }
+}
+
+/** Reads allowed beyond one per byte: a header, a schema's worth of tables read more than once. */
+const READS_BEYOND_SIZE = 1_000_000;
+
 const utf8 = new TextDecoder('utf-8');
 
 /**
@@ -17,8 +31,16 @@ const utf8 = new TextDecoder('utf-8');
  */
 export class FlatbufferReader {
   private readonly view: DataView;
+  /** Reads left: every scalar read and every string's bytes spend it, so a file of n bytes costs O(n). */
+  private budget: number;
   constructor(readonly bytes: Uint8Array, readonly schema: FbsSchema) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.budget = bytes.length + READS_BEYOND_SIZE;
+  }
+
+  private spend(n: number): void {
+    this.budget -= n;
+    if (this.budget < 0) throw new FlatbufferBudgetError();
   }
 
   need(pos: number, size: number, where: string): void {
@@ -28,6 +50,7 @@ export class FlatbufferReader {
   }
 
   scalar(pos: number, scalar: ScalarName, where: string): number {
+    this.spend(1);
     this.need(pos, SCALAR_SIZE[scalar], where);
     const v = this.view;
     switch (scalar) {
@@ -60,6 +83,7 @@ export class FlatbufferReader {
     const length = this.scalar(start, 'uint', where);
     // The string's bytes and its terminating zero.
     this.need(start + 4, length + 1, where);
+    this.spend(length >>> 2);
     return utf8.decode(this.bytes.subarray(start + 4, start + 4 + length));
   }
 }
@@ -167,7 +191,7 @@ export class FlatbufferVector {
     return new FlatbufferTable(this.r, this.r.follow(this.element(i), 4, where), tableOf(this.r.schema, this.of.name), where);
   }
 
-  /** A [ubyte] vector's bytes (a view, not a copy). */
+  /** A [ubyte] vector's bytes (a view, not a copy: nothing is read, so nothing is spent). */
   bytes(): Uint8Array {
     if (this.of.kind !== 'scalar' || SCALAR_SIZE[this.of.scalar] !== 1) throw new Error(`${this.where} holds no bytes`);
     return this.r.bytes.subarray(this.start, this.start + this.length);

@@ -1,6 +1,6 @@
 import { damaged, fileIdentifier, TfliteFileError } from './errors.js';
 import { enumMember, tfliteSchema } from './fbs-schema.js';
-import { FlatbufferBoundsError, FlatbufferReader, type FlatbufferTable, type FlatbufferVector } from './flatbuffer-reader.js';
+import { FlatbufferBoundsError, FlatbufferBudgetError, FlatbufferReader, type FlatbufferTable, type FlatbufferVector } from './flatbuffer-reader.js';
 import { PackedFileError, readPackedFile } from './packed-files.js';
 import { bufferBytes, readTfliteMetadata } from './read-metadata.js';
 
@@ -95,16 +95,16 @@ function checkSignatures(model: FlatbufferTable, tensors: FlatbufferVector): voi
 }
 
 function operatorNames(codes: FlatbufferVector | null): string[] {
-  const names: string[] = [];
+  const names = new Set<string>();
   for (let i = 0; i < (codes?.length ?? 0); i += 1) {
     const code = codes!.table(i);
     // As the runtime does: the larger of the old one-byte code and the newer 32-bit one.
     const builtin = Math.max(code.number('deprecated_builtin_code'), code.number('builtin_code'));
     let name = enumMember(tfliteSchema(), 'BuiltinOperator', builtin) ?? `UNKNOWN_${builtin}`;
     if (name === 'CUSTOM') name = `CUSTOM:${code.string('custom_code') ?? ''}`;
-    if (!names.includes(name)) names.push(name);
+    names.add(name);
   }
-  return names;
+  return [...names];
 }
 
 function readGraph(bytes: Uint8Array): { facts: Omit<TfliteFacts, 'metadataLabels'>; labelsFile: string | null } {
@@ -148,6 +148,7 @@ export async function readTfliteModel(bytes: Uint8Array): Promise<TfliteFacts> {
     graph = readGraph(bytes);
   } catch (err) {
     if (err instanceof FlatbufferBoundsError) throw damaged(`part of it (${err.where}) points outside the file`);
+    if (err instanceof FlatbufferBudgetError) throw damaged(err.message);
     throw err;
   }
   if (!graph.labelsFile) return { ...graph.facts, metadataLabels: null };
