@@ -144,6 +144,7 @@ export const LANGUAGE_TEXTS = {
   import: {
     tooLarge: `The file is larger than ${LANGUAGE_LIMITS.maxImportBytes / 1024 / 1024} MB. Export fewer collections at a time, or split it into smaller files.`,
     brokenXml: 'This file is not a readable XLIFF 2.0 document.',
+    notUtf8: 'This XLIFF file is not UTF-8 text. Save it again as UTF-8 (the export\'s own encoding), then import it.',
     doctype: 'XLIFF files with a document type declaration are not accepted.',
     wrongSource: (lang: string) => `The file's source language is ${lang}; it must be English (en).`,
     wrongTarget: (lang: string, expected: string) => `The file is for ${lang || 'no language'}; this import is for ${expected}.`,

@@ -13,6 +13,8 @@ export const SPREADSHEET_LIMITS = {
   maxColumns: 100,
   /** What an XLSX may unpack to, counted while it is unpacked (a zip bomb stops here). */
   maxUnpackedBytes: 64 * 1024 * 1024,
+  /** Characters all of a table's cells may hold together (a shared string counts each time it is used). */
+  maxTextChars: 32 * 1024 * 1024,
   /** Files in an XLSX: a workbook has a dozen; thousands are a trap for the unpacker. */
   maxZipEntries: 1_000,
   /** Rows the preview table draws at a time; the rest are a click away. */
@@ -110,7 +112,7 @@ export const IMPORT_TEXTS = {
     notInList: (value: string, label: string, choices: readonly string[]) =>
       `"${value}" is not in the ${label} list${choices.length <= 12 ? ` (${choices.join(', ')})` : ''}. A super admin can add it in File Maintenance.`,
     yesNo: 'Enter Yes or No.',
-    duplicateInFile: (rows: number[]) => `The file names this variety on rows ${rows.join(', ')}: keep one of them.`,
+    duplicateInFile: (rows: number[]) => `The file names this variety on rows ${rows.length <= 6 ? rows.join(', ') : `${rows.slice(0, 5).join(', ')} and ${(rows.length - 5).toLocaleString('en-US')} more`}: keep one of them.`,
     ambiguous: (n: number) => `${n} varieties have this name: edit them on the Rice Varieties screen.`,
   },
   /** Whole-file refusals: nothing is read further and nothing changes. */

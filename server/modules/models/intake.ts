@@ -58,13 +58,12 @@ export async function checkUpload<K extends 'upload' | 'inspect'>(files: FileRea
   const meta = parseMeta(parts.meta, kind);
   const model = parts.model;
   if (!model) invalid({ file: MODEL_TEXTS.noFile });
-  // The model's bytes are copied for the reader: the upload keeps its own to store.
-  const copy = new Uint8Array(model);
-  const facts = await modelReader.run(files, 'tflite', [copy], { field: 'file', transfer: [copy.buffer as ArrayBuffer] });
+  // Read in place: an upload's bytes are shared memory (routes.ts), which crosses to the thread uncopied.
+  const facts = await modelReader.run(files, 'tflite', [new Uint8Array(model.buffer, model.byteOffset, model.byteLength)], { field: 'file' });
   const fromFile = parts.labelsFile === null ? null : await modelReader.run(files, 'labels', [new Uint8Array(parts.labelsFile)], { field: 'labels' });
   if (facts.outputType !== 'float32') invalid({ file: MODEL_TEXTS.quantisedOutput });
   const { labels, from } = labelsFor(meta.labels, fromFile, facts.metadataLabels, facts.outputSize);
-  const problem = await loadProblem(files, new Uint8Array(model), { height: facts.inputShape[1], width: facts.inputShape[2], type: facts.inputType });
+  const problem = await loadProblem(files, new Uint8Array(model.buffer, model.byteOffset, model.byteLength), { height: facts.inputShape[1], width: facts.inputShape[2], type: facts.inputType });
   if (problem) invalid({ file: MODEL_TEXTS.notLoadable(problem) });
   return { meta, model, facts, labels, from };
 }

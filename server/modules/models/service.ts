@@ -96,7 +96,8 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       const sha256 = crypto.createHash('sha256').update(model).digest('hex');
       const id = newId();
       const key = `models/${meta.stage}/${id}.tflite`;
-      await ctx.storage.put(key, model);
+      // A plain copy for storage: the upload's bytes are shared memory, which not every store's client takes.
+      await ctx.storage.put(key, Buffer.from(model));
       try {
         // Two uploads at once may both take the next number: the second tries the one after.
         const row = await withRetries(() => runCommand(ctx, actor, async (trx, cmd) => {

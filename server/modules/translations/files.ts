@@ -57,7 +57,10 @@ async function readUnits(ctx: AppContext, file: string, lang: string): Promise<R
   const head = Buffer.alloc(512);
   const handle = await fs.promises.open(file, 'r');
   const { bytesRead } = await handle.read(head, 0, 512, 0).finally(() => handle.close());
-  const start = head.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  // An XLIFF saved as UTF-16 still goes to the XLIFF reader, which says what to do about it.
+  const bytes = head.subarray(0, bytesRead);
+  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+  const start = new TextDecoder(utf16).decode(bytes).replace(/^\uFEFF/, '').trimStart();
   if (start.startsWith('<')) return xliffReader.run(ctx.files, 'xliff', [file, lang], { field: 'file' });
   const matchesLang = languageMatcher(lang);
   const table = await readUploadedTable(ctx, file);

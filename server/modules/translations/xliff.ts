@@ -158,15 +158,25 @@ export async function readXliffFile(file: string, lang: string): Promise<ReadUni
   });
   parser.on('error', (err) => { refusal ??= err; });
 
-  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+  const stream = fs.createReadStream(file, { highWaterMark: 64 * 1024 });
+  // Bytes that are not UTF-8 would reach farmers as replacement characters: the file is refused.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  const decode = (chunk?: Buffer): string => {
+    try {
+      return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+    } catch {
+      return fail('VALIDATION_FAILED', E.notUtf8, { file: E.notUtf8 });
+    }
+  };
   try {
-    let first = true;
-    for await (const chunk of stream as AsyncIterable<string>) {
-      parser.write(first ? chunk.replace(/^\uFEFF/, '') : chunk);
-      first = false;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      parser.write(decode(chunk));
       if (refusal) break;
     }
-    if (!refusal) parser.close();
+    if (!refusal) {
+      parser.write(decode());
+      parser.close();
+    }
   } catch (err) {
     refusal ??= err;
   } finally {

@@ -1,3 +1,4 @@
+import { CONTROL_TEXTS, hasControlCharacters, visibleControls } from '../../../common/text-controls.js';
 import { unguardCsvText } from '../../../common/csv.js';
 import type { ImportColumn, ImportMapping } from '../../../common/schemas/spreadsheets.js';
 import type { VarietyEnums } from '../../../common/schemas/maintenance.js';
@@ -97,6 +98,10 @@ export function parseRow(row: number, cells: readonly Cell[], columns: readonly 
     texts.set(field, { column: column.header, value: text });
     if (formula) {
       errors.push({ column: column.header, value: text, message: R.formula(text) });
+      continue;
+    }
+    if (hasControlCharacters(text)) {
+      errors.push({ column: column.header, value: text, message: CONTROL_TEXTS.refused(visibleControls(text)) });
       continue;
     }
     if (field === 'recommendedInTarlac') {

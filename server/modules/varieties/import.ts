@@ -63,20 +63,35 @@ const nameKey = (name: string) => name.trim().toLowerCase();
 async function decide(db: Db, read: Read): Promise<Decided[]> {
   const enums = await getVarietyEnums(db);
   const inFile = new Map<string, number[]>();
-  for (const r of read.rows) if (r.name !== '') inFile.set(nameKey(r.name), [...(inFile.get(nameKey(r.name)) ?? []), r.row]);
+  for (const r of read.rows) {
+    if (r.name === '') continue;
+    const rows = inFile.get(nameKey(r.name));
+    if (rows) rows.push(r.row);
+    else inFile.set(nameKey(r.name), [r.row]);
+  }
   const live = new Map<string, string[]>();
   for (const { id, varietyName } of await varietiesRepository.liveNameIndex(db)) {
-    if (inFile.has(nameKey(varietyName))) live.set(nameKey(varietyName), [...(live.get(nameKey(varietyName)) ?? []), id]);
+    if (!inFile.has(nameKey(varietyName))) continue;
+    const ids = live.get(nameKey(varietyName));
+    if (ids) ids.push(id);
+    else live.set(nameKey(varietyName), [id]);
   }
   const single = [...live.values()].filter((ids) => ids.length === 1).map(([id]) => id!);
   const existingById = new Map((await varietiesRepository.findLiveMany(db, single)).map((r) => [r.id, r]));
   const recommendedHeld = read.columns.some((c) => c.field === 'recommendedInTarlac');
 
+  // One message per name: a name on 20,000 rows is one text, not 20,000 of them.
+  const duplicateMessages = new Map<string, string>();
+  const duplicateOf = (key: string, rows: number[]) => {
+    let m = duplicateMessages.get(key);
+    if (m === undefined) duplicateMessages.set(key, (m = IMPORT_TEXTS.row.duplicateInFile(rows)));
+    return m;
+  };
   return read.rows.map((r): Decided => {
     const errors = [...r.errors];
     const key = nameKey(r.name);
     const rowsOfName = inFile.get(key) ?? [];
-    if (rowsOfName.length > 1) errors.push({ column: read.columns.find((c) => c.field === 'varietyName')!.header, value: r.name, message: IMPORT_TEXTS.row.duplicateInFile(rowsOfName) });
+    if (rowsOfName.length > 1) errors.push({ column: read.columns.find((c) => c.field === 'varietyName')!.header, value: r.name, message: duplicateOf(key, rowsOfName) });
     const ids = live.get(key) ?? [];
     if (ids.length > 1) errors.push({ column: read.columns.find((c) => c.field === 'varietyName')!.header, value: r.name, message: IMPORT_TEXTS.row.ambiguous(ids.length) });
     const existing = ids.length === 1 ? existingById.get(ids[0]!) ?? null : null;

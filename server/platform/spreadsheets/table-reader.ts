@@ -32,7 +32,10 @@ async function csvShape(file: string, head: Buffer): Promise<CsvShape> {
   let encoding: TextEncoding = 'utf-8';
   if (head[0] === 0xff && head[1] === 0xfe) encoding = 'utf-16le';
   else if (head[0] === 0xfe && head[1] === 0xff) encoding = 'utf-16be';
-  else {
+  if (encoding !== 'utf-8') {
+    // UTF-16 comes in whole two-byte units: an odd count is a file cut short or not text.
+    if ((await fs.promises.stat(file)).size % 2 !== 0) notSpreadsheet();
+  } else {
     if (head.includes(0)) notSpreadsheet();
     const decoder = new TextDecoder('utf-8', { fatal: true });
     try {
@@ -150,11 +153,20 @@ async function openTable(file: string): Promise<Table> {
 /** A table as a reader's thread hands it over: every row at once, each no wider than the header. */
 export interface ReadTable { format: SpreadsheetFormat; header: string[]; rows: TableRow[] }
 
-/** The reader's task: the whole table, read on its thread. */
+/**
+ * The reader's task: the whole table, read on its thread. Its cells' text is counted as it is
+ * kept: an XLSX whose cells all name one long shared string is small as a file and as the
+ * reader's memory, but every copy of that string would cross to the server's thread.
+ */
 export async function readTableFile(file: string): Promise<ReadTable> {
   const table = await openTable(file);
   const rows: TableRow[] = [];
-  for await (const row of table.rows) rows.push(row);
+  let chars = 0;
+  for await (const row of table.rows) {
+    for (const cell of row.cells) if (typeof cell === 'string') chars += cell.length;
+    if (chars > SPREADSHEET_LIMITS.maxTextChars) fail('PAYLOAD_TOO_LARGE', T.unpackTooLarge, { file: T.unpackTooLarge });
+    rows.push(row);
+  }
   return { format: table.format, header: table.header, rows };
 }
 
