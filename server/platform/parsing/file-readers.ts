@@ -31,6 +31,9 @@ export interface ReadOptions {
   field: string;
   /** Buffers handed to the thread instead of copied (the caller no longer reads them). */
   transfer?: ArrayBuffer[];
+  /** Another cap and limit than the uploads' (an operator's command reading a whole export). */
+  memoryMb?: number;
+  timeLimitMs?: number;
 }
 
 export interface FileReaders {
@@ -73,27 +76,29 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
   let running = 0;
   let closed = false;
 
-  const spawn = (entry: URL): Slot => {
+  const spawn = (entry: URL, memoryMb: number, key: string): Slot => {
     const code = workerEntry(entry);
     const worker = new Worker(code.code, {
       eval: code.eval,
-      resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb, maxYoungGenerationSizeMb: 8, stackSizeMb: 4 },
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 8, stackSizeMb: 4 },
       // The thread's own output is the server's; nothing a parser prints is needed.
       stdout: false,
       stderr: false,
     });
-    return { worker, entry: entry.href, idleTimer: null };
+    return { worker, entry: key, idleTimer: null };
   };
 
-  const take = (entry: URL): Slot => {
-    const kept = idle.get(entry.href);
+  /** An idle thread of this entry and cap, or a new one. */
+  const take = (entry: URL, memoryMb: number): Slot => {
+    const key = `${entry.href}#${memoryMb}`;
+    const kept = idle.get(key);
     if (kept) {
-      idle.delete(entry.href);
+      idle.delete(key);
       if (kept.idleTimer) clearTimeout(kept.idleTimer);
       kept.idleTimer = null;
       return kept;
     }
-    return spawn(entry);
+    return spawn(entry, memoryMb, key);
   };
 
   const keep = (slot: Slot) => {
@@ -123,7 +128,7 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
     if (next) next.start();
   };
 
-  const runOn = (slot: Slot, task: string, args: readonly unknown[], transfer: ArrayBuffer[]): Promise<Ending> => new Promise((resolve) => {
+  const runOn = (slot: Slot, task: string, args: readonly unknown[], transfer: ArrayBuffer[], timeLimitMs: number): Promise<Ending> => new Promise((resolve) => {
     const { worker } = slot;
     let done = false;
     const finish = (ending: Ending) => {
@@ -138,7 +143,7 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
     const onMessage = (reply: ReadReply) => finish({ kind: 'reply', reply });
     const onError = (err: Error & { code?: string }) => finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { kind: 'memory' } : { kind: 'stopped', cause: err.message });
     const onExit = (code: number) => finish({ kind: 'stopped', cause: `the reader exited (${code})` });
-    const timer = setTimeout(() => finish({ kind: 'timeout' }), limits.timeLimitMs);
+    const timer = setTimeout(() => finish({ kind: 'timeout' }), timeLimitMs);
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
@@ -152,14 +157,15 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
       await acquire(options.field);
       let slot: Slot | null = null;
       try {
-        slot = take(entry);
+        const timeLimitMs = options.timeLimitMs ?? limits.timeLimitMs;
+        slot = take(entry, options.memoryMb ?? limits.memoryMb);
         busy.add(slot.worker);
         const started = Date.now();
-        const ending = await runOn(slot, task, args, options.transfer ?? []);
+        const ending = await runOn(slot, task, args, options.transfer ?? [], timeLimitMs);
         busy.delete(slot.worker);
         if (ending.kind !== 'reply') {
           void slot.worker.terminate();
-          const message = ending.kind === 'timeout' ? FILE_READ_TEXTS.tooSlow(limits.timeLimitMs)
+          const message = ending.kind === 'timeout' ? FILE_READ_TEXTS.tooSlow(timeLimitMs)
             : ending.kind === 'memory' ? FILE_READ_TEXTS.tooMuchMemory : FILE_READ_TEXTS.stopped;
           log.warn({ task, entry: entry.pathname, ms: Date.now() - started, ending: ending.kind, ...(ending.kind === 'stopped' ? { cause: ending.cause } : {}) }, 'an uploaded file was not read');
           throw refusal('FILE_NOT_READ', message, options.field);

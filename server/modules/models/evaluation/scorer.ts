@@ -13,6 +13,8 @@ export class ThreadLost extends Error {}
 export interface ScorerLimits { loadMs: number; scoreMs: number; wasmMemoryMb: number }
 export const SCORER_LIMITS: ScorerLimits = { loadMs: 60_000, scoreMs: 30_000, wasmMemoryMb: 1024 };
 
+const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} seconds`);
+
 /** A LiteRT.js thread holding one model: score(photo bytes) gives its best outputs. */
 export class Scorer {
   private readonly worker: Worker;
@@ -29,7 +31,7 @@ export class Scorer {
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
     this.ready = new Promise((resolve, reject) => {
-      const loading = setTimeout(() => this.lose(new Error(`the model did not load within ${Math.round(limits.loadMs / 1000)} seconds`)), limits.loadMs);
+      const loading = setTimeout(() => this.lose(new Error(`the model did not load within ${duration(limits.loadMs)}`)), limits.loadMs);
       const settle = (err: Error | null) => { clearTimeout(loading); if (err) reject(err); else resolve(); };
       this.worker.on('message', (msg: ScoreReply) => {
         if ('ready' in msg) { settle(null); return; }
@@ -63,7 +65,7 @@ export class Scorer {
     const copy = new Uint8Array(photo.byteLength);
     copy.set(photo);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.lose(new Error(`the model did not score a photo within ${Math.round(this.limits.scoreMs / 1000)} seconds`)), this.limits.scoreMs);
+      const timer = setTimeout(() => this.lose(new Error(`the model did not score a photo within ${duration(this.limits.scoreMs)}`)), this.limits.scoreMs);
       this.waiting.set(id, { resolve, reject, timer });
       this.worker.postMessage({ id, photo: copy } satisfies ScoreRequest, [copy.buffer]);
     });
