@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { MODEL_LIMITS, MODEL_TEXTS, MODELS_PATHS } from '../../../common/models.js';
+import { MODEL_LIMITS, MODELS_PATHS } from '../../../common/models.js';
 import {
   cellPhotosSchema, cellQuerySchema, endPilotSchema, evaluationParams, evaluationReportSchema, evaluationRequestSchema, modelIdParams,
   modelInspectionSchema, modelMappingSchema, modelSettingsSchema, modelsOverviewSchema, publishSchema, rollbackSchema, scannerModelSchema,
@@ -9,71 +9,18 @@ import {
 import { publicModelFileParams, publicModelQuerySchema, publicModelsSchema } from '../../../common/schemas/public-models.js';
 import { TRAINING_SET } from '../../../common/catalog.js';
 import { z } from '../../../common/schemas/zod.js';
-import { fail } from '../../platform/http/errors.js';
 import { contentEtag, etagMatches } from '../../platform/http/etag.js';
-import { failMultipart } from '../../platform/http/multipart-errors.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { createInstallTokens } from '../../platform/identity/install-tokens.js';
 import { scheduleJob } from '../../platform/writes/jobs.js';
 import { createEvaluationReports } from './evaluation/report.js';
 import { evaluationRunner } from './evaluation/runner.js';
 import { createModelPublishing } from './publishing.js';
-import type { ModelParts } from './intake.js';
+import { readParts } from './upload-parts.js';
 import { createModelsService } from './service.js';
 
 const ACCESS = { access: 'scannerModels.manage' as const };
 const tags = ['scanner models'];
-const UPLOAD_TEXTS = { tooLarge: MODEL_TEXTS.tooLarge };
-
-/** A file part's bytes, refused (413) past `max` while it is read, not after. */
-async function readCapped(stream: AsyncIterable<Buffer>, max: number, tooLarge: string, field: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += chunk.length;
-    if (size > max) fail('PAYLOAD_TOO_LARGE', tooLarge, { [field]: tooLarge });
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-/**
- * A model file's bytes, written as they arrive into shared memory reserved at the size limit
- * (pages are taken only as they are written): the file reader's thread and the runtime's read
- * the same bytes without a copy each. Refused (413) past the limit.
- */
-async function readShared(part: { file: AsyncIterable<Buffer> & { truncated?: boolean } }, max: number, tooLarge: string): Promise<Buffer> {
-  const shared = Buffer.from(new SharedArrayBuffer(max));
-  let size = 0;
-  for await (const chunk of part.file) {
-    if (size + chunk.length > max) fail('PAYLOAD_TOO_LARGE', tooLarge, { file: tooLarge });
-    chunk.copy(shared, size);
-    size += chunk.length;
-  }
-  if (part.file.truncated) fail('PAYLOAD_TOO_LARGE', tooLarge, { file: tooLarge });
-  return shared.subarray(0, size);
-}
-
-/** The parts of a model upload: "meta" (JSON) first, then the files "labels" (optional) and "model". */
-async function readParts(request: FastifyRequest): Promise<ModelParts> {
-  if (!request.isMultipart()) fail('UNSUPPORTED_MEDIA_TYPE', MODEL_TEXTS.noFile, { file: MODEL_TEXTS.noFile });
-  const out: ModelParts = { meta: null, labelsFile: null, model: null };
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'field') {
-        if (part.fieldname === 'meta') out.meta = String(part.value);
-        continue;
-      }
-      if (part.fieldname === 'model') out.model = await readShared(part, MODEL_LIMITS.maxBytes, MODEL_TEXTS.tooLarge);
-      else if (part.fieldname === 'labels') out.labelsFile = await readCapped(part.file, MODEL_LIMITS.maxLabelsBytes, MODEL_TEXTS.labelsTooLarge, 'labels');
-      // Another file part is read past and left out.
-      else for await (const chunk of part.file) void chunk;
-    }
-  } catch (err) {
-    failMultipart(err, UPLOAD_TEXTS);
-  }
-  return out;
-}
 
 /**
  * The byte range a Range header asks for, per RFC 9110: one `bytes` range (first-last, first-,
