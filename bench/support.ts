@@ -106,11 +106,12 @@ export function option(name: string, fallback: string, args: readonly string[] =
 
 /**
  * The built server (build/server/main.js, as `npm start` runs it) on a free port with these
- * settings added to the environment; resolves when /api/health answers.
+ * settings added to the environment (and `nodeArgs` before the script, as `npm start` passes
+ * its heap sizes); resolves when /api/health answers.
  */
-export async function startBuiltServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+export async function startBuiltServer(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['build/server/main.js'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'build/server/main.js'], {
     cwd: path.resolve(import.meta.dirname, '..'),
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

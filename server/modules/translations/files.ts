@@ -10,6 +10,7 @@ import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import { readerOf } from '../../platform/parsing/file-readers.js';
 import { readUploadedTable } from '../../platform/spreadsheets/upload.js';
+import { turns } from '../../platform/support/turns.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand, type Command } from '../../platform/writes/command.js';
 import { translatedCollections, type SourceRecord } from './adapters.js';
@@ -133,7 +134,14 @@ export async function planImport(ctx: AppContext, file: string, fileName: string
   const rows: TranslationImportPreview['rows'] = [];
   const planned = new Map<TranslatedCollection, PlannedUnit[]>();
   const counts = { changed: 0, unchanged: 0, error: 0 };
-  units.forEach((u, i) => {
+  const turn = turns();
+  for (const [i, u] of units.entries()) {
+    await turn();
+    planUnit(u, i);
+  }
+  return { preview: { fileName, lang, units: units.length, counts, rows }, units: planned };
+
+  function planUnit(u: ReadUnit, i: number): void {
     const key = parseUnitId(u.id);
     const source = key ? sources.get(key.collection)?.get(key.recordId) : undefined;
     const english = key && source ? source.fields[key.field] : undefined;
@@ -168,8 +176,7 @@ export async function planImport(ctx: AppContext, file: string, fileName: string
     // A translation made from older English keeps that English: it is marked until it is updated again.
     list.push({ row: i + 1, recordId: key.recordId, name: source.name, field: key.field, label: base.field, madeFrom: u.source || english, before: old?.text ?? null, text });
     planned.set(collection, list);
-  });
-  return { preview: { fileName, lang, units: units.length, counts, rows }, units: planned };
+  }
 }
 
 /** All or nothing unless the importer chose to leave out the units with errors. */

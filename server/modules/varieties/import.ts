@@ -5,6 +5,7 @@ import { IMPORT_TEXTS } from '../../../common/spreadsheets.js';
 import { VARIETY_TOPIC } from '../../../common/varieties.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
+import { turns } from '../../platform/support/turns.js';
 import { tidyVarietySearch } from '../../db/variety-search.js';
 import { runCommand } from '../../platform/writes/command.js';
 import type { AppContext } from '../../platform/http/context.js';
@@ -35,7 +36,11 @@ async function readRows(db: Db, table: Table, mapping: ImportMapping): Promise<R
   if (columns.every((c) => c.field === null)) fail('VALIDATION_FAILED', F.noFields, { file: F.noFields });
   const enums = await getVarietyEnums(db);
   const rows: ParsedRow[] = [];
-  for await (const { row, cells } of table.rows) rows.push(parseRow(row, cells, columns, enums));
+  const turn = turns();
+  for await (const { row, cells } of table.rows) {
+    rows.push(parseRow(row, cells, columns, enums));
+    await turn();
+  }
   if (rows.length === 0) fail('VALIDATION_FAILED', F.empty, { file: F.empty });
   return { columns, rows };
 }
@@ -87,7 +92,7 @@ async function decide(db: Db, read: Read): Promise<Decided[]> {
     if (m === undefined) duplicateMessages.set(key, (m = IMPORT_TEXTS.row.duplicateInFile(rows)));
     return m;
   };
-  return read.rows.map((r): Decided => {
+  const decideRow = (r: ParsedRow): Decided => {
     const errors = [...r.errors];
     const key = nameKey(r.name);
     const rowsOfName = inFile.get(key) ?? [];
@@ -104,7 +109,14 @@ async function decide(db: Db, read: Read): Promise<Decided[]> {
     if (!recommendedHeld) fields.recommendedInTarlac = Boolean(existing.recommendedInTarlac);
     const changed = Object.keys(diff(fieldsOf(presentVariety(existing)), fields).after) as ImportRow['changed'];
     return { ...base, status: changed.length === 0 ? 'unchanged' : 'update', changed, errors: [], fields };
-  });
+  };
+  const turn = turns();
+  const decided: Decided[] = [];
+  for (const r of read.rows) {
+    decided.push(decideRow(r));
+    await turn();
+  }
+  return decided;
 }
 
 function countOf(rows: readonly Decided[]): ImportCounts {
