@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTROL_TEXTS } from '../../common/text-controls.js';
 import { CATALOG_KINDS } from '../../common/catalog.js';
 import { PASSWORD_TOO_LONG_MESSAGE } from '../../common/password.js';
 import { ERRORS, LOGIN } from '../../common/texts.js';
@@ -219,6 +220,28 @@ describe('text with NUL characters', () => {
       expect(res.json().error.message).toBe(ERRORS.nulCharacter);
     }
     expect(await t.ctx.db.selectFrom('rice_seed_varieties').select('id').execute()).toEqual(before);
+  });
+});
+
+describe('control and direction-changing characters', () => {
+  it('are a 400 naming the field in any JSON body (they would reach the farmer app), and store nothing; a password keeps what was typed', async () => {
+    const acc = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
+    const cookie = await loginAs(t.app, acc);
+    const before = await t.ctx.db.selectFrom('rice_local_pests').select('id').execute();
+    const cases = [
+      { url: '/api/varieties', payload: { varietyName: 'NSIC Rc 1', location: 'Tarlac \u202Eyxob' }, field: 'location', codes: 'U+202E' },
+      { url: '/api/rice_pests', payload: { name: 'Stem borer', treatments: ['Spray \u2066 20 ml\u0007'] }, field: 'treatments.0', codes: 'U+2066, U+0007' },
+      { url: '/api/varieties?search=a%E2%80%AE', field: 'search', codes: 'U+202E' },
+    ];
+    for (const c of cases) {
+      const res = await t.app.inject({ method: c.payload ? 'POST' : 'GET', url: c.url, headers: { cookie, 'content-type': 'application/json' }, ...(c.payload ? { payload: JSON.stringify(c.payload) } : {}) });
+      expect(res.statusCode, `${c.url}: ${res.body}`).toBe(400);
+      expect(res.json().error.fields).toEqual({ [c.field]: CONTROL_TEXTS.refused(c.codes) });
+    }
+    expect(await t.ctx.db.selectFrom('rice_local_pests').select('id').execute()).toEqual(before);
+    // Tab and line breaks are text; a secret is compared, never shown, and keeps what was typed.
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: acc.username, password: 'wrong\u202E' } });
+    expect(login.statusCode).toBe(401);
   });
 });
 
