@@ -34,5 +34,7 @@ export function createReviewGate(ctx: AppContext, service: ReturnType<typeof cre
     },
     reviewed: (collection) => (isReviewed(collection) ? repo.isEnabled(ctx.db, collection) : Promise.resolve(false)),
     submit: (request, items, alongside) => service.submitMany(items, requireAuth(request), alongside),
+    submitWhereReviewed: (request, items, alongside) => service.submitWhereReviewed(items.filter((i) => isReviewed(i.collection)), requireAuth(request),
+      (trx, cmd, unreviewed) => alongside(trx, cmd, [...unreviewed, ...items.filter((i) => !isReviewed(i.collection)).map((i) => i.collection)])),
   };
 }

@@ -27,6 +27,13 @@ export const reviewRepository = {
     return Number(row?.enabled ?? 0) === 1;
   },
 
+  /** isEnabled inside a transaction, the setting's row held (PostgreSQL) so that a change of it waits for the commit. */
+  async isEnabledHeld(trx: Transaction<Database>, collection: string): Promise<boolean> {
+    const query = trx.selectFrom('review_settings').select('enabled').where('collection', '=', collection);
+    const row = await (isPostgres(trx) ? query.forShare() : query).executeTakeFirst();
+    return Number(row?.enabled ?? 0) === 1;
+  },
+
   async setEnabled(trx: Db, collection: string, enabled: boolean, by: string, now: string): Promise<boolean> {
     const before = await reviewRepository.isEnabled(trx, collection);
     await trx.insertInto('review_settings').values({ collection, enabled: enabled ? 1 : 0, updatedAt: now, updatedBy: by })

@@ -95,10 +95,31 @@ export function createReviewService(ctx: AppContext) {
 
   /** Several changes and the request's other writes (`alongside`) in one transaction: all of it is saved, or none. */
   async function submitMany<T>(items: readonly ReviewSubmission[], auth: AuthContext, alongside: (trx: Transaction<Database>, cmd: Command) => Promise<T>): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }> {
+    return submitWhere(items, auth, async () => true, (trx, cmd) => alongside(trx, cmd));
+  }
+
+  /**
+   * As submitMany, but which items' collections need review is read inside the transaction (the
+   * setting's row held until it commits): only those become pending changes, and `alongside`
+   * is told the collections of the others, to write them itself.
+   */
+  async function submitWhereReviewed<T>(items: readonly ReviewSubmission[], auth: AuthContext, alongside: (trx: Transaction<Database>, cmd: Command, unreviewed: string[]) => Promise<T>): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }> {
+    return submitWhere(items, auth, (trx, collection) => repo.isEnabledHeld(trx, collection), alongside);
+  }
+
+  async function submitWhere<T>(
+    items: readonly ReviewSubmission[], auth: AuthContext, reviewed: (trx: Transaction<Database>, collection: string) => Promise<boolean>,
+    alongside: (trx: Transaction<Database>, cmd: Command, unreviewed: string[]) => Promise<T>,
+  ): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }> {
     const prepared = await Promise.all(items.map((item) => prepare(item)));
     return runCommand(ctx, auth.actor, async (trx, cmd) => {
       const changes = [];
+      const unreviewed: string[] = [];
       for (const p of prepared) {
+        if (!(await reviewed(trx, p.item.collection))) {
+          unreviewed.push(p.item.collection);
+          continue;
+        }
         // Another open change of the record inserted meanwhile (the one-open-change index).
         const id = await submitIn(trx, cmd, p, auth).catch((err: unknown) => {
           if (!(err instanceof AppError) && isUniqueViolation(err)) fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther(''));
@@ -106,7 +127,7 @@ export function createReviewService(ctx: AppContext) {
         });
         changes.push({ id, collection: p.item.collection });
       }
-      return { changes, result: await alongside(trx, cmd) };
+      return { changes, result: await alongside(trx, cmd, unreviewed) };
     });
   }
 
@@ -148,6 +169,7 @@ export function createReviewService(ctx: AppContext) {
     },
 
     submitMany,
+    submitWhereReviewed,
 
     async list(query: ReviewListQuery, auth: AuthContext): Promise<ReviewList> {
       const states = query.state === 'all' ? null : query.state === 'open' ? OPEN_REVIEW_STATES : [query.state];

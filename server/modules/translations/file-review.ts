@@ -8,7 +8,7 @@ import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
-import type { ReviewChange, ReviewedAction, ReviewGate, ReviewProposal } from '../../platform/writes/review-gate.js';
+import type { ReviewChange, ReviewedAction, ReviewGate, ReviewProposal, ReviewSubmission } from '../../platform/writes/review-gate.js';
 import { translatedCollection } from './adapters.js';
 import { collectionLabel, commitImport, importReport, writeImport, type Planned, type PlannedUnit } from './files.js';
 import { translationsRepository as repo } from './repository.js';
@@ -41,16 +41,14 @@ export async function reviewedCollections(gate: ReviewGate | null, planned: Plan
 }
 
 /**
- * The import: with no collection under review, every change written in one transaction; else
- * each reviewed collection's units become a pending change and the others are written, in the
- * same transaction.
+ * The import, in one transaction: each collection whose changes need review (read inside that
+ * transaction) gets its units as a pending change, and the others' units are written.
  */
 export async function commitOrSubmit(ctx: AppContext, gate: ReviewGate | null, request: FastifyRequest, planned: Planned, actor: Actor): Promise<TranslationImportReport> {
-  const reviewed = await reviewedCollections(gate, planned);
-  if (reviewed.length === 0 || !gate) return commitImport(ctx, planned, actor);
-  const others = [...planned.units.keys()].filter((c) => !reviewed.includes(c));
-  const sent = await gate.submit(request, reviewed.map((c) => ({ collection: c, action: 'translate_file' as const, proposal: fileProposal(planned, c) })),
-    (trx, cmd) => writeImport(trx, cmd, planned, others, actor));
+  if (!gate) return commitImport(ctx, planned, actor);
+  const candidates = [...planned.units.keys()].map((c) => ({ collection: c as ReviewSubmission['collection'], action: 'translate_file' as const, proposal: fileProposal(planned, c) }));
+  const sent = await gate.submitWhereReviewed(request, candidates,
+    (trx, cmd, unreviewed) => writeImport(trx, cmd, planned, unreviewed as TranslatedCollection[], actor));
   return importReport(planned, sent.result, sent.changes.map(({ id, collection }) => ({
     id, collection, label: collectionLabel(collection as TranslatedCollection), units: planned.units.get(collection as TranslatedCollection)?.length ?? 0,
   })));

@@ -120,6 +120,11 @@ export interface ReviewGate {
    * Either all of it is saved or none.
    */
   submit<T>(request: FastifyRequest, items: readonly ReviewSubmission[], alongside: (trx: Transaction<Database>, cmd: Command) => Promise<T>): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }>;
+  /**
+   * As submit, with whether each item's collection needs review read inside the transaction:
+   * the others' collections are handed to `alongside`, which writes them in the same transaction.
+   */
+  submitWhereReviewed<T>(request: FastifyRequest, items: readonly ReviewSubmission[], alongside: (trx: Transaction<Database>, cmd: Command, unreviewed: string[]) => Promise<T>): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }>;
 }
 
 /**
