@@ -387,6 +387,34 @@ describe('evaluating, publishing and serving a model', () => {
     expect((await t.app.inject({ url: `/api/public/v1/models/${unpublished.json().version}/file`, headers: auth })).statusCode).toBe(404);
   });
 
+  it('serves an install only the model files it may run: live, its pilot, and the one live before', async () => {
+    const register = () => t.app.inject({ method: 'POST', url: '/api/public/v1/installs', payload: {} }).then((r) => r.json<{ installId: string; installToken: string }>());
+    const pilotModel = await upload(model, meta({ note: 'pilot only' }));
+    expect(pilotModel.statusCode, pilotModel.body).toBe(201);
+    const { id, version } = pilotModel.json<ScannerModel>();
+    const pilot = await t.app.inject({ method: 'POST', url: `/api/models/${id}/publish`, headers: { cookie }, payload: { channel: 'pilot', share: 50, note: 'pilot in Paniqui', overrideReason: 'Field test by the department, evaluated offline' } });
+    expect(pilot.statusCode, pilot.body).toBe(200);
+    let inside: { installId: string; installToken: string } | null = null;
+    let outside: { installId: string; installToken: string } | null = null;
+    while (!inside || !outside) {
+      const i = await register();
+      if (pilotBucket(i.installId, 'disease') < 50) inside ??= i;
+      else outside ??= i;
+    }
+    const file = (v: string, i: { installToken: string }) => t.app.inject({ url: `/api/public/v1/models/${v}/file`, headers: { authorization: `Bearer ${i.installToken}` } }).then((r) => r.statusCode);
+    // disease-2 is live (brought back by the rollback); disease-1 was live before it.
+    for (const i of [inside, outside]) {
+      expect(await file('disease-2', i)).toBe(200);
+      expect(await file('disease-1', i)).toBe(200);
+    }
+    expect(await file(version, inside)).toBe(200);
+    expect(await file(version, outside)).toBe(404);
+    const ended = await t.app.inject({ method: 'POST', url: '/api/models/end-pilot', headers: { cookie }, payload: { stage: 'disease' } });
+    expect(ended.statusCode, ended.body).toBe(200);
+    // Once on a channel is not enough: the pilot's model is no install's to run now.
+    expect(await file(version, inside)).toBe(404);
+  });
+
   it('splits detections by model version and marks versions it never had', async () => {
     const install = (await t.app.inject({ method: 'POST', url: '/api/public/v1/installs', payload: {} })).json<{ installToken: string }>();
     const report = (modelVersion: string) => t.app.inject({

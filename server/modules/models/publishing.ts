@@ -23,6 +23,9 @@ export function pilotBucket(installId: string, stage: ModelStage): number {
  * What is published: the live and pilot channels of each stage, their checks, rollback, and
  * which model an install of the farmer app gets.
  */
+/** Publications of a channel read back to find the model live before the current one. */
+const PREVIOUS_LOOKBACK = 50;
+
 export function createModelPublishing(ctx: AppContext) {
   async function modelOr404(id: string) {
     const row = await repo.find(ctx.db, id);
@@ -45,6 +48,22 @@ export function createModelPublishing(ctx: AppContext) {
       checks.push(MODEL_TEXTS.refused.plantNotEvaluated);
     }
     return checks;
+  }
+
+  /** The models an install may download now (publishedFile). */
+  async function mayDownload(installId: string): Promise<Set<string>> {
+    const current = await repo.current(ctx.db);
+    const ids = new Set<string>();
+    for (const stage of ['disease', 'plant'] as const) {
+      const live = current.find((c) => c.stage === stage && c.channel === 'live' && c.modelId);
+      const pilot = current.find((c) => c.stage === stage && c.channel === 'pilot' && c.modelId);
+      if (live) ids.add(live.modelId!);
+      if (pilot && pilotBucket(installId, stage) < Number(pilot.share)) ids.add(pilot.modelId!);
+      // The newest live model before the current one (a rollback's row names the model it brought back).
+      const before = (await repo.channelHistory(ctx.db, stage, 'live', PREVIOUS_LOOKBACK)).find((h) => h.modelId && h.modelId !== live?.modelId);
+      if (before) ids.add(before.modelId!);
+    }
+    return ids;
   }
 
   return {
@@ -160,11 +179,15 @@ export function createModelPublishing(ctx: AppContext) {
       return out;
     },
 
-    /** A model file the farmer app may download: one that has been on a channel. */
-    async publishedFile(version: string) {
+    /**
+     * A model file this install may download: for each stage, the live model, the pilot's when the
+     * install falls in its share, and the model live before the current one (the app keeps it
+     * as its offline fallback while the new one downloads). Any other version, even one that was
+     * once on a channel, is a 404, as is one never published.
+     */
+    async publishedFile(version: string, installId: string) {
       const row = await repo.findByVersion(ctx.db, version);
-      if (!row) fail('NOT_FOUND');
-      if (!(await repo.everPublished(ctx.db, row.id))) fail('NOT_FOUND');
+      if (!row || !(await mayDownload(installId)).has(row.id)) fail('NOT_FOUND');
       return row;
     },
 

@@ -161,10 +161,6 @@ export const modelsRepository = {
   },
 
   /** Whether the model has been on a channel (the farmer app may download it). */
-  async everPublished(db: Db, modelId: string): Promise<boolean> {
-    return (await db.selectFrom('model_publications').select('id').where('modelId', '=', modelId).limit(1).executeTakeFirst()) !== undefined;
-  },
-
   /** The newest rows of one stage's channel, newest first. */
   channelHistory(db: Db, stage: string, channel: string, limit: number) {
     return db.selectFrom('model_publications').selectAll().where('stage', '=', stage).where('channel', '=', channel)

@@ -202,8 +202,8 @@ const routes: FastifyPluginAsync = async (app) => {
     config: { access: 'public' as const, rateLimit: { max: app.ctx.config.publicRateLimitPerMinute, timeWindow: 60_000 } },
     schema: { tags: ['public'], summary: 'A published model file (install token): ETag is its sha256; Range requests resume a download (206)', params: publicModelFileParams },
   }, async (request, reply) => {
-    await installs.installOf(request.headers.authorization);
-    return sendModelFile(request, reply, app, await publishing.publishedFile(request.params.version));
+    const installId = await installs.installOf(request.headers.authorization);
+    return sendModelFile(request, reply, app, await publishing.publishedFile(request.params.version, installId));
   });
 };
 
