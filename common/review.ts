@@ -15,7 +15,7 @@ export type ReviewCollection = VersionCollection;
  * translate is a record's translations in one language; translate_file is a translators' file's
  * changes to one collection.
  */
-export const REVIEW_ACTIONS = ['create', 'update', 'delete', 'restore', 'version_restore', 'import', 'save', 'translate', 'translate_file'] as const;
+export const REVIEW_ACTIONS = ['create', 'update', 'delete', 'restore', 'version_restore', 'import', 'save', 'translate', 'translate_file', 'remove_photo', 'put_back_photo'] as const;
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
 /** Changes of many records from a file: reviewed by their rows, with no single record to compare or preview. */
@@ -59,6 +59,7 @@ export const REVIEW_TEXTS = {
   newWaiting: (n: number) => `${n} new ${n === 1 ? 'entry is' : 'entries are'} waiting for review.`,
   actions: {
     create: 'Add', update: 'Edit', delete: 'Delete', restore: 'Restore from trash', version_restore: 'Restore a version', import: 'Spreadsheet import', save: 'Option lists', translate: 'Translation', translate_file: 'Translators\' file',
+    remove_photo: 'Take a photo out (Dataset health)', put_back_photo: 'Put a photo back (Dataset health)',
   } satisfies Record<ReviewAction, string>,
   states: {
     pending: 'Waiting for review', approved: 'Approved', rejected: 'Changes requested', published: 'Published', withdrawn: 'Withdrawn', failed: 'Could not publish',

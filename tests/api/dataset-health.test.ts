@@ -109,4 +109,45 @@ describe('dataset health', () => {
     expect(entries.map((e) => e.action)).toEqual(['UPDATE', 'RESTORE']);
     expect(entries[0]!.description).toBe(PHOTO_REMOVAL_TEXTS.audit.removed('Rice blast'));
   });
+
+  it('where the diseases\' changes need review, a remove and a put back wait as pending changes: approved by another super admin, or published without review with a reason', async () => {
+    // With display copies: the farmer app's list shows photos that have them.
+    await disease('rot', 'Sheath rot', ['1111111100000000', '0000000011111111', '0f0f0f0f0f0f0f0f'].map((phash, i) => ({ phash, displayKey: `rice_disease/_variants/rot-${i}_display.jpg` })));
+    const other = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
+    const post = (url: string, payload?: unknown, who = cookie) => t.app.inject({ method: 'POST', url, headers: { cookie: who }, ...(payload ? { payload: payload as object } : {}) });
+    const linked = async () => (await t.ctx.db.selectFrom('catalog_images').select('id').where('entryId', '=', 'rot').orderBy('position').execute()).map((r) => r.id);
+    const publicPhotos = async () => {
+      const items = (await t.app.inject({ url: '/api/public/v1/diseases' })).json().items as Array<{ id: string; images: unknown[] }>;
+      return items.find((d) => d.id === 'rot')!.images.length;
+    };
+    const photosBefore = await publicPhotos();
+    expect(photosBefore).toBe(3);
+    expect((await t.app.inject({ method: 'PUT', url: '/api/review/settings/rice_local_diseases', headers: { cookie }, payload: { enabled: true } })).statusCode).toBe(200);
+    try {
+      const removed = await post('/api/dataset-health/photos/rot-0/remove', { diseaseId: 'rot' });
+      expect(removed.statusCode, removed.body).toBe(202);
+      expect(removed.json().review).toMatchObject({ action: 'remove_photo', recordId: 'rot', state: 'pending' });
+      // Nothing changed for the farmer app, nor in the training set.
+      expect(await linked()).toEqual(['rot-0', 'rot-1', 'rot-2']);
+      expect(await publicPhotos()).toBe(photosBefore);
+      // Its checks ran when it was sent: the last photo of a disease, or a photo not in it, is refused at once.
+      expect((await post('/api/dataset-health/photos/rot-9/remove', { diseaseId: 'rot' })).statusCode).toBe(404);
+      const approved = await post(`/api/review/changes/${removed.json().review.id}/approve`, { version: 1 }, other);
+      expect(approved.statusCode, approved.body).toBe(200);
+      expect(await linked()).toEqual(['rot-1', 'rot-2']);
+      expect(await publicPhotos()).toBe(2);
+
+      const back = await post('/api/dataset-health/photos/rot-0/put-back');
+      expect(back.statusCode, back.body).toBe(202);
+      expect(await linked()).toEqual(['rot-1', 'rot-2']);
+      const id = back.json().review.id;
+      expect((await post(`/api/review/changes/${id}/publish`, { version: 1 })).statusCode).toBe(400);
+      const glass = await post(`/api/review/changes/${id}/publish`, { version: 1, reason: 'The model team needs this photo back today.' });
+      expect(glass.statusCode, glass.body).toBe(200);
+      expect(glass.json().change).toMatchObject({ state: 'published', breakGlassReason: 'The model team needs this photo back today.' });
+      expect(await linked()).toEqual(['rot-1', 'rot-2', 'rot-0']);
+    } finally {
+      await t.app.inject({ method: 'PUT', url: '/api/review/settings/rice_local_diseases', headers: { cookie }, payload: { enabled: false } });
+    }
+  });
 });

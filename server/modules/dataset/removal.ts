@@ -23,10 +23,30 @@ export function createPhotoRemoval(ctx: AppContext) {
   const touch = async (trx: Transaction<Database>, diseaseId: string, now: string) =>
     repo.touchDisease(trx, diseaseId, { mainImageUrl: await photos.mainImageOf(trx, diseaseId), updatedAt: now });
   return {
-    async remove(diseaseId: string, imageId: string, actor: Actor): Promise<void> {
+    /**
+     * What a remove or a put back would do, checked and nothing written (the pending change of a
+     * disease whose changes need review): the disease as it is, and the photo.
+     */
+    async plan(kind: 'remove' | 'putBack', imageId: string, diseaseId: string | null): Promise<{ diseaseId: string; name: string; version: number }> {
+      const { db } = ctx;
+      const id = kind === 'remove' ? diseaseId! : await photos.removedFrom(db, imageId);
+      if (!id) fail('NOT_FOUND', T.notThere);
+      const disease = await repo.liveDisease(db, id);
+      if (!disease) fail(kind === 'remove' ? 'NOT_FOUND' : 'CONFLICT', kind === 'remove' ? T.notThere : T.diseaseGone);
+      if (kind === 'remove') {
+        const removable = await photos.removable(db, COLLECTION, id, imageId);
+        if (removable === 'missing') fail('NOT_FOUND', T.notThere);
+        if (removable === 'last') fail('CONFLICT', T.lastPhoto);
+      }
+      return { diseaseId: id, name: disease.name, version: Number(disease.version) };
+    },
+
+    async remove(diseaseId: string, imageId: string, actor: Actor, baseVersion: number | null = null): Promise<void> {
       await runCommand(ctx, actor, async (trx, cmd) => {
         const disease = await repo.liveDisease(trx, diseaseId);
         if (!disease) fail('NOT_FOUND', T.notThere);
+        // A reviewed change publishes only on the disease as its reviewer saw it.
+        if (baseVersion !== null && Number(disease.version) !== baseVersion) fail('VERSION_CONFLICT');
         const now = nowIso();
         const photo = await photos.removeFromEntry(trx, COLLECTION, diseaseId, imageId, { at: now, actorId: actor.id });
         if (photo === 'missing') fail('NOT_FOUND', T.notThere);
@@ -41,12 +61,13 @@ export function createPhotoRemoval(ctx: AppContext) {
       });
     },
 
-    async putBack(imageId: string, actor: Actor): Promise<void> {
+    async putBack(imageId: string, actor: Actor, baseVersion: number | null = null): Promise<void> {
       await runCommand(ctx, actor, async (trx, cmd) => {
         const diseaseId = await photos.removedFrom(trx, imageId);
         if (!diseaseId) fail('NOT_FOUND', T.notThere);
         const disease = await repo.liveDisease(trx, diseaseId);
         if (!disease) fail('CONFLICT', T.diseaseGone);
+        if (baseVersion !== null && Number(disease.version) !== baseVersion) fail('VERSION_CONFLICT');
         if (!(await photos.putBack(trx, imageId, diseaseId))) fail('NOT_FOUND', T.notThere);
         await touch(trx, diseaseId, nowIso());
         const auditId = await cmd.audit({

@@ -7,7 +7,7 @@ export const datasetRepository = {
     return db.selectFrom('rice_local_diseases').select(['id', 'name']).where('isDeleted', '=', 0).orderBy('createdAt').orderBy('id').execute();
   },
 
-  liveDisease(db: Transaction<Database>, id: string) {
+  liveDisease(db: Kysely<Database>, id: string) {
     return db.selectFrom('rice_local_diseases').select(['id', 'name', 'version']).where('id', '=', id).where('isDeleted', '=', 0).executeTakeFirst();
   },
 

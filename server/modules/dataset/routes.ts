@@ -22,16 +22,16 @@ const routes: FastifyPluginAsync = async (app) => {
   }, async (request) => service.health(request.query.pending === 'true'));
 
   r.post('/api/dataset-health/photos/:imageId/remove', {
-    config,
-    schema: { tags, summary: 'Take a photo out of its disease (kept, out of the training set, can be put back)', params: photoIdParams, body: removePhotoSchema, response: { 204: z.null() } },
+    config: { ...config, review: { collection: 'rice_local_diseases', action: 'remove_photo' } },
+    schema: { tags, summary: 'Take a photo out of its disease (kept, out of the training set, can be put back); where the diseases\' changes need review, a pending change (202)', params: photoIdParams, body: removePhotoSchema, response: { 204: z.null() } },
   }, async (request, reply) => {
     await removal.remove(request.body.diseaseId, request.params.imageId, requireAuth(request).actor);
     return reply.code(204).send(null);
   });
 
   r.post('/api/dataset-health/photos/:imageId/put-back', {
-    config,
-    schema: { tags, summary: 'Put a removed photo back into its disease, after its photos', params: photoIdParams, response: { 204: z.null() } },
+    config: { ...config, review: { collection: 'rice_local_diseases', action: 'put_back_photo' } },
+    schema: { tags, summary: 'Put a removed photo back into its disease, after its photos; where the diseases\' changes need review, a pending change (202)', params: photoIdParams, response: { 204: z.null() } },
   }, async (request, reply) => {
     await removal.putBack(request.params.imageId, requireAuth(request).actor);
     return reply.code(204).send(null);

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { CatalogKind } from '../../../common/catalog.js';
 import type { StagedImage } from '../../../common/schemas/catalog.js';
 import type { Database } from '../../db/types.js';
@@ -53,8 +53,14 @@ export function photoLibrary(ctx: AppContext) {
       return { position: photo.position };
     },
 
+    /** Whether removeFromEntry would take the photo out (checked, nothing written). */
+    async removable(db: Kysely<Database>, collection: string, entryId: string, imageId: string): Promise<'ok' | 'missing' | 'last'> {
+      if (!(await repo.linkedOne(db, collection, entryId, imageId))) return 'missing';
+      return await repo.countOfEntry(db, entryId) <= 1 ? 'last' : 'ok';
+    },
+
     /** The entry a removed photo was taken out of, if it is a removed photo. */
-    removedFrom: async (trx: Transaction<Database>, imageId: string): Promise<string | undefined> => (await repo.removedOne(trx, imageId))?.removedFrom ?? undefined,
+    removedFrom: async (db: Kysely<Database>, imageId: string): Promise<string | undefined> => (await repo.removedOne(db, imageId))?.removedFrom ?? undefined,
 
     /** Links a removed photo back to its entry, after the entry's photos; false when it moved meanwhile. */
     putBack: async (trx: Transaction<Database>, imageId: string, entryId: string): Promise<boolean> => await repo.putBack(trx, imageId, entryId) > 0,

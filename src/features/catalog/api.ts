@@ -97,18 +97,18 @@ export function useDatasetHealth(pending = false) {
   });
 }
 
-/** Takes a photo out of its disease, or puts a removed one back (Dataset health); the screen refreshes. */
+/** Takes a photo out of its disease, or puts a removed one back (Dataset health); the screen refreshes. Where the diseases' changes need review the answer is the pending change (202). */
 export function usePhotoRemoval() {
   const queryClient = useQueryClient();
   const refresh = () => { void queryClient.invalidateQueries({ queryKey: ['rice_local_diseases'] }); };
   return {
     remove: useMutation({
       mutationFn: ({ imageId, diseaseId }: { imageId: string; diseaseId: string }) =>
-        api<void>(`/api/dataset-health/photos/${encodeURIComponent(imageId)}/remove`, { method: 'POST', body: { diseaseId } }),
+        api<unknown>(`/api/dataset-health/photos/${encodeURIComponent(imageId)}/remove`, { method: 'POST', body: { diseaseId } }),
       onSuccess: refresh,
     }),
     putBack: useMutation({
-      mutationFn: (imageId: string) => api<void>(`/api/dataset-health/photos/${encodeURIComponent(imageId)}/put-back`, { method: 'POST' }),
+      mutationFn: (imageId: string) => api<unknown>(`/api/dataset-health/photos/${encodeURIComponent(imageId)}/put-back`, { method: 'POST' }),
       onSuccess: refresh,
     }),
   };

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ArrowLeft, Download, RotateCcw, Trash2 } from 'lucide-react';
 import { DATASET_TEXTS as T, PHOTO_REMOVAL_TEXTS as R } from '../../../common/dataset';
+import { useSentForReview } from '../../components/review/use-sent-for-review';
 import { useToast } from '../../components/ui/toast';
 import { formatDateTime } from './format';
 import type { DatasetHealth } from '../../../common/schemas/dataset';
@@ -24,9 +25,10 @@ type Removal = ReturnType<typeof usePhotoRemoval>;
 /** "Remove from this disease": the photo leaves the disease and the training set, kept to be put back. */
 function RemoveButton({ imageId, diseaseId, disease, removal, compact }: { imageId: string; diseaseId: string; disease: string; removal: Removal; compact?: boolean }) {
   const toast = useToast();
+  const sentForReview = useSentForReview();
   return (
     <button type="button" aria-label={R.removeLabel(disease)} title={R.remove} disabled={removal.remove.isPending}
-      onClick={() => removal.remove.mutate({ imageId, diseaseId }, { onSuccess: () => toast.show(R.removed), onError: (err) => toast.show(err.message) })}
+      onClick={() => removal.remove.mutate({ imageId, diseaseId }, { onSuccess: (result) => { if (!sentForReview(result)) toast.show(R.removed); }, onError: (err) => toast.show(err.message) })}
       className="mt-1 inline-flex items-center gap-1 rounded px-1 py-0.5 text-xs font-medium text-red-700 hover:bg-red-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 disabled:opacity-50">
       <Trash2 className="h-3.5 w-3.5" aria-hidden />{compact ? R.removeShort : R.remove}
     </button>
@@ -35,6 +37,7 @@ function RemoveButton({ imageId, diseaseId, disease, removal, compact }: { image
 
 function Removed({ health, removal }: { health: Health; removal: Removal }) {
   const toast = useToast();
+  const sentForReview = useSentForReview();
   return (
     <Section id="removed" title={R.title} help={R.help}>
       {health.removed.length === 0 ? <p className="mt-3 text-sm text-slate-600">{R.empty}</p> : (
@@ -46,7 +49,7 @@ function Removed({ health, removal }: { health: Health; removal: Removal }) {
                 <p className="truncate text-sm font-medium text-slate-800">{p.diseaseName ?? p.diseaseId}</p>
                 <p>{R.by(p.removedBy, formatDateTime(p.removedAt))}</p>
                 <button type="button" aria-label={R.putBackLabel(p.diseaseName ?? p.diseaseId)} disabled={removal.putBack.isPending}
-                  onClick={() => removal.putBack.mutate(p.id, { onSuccess: () => toast.show(R.putBackDone), onError: (err) => toast.show(err.message) })}
+                  onClick={() => removal.putBack.mutate(p.id, { onSuccess: (result) => { if (!sentForReview(result)) toast.show(R.putBackDone); }, onError: (err) => toast.show(err.message) })}
                   className="mt-1 inline-flex items-center gap-1 rounded px-1 py-0.5 text-xs font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 disabled:opacity-50">
                   <RotateCcw className="h-3.5 w-3.5" aria-hidden />{R.putBack}
                 </button>
