@@ -39,9 +39,10 @@ export const LOGIN = {
   /** Shown to whoever signs in to an account locked by repeated wrong passwords. */
   locked: (minutes: number) => `Too many attempts. This account is locked for ${minutes} minute${minutes === 1 ? '' : 's'}; try again then.`,
   /** Ours: what the owner of a locked account can do at once, from anywhere. */
-  lockedHelp: 'If this is your account, sign in now with your password and a code from your authenticator app, or use Forgot password to set a new one.',
+  lockedHelp: 'If this is your account, sign in now with your password and a code from your authenticator app, or open the unlock link in the email we sent you, or use Forgot password to set a new one.',
+  unlockLinkHelp: 'Sign in with your password to end the lock on your account. This link works once, within an hour of the email.',
   unlockCodeLabel: 'Code from your authenticator app',
-  invalidUnlock: 'The password or the code is not right.',
+  invalidUnlock: 'The password, the code or the unlock link is not right. An unlock link works once, within an hour.',
 } as const;
 
 export const SHELL = {

@@ -8,6 +8,8 @@ export const loginSchema = z.object({
   password: z.string({ error: LOGIN.passwordRequired }).min(1, LOGIN.passwordRequired).max(1024),
   /** Only while the account is locked: with the right password, a second-factor code signs its owner in at once. */
   code: z.string().trim().max(64).optional(),
+  /** Only while the account is locked: with the right password, the unlock link mailed in the lockout notice signs its owner in. */
+  unlockToken: z.string().trim().max(128).optional(),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

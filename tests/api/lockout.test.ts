@@ -1,11 +1,11 @@
 import { generate } from 'otplib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACCOUNTS } from '../../common/accounts.js';
 import { LOGIN } from '../../common/texts.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { superAdminSession } from '../fixtures/accounts.js';
 import { makeAccount, type TestAccount } from '../fixtures/factories.js';
-import { outboxMailsTo } from '../fixtures/settings.js';
+import { endLock, outboxMailsTo } from '../fixtures/settings.js';
 
 /**
  * A sign-in lock stops the guessing, never the owner: with the password and a code from the
@@ -114,5 +114,52 @@ describe('a locked account\'s owner', () => {
     await lockByTenAddresses(acc);
     const tries = await Promise.all(Array.from({ length: 20 }, (_, i) => login({ identifier: acc.username, password: i === 7 ? acc.password : `Wrong#${i}` }, `198.19.0.${i + 1}`)));
     expect(new Set(tries.map((r) => `${r.statusCode} ${r.json().error.message}`))).toEqual(new Set([`429 ${LOGIN.locked(15)}`]));
+  });
+
+  it('without a second factor gets an unlock link in the lockout notice: with the password it signs in once, from anywhere; audited and mailed', async () => {
+    const acc = await makeAccount(t.ctx, { role: 'ADMIN' });
+    await lockByTenAddresses(acc);
+    const notice = await vi.waitFor(() => {
+      const mail = outboxMailsTo(t.ctx, acc.email).find((m) => m.includes('login#unlock='));
+      if (!mail) throw new Error('no lockout notice with a link yet');
+      return mail;
+    });
+    const token = decodeURIComponent(/login#unlock=([\w%-]+)/.exec(notice.replace(/=3D/g, '='))![1]!);
+    // Not a way in without the password, nor another account's, nor a made-up one.
+    expect((await login({ identifier: acc.username, password: 'Wrong#Guess99', unlockToken: token }, '192.0.2.50')).json().error.message).toBe(LOGIN.invalidUnlock);
+    expect((await login({ identifier: acc.username, password: acc.password, unlockToken: `${token}x` }, '192.0.2.50')).json().error.message).toBe(LOGIN.invalidUnlock);
+    const other = await makeAccount(t.ctx, { role: 'ADMIN' });
+    await lockByTenAddresses(other);
+    expect((await login({ identifier: other.username, password: other.password, unlockToken: token }, '192.0.2.50')).statusCode).toBe(401);
+
+    const res = await login({ identifier: acc.username, password: acc.password, unlockToken: token }, '192.0.2.51');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(sessionCookie(res)).toBeDefined();
+    // Used once: it does not open a second sign-in; the lock is gone, so the password alone does.
+    await lockByTenAddresses(acc);
+    expect((await login({ identifier: acc.username, password: acc.password, unlockToken: token }, '192.0.2.52')).json().error.message).toBe(LOGIN.invalidUnlock);
+    const entries = await t.ctx.db.selectFrom('audit_logs').select(['description', 'details']).where('documentId', '=', acc.id).where('action', '=', 'LOGIN').orderBy('seq').execute();
+    expect(entries.map((e) => JSON.parse(e.details!).outcome)).toEqual(['locked', 'unlocked', 'locked']);
+    expect(entries[1]!.description).toBe('Sign-in unlocked with the password and the unlock link mailed to the account');
+    await expect.poll(() => outboxMailsTo(t.ctx, acc.email).join('\n')).toContain('was ended with the password and the unlock link');
+  });
+
+  it('an unlock link\'s tries count in the unlock budget: 30 parallel tries with the link get 5 checks, and one link opens one session', async () => {
+    const acc = await makeAccount(t.ctx, { role: 'ADMIN' });
+    await lockByTenAddresses(acc);
+    const notice = await vi.waitFor(() => {
+      const mail = outboxMailsTo(t.ctx, acc.email).find((m) => m.includes('login#unlock='));
+      if (!mail) throw new Error('no lockout notice with a link yet');
+      return mail;
+    });
+    const token = decodeURIComponent(/login#unlock=([\w%-]+)/.exec(notice.replace(/=3D/g, '='))![1]!);
+    const wrong = await Promise.all(Array.from({ length: 30 }, (_, i) => login({ identifier: acc.username, password: `Wrong#${i}`, unlockToken: token }, `198.18.0.${i + 1}`)));
+    expect(wrong.filter((r) => r.statusCode === 401)).toHaveLength(5);
+    expect(wrong.filter((r) => r.statusCode === 429)).toHaveLength(25);
+    // The unlock budget is spent: the right password waits like the rest.
+    expect((await login({ identifier: acc.username, password: acc.password, unlockToken: token })).statusCode).toBe(429);
+    await endLock(t.ctx, `login-unlock:account:${acc.id}`);
+    const both = await Promise.all([0, 1].map(() => login({ identifier: acc.username, password: acc.password, unlockToken: token }, '192.0.2.60')));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 401]);
   });
 });

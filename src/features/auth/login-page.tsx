@@ -33,6 +33,16 @@ export function LoginPage() {
   const [forgotOpen, setForgotOpen] = useState(false);
   const [autoLogout, setAutoLogout] = useState<string | null>(null);
   const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
+  // The unlock link of a lockout notice (/login#unlock=…): sent with the password, once.
+  const [unlockToken, setUnlockToken] = useState<string | null>(null);
+
+  useEffect(() => {
+    const match = /^#unlock=([^&]+)/.exec(window.location.hash);
+    if (!match) return;
+    setUnlockToken(decodeURIComponent(match[1]!));
+    // Off the address bar and the history: the link is not kept where others could read it.
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  }, []);
 
   useEffect(() => {
     const reason = takeLogoutReason();
@@ -61,7 +71,8 @@ export function LoginPage() {
     setBusy(true);
     setError(null);
     try {
-      const result = await login(locked && values.code ? values : { identifier: values.identifier, password: values.password });
+      const base = { identifier: values.identifier, password: values.password };
+      const result = await login(locked && values.code ? values : unlockToken ? { ...base, unlockToken } : base);
       if ('secondFactor' in result) {
         setBusy(false);
         form.setValue('password', '');
@@ -108,6 +119,9 @@ export function LoginPage() {
               onInput={() => setError(null)} />
             <TextField name="password" label={LOGIN.passwordLabel} autoComplete="current-password" revealable
               onInput={() => setError(null)} />
+            {unlockToken && !locked && (
+              <p className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="login-unlock-link">{LOGIN.unlockLinkHelp}</p>
+            )}
             {locked && (
               <div className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-3" data-testid="login-locked">
                 <p className="text-sm text-amber-900">{LOGIN.lockedHelp}</p>
