@@ -23,7 +23,7 @@ import { checkCode, CodeAlreadyUsed, consumeCode, enableFactor } from '../creden
 import { isRequiredFor } from '../second-factor/service.js';
 import { checkTotp, newTotpSecret, setupOf } from '../credentials/second-factor/totp.js';
 import { lockedOut, noticeLockout, noticeUnlock, signInBudget, unlockBudget } from '../credentials/guesses.js';
-import { issueUnlockLink, unlockLinkValid, useUnlockLink } from '../credentials/unlock-links.js';
+import { issueUnlockLink, lockedProof, useLockedProof } from '../credentials/unlock-links.js';
 
 export function createAuthService(ctx: AppContext) {
   const { db, events, config } = ctx;
@@ -34,15 +34,11 @@ export function createAuthService(ctx: AppContext) {
   const unlocks = unlockBudget(ctx);
   const perIp = new Throttle(db, 'login-ip', config.loginRateLimitPerMinute, 60_000, clientKey);
 
-  /** A wrong guess: the one that used the budget's last attempt locks the account and says so. */
+  /** A wrong guess: the one that used the budget's last attempt locks the account and says so (the notice carries an unlock link when the account has no second factor). */
   async function wrongGuess(key: string, spent: Awaited<ReturnType<typeof guesses.spend>>, account: AccountRow | undefined, ip: string | undefined): Promise<void> {
     const lock = await guesses.failed(key, spent);
     if (!lock.locked) return;
-    if (account) {
-      // Without a second factor to prove it is them, the owner gets a link in the lockout notice.
-      const link = account.email?.trim() && !(await secondFactorRepository.find(db, account.id)) ? await issueUnlockLink(ctx, account.id) : null;
-      await noticeLockout(ctx, account, 'password', lock, ip, link);
-    }
+    if (account) await noticeLockout(ctx, account, 'password', lock, ip, await issueUnlockLink(ctx, account));
     lockedOut(lock.lockMs);
   }
 
@@ -90,34 +86,25 @@ export function createAuthService(ctx: AppContext) {
 
   /**
    * A locked account's owner signs in at once, from anywhere, with the password and a proof the
-   * guesser lacks: a code from the authenticator app, or (for an account without a second factor)
-   * the unlock link of the lockout notice. The proof first; both counted before they are checked
-   * in a budget of their own. The link is used up by the sign-in it opens.
+   * guesser lacks (unlock-links.ts): the proof first, both counted in a budget of their own.
    */
   async function signInLocked(account: AccountRow, input: LoginInput, meta: { ip?: string; userAgent?: string }, lockMs: number): Promise<SessionInfo & { token: string }> {
     const key = signInLockKey(account.id);
     const spent = await unlocks.spend(key);
     if (!spent.allowed) lockedOut(Math.max(spent.retryAfterMs, lockMs));
-    const factor = await secondFactorRepository.find(db, account.id);
-    const accepted = factor ? await checkCode(db, factor, input.code ?? '') : null;
-    const link = !factor && input.unlockToken && (await unlockLinkValid(db, account.id, input.unlockToken)) ? input.unlockToken : null;
-    const check = accepted || link ? await verifyPassword(input.password, account.password) : null;
-    if (!(accepted || link) || !check?.ok) {
+    const proof = await lockedProof(db, account.id, input);
+    const check = proof ? await verifyPassword(input.password, account.password) : null;
+    if (!proof || !check?.ok) {
       await unlocks.failed(key, spent);
       fail('INVALID_UNLOCK');
     }
     const blocked = blockReason(account);
     if (blocked) fail(blocked);
     const newHash = check.needsRehash ? await hashPassword(input.password) : null;
-    const session = await startSession(account, meta, {
-      newHash,
-      within: async (trx, _cmd, now) => {
-        if (accepted) await consumeCode(trx, account.id, accepted, now);
-        else if (!(await useUnlockLink(trx, link!, now))) fail('INVALID_UNLOCK');
-      },
-    }).catch((err: unknown) => (err instanceof CodeAlreadyUsed ? fail('INVALID_UNLOCK') : Promise.reject(err)));
+    const session = await startSession(account, meta, { newHash, within: (trx, _cmd, now) => useLockedProof(trx, account.id, proof, now) })
+      .catch((err: unknown) => (err instanceof CodeAlreadyUsed ? fail('INVALID_UNLOCK') : Promise.reject(err)));
     await forgetSignInLock(db, account.id);
-    await noticeUnlock(ctx, account, null, meta.ip, undefined, accepted ? 'code' : 'link');
+    await noticeUnlock(ctx, account, null, meta.ip, undefined, proof.kind);
     return session;
   }
 

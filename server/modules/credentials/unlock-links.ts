@@ -3,7 +3,12 @@ import { linkOrigin } from '../../config.js';
 import type { Database } from '../../db/types.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { randomToken, sha256 } from '../../platform/identity/passwords.js';
+import { fail } from '../../platform/http/errors.js';
 import { credentialsRepository as repo } from './repository.js';
+import { checkCode, consumeCode } from './second-factor/codes.js';
+import { secondFactorRepository } from './second-factor/repository.js';
+
+type AcceptedCode = NonNullable<Awaited<ReturnType<typeof checkCode>>>;
 
 /**
  * An unlock link: how the owner of an account without a second factor gets past a sign-in lock
@@ -15,19 +20,35 @@ import { credentialsRepository as repo } from './repository.js';
  */
 export const UNLOCK_LINK_TTL_MS = 60 * 60_000;
 
-export async function issueUnlockLink(ctx: AppContext, accountId: string): Promise<string> {
+/** A new link for the lockout notice; null for an account with a second factor (its code is the proof) or no address. */
+export async function issueUnlockLink(ctx: AppContext, account: { id: string; email: string | null }): Promise<string | null> {
+  if (!account.email?.trim() || (await secondFactorRepository.find(ctx.db, account.id))) return null;
   const token = randomToken();
   const now = Date.now();
-  await repo.insertToken(ctx.db, { tokenHash: sha256(token), accountId, purpose: 'unlock', createdAt: new Date(now).toISOString(), expiresAt: new Date(now + UNLOCK_LINK_TTL_MS).toISOString() });
+  await repo.insertToken(ctx.db, { tokenHash: sha256(token), accountId: account.id, purpose: 'unlock', createdAt: new Date(now).toISOString(), expiresAt: new Date(now + UNLOCK_LINK_TTL_MS).toISOString() });
   return `${linkOrigin(ctx.config)}/login#unlock=${encodeURIComponent(token)}`;
 }
 
-/** The link is this account's, unused and current (nothing is used up). */
-export async function unlockLinkValid(db: Kysely<Database>, accountId: string, token: string): Promise<boolean> {
-  return (await repo.liveTokenOf(db, accountId, sha256(token), 'unlock', new Date().toISOString())) !== undefined;
+/** What proves a locked account's owner beside the password, checked and nothing used up. */
+export type LockedProof = { kind: 'code'; accepted: AcceptedCode } | { kind: 'link'; token: string };
+
+/**
+ * The proof a locked sign-in carries: with a second factor, an app or recovery code (never a
+ * link); without one, this account's unused, current unlock link. null when it has none.
+ */
+export async function lockedProof(db: Kysely<Database>, accountId: string, input: { code?: string | undefined; unlockToken?: string | undefined }): Promise<LockedProof | null> {
+  const factor = await secondFactorRepository.find(db, accountId);
+  if (factor) {
+    const accepted = await checkCode(db, factor, input.code ?? '');
+    return accepted ? { kind: 'code', accepted } : null;
+  }
+  if (!input.unlockToken) return null;
+  const live = await repo.liveTokenOf(db, accountId, sha256(input.unlockToken), 'unlock', new Date().toISOString());
+  return live ? { kind: 'link', token: input.unlockToken } : null;
 }
 
-/** Uses the link up, in the sign-in's transaction: false when another request used it first. */
-export function useUnlockLink(trx: Transaction<Database>, token: string, now: string): Promise<boolean> {
-  return repo.useToken(trx, sha256(token), 'unlock', now);
+/** Uses the proof up in the sign-in's transaction: a 401 when another request used it first. */
+export async function useLockedProof(trx: Transaction<Database>, accountId: string, proof: LockedProof, now: string): Promise<void> {
+  if (proof.kind === 'code') await consumeCode(trx, accountId, proof.accepted, now);
+  else if (!(await repo.useToken(trx, sha256(proof.token), 'unlock', now))) fail('INVALID_UNLOCK');
 }
