@@ -144,6 +144,7 @@ export const LANGUAGE_TEXTS = {
   import: {
     tooLarge: `The file is larger than ${LANGUAGE_LIMITS.maxImportBytes / 1024 / 1024} MB. Export fewer collections at a time, or split it into smaller files.`,
     brokenXml: 'This file is not a readable XLIFF 2.0 document.',
+    longComment: 'This XLIFF file holds a comment longer than 64 KB, which no translators\' file needs. Remove it, then import the file again.',
     notUtf8: 'This XLIFF file is not UTF-8 text. Save it again as UTF-8 (the export\'s own encoding), then import it.',
     doctype: 'XLIFF files with a document type declaration are not accepted.',
     wrongSource: (lang: string) => `The file's source language is ${lang}; it must be English (en).`,

@@ -69,6 +69,8 @@ export const languageMatcher = (lang: string) => (tag: string): boolean => {
 
 /** Elements inside one another: an XLIFF 2.0 file needs about eight; deeper is no translators' file. */
 const MAX_DEPTH = 32;
+/** A comment or processing instruction: translation tools write a line or two; one this long is no translators' file. */
+const MAX_COMMENT_CHARS = 64 * 1024;
 
 interface OpenUnit { id: string; was: string | null; segments: number; source: string; target: string | null; inline: boolean }
 
@@ -77,8 +79,8 @@ interface OpenUnit { id: string; was: string | null; segments: number; source: s
  * never held whole, no tree is built and no regular expression runs over it, so its cost grows
  * with its size. Refused with a 400, as soon as it shows: a document type declaration (no entity
  * can expand), a file that is not XLIFF 2.x or not well formed, a source language other than
- * English, a target language other than the import's, elements nested deeper than any XLIFF, and
- * more units than an import takes (counted as they come). A unit split into several segments
+ * English, a target language other than the import's, elements nested deeper than any XLIFF, a
+ * comment longer than any tool writes, and more units than an import takes (counted as they come). A unit split into several segments
  * (the last is kept) or whose target holds inline codes (they would reach farmers as text) is
  * read with its problem. Runs in a file reader's thread (read-worker.ts).
  */
@@ -98,6 +100,9 @@ export async function readXliffFile(file: string, lang: string): Promise<ReadUni
   let refusal: unknown = null;
 
   parser.on('doctype', () => fail('VALIDATION_FAILED', E.doctype, { file: E.doctype }));
+  const aside = (text: string) => { if (text.length > MAX_COMMENT_CHARS) fail('VALIDATION_FAILED', E.longComment, { file: E.longComment }); };
+  parser.on('comment', aside);
+  parser.on('processinginstruction', (pi) => aside(pi.body));
   parser.on('opentag', (tag) => {
     depth += 1;
     if (depth > MAX_DEPTH) broken();
