@@ -115,6 +115,7 @@ export const PHOTO_REMOVAL_TEXTS = {
   putBackLabel: (disease: string) => `Put back into ${disease}`,
   putBackDone: 'The photo is back in its disease, after its other photos.',
   diseaseGone: 'Its disease has been deleted: restore the disease from the trash first.',
+  ownPending: 'Your change of this disease is waiting for review. Wait for its decision, or withdraw it on the Review page, then try again.',
   title: 'Removed photos',
   help: 'Photos taken out of their disease here. They are kept, out of the training set, until put back.',
   empty: 'No photo has been removed.',

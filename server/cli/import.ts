@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { importFirestoreExport, readExportFile } from '../modules/migration/importer.js';
+import { importFirestoreCollections, readExportFile } from '../modules/migration/importer.js';
+import type { ExportCollections } from '../modules/migration/firestore.js';
 import { progressBar } from './progress.js';
 
 // --allow-private-addresses: the export's images are on a server of the department's own
@@ -22,9 +23,9 @@ if (!file || !fs.existsSync(file)) {
   process.exit(2);
 }
 const { app, ctx } = await buildApp(loadConfig(process.env, { logLevel: 'warn' }), { logger: false });
-let json: unknown;
+let collections: ExportCollections;
 try {
-  json = await readExportFile(ctx, file);
+  collections = await readExportFile(ctx, file);
 } catch (err) {
   console.error(`${file}: ${(err as Error).message}`);
   await app.close();
@@ -32,7 +33,7 @@ try {
 }
 const bar = progressBar(values['dry-run'] ? 'Checking' : 'Importing');
 try {
-  const report = await importFirestoreExport(ctx, json, {
+  const report = await importFirestoreCollections(ctx, collections, {
     dryRun: values['dry-run'],
     fetchImages: !values['no-fetch'],
     allowPrivateAddresses: values['allow-private-addresses'],

@@ -132,6 +132,10 @@ describe('dataset health', () => {
       expect(await publicPhotos()).toBe(photosBefore);
       // Its checks ran when it was sent: the last photo of a disease, or a photo not in it, is refused at once.
       expect((await post('/api/dataset-health/photos/rot-9/remove', { diseaseId: 'rot' })).statusCode).toBe(404);
+      // A second one of the same disease would replace the first, waiting change: refused.
+      const second = await post('/api/dataset-health/photos/rot-1/remove', { diseaseId: 'rot' });
+      expect(second.statusCode).toBe(409);
+      expect(second.json().error.message).toBe(PHOTO_REMOVAL_TEXTS.ownPending);
       const approved = await post(`/api/review/changes/${removed.json().review.id}/approve`, { version: 1 }, other);
       expect(approved.statusCode, approved.body).toBe(200);
       expect(await linked()).toEqual(['rot-1', 'rot-2']);

@@ -5,6 +5,7 @@ import { LOGIN } from '../../common/texts.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { superAdminSession } from '../fixtures/accounts.js';
 import { makeAccount, type TestAccount } from '../fixtures/factories.js';
+import { unlockLinkBudgetKey } from '../../server/modules/credentials/unlock-links.js';
 import { endLock, outboxMailsTo } from '../fixtures/settings.js';
 
 /**
@@ -153,13 +154,31 @@ describe('a locked account\'s owner', () => {
       return mail;
     });
     const token = decodeURIComponent(/login#unlock=([\w%-]+)/.exec(notice.replace(/=3D/g, '='))![1]!);
+    // Made-up links spend budgets of their own: the owner's link still has its five tries.
+    const madeUp = await Promise.all(Array.from({ length: 10 }, (_, i) => login({ identifier: acc.username, password: acc.password, unlockToken: `made-up-${i}` }, `198.18.1.${i + 1}`)));
+    expect(madeUp.every((r) => r.statusCode === 401)).toBe(true);
     const wrong = await Promise.all(Array.from({ length: 30 }, (_, i) => login({ identifier: acc.username, password: `Wrong#${i}`, unlockToken: token }, `198.18.0.${i + 1}`)));
     expect(wrong.filter((r) => r.statusCode === 401)).toHaveLength(5);
     expect(wrong.filter((r) => r.statusCode === 429)).toHaveLength(25);
     // The unlock budget is spent: the right password waits like the rest.
     expect((await login({ identifier: acc.username, password: acc.password, unlockToken: token })).statusCode).toBe(429);
-    await endLock(t.ctx, `login-unlock:account:${acc.id}`);
+    await endLock(t.ctx, `login-unlock:${unlockLinkBudgetKey(acc.id, token)}`);
     const both = await Promise.all([0, 1].map(() => login({ identifier: acc.username, password: acc.password, unlockToken: token }, '192.0.2.60')));
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+  });
+
+  it('a role that must use a second factor gets no unlock link, and a link cannot skip setting one up', async () => {
+    const strict = await createTestApp({ loginFailuresPerAccount: 10, require2faFor: ['SYSTEM_ADMIN'] });
+    try {
+      const acc = await makeAccount(strict.ctx, { role: 'SYSTEM_ADMIN' });
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => strict.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: `198.51.100.${i + 1}`, payload: { identifier: acc.username, password: `Wrong#Guess${i}` } })));
+      expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(1);
+      await vi.waitFor(() => { if (!outboxMailsTo(strict.ctx, acc.email).some((m) => m.includes('locked'))) throw new Error('no notice yet'); });
+      expect(outboxMailsTo(strict.ctx, acc.email).join('\n')).not.toContain('login#unlock=');
+      const tokens = await strict.ctx.db.selectFrom('password_reset_tokens').select('purpose').where('accountId', '=', acc.id).execute();
+      expect(tokens).toEqual([]);
+    } finally {
+      await strict.close();
+    }
   });
 });

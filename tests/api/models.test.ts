@@ -402,10 +402,10 @@ describe('evaluating, publishing and serving a model', () => {
       else outside ??= i;
     }
     const file = (v: string, i: { installToken: string }) => t.app.inject({ url: `/api/public/v1/models/${v}/file`, headers: { authorization: `Bearer ${i.installToken}` } }).then((r) => r.statusCode);
-    // disease-2 is live (brought back by the rollback); disease-1 was live before it.
+    // disease-2 is live, brought back by a rollback from disease-1: that one is not offered again.
     for (const i of [inside, outside]) {
       expect(await file('disease-2', i)).toBe(200);
-      expect(await file('disease-1', i)).toBe(200);
+      expect(await file('disease-1', i)).toBe(404);
     }
     expect(await file(version, inside)).toBe(200);
     expect(await file(version, outside)).toBe(404);
@@ -413,6 +413,14 @@ describe('evaluating, publishing and serving a model', () => {
     expect(ended.statusCode, ended.body).toBe(200);
     // Once on a channel is not enough: the pilot's model is no install's to run now.
     expect(await file(version, inside)).toBe(404);
+    // Made live, it is everyone's, and the model live before it stays the phones' fallback.
+    const live = await t.app.inject({ method: 'POST', url: `/api/models/${id}/publish`, headers: { cookie }, payload: { channel: 'live', note: 'everyone', overrideReason: 'Field test by the department, evaluated offline' } });
+    expect(live.statusCode, live.body).toBe(200);
+    for (const i of [inside, outside]) {
+      expect(await file(version, i)).toBe(200);
+      expect(await file('disease-2', i)).toBe(200);
+      expect(await file('disease-1', i)).toBe(404);
+    }
   });
 
   it('splits detections by model version and marks versions it never had', async () => {

@@ -23,7 +23,7 @@ import { checkCode, CodeAlreadyUsed, consumeCode, enableFactor } from '../creden
 import { isRequiredFor } from '../second-factor/service.js';
 import { checkTotp, newTotpSecret, setupOf } from '../credentials/second-factor/totp.js';
 import { lockedOut, noticeLockout, noticeUnlock, signInBudget, unlockBudget } from '../credentials/guesses.js';
-import { issueUnlockLink, lockedProof, useLockedProof } from '../credentials/unlock-links.js';
+import { issueUnlockLink, lockedProof, unlockLinkBudgetKey, useLockedProof } from '../credentials/unlock-links.js';
 
 export function createAuthService(ctx: AppContext) {
   const { db, events, config } = ctx;
@@ -38,7 +38,7 @@ export function createAuthService(ctx: AppContext) {
   async function wrongGuess(key: string, spent: Awaited<ReturnType<typeof guesses.spend>>, account: AccountRow | undefined, ip: string | undefined): Promise<void> {
     const lock = await guesses.failed(key, spent);
     if (!lock.locked) return;
-    if (account) await noticeLockout(ctx, account, 'password', lock, ip, await issueUnlockLink(ctx, account));
+    if (account) await noticeLockout(ctx, account, 'password', lock, ip, isRequiredFor(config, normalizeRole(account.role)) ? null : await issueUnlockLink(ctx, account));
     lockedOut(lock.lockMs);
   }
 
@@ -89,10 +89,11 @@ export function createAuthService(ctx: AppContext) {
    * guesser lacks (unlock-links.ts): the proof first, both counted in a budget of their own.
    */
   async function signInLocked(account: AccountRow, input: LoginInput, meta: { ip?: string; userAgent?: string }, lockMs: number): Promise<SessionInfo & { token: string }> {
-    const key = signInLockKey(account.id);
+    // Tries with a link count against that link, so made-up links cannot use up the owner's.
+    const key = input.unlockToken && !input.code ? unlockLinkBudgetKey(account.id, input.unlockToken) : signInLockKey(account.id);
     const spent = await unlocks.spend(key);
     if (!spent.allowed) lockedOut(Math.max(spent.retryAfterMs, lockMs));
-    const proof = await lockedProof(db, account.id, input);
+    const proof = await lockedProof(db, account.id, input, !isRequiredFor(config, normalizeRole(account.role)));
     const check = proof ? await verifyPassword(input.password, account.password) : null;
     if (!proof || !check?.ok) {
       await unlocks.failed(key, spent);

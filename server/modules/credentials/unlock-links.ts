@@ -15,12 +15,16 @@ type AcceptedCode = NonNullable<Awaited<ReturnType<typeof checkCode>>>;
  * that someone else's wrong passwords set, without waiting and without a super admin (as mature
  * frameworks mail one). Each lockout's notice carries a new one: random, only its SHA-256
  * stored, for this account only, good for an hour and for one sign-in, and it opens nothing by
- * itself: the login form sends it with the password, and those attempts count in the locked
- * account's own budget (guesses.ts unlockBudget) before they are checked.
+ * itself: the login form sends it with the password, and those tries count in the unlock budget
+ * (guesses.ts unlockBudget) under that link before they are checked, so links someone made up
+ * spend their own budgets, never the owner's.
  */
 export const UNLOCK_LINK_TTL_MS = 60 * 60_000;
 
-/** A new link for the lockout notice; null for an account with a second factor (its code is the proof) or no address. */
+/**
+ * A new link for the lockout notice; null for an account with a second factor (its code is the
+ * proof) or no address. The caller leaves it out for a role that must use a second factor.
+ */
 export async function issueUnlockLink(ctx: AppContext, account: { id: string; email: string | null }): Promise<string | null> {
   if (!account.email?.trim() || (await secondFactorRepository.find(ctx.db, account.id))) return null;
   const token = randomToken();
@@ -29,6 +33,9 @@ export async function issueUnlockLink(ctx: AppContext, account: { id: string; em
   return `${linkOrigin(ctx.config)}/login#unlock=${encodeURIComponent(token)}`;
 }
 
+/** The unlock budget's key for tries with one link: each link has its own 5 tries. */
+export const unlockLinkBudgetKey = (accountId: string, token: string): string => `link:${accountId}:${sha256(token).slice(0, 32)}`;
+
 /** What proves a locked account's owner beside the password, checked and nothing used up. */
 export type LockedProof = { kind: 'code'; accepted: AcceptedCode } | { kind: 'link'; token: string };
 
@@ -36,13 +43,14 @@ export type LockedProof = { kind: 'code'; accepted: AcceptedCode } | { kind: 'li
  * The proof a locked sign-in carries: with a second factor, an app or recovery code (never a
  * link); without one, this account's unused, current unlock link. null when it has none.
  */
-export async function lockedProof(db: Kysely<Database>, accountId: string, input: { code?: string | undefined; unlockToken?: string | undefined }): Promise<LockedProof | null> {
+export async function lockedProof(db: Kysely<Database>, accountId: string, input: { code?: string | undefined; unlockToken?: string | undefined }, linkAllowed: boolean): Promise<LockedProof | null> {
   const factor = await secondFactorRepository.find(db, accountId);
   if (factor) {
     const accepted = await checkCode(db, factor, input.code ?? '');
     return accepted ? { kind: 'code', accepted } : null;
   }
-  if (!input.unlockToken) return null;
+  // A role that must use a second factor sets one up at its next sign-in: no link skips that.
+  if (!input.unlockToken || !linkAllowed) return null;
   const live = await repo.liveTokenOf(db, accountId, sha256(input.unlockToken), 'unlock', new Date().toISOString());
   return live ? { kind: 'link', token: input.unlockToken } : null;
 }

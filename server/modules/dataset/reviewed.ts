@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { PHOTO_REMOVAL_TEXTS } from '../../../common/dataset.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import type { ReviewChange, ReviewedAction, ReviewedPart } from '../../platform/writes/review-gate.js';
@@ -28,10 +29,12 @@ const imageIdOf = (request: FastifyRequest) => (request.params as { imageId: str
  */
 function photoAction(kind: 'remove' | 'putBack'): ReviewedAction {
   return {
-    async propose(ctx, request) {
+    async propose(ctx, request, _auth, own) {
       const imageId = imageIdOf(request);
       const diseaseId = kind === 'remove' ? (request.body as { diseaseId: string }).diseaseId : null;
       const plan = await createPhotoRemoval(ctx).plan(kind, imageId, diseaseId);
+      // One open change per record: this one would replace the author's waiting edit or removal.
+      if (await own(plan.diseaseId)) fail('CONFLICT', PHOTO_REMOVAL_TEXTS.ownPending);
       return { recordId: plan.diseaseId, recordName: plan.name, baseVersion: plan.version, input: { diseaseId: plan.diseaseId, imageId } satisfies PhotoInput };
     },
     async apply(ctx, change, author) {

@@ -49,13 +49,18 @@ export interface ImportReport {
 
 const ORDER = ['maintenance', 'accounts', 'rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'audit_logs'] as const;
 
+/** Imports a Firebase export's JSON as it is parsed (its layout read here). */
+export function importFirestoreExport(ctx: AppContext, json: unknown, options: ImportOptions = {}): Promise<ImportReport> {
+  return importFirestoreCollections(ctx, readCollections(json), options);
+}
+
 /**
- * Imports a Firebase export, collection by collection in ORDER, each by its own mapper
- * (map-*.ts) over one shared run (import-run.ts): ids kept, re-runs change nothing.
+ * Imports a Firebase export laid out as collections (readExportFile's result), collection by
+ * collection in ORDER, each by its own mapper (map-*.ts) over one shared run (import-run.ts):
+ * ids kept, re-runs change nothing.
  */
-export async function importFirestoreExport(ctx: AppContext, json: unknown, options: ImportOptions = {}): Promise<ImportReport> {
+export async function importFirestoreCollections(ctx: AppContext, collections: ExportCollections, options: ImportOptions = {}): Promise<ImportReport> {
   const dryRun = options.dryRun ?? false;
-  const collections = readCollections(json);
   const run = createImportRun(ctx, collections, ORDER, options);
   const { report } = run;
   for (const name of Object.keys(collections)) {

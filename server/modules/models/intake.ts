@@ -58,7 +58,7 @@ export async function checkUpload<K extends 'upload' | 'inspect'>(files: FileRea
   const meta = parseMeta(parts.meta, kind);
   const model = parts.model;
   if (!model) invalid({ file: MODEL_TEXTS.noFile });
-  // Read in place: an upload's bytes are shared memory (routes.ts), which crosses to the thread uncopied.
+  // Read in place: an upload's bytes are shared memory (upload-parts.ts), which crosses to the thread uncopied.
   const facts = await modelReader.run(files, 'tflite', [new Uint8Array(model.buffer, model.byteOffset, model.byteLength)], { field: 'file' });
   const fromFile = parts.labelsFile === null ? null : await modelReader.run(files, 'labels', [new Uint8Array(parts.labelsFile)], { field: 'labels' });
   if (facts.outputType !== 'float32') invalid({ file: MODEL_TEXTS.quantisedOutput });

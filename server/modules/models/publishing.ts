@@ -20,12 +20,22 @@ export function pilotBucket(installId: string, stage: ModelStage): number {
 }
 
 /**
+ * The live channel as a stack of model ids, oldest first: a publish puts a model on top, a
+ * rollback takes the top one off; so rolling back twice goes two models back, never forward again.
+ */
+function liveStack(historyNewestFirst: ReadonlyArray<{ action: string; modelId: string | null }>): string[] {
+  const stack: string[] = [];
+  for (const h of [...historyNewestFirst].reverse()) {
+    if (h.action === 'rollback') stack.pop();
+    else if (h.modelId) stack.push(h.modelId);
+  }
+  return stack;
+}
+
+/**
  * What is published: the live and pilot channels of each stage, their checks, rollback, and
  * which model an install of the farmer app gets.
  */
-/** Publications of a channel read back to find the model live before the current one. */
-const PREVIOUS_LOOKBACK = 50;
-
 export function createModelPublishing(ctx: AppContext) {
   async function modelOr404(id: string) {
     const row = await repo.find(ctx.db, id);
@@ -59,9 +69,9 @@ export function createModelPublishing(ctx: AppContext) {
       const pilot = current.find((c) => c.stage === stage && c.channel === 'pilot' && c.modelId);
       if (live) ids.add(live.modelId!);
       if (pilot && pilotBucket(installId, stage) < Number(pilot.share)) ids.add(pilot.modelId!);
-      // The newest live model before the current one (a rollback's row names the model it brought back).
-      const before = (await repo.channelHistory(ctx.db, stage, 'live', PREVIOUS_LOOKBACK)).find((h) => h.modelId && h.modelId !== live?.modelId);
-      if (before) ids.add(before.modelId!);
+      // The model a rollback would bring back: one rolled back from is not offered again.
+      const stack = liveStack(await repo.channelHistory(ctx.db, stage, 'live', 100_000));
+      if (stack.length >= 2) ids.add(stack[stack.length - 2]!);
     }
     return ids;
   }
@@ -110,13 +120,7 @@ export function createModelPublishing(ctx: AppContext) {
       await runCommand(ctx, actor, async (trx, cmd) => {
         const history = await repo.channelHistory(trx, stage, 'live', 100_000);
         const current = history[0];
-        // The live channel as a stack: a publish puts a model on top, a rollback takes the top
-        // one off; so rolling back twice goes two models back, never forward again.
-        const stack: string[] = [];
-        for (const h of [...history].reverse()) {
-          if (h.action === 'rollback') stack.pop();
-          else if (h.modelId) stack.push(h.modelId);
-        }
+        const stack = liveStack(history);
         const previousId = stack.length >= 2 ? stack[stack.length - 2]! : null;
         if (!current || !previousId) fail('CONFLICT', MODEL_TEXTS.rollbackNone);
         const previous = { modelId: previousId };

@@ -160,7 +160,6 @@ export const modelsRepository = {
       .orderBy('model_publications.createdAt', 'desc').orderBy('model_publications.seq', 'desc').limit(limit).execute();
   },
 
-  /** Whether the model has been on a channel (the farmer app may download it). */
   /** The newest rows of one stage's channel, newest first. */
   channelHistory(db: Db, stage: string, channel: string, limit: number) {
     return db.selectFrom('model_publications').selectAll().where('stage', '=', stage).where('channel', '=', channel)

@@ -1,8 +1,11 @@
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { OPEN_REVIEW_STATES, type ReviewState } from '../../../common/review.js';
 import { chunks, isPostgres } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import type { PendingChangesTable } from '../../db/types/review.js';
+
+/** The transaction lock a collection's review setting is read and changed under (PostgreSQL). */
+const settingLock = (collection: string) => `review_settings:${collection}`;
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type ChangeRow = Selectable<PendingChangesTable>;
@@ -27,14 +30,18 @@ export const reviewRepository = {
     return Number(row?.enabled ?? 0) === 1;
   },
 
-  /** isEnabled inside a transaction, the setting's row held (PostgreSQL) so that a change of it waits for the commit. */
+  /**
+   * isEnabled inside a transaction, with the setting held until it commits: on PostgreSQL a
+   * shared transaction lock on the collection's setting (setEnabled takes it exclusively), which
+   * holds even before the setting's first row exists; SQLite's write transactions take turns.
+   */
   async isEnabledHeld(trx: Transaction<Database>, collection: string): Promise<boolean> {
-    const query = trx.selectFrom('review_settings').select('enabled').where('collection', '=', collection);
-    const row = await (isPostgres(trx) ? query.forShare() : query).executeTakeFirst();
-    return Number(row?.enabled ?? 0) === 1;
+    if (isPostgres(trx)) await sql`select pg_advisory_xact_lock_shared(hashtext(${settingLock(collection)}))`.execute(trx);
+    return reviewRepository.isEnabled(trx, collection);
   },
 
   async setEnabled(trx: Db, collection: string, enabled: boolean, by: string, now: string): Promise<boolean> {
+    if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${settingLock(collection)}))`.execute(trx);
     const before = await reviewRepository.isEnabled(trx, collection);
     await trx.insertInto('review_settings').values({ collection, enabled: enabled ? 1 : 0, updatedAt: now, updatedBy: by })
       .onConflict((oc) => oc.column('collection').doUpdateSet({ enabled: enabled ? 1 : 0, updatedAt: now, updatedBy: by })).execute();

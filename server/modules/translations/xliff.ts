@@ -95,8 +95,8 @@ export async function readXliffFile(file: string, lang: string): Promise<ReadUni
   let rooted = false;
   let fileId: string | null = null;
   let unit: OpenUnit | null = null;
-  /** Inside a unit: 'source' or 'target' while their text is read, with the depth they opened at. */
-  let reading: { into: 'source' | 'target'; depth: number } | null = null;
+  /** Inside a unit: 'source' or 'target' while their text is read (null: an ignorable, passed over), with the depth it opened at. */
+  let reading: { into: 'source' | 'target' | null; depth: number } | null = null;
   let refusal: unknown = null;
 
   parser.on('doctype', () => fail('VALIDATION_FAILED', E.doctype, { file: E.doctype }));
@@ -131,7 +131,12 @@ export async function readXliffFile(file: string, lang: string): Promise<ReadUni
       return;
     }
     if (!unit) return;
-    if (name === 'segment' || name === 'ignorable') {
+    // Text between segments kept out of translation (spaces, markup): none of the unit's text.
+    if (name === 'ignorable') {
+      reading = { into: null, depth };
+      return;
+    }
+    if (name === 'segment') {
       unit.segments += 1;
       unit.source = '';
       unit.target = null;
@@ -146,7 +151,7 @@ export async function readXliffFile(file: string, lang: string): Promise<ReadUni
   const text = (t: string) => {
     if (!reading || !unit) return;
     if (reading.into === 'source') unit.source += t;
-    else unit.target += t;
+    else if (reading.into === 'target') unit.target += t;
   };
   parser.on('text', text);
   parser.on('cdata', text);

@@ -6,7 +6,8 @@ import { AppError, fail, type ErrorCode } from '../http/errors.js';
 import type { ReadReply, ReadRequest, ReadTasks } from './serve.js';
 
 /**
- * Every uploaded file is parsed here, never on the server's own thread: in a worker thread with
+ * Uploaded files (spreadsheets, translators' files, scanner models and labels, the Firebase
+ * export) are parsed here, never on the server's own thread: in a worker thread with
  * a memory cap (`resourceLimits`), a time limit after which the thread is ended, and a bound on
  * how many run at once in this instance. A file that takes too long or too much memory, or that
  * stops its reader, costs its own request a 422 naming the file; a request beyond the bound and
@@ -20,7 +21,7 @@ export interface FileReaderLimits {
   concurrency: number;
   /** Requests that may wait for a reader beyond those; more are refused with 503. */
   queue: number;
-  /** FILE_READ_TIME_LIMIT_MS: one file's parse, from the moment its thread takes it. */
+  /** FILE_READ_TIME_LIMIT_MS: one file's parse, from the moment its thread (started and ready) takes it. */
   timeLimitMs: number;
   /** FILE_READ_MEMORY_MB: the thread's JavaScript heap (old generation). */
   memoryMb: number;
@@ -40,7 +41,7 @@ export interface FileReaders {
   run<R>(entry: URL, task: string, args: readonly unknown[], options: ReadOptions): Promise<R>;
   /** Work on a thread of its own (the model runtime loading a file) counted in the same bound. */
   slot<T>(field: string, work: () => Promise<T>): Promise<T>;
-  /** Threads busy and requests waiting now (health and the bench read it). */
+  /** Threads busy and requests waiting now. */
   load(): { running: number; waiting: number };
   close(): Promise<void>;
 }
@@ -59,8 +60,10 @@ const IDLE_MS = 30_000;
 /** A thread whose heap grew past this on a file is ended rather than kept. */
 const RECYCLE_HEAP_BYTES = 48 * 1024 * 1024;
 const BUSY_RETRY_SECONDS = 5;
+/** A new reader thread loading its modules. */
+const START_LIMIT_MS = 60_000;
 
-interface Slot { worker: Worker; entry: string; idleTimer: NodeJS.Timeout | null }
+interface Slot { worker: Worker; entry: string; idleTimer: NodeJS.Timeout | null; ready: boolean }
 interface Waiter { start(): void; cancel(): void }
 
 type Ending = { kind: 'reply'; reply: ReadReply } | { kind: 'timeout' } | { kind: 'memory' } | { kind: 'stopped'; cause: string };
@@ -85,7 +88,15 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
       stdout: false,
       stderr: false,
     });
-    return { worker, entry: key, idleTimer: null };
+    const slot: Slot = { worker, entry: key, idleTimer: null, ready: false };
+    // Always heard: a thread that fails while no file is on it (idle, or ended after its time)
+    // would otherwise be an unhandled error of the server's own process.
+    worker.on('error', (err) => log.warn({ err, entry: entry.pathname }, 'a file reader thread stopped'));
+    worker.once('exit', () => {
+      if (idle.get(key) === slot) idle.delete(key);
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    });
+    return slot;
   };
 
   /** An idle thread of this entry and cap, or a new one. */
@@ -128,9 +139,15 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
     if (next) next.start();
   };
 
+  /**
+   * The file on its thread. A new thread first says it is ready (its modules loaded): the time
+   * limit counts from then, so a cold start (or compiling TypeScript in development) is not the
+   * file's time; the start itself has a limit of its own.
+   */
   const runOn = (slot: Slot, task: string, args: readonly unknown[], transfer: ArrayBuffer[], timeLimitMs: number): Promise<Ending> => new Promise((resolve) => {
     const { worker } = slot;
     let done = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (ending: Ending) => {
       if (done) return;
       done = true;
@@ -140,15 +157,31 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
       worker.off('exit', onExit);
       resolve(ending);
     };
-    const onMessage = (reply: ReadReply) => finish({ kind: 'reply', reply });
+    const send = () => {
+      timer = setTimeout(() => finish({ kind: 'timeout' }), timeLimitMs);
+      try {
+        worker.postMessage({ task, args } satisfies ReadRequest, transfer);
+      } catch (err) {
+        finish({ kind: 'stopped', cause: `the file could not be handed to its reader: ${(err as Error).message}` });
+      }
+    };
+    const onMessage = (reply: ReadReply | { ready: true }) => {
+      if ('ready' in reply) {
+        slot.ready = true;
+        clearTimeout(timer);
+        send();
+        return;
+      }
+      finish({ kind: 'reply', reply });
+    };
     const onError = (err: Error & { code?: string }) => finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { kind: 'memory' } : { kind: 'stopped', cause: err.message });
     const onExit = (code: number) => finish({ kind: 'stopped', cause: `the reader exited (${code})` });
-    const timer = setTimeout(() => finish({ kind: 'timeout' }), timeLimitMs);
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
     worker.ref();
-    worker.postMessage({ task, args } satisfies ReadRequest, transfer);
+    if (slot.ready) send();
+    else timer = setTimeout(() => finish({ kind: 'stopped', cause: 'the reader did not start' }), START_LIMIT_MS);
   });
 
   return {

@@ -36,4 +36,6 @@ export function serveFileReads(tasks: ReadTasks): void {
     }
     port.postMessage({ ...reply, heapBytes: v8.getHeapStatistics().total_heap_size } satisfies ReadReply);
   });
+  // Loaded: the file's time limit starts now (file-readers.ts).
+  port.postMessage({ ready: true });
 }

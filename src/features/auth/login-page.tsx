@@ -39,7 +39,11 @@ export function LoginPage() {
   useEffect(() => {
     const match = /^#unlock=([^&]+)/.exec(window.location.hash);
     if (!match) return;
-    setUnlockToken(decodeURIComponent(match[1]!));
+    try {
+      setUnlockToken(decodeURIComponent(match[1]!));
+    } catch {
+      // A link cut or changed on its way: signing in works as without one.
+    }
     // Off the address bar and the history: the link is not kept where others could read it.
     window.history.replaceState(null, '', window.location.pathname + window.location.search);
   }, []);

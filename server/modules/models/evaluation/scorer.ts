@@ -32,6 +32,8 @@ export class Scorer {
     });
     this.ready = new Promise((resolve, reject) => {
       const loading = setTimeout(() => this.lose(new Error(`the model did not load within ${duration(limits.loadMs)}`)), limits.loadMs);
+      // The thread itself keeps the process alive while it loads; its timer need not.
+      loading.unref();
       const settle = (err: Error | null) => { clearTimeout(loading); if (err) reject(err); else resolve(); };
       this.worker.on('message', (msg: ScoreReply) => {
         if ('ready' in msg) { settle(null); return; }
