@@ -86,10 +86,10 @@ export function createAuthService(ctx: AppContext) {
 
   /**
    * A locked account's owner signs in at once, from anywhere, with the password and a proof the
-   * guesser lacks (unlock-links.ts): the proof first, both counted in a budget of their own.
+   * guesser lacks (unlock-links.ts): the proof first, both counted in a budget of their own
+   * (tries with a link against that link, so made-up links cannot use up the owner's).
    */
   async function signInLocked(account: AccountRow, input: LoginInput, meta: { ip?: string; userAgent?: string }, lockMs: number): Promise<SessionInfo & { token: string }> {
-    // Tries with a link count against that link, so made-up links cannot use up the owner's.
     const key = input.unlockToken && !input.code ? unlockLinkBudgetKey(account.id, input.unlockToken) : signInLockKey(account.id);
     const spent = await unlocks.spend(key);
     if (!spent.allowed) lockedOut(Math.max(spent.retryAfterMs, lockMs));
