@@ -99,8 +99,7 @@ export function createAuthService(ctx: AppContext) {
       await unlocks.failed(key, spent);
       fail('INVALID_UNLOCK');
     }
-    const blocked = blockReason(account);
-    if (blocked) fail(blocked);
+    if (blockReason(account)) fail(blockReason(account)!);
     const newHash = check.needsRehash ? await hashPassword(input.password) : null;
     const session = await startSession(account, meta, { newHash, within: (trx, _cmd, now) => useLockedProof(trx, account.id, proof, now) })
       .catch((err: unknown) => (err instanceof CodeAlreadyUsed ? fail('INVALID_UNLOCK') : Promise.reject(err)));
