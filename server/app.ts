@@ -20,7 +20,7 @@ import type { Config } from './config.js';
 import { createDb } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
-import { loadModules } from './modules/index.js';
+import { MODULE_ROUTES } from './modules/index.js';
 import { ensureMaintenanceDefaults } from './modules/maintenance/option-lists.js';
 import { backfillFirstVersions } from './modules/versions/current.js';
 import type { AppContext } from './platform/http/context.js';
@@ -139,7 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerInputGuard(app);
   registerReviewGate(app);
 
-  for (const module of await loadModules()) await app.register(module);
+  for (const module of MODULE_ROUTES) await app.register(module);
 
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 

@@ -26,7 +26,7 @@ export interface RestoreRequest {
 /**
  * What versions needs of a versioned collection, supplied by the collection's module in its
  * `versioned.ts` (default export: its adapters). Versions imports none of those modules: it
- * finds the files by folder, as server/modules/index.ts finds routes.
+ * finds the files by folder (a module's versioned.ts imports versions, so versions cannot import it).
  */
 export interface VersionedCollection {
   collection: VersionCollection;
