@@ -1,6 +1,6 @@
 /**
- * Texts of the Admin accounts screen (SPEC.md sections 2, 5 and 8), verbatim where SPEC.md
- * gives them; the rest are chosen to match their tone. Used by the browser and the server.
+ * Texts of the Admin accounts screen (docs/PRODUCT.md sections 2, 5 and 8), word for word where
+ * the department's specification gives them; the rest are chosen to match their tone. Used by the browser and the server.
  */
 export const ACCOUNTS = {
   title: 'Admin Accounts',
@@ -107,7 +107,7 @@ export const ACCOUNTS = {
 export type AccountDisplayStatus = 'active' | 'inactive' | 'restricted';
 
 /**
- * The Status column. SPEC.md folds everything that is not active into 'Restricted'; we show an
+ * The Status column. docs/PRODUCT.md folds everything that is not active into 'Restricted'; we show an
  * auto-inactivated (or otherwise inactive) account as 'Inactive' so it is not mistaken for a
  * restriction. A restriction always wins.
  */

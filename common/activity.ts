@@ -4,7 +4,7 @@ import { ACTIVITY } from './texts.js';
 const ADDED = ['CREATE', 'ADD', 'ADDED', 'INSERT'];
 const UPDATED = ['UPDATE', 'UPDATED', 'EDIT', 'EDITED'];
 const DELETED = ['DELETE', 'DELETED', 'REMOVE', 'REMOVED'];
-/** Review before publishing's steps (not in SPEC.md's list: the console's own sentences). */
+/** Review before publishing's steps (not in docs/PRODUCT.md's list: the console's own sentences). */
 const REVIEW_STEPS: Record<string, string> = {
   SUBMIT: 'change sent for review', APPROVE: 'change approved', REJECT: 'changes requested',
   PUBLISH: 'change published', SCHEDULE: 'change scheduled', UNPUBLISH: 'change taken back',
@@ -18,7 +18,7 @@ export function activityType(collection: string | null | undefined): ActivityTyp
   return collectionEntry(collection)?.activity ?? null;
 }
 
-/** The dashboard's activity sentence (SPEC.md section 9, 'Activity text'). */
+/** The dashboard's activity sentence (docs/PRODUCT.md section 2, the overview's recent activities). */
 export function activityText(action: string | null | undefined, collection: string | null | undefined, name: string | null | undefined): string {
   const kind = activityKind(collection);
   const label = name && name.trim() ? name : ACTIVITY.unknownName;
@@ -31,7 +31,7 @@ export function activityText(action: string | null | undefined, collection: stri
   return `${kind} activity: ${label}`;
 }
 
-/** Relative time as s, m, h or d (SPEC.md section 2, History logs). */
+/** Relative time as s, m, h or d (docs/PRODUCT.md section 2, History logs). */
 export function relativeTime(iso: string | null | undefined, now: number = Date.now()): string {
   if (!iso) return 'Invalid';
   const t = Date.parse(iso);

@@ -1,6 +1,6 @@
 /**
  * Pests and diseases are one catalog, parameterised by kind: collection name, dashboard
- * route, storage folder, image limits and texts (SPEC.md sections 2, 5, 7, 8 and 9;
+ * route, storage folder, image limits and texts (docs/PRODUCT.md sections 2, 5, 7, 8 and 9;
  * DESIGN.md section 5 for the disease minimum: fewer than 800 blocks, at most 2000).
  */
 export const CATALOG_KIND_NAMES = ['pest', 'disease'] as const;
@@ -38,12 +38,12 @@ export interface CatalogKind {
   collection: 'rice_local_pests' | 'rice_local_diseases';
   /** Path below /dashboard and below /api. */
   route: 'rice_pests' | 'rice_diseases';
-  /** Storage folder of SPEC.md section 7. */
+  /** Storage folder of docs/PRODUCT.md section 7. */
   folder: 'rice_pests' | 'rice_disease';
   /** Images a new entry needs at least, and any entry may hold at most. */
   minImagesOnCreate: number;
   maxImages: number;
-  /** Typed-name delete: trimmed for pests, exact for diseases (SPEC.md section 5). */
+  /** Typed-name delete: trimmed for pests, exact for diseases (docs/PRODUCT.md section 5). */
   trimDeleteConfirmation: boolean;
   /** Its photo sets are the disease scanner's training data, downloadable as a ZIP. */
   trainingSetExport: boolean;

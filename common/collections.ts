@@ -20,7 +20,7 @@ export interface TrashEntry {
   searchText?: true;
 }
 
-/** What the console shows of one collection of records (SPEC.md section 3's names and texts). */
+/** What the console shows of one collection of records (docs/PRODUCT.md section 3's names and texts). */
 export interface CollectionEntry {
   /** History's label of the collection (filter, table, CSV). */
   label: string;
@@ -67,7 +67,7 @@ export const COLLECTIONS = {
   accounts: {
     label: 'User Accounts', kind: 'Account', activity: 'admin',
     nav: { label: 'Accounts', route: 'accounts', permission: 'accounts.manage' },
-    // SPEC.md section 6: active admins of either role.
+    // docs/PRODUCT.md section 6: active admins of either role.
     dashboard: { count: 'admins', card: 'Admin Users', only: { status: 'active', role: ['SYSTEM_ADMIN', 'ADMIN'] }, weekly: false },
     // Usernames and emails stay reserved while deleted (unique columns), so no name check.
     trash: { noun: 'admin account', heading: 'Deleted admin accounts', columns: { name: 'fullname', detail: 'username' }, uniqueName: false },

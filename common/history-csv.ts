@@ -2,7 +2,7 @@ import { collectionLabel, HISTORY } from './history.js';
 import { parseTimestamp } from './history-dates.js';
 import { MANILA_OFFSET_MS } from './manila-time.js';
 
-/** CSV header row (SPEC.md section 7), in this order. */
+/** CSV header row (docs/PRODUCT.md section 7), in this order. */
 export const HISTORY_CSV_COLUMNS = ['Timestamp', 'User', 'Action', 'Collection', 'Document', 'Description'] as const;
 
 /** The History CSV's columns whose values repeat from row to row: User, Action, Collection. */

@@ -2,7 +2,7 @@ import { COLLECTION_NAMES, type CollectionName } from './collections.js';
 import { COLLECTION_LABELS } from './texts.js';
 
 /**
- * History logs (SPEC.md sections 2, 3, 6, 7 and 9): texts, filter values (actions,
+ * History logs (docs/PRODUCT.md sections 2, 3, 6, 7 and 9): texts, filter values (actions,
  * collections, date ranges), limits and collection labels, shared by the browser, the server
  * and the tests. Dates are in history-dates.ts, the CSV in history-csv.ts, the search rule in
  * history-search.ts, the entry dialog's difference in history-diff.ts.
@@ -85,7 +85,7 @@ export const HISTORY_DATE_RANGES = ['all', 'today', 'week', 'month', 'custom'] a
 export type HistoryDateRange = (typeof HISTORY_DATE_RANGES)[number];
 
 /**
- * Actions used by the product (SPEC.md section 3), in the order the filter offers them; RESTORE
+ * Actions used by the product (docs/PRODUCT.md section 3), in the order the filter offers them; RESTORE
  * (a record back from the trash), SIGN_OUT (a session ended from a sessions list) and
  * SECOND_FACTOR (turned on, off or reset) came with the trash, sessions and second factor; IMPORT
  * is a spreadsheet import's summary (each record it wrote has its own CREATE or UPDATE).
@@ -109,7 +109,7 @@ export const HISTORY_LIMITS = {
    * generation per export), large enough that the round trips cost nothing measurable.
    */
   exportBatch: 500,
-  /** Last Week and Last Month (SPEC.md section 9). */
+  /** Last Week and Last Month (docs/PRODUCT.md section 9). */
   weekDays: 7,
   monthDays: 30,
 } as const;

@@ -1,4 +1,4 @@
-/** Business constants, limits and timings of SPEC.md section 9, in one place. */
+/** Business constants, limits and timings of docs/PRODUCT.md section 9, in one place. */
 export const TIMINGS = {
   chunkLoadTimeoutMs: 120_000,
   loginRedirectDelayMs: 2000,

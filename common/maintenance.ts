@@ -1,5 +1,5 @@
 /**
- * File maintenance texts and limits (SPEC.md sections 2, 5, 8 and 9). The browser renders
+ * File maintenance texts and limits (docs/PRODUCT.md sections 2, 5, 8 and 9). The browser renders
  * these; the server uses the same texts in its errors.
  */
 export const MAINTENANCE_LIMITS = {
@@ -7,7 +7,7 @@ export const MAINTENANCE_LIMITS = {
   maxValueLength: 200,
   /** Most options one list may hold. */
   maxItemsPerList: 200,
-  /** The first release year of the year-release list (SPEC.md section 9). */
+  /** The first release year of the year-release list (docs/PRODUCT.md section 9). */
   firstReleaseYear: 2012,
   /** The department's time zone decides when the year turns. */
   timeZone: 'Asia/Manila',

@@ -1,4 +1,4 @@
-/** The password checklist shown live in forms and enforced by the server (SPEC.md section 5). */
+/** The password checklist shown live in forms and enforced by the server (docs/PRODUCT.md section 5). */
 export const PASSWORD_SPECIAL_CHARS = '!@#$%^&*(),.?":{}|<>';
 
 export const PASSWORD_RULES = [

@@ -1,5 +1,5 @@
 /**
- * The permission table of SPEC.md section 6, declared once. The server enforces it on
+ * The permission table of docs/PRODUCT.md section 6, declared once. The server enforces it on
  * every route; the browser uses it only to hide what a role cannot use.
  */
 export const ROLES = ['SYSTEM_ADMIN', 'ADMIN'] as const;
@@ -37,7 +37,7 @@ const TABLE = {
 type Table = typeof TABLE.SYSTEM_ADMIN;
 export type Permission = { [G in keyof Table]: `${G & string}.${keyof Table[G] & string}` }[keyof Table];
 
-/** Flat flag names, accepted in place of the dotted form (SPEC.md section 6). */
+/** Flat flag names, accepted in place of the dotted form (docs/PRODUCT.md section 6). */
 const FLAGS = {
   canViewDashboard: 'dashboard.view',
   canManageContent: 'content.update',
@@ -78,5 +78,5 @@ export function isAccess(value: unknown): value is Access {
   return Object.hasOwn(TABLE.SYSTEM_ADMIN, group) && Object.hasOwn(TABLE.SYSTEM_ADMIN[group], flag);
 }
 
-/** Actions an ADMIN never sees in the history (SPEC.md section 6). */
+/** Actions an ADMIN never sees in the history (docs/PRODUCT.md section 6). */
 export const SECURITY_ACTIONS = ['LOGIN', 'RESTRICT', 'UNRESTRICT', 'SIGN_OUT', 'SECOND_FACTOR'] as const;

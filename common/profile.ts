@@ -1,7 +1,7 @@
 /**
  * Texts and limits of Account Settings, the profile picture and password recovery
- * (SPEC.md sections 2, 4, 5, 8 and 9). SPEC texts are verbatim; the few texts SPEC.md
- * does not give (marked "ours") follow its tone.
+ * (docs/PRODUCT.md sections 2, 4, 5, 8 and 9). The specification's texts are word for word; the
+ * few it does not give (marked "ours") follow its tone.
  */
 /** Changes that could take an account over need the current password given this recently. */
 export const REAUTH_WINDOW_MS = 5 * 60_000;
@@ -43,7 +43,7 @@ export const SETTINGS = {
   saving: 'Saving...',
   saved: 'Changes saved.',
   loading: 'Loading your account...',
-  // SPEC.md sections 5 and 8
+  // docs/PRODUCT.md sections 5 and 8
   answerRequired: 'Please provide an answer to your selected security question.',
   noUserId: 'No user id',
   noEmail: 'No email available.',
@@ -53,7 +53,7 @@ export const SETTINGS = {
   invalidImage: 'Please select a valid image file.',
   cropFailed: 'Failed to crop image.',
   compressFailed: 'Failed to compress image.',
-  // ours (SPEC.md section 5 admin form texts where they apply)
+  // ours (docs/PRODUCT.md section 5 admin form texts where they apply)
   fullnameRequired: 'Full name is required.',
   invalidEmail: 'Enter a valid email address',
   emailTaken: 'Email is already in use',
@@ -86,7 +86,7 @@ export const RECOVERY = {
   reset: 'Reset password',
   busy: 'Please wait...',
   cancel: 'Cancel',
-  // SPEC.md section 5, verbatim
+  // docs/PRODUCT.md section 5, the specification's words
   identifierRequired: 'Please enter username or email',
   userNotFound: 'User not found',
   questionRequired: 'Please select your security question',
@@ -112,7 +112,7 @@ export const RECOVERY = {
   emailSubject: 'PalaYan Admin: reset your password',
 } as const;
 
-/** SPEC.md section 9: avatar image and crop limits. */
+/** docs/PRODUCT.md section 9: avatar image and crop limits. */
 export const AVATAR = {
   maxSide: 512,
   startQuality: 0.85,
@@ -128,7 +128,7 @@ export const AVATAR = {
   maxInputPixels: 40_000_000,
 } as const;
 
-/** Recovery throttling and token lifetimes (ours; SPEC.md gives none). */
+/** Recovery throttling and token lifetimes (ours; docs/PRODUCT.md gives none). */
 export const RECOVERY_LIMITS = {
   maxWrongAnswers: 5,
   pauseMs: 15 * 60_000,

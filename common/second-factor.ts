@@ -1,6 +1,6 @@
 /**
  * The second factor (shown as 'Two-step sign-in'): texts and limits, shared by the browser and the server.
- * SPEC.md gives none of these; they follow its tone ("ours").
+ * docs/PRODUCT.md gives none of these; they follow its tone ("ours").
  */
 export const SECOND_FACTOR_LIMITS = {
   /** Recovery codes made at a time; each works once. */

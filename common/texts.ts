@@ -4,8 +4,9 @@ const byCollection = (pick: (c: CollectionEntry) => string): Record<string, stri
   Object.fromEntries(COLLECTION_NAMES.map((name) => [name, pick(COLLECTIONS[name])]));
 
 /**
- * Every user-facing text from SPEC.md, verbatim, in one place.
- * The browser renders these; the server uses them in its error messages.
+ * Every user-facing text of the product's screens (docs/PRODUCT.md), in one place, word for word
+ * as the department's specification gives them. The browser renders these; the server uses
+ * them in its error messages.
  */
 export const APP = {
   name: 'PalaYan Admin',
@@ -93,7 +94,7 @@ export const DASHBOARD = {
   },
 } as const;
 
-/** Activity kinds and the 'Unknown' default name (SPEC.md section 9). */
+/** Activity kinds and the 'Unknown' default name (docs/PRODUCT.md section 9). */
 export const ACTIVITY = {
   unknownName: 'Unknown',
   /** Each collection's kind (common/collections.ts), and the word for anything else. */

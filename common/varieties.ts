@@ -1,5 +1,5 @@
 /**
- * The texts of the Rice varieties screen (SPEC.md sections 2, 5, 8), used verbatim by the
+ * The texts of the Rice varieties screen (docs/PRODUCT.md sections 2, 5, 8), the specification's words, used by the
  * browser and by the server's validation messages.
  */
 export const VARIETY_TOPIC = 'rice_seed_varieties' as const;
@@ -35,7 +35,7 @@ export const VARIETY_MESSAGES = {
   /** Not given by SPEC: the limits that keep values inside what the database stores. */
   tooLong: (max: number) => `Use at most ${max} characters.`,
   tooLarge: (max: number) => `Enter a number no larger than ${max.toLocaleString('en-US')}.`,
-  /** Not given by SPEC for varieties (SPEC.md section 5, typed-name confirmations). */
+  /** Not given by SPEC for varieties (docs/PRODUCT.md section 5, typed-name confirmations). */
   deleteMismatch: 'The text does not match the variety name.',
 } as const;
 
@@ -57,7 +57,7 @@ export const VARIETIES = {
     recommendedInTarlac: 'Recommended in Tarlac',
     actions: 'Actions',
   },
-  /** The view dialog's labels (SPEC.md section 2). */
+  /** The view dialog's labels (docs/PRODUCT.md section 2). */
   view: {
     title: 'Rice Variety Details',
     averageYield: 'Average Yield',

@@ -26,7 +26,7 @@ export interface Config {
   /** How often a live stream re-checks its session (fallback to pushed events). */
   sessionRecheckMs: number;
   /**
-   * Open sessions an account may hold at once (MAX_SESSIONS_PER_ACCOUNT, 1 to 10). 1 is SPEC.md's
+   * Open sessions an account may hold at once (MAX_SESSIONS_PER_ACCOUNT, 1 to 10). 1 is docs/PRODUCT.md's
    * rule: a new login ends the older session. More lets staff keep a phone and a desktop signed in;
    * a login beyond the limit ends the least recently active one.
    */

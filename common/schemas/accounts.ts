@@ -7,7 +7,7 @@ import { ROLES } from '../permissions.js';
 
 const M = ACCOUNTS.messages;
 
-/** SPEC.md section 5: an email must look like x@y.z. */
+/** docs/PRODUCT.md section 5: an email must look like x@y.z. */
 export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const fullnameField = z.string({ error: M.fullnameRequired }).trim().min(1, M.fullnameRequired).max(LIMITS.maxShortTextLength, M.tooLong);
@@ -75,7 +75,7 @@ export const accountUpdateSchema = z.object({
 export type AccountUpdateInput = z.infer<typeof accountUpdateSchema>;
 export type AccountUpdateFormValues = z.input<typeof accountUpdateSchema>;
 
-/** Restrict and delete carry the full name the user typed (compared trimmed, SPEC.md section 5). */
+/** Restrict and delete carry the full name the user typed (compared trimmed, docs/PRODUCT.md section 5). */
 export const confirmNameSchema = z.object({
   confirmName: z.string({ error: M.nameMismatch }).max(LIMITS.maxShortTextLength, M.nameMismatch),
 });

@@ -1,7 +1,7 @@
 import { z } from './zod.js';
 import { MAINTENANCE, MAINTENANCE_LIMITS, type ListKey } from '../maintenance.js';
 
-/** The option-list documents of SPEC.md section 3 and their defaults (section 9). */
+/** The option-list documents of docs/PRODUCT.md section 3 and their defaults (section 9). */
 export const VARIETY_ENUMS_ID = 'rice_varieties_enums';
 export const ACCOUNT_ENUMS_ID = 'accounts_enums';
 export const DISEASE_ENUMS_ID = 'rice_diseases_enums';
@@ -32,7 +32,7 @@ export function currentReleaseYear(now: Date = new Date()): number {
   return Number.isInteger(n) ? n : now.getUTCFullYear();
 }
 
-/** 2012 up to the given year, as text (yearRelease is text in SPEC.md section 3). */
+/** 2012 up to the given year, as text (yearRelease is text in docs/PRODUCT.md section 3). */
 export function defaultYearReleases(currentYear = currentReleaseYear()): string[] {
   const years: string[] = [];
   for (let y = FIRST_RELEASE_YEAR; y <= currentYear; y += 1) years.push(String(y));
@@ -112,7 +112,7 @@ export function optionValueProblem(list: ListKey, value: string): string | null 
   return null;
 }
 
-/** Case-insensitive sameness of two options (SPEC.md section 5: duplicates ignore case). */
+/** Case-insensitive sameness of two options (docs/PRODUCT.md section 5: duplicates ignore case). */
 export function sameOption(a: string, b: string): boolean {
   return a.trim().toLocaleLowerCase('en') === b.trim().toLocaleLowerCase('en');
 }

@@ -29,7 +29,7 @@ const fieldsShape = {
   ...reauthFields,
 };
 
-/** SPEC.md section 5: a chosen question needs a non-empty trimmed answer (or the kept one). */
+/** docs/PRODUCT.md section 5: a chosen question needs a non-empty trimmed answer (or the kept one). */
 function answerRule(v: { securityQuestion?: unknown; securityAnswer?: unknown; keepAnswer?: unknown }, ctx: z.RefinementCtx): void {
   const question = typeof v.securityQuestion === 'string' ? v.securityQuestion.trim() : '';
   const answer = typeof v.securityAnswer === 'string' ? v.securityAnswer.trim() : '';
@@ -38,7 +38,7 @@ function answerRule(v: { securityQuestion?: unknown; securityAnswer?: unknown; k
   }
 }
 
-/** The Account Settings form. Text fields are trimmed (SPEC.md section 5). */
+/** The Account Settings form. Text fields are trimmed (docs/PRODUCT.md section 5). */
 export const profileFormSchema = z.object(fieldsShape).superRefine(answerRule);
 export type ProfileFormInput = z.input<typeof profileFormSchema>;
 export type ProfileFormValues = z.output<typeof profileFormSchema>;

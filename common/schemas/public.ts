@@ -1,7 +1,7 @@
 import { z } from './zod.js';
 import { varietySchema } from './varieties.js';
 
-/** The read-only content API for the farmer app (no session). Field names follow SPEC.md section 3. */
+/** The read-only content API for the farmer app (no session). Field names follow docs/PRODUCT.md section 3. */
 export const syncQuerySchema = z.object({
   updatedSince: z.iso.datetime({ offset: true, error: 'updatedSince must be an ISO-8601 date-time, e.g. 2025-01-31T00:00:00Z' }).optional(),
   /** A language (fil, pam, ilo, pag, tl…; else Accept-Language): each text in it where translated, else English. An unknown one is English. */

@@ -3,7 +3,7 @@ import { PASSWORD_TOO_LONG_MESSAGE, passwordMeetsRules, passwordTooLong } from '
 import { RECOVERY } from '../profile.js';
 
 /**
- * Forgot password (SPEC.md sections 4 and 5) and the email-link reset. Each form's schema is
+ * Forgot password (docs/PRODUCT.md sections 4 and 5) and the email-link reset. Each form's schema is
  * also its route's body schema; the route adds the opaque id or token of the flow.
  */
 const shortText = (message: string) => z.string({ error: message }).trim().min(1, message).max(300);

@@ -5,7 +5,7 @@ import type { VarietyEnums } from './maintenance.js';
 
 /**
  * The rice variety schemas. `varietyInputSchema` is both the add/edit form's schema and the
- * API's body schema: the same rules and the same texts, field by field (SPEC.md section 5).
+ * API's body schema: the same rules and the same texts, field by field (docs/PRODUCT.md section 5).
  * Numbers arrive as text from the form and as text or numbers from API clients.
  */
 export const VARIETY_LIMITS = {

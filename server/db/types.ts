@@ -7,7 +7,7 @@ import type { PendingChangesTable, ReviewPhotoHoldsTable, ReviewSettingsTable } 
 import type { ScanReportCountsTable, ScanReportModelsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
 
 /**
- * The one Database interface every query is typed from. Field names follow SPEC.md section 3;
+ * The one Database interface every query is typed from. Field names follow docs/PRODUCT.md section 3;
  * the tables' rows are in types/, by area (types/portable.ts: how values are stored).
  */
 export interface Database {

@@ -12,7 +12,7 @@ export function RequireSession({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-/** Screens a role may not use redirect to /dashboard (SPEC.md section 2). */
+/** Screens a role may not use redirect to /dashboard (docs/PRODUCT.md section 2). */
 export function RequirePermission({ permission, children }: { permission: Permission; children: ReactNode }) {
   const { session } = useSession();
   if (!session) return <Navigate to="/login" replace />;

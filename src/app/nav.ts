@@ -12,7 +12,7 @@ export interface NavEntry {
 }
 
 /**
- * Sidebar entries in SPEC.md order; each is shown only to roles holding its permission.
+ * Sidebar entries in docs/PRODUCT.md order; each is shown only to roles holding its permission.
  * Their icons are in shell/nav-icons.ts (the router reads this table before sign-in).
  */
 export const NAV: NavEntry[] = [

@@ -85,7 +85,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     signingOut.current = true;
     try {
       await api('/api/auth/logout', { method: 'POST', skipAuthHandling: true });
-    } catch { /* SPEC.md section 4: always sign out locally, even if the update failed */ }
+    } catch { /* docs/PRODUCT.md section 4: always sign out locally, even if the update failed */ }
     channel.current?.postMessage({ type: 'logout', reason } satisfies TabMessage);
     signedOut(reason);
   }, [signedOut]);
@@ -134,7 +134,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     });
   }, [authenticated, sessionId, userId, handleEnded, load]);
 
-  // Fallback to the pushed event: compare the session on a timer (SPEC.md: every 5 s).
+  // Fallback to the pushed event: compare the session on a timer (docs/PRODUCT.md: every 5 s).
   useEffect(() => {
     if (!authenticated) return;
     const timer = setInterval(() => {

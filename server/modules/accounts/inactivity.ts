@@ -13,7 +13,7 @@ export function createInactivitySweep(ctx: AppContext) {
   let sweeping: Promise<string[]> | null = null;
 
   /**
-   * SPEC.md section 4, auto-inactivation, done by the server: each account with a known
+   * docs/PRODUCT.md section 4, auto-inactivation, done by the server: each account with a known
    * lastLogin, not restricted, status active, whose last login is 8 or more days old becomes
    * inactive. The update is conditional on the state it was read in, so an account changes (and
    * gets its audit entry and live event) once, however many loads or instances race.

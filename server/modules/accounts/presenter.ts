@@ -4,7 +4,7 @@ import type { AdminAccount } from '../../../common/schemas/accounts.js';
 import { toAccountIdentity } from '../../platform/identity/session-user.js';
 import type { AccountRow } from './repository.js';
 
-/** Blocked for login (SPEC.md section 4): deleted, or restricted by status or flag. */
+/** Blocked for login (docs/PRODUCT.md section 4): deleted, or restricted by status or flag. */
 export function blockReason(row: AccountRow): 'ACCOUNT_DELETED' | 'ACCOUNT_RESTRICTED' | null {
   if (row.isDeleted) return 'ACCOUNT_DELETED';
   if (row.status === 'restricted' || row.isRestricted) return 'ACCOUNT_RESTRICTED';

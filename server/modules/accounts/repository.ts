@@ -143,7 +143,7 @@ export const accountsRepository = {
   },
 
   /**
-   * SPEC.md section 4, auto-inactivation: a known lastLogin, not restricted, status active,
+   * docs/PRODUCT.md section 4, auto-inactivation: a known lastLogin, not restricted, status active,
    * last login at or before the cutoff (timestamps are ISO-8601 UTC text, so text order is time order).
    */
   staleCandidates(db: Db, cutoffIso: string): Promise<Pick<AccountRow, 'id' | 'fullname' | 'lastLogin' | 'version'>[]> {

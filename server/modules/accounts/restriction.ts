@@ -17,7 +17,7 @@ interface AccountLookups {
   present(id: string): Promise<AdminAccount>;
 }
 
-/** Restrict and unrestrict (SPEC.md section 2, Admin accounts). */
+/** Restrict and unrestrict (docs/PRODUCT.md section 2, Admin accounts). */
 export function createRestriction(ctx: AppContext, { loadLive, assertNameTyped, present }: AccountLookups) {
   return {
     /** Restrict: status restricted, isRestricted, restrictedAt; the account's open session ends at once. */

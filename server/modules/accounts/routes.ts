@@ -15,7 +15,7 @@ import { sendSheet } from '../../platform/spreadsheets/sheet-writer.js';
 /** How often the server looks for accounts to auto-inactivate (besides every list load). */
 export const AUTO_INACTIVE_SWEEP_MS = 15 * 60_000;
 
-/** Admin accounts (SPEC.md section 2): every route is for SYSTEM_ADMIN only. */
+/** Admin accounts (docs/PRODUCT.md section 2): every route is for SYSTEM_ADMIN only. */
 const routes: FastifyPluginAsync = async (app) => {
   const service = createAccountsService(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();

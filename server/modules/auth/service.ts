@@ -116,7 +116,7 @@ export function createAuthService(ctx: AppContext) {
 
   return {
     /**
-     * SPEC.md section 4, Login outcome. The password is checked before the account's state,
+     * docs/PRODUCT.md section 4, Login outcome. The password is checked before the account's state,
      * so a blocked account reveals nothing to someone who does not know its password.
      * An account with a second factor (or whose role requires one, not yet set up) gets a
      * challenge instead of a session; its failure count is then cleared only by a right code,

@@ -30,7 +30,7 @@ export function createDashboardService(ctx: AppContext) {
       return { weeks, added, changed };
     },
 
-    /** SPEC.md section 4: by userId, then actorId, then performedBy; 5 asked, 4 shown. */
+    /** docs/PRODUCT.md section 4: by userId, then actorId, then performedBy; 5 asked, 4 shown. */
     async recentActivities(auth: AuthContext): Promise<ActivityItem[]> {
       const hide = !can(auth.role, 'history.viewSecurityActions');
       for (const field of ['userId', 'actorId', 'performedBy'] as const) {

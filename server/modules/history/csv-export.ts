@@ -16,7 +16,7 @@ import type { SearchPlanner } from './search-planner.js';
 /** The response stream's buffer: about one chunk of csv-file.ts. */
 const EXPORT_CHUNK = 64 * 1024;
 
-/** The History CSV (SPEC.md section 7): the entries of the filters, streamed. */
+/** The History CSV (docs/PRODUCT.md section 7): the entries of the filters, streamed. */
 export function createCsvExport(ctx: AppContext, planner: SearchPlanner) {
   const { db } = ctx;
   const sqlite = !isPostgres(db);

@@ -21,7 +21,7 @@ export function createHistoryService(ctx: AppContext) {
   const count = createHistoryCounter(db, planner);
   const exportCsv = createCsvExport(ctx, planner);
 
-  /** The filters plus the role's scope (SPEC.md section 6), enforced here for every use. */
+  /** The filters plus the role's scope (docs/PRODUCT.md section 6), enforced here for every use. */
   function criteriaFor(auth: AuthContext, filters: HistoryFilters, now = Date.now()): Criteria {
     const all = can(auth.role, 'history.viewAll');
     return {
@@ -73,7 +73,7 @@ export function createHistoryService(ctx: AppContext) {
       ];
     },
 
-    /** The CSV file name of SPEC.md section 7, dated in Manila. */
+    /** The CSV file name of docs/PRODUCT.md section 7, dated in Manila. */
     exportFileName(now = Date.now()): string {
       return `history-logs-${manilaDate(now)}.csv`;
     },

@@ -47,7 +47,7 @@ export async function ensureYearRollover(db: Kysely<Database>, events: EventBus 
   return written ? added : [];
 }
 
-/** Creates the option-list documents with SPEC.md's defaults when they are missing. */
+/** Creates the option-list documents with docs/PRODUCT.md's defaults when they are missing. */
 export async function ensureMaintenanceDefaults(db: Kysely<Database>): Promise<void> {
   const now = nowIso();
   await maintenanceRepository.insertIfMissing(db, VARIETY_ENUMS_ID, defaultsFor(VARIETY_ENUMS_ID), now);

@@ -21,7 +21,7 @@ import { restoreOptionTranslations } from './restore-translations.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The document, re-created with SPEC.md's defaults if it went missing. */
+/** The document, re-created with docs/PRODUCT.md's defaults if it went missing. */
 async function load(db: Db, docId: MaintenanceDocId): Promise<MaintenanceRow> {
   const found = await maintenanceRepository.find(db, docId);
   if (found) return found;

@@ -156,7 +156,7 @@ function baseName(key: string): string {
   return key.slice(key.lastIndexOf('/') + 1);
 }
 
-/** SPEC.md section 7: {folder}/{name}/{timestamp}_{index}_{filename}. */
+/** docs/PRODUCT.md section 7: {folder}/{name}/{timestamp}_{index}_{filename}. */
 function finalKey(kind: CatalogKind, entryName: string, timestamp: number, index: number, fileName: string): string {
   return `${kind.folder}/${clampBytes(safeSegment(entryName, kind.kind), 150)}/${timestamp}_${index}_${fileName}`;
 }

@@ -7,7 +7,7 @@ import { requireAuth } from '../../platform/http/policy.js';
 import { recoveryServiceFor } from '../recovery/service.js';
 import { createProfileService } from './service.js';
 
-/** The browser sends at most 921,600 bytes (SPEC.md section 9); the server allows some slack. */
+/** The browser sends at most 921,600 bytes (docs/PRODUCT.md section 9); the server allows some slack. */
 export const AVATAR_UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
 /** Account Settings: the signed-in user's own account (any role). */

@@ -56,7 +56,7 @@ export function createProfileService(ctx: AppContext) {
     },
 
     /**
-     * Account Settings save (SPEC.md sections 4, 5 and 7): fullname, email, contactNo, the
+     * Account Settings save (docs/PRODUCT.md sections 4, 5 and 7): fullname, email, contactNo, the
      * security question and answer, and the staged picture, in one transaction with its
      * audit entry; the header of the user's other tabs follows through the live event.
      */

@@ -32,7 +32,7 @@ function actorOf(account: AccountRow): Actor {
 }
 
 /**
- * Forgot password as one server-side flow (SPEC.md sections 4 and 5):
+ * Forgot password as one server-side flow (docs/PRODUCT.md sections 4 and 5):
  * 1. identify: the account must exist; the browser gets only an opaque recovery id.
  * 2. verify: question and answer of that account; a short-lived single-use reset token.
  * 3. reset: the token sets a password that passes the checklist.

@@ -23,7 +23,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const COLLECTION = 'rice_seed_varieties';
 
-/** Rice varieties (SPEC.md section 2): any signed-in role views, adds, edits and deletes. */
+/** Rice varieties (docs/PRODUCT.md section 2): any signed-in role views, adds, edits and deletes. */
 const routes: FastifyPluginAsync = async (app) => {
   const service = createVarietiesService(app.ctx);
   app.addHook('onClose', async () => service.close());

@@ -109,7 +109,7 @@ export function createVarietiesService(ctx: AppContext) {
   }
 
   return {
-    /** One page of live varieties matching the search, newest first (SPEC.md section 9: 20 a page). */
+    /** One page of live varieties matching the search, newest first (docs/PRODUCT.md section 9: 20 a page). */
     list(search: string, page: number): Promise<VarietyList> {
       const term = search.trim().toLowerCase();
       return cache.get<VarietyList>(`page\u0000${page}\u0000${term}`, term, async () => {
@@ -130,7 +130,7 @@ export function createVarietiesService(ctx: AppContext) {
       return presentVariety(row);
     },
 
-    /** The add form: every rule of SPEC.md section 5, values from the current option lists. */
+    /** The add form: every rule of docs/PRODUCT.md section 5, values from the current option lists. */
     async create(input: VarietyInput, actor: Actor | null): Promise<Variety> {
       await checkOptions(input);
       return insert(normalize(input), actor);

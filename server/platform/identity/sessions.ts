@@ -71,7 +71,7 @@ export async function findSessionByToken(db: Db, token: string): Promise<Resolve
 }
 
 /**
- * SPEC.md section 4: valid only while the account is active and, with one session per account
+ * docs/PRODUCT.md section 4: valid only while the account is active and, with one session per account
  * (the default), while it is the account's current session (so of two logins racing, one wins).
  * With MAX_SESSIONS_PER_ACCOUNT above 1, every session not ended is valid. Any session ends
  * after SESSION_MAX_AGE_HOURS, in use or not ('expired'), so a stolen cookie does not last.

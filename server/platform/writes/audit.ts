@@ -8,7 +8,7 @@ import { newId, nowIso } from '../support/clock.js';
 
 export type AuditAction = HistoryAction;
 
-/** Who did it. Without a valid session the entry names 'System User' (SPEC.md section 3). */
+/** Who did it. Without a valid session the entry names 'System User' (docs/PRODUCT.md section 3). */
 export interface Actor {
   id: string;
   fullname: string;

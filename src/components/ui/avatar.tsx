@@ -1,6 +1,6 @@
 import { cn } from './cn';
 
-/** Initials from the first letter of the first and last word of the name (SPEC.md section 2). */
+/** Initials from the first letter of the first and last word of the name (docs/PRODUCT.md section 2). */
 export function initials(name: string | null | undefined): string {
   const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return '?';

@@ -10,7 +10,7 @@ export interface ConfirmByTypingProps {
   description: ReactNode;
   /** The name the user must type. */
   expected: string;
-  /** Trimmed comparison (varieties, pests, accounts) or exact (diseases), per SPEC.md section 5. */
+  /** Trimmed comparison (varieties, pests, accounts) or exact (diseases), per docs/PRODUCT.md section 5. */
   trim: boolean;
   mismatchText: string;
   confirmLabel: string;

@@ -8,7 +8,7 @@ import { cn } from './cn';
 
 /**
  * The one form wrapper: react-hook-form with the zod schema the API uses too.
- * Errors show after a field is touched or after submit (SPEC.md section 5).
+ * Errors show after a field is touched or after submit (docs/PRODUCT.md section 5).
  */
 export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
   schema: S,

@@ -2,7 +2,7 @@ import { Check, X } from 'lucide-react';
 import { PASSWORD_RULES } from '../../../common/password';
 import { cn } from './cn';
 
-/** The live password checklist of SPEC.md section 5; the server enforces the same rules. */
+/** The live password checklist of docs/PRODUCT.md section 5; the server enforces the same rules. */
 export function PasswordChecklist({ password, className }: { password: string; className?: string }) {
   return (
     <ul className={cn('grid grid-cols-1 gap-1 text-sm sm:grid-cols-2', className)} aria-label="Password requirements" data-testid="password-checklist">

@@ -10,7 +10,7 @@ interface ToastApi { show(message: string, options?: { tone?: Tone; durationMs?:
 const ToastContext = createContext<ToastApi | null>(null);
 let nextId = 1;
 
-/** Short-lived notices (SPEC.md: success 1 to 3 s, file maintenance about 1.8 s, variety delete about 1.2 s). */
+/** Short-lived notices (docs/PRODUCT.md: success 1 to 3 s, file maintenance about 1.8 s, variety delete about 1.2 s). */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const show = useCallback<ToastApi['show']>((message, options = {}) => {

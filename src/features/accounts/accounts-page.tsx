@@ -25,7 +25,7 @@ const C = ACCOUNTS.columns;
 const M = ACCOUNTS.messages;
 const K = ACCOUNTS.confirm;
 
-/** Admin accounts (SPEC.md section 2), for super admins: the router guards it with accounts.manage. */
+/** Admin accounts (docs/PRODUCT.md section 2), for super admins: the router guards it with accounts.manage. */
 export function AccountsPage() {
   const { session } = useSession();
   const toast = useToast();

@@ -6,7 +6,7 @@ import { checkAvailability } from './api';
 export type AvailabilityState = 'idle' | 'checking' | 'available' | 'taken' | 'error' | 'unchanged';
 
 /**
- * The uniqueness check of the admin form (SPEC.md section 5): it runs 400 ms after typing
+ * The uniqueness check of the admin form (docs/PRODUCT.md section 5): it runs 400 ms after typing
  * stops, on the server, ignoring the account being edited. A newer value cancels an older check.
  */
 export function useAvailability(field: 'username' | 'email', value: string, options: { valid: boolean; excludeId?: string | undefined; original?: string | undefined }) {

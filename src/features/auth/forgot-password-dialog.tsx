@@ -15,7 +15,7 @@ import { QueryProvider } from '../../lib/query-client';
 type Step = { n: 1 } | { n: 2; recoveryId: string } | { n: 3; resetToken: string };
 
 /**
- * Forgot Password (SPEC.md sections 4 and 5): identify the account, answer its security
+ * Forgot Password (docs/PRODUCT.md sections 4 and 5): identify the account, answer its security
  * question, set a new password with the live checklist. Each step is one call of the
  * server's recovery flow. Cancel and success both close the dialog and return to step 1.
  */

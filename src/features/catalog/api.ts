@@ -14,7 +14,7 @@ export const catalogKeys = {
   detail: (kind: CatalogKind, id: string | null) => [kind.collection, 'detail', id] as const,
 };
 
-/** Server-side search, newest first, in pages of 50 (SPEC.md section 9). */
+/** Server-side search, newest first, in pages of 50 (docs/PRODUCT.md section 9). */
 export function useCatalogList(kind: CatalogKind, search: string) {
   return useInfiniteQuery({
     queryKey: catalogKeys.list(kind, search),

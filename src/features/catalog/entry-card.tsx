@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/button';
 import { formatDate } from './format';
 import { Thumb } from './image-grid';
 
-/** SPEC.md section 2: image, name, italic scientific name, 3-line description, dates, View/Edit/Delete. */
+/** docs/PRODUCT.md section 2: image, name, italic scientific name, 3-line description, dates, View/Edit/Delete. */
 export function EntryCard({ entry, review, onView, onEdit, onDelete }: { entry: CatalogEntry; review: PendingChange | undefined; onView(): void; onEdit(): void; onDelete(): void }) {
   return (
     <article className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-md" data-testid="catalog-card" aria-label={entry.name}>

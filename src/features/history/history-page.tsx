@@ -61,7 +61,7 @@ export function HistoryPage() {
   const users = useHistoryUsers(seesAll);
   const [openId, setOpenId] = useState<string | null>(null);
 
-  // Relative times refresh every 30 s (SPEC.md section 9).
+  // Relative times refresh every 30 s (docs/PRODUCT.md section 9).
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), TIMINGS.historyRelativeRefreshMs);

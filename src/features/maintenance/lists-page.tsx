@@ -41,7 +41,7 @@ function move(values: string[], from: number, to: number): string[] {
   return next;
 }
 
-/** The error's own text for a refused request, SPEC.md's fallback text for a server failure. */
+/** The error's own text for a refused request, docs/PRODUCT.md's fallback text for a server failure. */
 function errorText(err: unknown, fallback: string): string {
   return err instanceof ApiError && err.status < 500 ? err.message : fallback;
 }

@@ -41,7 +41,7 @@ export function OptionList({ list, values, usage, usageKind, note, onMove, onAdd
   const visible = expanded ? values : values.slice(0, preview);
 
   async function submit({ value }: { value: string }) {
-    if (value === '') return; // SPEC.md section 5: adding an empty value does nothing.
+    if (value === '') return; // docs/PRODUCT.md section 5: adding an empty value does nothing.
     const problem = optionValueProblem(list, value);
     if (problem) {
       form.setError('value', { type: 'validate', message: problem });

@@ -4,7 +4,7 @@ import { MAINTENANCE } from '../../../common/maintenance';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 
-/** Pest and Rice Disease have no option lists yet (SPEC.md section 2: a placeholder). */
+/** Pest and Rice Disease have no option lists yet (docs/PRODUCT.md section 2: a placeholder). */
 export function PlaceholderPage({ title }: { title: string }) {
   const navigate = useNavigate();
   return (

@@ -38,7 +38,7 @@ function toForm(p: Profile): ProfileFormInput {
   };
 }
 
-/** Account Settings (SPEC.md section 2). Escape or a backdrop click closes it; Escape closes the crop dialog first. */
+/** Account Settings (docs/PRODUCT.md section 2). Escape or a backdrop click closes it; Escape closes the crop dialog first. */
 export function AccountSettingsModal({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
   return open ? <SettingsDialog onClose={() => onOpenChange(false)} /> : null;
 }

@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 
 /**
- * Crop Profile Picture (SPEC.md section 2): a round crop, aspect 1:1, zoom 1 to 3 in steps of
+ * Crop Profile Picture (docs/PRODUCT.md section 2): a round crop, aspect 1:1, zoom 1 to 3 in steps of
  * 0.1, Cancel and 'Apply crop'. It sits above Account Settings, so Escape closes it first.
  */
 export function CropDialog({ image, busy, onCancel, onApply }: {

@@ -1,7 +1,7 @@
 import { AVATAR, SETTINGS } from '../../../common/profile';
 import { isHeic, preparePhoto } from '../../lib/photos/prepare';
 
-/** A failure of the picture flow carrying its SPEC.md section 8 text. */
+/** A failure of the picture flow carrying its docs/PRODUCT.md section 8 text. */
 export class ImageFlowError extends Error {}
 
 export interface PixelArea { x: number; y: number; width: number; height: number }
@@ -62,7 +62,7 @@ function canvasOf(width: number, height: number): [HTMLCanvasElement, CanvasRend
   return [canvas, ctx];
 }
 
-/** The crop area as JPEG at quality 0.9 (SPEC.md section 5); 'Failed to crop image.' otherwise. */
+/** The crop area as JPEG at quality 0.9 (docs/PRODUCT.md section 5); 'Failed to crop image.' otherwise. */
 export async function cropImage(src: string, area: PixelArea): Promise<Blob> {
   try {
     const img = await loadImage(src);
@@ -75,7 +75,7 @@ export async function cropImage(src: string, area: PixelArea): Promise<Blob> {
 }
 
 /**
- * SPEC.md section 5: longest side at most 512 px, JPEG at 0.85, quality lowered by 0.1 until
+ * docs/PRODUCT.md section 5: longest side at most 512 px, JPEG at 0.85, quality lowered by 0.1 until
  * the size is at most 921,600 bytes or the quality reaches 0.4. 'Failed to compress image.'
  */
 export async function compressAvatar(image: Blob): Promise<Blob> {

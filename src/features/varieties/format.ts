@@ -1,7 +1,7 @@
 import { manilaDateTime } from '../../../common/manila-time';
 import { VARIETIES } from '../../../common/varieties';
 
-/** An empty value shows as a dash (SPEC.md section 2). */
+/** An empty value shows as a dash (docs/PRODUCT.md section 2). */
 export function orDash(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return VARIETIES.dash;
   const text = String(value).trim();

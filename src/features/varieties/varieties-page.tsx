@@ -23,7 +23,7 @@ import { VarietyViewDialog } from './variety-view-dialog';
 import { ImportDialog } from './import-dialog';
 import { IMPORT_TEXTS } from '../../../common/spreadsheets';
 
-/** Rice varieties (SPEC.md section 2): server-side search and pages of 20, live. */
+/** Rice varieties (docs/PRODUCT.md section 2): server-side search and pages of 20, live. */
 export function VarietiesPage() {
   const [params, setParams] = useSearchParams();
   const search = params.get('q') ?? '';
