@@ -33,7 +33,9 @@ async function longestHold(work: Promise<unknown>): Promise<number> {
   return worst;
 }
 
-describe('file readers: uploaded files are parsed on threads with a time limit, a memory cap and a bound', () => {
+// Each test starts reader threads (TypeScript compiled in each under tsx): more than the unit
+// tests' default limit on a busy machine.
+describe('file readers: uploaded files are parsed on threads with a time limit, a memory cap and a bound', { timeout: 30_000 }, () => {
   it('answers a task, and hands its thread to the next file', async () => {
     const r = make();
     expect(await reader.run(r, 'echo', [{ rows: [[1, 'a']] }], { field: 'file' })).toEqual({ rows: [[1, 'a']] });
