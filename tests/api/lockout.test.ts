@@ -30,6 +30,16 @@ async function lockByTenAddresses(acc: TestAccount): Promise<void> {
   expect(right.json().error.message).toBe(LOGIN.locked(15));
 }
 
+/** The token of the unlock link in the account's lockout notice (the mail is quoted-printable). */
+async function unlockTokenMailedTo(acc: TestAccount): Promise<string> {
+  const notice = await vi.waitFor(() => {
+    const mail = outboxMailsTo(t.ctx, acc.email).find((m) => m.includes('login#unlock='));
+    if (!mail) throw new Error('no lockout notice with a link yet');
+    return mail;
+  });
+  return decodeURIComponent(/login#unlock=([\w%-]+)/.exec(notice.replace(/=3D/g, '='))![1]!);
+}
+
 /** A super admin with two-step sign-in on; the key and the session that turned it on. */
 async function withSecondFactor() {
   const su = await superAdminSession(t.app, t.ctx);
@@ -120,12 +130,7 @@ describe('a locked account\'s owner', () => {
   it('without a second factor gets an unlock link in the lockout notice: with the password it signs in once, from anywhere; audited and mailed', async () => {
     const acc = await makeAccount(t.ctx, { role: 'ADMIN' });
     await lockByTenAddresses(acc);
-    const notice = await vi.waitFor(() => {
-      const mail = outboxMailsTo(t.ctx, acc.email).find((m) => m.includes('login#unlock='));
-      if (!mail) throw new Error('no lockout notice with a link yet');
-      return mail;
-    });
-    const token = decodeURIComponent(/login#unlock=([\w%-]+)/.exec(notice.replace(/=3D/g, '='))![1]!);
+    const token = await unlockTokenMailedTo(acc);
     // Not a way in without the password, nor another account's, nor a made-up one.
     expect((await login({ identifier: acc.username, password: 'Wrong#Guess99', unlockToken: token }, '192.0.2.50')).json().error.message).toBe(LOGIN.invalidUnlock);
     expect((await login({ identifier: acc.username, password: acc.password, unlockToken: `${token}x` }, '192.0.2.50')).json().error.message).toBe(LOGIN.invalidUnlock);
@@ -148,12 +153,7 @@ describe('a locked account\'s owner', () => {
   it('an unlock link\'s tries count in the unlock budget: 30 parallel tries with the link get 5 checks, and one link opens one session', async () => {
     const acc = await makeAccount(t.ctx, { role: 'ADMIN' });
     await lockByTenAddresses(acc);
-    const notice = await vi.waitFor(() => {
-      const mail = outboxMailsTo(t.ctx, acc.email).find((m) => m.includes('login#unlock='));
-      if (!mail) throw new Error('no lockout notice with a link yet');
-      return mail;
-    });
-    const token = decodeURIComponent(/login#unlock=([\w%-]+)/.exec(notice.replace(/=3D/g, '='))![1]!);
+    const token = await unlockTokenMailedTo(acc);
     // Made-up links spend budgets of their own: the owner's link still has its five tries.
     const madeUp = await Promise.all(Array.from({ length: 10 }, (_, i) => login({ identifier: acc.username, password: acc.password, unlockToken: `made-up-${i}` }, `198.18.1.${i + 1}`)));
     expect(madeUp.every((r) => r.statusCode === 401)).toBe(true);
