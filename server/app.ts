@@ -20,7 +20,7 @@ import type { Config } from './config.js';
 import { createDb } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
-import { MODULE_ROUTES } from './modules/index.js';
+import { COLLECTION_ADAPTERS, MODULE_ROUTES } from './modules/index.js';
 import { ensureMaintenanceDefaults } from './modules/maintenance/option-lists.js';
 import { backfillFirstVersions } from './modules/versions/current.js';
 import type { AppContext } from './platform/http/context.js';
@@ -77,7 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const storage = await createStorage(config);
   const files = createFileReaders(config.fileReaders, app.log);
-  const ctx: AppContext = { config, db, events, storage, files, log: app.log };
+  const ctx: AppContext = { config, db, events, storage, files, collections: COLLECTION_ADAPTERS, log: app.log };
   app.decorate('ctx', ctx);
   const sealer = startAuditSealer(db, (err) => app.log.error({ err }, 'audit chain: sealing failed'));
   app.addHook('onClose', async () => {

@@ -1,4 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { CollectionAdapters } from '../platform/http/context.js';
+import catalogTranslated from './catalog/translated.js';
+import maintenanceTranslated from './maintenance/translated.js';
+import { translatedRegistry } from './translations/adapters.js';
+import varietiesTranslated from './varieties/translated.js';
 import accounts from './accounts/routes.js';
 import auditTrail from './audit-trail/routes.js';
 import auth from './auth/routes.js';
@@ -59,3 +64,11 @@ export const MODULE_ROUTES: readonly FastifyPluginAsync[] = [
   varieties,
   versions,
 ];
+
+/**
+ * The collections' adapters, listed by import: each module's translated.ts, handed to the
+ * translations hub as ctx.collections.translated. A collection that is translated adds its line here.
+ */
+export const COLLECTION_ADAPTERS: CollectionAdapters = {
+  translated: translatedRegistry([...catalogTranslated, ...maintenanceTranslated, ...varietiesTranslated]),
+};

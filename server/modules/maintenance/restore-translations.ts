@@ -4,6 +4,7 @@ import { currentReleaseYear, type ListKey, type MaintenanceDocId } from '../../.
 import type { Database } from '../../db/types.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import type { Command } from '../../platform/writes/command.js';
+import type { TranslatedParts } from '../translations/adapters.js';
 import { restoreTranslations, touchUsers } from '../translations/writes.js';
 import { effectiveLists } from './lists.js';
 
@@ -13,7 +14,7 @@ import { effectiveLists } from './lists.js';
  * values are synced again. Returns the translations now stored, for the new version's state.
  */
 export async function restoreOptionTranslations(
-  trx: Transaction<Database>, cmd: Command, docId: MaintenanceDocId, data: Record<string, unknown>, translations: Record<string, string>, actor: Actor | null, now: string,
+  trx: Transaction<Database>, cmd: Command, parts: TranslatedParts, docId: MaintenanceDocId, data: Record<string, unknown>, translations: Record<string, string>, actor: Actor | null, now: string,
 ): Promise<Record<string, string> | undefined> {
   const lists = (TRANSLATED_LISTS as Partial<Record<string, readonly string[]>>)[docId];
   if (!lists || !actor) return undefined;
@@ -21,6 +22,6 @@ export async function restoreOptionTranslations(
   const english: Record<string, string> = {};
   for (const list of lists) for (const value of values[list as ListKey]) english[optionField(list, value)] = value;
   await restoreTranslations(trx, 'maintenance', docId, translations, english, actor.id);
-  await touchUsers(trx, cmd, [docId], now);
+  await touchUsers(trx, cmd, parts, [docId], now);
   return Object.fromEntries(Object.entries(translations).filter(([key]) => english[key.slice(0, key.lastIndexOf('@'))] !== undefined));
 }

@@ -18,6 +18,7 @@ import { VERSION_TEXTS } from '../../../common/versions.js';
 import { recordVersion } from '../versions/record.js';
 import { maintenanceSnapshot } from './lists.js';
 import { restoreOptionTranslations } from './restore-translations.js';
+import { translatedCollections, type TranslatedParts } from '../translations/adapters.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -56,7 +57,7 @@ interface WriteResult {
  * the live event after commit. A concurrent writer makes it retry on the newer document.
  */
 async function mutate(
-  db: Kysely<Database>, events: EventBus | null, actor: Actor | null, docId: MaintenanceDocId,
+  db: Kysely<Database>, events: EventBus | null, parts: TranslatedParts, actor: Actor | null, docId: MaintenanceDocId,
   compute: (lists: Record<ListKey, string[]>, row: MaintenanceRow) => Change | null,
   restore?: Restore,
 ): Promise<WriteResult> {
@@ -93,7 +94,7 @@ async function mutate(
           details: restoredFrom === undefined ? undefined : { restoredVersion: restoredFrom },
         });
         // A version restored brings its option values' translations back, for the values it has.
-        const translations = restore?.translations ? await restoreOptionTranslations(trx, cmd, docId, data, restore.translations, actor, now) : undefined;
+        const translations = restore?.translations ? await restoreOptionTranslations(trx, cmd, parts, docId, data, restore.translations, actor, now) : undefined;
         await recordVersion(trx, {
           collection: 'maintenance', documentId: docId, recordVersion: row.version + 1, auditId, actor,
           snapshot: { ...maintenanceSnapshot(docId, { data }), ...(translations ? { translations } : {}) },
@@ -164,7 +165,7 @@ function requireList(docId: MaintenanceDocId, list: ListKey): void {
 }
 
 /** File maintenance (super admin): read, count, add, remove, save. */
-export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events'>) {
+export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events' | 'collections'>) {
   const { db, events } = ctx;
   return {
     async document(docId: MaintenanceDocId): Promise<MaintenanceDocument> {
@@ -202,13 +203,13 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events'>)
       const value = rawValue.trim();
       const problem = optionValueProblem(list, value);
       if (problem) invalid({ value: problem });
-      return mutate(db, events, actor, docId, adding(list, value));
+      return mutate(db, events, translatedCollections(ctx), actor, docId, adding(list, value));
     },
 
     /** Subtracts one option from a list; removing one that is already gone changes nothing. */
     remove(actor: Actor, docId: MaintenanceDocId, list: ListKey, value: string): Promise<WriteResult> {
       requireList(docId, list);
-      return mutate(db, events, actor, docId, removing(list, value));
+      return mutate(db, events, translatedCollections(ctx), actor, docId, removing(list, value));
     },
 
     /**
@@ -237,7 +238,7 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events'>)
 
     /** Save Changes: whole lists, trimmed and deduplicated, at the version the page edited. */
     save(actor: Actor, docId: MaintenanceDocId, input: SaveListsInput, restore?: Restore): Promise<WriteResult> {
-      return mutate(db, events, actor, docId, saving(docId, input), restore);
+      return mutate(db, events, translatedCollections(ctx), actor, docId, saving(docId, input), restore);
     },
   };
 }

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Transaction } from 'kysely';
 import type { TranslatedCollection } from '../../../common/languages.js';
 import type { Database } from '../../db/types.js';
@@ -17,8 +14,9 @@ export interface SourceRecord {
 }
 
 /**
- * What a collection's module supplies in its `translated.ts` (default export: a list of these).
- * The translations module finds the files by folder and never imports those modules: it writes
+ * What a collection's module supplies in its `translated.ts` (default export: a list of these),
+ * listed by import in server/app.ts and handed over as ctx.collections.translated; the
+ * translations module never imports those modules: it writes
  * the translations and their audit entry; the collection moves its record's edit version and
  * gives the snapshot its version records.
  */
@@ -42,31 +40,30 @@ export interface TranslatedPart {
   snapshots(db: AppContext['db'] | Transaction<Database>, recordIds: readonly string[]): Promise<Map<string, Snapshot>>;
 }
 
-let loading: Promise<Map<TranslatedCollection, TranslatedPart>> | null = null;
+/** The translated collections' adapters by collection. */
+export type TranslatedParts = ReadonlyMap<TranslatedCollection, TranslatedPart>;
 
-async function load(): Promise<Map<TranslatedCollection, TranslatedPart>> {
-  const modules = path.resolve(import.meta.dirname, '..');
+declare module '../../platform/http/context.js' {
+  interface CollectionAdapters {
+    translated: TranslatedParts;
+  }
+}
+
+/** The registry app.ts hands to translations: each collection once. */
+export function translatedRegistry(parts: readonly TranslatedPart[]): TranslatedParts {
   const found = new Map<TranslatedCollection, TranslatedPart>();
-  for (const area of fs.readdirSync(modules, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
-    const file = ['translated.ts', 'translated.js'].map((f) => path.join(modules, area, f)).find((f) => fs.existsSync(f));
-    if (!file) continue;
-    const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { default: TranslatedPart[] };
-    for (const part of mod.default) {
-      if (found.has(part.collection)) throw new Error(`Two modules translate ${part.collection}`);
-      found.set(part.collection, part);
-    }
+  for (const part of parts) {
+    if (found.has(part.collection)) throw new Error(`Two modules translate ${part.collection}`);
+    found.set(part.collection, part);
   }
   return found;
 }
 
-/** Every translated collection's adapter, loaded once. */
-export function translatedCollections(): Promise<Map<TranslatedCollection, TranslatedPart>> {
-  loading ??= load().catch((err: unknown) => { loading = null; throw err; });
-  return loading;
-}
+/** Every translated collection's adapter. */
+export const translatedCollections = (ctx: Pick<AppContext, 'collections'>): TranslatedParts => ctx.collections.translated;
 
-export async function translatedCollection(collection: TranslatedCollection): Promise<TranslatedPart> {
-  const part = (await translatedCollections()).get(collection);
-  if (!part) throw new Error(`No module translates ${collection}: it needs a translated.ts`);
+export function translatedCollection(ctx: Pick<AppContext, 'collections'>, collection: TranslatedCollection): TranslatedPart {
+  const part = ctx.collections.translated.get(collection);
+  if (!part) throw new Error(`No module translates ${collection}: app.ts lists none`);
   return part;
 }

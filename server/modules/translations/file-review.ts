@@ -9,7 +9,7 @@ import { fail } from '../../platform/http/errors.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
 import type { ReviewChange, ReviewedAction, ReviewGate, ReviewProposal, ReviewSubmission } from '../../platform/writes/review-gate.js';
-import { translatedCollection } from './adapters.js';
+import { translatedCollection, translatedCollections } from './adapters.js';
 import { collectionLabel, commitImport, importReport, writeImport, type Planned, type PlannedUnit } from './files.js';
 import { translationsRepository as repo } from './repository.js';
 import { createTranslationsService } from './service.js';
@@ -48,7 +48,7 @@ export async function commitOrSubmit(ctx: AppContext, gate: ReviewGate | null, r
   if (!gate) return commitImport(ctx, planned, actor);
   const candidates = [...planned.units.keys()].map((c) => ({ collection: c as ReviewSubmission['collection'], action: 'translate_file' as const, proposal: fileProposal(planned, c) }));
   const sent = await gate.submitWhereReviewed(request, candidates,
-    (trx, cmd, unreviewed) => writeImport(trx, cmd, planned, unreviewed as TranslatedCollection[], actor));
+    (trx, cmd, unreviewed) => writeImport(trx, cmd, translatedCollections(ctx), planned, unreviewed as TranslatedCollection[], actor));
   return importReport(planned, sent.result, sent.changes.map(({ id, collection }) => ({
     id, collection, label: collectionLabel(collection as TranslatedCollection), units: planned.units.get(collection as TranslatedCollection)?.length ?? 0,
   })));
@@ -70,7 +70,7 @@ async function apply(ctx: AppContext, collection: TranslatedCollection, change: 
   requireTranslatorOf(collection, authorRole);
   const input = change.input as FileChange;
   await createTranslationsService(ctx).requireLanguage(input.lang);
-  const part = await translatedCollection(collection);
+  const part = translatedCollection(ctx, collection);
   const planned: Planned = {
     preview: { fileName: input.fileName, lang: input.lang, units: input.units.length, counts: { changed: input.units.length, unchanged: 0, error: 0 }, rows: [] },
     units: new Map([[collection, input.units]]),
@@ -81,14 +81,14 @@ async function apply(ctx: AppContext, collection: TranslatedCollection, change: 
     for (const u of input.units) {
       if (!sources.get(u.recordId)?.fields[u.field] || (now.get(`${u.recordId}\u0000${u.field}`) ?? null) !== u.before) fail('VERSION_CONFLICT');
     }
-    await writeImport(trx, cmd, planned, [collection], author, ' (reviewed)');
+    await writeImport(trx, cmd, translatedCollections(ctx), planned, [collection], author, ' (reviewed)');
   });
 }
 
 /** The change decided again on the translations as they are now: units of records gone, or already so, are left out. */
 async function rebase(ctx: AppContext, collection: TranslatedCollection, change: ReviewChange): Promise<ReviewProposal> {
   const input = change.input as FileChange;
-  const sources = await (await translatedCollection(collection)).sources(ctx.db, input.units.map((u) => u.recordId));
+  const sources = await translatedCollection(ctx, collection).sources(ctx.db, input.units.map((u) => u.recordId));
   const now = await currentTexts(ctx.db, collection, input);
   const units: PlannedUnit[] = [];
   for (const u of input.units) {

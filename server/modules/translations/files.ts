@@ -13,7 +13,7 @@ import { readUploadedTable } from '../../platform/spreadsheets/upload.js';
 import { turns } from '../../platform/support/turns.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand, type Command } from '../../platform/writes/command.js';
-import { translatedCollections, type SourceRecord } from './adapters.js';
+import { translatedCollections, type SourceRecord, type TranslatedParts } from './adapters.js';
 import { translationsRepository as repo } from './repository.js';
 import { sourceHash, translationProblem, writeTranslations, type RecordTranslation } from './writes.js';
 import type { xliffTasks } from './read-worker.js';
@@ -28,7 +28,7 @@ const fieldLabel = (c: TranslatedCollection, field: string) => (c === 'maintenan
 /** Every farmer-facing field with English, in one language: the translators' file. */
 export async function languageUnits(ctx: AppContext, lang: string): Promise<FileUnit[]> {
   const units: FileUnit[] = [];
-  for (const [collection, part] of await translatedCollections()) {
+  for (const [collection, part] of translatedCollections(ctx)) {
     const sources = await part.sources(ctx.db);
     const rows = new Map((await repo.ofCollection(ctx.db, collection, lang)).map((r) => [`${r.recordId}\u0000${r.field}`, r]));
     for (const [recordId, source] of sources) {
@@ -124,7 +124,7 @@ export async function planImport(ctx: AppContext, file: string, fileName: string
   const units = await readUnits(ctx, file, lang);
   if (units.length === 0) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.noUnits, { file: LANGUAGE_TEXTS.import.noUnits });
   if (units.length > LANGUAGE_LIMITS.maxImportUnits) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.tooManyUnits, { file: LANGUAGE_TEXTS.import.tooManyUnits });
-  const parts = await translatedCollections();
+  const parts = translatedCollections(ctx);
   const sources = new Map<string, Map<string, SourceRecord>>();
   const existing = new Map<string, { text: string; sourceHash: string }>();
   for (const [collection, part] of parts) {
@@ -189,11 +189,10 @@ export function refuseErrors(planned: Planned, onErrors: 'stop' | 'skip'): void 
  * The import's writes to these collections, in the caller's command: a version and an audit
  * entry per record, and one IMPORT entry. Returns how many translations changed.
  */
-export async function writeImport(trx: Transaction<Database>, cmd: Command, planned: Planned, collections: readonly TranslatedCollection[], actor: Actor, note = ''): Promise<number> {
+export async function writeImport(trx: Transaction<Database>, cmd: Command, parts: TranslatedParts, planned: Planned, collections: readonly TranslatedCollection[], actor: Actor, note = ''): Promise<number> {
   const { preview } = planned;
-  const parts = await translatedCollections();
   let n = 0;
-  for (const collection of collections) n += await writeTranslations(trx, cmd, parts.get(collection)!, changesOf(preview.lang, planned.units.get(collection) ?? []), actor);
+  for (const collection of collections) n += await writeTranslations(trx, cmd, parts, parts.get(collection)!, changesOf(preview.lang, planned.units.get(collection) ?? []), actor);
   if (n > 0) {
     await cmd.audit({
       action: 'IMPORT', collection: 'translations', documentId: preview.lang, documentName: preview.fileName,
@@ -212,6 +211,6 @@ export function importReport(planned: Planned, changed: number, forReview: Trans
 
 /** The import when no collection it touches needs review: every change in one transaction. */
 export async function commitImport(ctx: AppContext, planned: Planned, actor: Actor): Promise<TranslationImportReport> {
-  const changed = await runCommand(ctx, actor, (trx, cmd) => writeImport(trx, cmd, planned, [...planned.units.keys()], actor));
+  const changed = await runCommand(ctx, actor, (trx, cmd) => writeImport(trx, cmd, translatedCollections(ctx), planned, [...planned.units.keys()], actor));
   return importReport(planned, changed, []);
 }

@@ -23,7 +23,7 @@ function reviewed(collection: TranslatedCollection): ReviewedPart {
           const { recordId, lang } = paramsOf(request);
           const body = request.body as SaveTranslationsInput;
           await createTranslationsService(ctx).requireLanguage(lang);
-          const part = await translatedCollection(collection);
+          const part = translatedCollection(ctx, collection);
           const source = (await part.sources(ctx.db, [recordId])).get(recordId);
           if (!source) fail('NOT_FOUND');
           if (source.version !== body.version) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: source.version });
@@ -39,7 +39,7 @@ function reviewed(collection: TranslatedCollection): ReviewedPart {
         /** The record as published now, with these translations set. */
         async proposed(ctx, change) {
           const input = change.input as TranslateInput;
-          const part = await translatedCollection(collection);
+          const part = translatedCollection(ctx, collection);
           const base = (await part.snapshots(ctx.db, [input.recordId])).get(input.recordId);
           if (!base) fail('NOT_FOUND');
           const translations = { ...base.translations };

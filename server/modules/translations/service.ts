@@ -58,7 +58,7 @@ export function createTranslationsService(ctx: AppContext) {
         await repo.updateLanguage(trx, code, { name: input.name.trim(), enabled: input.enabled ? 1 : 0, updatedAt: nowIso(), updatedBy: actor.id });
         await repo.stamp(trx, LANGUAGES_STAMP, [''], newId());
         // Taken in or out of use: phones asking in it get every record again.
-        if ((Number(before.enabled) === 1) !== input.enabled) await touchUsers(trx, cmd, 'all', nowIso());
+        if ((Number(before.enabled) === 1) !== input.enabled) await touchUsers(trx, cmd, translatedCollections(ctx), 'all', nowIso());
         await cmd.audit({
           action: 'UPDATE', collection: 'languages', documentId: code, documentName: input.name.trim(), description: `Changed the language ${input.name.trim()} (${code})`,
           changes: { before: { name: before.name, enabled: Number(before.enabled) === 1 }, after: { name: input.name.trim(), enabled: input.enabled } },
@@ -70,7 +70,7 @@ export function createTranslationsService(ctx: AppContext) {
 
     /** A record's English and its translations, field by field, each marked when the English changed since. */
     async ofRecord(collection: TranslatedCollection, recordId: string): Promise<RecordTranslations> {
-      const part = await translatedCollection(collection);
+      const part = translatedCollection(ctx, collection);
       const source = (await part.sources(db, [recordId])).get(recordId);
       if (!source) fail('NOT_FOUND');
       const rows = await repo.ofRecords(db, collection, [recordId]);
@@ -89,8 +89,8 @@ export function createTranslationsService(ctx: AppContext) {
     /** The editor's save of one record in one language: a version of the record, audited. */
     async save(collection: TranslatedCollection, change: RecordTranslation, actor: Actor): Promise<RecordTranslations> {
       await requireLanguage(change.lang);
-      const part = await translatedCollection(collection);
-      await runCommand(ctx, actor, (trx, cmd) => writeTranslations(trx, cmd, part, [change], actor));
+      const part = translatedCollection(ctx, collection);
+      await runCommand(ctx, actor, (trx, cmd) => writeTranslations(trx, cmd, translatedCollections(ctx), part, [change], actor));
       return this.ofRecord(collection, change.recordId);
     },
 
@@ -98,7 +98,7 @@ export function createTranslationsService(ctx: AppContext) {
     async completeness(): Promise<Completeness> {
       const langs = await languages();
       const items = [];
-      for (const [collection, part] of await translatedCollections()) {
+      for (const [collection, part] of translatedCollections(ctx)) {
         const sources = await part.sources(db);
         const rows = await repo.ofCollection(db, collection);
         for (const lang of langs) {
@@ -122,7 +122,7 @@ export function createTranslationsService(ctx: AppContext) {
     /** The records of a collection with fields missing or stale in a language (the filters "missing in …", "needs update in …"). */
     async status(collection: TranslatedCollection, lang: string, filter: 'all' | 'missing' | 'stale'): Promise<TranslationStatusList> {
       await requireLanguage(lang);
-      const part = await translatedCollection(collection);
+      const part = translatedCollection(ctx, collection);
       const sources = await part.sources(db);
       const rows = new Map((await repo.ofCollection(db, collection, lang)).map((r) => [`${r.recordId}\u0000${r.field}`, r]));
       const items = [...sources].map(([recordId, source]) => {

@@ -9,7 +9,7 @@ import { newId, nowIso } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import type { Command } from '../../platform/writes/command.js';
 import { recordVersions } from '../versions/record.js';
-import { translatedCollections, type SourceRecord, type TranslatedPart } from './adapters.js';
+import type { SourceRecord, TranslatedPart, TranslatedParts } from './adapters.js';
 import { translationsRepository as repo, type TranslationRow } from './repository.js';
 
 export const sourceHash = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
@@ -33,7 +33,7 @@ export interface RecordTranslation {
  * translations changed.
  */
 export async function writeTranslations(
-  trx: Transaction<Database>, cmd: Command, part: TranslatedPart, changes: readonly RecordTranslation[], actor: Actor,
+  trx: Transaction<Database>, cmd: Command, parts: TranslatedParts, part: TranslatedPart, changes: readonly RecordTranslation[], actor: Actor,
 ): Promise<number> {
   const collection: TranslatedCollection = part.collection;
   const sources = await part.sources(trx, changes.map((c) => c.recordId));
@@ -60,7 +60,7 @@ export async function writeTranslations(
     description: `Translated ${Object.keys(after).map((k) => translationKeyLabel(collection, k)).join(', ')} of "${source.name}"`,
     changes: { before, after }, details: { language: change.lang },
   })));
-  if (collection === 'maintenance') await touchUsers(trx, cmd, planned.map((p) => p.change.recordId), now);
+  if (collection === 'maintenance') await touchUsers(trx, cmd, parts, planned.map((p) => p.change.recordId), now);
   const snapshots = await part.snapshots(trx, planned.map((p) => p.change.recordId));
   await recordVersions(trx, planned.map(({ change, source }, i) => ({
     collection, documentId: change.recordId, recordVersion: (change.version ?? source.version) + 1, auditId: auditIds[i] ?? null, actor,
@@ -149,8 +149,7 @@ export async function restoreTranslations(
 const USERS_OF: Record<string, TranslatedCollection[]> = { rice_varieties_enums: ['rice_seed_varieties'], rice_diseases_enums: ['rice_local_diseases'] };
 
 /** Records that show translated values (or every translated record, for a language in or out of use) are synced again. */
-export async function touchUsers(trx: Transaction<Database>, cmd: Command, docIds: readonly string[] | 'all', now: string): Promise<void> {
-  const parts = await translatedCollections();
+export async function touchUsers(trx: Transaction<Database>, cmd: Command, parts: TranslatedParts, docIds: readonly string[] | 'all', now: string): Promise<void> {
   const collections = docIds === 'all' ? [...parts.keys()] : [...new Set(docIds.flatMap((d) => USERS_OF[d] ?? []))];
   for (const c of collections) await parts.get(c)?.touchAll?.(trx, now, cmd);
 }

@@ -10,6 +10,14 @@ import type { SessionUser } from '../../../common/schemas/auth.js';
 import type { AccountRow } from '../identity/session-user.js';
 import type { Actor } from '../writes/audit.js';
 
+/**
+ * The collections' adapters the hubs work through, listed by import in server/app.ts. Each hub
+ * module adds its own field to this interface (declaration merging, as Fastify's decorators
+ * do), so the platform names no module and the compiler checks what app.ts hands over.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface CollectionAdapters {}
+
 /** What every module is given: configuration, the database, the live-event bus and the log. */
 export interface AppContext {
   config: Config;
@@ -18,6 +26,8 @@ export interface AppContext {
   storage: Storage;
   /** The threads that parse uploaded files (platform/parsing/file-readers.ts). */
   files: FileReaders;
+  /** The collections' adapters for the hubs (translations, …), listed in server/app.ts. */
+  collections: CollectionAdapters;
   log: FastifyBaseLogger;
 }
 
