@@ -131,7 +131,7 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
       const from = ['pending', 'approved', 'rejected', 'failed'] as const;
       assertState(row, from, input.version);
       const change = changeOf(row);
-      const adapter = await reviewedAction(change.collection, change.action);
+      const adapter = reviewedAction(ctx, change.collection, change.action);
       let set: Partial<ChangeRow>;
       if (adapter.rebase) {
         const proposal = await adapter.rebase(ctx, change);

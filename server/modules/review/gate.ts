@@ -20,7 +20,7 @@ export function createReviewGate(ctx: AppContext, service: ReturnType<typeof cre
       const collection = typeof route.collection === 'function' ? route.collection(request.params as Record<string, string>) : route.collection;
       if (!isReviewed(collection) || !(await repo.isEnabled(ctx.db, collection))) return false;
       const auth = requireAuth(request);
-      const adapter = await reviewedAction(collection, route.action);
+      const adapter = reviewedAction(ctx, collection, route.action);
       const own = async (recordId: string) => {
         const open = await repo.openOfRecord(ctx.db, collection, recordId);
         return open && open.authorId === auth.user.id ? changeOf(open) : null;

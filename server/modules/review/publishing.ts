@@ -44,7 +44,7 @@ async function authorOf(ctx: AppContext, row: ChangeRow): Promise<{ actor: Actor
  */
 export async function publishChange(ctx: AppContext, row: ChangeRow, options: PublishOptions): Promise<void> {
   const change = changeOf(row);
-  const adapter = await reviewedAction(change.collection, change.action);
+  const adapter = reviewedAction(ctx, change.collection, change.action);
   const [{ actor: author, role: authorRole }, published, proposed] = await Promise.all([
     authorOf(ctx, row), publishedState(ctx.db, change), isFileAction(change.action) ? null : adapter.proposed(ctx, change),
   ]);

@@ -50,7 +50,7 @@ export function createReviewService(ctx: AppContext) {
   /** What a submission's audit entry shows: the published state and the proposed one, read before its transaction. */
   async function prepare(item: ReviewSubmission) {
     const draft = { id: newId(), collection: item.collection, action: item.action, recordId: item.proposal.recordId, baseVersion: item.proposal.baseVersion, input: item.proposal.input };
-    const adapter = await reviewedAction(item.collection, item.action);
+    const adapter = reviewedAction(ctx, item.collection, item.action);
     const [published, proposed] = await Promise.all([publishedState(db, draft), isFileAction(item.action) ? null : adapter.proposed(ctx, draft)]);
     return { item, draft, adapter, published, proposed };
   }
@@ -197,11 +197,11 @@ export function createReviewService(ctx: AppContext) {
       // A restore shows a deleted record whole: for those who may see the trash.
       if (row.action === 'restore' && !can(auth.role, 'trash.view')) fail('FORBIDDEN');
       const change = changeOf(row);
-      const adapter = await reviewedAction(change.collection, change.action);
+      const adapter = reviewedAction(ctx, change.collection, change.action);
       const rows = adapter.rows?.(change);
       const [published, proposed] = await Promise.all([publishedState(db, change), isFileAction(change.action) ? null : adapter.proposed(ctx, change)]);
       const comparison = isFileAction(change.action) ? null : await versions.compareStates(change.collection, change.recordId, published?.snapshot ?? null, proposed);
-      const preview = (await reviewedCollections()).get(change.collection)?.preview;
+      const preview = reviewedCollections(ctx).get(change.collection)?.preview;
       const previews = preview && !isFileAction(change.action)
         ? { published: published ? await preview(ctx, change.recordId, published.snapshot) : null, proposed: proposed ? await preview(ctx, change.recordId, proposed) : null }
         : null;

@@ -93,7 +93,7 @@ export interface ReviewedAction {
 /**
  * What a module supplies in its `reviewed.ts` (default export: a list of these): the saves of a
  * collection it can propose and publish, or the farmer app's view of a record (the preview).
- * The review module finds the files by folder and merges them by collection; no module imports it.
+ * They are listed by import in server/modules/index.ts and merged by collection for the review module; no module imports it.
  */
 export interface ReviewedPart {
   collection: ReviewCollection;
