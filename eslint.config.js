@@ -45,13 +45,17 @@ const SYNTAX_BANS = {
     selector: 'CallExpression[callee.object.name="sql"]',
     message: 'Raw SQL (sql.raw, sql.ref, sql.join, sql.lit...) lives in a repository (repository.ts or a repository/ folder) or server/db/.',
   }],
+  computedImport: [{
+    selector: 'ImportExpression:not([source.type="Literal"])',
+    message: 'Import a module by its name (routes and adapters are listed in server/modules/index.ts), never by a path worked out at run time: the compiler, the cycle check and knip cannot follow one.',
+  }],
   timer: [{
     selector: 'CallExpression[callee.name=/^set(Interval|Timeout)$/]',
     message: 'Schedule background work with scheduleJob (server/platform/writes/jobs.ts), not a timer in a routes file.',
   }],
 };
 /** What every server file keeps unless a block below names it exempt. */
-const SERVER_BANS = ['query', 'transaction', 'rawSql'];
+const SERVER_BANS = ['query', 'transaction', 'rawSql', 'computedImport'];
 /** One whole `no-restricted-syntax` setting from ban names ('off' when none is left). */
 const syntaxBans = (names) => (names.length === 0 ? 'off' : ['error', ...names.flatMap((name) => SYNTAX_BANS[name])]);
 /** Every server ban but the named ones. */
@@ -195,6 +199,9 @@ export default tseslint.config(
   // The database itself: connection, dialect helpers (inSnapshot: a read in one snapshot), bulk
   // loads, the search index's upkeep, migrations (the schema as it was then).
   { files: ['server/db/**/*.ts'], rules: { 'no-restricted-syntax': serverBansExcept(...SERVER_BANS) } },
+  // The command line's verbs (server/cli.ts), and the one hub still finding its adapters by
+  // folder: versions (its callers pass a database, not the context the registry reaches them in).
+  { files: ['server/cli.ts', 'server/modules/versions/adapters.ts'], rules: { 'no-restricted-syntax': serverBansExcept('computedImport') } },
   // One home for photos: only its module and the migrations name the photo table.
   {
     files: ['server/**/*.ts'],

@@ -12,6 +12,7 @@ const QUERY = 'Queries live in a repository.ts';
 const RAW_SQL = 'Raw SQL (sql`...`) lives in a repository';
 const RAW_SQL_CALL = 'Raw SQL (sql.raw, sql.ref, sql.join, sql.lit...) lives in a repository';
 const TIMER = 'Schedule background work with scheduleJob';
+const COMPUTED_IMPORT = 'Import a module by its name';
 const OTHER_ROUTES = "A module never imports another module's routes";
 const PLATFORM_IMPORTS_MODULE = 'Platform code never imports a module';
 
@@ -71,6 +72,13 @@ describe('server syntax bans (no-restricted-syntax)', () => {
     await expectFlagged('server/modules/example/service.ts', file(rawSql), RAW_SQL, RAW_SQL_CALL);
     await expectFlagged('server/modules/example/routes.ts', file(rawSql), RAW_SQL, RAW_SQL_CALL);
     await expectFlagged('server/platform/http/example.ts', file(rawSql), RAW_SQL, RAW_SQL_CALL);
+  });
+
+  it('refuses an import() of a path worked out at run time in a module and in platform code', async () => {
+    const computed = 'export async function load(area: string): Promise<unknown> {\n  return import(`../${area}/routes.js`);\n}\n';
+    await expectFlagged('server/modules/anything/service.ts', computed, COMPUTED_IMPORT);
+    await expectFlagged('server/platform/support/anything.ts', computed, COMPUTED_IMPORT);
+    expect(await lint('server/modules/anything/service.ts', "export const load = () => import('./other.js');\n")).toEqual([]);
   });
 
   it('refuses a timer in a routes.ts, whose other bans still hold', async () => {
