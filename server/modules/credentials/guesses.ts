@@ -52,7 +52,9 @@ const GUESSED: Record<'password' | 'answer', string> = {
  * A budget ran out: an audit entry and an email to the account's address (the outbox when no
  * mail server is set), so its owner learns that someone is guessing.
  */
-export async function noticeLockout(ctx: AppContext, account: NoticeAccount, what: 'password' | 'answer', lock: BudgetFailure, ip: string | undefined, unlockLink: string | null = null): Promise<void> {
+export async function noticeLockout(
+  ctx: AppContext, account: NoticeAccount, what: 'password' | 'answer', lock: BudgetFailure, ip: string | undefined, unlockLink: string | null = null,
+): Promise<void> {
   const minutes = minutesToWait(lock.lockMs);
   const paused = what === 'password' ? 'sign-in' : 'password recovery with the security question';
   await runCommand(ctx, SYSTEM_ACTOR, (_trx, cmd) => cmd.audit({
@@ -66,7 +68,9 @@ export async function noticeLockout(ctx: AppContext, account: NoticeAccount, wha
   mailNotice(ctx, account, LOCK_SUBJECT, [
     `After too many ${GUESSED[what]}, ${paused} for your PalaYan Admin account is locked for ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     lock.lockouts > 1 ? `This is lockout ${lock.lockouts} in a row; each one lasts twice as long as the last.` : '',
-    unlockLink ? `To sign in before then, open this link and sign in with your password (it works once, within ${UNLOCK_LINK_TTL_MS / 60_000} minutes):\n${unlockLink}` : '',
+    unlockLink
+      ? `To sign in before then, open this link and sign in with your password (it works once, within ${UNLOCK_LINK_TTL_MS / 60_000} minutes):\n${unlockLink}`
+      : '',
     'If this was not you, someone may be trying to get into your account: tell your system administrator.',
   ].filter(Boolean));
 }
@@ -83,7 +87,8 @@ export async function noticeUnlock(
   within?: (trx: Transaction<Database>, cmd: Command) => Promise<void>,
   via: 'code' | 'link' = 'code',
 ): Promise<void> {
-  const how = by ? `by ${by.fullname}` : via === 'link' ? 'with the password and the unlock link mailed to the account' : 'with the password and a code from the authenticator app';
+  const how = by ? `by ${by.fullname}`
+    : via === 'link' ? 'with the password and the unlock link mailed to the account' : 'with the password and a code from the authenticator app';
   await runCommand(ctx, by ?? { id: account.id, fullname: account.fullname, email: account.email }, async (trx, cmd) => {
     if (within) await within(trx, cmd);
     await cmd.audit({

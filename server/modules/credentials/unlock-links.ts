@@ -29,7 +29,10 @@ export async function issueUnlockLink(ctx: AppContext, account: { id: string; em
   if (!account.email?.trim() || (await secondFactorRepository.find(ctx.db, account.id))) return null;
   const token = randomToken();
   const now = Date.now();
-  await repo.insertToken(ctx.db, { tokenHash: sha256(token), accountId: account.id, purpose: 'unlock', createdAt: new Date(now).toISOString(), expiresAt: new Date(now + UNLOCK_LINK_TTL_MS).toISOString() });
+  await repo.insertToken(ctx.db, {
+    tokenHash: sha256(token), accountId: account.id, purpose: 'unlock',
+    createdAt: new Date(now).toISOString(), expiresAt: new Date(now + UNLOCK_LINK_TTL_MS).toISOString(),
+  });
   return `${linkOrigin(ctx.config)}/login#unlock=${encodeURIComponent(token)}`;
 }
 
@@ -43,7 +46,9 @@ export type LockedProof = { kind: 'code'; accepted: AcceptedCode } | { kind: 'li
  * The proof a locked sign-in carries: with a second factor, an app or recovery code (never a
  * link); without one, this account's unused, current unlock link. null when it has none.
  */
-export async function lockedProof(db: Kysely<Database>, accountId: string, input: { code?: string | undefined; unlockToken?: string | undefined }, linkAllowed: boolean): Promise<LockedProof | null> {
+export async function lockedProof(
+  db: Kysely<Database>, accountId: string, input: { code?: string | undefined; unlockToken?: string | undefined }, linkAllowed: boolean,
+): Promise<LockedProof | null> {
   const factor = await secondFactorRepository.find(db, accountId);
   if (factor) {
     const accepted = await checkCode(db, factor, input.code ?? '');

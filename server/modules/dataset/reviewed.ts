@@ -43,7 +43,10 @@ function photoAction(kind: 'remove' | 'putBack'): ReviewedAction {
       if (kind === 'remove') await removal.remove(diseaseId, imageId, author, change.baseVersion);
       else await removal.putBack(imageId, author, change.baseVersion);
     },
-    proposed: (ctx, change) => proposedPhotos(ctx, change, (now, imageId) => (kind === 'remove' ? now.filter((id) => id !== imageId) : [...now.filter((id) => id !== imageId), imageId])),
+    proposed: (ctx, change) => proposedPhotos(ctx, change, (now, imageId) => {
+      const others = now.filter((id) => id !== imageId);
+      return kind === 'remove' ? others : [...others, imageId];
+    }),
   };
 }
 

@@ -94,7 +94,8 @@ async function mutate(
           details: restoredFrom === undefined ? undefined : { restoredVersion: restoredFrom },
         });
         // A version restored brings its option values' translations back, for the values it has.
-        const translations = restore?.translations ? await restoreOptionTranslations(trx, cmd, parts, docId, data, restore.translations, actor, now) : undefined;
+        const translations = restore?.translations
+          ? await restoreOptionTranslations(trx, cmd, parts, docId, data, restore.translations, actor, now) : undefined;
         await recordVersion(trx, {
           collection: 'maintenance', documentId: docId, recordVersion: row.version + 1, auditId, actor,
           snapshot: { ...maintenanceSnapshot(docId, { data }), ...(translations ? { translations } : {}) },

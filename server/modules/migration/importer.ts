@@ -34,7 +34,9 @@ const EXPORT_READ_LIMITS = { memoryMb: 1024, timeLimitMs: 600_000 };
  * A Firebase export file read on a file reader's thread. It is the operator's file, read by a
  * command, not an upload: the thread may take up to a gigabyte and ten minutes, still capped.
  */
-export function readExportFile(ctx: AppContext, file: string, limits: { memoryMb: number; timeLimitMs: number } = EXPORT_READ_LIMITS): Promise<ExportCollections> {
+export function readExportFile(
+  ctx: AppContext, file: string, limits: { memoryMb: number; timeLimitMs: number } = EXPORT_READ_LIMITS,
+): Promise<ExportCollections> {
   return exportReader.run(ctx.files, 'export', [file], { field: 'file', ...limits });
 }
 

@@ -31,7 +31,9 @@ function parseMeta<K extends 'upload' | 'inspect'>(text: string | null, kind: K)
 }
 
 /** The labels of an upload: given in meta, else the labels file, else the model's metadata; refused unless one per output. */
-function labelsFor(given: string[] | undefined, fromFile: string[] | null, fromModel: string[] | null, outputs: number): { labels: string[]; from: 'given' | 'labels file' | 'metadata' } {
+function labelsFor(
+  given: string[] | undefined, fromFile: string[] | null, fromModel: string[] | null, outputs: number,
+): { labels: string[]; from: 'given' | 'labels file' | 'metadata' } {
   const pick = given && given.length > 0 ? { labels: given, from: 'given' as const }
     : fromFile !== null ? { labels: fromFile, from: 'labels file' as const }
       : fromModel && fromModel.length > 0 ? { labels: fromModel, from: 'metadata' as const } : null;
@@ -54,7 +56,9 @@ function labelsFor(given: string[] | undefined, fromFile: string[] | null, fromM
  * image input and one score vector, float32 scores), that the runtime loads it, and its labels.
  * Each failure is a 400 naming what to fix.
  */
-export async function checkUpload<K extends 'upload' | 'inspect'>(files: FileReaders, parts: ModelParts, kind: K): Promise<{ meta: Meta<K>; model: Buffer; facts: TfliteFacts; labels: string[]; from: 'given' | 'labels file' | 'metadata' }> {
+export async function checkUpload<K extends 'upload' | 'inspect'>(
+  files: FileReaders, parts: ModelParts, kind: K,
+): Promise<{ meta: Meta<K>; model: Buffer; facts: TfliteFacts; labels: string[]; from: 'given' | 'labels file' | 'metadata' }> {
   const meta = parseMeta(parts.meta, kind);
   const model = parts.model;
   if (!model) invalid({ file: MODEL_TEXTS.noFile });
@@ -63,7 +67,8 @@ export async function checkUpload<K extends 'upload' | 'inspect'>(files: FileRea
   const fromFile = parts.labelsFile === null ? null : await modelReader.run(files, 'labels', [new Uint8Array(parts.labelsFile)], { field: 'labels' });
   if (facts.outputType !== 'float32') invalid({ file: MODEL_TEXTS.quantisedOutput });
   const { labels, from } = labelsFor(meta.labels, fromFile, facts.metadataLabels, facts.outputSize);
-  const problem = await loadProblem(files, new Uint8Array(model.buffer, model.byteOffset, model.byteLength), { height: facts.inputShape[1], width: facts.inputShape[2], type: facts.inputType });
+  const bytes = new Uint8Array(model.buffer, model.byteOffset, model.byteLength);
+  const problem = await loadProblem(files, bytes, { height: facts.inputShape[1], width: facts.inputShape[2], type: facts.inputType });
   if (problem) invalid({ file: MODEL_TEXTS.notLoadable(problem) });
   return { meta, model, facts, labels, from };
 }

@@ -103,7 +103,9 @@ export function createReviewService(ctx: AppContext) {
    * setting's row held until it commits): only those become pending changes, and `alongside`
    * is told the collections of the others, to write them itself.
    */
-  async function submitWhereReviewed<T>(items: readonly ReviewSubmission[], auth: AuthContext, alongside: (trx: Transaction<Database>, cmd: Command, unreviewed: string[]) => Promise<T>): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }> {
+  async function submitWhereReviewed<T>(
+    items: readonly ReviewSubmission[], auth: AuthContext, alongside: (trx: Transaction<Database>, cmd: Command, unreviewed: string[]) => Promise<T>,
+  ): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }> {
     return submitWhere(items, auth, (trx, collection) => repo.isEnabledHeld(trx, collection), alongside);
   }
 

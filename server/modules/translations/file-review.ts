@@ -46,7 +46,9 @@ export async function reviewedCollections(gate: ReviewGate | null, planned: Plan
  */
 export async function commitOrSubmit(ctx: AppContext, gate: ReviewGate | null, request: FastifyRequest, planned: Planned, actor: Actor): Promise<TranslationImportReport> {
   if (!gate) return commitImport(ctx, planned, actor);
-  const candidates = [...planned.units.keys()].map((c) => ({ collection: c as ReviewSubmission['collection'], action: 'translate_file' as const, proposal: fileProposal(planned, c) }));
+  const candidates = [...planned.units.keys()].map((c) => ({
+    collection: c as ReviewSubmission['collection'], action: 'translate_file' as const, proposal: fileProposal(planned, c),
+  }));
   const sent = await gate.submitWhereReviewed(request, candidates,
     (trx, cmd, unreviewed) => writeImport(trx, cmd, translatedCollections(ctx), planned, unreviewed as TranslatedCollection[], actor));
   return importReport(planned, sent.result, sent.changes.map(({ id, collection }) => ({

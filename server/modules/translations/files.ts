@@ -189,10 +189,14 @@ export function refuseErrors(planned: Planned, onErrors: 'stop' | 'skip'): void 
  * The import's writes to these collections, in the caller's command: a version and an audit
  * entry per record, and one IMPORT entry. Returns how many translations changed.
  */
-export async function writeImport(trx: Transaction<Database>, cmd: Command, parts: TranslatedParts, planned: Planned, collections: readonly TranslatedCollection[], actor: Actor, note = ''): Promise<number> {
+export async function writeImport(
+  trx: Transaction<Database>, cmd: Command, parts: TranslatedParts, planned: Planned, collections: readonly TranslatedCollection[], actor: Actor, note = '',
+): Promise<number> {
   const { preview } = planned;
   let n = 0;
-  for (const collection of collections) n += await writeTranslations(trx, cmd, parts, parts.get(collection)!, changesOf(preview.lang, planned.units.get(collection) ?? []), actor);
+  for (const collection of collections) {
+    n += await writeTranslations(trx, cmd, parts, parts.get(collection)!, changesOf(preview.lang, planned.units.get(collection) ?? []), actor);
+  }
   if (n > 0) {
     await cmd.audit({
       action: 'IMPORT', collection: 'translations', documentId: preview.lang, documentName: preview.fileName,

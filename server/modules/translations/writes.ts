@@ -149,7 +149,9 @@ export async function restoreTranslations(
 const USERS_OF: Record<string, TranslatedCollection[]> = { rice_varieties_enums: ['rice_seed_varieties'], rice_diseases_enums: ['rice_local_diseases'] };
 
 /** Records that show translated values (or every translated record, for a language in or out of use) are synced again. */
-export async function touchUsers(trx: Transaction<Database>, cmd: Command, parts: TranslatedParts, docIds: readonly string[] | 'all', now: string): Promise<void> {
+export async function touchUsers(
+  trx: Transaction<Database>, cmd: Command, parts: TranslatedParts, docIds: readonly string[] | 'all', now: string,
+): Promise<void> {
   const collections = docIds === 'all' ? [...parts.keys()] : [...new Set(docIds.flatMap((d) => USERS_OF[d] ?? []))];
   for (const c of collections) await parts.get(c)?.touchAll?.(trx, now, cmd);
 }

@@ -129,7 +129,10 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
       return Promise.reject(refusal('FILE_READERS_BUSY', FILE_READ_TEXTS.busy, field, { retryAfterSeconds: BUSY_RETRY_SECONDS }));
     }
     return new Promise((resolve, reject) => {
-      waiting.push({ start: () => { running += 1; resolve(); }, cancel: () => reject(refusal('FILE_READERS_BUSY', FILE_READ_TEXTS.busy, field, { retryAfterSeconds: BUSY_RETRY_SECONDS })) });
+      waiting.push({
+        start: () => { running += 1; resolve(); },
+        cancel: () => reject(refusal('FILE_READERS_BUSY', FILE_READ_TEXTS.busy, field, { retryAfterSeconds: BUSY_RETRY_SECONDS })),
+      });
     });
   };
 
@@ -144,7 +147,7 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
    * limit counts from then, so a cold start (or compiling TypeScript in development) is not the
    * file's time; the start itself has a limit of its own.
    */
-  const runOn = (slot: Slot, task: string, args: readonly unknown[], transfer: ArrayBuffer[], timeLimitMs: number): Promise<Ending> => new Promise((resolve) => {
+  const runOn = (slot: Slot, task: string, args: readonly unknown[], transfer: ArrayBuffer[], timeLimitMs: number) => new Promise<Ending>((resolve) => {
     const { worker } = slot;
     let done = false;
     let timer: NodeJS.Timeout | undefined;
@@ -174,7 +177,8 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
       }
       finish({ kind: 'reply', reply });
     };
-    const onError = (err: Error & { code?: string }) => finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { kind: 'memory' } : { kind: 'stopped', cause: err.message });
+    const onError = (err: Error & { code?: string }) =>
+      finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { kind: 'memory' } : { kind: 'stopped', cause: err.message });
     const onExit = (code: number) => finish({ kind: 'stopped', cause: `the reader exited (${code})` });
     worker.on('message', onMessage);
     worker.on('error', onError);
@@ -200,7 +204,8 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
           void slot.worker.terminate();
           const message = ending.kind === 'timeout' ? FILE_READ_TEXTS.tooSlow(timeLimitMs)
             : ending.kind === 'memory' ? FILE_READ_TEXTS.tooMuchMemory : FILE_READ_TEXTS.stopped;
-          log.warn({ task, entry: entry.pathname, ms: Date.now() - started, ending: ending.kind, ...(ending.kind === 'stopped' ? { cause: ending.cause } : {}) }, 'an uploaded file was not read');
+          const cause = ending.kind === 'stopped' ? { cause: ending.cause } : {};
+          log.warn({ task, entry: entry.pathname, ms: Date.now() - started, ending: ending.kind, ...cause }, 'an uploaded file was not read');
           throw refusal('FILE_NOT_READ', message, options.field);
         }
         const { reply } = ending;

@@ -26,11 +26,12 @@ export function serveFileReads(tasks: ReadTasks): void {
       reply = { result: await run(...args) };
     } catch (err) {
       const e = err as Error;
+      const app = err instanceof AppError ? { code: err.code, ...(err.fields ? { fields: err.fields } : {}), ...(err.extra ? { extra: err.extra } : {}) } : null;
       reply = {
         error: {
           message: e?.message ?? String(err),
           ...(e?.stack ? { stack: e.stack } : {}),
-          ...(err instanceof AppError ? { app: { code: err.code, ...(err.fields ? { fields: err.fields } : {}), ...(err.extra ? { extra: err.extra } : {}) } } : {}),
+          ...(app ? { app } : {}),
         },
       };
     }

@@ -93,7 +93,8 @@ export interface ReviewedAction {
 /**
  * What a module supplies in its `reviewed.ts` (default export: a list of these): the saves of a
  * collection it can propose and publish, or the farmer app's view of a record (the preview).
- * They are listed by import in server/modules/index.ts and merged by collection for the review module; no module imports it.
+ * They are listed by import in server/modules/index.ts and merged by collection for the review
+ * module; no module imports it.
  */
 export interface ReviewedPart {
   collection: ReviewCollection;
@@ -124,7 +125,9 @@ export interface ReviewGate {
    * As submit, with whether each item's collection needs review read inside the transaction:
    * the others' collections are handed to `alongside`, which writes them in the same transaction.
    */
-  submitWhereReviewed<T>(request: FastifyRequest, items: readonly ReviewSubmission[], alongside: (trx: Transaction<Database>, cmd: Command, unreviewed: string[]) => Promise<T>): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }>;
+  submitWhereReviewed<T>(
+    request: FastifyRequest, items: readonly ReviewSubmission[], alongside: (trx: Transaction<Database>, cmd: Command, unreviewed: string[]) => Promise<T>,
+  ): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }>;
 }
 
 /**

@@ -97,7 +97,10 @@ export function useDatasetHealth(pending = false) {
   });
 }
 
-/** Takes a photo out of its disease, or puts a removed one back (Dataset health); the screen refreshes. Where the diseases' changes need review the answer is the pending change (202). */
+/**
+ * Takes a photo out of its disease, or puts a removed one back (Dataset health); the screen
+ * refreshes. Where the diseases' changes need review the answer is the pending change (202).
+ */
 export function usePhotoRemoval() {
   const queryClient = useQueryClient();
   const refresh = () => { void queryClient.invalidateQueries({ queryKey: ['rice_local_diseases'] }); };

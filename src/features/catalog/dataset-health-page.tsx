@@ -28,7 +28,10 @@ function RemoveButton({ imageId, diseaseId, disease, removal, compact }: { image
   const sentForReview = useSentForReview();
   return (
     <button type="button" aria-label={R.removeLabel(disease)} title={R.remove} disabled={removal.remove.isPending}
-      onClick={() => removal.remove.mutate({ imageId, diseaseId }, { onSuccess: (result) => { if (!sentForReview(result)) toast.show(R.removed); }, onError: (err) => toast.show(err.message) })}
+      onClick={() => removal.remove.mutate({ imageId, diseaseId }, {
+        onSuccess: (result) => { if (!sentForReview(result)) toast.show(R.removed); },
+        onError: (err) => toast.show(err.message),
+      })}
       className="mt-1 inline-flex items-center gap-1 rounded px-1 py-0.5 text-xs font-medium text-red-700 hover:bg-red-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 disabled:opacity-50">
       <Trash2 className="h-3.5 w-3.5" aria-hidden />{compact ? R.removeShort : R.remove}
     </button>
@@ -49,7 +52,10 @@ function Removed({ health, removal }: { health: Health; removal: Removal }) {
                 <p className="truncate text-sm font-medium text-slate-800">{p.diseaseName ?? p.diseaseId}</p>
                 <p>{R.by(p.removedBy, formatDateTime(p.removedAt))}</p>
                 <button type="button" aria-label={R.putBackLabel(p.diseaseName ?? p.diseaseId)} disabled={removal.putBack.isPending}
-                  onClick={() => removal.putBack.mutate(p.id, { onSuccess: (result) => { if (!sentForReview(result)) toast.show(R.putBackDone); }, onError: (err) => toast.show(err.message) })}
+                  onClick={() => removal.putBack.mutate(p.id, {
+                    onSuccess: (result) => { if (!sentForReview(result)) toast.show(R.putBackDone); },
+                    onError: (err) => toast.show(err.message),
+                  })}
                   className="mt-1 inline-flex items-center gap-1 rounded px-1 py-0.5 text-xs font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 disabled:opacity-50">
                   <RotateCcw className="h-3.5 w-3.5" aria-hidden />{R.putBack}
                 </button>

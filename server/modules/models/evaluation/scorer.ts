@@ -46,7 +46,12 @@ export class Scorer {
         else w.resolve(msg.top);
       });
       this.worker.on('error', (err: Error) => { this.dead ??= err; settle(err); this.failAll(err); });
-      this.worker.on('exit', (code) => { const err = this.dead ?? new Error(`the evaluation thread stopped (${code})`); this.dead ??= err; settle(err); this.failAll(err); });
+      this.worker.on('exit', (code) => {
+        const err = this.dead ?? new Error(`the evaluation thread stopped (${code})`);
+        this.dead ??= err;
+        settle(err);
+        this.failAll(err);
+      });
     });
   }
 
@@ -83,7 +88,9 @@ export class Scorer {
  * file readers (Check file and an upload both ask): the file passed the reader's checks, but
  * only the runtime knows every operator. The reason when it does not (or takes too long).
  */
-export async function loadProblem(files: FileReaders, bytes: Uint8Array, input: { height: number; width: number; type: 'float32' | 'uint8' }, limits: ScorerLimits = SCORER_LIMITS): Promise<string | null> {
+export async function loadProblem(
+  files: FileReaders, bytes: Uint8Array, input: { height: number; width: number; type: 'float32' | 'uint8' }, limits: ScorerLimits = SCORER_LIMITS,
+): Promise<string | null> {
   return files.slot('file', async () => {
     const scorer = new Scorer({ model: bytes, contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' }, input, topK: 1 }, limits);
     try {
