@@ -1,6 +1,7 @@
 import { labelSlug } from '../../../common/catalog.js';
 import { MODEL_TEXTS, type ModelStage, type PlantVerdict } from '../../../common/models.js';
 import { invalid } from '../../platform/http/errors.js';
+import { utf16ByMark } from '../../platform/support/byte-order-mark.js';
 
 /** A live disease or training class, with its label in the training ZIP ('rice-blast', 'rice-blast-2'). */
 export interface RecordOption { id: string; name: string; localName: string | null; trainingClass: boolean; label: string }
@@ -70,13 +71,9 @@ export function parseLabelsText(text: string): string[] {
  * reader's thread (read-worker.ts).
  */
 function labelsText(bytes: Uint8Array): string {
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const utf16 = (b[0] === 0xff && b[1] === 0xfe) ? 'le' : (b[0] === 0xfe && b[1] === 0xff) ? 'be' : null;
-  if (utf16 && b.length % 2 !== 0) invalid({ labels: MODEL_TEXTS.labelsEncoding });
-  let text: string;
-  if (utf16 === 'le') text = new TextDecoder('utf-16le').decode(b.subarray(2));
-  else if (utf16 === 'be') text = new TextDecoder('utf-16be').decode(b.subarray(2));
-  else text = new TextDecoder('utf-8').decode(b);
+  const utf16 = utf16ByMark(bytes);
+  if (utf16 && bytes.length % 2 !== 0) invalid({ labels: MODEL_TEXTS.labelsEncoding });
+  const text = utf16 ? new TextDecoder(utf16).decode(bytes.subarray(2)) : new TextDecoder('utf-8').decode(bytes);
   if (text.includes('\u0000') || text.includes('\ufffd')) invalid({ labels: MODEL_TEXTS.labelsEncoding });
   return text;
 }

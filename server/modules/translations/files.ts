@@ -10,6 +10,7 @@ import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import { readerOf } from '../../platform/parsing/file-readers.js';
 import { readUploadedTable } from '../../platform/spreadsheets/upload.js';
+import { utf16ByMark } from '../../platform/support/byte-order-mark.js';
 import { turns } from '../../platform/support/turns.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand, type Command } from '../../platform/writes/command.js';
@@ -60,8 +61,7 @@ async function readUnits(ctx: AppContext, file: string, lang: string): Promise<R
   const { bytesRead } = await handle.read(head, 0, 512, 0).finally(() => handle.close());
   // An XLIFF saved as UTF-16 still goes to the XLIFF reader, which says what to do about it.
   const bytes = head.subarray(0, bytesRead);
-  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
-  const start = new TextDecoder(utf16).decode(bytes).replace(/^\uFEFF/, '').trimStart();
+  const start = new TextDecoder(utf16ByMark(bytes) ?? 'utf-8').decode(bytes).replace(/^\uFEFF/, '').trimStart();
   if (start.startsWith('<')) return xliffReader.run(ctx.files, 'xliff', [file, lang], { field: 'file' });
   const matchesLang = languageMatcher(lang);
   const table = await readUploadedTable(ctx, file);

@@ -2,7 +2,6 @@
 declare module 'xliff/xliff2js' {
   export interface XliffUnit { source?: unknown; target?: unknown; note?: unknown; additionalAttributes?: Record<string, unknown>; groupUnits?: Record<string, XliffUnit> }
   export interface XliffDocument { sourceLanguage?: string; targetLanguage?: string; resources?: Record<string, Record<string, XliffUnit>> }
-  export default function xliff2js(xml: string, options?: { inlineAsString?: boolean }): Promise<XliffDocument>;
 }
 declare module 'xliff/js2xliff' {
   import type { XliffDocument } from 'xliff/xliff2js';

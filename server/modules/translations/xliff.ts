@@ -80,9 +80,10 @@ interface OpenUnit { id: string; was: string | null; segments: number; source: s
  * with its size. Refused with a 400, as soon as it shows: a document type declaration (no entity
  * can expand), a file that is not XLIFF 2.x or not well formed, a source language other than
  * English, a target language other than the import's, elements nested deeper than any XLIFF, a
- * comment longer than any tool writes, and more units than an import takes (counted as they come). A unit split into several segments
- * (the last is kept) or whose target holds inline codes (they would reach farmers as text) is
- * read with its problem. Runs in a file reader's thread (read-worker.ts).
+ * comment longer than any tool writes, and more units than an import takes (counted as they
+ * come). A unit split into several segments (the last is kept) or whose target holds inline
+ * codes (they would reach farmers as text) is read with its problem. Runs in a file reader's
+ * thread (read-worker.ts).
  */
 export async function readXliffFile(file: string, lang: string): Promise<ReadUnit[]> {
   const E = LANGUAGE_TEXTS.import;

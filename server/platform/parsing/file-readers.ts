@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import { FILE_READ_TEXTS } from '../../../common/texts.js';
 import { workerEntry } from '../../db/read-workers.js';
-import { AppError, fail, type ErrorCode } from '../http/errors.js';
+import { AppError, type ErrorCode } from '../http/errors.js';
 import type { ReadReply, ReadRequest, ReadTasks } from './serve.js';
 
 /**
@@ -30,8 +30,6 @@ export interface FileReaderLimits {
 export interface ReadOptions {
   /** The request's field the file came in ('file', 'labels'): the refusal names it. */
   field: string;
-  /** Buffers handed to the thread instead of copied (the caller no longer reads them). */
-  transfer?: ArrayBuffer[];
   /** Another cap and limit than the uploads' (an operator's command reading a whole export). */
   memoryMb?: number;
   timeLimitMs?: number;
@@ -71,6 +69,8 @@ type Ending = { kind: 'reply'; reply: ReadReply } | { kind: 'timeout' } | { kind
 function refusal(code: ErrorCode, message: string, field: string, extra?: Record<string, unknown>): AppError {
   return new AppError(code, message, { [field]: message }, extra);
 }
+
+const busyRefusal = (field: string) => refusal('FILE_READERS_BUSY', FILE_READ_TEXTS.busy, field, { retryAfterSeconds: BUSY_RETRY_SECONDS });
 
 export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogger): FileReaders {
   const idle = new Map<string, Slot>();
@@ -125,14 +125,9 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
 
   const acquire = (field: string): Promise<void> => {
     if (running < limits.concurrency) { running += 1; return Promise.resolve(); }
-    if (waiting.length >= limits.queue) {
-      return Promise.reject(refusal('FILE_READERS_BUSY', FILE_READ_TEXTS.busy, field, { retryAfterSeconds: BUSY_RETRY_SECONDS }));
-    }
+    if (waiting.length >= limits.queue) return Promise.reject(busyRefusal(field));
     return new Promise((resolve, reject) => {
-      waiting.push({
-        start: () => { running += 1; resolve(); },
-        cancel: () => reject(refusal('FILE_READERS_BUSY', FILE_READ_TEXTS.busy, field, { retryAfterSeconds: BUSY_RETRY_SECONDS })),
-      });
+      waiting.push({ start: () => { running += 1; resolve(); }, cancel: () => reject(busyRefusal(field)) });
     });
   };
 
@@ -147,7 +142,7 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
    * limit counts from then, so a cold start (or compiling TypeScript in development) is not the
    * file's time; the start itself has a limit of its own.
    */
-  const runOn = (slot: Slot, task: string, args: readonly unknown[], transfer: ArrayBuffer[], timeLimitMs: number) => new Promise<Ending>((resolve) => {
+  const runOn = (slot: Slot, task: string, args: readonly unknown[], timeLimitMs: number) => new Promise<Ending>((resolve) => {
     const { worker } = slot;
     let done = false;
     let timer: NodeJS.Timeout | undefined;
@@ -163,7 +158,7 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
     const send = () => {
       timer = setTimeout(() => finish({ kind: 'timeout' }), timeLimitMs);
       try {
-        worker.postMessage({ task, args } satisfies ReadRequest, transfer);
+        worker.postMessage({ task, args } satisfies ReadRequest);
       } catch (err) {
         finish({ kind: 'stopped', cause: `the file could not be handed to its reader: ${(err as Error).message}` });
       }
@@ -190,15 +185,21 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
 
   return {
     async run<R>(entry: URL, task: string, args: readonly unknown[], options: ReadOptions): Promise<R> {
-      if (closed) fail('FILE_READERS_BUSY', FILE_READ_TEXTS.busy, { [options.field]: FILE_READ_TEXTS.busy }, { retryAfterSeconds: BUSY_RETRY_SECONDS });
+      if (closed) throw busyRefusal(options.field);
       await acquire(options.field);
       let slot: Slot | null = null;
       try {
         const timeLimitMs = options.timeLimitMs ?? limits.timeLimitMs;
-        slot = take(entry, options.memoryMb ?? limits.memoryMb);
+        try {
+          slot = take(entry, options.memoryMb ?? limits.memoryMb);
+        } catch (err) {
+          // No thread could be started (the machine out of memory or threads): busy, not the file's fault.
+          log.error({ err, task, entry: entry.pathname }, 'a file reader thread could not be started');
+          throw busyRefusal(options.field);
+        }
         busy.add(slot.worker);
         const started = Date.now();
-        const ending = await runOn(slot, task, args, options.transfer ?? [], timeLimitMs);
+        const ending = await runOn(slot, task, args, timeLimitMs);
         busy.delete(slot.worker);
         if (ending.kind !== 'reply') {
           void slot.worker.terminate();
@@ -223,7 +224,7 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
       }
     },
     async slot<T>(field: string, work: () => Promise<T>): Promise<T> {
-      if (closed) fail('FILE_READERS_BUSY', FILE_READ_TEXTS.busy, { [field]: FILE_READ_TEXTS.busy }, { retryAfterSeconds: BUSY_RETRY_SECONDS });
+      if (closed) throw busyRefusal(field);
       await acquire(field);
       try {
         return await work();

@@ -4,6 +4,7 @@ import { parse as parseCsv } from 'csv-parse';
 import { readSheet } from 'read-excel-file/node';
 import { IMPORT_TEXTS, SPREADSHEET_LIMITS, type SpreadsheetFormat } from '../../../common/spreadsheets.js';
 import { fail } from '../http/errors.js';
+import { utf16ByMark } from '../support/byte-order-mark.js';
 import { UnpackLimitError, unpackXlsx } from './zip-guard.js';
 
 export type Cell = string | number | boolean | Date | null;
@@ -29,9 +30,7 @@ interface CsvShape { encoding: TextEncoding; delimiter: string }
  * (the most frequent of , ; and tab in the header line). A NUL in 8-bit text means a binary file.
  */
 async function csvShape(file: string, head: Buffer): Promise<CsvShape> {
-  let encoding: TextEncoding = 'utf-8';
-  if (head[0] === 0xff && head[1] === 0xfe) encoding = 'utf-16le';
-  else if (head[0] === 0xfe && head[1] === 0xff) encoding = 'utf-16be';
+  let encoding: TextEncoding = utf16ByMark(head) ?? 'utf-8';
   if (encoding !== 'utf-8') {
     // UTF-16 comes in whole two-byte units: an odd count is a file cut short or not text.
     if ((await fs.promises.stat(file)).size % 2 !== 0) notSpreadsheet();

@@ -53,7 +53,8 @@ describe('the model runtime\'s thread: a time limit on loading and on each photo
     const scorer = new Scorer({ model: await model(), contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' }, input, topK: 1 }, { ...SCORER_LIMITS, scoreMs: 1 });
     try {
       await scorer.ready;
-      const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#c83232' } }).jpeg().toBuffer();
+      // 12 megapixels: decoding and scaling it alone takes far longer than the 1 ms limit.
+      const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#c83232' } }).jpeg().toBuffer();
       const err = await scorer.score(photo).then(() => null, (e: unknown) => e);
       expect(err).toBeInstanceOf(ThreadLost);
       expect((err as Error).message).toBe('the model did not score a photo within 1 ms');
