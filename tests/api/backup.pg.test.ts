@@ -11,8 +11,25 @@ import { expectPrivateTree, withOpenUmask } from '../fixtures/file-modes.js';
 import { expectRestoredFrom } from '../fixtures/maintenance.js';
 
 let t: TestApp;
+/** Databases a test made: dropped after the file, not inside the test (see afterAll). */
+const made: string[] = [];
 beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+// PostgreSQL's DROP DATABASE waits for an immediate checkpoint, and one that must first finish a
+// checkpoint already under way (every file the suite's schemas wrote, synced to disk) takes as
+// long as the disk needs on a loaded machine: longer than a test's limit. So the drop is here,
+// with a limit of its own, and the test's own time is the backup and the restore.
+afterAll(async () => {
+  await t.close();
+  if (made.length === 0) return;
+  const pg = (await import('pg')).default;
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    for (const name of made) await admin.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}, 180_000);
 
 // Runs in the PostgreSQL project only (the pg_dump route); backup.sqlite.test.ts is the file copy route.
 describe('backup and restore (PostgreSQL, pg_dump route)', () => {
@@ -32,6 +49,7 @@ describe('backup and restore (PostgreSQL, pg_dump route)', () => {
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
     await admin.query(`create database ${dbName}`);
+    made.push(dbName);
     const schema = /search_path=(\w+)/.exec(decodeURIComponent(t.ctx.config.databaseUrl!))![1]!;
     const base = new URL(process.env.TEST_DATABASE_URL!);
     base.pathname = `/${dbName}`;
@@ -56,7 +74,6 @@ describe('backup and restore (PostgreSQL, pg_dump route)', () => {
         if (open.rows[0]!.n === 0) break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      await admin.query(`drop database if exists ${dbName} with (force)`);
       await admin.end();
       fs.rmSync(out, { recursive: true, force: true });
       fs.rmSync(target, { recursive: true, force: true });
