@@ -41,8 +41,6 @@ export interface AuditChainTable {
   lastHash: string;
   baseIndex: number;
   baseHash: string;
-  /** When an instance last claimed the daily anchor, retention and verification run. */
-  dailyAt: string | null;
 }
 
 export interface AuditVerificationsTable {

@@ -9,7 +9,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** One audit entry as the chain sees it: its place, links and hashed content. */
 export type ChainRow = ChainedContent & { seq: number; chainIndex: number; prevHash: string; hash: string };
 
-export interface ChainHead { lastIndex: number; lastHash: string; baseIndex: number; baseHash: string; dailyAt: string | null }
+export interface ChainHead { lastIndex: number; lastHash: string; baseIndex: number; baseHash: string }
 
 const CANONICAL = sql.raw(`json_array(a.seq, ${CHAINED_FIELDS.map((f) => `a."${f}"`).join(', ')})`);
 
@@ -27,7 +27,7 @@ const toChainRow = (r: Record<string, unknown>): ChainRow => ({ ...(r as ChainRo
 /** Queries of the audit trail's integrity work: the chain in order, its head, verifications. */
 export const auditTrailRepository = {
   async head(db: Db): Promise<ChainHead> {
-    return db.selectFrom('audit_chain').select(['lastIndex', 'lastHash', 'baseIndex', 'baseHash', 'dailyAt']).where('id', '=', 1).executeTakeFirstOrThrow();
+    return db.selectFrom('audit_chain').select(['lastIndex', 'lastHash', 'baseIndex', 'baseHash']).where('id', '=', 1).executeTakeFirstOrThrow();
   },
 
   /** Entries after `afterIndex` in chain order (and up to `upToIndex`). */
@@ -101,13 +101,6 @@ export const auditTrailRepository = {
     await trx.deleteFrom('audit_chain_links').where('chainIndex', '>', afterIndex).where('chainIndex', '<=', throughIndex).execute();
     await trx.updateTable('audit_chain').set({ baseIndex: throughIndex, baseHash: throughHash }).where('id', '=', 1).execute();
     return Number(result.numDeletedRows);
-  },
-
-  /** Claims the daily run for this instance: true for exactly one instance per period. */
-  async claimDaily(db: Db, nowIso: string, dueBeforeIso: string): Promise<boolean> {
-    const result = await db.updateTable('audit_chain').set({ dailyAt: nowIso }).where('id', '=', 1)
-      .where((eb) => eb.or([eb('dailyAt', 'is', null), eb('dailyAt', '<', dueBeforeIso)])).executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
   },
 
   async insertVerification(db: Db, row: AuditVerificationsTable): Promise<void> {

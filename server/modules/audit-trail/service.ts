@@ -4,6 +4,7 @@ import { AUDIT_TRAIL, AUDIT_TRAIL_LIMITS } from '../../../common/audit-trail.js'
 import { HISTORY_CSV_COLUMNS, HISTORY_CSV_REPEATED_COLUMNS, historyCsvRow } from '../../../common/history-csv.js';
 import type { AuditTrailStatus, AuditVerification } from '../../../common/schemas/audit-trail.js';
 import type { AuditVerificationsTable } from '../../db/types/audit.js';
+import { takePeriodSlot } from '../../platform/background/period-slot.js';
 import { sealAuditChain, SYSTEM_ACTOR, type Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
@@ -16,6 +17,9 @@ import { archiveDir, listArchives, openArchive, writeArchive } from './archive.j
 import { verifyAuditTrail } from './check.js';
 import { auditTrailRepository as repo, superAdminEmails } from './repository.js';
 import { ChainWalker } from './verify.js';
+
+/** The daily run's job in period_slots. */
+const DAILY_RUN = 'daily audit trail run';
 
 export interface RetentionResult { file: string; sha256: string; count: number; firstIndex: number; lastIndex: number }
 
@@ -174,10 +178,14 @@ export function createAuditTrailService(ctx: AppContext) {
       return { file: written.file, sha256: written.sha256, count, firstIndex: head.baseIndex + 1, lastIndex: throughIndex };
     },
 
-    /** The daily run, claimed in the database so one instance does it: anchor, retention, verification. */
+    /**
+     * The daily run, its period slot taken so one instance does it: anchor, retention, verification.
+     * The period starts at the run (a minute's slack for the hourly check's drift), not at midnight.
+     */
     async daily(now = Date.now()): Promise<boolean> {
-      const claimed = await repo.claimDaily(db, new Date(now).toISOString(), new Date(now - AUDIT_TRAIL_LIMITS.dailyEveryMs + 60_000).toISOString());
-      if (!claimed) return false;
+      const start = new Date(now).toISOString();
+      const lastBefore = new Date(now - AUDIT_TRAIL_LIMITS.dailyEveryMs + 60_000).toISOString();
+      if (!(await takePeriodSlot(db, DAILY_RUN, config.instanceId, start, lastBefore))) return false;
       await service.anchor();
       await service.applyRetention(now);
       await (await service.startVerification(null, 'daily')).done;

@@ -3,13 +3,11 @@ import type { Database } from '../../db/types.js';
 
 type Db = Kysely<Database>;
 
-/** Queries of scheduled backups: a run claimed by its slot, its end, the latest ones. */
+/** Queries of scheduled backups: a run by its slot (taken first: platform/background/period-slot.ts), its end, the latest ones. */
 export const backupsRepository = {
-  /** True when this instance took the slot (the insert wins once across instances). */
-  async claim(db: Db, slot: string, instance: string, at: string): Promise<boolean> {
-    const r = await db.insertInto('backup_runs').values({ id: slot, instance, startedAt: at, finishedAt: null, ok: null, location: null, files: null, bytes: null, error: null })
-      .onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
-    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  async begin(db: Db, slot: string, instance: string, at: string): Promise<void> {
+    await db.insertInto('backup_runs')
+      .values({ id: slot, instance, startedAt: at, finishedAt: null, ok: null, location: null, files: null, bytes: null, error: null }).execute();
   },
 
   async finish(db: Db, slot: string, result: { at: string; ok: boolean; location?: string; files?: number; bytes?: number; error?: string }): Promise<void> {

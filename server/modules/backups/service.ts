@@ -1,12 +1,16 @@
 import type { BackupStatus } from '../../../common/schemas/backups.js';
+import { periodStart, takePeriodSlot } from '../../platform/background/period-slot.js';
 import { nowIso } from '../../platform/support/clock.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { backupsRepository as repo } from './repository.js';
 import { backupTo } from './target.js';
 
+/** The scheduled backups' job in period_slots. */
+const BACKUP_JOB = 'scheduled backup';
+
 /**
  * Scheduled backups (BACKUP_TARGET, every BACKUP_EVERY_HOURS, the newest BACKUP_KEEP kept):
- * each schedule slot is claimed in the database, so with several instances one makes it.
+ * each schedule slot is a period slot taken in the database, so with several instances one makes it.
  */
 export function createBackupsService(ctx: AppContext) {
   const { config, db, log } = ctx;
@@ -15,8 +19,9 @@ export function createBackupsService(ctx: AppContext) {
   return {
     async runDue(now = new Date()): Promise<void> {
       if (!config.backupTarget) return;
-      const slot = new Date(Math.floor(now.getTime() / everyMs) * everyMs).toISOString();
-      if (!(await repo.claim(db, slot, config.instanceId, nowIso()))) return;
+      const slot = periodStart(now.getTime(), everyMs);
+      if (!(await takePeriodSlot(db, BACKUP_JOB, config.instanceId, slot))) return;
+      await repo.begin(db, slot, config.instanceId, nowIso());
       try {
         const { location, manifest } = await backupTo(config, config.backupTarget, now, config.backupKeep);
         await repo.finish(db, slot, { at: nowIso(), ok: true, location, files: manifest.files, bytes: manifest.bytes });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { can } from '../../../common/permissions.js';
 import type { LiveEvent } from '../../platform/writes/events.js';
+import { every } from '../../platform/background/jobs.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { findSessionByToken, isSessionValid, SESSION_COOKIE } from '../../platform/identity/sessions.js';
 
@@ -47,9 +48,10 @@ const routes: FastifyPluginAsync = async (app) => {
       send('change', { topic: event.topic, id: event.id ?? null, op: event.op });
     });
 
-    const keepalive = setInterval(() => { if (!closed) res.write(': ping\n\n'); }, KEEPALIVE_MS);
+    const stopKeepalive = every(KEEPALIVE_MS, () => { if (!closed) res.write(': ping\n\n'); });
     // Fallback to the pushed event: re-check the session on a timer.
-    const recheck = setInterval(async () => {
+    const stopRecheck = every(config.sessionRecheckMs, () => void recheck());
+    async function recheck() {
       try {
         const session = await findSessionByToken(db, token);
         const state = session ? isSessionValid(session, config) : 'ended';
@@ -57,13 +59,13 @@ const routes: FastifyPluginAsync = async (app) => {
       } catch (err) {
         request.log.warn({ err }, 'live stream session re-check failed');
       }
-    }, config.sessionRecheckMs);
+    }
 
     function close() {
       if (closed) return;
       closed = true;
-      clearInterval(keepalive);
-      clearInterval(recheck);
+      stopKeepalive();
+      stopRecheck();
       unsubscribe();
       res.end();
     }

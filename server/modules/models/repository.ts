@@ -1,8 +1,16 @@
-import type { Kysely, Transaction } from 'kysely';
+import { expressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { MODEL_LIMITS } from '../../../common/models.js';
 import type { Database } from '../../db/types.js';
+import { lease } from '../../platform/background/lease.js';
 import type { ModelEvaluationsTable, ModelPredictionsTable, ModelPublicationsTable, ScannerModelsTable } from '../../db/types/models.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** A running evaluation's lease: its instance beats, and one silent for staleAfterMs is taken over. */
+const evaluationLease = lease({
+  table: 'model_evaluations', key: 'id', holder: 'claimedBy', time: 'heartbeatAt', timeIs: 'renewed', ttlMs: MODEL_LIMITS.staleAfterMs,
+});
+const evaluation = expressionBuilder<Database, 'model_evaluations'>();
 
 /** Queries of scanner models, their evaluations and predictions, and the channels' history. */
 export const modelsRepository = {
@@ -67,36 +75,28 @@ export const modelsRepository = {
     return db.selectFrom('model_evaluations').select('id').where('modelId', '=', modelId).where('state', 'in', ['queued', 'running']).executeTakeFirst();
   },
 
-  /**
-   * Claims the oldest waiting evaluation, or a running one whose instance stopped beating before
-   * `staleBefore` (or that `instance` itself lost), for `instance`: each update compares the
-   * state it read, so two instances never take the same.
-   */
-  async claim(db: Db, instance: string, now: string, staleBefore: string): Promise<string | null> {
-    const candidates = await db.selectFrom('model_evaluations').select(['id', 'state', 'heartbeatAt'])
+  /** Claims the oldest waiting evaluation, or a running one whose lease ran out or that `instance` itself lost, for `instance`. */
+  async claim(db: Db, instance: string, now = Date.now()): Promise<string | null> {
+    const candidates = await db.selectFrom('model_evaluations').select('id').where('state', 'in', ['queued', 'running'])
       // This instance's own running ones too: it runs one at a time, so one it holds while asking is one it lost (a database error mid-run).
-      .where((eb) => eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'running'), eb.or([eb('heartbeatAt', '<', staleBefore), eb('claimedBy', '=', instance)])])]))
+      .where((eb) => eb.or([evaluationLease.free(now), eb('claimedBy', '=', instance)]))
       .orderBy('createdAt').limit(5).execute();
     for (const c of candidates) {
-      let q = db.updateTable('model_evaluations').set({ state: 'running', claimedBy: instance, heartbeatAt: now }).where('id', '=', c.id).where('state', '=', c.state);
-      q = c.state === 'running' ? q.where('heartbeatAt', '=', c.heartbeatAt) : q;
-      const result = await q.executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 1) return c.id;
+      const also = { set: { state: 'running' }, where: evaluation('state', 'in', ['queued', 'running']) };
+      if (await evaluationLease.claim(db, c.id, instance, also, now)) return c.id;
     }
     return null;
   },
 
   /** Progress of a claimed evaluation; false when it is no longer this instance's or cancelling was asked. */
-  async beat(db: Db, id: string, instance: string, done: number, now: string): Promise<boolean> {
-    const result = await db.updateTable('model_evaluations').set({ done, heartbeatAt: now })
-      .where('id', '=', id).where('claimedBy', '=', instance).where('state', '=', 'running').where('cancelRequested', '=', 0).executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  beat(db: Db, id: string, instance: string, done: number, now: string): Promise<boolean> {
+    const also = { set: { done }, where: evaluation.and([evaluation('state', '=', 'running'), evaluation('cancelRequested', '=', 0)]) };
+    return evaluationLease.renew(db, id, instance, also, Date.parse(now));
   },
 
   /** Gives a claimed evaluation back to the queue. */
   async release(db: Db, id: string, instance: string): Promise<void> {
-    await db.updateTable('model_evaluations').set({ state: 'queued', claimedBy: null, heartbeatAt: null })
-      .where('id', '=', id).where('claimedBy', '=', instance).where('state', '=', 'running').execute();
+    await evaluationLease.release(db, id, instance, { set: { state: 'queued' }, where: evaluation('state', '=', 'running') });
   },
 
   async finish(db: Db, id: string, values: Pick<ModelEvaluationsTable, 'state' | 'done' | 'accuracy' | 'macroF1' | 'error' | 'finishedAt'>): Promise<void> {

@@ -15,8 +15,6 @@ export const VARIANT_CONCURRENCY_DURING_UPLOADS = 1;
 /** Open screens hear about ready thumbnails at most this often per entry. */
 export const READY_EVENT_THROTTLE_MS = 1500;
 export const CLEANUP_EVERY_MS = 60 * 60 * 1000;
-/** How long a claim on a photo lasts: far longer than one photo takes, short enough to recover. */
-export const CLAIM_LEASE_MS = 5 * 60 * 1000;
 /** How often an instance looks for pending photos nobody holds (another instance died). */
 export const SWEEP_EVERY_MS = 30 * 1000;
 
@@ -81,7 +79,7 @@ export class PhotoRuntime {
   /** Queues pending photos that no live instance holds (after a start, or another's death). */
   async sweep(): Promise<void> {
     if (this.queue.size > 0) return;
-    for (const { id } of await photoWork.pendingIds(this.ctx.db, nowIso())) this.queue.push(id);
+    for (const { id } of await photoWork.pendingIds(this.ctx.db)) this.queue.push(id);
   }
 
   async stop(): Promise<void> {
@@ -93,8 +91,7 @@ export class PhotoRuntime {
   /** One photo, by whichever instance claims it first; a failure hands it back at once. */
   private async makeVariantsFor(imageId: string): Promise<void> {
     const { db, config } = this.ctx;
-    const now = Date.now();
-    if (!(await photoWork.claim(db, imageId, config.instanceId, new Date(now).toISOString(), new Date(now + CLAIM_LEASE_MS).toISOString()))) return;
+    if (!(await photoWork.claim(db, imageId, config.instanceId))) return;
     try {
       await this.makeClaimedVariants(imageId);
     } catch (err) {

@@ -20,7 +20,10 @@ const routes: FastifyPluginAsync = async (app) => {
   const decisions = createReviewDecisions(app.ctx, service.load);
   app.reviewGate.current = createReviewGate(app.ctx, service);
   app.addHook('onClose', async () => { app.reviewGate.current = null; });
-  scheduleJob(app, { name: 'scheduled publishing', everyMs: app.ctx.config.reviewScheduleCheckMs, runOnReady: true, run: () => publishDue(app.ctx) });
+  // One instance a check period publishes what is due; the change's state move keeps a publish single against the reviewers' own.
+  scheduleJob(app, {
+    name: 'scheduled publishing', everyMs: app.ctx.config.reviewScheduleCheckMs, runOnReady: true, onePerPeriod: true, run: () => publishDue(app.ctx),
+  });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['review'];

@@ -5,6 +5,7 @@ import type { Database } from '../../db/types.js';
 import type { AuditLogsTable } from '../../db/types/audit.js';
 import { CHAINED_FIELDS, entryHash, storedText } from './audit-hash.js';
 import { newId, nowIso } from '../support/clock.js';
+import { every } from '../background/jobs.js';
 
 export type AuditAction = HistoryAction;
 
@@ -162,13 +163,12 @@ export function startAuditSealer(db: Kysely<Database>, onError: (err: unknown) =
     soon ??= setTimeout(() => { soon = null; void run(); }, NUDGE_DELAY_MS);
   };
   nudges.add(nudge);
-  const timer = setInterval(() => void run(), everyMs);
-  timer.unref();
+  const stopTimer = every(everyMs, () => void run());
   return {
     seal: run,
     async stop() {
       nudges.delete(nudge);
-      clearInterval(timer);
+      stopTimer();
       if (soon) clearTimeout(soon);
       await running;
       await sealAuditChain(db).catch(onError);

@@ -2,9 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { MODEL_LIMITS, MODEL_TEXTS } from '../../../../common/models.js';
 import { outageOf } from '../../../platform/http/outages.js';
 import type { ModelPredictionsTable } from '../../../db/types/models.js';
+import { every } from '../../../platform/background/jobs.js';
 import type { AppContext } from '../../../platform/http/context.js';
 import { readStored } from '../../../platform/storage/stored-files.js';
-import { isoIn, nowIso } from '../../../platform/support/clock.js';
+import { nowIso } from '../../../platform/support/clock.js';
 import { photoReads } from '../../photos/repository/reads.js';
 import { modelsRepository as repo } from '../repository.js';
 import { contractOf, inputShapeOf, parseJson } from '../stored.js';
@@ -83,10 +84,9 @@ function createEvaluationRunner(ctx: AppContext) {
     let skipped = 0;
     // The heartbeat goes on its own timer, so a slow model never looks abandoned between batches.
     let lost = false;
-    const heart = setInterval(() => {
+    const stopBeating = every(MODEL_LIMITS.heartbeatMs, () => {
       void repo.beat(ctx.db, evaluationId, instance, done, nowIso()).then((mine) => { if (!mine) lost = true; }, () => undefined);
-    }, MODEL_LIMITS.heartbeatMs);
-    heart.unref();
+    });
     const flush = async (): Promise<boolean> => {
       await repo.insertPredictions(ctx.db, batch);
       done += batch.length;
@@ -146,7 +146,7 @@ function createEvaluationRunner(ctx: AppContext) {
       await finish('failed', (err as Error).message, done).catch(() => undefined);
       return 'next';
     } finally {
-      clearInterval(heart);
+      stopBeating();
       await scorer?.close();
       scorer = null;
     }
@@ -157,7 +157,7 @@ function createEvaluationRunner(ctx: AppContext) {
       again = false;
       for (;;) {
         if (closed) return;
-        const id = await repo.claim(ctx.db, ctx.config.instanceId, nowIso(), isoIn(-MODEL_LIMITS.staleAfterMs));
+        const id = await repo.claim(ctx.db, ctx.config.instanceId);
         if (!id) break;
         if ((await runOne(id)) === 'later') return;
       }
