@@ -1,8 +1,9 @@
 import type { AccountsTable, LoginChallengesTable, PasswordResetTokensTable, RecoveryFlowsTable, SecondFactorRecoveryCodesTable, SecondFactorsTable, SessionsTable, SigningKeysTable, StagedAvatarsTable, ThrottlesTable } from './types/accounts.js';
 import type { AuditChainLinksTable, AuditChainTable, AuditLogsTable, AuditPendingTable, AuditVerificationsTable, BackupRunsTable } from './types/audit.js';
+import type { PeriodSlotsTable } from './types/background.js';
 import type { CatalogDraftPhotosTable, CatalogDraftsTable, CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, RecordVersionsTable, VarietiesTable, VarietySearchGramsTable } from './types/content.js';
 import type { ModelEvaluationsTable, ModelPredictionsTable, ModelPublicationsTable, ScannerModelsTable } from './types/models.js';
-import type { LanguagesTable, TranslationStampsTable, TranslationsTable } from './types/languages.js';
+import type { CacheStampsTable, LanguagesTable, TranslationsTable } from './types/languages.js';
 import type { PendingChangesTable, ReviewPhotoHoldsTable, ReviewSettingsTable } from './types/review.js';
 import type { ScanReportCountsTable, ScanReportModelsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
 
@@ -13,6 +14,7 @@ import type { ScanReportCountsTable, ScanReportModelsTable, ScanReportsTable, Sc
 export interface Database {
   accounts: AccountsTable;
   backup_runs: BackupRunsTable;
+  period_slots: PeriodSlotsTable;
   staged_avatars: StagedAvatarsTable;
   sessions: SessionsTable;
   import_records: ImportRecordsTable;
@@ -50,5 +52,5 @@ export interface Database {
   review_photo_holds: ReviewPhotoHoldsTable;
   languages: LanguagesTable;
   translations: TranslationsTable;
-  translation_stamps: TranslationStampsTable;
+  cache_stamps: CacheStampsTable;
 }

@@ -21,8 +21,8 @@ export interface TranslationsTable {
   updatedBy: string | null;
 }
 
-export interface TranslationStampsTable {
-  collection: string;
-  lang: string;
+/** A name's stamp (migration 199): server/platform/cache/stamps.ts. */
+export interface CacheStampsTable {
+  name: string;
   stamp: string;
 }

@@ -3,6 +3,8 @@ import { TRAINING_SET } from '../../../common/catalog.js';
 import type { EvaluationSplit } from '../../../common/models.js';
 import { pixelContractSchema, thresholdsSchema, type PixelContract, type Thresholds } from '../../../common/schemas/models.js';
 import type { ScannerModelsTable } from '../../db/types/models.js';
+import { keptValues } from '../../platform/cache/kept.js';
+import { PHOTOS_STAMP, readStamps, recordsStamp, stampOfAll } from '../../platform/cache/stamps.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { trainingClasses, trainingSelection } from '../training/service.js';
 import type { RecordOption, StoredLabel } from './labels.js';
@@ -36,23 +38,13 @@ export async function photoSet(ctx: AppContext, split: EvaluationSplit, seed: st
   return { pairs, sha256: digest.digest('hex') };
 }
 
-const RECENT_MS = 15_000;
-const recent = new WeakMap<AppContext, Map<string, { at: number; sha256: Promise<string> }>>();
-
 /**
- * The digest of a split's photos as the lists show it ("on the current training set"): worked
- * out at most every few seconds, since clustering every photo on each refresh of the Models
- * screen (which refreshes with every step of a running evaluation) would hold up other requests.
- * Publishing checks the photo set afresh.
+ * The digest of a split's photos as the lists show it ("on the current training set"): kept
+ * while no photo and no disease is written, since clustering every photo on each refresh of the
+ * Models screen (which refreshes with every step of a running evaluation) would hold up other
+ * requests. Publishing checks the photo set afresh.
  */
-export function recentPhotoSetSha(ctx: AppContext, split: EvaluationSplit, seed: string): Promise<string> {
-  let byKey = recent.get(ctx);
-  if (!byKey) recent.set(ctx, (byKey = new Map()));
-  const key = `${split}:${seed}`;
-  const hit = byKey.get(key);
-  if (hit && Date.now() - hit.at < RECENT_MS) return hit.sha256;
-  const sha256 = photoSet(ctx, split, seed).then((set) => set.sha256);
-  byKey.set(key, { at: Date.now(), sha256 });
-  sha256.catch(() => byKey.delete(key));
-  return sha256;
+export async function recentPhotoSetSha(ctx: AppContext, split: EvaluationSplit, seed: string): Promise<string> {
+  const stamp = stampOfAll(await readStamps(ctx.db), [PHOTOS_STAMP, recordsStamp('rice_local_diseases')]);
+  return keptValues<string>(ctx.db, 'models/photo-set', 20).get(`${split}:${seed}`, stamp, async () => (await photoSet(ctx, split, seed)).sha256);
 }

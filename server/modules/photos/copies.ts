@@ -1,38 +1,38 @@
 import { DATASET_LIMITS, hammingDistance } from '../../../common/dataset.js';
 import type { StagedImage } from '../../../common/schemas/catalog.js';
 import type { AppContext } from '../../platform/http/context.js';
+import { keptValues } from '../../platform/cache/kept.js';
+import { PHOTOS_STAMP, readStamps, recordsStamp, stampOfAll } from '../../platform/cache/stamps.js';
 import { HashIndex } from './pixels/hash-index.js';
 import { fileUrl } from '../../platform/storage/storage.js';
 import { trainingPhotoReads as repo } from './repository/training-set.js';
 
-/** The index is read again from the database at most this often (other instances' uploads). */
-const REFRESH_MS = 15_000;
 const MAX_SHOWN = 5;
 /** Near hashes looked up per upload, nearest (then newest) first. */
 const CANDIDATES = 20;
 
-interface Cached { index: HashIndex; ids: string[]; builtAt: number }
-const caches = new WeakMap<AppContext['db'], Cached>();
+interface Indexed { index: HashIndex; ids: string[] }
 
-async function indexOf(ctx: AppContext): Promise<Cached> {
-  const cached = caches.get(ctx.db);
-  if (cached && Date.now() - cached.builtAt < REFRESH_MS) return cached;
-  const index = new HashIndex();
-  const ids: string[] = [];
-  for (const row of await repo.hashes(ctx.db)) {
-    index.add(row.phash!);
-    ids.push(row.id);
-  }
-  const fresh = { index, ids, builtAt: Date.now() };
-  caches.set(ctx.db, fresh);
-  return fresh;
+/** The index of the hashes, kept while no photo and no disease (a delete takes its photos out) is written. */
+async function indexOf(ctx: AppContext): Promise<Indexed> {
+  const stamp = stampOfAll(await readStamps(ctx.db), [PHOTOS_STAMP, recordsStamp('rice_local_diseases')]);
+  return keptValues<Indexed>(ctx.db, 'photos/copies', 1).get('', stamp, async () => {
+    const index = new HashIndex();
+    const ids: string[] = [];
+    for (const row of await repo.hashes(ctx.db)) {
+      index.add(row.phash!);
+      ids.push(row.id);
+    }
+    return { index, ids };
+  });
 }
 
 /**
  * The stored disease photos an uploaded one is a copy of: the same bytes, or a perceptual hash
  * within the near-duplicate threshold; saved photos of live diseases, and staged photos of the
  * same uploader (another's staged photos are theirs to see). Nearest first, at most five. The
- * new photo joins the index at once, so the next upload of a batch is compared with it too.
+ * new photo is stored first (its insert moves the photos' stamp), so the index holds it, and the
+ * next upload of a batch is compared with it too.
  */
 export async function similarPhotos(ctx: AppContext, photo: { id: string; sha256: string; phash: string; uploadedBy: string }): Promise<StagedImage['similar']> {
   const cache = await indexOf(ctx);
@@ -40,8 +40,6 @@ export async function similarPhotos(ctx: AppContext, photo: { id: string; sha256
   const near = cache.index.near(photo.phash, DATASET_LIMITS.nearDuplicateBits)
     .sort((a, b) => a.distance - b.distance || b.index - a.index).slice(0, CANDIDATES).map((n) => cache.ids[n.index]!);
   const exact = (await repo.withSha256(ctx.db, photo.sha256)).map((r) => r.id);
-  cache.index.add(photo.phash);
-  cache.ids.push(photo.id);
   const candidates = [...new Set([...exact, ...near])].filter((id) => id !== photo.id);
   const rows = await repo.describe(ctx.db, candidates);
   return rows

@@ -1,6 +1,8 @@
-import { TRANSLATED_FIELDS, TRANSLATED_LISTS, acceptedLanguages, chooseLanguage, parseOptionField } from '../../../common/languages.js';
+import { LANGUAGE_LIMITS, TRANSLATED_FIELDS, TRANSLATED_LISTS, acceptedLanguages, chooseLanguage, parseOptionField } from '../../../common/languages.js';
 import type { AppContext } from '../../platform/http/context.js';
-import { LANGUAGES_STAMP, translationsRepository } from '../translations/repository.js';
+import { derivedFrom, keptValues } from '../../platform/cache/kept.js';
+import { readStamps, stampOf, type Stamps } from '../../platform/cache/stamps.js';
+import { LANGUAGES_STAMP, translationStamp, translationsRepository } from '../translations/repository.js';
 
 type Values = Record<string, unknown>;
 export type FieldLanguages = Record<string, string | string[]>;
@@ -8,23 +10,14 @@ type Texts = Map<string, Map<string, string>>;
 type OptionList = (typeof TRANSLATED_LISTS)[keyof typeof TRANSLATED_LISTS][number];
 
 /**
- * What the public API reads in a language, kept per process: the languages in use and each
- * collection's texts per language, each with the stamp it was read at. Every translation or
- * language write moves its stamp in the write's transaction, so one read of the (small) stamps
- * table a request tells what is still current: never an older text than the database has.
+ * What the public API reads in a language is kept (platform/cache/kept.ts): the languages in use
+ * and each collection's texts per language, each at the stamp of its translations. Every
+ * translation or language write moves its stamp in the write's transaction, so one read of the
+ * (small) stamps table a request tells what is still current: never an older text than the database has.
  */
-interface Kept { languages: { stamp: string; codes: string[] } | null; texts: Map<string, { stamp: string; texts: Texts }> }
-const kept = new WeakMap<AppContext['db'], Kept>();
-/** The option lists' texts read for a maintenance stamp, by list: made once per read (a new read is a new Texts). */
-const optionMaps = new WeakMap<Texts, Map<string, Map<string, string>>>();
-
-function keptOf(ctx: AppContext): Kept {
-  let mine = kept.get(ctx.db);
-  if (!mine) { mine = { languages: null, texts: new Map() }; kept.set(ctx.db, mine); }
-  return mine;
-}
-
-const stampKey = (collection: string, lang: string) => `${collection}\u0000${lang}`;
+const keptLanguages = (ctx: AppContext) => keptValues<string[]>(ctx.db, 'public/languages', 1);
+const TEXTS_KEPT = Object.keys(TRANSLATED_FIELDS).length * LANGUAGE_LIMITS.maxLanguages;
+const keptTexts = (ctx: AppContext) => keptValues<Texts>(ctx.db, 'public/texts', TEXTS_KEPT);
 
 /**
  * Answers records in one language, field by field: a translation where there is one (a stale
@@ -41,23 +34,17 @@ export interface Localizer {
   options<T extends Record<string, string[]>>(lists: T): Promise<T & { fieldLanguages: Partial<Record<OptionList, string[]>> }>;
 }
 
-function localizer(ctx: AppContext, stamps: Map<string, string>, lang: string): Localizer {
-  const mine = keptOf(ctx);
-  async function textsOf(collection: string): Promise<Texts> {
-    const key = stampKey(collection, lang);
-    const stamp = stamps.get(key) ?? '';
-    const hit = mine.texts.get(key);
-    if (hit && hit.stamp === stamp) return hit.texts;
-    const texts = await translationsRepository.textsOfCollection(ctx.db, collection, lang);
-    mine.texts.set(key, { stamp, texts });
-    return texts;
+function localizer(ctx: AppContext, stamps: Stamps, lang: string): Localizer {
+  const kept = keptTexts(ctx);
+  function textsOf(collection: string): Promise<Texts> {
+    const name = translationStamp(collection, lang);
+    return kept.get(name, stampOf(stamps, name), () => translationsRepository.textsOfCollection(ctx.db, collection, lang));
   }
   /** Each option list's translated values (list → English → text), built once per maintenance stamp. */
   async function optionValues() {
     const texts = await textsOf('maintenance');
-    let byList = optionMaps.get(texts);
-    if (!byList) {
-      byList = new Map();
+    const byList = derivedFrom(texts, 'option values', () => {
+      const byList = new Map<string, Map<string, string>>();
       for (const doc of texts.values()) {
         for (const [field, text] of doc) {
           const key = parseOptionField(field);
@@ -67,8 +54,8 @@ function localizer(ctx: AppContext, stamps: Map<string, string>, lang: string): 
           values.set(key.value, text);
         }
       }
-      optionMaps.set(texts, byList);
-    }
+      return byList;
+    });
     const none = new Map<string, string>();
     return (list: string, english: readonly unknown[]): { values: string[]; langs: string[] | null } => {
       const translated = byList.get(list) ?? none;
@@ -142,14 +129,9 @@ function localizer(ctx: AppContext, stamps: Map<string, string>, lang: string): 
 export async function requestedLanguage(ctx: AppContext, lang: string | undefined, acceptLanguage: string | undefined): Promise<Localizer | null> {
   const asked = lang ? [lang] : acceptedLanguages(acceptLanguage);
   if (asked.length === 0) return null;
-  const stamps = new Map((await translationsRepository.stamps(ctx.db)).map((s) => [stampKey(s.collection, s.lang), s.stamp]));
-  const mine = keptOf(ctx);
-  const stamp = stamps.get(stampKey(LANGUAGES_STAMP, '')) ?? '';
-  let inUse = mine.languages;
-  if (inUse?.stamp !== stamp) {
-    inUse = { stamp, codes: (await translationsRepository.languages(ctx.db)).filter((l) => Number(l.enabled) === 1).map((l) => l.code) };
-    mine.languages = inUse;
-  }
-  const code = chooseLanguage(asked, inUse.codes);
+  const stamps = await readStamps(ctx.db);
+  const inUse = await keptLanguages(ctx).get('', stampOf(stamps, translationStamp(LANGUAGES_STAMP, '')), async () =>
+    (await translationsRepository.languages(ctx.db)).filter((l) => Number(l.enabled) === 1).map((l) => l.code));
+  const code = chooseLanguage(asked, inUse);
   return code ? localizer(ctx, stamps, code) : null;
 }

@@ -2,12 +2,15 @@ import type { Kysely, Transaction } from 'kysely';
 import { chunks, containsInsensitive } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import type { TranslationsTable } from '../../db/types/languages.js';
+import { moveStamps } from '../../platform/cache/stamps.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type TranslationRow = TranslationsTable;
 
 /** The stamp (collection, with lang '') that every change to the languages moves. */
 export const LANGUAGES_STAMP = 'languages';
+/** The name of a collection's stamp in a language (platform/cache/stamps.ts). */
+export const translationStamp = (collection: string, lang: string): string => `translations/${collection}/${lang}`;
 
 /** The languages and translations tables: the only module that names them. */
 export const translationsRepository = {
@@ -40,15 +43,7 @@ export const translationsRepository = {
   },
 
   /** A collection's translations in a language changed: its stamp moves (in the write's transaction). */
-  async stamp(trx: Db, collection: string, langs: readonly string[], stamp: string): Promise<void> {
-    for (const lang of new Set(langs)) {
-      await trx.insertInto('translation_stamps').values({ collection, lang, stamp })
-        .onConflict((oc) => oc.columns(['collection', 'lang']).doUpdateSet({ stamp })).execute();
-    }
-  },
-
-  /** Every stamp: a row per collection and language written to, and one for the languages. */
-  stamps: (db: Db) => db.selectFrom('translation_stamps').select(['collection', 'lang', 'stamp']).execute(),
+  stamp: (trx: Db, collection: string, langs: readonly string[]): Promise<void> => moveStamps(trx, langs.map((lang) => translationStamp(collection, lang))),
 
   /** Every text of a collection in one language: recordId → field → text. */
   async textsOfCollection(db: Db, collection: string, lang: string): Promise<Map<string, Map<string, string>>> {

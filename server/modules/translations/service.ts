@@ -4,7 +4,7 @@ import {
 import type { Completeness, Language, RecordTranslations, TranslationStatusList } from '../../../common/schemas/languages.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail, invalid } from '../../platform/http/errors.js';
-import { newId, nowIso } from '../../platform/support/clock.js';
+import { nowIso } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
 import { translatedCollection, translatedCollections } from './adapters.js';
@@ -44,7 +44,7 @@ export function createTranslationsService(ctx: AppContext) {
         if (all.length >= LANGUAGE_LIMITS.maxLanguages) invalid({ code: LANGUAGE_TEXTS.errors.tooMany });
         const now = nowIso();
         await repo.insertLanguage(trx, { code, name: input.name.trim(), enabled: 1, createdAt: now, updatedAt: now, updatedBy: actor.id });
-        await repo.stamp(trx, LANGUAGES_STAMP, [''], newId());
+        await repo.stamp(trx, LANGUAGES_STAMP, ['']);
         await cmd.audit({ action: 'CREATE', collection: 'languages', documentId: code, documentName: input.name.trim(), description: `Added the language ${input.name.trim()} (${code})`, changes: { before: null, after: { code, name: input.name.trim(), enabled: true } } });
         cmd.publish({ topic: LANGUAGES_TOPIC, id: code, op: 'create' });
       });
@@ -56,7 +56,7 @@ export function createTranslationsService(ctx: AppContext) {
         const before = await repo.findLanguage(trx, code);
         if (!before) fail('NOT_FOUND', LANGUAGE_TEXTS.errors.unknownLanguage);
         await repo.updateLanguage(trx, code, { name: input.name.trim(), enabled: input.enabled ? 1 : 0, updatedAt: nowIso(), updatedBy: actor.id });
-        await repo.stamp(trx, LANGUAGES_STAMP, [''], newId());
+        await repo.stamp(trx, LANGUAGES_STAMP, ['']);
         // Taken in or out of use: phones asking in it get every record again.
         if ((Number(before.enabled) === 1) !== input.enabled) await touchUsers(trx, cmd, translatedCollections(ctx), 'all', nowIso());
         await cmd.audit({

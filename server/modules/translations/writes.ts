@@ -5,7 +5,7 @@ import { LANGUAGE_TEXTS, translationKeyLabel, translationLimit, type TranslatedC
 import { can, type Role } from '../../../common/permissions.js';
 import type { Database } from '../../db/types.js';
 import { fail, invalid } from '../../platform/http/errors.js';
-import { newId, nowIso } from '../../platform/support/clock.js';
+import { nowIso } from '../../platform/support/clock.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import type { Command } from '../../platform/writes/command.js';
 import { recordVersions } from '../versions/record.js';
@@ -50,7 +50,7 @@ export async function writeTranslations(
   // The rows first, in a few statements: a record whose search reads its translations then takes them in.
   await repo.put(trx, planned.flatMap((p) => p.puts));
   await repo.remove(trx, planned.flatMap((p) => p.removes.map((field) => ({ collection, recordId: p.change.recordId, field, lang: p.change.lang }))));
-  await repo.stamp(trx, collection, planned.map((p) => p.change.lang), newId());
+  await repo.stamp(trx, collection, planned.map((p) => p.change.lang));
   for (const { change, source } of planned) {
     const moved = await part.touch(trx, change.recordId, change.version ?? source.version, now, cmd);
     if (moved === 0) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: source.version });
@@ -142,7 +142,7 @@ export async function restoreTranslations(
     rows.push({ collection, recordId, field, lang, text, sourceText: source, sourceHash: sourceHash(source), updatedAt: now, updatedBy: actorId });
   }
   await repo.replaceOfRecord(trx, collection, recordId, rows);
-  await repo.stamp(trx, collection, [...before.map((r) => r.lang), ...rows.map((r) => r.lang)], newId());
+  await repo.stamp(trx, collection, [...before.map((r) => r.lang), ...rows.map((r) => r.lang)]);
 }
 
 /** The collections whose records show an option document's values. */

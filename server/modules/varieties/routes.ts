@@ -4,12 +4,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   varietyIdParamsSchema, varietyInputSchema, varietyListQuerySchema, varietyListSchema, varietySchema, varietyUpdateSchema,
-  type VarietyList,
 } from '../../../common/schemas/varieties.js';
 import {
   exportQuerySchema, importOnErrorsSchema, importPreviewSchema, importReportSchema,
 } from '../../../common/schemas/spreadsheets.js';
 import { SPREADSHEET_LIMITS } from '../../../common/spreadsheets.js';
+import { derivedFrom } from '../../platform/cache/kept.js';
 import { authorize, requireAuth } from '../../platform/http/policy.js';
 import { sendSheet } from '../../platform/spreadsheets/sheet-writer.js';
 import { removeStaleUploads, withUploadedTable } from '../../platform/spreadsheets/upload.js';
@@ -60,17 +60,12 @@ const routes: FastifyPluginAsync = async (app) => {
   }, async (request, reply) => sendSheet(reply, varietySheet(app.ctx, request.query.format, request.query.search)));
 
   // A cached page is the same object until the next write: its JSON is made once, too.
-  const json = new WeakMap<VarietyList, string>();
   r.get('/api/varieties', {
     config: { access: 'content.view' },
     schema: { tags, summary: 'Live varieties, searched and paged (20 a page)', querystring: varietyListQuerySchema, response: { 200: varietyListSchema } },
   }, async (request, reply) => {
     const list = await service.list(request.query.search, request.query.page);
-    let body = json.get(list);
-    if (body === undefined) {
-      body = JSON.stringify(varietyListSchema.parse(list));
-      json.set(list, body);
-    }
+    const body = derivedFrom(list, 'json', () => JSON.stringify(varietyListSchema.parse(list)));
     return reply.type('application/json; charset=utf-8').send(body as never);
   });
 

@@ -15,6 +15,7 @@ import { presentVariety } from './presenter.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
 import { RESYNC_EVENT } from '../../platform/writes/events.js';
 import { VarietySearchCache } from './search/cache.js';
+import { perDatabase } from '../../platform/cache/kept.js';
 import { varietySearch, type SearchPage } from './search/search.js';
 import { pageCount, shownPage } from '../../platform/http/pages.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
@@ -35,16 +36,10 @@ function cacheSize(): number {
  * tests), listening to the live events once while any of them is open.
  */
 interface SharedCache { cache: VarietySearchCache; users: number; unsubscribe: (() => void) | null }
-const caches = new WeakMap<AppContext['db'], SharedCache>();
 const eventKey = (op: string, id: string | null | undefined) => `${op}:${id ?? ''}`;
 
 function acquireCache(ctx: AppContext): { cache: VarietySearchCache; release(): void } {
-  let shared = caches.get(ctx.db);
-  if (!shared) {
-    shared = { cache: new VarietySearchCache(ctx.db, cacheSize()), users: 0, unsubscribe: null };
-    caches.set(ctx.db, shared);
-  }
-  const s = shared;
+  const s = perDatabase<SharedCache>(ctx.db, 'varieties/search', () => ({ cache: new VarietySearchCache(ctx.db, cacheSize()), users: 0, unsubscribe: null }));
   if (s.users === 0) {
     // Writes of other server instances (PostgreSQL LISTEN/NOTIFY) and of other modules (import).
     // A resync (the bus reconnected and may have missed events) drops everything too.
