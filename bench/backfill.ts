@@ -31,7 +31,7 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
     }
     const timed = async () => {
       const started = performance.now();
-      const written = await backfillFirstVersions(ctx.db);
+      const written = await backfillFirstVersions(ctx);
       return { written, s: (performance.now() - started) / 1000 };
     };
     const first = await timed();

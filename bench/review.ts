@@ -74,7 +74,7 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
     // A disease with PHOTOS photos, review on for diseases; each round the author edits it and the reviewer approves.
     const id = 'bench-disease';
     const photoIds = await storeBenchDisease(ctx.db, id, PHOTOS);
-    await backfillFirstVersions(ctx.db);
+    await backfillFirstVersions(ctx);
     await app.inject({ method: 'PUT', url: '/api/review/settings/rice_local_diseases', headers: { cookie: reviewerCookie }, payload: { enabled: true } });
     const publishMs: number[] = [];
     const submitMs: number[] = [];

@@ -40,7 +40,7 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
     await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);
     const id = 'bench-disease';
     const photoIds = await storeBenchDisease(ctx.db, id, PHOTOS);
-    await backfillFirstVersions(ctx.db);
+    await backfillFirstVersions(ctx);
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: USER.username, password: USER.password } });
     const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     const base = `/api/rice_diseases/${id}`;

@@ -1,4 +1,4 @@
-import { CATALOG_LABELS } from './catalog-texts.js';
+import { CATALOG_TRANSLATED_FIELDS, catalogLabels } from './catalog-fields.js';
 import { LIMITS } from './limits.js';
 import { MAINTENANCE, MAINTENANCE_LIMITS } from './maintenance.js';
 import { VARIETIES } from './varieties.js';
@@ -53,10 +53,7 @@ export function acceptedLanguages(header: string | undefined): string[] {
 export const TRANSLATED_COLLECTIONS = ['rice_local_pests', 'rice_local_diseases', 'rice_seed_varieties', 'maintenance'] as const;
 export type TranslatedCollection = (typeof TRANSLATED_COLLECTIONS)[number];
 
-const catalogFields = {
-  name: CATALOG_LABELS.name, description: CATALOG_LABELS.description, cause: CATALOG_LABELS.cause,
-  symptoms: CATALOG_LABELS.symptoms, treatments: CATALOG_LABELS.treatments,
-};
+const catalogFields = catalogLabels(CATALOG_TRANSLATED_FIELDS);
 
 /**
  * A record's translated fields with their labels. Variety names, release names, codes and

@@ -1,4 +1,5 @@
-import { CATALOG_LABELS } from './catalog-texts.js';
+import { CATALOG_KINDS } from './catalog.js';
+import { catalogFieldsOf, catalogLabels } from './catalog-fields.js';
 import { MAINTENANCE } from './maintenance.js';
 import { VARIETIES } from './varieties.js';
 import { translationKeyLabel } from './languages.js';
@@ -37,19 +38,10 @@ export const VERSION_FIELDS: Record<VersionCollection, Readonly<Record<string, s
     environment: VARIETIES.view.environment,
     recommendedInTarlac: VARIETIES.columns.recommendedInTarlac,
   },
-  rice_local_pests: catalogFields(false),
-  rice_local_diseases: catalogFields(true),
+  rice_local_pests: catalogLabels(catalogFieldsOf(CATALOG_KINDS.pest)),
+  rice_local_diseases: catalogLabels(catalogFieldsOf(CATALOG_KINDS.disease)),
   maintenance: Object.fromEntries(Object.entries(MAINTENANCE.lists).map(([key, list]) => [key, list.title])),
 };
-
-function catalogFields(disease: boolean): Record<string, string> {
-  const l = CATALOG_LABELS;
-  return {
-    name: l.name, scientificName: l.scientificName, localName: l.localName,
-    ...(disease ? { affectedParts: l.affectedParts, isTrainingClass: l.trainingClassBadge } : {}),
-    description: l.description, cause: l.cause, symptoms: l.symptoms, treatments: l.treatments,
-  };
-}
 
 /** What a version changed from the one before it, kept with the version so the list never reads snapshots. */
 export interface VersionSummary {

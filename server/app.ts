@@ -20,7 +20,8 @@ import type { Config } from './config.js';
 import { createDb } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
-import { COLLECTION_ADAPTERS, MODULE_ROUTES } from './modules/index.js';
+import { COLLECTION_ADAPTERS } from './modules/collections.js';
+import { MODULE_ROUTES } from './modules/index.js';
 import { ensureMaintenanceDefaults } from './modules/maintenance/option-lists.js';
 import { backfillFirstVersions } from './modules/versions/current.js';
 import type { AppContext } from './platform/http/context.js';
@@ -63,7 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const db = options.db ?? createDb(config);
   await migrateToLatest(db);
   await ensureMaintenanceDefaults(db);
-  await backfillFirstVersions(db);
+  await backfillFirstVersions({ db, collections: COLLECTION_ADAPTERS });
   const events: EventBus = config.databaseUrl
     ? new PostgresEventBus(
       config.databaseUrl,

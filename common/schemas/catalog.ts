@@ -1,6 +1,7 @@
 import { z } from './zod.js';
 import { LIMITS } from '../limits.js';
 import type { CatalogKind } from '../catalog.js';
+import { CATALOG_FIELD_KEYS, CATALOG_FIELDS, type CatalogField } from '../catalog-fields.js';
 import { UPLOAD_TEXTS } from '../catalog-texts.js';
 
 /**
@@ -9,21 +10,31 @@ import { UPLOAD_TEXTS } from '../catalog-texts.js';
  */
 const optionalText = (max: number = LIMITS.maxTextLength) => z.string().trim().max(max).default('');
 
+/** Each type of field's rule (common/catalog-fields.ts says which type each field is). */
+const FIELD_RULES = {
+  name: (kind: CatalogKind) => z.string({ error: kind.texts.nameRequired }).trim().min(1, kind.texts.nameRequired).max(LIMITS.maxShortTextLength),
+  shortText: () => optionalText(LIMITS.maxShortTextLength),
+  longText: () => optionalText(),
+  /** Diseases only (ignored for pests): values of the managed Affected Parts list. */
+  parts: () => z.array(z.string().trim().min(1).max(200)).max(50).default([]),
+  /** Diseases only, set by super admins: a scanner class that is not a disease. */
+  trainingFlag: () => z.boolean().default(false),
+};
+
+/** What the API sends of each type of field. */
+const FIELD_VALUES = { name: z.string(), shortText: z.string(), longText: z.string(), parts: z.array(z.string()), trainingFlag: z.boolean() };
+
+type FieldType<K extends CatalogField> = (typeof CATALOG_FIELDS)[K]['type'];
+
 function fieldsShape(kind: CatalogKind) {
-  return {
-    name: z.string({ error: kind.texts.nameRequired }).trim().min(1, kind.texts.nameRequired).max(LIMITS.maxShortTextLength),
-    scientificName: optionalText(LIMITS.maxShortTextLength),
-    localName: optionalText(LIMITS.maxShortTextLength),
-    /** Diseases only (ignored for pests): values of the managed Affected Parts list. */
-    affectedParts: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
-    /** Diseases only, set by super admins: a scanner class that is not a disease. */
-    isTrainingClass: z.boolean().default(false),
-    description: optionalText(),
-    cause: optionalText(),
-    symptoms: optionalText(),
-    treatments: optionalText(),
+  return Object.fromEntries(CATALOG_FIELD_KEYS.map((k) => [k, FIELD_RULES[CATALOG_FIELDS[k].type](kind)])) as {
+    [K in CatalogField]: ReturnType<(typeof FIELD_RULES)[FieldType<K>]>;
   };
 }
+
+const fieldValues = Object.fromEntries(CATALOG_FIELD_KEYS.map((k) => [k, FIELD_VALUES[CATALOG_FIELDS[k].type]])) as {
+  [K in CatalogField]: (typeof FIELD_VALUES)[FieldType<K>];
+};
 
 const imageId = z.string().min(1).max(64);
 const unique = (ids: string[]) => new Set(ids).size === ids.length;
@@ -79,15 +90,7 @@ export type CatalogImage = z.infer<typeof catalogImageSchema>;
 
 export const catalogEntrySchema = z.object({
   id: z.string(),
-  name: z.string(),
-  scientificName: z.string(),
-  localName: z.string(),
-  affectedParts: z.array(z.string()),
-  isTrainingClass: z.boolean(),
-  description: z.string(),
-  cause: z.string(),
-  symptoms: z.string(),
-  treatments: z.string(),
+  ...fieldValues,
   mainImageUrl: z.string().nullable(),
   /** The first image's thumbnail and status, for the card (a placeholder until ready). */
   mainThumbUrl: z.string().nullable(),

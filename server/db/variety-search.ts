@@ -33,9 +33,11 @@ const DISORDER_REBUILD = 200;
  */
 export async function tidyVarietySearch(db: Kysely<Database>): Promise<void> {
   if (isPostgres(db)) return;
-  await db.transaction().execute(async (trx) => {
+  const tidy = async (trx: Kysely<Database>) => {
     const { rows: [row] } = await sql<{ n: number }>`select count(*) as n from variety_search_disorder`.execute(trx);
     if (Number(row?.n ?? 0) > DISORDER_REBUILD) await rebuildVarietySearchOrder(trx);
     else await sql`insert into variety_search (variety_search) values ('optimize')`.execute(trx);
-  });
+  };
+  // An import published by a review runs in the publish's transaction: the tidying joins it.
+  await (db.isTransaction ? tidy(db) : db.transaction().execute(tidy));
 }

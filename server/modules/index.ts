@@ -1,19 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { CollectionAdapters } from '../platform/http/context.js';
-import catalogTranslated from './catalog/translated.js';
-import maintenanceTranslated from './maintenance/translated.js';
-import { reviewedRegistry } from './review/adapters.js';
-import { translatedRegistry } from './translations/adapters.js';
-import catalogReviewed from './catalog/reviewed.js';
-import datasetReviewed from './dataset/reviewed.js';
-import maintenanceReviewed from './maintenance/reviewed.js';
-import publicApiReviewed from './public/reviewed.js';
-import translationsReviewed from './translations/reviewed.js';
-import trashReviewed from './trash/reviewed.js';
-import varietiesReviewed from './varieties/reviewed.js';
-import versionsReviewed from './versions/reviewed.js';
-
-import varietiesTranslated from './varieties/translated.js';
 import accounts from './accounts/routes.js';
 import auditTrail from './audit-trail/routes.js';
 import auth from './auth/routes.js';
@@ -75,21 +60,3 @@ export const MODULE_ROUTES: readonly FastifyPluginAsync[] = [
   versions,
 ];
 
-/**
- * The collections' adapters, listed by import and handed to the hubs as ctx.collections: each
- * module's translated.ts to translations, each reviewed.ts to review. A collection that is
- * translated or reviewed adds its line here.
- */
-export const COLLECTION_ADAPTERS: CollectionAdapters = {
-  translated: translatedRegistry([...catalogTranslated, ...maintenanceTranslated, ...varietiesTranslated]),
-  reviewed: reviewedRegistry([
-    ...catalogReviewed,
-    ...datasetReviewed,
-    ...maintenanceReviewed,
-    ...publicApiReviewed,
-    ...translationsReviewed,
-    ...trashReviewed,
-    ...varietiesReviewed,
-    ...versionsReviewed,
-  ]),
-};

@@ -128,16 +128,16 @@ describe('variety versions', () => {
 
   it('gives records from before versions were kept a first version from their current state', async () => {
     const id = await makeVarietyUsing(t.ctx, { season: ['Dry'], plantingMethod: 'Transplanting' });
-    expect(await backfillFirstVersions(t.ctx.db)).toBeGreaterThanOrEqual(1);
+    expect(await backfillFirstVersions(t.ctx)).toBeGreaterThanOrEqual(1);
     const list = await versionsOf('/api/varieties', id);
     expect(list.items).toHaveLength(1);
     expect(list.items[0]).toMatchObject({ number: 1, actorName: null, summary: { kind: 'first' } });
-    expect(await backfillFirstVersions(t.ctx.db)).toBe(0);
+    expect(await backfillFirstVersions(t.ctx)).toBe(0);
   });
 
   it('backfills in batches: records with and without versions mixed across the batches\' edges each end with one first version', async () => {
     const earlier = await Promise.all(Array.from({ length: 6 }, () => makeVarietyUsing(t.ctx)));
-    expect(await backfillFirstVersions(t.ctx.db, 2)).toBeGreaterThanOrEqual(6);
+    expect(await backfillFirstVersions(t.ctx, 2)).toBeGreaterThanOrEqual(6);
     // Ids whose order differs by engine and collation (case, punctuation, digits, accents), and a
     // version left by a record no longer stored, in among them.
     const run = Date.now().toString(36);
@@ -146,9 +146,9 @@ describe('variety versions', () => {
       id: `gone-${run}`, collection: 'rice_seed_varieties', documentId: `a-b-${run}`, number: 1, recordVersion: 1, auditId: null, actorId: null, actorName: null,
       createdAt: new Date().toISOString(), snapshot: '{}', summary: '{}',
     }).execute();
-    expect(await backfillFirstVersions(t.ctx.db, 2)).toBe(6);
+    expect(await backfillFirstVersions(t.ctx, 2)).toBe(6);
     for (const id of [...earlier, ...later]) expect((await versionsOf('/api/varieties', id)).items).toHaveLength(1);
-    expect(await backfillFirstVersions(t.ctx.db, 2)).toBe(0);
+    expect(await backfillFirstVersions(t.ctx, 2)).toBe(0);
   });
 });
 

@@ -1,3 +1,4 @@
+import { CATALOG_FIELDS, catalogFieldsOf, type CatalogField, type CatalogFieldType, type CatalogTextField } from '../../../common/catalog-fields.js';
 import type { CatalogKind } from '../../../common/catalog.js';
 import { CATALOG_LABELS } from '../../../common/catalog-texts.js';
 import { csvTimestamp } from '../../../common/history-csv.js';
@@ -10,19 +11,23 @@ import { catalogRepository, type CatalogRow } from './repository.js';
 type Entry = CatalogRow & { imageCount: number };
 const BATCH = 500;
 
+/** How each type of field reads in a cell. */
+const CELL: Record<CatalogFieldType, (e: Entry, key: CatalogField) => string | number | null> = {
+  name: (e) => e.name,
+  shortText: (e, key) => e[key as CatalogTextField],
+  longText: (e, key) => e[key as CatalogTextField],
+  parts: (e) => parseList(e.affectedParts).join(LIST_SEPARATOR),
+  trainingFlag: (e) => (Number(e.isTrainingClass) ? EXPORT_TEXTS.yes : EXPORT_TEXTS.no),
+};
+
 /** A kind's columns: the dialog's fields (affected parts and the training flag where the kind has them), photo count, dates. */
 function columnsOf(kind: CatalogKind): Array<SheetColumn<Entry>> {
   const L = CATALOG_LABELS;
   return [
-    { header: L.name, value: (e) => e.name, width: 28 },
-    { header: L.scientificName, value: (e) => e.scientificName, width: 28 },
-    { header: L.localName, value: (e) => e.localName, width: 20 },
-    ...(kind.affectedParts ? [{ header: L.affectedParts, value: (e: Entry) => parseList(e.affectedParts).join(LIST_SEPARATOR), width: 20 }] : []),
-    ...(kind.trainingClasses ? [{ header: L.trainingClassBadge, value: (e: Entry) => (Number(e.isTrainingClass) ? EXPORT_TEXTS.yes : EXPORT_TEXTS.no), width: 14 }] : []),
-    { header: L.description, value: (e) => e.description, width: 40 },
-    { header: L.cause, value: (e) => e.cause, width: 40 },
-    { header: L.symptoms, value: (e) => e.symptoms, width: 40 },
-    { header: L.treatments, value: (e) => e.treatments, width: 40 },
+    ...catalogFieldsOf(kind).map((key): SheetColumn<Entry> => {
+      const { label, type, width } = CATALOG_FIELDS[key];
+      return { header: label, value: (e) => CELL[type](e, key), width };
+    }),
     { header: L.images, value: (e) => e.imageCount, width: 10 },
     { header: L.createdDate, value: (e) => csvTimestamp(e.createdAt), width: 20 },
     { header: L.lastUpdated, value: (e) => (e.updatedAt ? csvTimestamp(e.updatedAt) : null), width: 20 },

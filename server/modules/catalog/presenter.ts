@@ -1,3 +1,4 @@
+import { CATALOG_FIELD_KEYS, CATALOG_FIELDS, type CatalogField, type CatalogFieldType, type CatalogTextField } from '../../../common/catalog-fields.js';
 import type { CatalogEntry, CatalogEntryDetail, CatalogImage } from '../../../common/schemas/catalog.js';
 import type { Snapshot } from '../versions/snapshots.js';
 import { fileUrl } from '../../platform/storage/storage.js';
@@ -38,18 +39,26 @@ export function parseList(text: string | null | undefined): string[] {
   }
 }
 
+type EntryFields = Pick<CatalogRow, CatalogField>;
+
+/** Each type of field as stored (lists parsed, the flag a boolean); the API sends an empty text as ''. */
+const STORED: Record<CatalogFieldType, (row: EntryFields, key: CatalogField) => unknown> = {
+  name: (row) => row.name,
+  shortText: (row, key) => row[key],
+  longText: (row, key) => row[key],
+  parts: (row) => parseList(row.affectedParts),
+  trainingFlag: (row) => Number(row.isTrainingClass) === 1,
+};
+
+const fieldsOf = (row: EntryFields, emptyText: '' | null) => Object.fromEntries(CATALOG_FIELD_KEYS.map((key) => {
+  const value = STORED[CATALOG_FIELDS[key].type](row, key);
+  return [key, value ?? emptyText];
+}));
+
 function fields(row: CatalogRow) {
   return {
     id: row.id,
-    name: row.name,
-    scientificName: row.scientificName ?? '',
-    localName: row.localName ?? '',
-    affectedParts: parseList(row.affectedParts),
-    isTrainingClass: Number(row.isTrainingClass) === 1,
-    description: row.description ?? '',
-    cause: row.cause ?? '',
-    symptoms: row.symptoms ?? '',
-    treatments: row.treatments ?? '',
+    ...(fieldsOf(row, '') as Pick<CatalogEntry, CatalogField>),
     mainImageUrl: row.mainImageUrl,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -81,21 +90,9 @@ export function presentDetail(row: CatalogRow, images: CatalogImageRow[]): Catal
   };
 }
 
-type EntryFields = Pick<CatalogRow, 'name' | 'scientificName' | 'localName' | 'affectedParts' | 'isTrainingClass' | 'description' | 'cause' | 'symptoms' | 'treatments'>;
-
 /** An entry's own fields as stored values (lists parsed, the flag a boolean): audit entries and versions. */
 export function entryFields(row: EntryFields) {
-  return {
-    name: row.name,
-    scientificName: row.scientificName,
-    localName: row.localName,
-    affectedParts: parseList(row.affectedParts),
-    isTrainingClass: Number(row.isTrainingClass) === 1,
-    description: row.description,
-    cause: row.cause,
-    symptoms: row.symptoms,
-    treatments: row.treatments,
-  };
+  return fieldsOf(row, null) as { name: string; affectedParts: string[]; isTrainingClass: boolean } & Record<CatalogTextField, string | null>;
 }
 
 /** The audit 'changes' snapshot: the entry's fields and its image count (not 2000 URLs). */

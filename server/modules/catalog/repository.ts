@@ -1,3 +1,4 @@
+import { CATALOG_SEARCHED_FIELDS } from '../../../common/catalog-fields.js';
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { CatalogCollection, CatalogTable } from '../../db/types/content.js';
@@ -28,10 +29,7 @@ function searched(db: Db, collection: CatalogCollection, search: string | undefi
   const term = search?.trim();
   if (!term) return base;
   return base.where((eb) => eb.or([
-    containsInsensitive(db, eb.ref(`${t}.name`), term),
-    containsInsensitive(db, eb.ref(`${t}.scientificName`), term),
-    containsInsensitive(db, eb.ref(`${t}.localName`), term),
-    containsInsensitive(db, eb.ref(`${t}.description`), term),
+    ...CATALOG_SEARCHED_FIELDS.map((key) => containsInsensitive(db, eb.ref(`${t}.${key as 'name'}`), term)),
     eb(`${t}.id`, 'in', translationsRepository.matching(db, collection, term)),
   ]));
 }

@@ -1,3 +1,4 @@
+import { CATALOG_FIELD_KEYS } from '../../../common/catalog-fields.js';
 import type { FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
@@ -5,8 +6,8 @@ import type { Actor } from '../../platform/writes/audit.js';
 import { draftsRepository } from '../drafts/repository.js';
 import { versionsRepository } from '../versions/repository.js';
 import { parseSnapshot } from '../versions/snapshots.js';
-import versioned from './versioned.js';
-import { CATALOG_KIND_LIST, type CatalogKind } from '../../../common/catalog.js';
+import { catalogVersioned } from './versioned.js';
+import type { CatalogKind } from '../../../common/catalog.js';
 import { can } from '../../../common/permissions.js';
 import type { CatalogCreateInput, CatalogUpdateInput } from '../../../common/schemas/catalog.js';
 import type { AppContext } from '../../platform/http/context.js';
@@ -14,13 +15,12 @@ import { fail } from '../../platform/http/errors.js';
 import type { ReviewChange, ReviewedAction, ReviewedPart, ReviewProposal } from '../../platform/writes/review-gate.js';
 import { catalogSnapshot } from './presenter.js';
 import { catalogRepository } from './repository.js';
-import { createCatalogService } from './service.js';
+import { createCatalogService, storedFields } from './service.js';
 
 interface SaveInput { id: string | null; body: CatalogCreateInput | CatalogUpdateInput; canSetTrainingClass: boolean }
 
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
-const EDITED = ['name', 'scientificName', 'localName', 'affectedParts', 'isTrainingClass', 'description', 'cause', 'symptoms', 'treatments'] as const;
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? '') === JSON.stringify(b ?? '');
 
 /**
@@ -30,7 +30,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? '') === JSON.string
  */
 async function rebaseEdit(ctx: AppContext, kind: CatalogKind, change: ReviewChange): Promise<ReviewProposal> {
   const { id, body, canSetTrainingClass } = change.input as SaveInput & { id: string };
-  const adapter = versioned.find((v) => v.collection === kind.collection)!;
+  const adapter = catalogVersioned(kind);
   const now = (await adapter.current(ctx.db, [id])).get(id);
   const live = await catalogRepository.findLive(ctx.db, kind.collection, id);
   if (!now || !live) fail('NOT_FOUND');
@@ -38,7 +38,7 @@ async function rebaseEdit(ctx: AppContext, kind: CatalogKind, change: ReviewChan
   const base = baseRow ? parseSnapshot(baseRow.snapshot) : null;
   const merged: Record<string, unknown> = { ...body };
   if (base) {
-    for (const key of EDITED) if (same(body[key], base.fields[key])) merged[key] = now.snapshot.fields[key] ?? (typeof body[key] === 'string' ? '' : body[key]);
+    for (const key of CATALOG_FIELD_KEYS) if (same(body[key], base.fields[key])) merged[key] = now.snapshot.fields[key] ?? (typeof body[key] === 'string' ? '' : body[key]);
     if (same(body.imageIds, base.photos ?? [])) merged.imageIds = now.snapshot.photos ?? [];
   }
   const next = { ...(merged as unknown as CatalogUpdateInput), version: Number(live.version) };
@@ -46,16 +46,14 @@ async function rebaseEdit(ctx: AppContext, kind: CatalogKind, change: ReviewChan
 }
 
 /** A pest's or disease's add, edit and delete as pending changes, published through the catalog service. */
-function reviewed(kind: CatalogKind): ReviewedPart {
+export function catalogReviewed(kind: CatalogKind): ReviewedPart {
   const { collection } = kind;
   /** The state a save proposes: the fields as the service would store them, the photo ids in order. */
   const proposedSave = async (_ctx: AppContext, change: ReviewChange) => {
     const { body } = change.input as SaveInput;
-    const orNull = (v: string) => (v === '' ? null : v.trim());
     return catalogSnapshot({
-      name: body.name, scientificName: orNull(body.scientificName), localName: orNull(body.localName),
+      ...storedFields(body),
       affectedParts: JSON.stringify(kind.affectedParts ? body.affectedParts : []), isTrainingClass: kind.trainingClasses && body.isTrainingClass ? 1 : 0,
-      description: orNull(body.description), cause: orNull(body.cause), symptoms: orNull(body.symptoms), treatments: orNull(body.treatments),
     }, body.imageIds);
   };
 
@@ -100,5 +98,3 @@ function reviewed(kind: CatalogKind): ReviewedPart {
     },
   };
 }
-
-export default CATALOG_KIND_LIST.map(reviewed);

@@ -1,3 +1,4 @@
+import { CATALOG_TEXT_FIELDS, type CatalogTextField } from '../../../common/catalog-fields.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { CatalogKind } from '../../../common/catalog.js';
 import { CATALOG_LABELS } from '../../../common/catalog-texts.js';
@@ -20,18 +21,10 @@ import { draftsRepository } from '../drafts/repository.js';
 import { restoreTranslations } from '../translations/writes.js';
 import { catalogSnapshot } from './presenter.js';
 
-/** Text fields are stored trimmed; an empty optional field is stored as null. */
-function storedFields(input: CatalogCreateInput | CatalogUpdateInput) {
-  const orNull = (v: string) => (v === '' ? null : v);
-  return {
-    name: input.name,
-    scientificName: orNull(input.scientificName),
-    localName: orNull(input.localName),
-    description: orNull(input.description),
-    cause: orNull(input.cause),
-    symptoms: orNull(input.symptoms),
-    treatments: orNull(input.treatments),
-  };
+/** Text fields are stored trimmed (the schema trims them); an empty optional text is stored as null. */
+export function storedFields(input: Pick<CatalogCreateInput, 'name' | CatalogTextField>): { name: string } & Record<CatalogTextField, string | null> {
+  const texts = Object.fromEntries(CATALOG_TEXT_FIELDS.map((k) => [k, input[k].trim() === '' ? null : input[k].trim()])) as Record<CatalogTextField, string | null>;
+  return { name: input.name, ...texts };
 }
 
 /** Who is saving: only holders of trainingData.export (super admins) may set the training-class flag. */

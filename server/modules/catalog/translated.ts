@@ -1,14 +1,14 @@
-import { CATALOG_KIND_LIST, type CatalogKind } from '../../../common/catalog.js';
+import type { CatalogKind } from '../../../common/catalog.js';
 import { TRANSLATED_FIELDS } from '../../../common/languages.js';
 import type { SourceRecord, TranslatedPart } from '../translations/adapters.js';
 import { catalogRepository } from './repository.js';
-import versioned from './versioned.js';
+import { catalogVersioned } from './versioned.js';
 
 /** A pest's or disease's farmer-facing English (name, description, cause, symptoms, treatments) for translators. */
-function translated(kind: CatalogKind): TranslatedPart {
+export function catalogTranslated(kind: CatalogKind): TranslatedPart {
   const { collection } = kind;
   const fields = Object.keys(TRANSLATED_FIELDS[collection]);
-  const adapter = versioned.find((v) => v.collection === collection)!;
+  const adapter = catalogVersioned(kind);
   return {
     collection,
     async sources(db, ids) {
@@ -32,5 +32,3 @@ function translated(kind: CatalogKind): TranslatedPart {
     },
   };
 }
-
-export default CATALOG_KIND_LIST.map(translated);

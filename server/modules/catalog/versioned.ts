@@ -1,4 +1,5 @@
-import { CATALOG_KIND_LIST, type CatalogKind } from '../../../common/catalog.js';
+import { CATALOG_TEXT_FIELDS } from '../../../common/catalog-fields.js';
+import type { CatalogKind } from '../../../common/catalog.js';
 import { can } from '../../../common/permissions.js';
 import { catalogUpdateSchema } from '../../../common/schemas/catalog.js';
 import { VERSION_TEXTS } from '../../../common/versions.js';
@@ -12,7 +13,7 @@ import { translationsRepository } from '../translations/repository.js';
 import { createCatalogService } from './service.js';
 
 /** A pest or disease as versions sees it: its fields and photo ids in order; restored through the catalog service. */
-function versioned(kind: CatalogKind): VersionedCollection {
+export function catalogVersioned(kind: CatalogKind): VersionedCollection {
   const { collection } = kind;
   return {
     collection,
@@ -26,10 +27,7 @@ function versioned(kind: CatalogKind): VersionedCollection {
       }]));
     },
 
-    restorer(ctx) {
-      const service = createCatalogService(ctx, kind);
-      return {
-        async restore(request: RestoreRequest): Promise<number> {
+    async restore(ctx, request: RestoreRequest): Promise<number> {
           const { id, input, role } = request;
           const values = candidate(collection, request);
           const photos = request.snapshot.photos ?? [];
@@ -37,7 +35,7 @@ function versioned(kind: CatalogKind): VersionedCollection {
           const stored = await photoReads.storedOfEntry(ctx.db, id, photos, { withRemoved: can(role, 'trainingData.export') });
           const imageIds = photos.filter((p) => stored.has(p));
           const parsed = catalogUpdateSchema(kind).safeParse({
-            ...withEmptyText(values, ['scientificName', 'localName', 'description', 'cause', 'symptoms', 'treatments']), imageIds, version: input.version,
+            ...withEmptyText(values, CATALOG_TEXT_FIELDS), imageIds, version: input.version,
           });
           const errors = parsed.success ? {} : issuesByField(parsed.error.issues);
           const choices: Record<string, string[]> = {};
@@ -48,12 +46,8 @@ function versioned(kind: CatalogKind): VersionedCollection {
             if (gone[0] !== undefined) { errors.affectedParts = VERSION_TEXTS.optionGone(gone[0]); choices.affectedParts = allowed; }
           }
           if (!parsed.success || Object.keys(errors).length > 0) refuse(errors, choices);
-          await service.update(id, parsed.data, request.actor, { canSetTrainingClass: can(role, 'trainingData.export'), canRestoreRemoved: can(role, 'trainingData.export'), restoredFrom: request.number, ...(request.snapshot.translations ? { translations: request.snapshot.translations } : {}) });
+          await createCatalogService(ctx, kind).update(id, parsed.data, request.actor, { canSetTrainingClass: can(role, 'trainingData.export'), canRestoreRemoved: can(role, 'trainingData.export'), restoredFrom: request.number, ...(request.snapshot.translations ? { translations: request.snapshot.translations } : {}) });
           return photos.length - imageIds.length;
-        },
-      };
     },
   };
 }
-
-export default CATALOG_KIND_LIST.map(versioned);

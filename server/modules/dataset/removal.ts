@@ -56,7 +56,7 @@ export function createPhotoRemoval(ctx: AppContext) {
           action: 'UPDATE', collection: COLLECTION, documentId: diseaseId, documentName: disease.name,
           description: T.audit.removed(disease.name), details: { imageId, removedFromPosition: photo.position },
         });
-        await recordCurrentVersion(trx, COLLECTION, diseaseId, auditId, actor);
+        await recordCurrentVersion(ctx, trx, COLLECTION, diseaseId, auditId, actor);
         cmd.publish({ topic: COLLECTION, id: diseaseId, op: 'update' });
       });
     },
@@ -74,7 +74,7 @@ export function createPhotoRemoval(ctx: AppContext) {
           action: 'RESTORE', collection: COLLECTION, documentId: diseaseId, documentName: disease.name,
           description: T.audit.putBack(disease.name), details: { imageId },
         });
-        await recordCurrentVersion(trx, COLLECTION, diseaseId, auditId, actor);
+        await recordCurrentVersion(ctx, trx, COLLECTION, diseaseId, auditId, actor);
         cmd.publish({ topic: COLLECTION, id: diseaseId, op: 'update' });
       });
     },

@@ -3,7 +3,7 @@ import { PHOTO_REMOVAL_TEXTS } from '../../../common/dataset.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';
 import type { ReviewChange, ReviewedAction, ReviewedPart } from '../../platform/writes/review-gate.js';
-import versioned from '../catalog/versioned.js';
+import { versionedCollection } from '../versions/adapters.js';
 import { createPhotoRemoval } from './removal.js';
 
 const COLLECTION = 'rice_local_diseases' as const;
@@ -13,7 +13,7 @@ interface PhotoInput { diseaseId: string; imageId: string }
 /** The disease as published now, with its photo list changed as the change would change it. */
 async function proposedPhotos(ctx: AppContext, change: ReviewChange, photos: (now: string[], imageId: string) => string[]) {
   const { diseaseId, imageId } = change.input as PhotoInput;
-  const adapter = versioned.find((v) => v.collection === COLLECTION)!;
+  const adapter = versionedCollection(ctx, COLLECTION);
   const now = (await adapter.current(ctx.db, [diseaseId])).get(diseaseId);
   if (!now) fail('NOT_FOUND');
   return { ...now.snapshot, photos: photos(now.snapshot.photos ?? [], imageId) };

@@ -21,7 +21,7 @@ function changeOf(request: FastifyRequest) {
  * add, remove or save proposes the document's lists after it, and is published by Save Changes
  * at the version it was based on. The security questions reach no farmer: never reviewed.
  */
-const optionLists: ReviewedPart = {
+export const optionListsReviewed: ReviewedPart = {
   collection: 'maintenance',
   actions: {
     save: {
@@ -50,5 +50,3 @@ const optionLists: ReviewedPart = {
     },
   },
 };
-
-export default [optionLists];

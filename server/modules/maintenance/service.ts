@@ -6,11 +6,10 @@ import {
 } from '../../../common/schemas/maintenance.js';
 import type { Database } from '../../db/types.js';
 import type { Actor } from '../../platform/writes/audit.js';
-import { runCommand } from '../../platform/writes/command.js';
+import { runCommand, type CommandDeps } from '../../platform/writes/command.js';
 import { nowIso } from '../../platform/support/clock.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail, invalid } from '../../platform/http/errors.js';
-import type { EventBus } from '../../platform/writes/events.js';
 import { defaultsFor, effectiveLists, pick, present, stringList, yearsThroughOf } from './lists.js';
 import { ensureYearRollover } from './option-lists.js';
 import { maintenanceRepository, type MaintenanceRow } from './repository.js';
@@ -57,7 +56,7 @@ interface WriteResult {
  * the live event after commit. A concurrent writer makes it retry on the newer document.
  */
 async function mutate(
-  db: Kysely<Database>, events: EventBus | null, parts: TranslatedParts, actor: Actor | null, docId: MaintenanceDocId,
+  deps: CommandDeps, parts: TranslatedParts, actor: Actor | null, docId: MaintenanceDocId,
   compute: (lists: Record<ListKey, string[]>, row: MaintenanceRow) => Change | null,
   restore?: Restore,
 ): Promise<WriteResult> {
@@ -65,7 +64,7 @@ async function mutate(
   for (let attempt = 0; attempt < 5; attempt += 1) {
     let outcome;
     try {
-      outcome = await runCommand({ db, events }, actor, async (trx, cmd) => {
+      outcome = await runCommand(deps, actor, async (trx, cmd) => {
         const row = await load(trx, docId);
         const year = currentReleaseYear();
         const before = effectiveLists(docId, row.data, year);
@@ -166,7 +165,7 @@ function requireList(docId: MaintenanceDocId, list: ListKey): void {
 }
 
 /** File maintenance (super admin): read, count, add, remove, save. */
-export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events' | 'collections'>) {
+export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events' | 'collections' | 'within'>) {
   const { db, events } = ctx;
   return {
     async document(docId: MaintenanceDocId): Promise<MaintenanceDocument> {
@@ -204,13 +203,13 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events' |
       const value = rawValue.trim();
       const problem = optionValueProblem(list, value);
       if (problem) invalid({ value: problem });
-      return mutate(db, events, translatedCollections(ctx), actor, docId, adding(list, value));
+      return mutate(ctx, translatedCollections(ctx), actor, docId, adding(list, value));
     },
 
     /** Subtracts one option from a list; removing one that is already gone changes nothing. */
     remove(actor: Actor, docId: MaintenanceDocId, list: ListKey, value: string): Promise<WriteResult> {
       requireList(docId, list);
-      return mutate(db, events, translatedCollections(ctx), actor, docId, removing(list, value));
+      return mutate(ctx, translatedCollections(ctx), actor, docId, removing(list, value));
     },
 
     /**
@@ -239,7 +238,7 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events' |
 
     /** Save Changes: whole lists, trimmed and deduplicated, at the version the page edited. */
     save(actor: Actor, docId: MaintenanceDocId, input: SaveListsInput, restore?: Restore): Promise<WriteResult> {
-      return mutate(db, events, translatedCollections(ctx), actor, docId, saving(docId, input), restore);
+      return mutate(ctx, translatedCollections(ctx), actor, docId, saving(docId, input), restore);
     },
   };
 }

@@ -4,7 +4,7 @@ import { currentReleaseYear, type ListKey, type MaintenanceDocId } from '../../.
 import type { SourceRecord, TranslatedPart } from '../translations/adapters.js';
 import { effectiveLists } from './lists.js';
 import { maintenanceRepository } from './repository.js';
-import versioned from './versioned.js';
+import { optionListsVersioned } from './versioned.js';
 
 const DOCS = Object.keys(TRANSLATED_LISTS) as TranslatedListDoc[];
 
@@ -12,7 +12,7 @@ const DOCS = Object.keys(TRANSLATED_LISTS) as TranslatedListDoc[];
  * The option values the farmer app shows (seasons, environments, planting methods, affected
  * parts), each its own translated field `<list>:<value>` of its document.
  */
-const optionLists: TranslatedPart = {
+export const optionListsTranslated: TranslatedPart = {
   collection: 'maintenance',
   async sources(db, ids) {
     const out = new Map<string, SourceRecord>();
@@ -34,8 +34,6 @@ const optionLists: TranslatedPart = {
     return changed;
   },
   async snapshots(db, ids) {
-    return new Map([...await versioned[0]!.current(db, ids)].map(([id, state]) => [id, state.snapshot]));
+    return new Map([...await optionListsVersioned.current(db, ids)].map(([id, state]) => [id, state.snapshot]));
   },
 };
-
-export default [optionLists];

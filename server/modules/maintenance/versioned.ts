@@ -9,7 +9,7 @@ import { translationsRepository } from '../translations/repository.js';
 import { createMaintenanceService } from './service.js';
 
 /** An option-list document as versions sees it: its lists as users see them; restored through File Maintenance's save. */
-const optionLists: VersionedCollection = {
+export const optionListsVersioned: VersionedCollection = {
   collection: 'maintenance',
 
   async current(db, ids) {
@@ -25,10 +25,7 @@ const optionLists: VersionedCollection = {
     return out;
   },
 
-  restorer(ctx) {
-    const service = createMaintenanceService(ctx);
-    return {
-      async restore(request: RestoreRequest): Promise<number> {
+  async restore(ctx, request: RestoreRequest): Promise<number> {
         const docId = maintenanceDocIdSchema.parse(request.id);
         const values = candidate('maintenance', request);
         const lists: SaveListsInput['lists'] = {};
@@ -36,11 +33,7 @@ const optionLists: VersionedCollection = {
           const list = values[key];
           if (Array.isArray(list)) lists[key as ListKey] = list.map(String);
         }
-        await service.save(request.actor, docId, { version: request.input.version, lists }, { from: request.number, ...(request.snapshot.translations ? { translations: request.snapshot.translations } : {}) });
+        await createMaintenanceService(ctx).save(request.actor, docId, { version: request.input.version, lists }, { from: request.number, ...(request.snapshot.translations ? { translations: request.snapshot.translations } : {}) });
         return 0;
-      },
-    };
   },
 };
-
-export default [optionLists];

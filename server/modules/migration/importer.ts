@@ -90,7 +90,7 @@ export async function importFirestoreCollections(ctx: AppContext, collections: E
   // Chained now, not by a running server's sealer: the import may run with no server.
   if (!dryRun) await sealAuditChain(ctx.db);
   // Imported records start their versions from what was imported.
-  if (!dryRun) await backfillFirstVersions(ctx.db);
+  if (!dryRun) await backfillFirstVersions(ctx);
   if (!dryRun) await tidyVarietySearch(ctx.db);
   return report;
 }

@@ -4,7 +4,7 @@ import type { AppContext } from '../../platform/http/context.js';
 import { AppError, fail } from '../../platform/http/errors.js';
 import { nowIso } from '../../platform/support/clock.js';
 import { SYSTEM_ACTOR, writeAudit, type Actor } from '../../platform/writes/audit.js';
-import { runCommand, withinNextCommand } from '../../platform/writes/command.js';
+import { inCommand, runCommand } from '../../platform/writes/command.js';
 import { reviewedAction } from './adapters.js';
 import { notifyAuthor } from './notify.js';
 import { changeOf, collectionLabel } from './presenter.js';
@@ -46,15 +46,16 @@ export async function publishChange(ctx: AppContext, row: ChangeRow, options: Pu
   const change = changeOf(row);
   const adapter = reviewedAction(ctx, change.collection, change.action);
   const [{ actor: author, role: authorRole }, published, proposed] = await Promise.all([
-    authorOf(ctx, row), publishedState(ctx.db, change), isFileAction(change.action) ? null : adapter.proposed(ctx, change),
+    authorOf(ctx, row), publishedState(ctx, ctx.db, change), isFileAction(change.action) ? null : adapter.proposed(ctx, change),
   ]);
   const { publisher } = options;
   const label = collectionLabel(change.collection);
   const now = nowIso();
   const entry = { collection: change.collection, documentId: change.recordId, documentName: row.recordName };
-  let created: string | void = undefined;
+  let created: string | void;
   try {
-    const ran = await withinNextCommand(async (trx, cmd) => {
+    // One command, by the author: the change's move and its entries, then the collection's own save in it.
+    created = await runCommand(ctx, author, async (trx, cmd) => {
       const moved = await repo.transition(trx, row.id, options.from, {
         state: 'published', publishedAt: now, publishedBy: publisher.id, publishError: null, scheduledAt: null,
         ...(options.approve ? { reviewerId: publisher.id, reviewedAt: now, comment: options.approve.comment } : {}),
@@ -75,8 +76,8 @@ export async function publishChange(ctx: AppContext, row: ChangeRow, options: Pu
         details: { changeId: row.id, author: author.fullname, reviewAction: change.action, ...(options.breakGlassReason ? { breakGlassReason: options.breakGlassReason } : {}) },
       });
       cmd.publish({ topic: REVIEW_TOPIC, id: row.id, op: 'update' });
-    }, async () => { created = await adapter.apply(ctx, change, author, authorRole); });
-    if (!ran) throw new Error(`publishing ${change.action} of ${change.collection} ran no command`);
+      return adapter.apply(inCommand(ctx, { trx, cmd }), change, author, authorRole);
+    });
   } catch (err) {
     if (err instanceof ChangeMoved) fail('CONFLICT', REVIEW_TEXTS.errors.moved, undefined, { changeId: row.id, moved: true });
     if (err instanceof AppError && err.code === 'VERSION_CONFLICT') fail('CONFLICT', REVIEW_TEXTS.errors.baseMoved, undefined, { changeId: row.id, rebase: true });

@@ -51,7 +51,7 @@ export function createReviewService(ctx: AppContext) {
   async function prepare(item: ReviewSubmission) {
     const draft = { id: newId(), collection: item.collection, action: item.action, recordId: item.proposal.recordId, baseVersion: item.proposal.baseVersion, input: item.proposal.input };
     const adapter = reviewedAction(ctx, item.collection, item.action);
-    const [published, proposed] = await Promise.all([publishedState(db, draft), isFileAction(item.action) ? null : adapter.proposed(ctx, draft)]);
+    const [published, proposed] = await Promise.all([publishedState(ctx, db, draft), isFileAction(item.action) ? null : adapter.proposed(ctx, draft)]);
     return { item, draft, adapter, published, proposed };
   }
 
@@ -201,7 +201,7 @@ export function createReviewService(ctx: AppContext) {
       const change = changeOf(row);
       const adapter = reviewedAction(ctx, change.collection, change.action);
       const rows = adapter.rows?.(change);
-      const [published, proposed] = await Promise.all([publishedState(db, change), isFileAction(change.action) ? null : adapter.proposed(ctx, change)]);
+      const [published, proposed] = await Promise.all([publishedState(ctx, db, change), isFileAction(change.action) ? null : adapter.proposed(ctx, change)]);
       const comparison = isFileAction(change.action) ? null : await versions.compareStates(change.collection, change.recordId, published?.snapshot ?? null, proposed);
       const preview = reviewedCollections(ctx).get(change.collection)?.preview;
       const previews = preview && !isFileAction(change.action)

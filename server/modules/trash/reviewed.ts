@@ -29,7 +29,7 @@ function reviewed(collection: Trashed): ReviewedPart {
         },
         apply: (ctx, change, author) => createTrashService(ctx).restore(collection, change.recordId!, author),
         async proposed(ctx, change) {
-          const adapter = await versionedCollection(collection);
+          const adapter = versionedCollection(ctx, collection);
           const state = (await adapter.current(ctx.db, [change.recordId!])).get(change.recordId!);
           return state?.snapshot ?? null;
         },

@@ -10,7 +10,7 @@ import type { ReviewChange, ReviewedAction, ReviewedPart, ReviewProposal } from 
 import { normalize } from './fields.js';
 import { createVarietyImport, mappingOf, type Read } from './import.js';
 import { varietiesRepository } from './repository.js';
-import versioned from './versioned.js';
+import { varietiesVersioned } from './versioned.js';
 import { versionsRepository } from '../versions/repository.js';
 import { parseSnapshot } from '../versions/snapshots.js';
 import { createVarietiesService } from './service.js';
@@ -48,7 +48,7 @@ async function rebaseEdit(ctx: AppContext, change: ReviewChange): Promise<Review
   const { id, body } = change.input as SaveInput & { id: string };
   const live = await varietiesRepository.findLive(ctx.db, id);
   if (!live) fail('NOT_FOUND');
-  const now = (await versioned[0]!.current(ctx.db, [id])).get(id)!.snapshot.fields;
+  const now = (await varietiesVersioned.current(ctx.db, [id])).get(id)!.snapshot.fields;
   const baseRow = change.baseVersion === null ? undefined : await versionsRepository.atRecordVersion(ctx.db, COLLECTION, id, change.baseVersion);
   const base = baseRow ? parseSnapshot(baseRow.snapshot).fields : null;
   const proposed = normalize(body) as Record<string, unknown>;
@@ -78,7 +78,7 @@ const save = (isCreate: boolean): ReviewedAction => ({
 });
 
 /** Varieties' add, edit, delete and spreadsheet import as pending changes, published through their own services. */
-const varieties: ReviewedPart = {
+export const varietiesReviewed: ReviewedPart = {
   collection: COLLECTION,
   actions: {
     create: save(true),
@@ -115,5 +115,3 @@ const varieties: ReviewedPart = {
     },
   },
 };
-
-export default [varieties];

@@ -1,12 +1,12 @@
 import { VARIETY_TOPIC } from '../../../common/varieties.js';
 import type { TranslatedPart } from '../translations/adapters.js';
 import { varietiesRepository } from './repository.js';
-import versioned from './versioned.js';
+import { varietiesVersioned } from './versioned.js';
 
 const COLLECTION = 'rice_seed_varieties';
 
 /** A variety's farmer-facing English that is translated: its location (names and codes stay as they are). */
-const varieties: TranslatedPart = {
+export const varietiesTranslated: TranslatedPart = {
   collection: COLLECTION,
   async sources(db, ids) {
     const rows = await varietiesRepository.withLocation(db, ids);
@@ -24,8 +24,6 @@ const varieties: TranslatedPart = {
     cmd.publish({ topic: VARIETY_TOPIC, op: 'import' });
   },
   async snapshots(db, ids) {
-    return new Map([...await versioned[0]!.current(db, ids)].map(([id, state]) => [id, state.snapshot]));
+    return new Map([...await varietiesVersioned.current(db, ids)].map(([id, state]) => [id, state.snapshot]));
   },
 };
-
-export default [varieties];

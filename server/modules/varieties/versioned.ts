@@ -11,7 +11,7 @@ import { createVarietiesService } from './service.js';
 const COLLECTION = 'rice_seed_varieties';
 
 /** Varieties as versions sees them: snapshots of the stored rows, restores through the varieties service. */
-const varieties: VersionedCollection = {
+export const varietiesVersioned: VersionedCollection = {
   collection: COLLECTION,
 
   async current(db, ids) {
@@ -20,11 +20,10 @@ const varieties: VersionedCollection = {
     return new Map(rows.map((row) => [row.id, { snapshot: { ...varietySnapshot(row), translations: translations.get(row.id) ?? {} }, recordVersion: Number(row.version) }]));
   },
 
-  restorer(ctx) {
+  /** Values gone from their option lists are named, with the current choices. */
+  async restore(ctx, request: RestoreRequest): Promise<number> {
     const service = createVarietiesService(ctx);
-    return {
-      /** Values gone from their option lists are named, with the current choices. */
-      async restore(request: RestoreRequest): Promise<number> {
+    try {
         const { id, input } = request;
         const values = candidate(COLLECTION, request);
         const parsed = varietyInputSchema.safeParse(withEmptyText(values, ['releaseName', 'yearRelease', 'breedingCode', 'breederOrigin', 'location', 'plantingMethod']));
@@ -46,10 +45,8 @@ const varieties: VersionedCollection = {
         }
         await service.update(id, parsed.data, input.version, request.actor, { from: request.number, ...(request.snapshot.translations ? { translations: request.snapshot.translations } : {}) });
         return 0;
-      },
-      close: () => service.close(),
-    };
+    } finally {
+      service.close();
+    }
   },
 };
-
-export default [varieties];

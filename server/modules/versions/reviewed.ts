@@ -42,18 +42,13 @@ function reviewed(collection: VersionCollection): ReviewedPart {
           if (current !== body.version) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: current });
           const input: RestoreInput = { id, number, replacements: body.replacements };
           const state = await versionState(ctx, input);
-          const now = (await (await versionedCollection(collection)).current(ctx.db, [id])).get(id)?.snapshot.fields ?? state.fields;
+          const now = (await versionedCollection(ctx, collection).current(ctx.db, [id])).get(id)?.snapshot.fields ?? state.fields;
           const name = collection === 'maintenance' ? MAINTENANCE.audit.names[maintenanceDocIdSchema.parse(id)] : String(now.name ?? now.varietyName ?? id);
           return { recordId: id, recordName: name, baseVersion: body.version, input, photoIds: [] };
         },
         async apply(ctx, change: ReviewChange, author, role) {
           const { id, number, replacements } = change.input as RestoreInput;
-          const restorer = createVersionRestore(ctx);
-          try {
-            await restorer.restore(collection, id, number, { version: change.baseVersion ?? 0, replacements }, author, role);
-          } finally {
-            await restorer.close();
-          }
+          await createVersionRestore(ctx).restore(collection, id, number, { version: change.baseVersion ?? 0, replacements }, author, role);
         },
         proposed: (ctx, change) => versionState(ctx, change.input as RestoreInput),
       },

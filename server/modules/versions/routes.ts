@@ -26,7 +26,6 @@ const ACCESS: Record<VersionCollection, { read: Access; restore: Access }> = {
 const routes: FastifyPluginAsync = async (app) => {
   const versions = createVersionsService(app.ctx);
   const restorer = createVersionRestore(app.ctx);
-  app.addHook('onClose', async () => restorer.close());
   scheduleJob(app, { name: 'version retention', everyMs: DAY_MS, runOnReady: true, run: () => pruneVersions(app.ctx, app.ctx.config.versionRetention) });
 
   const r = app.withTypeProvider<ZodTypeProvider>();

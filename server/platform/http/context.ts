@@ -9,6 +9,7 @@ import type { Access, Role } from '../../../common/permissions.js';
 import type { SessionUser } from '../../../common/schemas/auth.js';
 import type { AccountRow } from '../identity/session-user.js';
 import type { Actor } from '../writes/audit.js';
+import type { CommandScope } from '../writes/command.js';
 
 /**
  * The collections' adapters the hubs work through, listed by import in server/app.ts. Each hub
@@ -29,6 +30,8 @@ export interface AppContext {
   /** The collections' adapters for the hubs (translations, …), listed in server/app.ts. */
   collections: CollectionAdapters;
   log: FastifyBaseLogger;
+  /** The command this context's writes join (writes/command.ts inCommand); unset, each write opens its own. */
+  within?: CommandScope;
 }
 
 export interface AuthContext {

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { appendAuditRows, auditRow, writeAudit, type Actor, type AuditEntry } from './audit.js';
@@ -21,30 +20,28 @@ export interface Command {
   endSessions(accountId: string, reason: EndReason, exceptSessionId?: string): Promise<string[]>;
 }
 
-type CommandHook = (trx: Transaction<Database>, cmd: Command) => Promise<void>;
-const nextCommandHook = new AsyncLocalStorage<{ hook: CommandHook; ran: boolean; closed: boolean }>();
-
-/**
- * Runs `fn`; the first command it starts also runs `hook` in its transaction, before its own
- * work: a claim and an audit entry that must commit or roll back with that command's writes
- * (a pending change published through its collection's own service). Returns whether a command
- * ran the hook and committed.
- */
-export async function withinNextCommand(hook: CommandHook, fn: () => Promise<void>): Promise<boolean> {
-  const slot = { hook, ran: false, closed: false };
-  try {
-    await nextCommandHook.run(slot, fn);
-    return slot.ran;
-  } finally {
-    // Work `fn` started that outlives it never runs the hook.
-    slot.closed = true;
-  }
+/** An open command: its transaction and what its work is given. */
+export interface CommandScope {
+  trx: Transaction<Database>;
+  cmd: Command;
 }
 
 export interface CommandDeps {
   db: Kysely<Database>;
   /** null where no one listens (the create-admin command, the start-up defaults). */
   events: EventBus | null;
+  /** Set by inCommand: the open command this context's writes join instead of starting their own. */
+  within?: CommandScope;
+}
+
+/**
+ * The context a collection's service is given to save inside a command its caller opened (a
+ * publish, a version restore): its reads go through that command's transaction, and its
+ * runCommand runs its work there, so the caller's writes and the service's commit or roll back
+ * together.
+ */
+export function inCommand<C extends CommandDeps>(ctx: C, scope: CommandScope): C {
+  return { ...ctx, db: scope.trx, within: scope };
 }
 
 /**
@@ -58,9 +55,7 @@ export async function runCommand<T>(
   actor: Actor | null,
   work: (trx: Transaction<Database>, cmd: Command) => Promise<T>,
 ): Promise<T> {
-  const slot = nextCommandHook.getStore();
-  const hook = slot && !slot.ran && !slot.closed ? slot.hook : null;
-  if (hook) slot!.ran = true;
+  if (deps.within) return work(deps.within.trx, deps.within.cmd);
   const after: Array<() => void | Promise<void>> = [];
   const undo: Array<() => Promise<void>> = [];
   let audited = 0;
@@ -98,8 +93,7 @@ export async function runCommand<T>(
         return ids;
       },
     };
-    if (!hook) return work(trx, cmd);
-    return hook(trx, cmd).then(() => work(trx, cmd));
+    return work(trx, cmd);
   });
   let result: T;
   try {
@@ -107,7 +101,6 @@ export async function runCommand<T>(
   } catch (err) {
     // Each undo step reports its own failure; the caller gets the command's error.
     for (const step of undo.reverse()) await step().catch(() => undefined);
-    if (hook && slot) slot.ran = false;
     throw err;
   }
   for (const step of after) await step();

@@ -72,8 +72,9 @@ export interface ReviewedAction {
   propose?(ctx: AppContext, request: FastifyRequest, auth: AuthContext, own: (recordId: string) => Promise<ReviewChange | null>): Promise<ReviewProposal | null>;
   /**
    * Publishes the change through the collection's own service, as its author: its checks, its
-   * 409 when the record moved from the base version, its audit entry and version. The review
-   * module's claim joins that service's transaction (command.ts withinNextCommand).
+   * 409 when the record moved from the base version, its audit entry and version. `ctx` is the
+   * publisher's open command (command.ts inCommand): the service's save runs in it, with the
+   * change's move to published.
    */
   apply(ctx: AppContext, change: ReviewChange, author: Actor, authorRole: Role): Promise<string | void>;
   /**
