@@ -53,9 +53,13 @@ const SYNTAX_BANS = {
     selector: 'CallExpression[callee.name=/^set(Interval|Timeout)$/]',
     message: 'Schedule background work with scheduleJob (server/platform/background/jobs.ts), not a timer in a routes file.',
   }],
+  interval: [{
+    selector: 'CallExpression[callee.name="setInterval"]',
+    message: 'Repeat work with every() or scheduleJob (server/platform/background/jobs.ts), the one repeating timer.',
+  }],
 };
 /** What every server file keeps unless a block below names it exempt. */
-const SERVER_BANS = ['query', 'transaction', 'rawSql', 'computedImport'];
+const SERVER_BANS = ['query', 'transaction', 'rawSql', 'computedImport', 'interval'];
 /** One whole `no-restricted-syntax` setting from ban names ('off' when none is left). */
 const syntaxBans = (names) => (names.length === 0 ? 'off' : ['error', ...names.flatMap((name) => SYNTAX_BANS[name])]);
 /** Every server ban but the named ones. */
@@ -201,10 +205,11 @@ export default tseslint.config(
   { files: ['server/platform/writes/command.ts'], rules: { 'no-restricted-syntax': serverBansExcept('transaction') } },
   // The database itself: connection, dialect helpers (inSnapshot: a read in one snapshot), bulk
   // loads, the search index's upkeep, migrations (the schema as it was then).
-  { files: ['server/db/**/*.ts'], rules: { 'no-restricted-syntax': serverBansExcept(...SERVER_BANS) } },
-  // The command line's verbs (server/cli.ts), and the one hub still finding its adapters by
-  // folder: versions (its callers pass a database, not the context the registry reaches them in).
+  { files: ['server/db/**/*.ts'], rules: { 'no-restricted-syntax': serverBansExcept('query', 'transaction', 'rawSql', 'computedImport') } },
+  // The command line's verbs (server/cli.ts), each loaded when it is asked for.
   { files: ['server/cli.ts'], rules: { 'no-restricted-syntax': serverBansExcept('computedImport') } },
+  // The one repeating timer.
+  { files: ['server/platform/background/jobs.ts'], rules: { 'no-restricted-syntax': serverBansExcept('interval') } },
   // One home for photos: only its module and the migrations name the photo table.
   {
     files: ['server/**/*.ts'],

@@ -12,6 +12,7 @@ const QUERY = 'Queries live in a repository.ts';
 const RAW_SQL = 'Raw SQL (sql`...`) lives in a repository';
 const RAW_SQL_CALL = 'Raw SQL (sql.raw, sql.ref, sql.join, sql.lit...) lives in a repository';
 const TIMER = 'Schedule background work with scheduleJob';
+const INTERVAL = 'Repeat work with every() or scheduleJob';
 const COMPUTED_IMPORT = 'Import a module by its name';
 const OTHER_ROUTES = "A module never imports another module's routes";
 const PLATFORM_IMPORTS_MODULE = 'Platform code never imports a module';
@@ -51,6 +52,10 @@ const timer = `export function start(): void {
   setInterval(() => undefined, 1000);
 }
 `;
+const timeout = `export function later(): void {
+  setTimeout(() => undefined, 1000);
+}
+`;
 /** Uses the imports without a query, a transaction or raw SQL. */
 const noSql = `export type Db = Kysely<Database>;
 export const tag = sql;
@@ -85,14 +90,21 @@ describe('server syntax bans (no-restricted-syntax)', () => {
     await expectFlagged('server/modules/example/routes.ts', file(timer, transaction, query, rawSql), TIMER, TRANSACTION, QUERY, RAW_SQL, RAW_SQL_CALL);
   });
 
+  it('refuses a repeating timer anywhere in the server but the one in platform/background/jobs.ts', async () => {
+    for (const at of ['server/modules/example/service.ts', 'server/modules/events/routes.ts', 'server/platform/writes/example.ts', 'server/db/example.ts']) {
+      await expectFlagged(at, file(noSql, timer), INTERVAL);
+    }
+    expect(await lint('server/platform/background/jobs.ts', file(noSql, timer))).toEqual([]);
+  });
+
   it('lets the named places do what they are for', async () => {
     expect(await lint('server/modules/example/repository.ts', file(query, rawSql))).toEqual([]);
     expect(await lint('server/modules/example/repository/part.ts', file(query, rawSql))).toEqual([]);
     expect(await lint('server/db/example.ts', file(query, rawSql, transaction))).toEqual([]);
     expect(await lint('server/platform/writes/command.ts', file(noSql, transaction))).toEqual([]);
     expect(await lint('server/platform/writes/audit.ts', file(query, rawSql, transaction))).toEqual([]);
-    expect(await lint('server/modules/events/routes.ts', file(noSql, timer))).toEqual([]);
-    expect(await lint('server/modules/example/service.ts', file(noSql, timer))).toEqual([]);
+    expect(await lint('server/modules/events/routes.ts', file(noSql, timeout))).toEqual([]);
+    expect(await lint('server/modules/example/service.ts', file(noSql, timeout))).toEqual([]);
   });
 });
 

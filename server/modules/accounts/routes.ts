@@ -5,7 +5,7 @@ import {
   accountCreateSchema, accountIdParams, accountListQuery, accountListSchema, accountUpdateSchema, adminAccountSchema,
   availabilityQuery, availabilitySchema, confirmNameSchema,
 } from '../../../common/schemas/accounts.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
+import { scheduleJob } from '../../platform/background/jobs.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { createAccountsService } from './service.js';
 import { accountsSheet } from './export.js';

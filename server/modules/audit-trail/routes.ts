@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AUDIT_TRAIL_LIMITS } from '../../../common/audit-trail.js';
 import { archiveFileParamsSchema, auditAnchorSchema, auditTrailStatusSchema, auditVerificationSchema } from '../../../common/schemas/audit-trail.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
+import { scheduleJob } from '../../platform/background/jobs.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { createAuditTrailService } from './service.js';
 

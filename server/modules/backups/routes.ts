@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { backupStatusSchema } from '../../../common/schemas/backups.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
+import { scheduleJob } from '../../platform/background/jobs.js';
 import { createBackupsService } from './service.js';
 
 /** How often an instance looks whether a scheduled backup is due. */

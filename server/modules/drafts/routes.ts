@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CATALOG_KIND_LIST } from '../../../common/catalog.js';
 import { draftInputSchema, draftSchema } from '../../../common/schemas/drafts.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
+import { scheduleJob } from '../../platform/background/jobs.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { createDraftsService } from './service.js';
 

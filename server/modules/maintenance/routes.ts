@@ -5,7 +5,7 @@ import {
   addOptionSchema, docParamsSchema, listParamsSchema, maintenanceDocumentSchema, maintenanceUsageSchema,
   optionListsSchema, removeOptionQuerySchema, saveListsSchema,
 } from '../../../common/schemas/maintenance.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
+import { scheduleJob } from '../../platform/background/jobs.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { ensureYearRollover, getOptionLists } from './option-lists.js';
 import { createMaintenanceService } from './service.js';

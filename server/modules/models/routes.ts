@@ -12,7 +12,7 @@ import { z } from '../../../common/schemas/zod.js';
 import { contentEtag, etagMatches } from '../../platform/http/etag.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { createInstallTokens } from '../../platform/identity/install-tokens.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
+import { scheduleJob } from '../../platform/background/jobs.js';
 import { createEvaluationReports } from './evaluation/report.js';
 import { evaluationRunner } from './evaluation/runner.js';
 import { createModelPublishing } from './publishing.js';

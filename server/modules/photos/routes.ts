@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CATALOG_LIMITS } from '../../../common/catalog.js';
 import { can } from '../../../common/permissions.js';
 import { photoSettingsSchema } from '../../../common/schemas/catalog.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
+import { scheduleJob } from '../../platform/background/jobs.js';
 import { CLEANUP_EVERY_MS, SWEEP_EVERY_MS, photoRuntime } from './variants.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail } from '../../platform/http/errors.js';

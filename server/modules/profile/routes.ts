@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { avatarUploadResultSchema, profileSchema, profileUpdateSchema, resetEmailResultSchema } from '../../../common/schemas/profile.js';
 import { fail } from '../../platform/http/errors.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
+import { scheduleJob } from '../../platform/background/jobs.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { recoveryServiceFor } from '../recovery/service.js';
 import { createProfileService } from './service.js';

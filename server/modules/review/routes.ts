@@ -6,7 +6,7 @@ import {
   reviewCountSchema, reviewListQuerySchema, reviewListSchema, reviewSettingInputSchema, reviewSettingsSchema, scheduleInputSchema,
 } from '../../../common/schemas/review.js';
 import { requireAuth } from '../../platform/http/policy.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
+import { scheduleJob } from '../../platform/background/jobs.js';
 import { createReviewDecisions } from './decisions.js';
 import { createReviewGate } from './gate.js';
 import { publishDue } from './publishing.js';

@@ -4,7 +4,7 @@ import { DASHBOARD_PATHS } from '../../../common/first-visit.js';
 import { SCAN_REPORT_LIMITS } from '../../../common/scan-reports.js';
 import { detectionsQuerySchema, detectionsSchema, installRegistrationSchema, installTokenSchema, scanReportResultSchema, scanReportSchema } from '../../../common/schemas/scan-reports.js';
 import { clientKey } from '../../platform/http/client-address.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
+import { scheduleJob } from '../../platform/background/jobs.js';
 import { createScanReportsService } from './service.js';
 
 /**

@@ -13,7 +13,7 @@ import { derivedFrom } from '../../platform/cache/kept.js';
 import { authorize, requireAuth } from '../../platform/http/policy.js';
 import { sendSheet } from '../../platform/spreadsheets/sheet-writer.js';
 import { removeStaleUploads, withUploadedTable } from '../../platform/spreadsheets/upload.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
+import { scheduleJob } from '../../platform/background/jobs.js';
 import { varietySheet } from './export.js';
 import { createVarietyImport, mappingOf } from './import.js';
 import { tidyVarietySearch } from '../../db/variety-search.js';

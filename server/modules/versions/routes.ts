@@ -6,7 +6,7 @@ import {
   versionCompareQuerySchema, versionCompareSchema, versionListQuerySchema, versionListSchema, versionRestoreResultSchema, versionRestoreSchema,
 } from '../../../common/schemas/versions.js';
 import { VERSION_API_BASE, VERSION_COLLECTIONS, type VersionCollection } from '../../../common/versions.js';
-import { scheduleJob } from '../../platform/writes/jobs.js';
+import { scheduleJob } from '../../platform/background/jobs.js';
 import { requireAuth } from '../../platform/http/policy.js';
 import { pruneVersions } from './prune.js';
 import { createVersionRestore } from './restore.js';
