@@ -8,6 +8,7 @@ import { recentPhotoSetSha } from '../../server/modules/models/stored.js';
 import { similarPhotos } from '../../server/modules/photos/copies.js';
 import type { AppContext } from '../../server/platform/http/context.js';
 import { moveStamps } from '../../server/platform/cache/stamps.js';
+import { runCommand } from '../../server/platform/writes/command.js';
 import { translationStamp } from '../../server/modules/translations/repository.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { entryBody, uploadPhoto } from '../fixtures/catalog.js';
@@ -43,7 +44,7 @@ const disease = CATALOG_KINDS.disease;
 const elsewhere = (): AppContext => ({ ...t.ctx, events: { publish: () => undefined, subscribe: () => () => undefined, close: async () => undefined } });
 const diseases = () => createCatalogService(elsewhere(), disease);
 
-/** A disease saved elsewhere with two photos uploaded here (fingerprinted as every disease upload is); the pest form has no 800-photo minimum. */
+/** A disease saved elsewhere with two photos uploaded here (fingerprinted as every disease upload is), checked by the pest form (no 800-photo minimum). */
 async function diseaseWithPhotos(name: string, seeds: [number, number]) {
   const ids: string[] = [];
   for (const seed of seeds) {
@@ -56,10 +57,12 @@ async function diseaseWithPhotos(name: string, seeds: [number, number]) {
 }
 
 async function scanReport(label: string): Promise<number> {
-  const install = (await t.app.inject({ method: 'POST', url: '/api/public/v1/installs', remoteAddress: '10.9.0.1', payload: {} })).json() as Json;
-  const body = { reportId: crypto.randomUUID(), label, confidence: 0.9, modelVersion: 'scanner-test', scannedAt: new Date().toISOString(), municipality: 'Paniqui' };
-  const res = await t.app.inject({ method: 'POST', url: '/api/public/v1/scan-reports', remoteAddress: '10.9.0.1', headers: { authorization: `Bearer ${install.installToken}` }, payload: body });
-  return res.statusCode;
+  const remoteAddress = '10.9.0.1';
+  const install = (await t.app.inject({ method: 'POST', url: '/api/public/v1/installs', remoteAddress, payload: {} })).json() as Json;
+  const scannedAt = new Date().toISOString();
+  const body = { reportId: crypto.randomUUID(), label, confidence: 0.9, modelVersion: 'scanner-test', scannedAt, municipality: 'Paniqui' };
+  const headers = { authorization: `Bearer ${install.installToken}` };
+  return (await t.app.inject({ method: 'POST', url: '/api/public/v1/scan-reports', remoteAddress, headers, payload: body })).statusCode;
 }
 
 describe('kept values follow every write at once', () => {
@@ -77,7 +80,7 @@ describe('kept values follow every write at once', () => {
     await translateLocation(variety.id, 'Kabundukan');
     expect((await publicVariety(variety.id)).location).toBe('Kabundukan');
     // As another instance writes: the rows and the stamp in one transaction, nothing of this process told.
-    await t.ctx.db.transaction().execute(async (trx) => {
+    await runCommand({ db: t.ctx.db, events: null }, null, async (trx) => {
       await trx.updateTable('translations').set({ text: 'Kabundukan ng Tarlac' })
         .where('collection', '=', 'rice_seed_varieties').where('recordId', '=', variety.id).where('lang', '=', 'fil').execute();
       await moveStamps(trx, [translationStamp('rice_seed_varieties', 'fil')]);
@@ -146,7 +149,8 @@ describe('kept values follow every write at once', () => {
     const [photoId] = made.photoIds as [string];
     const { phash } = await t.ctx.db.selectFrom('catalog_images').select('phash').where('id', '=', photoId).executeTakeFirstOrThrow();
     // Another upload of the uploader's with the same picture but other bytes: the taken-out photo is then theirs and unlinked.
-    const copiesOf = async () => (await similarPhotos(t.ctx, { id: crypto.randomUUID(), sha256: 'other bytes', phash: phash!, uploadedBy: admin.id })).map((s) => s.imageId);
+    const upload = { id: crypto.randomUUID(), sha256: 'other bytes', phash: phash!, uploadedBy: admin.id };
+    const copiesOf = async () => (await similarPhotos(t.ctx, upload)).map((s) => s.imageId);
     expect(await copiesOf()).toContain(photoId);
     await createPhotoRemoval(elsewhere()).remove(made.id, photoId, admin);
     expect(await copiesOf()).not.toContain(photoId);

@@ -7,6 +7,7 @@ import type { Database } from '../../db/types.js';
 import { getDiseaseEnums } from '../maintenance/option-lists.js';
 import type { Actor } from '../../platform/writes/audit.js';
 import { runCommand } from '../../platform/writes/command.js';
+import { moveStamps, recordsStamp } from '../../platform/cache/stamps.js';
 import { newId, nowIso } from '../../platform/support/clock.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail, invalid } from '../../platform/http/errors.js';
@@ -127,6 +128,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
         });
         await recordVersion(trx, { collection, documentId: id, recordVersion: 1, auditId, actor, snapshot: catalogSnapshot({ ...fields, name: input.name }, imageIds), kind: 'create' });
         await photos.attach(trx, cmd, id, plan, now);
+        await moveStamps(trx, [recordsStamp(collection)]);
         cmd.publish({ topic: collection, id, op: 'create' });
       });
       return detail(id);
@@ -175,6 +177,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           kind: restore === undefined ? 'edit' : 'restore', ...(restore === undefined ? {} : { restoredFrom: restore }),
         });
         await photos.attach(trx, cmd, id, plan, now);
+        await moveStamps(trx, [recordsStamp(collection)]);
         cmd.publish({ topic: collection, id, op: 'update' });
       });
       return detail(id);
@@ -199,6 +202,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           description: `Deleted ${kind.texts.noun} "${before.name}"`,
           changes: { before: auditSnapshot(before, count), after: { isDeleted: true, deletedAt: now, deletedBy: actor.id } },
         });
+        await moveStamps(trx, [recordsStamp(collection)]);
         cmd.publish({ topic: collection, id, op: 'delete' });
       });
     },

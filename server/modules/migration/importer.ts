@@ -1,3 +1,4 @@
+import { moveStamps, recordsStamp } from '../../platform/cache/stamps.js';
 import { backfillFirstVersions } from '../versions/current.js';
 import { tidyVarietySearch } from '../../db/variety-search.js';
 import { sealAuditChain } from '../../platform/writes/audit.js';
@@ -76,7 +77,7 @@ export async function importFirestoreCollections(ctx: AppContext, collections: E
 
   const changed = Object.values(report.counts).reduce((n, c) => n + c.created + c.updated, 0);
   if (!dryRun && changed > 0) {
-    await runCommand(ctx, null, async (_trx, cmd) => {
+    await runCommand(ctx, null, async (trx, cmd) => {
       await cmd.audit({
         action: 'CREATE',
         collection: 'import',
@@ -85,6 +86,7 @@ export async function importFirestoreCollections(ctx: AppContext, collections: E
         description: `Imported the Firebase export: ${Object.entries(report.counts).map(([c, n]) => `${c} +${n.created} ~${n.updated}`).join(', ')}`,
       });
       for (const topic of ['accounts', 'rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'maintenance']) cmd.publish({ topic, op: 'import' });
+      await moveStamps(trx, ['rice_local_pests', 'rice_local_diseases'].map(recordsStamp));
     });
   }
   // Chained now, not by a running server's sealer: the import may run with no server.

@@ -4,6 +4,7 @@ import type { Detections, ScanReportInput } from '../../../common/schemas/scan-r
 import { runCommand } from '../../platform/writes/command.js';
 import { csvFileText } from '../../platform/spreadsheets/csv-file.js';
 import { nowIso } from '../../platform/support/clock.js';
+import { readStamps, recordsStamp, stampOf } from '../../platform/cache/stamps.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { fail, invalid } from '../../platform/http/errors.js';
 import { trainingClasses } from '../training/service.js';
@@ -13,6 +14,7 @@ import { createReportIntake } from './intake.js';
 import { scanReportsRepository as repo } from './repository.js';
 
 const DAY_MS = 24 * 60 * 60_000;
+const DISEASES = 'rice_local_diseases';
 
 const DETECTIONS_CSV_COLUMNS = ['week_start', 'disease_id', 'disease', 'municipality', 'reports'];
 
@@ -21,16 +23,19 @@ export interface LabelInfo { diseaseId: string; trainingClass: boolean }
 export function createScanReportsService(ctx: AppContext) {
   const installs = createInstallTokens(ctx);
 
-  // Labels are the training set's (labels.txt); kept for a short while, dropped on every disease change.
-  let labels: { map: Map<string, LabelInfo>; at: number } | null = null;
+  // The training set's labels (labels.txt), kept while the diseases' stamp is unchanged. A trash
+  // restore or an import moves no stamp: its live event drops them in this process.
+  let labels: { stamp: string; map: Promise<Map<string, LabelInfo>> } | null = null;
   const unsubscribe = ctx.events.subscribe((event) => {
-    if (event.topic === 'rice_local_diseases' || event.topic === 'resync') labels = null;
+    if (event.topic === DISEASES || event.topic === 'resync') labels = null;
   });
   async function labelMap(): Promise<Map<string, LabelInfo>> {
-    if (labels && Date.now() - labels.at < 30_000) return labels.map;
-    const classes = await trainingClasses(ctx);
-    const map = new Map(classes.map((c) => [c.label, { diseaseId: c.id, trainingClass: c.trainingClass }]));
-    labels = { map, at: Date.now() };
+    const stamp = stampOf(await readStamps(ctx.db), recordsStamp(DISEASES));
+    if (labels?.stamp === stamp) return labels.map;
+    const map = trainingClasses(ctx).then((classes) => new Map(classes.map((c) => [c.label, { diseaseId: c.id, trainingClass: c.trainingClass }])));
+    const entry = { stamp, map };
+    labels = entry;
+    map.catch(() => { if (labels === entry) labels = null; });
     return map;
   }
 

@@ -5,6 +5,7 @@ import { nowIso } from '../../platform/support/clock.js';
 import { pageCount } from '../../platform/http/pages.js';
 import type { AppContext } from '../../platform/http/context.js';
 import { runCommand } from '../../platform/writes/command.js';
+import { moveStamps, recordsStamp } from '../../platform/cache/stamps.js';
 import { fail } from '../../platform/http/errors.js';
 import { disarmRestoredAccount } from '../accounts/disarm.js';
 import { trashRepository, type DeletedRow } from './repository.js';
@@ -49,6 +50,7 @@ export function createTrashService(ctx: AppContext) {
         }
         const now = nowIso();
         if (await trashRepository.restore(trx, collection, id, now) === 0) fail('NOT_FOUND', TRASH.notInTrash);
+        await moveStamps(trx, [recordsStamp(collection)]);
         const disarmed = collection === 'accounts' ? await disarmRestoredAccount(trx, cmd, id, now) : {};
         await cmd.audit({
           action: 'RESTORE',

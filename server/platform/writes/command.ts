@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
+import { movePendingStamps } from '../cache/stamps.js';
 import { appendAuditRows, auditRow, writeAudit, type Actor, type AuditEntry } from './audit.js';
 import type { EventBus, LiveEvent } from './events.js';
 import { announceEnded, endAccountSessions, type EndReason } from '../identity/sessions.js';
@@ -93,7 +94,10 @@ export async function runCommand<T>(
         return ids;
       },
     };
-    return work(trx, cmd);
+    return work(trx, cmd).then(async (result) => {
+      await movePendingStamps(trx);
+      return result;
+    });
   });
   let result: T;
   try {

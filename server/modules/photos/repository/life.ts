@@ -2,14 +2,19 @@ import { sql, type Insertable, type Kysely, type Selectable, type Transaction } 
 import type { Database } from '../../../db/types.js';
 import type { CatalogImagesTable } from '../../../db/types/content.js';
 import { chunks } from '../../../db/dialect.js';
+import { moveStamps, PHOTOS_STAMP } from '../../../platform/cache/stamps.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type PhotoRow = Selectable<CatalogImagesTable>;
+
+/** Every write of photo rows moves their stamp after it, in its transaction (the kept copies index and photo set follow). */
+export const photosWritten = (db: Db): Promise<void> => moveStamps(db, [PHOTOS_STAMP]);
 
 /** The photo table's rows as they move between the states of ../states.ts. */
 export const photosRepository = {
   async insert(db: Db, row: Insertable<CatalogImagesTable>): Promise<void> {
     await db.insertInto('catalog_images').values(row).execute();
+    await photosWritten(db);
   },
 
   find(db: Db, id: string): Promise<PhotoRow | undefined> {
@@ -55,6 +60,7 @@ export const photosRepository = {
   /** Links one photo to its entry, at its place in the list (fails if it was linked meanwhile). */
   async link(db: Db, id: string, values: { entryId: string; position: number; originalKey: string | null; linkedAt: string }): Promise<bigint> {
     const result = await db.updateTable('catalog_images').set(values).where('id', '=', id).where('entryId', 'is', null).executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) await photosWritten(db);
     return result.numUpdatedRows;
   },
 
@@ -64,11 +70,13 @@ export const photosRepository = {
       const cases = sql.join(part.map((m) => sql`when ${m.id} then cast(${m.position} as integer)`), sql` `);
       await db.updateTable('catalog_images').set({ position: sql<number>`case "id" ${cases} end` }).where('id', 'in', part.map((m) => m.id)).execute();
     }
+    if (moves.length > 0) await photosWritten(db);
   },
 
   /** Photos an edit takes out: unlinked, their files kept for the versions that hold them. */
   async retire(db: Db, entryId: string, ids: readonly string[]): Promise<void> {
     for (const part of chunks(ids)) await db.updateTable('catalog_images').set({ entryId: null, retiredFrom: entryId }).where('id', 'in', part).where('entryId', '=', entryId).execute();
+    if (ids.length > 0) await photosWritten(db);
   },
 
   /** Photos that were this entry's and are not now (retired by an edit, removed in Dataset health), among `ids`. */
@@ -87,6 +95,7 @@ export const photosRepository = {
       await db.updateTable('catalog_images').set({ entryId, retiredFrom: null, removedFrom: null, removedPosition: null, removedAt: null, removedBy: null })
         .where('id', 'in', part).execute();
     }
+    if (ids.length > 0) await photosWritten(db);
   },
 
   /** Photos an edit took out of the entry (kept for its versions). */
@@ -105,6 +114,7 @@ export const photosRepository = {
     const result = await db.updateTable('catalog_images')
       .set({ entryId: null, removedFrom: entryId, removedPosition: position, removedAt: by.at, removedBy: by.actorId })
       .where('id', '=', imageId).where('entryId', '=', entryId).executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) await photosWritten(db);
     return Number(result.numUpdatedRows);
   },
 
@@ -118,11 +128,13 @@ export const photosRepository = {
     const result = await db.updateTable('catalog_images')
       .set({ entryId, position: Number(last?.p ?? -1) + 1, removedFrom: null, removedPosition: null, removedAt: null, removedBy: null })
       .where('id', '=', imageId).where('removedFrom', '=', entryId).executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) await photosWritten(db);
     return Number(result.numUpdatedRows);
   },
 
   async delete(db: Db, ids: readonly string[]): Promise<void> {
     for (const part of chunks(ids)) await db.deleteFrom('catalog_images').where('id', 'in', part).execute();
+    if (ids.length > 0) await photosWritten(db);
   },
 
   /** Staged photos older than the cut-off (never saved with an entry), but for those a draft or a pending change holds. */
