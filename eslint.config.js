@@ -2,6 +2,7 @@
 // (docs/ARCHITECTURE.md, "Rules the linter keeps").
 import { createRequire } from 'node:module';
 import Module from 'node:module';
+import path from 'node:path';
 
 // typescript-eslint parses with TypeScript's JavaScript API, which TypeScript 7 (the project's
 // compiler, a native binary) does not have. TypeScript 6's API is installed for it alone, nested
@@ -66,15 +67,45 @@ const syntaxBans = (names) => (names.length === 0 ? 'off' : ['error', ...names.f
 const serverBansExcept = (...exempt) => syntaxBans(SERVER_BANS.filter((name) => !exempt.includes(name)));
 
 /**
- * The photo table is named only by the photos module (server/modules/photos/) and migrations:
+ * The photo table is named only by the photos module (server/modules/content/photos/) and migrations:
  * every other module reads and moves photos through that module's calls. A rule of its own, so
  * it adds to the syntax bans above instead of replacing them.
  */
 const PHOTO_TABLE = /\bcatalog_images\b/;
+/**
+ * server/modules/<kind>/<module>/: a file outside a module reaches it only through its face,
+ * the module's index.ts. The registries in server/modules/ (index.ts, collections.ts) list a
+ * module's entries themselves: its routes (routes.ts, *-routes.ts), its collection definition
+ * (collection.ts) and its reviewed saves (reviewed.ts).
+ */
+const MODULE_FILE = /^server\/modules\/([^/]+\/[^/]+)\/(.+)$/;
+const REGISTRY = /^server\/modules\/[^/]+\.ts$/;
+const REGISTRY_ENTRY = /^(.+-)?routes\.ts$|^collection\.ts$|^reviewed\.ts$/;
+function faceProblem(filename, source) {
+  if (!source.startsWith('.')) return null;
+  const from = path.relative(import.meta.dirname, filename).split(path.sep).join('/');
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), source)).replace(/\.js$/, '.ts');
+  const into = MODULE_FILE.exec(target);
+  if (!into || from.startsWith(`server/modules/${into[1]}/`)) return null;
+  if (into[2] === 'index.ts' || into[2] === 'index') return null;
+  if (REGISTRY.test(from) && REGISTRY_ENTRY.test(into[2])) return null;
+  return into[1];
+}
 const projectRules = {
   rules: {
+    'module-face': {
+      meta: { type: 'problem', messages: { face: 'Import another module through its face: server/modules/{{module}}/index.ts (add what you need to it).' } },
+      create: (context) => {
+        const check = (node) => {
+          if (!node.source || typeof node.source.value !== 'string') return;
+          const module = faceProblem(context.filename, node.source.value);
+          if (module) context.report({ node: node.source, messageId: 'face', data: { module } });
+        };
+        return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+      },
+    },
     'photo-table': {
-      meta: { type: 'problem', messages: { named: 'Only server/modules/photos/ names the photo table (catalog_images): call the photos module (its repository reads, entry-photos or library) instead.' } },
+      meta: { type: 'problem', messages: { named: 'Only server/modules/content/photos/ names the photo table (catalog_images): call the photos module (its repository reads, entry-photos or library) instead.' } },
       create: (context) => ({
         Literal(node) { if (typeof node.value === 'string' && PHOTO_TABLE.test(node.value)) context.report({ node, messageId: 'named' }); },
         TemplateElement(node) { if (PHOTO_TABLE.test(node.value.raw)) context.report({ node, messageId: 'named' }); },
@@ -176,8 +207,8 @@ export default tseslint.config(
   // Route files are HTTP only: background work is scheduled with platform/background/jobs.ts. The
   // live stream's per-connection timers are the exception (events/routes.ts).
   {
-    files: ['server/modules/**/routes.ts'],
-    ignores: ['server/modules/events/routes.ts'],
+    files: ['server/modules/**/routes.ts', 'server/modules/**/*-routes.ts'],
+    ignores: ['server/modules/operations/events/routes.ts'],
     rules: { 'no-restricted-syntax': syntaxBans([...SERVER_BANS, 'timer']) },
   },
   // Repositories hold the queries and the raw SQL; they write in the transaction they are given.
@@ -213,9 +244,15 @@ export default tseslint.config(
   // One home for photos: only its module and the migrations name the photo table.
   {
     files: ['server/**/*.ts'],
-    ignores: ['server/modules/photos/**', 'server/db/migrations/**'],
+    ignores: ['server/modules/content/photos/**', 'server/db/migrations/**'],
     plugins: { palayan: projectRules },
     rules: { 'palayan/photo-table': 'error' },
+  },
+  // A module is reached through its face (index.ts); see MODULE_FILE above.
+  {
+    files: ['server/**/*.ts'],
+    plugins: { palayan: projectRules },
+    rules: { 'palayan/module-face': 'error' },
   },
   // Platform code is shared by every module and imports none.
   {

@@ -9,7 +9,7 @@
 import bcrypt from 'bcrypt';
 import { createTestApp } from '../tests/fixtures/app.js';
 import { superAdminSession } from '../tests/fixtures/accounts.js';
-import { createAccountsService } from '../server/modules/accounts/service.js';
+import { createAccountsService } from '../server/modules/identity/accounts/service.js';
 
 const N_ACCOUNTS = Number(process.env.ACCOUNTS ?? 2000);
 const N_AUDIT = Number(process.env.AUDIT ?? 100_000);

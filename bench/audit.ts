@@ -162,7 +162,7 @@ async function benchVerify(): Promise<void> {
   const { createDb } = await import('../server/db/connection.js');
   const { migrateToLatest } = await import('../server/db/migrate.js');
   const { seedAudit } = await import('../server/cli/seed-audit.js');
-  const { verifyAuditTrail } = await import('../server/modules/audit-trail/check.js');
+  const { verifyAuditTrail } = await import('../server/modules/operations/audit-trail/check.js');
   const dataDir = path.join(root, '.tmp', `bench-audit-verify-${ENTRIES}`);
   const config = loadConfig({}, { dataDir, databaseUrl: undefined, logLevel: 'silent' });
   const fresh = !fs.existsSync(path.join(dataDir, 'palayan.sqlite'));

@@ -20,7 +20,7 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
   const target = await benchDatabase(engine, PG, 'palayan-bench-backfill-');
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
-  const { backfillFirstVersions } = await import('../server/modules/versions/current.js');
+  const { backfillFirstVersions } = await import('../server/modules/publishing/versions/current.js');
   const { app, ctx } = await buildApp(loadConfig({}, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent' }), { logger: false });
   try {
     const { sql } = await import('kysely');

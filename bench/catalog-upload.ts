@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { cleanPhoto } from '../server/modules/photos/pixels/photo-privacy.js';
+import { cleanPhoto } from '../server/modules/content/photos/pixels/photo-privacy.js';
 import { S3Storage } from '../server/platform/storage/s3-storage.js';
 import { startS3, type TestS3 } from '../tests/fixtures/s3.js';
 import { cpuSeconds } from './support.js';

@@ -14,10 +14,10 @@
  */
 import sharp from 'sharp';
 import { DATASET_LIMITS } from '../common/dataset.js';
-import { clusterPhotos, type ClusteredPhoto } from '../server/modules/training/clusters.js';
-import { fingerprintPixels } from '../server/modules/photos/pixels/fingerprint.js';
-import { HashIndex } from '../server/modules/photos/pixels/hash-index.js';
-import { makeVariants } from '../server/modules/photos/pixels/images.js';
+import { clusterPhotos, type ClusteredPhoto } from '../server/modules/farmer-app/training/clusters.js';
+import { fingerprintPixels } from '../server/modules/content/photos/pixels/fingerprint.js';
+import { HashIndex } from '../server/modules/content/photos/pixels/hash-index.js';
+import { makeVariants } from '../server/modules/content/photos/pixels/images.js';
 import { seededRandom } from '../server/platform/support/seeded-random.js';
 import { median, option, percentile } from './support.js';
 

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { seedAudit } from '../server/cli/seed-audit.js';
 import { createDb } from '../server/db/connection.js';
 import { migrateToLatest } from '../server/db/migrate.js';
-import { createAccount } from '../server/modules/accounts/create-account.js';
+import { createAccount } from '../server/modules/identity/accounts/create-account.js';
 
 export const PASSWORD = 'Bench#Pass1';
 const STAFF = ['Elena Reyes', 'Maria Santos', 'Jose Dela Cruz', 'Ana Reyes', 'Mark Villanueva', 'Liza Bautista', 'Paolo Mendoza', 'Grace Aquino'];

@@ -35,8 +35,8 @@ const root = path.resolve(import.meta.dirname, '..');
 async function seed(databaseUrl: string): Promise<void> {
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
-  const { createAccount } = await import('../server/modules/accounts/create-account.js');
-  const { varietiesRepository } = await import('../server/modules/varieties/repository.js');
+  const { createAccount } = await import('../server/modules/identity/accounts/create-account.js');
+  const { varietiesRepository } = await import('../server/modules/content/varieties/repository.js');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-bench-instances-seed-'));
   const { app, ctx } = await buildApp(loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent' }), { logger: false });
   await createAccount(ctx.db, { ...USER, fullname: 'Bench Admin', role: 'ADMIN' }, null);

@@ -19,7 +19,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { createAccount } from '../server/modules/accounts/create-account.js';
+import { createAccount } from '../server/modules/identity/accounts/create-account.js';
 import { option, percentile } from './support.js';
 
 const sizes = option('rows', '1000,10000,50000').split(',').map(Number);

@@ -43,7 +43,7 @@ interface Sample { at: number; rss: number; anon: number; file: number; heapUsed
 async function seed(dataDir: string): Promise<void> {
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
-  const { varietiesRepository } = await import('../server/modules/varieties/repository.js');
+  const { varietiesRepository } = await import('../server/modules/content/varieties/repository.js');
   const { tidyVarietySearch } = await import('../server/db/variety-search.js');
   const { app, ctx } = await buildApp(loadConfig({}, { dataDir, logLevel: 'silent' }), { logger: false });
   const base = Date.parse('2024-01-01T00:00:00Z');

@@ -6,7 +6,7 @@
  * copied under every photo's own key), 12 diseases and 5,000 varieties. A real server process
  * (build/, as `npm start` runs it) is started on it, and over HTTP as a super admin:
  *   - a convolutional model of at least 300 MFLOPs at 224×224 (made by the same recipes as the
- *     test models, server/modules/models/tflite/recipes.ts) is uploaded;
+ *     test models, server/libraries/tflite/recipes.ts) is uploaded;
  *   - a variety search (GET /api/varieties?search=…, one after another, --gap ms apart) is timed
  *     for --baseline seconds with nothing else running: p50 / p99;
  *   - an evaluation of every photo (split "all") is started and the same searches run until it is
@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { CATALOG_LIMITS } from '../common/catalog.js';
 import { seededRandom } from '../server/platform/support/seeded-random.js';
-import { convBenchClassifier, convBenchFlops } from '../server/modules/models/tflite/recipes.js';
+import { convBenchClassifier, convBenchFlops } from '../server/libraries/tflite/recipes.js';
 import { realisticVariety, SEARCHES } from './variety-data.js';
 import { benchLogin, median, option, percentile, rssMb, startBuiltServer } from './support.js';
 
@@ -55,8 +55,8 @@ async function photoBodies(): Promise<Buffer[]> {
 async function seed(dataDir: string): Promise<void> {
   const { loadConfig } = await built<typeof import('../server/config.js')>('config.js');
   const { buildApp } = await built<typeof import('../server/app.js')>('app.js');
-  const { createAccount } = await built<typeof import('../server/modules/accounts/create-account.js')>('modules/accounts/create-account.js');
-  const { varietiesRepository } = await built<typeof import('../server/modules/varieties/repository.js')>('modules/varieties/repository.js');
+  const { createAccount } = await built<typeof import('../server/modules/identity/accounts/create-account.js')>('modules/accounts/create-account.js');
+  const { varietiesRepository } = await built<typeof import('../server/modules/content/varieties/repository.js')>('modules/varieties/repository.js');
   const { tidyVarietySearch } = await built<typeof import('../server/db/variety-search.js')>('db/variety-search.js');
   const { app, ctx } = await buildApp(loadConfig({}, { dataDir, logLevel: 'silent' }), { logger: false });
   try {

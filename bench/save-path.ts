@@ -20,8 +20,8 @@
  * server/modules/<module> touched, then the common/ files.
  *
  * Runs on older commits too, for before/after counts: the thumbnail runtime is photoRuntime
- * (server/modules/photos/variants.ts) or, before the photos module, catalogRuntime
- * (server/modules/catalog/runtime.ts), whichever exists.
+ * (server/modules/content/photos/variants.ts) or, before the photos module, catalogRuntime
+ * (server/modules/content/catalog/runtime.ts), whichever exists.
  *
  * Usage: npm run bench:save-path, or npx tsx bench/save-path.ts   (from the repository root; about 20 s, most of it staging the photos)
  */
@@ -94,9 +94,9 @@ const sharp = (await import('sharp')).default;
 type Runtime = { queue: { idle(): Promise<void> }; flushEvents(): void };
 async function loadRuntime(): Promise<(ctx: never) => Runtime> {
   try {
-    return (await import('../server/modules/photos/variants.js' as string)).photoRuntime;
+    return (await import('../server/modules/content/photos/variants.js' as string)).photoRuntime;
   } catch {
-    return (await import('../server/modules/catalog/runtime.js' as string)).catalogRuntime;
+    return (await import('../server/modules/content/catalog/runtime.js' as string)).catalogRuntime;
   }
 }
 const runtimeOf = await loadRuntime();

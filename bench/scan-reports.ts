@@ -46,13 +46,13 @@ const USER = { username: 'bench_admin', password: 'Bench#Pass1' };
 async function seedAndTimeService(dataDir: string, databaseUrl: string | undefined): Promise<void> {
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
-  const { createAccount } = await import('../server/modules/accounts/create-account.js');
+  const { createAccount } = await import('../server/modules/identity/accounts/create-account.js');
   const { app, ctx } = await buildApp(loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent', eventChannel: `bench_${path.basename(dataDir).replace(/\W/g, '')}` }), { logger: false });
   try {
     await createAccount(ctx.db, { ...USER, fullname: 'Bench Admin', email: 'bench@example.test', role: 'ADMIN' }, null);
     await seedScanReports(ctx.db, REPORTS, Boolean(databaseUrl));
     // The queries alone: the service's calls in this process, no HTTP.
-    const { createScanReportsService } = await import('../server/modules/scan-reports/service.js');
+    const { createScanReportsService } = await import('../server/modules/farmer-app/scan-reports/service.js');
     const service = createScanReportsService(ctx);
     try {
       console.log(`  dashboard queries in process (service calls, ${CALLS} each):`);

@@ -11,9 +11,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { createAccount } from '../server/modules/accounts/create-account.js';
-import { accountsRepository } from '../server/modules/accounts/repository.js';
-import { hashAnswer } from '../server/modules/recovery/answers.js';
+import { createAccount } from '../server/modules/identity/accounts/create-account.js';
+import { accountsRepository } from '../server/modules/identity/accounts/repository.js';
+import { hashAnswer } from '../server/modules/identity/recovery/answers.js';
 import { DEFAULT_SECURITY_QUESTIONS } from '../common/schemas/maintenance.js';
 
 const rounds = Number(process.argv[2] ?? 40);

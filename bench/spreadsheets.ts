@@ -62,8 +62,8 @@ async function runOnce(engine: 'sqlite' | 'postgres', xlsx: Buffer, bigCsv: Buff
   const target = await benchDatabase(engine, PG, 'palayan-bench-sheets-');
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
-  const { createAccount } = await import('../server/modules/accounts/create-account.js');
-  const { varietiesRepository } = await import('../server/modules/varieties/repository.js');
+  const { createAccount } = await import('../server/modules/identity/accounts/create-account.js');
+  const { varietiesRepository } = await import('../server/modules/content/varieties/repository.js');
   const { app, ctx } = await buildApp(loadConfig({}, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent' }), { logger: false });
   try {
     await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);

@@ -84,8 +84,8 @@ async function serve(target: Target, seed: boolean): Promise<void> {
   const { app, ctx } = await buildApp(config, { logger: false });
   let seedMs = 0;
   if (seed) {
-    const { createAccount } = await built<typeof import('../server/modules/accounts/create-account.js')>('modules/accounts/create-account.js');
-    const { varietiesRepository } = await built<typeof import('../server/modules/varieties/repository.js')>('modules/varieties/repository.js');
+    const { createAccount } = await built<typeof import('../server/modules/identity/accounts/create-account.js')>('modules/accounts/create-account.js');
+    const { varietiesRepository } = await built<typeof import('../server/modules/content/varieties/repository.js')>('modules/varieties/repository.js');
     const { tidyVarietySearch } = await built<typeof import('../server/db/variety-search.js')>('db/variety-search.js');
     await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);
     const started = performance.now();

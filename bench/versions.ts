@@ -33,8 +33,8 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
   const target = await benchDatabase(engine, PG, 'palayan-bench-versions-');
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
-  const { createAccount } = await import('../server/modules/accounts/create-account.js');
-  const { backfillFirstVersions } = await import('../server/modules/versions/current.js');
+  const { createAccount } = await import('../server/modules/identity/accounts/create-account.js');
+  const { backfillFirstVersions } = await import('../server/modules/publishing/versions/current.js');
   const { app, ctx } = await buildApp(loadConfig({}, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent' }), { logger: false });
   try {
     await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);

@@ -6,7 +6,7 @@ import { VARIETIES } from './varieties.js';
 /**
  * The farmers' languages: English is the source of every farmer-facing text; translations into
  * the department's languages (managed data, File Maintenance) are kept beside it field by
- * field, each with the English it was made from (server/modules/translations).
+ * field, each with the English it was made from (server/modules/content/translations).
  */
 export const SOURCE_LANGUAGE = 'en';
 

@@ -3,7 +3,7 @@ import { VERSION_COLLECTIONS } from './versions.js';
 
 /**
  * Review before publishing: per collection, a save can wait as a pending change until a second
- * account approves it (server/modules/review). Collections with a "Changes need review" setting.
+ * account approves it (server/modules/publishing/review). Collections with a "Changes need review" setting.
  */
 export const REVIEW_COLLECTIONS = VERSION_COLLECTIONS;
 export type ReviewCollection = VersionCollection;

@@ -6,7 +6,7 @@ import { translationKeyLabel } from './languages.js';
 
 /**
  * Versions: every saved state of a variety, pest, disease and option list, listed, compared and
- * restored from the record's view (server/modules/versions).
+ * restored from the record's view (server/modules/publishing/versions).
  */
 export const VERSION_COLLECTIONS = ['rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'maintenance'] as const;
 export type VersionCollection = (typeof VERSION_COLLECTIONS)[number];

@@ -2,8 +2,8 @@
 // The same classes.json always gives the same bytes, so the committed files can be checked.
 import fs from 'node:fs';
 import path from 'node:path';
-import { readTfliteModel } from '../server/modules/models/tflite/read-model.js';
-import { demoDiseaseClassifier } from '../server/modules/models/tflite/recipes.js';
+import { readTfliteModel } from '../server/libraries/tflite/read-model.js';
+import { demoDiseaseClassifier } from '../server/libraries/tflite/recipes.js';
 
 const dir = path.resolve(import.meta.dirname, '..', 'demo-data', 'scanner');
 const { classes } = JSON.parse(fs.readFileSync(path.join(dir, 'classes.json'), 'utf8')) as {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // No import cycles between server modules: every import (type-only and dynamic ones included)
-// from one folder of server/modules/ into another is an edge, and the graph of modules must have
+// from one module (server/modules/<kind>/<module>/) into another is an edge, and the graph of modules must have
 // no cycle. Prints the edges of each cycle found and exits 1; `--list` prints every edge.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -18,9 +18,11 @@ function* files(dir) {
   }
 }
 
+/** server/modules/<kind>/<module>/…: the module is the folder below its kind's (identity, content, …). */
 const moduleOf = (path) => {
   const rel = relative(modulesDir, path);
-  return rel.startsWith('..') || !rel.includes(sep) ? null : rel.split(sep)[0];
+  const parts = rel.split(sep);
+  return rel.startsWith('..') || parts.length < 3 ? null : `${parts[0]}/${parts[1]}`;
 };
 
 /** module → module it imports → the importing files */

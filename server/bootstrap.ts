@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import type { AppContext } from './platform/http/context.js';
-import { accountsRepository } from './modules/accounts/repository.js';
-import { createAccount } from './modules/accounts/create-account.js';
+import { accountsRecords } from './modules/identity/accounts/index.js';
+import { createAccount } from './modules/identity/accounts/index.js';
 import { generatePassword } from './platform/identity/passwords.js';
 
 /**
@@ -9,7 +9,7 @@ import { generatePassword } from './platform/identity/passwords.js';
  * otherwise with a generated password printed once. There is no fixed default password.
  */
 export async function ensureInitialAdmin(ctx: AppContext, print: (line: string) => void = console.log): Promise<void> {
-  if ((await accountsRepository.countAll(ctx.db)) > 0) return;
+  if ((await accountsRecords.countAll(ctx.db)) > 0) return;
   const given = ctx.config.initialAdmin;
   const username = given.username?.trim() || 'superadmin';
   const password = given.password || generatePassword();
@@ -23,7 +23,7 @@ export async function ensureInitialAdmin(ctx: AppContext, print: (line: string) 
     }, null);
   } catch (err) {
     // Another instance starting at the same moment created it first.
-    if ((await accountsRepository.countAll(ctx.db)) > 0) return;
+    if ((await accountsRecords.countAll(ctx.db)) > 0) return;
     throw err;
   }
   if (!given.password) {

@@ -3,9 +3,9 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createDb } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { readAnchorFile, readAnchors } from '../modules/audit-trail/anchors.js';
-import { verifyAuditTrail } from '../modules/audit-trail/check.js';
-import type { AnchorCheck } from '../modules/audit-trail/verify.js';
+import { readAnchorFile, readAnchors } from '../modules/operations/audit-trail/index.js';
+import { verifyAuditTrail } from '../modules/operations/audit-trail/index.js';
+import type { AnchorCheck } from '../modules/operations/audit-trail/index.js';
 import { progressBar } from './progress.js';
 
 /**

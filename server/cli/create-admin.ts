@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createDb } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { createAccount } from '../modules/accounts/create-account.js';
+import { createAccount } from '../modules/identity/accounts/index.js';
 import { ROLES } from '../../common/permissions.js';
 
 const usage = 'Usage: npm run create-admin -- --username U --password P --email E --fullname "F" --role ADMIN|SYSTEM_ADMIN';

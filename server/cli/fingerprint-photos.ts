@@ -1,6 +1,6 @@
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { fingerprintStored } from '../modules/photos/backfill/fingerprints.js';
+import { fingerprintStored } from '../modules/content/photos/index.js';
 import { progressBar } from './progress.js';
 
 /**

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { importFirestoreCollections, readExportFile } from '../modules/migration/importer.js';
-import type { ExportCollections } from '../modules/migration/firestore.js';
+import { importFirestoreCollections, readExportFile } from '../modules/operations/migration/index.js';
+import type { ExportCollections } from '../modules/operations/migration/index.js';
 import { progressBar } from './progress.js';
 
 // --allow-private-addresses: the export's images are on a server of the department's own

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { cleanStoredLocations } from '../modules/photos/backfill/locations.js';
+import { cleanStoredLocations } from '../modules/content/photos/index.js';
 import { progressBar } from './progress.js';
 
 /**

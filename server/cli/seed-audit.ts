@@ -10,7 +10,7 @@ import type { AuditLogsTable } from '../db/types/audit.js';
 import { appendAuditRows, sealAuditChain } from '../platform/writes/audit.js';
 import { runCommand } from '../platform/writes/command.js';
 import { seededRandom } from '../platform/support/seeded-random.js';
-import { accountsRepository } from '../modules/accounts/repository.js';
+import { accountsRecords } from '../modules/identity/accounts/index.js';
 
 /**
  * npm run seed:audit -- 1000000 [--days 730] [--seed 42]
@@ -133,7 +133,7 @@ export async function seedAudit(db: Kysely<Database>, options: { total: number; 
   const random = seededRandom(options.seed ?? 42);
   // A large page cache for this connection: the random-key index on id stays in memory.
   await widenCacheForBulkLoad(db);
-  const actors = await accountsRepository.liveActors(db);
+  const actors = await accountsRecords.liveActors(db);
   const make = entryFactory(actors, random);
   const end = options.now ?? Date.now();
   const start = end - days * 86_400_000;

@@ -1,7 +1,7 @@
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { seed as seedCatalog } from '../modules/catalog/seed.js';
-import { seed as seedVarieties } from '../modules/varieties/seed.js';
+import { seed as seedCatalog } from '../seed/catalog.js';
+import { seed as seedVarieties } from '../seed/varieties.js';
 
 /**
  * npm run seed: loads the demo content of demo-data/ (copied from the department's demo set).

@@ -3,17 +3,17 @@ import type { ReviewCollection } from '../../common/review.js';
 import type { VersionCollection } from '../../common/versions.js';
 import type { CollectionAdapters } from '../platform/http/context.js';
 import type { ReviewedPart } from '../platform/writes/review-gate.js';
-import { pestsCollection, diseasesCollection } from './catalog/collection.js';
-import datasetReviewed from './dataset/reviewed.js';
-import { optionListsCollection } from './maintenance/collection.js';
-import publicApiReviewed from './public/reviewed.js';
-import { reviewedRegistry } from './review/adapters.js';
-import { translatedRegistry, type TranslatedPart } from './translations/adapters.js';
-import translationsReviewed from './translations/reviewed.js';
-import trashReviewed from './trash/reviewed.js';
-import { varietiesCollection } from './varieties/collection.js';
-import { versionedRegistry, type VersionedCollection } from './versions/adapters.js';
-import versionsReviewed from './versions/reviewed.js';
+import { pestsCollection, diseasesCollection } from './content/catalog/collection.js';
+import datasetReviewed from './content/dataset/reviewed.js';
+import { optionListsCollection } from './content/maintenance/collection.js';
+import publicApiReviewed from './farmer-app/public/reviewed.js';
+import { reviewedRegistry } from './publishing/review/index.js';
+import { translatedRegistry, type TranslatedPart } from './content/translations/index.js';
+import translationsReviewed from './content/translations/reviewed.js';
+import trashReviewed from './content/trash/reviewed.js';
+import { varietiesCollection } from './content/varieties/collection.js';
+import { versionedRegistry, type VersionedCollection } from './publishing/versions/index.js';
+import versionsReviewed from './publishing/versions/reviewed.js';
 
 type RecordCollection = VersionCollection | TranslatedCollection | ReviewCollection;
 

@@ -6,7 +6,7 @@ import type {
 import { api } from './api';
 
 /**
- * Review before publishing (server/modules/review): one hook per endpoint. Every key starts with
+ * Review before publishing (server/modules/publishing/review): one hook per endpoint. Every key starts with
  * the live topic 'review', so any change to the queue anywhere refreshes what is shown.
  */
 export const reviewKeys = {

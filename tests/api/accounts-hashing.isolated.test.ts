@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACCOUNTS } from '../../common/accounts.js';
-import { accountsRepository } from '../../server/modules/accounts/repository.js';
-import { createAccountsService } from '../../server/modules/accounts/service.js';
+import { accountsRepository } from '../../server/modules/identity/accounts/repository.js';
+import { createAccountsService } from '../../server/modules/identity/accounts/service.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { newAdminBody, superAdminSession } from '../fixtures/accounts.js';
 import type { TestAccount } from '../fixtures/factories.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNED_IN_HINT_COOKIE } from '../../common/sessions.js';
 import { LOGIN } from '../../common/texts.js';
-import { accountsRepository } from '../../server/modules/accounts/repository.js';
+import { accountsRepository } from '../../server/modules/identity/accounts/repository.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { login, loginAs, makeAccount } from '../fixtures/factories.js';
 

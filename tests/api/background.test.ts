@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_LIMITS } from '../../common/models.js';
 import { buildApp, type BuiltApp } from '../../server/app.js';
 import type { Database } from '../../server/db/types.js';
-import { modelsRepository } from '../../server/modules/models/repository.js';
+import { modelsRepository } from '../../server/modules/farmer-app/models/repository.js';
 import { lease } from '../../server/platform/background/lease.js';
 import { periodStart, takePeriodSlot } from '../../server/platform/background/period-slot.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import { createBackupsService } from '../../server/modules/backups/service.js';
+import { createBackupsService } from '../../server/modules/operations/backups/service.js';
 import { S3Storage } from '../../server/platform/storage/s3-storage.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';

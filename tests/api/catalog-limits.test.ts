@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../common/catalog.js';
 import type { CatalogEntryDetail, StagedImage } from '../../common/schemas/catalog.js';
-import { photoRuntime } from '../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../server/modules/content/photos/variants.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { entryBody, seedStagedPhotos, tinyPng, uploadPhoto } from '../fixtures/catalog.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';

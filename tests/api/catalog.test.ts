@@ -7,10 +7,10 @@ import { CATALOG_KINDS } from '../../common/catalog.js';
 import { UPLOAD_TEXTS } from '../../common/catalog-texts.js';
 import type { CatalogEntryDetail, CatalogList, StagedImage } from '../../common/schemas/catalog.js';
 import type { LiveEvent } from '../../server/platform/writes/events.js';
-import { photoRuntime } from '../../server/modules/photos/variants.js';
-import { createCatalogService } from '../../server/modules/catalog/service.js';
+import { photoRuntime } from '../../server/modules/content/photos/variants.js';
+import { createCatalogService } from '../../server/modules/content/catalog/service.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
-import { cleanPhoto } from '../../server/modules/photos/pixels/photo-privacy.js';
+import { cleanPhoto } from '../../server/modules/content/photos/pixels/photo-privacy.js';
 import { entryBody, exifTagsOf, jpegWithGps, stagePhotos, tinyPng, uploadPhoto } from '../fixtures/catalog.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendAuditRows, type AuditRow } from '../../server/platform/writes/audit.js';
-import { createDashboardService } from '../../server/modules/dashboard/service.js';
+import { createDashboardService } from '../../server/modules/operations/dashboard/service.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_TEXTS, PHOTO_REMOVAL_TEXTS } from '../../common/dataset.js';
-import { photoRuntime } from '../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../server/modules/content/photos/variants.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 

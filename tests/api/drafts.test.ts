@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../common/catalog.js';
-import { photoRuntime } from '../../server/modules/photos/variants.js';
-import { createDraftsService } from '../../server/modules/drafts/service.js';
+import { photoRuntime } from '../../server/modules/content/photos/variants.js';
+import { createDraftsService } from '../../server/modules/content/drafts/service.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { entryBody, stagePhotos } from '../fixtures/catalog.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';

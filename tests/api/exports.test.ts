@@ -2,7 +2,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../common/catalog.js';
-import { catalogRepository } from '../../server/modules/catalog/repository.js';
+import { catalogRepository } from '../../server/modules/content/catalog/repository.js';
 import { newId } from '../../server/platform/support/clock.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';

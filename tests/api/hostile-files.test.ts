@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_READ_TEXTS } from '../../common/texts.js';
-import { readExportFile } from '../../server/modules/migration/importer.js';
+import { readExportFile } from '../../server/modules/operations/migration/importer.js';
 import { AppError } from '../../server/platform/http/errors.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFirestoreExport } from '../../server/modules/migration/importer.js';
+import { importFirestoreExport } from '../../server/modules/operations/migration/importer.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 
 const PNG = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3a7d44' } }).png().toBuffer();

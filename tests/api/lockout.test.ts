@@ -5,7 +5,7 @@ import { LOGIN } from '../../common/texts.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { superAdminSession } from '../fixtures/accounts.js';
 import { makeAccount, type TestAccount } from '../fixtures/factories.js';
-import { unlockLinkBudgetKey } from '../../server/modules/credentials/unlock-links.js';
+import { unlockLinkBudgetKey } from '../../server/modules/identity/credentials/unlock-links.js';
 import { endLock, outboxMailsTo } from '../fixtures/settings.js';
 
 /**

@@ -5,8 +5,8 @@ import {
   type MaintenanceDocument,
 } from '../../common/schemas/maintenance.js';
 import type { LiveEvent } from '../../server/platform/writes/events.js';
-import { extendYears } from '../../server/modules/maintenance/lists.js';
-import { ensureYearRollover } from '../../server/modules/maintenance/option-lists.js';
+import { extendYears } from '../../server/modules/content/maintenance/lists.js';
+import { ensureYearRollover } from '../../server/modules/content/maintenance/option-lists.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 import { chooseSecurityQuestion, makeVarietyUsing } from '../fixtures/maintenance.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelSlug } from '../../common/catalog.js';
-import { DEMO_TEMPERATURE, meanColourClassifier } from '../../server/modules/models/tflite/recipes.js';
+import { DEMO_TEMPERATURE, meanColourClassifier } from '../../server/libraries/tflite/recipes.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 import { startS3, type TestS3 } from '../fixtures/s3.js';

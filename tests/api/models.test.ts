@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelSlug } from '../../common/catalog.js';
 import { MODEL_TEXTS } from '../../common/models.js';
 import type { EvaluationReport, ModelsOverview, ScannerModel } from '../../common/schemas/models.js';
-import { evaluationRunner } from '../../server/modules/models/evaluation/runner.js';
-import { modelsRepository } from '../../server/modules/models/repository.js';
-import { pilotBucket } from '../../server/modules/models/publishing.js';
-import { DEMO_TEMPERATURE, meanColourClassifier, wrongInputRankModel } from '../../server/modules/models/tflite/recipes.js';
+import { evaluationRunner } from '../../server/modules/farmer-app/models/evaluation/runner.js';
+import { modelsRepository } from '../../server/modules/farmer-app/models/repository.js';
+import { pilotBucket } from '../../server/modules/farmer-app/models/publishing.js';
+import { DEMO_TEMPERATURE, meanColourClassifier, wrongInputRankModel } from '../../server/libraries/tflite/recipes.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realisticVariety } from '../../bench/variety-data.js';
 import { loadConfig } from '../../server/config.js';
 import { preparedStatementsOf } from '../../server/db/prepared-statements.js';
-import { varietiesRepository } from '../../server/modules/varieties/repository.js';
-import { searchPage } from '../../server/modules/varieties/search/search.js';
+import { varietiesRepository } from '../../server/modules/content/varieties/repository.js';
+import { searchPage } from '../../server/modules/content/varieties/search/search.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 

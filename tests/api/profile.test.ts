@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SECURITY_QUESTIONS } from '../../common/schemas/maintenance.js';
 import { RECOVERY, SETTINGS } from '../../common/profile.js';
-import { accountsRepository } from '../../server/modules/accounts/repository.js';
+import { accountsRepository } from '../../server/modules/identity/accounts/repository.js';
 import type { LiveEvent } from '../../server/platform/writes/events.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { BCRYPT_HASH, login, loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';

@@ -2,7 +2,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../common/profile.js';
 import { SECOND_FACTOR } from '../../common/second-factor.js';
-import { accountsRepository } from '../../server/modules/accounts/repository.js';
+import { accountsRepository } from '../../server/modules/identity/accounts/repository.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { newAdminBody, superAdminSession } from '../fixtures/accounts.js';
 import { makeAccount, type TestAccount } from '../fixtures/factories.js';

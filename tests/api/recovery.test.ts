@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECOVERY, SETTINGS } from '../../common/profile.js';
-import { accountsRepository } from '../../server/modules/accounts/repository.js';
+import { accountsRepository } from '../../server/modules/identity/accounts/repository.js';
 import { sha256 } from '../../server/platform/identity/passwords.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { BCRYPT_HASH, login, loginAs, makeAccount } from '../fixtures/factories.js';

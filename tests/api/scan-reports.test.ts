@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_REPORT_TEXTS, TARLAC_MUNICIPALITIES } from '../../common/scan-reports.js';
 import { manilaDate as manilaDay, mondayOf } from '../../common/history-dates.js';
-import { createScanReportsService } from '../../server/modules/scan-reports/service.js';
+import { createScanReportsService } from '../../server/modules/farmer-app/scan-reports/service.js';
 import { buildApp, type BuiltApp } from '../../server/app.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';

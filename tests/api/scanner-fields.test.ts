@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../common/catalog.js';
 import { CATALOG_LABELS } from '../../common/catalog-texts.js';
 import { DISEASE_ENUMS_ID } from '../../common/schemas/maintenance.js';
-import { importFirestoreExport } from '../../server/modules/migration/importer.js';
+import { importFirestoreExport } from '../../server/modules/operations/migration/importer.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { entryBody, tinyPng, uploadPhoto } from '../fixtures/catalog.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';

@@ -6,8 +6,8 @@ import { varietyInputSchema } from '../../common/schemas/varieties.js';
 import { VARIETY_MESSAGES } from '../../common/varieties.js';
 import { VARIETY_ENUMS_ID } from '../../common/schemas/maintenance.js';
 import { sqlitePath } from '../../server/db/connection.js';
-import { seed, DEMO_VARIETIES_FILE } from '../../server/modules/varieties/seed.js';
-import { VarietySearchCache } from '../../server/modules/varieties/search/cache.js';
+import { seed, DEMO_VARIETIES_FILE } from '../../server/seed/varieties.js';
+import { VarietySearchCache } from '../../server/modules/content/varieties/search/cache.js';
 import type { LiveEvent } from '../../server/platform/writes/events.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
@@ -254,7 +254,7 @@ describe('rice varieties: edit and optimistic concurrency', () => {
   });
 
   it('keeps a stored year that predates the year list, but does not accept a new one outside it', async () => {
-    const svc = (await import('../../server/modules/varieties/service.js')).createVarietiesService(t.ctx);
+    const svc = (await import('../../server/modules/content/varieties/service.js')).createVarietiesService(t.ctx);
     const old = await svc.createStored({ varietyName: `PSB Rc ${Date.now()}`, yearRelease: '2000' }, null);
     svc.close();
     const keep = await call('PUT', `/api/varieties/${old.id}`, { ...varietyBody({ varietyName: old.varietyName, yearRelease: '2000' }), version: old.version });

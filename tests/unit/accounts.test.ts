@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ACCOUNTS, accountDisplayStatus } from '../../common/accounts';
 import { PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MESSAGE } from '../../common/password';
 import { accountCreateSchema, accountUpdateSchema } from '../../common/schemas/accounts';
-import { uniqueViolationField } from '../../server/modules/accounts/unique';
+import { uniqueViolationField } from '../../server/modules/identity/accounts/unique';
 
 const M = ACCOUNTS.messages;
 const valid = { fullname: 'Juan Luna', email: 'juan@da.example', username: 'juan_luna', password: 'Spoliarium#1', role: 'ADMIN' as const };

@@ -2,8 +2,8 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_LIMITS } from '../../common/catalog.js';
 import { DATASET_LIMITS, hammingDistance, qualityFlags } from '../../common/dataset.js';
-import { DemoPhotoSet, demoPhotoPlans, readScannerClasses, renderDemoPhoto, type DemoPhotoPlan, type Rgb } from '../../server/modules/catalog/demo-scenes.js';
-import { fingerprintImage } from '../../server/modules/photos/pixels/fingerprint.js';
+import { DemoPhotoSet, demoPhotoPlans, readScannerClasses, renderDemoPhoto, type DemoPhotoPlan, type Rgb } from '../../server/seed/demo-scenes.js';
+import { fingerprintImage } from '../../server/modules/content/photos/pixels/fingerprint.js';
 
 const scanner = readScannerClasses();
 const SIZES = { maxPixels: CATALOG_LIMITS.maxImagePixels, displaySize: CATALOG_LIMITS.displaySize, thumbSize: CATALOG_LIMITS.thumbSize };

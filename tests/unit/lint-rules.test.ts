@@ -16,6 +16,7 @@ const INTERVAL = 'Repeat work with every() or scheduleJob';
 const COMPUTED_IMPORT = 'Import a module by its name';
 const OTHER_ROUTES = "A module never imports another module's routes";
 const PLATFORM_IMPORTS_MODULE = 'Platform code never imports a module';
+const FACE = 'Import another module through its face';
 
 let eslint: ESLint;
 beforeAll(() => {
@@ -91,7 +92,7 @@ describe('server syntax bans (no-restricted-syntax)', () => {
   });
 
   it('refuses a repeating timer anywhere in the server but the one in platform/background/jobs.ts', async () => {
-    for (const at of ['server/modules/example/service.ts', 'server/modules/events/routes.ts', 'server/platform/writes/example.ts', 'server/db/example.ts']) {
+    for (const at of ['server/modules/example/service.ts', 'server/modules/operations/events/routes.ts', 'server/platform/writes/example.ts', 'server/db/example.ts']) {
       await expectFlagged(at, file(noSql, timer), INTERVAL);
     }
     expect(await lint('server/platform/background/jobs.ts', file(noSql, timer))).toEqual([]);
@@ -103,15 +104,32 @@ describe('server syntax bans (no-restricted-syntax)', () => {
     expect(await lint('server/db/example.ts', file(query, rawSql, transaction))).toEqual([]);
     expect(await lint('server/platform/writes/command.ts', file(noSql, transaction))).toEqual([]);
     expect(await lint('server/platform/writes/audit.ts', file(query, rawSql, transaction))).toEqual([]);
-    expect(await lint('server/modules/events/routes.ts', file(noSql, timeout))).toEqual([]);
+    expect(await lint('server/modules/operations/events/routes.ts', file(noSql, timeout))).toEqual([]);
     expect(await lint('server/modules/example/service.ts', file(noSql, timeout))).toEqual([]);
   });
 });
 
+describe('modules meet at their faces (palayan/module-face)', () => {
+  it("refuses an import of another module's file, from a module, the app and the command line", async () => {
+    const other = "import { photosRepository } from '../../content/photos/repository/life.js';\nexport const x = photosRepository;\n";
+    await expectFlagged('server/modules/content/catalog/service.ts', other, FACE);
+    await expectFlagged('server/modules/content/catalog/nested/part.ts', other.replace('../../content', '../../../content'), FACE);
+    await expectFlagged('server/app.ts', "import { photosRepository } from './modules/content/photos/repository/life.js';\nexport const x = photosRepository;\n", FACE);
+    await expectFlagged('server/modules/index.ts', "import { photoReads } from './content/photos/repository/reads.js';\nexport const x = photoReads;\n", FACE);
+  });
+
+  it('lets a module import its own files, another module through its face, and the registries list the entries', async () => {
+    expect(await lint('server/modules/content/catalog/service.ts', "import { photoReads } from '../photos/index.js';\nimport { x } from './presenter.js';\nexport const y = [photoReads, x];\n")).toEqual([]);
+    expect(await lint('server/modules/content/photos/library.ts', "import { photosRepository } from './repository/life.js';\nexport const x = photosRepository;\n")).toEqual([]);
+    expect(await lint('server/modules/index.ts', "import routes from './content/photos/routes.js';\nexport const x = routes;\n")).toEqual([]);
+    expect(await lint('server/modules/collections.ts', "import { c } from './content/catalog/collection.js';\nimport r from './content/dataset/reviewed.js';\nexport const x = [c, r];\n")).toEqual([]);
+  });
+});
+
 describe('one home for photos (palayan/photo-table)', () => {
-  const PHOTO_TABLE = 'Only server/modules/photos/ names the photo table';
+  const PHOTO_TABLE = 'Only server/modules/content/photos/ names the photo table';
   const named = `import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types.js';
+import type { Database } from '../../../../db/types.js';
 export const count = (db: Kysely<Database>, id: string) => db.selectFrom('catalog_images').select('id').where('entryId', '=', id).execute();
 export const raw = \`select * from catalog_images\`;
 `;
@@ -119,11 +137,11 @@ export const raw = \`select * from catalog_images\`;
   it("refuses the photo table's name outside the photos module, in a repository too", async () => {
     const messages = await lint('server/modules/example/repository.ts', named);
     expect(messages.filter((m) => m.includes(PHOTO_TABLE))).toHaveLength(2);
-    await expectFlagged('server/modules/catalog/service.ts', "export const table = 'catalog_images';\n", PHOTO_TABLE);
+    await expectFlagged('server/modules/content/catalog/service.ts', "export const table = 'catalog_images';\n", PHOTO_TABLE);
   });
 
   it('lets the photos module and the migrations name it', async () => {
-    expect(await lint('server/modules/photos/repository/life.ts', named)).toEqual([]);
+    expect(await lint('server/modules/content/photos/repository/life.ts', named)).toEqual([]);
     expect((await lint('server/db/migrations/999_example.ts', "export const table = 'catalog_images';\n")).filter((m) => m.includes(PHOTO_TABLE))).toEqual([]);
   });
 });

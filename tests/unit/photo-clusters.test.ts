@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterPhotos, type ClusteredPhoto } from '../../server/modules/training/clusters.js';
+import { clusterPhotos, type ClusteredPhoto } from '../../server/modules/farmer-app/training/clusters.js';
 
 const A = '0000000000000000';
 /** A with the lowest `bits` bits set, shifted left by `from`. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LANGUAGE_TEXTS } from '../../common/languages.js';
-import { readXliffFile } from '../../server/modules/translations/xliff.js';
+import { readXliffFile } from '../../server/modules/content/translations/xliff.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-xliff-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -80,7 +80,7 @@ export interface CatalogImagesTable {
   uploadedBy: string | null;
   createdAt: string;
   linkedAt: string | null;
-  /** The instance making this photo's variants, until when (server/modules/photos/variants.ts). */
+  /** The instance making this photo's variants, until when (server/modules/content/photos/variants.ts). */
   claimedBy?: string | null;
   claimedUntil?: string | null;
   /** From the photo's EXIF (migration 183): capture time ("2024:07:01 08:30:12", "+08:00" added when known), camera. */
@@ -89,7 +89,7 @@ export interface CatalogImagesTable {
   cameraModel?: string | null;
   /** 1 once the stored original holds no location or identifying metadata. */
   locationCleaned?: number;
-  /** Migration 185: the perceptual hash (16 hex digits) and quality measures (server/modules/photos/pixels/fingerprint.ts). */
+  /** Migration 185: the perceptual hash (16 hex digits) and quality measures (server/modules/content/photos/pixels/fingerprint.ts). */
   phash?: string | null;
   sharpness?: number | null;
   brightness?: number | null;
@@ -114,7 +114,7 @@ export interface MaintenanceTable {
   version: Generated<number>;
 }
 
-/** Migration 189: one saved state of a record (server/modules/versions). */
+/** Migration 189: one saved state of a record (server/modules/publishing/versions). */
 export interface RecordVersionsTable {
   id: string;
   collection: string;

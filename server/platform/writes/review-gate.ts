@@ -18,7 +18,7 @@ export interface ReviewRoute {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The save this route makes, when its collection's changes need review (server/modules/review). */
+    /** The save this route makes, when its collection's changes need review (server/modules/publishing/review). */
     review?: ReviewRoute;
   }
   interface FastifyInstance {

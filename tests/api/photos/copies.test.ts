@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../../common/catalog.js';
-import { fingerprintImage } from '../../../server/modules/photos/pixels/fingerprint.js';
+import { fingerprintImage } from '../../../server/modules/content/photos/pixels/fingerprint.js';
 import { createTestApp, type TestApp } from '../../fixtures/app.js';
 import { entryBody, uploadPhoto } from '../../fixtures/catalog.js';
 import { loginAs, makeAccount } from '../../fixtures/factories.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../../common/catalog.js';
-import { photoRuntime } from '../../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../../server/modules/content/photos/variants.js';
 import { S3Storage } from '../../../server/platform/storage/s3-storage.js';
 import { createTestApp, type TestApp } from '../../fixtures/app.js';
-import { cleanPhoto } from '../../../server/modules/photos/pixels/photo-privacy.js';
+import { cleanPhoto } from '../../../server/modules/content/photos/pixels/photo-privacy.js';
 import { entryBody, exifTagsOf, jpegWithGps, PHONE_EXIF, tinyPng, uploadPhoto } from '../../fixtures/catalog.js';
 import { loginAs, makeAccount } from '../../fixtures/factories.js';
 import { startS3, type TestS3 } from '../../fixtures/s3.js';

@@ -6,8 +6,8 @@ import { loginAs, makeAccount } from '../../fixtures/factories.js';
 import { entryBody, stagePhotos, tinyPng } from '../../fixtures/catalog.js';
 import { CATALOG_KINDS } from '../../../common/catalog.js';
 import { catalogCreateSchema } from '../../../common/schemas/catalog.js';
-import { createCatalogService } from '../../../server/modules/catalog/service.js';
-import { createProfileService, STAGED_AVATAR_TTL_MS } from '../../../server/modules/profile/service.js';
+import { createCatalogService } from '../../../server/modules/content/catalog/service.js';
+import { createProfileService, STAGED_AVATAR_TTL_MS } from '../../../server/modules/identity/profile/service.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });

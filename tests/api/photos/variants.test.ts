@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../../../server/app.js';
-import { photoRuntime } from '../../../server/modules/photos/variants.js';
+import { photoRuntime } from '../../../server/modules/content/photos/variants.js';
 import { createTestApp, type TestApp } from '../../fixtures/app.js';
 import { stagePhotos } from '../../fixtures/catalog.js';
 import { makeAccount } from '../../fixtures/factories.js';

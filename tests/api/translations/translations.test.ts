@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_KINDS } from '../../../common/catalog.js';
 import { LANGUAGE_TEXTS } from '../../../common/languages.js';
 import { catalogCreateSchema } from '../../../common/schemas/catalog.js';
-import { createCatalogService } from '../../../server/modules/catalog/service.js';
+import { createCatalogService } from '../../../server/modules/content/catalog/service.js';
 import { createTestApp, type TestApp } from '../../fixtures/app.js';
 import { entryBody, stagePhotos } from '../../fixtures/catalog.js';
 import { clockTicks, loginAs, makeAccount, type TestAccount } from '../../fixtures/factories.js';

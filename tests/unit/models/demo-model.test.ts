@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { labelSlug } from '../../../common/catalog.js';
-import { demoDiseaseClassifier } from '../../../server/modules/models/tflite/recipes.js';
+import { demoDiseaseClassifier } from '../../../server/libraries/tflite/recipes.js';
 
 const SCANNER = path.resolve(import.meta.dirname, '../../../demo-data/scanner');
 

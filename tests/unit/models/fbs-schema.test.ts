@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enumMember, enumValue, fieldOf, metadataSchema, parseFbs, tfliteSchema } from '../../../server/modules/models/tflite/fbs-schema.js';
+import { enumMember, enumValue, fieldOf, metadataSchema, parseFbs, tfliteSchema } from '../../../server/libraries/tflite/fbs-schema.js';
 
 /** A field's vtable offset as flatc's generated code names it (VT_… = 4 + 2·slot). */
 const vt = (schema: ReturnType<typeof tfliteSchema>, table: string, field: string) => 4 + 2 * fieldOf(schema, table, field).slot;

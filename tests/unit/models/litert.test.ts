@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadLiteRtRuntime } from '../../../server/modules/models/runtime/litert.js';
-import { convBenchClassifier, convBenchFlops, DEMO_TEMPERATURE } from '../../../server/modules/models/tflite/recipes.js';
+import { loadLiteRtRuntime } from '../../../server/modules/farmer-app/models/runtime/litert.js';
+import { convBenchClassifier, convBenchFlops, DEMO_TEMPERATURE } from '../../../server/libraries/tflite/recipes.js';
 import { seededRandom } from '../../../server/platform/support/seeded-random.js';
 
 // The models run in the real TFLite runtime for JavaScript (LiteRT.js, WebAssembly on the CPU).

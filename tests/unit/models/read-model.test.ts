@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { metadataSchema, tfliteSchema } from '../../../server/modules/models/tflite/fbs-schema.js';
-import { encodeFlatbuffer, type FlatbufferObject } from '../../../server/modules/models/tflite/flatbuffer-writer.js';
-import { readTfliteModel, TfliteFileError, type TfliteErrorCode } from '../../../server/modules/models/tflite/read-model.js';
+import { metadataSchema, tfliteSchema } from '../../../server/libraries/tflite/fbs-schema.js';
+import { encodeFlatbuffer, type FlatbufferObject } from '../../../server/libraries/tflite/flatbuffer-writer.js';
+import { readTfliteModel, TfliteFileError, type TfliteErrorCode } from '../../../server/libraries/tflite/read-model.js';
 import {
   convBenchClassifier, convBenchFlops, intInputModel, meanColourClassifier, twoInputModel, wrongInputRankModel,
-} from '../../../server/modules/models/tflite/recipes.js';
+} from '../../../server/libraries/tflite/recipes.js';
 import { seededRandom } from '../../../server/platform/support/seeded-random.js';
 
 const DEMO_MODEL = path.resolve(import.meta.dirname, '../../../demo-data/scanner/demo-disease-classifier.tflite');

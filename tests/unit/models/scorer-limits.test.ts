@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadProblem, Scorer, SCORER_LIMITS, ThreadLost } from '../../../server/modules/models/evaluation/scorer.js';
-import { meanColourClassifier } from '../../../server/modules/models/tflite/recipes.js';
-import { writeTfliteModel } from '../../../server/modules/models/tflite/write-model.js';
+import { loadProblem, Scorer, SCORER_LIMITS, ThreadLost } from '../../../server/modules/farmer-app/models/evaluation/scorer.js';
+import { meanColourClassifier } from '../../../server/libraries/tflite/recipes.js';
+import { writeTfliteModel } from '../../../server/libraries/tflite/write-model.js';
 import { createFileReaders } from '../../../server/platform/parsing/file-readers.js';
 
 const log = { warn: () => undefined, error: () => undefined } as unknown as FastifyBaseLogger;

@@ -1,7 +1,7 @@
 import { ByteBuffer } from 'flatbuffers';
 import { describe, expect, it } from 'vitest';
-import { convBenchClassifier } from '../../../server/modules/models/tflite/recipes.js';
-import { writeTfliteModel, type ModelSpec } from '../../../server/modules/models/tflite/write-model.js';
+import { convBenchClassifier } from '../../../server/libraries/tflite/recipes.js';
+import { writeTfliteModel, type ModelSpec } from '../../../server/libraries/tflite/write-model.js';
 
 // Read back with the flatbuffers library's own ByteBuffer and the vtable offsets of flatc's
 // generated code (schema_generated.h), not with this module's reader.

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { DATASET_LIMITS, hammingDistance, qualityFlags } from '../../../common/dataset.js';
-import { fingerprintImage } from '../../../server/modules/photos/pixels/fingerprint.js';
-import { HashIndex } from '../../../server/modules/photos/pixels/hash-index.js';
+import { fingerprintImage } from '../../../server/modules/content/photos/pixels/fingerprint.js';
+import { HashIndex } from '../../../server/modules/content/photos/pixels/hash-index.js';
 import { leafPhoto } from '../../fixtures/leaf-photos.js';
 
 /** The sizes the thumbnail job works at (common/catalog.ts). */

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { readCameraFacts, takenAtIso, writeCameraFacts } from '../../../server/modules/photos/pixels/exif.js';
-import { cleanPhoto, UnreadablePhotoError } from '../../../server/modules/photos/pixels/photo-privacy.js';
-import type { SniffedType } from '../../../server/modules/photos/pixels/image-type.js';
+import { readCameraFacts, takenAtIso, writeCameraFacts } from '../../../server/modules/content/photos/pixels/exif.js';
+import { cleanPhoto, UnreadablePhotoError } from '../../../server/modules/content/photos/pixels/photo-privacy.js';
+import type { SniffedType } from '../../../server/modules/content/photos/pixels/image-type.js';
 import { PHONE_EXIF } from '../../fixtures/catalog.js';
 
 /** A deterministic pseudo-random sequence (the same damaged files on every run). */

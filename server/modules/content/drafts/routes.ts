@@ -1,0 +1,39 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { CATALOG_KIND_LIST } from '../../../../common/catalog.js';
+import { draftInputSchema, draftSchema } from '../../../../common/schemas/drafts.js';
+import { scheduleJob } from '../../../platform/background/jobs.js';
+import { requireAuth } from '../../../platform/http/policy.js';
+import { createDraftsService } from './service.js';
+
+const HOUR_MS = 3_600_000;
+
+/** The signed-in account's unsaved pest or disease: `/api/rice_pests/draft`, `/api/rice_diseases/draft`. */
+const routes: FastifyPluginAsync = async (app) => {
+  const drafts = createDraftsService(app.ctx);
+  scheduleJob(app, { name: 'draft retention', everyMs: 6 * HOUR_MS, runOnReady: true, run: () => drafts.removeExpired() });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  for (const kind of CATALOG_KIND_LIST) {
+    const url = `/api/${kind.route}/draft`;
+    const tags = [kind.route];
+    r.get(url, {
+      config: { access: 'content.create' },
+      schema: { tags, summary: `Your unsaved ${kind.texts.noun} (the add form), or null`, response: { 200: draftSchema.nullable() } },
+    }, async (request) => drafts.get(requireAuth(request).user.id, kind));
+
+    r.put(url, {
+      config: { access: 'content.create' },
+      schema: { tags, summary: `Keep the add form as your draft: its fields and the chosen photos in order`, body: draftInputSchema, response: { 200: z.object({ uploaded: z.number(), total: z.number() }) } },
+    }, async (request) => drafts.save(requireAuth(request).user.id, kind, request.body));
+
+    r.delete(url, {
+      config: { access: 'content.create' },
+      schema: { tags, summary: 'Drop your draft', response: { 204: z.null() } },
+    }, async (request, reply) => {
+      await drafts.remove(requireAuth(request).user.id, kind);
+      return reply.code(204).send(null);
+    });
+  }
+};
+export default routes;

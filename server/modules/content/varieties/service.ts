@@ -1,0 +1,217 @@
+import { LIMITS } from '../../../../common/limits.js';
+import {
+  optionErrors, type Variety, type VarietyInput, type VarietyList, type VarietyStoredInput,
+} from '../../../../common/schemas/varieties.js';
+import { VARIETY_TOPIC } from '../../../../common/varieties.js';
+import type { Actor } from '../../../platform/writes/audit.js';
+import { runCommand, type Command } from '../../../platform/writes/command.js';
+import { newId, nowIso } from '../../../platform/support/clock.js';
+import type { AppContext } from '../../../platform/http/context.js';
+import { fail, invalid } from '../../../platform/http/errors.js';
+import { assertUpdated } from '../../../platform/writes/versioning.js';
+import { getVarietyEnums } from '../maintenance/index.js';
+import { columns, diff, fieldsOf, normalize, type Fields } from './fields.js';
+import { presentVariety } from './presenter.js';
+import { varietiesRepository, type VarietyRow } from './repository.js';
+import { RESYNC_EVENT } from '../../../platform/writes/events.js';
+import { VarietySearchCache } from './search/cache.js';
+import { perDatabase } from '../../../platform/cache/kept.js';
+import { varietySearch, type SearchPage } from './search/search.js';
+import { pageCount, shownPage } from '../../../platform/http/pages.js';
+import { VERSION_TEXTS } from '../../../../common/versions.js';
+import { recordVersion } from '../../publishing/versions/index.js';
+import { restoreTranslations } from '../translations/index.js';
+import { varietySnapshot } from './fields.js';
+
+const COLLECTION = 'rice_seed_varieties';
+
+function cacheSize(): number {
+  const raw = process.env.VARIETY_SEARCH_CACHE_SIZE;
+  const n = raw === undefined || raw === '' ? 500 : Number.parseInt(raw, 10);
+  return Number.isFinite(n) && n >= 0 ? n : 500;
+}
+
+/**
+ * One cache per database handle, shared by every service of this process (routes, seed,
+ * tests), listening to the live events once while any of them is open.
+ */
+interface SharedCache { cache: VarietySearchCache; users: number; unsubscribe: (() => void) | null }
+const eventKey = (op: string, id: string | null | undefined) => `${op}:${id ?? ''}`;
+
+function acquireCache(ctx: AppContext): { cache: VarietySearchCache; release(): void } {
+  const s = perDatabase<SharedCache>(ctx.db, 'varieties/search', () => ({ cache: new VarietySearchCache(ctx.db, cacheSize()), users: 0, unsubscribe: null }));
+  if (s.users === 0) {
+    // Writes of other server instances (PostgreSQL LISTEN/NOTIFY) and of other modules (import).
+    // A resync (the bus reconnected and may have missed events) drops everything too.
+    s.unsubscribe = ctx.events.subscribe((event) => {
+      if (event.topic === VARIETY_TOPIC) s.cache.onEvent(eventKey(event.op, event.id), event.texts);
+      else if (event.topic === RESYNC_EVENT.topic) s.cache.invalidate();
+    });
+  }
+  s.users += 1;
+  let released = false;
+  return {
+    cache: s.cache,
+    release() {
+      if (released) return;
+      released = true;
+      s.users -= 1;
+      if (s.users === 0) { s.unsubscribe?.(); s.unsubscribe = null; }
+    },
+  };
+}
+
+export function createVarietiesService(ctx: AppContext) {
+  const { db } = ctx;
+  const { cache, release } = acquireCache(ctx);
+  const finder = varietySearch(db);
+
+  /** After commit: drop the cached searches the write can have changed, then tell every browser. */
+  function publish(cmd: Command, id: string, op: 'create' | 'update' | 'delete', searchTexts: string[]): void {
+    cmd.afterCommit(() => {
+      cache.invalidateTexts(searchTexts);
+      cache.expectOwnEvent(eventKey(op, id));
+    });
+    cmd.publish({ topic: VARIETY_TOPIC, id, op, texts: searchTexts });
+  }
+
+  async function checkOptions(input: VarietyInput, keepYear?: string | null): Promise<void> {
+    const errors = optionErrors(input, await getVarietyEnums(db), { yearRelease: keepYear });
+    if (Object.keys(errors).length > 0) invalid(errors as Record<string, string>);
+  }
+
+  async function insert(fields: Fields, actor: Actor | null): Promise<Variety> {
+    const id = newId();
+    const now = nowIso();
+    const row = await runCommand(ctx, actor, async (trx, cmd) => {
+      await varietiesRepository.insert(trx, {
+        id, ...columns(fields), isDeleted: 0, createdAt: now, updatedAt: null, deletedAt: null, deletedBy: null,
+      });
+      const auditId = await cmd.audit({
+        action: 'CREATE',
+        collection: COLLECTION,
+        documentId: id,
+        documentName: fields.varietyName,
+        description: `Created rice variety ${fields.varietyName}`,
+        changes: { before: null, after: fields },
+      });
+      const row = (await varietiesRepository.findLive(trx, id))!;
+      await recordVersion(trx, { collection: COLLECTION, documentId: id, recordVersion: Number(row.version), auditId, actor, snapshot: varietySnapshot(row), kind: 'create' });
+      publish(cmd, id, 'create', [row.searchText]);
+      return row;
+    });
+    return presentVariety(row);
+  }
+
+  return {
+    /** One page of live varieties matching the search, newest first (docs/PRODUCT.md section 9: 20 a page). */
+    list(search: string, page: number): Promise<VarietyList> {
+      const term = search.trim().toLowerCase();
+      return cache.get<VarietyList>(`page\u0000${page}\u0000${term}`, term, async () => {
+        const pageSize = LIMITS.varietyPageSize;
+        // One count per search term serves all its pages; the search that counts brings its page.
+        let searched: SearchPage | undefined;
+        const counted = await cache.get(`count\u0000${term}`, term, async () => (searched = await finder.search(term, page, pageSize)).counted);
+        const { total, exact } = counted;
+        const current = searched?.page ?? shownPage(page, total, pageSize);
+        const rows = searched ? searched.rows : total === 0 ? [] : await finder.page(term, counted, pageSize, (current - 1) * pageSize);
+        return { items: rows.map(presentVariety), total, page: current, pageSize, pageCount: pageCount(total, pageSize), exact };
+      });
+    },
+
+    async get(id: string): Promise<Variety> {
+      const row = await varietiesRepository.findLive(db, id);
+      if (!row) fail('NOT_FOUND');
+      return presentVariety(row);
+    },
+
+    /** The add form: every rule of docs/PRODUCT.md section 5, values from the current option lists. */
+    async create(input: VarietyInput, actor: Actor | null): Promise<Variety> {
+      await checkOptions(input);
+      return insert(normalize(input), actor);
+    },
+
+    /** A save's checks without writing (a change sent for review): 404, 409 and the option lists, as create and update. */
+    async checkSave(id: string | null, input: VarietyInput, version: number | null): Promise<void> {
+      const existing = id === null ? null : await varietiesRepository.findLive(db, id);
+      if (id !== null && !existing) fail('NOT_FOUND');
+      if (existing && version !== null && Number(existing.version) !== version) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: Number(existing.version) });
+      await checkOptions(input, existing?.yearRelease);
+    },
+
+    /**
+     * The stored shape (demo data, imports): fields no source gave stay empty. Only the seed
+     * and import commands use it; the API always goes through create().
+     */
+    async createStored(input: VarietyStoredInput, actor: Actor | null): Promise<Variety> {
+      return insert(normalize(input), actor);
+    },
+
+    /**
+     * Saves over `version`; a newer version on the server is a 409 with the current record.
+     * A restore of an earlier version is this same save, audited as RESTORE_VERSION.
+     */
+    async update(id: string, input: VarietyInput, version: number, actor: Actor, restore?: { from: number; translations?: Record<string, string> }): Promise<Variety> {
+      const existing = await varietiesRepository.findLive(db, id);
+      if (!existing) fail('NOT_FOUND');
+      await checkOptions(input, existing.yearRelease);
+      const after = normalize(input);
+      const now = nowIso();
+      const row = await runCommand(ctx, actor, async (trx, cmd) => {
+        const before = await varietiesRepository.findLive(trx, id);
+        if (!before) fail('NOT_FOUND');
+        if (restore?.translations && before.version === version) await restoreTranslations(trx, COLLECTION, id, restore.translations, { location: after.location }, actor.id);
+        // Versions only grow: a different stored version means someone saved since the form opened.
+        const changed = before.version === version
+          ? await varietiesRepository.updateVersioned(trx, id, version, { ...columns(after), updatedAt: now }, after)
+          : 0;
+        if (changed === 0) assertUpdated(0, await varietiesRepository.findLive(trx, id), (r: VarietyRow) => presentVariety(r));
+        const auditId = await cmd.audit({
+          action: restore ? 'RESTORE_VERSION' : 'UPDATE',
+          collection: COLLECTION,
+          documentId: id,
+          documentName: after.varietyName,
+          description: restore ? VERSION_TEXTS.auditRestored(`rice variety ${after.varietyName}`, restore.from) : `Updated rice variety ${after.varietyName}`,
+          changes: diff(fieldsOf(presentVariety(before)), after),
+          details: restore ? { restoredVersion: restore.from } : undefined,
+        });
+        const row = (await varietiesRepository.findLive(trx, id))!;
+        await recordVersion(trx, {
+          collection: COLLECTION, documentId: id, recordVersion: Number(row.version), auditId, actor, snapshot: varietySnapshot(row),
+          kind: restore ? 'restore' : 'edit', ...(restore ? { restoredFrom: restore.from } : {}),
+        });
+        publish(cmd, id, 'update', [before.searchText, row.searchText]);
+        return row;
+      });
+      return presentVariety(row);
+    },
+
+    /** Soft delete: hidden from lists and counts, kept for the history. */
+    /** `version`: the edit version the delete was decided on (a delete published from review): 409 when it moved. */
+    async remove(id: string, actor: Actor, version?: number): Promise<void> {
+      await runCommand(ctx, actor, async (trx, cmd) => {
+        const existing = await varietiesRepository.findLive(trx, id);
+        if (!existing) fail('NOT_FOUND');
+        if (version !== undefined && Number(existing.version) !== version) fail('VERSION_CONFLICT');
+        const deletedAt = nowIso();
+        const changed = await varietiesRepository.softDelete(trx, id, { deletedAt, deletedBy: actor.id });
+        if (changed === 0) fail('NOT_FOUND');
+        await cmd.audit({
+          action: 'DELETE',
+          collection: COLLECTION,
+          documentId: id,
+          documentName: existing.varietyName,
+          description: `Deleted rice variety ${existing.varietyName}`,
+          changes: { before: fieldsOf(presentVariety(existing)), after: { isDeleted: true, deletedAt, deletedBy: actor.id } },
+        });
+        publish(cmd, id, 'delete', [existing.searchText]);
+      });
+    },
+
+    /** Names of live varieties, lower-cased (the seed skips these). */
+    liveNames: () => varietiesRepository.liveNames(db),
+
+    close: release,
+  };
+}
+export type VarietiesService = ReturnType<typeof createVarietiesService>;

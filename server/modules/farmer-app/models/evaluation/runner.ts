@@ -1,0 +1,197 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MODEL_LIMITS, MODEL_TEXTS } from '../../../../../common/models.js';
+import { outageOf } from '../../../../platform/http/outages.js';
+import type { ModelPredictionsTable } from '../../../../db/types/models.js';
+import { every } from '../../../../platform/background/jobs.js';
+import type { AppContext } from '../../../../platform/http/context.js';
+import { readStored } from '../../../../platform/storage/stored-files.js';
+import { nowIso } from '../../../../platform/support/clock.js';
+import { photoReads } from '../../../content/photos/index.js';
+import { modelsRepository as repo } from '../repository.js';
+import { contractOf, inputShapeOf, parseJson } from '../stored.js';
+import { metricsOf } from './report.js';
+import { Scorer, ThreadLost } from './scorer.js';
+
+const TOPIC = 'scanner_models';
+
+/**
+ * Runs queued evaluations, one at a time per instance, off the request path: an evaluation is
+ * claimed in the database (so of several instances one runs it), its photos are read from
+ * storage and scored on a LiteRT.js thread in the order fixed when it was queued, and each
+ * batch of predictions is stored with the progress. An instance that stops is replaced: its
+ * evaluation's heartbeat goes stale, another claims it and goes on from the stored
+ * predictions. Cancelling is seen at the next batch.
+ */
+function createEvaluationRunner(ctx: AppContext) {
+  let running: Promise<void> | null = null;
+  let closed = false;
+  let again = false;
+  let scorer: Scorer | null = null;
+
+  /** Gives an evaluation back to the queue (storage is down): it goes on from its stored predictions later. */
+  async function release(evaluationId: string, reason: unknown) {
+    ctx.log.warn({ err: reason, evaluationId }, 'model evaluation paused: storage did not answer; it goes on later');
+    await repo.release(ctx.db, evaluationId, ctx.config.instanceId);
+  }
+
+  async function runOne(evaluationId: string): Promise<'next' | 'later'> {
+    const instance = ctx.config.instanceId;
+    const evaluation = (await repo.findEvaluation(ctx.db, evaluationId))!;
+    const model = await repo.find(ctx.db, evaluation.modelId);
+    const finish = async (state: 'done' | 'failed' | 'cancelled', error: string | null, done: number) => {
+      let accuracy = null;
+      let macroF1 = null;
+      if (state === 'done' && model) {
+        const m = await metricsOf(ctx.db, model, evaluationId);
+        accuracy = m.accuracy;
+        macroF1 = m.macroF1;
+      }
+      await repo.finish(ctx.db, evaluationId, { state, error, done, accuracy, macroF1, finishedAt: nowIso() });
+      ctx.events.publish({ topic: TOPIC, id: evaluation.modelId, op: 'update' });
+    };
+    if (!model) { await finish('failed', MODEL_TEXTS.evaluationFailed.modelGone, 0); return 'next'; }
+    if (evaluation.cancelRequested) { await finish('cancelled', null, evaluation.done); return 'next'; }
+
+    const pairs = parseJson<Array<[string, string]>>(evaluation.photoIds);
+    const scored = await repo.predictedIds(ctx.db, evaluationId);
+    const todo = pairs.filter(([id]) => !scored.has(id));
+    const keys = new Map((await photoReads.byIds(ctx.db, todo.map(([id]) => id))).map((p) => [p.id, p.originalKey]));
+    const shape = inputShapeOf(model);
+    let bytes: Buffer;
+    try {
+      bytes = await readStored(ctx.storage, model.fileKey);
+    } catch (err) {
+      await release(evaluationId, err);
+      return 'later';
+    }
+    try {
+      scorer = new Scorer({
+        model: new Uint8Array(bytes),
+        contract: contractOf(model),
+        input: { height: shape[1], width: shape[2], type: model.inputType === 'uint8' ? 'uint8' : 'float32' },
+        topK: MODEL_LIMITS.topK,
+      });
+      await scorer.ready;
+    } catch (err) {
+      ctx.log.error({ err, evaluationId }, 'model evaluation: the model could not be loaded');
+      await finish('failed', MODEL_TEXTS.evaluationFailed.load((err as Error).message), scored.size);
+      await scorer?.close();
+      scorer = null;
+      return 'next';
+    }
+    let done = scored.size;
+    let batch: ModelPredictionsTable[] = [];
+    let skipped = 0;
+    // The heartbeat goes on its own timer, so a slow model never looks abandoned between batches.
+    let lost = false;
+    const stopBeating = every(MODEL_LIMITS.heartbeatMs, () => {
+      void repo.beat(ctx.db, evaluationId, instance, done, nowIso()).then((mine) => { if (!mine) lost = true; }, () => undefined);
+    });
+    const flush = async (): Promise<boolean> => {
+      await repo.insertPredictions(ctx.db, batch);
+      done += batch.length;
+      batch = [];
+      const mine = await repo.beat(ctx.db, evaluationId, instance, done, nowIso());
+      ctx.events.publish({ topic: TOPIC, id: evaluation.modelId, op: 'update' });
+      return mine && !lost;
+    };
+    const stopped = async () => {
+      const now = await repo.findEvaluation(ctx.db, evaluationId);
+      if (now?.cancelRequested) await finish('cancelled', null, done);
+    };
+    try {
+      for (const [imageId, diseaseId] of todo) {
+        if (closed) return 'later';
+        const key = keys.get(imageId);
+        let top: Array<[number, number]> | null = null;
+        const started = performance.now();
+        if (key) {
+          let photo: Buffer | null = null;
+          try {
+            photo = await readStored(ctx.storage, key);
+          } catch (err) {
+            if (outageOf(err)) {
+              await flush();
+              await release(evaluationId, err);
+              return 'later';
+            }
+            ctx.log.warn({ err, imageId, evaluationId }, 'model evaluation: a stored photo could not be read');
+          }
+          if (photo) {
+            try {
+              top = await scorer.score(photo);
+            } catch (err) {
+              if (err instanceof ThreadLost) throw err;
+              ctx.log.warn({ err, imageId, evaluationId }, 'model evaluation: a photo could not be scored');
+            }
+          }
+        }
+        await sleep((performance.now() - started) * MODEL_LIMITS.restRatio);
+        if (!top || top.length === 0) { skipped += 1; continue; }
+        batch.push({ evaluationId, imageId, diseaseId, predicted: top[0]![0], confidence: top[0]![1], top: JSON.stringify(top) });
+        if (batch.length >= MODEL_LIMITS.batch && !(await flush())) { await stopped(); return 'next'; }
+      }
+      if (!(await flush())) { await stopped(); return 'next'; }
+      // Scores of only some of the photos are not the model's scores on the set.
+      const allowed = Math.floor(pairs.length * MODEL_LIMITS.maxSkippedShare);
+      if (done === 0 || skipped > allowed) await finish('failed', MODEL_TEXTS.evaluationFailed.skipped(skipped, pairs.length), done);
+      else await finish('done', skipped > 0 ? MODEL_TEXTS.evaluationFailed.someSkipped(skipped) : null, done);
+      return 'next';
+    } catch (err) {
+      ctx.log.error({ err, evaluationId }, 'model evaluation failed');
+      if (outageOf(err)) {
+        await release(evaluationId, err).catch(() => undefined);
+        return 'later';
+      }
+      await finish('failed', (err as Error).message, done).catch(() => undefined);
+      return 'next';
+    } finally {
+      stopBeating();
+      await scorer?.close();
+      scorer = null;
+    }
+  }
+
+  async function drain(): Promise<void> {
+    do {
+      again = false;
+      for (;;) {
+        if (closed) return;
+        const id = await repo.claim(ctx.db, ctx.config.instanceId);
+        if (!id) break;
+        if ((await runOne(id)) === 'later') return;
+      }
+    } while (again && !closed);
+  }
+
+  return {
+    /** Looks for queued work now (after a request queued some) and on the job's timer. */
+    kick(): Promise<void> {
+      if (running) { again = true; return running; }
+      // A failed look (the database down) is logged; the job's timer looks again.
+      running = drain().catch((err: unknown) => { ctx.log.error({ err }, 'model evaluations: the queue could not be read'); }).finally(() => { running = null; });
+      return running;
+    },
+    /** Resolves when nothing is running (tests and shutdown). */
+    async idle(): Promise<void> {
+      while (running) await running;
+    },
+    async close(): Promise<void> {
+      closed = true;
+      await scorer?.close();
+      await running?.catch(() => undefined);
+    },
+  };
+}
+
+const runners = new WeakMap<AppContext, ReturnType<typeof createEvaluationRunner>>();
+
+/** The evaluation runner of an app (one per app, so tests can wait for it). */
+export function evaluationRunner(ctx: AppContext): ReturnType<typeof createEvaluationRunner> {
+  let runner = runners.get(ctx);
+  if (!runner) {
+    runner = createEvaluationRunner(ctx);
+    runners.set(ctx, runner);
+  }
+  return runner;
+}

@@ -1,0 +1,50 @@
+import crypto from 'node:crypto';
+import { TRAINING_SET } from '../../../../common/catalog.js';
+import type { EvaluationSplit } from '../../../../common/models.js';
+import { pixelContractSchema, thresholdsSchema, type PixelContract, type Thresholds } from '../../../../common/schemas/models.js';
+import type { ScannerModelsTable } from '../../../db/types/models.js';
+import { keptValues } from '../../../platform/cache/kept.js';
+import { PHOTOS_STAMP, readStamps, recordsStamp, stampOfAll } from '../../../platform/cache/stamps.js';
+import type { AppContext } from '../../../platform/http/context.js';
+import { trainingClasses, trainingSelection } from '../training/index.js';
+import type { RecordOption, StoredLabel } from './labels.js';
+
+/** A stored model's JSON columns, read. */
+export const parseJson = <T>(text: string): T => JSON.parse(text) as T;
+export const contractOf = (row: ScannerModelsTable): PixelContract => pixelContractSchema.parse(parseJson(row.contract));
+export const thresholdsOf = (row: ScannerModelsTable): Thresholds => thresholdsSchema.parse(parseJson(row.thresholds));
+export const labelsOf = (row: ScannerModelsTable): StoredLabel[] => parseJson<StoredLabel[]>(row.labels);
+/** The digest of a pixel contract as stored (its JSON text is written once, in one key order). */
+export const contractSha256 = (row: ScannerModelsTable): string => crypto.createHash('sha256').update(JSON.stringify(contractOf(row))).digest('hex');
+export const inputShapeOf = (row: ScannerModelsTable): number[] => parseJson<number[]>(row.inputShape);
+
+/** Every live disease and training class, with its training-set label: what a model's label may mean. */
+export async function liveRecords(ctx: AppContext): Promise<RecordOption[]> {
+  return (await trainingClasses(ctx)).map((c) => ({ ...c, localName: c.localName || null }));
+}
+
+/**
+ * The current training set's held-out photos as an evaluation scores them: the split's
+ * (photo id, record id) pairs in a fixed order, and their digest. Equal digests mean the same
+ * photos in the same classes.
+ */
+export async function photoSet(ctx: AppContext, split: EvaluationSplit, seed: string) {
+  const { train, validation } = TRAINING_SET.defaultRatios;
+  const selection = await trainingSelection(ctx, { seed, train, validation, conflicts: 'exclude' });
+  const pairs = selection.photos.filter((p) => split === 'all' || p.split === split).map((p) => [p.id, p.entryId] as [string, string])
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const digest = crypto.createHash('sha256');
+  for (const [id, record] of pairs) digest.update(`${id}:${record}\n`);
+  return { pairs, sha256: digest.digest('hex') };
+}
+
+/**
+ * The digest of a split's photos as the lists show it ("on the current training set"): kept
+ * while no photo and no disease is written, since clustering every photo on each refresh of the
+ * Models screen (which refreshes with every step of a running evaluation) would hold up other
+ * requests. Publishing checks the photo set afresh.
+ */
+export async function recentPhotoSetSha(ctx: AppContext, split: EvaluationSplit, seed: string): Promise<string> {
+  const stamp = stampOfAll(await readStamps(ctx.db), [PHOTOS_STAMP, recordsStamp('rice_local_diseases')]);
+  return keptValues<string>(ctx.db, 'models/photo-set', 20).get(`${split}:${seed}`, stamp, async () => (await photoSet(ctx, split, seed)).sha256);
+}

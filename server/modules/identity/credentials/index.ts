@@ -1,0 +1,23 @@
+import { pick } from '../../../platform/support/pick.js';
+import { credentialsRepository } from './repository.js';
+import { secondFactorRepository } from './second-factor/repository.js';
+
+/**
+ * The credentials module's face: what other modules, the app and the command line may
+ * use of it; nothing else of the module is imported from outside it (lint: palayan/module-face).
+ */
+export { lockedOut, noticeLockout, noticeQuestionReset, noticeUnlock, signInBudget, unlockBudget } from './guesses.js';
+export { identityCheck } from './identity.js';
+export { voidEmailedLinks, voidPasswordProofs } from './proofs.js';
+export type { TokenPurpose } from './repository.js';
+export { findOpenChallenge, newChallenge } from './second-factor/challenges.js';
+export { CodeAlreadyUsed, checkCode, consumeCode, enableFactor, newRecoveryCodes } from './second-factor/codes.js';
+export type { SecondFactorRow } from './second-factor/repository.js';
+export { checkTotp, newTotpSecret, setupOf } from './second-factor/totp.js';
+export { issueUnlockLink, lockedProof, unlockLinkBudgetKey, useLockedProof } from './unlock-links.js';
+
+/** The calls of credentialsRepository other modules make; the rest of it is this module's own. */
+export const credentialsRecords = pick(credentialsRepository, ['retireTokens']);
+
+/** The calls of secondFactorRepository other modules make; the rest of it is this module's own. */
+export const secondFactorRecords = pick(secondFactorRepository, ['endChallenges', 'find', 'recoveryCodesLeft', 'remove', 'replaceRecoveryCodes', 'useChallenge']);

@@ -1,0 +1,6 @@
+/**
+ * The migration module's face: what other modules, the app and the command line may
+ * use of it; nothing else of the module is imported from outside it (lint: palayan/module-face).
+ */
+export type { ExportCollections } from './firestore.js';
+export { importFirestoreCollections, readExportFile } from './importer.js';
