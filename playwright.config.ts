@@ -19,10 +19,14 @@ export const E2E = {
 const browser = { ...devices['Desktop Chrome'], viewport: { width: 1366, height: 860 } };
 // E2E_ORDER=reverse runs the spec files last to first (one project each, in that order): no
 // file may depend on another having run before it.
-const specs = fs.readdirSync('tests/e2e').filter((f) => f.endsWith('.spec.ts')).sort();
-const projects = process.env.E2E_ORDER === 'reverse'
-  ? specs.reverse().map((file) => ({ name: file, testMatch: `**/${file}`, use: browser }))
-  : [{ name: 'chromium', use: browser }];
+const specs = fs
+  .readdirSync('tests/e2e')
+  .filter((f) => f.endsWith('.spec.ts'))
+  .sort();
+const projects =
+  process.env.E2E_ORDER === 'reverse'
+    ? specs.reverse().map((file) => ({ name: file, testMatch: `**/${file}`, use: browser }))
+    : [{ name: 'chromium', use: browser }];
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -39,7 +43,15 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
   projects,

@@ -22,7 +22,10 @@ export default defineConfig(async () => ({
   // The photo worker (and libheif in it, loaded when a HEIC photo is picked) is its own file.
   // The browsers staff use all support modulepreload; no polyfill in the login bundle.
   build: {
-    outDir: 'dist/client', emptyOutDir: true, chunkSizeWarningLimit: 1500, modulePreload: { polyfill: false },
+    outDir: 'dist/client',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+    modulePreload: { polyfill: false },
     rolldownOptions: { output: { codeSplitting: { groups: chunks.groups } } },
   },
   // ES module workers may split: libheif loads only when a HEIC photo is picked.

@@ -33,7 +33,13 @@ const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Benc
 function baseRef(): string {
   const given = option('base', '');
   if (given) return given;
-  const added = execFileSync('git', ['log', '--diff-filter=A', '--format=%H', '--', 'server/db/migrations/140_audit_chain.ts'], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop();
+  const added = execFileSync('git', ['log', '--diff-filter=A', '--format=%H', '--', 'server/db/migrations/140_audit_chain.ts'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .pop();
   if (!added) throw new Error('cannot find the commit that added the chain; pass --base REF');
   return `${added}^`;
 }
@@ -48,7 +54,11 @@ function prepareBase(ref: string): string {
   return dir;
 }
 
-interface Running { url: string; child: ChildProcess; cleanup(): Promise<void> }
+interface Running {
+  url: string;
+  child: ChildProcess;
+  cleanup(): Promise<void>;
+}
 
 async function startServer(dir: string, name: string): Promise<Running> {
   const port = await freePort();
@@ -66,9 +76,18 @@ async function startServer(dir: string, name: string): Promise<Running> {
   const child = spawn(process.execPath, ['build/server/main.js'], {
     cwd: dir,
     env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn',
-      INITIAL_ADMIN_USERNAME: USER.username, INITIAL_ADMIN_PASSWORD: USER.password, INITIAL_ADMIN_FULLNAME: USER.fullname, INITIAL_ADMIN_EMAIL: USER.email,
-      LOGIN_RATE_LIMIT_PER_MINUTE: '1000', EVENT_CHANNEL: `bench_audit_${name}`,
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      INITIAL_ADMIN_USERNAME: USER.username,
+      INITIAL_ADMIN_PASSWORD: USER.password,
+      INITIAL_ADMIN_FULLNAME: USER.fullname,
+      INITIAL_ADMIN_EMAIL: USER.email,
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+      EVENT_CHANNEL: `bench_audit_${name}`,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -77,7 +96,8 @@ async function startServer(dir: string, name: string): Promise<Running> {
     try {
       if ((await fetch(`${url}/api/health`)).ok) {
         return {
-          url, child,
+          url,
+          child,
           async cleanup() {
             child.kill('SIGTERM');
             await new Promise((r) => child.once('exit', r));
@@ -91,7 +111,9 @@ async function startServer(dir: string, name: string): Promise<Running> {
           },
         };
       }
-    } catch { /* starting */ }
+    } catch {
+      /* starting */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
@@ -99,16 +121,35 @@ async function startServer(dir: string, name: string): Promise<Running> {
 }
 
 async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url }, body: JSON.stringify({ identifier: USER.username, password: USER.password }) });
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ identifier: USER.username, password: USER.password }),
+  });
   if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return res.headers.getSetCookie().find((c) => c.startsWith('palayan_session='))!.split(';')[0]!;
+  return res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('palayan_session='))!
+    .split(';')[0]!;
 }
 
 function body(n: number, tag: string): string {
   return JSON.stringify({
-    varietyName: `NSIC Rc ${tag}-${n}`, releaseName: `Tubigan ${n}`, yearRelease: '2019', breedingCode: `PR${n}-B-1`, breederOrigin: 'PhilRice',
-    maturityDays: 112, averageYield: 5.4, maxYield: 9.1, plantHeight: 101, tillers: 16, location: 'Province-wide',
-    season: ['Dry', 'Wet'], plantingMethod: 'Transplanting', environment: ['Low Irrigated Land'], recommendedInTarlac: true,
+    varietyName: `NSIC Rc ${tag}-${n}`,
+    releaseName: `Tubigan ${n}`,
+    yearRelease: '2019',
+    breedingCode: `PR${n}-B-1`,
+    breederOrigin: 'PhilRice',
+    maturityDays: 112,
+    averageYield: 5.4,
+    maxYield: 9.1,
+    plantHeight: 101,
+    tillers: 16,
+    location: 'Province-wide',
+    season: ['Dry', 'Wet'],
+    plantingMethod: 'Transplanting',
+    environment: ['Low Irrigated Land'],
+    recommendedInTarlac: true,
   });
 }
 
@@ -120,11 +161,16 @@ async function saves(dir: string, name: string): Promise<{ rps: number; p99: num
     let n = 0;
     const tag = Date.now().toString(36);
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      autocannon({
-        url: server.url, connections: CONNECTIONS, duration: SECONDS,
-        headers: { cookie, origin: server.url, 'content-type': 'application/json' },
-        requests: [{ method: 'POST', path: '/api/varieties', setupRequest: (req) => ({ ...req, body: body(n++, tag) }) }],
-      }, (err, res) => (err ? reject(err) : resolve(res)));
+      autocannon(
+        {
+          url: server.url,
+          connections: CONNECTIONS,
+          duration: SECONDS,
+          headers: { cookie, origin: server.url, 'content-type': 'application/json' },
+          requests: [{ method: 'POST', path: '/api/varieties', setupRequest: (req) => ({ ...req, body: body(n++, tag) }) }],
+        },
+        (err, res) => (err ? reject(err) : resolve(res)),
+      );
     });
     const ok = result['2xx'];
     // Sealing runs after the requests: wait for the chain to catch up so its CPU is counted.
@@ -140,20 +186,26 @@ async function benchSaves(): Promise<void> {
   const ref = baseRef();
   const baseDir = prepareBase(ref);
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'ignore' });
-  console.log(`Audited saves (POST /api/varieties), ${ENGINE}, ${CONNECTIONS} connections, ${SECONDS} s a run; without the chain = ${ref} (${execFileSync('git', ['rev-parse', '--short', ref], { cwd: root, encoding: 'utf8' }).trim()})`);
+  console.log(
+    `Audited saves (POST /api/varieties), ${ENGINE}, ${CONNECTIONS} connections, ${SECONDS} s a run; without the chain = ${ref} (${execFileSync('git', ['rev-parse', '--short', ref], { cwd: root, encoding: 'utf8' }).trim()})`,
+  );
   const results: Record<'without' | 'with', Array<{ rps: number; p99: number; errors: number; cpuMs: number }>> = { without: [], with: [] };
   for (let run = 1; run <= RUNS; run += 1) {
     for (const which of (run % 2 ? ['without', 'with'] : ['with', 'without']) as Array<'without' | 'with'>) {
       const r = await saves(which === 'with' ? root : baseDir, which);
       results[which].push(r);
-      console.log(`  run ${run} ${which.padEnd(7)} chain: ${r.rps.toFixed(0).padStart(5)} saves/s, p99 ${String(r.p99).padStart(4)} ms, server CPU ${r.cpuMs.toFixed(2)} ms/save${r.errors ? `, ${r.errors} errors` : ''}`);
+      console.log(
+        `  run ${run} ${which.padEnd(7)} chain: ${r.rps.toFixed(0).padStart(5)} saves/s, p99 ${String(r.p99).padStart(4)} ms, server CPU ${r.cpuMs.toFixed(2)} ms/save${r.errors ? `, ${r.errors} errors` : ''}`,
+      );
     }
   }
   const w = median(results.with.map((r) => r.rps));
   const wo = median(results.without.map((r) => r.rps));
   const cw = median(results.with.map((r) => r.cpuMs));
   const cwo = median(results.without.map((r) => r.cpuMs));
-  console.log(`  median: without ${wo.toFixed(0)} saves/s (p99 ${median(results.without.map((r) => r.p99))} ms, ${cwo.toFixed(2)} ms CPU/save), with ${w.toFixed(0)} saves/s (p99 ${median(results.with.map((r) => r.p99))} ms, ${cw.toFixed(2)} ms CPU/save): the chain costs ${(((wo - w) / wo) * 100).toFixed(1)}% of throughput, ${(((cw - cwo) / cwo) * 100).toFixed(1)}% more server CPU (target <= 10%)`);
+  console.log(
+    `  median: without ${wo.toFixed(0)} saves/s (p99 ${median(results.without.map((r) => r.p99))} ms, ${cwo.toFixed(2)} ms CPU/save), with ${w.toFixed(0)} saves/s (p99 ${median(results.with.map((r) => r.p99))} ms, ${cw.toFixed(2)} ms CPU/save): the chain costs ${(((wo - w) / wo) * 100).toFixed(1)}% of throughput, ${(((cw - cwo) / cwo) * 100).toFixed(1)}% more server CPU (target <= 10%)`,
+  );
   execFileSync('git', ['worktree', 'remove', '--force', baseDir], { cwd: root, stdio: 'ignore' });
 }
 
@@ -172,7 +224,9 @@ async function benchVerify(): Promise<void> {
     if (fresh) {
       const t0 = performance.now();
       await seedAudit(db, { total: ENTRIES });
-      console.log(`Seeded ${ENTRIES.toLocaleString('en-US')} chained entries in ${((performance.now() - t0) / 1000).toFixed(1)} s (kept in ${path.relative(root, dataDir)} for later runs)`);
+      console.log(
+        `Seeded ${ENTRIES.toLocaleString('en-US')} chained entries in ${((performance.now() - t0) / 1000).toFixed(1)} s (kept in ${path.relative(root, dataDir)} for later runs)`,
+      );
     }
     const rates: number[] = [];
     const cpuRates: number[] = [];
@@ -186,9 +240,13 @@ async function benchVerify(): Promise<void> {
       if (!result.ok) throw new Error(`verification failed: ${result.problem?.message}`);
       rates.push(result.checked / seconds);
       cpuRates.push(result.checked / cpuSeconds);
-      console.log(`  verify run ${run}: ${result.checked.toLocaleString('en-US')} entries in ${seconds.toFixed(2)} s = ${Math.round(result.checked / seconds).toLocaleString('en-US')} entries/s (${cpuSeconds.toFixed(2)} s of CPU: ${Math.round(result.checked / cpuSeconds).toLocaleString('en-US')} entries per CPU second)`);
+      console.log(
+        `  verify run ${run}: ${result.checked.toLocaleString('en-US')} entries in ${seconds.toFixed(2)} s = ${Math.round(result.checked / seconds).toLocaleString('en-US')} entries/s (${cpuSeconds.toFixed(2)} s of CPU: ${Math.round(result.checked / cpuSeconds).toLocaleString('en-US')} entries per CPU second)`,
+      );
     }
-    console.log(`  median: ${Math.round(median(rates)).toLocaleString('en-US')} entries/s on SQLite (target >= 200,000); ${Math.round(median(cpuRates)).toLocaleString('en-US')} entries per CPU second (what one free core gives)`);
+    console.log(
+      `  median: ${Math.round(median(rates)).toLocaleString('en-US')} entries/s on SQLite (target >= 200,000); ${Math.round(median(cpuRates)).toLocaleString('en-US')} entries per CPU second (what one free core gives)`,
+    );
   } finally {
     await db.destroy();
   }
@@ -196,4 +254,9 @@ async function benchVerify(): Promise<void> {
 
 if (ONLY !== 'verify') await benchSaves();
 if (ONLY !== 'saves') await benchVerify();
-console.log(`(load average while measuring: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+console.log(
+  `(load average while measuring: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')})`,
+);

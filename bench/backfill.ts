@@ -21,13 +21,18 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
   const { backfillFirstVersions } = await import('../server/modules/publishing/versions/current.js');
-  const { app, ctx } = await buildApp(loadConfig({}, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent' }), { logger: false });
+  const { app, ctx } = await buildApp(loadConfig({}, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent' }), {
+    logger: false,
+  });
   try {
     const { sql } = await import('kysely');
     await sql`analyze`.execute(ctx.db);
     const now = new Date().toISOString();
     for (let i = 0; i < ROWS; i += 500) {
-      await ctx.db.insertInto('rice_seed_varieties').values(Array.from({ length: Math.min(500, ROWS - i) }, (_, k) => realisticVariety(i + k, now))).execute();
+      await ctx.db
+        .insertInto('rice_seed_varieties')
+        .values(Array.from({ length: Math.min(500, ROWS - i) }, (_, k) => realisticVariety(i + k, now)))
+        .execute();
     }
     const timed = async () => {
       const started = performance.now();
@@ -36,7 +41,9 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
     };
     const first = await timed();
     const again = await timed();
-    console.log(`${engine}: ${ROWS.toLocaleString('en')} varieties without versions. First pass: ${first.written.toLocaleString('en')} versions in ${first.s.toFixed(1)} s; next start: ${again.written} written, ${again.s.toFixed(2)} s`);
+    console.log(
+      `${engine}: ${ROWS.toLocaleString('en')} varieties without versions. First pass: ${first.written.toLocaleString('en')} versions in ${first.s.toFixed(1)} s; next start: ${again.written} written, ${again.s.toFixed(2)} s`,
+    );
   } finally {
     await app.close();
     await target.drop();

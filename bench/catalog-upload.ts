@@ -49,8 +49,13 @@ async function ensurePhotos(): Promise<string[]> {
   console.log(`generating ${COUNT} photos in ${PHOTO_DIR} (once)...`);
   const bases: Buffer[] = [];
   for (let i = 0; i < 40; i += 1) {
-    bases.push(await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 100 + i, sigma: 10 } } })
-      .jpeg({ quality: 80 }).toBuffer());
+    bases.push(
+      await sharp({
+        create: { width: 1600, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 100 + i, sigma: 10 } },
+      })
+        .jpeg({ quality: 80 })
+        .toBuffer(),
+    );
   }
   files.forEach((file, i) => fs.writeFileSync(file, withComment(bases[i % bases.length]!, `bench photo ${i}`)));
   return files;
@@ -66,7 +71,10 @@ function readStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 function loadAverage(): string {
-  return os.loadavg().map((n) => n.toFixed(1)).join(' ');
+  return os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
 }
 
 async function waitForHealth(): Promise<void> {
@@ -74,7 +82,9 @@ async function waitForHealth(): Promise<void> {
   while (Date.now() < until) {
     try {
       if ((await fetch(`${BASE}/api/health`)).ok) return;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('server did not start');
@@ -87,24 +97,44 @@ async function main() {
   const storedBytesExpected = files.reduce((sum, f) => sum + cleanPhoto(fs.readFileSync(f), 'image/jpeg').body.length, 0);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-bench-catalog-'));
   const s3: TestS3 | null = USE_S3 ? await startS3('palayan-bench') : null;
-  const s3Env = s3 ? {
-    S3_BUCKET: s3.settings.bucket, S3_ENDPOINT: s3.settings.endpoint!, S3_REGION: s3.settings.region, S3_FORCE_PATH_STYLE: 'true',
-    S3_ACCESS_KEY_ID: s3.settings.accessKeyId!, S3_SECRET_ACCESS_KEY: s3.settings.secretAccessKey!, NODE_NO_WARNINGS: '1',
-  } : {};
+  const s3Env = s3
+    ? {
+        S3_BUCKET: s3.settings.bucket,
+        S3_ENDPOINT: s3.settings.endpoint!,
+        S3_REGION: s3.settings.region,
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_ACCESS_KEY_ID: s3.settings.accessKeyId!,
+        S3_SECRET_ACCESS_KEY: s3.settings.secretAccessKey!,
+        NODE_NO_WARNINGS: '1',
+      }
+    : {};
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
-      ...process.env, ...s3Env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-      INITIAL_ADMIN_USERNAME: ADMIN.username, INITIAL_ADMIN_PASSWORD: ADMIN.password, INITIAL_ADMIN_FULLNAME: 'Bench Admin',
+      ...process.env,
+      ...s3Env,
+      DATA_DIR: dataDir,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      INITIAL_ADMIN_USERNAME: ADMIN.username,
+      INITIAL_ADMIN_PASSWORD: ADMIN.password,
+      INITIAL_ADMIN_FULLNAME: 'Bench Admin',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const pid = child.pid!;
   let peakRssKb = 0;
-  const sampler = setInterval(() => { peakRssKb = Math.max(peakRssKb, readStatusKb(pid, 'VmRSS')); }, 100);
+  const sampler = setInterval(() => {
+    peakRssKb = Math.max(peakRssKb, readStatusKb(pid, 'VmRSS'));
+  }, 100);
   try {
     await waitForHealth();
     const idleRssKb = readStatusKb(pid, 'VmRSS');
-    const login = await fetch(`${BASE}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: ADMIN.username, password: ADMIN.password }) });
+    const login = await fetch(`${BASE}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier: ADMIN.username, password: ADMIN.password }),
+    });
     if (!login.ok) throw new Error(`login failed: ${login.status}`);
     const cookie = /palayan_session=[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0];
 
@@ -128,8 +158,17 @@ async function main() {
     const uploadedAt = performance.now();
 
     const save = await fetch(`${BASE}/api/rice_diseases`, {
-      method: 'POST', headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: DISEASE, scientificName: 'Magnaporthe oryzae', description: 'Benchmark set.', cause: '', symptoms: '', treatments: '', imageIds: ids }),
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: DISEASE,
+        scientificName: 'Magnaporthe oryzae',
+        description: 'Benchmark set.',
+        cause: '',
+        symptoms: '',
+        treatments: '',
+        imageIds: ids,
+      }),
     });
     if (save.status !== 201) throw new Error(`save failed: ${save.status} ${(await save.text()).slice(0, 300)}`);
     const savedAt = performance.now();
@@ -157,7 +196,9 @@ async function main() {
     let pending = Infinity;
     while (pending > 0) {
       await new Promise((r) => setTimeout(r, 250));
-      const list = (await (await fetch(`${BASE}/api/rice_diseases?search=${encodeURIComponent(DISEASE)}`, { headers: { cookie } })).json()) as { items: Array<{ pendingImageCount: number }> };
+      const list = (await (
+        await fetch(`${BASE}/api/rice_diseases?search=${encodeURIComponent(DISEASE)}`, { headers: { cookie } })
+      ).json()) as { items: Array<{ pendingImageCount: number }> };
       pending = list.items[0]?.pendingImageCount ?? Infinity;
     }
     const thumbsAt = performance.now();
@@ -190,10 +231,16 @@ async function main() {
     console.log(`upload phase                 ${secs(uploadedAt - started)} s`);
     console.log(`save request                 ${secs(savedAt - uploadedAt)} s`);
     console.log(`saved, all originals stored  ${secs(savedAt - started)} s   budget 30 s  ${savedAt - started <= 30_000 ? 'OK' : 'OVER'}`);
-    console.log(`every thumbnail ready        ${secs(thumbsAt - started)} s   budget 90 s  ${thumbsAt - started <= 90_000 ? 'OK' : 'OVER'}`);
-    console.log(`server CPU time              ${results.serverCpuSecondsUntilSaved} s until saved, ${results.serverCpuSecondsUntilThumbnails} s until every thumbnail (all cores)`);
+    console.log(
+      `every thumbnail ready        ${secs(thumbsAt - started)} s   budget 90 s  ${thumbsAt - started <= 90_000 ? 'OK' : 'OVER'}`,
+    );
+    console.log(
+      `server CPU time              ${results.serverCpuSecondsUntilSaved} s until saved, ${results.serverCpuSecondsUntilThumbnails} s until every thumbnail (all cores)`,
+    );
     console.log(`machine load average         ${loadBefore} before, ${results.loadAverageAfter} after (${os.cpus().length} cores)`);
-    console.log(`server peak resident (VmHWM) ${mb(hwmKb)} MB (sampled max ${mb(peakRssKb)} MB, idle ${mb(idleRssKb)} MB)   budget 400 MB  ${hwmKb / 1024 <= 400 ? 'OK' : 'OVER'}`);
+    console.log(
+      `server peak resident (VmHWM) ${mb(hwmKb)} MB (sampled max ${mb(peakRssKb)} MB, idle ${mb(idleRssKb)} MB)   budget 400 MB  ${hwmKb / 1024 <= 400 ? 'OK' : 'OVER'}`,
+    );
   } finally {
     clearInterval(sampler);
     child.kill('SIGTERM');

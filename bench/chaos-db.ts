@@ -5,12 +5,33 @@
 import pg from 'pg';
 import { benchDatabase, benchPgUrl, freePort } from './support.js';
 import {
-  Tally, call, createVariety, kill9, login, msUntil, openData, rand, runCli, searchVarieties, sleep, startServer, stopServer,
-  varietyBody, type Server,
+  Tally,
+  call,
+  createVariety,
+  kill9,
+  login,
+  msUntil,
+  openData,
+  rand,
+  runCli,
+  searchVarieties,
+  sleep,
+  startServer,
+  stopServer,
+  varietyBody,
+  type Server,
 } from './chaos-kit.js';
 
 export type Engine = 'sqlite' | 'postgres';
-export interface Row { fault: string; engine: string; answers: string; process: string; servedAgain: string; checks: string[]; failures: string[] }
+export interface Row {
+  fault: string;
+  engine: string;
+  answers: string;
+  process: string;
+  servedAgain: string;
+  checks: string[];
+  failures: string[];
+}
 
 const CREATES = 200;
 const CLIENTS = 8;
@@ -70,7 +91,9 @@ export async function killUnderLoad(engine: Engine): Promise<Row> {
 
     const data = await openData(db.dataDir, db.databaseUrl);
     try {
-      const names = new Map((await data.all('select "id", "varietyName" from rice_seed_varieties')).map((r) => [String(r.id), String(r.varietyName)]));
+      const names = new Map(
+        (await data.all('select "id", "varietyName" from rice_seed_varieties')).map((r) => [String(r.id), String(r.varietyName)]),
+      );
       const audited = new Set((await data.all('select "documentId" from audit_logs')).map((r) => String(r.documentId)));
       const versioned = new Set((await data.all('select "documentId" from record_versions')).map((r) => String(r.documentId)));
       const lost = [...created.keys()].filter((id) => !names.has(id) || !audited.has(id) || !versioned.has(id));
@@ -98,14 +121,28 @@ export async function killUnderLoad(engine: Engine): Promise<Row> {
 
 /** 8 clients creating and searching for ~5 s while every connection of the instance is ended 30 times. */
 export async function terminateConnections(): Promise<Row> {
-  const row: Row = { fault: 'PG connections ended under load', engine: 'postgres', answers: '', process: '', servedAgain: '', checks: [], failures: [] };
+  const row: Row = {
+    fault: 'PG connections ended under load',
+    engine: 'postgres',
+    answers: '',
+    process: '',
+    servedAgain: '',
+    checks: [],
+    failures: [],
+  };
   const db = await benchDatabase('postgres', benchPgUrl(), 'palayan-chaos-terminate-');
   const instance = `chaos-${rand()}`;
   const admin = new pg.Client({ connectionString: benchPgUrl(), application_name: 'chaos-terminator' });
   let server: Server | undefined;
   try {
     await admin.connect();
-    server = await startServer({ port: await freePort(), dataDir: db.dataDir, databaseUrl: db.databaseUrl, log: 'terminate', env: { INSTANCE_ID: instance, EVENT_CHANNEL: `chaos_${rand()}` } });
+    server = await startServer({
+      port: await freePort(),
+      dataDir: db.dataDir,
+      databaseUrl: db.databaseUrl,
+      log: 'terminate',
+      env: { INSTANCE_ID: instance, EVENT_CHANNEL: `chaos_${rand()}` },
+    });
     const cookie = await login(server.url);
     const url = server.url;
     const tally = new Tally();

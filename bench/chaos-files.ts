@@ -9,7 +9,21 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { freePort } from './support.js';
 import {
-  Tally, call, createVariety, exited, login, msUntil, png, root, sleep, startServer, stopServer, track, uploadPhoto, varietyBody, type Server,
+  Tally,
+  call,
+  createVariety,
+  exited,
+  login,
+  msUntil,
+  png,
+  root,
+  sleep,
+  startServer,
+  stopServer,
+  track,
+  uploadPhoto,
+  varietyBody,
+  type Server,
 } from './chaos-kit.js';
 import type { Row } from './chaos-db.js';
 
@@ -24,18 +38,37 @@ console.log((await server.run()).port);
 `;
 
 async function startS3(port: number, directory: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = track(spawn(process.execPath, ['--input-type=module', '-e', S3_SERVER, String(port), directory, BUCKET], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = track(
+    spawn(process.execPath, ['--input-type=module', '-e', S3_SERVER, String(port), directory, BUCKET], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const listening = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('s3rver did not start')), 20_000);
-    child.stdout!.once('data', (chunk: Buffer) => { clearTimeout(timer); resolve(Number(chunk.toString().trim())); });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`s3rver exited ${code}`)); });
+    child.stdout!.once('data', (chunk: Buffer) => {
+      clearTimeout(timer);
+      resolve(Number(chunk.toString().trim()));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`s3rver exited ${code}`));
+    });
   });
   return { port: listening, child };
 }
 
 /** Uploads from 4 clients while the bucket's server is stopped for ~3 s and started again on the same port and folder. */
 export async function s3Outage(): Promise<Row> {
-  const row: Row = { fault: 'S3 stopped and restarted', engine: 'sqlite + S3', answers: '', process: '', servedAgain: '', checks: [], failures: [] };
+  const row: Row = {
+    fault: 'S3 stopped and restarted',
+    engine: 'sqlite + S3',
+    answers: '',
+    process: '',
+    servedAgain: '',
+    checks: [],
+    failures: [],
+  };
   const s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-chaos-s3-'));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-chaos-s3-data-'));
   let s3: ChildProcess | null = null;
@@ -50,10 +83,16 @@ export async function s3Outage(): Promise<Row> {
     const s3Port = first.port;
     s3 = first.child;
     server = await startServer({
-      port: await freePort(), dataDir, log: 's3',
+      port: await freePort(),
+      dataDir,
+      log: 's3',
       env: {
-        S3_BUCKET: BUCKET, S3_ENDPOINT: `http://127.0.0.1:${s3Port}`, S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true',
+        S3_BUCKET: BUCKET,
+        S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+        S3_REGION: 'us-east-1',
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+        S3_FORCE_PATH_STYLE: 'true',
       },
     });
     const { url } = server;
@@ -83,7 +122,12 @@ export async function s3Outage(): Promise<Row> {
     row.answers = tally.summary();
     row.process = server.alive() ? 'alive' : 'DIED';
     row.servedAgain = uploadBack === null ? 'no upload within 30 s' : `upload 201 ${sinceRestart} ms after S3 restarted`;
-    row.checks.push(`${before} × 201 before the stop`, `/api/ready while down: ${readyDown.status}`, `/api/ready after: ${readyBack === null ? 'not 200 within 30 s' : `200 in ${readyBack} ms`}`, `retry after restart: ${retry.status}`);
+    row.checks.push(
+      `${before} × 201 before the stop`,
+      `/api/ready while down: ${readyDown.status}`,
+      `/api/ready after: ${readyBack === null ? 'not 200 within 30 s' : `200 in ${readyBack} ms`}`,
+      `retry after restart: ${retry.status}`,
+    );
     if (!server.alive()) row.failures.push('process died');
     if (readyDown.status !== 503) row.failures.push(`/api/ready while down was ${readyDown.status}`);
     if (readyBack === null) row.failures.push('/api/ready did not come back');
@@ -101,7 +145,10 @@ export async function s3Outage(): Promise<Row> {
 }
 
 const system = (command: string, args: string[]) => execFileSync(command, args, { stdio: 'pipe' });
-const freeBytes = (dir: string) => { const s = fs.statfsSync(dir); return s.bavail * s.bsize; };
+const freeBytes = (dir: string) => {
+  const s = fs.statfsSync(dir);
+  return s.bavail * s.bsize;
+};
 
 /** SQLite on a 40 MB tmpfs: filled to ~1 MB free, creates go on, the filler goes, creates work again. */
 export async function fullDisk(): Promise<Row> {
@@ -158,7 +205,10 @@ export async function fullDisk(): Promise<Row> {
     row.answers = tally.summary();
     row.process = aliveWhileFull && server.alive() ? 'alive' : 'DIED';
     row.servedAgain = back === null ? 'no create within 15 s of freeing space' : `create 201 ${back} ms after the filler was removed`;
-    row.checks.push(`${tries} creates on the full disk`, `/api/ready: ${readyBefore.status} before, ${readyFull.status} full, ${readyAfter.status} after`);
+    row.checks.push(
+      `${tries} creates on the full disk`,
+      `/api/ready: ${readyBefore.status} before, ${readyFull.status} full, ${readyAfter.status} after`,
+    );
     await stopServer(server);
     const db = new SQLite(path.join(dataDir, 'palayan.sqlite'), { readonly: true });
     try {

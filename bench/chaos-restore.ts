@@ -8,10 +8,28 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { freePort } from './support.js';
-import { call, createVariety, json, login, msUntil, png, runCli, searchVarieties, startServer, stopServer, uploadPhoto, varietyBody, type Server } from './chaos-kit.js';
+import {
+  call,
+  createVariety,
+  json,
+  login,
+  msUntil,
+  png,
+  runCli,
+  searchVarieties,
+  startServer,
+  stopServer,
+  uploadPhoto,
+  varietyBody,
+  type Server,
+} from './chaos-kit.js';
 import type { Row } from './chaos-db.js';
 
-interface Snapshot { counts: Map<string, number>; head: string; files: Map<string, string> }
+interface Snapshot {
+  counts: Map<string, number>;
+  head: string;
+  files: Map<string, string>;
+}
 
 function listFiles(dir: string, base = dir): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -25,11 +43,23 @@ function listFiles(dir: string, base = dir): string[] {
 function snapshot(dataDir: string): Snapshot {
   const db = new SQLite(path.join(dataDir, 'palayan.sqlite'), { readonly: true, fileMustExist: true });
   try {
-    const tables = (db.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`).all() as Array<{ name: string }>).map((t) => t.name);
+    const tables = (
+      db.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`).all() as Array<{
+        name: string;
+      }>
+    ).map((t) => t.name);
     const counts = new Map(tables.map((t) => [t, (db.prepare(`select count(*) as n from "${t}"`).get() as { n: number }).n]));
-    const head = db.prepare('select "lastIndex", "lastHash" from audit_chain where id = 1').get() as { lastIndex: number; lastHash: string } | undefined;
+    const head = db.prepare('select "lastIndex", "lastHash" from audit_chain where id = 1').get() as
+      { lastIndex: number; lastHash: string } | undefined;
     const filesDir = path.join(dataDir, 'files');
-    const files = new Map(listFiles(filesDir).map((f) => [f, createHash('sha256').update(fs.readFileSync(path.join(filesDir, f))).digest('hex')]));
+    const files = new Map(
+      listFiles(filesDir).map((f) => [
+        f,
+        createHash('sha256')
+          .update(fs.readFileSync(path.join(filesDir, f)))
+          .digest('hex'),
+      ]),
+    );
     return { counts, head: head ? `#${head.lastIndex} ${head.lastHash.slice(0, 12)}` : 'none', files };
   } finally {
     db.close();
@@ -38,7 +68,9 @@ function snapshot(dataDir: string): Snapshot {
 
 function differences<T>(before: Map<string, T>, after: Map<string, T>): string[] {
   const keys = new Set([...before.keys(), ...after.keys()]);
-  return [...keys].filter((k) => before.get(k) !== after.get(k)).map((k) => `${k}: ${String(before.get(k) ?? '–')} → ${String(after.get(k) ?? '–')}`);
+  return [...keys]
+    .filter((k) => before.get(k) !== after.get(k))
+    .map((k) => `${k}: ${String(before.get(k) ?? '–')} → ${String(after.get(k) ?? '–')}`);
 }
 
 export async function restoreDrill(): Promise<Row> {
@@ -55,16 +87,29 @@ export async function restoreDrill(): Promise<Row> {
     const made = [await createVariety(server.url, cookie, varietyBody(name))];
     for (let i = 0; i < 24; i += 1) made.push(await createVariety(server.url, cookie));
     const photos = [await uploadPhoto(server.url, cookie, await png()), await uploadPhoto(server.url, cookie, await png())];
-    const pest = await call(server.url, '/api/rice_pests', json(cookie, {
-      name: 'Chaos Stem Borer', scientificName: 'Scirpophaga chaos', description: 'Restore drill.', cause: 'Drill.', symptoms: 'None.', treatments: 'Rest.',
-      imageIds: photos.map((p) => String(p.body.id)),
-    }));
+    const pest = await call(
+      server.url,
+      '/api/rice_pests',
+      json(cookie, {
+        name: 'Chaos Stem Borer',
+        scientificName: 'Scirpophaga chaos',
+        description: 'Restore drill.',
+        cause: 'Drill.',
+        symptoms: 'None.',
+        treatments: 'Rest.',
+        imageIds: photos.map((p) => String(p.body.id)),
+      }),
+    );
     const setup = [...made, ...photos, pest].filter((a) => a.status !== 201);
     if (setup.length) throw new Error(`setup failed: ${setup.map((a) => `${a.status} ${a.code}`).join(', ')}`);
     const pestId = String(pest.body.id);
-    const detail = async () => (await call(server!.url, `/api/rice_pests/${pestId}`, { headers: { cookie } })).body.images as Array<{ status: string; url: string | null }> | undefined;
+    const detail = async () =>
+      (await call(server!.url, `/api/rice_pests/${pestId}`, { headers: { cookie } })).body.images as
+        Array<{ status: string; url: string | null }> | undefined;
     const processed = await msUntil(async () => (await detail())?.every((i) => i.status === 'ready') ?? false, 20_000, 100);
-    row.checks.push(processed === null ? 'photos not processed within 20 s' : `25 varieties, 1 pest with 2 photos (processed in ${processed} ms)`);
+    row.checks.push(
+      processed === null ? 'photos not processed within 20 s' : `25 varieties, 1 pest with 2 photos (processed in ${processed} ms)`,
+    );
     await stopServer(server);
 
     const before = snapshot(dataDir);
@@ -85,7 +130,9 @@ export async function restoreDrill(): Promise<Row> {
     const rowDiffs = differences(before.counts, after.counts);
     const fileDiffs = differences(before.files, after.files);
     const rows = [...before.counts.values()].reduce((a, b) => a + b, 0);
-    row.checks.push(rowDiffs.length ? `row counts differ: ${rowDiffs.join('; ')}` : `${before.counts.size} tables, ${rows} rows: same counts`);
+    row.checks.push(
+      rowDiffs.length ? `row counts differ: ${rowDiffs.join('; ')}` : `${before.counts.size} tables, ${rows} rows: same counts`,
+    );
     row.checks.push(fileDiffs.length ? `files differ: ${fileDiffs.length}` : `${before.files.size} files under files/: same sha256`);
     row.checks.push(before.head === after.head ? `chain head ${after.head}: same` : `chain head ${before.head} → ${after.head}`);
     if (rowDiffs.length) row.failures.push('row counts differ');
@@ -101,13 +148,15 @@ export async function restoreDrill(): Promise<Row> {
     const found = await searchVarieties(server.url, cookie, name);
     const hits = (found.body.items as unknown[] | undefined)?.length ?? 0;
     const images = (await detail()) ?? [];
-    const served = await Promise.all(images.map(async (i) => {
-      if (!i.url) return 0;
-      const res = await fetch(server!.url + i.url, { headers: { cookie }, signal: AbortSignal.timeout(10_000) });
-      // An unread body keeps the response in flight, and the server's graceful close waits for it.
-      await res.arrayBuffer();
-      return res.status;
-    }));
+    const served = await Promise.all(
+      images.map(async (i) => {
+        if (!i.url) return 0;
+        const res = await fetch(server!.url + i.url, { headers: { cookie }, signal: AbortSignal.timeout(10_000) });
+        // An unread body keeps the response in flight, and the server's graceful close waits for it.
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
     row.answers = `search ${found.status} (${hits} hit), photos ${served.join(', ') || 'none'}`;
     row.process = 'stopped, restored, started';
     row.servedAgain = `restored server up in ${server.startedInMs} ms`;

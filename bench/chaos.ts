@@ -23,10 +23,14 @@ import { fullDisk, s3Outage } from './chaos-files.js';
 import { restoreDrill } from './chaos-restore.js';
 
 const FAULTS = ['kill', 'terminate', 's3', 'disk', 'restore'] as const;
-const only = option('only', FAULTS.join(',')).split(',').map((f) => f.trim());
+const only = option('only', FAULTS.join(','))
+  .split(',')
+  .map((f) => f.trim());
 const engines = benchEngines();
-for (const f of only) if (!(FAULTS as readonly string[]).includes(f)) throw new Error(`--only: unknown fault "${f}" (${FAULTS.join(', ')})`);
-if (!fs.existsSync(path.join(root, 'build/server/main.js'))) throw new Error('No build/server/main.js: run node scripts/build-server.mjs first (npm run chaos does).');
+for (const f of only)
+  if (!(FAULTS as readonly string[]).includes(f)) throw new Error(`--only: unknown fault "${f}" (${FAULTS.join(', ')})`);
+if (!fs.existsSync(path.join(root, 'build/server/main.js')))
+  throw new Error('No build/server/main.js: run node scripts/build-server.mjs first (npm run chaos does).');
 
 process.once('SIGINT', () => {
   killAll();
@@ -34,8 +38,10 @@ process.once('SIGINT', () => {
 });
 
 const plan: Array<{ fault: string; engine: string; run: () => Promise<Row> }> = [];
-if (only.includes('kill')) for (const engine of engines) plan.push({ fault: 'kill -9 under load', engine, run: () => killUnderLoad(engine) });
-if (only.includes('terminate') && engines.includes('postgres')) plan.push({ fault: 'PG connections ended under load', engine: 'postgres', run: terminateConnections });
+if (only.includes('kill'))
+  for (const engine of engines) plan.push({ fault: 'kill -9 under load', engine, run: () => killUnderLoad(engine) });
+if (only.includes('terminate') && engines.includes('postgres'))
+  plan.push({ fault: 'PG connections ended under load', engine: 'postgres', run: terminateConnections });
 if (engines.includes('sqlite')) {
   if (only.includes('s3')) plan.push({ fault: 'S3 stopped and restarted', engine: 'sqlite + S3', run: s3Outage });
   if (only.includes('disk')) plan.push({ fault: 'full disk', engine: 'sqlite', run: fullDisk });
@@ -50,7 +56,15 @@ for (const step of plan) {
   try {
     row = await step.run();
   } catch (err) {
-    row = { fault: step.fault, engine: step.engine, answers: '', process: '', servedAgain: '', checks: [], failures: [`error: ${(err as Error).message}`] };
+    row = {
+      fault: step.fault,
+      engine: step.engine,
+      answers: '',
+      process: '',
+      servedAgain: '',
+      checks: [],
+      failures: [`error: ${(err as Error).message}`],
+    };
   }
   rows.push(row);
   const seconds = ((performance.now() - t0) / 1000).toFixed(1);
@@ -61,11 +75,16 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const lines = [
   '| fault | engine | answers: 2xx / 503 / 507 / other 5xx | process | served again | data checks | result |',
   '| --- | --- | --- | --- | --- | --- | --- |',
-  ...rows.map((r) => `| ${[r.fault, r.engine, r.answers, r.process, r.servedAgain, r.checks.join('; '), r.failures.length ? `**FAIL**: ${r.failures.join('; ')}` : 'ok'].map(cell).join(' | ')} |`),
+  ...rows.map(
+    (r) =>
+      `| ${[r.fault, r.engine, r.answers, r.process, r.servedAgain, r.checks.join('; '), r.failures.length ? `**FAIL**: ${r.failures.join('; ')}` : 'ok'].map(cell).join(' | ')} |`,
+  ),
 ];
 const failed = rows.some((r) => r.failures.length > 0);
 console.log(`\n${lines.join('\n')}\n`);
-console.log(`${rows.length} experiments in ${((performance.now() - started) / 1000).toFixed(1)} s (${os.cpus().length} cores, Node ${process.version})`);
+console.log(
+  `${rows.length} experiments in ${((performance.now() - started) / 1000).toFixed(1)} s (${os.cpus().length} cores, Node ${process.version})`,
+);
 if (failed) {
   console.log(`Server logs kept in ${logDir}`);
   process.exitCode = 1;

@@ -32,7 +32,8 @@ function hashes(shape: 'uniform' | 'field'): string[] {
   const flip = (hi: number, lo: number, bits: number): [number, number] => {
     for (let b = 0; b < bits; b += 1) {
       const k = Math.floor(random() * 64);
-      if (k < 32) hi = (hi ^ (1 << k)) >>> 0; else lo = (lo ^ (1 << (k - 32))) >>> 0;
+      if (k < 32) hi = (hi ^ (1 << k)) >>> 0;
+      else lo = (lo ^ (1 << (k - 32))) >>> 0;
     }
     return [hi, lo];
   };
@@ -40,16 +41,26 @@ function hashes(shape: 'uniform' | 'field'): string[] {
   const out: string[] = [];
   const hex = ([hi, lo]: [number, number]) => hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
   while (out.length < PHOTOS) {
-    const base: [number, number] = shape === 'uniform' ? [word(), word()] : flip(...prototypes[Math.floor(random() * prototypes.length)]!, 14);
+    const base: [number, number] =
+      shape === 'uniform' ? [word(), word()] : flip(...prototypes[Math.floor(random() * prototypes.length)]!, 14);
     out.push(hex(base));
-    if (random() < 0.2) for (let c = 1 + Math.floor(random() * 4); c > 0 && out.length < PHOTOS; c -= 1) out.push(hex(flip(base[0], base[1], 1 + Math.floor(random() * 6))));
+    if (random() < 0.2)
+      for (let c = 1 + Math.floor(random() * 4); c > 0 && out.length < PHOTOS; c -= 1)
+        out.push(hex(flip(base[0], base[1], 1 + Math.floor(random() * 6))));
   }
   return out;
 }
 
 function searchBench(shape: 'uniform' | 'field') {
   const all = hashes(shape);
-  const photos: ClusteredPhoto[] = all.map((phash, i) => ({ id: `p${String(i).padStart(6, '0')}`, entryId: `d${i % 40}`, sha256: `s${i}`, phash, linkedAt: null, createdAt: '2026-01-01T00:00:00.000Z' }));
+  const photos: ClusteredPhoto[] = all.map((phash, i) => ({
+    id: `p${String(i).padStart(6, '0')}`,
+    entryId: `d${i % 40}`,
+    sha256: `s${i}`,
+    phash,
+    linkedAt: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+  }));
   const builds: number[] = [];
   const p50s: number[] = [];
   const p99s: number[] = [];
@@ -74,7 +85,9 @@ function searchBench(shape: 'uniform' | 'field') {
     reports.push(performance.now() - t);
     clustered = [...clusters.values()].filter((c) => c.size > 1).length;
   }
-  console.log(`${shape} hashes, ${PHOTOS.toLocaleString('en-US')} photos (${clustered.toLocaleString('en-US')} in clusters of 2 or more): index built in ${median(builds).toFixed(0)} ms; near duplicates of one photo: p50 ${median(p50s).toFixed(3)} ms, p99 ${median(p99s).toFixed(3)} ms (target ≤ 5); the whole cluster report ${(median(reports) / 1000).toFixed(2)} s (target ≤ 10)`);
+  console.log(
+    `${shape} hashes, ${PHOTOS.toLocaleString('en-US')} photos (${clustered.toLocaleString('en-US')} in clusters of 2 or more): index built in ${median(builds).toFixed(0)} ms; near duplicates of one photo: p50 ${median(p50s).toFixed(3)} ms, p99 ${median(p99s).toFixed(3)} ms (target ≤ 5); the whole cluster report ${(median(reports) / 1000).toFixed(2)} s (target ≤ 10)`,
+  );
 }
 
 async function fingerprintCost() {
@@ -84,7 +97,8 @@ async function fingerprintCost() {
   // Grain as a camera sensor adds it, so the JPEG is the size of a phone's (about 3 MB).
   const base = await sharp(Buffer.from(svg)).raw().toBuffer({ resolveWithObject: true });
   const random = seededRandom(7);
-  for (let i = 0; i < base.data.length; i += 1) base.data[i] = Math.max(0, Math.min(255, base.data[i]! + Math.round((random() - 0.5) * 24)));
+  for (let i = 0; i < base.data.length; i += 1)
+    base.data[i] = Math.max(0, Math.min(255, base.data[i]! + Math.round((random() - 0.5) * 24)));
   const photo = await sharp(base.data, { raw: base.info }).jpeg({ quality: 92 }).toBuffer();
   const options = { displaySize: 1024, thumbSize: 480, maxPixels: 50_000_000 };
   const without: number[] = [];
@@ -99,7 +113,9 @@ async function fingerprintCost() {
   }
   const v = median(without);
   const f = median(fingerprint);
-  console.log(`4000×3000 JPEG of ${(photo.length / 1048576).toFixed(1)} MB: thumbnails ${v.toFixed(0)} ms, fingerprint from their pixels ${f.toFixed(1)} ms: +${((f / v) * 100).toFixed(1)}% (target ≤ 15%), medians of ${RUNS * 5}`);
+  console.log(
+    `4000×3000 JPEG of ${(photo.length / 1048576).toFixed(1)} MB: thumbnails ${v.toFixed(0)} ms, fingerprint from their pixels ${f.toFixed(1)} ms: +${((f / v) * 100).toFixed(1)}% (target ≤ 15%), medians of ${RUNS * 5}`,
+  );
 }
 
 searchBench('uniform');

@@ -7,7 +7,16 @@ import { migrateToLatest } from '../server/db/migrate.js';
 import { createAccount } from '../server/modules/identity/accounts/create-account.js';
 
 export const PASSWORD = 'Bench#Pass1';
-const STAFF = ['Elena Reyes', 'Maria Santos', 'Jose Dela Cruz', 'Ana Reyes', 'Mark Villanueva', 'Liza Bautista', 'Paolo Mendoza', 'Grace Aquino'];
+const STAFF = [
+  'Elena Reyes',
+  'Maria Santos',
+  'Jose Dela Cruz',
+  'Ana Reyes',
+  'Mark Villanueva',
+  'Liza Bautista',
+  'Paolo Mendoza',
+  'Grace Aquino',
+];
 
 /** The URL of a schema of its own in the --pg database, one per size (kept, so it is reused). */
 export async function historySchemaUrl(pgUrl: string, rows: number): Promise<string> {
@@ -22,15 +31,38 @@ export async function historySchemaUrl(pgUrl: string, rows: number): Promise<str
 }
 
 /** Accounts as actors (bench_user_0 the super admin), then the entries (skipped when already there). */
-export async function seedHistory(options: { dataDir: string; databaseUrl: string | undefined; rows: number; engine: string }): Promise<void> {
+export async function seedHistory(options: {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  rows: number;
+  engine: string;
+}): Promise<void> {
   const { dataDir, databaseUrl, rows, engine } = options;
   const db = createDb({ dataDir, databaseUrl });
   await migrateToLatest(db);
   for (const [i, fullname] of STAFF.entries()) {
     const exists = await db.selectFrom('accounts').select('id').where('normalizedUsername', '=', `bench_user_${i}`).executeTakeFirst();
-    if (!exists) await createAccount(db, { username: `bench_user_${i}`, password: PASSWORD, fullname, email: `bench${i}@da.example`, role: i === 0 ? 'SYSTEM_ADMIN' : 'ADMIN' }, null);
+    if (!exists)
+      await createAccount(
+        db,
+        {
+          username: `bench_user_${i}`,
+          password: PASSWORD,
+          fullname,
+          email: `bench${i}@da.example`,
+          role: i === 0 ? 'SYSTEM_ADMIN' : 'ADMIN',
+        },
+        null,
+      );
   }
-  const have = Number((await db.selectFrom('audit_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const have = Number(
+    (
+      await db
+        .selectFrom('audit_logs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   if (have < rows) {
     const started = performance.now();
     let last = 0;
@@ -44,7 +76,9 @@ export async function seedHistory(options: { dataDir: string; databaseUrl: strin
     });
     const seconds = (performance.now() - started) / 1000;
     if (databaseUrl) await sql`analyze audit_logs`.execute(db);
-    console.log(`\ngenerated ${(rows - have).toLocaleString('en-US')} entries in ${seconds.toFixed(1)} s = ${Math.round((rows - have) / seconds).toLocaleString('en-US')} rows/s (${engine})`);
+    console.log(
+      `\ngenerated ${(rows - have).toLocaleString('en-US')} entries in ${seconds.toFixed(1)} s = ${Math.round((rows - have) / seconds).toLocaleString('en-US')} rows/s (${engine})`,
+    );
   } else {
     console.log(`reusing ${have.toLocaleString('en-US')} entries in ${databaseUrl ? 'PostgreSQL' : dataDir}`);
   }

@@ -57,33 +57,60 @@ await new Promise<void>((resolve, reject) => {
 });
 const server = spawn(process.execPath, [...values['server-flags'].split(' ').filter(Boolean), 'build/server/main.js'], {
   cwd: root,
-  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const base = `http://127.0.0.1:${port}`;
-function stop(): void { if (server.exitCode === null) server.kill('SIGTERM'); }
+function stop(): void {
+  if (server.exitCode === null) server.kill('SIGTERM');
+}
 process.on('exit', stop);
 
 try {
   for (let i = 0; ; i++) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
-    try { if ((await fetch(`${base}/api/health`)).ok) break; } catch { /* starting */ }
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      /* starting */
+    }
     if (i > 300) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 200));
   }
 
   async function login(username: string): Promise<string> {
-    const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: username, password: PASSWORD }) });
+    const res = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier: username, password: PASSWORD }),
+    });
     if (!res.ok) throw new Error(`login ${username}: ${res.status} ${await res.text()}`);
-    return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    return res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
   }
   const superAdmin = await login('bench_user_0');
   const admin = await login('bench_user_1');
-  const users = (await (await fetch(`${base}/api/history/users`, { headers: { cookie: superAdmin } })).json()) as { items: Array<{ id: string; name: string }> };
+  const users = (await (await fetch(`${base}/api/history/users`, { headers: { cookie: superAdmin } })).json()) as {
+    items: Array<{ id: string; name: string }>;
+  };
   const maria = users.items.find((u) => u.name === 'Maria Santos')!.id;
 
   const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-  async function measure(label: string, url: string, cookie: string): Promise<{ label: string; p50: number; p99: number; max: number; note: string }> {
+  async function measure(
+    label: string,
+    url: string,
+    cookie: string,
+  ): Promise<{ label: string; p50: number; p99: number; max: number; note: string }> {
     let note = '';
     for (let i = 0; i < 3; i++) await (await fetch(`${base}${url}`, { headers: { cookie } })).text();
     const times: number[] = [];
@@ -102,10 +129,14 @@ try {
     return { label, p50: pct(times, 50), p99: pct(times, 99), max: times[times.length - 1]!, note };
   }
 
-  const firstPage = await (await fetch(`${base}/api/history?limit=50`, { headers: { cookie: superAdmin } })).json() as { nextCursor: string };
+  const firstPage = (await (await fetch(`${base}/api/history?limit=50`, { headers: { cookie: superAdmin } })).json()) as {
+    nextCursor: string;
+  };
   let deepCursor = firstPage.nextCursor;
   for (let i = 0; i < 200; i++) {
-    const page = await (await fetch(`${base}/api/history?limit=50&cursor=${deepCursor}`, { headers: { cookie: superAdmin } })).json() as { nextCursor: string };
+    const page = (await (await fetch(`${base}/api/history?limit=50&cursor=${deepCursor}`, { headers: { cookie: superAdmin } })).json()) as {
+      nextCursor: string;
+    };
     deepCursor = page.nextCursor;
   }
 
@@ -132,8 +163,15 @@ try {
     { label: 'page 202 by cursor', query: `cursor=${deepCursor}`, cookie: superAdmin },
   ];
   const fmt = (n: number) => n.toFixed(1).padStart(7);
-  const median = (list: number[]) => { const v = [...list].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2; };
-  const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  const median = (list: number[]) => {
+    const v = [...list].sort((a, b) => a - b);
+    return v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2;
+  };
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
   type Timing = Awaited<ReturnType<typeof measure>>;
   const pageRuns: Timing[][] = [];
   const countRuns: Timing[][] = [];
@@ -142,12 +180,21 @@ try {
   // 3. The export of every entry, with the server's memory sampled meanwhile.
   const status = () => fs.readFileSync(`/proc/${server.pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status())?.[1] ?? 0);
-  const cpuTicks = () => { const f = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return Number(f[11]) + Number(f[12]); };
+  const cpuTicks = () => {
+    const f = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(f[11]) + Number(f[12]);
+  };
   async function exportAll(): Promise<void> {
     const ticksBefore = cpuTicks();
     const rssBefore = kb('VmRSS');
     let peak = rssBefore;
-    const sampler = setInterval(() => { try { peak = Math.max(peak, kb('VmRSS')); } catch { /* exited */ } }, 20);
+    const sampler = setInterval(() => {
+      try {
+        peak = Math.max(peak, kb('VmRSS'));
+      } catch {
+        /* exited */
+      }
+    }, 20);
     const t0 = performance.now();
     const res = await fetch(`${base}/api/history/export.csv`, { headers: { cookie: superAdmin } });
     const reader = res.body!.getReader();
@@ -164,33 +211,51 @@ try {
     peak = Math.max(peak, kb('VmRSS'));
     const exported = lines - 1;
     const cpuSeconds = (cpuTicks() - ticksBefore) / 100;
-    const run = { rowsPerSecond: exported / seconds, rowsPerCpuSecond: exported / cpuSeconds, peakMb: peak / 1024, hwmMb: kb('VmHWM') / 1024 };
+    const run = {
+      rowsPerSecond: exported / seconds,
+      rowsPerCpuSecond: exported / cpuSeconds,
+      peakMb: peak / 1024,
+      hwmMb: kb('VmHWM') / 1024,
+    };
     exportRuns.push(run);
     console.log(`\nCSV export of all entries (${res.headers.get('content-disposition')})`);
-    console.log(`rows: ${exported.toLocaleString('en-US')} (+ header), ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ${Math.round(run.rowsPerSecond).toLocaleString('en-US')} rows/s (budget >= 200,000: ${run.rowsPerSecond >= 200_000 ? 'met' : 'NOT met'})`);
-    console.log(`server CPU time for the export: ${cpuSeconds.toFixed(2)} s = ${Math.round(run.rowsPerCpuSecond).toLocaleString('en-US')} rows per CPU-second (load average now ${load()}, ${os.cpus().length} cores)`);
-    console.log(`server RSS: before ${(rssBefore / 1024).toFixed(0)} MB, peak during export ${run.peakMb.toFixed(0)} MB (budget < 200 MB: ${run.peakMb < 200 ? 'met' : 'NOT met'}), VmHWM ${run.hwmMb.toFixed(0)} MB`);
+    console.log(
+      `rows: ${exported.toLocaleString('en-US')} (+ header), ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ${Math.round(run.rowsPerSecond).toLocaleString('en-US')} rows/s (budget >= 200,000: ${run.rowsPerSecond >= 200_000 ? 'met' : 'NOT met'})`,
+    );
+    console.log(
+      `server CPU time for the export: ${cpuSeconds.toFixed(2)} s = ${Math.round(run.rowsPerCpuSecond).toLocaleString('en-US')} rows per CPU-second (load average now ${load()}, ${os.cpus().length} cores)`,
+    );
+    console.log(
+      `server RSS: before ${(rssBefore / 1024).toFixed(0)} MB, peak during export ${run.peakMb.toFixed(0)} MB (budget < 200 MB: ${run.peakMb < 200 ? 'met' : 'NOT met'}), VmHWM ${run.hwmMb.toFixed(0)} MB`,
+    );
   }
 
   for (let run = 1; run <= runs; run++) {
     console.log(`\n=== run ${run} of ${runs} ===`);
     if (parts.has('pages')) {
       const results: Timing[] = [];
-      for (const { label, query, cookie } of pages) results.push(await measure(label, `/api/history?limit=50${query ? `&${query}` : ''}`, cookie));
+      for (const { label, query, cookie } of pages)
+        results.push(await measure(label, `/api/history?limit=50${query ? `&${query}` : ''}`, cookie));
       pageRuns.push(results);
     }
     if (parts.has('counts')) {
       const counts: Timing[] = [];
-      for (const { label, query, cookie } of pages.filter((p) => !p.query.startsWith('cursor'))) counts.push(await measure(`count, ${label}`, `/api/history/count${query ? `?${query}` : ''}`, cookie));
+      for (const { label, query, cookie } of pages.filter((p) => !p.query.startsWith('cursor')))
+        counts.push(await measure(`count, ${label}`, `/api/history/count${query ? `?${query}` : ''}`, cookie));
       countRuns.push(counts);
     }
     const timings = [...(pageRuns[run - 1] ?? []), ...(countRuns[run - 1] ?? [])];
     if (timings.length > 0) {
-      console.log(`\nHistory list, ${rows.toLocaleString('en-US')} entries, ${engine}, ${iterations} sequential requests each (ms, client-measured; load average ${load()} on ${os.cpus().length} cores)`);
+      console.log(
+        `\nHistory list, ${rows.toLocaleString('en-US')} entries, ${engine}, ${iterations} sequential requests each (ms, client-measured; load average ${load()} on ${os.cpus().length} cores)`,
+      );
       console.log(`${'scenario'.padEnd(40)}     p50     p99     max  result`);
       for (const r of timings) console.log(`${r.label.padEnd(40)} ${fmt(r.p50)} ${fmt(r.p99)} ${fmt(r.max)}  ${r.note}`);
     }
-    if (timings.length > 0) console.log(`server RSS after the list requests: ${(kb('VmRSS') / 1024).toFixed(0)} MB (VmHWM ${(kb('VmHWM') / 1024).toFixed(0)} MB)`);
+    if (timings.length > 0)
+      console.log(
+        `server RSS after the list requests: ${(kb('VmRSS') / 1024).toFixed(0)} MB (VmHWM ${(kb('VmHWM') / 1024).toFixed(0)} MB)`,
+      );
     const results = pageRuns[run - 1];
     if (results) {
       const worst = results.reduce((a, b) => (b.p99 > a.p99 ? b : a));
@@ -208,7 +273,9 @@ try {
       const series = (label: string) => [...pageRuns, ...countRuns].flat().filter((r) => r.label === label);
       for (const label of labels) {
         const s = series(label);
-        console.log(`${label.padEnd(40)} ${fmt(median(s.map((r) => r.p50)))}  ${fmt(median(s.map((r) => r.p99)))}  ${fmt(Math.max(...s.map((r) => r.p99)))}`);
+        console.log(
+          `${label.padEnd(40)} ${fmt(median(s.map((r) => r.p50)))}  ${fmt(median(s.map((r) => r.p99)))}  ${fmt(Math.max(...s.map((r) => r.p99)))}`,
+        );
       }
       if (pageRuns.length > 0) {
         const first = pageRuns[0]!.map((r) => median(series(r.label).map((x) => x.p99)));
@@ -219,8 +286,12 @@ try {
     if (exportRuns.length > 0) {
       const rps = median(exportRuns.map((r) => r.rowsPerSecond));
       const peak = median(exportRuns.map((r) => r.peakMb));
-      console.log(`export: median ${Math.round(rps).toLocaleString('en-US')} rows/s (runs: ${exportRuns.map((r) => Math.round(r.rowsPerSecond).toLocaleString('en-US')).join(', ')}; budget >= 200,000: ${rps >= 200_000 ? 'met' : 'NOT met'}), median ${Math.round(median(exportRuns.map((r) => r.rowsPerCpuSecond))).toLocaleString('en-US')} rows per server CPU-second`);
-      console.log(`export: median peak RSS ${peak.toFixed(0)} MB, highest ${Math.max(...exportRuns.map((r) => r.peakMb)).toFixed(0)} MB, VmHWM ${Math.max(...exportRuns.map((r) => r.hwmMb)).toFixed(0)} MB (budget < 200 MB: ${Math.max(...exportRuns.map((r) => r.peakMb)) < 200 ? 'met' : 'NOT met'})`);
+      console.log(
+        `export: median ${Math.round(rps).toLocaleString('en-US')} rows/s (runs: ${exportRuns.map((r) => Math.round(r.rowsPerSecond).toLocaleString('en-US')).join(', ')}; budget >= 200,000: ${rps >= 200_000 ? 'met' : 'NOT met'}), median ${Math.round(median(exportRuns.map((r) => r.rowsPerCpuSecond))).toLocaleString('en-US')} rows per server CPU-second`,
+      );
+      console.log(
+        `export: median peak RSS ${peak.toFixed(0)} MB, highest ${Math.max(...exportRuns.map((r) => r.peakMb)).toFixed(0)} MB, VmHWM ${Math.max(...exportRuns.map((r) => r.hwmMb)).toFixed(0)} MB (budget < 200 MB: ${Math.max(...exportRuns.map((r) => r.peakMb)) < 200 ? 'met' : 'NOT met'})`,
+      );
     }
   }
 } finally {

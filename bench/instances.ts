@@ -48,39 +48,68 @@ async function seed(databaseUrl: string): Promise<void> {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-interface Running { url: string; child: ChildProcess; dataDir: string }
+interface Running {
+  url: string;
+  child: ChildProcess;
+  dataDir: string;
+}
 
 async function startInstance(databaseUrl: string, channel: string, name: string): Promise<Running> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `palayan-bench-${name}-`));
   const child = spawn(process.execPath, ['build/server/main.js'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, EVENT_CHANNEL: channel, INSTANCE_ID: name, LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      EVENT_CHANNEL: channel,
+      INSTANCE_ID: name,
+      LOG_LEVEL: 'warn',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   for (const until = Date.now() + 60_000; Date.now() < until;) {
     try {
       if ((await fetch(`${url}/api/health`)).ok) return { url, child, dataDir };
-    } catch { /* starting */ }
+    } catch {
+      /* starting */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${name} did not start`);
 }
 
 async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: USER.username, password: USER.password }) });
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: USER.username, password: USER.password }),
+  });
   if (!res.ok) throw new Error(`login failed: ${res.status}`);
-  return res.headers.getSetCookie().find((c) => c.startsWith('palayan_session='))!.split(';')[0]!;
+  return res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('palayan_session='))!
+    .split(';')[0]!;
 }
 
 function drive(url: string, cookie: string, connections: number, duration: number): Promise<autocannon.Result> {
   let n = 0;
   return new Promise((resolve, reject) => {
-    autocannon({
-      url, connections, duration, headers: { cookie },
-      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pathFor(n++) }) }],
-    }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon(
+      {
+        url,
+        connections,
+        duration,
+        headers: { cookie },
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pathFor(n++) }) }],
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
   });
 }
 
@@ -96,8 +125,28 @@ async function scenario(databaseUrl: string, channel: string, count: number) {
     let saves = 0;
     const writer = (async () => {
       while (saving) {
-        const body = { varietyName: `Bench Save ${Date.now()}`, releaseName: 'Tubigan 1', yearRelease: '2019', breedingCode: 'PR1-B', breederOrigin: 'PhilRice', maturityDays: 110, averageYield: 5, maxYield: 8, plantHeight: 100, tillers: 14, location: 'Tarlac City', season: ['Dry'], plantingMethod: 'Transplanting', environment: ['Low Irrigated Land'], recommendedInTarlac: true };
-        const res = await fetch(`${instances[0]!.url}/api/varieties`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const body = {
+          varietyName: `Bench Save ${Date.now()}`,
+          releaseName: 'Tubigan 1',
+          yearRelease: '2019',
+          breedingCode: 'PR1-B',
+          breederOrigin: 'PhilRice',
+          maturityDays: 110,
+          averageYield: 5,
+          maxYield: 8,
+          plantHeight: 100,
+          tillers: 14,
+          location: 'Tarlac City',
+          season: ['Dry'],
+          plantingMethod: 'Transplanting',
+          environment: ['Low Irrigated Land'],
+          recommendedInTarlac: true,
+        };
+        const res = await fetch(`${instances[0]!.url}/api/varieties`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         if (res.status === 201) saves += 1;
         await res.arrayBuffer();
         await new Promise((r) => setTimeout(r, 500));
@@ -130,7 +179,6 @@ async function scenario(databaseUrl: string, channel: string, count: number) {
   }
 }
 
-
 async function main() {
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
   const schema = `bench_${Math.random().toString(36).slice(2, 8)}`;
@@ -148,10 +196,14 @@ async function main() {
         console.log(JSON.stringify({ run: run + 1, ...r, load: os.loadavg()[0]!.toFixed(1) }));
       }
     }
-    console.log(`\n${ROWS} varieties on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s per run, medians of ${RUNS} runs (${os.cpus().length} cores)`);
+    console.log(
+      `\n${ROWS} varieties on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s per run, medians of ${RUNS} runs (${os.cpus().length} cores)`,
+    );
     for (const count of COUNTS) {
       const rs = all[count]!;
-      console.log(`${count} instance${count > 1 ? 's' : ' '}  ${median(rs.map((r) => r.reqPerSec)).toFixed(0)} req/s   p50 ${median(rs.map((r) => r.p50))} ms   p99 ${median(rs.map((r) => r.p99))} ms   server CPU ${median(rs.map((r) => r.serverCpuMsPerRequest))} ms/request   machine busy ${median(rs.map((r) => r.machineBusyPercent))}%   RSS ${rs.at(-1)!.rssMb.join(' + ')} MB   errors ${rs.reduce((s, r) => s + r.errors, 0)}`);
+      console.log(
+        `${count} instance${count > 1 ? 's' : ' '}  ${median(rs.map((r) => r.reqPerSec)).toFixed(0)} req/s   p50 ${median(rs.map((r) => r.p50))} ms   p99 ${median(rs.map((r) => r.p99))} ms   server CPU ${median(rs.map((r) => r.serverCpuMsPerRequest))} ms/request   machine busy ${median(rs.map((r) => r.machineBusyPercent))}%   RSS ${rs.at(-1)!.rssMb.join(' + ')} MB   errors ${rs.reduce((s, r) => s + r.errors, 0)}`,
+      );
     }
   } finally {
     await admin.query(`drop schema if exists ${schema} cascade`);

@@ -31,7 +31,6 @@ const ENVIRONMENTS = [['Low Irrigated Land'], ['Rainfed Lowland'], ['Upperland']
 const METHODS = ['Direct Seed', 'Transplanting'];
 const QUESTIONS = ["What is your mother's maiden name?", 'In what city were you born?', 'What was the name of your first school?'];
 
-
 async function timeIt(n: number, fn: () => Promise<void>): Promise<{ p50: number; p99: number }> {
   for (let i = 0; i < Math.min(10, n); i += 1) await fn(); // warm-up
   const samples: number[] = [];
@@ -57,10 +56,19 @@ async function run(engine: 'sqlite' | 'postgres', rows: number): Promise<void> {
     u.searchParams.set('options', `-c search_path=${schema}`);
     databaseUrl = u.toString();
   }
-  const config = loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent', loginRateLimitPerMinute: 1000, eventChannel: schema ? `ev_${schema}` : 'palayan_events' });
+  const config = loadConfig(
+    {},
+    { dataDir, databaseUrl, logLevel: 'silent', loginRateLimitPerMinute: 1000, eventChannel: schema ? `ev_${schema}` : 'palayan_events' },
+  );
   const { app, ctx } = await buildApp(config, { logger: false });
   try {
-    const user = { username: 'bench_super', password: 'Bench#Pass1', fullname: 'Bench Super', email: 'bench@example.test', role: 'SYSTEM_ADMIN' as const };
+    const user = {
+      username: 'bench_super',
+      password: 'Bench#Pass1',
+      fullname: 'Bench Super',
+      email: 'bench@example.test',
+      role: 'SYSTEM_ADMIN' as const,
+    };
     await createAccount(ctx.db, user, null);
     const now = new Date().toISOString();
     const batch = 500;
@@ -68,9 +76,14 @@ async function run(engine: 'sqlite' | 'postgres', rows: number): Promise<void> {
       const values = [];
       for (let i = start; i < Math.min(rows, start + batch); i += 1) {
         values.push({
-          id: `v${i}`, varietyName: `NSIC Rc ${i}`, createdAt: now, isDeleted: i % 20 === 0 ? 1 : 0,
-          season: JSON.stringify(SEASONS[i % SEASONS.length]), environment: JSON.stringify(ENVIRONMENTS[i % ENVIRONMENTS.length]),
-          plantingMethod: METHODS[i % METHODS.length]!, yearRelease: String(2012 + (i % 14)),
+          id: `v${i}`,
+          varietyName: `NSIC Rc ${i}`,
+          createdAt: now,
+          isDeleted: i % 20 === 0 ? 1 : 0,
+          season: JSON.stringify(SEASONS[i % SEASONS.length]),
+          environment: JSON.stringify(ENVIRONMENTS[i % ENVIRONMENTS.length]),
+          plantingMethod: METHODS[i % METHODS.length]!,
+          yearRelease: String(2012 + (i % 14)),
         });
       }
       await ctx.db.insertInto('rice_seed_varieties').values(values).execute();
@@ -80,15 +93,37 @@ async function run(engine: 'sqlite' | 'postgres', rows: number): Promise<void> {
       const values = [];
       for (let i = start; i < Math.min(accounts, start + batch); i += 1) {
         values.push({
-          id: `a${i}`, fullname: `Staff ${i}`, username: `staff_${i}`, normalizedUsername: `staff_${i}`, email: null, normalizedEmail: null,
-          contactNo: null, photoURL: null, password: 'x', securityQuestion: QUESTIONS[i % QUESTIONS.length]!, securityAnswer: null,
-          role: 'ADMIN', status: 'active', restrictedAt: null, autoInactiveAt: null, currentSession: null, lastLogin: null, lastLogoutAt: null,
-          createdAt: now, updatedAt: null, deletedAt: null, deletedBy: null,
+          id: `a${i}`,
+          fullname: `Staff ${i}`,
+          username: `staff_${i}`,
+          normalizedUsername: `staff_${i}`,
+          email: null,
+          normalizedEmail: null,
+          contactNo: null,
+          photoURL: null,
+          password: 'x',
+          securityQuestion: QUESTIONS[i % QUESTIONS.length]!,
+          securityAnswer: null,
+          role: 'ADMIN',
+          status: 'active',
+          restrictedAt: null,
+          autoInactiveAt: null,
+          currentSession: null,
+          lastLogin: null,
+          lastLogoutAt: null,
+          createdAt: now,
+          updatedAt: null,
+          deletedAt: null,
+          deletedBy: null,
         });
       }
       await ctx.db.insertInto('accounts').values(values).execute();
     }
-    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: user.username, password: user.password } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { identifier: user.username, password: user.password },
+    });
     const cookie = `palayan_session=${login.cookies.find((c) => c.name === 'palayan_session')!.value}`;
     const get = (url: string) => async () => {
       const res = await app.inject({ url, headers: { cookie } });

@@ -3,7 +3,10 @@
 // (--expose-gc), 'stop' closes it as SIGTERM would.
 process.on('message', (msg) => {
   if (msg === 'memory') process.send(process.memoryUsage());
-  if (msg === 'gc') { globalThis.gc?.(); process.send('collected'); }
+  if (msg === 'gc') {
+    globalThis.gc?.();
+    process.send('collected');
+  }
   if (msg === 'stop') process.kill(process.pid, 'SIGTERM');
 });
 await import('../build/server/main.js');

@@ -29,7 +29,12 @@ const ROWS = Number(option('rows', '5000'));
 const SECONDS = Number(option('seconds', '60'));
 const CREATES = Number(option('creates', '5000'));
 const SOAK_MINUTES = Number(option('soak-minutes', '0'));
-const EXTRA_ENV = Object.fromEntries(option('env', '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+const EXTRA_ENV = Object.fromEntries(
+  option('env', '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => kv.split('=') as [string, string]),
+);
 /** A memory cgroup (v1 or v2 folder) to run the server in, as a container would: --cgroup /sys/fs/cgroup/memory/x. */
 const CGROUP = option('cgroup', '');
 const NODE_OPTIONS = option('node-options', '--max-semi-space-size=2 --max-old-space-size=384');
@@ -38,7 +43,15 @@ const root = path.resolve(import.meta.dirname, '..');
 
 let saves = 0;
 
-interface Sample { at: number; rss: number; anon: number; file: number; heapUsed: number; heapTotal: number; external: number }
+interface Sample {
+  at: number;
+  rss: number;
+  anon: number;
+  file: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+}
 
 async function seed(dataDir: string): Promise<void> {
   const { loadConfig } = await import('../server/config.js');
@@ -62,16 +75,32 @@ async function main(): Promise<void> {
   const child = fork(path.join(root, 'bench/memory-server.mjs'), [], {
     cwd: root,
     env: {
-      ...process.env, ...EXTRA_ENV, NODE_OPTIONS, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn',
-      LOGIN_RATE_LIMIT_PER_MINUTE: '100000', INITIAL_ADMIN_USERNAME: USER.username, INITIAL_ADMIN_PASSWORD: USER.password,
-      INITIAL_ADMIN_FULLNAME: USER.fullname, INITIAL_ADMIN_EMAIL: USER.email,
+      ...process.env,
+      ...EXTRA_ENV,
+      NODE_OPTIONS,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+      INITIAL_ADMIN_USERNAME: USER.username,
+      INITIAL_ADMIN_PASSWORD: USER.password,
+      INITIAL_ADMIN_FULLNAME: USER.fullname,
+      INITIAL_ADMIN_EMAIL: USER.email,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   if (CGROUP) fs.writeFileSync(path.join(CGROUP, 'cgroup.procs'), String(child.pid));
-  await new Promise<void>((resolve, reject) => { child.once('message', () => resolve()); child.once('exit', (c) => reject(new Error(`server exited ${c}`))); });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (c) => reject(new Error(`server exited ${c}`)));
+  });
   const url = `http://127.0.0.1:${port}`;
-  const heap = () => new Promise<NodeJS.MemoryUsage>((resolve) => { child.once('message', (m) => resolve(m as NodeJS.MemoryUsage)); child.send('memory'); });
+  const heap = () =>
+    new Promise<NodeJS.MemoryUsage>((resolve) => {
+      child.once('message', (m) => resolve(m as NodeJS.MemoryUsage));
+      child.send('memory');
+    });
   const samples = new Map<string, Sample[]>();
   const started = Date.now();
   let phase = 'idle';
@@ -80,13 +109,28 @@ async function main(): Promise<void> {
       const parts = rssParts(child.pid!);
       const mb = (n: number) => n / 1048576;
       const list = samples.get(phase) ?? [];
-      list.push({ at: (Date.now() - started) / 1000, rss: parts.anon + parts.file, anon: parts.anon, file: parts.file, heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external) });
+      list.push({
+        at: (Date.now() - started) / 1000,
+        rss: parts.anon + parts.file,
+        anon: parts.anon,
+        file: parts.file,
+        heapUsed: mb(m.heapUsed),
+        heapTotal: mb(m.heapTotal),
+        external: mb(m.external),
+      });
       samples.set(phase, list);
     });
   }, 1000);
 
-  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: USER.username, password: USER.password }) });
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('palayan_session='))!.split(';')[0]!;
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: USER.username, password: USER.password }),
+  });
+  const cookie = res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('palayan_session='))!
+    .split(';')[0]!;
   await new Promise((r) => setTimeout(r, 10_000));
 
   const searching = async (seconds: number) => {
@@ -100,13 +144,23 @@ async function main(): Promise<void> {
         const current = await fetch(`${url}/api/varieties/${id}`, { headers: { cookie } });
         if (current.ok) {
           const v = (await current.json()) as Record<string, unknown>;
-          const saved = await fetch(`${url}/api/varieties/${id}`, { method: 'PUT', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ ...realisticBody(`W${i}`), version: v.version }) });
+          const saved = await fetch(`${url}/api/varieties/${id}`, {
+            method: 'PUT',
+            headers: { cookie, 'content-type': 'application/json' },
+            body: JSON.stringify({ ...realisticBody(`W${i}`), version: v.version }),
+          });
           if (saved.ok) saves += 1;
         }
         await new Promise((r) => setTimeout(r, 500));
       }
     })();
-    await autocannon({ url, connections: 16, duration: seconds, headers: { cookie }, requests: [{ setupRequest: (req) => ({ ...req, path: `/api/varieties?search=${encodeURIComponent(next(n++))}` }) }] });
+    await autocannon({
+      url,
+      connections: 16,
+      duration: seconds,
+      headers: { cookie },
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/api/varieties?search=${encodeURIComponent(next(n++))}` }) }],
+    });
     writing = false;
     await writer;
   };
@@ -114,12 +168,18 @@ async function main(): Promise<void> {
   await searching(SECONDS);
   phase = 'creates';
   let made = 0;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (made < CREATES) {
-      made += 1;
-      await fetch(`${url}/api/varieties`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(realisticBody(`C${made}`)) });
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (made < CREATES) {
+        made += 1;
+        await fetch(`${url}/api/varieties`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: JSON.stringify(realisticBody(`C${made}`)),
+        });
+      }
+    }),
+  );
   if (SOAK_MINUTES > 0) {
     phase = 'soak';
     await searching(SOAK_MINUTES * 60);
@@ -128,7 +188,10 @@ async function main(): Promise<void> {
   await new Promise((r) => setTimeout(r, 5000));
   if (process.argv.includes('--smaps')) {
     console.log(smapsSummary(child.pid!));
-    await new Promise((r) => { child.once('message', r); child.send('gc'); });
+    await new Promise((r) => {
+      child.once('message', r);
+      child.send('gc');
+    });
     await new Promise((r) => setTimeout(r, 1000));
     console.log(`after a full collection (needs --node-options --expose-gc):\n${smapsSummary(child.pid!)}`);
   }
@@ -138,18 +201,33 @@ async function main(): Promise<void> {
   fs.rmSync(dataDir, { recursive: true, force: true });
   report(samples);
   if (CGROUP) {
-    const read = (name: string) => (fs.existsSync(path.join(CGROUP, name)) ? fs.readFileSync(path.join(CGROUP, name), 'utf8').trim() : 'n/a');
+    const read = (name: string) =>
+      fs.existsSync(path.join(CGROUP, name)) ? fs.readFileSync(path.join(CGROUP, name), 'utf8').trim() : 'n/a';
     const limit = read('memory.limit_in_bytes') !== 'n/a' ? read('memory.limit_in_bytes') : read('memory.max');
     const peak = read('memory.max_usage_in_bytes') !== 'n/a' ? read('memory.max_usage_in_bytes') : read('memory.peak');
-    console.log(`cgroup ${CGROUP}: limit ${limit} bytes, peak ${peak} bytes (page cache included), limit hits ${read('memory.failcnt')}, OOM kills ${/oom_kill (\d+)/.exec(read('memory.oom_control'))?.[1] ?? read('memory.events')}; the server exited ${child.exitCode === 0 || child.signalCode === 'SIGTERM' ? 'normally' : `with ${child.exitCode ?? child.signalCode}`}`);
+    console.log(
+      `cgroup ${CGROUP}: limit ${limit} bytes, peak ${peak} bytes (page cache included), limit hits ${read('memory.failcnt')}, OOM kills ${/oom_kill (\d+)/.exec(read('memory.oom_control'))?.[1] ?? read('memory.events')}; the server exited ${child.exitCode === 0 || child.signalCode === 'SIGTERM' ? 'normally' : `with ${child.exitCode ?? child.signalCode}`}`,
+    );
   }
 }
 
 function realisticBody(tag: string): Record<string, unknown> {
   return {
-    varietyName: `NSIC Rc M${tag}`, releaseName: `Memory ${tag}`, yearRelease: '2019', breedingCode: `PR-${tag}`, breederOrigin: 'PhilRice',
-    maturityDays: 112, averageYield: 5.4, maxYield: 9.1, plantHeight: 101, tillers: 16, location: 'Province-wide',
-    season: ['Dry'], plantingMethod: 'Transplanting', environment: ['Low Irrigated Land'], recommendedInTarlac: true,
+    varietyName: `NSIC Rc M${tag}`,
+    releaseName: `Memory ${tag}`,
+    yearRelease: '2019',
+    breedingCode: `PR-${tag}`,
+    breederOrigin: 'PhilRice',
+    maturityDays: 112,
+    averageYield: 5.4,
+    maxYield: 9.1,
+    plantHeight: 101,
+    tillers: 16,
+    location: 'Province-wide',
+    season: ['Dry'],
+    plantingMethod: 'Transplanting',
+    environment: ['Low Irrigated Land'],
+    recommendedInTarlac: true,
   };
 }
 
@@ -171,8 +249,18 @@ function smapsSummary(pid: number): string {
     e.rss += r.rss;
     byName.set(r.name, e);
   }
-  const big = regions.filter((r) => r.name === '[anon]').sort((a, b) => b.rss - a.rss).slice(0, 12).map((r) => r.rss.toFixed(1));
-  return [...byName].sort((a, b) => b[1].rss - a[1].rss).slice(0, 10).map(([k, v]) => `${v.rss.toFixed(1)} MB in ${v.n} × ${k}`).join('\n') + `\nlargest anonymous regions (MB): ${big.join(', ')}`;
+  const big = regions
+    .filter((r) => r.name === '[anon]')
+    .sort((a, b) => b.rss - a.rss)
+    .slice(0, 12)
+    .map((r) => r.rss.toFixed(1));
+  return (
+    [...byName]
+      .sort((a, b) => b[1].rss - a[1].rss)
+      .slice(0, 10)
+      .map(([k, v]) => `${v.rss.toFixed(1)} MB in ${v.n} × ${k}`)
+      .join('\n') + `\nlargest anonymous regions (MB): ${big.join(', ')}`
+  );
 }
 
 /** Least-squares slope of RSS (MB per 10 minutes) over the samples. */
@@ -187,17 +275,25 @@ function slopePer10Min(xs: Sample[]): number {
 
 function report(samples: Map<string, Sample[]>): void {
   const f = (n: number) => n.toFixed(0);
-  console.log(`\nbench:memory  rows ${ROWS}  saves by the writer ${saves}  env ${JSON.stringify(EXTRA_ENV)}  node options "${NODE_OPTIONS}"`);
-  console.log('| phase | samples | RSS median | RSS max | RSS last | own (anon) last | mapped files last | V8 heap used / total last | external last |');
+  console.log(
+    `\nbench:memory  rows ${ROWS}  saves by the writer ${saves}  env ${JSON.stringify(EXTRA_ENV)}  node options "${NODE_OPTIONS}"`,
+  );
+  console.log(
+    '| phase | samples | RSS median | RSS max | RSS last | own (anon) last | mapped files last | V8 heap used / total last | external last |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const [phase, xs] of samples) {
     const last = xs.at(-1)!;
-    console.log(`| ${phase} | ${xs.length} | ${f(median(xs.map((s) => s.rss)))} | ${f(Math.max(...xs.map((s) => s.rss)))} | ${f(last.rss)} | ${f(last.anon)} | ${f(last.file)} | ${f(last.heapUsed)} / ${f(last.heapTotal)} | ${f(last.external)} |`);
+    console.log(
+      `| ${phase} | ${xs.length} | ${f(median(xs.map((s) => s.rss)))} | ${f(Math.max(...xs.map((s) => s.rss)))} | ${f(last.rss)} | ${f(last.anon)} | ${f(last.file)} | ${f(last.heapUsed)} / ${f(last.heapTotal)} | ${f(last.external)} |`,
+    );
   }
   const soak = samples.get('soak');
   if (soak) {
     const settled = soak.filter((s) => s.at - soak[0]!.at > 120);
-    console.log(`slope over the soak (after its first 2 minutes), MB per 10 minutes: RSS ${slopePer10Min(settled).toFixed(2)}, own memory ${slopePer10Min(settled.map((s) => ({ ...s, rss: s.anon }))).toFixed(2)}`);
+    console.log(
+      `slope over the soak (after its first 2 minutes), MB per 10 minutes: RSS ${slopePer10Min(settled).toFixed(2)}, own memory ${slopePer10Min(settled.map((s) => ({ ...s, rss: s.anon }))).toFixed(2)}`,
+    );
   }
 }
 

@@ -45,7 +45,11 @@ async function photoBodies(): Promise<Buffer[]> {
   for (let i = 0; i < DISTINCT; i += 1) {
     const w = edge;
     const h = Math.round(edge * 0.75);
-    const blobs = Array.from({ length: 30 }, () => `<ellipse cx="${Math.floor(random() * w)}" cy="${Math.floor(random() * h)}" rx="${20 + Math.floor(random() * 200)}" ry="${10 + Math.floor(random() * 60)}" fill="rgb(${Math.floor(random() * 255)},${Math.floor(random() * 255)},${Math.floor(random() * 120)})" transform="rotate(${Math.floor(random() * 180)})"/>`).join('');
+    const blobs = Array.from(
+      { length: 30 },
+      () =>
+        `<ellipse cx="${Math.floor(random() * w)}" cy="${Math.floor(random() * h)}" rx="${20 + Math.floor(random() * 200)}" ry="${10 + Math.floor(random() * 60)}" fill="rgb(${Math.floor(random() * 255)},${Math.floor(random() * 255)},${Math.floor(random() * 120)})" transform="rotate(${Math.floor(random() * 180)})"/>`,
+    ).join('');
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="rgb(${60 + i},${120 + (i % 60)},50)"/>${blobs}</svg>`;
     bodies.push(await sharp(Buffer.from(svg)).jpeg({ quality: 88 }).toBuffer());
   }
@@ -55,8 +59,11 @@ async function photoBodies(): Promise<Buffer[]> {
 async function seed(dataDir: string): Promise<void> {
   const { loadConfig } = await built<typeof import('../server/config.js')>('config.js');
   const { buildApp } = await built<typeof import('../server/app.js')>('app.js');
-  const { createAccount } = await built<typeof import('../server/modules/identity/accounts/create-account.js')>('modules/accounts/create-account.js');
-  const { varietiesRepository } = await built<typeof import('../server/modules/content/varieties/repository.js')>('modules/varieties/repository.js');
+  const { createAccount } = await built<typeof import('../server/modules/identity/accounts/create-account.js')>(
+    'modules/accounts/create-account.js',
+  );
+  const { varietiesRepository } =
+    await built<typeof import('../server/modules/content/varieties/repository.js')>('modules/varieties/repository.js');
   const { tidyVarietySearch } = await built<typeof import('../server/db/variety-search.js')>('db/variety-search.js');
   const { app, ctx } = await buildApp(loadConfig({}, { dataDir, logLevel: 'silent' }), { logger: false });
   try {
@@ -70,7 +77,16 @@ async function seed(dataDir: string): Promise<void> {
     const bodies = await photoBodies();
     const now = new Date().toISOString();
     for (let d = 0; d < 12; d += 1) {
-      await ctx.db.insertInto('rice_local_diseases').values({ id: `bench-d${d}`, name: `Bench disease ${d + 1}`, scientificName: '', isDeleted: 0, createdAt: new Date(base + d * 1000).toISOString() }).execute();
+      await ctx.db
+        .insertInto('rice_local_diseases')
+        .values({
+          id: `bench-d${d}`,
+          name: `Bench disease ${d + 1}`,
+          scientificName: '',
+          isDeleted: 0,
+          createdAt: new Date(base + d * 1000).toISOString(),
+        })
+        .execute();
     }
     const rows = [];
     for (let i = 0; i < PHOTOS; i += 1) {
@@ -79,12 +95,32 @@ async function seed(dataDir: string): Promise<void> {
       const key = `rice_disease/${entryId}/bench-${i}.jpg`;
       await ctx.storage.put(key, body);
       rows.push({
-        id: `bench-photo-${String(i).padStart(5, '0')}`, collection: 'rice_local_diseases', entryId, position: Math.floor(i / 12), status: 'ready', originalKey: key,
-        displayKey: null, thumbKey: null, externalUrl: null, mimeType: 'image/jpeg', sizeBytes: body.length, width: CATALOG_LIMITS.photoMaxEdge, height: Math.round(CATALOG_LIMITS.photoMaxEdge * 0.75),
-        originalName: `bench-${i}.jpg`, sha256: `bench-${i}`, uploadedBy: null, createdAt: now, linkedAt: now, locationCleaned: 1,
+        id: `bench-photo-${String(i).padStart(5, '0')}`,
+        collection: 'rice_local_diseases',
+        entryId,
+        position: Math.floor(i / 12),
+        status: 'ready',
+        originalKey: key,
+        displayKey: null,
+        thumbKey: null,
+        externalUrl: null,
+        mimeType: 'image/jpeg',
+        sizeBytes: body.length,
+        width: CATALOG_LIMITS.photoMaxEdge,
+        height: Math.round(CATALOG_LIMITS.photoMaxEdge * 0.75),
+        originalName: `bench-${i}.jpg`,
+        sha256: `bench-${i}`,
+        uploadedBy: null,
+        createdAt: now,
+        linkedAt: now,
+        locationCleaned: 1,
       });
     }
-    for (let i = 0; i < rows.length; i += 200) await ctx.db.insertInto('catalog_images').values(rows.slice(i, i + 200)).execute();
+    for (let i = 0; i < rows.length; i += 200)
+      await ctx.db
+        .insertInto('catalog_images')
+        .values(rows.slice(i, i + 200))
+        .execute();
   } finally {
     await app.close();
   }
@@ -112,7 +148,12 @@ async function main() {
   try {
     console.log(`seeding ${PHOTOS} photos (${DISTINCT} distinct JPEGs, ${CATALOG_LIMITS.photoMaxEdge} px), 12 diseases, 5,000 varieties…`);
     await seed(dataDir);
-    const server = await startBuiltServer({ DATA_DIR: dataDir, DATABASE_URL: '', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', INSTANCE_ID: 'bench-models' });
+    const server = await startBuiltServer({
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+      INSTANCE_ID: 'bench-models',
+    });
     child = server.child;
     const cookie = await benchLogin(server.url, USER);
 
@@ -120,14 +161,20 @@ async function main() {
     const model = await convBenchClassifier({ classes: 12, labels });
     console.log(`model: ${(model.length / 1024).toFixed(0)} KB, ${(convBenchFlops(12) / 1e6).toFixed(0)} MFLOPs per 224×224 photo`);
     const form = new FormData();
-    form.append('meta', JSON.stringify({
-      stage: 'disease', contract: { scaling: '-1-1', mean: null, std: null, resize: 'stretch' }, thresholds: { confidence: 0.5, margin: 0 },
-      mapping: labels.map((_, d) => ({ recordId: `bench-d${d}`, verdict: null })), note: 'bench',
-    }));
+    form.append(
+      'meta',
+      JSON.stringify({
+        stage: 'disease',
+        contract: { scaling: '-1-1', mean: null, std: null, resize: 'stretch' },
+        thresholds: { confidence: 0.5, margin: 0 },
+        mapping: labels.map((_, d) => ({ recordId: `bench-d${d}`, verdict: null })),
+        note: 'bench',
+      }),
+    );
     form.append('model', new Blob([Buffer.from(model)]), 'bench.tflite');
     const uploaded = await fetch(`${server.url}/api/models`, { method: 'POST', headers: { cookie }, body: form });
     if (uploaded.status !== 201) throw new Error(`upload failed: ${uploaded.status} ${await uploaded.text()}`);
-    const { id } = await uploaded.json() as { id: string };
+    const { id } = (await uploaded.json()) as { id: string };
 
     const warm = Date.now() + 5000;
     await searches(server.url, cookie, () => Date.now() > warm);
@@ -137,17 +184,25 @@ async function main() {
       const until = Date.now() + BASELINE_S * 1000;
       const baseline = await searches(server.url, cookie, () => Date.now() > until);
       let peak = rssMb(child.pid!);
-      const sampler = setInterval(() => { peak = Math.max(peak, rssMb(child!.pid!)); }, 250);
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssMb(child!.pid!));
+      }, 250);
       const started = performance.now();
-      const queued = await fetch(`${server.url}/api/models/${id}/evaluations`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ split: 'all' }) });
+      const queued = await fetch(`${server.url}/api/models/${id}/evaluations`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ split: 'all' }),
+      });
       if (queued.status !== 202) throw new Error(`evaluation refused: ${queued.status} ${await queued.text()}`);
-      const evaluationId = (await queued.json() as { id: string }).id;
+      const evaluationId = ((await queued.json()) as { id: string }).id;
       let finished = false;
       let state = 'queued';
       const poll = (async () => {
         while (!finished) {
           await new Promise((r) => setTimeout(r, 1000));
-          const m = await (await fetch(`${server.url}/api/models/${id}`, { headers: { cookie } })).json() as { evaluations: Array<{ id: string; state: string; done: number; total: number }> };
+          const m = (await (await fetch(`${server.url}/api/models/${id}`, { headers: { cookie } })).json()) as {
+            evaluations: Array<{ id: string; state: string; done: number; total: number }>;
+          };
           const e = m.evaluations.find((x) => x.id === evaluationId)!;
           state = e.state;
           if (!['queued', 'running'].includes(e.state)) finished = true;
@@ -158,16 +213,32 @@ async function main() {
       const seconds = (performance.now() - started) / 1000;
       clearInterval(sampler);
       if (state !== 'done') throw new Error(`the evaluation ended ${state}`);
-      const report = await (await fetch(`${server.url}/api/models/${id}/evaluations/${evaluationId}`, { headers: { cookie } })).json() as { evaluation: { done: number } };
-      const r = { rate: report.evaluation.done / seconds, seconds, peak, b50: median(baseline), b99: percentile(baseline, 99), d50: median(during), d99: percentile(during, 99) };
+      const report = (await (
+        await fetch(`${server.url}/api/models/${id}/evaluations/${evaluationId}`, { headers: { cookie } })
+      ).json()) as { evaluation: { done: number } };
+      const r = {
+        rate: report.evaluation.done / seconds,
+        seconds,
+        peak,
+        b50: median(baseline),
+        b99: percentile(baseline, 99),
+        d50: median(during),
+        d99: percentile(during, 99),
+      };
       results.push(r);
-      console.log(`  ${report.evaluation.done} photos in ${seconds.toFixed(1)} s (${r.rate.toFixed(1)} photos/s), peak RSS ${peak.toFixed(0)} MB;`
-        + ` search alone p50 ${r.b50.toFixed(1)} / p99 ${r.b99.toFixed(1)} ms (${baseline.length} requests), during p50 ${r.d50.toFixed(1)} / p99 ${r.d99.toFixed(1)} ms (${during.length}); p99 ratio ${(r.d99 / r.b99).toFixed(2)}`);
+      console.log(
+        `  ${report.evaluation.done} photos in ${seconds.toFixed(1)} s (${r.rate.toFixed(1)} photos/s), peak RSS ${peak.toFixed(0)} MB;` +
+          ` search alone p50 ${r.b50.toFixed(1)} / p99 ${r.b99.toFixed(1)} ms (${baseline.length} requests), during p50 ${r.d50.toFixed(1)} / p99 ${r.d99.toFixed(1)} ms (${during.length}); p99 ratio ${(r.d99 / r.b99).toFixed(2)}`,
+      );
     }
     const m = (f: (r: (typeof results)[number]) => number) => median(results.map(f));
-    console.log(`median of ${RUNS} runs: ${PHOTOS} photos in ${m((r) => r.seconds).toFixed(1)} s = ${m((r) => r.rate).toFixed(1)} photos/s (target: ≤ 300 s)`);
+    console.log(
+      `median of ${RUNS} runs: ${PHOTOS} photos in ${m((r) => r.seconds).toFixed(1)} s = ${m((r) => r.rate).toFixed(1)} photos/s (target: ≤ 300 s)`,
+    );
     console.log(`  peak resident memory of the server: ${m((r) => r.peak).toFixed(0)} MB`);
-    console.log(`  variety search p99: ${m((r) => r.b99).toFixed(1)} ms alone, ${m((r) => r.d99).toFixed(1)} ms while evaluating; ratio of p99s ${m((r) => r.d99 / r.b99).toFixed(2)} (target ≤ 2)`);
+    console.log(
+      `  variety search p99: ${m((r) => r.b99).toFixed(1)} ms alone, ${m((r) => r.d99).toFixed(1)} ms while evaluating; ratio of p99s ${m((r) => r.d99 / r.b99).toFixed(2)} (target ≤ 2)`,
+    );
   } finally {
     child?.kill();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -31,8 +31,14 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-interface FunctionCoverage { functionName: string; ranges: { startOffset: number; endOffset: number; count: number }[] }
-interface ScriptCoverage { url: string; functions: FunctionCoverage[] }
+interface FunctionCoverage {
+  functionName: string;
+  ranges: { startOffset: number; endOffset: number; count: number }[];
+}
+interface ScriptCoverage {
+  url: string;
+  functions: FunctionCoverage[];
+}
 
 const session = new inspector.Session();
 session.connect();
@@ -72,7 +78,9 @@ function report(title: string, files: Map<string, { load: boolean }>, after: Map
   const modules = [...new Set(server.map(moduleOf).filter((m): m is string => m !== null))].sort();
   const mark = (f: string) => (files.get(f)!.load ? ' +load' : '');
   console.log(`\n=== ${title} ===`);
-  console.log(`server files: ${server.length}   server modules: ${modules.length} (${modules.join(', ')})   common files: ${common.length}`);
+  console.log(
+    `server files: ${server.length}   server modules: ${modules.length} (${modules.join(', ')})   common files: ${common.length}`,
+  );
   const byFolder = new Map<string, string[]>();
   for (const f of server) {
     const folder = path.dirname(f);
@@ -106,9 +114,15 @@ const t = await createTestApp();
 try {
   await t.app.ready();
   const runtime = runtimeOf(t.ctx as never);
-  const settle = async () => { await runtime.queue.idle(); runtime.flushEvents(); };
+  const settle = async () => {
+    await runtime.queue.idle();
+    runtime.flushEvents();
+  };
   /** What runs in the 500 ms after a response (work the save left behind), without waking anything. */
-  const lingering = async () => { await new Promise((r) => setTimeout(r, 500)); return takeCoverage(); };
+  const lingering = async () => {
+    await new Promise((r) => setTimeout(r, 500));
+    return takeCoverage();
+  };
   const admin = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN', fullname: 'Bench Admin' });
   const cookie = await loginAs(t.app, admin);
 
@@ -124,7 +138,9 @@ try {
         pixels.set(bit ? [220, 230, 120] : [30, 90, 40], (y * 48 + x) * 3);
       }
     }
-    const jpeg = await sharp(pixels, { raw: { width: 48, height: 32, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+    const jpeg = await sharp(pixels, { raw: { width: 48, height: 32, channels: 3 } })
+      .jpeg({ quality: 80 })
+      .toBuffer();
     const res = await uploadPhoto(t.app, cookie, disease, name, jpeg, 'image/jpeg');
     if (res.statusCode !== 201) throw new Error(`staging ${name}: ${res.statusCode} ${res.body}`);
     return res.json<{ id: string }>().id;
@@ -137,7 +153,12 @@ try {
   await settle();
 
   await takeCoverage();
-  const created = await t.app.inject({ method: 'POST', url: `/api/${disease.route}`, headers: { cookie }, payload: entryBody('Bench blast', staged) });
+  const created = await t.app.inject({
+    method: 'POST',
+    url: `/api/${disease.route}`,
+    headers: { cookie },
+    payload: entryBody('Bench blast', staged),
+  });
   const createCov = await takeCoverage();
   if (created.statusCode !== 201) throw new Error(`create: ${created.statusCode} ${created.body}`);
   const createAfter = await lingering();
@@ -148,7 +169,12 @@ try {
   await settle();
   const kept = entry.images.map((i) => i.id).filter((_, i) => i !== 1);
   await takeCoverage();
-  const edited = await t.app.inject({ method: 'PUT', url: `/api/${disease.route}/${entry.id}`, headers: { cookie }, payload: { ...entryBody('Bench blast', [fresh, ...kept]), version: entry.version } });
+  const edited = await t.app.inject({
+    method: 'PUT',
+    url: `/api/${disease.route}/${entry.id}`,
+    headers: { cookie },
+    payload: { ...entryBody('Bench blast', [fresh, ...kept]), version: entry.version },
+  });
   const editCov = await takeCoverage();
   if (edited.statusCode !== 200) throw new Error(`edit: ${edited.statusCode} ${edited.body}`);
   const editAfter = await lingering();
@@ -174,11 +200,21 @@ try {
   const editFiles = touched(editCov);
   console.log(`save path of a disease with photos, ${path.basename(ROOT)} (${ROOT})`);
   report(`CREATE  POST /api/${disease.route} with ${photos} staged photos -> ${created.statusCode}`, createFiles, touched(createAfter));
-  report(`EDIT  PUT /api/${disease.route}/:id drop 1 photo, add 1 staged, version ${entry.version} -> ${edited.statusCode}`, editFiles, touched(editAfter));
-  report(`RESTORE  POST ${versionsUrl.replace(entry.id, ':id')}/2/restore (the edited version, after a restore of version 1) -> ${restored.statusCode}`, restoreFiles, touched(restoreAfter));
+  report(
+    `EDIT  PUT /api/${disease.route}/:id drop 1 photo, add 1 staged, version ${entry.version} -> ${edited.statusCode}`,
+    editFiles,
+    touched(editAfter),
+  );
+  report(
+    `RESTORE  POST ${versionsUrl.replace(entry.id, ':id')}/2/restore (the edited version, after a restore of version 1) -> ${restored.statusCode}`,
+    restoreFiles,
+    touched(restoreAfter),
+  );
   const count = (m: Map<string, unknown>, p: string) => [...m.keys()].filter((f) => f.startsWith(p)).length;
   const mods = (m: Map<string, unknown>) => new Set([...m.keys()].map(moduleOf).filter(Boolean)).size;
-  console.log(`\nSUMMARY create: ${count(createFiles, 'server/')} server files, ${mods(createFiles)} modules, ${count(createFiles, 'common/')} common files | edit: ${count(editFiles, 'server/')} server files, ${mods(editFiles)} modules, ${count(editFiles, 'common/')} common files | restore: ${count(restoreFiles, 'server/')} server files, ${mods(restoreFiles)} modules`);
+  console.log(
+    `\nSUMMARY create: ${count(createFiles, 'server/')} server files, ${mods(createFiles)} modules, ${count(createFiles, 'common/')} common files | edit: ${count(editFiles, 'server/')} server files, ${mods(editFiles)} modules, ${count(editFiles, 'common/')} common files | restore: ${count(restoreFiles, 'server/')} server files, ${mods(restoreFiles)} modules`,
+  );
 } finally {
   await post('Profiler.stopPreciseCoverage');
   session.disconnect();

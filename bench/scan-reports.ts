@@ -41,13 +41,15 @@ const CONNECTIONS = Number(option('connections', '16'));
 const INSTALLS = Number(option('installs', '20000'));
 const USER = { username: 'bench_admin', password: 'Bench#Pass1' };
 
-
 /** Seeds a fresh database in this process, then times the dashboard's queries there (no HTTP). */
 async function seedAndTimeService(dataDir: string, databaseUrl: string | undefined): Promise<void> {
   const { loadConfig } = await import('../server/config.js');
   const { buildApp } = await import('../server/app.js');
   const { createAccount } = await import('../server/modules/identity/accounts/create-account.js');
-  const { app, ctx } = await buildApp(loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent', eventChannel: `bench_${path.basename(dataDir).replace(/\W/g, '')}` }), { logger: false });
+  const { app, ctx } = await buildApp(
+    loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent', eventChannel: `bench_${path.basename(dataDir).replace(/\W/g, '')}` }),
+    { logger: false },
+  );
   try {
     await createAccount(ctx.db, { ...USER, fullname: 'Bench Admin', email: 'bench@example.test', role: 'ADMIN' }, null);
     await seedScanReports(ctx.db, REPORTS, Boolean(databaseUrl));
@@ -103,11 +105,19 @@ async function timeQuery(url: string, cookie: string): Promise<{ p50: number; p9
 async function registerInstalls(url: string, n: number): Promise<string[]> {
   const tokens: string[] = [];
   for (let i = 0; i < n; i += 100) {
-    tokens.push(...await Promise.all(Array.from({ length: Math.min(100, n - i) }, async () => {
-      const res = await fetch(`${url}/api/public/v1/installs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      if (res.status !== 201) throw new Error(`registering an install: ${res.status}`);
-      return ((await res.json()) as { installToken: string }).installToken;
-    })));
+    tokens.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(100, n - i) }, async () => {
+          const res = await fetch(`${url}/api/public/v1/installs`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          });
+          if (res.status !== 201) throw new Error(`registering an install: ${res.status}`);
+          return ((await res.json()) as { installToken: string }).installToken;
+        }),
+      )),
+    );
   }
   return tokens;
 }
@@ -116,19 +126,29 @@ async function registerInstalls(url: string, n: number): Promise<string[]> {
 function ingest(url: string, seconds: number, tokens: string[]): Promise<autocannon.Result> {
   const scannedAt = new Date().toISOString();
   let next = 0;
-  const requests = [{
-    method: 'POST' as const,
-    path: '/api/public/v1/scan-reports',
-    setupRequest: (req: autocannon.Request) => {
-      const i = next++;
-      const d = DISEASES[i % DISEASES.length]!;
-      return {
-        ...req,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[i % tokens.length]}` },
-        body: JSON.stringify({ reportId: randomUUID(), label: slug(d), confidence: 0.9, modelVersion: 'scanner-2026.1', scannedAt, municipality: TARLAC_MUNICIPALITIES[i % 6], barangay: 'Poblacion' }),
-      };
+  const requests = [
+    {
+      method: 'POST' as const,
+      path: '/api/public/v1/scan-reports',
+      setupRequest: (req: autocannon.Request) => {
+        const i = next++;
+        const d = DISEASES[i % DISEASES.length]!;
+        return {
+          ...req,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[i % tokens.length]}` },
+          body: JSON.stringify({
+            reportId: randomUUID(),
+            label: slug(d),
+            confidence: 0.9,
+            modelVersion: 'scanner-2026.1',
+            scannedAt,
+            municipality: TARLAC_MUNICIPALITIES[i % 6],
+            barangay: 'Poblacion',
+          }),
+        };
+      },
     },
-  }];
+  ];
   return new Promise((resolve, reject) => {
     autocannon({ url, connections: CONNECTIONS, duration: seconds, requests }, (err, result) => (err ? reject(err) : resolve(result)));
   });
@@ -157,8 +177,14 @@ async function bench(engine: 'sqlite' | 'postgres'): Promise<void> {
   try {
     await seedAndTimeService(dataDir, databaseUrl);
     server = await startBuiltServer({
-      DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', SCAN_REPORTS_PER_IP_PER_MINUTE: '1000000000', SCAN_REPORTS_PER_MINUTE: '1000000000',
-      INSTALL_REGISTRATIONS_PER_IP_PER_HOUR: '1000000000', INSTANCE_ID: 'bench', EVENT_CHANNEL: `bench_${path.basename(dataDir).replace(/\W/g, '')}_server`,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? '',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+      SCAN_REPORTS_PER_IP_PER_MINUTE: '1000000000',
+      SCAN_REPORTS_PER_MINUTE: '1000000000',
+      INSTALL_REGISTRATIONS_PER_IP_PER_HOUR: '1000000000',
+      INSTANCE_ID: 'bench',
+      EVENT_CHANNEL: `bench_${path.basename(dataDir).replace(/\W/g, '')}_server`,
     });
     const cookie = await benchLogin(server.url, USER);
     const queries = {
@@ -183,7 +209,9 @@ async function bench(engine: 'sqlite' | 'postgres'): Promise<void> {
       const accepted = after - before;
       const perSecond = accepted / SECONDS;
       perRun.push(perSecond);
-      console.log(`    run ${run}: ${accepted} reports accepted in ${SECONDS} s = ${perSecond.toFixed(0)} reports/s (2xx ${r['2xx']}, non-2xx ${r.non2xx}, errors ${r.errors}, p50 latency ${r.latency.p50} ms, p99 ${r.latency.p99} ms)`);
+      console.log(
+        `    run ${run}: ${accepted} reports accepted in ${SECONDS} s = ${perSecond.toFixed(0)} reports/s (2xx ${r['2xx']}, non-2xx ${r.non2xx}, errors ${r.errors}, p50 latency ${r.latency.p50} ms, p99 ${r.latency.p99} ms)`,
+      );
     }
     console.log(`  sustained ingest (${CONNECTIONS} connections): median ${median(perRun).toFixed(0)} reports/s`);
     const t = await timeQuery(queries['detections (all diseases)'], cookie);
@@ -197,5 +225,10 @@ async function bench(engine: 'sqlite' | 'postgres'): Promise<void> {
   }
 }
 
-console.log(`scan reports bench: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `scan reports bench: ${os.cpus().length} cores, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 for (const engine of ENGINES) await bench(engine);

@@ -27,8 +27,8 @@ import { freePort, option } from './support.js';
 
 const PHOTOS = Number(option('photos', '200'));
 const ORIGINALS = Number(option('original-photos', '20'));
-const UP = Number(option('up-mbit', '5')) * 1e6 / 8;
-const DOWN = Number(option('down-mbit', '20')) * 1e6 / 8;
+const UP = (Number(option('up-mbit', '5')) * 1e6) / 8;
+const DOWN = (Number(option('down-mbit', '20')) * 1e6) / 8;
 const LATENCY = Number(option('latency', '100'));
 const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const admin = { username: 'bench_link', password: 'Bench#Link12345', fullname: 'Bench Link' };
@@ -58,7 +58,9 @@ function chromiumMemory(): number {
       if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom')) continue;
       const pss = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
       if (pss) total += Number(pss[1]) * 1024;
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return total;
 }
@@ -67,7 +69,9 @@ function chromiumMemory(): number {
 function receivedBytes(since: string): { bytes: number; count: number } {
   const db = new Database(path.join(dataDir, 'palayan.sqlite'), { readonly: true });
   try {
-    const row = db.prepare('select coalesce(sum("sizeBytes"), 0) as bytes, count(*) as count from catalog_images where "createdAt" >= ?').get(since) as { bytes: number; count: number };
+    const row = db
+      .prepare('select coalesce(sum("sizeBytes"), 0) as bytes, count(*) as count from catalog_images where "createdAt" >= ?')
+      .get(since) as { bytes: number; count: number };
     return row;
   } finally {
     db.close();
@@ -84,14 +88,28 @@ const base = `http://127.0.0.1:${port}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-slow-link-'));
 const server = spawn(process.execPath, ['build/server/main.js'], {
   env: {
-    ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-    INITIAL_ADMIN_USERNAME: admin.username, INITIAL_ADMIN_PASSWORD: admin.password, INITIAL_ADMIN_FULLNAME: admin.fullname, INITIAL_ADMIN_EMAIL: 'bench.link@da.example',
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    INITIAL_ADMIN_USERNAME: admin.username,
+    INITIAL_ADMIN_PASSWORD: admin.password,
+    INITIAL_ADMIN_FULLNAME: admin.fullname,
+    INITIAL_ADMIN_EMAIL: 'bench.link@da.example',
   },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-process.on('exit', () => { server.kill('SIGTERM'); fs.rmSync(dataDir, { recursive: true, force: true }); });
+process.on('exit', () => {
+  server.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
 for (;;) {
-  try { if ((await fetch(`${base}/api/health`)).ok) break; } catch { /* starting */ }
+  try {
+    if ((await fetch(`${base}/api/health`)).ok) break;
+  } catch {
+    /* starting */
+  }
   await new Promise((r) => setTimeout(r, 100));
 }
 
@@ -107,22 +125,39 @@ async function run(mode: 'resized' | 'originals', chosen: string[]) {
     await page.goto('/dashboard/rice_diseases');
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY, downloadThroughput: DOWN, uploadThroughput: UP });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: LATENCY,
+      downloadThroughput: DOWN,
+      uploadThroughput: UP,
+    });
     await page.getByRole('button', { name: CATALOG_KINDS.disease.texts.addButton }).click();
     const dialog = page.getByRole('dialog', { name: CATALOG_KINDS.disease.texts.addTitle });
     await dialog.getByLabel('Name', { exact: true }).fill(`Bench ${mode}`);
     if (mode === 'originals') await dialog.getByTestId('keep-originals').check();
     const since = new Date().toISOString();
     let peak = chromiumMemory();
-    const sampler = setInterval(() => { peak = Math.max(peak, chromiumMemory()); }, 500);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, chromiumMemory());
+    }, 500);
     const started = performance.now();
     await dialog.getByTestId('upload-input').setInputFiles(chosen);
-    await dialog.getByTestId('upload-total').filter({ hasText: UPLOAD_TEXTS.total(chosen.length, chosen.length) }).waitFor({ timeout: 3_600_000 });
+    await dialog
+      .getByTestId('upload-total')
+      .filter({ hasText: UPLOAD_TEXTS.total(chosen.length, chosen.length) })
+      .waitFor({ timeout: 3_600_000 });
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     const received = receivedBytes(since);
     if (received.count !== chosen.length) throw new Error(`the server has ${received.count} photos, not ${chosen.length}`);
-    return { mode, photos: chosen.length, seconds, perMinute: chosen.length / (seconds / 60), sentPerPhoto: received.bytes / chosen.length, peakRss: peak };
+    return {
+      mode,
+      photos: chosen.length,
+      seconds,
+      perMinute: chosen.length / (seconds / 60),
+      sentPerPhoto: received.bytes / chosen.length,
+      peakRss: peak,
+    };
   } finally {
     await browser.close();
   }
@@ -130,11 +165,17 @@ async function run(mode: 'resized' | 'originals', chosen: string[]) {
 
 const resized = await run('resized', files.slice(0, PHOTOS));
 const originals = await run('originals', files.slice(0, ORIGINALS));
-console.log(`\nLink: ${(UP * 8 / 1e6).toFixed(1)} Mbit/s up, ${(DOWN * 8 / 1e6).toFixed(0)} down, ${LATENCY} ms latency; phone photos of ${MB(originalBytes)} on average (4000×3000)`);
+console.log(
+  `\nLink: ${((UP * 8) / 1e6).toFixed(1)} Mbit/s up, ${((DOWN * 8) / 1e6).toFixed(0)} down, ${LATENCY} ms latency; phone photos of ${MB(originalBytes)} on average (4000×3000)`,
+);
 for (const r of [resized, originals]) {
   const for2000 = 2000 / r.perMinute;
-  console.log(`  ${r.mode.padEnd(9)} ${String(r.photos).padStart(4)} photos in ${r.seconds.toFixed(0)} s: ${r.perMinute.toFixed(1)} photos/min, ${MB(r.sentPerPhoto)} sent per photo, browser peak ${MB(r.peakRss)}; 2000 photos in ${for2000.toFixed(0)} min`);
+  console.log(
+    `  ${r.mode.padEnd(9)} ${String(r.photos).padStart(4)} photos in ${r.seconds.toFixed(0)} s: ${r.perMinute.toFixed(1)} photos/min, ${MB(r.sentPerPhoto)} sent per photo, browser peak ${MB(r.peakRss)}; 2000 photos in ${for2000.toFixed(0)} min`,
+  );
 }
 const ratio = originals.sentPerPhoto / resized.sentPerPhoto;
-console.log(`  bytes per photo: ${ratio.toFixed(1)}× fewer resized (target ≥ 6×); 2000 photos resized: ${(2000 / resized.perMinute).toFixed(0)} min (target ≤ 30 min)`);
+console.log(
+  `  bytes per photo: ${ratio.toFixed(1)}× fewer resized (target ≥ 6×); 2000 photos resized: ${(2000 / resized.perMinute).toFixed(0)} min (target ≤ 30 min)`,
+);
 process.exit(0);

@@ -47,8 +47,14 @@ function fileRow(i: number): Cell[] {
 
 function multipart(fileName: string, content: Buffer, fields: Record<string, string>) {
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n\r\n`), content, Buffer.from(`\r\n--${boundary}--\r\n`));
+  const parts: Buffer[] = Object.entries(fields).map(([k, v]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
+  );
+  parts.push(
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n\r\n`),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
@@ -64,13 +70,22 @@ async function runOnce(engine: 'sqlite' | 'postgres', xlsx: Buffer, bigCsv: Buff
   const { buildApp } = await import('../server/app.js');
   const { createAccount } = await import('../server/modules/identity/accounts/create-account.js');
   const { varietiesRepository } = await import('../server/modules/content/varieties/repository.js');
-  const { app, ctx } = await buildApp(loadConfig({}, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent' }), { logger: false });
+  const { app, ctx } = await buildApp(loadConfig({}, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent' }), {
+    logger: false,
+  });
   try {
     await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);
     const base = Date.parse('2024-01-01T00:00:00Z');
-    const seeded = Array.from({ length: EXISTING }, (_, i) => ({ ...realisticVariety(i, new Date(base + i * 60_000).toISOString()), isDeleted: 0 }));
+    const seeded = Array.from({ length: EXISTING }, (_, i) => ({
+      ...realisticVariety(i, new Date(base + i * 60_000).toISOString()),
+      isDeleted: 0,
+    }));
     await varietiesRepository.insertMany(ctx.db, seeded);
-    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: USER.username, password: USER.password } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { identifier: USER.username, password: USER.password },
+    });
     const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     const post = (url: string, content: Buffer, name: string, fields: Record<string, string> = {}) => {
       const body = multipart(name, content, fields);
@@ -97,7 +112,15 @@ async function runOnce(engine: 'sqlite' | 'postgres', xlsx: Buffer, bigCsv: Buff
       clearInterval(sampler);
       memory = { rssMb: (peakRss - before.rss) / 1048576, heapMb: (peakHeap - before.heapUsed) / 1048576, ms: big.ms };
     }
-    return { dryMs: dry.ms, importMs: imported.ms, exportXlsxMs: exportXlsx.ms, exportCsvMs: exportCsv.ms, counts, report: imported.value.json(), memory };
+    return {
+      dryMs: dry.ms,
+      importMs: imported.ms,
+      exportXlsxMs: exportXlsx.ms,
+      exportCsvMs: exportCsv.ms,
+      counts,
+      report: imported.value.json(),
+      memory,
+    };
   } finally {
     await app.close();
     await target.drop();
@@ -109,17 +132,26 @@ async function main() {
   const rows = Array.from({ length: ROWS }, (_, i) => fileRow(i));
   const xlsx = await writeXlsxFile([header, ...rows].map((r) => r.map((value) => ({ value })))).toBuffer();
   const bigCsv = Buffer.from([header, ...Array.from({ length: BIG }, (_, i) => fileRow(i))].map((r) => csvRow(r)).join('\r\n'));
-  console.log(`XLSX of ${ROWS} rows: ${(xlsx.length / 1024).toFixed(0)} KB; ${EXISTING} varieties already there; CSV of ${BIG} rows: ${(bigCsv.length / 1048576).toFixed(1)} MB`);
+  console.log(
+    `XLSX of ${ROWS} rows: ${(xlsx.length / 1024).toFixed(0)} KB; ${EXISTING} varieties already there; CSV of ${BIG} rows: ${(bigCsv.length / 1048576).toFixed(1)} MB`,
+  );
   for (const engine of ENGINES) {
     const runs: Array<Awaited<ReturnType<typeof runOnce>>> = [];
     for (let run = 1; run <= RUNS; run += 1) {
       const r = await runOnce(engine, xlsx, run === RUNS ? bigCsv : null);
       runs.push(r);
-      console.log(`${engine} run ${run}: dry run ${r.dryMs.toFixed(0)} ms ${JSON.stringify(r.counts)}; import ${r.importMs.toFixed(0)} ms ${JSON.stringify(r.report)}; export xlsx ${r.exportXlsxMs.toFixed(0)} ms, csv ${r.exportCsvMs.toFixed(0)} ms`);
-      if (r.memory) console.log(`${engine}: dry run of the ${BIG}-row CSV ${r.memory.ms.toFixed(0)} ms; growth while it ran: resident ${r.memory.rssMb.toFixed(0)} MB, heap ${r.memory.heapMb.toFixed(0)} MB`);
+      console.log(
+        `${engine} run ${run}: dry run ${r.dryMs.toFixed(0)} ms ${JSON.stringify(r.counts)}; import ${r.importMs.toFixed(0)} ms ${JSON.stringify(r.report)}; export xlsx ${r.exportXlsxMs.toFixed(0)} ms, csv ${r.exportCsvMs.toFixed(0)} ms`,
+      );
+      if (r.memory)
+        console.log(
+          `${engine}: dry run of the ${BIG}-row CSV ${r.memory.ms.toFixed(0)} ms; growth while it ran: resident ${r.memory.rssMb.toFixed(0)} MB, heap ${r.memory.heapMb.toFixed(0)} MB`,
+        );
     }
     const m = (pick: (r: (typeof runs)[number]) => number) => median(runs.map(pick)).toFixed(0);
-    console.log(`${engine} medians of ${RUNS}: dry run ${m((r) => r.dryMs)} ms (target ≤ 3000), import ${m((r) => r.importMs)} ms (target ≤ 10000), export xlsx ${m((r) => r.exportXlsxMs)} ms, csv ${m((r) => r.exportCsvMs)} ms`);
+    console.log(
+      `${engine} medians of ${RUNS}: dry run ${m((r) => r.dryMs)} ms (target ≤ 3000), import ${m((r) => r.importMs)} ms (target ≤ 10000), export xlsx ${m((r) => r.exportXlsxMs)} ms, csv ${m((r) => r.exportCsvMs)} ms`,
+    );
   }
 }
 

@@ -19,8 +19,13 @@ async function waitFor200(url: string, started: number): Promise<number> {
   for (;;) {
     try {
       const res = await fetch(url);
-      if (res.status === 200) { await res.arrayBuffer(); return performance.now() - started; }
-    } catch { /* not listening yet */ }
+      if (res.status === 200) {
+        await res.arrayBuffer();
+        return performance.now() - started;
+      }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -32,7 +37,14 @@ for (let i = 0; i < runs; i += 1) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-start-'));
   const started = performance.now();
   const child = spawn(process.execPath, ['build/server/main.js'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', INITIAL_ADMIN_PASSWORD: 'Bench#12345' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      INITIAL_ADMIN_PASSWORD: 'Bench#12345',
+    },
     stdio: 'ignore',
   });
   health.push(await waitFor200(`http://127.0.0.1:${port}/api/health`, started));

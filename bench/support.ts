@@ -71,20 +71,30 @@ export function machineCpu(): { busy: number; total: number } {
  * A benchmark's database: SQLite in a temp folder, or a throw-away schema in the PostgreSQL of
  * `pgUrl` (the URL's search_path points into it). drop() removes both.
  */
-export async function benchDatabase(engine: 'sqlite' | 'postgres', pgUrl: string, prefix: string): Promise<{ dataDir: string; databaseUrl: string | undefined; drop(): Promise<void> }> {
+export async function benchDatabase(
+  engine: 'sqlite' | 'postgres',
+  pgUrl: string,
+  prefix: string,
+): Promise<{ dataDir: string; databaseUrl: string | undefined; drop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  if (engine === 'sqlite') return { dataDir, databaseUrl: undefined, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  if (engine === 'sqlite')
+    return { dataDir, databaseUrl: undefined, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   const schema = `bench_${Math.random().toString(36).slice(2, 10)}`;
   const run = async (statement: string) => {
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();
-    try { await admin.query(statement); } finally { await admin.end(); }
+    try {
+      await admin.query(statement);
+    } finally {
+      await admin.end();
+    }
   };
   await run(`create schema ${schema}`);
   const u = new URL(pgUrl);
   u.searchParams.set('options', `-c search_path=${schema}`);
   return {
-    dataDir, databaseUrl: u.toString(),
+    dataDir,
+    databaseUrl: u.toString(),
     async drop() {
       await run(`drop schema if exists ${schema} cascade`);
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -96,7 +106,8 @@ export async function benchDatabase(engine: 'sqlite' | 'postgres', pgUrl: string
 export const benchPgUrl = (): string => option('pg', process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
 
 /** --engines: which engines a benchmark runs on (both by default). */
-export const benchEngines = (): Array<'sqlite' | 'postgres'> => option('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+export const benchEngines = (): Array<'sqlite' | 'postgres'> =>
+  option('engines', 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
 
 /** The value after `--name` on the command line, or `fallback`. */
 export function option(name: string, fallback: string, args: readonly string[] = process.argv.slice(2)): string {
@@ -109,7 +120,10 @@ export function option(name: string, fallback: string, args: readonly string[] =
  * settings added to the environment (and `nodeArgs` before the script, as `npm start` passes
  * its heap sizes); resolves when /api/health answers.
  */
-export async function startBuiltServer(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<{ url: string; child: ChildProcess }> {
+export async function startBuiltServer(
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, 'build/server/main.js'], {
     cwd: path.resolve(import.meta.dirname, '..'),
@@ -120,7 +134,9 @@ export async function startBuiltServer(env: Record<string, string>, nodeArgs: re
   for (const until = Date.now() + 60_000; Date.now() < until;) {
     try {
       if ((await fetch(`${url}/api/health`)).ok) return { url, child };
-    } catch { /* starting */ }
+    } catch {
+      /* starting */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill();
@@ -139,22 +155,63 @@ export async function stopBuiltServer(child: ChildProcess): Promise<void> {
 
 /** Signs in over HTTP; the session cookie. */
 export async function benchLogin(url: string, user: { username: string; password: string }): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: user.username, password: user.password }) });
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: user.username, password: user.password }),
+  });
   if (!res.ok) throw new Error(`login failed: ${res.status}`);
-  return res.headers.getSetCookie().find((c) => c.startsWith('palayan_session='))!.split(';')[0]!;
+  return res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('palayan_session='))!
+    .split(';')[0]!;
 }
 
 /** A disease with `count` photo rows (no files): what the versions and review benches edit. Returns the photo ids in order. */
-export async function storeBenchDisease(db: import('kysely').Kysely<import('../server/db/types.js').Database>, id: string, count: number): Promise<string[]> {
+export async function storeBenchDisease(
+  db: import('kysely').Kysely<import('../server/db/types.js').Database>,
+  id: string,
+  count: number,
+): Promise<string[]> {
   const now = new Date().toISOString();
-  await db.insertInto('rice_local_diseases').values({ id, name: 'Rice blast (bench)', scientificName: 'Magnaporthe oryzae', treatments: 'Treatment 0', createdAt: now, updatedAt: now }).execute();
+  await db
+    .insertInto('rice_local_diseases')
+    .values({
+      id,
+      name: 'Rice blast (bench)',
+      scientificName: 'Magnaporthe oryzae',
+      treatments: 'Treatment 0',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .execute();
   const photoIds = Array.from({ length: count }, (_, i) => `bench-photo-${String(i).padStart(5, '0')}`);
   for (let i = 0; i < count; i += 200) {
-    await db.insertInto('catalog_images').values(photoIds.slice(i, i + 200).map((pid, k) => ({
-      id: pid, collection: 'rice_local_diseases', entryId: id, position: i + k, status: 'ready', originalKey: `rice_disease/bench/${pid}.jpg`,
-      displayKey: `rice_disease/_variants/${pid}_display.jpg`, thumbKey: `rice_disease/_variants/${pid}_thumb.jpg`, externalUrl: null, mimeType: 'image/jpeg',
-      sizeBytes: 900_000, width: 1600, height: 1200, originalName: `IMG_${i + k}.jpg`, sha256: `sha-${pid}`, uploadedBy: null, createdAt: now, linkedAt: now,
-    }))).execute();
+    await db
+      .insertInto('catalog_images')
+      .values(
+        photoIds.slice(i, i + 200).map((pid, k) => ({
+          id: pid,
+          collection: 'rice_local_diseases',
+          entryId: id,
+          position: i + k,
+          status: 'ready',
+          originalKey: `rice_disease/bench/${pid}.jpg`,
+          displayKey: `rice_disease/_variants/${pid}_display.jpg`,
+          thumbKey: `rice_disease/_variants/${pid}_thumb.jpg`,
+          externalUrl: null,
+          mimeType: 'image/jpeg',
+          sizeBytes: 900_000,
+          width: 1600,
+          height: 1200,
+          originalName: `IMG_${i + k}.jpg`,
+          sha256: `sha-${pid}`,
+          uploadedBy: null,
+          createdAt: now,
+          linkedAt: now,
+        })),
+      )
+      .execute();
   }
   return photoIds;
 }

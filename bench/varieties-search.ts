@@ -45,15 +45,35 @@ const READ_WORKERS = option('read-workers', '');
 const READ_CONNECTIONS = option('read-connections', '');
 // The server processes are told through their environment (their arguments are the target's).
 const TRANSLATED = Number(process.env.BENCH_TRANSLATED ?? option('translated', '0'));
-const withFilipino = (pathOf: (n: number) => string) => (TRANSLATED > 0 && args.includes('--filipino-searches')
-  ? (n: number) => (n % 8 === 7 ? `/api/varieties?search=${encodeURIComponent(FILIPINO_SEARCHES[(n >> 3) % FILIPINO_SEARCHES.length]!)}&page=1` : pathOf(n))
-  : pathOf);
+const withFilipino = (pathOf: (n: number) => string) =>
+  TRANSLATED > 0 && args.includes('--filipino-searches')
+    ? (n: number) =>
+        n % 8 === 7
+          ? `/api/varieties?search=${encodeURIComponent(FILIPINO_SEARCHES[(n >> 3) % FILIPINO_SEARCHES.length]!)}&page=1`
+          : pathOf(n)
+    : pathOf;
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin' };
 
 type Engine = 'sqlite' | 'postgres';
 type Scenario = 'cached' | 'nocache' | 'distinct';
-interface Target { dataDir: string; databaseUrl: string | undefined; rows: number }
-interface Run { rps: number; p50: number; p99: number; errors: number; serverCpuMs: number; machineCpuMs: number; rssMb: number; rssAnonMb: number; rssFileMb: number; heapMb: number; saves: number }
+interface Target {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  rows: number;
+}
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  serverCpuMs: number;
+  machineCpuMs: number;
+  rssMb: number;
+  rssAnonMb: number;
+  rssFileMb: number;
+  heapMb: number;
+  saves: number;
+}
 
 /**
  * The server as `npm start` runs it: the build (scripts/build-server.mjs, brought up to date
@@ -67,12 +87,27 @@ async function translateLocations(db: Kysely<Database>, rows: Array<{ id: string
   const now = new Date().toISOString();
   const chosen = rows.filter((r, i) => r.location && ((i * 7919) % 100) / 100 < TRANSLATED);
   for (let i = 0; i < chosen.length; i += 500) {
-    await db.insertInto('translations').values(chosen.slice(i, i + 500).map((r) => ({
-      collection: 'rice_seed_varieties', recordId: r.id, field: 'location', lang: 'fil', text: filipinoPlace(r.location!), sourceText: r.location!, sourceHash: 'bench', updatedAt: now, updatedBy: null,
-    }))).execute();
+    await db
+      .insertInto('translations')
+      .values(
+        chosen.slice(i, i + 500).map((r) => ({
+          collection: 'rice_seed_varieties',
+          recordId: r.id,
+          field: 'location',
+          lang: 'fil',
+          text: filipinoPlace(r.location!),
+          sourceText: r.location!,
+          sourceHash: 'bench',
+          updatedAt: now,
+          updatedBy: null,
+        })),
+      )
+      .execute();
   }
   await sql`update rice_seed_varieties set "searchText" = "searchText" || ${'\n'} || lower(t.text)
-    from translations t where t.collection = 'rice_seed_varieties' and t."recordId" = rice_seed_varieties.id and t.lang = 'fil' and t.field = 'location'`.execute(db);
+    from translations t where t.collection = 'rice_seed_varieties' and t."recordId" = rice_seed_varieties.id and t.lang = 'fil' and t.field = 'location'`.execute(
+    db,
+  );
   console.log(`  translated the location of ${chosen.length.toLocaleString('en')} varieties`);
 }
 
@@ -80,12 +115,18 @@ async function translateLocations(db: Kysely<Database>, rows: Array<{ id: string
 async function serve(target: Target, seed: boolean): Promise<void> {
   const { loadConfig } = await built<typeof import('../server/config.js')>('config.js');
   const { buildApp } = await built<typeof import('../server/app.js')>('app.js');
-  const config = loadConfig({ SQLITE_READ_WORKERS: process.env.SQLITE_READ_WORKERS, POSTGRES_READ_CONNECTIONS: process.env.POSTGRES_READ_CONNECTIONS }, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent', loginRateLimitPerMinute: 1000 });
+  const config = loadConfig(
+    { SQLITE_READ_WORKERS: process.env.SQLITE_READ_WORKERS, POSTGRES_READ_CONNECTIONS: process.env.POSTGRES_READ_CONNECTIONS },
+    { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent', loginRateLimitPerMinute: 1000 },
+  );
   const { app, ctx } = await buildApp(config, { logger: false });
   let seedMs = 0;
   if (seed) {
-    const { createAccount } = await built<typeof import('../server/modules/identity/accounts/create-account.js')>('modules/accounts/create-account.js');
-    const { varietiesRepository } = await built<typeof import('../server/modules/content/varieties/repository.js')>('modules/varieties/repository.js');
+    const { createAccount } = await built<typeof import('../server/modules/identity/accounts/create-account.js')>(
+      'modules/accounts/create-account.js',
+    );
+    const { varietiesRepository } =
+      await built<typeof import('../server/modules/content/varieties/repository.js')>('modules/varieties/repository.js');
     const { tidyVarietySearch } = await built<typeof import('../server/db/variety-search.js')>('db/variety-search.js');
     await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);
     const started = performance.now();
@@ -100,7 +141,8 @@ async function serve(target: Target, seed: boolean): Promise<void> {
     // works through the fresh rows during the runs (its CPU counted against the searches), and
     // SQLite's search index is in the many pieces a bulk load leaves.
     if (target.databaseUrl) await sql`vacuum analyze`.execute(ctx.db);
-    else if (TRANSLATED > 0) await (await built<typeof import('../server/db/variety-search.js')>('db/variety-search.js')).rebuildVarietySearchOrder(ctx.db);
+    else if (TRANSLATED > 0)
+      await (await built<typeof import('../server/db/variety-search.js')>('db/variety-search.js')).rebuildVarietySearchOrder(ctx.db);
     else await tidyVarietySearch(ctx.db);
   }
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -115,27 +157,49 @@ async function serve(target: Target, seed: boolean): Promise<void> {
   });
 }
 
-interface Server { url: string; seedMs: number; child: ChildProcess; heapMb(): Promise<number>; stop(): Promise<void> }
+interface Server {
+  url: string;
+  seedMs: number;
+  child: ChildProcess;
+  heapMb(): Promise<number>;
+  stop(): Promise<void>;
+}
 
 async function startServer(target: Target, seed: boolean, env: Record<string, string>): Promise<Server> {
   const profile = option('profile', '');
   const execArgv = profile ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profile}`] : process.execArgv;
   const child = fork(import.meta.filename, ['--serve', JSON.stringify(target), seed ? 'seed' : ''], {
-    env: { ...process.env, ...env, BENCH_TRANSLATED: String(TRANSLATED) }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...env, BENCH_TRANSLATED: String(TRANSLATED) },
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const info = await new Promise<{ port: number; seedMs: number }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { port: number; seedMs: number }));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
   return {
-    url: `http://127.0.0.1:${info.port}`, seedMs: info.seedMs, child,
-    heapMb: () => new Promise<number>((resolve) => { child.once('message', (m) => resolve((m as { heapMb: number }).heapMb)); child.send('heap'); }),
-    stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.send('stop'); }),
+    url: `http://127.0.0.1:${info.port}`,
+    seedMs: info.seedMs,
+    child,
+    heapMb: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (m) => resolve((m as { heapMb: number }).heapMb));
+        child.send('heap');
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('stop');
+      }),
   };
 }
 
 async function login(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: USER.username, password: USER.password }) });
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: USER.username, password: USER.password }),
+  });
   if (!res.ok) throw new Error(`login failed: ${res.status}`);
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('palayan_session='));
   if (!cookie) throw new Error('no session cookie');
@@ -154,27 +218,52 @@ function startWriter(base: string, cookie: string, rows: number): { stop(): Prom
       const current = await fetch(`${base}/api/varieties/${id}`, { headers: { cookie } });
       if (current.ok) {
         const v = (await current.json()) as Record<string, unknown>;
-        const body = { ...v, maturityDays: 100 + (i % 30), averageYield: v.averageYield ?? 5, maxYield: v.maxYield ?? 8, breedingCode: v.breedingCode ?? 'PR1', season: (v.season as string[]).length ? v.season : ['Dry'], environment: (v.environment as string[]).length ? v.environment : ['Upperland'] };
-        const res = await fetch(`${base}/api/varieties/${id}`, { method: 'PUT', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const body = {
+          ...v,
+          maturityDays: 100 + (i % 30),
+          averageYield: v.averageYield ?? 5,
+          maxYield: v.maxYield ?? 8,
+          breedingCode: v.breedingCode ?? 'PR1',
+          season: (v.season as string[]).length ? v.season : ['Dry'],
+          environment: (v.environment as string[]).length ? v.environment : ['Upperland'],
+        };
+        const res = await fetch(`${base}/api/varieties/${id}`, {
+          method: 'PUT',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         if (res.ok) saves += 1;
         else if (res.status !== 409 && res.status !== 404) console.error(`write failed: ${res.status} ${await res.text()}`);
       }
       await new Promise((r) => setTimeout(r, 500));
     }
   })();
-  return { async stop() { running = false; await loop; return saves; } };
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return saves;
+    },
+  };
 }
 
 function drive(base: string, cookie: string, seconds: number, pathOf: (n: number) => string): Promise<autocannon.Result> {
   let n = 0;
   return autocannon({
-    url: base, connections: CONNECTIONS, duration: seconds, headers: { cookie },
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { cookie },
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pathOf(n++) }) }],
   });
 }
 
 async function runScenario(target: Target, scenario: Scenario, run: number, seed: boolean): Promise<Run> {
-  const env = { ...(READ_WORKERS ? { SQLITE_READ_WORKERS: READ_WORKERS } : {}), ...(READ_CONNECTIONS ? { POSTGRES_READ_CONNECTIONS: READ_CONNECTIONS } : {}), ...(scenario === 'cached' ? {} : { VARIETY_SEARCH_CACHE_SIZE: '0' }) };
+  const env = {
+    ...(READ_WORKERS ? { SQLITE_READ_WORKERS: READ_WORKERS } : {}),
+    ...(READ_CONNECTIONS ? { POSTGRES_READ_CONNECTIONS: READ_CONNECTIONS } : {}),
+    ...(scenario === 'cached' ? {} : { VARIETY_SEARCH_CACHE_SIZE: '0' }),
+  };
   const server = await startServer(target, seed, env);
   if (seed) console.log(`  seeded ${target.rows.toLocaleString('en')} varieties in ${(server.seedMs / 1000).toFixed(1)} s`);
   try {
@@ -183,7 +272,9 @@ async function runScenario(target: Target, scenario: Scenario, run: number, seed
     const body = (await probe.json()) as { items: unknown[] };
     if (!probe.ok || body.items.length !== 20) throw new Error(`unexpected probe answer: ${probe.status}`);
     if (TRANSLATED > 0) {
-      const filipino = (await (await fetch(`${server.url}/api/varieties?search=${encodeURIComponent('lungsod ng tarlac')}`, { headers: { cookie } })).json()) as { items: unknown[] };
+      const filipino = (await (
+        await fetch(`${server.url}/api/varieties?search=${encodeURIComponent('lungsod ng tarlac')}`, { headers: { cookie } })
+      ).json()) as { items: unknown[] };
       if (filipino.items.length === 0) throw new Error('no variety found by its Filipino location');
     }
     // Each run meets other searches than the last (a new seed), the same on every engine.
@@ -200,10 +291,17 @@ async function runScenario(target: Target, scenario: Scenario, run: number, seed
     // /proc/stat counts in clock ticks of 10 ms, summed over the cores.
     const machineCpuMs = (machineAfter.busy - machineBefore.busy) * 10;
     return {
-      rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99,
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
       errors: result.errors + result.timeouts + result.non2xx,
-      serverCpuMs: serverCpuMs / total, machineCpuMs: machineCpuMs / total, rssMb: rssMb(server.child.pid!),
-      rssAnonMb: rssParts(server.child.pid!).anon, rssFileMb: rssParts(server.child.pid!).file, heapMb: await server.heapMb(), saves,
+      serverCpuMs: serverCpuMs / total,
+      machineCpuMs: machineCpuMs / total,
+      rssMb: rssMb(server.child.pid!),
+      rssAnonMb: rssParts(server.child.pid!).anon,
+      rssFileMb: rssParts(server.child.pid!).file,
+      heapMb: await server.heapMb(),
+      saves,
     };
   } finally {
     await server.stop();
@@ -220,7 +318,9 @@ async function prepare(engine: Engine, rows: number): Promise<Target & { drop():
 
 async function main(): Promise<void> {
   execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build-server.mjs', import.meta.url))], { stdio: 'inherit' });
-  console.log(`node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; ${CONNECTIONS} connections, ${SECONDS} s runs, ${RUNS} runs alternated; SQLite read workers ${READ_WORKERS || 'as configured'}, PostgreSQL read connections ${READ_CONNECTIONS || 'as configured'}; translated locations ${TRANSLATED}`);
+  console.log(
+    `node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; ${CONNECTIONS} connections, ${SECONDS} s runs, ${RUNS} runs alternated; SQLite read workers ${READ_WORKERS || 'as configured'}, PostgreSQL read connections ${READ_CONNECTIONS || 'as configured'}; translated locations ${TRANSLATED}`,
+  );
   for (const engine of ENGINES) {
     for (const rows of ROWS) {
       console.log(`\n== ${engine}, ${rows.toLocaleString('en')} varieties ==`);
@@ -236,7 +336,9 @@ async function main(): Promise<void> {
         }
         for (const [scenario, rs] of runs) {
           const m = (f: (r: Run) => number) => median(rs.map(f));
-          console.log(`  ${scenario.padEnd(8)} median: ${Math.round(m((r) => r.rps))} req/s  p50 ${m((r) => r.p50)} ms  p99 ${m((r) => r.p99)} ms  server cpu ${m((r) => r.serverCpuMs).toFixed(3)} ms/req  machine cpu ${m((r) => r.machineCpuMs).toFixed(3)} ms/req  rss ${Math.round(m((r) => r.rssMb))} MB (own ${Math.round(m((r) => r.rssAnonMb))}, V8 heap ${Math.round(m((r) => r.heapMb))}; mapped files ${Math.round(m((r) => r.rssFileMb))})`);
+          console.log(
+            `  ${scenario.padEnd(8)} median: ${Math.round(m((r) => r.rps))} req/s  p50 ${m((r) => r.p50)} ms  p99 ${m((r) => r.p99)} ms  server cpu ${m((r) => r.serverCpuMs).toFixed(3)} ms/req  machine cpu ${m((r) => r.machineCpuMs).toFixed(3)} ms/req  rss ${Math.round(m((r) => r.rssMb))} MB (own ${Math.round(m((r) => r.rssAnonMb))}, V8 heap ${Math.round(m((r) => r.heapMb))}; mapped files ${Math.round(m((r) => r.rssFileMb))})`,
+          );
         }
       } finally {
         await target.drop();

@@ -3,9 +3,30 @@ import { seededRandom } from '../server/platform/support/seeded-random.js';
 /** Realistic rice varieties and what people search for: shared by the variety benchmarks. */
 const RELEASE = ['Tubigan', 'Mestiso', 'Sahod Ulan', 'Mabango', 'Malagkit', 'Submarino', 'Salinas', 'Katihan', 'Japonica', 'Hybrid'];
 const ORIGINS = ['IRRI', 'PhilRice', 'PhilRice/UPLB', 'PhilRice-JICA', 'SL Agritech', 'Bayer CropScience', 'UPLB', 'Syngenta'];
-const PLACES = ['Province-wide', 'Anao', 'Bamban', 'Camiling', 'Capas', 'Concepcion', 'Gerona', 'La Paz', 'Mayantoc', 'Moncada', 'Paniqui', 'Pura', 'Ramos', 'San Clemente', 'San Jose', 'San Manuel', 'Santa Ignacia', 'Tarlac City', 'Victoria'];
+const PLACES = [
+  'Province-wide',
+  'Anao',
+  'Bamban',
+  'Camiling',
+  'Capas',
+  'Concepcion',
+  'Gerona',
+  'La Paz',
+  'Mayantoc',
+  'Moncada',
+  'Paniqui',
+  'Pura',
+  'Ramos',
+  'San Clemente',
+  'San Jose',
+  'San Manuel',
+  'Santa Ignacia',
+  'Tarlac City',
+  'Victoria',
+];
 /** A Filipino form of each place (the bench's translated locations), and what staff type of them. */
-export const filipinoPlace = (place: string) => (place === 'Province-wide' ? 'Buong lalawigan' : place === 'Tarlac City' ? 'Lungsod ng Tarlac' : `Bayan ng ${place}`);
+export const filipinoPlace = (place: string) =>
+  place === 'Province-wide' ? 'Buong lalawigan' : place === 'Tarlac City' ? 'Lungsod ng Tarlac' : `Bayan ng ${place}`;
 export const FILIPINO_SEARCHES = ['lungsod ng tarlac', 'bayan ng capas', 'buong lalawigan', 'bayan ng pan', 'lungsod', 'bayan ng san'];
 const SEASONS = [['Dry'], ['Wet'], ['Dry', 'Wet']];
 const ENVS = [['Low Irrigated Land'], ['Rainfed Lowland'], ['Upperland'], ['Low Irrigated Land', 'Rainfed Lowland']];
@@ -40,7 +61,20 @@ export function realisticVariety(i: number, createdAt: string) {
 
 /** What people type: names, local names, towns, years, institutions, codes; first and later pages. */
 export const SEARCHES = [
-  '', '', 'tubigan', 'Camiling', '2019', 'irri', 'PR3', 'nsic rc 45', 'mestiso', 'SAHOD', 'philrice/uplb', 'victoria', 'rc 1234', 'no such variety',
+  '',
+  '',
+  'tubigan',
+  'Camiling',
+  '2019',
+  'irri',
+  'PR3',
+  'nsic rc 45',
+  'mestiso',
+  'SAHOD',
+  'philrice/uplb',
+  'victoria',
+  'rc 1234',
+  'no such variety',
 ];
 const PAGES = [1, 1, 1, 2, 3, 5, 10, 50];
 export function pathFor(n: number): string {
@@ -48,7 +82,6 @@ export function pathFor(n: number): string {
   const page = PAGES[Math.floor(n / SEARCHES.length) % PAGES.length]!;
   return `/api/varieties?search=${encodeURIComponent(term)}&page=${page}`;
 }
-
 
 /** Words of the stored texts, whose first 1–3 characters people type before the rest. */
 const PREFIX_SOURCES = [...RELEASE, ...ORIGINS, ...PLACES, 'NSIC', 'PSB', 'Rc', '2019', '2023', 'PR3'];

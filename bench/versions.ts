@@ -35,16 +35,23 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
   const { buildApp } = await import('../server/app.js');
   const { createAccount } = await import('../server/modules/identity/accounts/create-account.js');
   const { backfillFirstVersions } = await import('../server/modules/publishing/versions/current.js');
-  const { app, ctx } = await buildApp(loadConfig({}, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent' }), { logger: false });
+  const { app, ctx } = await buildApp(loadConfig({}, { dataDir: target.dataDir, databaseUrl: target.databaseUrl, logLevel: 'silent' }), {
+    logger: false,
+  });
   try {
     await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);
     const id = 'bench-disease';
     const photoIds = await storeBenchDisease(ctx.db, id, PHOTOS);
     await backfillFirstVersions(ctx);
-    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: USER.username, password: USER.password } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { identifier: USER.username, password: USER.password },
+    });
     const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     const base = `/api/rice_diseases/${id}`;
-    const detail = async () => (await app.inject({ url: base, headers: { cookie } })).json() as { version: number; images: Array<{ id: string }> };
+    const detail = async () =>
+      (await app.inject({ url: base, headers: { cookie } })).json() as { version: number; images: Array<{ id: string }> };
 
     let kept = photoIds;
     const editMs: number[] = [];
@@ -52,40 +59,92 @@ async function runEngine(engine: 'sqlite' | 'postgres') {
       const { version } = await detail();
       kept = kept.filter((_, i) => i % Math.floor(kept.length / 5) !== 1 || i > kept.length - 2);
       kept = kept.slice(0, Math.max(1, photoIds.length - 5 * e));
-      editMs.push(await timed(() => app.inject({
-        method: 'PUT', url: base, headers: { cookie },
-        payload: { name: 'Rice blast (bench)', scientificName: 'Magnaporthe oryzae', localName: '', description: '', cause: '', symptoms: '', treatments: `Treatment ${e}`, affectedParts: [], imageIds: kept, version },
-      })));
+      editMs.push(
+        await timed(() =>
+          app.inject({
+            method: 'PUT',
+            url: base,
+            headers: { cookie },
+            payload: {
+              name: 'Rice blast (bench)',
+              scientificName: 'Magnaporthe oryzae',
+              localName: '',
+              description: '',
+              cause: '',
+              symptoms: '',
+              treatments: `Treatment ${e}`,
+              affectedParts: [],
+              imageIds: kept,
+              version,
+            },
+          }),
+        ),
+      );
     }
     const listMs: number[] = [];
     for (let r = 0; r < REQUESTS; r += 1) listMs.push(await timed(() => app.inject({ url: `${base}/versions`, headers: { cookie } })));
-    const latest = (await app.inject({ url: `${base}/versions`, headers: { cookie } })).json() as { items: Array<{ number: number }>; recordVersion: number };
+    const latest = (await app.inject({ url: `${base}/versions`, headers: { cookie } })).json() as {
+      items: Array<{ number: number }>;
+      recordVersion: number;
+    };
     const newest = latest.items[0]!.number;
     const compareMs: number[] = [];
     let compared: { photos: { added: { total: number }; removed: { total: number } } } | null = null;
     for (let r = 0; r < REQUESTS; r += 1) {
-      compareMs.push(await timed(async () => {
-        const res = await app.inject({ url: `${base}/versions/compare?from=1&to=${newest}`, headers: { cookie } });
-        compared = res.json();
-        return res;
-      }));
+      compareMs.push(
+        await timed(async () => {
+          const res = await app.inject({ url: `${base}/versions/compare?from=1&to=${newest}`, headers: { cookie } });
+          compared = res.json();
+          return res;
+        }),
+      );
     }
-    const photoRowsBefore = Number((await ctx.db.selectFrom('catalog_images').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const photoRowsBefore = Number(
+      (
+        await ctx.db
+          .selectFrom('catalog_images')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const restoreMs: number[] = [];
     for (let r = 0; r < RESTORES; r += 1) {
       const { version } = await detail();
       // Alternately version 1 (every photo back) and the newest edit (245 out again).
-      restoreMs.push(await timed(() => app.inject({ method: 'POST', url: `${base}/versions/${r % 2 === 0 ? 1 : newest}/restore`, headers: { cookie }, payload: { version } })));
+      restoreMs.push(
+        await timed(() =>
+          app.inject({
+            method: 'POST',
+            url: `${base}/versions/${r % 2 === 0 ? 1 : newest}/restore`,
+            headers: { cookie },
+            payload: { version },
+          }),
+        ),
+      );
     }
     const back = await detail();
-    const photoRowsAfter = Number((await ctx.db.selectFrom('catalog_images').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const photoRowsAfter = Number(
+      (
+        await ctx.db
+          .selectFrom('catalog_images')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const rows = await ctx.db.selectFrom('record_versions').select(['snapshot', 'summary']).where('documentId', '=', id).execute();
     const bytes = rows.reduce((sum, r) => sum + r.snapshot.length + r.summary.length, 0);
     return {
-      engine, versions: rows.length, photosNow: back.images.length,
+      engine,
+      versions: rows.length,
+      photosNow: back.images.length,
       editMedianMs: median(editMs),
       list: { p50: percentile(listMs, 50), p99: percentile(listMs, 99) },
-      compare: { p50: percentile(compareMs, 50), p99: percentile(compareMs, 99), added: compared!.photos.added.total, removed: compared!.photos.removed.total },
+      compare: {
+        p50: percentile(compareMs, 50),
+        p99: percentile(compareMs, 99),
+        added: compared!.photos.added.total,
+        removed: compared!.photos.removed.total,
+      },
       restore: { median: median(restoreMs), max: Math.max(...restoreMs) },
       storage: { versionBytes: bytes, perVersionKb: bytes / rows.length / 1024, photoRowsBefore, photoRowsAfter },
     };
@@ -101,7 +160,11 @@ for (const engine of ENGINES) {
   console.log(`\n${engine}: a disease with ${PHOTOS} photos, ${r.versions} versions (now ${r.photosNow} photos)`);
   console.log(`  edit (PUT, ${PHOTOS} image ids)      median ${fmt(r.editMedianMs)}`);
   console.log(`  Versions list, first page       p50 ${fmt(r.list.p50)}   p99 ${fmt(r.list.p99)}   (budget p99 ≤ 100 ms)`);
-  console.log(`  compare v1 with the newest      p50 ${fmt(r.compare.p50)}   p99 ${fmt(r.compare.p99)}   (budget p99 ≤ 200 ms; ${r.compare.removed} photos removed, ${r.compare.added} added)`);
+  console.log(
+    `  compare v1 with the newest      p50 ${fmt(r.compare.p50)}   p99 ${fmt(r.compare.p99)}   (budget p99 ≤ 200 ms; ${r.compare.removed} photos removed, ${r.compare.added} added)`,
+  );
   console.log(`  restore                         median ${fmt(r.restore.median)}   max ${fmt(r.restore.max)}   (budget ≤ 2 s)`);
-  console.log(`  storage: ${(r.storage.versionBytes / 1024).toFixed(0)} KB of version rows (${r.storage.perVersionKb.toFixed(1)} KB each); photo rows ${r.storage.photoRowsBefore} before restores, ${r.storage.photoRowsAfter} after (no copies)`);
+  console.log(
+    `  storage: ${(r.storage.versionBytes / 1024).toFixed(0)} KB of version rows (${r.storage.perVersionKb.toFixed(1)} KB each); photo rows ${r.storage.photoRowsBefore} before restores, ${r.storage.photoRowsAfter} after (no copies)`,
+  );
 }

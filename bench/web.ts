@@ -35,22 +35,44 @@ execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-web-'));
 const server = spawn(process.execPath, ['build/server/main.js'], {
   env: {
-    ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
-    INITIAL_ADMIN_USERNAME: admin.username, INITIAL_ADMIN_PASSWORD: admin.password, INITIAL_ADMIN_FULLNAME: admin.fullname, INITIAL_ADMIN_EMAIL: 'bench.web@da.example',
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    INITIAL_ADMIN_USERNAME: admin.username,
+    INITIAL_ADMIN_PASSWORD: admin.password,
+    INITIAL_ADMIN_FULLNAME: admin.fullname,
+    INITIAL_ADMIN_EMAIL: 'bench.web@da.example',
   },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-const stop = () => { server.kill('SIGTERM'); fs.rmSync(dataDir, { recursive: true, force: true }); };
+const stop = () => {
+  server.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+};
 process.on('exit', stop);
 for (;;) {
-  try { if ((await fetch(`${base}/api/health`)).ok) break; } catch { /* starting */ }
+  try {
+    if ((await fetch(`${base}/api/health`)).ok) break;
+  } catch {
+    /* starting */
+  }
   await new Promise((r) => setTimeout(r, 100));
 }
 
 async function login(): Promise<string> {
-  const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ identifier: admin.username, password: admin.password }) });
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ identifier: admin.username, password: admin.password }),
+  });
   if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 }
 
 /** Bytes on the wire of scripts and style sheets, counted from the DevTools network events. */
@@ -62,16 +84,26 @@ async function meter(page: Page) {
   let bytes = 0;
   cdp.on('Network.responseReceived', (e) => {
     kinds.set(e.requestId, e.type);
-    if (e.type === 'Script' || e.type === 'Stylesheet') encodings.add(e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'] ?? 'none');
+    if (e.type === 'Script' || e.type === 'Stylesheet')
+      encodings.add(e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'] ?? 'none');
   });
   cdp.on('Network.loadingFinished', (e) => {
     const type = kinds.get(e.requestId);
     if (type === 'Script' || type === 'Stylesheet') bytes += e.encodedDataLength;
   });
-  return { take() { const b = bytes; bytes = 0; return b; }, encodings };
+  return {
+    take() {
+      const b = bytes;
+      bytes = 0;
+      return b;
+    },
+    encodings,
+  };
 }
 
-async function quiet(ms = 1500) { await new Promise((r) => setTimeout(r, ms)); }
+async function quiet(ms = 1500) {
+  await new Promise((r) => setTimeout(r, ms));
+}
 
 if (!only || only === 'bytes') await measureBytes();
 if (only !== 'bytes') await measureLighthouse(only ? [only] : ['/login', '/dashboard']);
@@ -116,22 +148,30 @@ async function measureBytes() {
     }
     seenEncodings = m.encodings;
     await context.close();
-}
-await browser.close();
-for (const [k, v] of rows) {
-  const budget = k.startsWith('login, loaded') ? 120 * 1024 : 200 * 1024;
-  console.log(`${k.padEnd(42)} ${KiB(median(v)).padStart(10)}${median(v) > budget ? '  OVER BUDGET' : ''}`);
-}
-console.log(`content-encoding of those responses: ${[...seenEncodings].join(', ')}`);
+  }
+  await browser.close();
+  for (const [k, v] of rows) {
+    const budget = k.startsWith('login, loaded') ? 120 * 1024 : 200 * 1024;
+    console.log(`${k.padEnd(42)} ${KiB(median(v)).padStart(10)}${median(v) > budget ? '  OVER BUDGET' : ''}`);
+  }
+  console.log(`content-encoding of those responses: ${[...seenEncodings].join(', ')}`);
 }
 
 async function measureLighthouse(targets: string[]) {
-  console.log(`\n== Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}: mobile, simulated slow 4G (${runs} runs, median)`);
+  console.log(
+    `\n== Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}: mobile, simulated slow 4G (${runs} runs, median)`,
+  );
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
   const lighthouseCdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
   try {
     for (const target of targets) {
-      const perf: number[] = []; const a11y: number[] = []; const bp: number[] = []; const total: number[] = []; const jsCss: number[] = []; const lcp: number[] = []; const tbt: number[] = [];
+      const perf: number[] = [];
+      const a11y: number[] = [];
+      const bp: number[] = [];
+      const total: number[] = [];
+      const jsCss: number[] = [];
+      const lcp: number[] = [];
+      const tbt: number[] = [];
       const failures = new Set<string>();
       for (let i = 0; i < runs; i += 1) {
         // The browser itself holds the cookies (as after a real login), so the page's script sees
@@ -139,10 +179,20 @@ async function measureLighthouse(targets: string[]) {
         await lighthouseCdp.contexts()[0]!.clearCookies();
         if (target !== '/login') {
           const pairs = (await login()).split('; ').map((pair) => pair.split('='));
-          await lighthouseCdp.contexts()[0]!.addCookies(pairs.map(([name, value]) => ({ name: name!, value: value!, url: base, sameSite: 'Strict' as const, httpOnly: name === 'palayan_session' })));
+          await lighthouseCdp.contexts()[0]!.addCookies(
+            pairs.map(([name, value]) => ({
+              name: name!,
+              value: value!,
+              url: base,
+              sameSite: 'Strict' as const,
+              httpOnly: name === 'palayan_session',
+            })),
+          );
         }
         const result = await lighthouse(`${base}${target}`, {
-          port: chrome.port, output: 'json', logLevel: 'error',
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
           onlyCategories: ['performance', 'accessibility', 'best-practices'],
         });
         const lhr = result!.lhr;
@@ -150,33 +200,45 @@ async function measureLighthouse(targets: string[]) {
           fs.mkdirSync(process.env.BENCH_WEB_REPORTS, { recursive: true });
           fs.writeFileSync(path.join(process.env.BENCH_WEB_REPORTS, `${target.slice(1)}-${i + 1}.json`), JSON.stringify(lhr));
           const trace = (result!.artifacts as { Trace?: unknown }).Trace;
-          if (trace) fs.writeFileSync(path.join(process.env.BENCH_WEB_REPORTS, `${target.slice(1)}-${i + 1}.trace.json`), JSON.stringify(trace));
+          if (trace)
+            fs.writeFileSync(path.join(process.env.BENCH_WEB_REPORTS, `${target.slice(1)}-${i + 1}.trace.json`), JSON.stringify(trace));
         }
-        if (new URL(lhr.finalDisplayedUrl).pathname !== target) throw new Error(`Lighthouse measured ${lhr.finalDisplayedUrl}, not ${target}`);
+        if (new URL(lhr.finalDisplayedUrl).pathname !== target)
+          throw new Error(`Lighthouse measured ${lhr.finalDisplayedUrl}, not ${target}`);
         perf.push(Math.round((lhr.categories.performance!.score ?? 0) * 100));
         a11y.push(Math.round((lhr.categories.accessibility!.score ?? 0) * 100));
         bp.push(Math.round((lhr.categories['best-practices']!.score ?? 0) * 100));
         total.push(Number(lhr.audits['total-byte-weight']!.numericValue ?? 0));
         lcp.push(Number(lhr.audits['largest-contentful-paint']!.numericValue ?? 0));
         tbt.push(Number(lhr.audits['total-blocking-time']!.numericValue ?? 0));
-        const items = ((lhr.audits['network-requests']!.details as { items?: Array<{ resourceType?: string; transferSize?: number }> } | undefined)?.items ?? []);
-        jsCss.push(items.filter((r) => r.resourceType === 'Script' || r.resourceType === 'Stylesheet').reduce((n, r) => n + (r.transferSize ?? 0), 0));
+        const items =
+          (lhr.audits['network-requests']!.details as { items?: Array<{ resourceType?: string; transferSize?: number }> } | undefined)
+            ?.items ?? [];
+        jsCss.push(
+          items
+            .filter((r) => r.resourceType === 'Script' || r.resourceType === 'Stylesheet')
+            .reduce((n, r) => n + (r.transferSize ?? 0), 0),
+        );
         for (const cat of ['accessibility', 'best-practices'] as const) {
           for (const ref of lhr.categories[cat]!.auditRefs) {
             const audit = lhr.audits[ref.id]!;
             if (ref.weight > 0 && audit.score !== null && audit.score < 1) {
-              const items = ((audit.details as { items?: unknown[] } | undefined)?.items ?? []).slice(0, 3).map((it) => JSON.stringify(it).slice(0, 300));
+              const items = ((audit.details as { items?: unknown[] } | undefined)?.items ?? [])
+                .slice(0, 3)
+                .map((it) => JSON.stringify(it).slice(0, 300));
               failures.add(`${cat}: ${ref.id} (${audit.title})${items.map((t) => `\n        ${t}`).join('')}`);
             }
           }
         }
       }
-      console.log(`${target.padEnd(11)} performance ${median(perf)}  accessibility ${median(a11y)}  best practices ${median(bp)}  ` +
-        `LCP ${(median(lcp) / 1000).toFixed(2)} s  TBT ${median(tbt).toFixed(0)} ms  JS+CSS ${KiB(median(jsCss))}  all bytes ${KiB(median(total))}  [performance runs: ${perf.join(', ')}]`);
+      console.log(
+        `${target.padEnd(11)} performance ${median(perf)}  accessibility ${median(a11y)}  best practices ${median(bp)}  ` +
+          `LCP ${(median(lcp) / 1000).toFixed(2)} s  TBT ${median(tbt).toFixed(0)} ms  JS+CSS ${KiB(median(jsCss))}  all bytes ${KiB(median(total))}  [performance runs: ${perf.join(', ')}]`,
+      );
       for (const f of failures) console.log(`    failing ${f}`);
     }
   } finally {
     await lighthouseCdp.close();
     await chrome.kill();
-}
+  }
 }

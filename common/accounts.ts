@@ -111,7 +111,10 @@ export type AccountDisplayStatus = 'active' | 'inactive' | 'restricted';
  * auto-inactivated (or otherwise inactive) account as 'Inactive' so it is not mistaken for a
  * restriction. A restriction always wins.
  */
-export function accountDisplayStatus(row: { status: string | boolean | null | undefined; isRestricted: boolean | number | null | undefined }): AccountDisplayStatus {
+export function accountDisplayStatus(row: {
+  status: string | boolean | null | undefined;
+  isRestricted: boolean | number | null | undefined;
+}): AccountDisplayStatus {
   if (row.isRestricted === true || row.isRestricted === 1 || row.status === 'restricted') return 'restricted';
   if (row.status === 'active' || row.status === true || row.status === 'true') return 'active';
   if (row.status === 'inactive') return 'inactive';

@@ -6,8 +6,12 @@ const UPDATED = ['UPDATE', 'UPDATED', 'EDIT', 'EDITED'];
 const DELETED = ['DELETE', 'DELETED', 'REMOVE', 'REMOVED'];
 /** Review before publishing's steps (not in docs/PRODUCT.md's list: the console's own sentences). */
 const REVIEW_STEPS: Record<string, string> = {
-  SUBMIT: 'change sent for review', APPROVE: 'change approved', REJECT: 'changes requested',
-  PUBLISH: 'change published', SCHEDULE: 'change scheduled', UNPUBLISH: 'change taken back',
+  SUBMIT: 'change sent for review',
+  APPROVE: 'change approved',
+  REJECT: 'changes requested',
+  PUBLISH: 'change published',
+  SCHEDULE: 'change scheduled',
+  UNPUBLISH: 'change taken back',
 };
 
 export function activityKind(collection: string | null | undefined): string {
@@ -19,7 +23,11 @@ export function activityType(collection: string | null | undefined): ActivityTyp
 }
 
 /** The dashboard's activity sentence (docs/PRODUCT.md section 2, the overview's recent activities). */
-export function activityText(action: string | null | undefined, collection: string | null | undefined, name: string | null | undefined): string {
+export function activityText(
+  action: string | null | undefined,
+  collection: string | null | undefined,
+  name: string | null | undefined,
+): string {
   const kind = activityKind(collection);
   const label = name && name.trim() ? name : ACTIVITY.unknownName;
   const verb = (action ?? '').toUpperCase();

@@ -39,7 +39,9 @@ export const CATALOG_FIELDS = {
 } as const satisfies Record<string, CatalogFieldFacts>;
 
 export type CatalogField = keyof typeof CATALOG_FIELDS;
-type FieldsOfType<T extends CatalogFieldType> = { [K in CatalogField]: (typeof CATALOG_FIELDS)[K]['type'] extends T ? K : never }[CatalogField];
+type FieldsOfType<T extends CatalogFieldType> = {
+  [K in CatalogField]: (typeof CATALOG_FIELDS)[K]['type'] extends T ? K : never;
+}[CatalogField];
 /** The optional texts: stored trimmed, null when empty. */
 export type CatalogTextField = FieldsOfType<'shortText' | 'longText'>;
 
@@ -47,7 +49,9 @@ export const CATALOG_FIELD_KEYS = Object.keys(CATALOG_FIELDS) as CatalogField[];
 
 const facts = (key: CatalogField): CatalogFieldFacts => CATALOG_FIELDS[key];
 
-export const CATALOG_TEXT_FIELDS = CATALOG_FIELD_KEYS.filter((k): k is CatalogTextField => facts(k).type === 'shortText' || facts(k).type === 'longText');
+export const CATALOG_TEXT_FIELDS = CATALOG_FIELD_KEYS.filter(
+  (k): k is CatalogTextField => facts(k).type === 'shortText' || facts(k).type === 'longText',
+);
 export const CATALOG_TRANSLATED_FIELDS = CATALOG_FIELD_KEYS.filter((k) => facts(k).translated);
 export const CATALOG_SEARCHED_FIELDS = CATALOG_FIELD_KEYS.filter((k) => facts(k).searched);
 
@@ -60,4 +64,5 @@ export function catalogFieldsOf(kind: { affectedParts: boolean; trainingClasses:
 }
 
 /** Field key → label, for the given fields. */
-export const catalogLabels = (keys: readonly CatalogField[]): Record<string, string> => Object.fromEntries(keys.map((k) => [k, facts(k).label]));
+export const catalogLabels = (keys: readonly CatalogField[]): Record<string, string> =>
+  Object.fromEntries(keys.map((k) => [k, facts(k).label]));

@@ -10,7 +10,8 @@ export const CATALOG_LABELS = {
   removedOption: '(no longer in the list)',
   affectedPartsUnknown: 'Choose parts from the Affected Parts list in File Maintenance.',
   trainingClass: 'Training class (not a disease)',
-  trainingClassHint: 'A scanner class that is not a disease, e.g. healthy leaves or not a rice plant: its photos go into the training set; the farmer app never shows it.',
+  trainingClassHint:
+    'A scanner class that is not a disease, e.g. healthy leaves or not a rice plant: its photos go into the training set; the farmer app never shows it.',
   trainingClassBadge: 'Training class',
   trainingClassForbidden: 'Only a super admin can change whether this is a training class.',
   description: 'Description',
@@ -57,19 +58,25 @@ export const UPLOAD_TEXTS = {
   stagedMissing: 'Some photos are no longer available. Please upload them again.',
   duplicateImage: 'Each image can be used only once.',
   keepOneImage: 'An entry must keep at least 1 image.',
-  skippedNotImages: (n: number) => (n === 1 ? '1 file was skipped because it is not an image.' : `${n} files were skipped because they are not images.`),
+  skippedNotImages: (n: number) =>
+    n === 1 ? '1 file was skipped because it is not an image.' : `${n} files were skipped because they are not images.`,
   /** Save pressed while photos upload: the form saves by itself when they are done. */
   saveWhenUploaded: (n: number) => `Saving when ${n} ${n === 1 ? 'photo finishes' : 'photos finish'} uploading…`,
-  saveStopped: (n: number) => `Not saved: ${n} ${n === 1 ? 'photo' : 'photos'} failed to upload. Retry ${n === 1 ? 'it' : 'them'} to save, or remove ${n === 1 ? 'it' : 'them'} and press Save.`,
+  saveStopped: (n: number) =>
+    `Not saved: ${n} ${n === 1 ? 'photo' : 'photos'} failed to upload. Retry ${n === 1 ? 'it' : 'them'} ` +
+    `to save, or remove ${n === 1 ? 'it' : 'them'} and press Save.`,
   retryAndSave: 'Retry and save',
   dontWait: 'Stop waiting',
   failedUploads: (n: number) => `${n} ${n === 1 ? 'photo' : 'photos'} failed to upload. Retry or remove ${n === 1 ? 'it' : 'them'}.`,
   converting: 'Converting HEIC...',
   resizing: 'Resizing...',
-  paused: (seconds: number) => `Connection lost. Uploads are paused and start again by themselves${seconds > 0 ? ` (next try in ${seconds} s)` : ''}.`,
+  paused: (seconds: number) =>
+    `Connection lost. Uploads are paused and start again by themselves${seconds > 0 ? ` (next try in ${seconds} s)` : ''}.`,
   resumed: 'Connection back. Uploads resumed.',
   keepOriginals: 'Keep originals',
-  keepOriginalsHint: (edge: number) => `Send these photos at full size. Otherwise photos larger than ${edge.toLocaleString('en-US')} px are made that size before they are sent (much faster on a slow connection).`,
+  keepOriginalsHint: (edge: number) =>
+    `Send these photos at full size. Otherwise photos larger than ${edge.toLocaleString('en-US')} px are ` +
+    `made that size before they are sent (much faster on a slow connection).`,
   queued: 'Waiting',
   uploading: 'Uploading',
   done: 'Uploaded',
@@ -81,18 +88,24 @@ export const UPLOAD_TEXTS = {
   total: (done: number, count: number) => `${done} of ${count} photos`,
   /** Copies (disease photos: the server compares each upload with the stored photos). */
   skippedCopy: 'Copy: left out',
-  skippedCopies: (n: number) => `${n} ${n === 1 ? 'photo was' : 'photos were'} left out: the same bytes as another photo of this entry (not counted).`,
+  skippedCopies: (n: number) =>
+    `${n} ${n === 1 ? 'photo was' : 'photos were'} left out: the same bytes as another photo of this entry (not counted).`,
   nearCopy: (distance: number) => `Near copy of another photo (${distance} bits)`,
   alsoIn: (name: string) => `Also a photo of ${name}`,
-  flaggedCopies: (near: number, conflicts: number) => [
-    near > 0 ? `${near} ${near === 1 ? 'photo looks' : 'photos look'} like another photo of this entry` : '',
-    conflicts > 0 ? `${conflicts} ${conflicts === 1 ? 'photo is' : 'photos are'} also a photo of another disease` : '',
-  ].filter(Boolean).join('; ') + '. The training set keeps copies in one split and leaves out photos of two diseases.',
+  flaggedCopies: (near: number, conflicts: number) =>
+    [
+      near > 0 ? `${near} ${near === 1 ? 'photo looks' : 'photos look'} like another photo of this entry` : '',
+      conflicts > 0 ? `${conflicts} ${conflicts === 1 ? 'photo is' : 'photos are'} also a photo of another disease` : '',
+    ]
+      .filter(Boolean)
+      .join('; ') + '. The training set keeps copies in one split and leaves out photos of two diseases.',
   timeLeft: (text: string) => `${text} left`,
   closeTitle: 'Stop uploading?',
-  closeMessage: (uploading: number) => `${uploading} ${uploading === 1 ? 'photo is' : 'photos are'} still uploading. If you close now, the uploads stop and the photos are not saved.`,
+  closeMessage: (uploading: number) =>
+    `${uploading} ${uploading === 1 ? 'photo is' : 'photos are'} still uploading. If you close now, the uploads stop and the photos are not saved.`,
   discardTitle: 'Discard photos?',
-  discardMessage: (n: number) => `${n} uploaded ${n === 1 ? 'photo has' : 'photos have'} not been saved yet. If you close now, ${n === 1 ? 'it is' : 'they are'} discarded.`,
+  discardMessage: (n: number) =>
+    `${n} uploaded ${n === 1 ? 'photo has' : 'photos have'} not been saved yet. If you close now, ${n === 1 ? 'it is' : 'they are'} discarded.`,
   keepUploading: 'Keep uploading',
   keepEditing: 'Keep editing',
   closeAnyway: 'Close and discard',
@@ -100,11 +113,15 @@ export const UPLOAD_TEXTS = {
 
 /** The add form kept as a draft on the server (DRAFT_RETENTION_DAYS). */
 export const DRAFT_TEXTS = {
-  continueEntry: (uploaded: number, total: number) => `Continue the unsaved entry (${uploaded.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${total === 1 ? 'photo' : 'photos'} uploaded)`,
-  continueHint: (name: string, savedAt: string) => `${name ? `"${name}", ` : ''}last kept ${savedAt}. It was not saved: the tab was closed, reloaded or lost its power or connection.`,
+  continueEntry: (uploaded: number, total: number) =>
+    `Continue the unsaved entry (${uploaded.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${total === 1 ? 'photo' : 'photos'} uploaded)`,
+  continueHint: (name: string, savedAt: string) =>
+    `${name ? `"${name}", ` : ''}last kept ${savedAt}. It was not saved: the tab was closed, reloaded or lost its power or connection.`,
   continue: 'Continue',
   startOver: 'Start over',
-  chooseAgain: (n: number) => `Choose the same photos again (the folder or files you chose before) to upload the ${n.toLocaleString('en-US')} not yet uploaded. Photos already uploaded are not sent again.`,
+  chooseAgain: (n: number) =>
+    `Choose the same photos again (the folder or files you chose before) to upload the ` +
+    `${n.toLocaleString('en-US')} not yet uploaded. Photos already uploaded are not sent again.`,
   chooseFiles: 'Choose the photos again',
   leaveOut: 'Leave them out',
   missing: 'Choose the file again',

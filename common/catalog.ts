@@ -60,7 +60,10 @@ export const TRAINING_SET = {
   downloadOne: 'Download photos (ZIP)',
   withPending: 'With photos waiting for review',
   withPendingHint: 'Also the photos that disease edits still waiting for review add (they are not published yet).',
-  hint: 'Original photos in image-folder layout (train, validation and test folders, one folder per label), with labels.txt, label_map.json, metadata.csv and a README. Your browser shows the download progress.',
+  hint:
+    'Original photos in image-folder layout (train, validation and test folders, one folder per label), ' +
+    'with labels.txt, label_map.json, metadata.csv and a README. Your browser shows the download ' +
+    'progress.',
   /** The default split of photos (a hash of each photo id decides, so a photo never moves). */
   defaultRatios: { train: 0.8, validation: 0.1, test: 0.1 },
   defaultSeed: 'palayan',
@@ -72,8 +75,14 @@ export const TRAINING_SET = {
  * letters, digits and hyphens), so labels sort the same in every tool (code-point order).
  */
 export function labelSlug(name: string): string {
-  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80).replace(/-+$/g, '');
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/g, '');
 }
 
 export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {

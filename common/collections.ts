@@ -47,30 +47,55 @@ export interface CollectionEntry {
  */
 export const COLLECTIONS = {
   rice_seed_varieties: {
-    label: 'Rice Varieties', kind: 'Rice variety', activity: 'variety',
+    label: 'Rice Varieties',
+    kind: 'Rice variety',
+    activity: 'variety',
     nav: { label: 'Rice Varieties', route: 'rice_varieties', permission: 'content.view' },
     dashboard: { count: 'varieties', card: 'Rice Varieties', weekly: true },
-    trash: { noun: 'rice variety', heading: 'Deleted rice varieties', columns: { name: 'varietyName', detail: 'releaseName' }, uniqueName: true, searchText: true },
+    trash: {
+      noun: 'rice variety',
+      heading: 'Deleted rice varieties',
+      columns: { name: 'varietyName', detail: 'releaseName' },
+      uniqueName: true,
+      searchText: true,
+    },
   },
   rice_local_pests: {
-    label: 'Rice Pests', kind: 'Pest', activity: 'pest',
+    label: 'Rice Pests',
+    kind: 'Pest',
+    activity: 'pest',
     nav: { label: 'Pest', route: 'rice_pests', permission: 'content.view' },
     dashboard: { count: 'pests', card: 'Total Pests', weekly: true },
     trash: { noun: 'pest', heading: 'Deleted pests', columns: { name: 'name', detail: 'scientificName' }, uniqueName: true, photos: true },
   },
   rice_local_diseases: {
-    label: 'Rice Diseases', kind: 'Disease', activity: 'disease',
+    label: 'Rice Diseases',
+    kind: 'Disease',
+    activity: 'disease',
     nav: { label: 'Rice Disease', route: 'rice_diseases', permission: 'content.view' },
     dashboard: { count: 'diseases', card: 'Total Diseases', weekly: true },
-    trash: { noun: 'disease', heading: 'Deleted diseases', columns: { name: 'name', detail: 'scientificName' }, uniqueName: true, photos: true },
+    trash: {
+      noun: 'disease',
+      heading: 'Deleted diseases',
+      columns: { name: 'name', detail: 'scientificName' },
+      uniqueName: true,
+      photos: true,
+    },
   },
   accounts: {
-    label: 'User Accounts', kind: 'Account', activity: 'admin',
+    label: 'User Accounts',
+    kind: 'Account',
+    activity: 'admin',
     nav: { label: 'Accounts', route: 'accounts', permission: 'accounts.manage' },
     // docs/PRODUCT.md section 6: active admins of either role.
     dashboard: { count: 'admins', card: 'Admin Users', only: { status: 'active', role: ['SYSTEM_ADMIN', 'ADMIN'] }, weekly: false },
     // Usernames and emails stay reserved while deleted (unique columns), so no name check.
-    trash: { noun: 'admin account', heading: 'Deleted admin accounts', columns: { name: 'fullname', detail: 'username' }, uniqueName: false },
+    trash: {
+      noun: 'admin account',
+      heading: 'Deleted admin accounts',
+      columns: { name: 'fullname', detail: 'username' },
+      uniqueName: false,
+    },
   },
 } as const satisfies Record<string, CollectionEntry>;
 

@@ -81,7 +81,10 @@ export const DATASET_TEXTS = {
   },
   clusters: {
     title: 'Copies',
-    help: `Photos that are the same picture (the same bytes, or perceptual hashes at most ${DATASET_LIMITS.nearDuplicateBits} of 64 bits apart). The training set keeps each group in one split; groups across two diseases are left out of it.`,
+    help:
+      `Photos that are the same picture (the same bytes, or perceptual hashes at most ` +
+      `${DATASET_LIMITS.nearDuplicateBits} of 64 bits apart). The training set keeps each group in one ` +
+      `split; groups across two diseases are left out of it.`,
     empty: 'No photo is a copy of another.',
     kind: { exact: 'Exact copies', near: 'Near copies', conflict: 'Same picture in two diseases' },
     distance: (bits: number) => (bits === 0 ? 'identical' : `${bits} bits apart`),
@@ -89,15 +92,49 @@ export const DATASET_TEXTS = {
   },
   quality: {
     title: 'Quality',
-    help: 'Photos a scanner learns little from. Measures: sharpness (variance of the Laplacian), brightness (grey levels 0–255: 5th percentile, median, 95th percentile), information (entropy of the grey levels, bits).',
+    help:
+      'Photos a scanner learns little from. Measures: sharpness (variance of the Laplacian), brightness ' +
+      '(grey levels 0–255: 5th percentile, median, 95th percentile), information (entropy of the grey ' +
+      'levels, bits).',
     empty: 'No photo is flagged.',
-    flags: { blurry: 'Blurry', dark: 'Too dark', bright: 'Too bright', low_information: 'Little information', too_small: 'Too small' } satisfies Record<QualityFlag, string>,
-    measures: (m: { sharpness: number | null; brightness: number | null; brightnessLow: number | null; brightnessHigh: number | null; entropy: number | null }) =>
-      `sharpness ${m.sharpness ?? '-'}, brightness ${m.brightnessLow ?? '-'}/${m.brightness ?? '-'}/${m.brightnessHigh ?? '-'}, information ${m.entropy ?? '-'}`,
+    flags: {
+      blurry: 'Blurry',
+      dark: 'Too dark',
+      bright: 'Too bright',
+      low_information: 'Little information',
+      too_small: 'Too small',
+    } satisfies Record<QualityFlag, string>,
+    measures: (m: {
+      sharpness: number | null;
+      brightness: number | null;
+      brightnessLow: number | null;
+      brightnessHigh: number | null;
+      entropy: number | null;
+    }) =>
+      `sharpness ${m.sharpness ?? '-'}, brightness ` +
+      `${m.brightnessLow ?? '-'}/${m.brightness ?? '-'}/${m.brightnessHigh ?? '-'}, information ` +
+      `${m.entropy ?? '-'}`,
     more: (n: number) => `${n.toLocaleString('en-US')} more photos in the CSV`,
   },
-  unchecked: (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'photo is' : 'photos are'} not checked yet (their thumbnails are being made, or run cli.js fingerprint-photos).`,
-  csvColumns: ['kind', 'group', 'photo_id', 'disease_id', 'disease', 'phash', 'distance', 'flags', 'sharpness', 'brightness_p5', 'brightness_median', 'brightness_p95', 'entropy', 'width', 'height'] as const,
+  unchecked: (n: number) =>
+    `${n.toLocaleString('en-US')} ${n === 1 ? 'photo is' : 'photos are'} not checked yet (their thumbnails are being made, or run cli.js fingerprint-photos).`,
+  csvColumns: [
+    'kind',
+    'group',
+    'photo_id',
+    'disease_id',
+    'disease',
+    'phash',
+    'distance',
+    'flags',
+    'sharpness',
+    'brightness_p5',
+    'brightness_median',
+    'brightness_p95',
+    'entropy',
+    'width',
+    'height',
+  ] as const,
 } as const;
 
 /** How many copy groups and flagged photos the screen draws; the CSV holds them all. */
@@ -115,7 +152,8 @@ export const PHOTO_REMOVAL_TEXTS = {
   putBackLabel: (disease: string) => `Put back into ${disease}`,
   putBackDone: 'The photo is back in its disease, after its other photos.',
   diseaseGone: 'Its disease has been deleted: restore the disease from the trash first.',
-  ownPending: 'Your change of this disease is waiting for review. Wait for its decision, or withdraw it on the Review page, then try again.',
+  ownPending:
+    'Your change of this disease is waiting for review. Wait for its decision, or withdraw it on the Review page, then try again.',
   title: 'Removed photos',
   help: 'Photos taken out of their disease here. They are kept, out of the training set, until put back.',
   empty: 'No photo has been removed.',

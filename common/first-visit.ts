@@ -33,7 +33,13 @@ const SHELL: FirstVisitPage = { file: 'index.signed-in.html', modules: ['src/app
 const DASHBOARD: FirstVisitPage = {
   file: 'index.dashboard.html',
   modules: [...SHELL.modules, 'src/features/dashboard/dashboard-page.tsx'],
-  data: [...SHELL.data, DASHBOARD_PATHS.counts, DASHBOARD_PATHS.recentActivities, DASHBOARD_PATHS.contentWeekly, DASHBOARD_PATHS.detections],
+  data: [
+    ...SHELL.data,
+    DASHBOARD_PATHS.counts,
+    DASHBOARD_PATHS.recentActivities,
+    DASHBOARD_PATHS.contentWeekly,
+    DASHBOARD_PATHS.detections,
+  ],
 };
 
 export const FIRST_VISIT_PAGES = [SHELL, DASHBOARD] as const;

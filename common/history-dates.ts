@@ -42,12 +42,21 @@ export interface TimeBounds {
  * browser's or server's zone; Last Week and Last Month are the last 7 and 30 days; a custom
  * range covers whole Manila days, both ends included.
  */
-export function dateBounds(range: HistoryDateRange, from: string | undefined, to: string | undefined, now: number = Date.now()): TimeBounds {
+export function dateBounds(
+  range: HistoryDateRange,
+  from: string | undefined,
+  to: string | undefined,
+  now: number = Date.now(),
+): TimeBounds {
   switch (range) {
-    case 'all': return {};
-    case 'today': return { from: new Date(manilaDayStart(manilaDate(now))).toISOString() };
-    case 'week': return { from: new Date(now - HISTORY_LIMITS.weekDays * DAY_MS).toISOString() };
-    case 'month': return { from: new Date(now - HISTORY_LIMITS.monthDays * DAY_MS).toISOString() };
+    case 'all':
+      return {};
+    case 'today':
+      return { from: new Date(manilaDayStart(manilaDate(now))).toISOString() };
+    case 'week':
+      return { from: new Date(now - HISTORY_LIMITS.weekDays * DAY_MS).toISOString() };
+    case 'month':
+      return { from: new Date(now - HISTORY_LIMITS.monthDays * DAY_MS).toISOString() };
     case 'custom': {
       const bounds: TimeBounds = {};
       if (from) bounds.from = new Date(manilaDayStart(from)).toISOString();

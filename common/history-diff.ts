@@ -25,7 +25,14 @@ export function diffChanges(changes: { before?: unknown; after?: unknown } | nul
   const after = changes.after ?? null;
   if (!isPlainObject(before) && !isPlainObject(after)) {
     if (before === null && after === null) return [];
-    return [{ field: 'value', before, after, kind: same(before, after) ? 'unchanged' : before === null ? 'added' : after === null ? 'removed' : 'changed' }];
+    return [
+      {
+        field: 'value',
+        before,
+        after,
+        kind: same(before, after) ? 'unchanged' : before === null ? 'added' : after === null ? 'removed' : 'changed',
+      },
+    ];
   }
   const b = isPlainObject(before) ? before : {};
   const a = isPlainObject(after) ? after : {};
@@ -43,7 +50,8 @@ export function diffChanges(changes: { before?: unknown; after?: unknown } | nul
 /** A value of a difference row as text: lists joined, objects as JSON, empty as a dash. */
 export function formatValue(value: unknown): string {
   if (value === undefined || value === null || value === '') return HISTORY.emptyValue;
-  if (Array.isArray(value)) return value.length === 0 ? HISTORY.emptyValue : value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ');
+  if (Array.isArray(value))
+    return value.length === 0 ? HISTORY.emptyValue : value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ');
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);

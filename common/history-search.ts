@@ -1,6 +1,9 @@
 /** Lower case without accents, as the full-text index folds them (ñ matches n). */
 export function foldText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** Splits free text into the words the full-text index knows (letters and digits, folded). */

@@ -90,7 +90,25 @@ export type HistoryDateRange = (typeof HISTORY_DATE_RANGES)[number];
  * SECOND_FACTOR (turned on, off or reset) came with the trash, sessions and second factor; IMPORT
  * is a spreadsheet import's summary (each record it wrote has its own CREATE or UPDATE).
  */
-export const HISTORY_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'RESTORE', 'RESTRICT', 'UNRESTRICT', 'LOGIN', 'SIGN_OUT', 'SECOND_FACTOR', 'IMPORT', 'RESTORE_VERSION', 'SUBMIT', 'APPROVE', 'REJECT', 'PUBLISH', 'SCHEDULE', 'UNPUBLISH'] as const;
+export const HISTORY_ACTIONS = [
+  'CREATE',
+  'UPDATE',
+  'DELETE',
+  'RESTORE',
+  'RESTRICT',
+  'UNRESTRICT',
+  'LOGIN',
+  'SIGN_OUT',
+  'SECOND_FACTOR',
+  'IMPORT',
+  'RESTORE_VERSION',
+  'SUBMIT',
+  'APPROVE',
+  'REJECT',
+  'PUBLISH',
+  'SCHEDULE',
+  'UNPUBLISH',
+] as const;
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 
 /** History's collection filter: every collection of common/collections.ts, by table name. */

@@ -12,7 +12,10 @@ export const SOURCE_LANGUAGE = 'en';
 
 /** Filipino is on from the start (migration 198); these are offered when a super admin adds a language. */
 export const SUGGESTED_LANGUAGES = [
-  { code: 'fil', name: 'Filipino' }, { code: 'pam', name: 'Kapampangan' }, { code: 'ilo', name: 'Ilocano' }, { code: 'pag', name: 'Pangasinan' },
+  { code: 'fil', name: 'Filipino' },
+  { code: 'pam', name: 'Kapampangan' },
+  { code: 'ilo', name: 'Ilocano' },
+  { code: 'pag', name: 'Pangasinan' },
 ] as const;
 
 /** ISO 639-1 or 639-2/3 codes: two or three lower-case letters. */
@@ -42,11 +45,16 @@ export function chooseLanguage(asked: readonly string[], available: readonly str
 /** Accept-Language's tags in order of preference (q=0 left out). */
 export function acceptedLanguages(header: string | undefined): string[] {
   if (!header) return [];
-  return header.split(',').map((part, i) => {
-    const [tag = '', ...params] = part.trim().split(';');
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), i };
-  }).filter((t) => t.tag !== '' && t.tag !== '*' && t.q > 0).sort((a, b) => b.q - a.q || a.i - b.i).map((t) => t.tag);
+  return header
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((t) => t.tag !== '' && t.tag !== '*' && t.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i)
+    .map((t) => t.tag);
 }
 
 /** The collections with farmer-facing text, and which of their fields are translated. */
@@ -113,7 +121,7 @@ export const LANGUAGE_LIMITS = {
 
 export const LANGUAGE_TEXTS = {
   title: 'Languages',
-  subtitle: 'The farmers\' languages: English is the source; translations are kept field by field.',
+  subtitle: "The farmers' languages: English is the source; translations are kept field by field.",
   add: 'Add language',
   code: 'ISO 639 code',
   name: 'Display name',
@@ -127,12 +135,16 @@ export const LANGUAGE_TEXTS = {
   missing: 'Not translated',
   translated: 'Translated',
   completeness: 'Translations',
-  filters: { all: 'All', missing: (language: string) => `Missing in ${language}`, stale: (language: string) => `Needs update in ${language}` },
+  filters: {
+    all: 'All',
+    missing: (language: string) => `Missing in ${language}`,
+    stale: (language: string) => `Needs update in ${language}`,
+  },
   errors: {
     code: 'Enter an ISO 639 code: two or three lower-case letters (for example pam).',
     english: 'English is the source language, not a translation.',
     exists: 'This language is already in the list.',
-    name: 'Enter the language\'s name.',
+    name: "Enter the language's name.",
     tooMany: `At most ${LANGUAGE_LIMITS.maxLanguages} languages.`,
     unknownLanguage: 'This language is not in the list of languages.',
     notTranslated: 'This field is not translated.',
@@ -141,8 +153,9 @@ export const LANGUAGE_TEXTS = {
   import: {
     tooLarge: `The file is larger than ${LANGUAGE_LIMITS.maxImportBytes / 1024 / 1024} MB. Export fewer collections at a time, or split it into smaller files.`,
     brokenXml: 'This file is not a readable XLIFF 2.0 document.',
-    longComment: 'This XLIFF file holds a comment longer than 64 KB, which no translators\' file needs. Remove it, then import the file again.',
-    notUtf8: 'This XLIFF file is not UTF-8 text. Save it again as UTF-8 (the export\'s own encoding), then import it.',
+    longComment:
+      "This XLIFF file holds a comment longer than 64 KB, which no translators' file needs. Remove it, then import the file again.",
+    notUtf8: "This XLIFF file is not UTF-8 text. Save it again as UTF-8 (the export's own encoding), then import it.",
     doctype: 'XLIFF files with a document type declaration are not accepted.',
     wrongSource: (lang: string) => `The file's source language is ${lang}; it must be English (en).`,
     wrongTarget: (lang: string, expected: string) => `The file is for ${lang || 'no language'}; this import is for ${expected}.`,
@@ -157,6 +170,7 @@ export const LANGUAGE_TEXTS = {
     options: 'Option values are translated by super admins.',
     tooLong: (max: number) => `At most ${max} characters.`,
     nothingLeft: 'Every translation of this file is already in the console, or its record was deleted: withdraw this change.',
-    hasErrors: (n: number) => `${n} ${n === 1 ? 'unit has' : 'units have'} errors: nothing was imported. Fix them, or import the others only.`,
+    hasErrors: (n: number) =>
+      `${n} ${n === 1 ? 'unit has' : 'units have'} errors: nothing was imported. Fix them, or import the others only.`,
   },
 } as const;

@@ -43,7 +43,11 @@ export const MAINTENANCE = {
     plantingMethods: { title: 'Planting Methods', addLabel: 'New planting method', placeholder: 'e.g. Transplanting' },
     environments: { title: 'Environments', addLabel: 'New environment', placeholder: 'e.g. Rainfed Lowland' },
     yearReleases: { title: 'Year Releases', addLabel: 'New year release', placeholder: 'e.g. 2026' },
-    securityQuestions: { title: 'Security Questions', addLabel: 'New security question', placeholder: 'e.g. What is the name of your first school?' },
+    securityQuestions: {
+      title: 'Security Questions',
+      addLabel: 'New security question',
+      placeholder: 'e.g. What is the name of your first school?',
+    },
     affectedParts: { title: 'Affected Parts', addLabel: 'New plant part', placeholder: 'e.g. leaf' },
   } satisfies Record<ListKey, { title: string; addLabel: string; placeholder: string }>,
   add: 'Add',
@@ -64,7 +68,8 @@ export const MAINTENANCE = {
   removeTitle: 'Remove option?',
   removeQuestion: (value: string) => `Remove "${value}"?`,
   removeWarning: 'Forms that use this option are affected: it will no longer be offered.',
-  removeWarningSecurity: 'Forgot Password verification is affected: accounts that chose this question can no longer select it to recover their password.',
+  removeWarningSecurity:
+    'Forgot Password verification is affected: accounts that chose this question can no longer select it to recover their password.',
   removeInUse: {
     varieties: (n: number) => `It is ${USAGE.varieties(n)}.`,
     accounts: (n: number) => `It is ${USAGE.accounts(n)}.`,
@@ -98,11 +103,14 @@ export const MAINTENANCE = {
     wrongList: 'This list does not belong to that document.',
   },
   audit: {
-    names: { rice_varieties_enums: 'Rice Variety option lists', accounts_enums: 'Security questions', rice_diseases_enums: 'Rice Disease option lists' },
+    names: {
+      rice_varieties_enums: 'Rice Variety option lists',
+      accounts_enums: 'Security questions',
+      rice_diseases_enums: 'Rice Disease option lists',
+    },
     added: (list: string, value: string) => `Added "${value}" to ${list}`,
     removed: (list: string, value: string) => `Removed "${value}" from ${list}`,
     saved: (lists: string) => `Saved ${lists}`,
     newYear: (years: string) => `Added ${years} to Year Releases (the year turned)`,
   },
 } as const;
-

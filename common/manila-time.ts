@@ -22,8 +22,14 @@ function wall(at: number | Date) {
   const d = new Date(+at + MANILA_OFFSET_MS);
   const hour = d.getUTCHours();
   return {
-    year: d.getUTCFullYear(), month: d.getUTCMonth(), day: d.getUTCDate(), weekday: d.getUTCDay(),
-    hour12: hour % 12 || 12, minute: pad2(d.getUTCMinutes()), second: pad2(d.getUTCSeconds()), period: hour < 12 ? 'AM' : 'PM',
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth(),
+    day: d.getUTCDate(),
+    weekday: d.getUTCDay(),
+    hour12: hour % 12 || 12,
+    minute: pad2(d.getUTCMinutes()),
+    second: pad2(d.getUTCSeconds()),
+    period: hour < 12 ? 'AM' : 'PM',
   };
 }
 

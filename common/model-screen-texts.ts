@@ -18,11 +18,13 @@ export const MODEL_SCREEN_TEXTS = {
     since: (action: string, at: string, by: string | null) => `${action} ${at}${by ? ` by ${by}` : ''}`,
     share: (share: number) => `${share} % of installs`,
     rollbackTitle: 'Roll back the live model?',
-    rollbackText: (version: string) => `${version} stops being live and the model that was live before it takes its place, on every install at its next check.`,
+    rollbackText: (version: string) =>
+      `${version} stops being live and the model that was live before it takes its place, on every install at its next check.`,
     rollbackNote: 'Note (optional)',
     rolledBack: 'The live model was rolled back.',
     endPilotTitle: 'End the pilot?',
-    endPilotText: (version: string) => `Installs in the pilot go back to the live model. ${version} stays uploaded and can be published again.`,
+    endPilotText: (version: string) =>
+      `Installs in the pilot go back to the live model. ${version} stays uploaded and can be published again.`,
     pilotEnded: 'The pilot has ended.',
   },
   list: {
@@ -36,7 +38,8 @@ export const MODEL_SCREEN_TEXTS = {
     evaluation: 'Latest evaluation',
     noEvaluation: 'Not evaluated yet.',
     notCurrent: 'The training set has changed since: evaluate again before publishing.',
-    result: (accuracy: number | null, macroF1: number | null) => `Accuracy ${accuracy === null ? '–' : percent(accuracy)} · macro-F1 ${macroF1 === null ? '–' : macroF1.toFixed(3)}`,
+    result: (accuracy: number | null, macroF1: number | null) =>
+      `Accuracy ${accuracy === null ? '–' : percent(accuracy)} · macro-F1 ${macroF1 === null ? '–' : macroF1.toFixed(3)}`,
     onSplit: (split: string, at: string) => `${split}, ${at}`,
     failed: (error: string | null) => `The evaluation failed${error ? `: ${error}` : '.'}`,
     cancelled: 'The last evaluation was cancelled.',
@@ -44,7 +47,9 @@ export const MODEL_SCREEN_TEXTS = {
     actions: { report: 'Report', publish: 'Publish…', mapping: 'Mapping…', settings: 'Settings…', download: 'Download' },
     actionsLabel: (version: string) => `Actions for ${version}`,
     evaluateTitle: (version: string) => `Evaluate ${version}`,
-    evaluateText: 'The model scores the training set\'s photos on the server, with the same clusters and seed as the training set\'s download; the page follows its progress.',
+    evaluateText:
+      "The model scores the training set's photos on the server, with the same clusters and seed as the " +
+      "training set's download; the page follows its progress.",
     splitLabel: 'Photos to score',
     start: 'Start',
     started: 'The evaluation has started.',
@@ -52,7 +57,9 @@ export const MODEL_SCREEN_TEXTS = {
   },
   form: {
     uploadTitle: 'Upload a scanner model',
-    uploadIntro: 'Choose the .tflite file, say how the app prepares a photo for it, then check the file: its input and labels are read from it and each label is matched to a disease.',
+    uploadIntro:
+      'Choose the .tflite file, say how the app prepares a photo for it, then check the file: its input ' +
+      'and labels are read from it and each label is matched to a disease.',
     stage: 'Stage',
     modelFile: 'Model file (.tflite)',
     labelsFile: 'Labels file (optional)',
@@ -63,7 +70,7 @@ export const MODEL_SCREEN_TEXTS = {
     resize: 'Resizing',
     mean: (channel: number) => `Mean (${CHANNEL_NAMES[channel]})`,
     std: (channel: number) => `Standard deviation (${CHANNEL_NAMES[channel]})`,
-    meanStdHint: 'Prefilled with ImageNet\'s values.',
+    meanStdHint: "Prefilled with ImageNet's values.",
     thresholds: 'Thresholds',
     confidence: 'Confidence threshold',
     confidenceHint: 'The app names a disease only at or above this score (0 to 1).',
@@ -83,17 +90,20 @@ export const MODEL_SCREEN_TEXTS = {
     inputSize: 'Input',
     inputDescription: (shape: number[], type: string) => {
       const [, height, width, channels] = shape.length === 4 ? shape : [1, ...shape];
-      return height !== undefined && width !== undefined ? `${width} × ${height} px, ${channels ?? 1} channels, ${type}` : `${shape.join(' × ')}, ${type}`;
+      return height !== undefined && width !== undefined
+        ? `${width} × ${height} px, ${channels ?? 1} channels, ${type}`
+        : `${shape.join(' × ')}, ${type}`;
     },
     outputs: 'Scores',
     operators: 'Operators',
     size: 'Size',
     sha256: 'SHA-256',
-    labelsFrom: { metadata: 'Labels from the model\'s metadata', 'labels file': 'Labels from the labels file', given: 'Labels as given' },
+    labelsFrom: { metadata: "Labels from the model's metadata", 'labels file': 'Labels from the labels file', given: 'Labels as given' },
   },
   mapping: {
     title: (version: string) => `Label mapping: ${version}`,
-    intro: 'Each output of the model names a disease or training class (or, for the plant check, a verdict). Suggestions come from the names; check every row.',
+    intro:
+      'Each output of the model names a disease or training class (or, for the plant check, a verdict). Suggestions come from the names; check every row.',
     caption: 'What each label means',
     index: '#',
     label: 'Label',
@@ -103,7 +113,14 @@ export const MODEL_SCREEN_TEXTS = {
     diseases: 'Diseases',
     trainingClasses: 'Training classes',
     notLive: '(not live)',
-    matchedBy: { name: 'by name', 'local name': 'by local name', label: 'by label', verdict: 'by verdict', given: 'as given', none: 'no match' },
+    matchedBy: {
+      name: 'by name',
+      'local name': 'by local name',
+      label: 'by label',
+      verdict: 'by verdict',
+      given: 'as given',
+      none: 'no match',
+    },
     saved: 'The label mapping was saved.',
     loadingRecords: 'Loading the diseases…',
   },
@@ -123,7 +140,8 @@ export const MODEL_SCREEN_TEXTS = {
     override: 'Publish anyway',
     reason: 'Reason for publishing anyway',
     reasonHint: 'Kept with the publication and in the history, highlighted.',
-    published: (version: string, channel: ModelChannel) => `${version} is published to ${channel === 'live' ? 'every install' : 'the pilot'}.`,
+    published: (version: string, channel: ModelChannel) =>
+      `${version} is published to ${channel === 'live' ? 'every install' : 'the pilot'}.`,
   },
   history: {
     title: 'Publications',
@@ -146,26 +164,46 @@ export const MODEL_SCREEN_TEXTS = {
     comparedWith: (version: string) => `Compared with live ${version}`,
     delta: (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(3)}`,
     deltaPercent: (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${(Math.abs(value) * 100).toFixed(1)} pts`,
-    columns: { name: 'Class', precision: 'Precision', recall: 'Recall', f1: 'F1', support: 'Photos', f1Delta: 'F1 vs live', recallDelta: 'Recall vs live' },
-    matrixHelp: 'Rows are the photos\' true classes, columns what the model predicted; the colour is the share of the row, the diagonal (green) is right. Choose a cell to see its photos.',
+    columns: {
+      name: 'Class',
+      precision: 'Precision',
+      recall: 'Recall',
+      f1: 'F1',
+      support: 'Photos',
+      f1Delta: 'F1 vs live',
+      recallDelta: 'Recall vs live',
+    },
+    matrixHelp:
+      "Rows are the photos' true classes, columns what the model predicted; the colour is the share of the " +
+      'row, the diagonal (green) is right. Choose a cell to see its photos.',
     trueClass: 'True class',
     predicted: 'Predicted',
-    cellLabel: (actual: string, predicted: string, count: number, share: number) => `${count} ${count === 1 ? 'photo' : 'photos'} of ${actual} predicted as ${predicted} (${percent(share)} of the row)`,
+    cellLabel: (actual: string, predicted: string, count: number, share: number) =>
+      `${count} ${count === 1 ? 'photo' : 'photos'} of ${actual} predicted as ${predicted} (${percent(share)} of the row)`,
     cellTitle: (actual: string, predicted: string) => `${actual} predicted as ${predicted}`,
-    changedTitle: { fixed: 'Right now, wrong with the live model', broken: 'Wrong now, right with the live model', changed: 'Verdict changed' },
-    photosShown: (shown: number, total: number) => (shown < total ? `Showing ${shown} of ${total} photos.` : `${total} ${total === 1 ? 'photo' : 'photos'}.`),
+    changedTitle: {
+      fixed: 'Right now, wrong with the live model',
+      broken: 'Wrong now, right with the live model',
+      changed: 'Verdict changed',
+    },
+    photosShown: (shown: number, total: number) =>
+      shown < total ? `Showing ${shown} of ${total} photos.` : `${total} ${total === 1 ? 'photo' : 'photos'}.`,
     noCellPhotos: 'No photos.',
     predictedAs: (label: string, confidence: number) => `${label} · ${percent(confidence)}`,
-    top: (top: Array<{ label: string; confidence: number }>) => `Top ${top.length}: ${top.map((t) => `${t.label} ${percent(t.confidence)}`).join(', ')}`,
+    top: (top: Array<{ label: string; confidence: number }>) =>
+      `Top ${top.length}: ${top.map((t) => `${t.label} ${percent(t.confidence)}`).join(', ')}`,
     liveVerdict: (label: string) => `Live model: ${label}`,
     openDisease: 'Open in disease',
     openHealth: 'Open in Dataset health',
     linkFor: (link: string, disease: string) => `${link}: ${disease}`,
     photoOf: (disease: string) => `Photo of ${disease}`,
-    coverageHelp: 'Raising the confidence threshold leaves more photos unanswered and makes the answers more accurate; the dot is the app\'s threshold.',
+    coverageHelp:
+      "Raising the confidence threshold leaves more photos unanswered and makes the answers more accurate; the dot is the app's threshold.",
     coverageX: 'Photos answered (coverage)',
     coverageY: 'Accuracy of the answers',
-    coverageDesc: (threshold: number, coverage: number, accuracy: number | null) => `At the app's threshold of ${threshold.toFixed(2)} the model answers ${percent(coverage)} of the photos, ${accuracy === null ? 'none of them' : `${percent(accuracy)} of them rightly`}.`,
+    coverageDesc: (threshold: number, coverage: number, accuracy: number | null) =>
+      `At the app's threshold of ${threshold.toFixed(2)} the model answers ${percent(coverage)} of the ` +
+      `photos, ${accuracy === null ? 'none of them' : `${percent(accuracy)} of them rightly`}.`,
     thresholdMark: (threshold: number) => `Threshold ${threshold.toFixed(2)}`,
     threshold: 'Threshold',
     showNumbers: 'Show the numbers',

@@ -82,7 +82,9 @@ export const MODELS_PATHS = {
 export const MODEL_TEXTS = {
   title: 'Scanner models',
   nav: 'Scanner models',
-  intro: 'The models the farmer app runs on the phone: upload one, check it on the held-out photos, then publish it to a pilot share of installs or to everyone. Rolling back is one click.',
+  intro:
+    'The models the farmer app runs on the phone: upload one, check it on the held-out photos, then ' +
+    'publish it to a pilot share of installs or to everyone. Rolling back is one click.',
   stage: { disease: 'Disease classifier', plant: 'Plant check' } satisfies Record<ModelStage, string>,
   channel: { live: 'Live', pilot: 'Pilot' } satisfies Record<ModelChannel, string>,
   scaling: {
@@ -92,23 +94,35 @@ export const MODEL_TEXTS = {
     'mean-std': 'Mean and standard deviation per channel ((value ÷ 255 − mean) ÷ std)',
   } satisfies Record<PixelScaling, string>,
   resize: {
-    stretch: 'Stretch to the input size (as Android\'s createScaledBitmap)',
-    'center-crop': 'Crop the centre to the input\'s shape, then resize',
+    stretch: "Stretch to the input size (as Android's createScaledBitmap)",
+    'center-crop': "Crop the centre to the input's shape, then resize",
     letterbox: 'Fit inside and pad with black',
   } satisfies Record<ResizeMethod, string>,
   verdict: { 'rice-plant': 'Rice plant', 'not-rice-plant': 'Not a rice plant' } satisfies Record<PlantVerdict, string>,
-  split: { test: 'Test split of the training set', validation: 'Validation split', train: 'Training split', all: 'Every photo' } satisfies Record<EvaluationSplit, string>,
-  state: { queued: 'Waiting', running: 'Running', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' } satisfies Record<EvaluationState, string>,
+  split: {
+    test: 'Test split of the training set',
+    validation: 'Validation split',
+    train: 'Training split',
+    all: 'Every photo',
+  } satisfies Record<EvaluationSplit, string>,
+  state: { queued: 'Waiting', running: 'Running', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' } satisfies Record<
+    EvaluationState,
+    string
+  >,
   upload: 'Upload model',
   check: 'Check file',
   noFile: 'Choose a .tflite model file.',
   tooLarge: `The model file is larger than ${MODEL_LIMITS.maxBytes / 1024 / 1024} MB.`,
   labelsTooLarge: `The labels file is larger than ${MODEL_LIMITS.maxLabelsBytes / 1024} KB.`,
   noLabels: 'This model carries no labels of its own: add its labels file (one label a line, in output order).',
-  labelCount: (labels: number, outputs: number) => `The model gives ${outputs} scores but ${labels === 1 ? 'one label is' : `${labels} labels are`} given: they must match one for one, in output order.`,
+  labelCount: (labels: number, outputs: number) =>
+    `The model gives ${outputs} scores but ${labels === 1 ? 'one label is' : `${labels} labels are`} given: they must match one for one, in output order.`,
   duplicateLabel: (label: string) => `The label "${label}" is given twice.`,
-  unmapped: (labels: string[]) => `${labels.length === 1 ? 'This label has' : 'These labels have'} no record: ${labels.map((l) => `"${l}"`).join(', ')}. Choose the disease or training class each one means.`,
-  unknownRecord: (labels: string[]) => `${labels.length === 1 ? 'This label is' : 'These labels are'} mapped to a record that is not live: ${labels.map((l) => `"${l}"`).join(', ')}.`,
+  unmapped: (labels: string[]) =>
+    `${labels.length === 1 ? 'This label has' : 'These labels have'} no record: ` +
+    `${labels.map((l) => `"${l}"`).join(', ')}. Choose the disease or training class each one means.`,
+  unknownRecord: (labels: string[]) =>
+    `${labels.length === 1 ? 'This label is' : 'These labels are'} mapped to a record that is not live: ${labels.map((l) => `"${l}"`).join(', ')}.`,
   recordTwice: (name: string) => `Two labels are mapped to "${name}": each record may have one label.`,
   meanStdNeeded: 'Mean and standard deviation need three values each (red, green, blue); every standard deviation above 0.',
   metaInvalid: 'The model\'s settings could not be read: send them as the "meta" field (JSON) before the file.',
@@ -121,16 +135,20 @@ export const MODEL_TEXTS = {
   evaluationFailed: {
     modelGone: 'The model is gone.',
     load: (reason: string) => `The model could not be loaded: ${reason}`,
-    skipped: (skipped: number, total: number) => `${skipped} of ${total} photos could not be read or scored, so the numbers would not be the model's: run it again.`,
+    skipped: (skipped: number, total: number) =>
+      `${skipped} of ${total} photos could not be read or scored, so the numbers would not be the model's: run it again.`,
     someSkipped: (skipped: number) => `${skipped} photo(s) could not be read and were left out.`,
   },
   notLoadable: (reason: string) => `The TensorFlow Lite runtime could not load this model: ${reason}`,
   quantisedOutput: 'This model gives its scores as 8-bit integers (a quantised output); upload one whose output is float32.',
-  contractLocked: 'This model is published: its pixel contract is what phones use and what it was evaluated with. Upload it again to change it.',
+  contractLocked:
+    'This model is published: its pixel contract is what phones use and what it was evaluated with. Upload it again to change it.',
   labelTooLong: `A label may have at most ${MODEL_LIMITS.maxLabelLength} characters.`,
   labelsEncoding: 'The labels file must be plain text (UTF-8 or UTF-16), one label a line.',
-  labelControls: (codes: string) => `A label holds hidden control characters (${codes}); labels reach the farmer app, so remove them and upload again.`,
-  evaluationOnlyDisease: 'Only disease classifiers are evaluated on the training photos (a plant check has no "not a rice plant" photos here).',
+  labelControls: (codes: string) =>
+    `A label holds hidden control characters (${codes}); labels reach the farmer app, so remove them and upload again.`,
+  evaluationOnlyDisease:
+    'Only disease classifiers are evaluated on the training photos (a plant check has no "not a rice plant" photos here).',
   publish: 'Publish',
   rollback: 'Roll back',
   rollbackNone: 'There is no earlier live model to roll back to.',
@@ -140,7 +158,8 @@ export const MODEL_TEXTS = {
   reasonNeeded: `Write the reason for publishing anyway (at least ${MODEL_LIMITS.minReasonLength} characters).`,
   refused: {
     unmappedLabels: (labels: string[]) => `Labels without a live record: ${labels.map((l) => `"${l}"`).join(', ')}.`,
-    noEvaluation: 'This model has no finished evaluation on the current training set (photos were added or removed since, or it was never evaluated).',
+    noEvaluation:
+      'This model has no finished evaluation on the current training set (photos were added or removed since, or it was never evaluated).',
     plantNotEvaluated: 'A plant check is not evaluated here (the training set has no "not a rice plant" photos): say how it was checked.',
   },
   alreadyLive: 'This model is live already.',
@@ -165,7 +184,8 @@ export const MODEL_TEXTS = {
     uploaded: (version: string) => `Uploaded scanner model ${version}`,
     mapped: (version: string) => `Changed the label mapping of scanner model ${version}`,
     settings: (version: string) => `Changed the settings of scanner model ${version}`,
-    published: (version: string, channel: ModelChannel) => `Published scanner model ${version} to ${channel === 'live' ? 'everyone (live)' : 'the pilot'}`,
+    published: (version: string, channel: ModelChannel) =>
+      `Published scanner model ${version} to ${channel === 'live' ? 'everyone (live)' : 'the pilot'}`,
     override: (version: string) => `Published scanner model ${version} despite failed checks`,
     rolledBack: (from: string, to: string) => `Rolled the live scanner model back from ${from} to ${to}`,
     pilotEnded: (version: string) => `Ended the pilot of scanner model ${version}`,

@@ -20,7 +20,8 @@ export const PASSWORD_RULES_MESSAGE = 'Password does not meet all requirements';
 
 /** bcrypt reads only the first 72 bytes: a longer password would silently lose its end. */
 export const PASSWORD_MAX_BYTES = 72;
-export const PASSWORD_TOO_LONG_MESSAGE = 'Password is too long: use at most 72 bytes (72 plain letters and digits, fewer with accented letters or emoji).';
+export const PASSWORD_TOO_LONG_MESSAGE =
+  'Password is too long: use at most 72 bytes (72 plain letters and digits, fewer with accented letters or emoji).';
 
 /** A complete bcrypt hash ('$2a$10$' + 53 characters). */
 const BCRYPT_HASH = /^\$2[abxy]\$\d{2}\$[./A-Za-z0-9]{53}$/;

@@ -99,7 +99,8 @@ export const RECOVERY = {
   genericError: 'Something went wrong',
   success: 'Password reset successfully!',
   // ours
-  paused: (minutes: number) => `Too many wrong answers. Security question recovery for this account is paused for ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  paused: (minutes: number) =>
+    `Too many wrong answers. Security question recovery for this account is paused for ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
   expired: 'Your recovery has expired. Please start again.',
   // The email link page (ours)

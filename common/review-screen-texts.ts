@@ -6,8 +6,16 @@ import { REVIEW_LIMITS } from './review.js';
  * (common/review.ts).
  */
 export const REVIEW_SCREEN = {
-  subtitle: 'Changes to the farmer app\'s content that wait for a second person before the app sees them.',
-  columns: { collection: 'Collection', record: 'Record', action: 'Change', author: 'Sent by', submitted: 'Sent', state: 'State', scheduled: 'Publishes at' },
+  subtitle: "Changes to the farmer app's content that wait for a second person before the app sees them.",
+  columns: {
+    collection: 'Collection',
+    record: 'Record',
+    action: 'Change',
+    author: 'Sent by',
+    submitted: 'Sent',
+    state: 'State',
+    scheduled: 'Publishes at',
+  },
   stateFilter: 'Show',
   collectionFilter: 'Collection',
   allCollections: 'All collections',
@@ -22,13 +30,15 @@ export const REVIEW_SCREEN = {
   reviewed: (name: string, when: string) => `Reviewed by ${name}, ${when}`,
   publishedBy: (name: string, when: string) => `Published by ${name}, ${when}`,
   scheduledFor: (when: string) => `Publishes at ${when} (Manila time)`,
-  importCounts: (parts: Array<[label: string, count: number]>) => parts.map(([label, n]) => `${label}: ${n.toLocaleString('en-US')}`).join(' · '),
-  commentLabel: 'Reviewer\'s comment',
+  importCounts: (parts: Array<[label: string, count: number]>) =>
+    parts.map(([label, n]) => `${label}: ${n.toLocaleString('en-US')}`).join(' · '),
+  commentLabel: "Reviewer's comment",
   breakGlassLabel: 'Published without review. Reason:',
   publishErrorLabel: 'Why it could not publish',
   comparisonTitle: 'What the change does',
   comparisonTable: 'Published and proposed values',
-  photoCounts: (published: number, proposed: number) => `Photos: ${published.toLocaleString('en-US')} published, ${proposed.toLocaleString('en-US')} proposed.`,
+  photoCounts: (published: number, proposed: number) =>
+    `Photos: ${published.toLocaleString('en-US')} published, ${proposed.toLocaleString('en-US')} proposed.`,
   importTitle: 'Rows of the import',
   importColumns: { row: 'Row', name: 'Name', status: 'Result', changed: 'Changed fields' },
   translationsTitle: 'Translations of the file',
@@ -46,12 +56,17 @@ export const REVIEW_SCREEN = {
   confirmBreakGlass: 'Publish now without review',
   confirmWithdraw: 'Withdraw the change',
   withdrawText: 'The change is taken back. The farmer app keeps the published version.',
-  breakGlassHelp: `Only for an urgent fix: the change reaches the farmer app now, without a second person's review. Your reason (at least ${REVIEW_LIMITS.minReasonLength} characters) is kept with the change and in History.`,
+  breakGlassHelp:
+    `Only for an urgent fix: the change reaches the farmer app now, without a second person's review. ` +
+    `Your reason (at least ${REVIEW_LIMITS.minReasonLength} characters) is kept with the change and in ` +
+    `History.`,
   dangerZone: 'Urgent fix',
   scheduleHelp: 'The change is approved now and reaches the farmer app at this time.',
   cancel: 'Cancel',
   working: 'Working...',
-  rebaseHelp: 'The published record changed after this change was made. Rebase it: it keeps what it proposes, is compared with the record as published now, and waits for review again.',
+  rebaseHelp:
+    'The published record changed after this change was made. Rebase it: it keeps what it proposes, is ' +
+    'compared with the record as published now, and waits for review again.',
   done: {
     approve: 'Approved and published.',
     schedule: 'Approved. It publishes at the time you chose.',
@@ -63,7 +78,7 @@ export const REVIEW_SCREEN = {
   },
   breakGlassNote: (name: string, when: string, reason: string) => `Published without review by ${name}, ${when}. Reason: ${reason}`,
   settingsTitle: 'Review before publishing',
-  settingsIntro: 'Per collection: whether a save reaches the farmer app at once or waits for a second person\'s approval.',
+  settingsIntro: "Per collection: whether a save reaches the farmer app at once or waits for a second person's approval.",
   settingChanged: (name: string, when: string) => `Last changed by ${name}, ${when}`,
   /** How long the "sent for review" notice stays (it is read, not glanced at). */
   toastMs: 6000,
@@ -103,5 +118,6 @@ export const APP_PREVIEW = {
   /** The console's words around the phones. */
   phone: (side: string) => `${side}: the farmer app's screen`,
   changed: 'Changed',
-  photoStrip: (shown: number, total: number) => (shown < total ? `${shown} of ${total} photos` : `${total} ${total === 1 ? 'photo' : 'photos'}`),
+  photoStrip: (shown: number, total: number) =>
+    shown < total ? `${shown} of ${total} photos` : `${total} ${total === 1 ? 'photo' : 'photos'}`,
 } as const;

@@ -15,7 +15,19 @@ export type ReviewCollection = VersionCollection;
  * translate is a record's translations in one language; translate_file is a translators' file's
  * changes to one collection.
  */
-export const REVIEW_ACTIONS = ['create', 'update', 'delete', 'restore', 'version_restore', 'import', 'save', 'translate', 'translate_file', 'remove_photo', 'put_back_photo'] as const;
+export const REVIEW_ACTIONS = [
+  'create',
+  'update',
+  'delete',
+  'restore',
+  'version_restore',
+  'import',
+  'save',
+  'translate',
+  'translate_file',
+  'remove_photo',
+  'put_back_photo',
+] as const;
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
 /** Changes of many records from a file: reviewed by their rows, with no single record to compare or preview. */
@@ -58,13 +70,35 @@ export const REVIEW_TEXTS = {
   sentForReview: 'Your change was sent for review. The farmer app keeps the published version until it is approved.',
   newWaiting: (n: number) => `${n} new ${n === 1 ? 'entry is' : 'entries are'} waiting for review.`,
   actions: {
-    create: 'Add', update: 'Edit', delete: 'Delete', restore: 'Restore from trash', version_restore: 'Restore a version', import: 'Spreadsheet import', save: 'Option lists', translate: 'Translation', translate_file: 'Translators\' file',
-    remove_photo: 'Take a photo out (Dataset health)', put_back_photo: 'Put a photo back (Dataset health)',
+    create: 'Add',
+    update: 'Edit',
+    delete: 'Delete',
+    restore: 'Restore from trash',
+    version_restore: 'Restore a version',
+    import: 'Spreadsheet import',
+    save: 'Option lists',
+    translate: 'Translation',
+    translate_file: "Translators' file",
+    remove_photo: 'Take a photo out (Dataset health)',
+    put_back_photo: 'Put a photo back (Dataset health)',
   } satisfies Record<ReviewAction, string>,
   states: {
-    pending: 'Waiting for review', approved: 'Approved', rejected: 'Changes requested', published: 'Published', withdrawn: 'Withdrawn', failed: 'Could not publish',
+    pending: 'Waiting for review',
+    approved: 'Approved',
+    rejected: 'Changes requested',
+    published: 'Published',
+    withdrawn: 'Withdrawn',
+    failed: 'Could not publish',
   } satisfies Record<ReviewState, string>,
-  filters: { open: 'Open', pending: 'Waiting for review', approved: 'Approved and scheduled', rejected: 'Changes requested', published: 'Published', all: 'All', mine: 'Only my changes' },
+  filters: {
+    open: 'Open',
+    pending: 'Waiting for review',
+    approved: 'Approved and scheduled',
+    rejected: 'Changes requested',
+    published: 'Published',
+    all: 'All',
+    mine: 'Only my changes',
+  },
   approve: 'Approve and publish',
   approveSchedule: 'Approve and publish at…',
   reject: 'Request changes',
@@ -87,11 +121,13 @@ export const REVIEW_TEXTS = {
     commentTooLong: `The comment may have at most ${REVIEW_LIMITS.maxCommentLength} characters.`,
     reasonRequired: `Write why this change cannot wait for review (at least ${REVIEW_LIMITS.minReasonLength} characters).`,
     reasonTooLong: `The reason may have at most ${REVIEW_LIMITS.maxReasonLength} characters.`,
-    notAuthor: 'Only the change\'s author can do this.',
+    notAuthor: "Only the change's author can do this.",
     wrongState: (state: string) => `This change is ${state.toLowerCase()}: it cannot be changed that way now.`,
     moved: 'Someone changed this change since you opened it. Reload it and try again.',
-    heldByOther: (name: string) => `This record already has an open change, by ${name}. It must be published or withdrawn before another change is sent.`,
-    baseMoved: 'The published record changed since this change was made. Rebase the change on the published version, check it, and publish again.',
+    heldByOther: (name: string) =>
+      `This record already has an open change, by ${name}. It must be published or withdrawn before another change is sent.`,
+    baseMoved:
+      'The published record changed since this change was made. Rebase the change on the published version, check it, and publish again.',
     scheduleInPast: 'Choose a time in the future.',
     scheduleTooFar: `Choose a time within ${REVIEW_LIMITS.maxScheduleDays} days.`,
     notFound: 'This change does not exist.',

@@ -5,13 +5,34 @@
 
 /** Tarlac's municipalities and its city, as the dashboard lists them (alphabetical). */
 export const TARLAC_MUNICIPALITIES = [
-  'Anao', 'Bamban', 'Camiling', 'Capas', 'Concepcion', 'Gerona', 'La Paz', 'Mayantoc', 'Moncada',
-  'Paniqui', 'Pura', 'Ramos', 'San Clemente', 'San Jose', 'San Manuel', 'Santa Ignacia', 'Tarlac City', 'Victoria',
+  'Anao',
+  'Bamban',
+  'Camiling',
+  'Capas',
+  'Concepcion',
+  'Gerona',
+  'La Paz',
+  'Mayantoc',
+  'Moncada',
+  'Paniqui',
+  'Pura',
+  'Ramos',
+  'San Clemente',
+  'San Jose',
+  'San Manuel',
+  'Santa Ignacia',
+  'Tarlac City',
+  'Victoria',
 ] as const;
 
 /** The municipality as the dashboard spells it, from what a phone sends ('tarlac', 'STA. IGNACIA'…), or null. */
 export function canonicalMunicipality(value: string): string | null {
-  const key = value.trim().toLowerCase().replace(/\s+/g, ' ').replace(/^sta\.? /, 'santa ').replace(/, ?tarlac$/, '');
+  const key = value
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/^sta\.? /, 'santa ')
+    .replace(/, ?tarlac$/, '');
   for (const m of TARLAC_MUNICIPALITIES) {
     const name = m.toLowerCase();
     if (key === name || (name === 'tarlac city' && (key === 'tarlac' || key === 'city of tarlac'))) return m;

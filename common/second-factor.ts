@@ -70,7 +70,8 @@ export const SECOND_FACTOR = {
   continue: 'Continue',
   // Accounts screen
   reset: 'Reset two-step sign-in',
-  resetConfirm: (name: string) => `Reset two-step sign-in of ${name}? They sign in with their password only (or set it up again if it is required) and their recovery codes stop working.`,
+  resetConfirm: (name: string) =>
+    `Reset two-step sign-in of ${name}? They sign in with their password only (or set it up again if it is required) and their recovery codes stop working.`,
   resetDone: 'Two-step sign-in was reset.',
   badge: '2-step',
   // Errors

@@ -32,8 +32,21 @@ export type ImportStatus = (typeof IMPORT_STATUSES)[number];
  * written "Dry; Wet"; Recommended in Tarlac as Yes or No.
  */
 export const VARIETY_COLUMNS: readonly VarietyField[] = [
-  'varietyName', 'releaseName', 'yearRelease', 'breedingCode', 'breederOrigin', 'maturityDays', 'averageYield',
-  'maxYield', 'plantHeight', 'tillers', 'location', 'season', 'plantingMethod', 'environment', 'recommendedInTarlac',
+  'varietyName',
+  'releaseName',
+  'yearRelease',
+  'breedingCode',
+  'breederOrigin',
+  'maturityDays',
+  'averageYield',
+  'maxYield',
+  'plantHeight',
+  'tillers',
+  'location',
+  'season',
+  'plantingMethod',
+  'environment',
+  'recommendedInTarlac',
 ];
 export const LIST_FIELDS: readonly VarietyField[] = ['season', 'environment'];
 export const LIST_SEPARATOR = '; ';
@@ -43,7 +56,10 @@ export const VARIETY_READ_ONLY_COLUMNS = { createdAt: VARIETIES.view.createdAt, 
 
 /** A header as matched: lower case, letters and digits only ("Variety name", "varietyName", "VARIETY_NAME"). */
 export function headerKey(header: string): string {
-  return header.normalize('NFKC').toLowerCase().replace(/[^a-z0-9]/g, '');
+  return header
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 }
 
 /**
@@ -74,7 +90,9 @@ export function isReadOnlyHeader(header: string): boolean {
 export const IMPORT_TEXTS = {
   open: 'Import',
   title: 'Import varieties',
-  intro: 'Add and update rice varieties from a spreadsheet (.csv or .xlsx, the first sheet). Rows are matched to existing varieties by variety name. Nothing is saved until you choose Import.',
+  intro:
+    'Add and update rice varieties from a spreadsheet (.csv or .xlsx, the first sheet). Rows are matched ' +
+    'to existing varieties by variety name. Nothing is saved until you choose Import.',
   chooseFile: 'Choose a file',
   reading: (name: string) => `Checking ${name}…`,
   uploading: (percent: number) => `Uploading… ${percent}%`,
@@ -101,8 +119,10 @@ export const IMPORT_TEXTS = {
   importButton: (n: number) => `Import ${n.toLocaleString('en-US')} ${n === 1 ? 'row' : 'rows'}`,
   nothingToImport: 'Every row is unchanged or has an error: there is nothing to import.',
   importing: 'Importing…',
-  done: (created: number, updated: number) => `Imported: ${created.toLocaleString('en-US')} added, ${updated.toLocaleString('en-US')} updated.`,
-  doneDetail: (unchanged: number, skipped: number) => `${unchanged.toLocaleString('en-US')} unchanged, ${skipped.toLocaleString('en-US')} left out with errors.`,
+  done: (created: number, updated: number) =>
+    `Imported: ${created.toLocaleString('en-US')} added, ${updated.toLocaleString('en-US')} updated.`,
+  doneDetail: (unchanged: number, skipped: number) =>
+    `${unchanged.toLocaleString('en-US')} unchanged, ${skipped.toLocaleString('en-US')} left out with errors.`,
   chooseAnother: 'Choose another file',
   close: 'Close',
   cancel: 'Cancel',
@@ -112,7 +132,8 @@ export const IMPORT_TEXTS = {
     notInList: (value: string, label: string, choices: readonly string[]) =>
       `"${value}" is not in the ${label} list${choices.length <= 12 ? ` (${choices.join(', ')})` : ''}. A super admin can add it in File Maintenance.`,
     yesNo: 'Enter Yes or No.',
-    duplicateInFile: (rows: number[]) => `The file names this variety on rows ${rows.length <= 6 ? rows.join(', ') : `${rows.slice(0, 5).join(', ')} and ${(rows.length - 5).toLocaleString('en-US')} more`}: keep one of them.`,
+    duplicateInFile: (rows: number[]) =>
+      `The file names this variety on rows ${rows.length <= 6 ? rows.join(', ') : `${rows.slice(0, 5).join(', ')} and ${(rows.length - 5).toLocaleString('en-US')} more`}: keep one of them.`,
     ambiguous: (n: number) => `${n} varieties have this name: edit them on the Rice Varieties screen.`,
   },
   /** Whole-file refusals: nothing is read further and nothing changes. */
@@ -120,14 +141,18 @@ export const IMPORT_TEXTS = {
     missing: 'Choose a .csv or .xlsx file to import.',
     tooLarge: `The file is larger than ${SPREADSHEET_LIMITS.maxBytes / 1024 / 1024} MB. Split it into smaller files.`,
     notSpreadsheet: 'This file is not a spreadsheet the console can read. Save it as .csv (comma separated) or .xlsx and try again.',
-    unpackTooLarge: 'This XLSX file unpacks to far more data than an import takes, so it was not read. Save the sheet again as .xlsx or .csv.',
+    unpackTooLarge:
+      'This XLSX file unpacks to far more data than an import takes, so it was not read. Save the sheet again as .xlsx or .csv.',
     empty: 'The file has no rows below its header line.',
     noHeader: 'The first row of the file should name its columns (for example Variety name, Release name, …).',
-    noFields: 'No column of the file names a variety field (Variety name, Release name, …). Check that the first row holds the column names.',
+    noFields:
+      'No column of the file names a variety field (Variety name, Release name, …). Check that the first row holds the column names.',
     tooManyColumns: `The file's first row names more than ${SPREADSHEET_LIMITS.maxColumns} columns. Keep only the columns of the list, and try again.`,
     tooManyRows: `The file has more than ${SPREADSHEET_LIMITS.maxRows.toLocaleString('en-US')} rows. Split it into smaller files.`,
     badMapping: 'The column choices do not fit this file. Choose the file again.',
-    hasErrors: (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'row has' : 'rows have'} errors, so nothing was imported. Fix them in the spreadsheet, or choose to leave them out.`,
+    hasErrors: (n: number) =>
+      `${n.toLocaleString('en-US')} ${n === 1 ? 'row has' : 'rows have'} errors, so nothing was imported. ` +
+      `Fix them in the spreadsheet, or choose to leave them out.`,
   },
 } as const;
 

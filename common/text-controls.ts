@@ -22,5 +22,6 @@ export function visibleControls(text: string): string {
 }
 
 export const CONTROL_TEXTS = {
-  refused: (codes: string) => `Remove the hidden control characters (${codes}) from this text: they can change how it reads in the farmer app.`,
+  refused: (codes: string) =>
+    `Remove the hidden control characters (${codes}) from this text: they can change how it reads in the farmer app.`,
 } as const;

@@ -38,9 +38,12 @@ export const LOGIN = {
   ok: 'OK',
   tooManyAttempts: 'Too many login attempts. Please wait a moment and try again.',
   /** Shown to whoever signs in to an account locked by repeated wrong passwords. */
-  locked: (minutes: number) => `Too many attempts. This account is locked for ${minutes} minute${minutes === 1 ? '' : 's'}; try again then.`,
+  locked: (minutes: number) =>
+    `Too many attempts. This account is locked for ${minutes} minute${minutes === 1 ? '' : 's'}; try again then.`,
   /** Ours: what the owner of a locked account can do at once, from anywhere. */
-  lockedHelp: 'If this is your account, sign in now with your password and a code from your authenticator app, or open the unlock link in the email we sent you, or use Forgot password to set a new one.',
+  lockedHelp:
+    'If this is your account, sign in now with your password and a code from your authenticator app, or ' +
+    'open the unlock link in the email we sent you, or use Forgot password to set a new one.',
   unlockLinkHelp: 'Sign in with your password to end the lock on your account. This link works once, within an hour of the email.',
   unlockCodeLabel: 'Code from your authenticator app',
   invalidUnlock: 'The password, the code or the unlock link is not right. An unlock link works once, within an hour.',
@@ -90,7 +93,8 @@ export const DASHBOARD = {
     week: 'Week of',
     showNumbers: 'Show the numbers',
     loadFailed: 'The weekly content chart could not be loaded.',
-    chartLabel: (added: number, changed: number) => `Bar chart: ${added} added and ${changed} changed in the last 12 weeks. The numbers per week are in the table below.`,
+    chartLabel: (added: number, changed: number) =>
+      `Bar chart: ${added} added and ${changed} changed in the last 12 weeks. The numbers per week are in the table below.`,
   },
 } as const;
 
@@ -115,7 +119,7 @@ export const ERRORS = {
   databaseDown: 'The database is not answering. Your change was not saved; try again in a minute.',
   /** Ours, in the tone of the database's. */
   storageDown: 'Photo storage is not answering. Your change was not saved; try again in a minute.',
-  diskFull: 'The server\'s disk is full. Your change was not saved; tell your system administrator.',
+  diskFull: "The server's disk is full. Your change was not saved; tell your system administrator.",
   conflict: 'This record was changed by someone else since you opened it.',
   rateLimited: 'Too many requests. Please wait a moment and try again.',
   noUserId: 'No user id',
@@ -127,8 +131,12 @@ export const ERRORS = {
 /** An uploaded file's reader (server/platform/parsing): refusals that name the file, not its content. */
 export const FILE_READ_TEXTS = {
   busy: 'The server is reading other files just now. Try again in a few seconds.',
-  tooSlow: (ms: number) => `This file takes too long to read (over ${Math.round(ms / 1000)} seconds), so it was not read. Check that it is the file you meant, or split it into smaller files.`,
-  tooMuchMemory: 'This file needs more memory to read than the server gives one file, so it was not read. Check that it is the file you meant, or split it into smaller files.',
+  tooSlow: (ms: number) =>
+    `This file takes too long to read (over ${Math.round(ms / 1000)} seconds), so it was not read. Check ` +
+    `that it is the file you meant, or split it into smaller files.`,
+  tooMuchMemory:
+    'This file needs more memory to read than the server gives one file, so it was not read. Check that ' +
+    'it is the file you meant, or split it into smaller files.',
   stopped: 'The reader stopped on this file, so it was not read. Check that it is the file you meant, and save it again.',
   unreadable: 'This file could not be read. Check that it is the file you meant, and save it again.',
 } as const;

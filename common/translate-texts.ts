@@ -20,7 +20,8 @@ export const TRANSLATE_TEXTS = {
   saved: (language: string) => `Translations into ${language} saved.`,
   confirmed: (label: string) => `${label}: marked as still correct.`,
   unsaved: (n: number) => `${count(n, 'unsaved change', 'unsaved changes')}`,
-  conflict: 'Someone saved this record since you opened it. The newest version is shown and what you typed is kept: check it and save again.',
+  conflict:
+    'Someone saved this record since you opened it. The newest version is shown and what you typed is kept: check it and save again.',
   englishChange: 'What changed in the English:',
   removed: 'removed',
   added: 'added',
@@ -67,13 +68,14 @@ export const TRANSLATE_TEXTS = {
   },
 
   files: {
-    title: 'Translators\' files',
+    title: "Translators' files",
     intro: 'Export a language for a translator (XLIFF 2.0 for translation tools, or a spreadsheet), then import the file they send back.',
     exportLabel: (language: string) => `Export ${language}`,
     formats: { xliff: 'XLIFF 2.0 (.xlf)', csv: 'CSV (.csv)', xlsx: 'Excel (.xlsx)' },
     import: 'Import',
     importLabel: (language: string) => `Import ${language} translations`,
-    importIntro: 'Choose the XLIFF, CSV or XLSX file the translator sent back. Every unit is checked first; nothing is saved until you choose Import.',
+    importIntro:
+      'Choose the XLIFF, CSV or XLSX file the translator sent back. Every unit is checked first; nothing is saved until you choose Import.',
     accept: '.xlf,.xliff,.xml,.csv,.xlsx,application/xliff+xml,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     counts: { changed: 'Changes', unchanged: 'Unchanged', error: 'Errors' },
     statuses: { new: 'New', updated: 'Updated', removed: 'Removed', unchanged: 'Unchanged', error: 'Error' },
@@ -83,18 +85,21 @@ export const TRANSLATE_TEXTS = {
     skipErrors: (n: number) => `Import the others and leave out the ${count(n, 'unit', 'units')} with errors`,
     importButton: (n: number) => `Import ${count(n, 'change', 'changes')}`,
     nothing: 'No unit of this file changes a translation.',
-    forReview: (labels: string) => `Changes to ${labels} need review: they will wait as pending changes until another account approves them. The farmer app keeps the published translations until then.`,
+    forReview: (labels: string) =>
+      `Changes to ${labels} need review: they will wait as pending changes until another account approves ` +
+      `them. The farmer app keeps the published translations until then.`,
     sentForReview: (label: string, n: number) => `${label}: ${count(n, 'translation', 'translations')} sent for review.`,
     openReview: 'Open the change',
     done: (changed: number) => `Imported: ${count(changed, 'translation changed', 'translations changed')}.`,
-    doneDetail: (unchanged: number, skipped: number) => `${unchanged.toLocaleString('en-US')} unchanged, ${skipped.toLocaleString('en-US')} left out with errors.`,
+    doneDetail: (unchanged: number, skipped: number) =>
+      `${unchanged.toLocaleString('en-US')} unchanged, ${skipped.toLocaleString('en-US')} left out with errors.`,
     shown: (shown: number, total: number) => `Showing ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} units`,
     showMore: 'Show more',
     all: 'All',
   },
 
   languages: {
-    hint: 'The farmers\' languages, and the option values in each',
+    hint: "The farmers' languages, and the option values in each",
     suggested: 'Suggested:',
     suggest: (name: string, code: string) => `Use ${name} (${code})`,
     adding: 'Adding…',
@@ -102,7 +107,7 @@ export const TRANSLATE_TEXTS = {
     inUse: (name: string, on: boolean) => `${name} is ${on ? 'now in use' : 'no longer in use; its translations are kept'}.`,
     empty: 'No language yet: add the first one below.',
     source: 'English is the source of every text and is not listed here.',
-    optionValues: 'Option values in the farmers\' languages',
+    optionValues: "Option values in the farmers' languages",
     optionValuesHint: 'The values of these lists reach the farmer app: translate them one by one.',
     translateList: (title: string) => `Translate ${title}`,
     close: 'Close',

@@ -23,10 +23,12 @@ export const TRASH = {
   tab: 'Trash',
   liveTab: 'Records',
   explanation:
-    'Deleted records wait here and can be restored exactly as they were. They cannot be deleted for good: the history and the disease scanner\u2019s training photos depend on them.',
+    'Deleted records wait here and can be restored exactly as they were. They cannot be deleted for ' +
+    'good: the history and the disease scanner\u2019s training photos depend on them.',
   /** Accounts come back without their old keys (a deleted account's password may have leaked). */
   accountsExplanation:
-    'A restored account comes back restricted, without its password, security question or two-step sign-in. Unrestrict it, then set a new password in its edit form.',
+    'A restored account comes back restricted, without its password, security question or two-step ' +
+    'sign-in. Unrestrict it, then set a new password in its edit form.',
   searchPlaceholder: 'Search deleted records',
   columns: { name: 'Name', details: 'Details', deletedBy: 'Deleted by', deletedAt: 'Deleted', actions: 'Actions' },
   restore: 'Restore',

@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, '.tmp', 'report');
 fs.mkdirSync(out, { recursive: true });
-execFileSync(process.execPath, [path.join(root, 'scripts', 'build-client.mjs'), '--force'], { stdio: 'inherit', env: { ...process.env, BUNDLE_REPORT: out } });
+execFileSync(process.execPath, [path.join(root, 'scripts', 'build-client.mjs'), '--force'], {
+  stdio: 'inherit',
+  env: { ...process.env, BUNDLE_REPORT: out },
+});
 
 const data = JSON.parse(fs.readFileSync(path.join(out, 'bundle-report.json'), 'utf8'));
 const top = Number(process.argv[2] ?? 8);
@@ -20,7 +23,10 @@ function group(id) {
     return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
   }
   const rel = path.relative(root, id).split(path.sep);
-  return rel.filter((p) => p !== '..').slice(0, 2).join('/');
+  return rel
+    .filter((p) => p !== '..')
+    .slice(0, 2)
+    .join('/');
 }
 const chunks = new Map();
 for (const [uid, part] of Object.entries(data.nodeParts)) {

@@ -39,7 +39,10 @@ try {
   // Install scripts are left out and the packages that have one (bcrypt, better-sqlite3: compiled
   // from source where their prebuilt binaries are out of reach) are copied from this checkout's
   // own install of the same lockfile, so they are not compiled a second time.
-  execFileSync(npm, ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
+  execFileSync(npm, ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
   for (const [where, entry] of Object.entries(lock.packages)) {
     if (!where || entry.dev || !entry.hasInstallScript || !fs.existsSync(path.join(dir, where))) continue;
@@ -62,8 +65,15 @@ try {
   server = spawn(npm, ['start', '--silent'], {
     cwd: dir,
     env: {
-      PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn',
-      INITIAL_ADMIN_USERNAME: 'production_check', INITIAL_ADMIN_PASSWORD: 'Production#1', INITIAL_ADMIN_FULLNAME: 'Production Check',
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      INITIAL_ADMIN_USERNAME: 'production_check',
+      INITIAL_ADMIN_PASSWORD: 'Production#1',
+      INITIAL_ADMIN_FULLNAME: 'Production Check',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -73,8 +83,13 @@ try {
   let healthy = false;
   for (const until = Date.now() + 60_000; Date.now() < until && server.exitCode === null;) {
     try {
-      if ((await fetch(`${base}/api/health`)).ok) { healthy = true; break; }
-    } catch { /* starting */ }
+      if ((await fetch(`${base}/api/health`)).ok) {
+        healthy = true;
+        break;
+      }
+    } catch {
+      /* starting */
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   if (!healthy) throw new Error(`npm start did not answer:\n${log.join('')}`);
@@ -85,17 +100,40 @@ try {
   if (page.status !== 200 || !html.includes('<div id="root">')) throw new Error(`the app page: ${page.status}`);
   const asset = /(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/.exec(html)?.[1];
   if (!asset || (await fetch(`${base}${asset}`)).status !== 200) throw new Error(`an asset of the app page did not load: ${asset}`);
-  const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: 'production_check', password: 'Production#1' }) });
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: 'production_check', password: 'Production#1' }),
+  });
   if (login.status !== 200) throw new Error(`sign-in answered ${login.status}`);
   step(`the app page, ${asset}, the API and a sign-in answered`);
 
   // The operations command runs from the bundle, beside the running server, as in the container.
   t = Date.now();
-  const cli = (...args) => execFileSync(process.execPath, ['build/server/cli.js', ...args], {
-    cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8',
+  const cli = (...args) =>
+    execFileSync(process.execPath, ['build/server/cli.js', ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    });
+  cli(
+    'create-admin',
+    '--username',
+    'production_ops',
+    '--password',
+    'Operations#1',
+    '--fullname',
+    'Production Operations',
+    '--email',
+    'ops@da.example',
+    '--role',
+    'ADMIN',
+  );
+  const opsLogin = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: 'production_ops', password: 'Operations#1' }),
   });
-  cli('create-admin', '--username', 'production_ops', '--password', 'Operations#1', '--fullname', 'Production Operations', '--email', 'ops@da.example', '--role', 'ADMIN');
-  const opsLogin = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: 'production_ops', password: 'Operations#1' }) });
   if (opsLogin.status !== 200) throw new Error(`the account made by 'cli.js create-admin' could not sign in (${opsLogin.status})`);
   const verified = cli('audit-verify');
   if (!/intact/i.test(verified)) throw new Error(`'cli.js audit-verify' did not report an intact chain:\n${verified}`);
@@ -103,7 +141,11 @@ try {
   step(`ok (${seconds(started)} s in all)`);
 } finally {
   if (server && server.exitCode === null) {
-    try { process.kill(-server.pid, 'SIGTERM'); } catch { /* gone */ }
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   fs.rmSync(dir, { recursive: true, force: true });

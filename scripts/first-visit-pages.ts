@@ -15,7 +15,11 @@ export function firstVisitPages(root: string): Plugin {
     generateBundle(_options, bundle) {
       const index = bundle['index.html'];
       if (!index || index.type !== 'asset') return this.error('index.html is not in the bundle');
-      const chunks = new Map(Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === 'chunk').map((c) => [c.fileName, c]));
+      const chunks = new Map(
+        Object.values(bundle)
+          .filter((c): c is Rolldown.OutputChunk => c.type === 'chunk')
+          .map((c) => [c.fileName, c]),
+      );
       const withImports = (files: string[]): Set<string> => {
         const seen = new Set<string>();
         const visit = (file: string) => {
@@ -40,7 +44,9 @@ export function firstVisitPages(root: string): Plugin {
           return found;
         });
         const files = [...withImports(roots)].filter((file) => !loaded.has(file));
-        const styles = files.flatMap((file) => [...(chunks.get(file)?.viteMetadata?.importedCss ?? [])]).filter((file) => !loaded.has(file));
+        const styles = files
+          .flatMap((file) => [...(chunks.get(file)?.viteMetadata?.importedCss ?? [])])
+          .filter((file) => !loaded.has(file));
         const tags = [
           ...styles.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
           ...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),

@@ -13,4 +13,6 @@ const model = await demoDiseaseClassifier(classes);
 const facts = await readTfliteModel(model);
 fs.writeFileSync(path.join(dir, 'demo-disease-classifier.tflite'), model);
 fs.writeFileSync(path.join(dir, 'demo-disease-classifier.labels.txt'), `${facts.metadataLabels!.join('\n')}\n`);
-console.log(`demo-data/scanner/demo-disease-classifier.tflite: ${model.length} bytes, ${facts.outputSize} classes (${facts.operatorCodes.join(', ')})`);
+console.log(
+  `demo-data/scanner/demo-disease-classifier.tflite: ${model.length} bytes, ${facts.outputSize} classes (${facts.operatorCodes.join(', ')})`,
+);

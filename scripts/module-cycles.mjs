@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const modulesDir = join(root, 'server', 'modules');
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
 
 function* files(dir) {
   for (const name of readdirSync(dir)) {
@@ -49,18 +50,31 @@ export function moduleGraph() {
 /** Strongly connected components of more than one module (Tarjan). */
 export function cycles(graph) {
   let index = 0;
-  const indices = new Map(), low = new Map(), stack = [], onStack = new Set(), found = [];
+  const indices = new Map(),
+    low = new Map(),
+    stack = [],
+    onStack = new Set(),
+    found = [];
   const visit = (v) => {
-    indices.set(v, index); low.set(v, index); index++;
-    stack.push(v); onStack.add(v);
+    indices.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
     for (const w of graph.get(v)?.keys() ?? []) {
-      if (!indices.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v), indices.get(w)));
+      if (!indices.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), indices.get(w)));
     }
     if (low.get(v) === indices.get(v)) {
       const component = [];
       let w;
-      do { w = stack.pop(); onStack.delete(w); component.push(w); } while (w !== v);
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
       if (component.length > 1) found.push(component.sort());
     }
   };
@@ -74,7 +88,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     for (const [from, edges] of [...graph].sort()) for (const to of [...edges.keys()].sort()) console.log(`${from} → ${to}`);
   }
   const twoWay = [];
-  for (const [from, edges] of graph) for (const to of edges.keys()) if (from < to && graph.get(to)?.has(from)) twoWay.push(`${from} ↔ ${to}`);
+  for (const [from, edges] of graph)
+    for (const to of edges.keys()) if (from < to && graph.get(to)?.has(from)) twoWay.push(`${from} ↔ ${to}`);
   const found = cycles(graph);
   if (found.length === 0) {
     console.log(`No import cycles between the ${new Set([...graph.keys()]).size} importing server modules.`);
@@ -84,7 +99,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const pair of twoWay) console.log(`  ${pair}`);
   for (const component of found) {
     console.log(`\n  cycle through ${component.join(', ')}:`);
-    for (const from of component) for (const [to, by] of graph.get(from) ?? []) if (component.includes(to)) console.log(`    ${from} → ${to}: ${[...new Set(by)].join(', ')}`);
+    for (const from of component)
+      for (const [to, by] of graph.get(from) ?? [])
+        if (component.includes(to)) console.log(`    ${from} → ${to}: ${[...new Set(by)].join(', ')}`);
   }
   process.exit(1);
 }

@@ -29,4 +29,3 @@ export async function precompress(dir) {
   }
   return { raw, br };
 }
-

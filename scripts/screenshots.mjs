@@ -6,7 +6,10 @@ import fs from 'node:fs';
 const [base = 'http://127.0.0.1:3000', username, password, out = '.tmp/screens'] = process.argv.slice(2);
 const paths = (process.env.SCREENS || '/dashboard').split(',');
 fs.mkdirSync(out, { recursive: true });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
 const page = await browser.newPage({ viewport: { width: Number(process.env.WIDTH || 1366), height: Number(process.env.HEIGHT || 860) } });
 await page.goto(`${base}/login`);
 await page.waitForTimeout(500);

@@ -25,7 +25,8 @@ if (pw) {
   skipped += pw.stats.skipped;
   const walk = (suite, file) => {
     for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests) for (const result of test.results) timings.push({ ms: result.duration, name: `tests/e2e/${file} › ${spec.title}` });
+      for (const test of spec.tests)
+        for (const result of test.results) timings.push({ ms: result.duration, name: `tests/e2e/${file} › ${spec.title}` });
     }
     for (const child of suite.suites ?? []) walk(child, file);
   };

@@ -49,14 +49,19 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel, serializers: logSerializers, ...(options.logStream ? { stream: options.logStream } : {}) },
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, serializers: logSerializers, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: LIMITS.jsonBodyLimitBytes,
     // A hop count trusts that many proxies in front of the server.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   if (config.trustProxy === true) {
-    app.log.warn('TRUST_PROXY=true trusts every X-Forwarded-For hop, including addresses the client wrote itself: '
-      + 'per-address limits can be dodged. Set TRUST_PROXY to the number of proxies in front (1 for one) or their addresses.');
+    app.log.warn(
+      'TRUST_PROXY=true trusts every X-Forwarded-For hop, including addresses the client wrote itself: ' +
+        'per-address limits can be dodged. Set TRUST_PROXY to the number of proxies in front (1 for one) or their addresses.',
+    );
   }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -67,12 +72,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await backfillFirstVersions({ db, collections: COLLECTION_ADAPTERS });
   const events: EventBus = config.databaseUrl
     ? new PostgresEventBus(
-      config.databaseUrl,
-      (err) => app.log.warn({ err }, 'live event bus: connection problem'),
-      config.eventChannel,
-      `palayan-events:${config.instanceId}`,
-      () => app.log.info('live event bus: listening again; open screens refresh once'),
-    )
+        config.databaseUrl,
+        (err) => app.log.warn({ err }, 'live event bus: connection problem'),
+        config.eventChannel,
+        `palayan-events:${config.instanceId}`,
+        () => app.log.info('live event bus: listening again; open screens refresh once'),
+      )
     : new MemoryEventBus();
   if (events instanceof PostgresEventBus) await events.whenReady();
 
@@ -153,8 +158,17 @@ function trustHops(hops: number) {
 }
 
 const DOCUMENT_ONLY_HEADERS = [
-  'etag', 'last-modified', 'content-security-policy', 'cross-origin-opener-policy', 'origin-agent-cluster', 'referrer-policy',
-  'x-dns-prefetch-control', 'x-download-options', 'x-frame-options', 'x-permitted-cross-domain-policies', 'x-xss-protection',
+  'etag',
+  'last-modified',
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
 ];
 
 /** Serves the built browser app; every non-API path falls back to index.html (client routing). */

@@ -14,13 +14,17 @@ export async function ensureInitialAdmin(ctx: AppContext, print: (line: string) 
   const username = given.username?.trim() || 'superadmin';
   const password = given.password || generatePassword();
   try {
-    await createAccount(ctx.db, {
-      username,
-      password,
-      email: given.email || null,
-      fullname: given.fullname?.trim() || 'Super Admin',
-      role: 'SYSTEM_ADMIN',
-    }, null);
+    await createAccount(
+      ctx.db,
+      {
+        username,
+        password,
+        email: given.email || null,
+        fullname: given.fullname?.trim() || 'Super Admin',
+        role: 'SYSTEM_ADMIN',
+      },
+      null,
+    );
   } catch (err) {
     // Another instance starting at the same moment created it first.
     if ((await accountsRecords.countAll(ctx.db)) > 0) return;

@@ -18,7 +18,11 @@ const VERBS = {
 
 function usage(): string {
   const width = Math.max(...Object.keys(VERBS).map((v) => v.length));
-  return ['Usage: node build/server/cli.js <verb> [options]', '', ...Object.entries(VERBS).map(([verb, what]) => `  ${verb.padEnd(width)}  ${what}`)].join('\n');
+  return [
+    'Usage: node build/server/cli.js <verb> [options]',
+    '',
+    ...Object.entries(VERBS).map(([verb, what]) => `  ${verb.padEnd(width)}  ${what}`),
+  ].join('\n');
 }
 
 const verb = process.argv[2];

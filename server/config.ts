@@ -132,7 +132,10 @@ function versionRetentionOf(value: string | undefined): number | undefined {
 }
 
 function rolesOf(value: string | undefined): Role[] {
-  const names = (value ?? '').split(',').map((r) => r.trim().toUpperCase().replace(/\s+/g, '_')).filter(Boolean);
+  const names = (value ?? '')
+    .split(',')
+    .map((r) => r.trim().toUpperCase().replace(/\s+/g, '_'))
+    .filter(Boolean);
   for (const name of names) {
     if (!(ROLES as readonly string[]).includes(name)) throw new Error(`REQUIRE_2FA_FOR lists roles (${ROLES.join(', ')}), got "${name}"`);
   }
@@ -205,7 +208,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl: publicUrlOf(env.PUBLIC_URL),
     clientDir: path.join(root, 'dist', 'client'),
     eventChannel: env.EVENT_CHANNEL || 'palayan_events',
-    publicCorsOrigins: (env.PUBLIC_CORS_ORIGINS || '').split(',').map((o) => o.trim()).filter(Boolean),
+    publicCorsOrigins: (env.PUBLIC_CORS_ORIGINS || '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     publicRateLimitPerMinute: int(env.PUBLIC_RATE_LIMIT_PER_MINUTE, 300),
     scanReportRetentionDays: int(env.SCAN_REPORT_RETENTION_DAYS, SCAN_REPORT_LIMITS.retentionDays),
     scanReportMaxAgeDays: int(env.SCAN_REPORT_MAX_AGE_DAYS, SCAN_REPORT_LIMITS.maxAgeDays),
@@ -245,6 +251,7 @@ function backupTargetOf(raw: string | undefined, photoBucket: string | undefined
   if (!target) return undefined;
   const bucket = /^s3:\/\/([^/]+)/.exec(target)?.[1];
   if (target.startsWith('s3://') && !bucket) throw new Error('BACKUP_TARGET: s3://bucket/prefix needs a bucket');
-  if (bucket && bucket === photoBucket) throw new Error('BACKUP_TARGET: use a bucket other than the photo bucket (S3_BUCKET), so one mistake cannot lose both');
+  if (bucket && bucket === photoBucket)
+    throw new Error('BACKUP_TARGET: use a bucket other than the photo bucket (S3_BUCKET), so one mistake cannot lose both');
   return target;
 }

@@ -7,10 +7,15 @@ const config = loadConfig();
 const { app, ctx } = await buildApp(config);
 await ensureInitialAdmin(ctx);
 await app.listen({ port: config.port, host: config.host });
-app.log.info(`PalaYan Admin ready on http://localhost:${config.port} (${describeDatabase(config)}) in ${Math.round(performance.now() - startedAt)} ms`);
+app.log.info(
+  `PalaYan Admin ready on http://localhost:${config.port} (${describeDatabase(config)}) in ${Math.round(performance.now() - startedAt)} ms`,
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    app.close().then(() => process.exit(0), () => process.exit(1));
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
 }

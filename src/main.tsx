@@ -13,14 +13,16 @@ import './index.css';
 // The first render as a transition: React yields to the browser every few milliseconds instead
 // of one long task, so a slow phone stays responsive while the first screen is built.
 const root = createRoot(document.getElementById('root')!);
-startTransition(() => root.render(
-  <StrictMode>
-    <SessionProvider>
-      <ToastProvider>
-        <Suspense fallback={<FullPageSpinner />}>
-          <RouterProvider router={router} />
-        </Suspense>
-      </ToastProvider>
-    </SessionProvider>
-  </StrictMode>,
-));
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <SessionProvider>
+        <ToastProvider>
+          <Suspense fallback={<FullPageSpinner />}>
+            <RouterProvider router={router} />
+          </Suspense>
+        </ToastProvider>
+      </SessionProvider>
+    </StrictMode>,
+  ),
+);

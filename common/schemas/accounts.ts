@@ -2,7 +2,14 @@ import { z } from './zod.js';
 import { accountIdentitySchema } from './auth.js';
 import { ACCOUNTS } from '../accounts.js';
 import { LIMITS } from '../limits.js';
-import { PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MESSAGE, looksLikePasswordHash, passwordMeetsRules, passwordTooLong } from '../password.js';
+import {
+  PASSWORD_IS_HASH_MESSAGE,
+  PASSWORD_RULES_MESSAGE,
+  PASSWORD_TOO_LONG_MESSAGE,
+  looksLikePasswordHash,
+  passwordMeetsRules,
+  passwordTooLong,
+} from '../password.js';
 import { ROLES } from '../permissions.js';
 
 const M = ACCOUNTS.messages;
@@ -10,14 +17,22 @@ const M = ACCOUNTS.messages;
 /** docs/PRODUCT.md section 5: an email must look like x@y.z. */
 export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const fullnameField = z.string({ error: M.fullnameRequired }).trim().min(1, M.fullnameRequired).max(LIMITS.maxShortTextLength, M.tooLong);
+export const fullnameField = z
+  .string({ error: M.fullnameRequired })
+  .trim()
+  .min(1, M.fullnameRequired)
+  .max(LIMITS.maxShortTextLength, M.tooLong);
 
-export const usernameField = z.string({ error: M.usernameMin }).trim()
+export const usernameField = z
+  .string({ error: M.usernameMin })
+  .trim()
   .min(LIMITS.usernameMinLength, M.usernameMin)
   .max(LIMITS.maxShortTextLength, M.tooLong)
   .regex(/^[^\s@]+$/, M.usernameChars);
 
-export const emailField = z.string({ error: M.emailInvalid }).trim()
+export const emailField = z
+  .string({ error: M.emailInvalid })
+  .trim()
   .max(LIMITS.maxShortTextLength, M.tooLong)
   .regex(EMAIL_SHAPE, M.emailInvalid);
 
@@ -25,13 +40,15 @@ export const emailField = z.string({ error: M.emailInvalid }).trim()
  * A new account's password: the checklist must pass and it must fit bcrypt's 72 bytes. It is
  * always hashed by the server; text shaped like a bcrypt hash is refused.
  */
-export const newPasswordField = z.string({ error: PASSWORD_RULES_MESSAGE })
+export const newPasswordField = z
+  .string({ error: PASSWORD_RULES_MESSAGE })
   .refine((p) => !looksLikePasswordHash(p), PASSWORD_IS_HASH_MESSAGE)
   .refine((p) => !passwordTooLong(p), PASSWORD_TOO_LONG_MESSAGE)
   .refine((p) => passwordMeetsRules(p), PASSWORD_RULES_MESSAGE);
 
 /** On edit an empty password keeps the stored one; anything else must pass the same rules. */
-export const changedPasswordField = z.string({ error: PASSWORD_RULES_MESSAGE })
+export const changedPasswordField = z
+  .string({ error: PASSWORD_RULES_MESSAGE })
   .refine((p) => !looksLikePasswordHash(p), PASSWORD_IS_HASH_MESSAGE)
   .refine((p) => !passwordTooLong(p), PASSWORD_TOO_LONG_MESSAGE)
   .refine((p) => p === '' || passwordMeetsRules(p), PASSWORD_RULES_MESSAGE);
@@ -83,7 +100,12 @@ export const confirmNameSchema = z.object({
 export const accountIdParams = z.object({ id: z.string().min(1).max(100) });
 
 export const accountListQuery = z.object({
-  q: z.string().max(LIMITS.maxShortTextLength).optional().default('').transform((s) => s.trim()),
+  q: z
+    .string()
+    .max(LIMITS.maxShortTextLength)
+    .optional()
+    .default('')
+    .transform((s) => s.trim()),
   page: z.coerce.number().int().min(1).max(1_000_000).optional().default(1),
 });
 export type AccountListQuery = z.infer<typeof accountListQuery>;

@@ -12,7 +12,8 @@ const optionalText = (max: number = LIMITS.maxTextLength) => z.string().trim().m
 
 /** Each type of field's rule (common/catalog-fields.ts says which type each field is). */
 const FIELD_RULES = {
-  name: (kind: CatalogKind) => z.string({ error: kind.texts.nameRequired }).trim().min(1, kind.texts.nameRequired).max(LIMITS.maxShortTextLength),
+  name: (kind: CatalogKind) =>
+    z.string({ error: kind.texts.nameRequired }).trim().min(1, kind.texts.nameRequired).max(LIMITS.maxShortTextLength),
   shortText: () => optionalText(LIMITS.maxShortTextLength),
   longText: () => optionalText(),
   /** Diseases only (ignored for pests): values of the managed Affected Parts list. */
@@ -22,7 +23,13 @@ const FIELD_RULES = {
 };
 
 /** What the API sends of each type of field. */
-const FIELD_VALUES = { name: z.string(), shortText: z.string(), longText: z.string(), parts: z.array(z.string()), trainingFlag: z.boolean() };
+const FIELD_VALUES = {
+  name: z.string(),
+  shortText: z.string(),
+  longText: z.string(),
+  parts: z.array(z.string()),
+  trainingFlag: z.boolean(),
+};
 
 type FieldType<K extends CatalogField> = (typeof CATALOG_FIELDS)[K]['type'];
 
@@ -43,7 +50,8 @@ const unique = (ids: string[]) => new Set(ids).size === ids.length;
 export function catalogCreateSchema(kind: CatalogKind) {
   return z.object({
     ...fieldsShape(kind),
-    imageIds: z.array(imageId, { error: kind.texts.minImages })
+    imageIds: z
+      .array(imageId, { error: kind.texts.minImages })
       .min(kind.minImagesOnCreate, kind.texts.minImages)
       .max(kind.maxImages, kind.texts.maxImages)
       .refine(unique, UPLOAD_TEXTS.duplicateImage),
@@ -130,14 +138,18 @@ export const stagedImageSchema = z.object({
    * within DATASET_LIMITS.nearDuplicateBits), nearest first: saved photos of live diseases and
    * the uploader's own staged ones (entryId null).
    */
-  similar: z.array(z.object({
-    imageId: z.string(),
-    entryId: z.string().nullable(),
-    entryName: z.string().nullable(),
-    distance: z.number(),
-    exact: z.boolean(),
-    thumbUrl: z.string().nullable(),
-  })).default([]),
+  similar: z
+    .array(
+      z.object({
+        imageId: z.string(),
+        entryId: z.string().nullable(),
+        entryName: z.string().nullable(),
+        distance: z.number(),
+        exact: z.boolean(),
+        thumbUrl: z.string().nullable(),
+      }),
+    )
+    .default([]),
 });
 export type StagedImage = z.infer<typeof stagedImageSchema>;
 

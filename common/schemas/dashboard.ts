@@ -3,7 +3,10 @@ import { ACTIVITY_TYPES, COLLECTION_NAMES, COLLECTIONS, type DashboardCountKey }
 
 /** One count per collection, named by its registry entry (varieties, pests, diseases, admins). */
 export const dashboardCountsSchema = z.object(
-  Object.fromEntries(COLLECTION_NAMES.map((name) => [COLLECTIONS[name].dashboard.count, z.number()])) as Record<DashboardCountKey, z.ZodNumber>,
+  Object.fromEntries(COLLECTION_NAMES.map((name) => [COLLECTIONS[name].dashboard.count, z.number()])) as Record<
+    DashboardCountKey,
+    z.ZodNumber
+  >,
 );
 export type DashboardCounts = z.infer<typeof dashboardCountsSchema>;
 

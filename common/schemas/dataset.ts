@@ -11,10 +11,12 @@ export const datasetClusterSchema = z.object({
   /** The id of the group's earliest photo. */
   cluster: z.string(),
   kind: z.enum(['exact', 'near', 'conflict']),
-  photos: z.array(photoSchema.extend({
-    /** Bits between this photo's hash and the earliest photo's (null without a hash). */
-    distance: z.number().nullable(),
-  })),
+  photos: z.array(
+    photoSchema.extend({
+      /** Bits between this photo's hash and the earliest photo's (null without a hash). */
+      distance: z.number().nullable(),
+    }),
+  ),
 });
 
 export const datasetFlaggedSchema = photoSchema.extend({
@@ -33,21 +35,28 @@ export const datasetHealthSchema = z.object({
   /** Smallest disease's photo count over the largest's (null with fewer than two diseases with photos). */
   imbalance: z.number().nullable(),
   totals: z.object({
-    photos: z.number(), fingerprinted: z.number(), exact: z.number(), near: z.number(), conflicts: z.number(), flagged: z.number(),
+    photos: z.number(),
+    fingerprinted: z.number(),
+    exact: z.number(),
+    near: z.number(),
+    conflicts: z.number(),
+    flagged: z.number(),
   }),
   clusters: z.array(datasetClusterSchema),
   clusterCount: z.number(),
   flagged: z.array(datasetFlaggedSchema),
   flaggedCount: z.number(),
   /** Photos taken out of their diseases here, newest first (at most 200). */
-  removed: z.array(z.object({
-    id: z.string(),
-    diseaseId: z.string(),
-    diseaseName: z.string().nullable(),
-    removedAt: z.string().nullable(),
-    removedBy: z.string().nullable(),
-    thumbUrl: z.string().nullable(),
-  })),
+  removed: z.array(
+    z.object({
+      id: z.string(),
+      diseaseId: z.string(),
+      diseaseName: z.string().nullable(),
+      removedAt: z.string().nullable(),
+      removedBy: z.string().nullable(),
+      thumbUrl: z.string().nullable(),
+    }),
+  ),
 });
 export type DatasetHealth = z.infer<typeof datasetHealthSchema>;
 

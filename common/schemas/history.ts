@@ -32,11 +32,17 @@ function checkDates(value: { range: string; from?: string | undefined; to?: stri
 export const historyFiltersSchema = historyFiltersObject.superRefine(checkDates);
 export type HistoryFilters = z.infer<typeof historyFiltersSchema>;
 
-export const historyListQuerySchema = historyFiltersObject.extend({
-  cursor: z.string().max(300).optional(),
-  limit: z.coerce.number({ error: HISTORY.errors.badLimit }).int(HISTORY.errors.badLimit).min(1, HISTORY.errors.badLimit)
-    .max(HISTORY_LIMITS.maxPageSize, HISTORY.errors.badLimit).default(HISTORY_LIMITS.pageSize),
-}).superRefine(checkDates);
+export const historyListQuerySchema = historyFiltersObject
+  .extend({
+    cursor: z.string().max(300).optional(),
+    limit: z.coerce
+      .number({ error: HISTORY.errors.badLimit })
+      .int(HISTORY.errors.badLimit)
+      .min(1, HISTORY.errors.badLimit)
+      .max(HISTORY_LIMITS.maxPageSize, HISTORY.errors.badLimit)
+      .default(HISTORY_LIMITS.pageSize),
+  })
+  .superRefine(checkDates);
 export type HistoryListQuery = z.infer<typeof historyListQuerySchema>;
 
 export const historyEntrySchema = z.object({

@@ -7,7 +7,11 @@ export const languageSchema = z.object({ code: z.string(), name: z.string(), ena
 export type Language = z.infer<typeof languageSchema>;
 export const languageListSchema = z.object({ items: z.array(languageSchema) });
 
-export const languageCodeSchema = z.string().trim().toLowerCase().regex(/^[a-z]{2,3}$/, T.code);
+export const languageCodeSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z]{2,3}$/, T.code);
 export const addLanguageSchema = z.object({
   code: languageCodeSchema,
   name: z.string().trim().min(1, T.name).max(LANGUAGE_LIMITS.maxNameLength),
@@ -36,7 +40,9 @@ export const recordTranslationsSchema = z.object({
   /** The record's edit version: a save names it (409 when someone saved since). */
   version: z.number().int(),
   languages: z.array(languageSchema),
-  fields: z.array(z.object({ field: z.string(), label: z.string(), source: z.string(), translations: z.record(z.string(), translationSchema) })),
+  fields: z.array(
+    z.object({ field: z.string(), label: z.string(), source: z.string(), translations: z.record(z.string(), translationSchema) }),
+  ),
 });
 export type RecordTranslations = z.infer<typeof recordTranslationsSchema>;
 
@@ -51,10 +57,16 @@ export type SaveTranslationsInput = z.infer<typeof saveTranslationsSchema>;
 
 export const completenessSchema = z.object({
   languages: z.array(languageSchema),
-  items: z.array(z.object({
-    collection: translatedCollectionSchema, lang: z.string(),
-    total: z.number().int(), translated: z.number().int(), stale: z.number().int(), missing: z.number().int(),
-  })),
+  items: z.array(
+    z.object({
+      collection: translatedCollectionSchema,
+      lang: z.string(),
+      total: z.number().int(),
+      translated: z.number().int(),
+      stale: z.number().int(),
+      missing: z.number().int(),
+    }),
+  ),
 });
 export type Completeness = z.infer<typeof completenessSchema>;
 
@@ -65,7 +77,9 @@ export const translationStatusQuerySchema = z.object({
 export const translationStatusListSchema = z.object({
   collection: translatedCollectionSchema,
   lang: z.string(),
-  items: z.array(z.object({ recordId: z.string(), name: z.string(), fields: z.number().int(), missing: z.number().int(), stale: z.number().int() })),
+  items: z.array(
+    z.object({ recordId: z.string(), name: z.string(), fields: z.number().int(), missing: z.number().int(), stale: z.number().int() }),
+  ),
 });
 export type TranslationStatusList = z.infer<typeof translationStatusListSchema>;
 
@@ -85,17 +99,27 @@ export const translationImportPreviewSchema = z.object({
   lang: z.string(),
   units: z.number().int(),
   counts: z.object({ changed: z.number().int(), unchanged: z.number().int(), error: z.number().int() }),
-  rows: z.array(z.object({
-    index: z.number().int(), unit: z.string(), record: z.string().nullable(), field: z.string().nullable(),
-    status: z.enum(['new', 'updated', 'removed', 'unchanged', 'error']), error: z.string().nullable(),
-  })),
+  rows: z.array(
+    z.object({
+      index: z.number().int(),
+      unit: z.string(),
+      record: z.string().nullable(),
+      field: z.string().nullable(),
+      status: z.enum(['new', 'updated', 'removed', 'unchanged', 'error']),
+      error: z.string().nullable(),
+    }),
+  ),
   /** The collections whose changes would wait for review (their changes need review now), by label. */
   forReview: z.array(z.string()),
 });
 export type TranslationImportPreview = z.infer<typeof translationImportPreviewSchema>;
 
 export const translationImportReportSchema = z.object({
-  fileName: z.string(), lang: z.string(), changed: z.number().int(), unchanged: z.number().int(), skipped: z.number().int(),
+  fileName: z.string(),
+  lang: z.string(),
+  changed: z.number().int(),
+  unchanged: z.number().int(),
+  skipped: z.number().int(),
   /** The pending changes the file became, one per collection whose changes need review: their translations wait there. */
   forReview: z.array(z.object({ id: z.string(), collection: z.string(), label: z.string(), units: z.number().int() })),
 });

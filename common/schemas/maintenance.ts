@@ -11,8 +11,8 @@ export const DEFAULT_PLANTING_METHODS = ['Direct Seed', 'Transplanting'];
 export const DEFAULT_ENVIRONMENTS = ['Low Irrigated Land', 'Rainfed Lowland', 'Upperland'];
 export const DEFAULT_SECURITY_QUESTIONS = [
   "What is your mother's maiden name?",
-  "What was the name of your first pet?",
-  "What is the name of your favourite teacher?",
+  'What was the name of your first pet?',
+  'What is the name of your favourite teacher?',
   'In what city were you born?',
   'What was the name of your first school?',
 ];
@@ -94,7 +94,14 @@ export const DOCUMENT_LISTS = {
   [DISEASE_ENUMS_ID]: ['affectedParts'],
 } as const satisfies Record<MaintenanceDocId, readonly ListKey[]>;
 
-export const LIST_KEYS = ['seasons', 'plantingMethods', 'environments', 'yearReleases', 'securityQuestions', 'affectedParts'] as const satisfies readonly ListKey[];
+export const LIST_KEYS = [
+  'seasons',
+  'plantingMethods',
+  'environments',
+  'yearReleases',
+  'securityQuestions',
+  'affectedParts',
+] as const satisfies readonly ListKey[];
 
 export const maintenanceDocIdSchema = z.enum([VARIETY_ENUMS_ID, ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID]);
 export const listKeySchema = z.enum(LIST_KEYS);
@@ -143,20 +150,23 @@ export const removeOptionQuerySchema = z.object({
 export const docParamsSchema = z.object({ docId: maintenanceDocIdSchema });
 export const listParamsSchema = z.object({ docId: maintenanceDocIdSchema, list: listKeySchema });
 
-const listValues = z.array(z.string().max(MAINTENANCE_LIMITS.maxValueLength, MAINTENANCE.errors.tooLong))
+const listValues = z
+  .array(z.string().max(MAINTENANCE_LIMITS.maxValueLength, MAINTENANCE.errors.tooLong))
   .max(MAINTENANCE_LIMITS.maxItemsPerList, MAINTENANCE.errors.tooMany);
 
 /** Save Changes: whole lists, written trimmed and deduplicated; `version` is the one the page edited. */
 export const saveListsSchema = z.object({
   version: z.number().int().positive(),
-  lists: z.object({
-    seasons: listValues.optional(),
-    plantingMethods: listValues.optional(),
-    environments: listValues.optional(),
-    yearReleases: listValues.optional(),
-    securityQuestions: listValues.optional(),
-    affectedParts: listValues.optional(),
-  }).strict(),
+  lists: z
+    .object({
+      seasons: listValues.optional(),
+      plantingMethods: listValues.optional(),
+      environments: listValues.optional(),
+      yearReleases: listValues.optional(),
+      securityQuestions: listValues.optional(),
+      affectedParts: listValues.optional(),
+    })
+    .strict(),
 });
 export type SaveListsInput = z.infer<typeof saveListsSchema>;
 

@@ -1,17 +1,30 @@
 import { z } from './zod.js';
 import {
-  EVALUATION_SPLITS, EVALUATION_STATES, MODEL_CHANNELS, MODEL_LIMITS, MODEL_STAGES, MODEL_TEXTS, PIXEL_SCALINGS, PLANT_VERDICTS, RESIZE_METHODS,
+  EVALUATION_SPLITS,
+  EVALUATION_STATES,
+  MODEL_CHANNELS,
+  MODEL_LIMITS,
+  MODEL_STAGES,
+  MODEL_TEXTS,
+  PIXEL_SCALINGS,
+  PLANT_VERDICTS,
+  RESIZE_METHODS,
 } from '../models.js';
 
 const triple = z.tuple([z.number().finite(), z.number().finite(), z.number().finite()]);
 
 /** How pixels become the model's input: scaling, with mean and std per channel for 'mean-std'. */
-export const pixelContractSchema = z.object({
-  scaling: z.enum(PIXEL_SCALINGS),
-  mean: triple.nullable().default(null),
-  std: triple.nullable().default(null),
-  resize: z.enum(RESIZE_METHODS),
-}).refine((c) => c.scaling !== 'mean-std' || (c.mean !== null && c.std !== null && c.std.every((s) => s > 0)), { message: MODEL_TEXTS.meanStdNeeded, path: ['std'] });
+export const pixelContractSchema = z
+  .object({
+    scaling: z.enum(PIXEL_SCALINGS),
+    mean: triple.nullable().default(null),
+    std: triple.nullable().default(null),
+    resize: z.enum(RESIZE_METHODS),
+  })
+  .refine((c) => c.scaling !== 'mean-std' || (c.mean !== null && c.std !== null && c.std.every((s) => s > 0)), {
+    message: MODEL_TEXTS.meanStdNeeded,
+    path: ['std'],
+  });
 export type PixelContract = z.infer<typeof pixelContractSchema>;
 
 export const thresholdsSchema = z.object({
@@ -29,22 +42,32 @@ export const labelTargetSchema = z.object({
 });
 
 /** The settings sent with an upload, as the multipart field "meta" (JSON) before the files. */
-export const modelUploadMetaSchema = z.object({
-  stage: z.enum(MODEL_STAGES),
-  contract: pixelContractSchema,
-  thresholds: thresholdsSchema,
-  /** The label of each output in order; omitted when the model's metadata or a labels file gives them. */
-  labels: z.array(z.string().trim().min(1).max(MODEL_LIMITS.maxLabelLength, MODEL_TEXTS.labelTooLong)).max(MODEL_LIMITS.maxLabels).optional(),
-  /** What each label means, by output index; missing entries are suggested and must be confirmed. */
-  mapping: z.array(labelTargetSchema).max(MODEL_LIMITS.maxLabels).optional(),
-  note: z.string().trim().max(MODEL_LIMITS.maxNoteLength).default(''),
-}).strict();
+export const modelUploadMetaSchema = z
+  .object({
+    stage: z.enum(MODEL_STAGES),
+    contract: pixelContractSchema,
+    thresholds: thresholdsSchema,
+    /** The label of each output in order; omitted when the model's metadata or a labels file gives them. */
+    labels: z
+      .array(z.string().trim().min(1).max(MODEL_LIMITS.maxLabelLength, MODEL_TEXTS.labelTooLong))
+      .max(MODEL_LIMITS.maxLabels)
+      .optional(),
+    /** What each label means, by output index; missing entries are suggested and must be confirmed. */
+    mapping: z.array(labelTargetSchema).max(MODEL_LIMITS.maxLabels).optional(),
+    note: z.string().trim().max(MODEL_LIMITS.maxNoteLength).default(''),
+  })
+  .strict();
 export type ModelUploadMeta = z.infer<typeof modelUploadMetaSchema>;
 
-export const modelInspectMetaSchema = z.object({
-  stage: z.enum(MODEL_STAGES),
-  labels: z.array(z.string().trim().min(1).max(MODEL_LIMITS.maxLabelLength, MODEL_TEXTS.labelTooLong)).max(MODEL_LIMITS.maxLabels).optional(),
-}).strict();
+export const modelInspectMetaSchema = z
+  .object({
+    stage: z.enum(MODEL_STAGES),
+    labels: z
+      .array(z.string().trim().min(1).max(MODEL_LIMITS.maxLabelLength, MODEL_TEXTS.labelTooLong))
+      .max(MODEL_LIMITS.maxLabels)
+      .optional(),
+  })
+  .strict();
 
 const recordOptionSchema = z.object({ id: z.string(), name: z.string(), localName: z.string().nullable(), trainingClass: z.boolean() });
 
@@ -145,38 +168,54 @@ export type ModelsOverview = z.infer<typeof modelsOverviewSchema>;
 export const modelIdParams = z.object({ id: z.string().min(1).max(100) });
 export const evaluationParams = z.object({ id: z.string().min(1).max(100), evaluationId: z.string().min(1).max(100) });
 
-export const modelMappingSchema = z.object({
-  version: z.number().int(),
-  mapping: z.array(labelTargetSchema).max(MODEL_LIMITS.maxLabels),
-}).strict();
+export const modelMappingSchema = z
+  .object({
+    version: z.number().int(),
+    mapping: z.array(labelTargetSchema).max(MODEL_LIMITS.maxLabels),
+  })
+  .strict();
 
-export const modelSettingsSchema = z.object({
-  version: z.number().int(),
-  contract: pixelContractSchema,
-  thresholds: thresholdsSchema,
-  note: z.string().trim().max(MODEL_LIMITS.maxNoteLength),
-}).strict();
+export const modelSettingsSchema = z
+  .object({
+    version: z.number().int(),
+    contract: pixelContractSchema,
+    thresholds: thresholdsSchema,
+    note: z.string().trim().max(MODEL_LIMITS.maxNoteLength),
+  })
+  .strict();
 
-export const evaluationRequestSchema = z.object({
-  split: z.enum(EVALUATION_SPLITS).default('test'),
-  /** Scores exactly the photos of this earlier evaluation again (split and seed then come from it). */
-  sameAs: z.string().min(1).max(100).optional(),
-  seed: z.string().trim().min(1).max(64).regex(/^[\w.-]+$/).optional(),
-}).strict();
+export const evaluationRequestSchema = z
+  .object({
+    split: z.enum(EVALUATION_SPLITS).default('test'),
+    /** Scores exactly the photos of this earlier evaluation again (split and seed then come from it). */
+    sameAs: z.string().min(1).max(100).optional(),
+    seed: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .regex(/^[\w.-]+$/)
+      .optional(),
+  })
+  .strict();
 
-export const publishSchema = z.object({
-  channel: z.enum(MODEL_CHANNELS),
-  /** The pilot's share of installs, in percent. */
-  share: z.number().int().min(MODEL_LIMITS.minPilotShare).max(MODEL_LIMITS.maxPilotShare).optional(),
-  note: z.string().trim().min(1, MODEL_TEXTS.noteNeeded).max(MODEL_LIMITS.maxNoteLength),
-  /** Publishing despite failed checks: the reason, audited. */
-  overrideReason: z.string().trim().max(MODEL_LIMITS.maxNoteLength).optional(),
-}).strict();
+export const publishSchema = z
+  .object({
+    channel: z.enum(MODEL_CHANNELS),
+    /** The pilot's share of installs, in percent. */
+    share: z.number().int().min(MODEL_LIMITS.minPilotShare).max(MODEL_LIMITS.maxPilotShare).optional(),
+    note: z.string().trim().min(1, MODEL_TEXTS.noteNeeded).max(MODEL_LIMITS.maxNoteLength),
+    /** Publishing despite failed checks: the reason, audited. */
+    overrideReason: z.string().trim().max(MODEL_LIMITS.maxNoteLength).optional(),
+  })
+  .strict();
 
-export const rollbackSchema = z.object({
-  stage: z.enum(MODEL_STAGES),
-  note: z.string().trim().max(MODEL_LIMITS.maxNoteLength).default(''),
-}).strict();
+export const rollbackSchema = z
+  .object({
+    stage: z.enum(MODEL_STAGES),
+    note: z.string().trim().max(MODEL_LIMITS.maxNoteLength).default(''),
+  })
+  .strict();
 
 export const endPilotSchema = z.object({ stage: z.enum(MODEL_STAGES) }).strict();
 
@@ -214,15 +253,17 @@ export const evaluationReportSchema = z.object({
   threshold: z.number(),
   /** At the app's threshold. */
   atThreshold: z.object({ coverage: z.number(), accuracy: z.number().nullable() }),
-  comparison: z.object({
-    version: z.string(),
-    evaluationId: z.string(),
-    accuracy: z.number().nullable(),
-    macroF1: z.number().nullable(),
-    /** Photos right here and wrong with the live model, and the other way round. */
-    fixed: z.number(),
-    broken: z.number(),
-  }).nullable(),
+  comparison: z
+    .object({
+      version: z.string(),
+      evaluationId: z.string(),
+      accuracy: z.number().nullable(),
+      macroF1: z.number().nullable(),
+      /** Photos right here and wrong with the live model, and the other way round. */
+      fixed: z.number(),
+      broken: z.number(),
+    })
+    .nullable(),
 });
 export type EvaluationReport = z.infer<typeof evaluationReportSchema>;
 

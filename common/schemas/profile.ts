@@ -19,8 +19,16 @@ const max = LIMITS.maxShortTextLength;
 
 const fieldsShape = {
   fullname: z.string({ error: SETTINGS.fullnameRequired }).trim().min(1, SETTINGS.fullnameRequired).max(max),
-  email: z.string().trim().max(max).refine((v) => v === '' || emailShape.safeParse(v).success, SETTINGS.invalidEmail),
-  contactNo: z.string().trim().max(max).refine((v) => v === '' || CONTACT.test(v), SETTINGS.invalidContact),
+  email: z
+    .string()
+    .trim()
+    .max(max)
+    .refine((v) => v === '' || emailShape.safeParse(v).success, SETTINGS.invalidEmail),
+  contactNo: z
+    .string()
+    .trim()
+    .max(max)
+    .refine((v) => v === '' || CONTACT.test(v), SETTINGS.invalidContact),
   securityQuestion: z.string().trim().max(max),
   securityAnswer: z.string().trim().max(max).default(''),
   /** Keep the stored answer: the question is unchanged and the answer field was left blank. */
@@ -44,11 +52,13 @@ export type ProfileFormInput = z.input<typeof profileFormSchema>;
 export type ProfileFormValues = z.output<typeof profileFormSchema>;
 
 /** PUT /api/profile: the form plus the staged picture and the version the form edited. */
-export const profileUpdateSchema = z.object({
-  ...fieldsShape,
-  avatarKey: z.string().max(max).nullable().optional(),
-  version: z.number().int().positive().optional(),
-}).superRefine(answerRule);
+export const profileUpdateSchema = z
+  .object({
+    ...fieldsShape,
+    avatarKey: z.string().max(max).nullable().optional(),
+    version: z.number().int().positive().optional(),
+  })
+  .superRefine(answerRule);
 export type ProfileUpdateInput = z.infer<typeof profileUpdateSchema>;
 
 export const avatarUploadResultSchema = z.object({ avatarKey: z.string(), previewURL: z.string() });

@@ -14,14 +14,16 @@ export const publicModelSchema = z.object({
   inputType: z.string(),
   contract: pixelContractSchema,
   thresholds: thresholdsSchema,
-  labels: z.array(z.object({
-    index: z.number(),
-    label: z.string(),
-    recordId: z.string().nullable(),
-    verdict: z.enum(PLANT_VERDICTS).nullable(),
-    name: z.string().nullable(),
-    localName: z.string().nullable(),
-  })),
+  labels: z.array(
+    z.object({
+      index: z.number(),
+      label: z.string(),
+      recordId: z.string().nullable(),
+      verdict: z.enum(PLANT_VERDICTS).nullable(),
+      name: z.string().nullable(),
+      localName: z.string().nullable(),
+    }),
+  ),
   publishedAt: z.string(),
 });
 export type PublicModel = z.infer<typeof publicModelSchema>;
@@ -32,4 +34,10 @@ export const publicModelsSchema = z.object({
 });
 
 export const publicModelQuerySchema = z.object({ stage: z.enum(MODEL_STAGES).optional() });
-export const publicModelFileParams = z.object({ version: z.string().min(1).max(64).regex(/^[\w.+-]+$/) });
+export const publicModelFileParams = z.object({
+  version: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[\w.+-]+$/),
+});

@@ -17,10 +17,30 @@ export const syncQuerySchema = z.object({
 const servedIn = z.string().optional();
 const servedInEach = z.array(z.string()).optional();
 const fieldLanguages = <T extends Record<string, typeof servedIn | typeof servedInEach>>(fields: T) =>
-  z.object(fields).catchall(z.union([z.string(), z.array(z.string())])).optional();
-const catalogFieldLanguagesSchema = fieldLanguages({ name: servedIn, description: servedIn, cause: servedIn, symptoms: servedIn, treatments: servedIn, affectedParts: servedInEach });
-const varietyFieldLanguagesSchema = fieldLanguages({ location: servedIn, season: servedInEach, environment: servedInEach, plantingMethod: servedIn });
-const optionFieldLanguagesSchema = fieldLanguages({ seasons: servedInEach, environments: servedInEach, plantingMethods: servedInEach, affectedParts: servedInEach });
+  z
+    .object(fields)
+    .catchall(z.union([z.string(), z.array(z.string())]))
+    .optional();
+const catalogFieldLanguagesSchema = fieldLanguages({
+  name: servedIn,
+  description: servedIn,
+  cause: servedIn,
+  symptoms: servedIn,
+  treatments: servedIn,
+  affectedParts: servedInEach,
+});
+const varietyFieldLanguagesSchema = fieldLanguages({
+  location: servedIn,
+  season: servedInEach,
+  environment: servedInEach,
+  plantingMethod: servedIn,
+});
+const optionFieldLanguagesSchema = fieldLanguages({
+  seasons: servedInEach,
+  environments: servedInEach,
+  plantingMethods: servedInEach,
+  affectedParts: servedInEach,
+});
 
 export const varietyQuerySchema = syncQuerySchema.extend({
   recommendedInTarlac: z.enum(['true', 'false'], { error: 'recommendedInTarlac must be true or false' }).optional(),
@@ -56,15 +76,16 @@ export const publicCatalogEntrySchema = z.object({
   fieldLanguages: catalogFieldLanguagesSchema,
 });
 
-const page = <T extends z.ZodType>(item: T) => z.object({
-  items: z.array(item),
-  /** Ids deleted since `updatedSince` (empty without it): remove them on the phone. */
-  deleted: z.array(z.string()),
-  /** Pass this as the next `updatedSince`. */
-  serverTime: z.string(),
-  /** The language asked and served (where translated), when one was asked. */
-  language: z.string().optional(),
-});
+const page = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    /** Ids deleted since `updatedSince` (empty without it): remove them on the phone. */
+    deleted: z.array(z.string()),
+    /** Pass this as the next `updatedSince`. */
+    serverTime: z.string(),
+    /** The language asked and served (where translated), when one was asked. */
+    language: z.string().optional(),
+  });
 
 export const publicVarietiesSchema = page(publicVarietySchema);
 export const publicCatalogSchema = page(publicCatalogEntrySchema);

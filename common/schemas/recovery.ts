@@ -28,7 +28,8 @@ const passwordFieldsShape = {
 
 /** Step 3's order: both filled, then the checklist, then the match. */
 function passwordRules(v: { newPassword?: unknown; confirmPassword?: unknown }, ctx: z.RefinementCtx): void {
-  if (typeof v.newPassword !== 'string' || typeof v.confirmPassword !== 'string' || v.newPassword === '' || v.confirmPassword === '') return;
+  if (typeof v.newPassword !== 'string' || typeof v.confirmPassword !== 'string' || v.newPassword === '' || v.confirmPassword === '')
+    return;
   if (!passwordMeetsRules(v.newPassword)) {
     ctx.addIssue({ code: 'custom', path: ['newPassword'], message: RECOVERY.rulesNotMet });
     return;
@@ -37,7 +38,8 @@ function passwordRules(v: { newPassword?: unknown; confirmPassword?: unknown }, 
     ctx.addIssue({ code: 'custom', path: ['newPassword'], message: PASSWORD_TOO_LONG_MESSAGE });
     return;
   }
-  if (v.newPassword !== v.confirmPassword) ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: RECOVERY.passwordsDontMatch });
+  if (v.newPassword !== v.confirmPassword)
+    ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: RECOVERY.passwordsDontMatch });
 }
 
 export const newPasswordSchema = z.object(passwordFieldsShape).superRefine(passwordRules);

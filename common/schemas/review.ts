@@ -74,7 +74,13 @@ export const reviewCountSchema = z.object({
 export type ReviewCount = z.infer<typeof reviewCountSchema>;
 
 /** One import row as the review shows it. */
-const importRowSchema = z.object({ row: z.number().int(), name: z.string(), status: z.string(), changed: z.array(z.string()), values: z.record(z.string(), z.string()).optional() });
+const importRowSchema = z.object({
+  row: z.number().int(),
+  name: z.string(),
+  status: z.string(),
+  changed: z.array(z.string()),
+  values: z.record(z.string(), z.string()).optional(),
+});
 
 export const pendingChangeDetailSchema = z.object({
   change: pendingChangeSchema,
@@ -89,8 +95,14 @@ export const pendingChangeDetailSchema = z.object({
   importRowCount: z.number().int().nullable(),
   /** What the signed-in account may do with it now. */
   can: z.object({
-    approve: z.boolean(), reject: z.boolean(), publish: z.boolean(), breakGlass: z.boolean(),
-    withdraw: z.boolean(), rebase: z.boolean(), schedule: z.boolean(), editable: z.boolean(),
+    approve: z.boolean(),
+    reject: z.boolean(),
+    publish: z.boolean(),
+    breakGlass: z.boolean(),
+    withdraw: z.boolean(),
+    rebase: z.boolean(),
+    schedule: z.boolean(),
+    editable: z.boolean(),
   }),
 });
 export type PendingChangeDetail = z.infer<typeof pendingChangeDetailSchema>;
@@ -131,7 +143,9 @@ export const changeVersionInputSchema = z.object({ version: versionField });
  * datetime-local input gives it (YYYY-MM-DDTHH:mm), sent as ISO with Manila's +08:00 offset.
  */
 export const scheduleFormSchema = z.object({
-  publishAt: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, T.scheduleInPast)
+  publishAt: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, T.scheduleInPast)
     .transform((local) => `${local}:00+08:00`)
     .refine((iso) => Date.parse(iso) > Date.now(), T.scheduleInPast)
     .refine((iso) => Date.parse(iso) <= Date.now() + REVIEW_LIMITS.maxScheduleDays * 86_400_000, T.scheduleTooFar),

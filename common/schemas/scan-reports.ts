@@ -8,19 +8,26 @@ const token = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, SCAN_REPORT_TEXTS.idForm
  * profile, optional), and an anonymous install id. No photo, no name, no phone number: unknown
  * fields are refused, so nothing else can be stored by mistake.
  */
-export const scanReportSchema = z.object({
-  /** Made by the app (a UUID), the same on every retry: a report is stored once. */
-  reportId: token,
-  /** A label of labels.txt: a disease's slug or a training class ('healthy-leaf'). */
-  label: z.string().trim().min(1).max(80),
-  confidence: z.number().min(0).max(1),
-  modelVersion: z.string().trim().min(1).max(64).regex(/^[\w.+-]+$/, 'modelVersion may hold letters, digits, _ . + and - only'),
-  scannedAt: z.iso.datetime({ offset: true, error: 'scannedAt must be an ISO-8601 date-time, e.g. 2026-03-01T08:30:00+08:00' }),
-  municipality: z.string().trim().max(60).optional(),
-  barangay: z.string().trim().max(80).optional(),
-  /** The install's id (from its install token, which is what counts); optional, and then the token's. */
-  installId: token.optional(),
-}).strict();
+export const scanReportSchema = z
+  .object({
+    /** Made by the app (a UUID), the same on every retry: a report is stored once. */
+    reportId: token,
+    /** A label of labels.txt: a disease's slug or a training class ('healthy-leaf'). */
+    label: z.string().trim().min(1).max(80),
+    confidence: z.number().min(0).max(1),
+    modelVersion: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .regex(/^[\w.+-]+$/, 'modelVersion may hold letters, digits, _ . + and - only'),
+    scannedAt: z.iso.datetime({ offset: true, error: 'scannedAt must be an ISO-8601 date-time, e.g. 2026-03-01T08:30:00+08:00' }),
+    municipality: z.string().trim().max(60).optional(),
+    barangay: z.string().trim().max(80).optional(),
+    /** The install's id (from its install token, which is what counts); optional, and then the token's. */
+    installId: token.optional(),
+  })
+  .strict();
 export type ScanReportInput = z.infer<typeof scanReportSchema>;
 
 /** An install's registration: nothing about the phone or the farmer is asked. */

@@ -3,7 +3,11 @@ import { SECOND_FACTOR } from '../second-factor.js';
 import { sessionSchema } from './auth.js';
 
 /** A 6-digit code from the app or a recovery code (spaces and dashes allowed). */
-export const secondFactorCodeSchema = z.string({ error: SECOND_FACTOR.codeRequired }).trim().min(1, SECOND_FACTOR.codeRequired).max(64, SECOND_FACTOR.invalidCode);
+export const secondFactorCodeSchema = z
+  .string({ error: SECOND_FACTOR.codeRequired })
+  .trim()
+  .min(1, SECOND_FACTOR.codeRequired)
+  .max(64, SECOND_FACTOR.invalidCode);
 
 /** What authenticator apps need: the key, its otpauth:// URI and the URI as a QR code (SVG). */
 export const secondFactorSetupSchema = z.object({

@@ -43,7 +43,10 @@ export const importRowSchema = z.object({
 export type ImportRow = z.infer<typeof importRowSchema>;
 
 export const importCountsSchema = z.object({
-  new: z.number().int(), update: z.number().int(), unchanged: z.number().int(), error: z.number().int(),
+  new: z.number().int(),
+  update: z.number().int(),
+  unchanged: z.number().int(),
+  error: z.number().int(),
 });
 export type ImportCounts = z.infer<typeof importCountsSchema>;
 

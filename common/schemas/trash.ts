@@ -8,8 +8,19 @@ export const trashParamsSchema = z.object({
 export const trashItemParamsSchema = trashParamsSchema.extend({ id: z.string().min(1).max(100) });
 
 export const trashListQuerySchema = z.object({
-  search: z.string().trim().max(TRASH_LIMITS.searchMax, `Search must be ${TRASH_LIMITS.searchMax} characters or fewer.`).optional().default(''),
-  page: z.coerce.number({ error: 'Page must be a whole number.' }).int('Page must be a whole number.').min(1, 'Page must be a whole number.').max(1_000_000, 'Page must be a whole number.').optional().default(1),
+  search: z
+    .string()
+    .trim()
+    .max(TRASH_LIMITS.searchMax, `Search must be ${TRASH_LIMITS.searchMax} characters or fewer.`)
+    .optional()
+    .default(''),
+  page: z.coerce
+    .number({ error: 'Page must be a whole number.' })
+    .int('Page must be a whole number.')
+    .min(1, 'Page must be a whole number.')
+    .max(1_000_000, 'Page must be a whole number.')
+    .optional()
+    .default(1),
 });
 export type TrashListQuery = z.output<typeof trashListQuerySchema>;
 

@@ -71,7 +71,10 @@ function decimal(field: VarietyField) {
 
 /** A non-empty list of option values, trimmed and without repeats. */
 function optionList(message: string) {
-  return z.array(z.string({ error: message }).trim().min(1, message).max(VARIETY_LIMITS.textMax, M.tooLong(VARIETY_LIMITS.textMax)), { error: message })
+  return z
+    .array(z.string({ error: message }).trim().min(1, message).max(VARIETY_LIMITS.textMax, M.tooLong(VARIETY_LIMITS.textMax)), {
+      error: message,
+    })
     .max(VARIETY_LIMITS.listMax, message)
     .transform((list) => [...new Set(list)])
     .refine((list) => list.length > 0, message);
@@ -181,7 +184,13 @@ export type Variety = z.infer<typeof varietySchema>;
 
 export const varietyListQuerySchema = z.object({
   search: z.string().trim().max(VARIETY_LIMITS.searchMax, M.tooLong(VARIETY_LIMITS.searchMax)).optional().default(''),
-  page: z.coerce.number({ error: 'Page must be a whole number.' }).int('Page must be a whole number.').min(1, 'Page must be a whole number.').max(1_000_000).optional().default(1),
+  page: z.coerce
+    .number({ error: 'Page must be a whole number.' })
+    .int('Page must be a whole number.')
+    .min(1, 'Page must be a whole number.')
+    .max(1_000_000)
+    .optional()
+    .default(1),
 });
 
 export const varietyListSchema = z.object({
@@ -220,7 +229,19 @@ export function varietyToFormValues(v: Variety): VarietyFormValues {
 }
 
 export const EMPTY_VARIETY_FORM: VarietyFormValues = {
-  varietyName: '', releaseName: '', yearRelease: '', breedingCode: '', breederOrigin: '',
-  maturityDays: '', averageYield: '', maxYield: '', plantHeight: '', tillers: '', location: '',
-  season: [], plantingMethod: '', environment: [], recommendedInTarlac: false,
+  varietyName: '',
+  releaseName: '',
+  yearRelease: '',
+  breedingCode: '',
+  breederOrigin: '',
+  maturityDays: '',
+  averageYield: '',
+  maxYield: '',
+  plantHeight: '',
+  tillers: '',
+  location: '',
+  season: [],
+  plantingMethod: '',
+  environment: [],
+  recommendedInTarlac: false,
 };

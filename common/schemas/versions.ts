@@ -55,16 +55,17 @@ export const versionCompareSchema = z.object({
   to: versionItemSchema,
   fields: z.array(z.object({ key: z.string(), label: z.string(), from: fieldValueSchema, to: fieldValueSchema, changed: z.boolean() })),
   /** Pests and diseases: photos in `to` and not in `from`, and the other way round. */
-  photos: z.object({
-    fromCount: z.number().int(),
-    toCount: z.number().int(),
-    added: photoSideSchema,
-    removed: photoSideSchema,
-    reordered: z.boolean(),
-  }).nullable(),
+  photos: z
+    .object({
+      fromCount: z.number().int(),
+      toCount: z.number().int(),
+      added: photoSideSchema,
+      removed: photoSideSchema,
+      reordered: z.boolean(),
+    })
+    .nullable(),
 });
 export type VersionCompare = z.infer<typeof versionCompareSchema>;
-
 
 /**
  * A restore names the record's edit version the user saw (409 when someone saved since) and,

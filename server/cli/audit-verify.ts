@@ -41,7 +41,11 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const rate = Math.round(result.checked / Math.max(seconds, 0.001));
   if (result.ok) {
-    console.log(`Audit trail intact: ${result.checked.toLocaleString('en-US')} entries in order up to #${result.headIndex.toLocaleString('en-US')}, ${result.anchorsChecked} anchor(s) matched${result.anchorsSkipped ? `, ${result.anchorsSkipped} older than the live chain (give their archives with --archive)` : ''} (${seconds.toFixed(2)} s, ${rate.toLocaleString('en-US')} entries/s).`);
+    console.log(
+      `Audit trail intact: ${result.checked.toLocaleString('en-US')} entries in order up to ` +
+        `#${result.headIndex.toLocaleString('en-US')}, ${result.anchorsChecked} anchor(s) ` +
+        `matched${result.anchorsSkipped ? `, ${result.anchorsSkipped} older than the live chain (give their archives with --archive)` : ''} (${seconds.toFixed(2)} s, ${rate.toLocaleString('en-US')} entries/s).`,
+    );
   } else {
     console.error(`Audit trail NOT intact after ${result.checked.toLocaleString('en-US')} good entries: ${result.problem!.message}`);
     process.exitCode = 1;

@@ -15,7 +15,9 @@ try {
   bar.done();
   console.log(`Backup written to ${out} (${manifest.engine}, ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB).`);
   if (config.s3) {
-    console.log(`Photos are in the bucket ${config.s3.bucket} (S3_BUCKET), not in this backup: keep them with the bucket's versioning or a mirror (docs/DEPLOY.md).`);
+    console.log(
+      `Photos are in the bucket ${config.s3.bucket} (S3_BUCKET), not in this backup: keep them with the bucket's versioning or a mirror (docs/DEPLOY.md).`,
+    );
   }
 } catch (err) {
   console.error(`Backup failed: ${(err as Error).message}`);

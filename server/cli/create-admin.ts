@@ -29,10 +29,17 @@ if (!(ROLES as readonly string[]).includes(values.role!)) {
 const db = createDb(loadConfig());
 try {
   await migrateToLatest(db);
-  const id = await createAccount(db, {
-    username: values.username, password: values.password, email: values.email ?? null,
-    fullname: values.fullname, role: values.role!,
-  }, null);
+  const id = await createAccount(
+    db,
+    {
+      username: values.username,
+      password: values.password,
+      email: values.email ?? null,
+      fullname: values.fullname,
+      role: values.role!,
+    },
+    null,
+  );
   console.log(`Created ${values.role} account "${values.username}" (${id}).`);
 } catch (err) {
   const message = err instanceof Error ? err.message : String(err);

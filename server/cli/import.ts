@@ -43,9 +43,18 @@ try {
   console.log(report.dryRun ? '\nDry run: nothing was written.' : '\nImport finished.');
   console.log('collection'.padEnd(22), 'created'.padStart(8), 'updated'.padStart(8), 'unchanged'.padStart(10), 'skipped'.padStart(8));
   for (const [collection, n] of Object.entries(report.counts)) {
-    console.log(collection.padEnd(22), String(n.created).padStart(8), String(n.updated).padStart(8), String(n.unchanged).padStart(10), String(n.skipped).padStart(8));
+    console.log(
+      collection.padEnd(22),
+      String(n.created).padStart(8),
+      String(n.updated).padStart(8),
+      String(n.unchanged).padStart(10),
+      String(n.skipped).padStart(8),
+    );
   }
-  console.log(`images: ${report.images.fetched} fetched into storage, ${report.images.unchanged} already imported, ${report.images.external.length} kept as external links`);
+  console.log(
+    `images: ${report.images.fetched} fetched into storage, ${report.images.unchanged} already imported, ` +
+      `${report.images.external.length} kept as external links`,
+  );
   for (const line of report.images.external) console.log(`  external: ${line}`);
   if (report.problems.length > 0) {
     console.log(`problems (${report.problems.length}):`);

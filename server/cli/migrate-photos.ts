@@ -19,7 +19,10 @@ const bar = progressBar('Cleaning photos');
 try {
   const report = await cleanStoredLocations(ctx, (p) => bar.update(p.done, p.total, `${p.changed} changed`));
   bar.done();
-  console.log(`${report.done} photos checked: ${report.changed} had location or identifying metadata removed, ${report.done - report.changed - report.unreadable} had none.`);
+  console.log(
+    `${report.done} photos checked: ${report.changed} had location or identifying metadata removed, ` +
+      `${report.done - report.changed - report.unreadable} had none.`,
+  );
   if (report.unreadable > 0) {
     console.error(`${report.unreadable} photos could not be read as images and were left as they are (see the log).`);
     process.exitCode = 1;

@@ -12,12 +12,16 @@ import { progressBar } from './progress.js';
  */
 const { values } = parseArgs({ options: { to: { type: 'string' }, from: { type: 'string' }, concurrency: { type: 'string' } } });
 if (values.to !== 's3') {
-  console.error('Usage: npm run migrate-storage -- --to s3 [--from DIR] [--concurrency N]   (S3_BUCKET and the other S3_* settings name the bucket)');
+  console.error(
+    'Usage: npm run migrate-storage -- --to s3 [--from DIR] [--concurrency N]   (S3_BUCKET and the other S3_* settings name the bucket)',
+  );
   process.exit(2);
 }
 const config = loadConfig();
 if (!config.s3) {
-  console.error('S3_BUCKET is not set: say which bucket to copy into (and S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE as needed).');
+  console.error(
+    'S3_BUCKET is not set: say which bucket to copy into (and S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE as needed).',
+  );
   process.exit(2);
 }
 const from = path.resolve(values.from ?? path.join(config.dataDir, 'files'));
@@ -30,7 +34,9 @@ try {
     onProgress: (p) => bar.update(p.done, p.total, `${mb(p.bytes)} of ${mb(p.totalBytes)}`),
   });
   bar.done();
-  console.log(`${report.files} files from ${from} to bucket ${config.s3.bucket}: ${report.copied} copied, ${report.skipped} already there, ${mb(report.bytes)}.`);
+  console.log(
+    `${report.files} files from ${from} to bucket ${config.s3.bucket}: ${report.copied} copied, ${report.skipped} already there, ${mb(report.bytes)}.`,
+  );
   for (const key of report.unusable) console.warn(`not copied (name cannot be a key): ${key}`);
   if (report.mismatched.length > 0) {
     for (const key of report.mismatched) console.error(`differs after copy: ${key}`);

@@ -22,13 +22,74 @@ import { accountsRecords } from '../modules/identity/accounts/index.js';
  */
 
 const VARIETY_PREFIXES = ['NSIC Rc', 'PSB Rc', 'NSIC 2019 Rc', 'NSIC 2021 Rc'];
-const PESTS = ['Rice black bug', 'Golden apple snail', 'Brown planthopper', 'Green leafhopper', 'Yellow stem borer', 'White stem borer', 'Rice bug', 'Rice leaffolder', 'Rice whorl maggot', 'Armyworm', 'Rice caseworm', 'Field rat', 'Mole cricket', 'Rice thrips', 'Zigzag leafhopper'];
-const DISEASES = ['Rice blast', 'Bacterial leaf blight', 'Sheath blight', 'Rice tungro', 'Brown spot', 'False smut', 'Sheath rot', 'Bakanae', 'Grassy stunt', 'Ragged stunt', 'Narrow brown leaf spot', 'Bacterial leaf streak', 'Stem rot', 'Leaf scald'];
-const PEOPLE = ['Maria Santos', 'Jose Dela Cruz', 'Ana Reyes', 'Mark Villanueva', 'Liza Bautista', 'Paolo Mendoza', 'Grace Aquino', 'Ramon Garcia', 'Cristina Ramos', 'Noel Fernandez', 'Joy Castillo', 'Arnel Navarro'];
-const LOCATIONS = ['Tarlac City', 'Capas', 'Concepcion', 'Gerona', 'Paniqui', 'Camiling', 'Victoria', 'La Paz', 'Moncada', 'San Manuel', 'Bamban', 'Mayantoc'];
+const PESTS = [
+  'Rice black bug',
+  'Golden apple snail',
+  'Brown planthopper',
+  'Green leafhopper',
+  'Yellow stem borer',
+  'White stem borer',
+  'Rice bug',
+  'Rice leaffolder',
+  'Rice whorl maggot',
+  'Armyworm',
+  'Rice caseworm',
+  'Field rat',
+  'Mole cricket',
+  'Rice thrips',
+  'Zigzag leafhopper',
+];
+const DISEASES = [
+  'Rice blast',
+  'Bacterial leaf blight',
+  'Sheath blight',
+  'Rice tungro',
+  'Brown spot',
+  'False smut',
+  'Sheath rot',
+  'Bakanae',
+  'Grassy stunt',
+  'Ragged stunt',
+  'Narrow brown leaf spot',
+  'Bacterial leaf streak',
+  'Stem rot',
+  'Leaf scald',
+];
+const PEOPLE = [
+  'Maria Santos',
+  'Jose Dela Cruz',
+  'Ana Reyes',
+  'Mark Villanueva',
+  'Liza Bautista',
+  'Paolo Mendoza',
+  'Grace Aquino',
+  'Ramon Garcia',
+  'Cristina Ramos',
+  'Noel Fernandez',
+  'Joy Castillo',
+  'Arnel Navarro',
+];
+const LOCATIONS = [
+  'Tarlac City',
+  'Capas',
+  'Concepcion',
+  'Gerona',
+  'Paniqui',
+  'Camiling',
+  'Victoria',
+  'La Paz',
+  'Moncada',
+  'San Manuel',
+  'Bamban',
+  'Mayantoc',
+];
 const SEASONS = [['Dry'], ['Wet'], ['Dry', 'Wet']];
 
-interface ActorRow { id: string; fullname: string; email: string | null }
+interface ActorRow {
+  id: string;
+  fullname: string;
+  email: string | null;
+}
 type Row = Insertable<AuditLogsTable>;
 
 export function entryFactory(actors: ActorRow[], random: () => number) {
@@ -43,10 +104,16 @@ export function entryFactory(actors: ActorRow[], random: () => number) {
     const roll = random();
     let action: string;
     let collection: string;
-    if (roll < 0.05) { action = 'LOGIN'; collection = 'accounts'; }
-    else if (roll < 0.08) { action = 'RESTRICT'; collection = 'accounts'; }
-    else if (roll < 0.10) { action = 'UNRESTRICT'; collection = 'accounts'; }
-    else {
+    if (roll < 0.05) {
+      action = 'LOGIN';
+      collection = 'accounts';
+    } else if (roll < 0.08) {
+      action = 'RESTRICT';
+      collection = 'accounts';
+    } else if (roll < 0.1) {
+      action = 'UNRESTRICT';
+      collection = 'accounts';
+    } else {
       const a = random();
       action = a < 0.3 ? 'CREATE' : a < 0.85 ? 'UPDATE' : 'DELETE';
       const c = random();
@@ -62,11 +129,21 @@ export function entryFactory(actors: ActorRow[], random: () => number) {
         const loc = pick(LOCATIONS);
         if (action === 'UPDATE') {
           const avg = Math.round((3 + random() * 4) * 10) / 10;
-          changes = random() < 0.5
-            ? { before: { averageYield: avg, location: loc }, after: { averageYield: Math.round((avg + 0.2) * 10) / 10, location: pick(LOCATIONS) } }
-            : { before: { season: pick(SEASONS), recommendedInTarlac: false }, after: { season: pick(SEASONS), recommendedInTarlac: true } };
+          changes =
+            random() < 0.5
+              ? {
+                  before: { averageYield: avg, location: loc },
+                  after: { averageYield: Math.round((avg + 0.2) * 10) / 10, location: pick(LOCATIONS) },
+                }
+              : {
+                  before: { season: pick(SEASONS), recommendedInTarlac: false },
+                  after: { season: pick(SEASONS), recommendedInTarlac: true },
+                };
         } else if (action === 'CREATE') {
-          changes = { before: null, after: { varietyName: documentName, location: loc, season: pick(SEASONS), maturityDays: 100 + Math.floor(random() * 30) } };
+          changes = {
+            before: null,
+            after: { varietyName: documentName, location: loc, season: pick(SEASONS), maturityDays: 100 + Math.floor(random() * 30) },
+          };
         }
         description = `${action === 'CREATE' ? 'Created' : action === 'UPDATE' ? 'Updated' : 'Deleted'} rice variety ${documentName}`;
         break;
@@ -75,7 +152,11 @@ export function entryFactory(actors: ActorRow[], random: () => number) {
       case 'rice_local_diseases': {
         const pest = collection === 'rice_local_pests';
         documentName = pick(pest ? PESTS : DISEASES);
-        if (action === 'UPDATE') changes = { before: { symptoms: 'Yellowing of leaves', images: 3 }, after: { symptoms: 'Yellowing and drying of leaves', images: 4 } };
+        if (action === 'UPDATE')
+          changes = {
+            before: { symptoms: 'Yellowing of leaves', images: 3 },
+            after: { symptoms: 'Yellowing and drying of leaves', images: 4 },
+          };
         description = `${action === 'CREATE' ? 'Created' : action === 'UPDATE' ? 'Updated' : 'Deleted'} ${pest ? 'pest' : 'disease'} ${documentName}`;
         break;
       }
@@ -123,7 +204,10 @@ export function entryFactory(actors: ActorRow[], random: () => number) {
 }
 
 /** Inserts `total` entries in transactions of `batch` rows; reports progress after each. */
-export async function seedAudit(db: Kysely<Database>, options: { total: number; days?: number; seed?: number; batch?: number; now?: number; progress?: (done: number, total: number) => void }): Promise<void> {
+export async function seedAudit(
+  db: Kysely<Database>,
+  options: { total: number; days?: number; seed?: number; batch?: number; now?: number; progress?: (done: number, total: number) => void },
+): Promise<void> {
   const { total } = options;
   const days = options.days ?? 730;
   const batch = options.batch ?? 20_000;
@@ -184,12 +268,16 @@ async function main(): Promise<void> {
         if (now - lastPrint < 500 && done < total) return;
         lastPrint = now;
         const rate = Math.round(done / Math.max(0.001, (now - started) / 1000));
-        process.stdout.write(`\r${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} entries, ${rate.toLocaleString('en-US')} rows/s   `);
+        process.stdout.write(
+          `\r${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} entries, ${rate.toLocaleString('en-US')} rows/s   `,
+        );
       },
     });
     await analyzeAfterBulkLoad(db, 'audit_logs');
     const seconds = (Date.now() - started) / 1000;
-    process.stdout.write(`\nInserted ${total.toLocaleString('en-US')} audit entries in ${seconds.toFixed(1)} s (${Math.round(total / seconds).toLocaleString('en-US')} rows/s).\n`);
+    process.stdout.write(
+      `\nInserted ${total.toLocaleString('en-US')} audit entries in ${seconds.toFixed(1)} s (${Math.round(total / seconds).toLocaleString('en-US')} rows/s).\n`,
+    );
   } finally {
     await db.destroy();
   }

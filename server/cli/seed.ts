@@ -8,7 +8,10 @@ import { seed as seedVarieties } from '../seed/varieties.js';
  * Each module that has demo content exports `seed(ctx, log)` from server/modules/<area>/seed.ts,
  * listed here; a seed adds only what is missing, so running it twice changes nothing.
  */
-const SEEDS = [['catalog', seedCatalog], ['varieties', seedVarieties]] as const;
+const SEEDS = [
+  ['catalog', seedCatalog],
+  ['varieties', seedVarieties],
+] as const;
 
 const config = loadConfig(process.env, { logLevel: 'warn' });
 const { app, ctx } = await buildApp(config, { logger: false });

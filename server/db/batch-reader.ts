@@ -52,6 +52,8 @@ function openSqliteReader(dataDir: string): BatchReader {
   return {
     rows: async <R>(query: CompiledQuery<R>, params: readonly unknown[]) => statement(query.sql, false).all(...params) as R[],
     arrays: async (query, params) => statement(query.sql, true).all(...params) as unknown[][],
-    close: async () => { reader.close(); },
+    close: async () => {
+      reader.close();
+    },
   };
 }

@@ -34,7 +34,10 @@ const POSTGRES_POOL_SIZE = 10;
  * An idle connection that broke (the database restarted) is dropped; the pool opens another.
  */
 class PoolWithStatements extends pg.Pool {
-  constructor(config: pg.PoolConfig, private readonly statements: pg.Pool) {
+  constructor(
+    config: pg.PoolConfig,
+    private readonly statements: pg.Pool,
+  ) {
     super(config);
   }
 
@@ -50,7 +53,10 @@ export function createDb(config: DbConfig): Kysely<Database> {
   if (config.databaseUrl) {
     const name = `palayan:${config.instanceId ?? process.pid}`.slice(0, 63);
     const statements = preparedStatementsPool(config.databaseUrl, config.postgresReadConnections ?? POSTGRES_POOL_SIZE, name);
-    const pool = new PoolWithStatements({ connectionString: config.databaseUrl, max: POSTGRES_POOL_SIZE, application_name: name }, statements);
+    const pool = new PoolWithStatements(
+      { connectionString: config.databaseUrl, max: POSTGRES_POOL_SIZE, application_name: name },
+      statements,
+    );
     keepAlive(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     registerPreparedStatements(db, statements);
@@ -81,7 +87,11 @@ export function createDb(config: DbConfig): Kysely<Database> {
  * its case, as PostgreSQL's ilike does (dialect.ts containsInsensitive).
  */
 function withFunctions(database: SQLite.Database): SQLite.Database {
-  database.function('unicode_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value) as string | null);
+  database.function(
+    'unicode_lower',
+    { deterministic: true },
+    (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value) as string | null,
+  );
   return database;
 }
 
@@ -134,7 +144,9 @@ const NO_OP = {
   reader: false,
   all: () => [],
   run: () => ({ changes: 0, lastInsertRowid: 0 }),
-  iterate: function* none() { /* nothing to read */ },
+  iterate: function* none() {
+    /* nothing to read */
+  },
 } as unknown as Statement;
 
 /**

@@ -23,7 +23,9 @@ export function containsInsensitive(db: Kysely<any>, column: Expression<unknown>
  * missing, so a statement that lists them stays whole when a migration adds a column.
  */
 export function allColumns<T>() {
-  return <const C extends readonly (keyof T & string)[]>(columns: C & ([Exclude<keyof T, C[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, C[number]> })): C => columns;
+  return <const C extends readonly (keyof T & string)[]>(
+    columns: C & ([Exclude<keyof T, C[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, C[number]> }),
+  ): C => columns;
 }
 
 let preparedCount = 0;

@@ -11,7 +11,10 @@ import { isPostgres } from './dialect.js';
 const provider: MigrationProvider = {
   async getMigrations() {
     const dir = path.join(import.meta.dirname, 'migrations');
-    const files = fs.readdirSync(dir).filter((f) => /^\d{3}_.+\.(ts|js)$/.test(f) && !f.endsWith('.d.ts')).sort();
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => /^\d{3}_.+\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))
+      .sort();
     const migrations: Record<string, Migration> = {};
     for (const file of files) {
       migrations[file.replace(/\.(ts|js)$/, '')] = (await import(/* @vite-ignore */ pathToFileURL(path.join(dir, file)).href)) as Migration;
@@ -27,7 +30,12 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
     : undefined;
   // Areas own number ranges (010, 040, 050…) and land in any order: a database that already
   // ran a higher number still applies a lower one that arrives later.
-  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  const migrator = new Migrator({
+    db,
+    provider,
+    allowUnorderedMigrations: true,
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

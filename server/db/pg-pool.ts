@@ -8,5 +8,7 @@ import type pg from 'pg';
  */
 export function keepAlive(pool: pg.Pool): void {
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => { client.on('error', () => undefined); });
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
 }

@@ -15,10 +15,16 @@ const pools = new WeakMap<Kysely<any>, pg.Pool>();
 
 export function preparedStatementsPool(connectionString: string, max: number, applicationName?: string): pg.Pool {
   const pool = new pg.Pool({
-    connectionString, max, ...(applicationName ? { application_name: applicationName } : {}),
+    connectionString,
+    max,
+    ...(applicationName ? { application_name: applicationName } : {}),
     // Before the connection's first statement (pg-pool awaits it). A server without the setting
     // (before PostgreSQL 12) plans them as usual.
-    onConnect: (client) => client.query('set plan_cache_mode = force_generic_plan').then(() => undefined, () => undefined),
+    onConnect: (client) =>
+      client.query('set plan_cache_mode = force_generic_plan').then(
+        () => undefined,
+        () => undefined,
+      ),
   });
   keepAlive(pool);
   return pool;

@@ -24,7 +24,11 @@ export interface ReadWorkers {
   run<R>(task: string, args: readonly unknown[]): Promise<R>;
 }
 
-interface SqliteFile { file: string; size: number; pools: Map<string, WorkerPool> }
+interface SqliteFile {
+  file: string;
+  size: number;
+  pools: Map<string, WorkerPool>;
+}
 const files = new WeakMap<Kysely<Database>, SqliteFile>();
 
 /** createDb: the SQLite file behind `db` and how many threads may read it; the returned function ends them. */
@@ -58,20 +62,37 @@ export function workerEntry(url: URL): { code: string; eval: boolean } {
   if (fs.existsSync(file)) return { code: file, eval: false };
   // require finds the CommonJS build of tsx's API; its ES module sits beside it.
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
-  const boot = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(pathToFileURL(file.replace(/\.js$/, '.ts')).href)});`;
+  const boot =
+    `import { register } from ${JSON.stringify(tsx)}; register(); await ` +
+    `import(${JSON.stringify(pathToFileURL(file.replace(/\.js$/, '.ts')).href)});`;
   return { code: `import(${JSON.stringify(`data:text/javascript,${encodeURIComponent(boot)}`)});`, eval: true };
 }
 
-interface Slot { worker: Worker; busy: number }
-interface Pending { resolve(value: unknown): void; reject(error: Error): void; slot: Slot }
-interface Reply { id: number; result?: unknown; error?: { message: string; code?: string } }
+interface Slot {
+  worker: Worker;
+  busy: number;
+}
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  slot: Slot;
+}
+interface Reply {
+  id: number;
+  result?: unknown;
+  error?: { message: string; code?: string };
+}
 
 class WorkerPool implements ReadWorkers {
   private readonly slots: Slot[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
-  constructor(private readonly entryUrl: URL, private readonly file: string, private readonly size: number) {}
+  constructor(
+    private readonly entryUrl: URL,
+    private readonly file: string,
+    private readonly size: number,
+  ) {}
 
   run<R>(task: string, args: readonly unknown[]): Promise<R> {
     const slot = this.pick();
@@ -108,7 +129,11 @@ class WorkerPool implements ReadWorkers {
     const lost = (error: Error) => {
       const i = this.slots.indexOf(slot);
       if (i >= 0) this.slots.splice(i, 1);
-      for (const [id, p] of this.pending) if (p.slot === slot) { this.pending.delete(id); p.reject(error); }
+      for (const [id, p] of this.pending)
+        if (p.slot === slot) {
+          this.pending.delete(id);
+          p.reject(error);
+        }
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`search reader exited (${code})`)));

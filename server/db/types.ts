@@ -1,7 +1,35 @@
-import type { AccountsTable, LoginChallengesTable, PasswordResetTokensTable, RecoveryFlowsTable, SecondFactorRecoveryCodesTable, SecondFactorsTable, SessionsTable, SigningKeysTable, StagedAvatarsTable, ThrottlesTable } from './types/accounts.js';
-import type { AuditChainLinksTable, AuditChainTable, AuditLogsTable, AuditPendingTable, AuditVerificationsTable, BackupRunsTable } from './types/audit.js';
+import type {
+  AccountsTable,
+  LoginChallengesTable,
+  PasswordResetTokensTable,
+  RecoveryFlowsTable,
+  SecondFactorRecoveryCodesTable,
+  SecondFactorsTable,
+  SessionsTable,
+  SigningKeysTable,
+  StagedAvatarsTable,
+  ThrottlesTable,
+} from './types/accounts.js';
+import type {
+  AuditChainLinksTable,
+  AuditChainTable,
+  AuditLogsTable,
+  AuditPendingTable,
+  AuditVerificationsTable,
+  BackupRunsTable,
+} from './types/audit.js';
 import type { PeriodSlotsTable } from './types/background.js';
-import type { CatalogDraftPhotosTable, CatalogDraftsTable, CatalogImagesTable, CatalogTable, ImportRecordsTable, MaintenanceTable, RecordVersionsTable, VarietiesTable, VarietySearchGramsTable } from './types/content.js';
+import type {
+  CatalogDraftPhotosTable,
+  CatalogDraftsTable,
+  CatalogImagesTable,
+  CatalogTable,
+  ImportRecordsTable,
+  MaintenanceTable,
+  RecordVersionsTable,
+  VarietiesTable,
+  VarietySearchGramsTable,
+} from './types/content.js';
 import type { ModelEvaluationsTable, ModelPredictionsTable, ModelPublicationsTable, ScannerModelsTable } from './types/models.js';
 import type { CacheStampsTable, LanguagesTable, TranslationsTable } from './types/languages.js';
 import type { PendingChangesTable, ReviewPhotoHoldsTable, ReviewSettingsTable } from './types/review.js';

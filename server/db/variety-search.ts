@@ -34,7 +34,9 @@ const DISORDER_REBUILD = 200;
 export async function tidyVarietySearch(db: Kysely<Database>): Promise<void> {
   if (isPostgres(db)) return;
   const tidy = async (trx: Kysely<Database>) => {
-    const { rows: [row] } = await sql<{ n: number }>`select count(*) as n from variety_search_disorder`.execute(trx);
+    const {
+      rows: [row],
+    } = await sql<{ n: number }>`select count(*) as n from variety_search_disorder`.execute(trx);
     if (Number(row?.n ?? 0) > DISORDER_REBUILD) await rebuildVarietySearchOrder(trx);
     else await sql`insert into variety_search (variety_search) values ('optimize')`.execute(trx);
   };

@@ -22,9 +22,9 @@ type RecordCollection = VersionCollection | TranslatedCollection | ReviewCollect
  * (VERSION_COLLECTIONS), translated (TRANSLATED_COLLECTIONS) and reviewed (REVIEW_COLLECTIONS);
  * a definition that lacks the adapter one of those declarations asks for does not compile.
  */
-export type CollectionDefinition<N extends RecordCollection> = (N extends VersionCollection ? { versioned: VersionedCollection } : object)
-  & (N extends TranslatedCollection ? { translated: TranslatedPart } : object)
-  & (N extends ReviewCollection ? { reviewed: ReviewedPart } : object);
+export type CollectionDefinition<N extends RecordCollection> = (N extends VersionCollection ? { versioned: VersionedCollection } : object) &
+  (N extends TranslatedCollection ? { translated: TranslatedPart } : object) &
+  (N extends ReviewCollection ? { reviewed: ReviewedPart } : object);
 
 /** Every collection of records, each defined once in its module's collection.ts and listed here by import. */
 export const COLLECTION_DEFINITIONS: { [N in RecordCollection]: CollectionDefinition<N> } = {

@@ -59,4 +59,3 @@ export const MODULE_ROUTES: readonly FastifyPluginAsync[] = [
   varieties,
   versions,
 ];
-

@@ -36,9 +36,18 @@ function readDemo(file: string, key: 'pests' | 'diseases'): DemoRecord[] {
   return Array.isArray(list) ? (list as DemoRecord[]).filter((r) => typeof r?.name === 'string' && r.name.trim() !== '') : [];
 }
 
-interface DemoPhotos { scanner: ScannerClasses; set: DemoPhotoSet }
+interface DemoPhotos {
+  scanner: ScannerClasses;
+  set: DemoPhotoSet;
+}
 
-async function seedKind(ctx: AppContext, kind: CatalogKind, records: DemoRecord[], photos: DemoPhotos, log: (line: string) => void): Promise<void> {
+async function seedKind(
+  ctx: AppContext,
+  kind: CatalogKind,
+  records: DemoRecord[],
+  photos: DemoPhotos,
+  log: (line: string) => void,
+): Promise<void> {
   const service = createCatalogService(ctx, kind);
   const missing: DemoRecord[] = [];
   for (const record of records) {
@@ -46,7 +55,8 @@ async function seedKind(ctx: AppContext, kind: CatalogKind, records: DemoRecord[
     if (missing.some((m) => m.name.trim().toLowerCase() === name.toLowerCase())) continue;
     if (!(await catalogRecords.findLiveByName(ctx.db, kind.collection, name))) missing.push(record);
   }
-  const draw = (record: DemoRecord | undefined) => (record ? photos.set.take(demoPhotoPlans(kind.kind, record.name.trim(), photos.scanner)) : null);
+  const draw = (record: DemoRecord | undefined) =>
+    record ? photos.set.take(demoPhotoPlans(kind.kind, record.name.trim(), photos.scanner)) : null;
   // The next entry's photos are drawn while this one's are stored.
   let next = draw(missing[0]);
   for (const [index, record] of missing.entries()) {
@@ -56,21 +66,30 @@ async function seedKind(ctx: AppContext, kind: CatalogKind, records: DemoRecord[
     next?.catch(() => undefined);
     const imageIds: string[] = [];
     for (const [i, photo] of drawn.entries()) {
-      const staged = await service.stage((async function* () { yield photo.jpeg; })(), { filename: `demo_${i + 1}.jpg`, uploadedBy: SYSTEM_ACTOR.id });
+      const staged = await service.stage(
+        (async function* () {
+          yield photo.jpeg;
+        })(),
+        { filename: `demo_${i + 1}.jpg`, uploadedBy: SYSTEM_ACTOR.id },
+      );
       imageIds.push(staged.id);
     }
-    await service.create({
-      name,
-      scientificName: record.scientificName?.trim() ?? '',
-      localName: record.localName?.trim() ?? '',
-      affectedParts: kind.affectedParts ? (record.affectedParts ?? []) : [],
-      isTrainingClass: false,
-      description: record.description?.trim() ?? '',
-      cause: record.cause?.trim() ?? '',
-      symptoms: record.symptoms?.trim() ?? '',
-      treatments: record.treatments?.trim() ?? '',
-      imageIds,
-    }, SYSTEM_ACTOR, { skipImageMinimum: true });
+    await service.create(
+      {
+        name,
+        scientificName: record.scientificName?.trim() ?? '',
+        localName: record.localName?.trim() ?? '',
+        affectedParts: kind.affectedParts ? (record.affectedParts ?? []) : [],
+        isTrainingClass: false,
+        description: record.description?.trim() ?? '',
+        cause: record.cause?.trim() ?? '',
+        symptoms: record.symptoms?.trim() ?? '',
+        treatments: record.treatments?.trim() ?? '',
+        imageIds,
+      },
+      SYSTEM_ACTOR,
+      { skipImageMinimum: true },
+    );
   }
   log(`${kind.texts.title}: ${missing.length} added, ${records.length - missing.length} already present`);
 }

@@ -27,7 +27,11 @@ export interface DemoPhoto {
   fingerprint: Fingerprint;
 }
 
-const FINGERPRINT_SIZES = { maxPixels: CATALOG_LIMITS.maxImagePixels, displaySize: CATALOG_LIMITS.displaySize, thumbSize: CATALOG_LIMITS.thumbSize };
+const FINGERPRINT_SIZES = {
+  maxPixels: CATALOG_LIMITS.maxImagePixels,
+  displaySize: CATALOG_LIMITS.displaySize,
+  thumbSize: CATALOG_LIMITS.thumbSize,
+};
 
 /** How many times a photo that earns a quality flag is drawn again (the last one is kept whatever it earns). */
 const REDRAWS = 12;
@@ -44,7 +48,10 @@ export async function renderDemoPhoto(plan: DemoPhotoPlan, attempt = 0): Promise
     const { fingerprint, width, height } = await fingerprintImage(jpeg, FINGERPRINT_SIZES);
     const L = DATASET_LIMITS;
     // A grey level's margin: the thumbnail job measures again from its own resize.
-    const clear = qualityFlags({ ...fingerprint, width, height }).length === 0 && fingerprint.brightness > L.darkBelow && fingerprint.brightness < L.brightAbove;
+    const clear =
+      qualityFlags({ ...fingerprint, width, height }).length === 0 &&
+      fingerprint.brightness > L.darkBelow &&
+      fingerprint.brightness < L.brightAbove;
     if (clear || last) return { jpeg, fingerprint };
   }
 }
@@ -84,13 +91,18 @@ async function draw(plan: DemoPhotoPlan, seed: string, last: boolean): Promise<B
   for (let round = 0; round < 6; round += 1) {
     const miss = aim.map((t, c) => t - middle(means(out))[c]!);
     if (Math.hypot(...miss) < 0.5) break;
-    miss.forEach((d, c) => { offset[c]! += d; });
+    miss.forEach((d, c) => {
+      offset[c]! += d;
+    });
     out = recoloured(px, noise, mask, scale, offset);
   }
   return encode(out);
 }
 
-const encode = (pixels: Uint8ClampedArray) => sharp(pixels, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: DEMO_PHOTO.quality }).toBuffer();
+const encode = (pixels: Uint8ClampedArray) =>
+  sharp(pixels, { raw: { width: W, height: H, channels: 3 } })
+    .jpeg({ quality: DEMO_PHOTO.quality })
+    .toBuffer();
 
 /** Bits past DATASET_LIMITS.nearDuplicateBits two demo photos keep apart: the thumbnail job measures the hash again from its own resize. */
 const HASH_MARGIN = 2;
@@ -113,14 +125,18 @@ export class DemoPhotoSet {
     const lanes = Array.from({ length: concurrency }, () => Promise.resolve());
     const drawn = plans.map((plan, i) => {
       const photo = lanes[i % concurrency]!.then(() => renderDemoPhoto(plan));
-      lanes[i % concurrency] = photo.then(() => undefined, () => undefined);
+      lanes[i % concurrency] = photo.then(
+        () => undefined,
+        () => undefined,
+      );
       return photo;
     });
     const out: DemoPhoto[] = [];
     try {
       for (const [i, plan] of plans.entries()) {
         let photo = await drawn[i]!;
-        for (let attempt = 1; attempt <= 20 && this.near(photo.fingerprint.phash); attempt += 1) photo = await renderDemoPhoto(plan, attempt);
+        for (let attempt = 1; attempt <= 20 && this.near(photo.fingerprint.phash); attempt += 1)
+          photo = await renderDemoPhoto(plan, attempt);
         this.hashes.push(photo.fingerprint.phash);
         out.push(photo);
       }

@@ -11,7 +11,11 @@ export const DEMO_VARIETIES_FILE = path.resolve(import.meta.dirname, '..', '..',
  * (one audit entry each, live event after commit). Fields the sources did not give stay
  * empty; names that already exist (trimmed, any case) are skipped, so a second run adds nothing.
  */
-export async function seed(ctx: AppContext, log: (line: string) => void, file = DEMO_VARIETIES_FILE): Promise<{ added: number; skipped: number }> {
+export async function seed(
+  ctx: AppContext,
+  log: (line: string) => void,
+  file = DEMO_VARIETIES_FILE,
+): Promise<{ added: number; skipped: number }> {
   const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { varieties?: unknown };
   if (!Array.isArray(raw.varieties)) throw new Error(`${file} has no "varieties" list`);
   const service = createVarietiesService(ctx);

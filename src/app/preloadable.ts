@@ -10,13 +10,23 @@ export function preloadable<P extends object>(load: () => Promise<ComponentType<
   let loaded: ComponentType<P> | undefined;
   let pending: Promise<ComponentType<P>> | undefined;
   const preload = () => {
-    pending ??= load().then((component) => (loaded = component), (err: unknown) => { pending = undefined; throw err; });
+    pending ??= load().then(
+      (component) => (loaded = component),
+      (err: unknown) => {
+        pending = undefined;
+        throw err;
+      },
+    );
     return pending;
   };
   // A thenable that answers synchronously when the code is here: React.lazy then resolves without
   // suspending (it reads the result its callback left).
-  const Component = lazy<ComponentType<P>>(() => (loaded
-    ? ({ then: (resolve: (m: { default: ComponentType<P> }) => void) => resolve({ default: loaded! }) } as unknown as Promise<{ default: ComponentType<P> }>)
-    : preload().then((component) => ({ default: component }))));
+  const Component = lazy<ComponentType<P>>(() =>
+    loaded
+      ? ({ then: (resolve: (m: { default: ComponentType<P> }) => void) => resolve({ default: loaded! }) } as unknown as Promise<{
+          default: ComponentType<P>;
+        }>)
+      : preload().then((component) => ({ default: component })),
+  );
   return { Component, preload };
 }

@@ -26,7 +26,9 @@ if (mayHaveSession() && location.pathname.startsWith('/dashboard')) {
   }
 }
 
-const features = Object.values(import.meta.glob<{ routes: FeatureRoutes }>('../features/*/routes.tsx', { eager: true })).map((m) => m.routes);
+const features = Object.values(import.meta.glob<{ routes: FeatureRoutes }>('../features/*/routes.tsx', { eager: true })).map(
+  (m) => m.routes,
+);
 const featureScreens = new Map(features.flatMap((f) => f.dashboard ?? []).map((r) => [r.path, r.element]));
 
 /** One child route per sidebar entry below /dashboard, guarded by the entry's permission. */
@@ -44,12 +46,12 @@ export const router = createBrowserRouter([
   ...features.flatMap((f) => f.public ?? []),
   {
     path: '/dashboard',
-    element: <RequireSession><ShellLayout /></RequireSession>,
-    children: [
-      { index: true, element: <DashboardPage /> },
-      ...screens,
-      { path: '*', element: <Navigate to="/dashboard" replace /> },
-    ],
+    element: (
+      <RequireSession>
+        <ShellLayout />
+      </RequireSession>
+    ),
+    children: [{ index: true, element: <DashboardPage /> }, ...screens, { path: '*', element: <Navigate to="/dashboard" replace /> }],
   },
   { path: '*', element: <Navigate to="/login" replace /> },
 ]);

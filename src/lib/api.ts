@@ -52,7 +52,14 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const data = text ? safeJson(text) : undefined;
   if (!response.ok) {
     const err = errorOf(data);
-    const error = new ApiError(response.status, err?.code ?? 'INTERNAL', err?.message ?? ERRORS.internal, err?.fields ?? {}, err?.reason, err as Record<string, unknown>);
+    const error = new ApiError(
+      response.status,
+      err?.code ?? 'INTERNAL',
+      err?.message ?? ERRORS.internal,
+      err?.fields ?? {},
+      err?.reason,
+      err as Record<string, unknown>,
+    );
     if (response.status === 401 && !options.skipAuthHandling) unauthenticatedListeners.forEach((l) => l(error));
     throw error;
   }
@@ -69,9 +76,14 @@ export function errorOf(data: unknown): ErrorFields | undefined {
   const body = data as { error?: unknown } | undefined;
   if (typeof body?.error === 'string') {
     const { error: message, ...rest } = body as { error: string } & Record<string, unknown>;
-    return { code: typeof rest.code === 'string' ? rest.code : 'INTERNAL', ...rest, message, fields: (rest.fields as Record<string, string> | undefined) ?? {} };
+    return {
+      code: typeof rest.code === 'string' ? rest.code : 'INTERNAL',
+      ...rest,
+      message,
+      fields: (rest.fields as Record<string, string> | undefined) ?? {},
+    };
   }
-  return body?.error && typeof body.error === 'object' ? body.error as ErrorFields : undefined;
+  return body?.error && typeof body.error === 'object' ? (body.error as ErrorFields) : undefined;
 }
 
 function safeJson(text: string): unknown {

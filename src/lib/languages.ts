@@ -1,7 +1,13 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { TRANSLATED_COLLECTIONS, type TranslatedCollection } from '../../common/languages';
 import type {
-  Completeness, Language, RecordTranslations, SaveTranslationsInput, TranslationImportPreview, TranslationImportReport, TranslationStatusList,
+  Completeness,
+  Language,
+  RecordTranslations,
+  SaveTranslationsInput,
+  TranslationImportPreview,
+  TranslationImportReport,
+  TranslationStatusList,
 } from '../../common/schemas/languages';
 import { api } from './api';
 import { sendForm } from './upload';
@@ -18,7 +24,8 @@ export const languageKeys = {
   list: ['languages', 'list'] as const,
   completeness: ['dashboard', 'translation-completeness'] as const,
   record: (collection: TranslatedCollection, id: string) => [collection, 'translations', id] as const,
-  status: (collection: TranslatedCollection, lang: string, filter: StatusFilter) => [collection, 'translation-status', lang, filter] as const,
+  status: (collection: TranslatedCollection, lang: string, filter: StatusFilter) =>
+    [collection, 'translation-status', lang, filter] as const,
 };
 
 const recordPath = (collection: TranslatedCollection, id: string) => `/api/translations/${collection}/${encodeURIComponent(id)}`;
@@ -44,7 +51,8 @@ export function useCompleteness() {
 export function useTranslationStatus(collection: TranslatedCollection, lang: string | null, filter: StatusFilter) {
   return useQuery({
     queryKey: languageKeys.status(collection, lang ?? '', filter),
-    queryFn: ({ signal }) => api<TranslationStatusList>(`/api/translations/${collection}/status?lang=${encodeURIComponent(lang!)}&filter=${filter}`, { signal }),
+    queryFn: ({ signal }) =>
+      api<TranslationStatusList>(`/api/translations/${collection}/status?lang=${encodeURIComponent(lang!)}&filter=${filter}`, { signal }),
     enabled: lang !== null,
     placeholderData: (previous) => (previous?.collection === collection ? previous : undefined),
     staleTime: 0,
@@ -61,7 +69,10 @@ export function useRecordTranslations(collection: TranslatedCollection, id: stri
 }
 
 /** What a save answers while its collection's changes need review (202): the pending change and REVIEW_TEXTS.sentForReview. */
-export interface SentForReview { review: { id: string }; message: string }
+export interface SentForReview {
+  review: { id: string };
+  message: string;
+}
 export type SaveAnswer = { saved: RecordTranslations } | { review: SentForReview };
 
 /** Everything a translation change may move: its collection's queries (records, lists, status) and completeness. */
@@ -75,7 +86,10 @@ export function useSaveTranslations(collection: TranslatedCollection, id: string
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ lang, body }: { lang: string; body: SaveTranslationsInput }): Promise<SaveAnswer> => {
-      const answer = await api<RecordTranslations | SentForReview>(`${recordPath(collection, id)}/${encodeURIComponent(lang)}`, { method: 'PUT', body });
+      const answer = await api<RecordTranslations | SentForReview>(`${recordPath(collection, id)}/${encodeURIComponent(lang)}`, {
+        method: 'PUT',
+        body,
+      });
       return 'review' in answer ? { review: answer } : { saved: answer };
     },
     onSuccess: (answer) => {
@@ -105,13 +119,15 @@ export function useAddLanguage() {
 export function useUpdateLanguage() {
   const store = useStoreLanguages();
   return useMutation({
-    mutationFn: ({ code, name, enabled }: Language) => api<{ items: Language[] }>(`/api/languages/${encodeURIComponent(code)}`, { method: 'PUT', body: { name, enabled } }),
+    mutationFn: ({ code, name, enabled }: Language) =>
+      api<{ items: Language[] }>(`/api/languages/${encodeURIComponent(code)}`, { method: 'PUT', body: { name, enabled } }),
     onSuccess: store,
   });
 }
 
 /** A language's translators' file: a plain download link (the server streams it as an attachment). */
-export const translationFileUrl = (lang: string, format: FileFormat) => `/api/translations/export?lang=${encodeURIComponent(lang)}&format=${format}`;
+export const translationFileUrl = (lang: string, format: FileFormat) =>
+  `/api/translations/export?lang=${encodeURIComponent(lang)}&format=${format}`;
 
 function fileForm(file: File): FormData {
   const form = new FormData();
@@ -120,16 +136,43 @@ function fileForm(file: File): FormData {
 }
 
 /** The dry run of a translators' file: every unit's result, nothing saved. */
-export function previewTranslationImport(lang: string, file: File, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<TranslationImportPreview> {
-  return sendForm<TranslationImportPreview>(`/api/translations/import/preview?lang=${encodeURIComponent(lang)}`, fileForm(file), onProgress, signal);
+export function previewTranslationImport(
+  lang: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+  signal: AbortSignal,
+): Promise<TranslationImportPreview> {
+  return sendForm<TranslationImportPreview>(
+    `/api/translations/import/preview?lang=${encodeURIComponent(lang)}`,
+    fileForm(file),
+    onProgress,
+    signal,
+  );
 }
 
 /** The import: all or nothing (stop), or the units without errors (skip). */
 export function useImportTranslations() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ lang, file, onErrors, onProgress, signal }: { lang: string; file: File; onErrors: 'stop' | 'skip'; onProgress: (fraction: number) => void; signal: AbortSignal }) =>
-      sendForm<TranslationImportReport>(`/api/translations/import?lang=${encodeURIComponent(lang)}&onErrors=${onErrors}`, fileForm(file), onProgress, signal),
+    mutationFn: ({
+      lang,
+      file,
+      onErrors,
+      onProgress,
+      signal,
+    }: {
+      lang: string;
+      file: File;
+      onErrors: 'stop' | 'skip';
+      onProgress: (fraction: number) => void;
+      signal: AbortSignal;
+    }) =>
+      sendForm<TranslationImportReport>(
+        `/api/translations/import?lang=${encodeURIComponent(lang)}&onErrors=${onErrors}`,
+        fileForm(file),
+        onProgress,
+        signal,
+      ),
     onSuccess: () => refreshTranslated(queryClient, TRANSLATED_COLLECTIONS),
   });
 }

@@ -25,11 +25,17 @@ export function connectLive(handlers: LiveHandlers): () => void {
   source.addEventListener('change', (e) => {
     try {
       handlers.onChange(JSON.parse((e as MessageEvent).data) as ChangeEvent);
-    } catch { /* ignore malformed event */ }
+    } catch {
+      /* ignore malformed event */
+    }
   });
   source.addEventListener('session', (e) => {
     let reason = 'session_ended';
-    try { reason = (JSON.parse((e as MessageEvent).data) as { reason?: string }).reason ?? reason; } catch { /* default */ }
+    try {
+      reason = (JSON.parse((e as MessageEvent).data) as { reason?: string }).reason ?? reason;
+    } catch {
+      /* default */
+    }
     source.close();
     handlers.onSessionEnded(reason);
   });

@@ -11,7 +11,13 @@ export function clearQueries(): void {
 
 /** A live event: refresh the queries it concerns (topic '*': everything, after a reconnect). */
 export function refreshQueriesFor(event: ChangeEvent): void {
-  void cache().then((client) => client.invalidateQueries({
-    predicate: (q) => event.topic === '*' || q.queryKey[0] === event.topic || (q.queryKey[0] === 'dashboard' && event.topic !== 'scan_reports') || q.queryKey[0] === 'audit_logs',
-  }));
+  void cache().then((client) =>
+    client.invalidateQueries({
+      predicate: (q) =>
+        event.topic === '*' ||
+        q.queryKey[0] === event.topic ||
+        (q.queryKey[0] === 'dashboard' && event.topic !== 'scan_reports') ||
+        q.queryKey[0] === 'audit_logs',
+    }),
+  );
 }

@@ -1,7 +1,14 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReviewCollection } from '../../common/review';
 import type {
-  ApproveInput, PendingChange, PendingChangeDetail, ReviewCount, ReviewList, ReviewListQuery, ReviewSettings, Submitted,
+  ApproveInput,
+  PendingChange,
+  PendingChangeDetail,
+  ReviewCount,
+  ReviewList,
+  ReviewListQuery,
+  ReviewSettings,
+  Submitted,
 } from '../../common/schemas/review';
 import { api } from './api';
 
@@ -31,8 +38,12 @@ export type Saved<T> = T | Submitted;
 export function sentForReview(result: unknown): Submitted | null {
   if (typeof result !== 'object' || result === null) return null;
   const { review, message } = result as Partial<Submitted>;
-  return typeof message === 'string' && typeof review === 'object' && review !== null && typeof review.id === 'string' && typeof review.state === 'string'
-    ? result as Submitted
+  return typeof message === 'string' &&
+    typeof review === 'object' &&
+    review !== null &&
+    typeof review.id === 'string' &&
+    typeof review.state === 'string'
+    ? (result as Submitted)
     : null;
 }
 
@@ -51,7 +62,9 @@ export function useSetReviewSetting() {
   return useMutation({
     mutationFn: ({ collection, enabled }: { collection: ReviewCollection; enabled: boolean }) =>
       api<ReviewSettings>(`/api/review/settings/${collection}`, { method: 'PUT', body: { enabled } }),
-    onSuccess: (settings) => { queryClient.setQueryData(reviewKeys.settings, settings); },
+    onSuccess: (settings) => {
+      queryClient.setQueryData(reviewKeys.settings, settings);
+    },
   });
 }
 
@@ -110,7 +123,9 @@ export function useReviewDecision(id: string) {
       void queryClient.invalidateQueries({ queryKey: reviewKeys.all, predicate: (q) => q.queryKey[1] !== 'change' });
     },
     // A refusal (409: moved, or the record moved) shows the change as it is now.
-    onError: () => { void queryClient.invalidateQueries({ queryKey: reviewKeys.detail(id) }); },
+    onError: () => {
+      void queryClient.invalidateQueries({ queryKey: reviewKeys.detail(id) });
+    },
   });
 }
 

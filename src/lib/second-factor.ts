@@ -6,5 +6,10 @@ import { api } from './api';
 export const secondFactorKey = ['accounts', 'second-factor'] as const;
 
 export function useSecondFactorStatus(enabled: boolean) {
-  return useQuery({ queryKey: secondFactorKey, queryFn: () => api<SecondFactorStatus>('/api/profile/second-factor'), enabled, staleTime: 0 });
+  return useQuery({
+    queryKey: secondFactorKey,
+    queryFn: () => api<SecondFactorStatus>('/api/profile/second-factor'),
+    enabled,
+    staleTime: 0,
+  });
 }

@@ -66,29 +66,46 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   /** The server says this tab's session ended: adopt a newer one from this browser, or sign out. */
-  const handleEnded = useCallback(async (reason: string) => {
-    if (signingOut.current) return;
-    const adopted = await load();
-    if (adopted || signingOut.current) return;
-    signedOut(reason === 'logout' ? undefined : reason === 'inactivity' || reason === 'signed_out' ? reason : 'session_ended');
-  }, [load, signedOut]);
+  const handleEnded = useCallback(
+    async (reason: string) => {
+      if (signingOut.current) return;
+      const adopted = await load();
+      if (adopted || signingOut.current) return;
+      signedOut(reason === 'logout' ? undefined : reason === 'inactivity' || reason === 'signed_out' ? reason : 'session_ended');
+    },
+    [load, signedOut],
+  );
 
   useEffect(() => {
     channel.current = openChannel();
-    if (mayHaveSession()) void load().then((info) => { if (!info) setStatus('anonymous'); });
+    if (mayHaveSession())
+      void load().then((info) => {
+        if (!info) setStatus('anonymous');
+      });
     return () => channel.current?.close();
   }, [load]);
 
-  useEffect(() => onUnauthenticated((error: ApiError) => { void handleEnded(error.reason ?? 'session_ended'); }), [handleEnded]);
+  useEffect(
+    () =>
+      onUnauthenticated((error: ApiError) => {
+        void handleEnded(error.reason ?? 'session_ended');
+      }),
+    [handleEnded],
+  );
 
-  const logout = useCallback(async (reason?: LogoutReason) => {
-    signingOut.current = true;
-    try {
-      await api('/api/auth/logout', { method: 'POST', skipAuthHandling: true });
-    } catch { /* docs/PRODUCT.md section 4: always sign out locally, even if the update failed */ }
-    channel.current?.postMessage({ type: 'logout', reason } satisfies TabMessage);
-    signedOut(reason);
-  }, [signedOut]);
+  const logout = useCallback(
+    async (reason?: LogoutReason) => {
+      signingOut.current = true;
+      try {
+        await api('/api/auth/logout', { method: 'POST', skipAuthHandling: true });
+      } catch {
+        /* docs/PRODUCT.md section 4: always sign out locally, even if the update failed */
+      }
+      channel.current?.postMessage({ type: 'logout', reason } satisfies TabMessage);
+      signedOut(reason);
+    },
+    [signedOut],
+  );
 
   const login = useCallback(async (input: LoginInput) => {
     const result = await api<LoginResult>('/api/auth/login', { method: 'POST', body: input, skipAuthHandling: true });
@@ -102,7 +119,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return info;
   }, []);
 
-  const refresh = useCallback(async () => { await load(); }, [load]);
+  const refresh = useCallback(async () => {
+    await load();
+  }, [load]);
 
   // Messages from this browser's other tabs.
   useEffect(() => {
@@ -130,7 +149,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         refreshQueriesFor(event);
         if (event.topic === 'accounts' && event.id === userId) void load();
       },
-      onSessionEnded: (reason) => { void handleEnded(reason); },
+      onSessionEnded: (reason) => {
+        void handleEnded(reason);
+      },
     });
   }, [authenticated, sessionId, userId, handleEnded, load]);
 
@@ -139,7 +160,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (!authenticated) return;
     const timer = setInterval(() => {
       api<SessionInfo>(SESSION_PATH, { skipAuthHandling: true })
-        .then((info) => { if (info.sessionId !== sessionId) setSession(info); })
+        .then((info) => {
+          if (info.sessionId !== sessionId) setSession(info);
+        })
         .catch((err: unknown) => {
           if (err instanceof ApiError && err.status === 401) void handleEnded(err.reason ?? 'session_ended');
         });
@@ -170,7 +193,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       throttle = now;
       markActive(true);
     };
-    const onMessage = (e: MessageEvent<TabMessage>) => { if (e.data.type === 'activity') lastActivity = Math.max(lastActivity, e.data.at); };
+    const onMessage = (e: MessageEvent<TabMessage>) => {
+      if (e.data.type === 'activity') lastActivity = Math.max(lastActivity, e.data.at);
+    };
     ACTIVITY_EVENTS.forEach((name) => window.addEventListener(name, onLocal, { passive: true }));
     ch?.addEventListener('message', onMessage);
     // Once: on a slow link the sign-out may still be on its way at the next tick.
@@ -186,7 +211,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [authenticated, idleTimeoutMs, logout]);
 
-  const value = useMemo<SessionContextValue>(() => ({ status, session, login, loginSecondFactor, logout, refresh }), [status, session, login, loginSecondFactor, logout, refresh]);
+  const value = useMemo<SessionContextValue>(
+    () => ({ status, session, login, loginSecondFactor, logout, refresh }),
+    [status, session, login, loginSecondFactor, logout, refresh],
+  );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

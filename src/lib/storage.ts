@@ -7,15 +7,27 @@ export const SIDEBAR_COLLAPSED = 'palayan:sidebar-collapsed';
 export type LogoutReason = 'inactivity' | 'session_ended' | 'signed_out';
 
 export function setLogoutReason(reason: LogoutReason): void {
-  try { localStorage.setItem(AUTO_LOGOUT_REASON, reason); } catch { /* storage unavailable */ }
+  try {
+    localStorage.setItem(AUTO_LOGOUT_REASON, reason);
+  } catch {
+    /* storage unavailable */
+  }
 }
 
 export function takeLogoutReason(): string | null {
-  try { return localStorage.getItem(AUTO_LOGOUT_REASON); } catch { return null; }
+  try {
+    return localStorage.getItem(AUTO_LOGOUT_REASON);
+  } catch {
+    return null;
+  }
 }
 
 export function clearLogoutReason(): void {
-  try { localStorage.removeItem(AUTO_LOGOUT_REASON); } catch { /* storage unavailable */ }
+  try {
+    localStorage.removeItem(AUTO_LOGOUT_REASON);
+  } catch {
+    /* storage unavailable */
+  }
 }
 
 /** Whether this browser may hold a session (the readable companion of the httpOnly cookie). */

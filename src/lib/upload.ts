@@ -14,14 +14,25 @@ const connectionLost = () => new ApiError(0, 'NETWORK', 'Cannot reach the server
  */
 export function sendForm<T>(url: string, form: FormData, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<T> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) { reject(new DOMException('Aborted', 'AbortError')); return; }
+    if (signal.aborted) {
+      reject(new DOMException('Aborted', 'AbortError'));
+      return;
+    }
     const xhr = new XMLHttpRequest();
     let lastActivity = Date.now();
     let lost = false;
-    const giveUp = () => { lost = true; xhr.abort(); };
-    const watchdog = setInterval(() => { if (Date.now() - lastActivity > STALL_MS) giveUp(); }, 1000);
+    const giveUp = () => {
+      lost = true;
+      xhr.abort();
+    };
+    const watchdog = setInterval(() => {
+      if (Date.now() - lastActivity > STALL_MS) giveUp();
+    }, 1000);
     globalThis.addEventListener?.('offline', giveUp);
-    const done = () => { clearInterval(watchdog); globalThis.removeEventListener?.('offline', giveUp); };
+    const done = () => {
+      clearInterval(watchdog);
+      globalThis.removeEventListener?.('offline', giveUp);
+    };
     xhr.open('POST', url);
     xhr.setRequestHeader('accept', 'application/json');
     xhr.upload.onprogress = (e) => {
@@ -31,15 +42,37 @@ export function sendForm<T>(url: string, form: FormData, onProgress: (fraction: 
     xhr.onload = () => {
       done();
       let data: unknown;
-      try { data = JSON.parse(xhr.responseText); } catch { data = undefined; }
-      if (xhr.status >= 200 && xhr.status < 300 && data) { resolve(data as T); return; }
+      try {
+        data = JSON.parse(xhr.responseText);
+      } catch {
+        data = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && data) {
+        resolve(data as T);
+        return;
+      }
       const err = errorOf(data);
       // The session check tells the shell when the session is gone (it then goes to /login).
       if (xhr.status === 401) void api(SESSION_PATH).catch(() => undefined);
-      reject(new ApiError(xhr.status, err?.code ?? 'INTERNAL', err?.message ?? (xhr.status === 413 ? ERRORS.payloadTooLarge : ERRORS.internal), err?.fields ?? {}, err?.reason, err));
+      reject(
+        new ApiError(
+          xhr.status,
+          err?.code ?? 'INTERNAL',
+          err?.message ?? (xhr.status === 413 ? ERRORS.payloadTooLarge : ERRORS.internal),
+          err?.fields ?? {},
+          err?.reason,
+          err,
+        ),
+      );
     };
-    xhr.onerror = () => { done(); reject(connectionLost()); };
-    xhr.onabort = () => { done(); reject(lost ? connectionLost() : new DOMException('Aborted', 'AbortError')); };
+    xhr.onerror = () => {
+      done();
+      reject(connectionLost());
+    };
+    xhr.onabort = () => {
+      done();
+      reject(lost ? connectionLost() : new DOMException('Aborted', 'AbortError'));
+    };
     signal.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);
   });

@@ -7,7 +7,8 @@ import type { Saved } from './review';
 // Keys start with the collection's live topic: a save anywhere refreshes the panel.
 export const versionKeys = {
   list: (collection: VersionCollection, id: string) => [collection, 'versions', id] as const,
-  compare: (collection: VersionCollection, id: string, from: number, to: number) => [collection, 'versions', id, 'compare', from, to] as const,
+  compare: (collection: VersionCollection, id: string, from: number, to: number) =>
+    [collection, 'versions', id, 'compare', from, to] as const,
 };
 
 const basePath = (collection: VersionCollection, id: string) => `${VERSION_API_BASE[collection]}/${encodeURIComponent(id)}/versions`;
@@ -16,7 +17,8 @@ const basePath = (collection: VersionCollection, id: string) => `${VERSION_API_B
 export function useVersions(collection: VersionCollection, id: string) {
   return useInfiniteQuery({
     queryKey: versionKeys.list(collection, id),
-    queryFn: ({ pageParam, signal }) => api<VersionList>(`${basePath(collection, id)}${pageParam ? `?before=${pageParam}` : ''}`, { signal }),
+    queryFn: ({ pageParam, signal }) =>
+      api<VersionList>(`${basePath(collection, id)}${pageParam ? `?before=${pageParam}` : ''}`, { signal }),
     initialPageParam: 0,
     getNextPageParam: (last) => last.nextBefore ?? undefined,
     staleTime: 0,
@@ -37,6 +39,8 @@ export function useRestoreVersion(collection: VersionCollection, id: string) {
   return useMutation({
     mutationFn: ({ number, input }: { number: number; input: VersionRestoreInput }) =>
       api<Saved<VersionRestoreResult>>(`${basePath(collection, id)}/${number}/restore`, { method: 'POST', body: input }),
-    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: [collection] }); },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: [collection] });
+    },
   });
 }

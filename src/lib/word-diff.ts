@@ -30,7 +30,10 @@ export function wordDiff(before: string, after: string): DiffPart[] {
   while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
   let endA = a.length;
   let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) { endA -= 1; endB -= 1; }
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA -= 1;
+    endB -= 1;
+  }
   const parts: DiffPart[] = [];
   if (start > 0) push(parts, 'same', a.slice(0, start).join(''));
   const midA = a.slice(start, endA);
@@ -44,15 +47,26 @@ export function wordDiff(before: string, after: string): DiffPart[] {
     const lengths = new Uint32Array((midA.length + 1) * width);
     for (let i = midA.length - 1; i >= 0; i -= 1) {
       for (let j = midB.length - 1; j >= 0; j -= 1) {
-        lengths[i * width + j] = midA[i] === midB[j] ? lengths[(i + 1) * width + j + 1]! + 1 : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!);
+        lengths[i * width + j] =
+          midA[i] === midB[j]
+            ? lengths[(i + 1) * width + j + 1]! + 1
+            : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!);
       }
     }
     let i = 0;
     let j = 0;
     while (i < midA.length && j < midB.length) {
-      if (midA[i] === midB[j]) { push(parts, 'same', midA[i]!); i += 1; j += 1; }
-      else if (lengths[(i + 1) * width + j]! >= lengths[i * width + j + 1]!) { push(parts, 'removed', midA[i]!); i += 1; }
-      else { push(parts, 'added', midB[j]!); j += 1; }
+      if (midA[i] === midB[j]) {
+        push(parts, 'same', midA[i]!);
+        i += 1;
+        j += 1;
+      } else if (lengths[(i + 1) * width + j]! >= lengths[i * width + j + 1]!) {
+        push(parts, 'removed', midA[i]!);
+        i += 1;
+      } else {
+        push(parts, 'added', midB[j]!);
+        j += 1;
+      }
     }
     if (i < midA.length) push(parts, 'removed', midA.slice(i).join(''));
     if (j < midB.length) push(parts, 'added', midB.slice(j).join(''));
@@ -69,18 +83,38 @@ function tidy(parts: DiffPart[]): DiffPart[] {
   const out: DiffPart[] = [];
   let i = 0;
   while (i < parts.length) {
-    if (parts[i]!.kind === 'same') { push(out, 'same', parts[i]!.text); i += 1; continue; }
+    if (parts[i]!.kind === 'same') {
+      push(out, 'same', parts[i]!.text);
+      i += 1;
+      continue;
+    }
     // The run: changes, and spaces with a change on each side.
     let end = i;
-    while (end + 1 < parts.length && (parts[end + 1]!.kind !== 'same' || (/^\s+$/.test(parts[end + 1]!.text) && parts[end + 2] && parts[end + 2]!.kind !== 'same'))) end += 1;
+    while (
+      end + 1 < parts.length &&
+      (parts[end + 1]!.kind !== 'same' || (/^\s+$/.test(parts[end + 1]!.text) && parts[end + 2] && parts[end + 2]!.kind !== 'same'))
+    )
+      end += 1;
     const run = parts.slice(i, end + 1);
     i = end + 1;
-    if (!run.some((p) => p.kind === 'removed') || !run.some((p) => p.kind === 'added')) { for (const p of run) push(out, p.kind, p.text); continue; }
-    let removed = run.filter((p) => p.kind !== 'added').map((p) => p.text).join('');
-    let added = run.filter((p) => p.kind !== 'removed').map((p) => p.text).join('');
+    if (!run.some((p) => p.kind === 'removed') || !run.some((p) => p.kind === 'added')) {
+      for (const p of run) push(out, p.kind, p.text);
+      continue;
+    }
+    let removed = run
+      .filter((p) => p.kind !== 'added')
+      .map((p) => p.text)
+      .join('');
+    let added = run
+      .filter((p) => p.kind !== 'removed')
+      .map((p) => p.text)
+      .join('');
     const space = /\s+$/.exec(removed)?.[0] ?? '';
     const tail = space && added.endsWith(space) ? space : '';
-    if (tail) { removed = removed.slice(0, -tail.length); added = added.slice(0, -tail.length); }
+    if (tail) {
+      removed = removed.slice(0, -tail.length);
+      added = added.slice(0, -tail.length);
+    }
     push(out, 'removed', removed);
     push(out, 'added', added);
     if (tail) push(out, 'same', tail);

@@ -22,15 +22,26 @@ beforeAll(async () => {
   t = await createTestApp();
   su = await superAdminSession(t.app, t.ctx);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 describe('create', () => {
   it('fails the save, storing nothing, when hashing fails', async () => {
     const service = createAccountsService(t.ctx);
-    const auth = { sessionId: 'x', reauthAt: null, role: 'SYSTEM_ADMIN' as const, user: { id: su.account.id } as never, account: {} as never, actor: { id: su.account.id, fullname: su.account.fullname, email: su.account.email } };
+    const auth = {
+      sessionId: 'x',
+      reauthAt: null,
+      role: 'SYSTEM_ADMIN' as const,
+      user: { id: su.account.id } as never,
+      account: {} as never,
+      actor: { id: su.account.id, fullname: su.account.fullname, email: su.account.email },
+    };
     const body = newAdminBody();
     try {
-      hashing.instead = async () => { throw new Error('thread pool exhausted'); };
+      hashing.instead = async () => {
+        throw new Error('thread pool exhausted');
+      };
       await expect(service.create(body, auth)).rejects.toMatchObject({ code: 'INTERNAL', message: M.passwordNotSaved });
       hashing.instead = async (plain) => plain;
       await expect(service.create(body, auth)).rejects.toMatchObject({ code: 'INTERNAL', message: M.passwordNotSaved });

@@ -19,7 +19,9 @@ beforeAll(async () => {
   t = await createTestApp();
   su = await superAdminSession(t.app, t.ctx);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = (method: Method, url: string, cookie?: string, payload?: unknown) =>
@@ -48,7 +50,11 @@ describe('access: SYSTEM_ADMIN only, on every route', () => {
       ['GET', `/api/accounts/availability?field=username&value=${target.username}`],
       ['GET', `/api/accounts/${target.id}`],
       ['POST', '/api/accounts', newAdminBody()],
-      ['PUT', `/api/accounts/${target.id}`, { fullname: 'Changed Name', email: target.email, username: target.username, version: before.version }],
+      [
+        'PUT',
+        `/api/accounts/${target.id}`,
+        { fullname: 'Changed Name', email: target.email, username: target.username, version: before.version },
+      ],
       ['POST', `/api/accounts/${target.id}/restrict`, { confirmName: target.fullname }],
       ['POST', `/api/accounts/${target.id}/unrestrict`],
       ['DELETE', `/api/accounts/${target.id}`, { confirmName: target.fullname }],
@@ -67,8 +73,14 @@ describe('access: SYSTEM_ADMIN only, on every route', () => {
 
 describe('list', () => {
   it('shows the table fields, never a secret, and the three statuses', async () => {
-    const restricted = await makeAccount(t.ctx, { fullname: 'Zeta Restricted', state: { status: 'restricted', isRestricted: 1, restrictedAt: new Date().toISOString() } });
-    const inactive = await makeAccount(t.ctx, { fullname: 'Zeta Inactive', state: { status: 'inactive', autoInactive: 1, autoInactiveAt: new Date().toISOString() } });
+    const restricted = await makeAccount(t.ctx, {
+      fullname: 'Zeta Restricted',
+      state: { status: 'restricted', isRestricted: 1, restrictedAt: new Date().toISOString() },
+    });
+    const inactive = await makeAccount(t.ctx, {
+      fullname: 'Zeta Inactive',
+      state: { status: 'inactive', autoInactive: 1, autoInactiveAt: new Date().toISOString() },
+    });
     const active = await makeAccount(t.ctx, { fullname: 'Zeta Active', role: 'SYSTEM_ADMIN' });
     await accountsRepository.update(t.ctx.db, active.id, { securityAnswer: 'secret-answer-xyz' });
     const activeCookie = await loginAs(t.app, active);
@@ -78,13 +90,38 @@ describe('list', () => {
     const byId = new Map(body.items.map((i: { id: string }) => [i.id, i]));
     expect(byId.get(restricted.id)).toMatchObject({ displayStatus: 'restricted', isRestricted: true, role: 'ADMIN' });
     expect(byId.get(inactive.id)).toMatchObject({ displayStatus: 'inactive', autoInactive: true, status: 'inactive' });
-    expect(byId.get(active.id)).toMatchObject({ displayStatus: 'active', role: 'SYSTEM_ADMIN', fullname: 'Zeta Active', username: active.username, email: active.email });
+    expect(byId.get(active.id)).toMatchObject({
+      displayStatus: 'active',
+      role: 'SYSTEM_ADMIN',
+      fullname: 'Zeta Active',
+      username: active.username,
+      email: active.email,
+    });
     expect((byId.get(active.id) as { lastLogin: string }).lastLogin).not.toBeNull();
     const stored = await row(active.id);
     assertNoSecrets(res.body, stored.currentSession!, 'secret-answer-xyz', activeCookie.split('=')[1]!);
     expect(Object.keys(body.items[0]).sort()).toEqual([
-      'autoInactive', 'autoInactiveAt', 'contactNo', 'createdAt', 'displayStatus', 'email', 'fullname', 'hasActivities', 'hasSecondFactor', 'id',
-      'isRestricted', 'lastLogin', 'lastLogoutAt', 'photoURL', 'restrictedAt', 'role', 'signInLockedUntil', 'status', 'updatedAt', 'username', 'version',
+      'autoInactive',
+      'autoInactiveAt',
+      'contactNo',
+      'createdAt',
+      'displayStatus',
+      'email',
+      'fullname',
+      'hasActivities',
+      'hasSecondFactor',
+      'id',
+      'isRestricted',
+      'lastLogin',
+      'lastLogoutAt',
+      'photoURL',
+      'restrictedAt',
+      'role',
+      'signInLockedUntil',
+      'status',
+      'updatedAt',
+      'username',
+      'version',
     ]);
   });
 
@@ -97,7 +134,10 @@ describe('list', () => {
     await accountsRepository.update(t.ctx.db, byUsername.id, { username: `x_${tag}_y`, normalizedUsername: `x_${tag}_y` });
     const deleted = await makeAccount(t.ctx, { fullname: `Deleted ${tag}`, state: { isDeleted: 1 } });
     const res = await call('GET', `/api/accounts?q=${encodeURIComponent(`  ${tag.toUpperCase()} `)}`, su.cookie);
-    const ids = res.json().items.map((i: { id: string }) => i.id).sort();
+    const ids = res
+      .json()
+      .items.map((i: { id: string }) => i.id)
+      .sort();
     expect(ids).toEqual([byName.id, byEmail.id, byUsername.id].sort());
     expect(ids).not.toContain(deleted.id);
     // LIKE wildcards are matched literally.
@@ -119,7 +159,9 @@ describe('list', () => {
       expect(third.items).toHaveLength(5);
       const past = (await get('/api/accounts?page=99')).json();
       expect(past.page).toBe(3);
-      const all = new Set([...first.items, ...(await get('/api/accounts?page=2')).json().items, ...third.items].map((i: { id: string }) => i.id));
+      const all = new Set(
+        [...first.items, ...(await get('/api/accounts?page=2')).json().items, ...third.items].map((i: { id: string }) => i.id),
+      );
       expect(all.size).toBe(45);
       const none = (await get('/api/accounts?q=nobody-matches-this')).json();
       expect(none).toMatchObject({ items: [], page: 1, pageCount: 1, total: 0 });
@@ -139,7 +181,11 @@ describe('availability check', () => {
   it('tells taken from free, ignoring case and spaces, and ignores the account being edited', async () => {
     const acc = await makeAccount(t.ctx);
     const check = async (field: string, value: string, excludeId?: string) => {
-      const res = await call('GET', `/api/accounts/availability?field=${field}&value=${encodeURIComponent(value)}${excludeId ? `&excludeId=${excludeId}` : ''}`, su.cookie);
+      const res = await call(
+        'GET',
+        `/api/accounts/availability?field=${field}&value=${encodeURIComponent(value)}${excludeId ? `&excludeId=${excludeId}` : ''}`,
+        su.cookie,
+      );
       expect(res.statusCode).toBe(200);
       return res.json().available as boolean;
     };
@@ -171,13 +217,30 @@ describe('create', () => {
     expect(res.statusCode).toBe(201);
     const created = res.json();
     assertNoSecrets(res.body);
-    expect(created).toMatchObject({ fullname: 'Juan dela Cruz', username: body.username.trim(), email: body.email, role: 'ADMIN', status: 'active', displayStatus: 'active', isRestricted: false, lastLogin: null, hasActivities: false, version: 1 });
+    expect(created).toMatchObject({
+      fullname: 'Juan dela Cruz',
+      username: body.username.trim(),
+      email: body.email,
+      role: 'ADMIN',
+      status: 'active',
+      displayStatus: 'active',
+      isRestricted: false,
+      lastLogin: null,
+      hasActivities: false,
+      version: 1,
+    });
     const stored = await row(created.id);
     expect(stored.password.startsWith('$2')).toBe(true);
     expect(await bcrypt.compare(body.password, stored.password)).toBe(true);
     expect(stored.normalizedUsername).toBe(body.username.trim().toLowerCase());
     const [entry] = await auditFor(created.id);
-    expect(entry).toMatchObject({ action: 'CREATE', collection: 'accounts', userId: su.account.id, userName: su.account.fullname, documentName: 'Juan dela Cruz' });
+    expect(entry).toMatchObject({
+      action: 'CREATE',
+      collection: 'accounts',
+      userId: su.account.id,
+      userName: su.account.fullname,
+      documentName: 'Juan dela Cruz',
+    });
     expect(entry!.changes).not.toContain(body.password);
     await events.waitFor((e) => e.topic === 'accounts' && e.id === created.id && e.op === 'create');
     events.stop();
@@ -186,13 +249,22 @@ describe('create', () => {
   });
 
   it('creates a super admin when asked', async () => {
-    const res = await call('POST', '/api/accounts', su.cookie, { ...newAdminBody({ role: 'SYSTEM_ADMIN' }), currentPassword: su.account.password });
+    const res = await call('POST', '/api/accounts', su.cookie, {
+      ...newAdminBody({ role: 'SYSTEM_ADMIN' }),
+      currentPassword: su.account.password,
+    });
     expect(res.json().role).toBe('SYSTEM_ADMIN');
   });
 
   it('checks every field with the form messages and stores nothing when one fails', async () => {
     const before = await accountsRepository.countAll(t.ctx.db);
-    const res = await call('POST', '/api/accounts', su.cookie, { fullname: '  ', email: 'not-an-email', username: 'short', password: 'weakpass', role: 'ADMIN' });
+    const res = await call('POST', '/api/accounts', su.cookie, {
+      fullname: '  ',
+      email: 'not-an-email',
+      username: 'short',
+      password: 'weakpass',
+      role: 'ADMIN',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields).toEqual({
       fullname: M.fullnameRequired,
@@ -206,12 +278,21 @@ describe('create', () => {
       expect(r.json().error.fields).toEqual({ password: PASSWORD_RULES_MESSAGE });
     }
     for (const email of ['a@b', 'a b@c.d', '@c.d']) {
-      expect((await call('POST', '/api/accounts', su.cookie, newAdminBody({ email }))).json().error.fields).toEqual({ email: M.emailInvalid });
+      expect((await call('POST', '/api/accounts', su.cookie, newAdminBody({ email }))).json().error.fields).toEqual({
+        email: M.emailInvalid,
+      });
     }
-    expect((await call('POST', '/api/accounts', su.cookie, newAdminBody({ username: 'has space in it' }))).json().error.fields).toEqual({ username: M.usernameChars });
+    expect((await call('POST', '/api/accounts', su.cookie, newAdminBody({ username: 'has space in it' }))).json().error.fields).toEqual({
+      username: M.usernameChars,
+    });
     expect((await call('POST', '/api/accounts', su.cookie, { ...newAdminBody(), role: 'OWNER' })).statusCode).toBe(400);
     expect((await call('POST', '/api/accounts', su.cookie, { ...newAdminBody(), fullname: 42 })).statusCode).toBe(400);
-    const malformed = await t.app.inject({ method: 'POST', url: '/api/accounts', headers: { cookie: su.cookie, 'content-type': 'application/json' }, payload: '{"fullname":' });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts',
+      headers: { cookie: su.cookie, 'content-type': 'application/json' },
+      payload: '{"fullname":',
+    });
     expect(malformed.statusCode).toBe(400);
     expect(await accountsRepository.countAll(t.ctx.db)).toBe(before);
   });
@@ -240,8 +321,9 @@ describe('create', () => {
     const rows = await t.ctx.db.selectFrom('accounts').select('id').where('normalizedUsername', '=', username.toLowerCase()).execute();
     expect(rows).toHaveLength(1);
     // Either spelling may win; LIKE is case-sensitive on PostgreSQL, so compare in lower case here.
-    const audits = (await t.ctx.db.selectFrom('audit_logs').select('description').where('action', '=', 'CREATE').execute())
-      .filter((r) => (r.description ?? '').toLowerCase().includes(username.toLowerCase()));
+    const audits = (await t.ctx.db.selectFrom('audit_logs').select('description').where('action', '=', 'CREATE').execute()).filter((r) =>
+      (r.description ?? '').toLowerCase().includes(username.toLowerCase()),
+    );
     expect(audits).toHaveLength(1);
   });
 
@@ -277,19 +359,35 @@ describe('update', () => {
   const edit = (id: string, payload: object, cookie = su.cookie, currentPassword = su.account.password) =>
     call('PUT', `/api/accounts/${id}`, cookie, { currentPassword, ...payload });
 
-  it('a new password ends the account\'s sessions and voids its reset links, recovery flows and sign-in challenges', async () => {
+  it("a new password ends the account's sessions and voids its reset links, recovery flows and sign-in challenges", async () => {
     const acc = await makeAccount(t.ctx);
     const cookie = await loginAs(t.app, acc);
     const now = new Date().toISOString();
     const later = new Date(Date.now() + 600_000).toISOString();
-    await t.ctx.db.insertInto('password_reset_tokens').values({ tokenHash: `pw-${acc.id}`, accountId: acc.id, purpose: 'email_link', createdAt: now, expiresAt: later, usedAt: null }).execute();
-    await t.ctx.db.insertInto('recovery_flows').values({ id: `flow-${acc.id}`, accountId: acc.id, ip: null, createdAt: now, expiresAt: later }).execute();
+    await t.ctx.db
+      .insertInto('password_reset_tokens')
+      .values({ tokenHash: `pw-${acc.id}`, accountId: acc.id, purpose: 'email_link', createdAt: now, expiresAt: later, usedAt: null })
+      .execute();
+    await t.ctx.db
+      .insertInto('recovery_flows')
+      .values({ id: `flow-${acc.id}`, accountId: acc.id, ip: null, createdAt: now, expiresAt: later })
+      .execute();
     const challenge = await newChallenge(t.ctx.db, acc.id, 'verify', null, 300_000);
     const before = await row(acc.id);
-    const res = await edit(acc.id, { fullname: acc.fullname, username: acc.username, email: acc.email, password: 'Brand#New2026', version: before.version });
+    const res = await edit(acc.id, {
+      fullname: acc.fullname,
+      username: acc.username,
+      email: acc.email,
+      password: 'Brand#New2026',
+      version: before.version,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(await sessionOk(cookie)).toBe(false);
-    const token = await t.ctx.db.selectFrom('password_reset_tokens').select('usedAt').where('tokenHash', '=', `pw-${acc.id}`).executeTakeFirstOrThrow();
+    const token = await t.ctx.db
+      .selectFrom('password_reset_tokens')
+      .select('usedAt')
+      .where('tokenHash', '=', `pw-${acc.id}`)
+      .executeTakeFirstOrThrow();
     expect(token.usedAt).not.toBeNull();
     expect(await t.ctx.db.selectFrom('recovery_flows').selectAll().where('accountId', '=', acc.id).execute()).toEqual([]);
     const step = await call('POST', '/api/auth/login/second-factor', undefined, { challenge, code: '123456' });
@@ -302,10 +400,21 @@ describe('update', () => {
     const cookie = await loginAs(t.app, acc);
     const events = recordEvents(t.ctx);
     const next = newAdminBody();
-    const res = await edit(acc.id, { fullname: 'Gabriela Silang', username: next.username, email: next.email, password: '', version: before.version });
+    const res = await edit(acc.id, {
+      fullname: 'Gabriela Silang',
+      username: next.username,
+      email: next.email,
+      password: '',
+      version: before.version,
+    });
     expect(res.statusCode).toBe(200);
     assertNoSecrets(res.body);
-    expect(res.json()).toMatchObject({ fullname: 'Gabriela Silang', username: next.username, email: next.email, version: before.version + 1 });
+    expect(res.json()).toMatchObject({
+      fullname: 'Gabriela Silang',
+      username: next.username,
+      email: next.email,
+      version: before.version + 1,
+    });
     const after = await row(acc.id);
     expect(after.password).toBe(before.password);
     expect(after.normalizedEmail).toBe(next.email.toLowerCase());
@@ -326,7 +435,7 @@ describe('update', () => {
     expect((await row(acc.id)).password).toBe(before.password);
   });
 
-  it('hashes a new password, enforces the checklist, and ends the account\'s session at once', async () => {
+  it("hashes a new password, enforces the checklist, and ends the account's session at once", async () => {
     const acc = await makeAccount(t.ctx);
     const cookie = await loginAs(t.app, acc);
     const sessionId = (await row(acc.id)).currentSession!;
@@ -335,7 +444,13 @@ describe('update', () => {
     expect(weak.statusCode).toBe(400);
     expect(weak.json().error.fields).toEqual({ password: PASSWORD_RULES_MESSAGE });
     const events = recordEvents(t.ctx);
-    const res = await edit(acc.id, { fullname: acc.fullname, username: acc.username, email: acc.email, password: 'Changed#2025', version: v });
+    const res = await edit(acc.id, {
+      fullname: acc.fullname,
+      username: acc.username,
+      email: acc.email,
+      password: 'Changed#2025',
+      version: v,
+    });
     expect(res.statusCode).toBe(200);
     const stored = await row(acc.id);
     expect(await bcrypt.compare('Changed#2025', stored.password)).toBe(true);
@@ -349,15 +464,20 @@ describe('update', () => {
     await login(t.app, acc.username, 'Changed#2025');
   });
 
-  it('keeps the editor\'s own session when a super admin changes their own password', async () => {
+  it("keeps the editor's own session when a super admin changes their own password", async () => {
     const me = await superAdminSession(t.app, t.ctx);
     const v = (await row(me.account.id)).version;
-    const res = await edit(me.account.id, { fullname: me.account.fullname, username: me.account.username, email: me.account.email, password: 'MyOwn#2025', version: v }, me.cookie, me.account.password);
+    const res = await edit(
+      me.account.id,
+      { fullname: me.account.fullname, username: me.account.username, email: me.account.email, password: 'MyOwn#2025', version: v },
+      me.cookie,
+      me.account.password,
+    );
     expect(res.statusCode).toBe(200);
     expect(await sessionOk(me.cookie)).toBe(true);
   });
 
-  it('changes the role through the API, ending the account\'s session; one\'s own role stays', async () => {
+  it("changes the role through the API, ending the account's session; one's own role stays", async () => {
     const acc = await makeAccount(t.ctx, { role: 'ADMIN' });
     const cookie = await loginAs(t.app, acc);
     const v = (await row(acc.id)).version;
@@ -369,12 +489,29 @@ describe('update', () => {
     expect(JSON.parse(entry.changes!).after).toMatchObject({ role: 'SYSTEM_ADMIN' });
     // The same role in the body is no change and ends nothing.
     const cookie2 = await loginAs(t.app, acc);
-    const same = await edit(acc.id, { fullname: acc.fullname, username: acc.username, email: acc.email, role: 'SYSTEM_ADMIN', version: v + 1 });
+    const same = await edit(acc.id, {
+      fullname: acc.fullname,
+      username: acc.username,
+      email: acc.email,
+      role: 'SYSTEM_ADMIN',
+      version: v + 1,
+    });
     expect(same.statusCode).toBe(200);
     expect(await sessionOk(cookie2)).toBe(true);
 
     const me = await superAdminSession(t.app, t.ctx);
-    const own = await edit(me.account.id, { fullname: me.account.fullname, username: me.account.username, email: me.account.email, role: 'ADMIN', version: (await row(me.account.id)).version }, me.cookie, me.account.password);
+    const own = await edit(
+      me.account.id,
+      {
+        fullname: me.account.fullname,
+        username: me.account.username,
+        email: me.account.email,
+        role: 'ADMIN',
+        version: (await row(me.account.id)).version,
+      },
+      me.cookie,
+      me.account.password,
+    );
     expect(own.statusCode).toBe(403);
     expect(own.json().error.message).toBe(M.cannotChangeOwnRole);
     expect((await row(me.account.id)).role).toBe('SYSTEM_ADMIN');
@@ -386,12 +523,16 @@ describe('update', () => {
     expect((await edit(acc.id, { fullname: 'First Editor', username: acc.username, email: acc.email, version: v })).statusCode).toBe(200);
     const stale = await edit(acc.id, { fullname: 'Second Editor', username: acc.username, email: acc.email, version: v });
     expect(stale.statusCode).toBe(409);
-    expect(stale.json().error).toMatchObject({ code: 'VERSION_CONFLICT', currentVersion: v + 1, current: { fullname: 'First Editor', id: acc.id } });
+    expect(stale.json().error).toMatchObject({
+      code: 'VERSION_CONFLICT',
+      currentVersion: v + 1,
+      current: { fullname: 'First Editor', id: acc.id },
+    });
     assertNoSecrets(stale.body);
     expect((await row(acc.id)).fullname).toBe('First Editor');
   });
 
-  it('refuses a username or email held by another account, but not the account\'s own', async () => {
+  it("refuses a username or email held by another account, but not the account's own", async () => {
     const a = await makeAccount(t.ctx);
     const b = await makeAccount(t.ctx);
     const v = (await row(a.id)).version;
@@ -435,7 +576,11 @@ describe('restrict and unrestrict', () => {
     expect(await sessionOk(cookie)).toBe(false);
     const entry = (await auditFor(acc.id)).find((e) => e.action === 'RESTRICT')!;
     expect(entry).toMatchObject({ collection: 'accounts', userId: su.account.id, documentName: 'Melchora Aquino' });
-    const blocked = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: acc.username, password: acc.password } });
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { identifier: acc.username, password: acc.password },
+    });
     expect(blocked.json().error.message).toBe(LOGIN.restrictedAccount);
 
     const again = await call('POST', `/api/accounts/${acc.id}/restrict`, su.cookie, { confirmName: 'Melchora Aquino' });
@@ -444,7 +589,9 @@ describe('restrict and unrestrict', () => {
   });
 
   it('unrestricts without confirmation: status active, flag false, restrictedAt null; login works again', async () => {
-    const acc = await makeAccount(t.ctx, { state: { status: 'restricted', isRestricted: 1, restrictedAt: new Date().toISOString(), autoInactive: 1 } });
+    const acc = await makeAccount(t.ctx, {
+      state: { status: 'restricted', isRestricted: 1, restrictedAt: new Date().toISOString(), autoInactive: 1 },
+    });
     const events = recordEvents(t.ctx);
     const res = await call('POST', `/api/accounts/${acc.id}/unrestrict`, su.cookie);
     expect(res.statusCode).toBe(200);
@@ -459,7 +606,7 @@ describe('restrict and unrestrict', () => {
     expect(twice.json().error.message).toBe(M.notRestricted);
   });
 
-  it('refuses to restrict one\'s own account', async () => {
+  it("refuses to restrict one's own account", async () => {
     const res = await call('POST', `/api/accounts/${su.account.id}/restrict`, su.cookie, { confirmName: su.account.fullname });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.message).toBe(M.cannotRestrictSelf);
@@ -490,22 +637,50 @@ describe('delete', () => {
     const list = (await call('GET', `/api/accounts?q=${encodeURIComponent('Apolinario Mabini')}`, su.cookie)).json();
     expect(list.items).toEqual([]);
     expect((await del(acc.id, 'Apolinario Mabini')).statusCode).toBe(404);
-    const blocked = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: acc.username, password: acc.password } });
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { identifier: acc.username, password: acc.password },
+    });
     expect(blocked.json().error.message).toBe(LOGIN.deletedAccount);
   });
 
   it('refuses to delete an account that has activities (as userId, actorId or performedBy)', async () => {
     const viaUserId = await makeAccount(t.ctx, { fullname: 'Has Activity One' });
-    await writeAudit(t.ctx.db, { id: viaUserId.id, fullname: viaUserId.fullname, email: viaUserId.email }, {
-      action: 'CREATE', collection: 'rice_local_pests', documentId: 'p-1', documentName: 'Rice bug', description: 'Added a pest',
-    });
+    await writeAudit(
+      t.ctx.db,
+      { id: viaUserId.id, fullname: viaUserId.fullname, email: viaUserId.email },
+      {
+        action: 'CREATE',
+        collection: 'rice_local_pests',
+        documentId: 'p-1',
+        documentName: 'Rice bug',
+        description: 'Added a pest',
+      },
+    );
     const viaActor = await makeAccount(t.ctx, { fullname: 'Has Activity Two' });
     const viaPerformer = await makeAccount(t.ctx, { fullname: 'Has Activity Three' });
-    const legacy = (id: string, field: 'actorId' | 'performedBy') => t.ctx.db.insertInto('audit_logs').values({
-      id: `legacy-${id}`, userId: null, actorId: field === 'actorId' ? id : null, performedBy: field === 'performedBy' ? id : null,
-      timestamp: new Date().toISOString(), action: 'UPDATE', collection: 'rice_seed_varieties', documentId: 'v', documentName: 'NSIC Rc 222',
-      userName: null, userEmail: null, description: null, changes: null, details: null, name: null,
-    }).execute();
+    const legacy = (id: string, field: 'actorId' | 'performedBy') =>
+      t.ctx.db
+        .insertInto('audit_logs')
+        .values({
+          id: `legacy-${id}`,
+          userId: null,
+          actorId: field === 'actorId' ? id : null,
+          performedBy: field === 'performedBy' ? id : null,
+          timestamp: new Date().toISOString(),
+          action: 'UPDATE',
+          collection: 'rice_seed_varieties',
+          documentId: 'v',
+          documentName: 'NSIC Rc 222',
+          userName: null,
+          userEmail: null,
+          description: null,
+          changes: null,
+          details: null,
+          name: null,
+        })
+        .execute();
     await legacy(viaActor.id, 'actorId');
     await legacy(viaPerformer.id, 'performedBy');
     for (const acc of [viaUserId, viaActor, viaPerformer]) {
@@ -520,13 +695,19 @@ describe('delete', () => {
       expect((await auditFor(acc.id)).some((e) => e.action === 'DELETE')).toBe(false);
     }
     // Restrict is still offered for such an account.
-    expect((await call('POST', `/api/accounts/${viaUserId.id}/restrict`, su.cookie, { confirmName: viaUserId.fullname })).statusCode).toBe(200);
+    expect((await call('POST', `/api/accounts/${viaUserId.id}/restrict`, su.cookie, { confirmName: viaUserId.fullname })).statusCode).toBe(
+      200,
+    );
   });
 
   it('does not count entries about the account (its creation, restriction, blocked logins) as its activities', async () => {
     const acc = await makeAccount(t.ctx, { fullname: 'Only Acted Upon' });
     await call('POST', `/api/accounts/${acc.id}/restrict`, su.cookie, { confirmName: acc.fullname });
-    const blocked = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: acc.username, password: acc.password } });
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { identifier: acc.username, password: acc.password },
+    });
     expect(blocked.statusCode).toBe(403);
     expect((await auditFor(acc.id)).map((e) => e.action)).toEqual(['CREATE', 'RESTRICT', 'LOGIN']);
     expect((await call('GET', `/api/accounts/${acc.id}`, su.cookie)).json().hasActivities).toBe(false);
@@ -534,7 +715,7 @@ describe('delete', () => {
     expect((await del(acc.id, acc.fullname)).statusCode).toBe(204);
   });
 
-  it('refuses to delete one\'s own account', async () => {
+  it("refuses to delete one's own account", async () => {
     const res = await del(su.account.id, su.account.fullname);
     expect(res.statusCode).toBe(403);
     expect(res.json().error.message).toBe(M.cannotDeleteSelf);
@@ -566,7 +747,12 @@ describe('auto-inactivation', () => {
     expect((await row(restricted.id)).status).toBe('restricted');
     const entries = (await auditFor(stale.id)).filter((e) => e.action === 'UPDATE');
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ userName: 'System User', collection: 'accounts', documentName: 'Stale Login', description: ACCOUNTS.audit.autoInactive(8) });
+    expect(entries[0]).toMatchObject({
+      userName: 'System User',
+      collection: 'accounts',
+      documentName: 'Stale Login',
+      description: ACCOUNTS.audit.autoInactive(8),
+    });
     await events.waitFor((e) => e.topic === 'accounts' && e.id === stale.id && e.op === 'update');
     events.stop();
 

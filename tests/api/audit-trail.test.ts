@@ -24,12 +24,20 @@ async function freshApp(overrides: Parameters<typeof createTestApp>[0] = {}): Pr
   apps.push(t);
   return t;
 }
-afterEach(async () => { while (apps.length) await apps.pop()!.close(); });
+afterEach(async () => {
+  while (apps.length) await apps.pop()!.close();
+});
 
 /** n audited writes, each in its own transaction, as services make them; then sealed. */
 async function audited(t: TestApp, n: number, label = 'entry'): Promise<void> {
   for (let i = 0; i < n; i++) {
-    await writeAudit(t.ctx.db, SYSTEM_ACTOR, { action: 'UPDATE', collection: 'rice_seed_varieties', documentId: `v${i}`, documentName: `${label} ${i}`, description: `Updated ${label} ${i}` });
+    await writeAudit(t.ctx.db, SYSTEM_ACTOR, {
+      action: 'UPDATE',
+      collection: 'rice_seed_varieties',
+      documentId: `v${i}`,
+      documentName: `${label} ${i}`,
+      description: `Updated ${label} ${i}`,
+    });
   }
   await sealAuditChain(t.ctx.db);
 }
@@ -37,16 +45,28 @@ async function audited(t: TestApp, n: number, label = 'entry'): Promise<void> {
 /** The chain as stored: each link joined with its entry, in chain order (sealed first). */
 const chain = async (t: TestApp) => {
   await sealAuditChain(t.ctx.db);
-  return t.ctx.db.selectFrom('audit_chain_links as l').innerJoin('audit_logs as a', 'a.seq', 'l.seq')
-    .select(['l.seq', 'a.id', 'l.chainIndex', 'l.prevHash', 'l.hash']).orderBy('l.chainIndex').execute();
+  return t.ctx.db
+    .selectFrom('audit_chain_links as l')
+    .innerJoin('audit_logs as a', 'a.seq', 'l.seq')
+    .select(['l.seq', 'a.id', 'l.chainIndex', 'l.prevHash', 'l.hash'])
+    .orderBy('l.chainIndex')
+    .execute();
 };
 const linkAt = async (t: TestApp, index: number) => {
   await sealAuditChain(t.ctx.db);
-  return t.ctx.db.selectFrom('audit_chain_links as l').innerJoin('audit_logs as a', 'a.seq', 'l.seq')
-    .select(['a.id', 'l.seq']).where('l.chainIndex', '=', index).executeTakeFirstOrThrow();
+  return t.ctx.db
+    .selectFrom('audit_chain_links as l')
+    .innerJoin('audit_logs as a', 'a.seq', 'l.seq')
+    .select(['a.id', 'l.seq'])
+    .where('l.chainIndex', '=', index)
+    .executeTakeFirstOrThrow();
 };
 const idAt = async (t: TestApp, index: number) => (await linkAt(t, index)).id;
-const deleteEntryAt = async (t: TestApp, index: number) => t.ctx.db.deleteFrom('audit_logs').where('seq', '=', (await linkAt(t, index)).seq).execute();
+const deleteEntryAt = async (t: TestApp, index: number) =>
+  t.ctx.db
+    .deleteFrom('audit_logs')
+    .where('seq', '=', (await linkAt(t, index)).seq)
+    .execute();
 
 describe('audit chain', () => {
   it('links every audited write to the one before, from the genesis hash, and verifies', async () => {
@@ -73,8 +93,22 @@ describe('audit chain', () => {
 
   it('hashes what the database gives back, whatever the characters', async () => {
     const t = await freshApp();
-    for (const text of ['Bigkas ng \u201cpalay\u201d \u2014 ok', 'lone \ud800 surrogate', 'tab\tnew\nline \u0007 bell', '\u{1F33E} rice', 'quote " back \\ slash', '\u2028\u2029']) {
-      await writeAudit(t.ctx.db, SYSTEM_ACTOR, { action: 'UPDATE', collection: 'accounts', documentId: null, documentName: text, description: text, details: { text } });
+    for (const text of [
+      'Bigkas ng \u201cpalay\u201d \u2014 ok',
+      'lone \ud800 surrogate',
+      'tab\tnew\nline \u0007 bell',
+      '\u{1F33E} rice',
+      'quote " back \\ slash',
+      '\u2028\u2029',
+    ]) {
+      await writeAudit(t.ctx.db, SYSTEM_ACTOR, {
+        action: 'UPDATE',
+        collection: 'accounts',
+        documentId: null,
+        documentName: text,
+        description: text,
+        details: { text },
+      });
     }
     expect(await verifyAuditTrail(t.ctx.db)).toMatchObject({ ok: true, checked: 6 });
   });
@@ -97,7 +131,9 @@ describe('audit chain', () => {
     const next = await idAt(t, 5);
     await deleteEntryAt(t, 4);
     expect((await verifyAuditTrail(t.ctx.db)).problem).toMatchObject({ kind: 'removed', index: 4 });
-    expect((await verifyAuditTrail(t.ctx.db)).problem!.message).toBe(`Entry #4 is missing: it was removed (the chain continues at #5, ${next}).`);
+    expect((await verifyAuditTrail(t.ctx.db)).problem!.message).toBe(
+      `Entry #4 is missing: it was removed (the chain continues at #5, ${next}).`,
+    );
 
     const u = await freshApp();
     await audited(u, 10);
@@ -125,7 +161,9 @@ describe('audit chain', () => {
     await t.ctx.db.updateTable('audit_chain_links').set({ chainIndex: 8 }).where('chainIndex', '=', -1).execute();
     const result = await verifyAuditTrail(t.ctx.db);
     expect(result.problem).toMatchObject({ kind: 'out-of-order', index: 3, id: b });
-    expect(result.problem!.message).toBe(`Entry #3 (${b}) does not follow the entry before it: entries were inserted, removed or reordered here.`);
+    expect(result.problem!.message).toBe(
+      `Entry #3 (${b}) does not follow the entry before it: entries were inserted, removed or reordered here.`,
+    );
 
     // The History screen lists by seq, which is hashed: swapping two rows' seq (their listed order) is caught too.
     const u = await freshApp();
@@ -140,16 +178,28 @@ describe('audit chain', () => {
 
   it('chains entries right after they commit; finds entries written around the console, and a whole chain rewritten after an anchor', async () => {
     const t = await freshApp();
-    for (let i = 0; i < 3; i++) await writeAudit(t.ctx.db, SYSTEM_ACTOR, { action: 'UPDATE', collection: 'accounts', documentId: null, documentName: `n${i}`, description: 'x' });
+    for (let i = 0; i < 3; i++)
+      await writeAudit(t.ctx.db, SYSTEM_ACTOR, {
+        action: 'UPDATE',
+        collection: 'accounts',
+        documentId: null,
+        documentName: `n${i}`,
+        description: 'x',
+      });
     // No explicit seal: the running server's sealer chains them (nudged by the append, or its 1 s round).
     const waiting = async () => (await t.ctx.db.selectFrom('audit_pending').select('seq').execute()).length;
     for (let i = 0; i < 60 && (await waiting()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await waiting()).toBe(0);
     expect(await verifyAuditTrail(t.ctx.db, { seal: false })).toMatchObject({ ok: true, checked: 3 });
-    await t.ctx.db.insertInto('audit_logs').values({ id: 'written-by-hand', timestamp: new Date().toISOString(), action: 'DELETE' }).execute();
+    await t.ctx.db
+      .insertInto('audit_logs')
+      .values({ id: 'written-by-hand', timestamp: new Date().toISOString(), action: 'DELETE' })
+      .execute();
     const forged = await verifyAuditTrail(t.ctx.db);
     expect(forged.problem).toMatchObject({ kind: 'unchained', id: 'written-by-hand' });
-    expect(forged.problem!.message).toBe('1 entry is not part of the chain (written into the database around the console), first written-by-hand.');
+    expect(forged.problem!.message).toBe(
+      '1 entry is not part of the chain (written into the database around the console), first written-by-hand.',
+    );
 
     const u = await freshApp();
     await audited(u, 6);
@@ -157,9 +207,19 @@ describe('audit chain', () => {
     const anchor = await service.anchor();
     expect(anchor.index).toBe(6);
     // Someone with the database file changes entry 2 and recomputes every hash and the head.
-    await u.ctx.db.updateTable('audit_logs').set({ documentName: 'Rewritten' }).where('id', '=', await idAt(u, 2)).execute();
+    await u.ctx.db
+      .updateTable('audit_logs')
+      .set({ documentName: 'Rewritten' })
+      .where('id', '=', await idAt(u, 2))
+      .execute();
     let prev = GENESIS_HASH;
-    const rows = await u.ctx.db.selectFrom('audit_chain_links as l').innerJoin('audit_logs as a', 'a.seq', 'l.seq').selectAll('a').select('l.chainIndex').orderBy('l.chainIndex').execute();
+    const rows = await u.ctx.db
+      .selectFrom('audit_chain_links as l')
+      .innerJoin('audit_logs as a', 'a.seq', 'l.seq')
+      .selectAll('a')
+      .select('l.chainIndex')
+      .orderBy('l.chainIndex')
+      .execute();
     for (const row of rows) {
       const hash = entryHash(prev, { ...row, seq: Number(row.seq) });
       await u.ctx.db.updateTable('audit_chain_links').set({ prevHash: prev, hash }).where('chainIndex', '=', row.chainIndex).execute();
@@ -176,42 +236,89 @@ describe('audit chain', () => {
     const t = await freshApp();
     const me = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
     const cookie = await loginAs(t.app, me);
-    const creates = Array.from({ length: 30 }, (_, i) => t.app.inject({
-      method: 'POST', url: '/api/varieties', headers: { cookie, origin: 'http://localhost' },
-      payload: varietyBody({ varietyName: `Concurrent ${i}` }),
-    }));
-    const direct = Array.from({ length: 30 }, (_, i) => t.ctx.db.transaction().execute(async (trx) => {
-      await writeAudit(trx, SYSTEM_ACTOR, { action: 'UPDATE', collection: 'accounts', documentId: null, documentName: `direct ${i}`, description: 'x' });
-      await new Promise((r) => setTimeout(r, 2)); // hold the transaction open a moment
-      await writeAudit(trx, SYSTEM_ACTOR, { action: 'UPDATE', collection: 'accounts', documentId: null, documentName: `direct ${i} again`, description: 'y' });
-    }));
+    const creates = Array.from({ length: 30 }, (_, i) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/varieties',
+        headers: { cookie, origin: 'http://localhost' },
+        payload: varietyBody({ varietyName: `Concurrent ${i}` }),
+      }),
+    );
+    const direct = Array.from({ length: 30 }, (_, i) =>
+      t.ctx.db.transaction().execute(async (trx) => {
+        await writeAudit(trx, SYSTEM_ACTOR, {
+          action: 'UPDATE',
+          collection: 'accounts',
+          documentId: null,
+          documentName: `direct ${i}`,
+          description: 'x',
+        });
+        await new Promise((r) => setTimeout(r, 2)); // hold the transaction open a moment
+        await writeAudit(trx, SYSTEM_ACTOR, {
+          action: 'UPDATE',
+          collection: 'accounts',
+          documentId: null,
+          documentName: `direct ${i} again`,
+          description: 'y',
+        });
+      }),
+    );
     const responses = await Promise.all(creates);
     await Promise.all(direct);
     const created = responses.filter((r) => r.statusCode === 201).length;
-    expect(created, responses.map((r) => r.body).join('\n').slice(0, 500)).toBe(30);
+    expect(
+      created,
+      responses
+        .map((r) => r.body)
+        .join('\n')
+        .slice(0, 500),
+    ).toBe(30);
     const result = await verifyAuditTrail(t.ctx.db);
     expect(result).toMatchObject({ ok: true, problem: null });
-    const count = Number((await t.ctx.db.selectFrom('audit_logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = Number(
+      (
+        await t.ctx.db
+          .selectFrom('audit_logs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(result.checked).toBe(count);
     expect(count).toBeGreaterThanOrEqual(1 + 30 + 60);
   });
 
   it('keeps one chain while another process (the import command) appends at the same time', async () => {
     const t = await freshApp();
-    const legacy = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`legacy-${i}`, {
-      userName: 'Rosa Dizon', timestamp: isoAgo((900 - i / 2) * DAY), action: 'UPDATE', collection: 'rice_seed_varieties', documentName: `NSIC Rc ${i}`,
-    }]));
+    const legacy = Object.fromEntries(
+      Array.from({ length: 1500 }, (_, i) => [
+        `legacy-${i}`,
+        {
+          userName: 'Rosa Dizon',
+          timestamp: isoAgo((900 - i / 2) * DAY),
+          action: 'UPDATE',
+          collection: 'rice_seed_varieties',
+          documentName: `NSIC Rc ${i}`,
+        },
+      ]),
+    );
     const file = path.join(t.ctx.config.dataDir, 'export.json');
     fs.writeFileSync(file, JSON.stringify({ audit_logs: legacy }));
     const env = { ...process.env, DATA_DIR: t.ctx.config.dataDir, DATABASE_URL: t.ctx.config.databaseUrl ?? '' };
     const importing = new Promise<{ code: number; out: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'server/cli/import.ts', file, '--no-fetch'], { env, cwd: path.join(import.meta.dirname, '../..') }, (err, stdout, stderr) => {
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr });
-      });
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'server/cli/import.ts', file, '--no-fetch'],
+        { env, cwd: path.join(import.meta.dirname, '../..') },
+        (err, stdout, stderr) => {
+          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr });
+        },
+      );
     });
     let written = 0;
     let done = false;
-    void importing.then(() => { done = true; });
+    void importing.then(() => {
+      done = true;
+    });
     while (!done || written < 50) {
       await audited(t, 1, `server ${written}`);
       written += 1;
@@ -231,7 +338,12 @@ describe('audit chain', () => {
     await importFirestoreExport(t.ctx, exportJson);
     const first = await verifyAuditTrail(t.ctx.db);
     expect(first.ok).toBe(true);
-    const chained = await t.ctx.db.selectFrom('audit_logs as a').innerJoin('audit_chain_links as l', 'l.seq', 'a.seq').select('a.id').where('a.id', 'in', Object.keys(exportJson.audit_logs)).execute();
+    const chained = await t.ctx.db
+      .selectFrom('audit_logs as a')
+      .innerJoin('audit_chain_links as l', 'l.seq', 'a.seq')
+      .select('a.id')
+      .where('a.id', 'in', Object.keys(exportJson.audit_logs))
+      .execute();
     expect(chained).toHaveLength(legacy);
     const again = await importFirestoreExport(t.ctx, exportJson);
     expect(again.counts.audit_logs).toMatchObject({ created: 0, unchanged: legacy });
@@ -242,8 +354,14 @@ describe('audit chain', () => {
 describe('retention', () => {
   it('archives the old start of the chain, removes it, and loses nothing: archive plus live chain verify end to end', async () => {
     const t = await freshApp({ auditRetentionDays: 30 });
-    await makeEntries(t.ctx, Array.from({ length: 2500 }, (_, i) => ({ timestamp: isoAgo((400 - i / 10) * DAY), description: `old ${i}` })));
-    await makeEntries(t.ctx, [{ timestamp: isoAgo(2 * DAY), description: 'recent' }, { timestamp: isoAgo(90 * DAY), description: 'old but after a recent one' }]);
+    await makeEntries(
+      t.ctx,
+      Array.from({ length: 2500 }, (_, i) => ({ timestamp: isoAgo((400 - i / 10) * DAY), description: `old ${i}` })),
+    );
+    await makeEntries(t.ctx, [
+      { timestamp: isoAgo(2 * DAY), description: 'recent' },
+      { timestamp: isoAgo(90 * DAY), description: 'old but after a recent one' },
+    ]);
     await audited(t, 3, 'today');
     const before = await chain(t);
     const service = createAuditTrailService(t.ctx);
@@ -285,8 +403,22 @@ describe('retention', () => {
 
     const t = await freshApp({ auditRetentionDays: 10 });
     await makeEntries(t.ctx, [
-      { timestamp: '2024-01-02T03:04:05.000Z', userName: 'Ana, "the" admin', action: 'CREATE', collection: 'rice_local_pests', documentName: 'Rice bug', description: 'Added' },
-      { timestamp: '2024-01-03T03:04:05.000Z', userName: 'Ben', action: 'DELETE', collection: 'rice_seed_varieties', name: 'NSIC Rc 9', description: 'Removed' },
+      {
+        timestamp: '2024-01-02T03:04:05.000Z',
+        userName: 'Ana, "the" admin',
+        action: 'CREATE',
+        collection: 'rice_local_pests',
+        documentName: 'Rice bug',
+        description: 'Added',
+      },
+      {
+        timestamp: '2024-01-03T03:04:05.000Z',
+        userName: 'Ben',
+        action: 'DELETE',
+        collection: 'rice_seed_varieties',
+        name: 'NSIC Rc 9',
+        description: 'Removed',
+      },
     ]);
     const result = await createAuditTrailService(t.ctx).applyRetention();
     expect(result!.count).toBe(2);
@@ -298,7 +430,10 @@ describe('retention', () => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.body.startsWith('\ufeff')).toBe(true);
     expect(res.body.endsWith('\r\n')).toBe(true);
-    const csv = res.body.replace(/^\ufeff/, '').trim().split('\r\n');
+    const csv = res.body
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
     expect(csv[0]).toBe('Timestamp,User,Action,Collection,Document,Description');
     expect(csv.slice(1)).toHaveLength(2);
     expect(csv[1]).toContain('"Ana, ""the"" admin",CREATE,');
@@ -307,7 +442,9 @@ describe('retention', () => {
     const status = (await t.app.inject({ url: '/api/audit-trail', headers: { cookie } })).json();
     expect(status.archives).toEqual([expect.objectContaining({ file, count: 2 })]);
     expect(status.retentionDays).toBe(10);
-    expect((await t.app.inject({ url: '/api/audit-trail/archives/audit-1-2-20240101T000000Z.jsonl.gz', headers: { cookie } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: '/api/audit-trail/archives/audit-1-2-20240101T000000Z.jsonl.gz', headers: { cookie } })).statusCode,
+    ).toBe(404);
     // A backup carries the archive: it is the only copy of the entries it took.
     if (t.engine === 'sqlite') {
       const out = path.join(t.ctx.config.dataDir, '..', `${path.basename(t.ctx.config.dataDir)}-backup`);
@@ -328,24 +465,35 @@ describe('verification, anchors and the daily run', () => {
   const inbox: Array<{ to: string[]; raw: string }> = [];
   beforeAll(async () => {
     smtp = new SMTPServer({
-      authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => { inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') }); callback(); });
+        stream.on('end', () => {
+          inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+          callback();
+        });
       },
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
     port = (smtp.server.address() as { port: number }).port;
   });
-  afterAll(async () => { await new Promise<void>((resolve) => smtp.close(() => resolve())); });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
 
   it('Verify now runs in the background and the status shows its result; a failure names the entry', async () => {
     const t = await freshApp();
     const me = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
     const cookie = await loginAs(t.app, me);
     await audited(t, 20);
-    const started = await t.app.inject({ method: 'POST', url: '/api/audit-trail/verifications', headers: { cookie, origin: 'http://localhost' } });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/audit-trail/verifications',
+      headers: { cookie, origin: 'http://localhost' },
+    });
     expect(started.statusCode).toBe(202);
     expect(started.json()).toMatchObject({ status: 'running', trigger: 'manual' });
     const waitFor = async (status: string) => {
@@ -362,7 +510,10 @@ describe('verification, anchors and the daily run', () => {
 
     const id = await idAt(t, 5);
     await t.ctx.db.updateTable('audit_logs').set({ userName: 'Someone else' }).where('id', '=', id).execute();
-    expect((await t.app.inject({ method: 'POST', url: '/api/audit-trail/verifications', headers: { cookie, origin: 'http://localhost' } })).statusCode).toBe(202);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/audit-trail/verifications', headers: { cookie, origin: 'http://localhost' } }))
+        .statusCode,
+    ).toBe(202);
     const failed = await waitFor('failed');
     expect(failed.last).toMatchObject({ problemIndex: 5, problemId: id, problem: `Entry #5 (${id}) was changed after it was written.` });
   });
@@ -398,12 +549,18 @@ describe('verification, anchors and the daily run', () => {
   it('npm run audit:verify exits 0 when intact and 1 naming the changed entry', async () => {
     const t = await freshApp();
     await audited(t, 8);
-    const run = () => new Promise<{ code: number; out: string }>((resolve) => {
-      const env = { ...process.env, DATA_DIR: t.ctx.config.dataDir, DATABASE_URL: t.ctx.config.databaseUrl ?? '' };
-      execFile(process.execPath, ['--import', 'tsx', 'server/cli/audit-verify.ts', '--quiet'], { env, cwd: path.join(import.meta.dirname, '../..') }, (err, stdout, stderr) => {
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr });
+    const run = () =>
+      new Promise<{ code: number; out: string }>((resolve) => {
+        const env = { ...process.env, DATA_DIR: t.ctx.config.dataDir, DATABASE_URL: t.ctx.config.databaseUrl ?? '' };
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', 'server/cli/audit-verify.ts', '--quiet'],
+          { env, cwd: path.join(import.meta.dirname, '../..') },
+          (err, stdout, stderr) => {
+            resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr });
+          },
+        );
       });
-    });
     const good = await run();
     expect(good.out).toContain('Audit trail intact: 8 entries in order up to #8');
     expect(good.code).toBe(0);

@@ -6,8 +6,12 @@ import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { login, loginAs, makeAccount } from '../fixtures/factories.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const post = (payload: unknown) => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: payload as object });
 
@@ -88,7 +92,12 @@ describe('login', () => {
     const res = await post({ identifier: acc.username, password: acc.password });
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toMatchObject({ code: 'ACCOUNT_DELETED', message: LOGIN.deletedAccount });
-    const entry = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', acc.id).where('action', '=', 'LOGIN').executeTakeFirstOrThrow();
+    const entry = await t.ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('documentId', '=', acc.id)
+      .where('action', '=', 'LOGIN')
+      .executeTakeFirstOrThrow();
     expect(entry.collection).toBe('accounts');
     expect(JSON.parse(entry.details!)).toEqual({ status: 'active', isRestricted: false, isDeleted: true });
   });
@@ -101,7 +110,12 @@ describe('login', () => {
       expect(res.statusCode).toBe(403);
       expect(res.json().error.message).toBe(LOGIN.restrictedAccount);
     }
-    const entries = await t.ctx.db.selectFrom('audit_logs').select('details').where('documentId', '=', byFlag.id).where('action', '=', 'LOGIN').execute();
+    const entries = await t.ctx.db
+      .selectFrom('audit_logs')
+      .select('details')
+      .where('documentId', '=', byFlag.id)
+      .where('action', '=', 'LOGIN')
+      .execute();
     expect(JSON.parse(entries[0]!.details!)).toMatchObject({ isRestricted: true });
   });
 
@@ -151,7 +165,11 @@ describe('idle timeout and rate limits', () => {
       const cookie = await loginAs(short.app, acc);
       expect((await short.app.inject({ url: '/api/dashboard/counts', headers: { cookie } })).statusCode).toBe(200);
       // The session was last seen longer ago than the timeout (as if the user had walked away).
-      await short.ctx.db.updateTable('sessions').set({ lastSeenAt: new Date(Date.now() - 450).toISOString() }).where('accountId', '=', acc.id).execute();
+      await short.ctx.db
+        .updateTable('sessions')
+        .set({ lastSeenAt: new Date(Date.now() - 450).toISOString() })
+        .where('accountId', '=', acc.id)
+        .execute();
       const res = await short.app.inject({ url: '/api/dashboard/counts', headers: { cookie } });
       expect(res.statusCode).toBe(401);
       expect(res.json().error.reason).toBe('inactivity');
@@ -167,7 +185,11 @@ describe('idle timeout and rate limits', () => {
     const cookie = await loginAs(t.app, acc);
     expect((await t.app.inject({ url: '/api/dashboard/counts', headers: { cookie } })).statusCode).toBe(200);
     // Signed in 12 hours and a minute ago, active a moment ago.
-    await t.ctx.db.updateTable('sessions').set({ createdAt: new Date(Date.now() - 12 * 3_600_000 - 60_000).toISOString() }).where('accountId', '=', acc.id).execute();
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ createdAt: new Date(Date.now() - 12 * 3_600_000 - 60_000).toISOString() })
+      .where('accountId', '=', acc.id)
+      .execute();
     const res = await t.app.inject({ url: '/api/dashboard/counts', headers: { cookie } });
     expect(res.statusCode).toBe(401);
     expect(res.json().error.reason).toBe('session_ended');
@@ -181,11 +203,18 @@ describe('idle timeout and rate limits', () => {
       const acc = await makeAccount(limited.ctx);
       const codes: number[] = [];
       for (let i = 0; i < 3; i += 1) {
-        codes.push((await limited.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: acc.username, password: 'nope' } })).statusCode);
+        codes.push(
+          (await limited.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: acc.username, password: 'nope' } }))
+            .statusCode,
+        );
       }
       // The failure that reaches the limit already says so.
       expect(codes).toEqual([401, 401, 429]);
-      const res = await limited.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: acc.username, password: acc.password } });
+      const res = await limited.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { identifier: acc.username, password: acc.password },
+      });
       expect(res.statusCode).toBe(429);
       expect(res.json().error.message).toMatch(/^Too many attempts\. This account is locked for 1[45] minutes/);
     } finally {
@@ -198,7 +227,10 @@ describe('idle timeout and rate limits', () => {
     try {
       const codes: number[] = [];
       for (let i = 0; i < 3; i += 1) {
-        codes.push((await limited.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: `x${i}`, password: 'y' } })).statusCode);
+        codes.push(
+          (await limited.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: `x${i}`, password: 'y' } }))
+            .statusCode,
+        );
       }
       expect(codes).toEqual([401, 401, 429]);
     } finally {

@@ -31,14 +31,35 @@ const testLease = lease({ table: 'model_evaluations', key: 'id', holder: 'claime
 
 async function item(state = 'test-item', holder: string | null = null, heartbeatAt: string | null = null): Promise<string> {
   const id = crypto.randomUUID();
-  await a.ctx.db.insertInto('model_evaluations').values({
-    id, modelId: 'none', state, split: 'all', seed: 'x', ratios: '{}', photoSetSha256: 'x', contractSha256: 'x', photoIds: '[]',
-    total: 0, done: 0, cancelRequested: 0,
-    claimedBy: holder, heartbeatAt, accuracy: null, macroF1: null, error: null, createdBy: null, createdAt: new Date().toISOString(), finishedAt: null,
-  }).execute();
+  await a.ctx.db
+    .insertInto('model_evaluations')
+    .values({
+      id,
+      modelId: 'none',
+      state,
+      split: 'all',
+      seed: 'x',
+      ratios: '{}',
+      photoSetSha256: 'x',
+      contractSha256: 'x',
+      photoIds: '[]',
+      total: 0,
+      done: 0,
+      cancelRequested: 0,
+      claimedBy: holder,
+      heartbeatAt,
+      accuracy: null,
+      macroF1: null,
+      error: null,
+      createdBy: null,
+      createdAt: new Date().toISOString(),
+      finishedAt: null,
+    })
+    .execute();
   return id;
 }
-const holderOf = (id: string) => a.ctx.db.selectFrom('model_evaluations').select(['claimedBy', 'heartbeatAt']).where('id', '=', id).executeTakeFirstOrThrow();
+const holderOf = (id: string) =>
+  a.ctx.db.selectFrom('model_evaluations').select(['claimedBy', 'heartbeatAt']).where('id', '=', id).executeTakeFirstOrThrow();
 
 describe('the lease', () => {
   it('gives an item to exactly one of many claimers at once, across two instances', async () => {
@@ -51,7 +72,7 @@ describe('the lease', () => {
     }
   });
 
-  it('is taken over once it ran out; the stale holder\'s renewal and release are then refused and change nothing', async () => {
+  it("is taken over once it ran out; the stale holder's renewal and release are then refused and change nothing", async () => {
     const id = await item();
     const now = Date.now();
     expect(await testLease.claim(a.ctx.db, id, 'a', {}, now)).toBe(true);
@@ -68,17 +89,19 @@ describe('the lease', () => {
     expect(await holderOf(id)).toEqual({ claimedBy: null, heartbeatAt: null });
   });
 
-  it('gives a holder that lost track of its item the item back, and keeps conditions of the item\'s own', async () => {
+  it("gives a holder that lost track of its item the item back, and keeps conditions of the item's own", async () => {
     const id = await item();
     expect(await testLease.claim(a.ctx.db, id, 'a')).toBe(true);
     expect(await testLease.claim(a.ctx.db, id, 'a')).toBe(true);
     const elsewhere = { where: expressionBuilder<Database, 'model_evaluations'>()('state', '=', 'another-state') };
     expect(await testLease.release(a.ctx.db, id, 'a', elsewhere)).toBe(false);
     expect(await testLease.release(a.ctx.db, id, 'a', { set: { state: 'released' } })).toBe(true);
-    expect((await a.ctx.db.selectFrom('model_evaluations').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state).toBe('released');
+    expect((await a.ctx.db.selectFrom('model_evaluations').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state).toBe(
+      'released',
+    );
   });
 
-  it('after a restart, an evaluation whose instance died is taken over once its heartbeat is stale, and the dead one\'s beat is refused', async () => {
+  it("after a restart, an evaluation whose instance died is taken over once its heartbeat is stale, and the dead one's beat is refused", async () => {
     const dying = await buildApp({ ...a.ctx.config, instanceId: 'instance-dying' }, { logger: false });
     const id = await item('queued');
     expect(await modelsRepository.claim(dying.ctx.db, 'instance-dying')).toBe(id);
@@ -92,8 +115,13 @@ describe('the lease', () => {
       expect(await modelsRepository.claim(restarted.ctx.db, 'instance-restarted', later)).toBe(id);
       expect(await modelsRepository.beat(a.ctx.db, id, 'instance-dying', 4, new Date(later).toISOString())).toBe(false);
       await modelsRepository.release(a.ctx.db, id, 'instance-dying');
-      expect(await a.ctx.db.selectFrom('model_evaluations').select(['state', 'claimedBy', 'done']).where('id', '=', id).executeTakeFirstOrThrow())
-        .toEqual({ state: 'running', claimedBy: 'instance-restarted', done: 3 });
+      expect(
+        await a.ctx.db
+          .selectFrom('model_evaluations')
+          .select(['state', 'claimedBy', 'done'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ state: 'running', claimedBy: 'instance-restarted', done: 3 });
     } finally {
       await a.ctx.db.deleteFrom('model_evaluations').where('id', '=', id).execute();
       await restarted.app.close();
@@ -108,7 +136,9 @@ describe('the period slot', () => {
     const start = periodStart(Date.now(), HOUR);
     for (let round = 0; round < 10; round += 1) {
       const job = `test job ${round}`;
-      const won = await Promise.all(Array.from({ length: 8 }, (_, i) => takePeriodSlot(i % 2 ? b.ctx.db : a.ctx.db, job, `taker-${i}`, start)));
+      const won = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => takePeriodSlot(i % 2 ? b.ctx.db : a.ctx.db, job, `taker-${i}`, start)),
+      );
       expect(won.filter(Boolean)).toHaveLength(1);
     }
   });
@@ -124,7 +154,11 @@ describe('the period slot', () => {
       expect(await takePeriodSlot(restarted.ctx.db, 'restarted job', 'instance-restarted', periodStart(now, HOUR))).toBe(false);
       expect(await takePeriodSlot(restarted.ctx.db, 'restarted job', 'instance-restarted', periodStart(now + HOUR, HOUR))).toBe(true);
       expect(await takePeriodSlot(restarted.ctx.db, 'restarted job', 'instance-restarted', periodStart(now - HOUR, HOUR))).toBe(false);
-      const row = await a.ctx.db.selectFrom('period_slots').select(['holder', 'periodStart']).where('job', '=', 'restarted job').executeTakeFirstOrThrow();
+      const row = await a.ctx.db
+        .selectFrom('period_slots')
+        .select(['holder', 'periodStart'])
+        .where('job', '=', 'restarted job')
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ holder: 'instance-restarted', periodStart: periodStart(now + HOUR, HOUR) });
     } finally {
       await restarted.app.close();

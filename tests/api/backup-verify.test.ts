@@ -24,7 +24,10 @@ describe('restore --verify', { timeout: 120_000 }, () => {
   it('records rows per table, the audit head and file hashes, and finds them again in a scratch restore', async () => {
     const acc = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
     await loginAs(t.app, acc);
-    await t.ctx.db.insertInto('rice_seed_varieties').values({ id: 'v-verify', varietyName: 'NSIC Rc 480', season: '["Wet"]', environment: '[]', createdAt: new Date().toISOString() }).execute();
+    await t.ctx.db
+      .insertInto('rice_seed_varieties')
+      .values({ id: 'v-verify', varietyName: 'NSIC Rc 480', season: '["Wet"]', environment: '[]', createdAt: new Date().toISOString() })
+      .execute();
     await t.ctx.storage.put('rice_pests/Stem borer/1_0_a.jpg', Buffer.from(Array.from({ length: 4000 }, (_, i) => i % 253)));
     const manifest = await createBackup(t.ctx.config, path.join(out, 'good'));
     expect(manifest.counts?.rice_seed_varieties).toBeGreaterThanOrEqual(1);

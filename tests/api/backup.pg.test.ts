@@ -13,7 +13,9 @@ import { expectRestoredFrom } from '../fixtures/maintenance.js';
 let t: TestApp;
 /** Databases a test made: dropped after the file, not inside the test (see afterAll). */
 const made: string[] = [];
-beforeAll(async () => { t = await createTestApp(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
 // PostgreSQL's DROP DATABASE waits for an immediate checkpoint, and one that must first finish a
 // checkpoint already under way (every file the suite's schemas wrote, synced to disk) takes as
 // long as the disk needs on a loaded machine: longer than a test's limit. So the drop is here,
@@ -36,14 +38,19 @@ describe('backup and restore (PostgreSQL, pg_dump route)', () => {
   it('restores into an empty database and data folder with identical records and files', async () => {
     const pg = (await import('pg')).default;
     const acc = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
-    await t.ctx.db.insertInto('rice_seed_varieties').values({ id: 'v1', varietyName: 'NSIC Rc 222', season: '["Dry"]', environment: '[]', createdAt: new Date().toISOString() }).execute();
+    await t.ctx.db
+      .insertInto('rice_seed_varieties')
+      .values({ id: 'v1', varietyName: 'NSIC Rc 222', season: '["Dry"]', environment: '[]', createdAt: new Date().toISOString() })
+      .execute();
     const photo = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
     await t.ctx.storage.put('rice_pests/Rice bug/1_0_a.jpg', photo);
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-backup-'));
     const manifest = await withOpenUmask(() => createBackup(t.ctx.config, path.join(out, 'b1')));
     expect(manifest).toMatchObject({ engine: 'postgres', files: 1 });
     // The dump holds password hashes, two-step secrets and signing keys: 0700 folders, 0600 files.
-    expect(expectPrivateTree(path.join(out, 'b1'))).toEqual(expect.arrayContaining(['database.pgdump', 'manifest.json', path.join('files', 'rice_pests', 'Rice bug', '1_0_a.jpg')]));
+    expect(expectPrivateTree(path.join(out, 'b1'))).toEqual(
+      expect.arrayContaining(['database.pgdump', 'manifest.json', path.join('files', 'rice_pests', 'Rice bug', '1_0_a.jpg')]),
+    );
 
     const dbName = `palayan_restore_${Math.random().toString(36).slice(2, 8)}`;
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });

@@ -11,15 +11,22 @@ import { expectPrivateTree, withOpenUmask } from '../fixtures/file-modes.js';
 import { expectRestoredFrom } from '../fixtures/maintenance.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 // Runs in the SQLite project only (the file copy route); backup.pg.test.ts is the pg_dump route.
 describe('backup and restore (SQLite)', () => {
   it('restores into an empty data folder with identical records and files, taken while the server runs', async () => {
     const acc = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
     await loginAs(t.app, acc);
-    await t.ctx.db.insertInto('rice_seed_varieties').values({ id: 'v1', varietyName: 'NSIC Rc 222', season: '["Dry"]', environment: '[]', createdAt: new Date().toISOString() }).execute();
+    await t.ctx.db
+      .insertInto('rice_seed_varieties')
+      .values({ id: 'v1', varietyName: 'NSIC Rc 222', season: '["Dry"]', environment: '[]', createdAt: new Date().toISOString() })
+      .execute();
     const photo = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
     await t.ctx.storage.put('rice_pests/Rice bug/1_0_a.jpg', photo);
     await t.ctx.storage.put('avatars/x/avatar_1.jpg', Buffer.from('avatar'));
@@ -54,7 +61,9 @@ describe('backup and restore (SQLite)', () => {
       });
       for (const dir of [path.join(out, 'new', 'b3'), path.join(out, 'existing')]) {
         const files = expectPrivateTree(dir);
-        expect(files).toEqual(expect.arrayContaining(['palayan.sqlite', 'manifest.json', path.join('files', 'rice_diseases', 'Blast', 'deep', '1_0_b.jpg')]));
+        expect(files).toEqual(
+          expect.arrayContaining(['palayan.sqlite', 'manifest.json', path.join('files', 'rice_diseases', 'Blast', 'deep', '1_0_b.jpg')]),
+        );
       }
       expect(fs.statSync(path.join(out, 'new')).mode & 0o777).toBe(0o700);
     } finally {

@@ -63,11 +63,20 @@ describe('scheduled backups to a folder', () => {
 
 describe('scheduled backups to a bucket', () => {
   let s3: TestS3;
-  beforeAll(async () => { s3 = await startS3('palayan-backups'); });
-  afterAll(async () => { await s3.close(); });
+  beforeAll(async () => {
+    s3 = await startS3('palayan-backups');
+  });
+  afterAll(async () => {
+    await s3.close();
+  });
 
   it('sends each backup to s3://bucket/prefix and keeps the newest BACKUP_KEEP there', async () => {
-    const config = { ...t.ctx.config, s3: { ...s3.settings, bucket: 'palayan-photos-elsewhere' }, backupTarget: 's3://palayan-backups/nightly', backupKeep: 1 };
+    const config = {
+      ...t.ctx.config,
+      s3: { ...s3.settings, bucket: 'palayan-photos-elsewhere' },
+      backupTarget: 's3://palayan-backups/nightly',
+      backupKeep: 1,
+    };
     const service = createBackupsService({ ...t.ctx, config });
     const start = Date.now() + 200 * HOUR;
     await service.runDue(new Date(start));

@@ -25,15 +25,22 @@ beforeAll(async () => {
   admin = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
   superCookie = await loginAs(t.app, admin);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 type Json = Record<string, any>;
 async function call(method: string, url: string, payload?: unknown, cookie = superCookie) {
-  const res = await t.app.inject({ method: method as 'GET', url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as Json }) });
-  return { status: res.statusCode, body: res.body ? res.json() as Json : {} };
+  const res = await t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: { cookie },
+    ...(payload === undefined ? {} : { payload: payload as Json }),
+  });
+  return { status: res.statusCode, body: res.body ? (res.json() as Json) : {} };
 }
-const publicVariety = async (id: string, lang = 'fil') => ((await call('GET', `/api/public/v1/varieties?lang=${lang}`, undefined, '')).body.items as Json[])
-  .find((v) => v.id === id)!;
+const publicVariety = async (id: string, lang = 'fil') =>
+  ((await call('GET', `/api/public/v1/varieties?lang=${lang}`, undefined, '')).body.items as Json[]).find((v) => v.id === id)!;
 const translateLocation = async (id: string, location: string) => {
   const version = (await call('GET', `/api/varieties/${id}`)).body.version as number;
   expect((await call('PUT', `/api/translations/rice_seed_varieties/${id}/fil`, { version, texts: { location } })).status).toBe(200);
@@ -41,7 +48,10 @@ const translateLocation = async (id: string, location: string) => {
 
 const disease = CATALOG_KINDS.disease;
 /** This app's context with no one of this process told of its writes: as another server instance writes. */
-const elsewhere = (): AppContext => ({ ...t.ctx, events: { publish: () => undefined, subscribe: () => () => undefined, close: async () => undefined } });
+const elsewhere = (): AppContext => ({
+  ...t.ctx,
+  events: { publish: () => undefined, subscribe: () => () => undefined, close: async () => undefined },
+});
 const diseases = () => createCatalogService(elsewhere(), disease);
 
 /** A disease saved elsewhere with two photos uploaded here (fingerprinted as every disease upload is), checked by the pest form (no 800-photo minimum). */
@@ -52,7 +62,9 @@ async function diseaseWithPhotos(name: string, seeds: [number, number]) {
     expect(up.statusCode, up.body).toBe(201);
     ids.push(up.json().id as string);
   }
-  const created = await diseases().create(catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(name, ids)), admin, { skipImageMinimum: true });
+  const created = await diseases().create(catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(name, ids)), admin, {
+    skipImageMinimum: true,
+  });
   return { id: created.id, version: created.version, photoIds: ids };
 }
 
@@ -66,7 +78,7 @@ async function scanReport(label: string): Promise<number> {
 }
 
 describe('kept values follow every write at once', () => {
-  it('the public API\'s texts in a language: a translation saved, then saved again', async () => {
+  it("the public API's texts in a language: a translation saved, then saved again", async () => {
     const variety = await makeVariety(t.ctx, { location: 'Lowland farms' });
     expect((await publicVariety(variety.id)).location).toBe('Lowland farms');
     await translateLocation(variety.id, 'Mabababang bukirin');
@@ -75,14 +87,19 @@ describe('kept values follow every write at once', () => {
     expect((await publicVariety(variety.id)).location).toBe('Bukirin sa kapatagan');
   });
 
-  it('the public API\'s texts: a write of another server instance is seen through the stamp in the database', async () => {
+  it("the public API's texts: a write of another server instance is seen through the stamp in the database", async () => {
     const variety = await makeVariety(t.ctx, { location: 'Upland farms' });
     await translateLocation(variety.id, 'Kabundukan');
     expect((await publicVariety(variety.id)).location).toBe('Kabundukan');
     // As another instance writes: the rows and the stamp in one transaction, nothing of this process told.
     await runCommand({ db: t.ctx.db, events: null }, null, async (trx) => {
-      await trx.updateTable('translations').set({ text: 'Kabundukan ng Tarlac' })
-        .where('collection', '=', 'rice_seed_varieties').where('recordId', '=', variety.id).where('lang', '=', 'fil').execute();
+      await trx
+        .updateTable('translations')
+        .set({ text: 'Kabundukan ng Tarlac' })
+        .where('collection', '=', 'rice_seed_varieties')
+        .where('recordId', '=', variety.id)
+        .where('lang', '=', 'fil')
+        .execute();
       await moveStamps(trx, [translationStamp('rice_seed_varieties', 'fil')]);
     });
     expect((await publicVariety(variety.id)).location).toBe('Kabundukan ng Tarlac');
@@ -103,7 +120,10 @@ describe('kept values follow every write at once', () => {
   it('the option values in a language (made from the kept texts): a new translation of a value', async () => {
     const save = async (text: string) => {
       const doc = (await call('GET', '/api/translations/maintenance/rice_varieties_enums')).body;
-      const saved = await call('PUT', '/api/translations/maintenance/rice_varieties_enums/fil', { version: doc.version, texts: { 'seasons:Wet': text } });
+      const saved = await call('PUT', '/api/translations/maintenance/rice_varieties_enums/fil', {
+        version: doc.version,
+        texts: { 'seasons:Wet': text },
+      });
       expect(saved.status).toBe(200);
     };
     await save('Tag-ulan');
@@ -127,7 +147,7 @@ describe('kept values follow every write at once', () => {
     expect((await list()).items[0].maturityDays).toBe(117);
   });
 
-  it('the scan reports\' labels: a disease added, renamed and deleted on another instance', async () => {
+  it("the scan reports' labels: a disease added, renamed and deleted on another instance", async () => {
     const tag = Date.now().toString(36);
     expect(await scanReport(`kept-streak-${tag}`)).toBe(400);
     const made = await diseaseWithPhotos(`Kept streak ${tag}`, [41, 43]);
@@ -140,7 +160,7 @@ describe('kept values follow every write at once', () => {
     expect(await scanReport(`kept-blotch-${tag}`)).toBe(400);
   });
 
-  it('the index of copies and the training set\'s photo set: a photo taken out on another instance, and put back', async () => {
+  it("the index of copies and the training set's photo set: a photo taken out on another instance, and put back", async () => {
     const sha = () => recentPhotoSetSha(t.ctx, 'all', 'palayan');
     const before = await sha();
     const made = await diseaseWithPhotos(`Kept spot ${Date.now().toString(36)}`, [47, 53]);

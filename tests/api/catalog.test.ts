@@ -25,7 +25,9 @@ beforeAll(async () => {
   user = await makeAccount(t.ctx, { fullname: 'Maria Santos' });
   cookie = await loginAs(t.app, user);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 function filesRoot(): string {
   return path.join(t.ctx.config.dataDir, 'files');
@@ -43,7 +45,15 @@ async function stageViaHttp(count: number, kind = pest, who = cookie): Promise<S
 
 async function createPest(name: string, imageCount = 2): Promise<CatalogEntryDetail> {
   const staged = await stageViaHttp(imageCount);
-  const res = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody(name, staged.map((s) => s.id)) });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/rice_pests',
+    headers: { cookie },
+    payload: entryBody(
+      name,
+      staged.map((s) => s.id),
+    ),
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
@@ -54,10 +64,22 @@ async function auditOf(documentId: string) {
 
 describe('catalog: pests and diseases', () => {
   it('needs a session for every route', async () => {
-    for (const [method, url] of [['GET', '/api/rice_pests'], ['GET', '/api/rice_diseases/x'], ['POST', '/api/rice_pests/images'], ['DELETE', '/api/rice_pests/x']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/rice_pests'],
+      ['GET', '/api/rice_diseases/x'],
+      ['POST', '/api/rice_pests/images'],
+      ['DELETE', '/api/rice_pests/x'],
+    ] as const) {
       expect((await t.app.inject({ method, url })).statusCode).toBe(401);
     }
-    const create = await t.app.inject({ method: 'POST', url: '/api/rice_diseases', payload: entryBody('Tungro', Array.from({ length: 800 }, (_, i) => `id${i}`)) });
+    const create = await t.app.inject({
+      method: 'POST',
+      url: '/api/rice_diseases',
+      payload: entryBody(
+        'Tungro',
+        Array.from({ length: 800 }, (_, i) => `id${i}`),
+      ),
+    });
     expect(create.statusCode).toBe(401);
     const upload = await uploadPhoto(t.app, '', pest, 'a.png', await tinyPng());
     expect(upload.statusCode).toBe(401);
@@ -81,8 +103,14 @@ describe('catalog: pests and diseases', () => {
     expect([staged[0]!.width, staged[0]!.height]).toEqual([20, 20]);
 
     const res = await t.app.inject({
-      method: 'POST', url: '/api/rice_pests', headers: { cookie },
-      payload: entryBody('  Rice bug  ', staged.map((s) => s.id), { scientificName: '  Leptocorisa oratorius ', cause: '' }),
+      method: 'POST',
+      url: '/api/rice_pests',
+      headers: { cookie },
+      payload: entryBody(
+        '  Rice bug  ',
+        staged.map((s) => s.id),
+        { scientificName: '  Leptocorisa oratorius ', cause: '' },
+      ),
     });
     expect(res.statusCode, res.body).toBe(201);
     const entry = res.json<CatalogEntryDetail>();
@@ -124,7 +152,13 @@ describe('catalog: pests and diseases', () => {
 
     const audit = await auditOf(entry.id);
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: 'CREATE', collection: 'rice_local_pests', documentName: 'Rice bug', userId: user.id, userName: 'Maria Santos' });
+    expect(audit[0]).toMatchObject({
+      action: 'CREATE',
+      collection: 'rice_local_pests',
+      documentName: 'Rice bug',
+      userId: user.id,
+      userName: 'Maria Santos',
+    });
     expect(JSON.parse(audit[0]!.changes!).after).toMatchObject({ name: 'Rice bug', imageCount: 3 });
   });
 
@@ -133,32 +167,79 @@ describe('catalog: pests and diseases', () => {
     expect(noName.statusCode).toBe(400);
     expect(noName.json().error.fields.name).toBe(pest.texts.nameRequired);
 
-    const none = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody('Golden apple snail', []) });
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/api/rice_pests',
+      headers: { cookie },
+      payload: entryBody('Golden apple snail', []),
+    });
     expect(none.statusCode).toBe(400);
     expect(none.json().error.fields.imageIds).toBe('Please upload at least 1 image for new pests.');
 
     const ids = await stagePhotos(t.ctx, 'pest', user, 11);
-    const eleven = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody('Golden apple snail', ids) });
+    const eleven = await t.app.inject({
+      method: 'POST',
+      url: '/api/rice_pests',
+      headers: { cookie },
+      payload: entryBody('Golden apple snail', ids),
+    });
     expect(eleven.statusCode).toBe(400);
     expect(eleven.json().error.fields.imageIds).toBe('You can upload a maximum of 10 images.');
 
-    const dup = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody('Golden apple snail', [ids[0], ids[0]]) });
+    const dup = await t.app.inject({
+      method: 'POST',
+      url: '/api/rice_pests',
+      headers: { cookie },
+      payload: entryBody('Golden apple snail', [ids[0], ids[0]]),
+    });
     expect(dup.statusCode).toBe(400);
 
-    const ten = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody('Golden apple snail', ids.slice(0, 10)) });
+    const ten = await t.app.inject({
+      method: 'POST',
+      url: '/api/rice_pests',
+      headers: { cookie },
+      payload: entryBody('Golden apple snail', ids.slice(0, 10)),
+    });
     expect(ten.statusCode, ten.body).toBe(201);
     expect(ten.json().images).toHaveLength(10);
   });
 
   it('refuses non-images and disguised files by their bytes, and stores nothing for them', async () => {
-    const before = await t.ctx.db.selectFrom('catalog_images').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.ctx.db
+      .selectFrom('catalog_images')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const cases: Array<[string, Buffer, string, number, string]> = [
       ['notes.jpg', Buffer.from('just some text, not a photo at all'.repeat(10)), 'image/jpeg', 415, UPLOAD_TEXTS.notImage],
       ['page.png', Buffer.from('<!doctype html><html><script>alert(1)</script></html>'), 'image/png', 415, UPLOAD_TEXTS.notImage],
-      ['logo.svg', Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'image/svg+xml', 415, UPLOAD_TEXTS.svgRefused],
-      ['icon.png', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>'), 'image/png', 415, UPLOAD_TEXTS.svgRefused],
-      ['IMG_0001.HEIC', Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic'), Buffer.alloc(600)]), 'image/heic', 415, UPLOAD_TEXTS.heicNotConverted],
-      ['broken.png', Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), crypto.randomBytes(2000)]), 'image/png', 415, UPLOAD_TEXTS.unreadable],
+      [
+        'logo.svg',
+        Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        'image/svg+xml',
+        415,
+        UPLOAD_TEXTS.svgRefused,
+      ],
+      [
+        'icon.png',
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>'),
+        'image/png',
+        415,
+        UPLOAD_TEXTS.svgRefused,
+      ],
+      [
+        'IMG_0001.HEIC',
+        Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic'), Buffer.alloc(600)]),
+        'image/heic',
+        415,
+        UPLOAD_TEXTS.heicNotConverted,
+      ],
+      [
+        'broken.png',
+        Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), crypto.randomBytes(2000)]),
+        'image/png',
+        415,
+        UPLOAD_TEXTS.unreadable,
+      ],
       ['program.gif', Buffer.concat([Buffer.from('MZ'), crypto.randomBytes(1000)]), 'image/gif', 415, UPLOAD_TEXTS.notImage],
       ['empty.jpg', Buffer.alloc(0), 'image/jpeg', 415, UPLOAD_TEXTS.notImage],
     ];
@@ -167,10 +248,15 @@ describe('catalog: pests and diseases', () => {
       expect(res.statusCode, name).toBe(status);
       expect(res.json().error.message, name).toBe(message);
     }
-    const after = await t.ctx.db.selectFrom('catalog_images').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.ctx.db
+      .selectFrom('catalog_images')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     const stagedDir = path.join(filesRoot(), 'rice_pests', '_staged');
-    const leftovers = fs.existsSync(stagedDir) ? fs.readdirSync(stagedDir, { recursive: true }).filter((f) => /notes|page|logo|icon|IMG_0001|broken|program|empty/.test(String(f))) : [];
+    const leftovers = fs.existsSync(stagedDir)
+      ? fs.readdirSync(stagedDir, { recursive: true }).filter((f) => /notes|page|logo|icon|IMG_0001|broken|program|empty/.test(String(f)))
+      : [];
     expect(leftovers).toEqual([]);
 
     // A real PNG named .jpg is accepted, and stored with the extension of what it really is.
@@ -192,7 +278,9 @@ describe('catalog: pests and diseases', () => {
     expect(res.statusCode).toBe(413);
     expect(res.json().error.message).toBe(UPLOAD_TEXTS.tooLarge);
     const stagedDir = path.join(filesRoot(), 'rice_pests', '_staged');
-    const leftovers = fs.existsSync(stagedDir) ? fs.readdirSync(stagedDir, { recursive: true }).filter((f) => String(f).includes('huge')) : [];
+    const leftovers = fs.existsSync(stagedDir)
+      ? fs.readdirSync(stagedDir, { recursive: true }).filter((f) => String(f).includes('huge'))
+      : [];
     expect(leftovers).toEqual([]);
   });
 
@@ -209,9 +297,23 @@ describe('catalog: pests and diseases', () => {
     const service = createCatalogService(t.ctx, pest);
     for (const name of ['../../../../../escape.png', '..', '../']) {
       const png = await tinyPng(6);
-      ids.push((await service.stage((async function* () { yield png; })(), { filename: name, uploadedBy: user.id })).id);
+      ids.push(
+        (
+          await service.stage(
+            (async function* () {
+              yield png;
+            })(),
+            { filename: name, uploadedBy: user.id },
+          )
+        ).id,
+      );
     }
-    const res = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody('../../../outside', ids.slice(0, 10)) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/rice_pests',
+      headers: { cookie },
+      payload: entryBody('../../../outside', ids.slice(0, 10)),
+    });
     expect(res.statusCode, res.body).toBe(201);
     const rows = await t.ctx.db.selectFrom('catalog_images').selectAll().where('id', 'in', ids).execute();
     for (const row of rows) {
@@ -229,14 +331,24 @@ describe('catalog: pests and diseases', () => {
     const [a, b, c] = entry.images.map((i) => i.id) as [string, string, string];
 
     // Text-only edit: the photos stay.
-    const edit1 = await t.app.inject({ method: 'PUT', url: `/api/rice_pests/${entry.id}`, headers: { cookie }, payload: { ...entryBody('Brown planthopper', [a, b, c]), description: 'Updated text', version: 1 } });
+    const edit1 = await t.app.inject({
+      method: 'PUT',
+      url: `/api/rice_pests/${entry.id}`,
+      headers: { cookie },
+      payload: { ...entryBody('Brown planthopper', [a, b, c]), description: 'Updated text', version: 1 },
+    });
     expect(edit1.statusCode, edit1.body).toBe(200);
     expect(edit1.json().images.map((i: { id: string }) => i.id)).toEqual([a, b, c]);
     expect(edit1.json().version).toBe(2);
 
     // Remove b, add a new one first.
     const [fresh] = await stageViaHttp(1);
-    const edit2 = await t.app.inject({ method: 'PUT', url: `/api/rice_pests/${entry.id}`, headers: { cookie }, payload: { ...entryBody('Brown planthopper', [fresh!.id, a, c]), version: 2 } });
+    const edit2 = await t.app.inject({
+      method: 'PUT',
+      url: `/api/rice_pests/${entry.id}`,
+      headers: { cookie },
+      payload: { ...entryBody('Brown planthopper', [fresh!.id, a, c]), version: 2 },
+    });
     expect(edit2.statusCode, edit2.body).toBe(200);
     const body = edit2.json<CatalogEntryDetail>();
     expect(body.images.map((i) => i.id)).toEqual([fresh!.id, a, c]);
@@ -249,10 +361,20 @@ describe('catalog: pests and diseases', () => {
     expect(fs.existsSync(path.join(filesRoot(), bKey))).toBe(true);
 
     // Removing every photo is refused; so is an old version (with the current record).
-    const empty = await t.app.inject({ method: 'PUT', url: `/api/rice_pests/${entry.id}`, headers: { cookie }, payload: { ...entryBody('Brown planthopper', []), version: 3 } });
+    const empty = await t.app.inject({
+      method: 'PUT',
+      url: `/api/rice_pests/${entry.id}`,
+      headers: { cookie },
+      payload: { ...entryBody('Brown planthopper', []), version: 3 },
+    });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error.fields.imageIds).toBe(UPLOAD_TEXTS.keepOneImage);
-    const stale = await t.app.inject({ method: 'PUT', url: `/api/rice_pests/${entry.id}`, headers: { cookie }, payload: { ...entryBody('Lost update', [a]), version: 2 } });
+    const stale = await t.app.inject({
+      method: 'PUT',
+      url: `/api/rice_pests/${entry.id}`,
+      headers: { cookie },
+      payload: { ...entryBody('Lost update', [a]), version: 2 },
+    });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error.code).toBe('VERSION_CONFLICT');
     expect(stale.json().error.current.version).toBe(3);
@@ -271,13 +393,22 @@ describe('catalog: pests and diseases', () => {
     const [theirs] = await stageViaHttp(1, pest, otherCookie);
     const [forDisease] = await stageViaHttp(1, disease);
     for (const id of [theirs!.id, forDisease!.id, 'no-such-image']) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody('Whorl maggot', [id]) });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/rice_pests',
+        headers: { cookie },
+        payload: entryBody('Whorl maggot', [id]),
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.fields.imageIds).toBe(UPLOAD_TEXTS.stagedMissing);
     }
     const created = await t.ctx.db.selectFrom('rice_local_pests').selectAll().where('name', '=', 'Whorl maggot').execute();
     expect(created).toEqual([]);
-    const stillStaged = await t.ctx.db.selectFrom('catalog_images').select(['entryId', 'originalKey']).where('id', '=', theirs!.id).executeTakeFirstOrThrow();
+    const stillStaged = await t.ctx.db
+      .selectFrom('catalog_images')
+      .select(['entryId', 'originalKey'])
+      .where('id', '=', theirs!.id)
+      .executeTakeFirstOrThrow();
     expect(stillStaged.entryId).toBeNull();
     expect(stillStaged.originalKey).toContain('/_staged/');
     expect(fs.existsSync(path.join(filesRoot(), stillStaged.originalKey!))).toBe(true);
@@ -289,7 +420,12 @@ describe('catalog: pests and diseases', () => {
     expect(del.statusCode).toBe(204);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/rice_pests/${entry.id}`, headers: { cookie } })).statusCode).toBe(404);
     expect((await t.app.inject({ url: `/api/rice_pests/${entry.id}`, headers: { cookie } })).statusCode).toBe(404);
-    const update = await t.app.inject({ method: 'PUT', url: `/api/rice_pests/${entry.id}`, headers: { cookie }, payload: { ...entryBody('Rice black bug', [entry.images[0]!.id]), version: 1 } });
+    const update = await t.app.inject({
+      method: 'PUT',
+      url: `/api/rice_pests/${entry.id}`,
+      headers: { cookie },
+      payload: { ...entryBody('Rice black bug', [entry.images[0]!.id]), version: 1 },
+    });
     expect(update.statusCode).toBe(404);
     const list = (await t.app.inject({ url: '/api/rice_pests?search=black', headers: { cookie } })).json<CatalogList>();
     expect(list.items.find((i) => i.id === entry.id)).toBeUndefined();
@@ -326,7 +462,12 @@ describe('catalog: pests and diseases', () => {
       const quiet = { ...t.ctx };
       await photoRuntime(quiet).stop();
       const ids = await stagePhotos(quiet, 'pest', user, 2);
-      const res = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody('Rice leaffolder', ids) });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/rice_pests',
+        headers: { cookie },
+        payload: entryBody('Rice leaffolder', ids),
+      });
       expect(res.statusCode, res.body).toBe(201);
       const entry = res.json<CatalogEntryDetail>();
       expect(entry.images.map((i) => i.status)).toEqual(['pending', 'pending']);
@@ -347,7 +488,12 @@ describe('catalog: pests and diseases', () => {
 
   it('discards own staged photos on request and cleans up the ones never saved after a day', async () => {
     const staged = await stageViaHttp(3);
-    const discard = await t.app.inject({ method: 'POST', url: '/api/rice_pests/images/discard', headers: { cookie }, payload: { ids: [staged[0]!.id] } });
+    const discard = await t.app.inject({
+      method: 'POST',
+      url: '/api/rice_pests/images/discard',
+      headers: { cookie },
+      payload: { ids: [staged[0]!.id] },
+    });
     expect(discard.json()).toEqual({ removed: 1 });
     await photoRuntime(t.ctx).queue.idle();
     const linked = await createPest('Rice field rat', 1);
@@ -359,7 +505,9 @@ describe('catalog: pests and diseases', () => {
     expect(rows).toHaveLength(2);
     const removed = await runtime.cleanupStaged(24 * 3600_000, Date.now() + 25 * 3600_000);
     expect(removed).toBeGreaterThanOrEqual(2);
-    expect(await t.ctx.db.selectFrom('catalog_images').select('id').where('entryId', 'is', null).where('retiredFrom', 'is', null).execute()).toEqual([]);
+    expect(
+      await t.ctx.db.selectFrom('catalog_images').select('id').where('entryId', 'is', null).where('retiredFrom', 'is', null).execute(),
+    ).toEqual([]);
     // Their thumbnails were made (the queue is idle), and go with them.
     for (const row of rows) {
       expect(row.thumbKey, row.id).not.toBeNull();

@@ -5,8 +5,12 @@ import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { makeAccount } from '../fixtures/factories.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const actor = { id: 'actor-1', fullname: 'Command Tester', email: null };
 
@@ -19,7 +23,10 @@ async function heard<T>(fn: () => Promise<T>): Promise<{ events: LiveEvent[]; re
   const events: LiveEvent[] = [];
   const marker = { topic: 'test-marker', id: crypto.randomUUID(), op: 'end' };
   let ended = false;
-  const stop = t.ctx.events.subscribe((e) => { if (e.id === marker.id) ended = true; else events.push(e); });
+  const stop = t.ctx.events.subscribe((e) => {
+    if (e.id === marker.id) ended = true;
+    else events.push(e);
+  });
   try {
     const result = await fn().catch((err: unknown) => err as Error);
     t.ctx.events.publish(marker);
@@ -38,14 +45,24 @@ describe('runCommand', () => {
     const order: string[] = [];
     const seen: LiveEvent[] = [];
     const stop = t.ctx.events.subscribe((e) => seen.push(e));
-    const { events, result } = await heard(() => runCommand(t.ctx, actor, async (trx, cmd) => {
-      await cmd.audit({ action: 'UPDATE', collection: 'maintenance', documentId: 'd1', documentName: 'cmd-commit', description: 'a change' });
-      cmd.publish({ topic: 'maintenance', id: 'd1', op: 'update' });
-      cmd.afterCommit(() => { order.push('after'); });
-      // Nothing is out before commit.
-      order.push(`inside:${seen.length}`);
-      return (await trx.selectFrom('audit_logs').select('id').where('documentName', '=', 'cmd-commit').execute()).length;
-    }));
+    const { events, result } = await heard(() =>
+      runCommand(t.ctx, actor, async (trx, cmd) => {
+        await cmd.audit({
+          action: 'UPDATE',
+          collection: 'maintenance',
+          documentId: 'd1',
+          documentName: 'cmd-commit',
+          description: 'a change',
+        });
+        cmd.publish({ topic: 'maintenance', id: 'd1', op: 'update' });
+        cmd.afterCommit(() => {
+          order.push('after');
+        });
+        // Nothing is out before commit.
+        order.push(`inside:${seen.length}`);
+        return (await trx.selectFrom('audit_logs').select('id').where('documentName', '=', 'cmd-commit').execute()).length;
+      }),
+    );
     stop();
     expect(result).toBe(1);
     expect(order).toEqual(['inside:0', 'after']);
@@ -56,11 +73,19 @@ describe('runCommand', () => {
   });
 
   it('rolls the audit entry back with the write and publishes nothing when the work fails', async () => {
-    const { events, result } = await heard(() => runCommand(t.ctx, actor, async (_trx, cmd) => {
-      await cmd.audit({ action: 'UPDATE', collection: 'maintenance', documentId: 'd2', documentName: 'cmd-rollback', description: 'never' });
-      cmd.publish({ topic: 'maintenance', id: 'd2', op: 'update' });
-      throw new Error('refused');
-    }));
+    const { events, result } = await heard(() =>
+      runCommand(t.ctx, actor, async (_trx, cmd) => {
+        await cmd.audit({
+          action: 'UPDATE',
+          collection: 'maintenance',
+          documentId: 'd2',
+          documentName: 'cmd-rollback',
+          description: 'never',
+        });
+        cmd.publish({ topic: 'maintenance', id: 'd2', op: 'update' });
+        throw new Error('refused');
+      }),
+    );
     expect(result).toBeInstanceOf(Error);
     expect((result as Error).message).toBe('refused');
     expect(events).toEqual([]);
@@ -70,9 +95,15 @@ describe('runCommand', () => {
   it('runs the rollback steps, last queued first, when the transaction rolls back, and never after a commit', async () => {
     const undone: string[] = [];
     const failed = await runCommand(t.ctx, actor, async (_trx, cmd) => {
-      cmd.onRollback(async () => { undone.push('first move back'); });
-      cmd.onRollback(async () => { throw new Error('a step that fails reports itself'); });
-      cmd.onRollback(async () => { undone.push('second move back'); });
+      cmd.onRollback(async () => {
+        undone.push('first move back');
+      });
+      cmd.onRollback(async () => {
+        throw new Error('a step that fails reports itself');
+      });
+      cmd.onRollback(async () => {
+        undone.push('second move back');
+      });
       throw new Error('refused');
     }).catch((err: unknown) => err);
     expect((failed as Error).message).toBe('refused');
@@ -80,8 +111,12 @@ describe('runCommand', () => {
 
     undone.length = 0;
     const committed = await runCommand(t.ctx, actor, async (_trx, cmd) => {
-      cmd.onRollback(async () => { undone.push('never'); });
-      cmd.afterCommit(() => { undone.push('after commit'); });
+      cmd.onRollback(async () => {
+        undone.push('never');
+      });
+      cmd.afterCommit(() => {
+        undone.push('after commit');
+      });
       return 'saved';
     });
     expect(committed).toBe('saved');
@@ -89,9 +124,17 @@ describe('runCommand', () => {
   });
 
   it('announces an audit entry with no event of its own as audit_logs, and nothing for a write without one', async () => {
-    const audited = await heard(() => runCommand(t.ctx, null, (_trx, cmd) => cmd.audit({
-      action: 'LOGIN', collection: 'accounts', documentId: null, documentName: 'cmd-quiet', description: 'quiet entry',
-    })));
+    const audited = await heard(() =>
+      runCommand(t.ctx, null, (_trx, cmd) =>
+        cmd.audit({
+          action: 'LOGIN',
+          collection: 'accounts',
+          documentId: null,
+          documentName: 'cmd-quiet',
+          description: 'quiet entry',
+        }),
+      ),
+    );
     expect(audited.events).toEqual([{ topic: 'audit_logs', op: 'create' }]);
     expect(await entriesNamed('cmd-quiet')).toEqual([{ userId: 'system', userName: 'System User', description: 'quiet entry' }]);
     const silent = await heard(() => runCommand(t.ctx, null, async () => 'no audit'));
@@ -101,10 +144,17 @@ describe('runCommand', () => {
 
   it('a blocked login is announced to History (no polling needed)', async () => {
     const acc = await makeAccount(t.ctx, { state: { status: 'restricted', isRestricted: 1 } });
-    const { events, result } = await heard(() => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: acc.username, password: acc.password } }));
+    const { events, result } = await heard(() =>
+      t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: acc.username, password: acc.password } }),
+    );
     expect((result as { statusCode: number }).statusCode).toBe(403);
     expect(events).toContainEqual({ topic: 'audit_logs', op: 'create' });
-    const entries = await t.ctx.db.selectFrom('audit_logs').select(['action', 'description']).where('documentId', '=', acc.id).where('action', '=', 'LOGIN').execute();
+    const entries = await t.ctx.db
+      .selectFrom('audit_logs')
+      .select(['action', 'description'])
+      .where('documentId', '=', acc.id)
+      .where('action', '=', 'LOGIN')
+      .execute();
     expect(entries).toEqual([{ action: 'LOGIN', description: 'Blocked login: account restricted' }]);
   });
 });

@@ -19,10 +19,24 @@ describe('instances starting together', () => {
     const dirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-start-')));
     const lines: string[] = [];
     try {
-      const apps = await Promise.all(dirs.map((dataDir, i) => buildApp(loadConfig({}, {
-        dataDir, databaseUrl, logLevel: 'silent', instanceId: `start-${i}`, eventChannel: `events_${schema}`,
-        initialAdmin: { username: 'first_admin', password: 'First#Admin1', fullname: 'First Admin' },
-      }), { logger: false })));
+      const apps = await Promise.all(
+        dirs.map((dataDir, i) =>
+          buildApp(
+            loadConfig(
+              {},
+              {
+                dataDir,
+                databaseUrl,
+                logLevel: 'silent',
+                instanceId: `start-${i}`,
+                eventChannel: `events_${schema}`,
+                initialAdmin: { username: 'first_admin', password: 'First#Admin1', fullname: 'First Admin' },
+              },
+            ),
+            { logger: false },
+          ),
+        ),
+      );
       await Promise.all(apps.map((a) => ensureInitialAdmin(a.ctx, (l) => lines.push(l))));
       const accounts = await admin.query(`select username from ${schema}.accounts`);
       expect(accounts.rows).toEqual([{ username: 'first_admin' }]);

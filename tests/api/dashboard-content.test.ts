@@ -5,15 +5,32 @@ import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 let n = 0;
 function row(timestamp: string, action: string, collection: string): AuditRow {
   n += 1;
   return {
-    id: `content-${n}`, userId: 'u1', userName: 'Tester', userEmail: null, timestamp, action, collection,
-    documentId: `doc-${n}`, documentName: `Doc ${n}`, description: 'test', changes: null, details: null, actorId: null, performedBy: null, name: null,
+    id: `content-${n}`,
+    userId: 'u1',
+    userName: 'Tester',
+    userEmail: null,
+    timestamp,
+    action,
+    collection,
+    documentId: `doc-${n}`,
+    documentName: `Doc ${n}`,
+    description: 'test',
+    changes: null,
+    details: null,
+    actorId: null,
+    performedBy: null,
+    name: null,
   };
 }
 

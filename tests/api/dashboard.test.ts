@@ -4,8 +4,12 @@ import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { clockTicks, loginAs, makeAccount } from '../fixtures/factories.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const now = () => new Date().toISOString();
 
@@ -15,16 +19,22 @@ describe('dashboard', () => {
     await makeAccount(t.ctx, { state: { status: 'inactive' } });
     await makeAccount(t.ctx, { state: { isDeleted: 1 } });
     await makeAccount(t.ctx, { state: { status: 'restricted', isRestricted: 1 } });
-    await t.ctx.db.insertInto('rice_seed_varieties').values([
-      { id: 'v1', varietyName: 'NSIC Rc 222', season: '[]', environment: '[]', createdAt: now(), isDeleted: 0 },
-      { id: 'v2', varietyName: 'NSIC Rc 160', season: '[]', environment: '[]', createdAt: now(), isDeleted: 0 },
-      { id: 'v3', varietyName: 'Gone', season: '[]', environment: '[]', createdAt: now(), isDeleted: 1 },
-    ]).execute();
+    await t.ctx.db
+      .insertInto('rice_seed_varieties')
+      .values([
+        { id: 'v1', varietyName: 'NSIC Rc 222', season: '[]', environment: '[]', createdAt: now(), isDeleted: 0 },
+        { id: 'v2', varietyName: 'NSIC Rc 160', season: '[]', environment: '[]', createdAt: now(), isDeleted: 0 },
+        { id: 'v3', varietyName: 'Gone', season: '[]', environment: '[]', createdAt: now(), isDeleted: 1 },
+      ])
+      .execute();
     await t.ctx.db.insertInto('rice_local_pests').values({ id: 'p1', name: 'Rice black bug', createdAt: now() }).execute();
-    await t.ctx.db.insertInto('rice_local_diseases').values([
-      { id: 'd1', name: 'Blast', createdAt: now(), isDeleted: 0 },
-      { id: 'd2', name: 'Old', createdAt: now(), isDeleted: 1 },
-    ]).execute();
+    await t.ctx.db
+      .insertInto('rice_local_diseases')
+      .values([
+        { id: 'd1', name: 'Blast', createdAt: now(), isDeleted: 0 },
+        { id: 'd2', name: 'Old', createdAt: now(), isDeleted: 1 },
+      ])
+      .execute();
     const cookie = await loginAs(t.app, me);
     const res = await t.app.inject({ url: '/api/dashboard/counts', headers: { cookie } });
     expect(res.json()).toEqual({ varieties: 2, pests: 1, diseases: 1, admins: 1 });
@@ -56,11 +66,26 @@ describe('dashboard', () => {
 
   it('falls back to actorId, then performedBy, for older entries', async () => {
     const me = await makeAccount(t.ctx);
-    await t.ctx.db.insertInto('audit_logs').values({
-      id: 'legacy-1', userId: null, actorId: null, performedBy: me.id, timestamp: now(), action: 'ADDED',
-      collection: 'rice_local_pests', documentName: null, name: 'Golden apple snail',
-      userName: null, userEmail: null, documentId: null, description: null, changes: null, details: null,
-    }).execute();
+    await t.ctx.db
+      .insertInto('audit_logs')
+      .values({
+        id: 'legacy-1',
+        userId: null,
+        actorId: null,
+        performedBy: me.id,
+        timestamp: now(),
+        action: 'ADDED',
+        collection: 'rice_local_pests',
+        documentName: null,
+        name: 'Golden apple snail',
+        userName: null,
+        userEmail: null,
+        documentId: null,
+        description: null,
+        changes: null,
+        details: null,
+      })
+      .execute();
     const cookie = await loginAs(t.app, me);
     const items = (await t.app.inject({ url: '/api/dashboard/recent-activities', headers: { cookie } })).json().items;
     expect(items).toEqual([expect.objectContaining({ type: 'pest', text: 'New Pest added: Golden apple snail' })]);

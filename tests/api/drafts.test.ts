@@ -14,26 +14,40 @@ beforeAll(async () => {
   owner = await makeAccount(t.ctx, { role: 'ADMIN' });
   cookie = await loginAs(t.app, owner);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const url = '/api/rice_pests/draft';
 const file = (name: string, size = 3_000_000) => ({ name, size, lastModified: 1_767_225_600_000 });
-const put = (payload: unknown, as = cookie) => t.app.inject({ method: 'PUT', url, headers: { cookie: as }, payload: payload as Record<string, unknown> });
+const put = (payload: unknown, as = cookie) =>
+  t.app.inject({ method: 'PUT', url, headers: { cookie: as }, payload: payload as Record<string, unknown> });
 const get = async (as = cookie) => (await t.app.inject({ url, headers: { cookie: as } })).json();
 
 describe('drafts of the add form', () => {
   it('keeps the fields and the chosen photos in order, the uploaded ones with their staged photo', async () => {
     const [a, b] = await stagePhotos(t.ctx, 'pest', owner, 2);
-    const saved = await put({ fields: { name: 'Rice bug', treatments: 'Hand-pick at dawn.' }, photos: [{ id: a, ...file('IMG_1.jpg') }, { id: null, ...file('IMG_2.jpg') }, { id: b, ...file('IMG_3.jpg') }] });
+    const saved = await put({
+      fields: { name: 'Rice bug', treatments: 'Hand-pick at dawn.' },
+      photos: [
+        { id: a, ...file('IMG_1.jpg') },
+        { id: null, ...file('IMG_2.jpg') },
+        { id: b, ...file('IMG_3.jpg') },
+      ],
+    });
     expect(saved.json()).toEqual({ uploaded: 2, total: 3 });
     const draft = await get();
     expect(draft.fields).toMatchObject({ name: 'Rice bug', treatments: 'Hand-pick at dawn.', scientificName: '' });
-    expect(draft.photos.map((p: { id: string | null; name: string }) => [p.id, p.name])).toEqual([[a, 'IMG_1.jpg'], [null, 'IMG_2.jpg'], [b, 'IMG_3.jpg']]);
+    expect(draft.photos.map((p: { id: string | null; name: string }) => [p.id, p.name])).toEqual([
+      [a, 'IMG_1.jpg'],
+      [null, 'IMG_2.jpg'],
+      [b, 'IMG_3.jpg'],
+    ]);
     expect(draft.uploaded).toBe(2);
     expect(Date.parse(draft.expiresAt) - Date.parse(draft.updatedAt)).toBe(7 * 86_400_000);
   });
 
-  it('keeps another account\'s photo ids out, and each account has its own draft', async () => {
+  it("keeps another account's photo ids out, and each account has its own draft", async () => {
     const other = await makeAccount(t.ctx, { role: 'ADMIN' });
     const otherCookie = await loginAs(t.app, other);
     const [theirs] = await stagePhotos(t.ctx, 'pest', other, 1);
@@ -43,14 +57,18 @@ describe('drafts of the add form', () => {
     expect((await put({ fields: { name: 'x'.repeat(400) }, photos: [] })).statusCode).toBe(400);
   });
 
-  it('keeps a draft\'s staged photos past the daily clean-up until the draft expires', async () => {
+  it("keeps a draft's staged photos past the daily clean-up until the draft expires", async () => {
     const [held, loose] = await stagePhotos(t.ctx, 'pest', owner, 2);
     await put({ fields: { name: 'Stem borer' }, photos: [{ id: held, ...file('held.jpg') }] });
     await photoRuntime(t.ctx).cleanupStaged(24 * 3600_000, Date.now() + 25 * 3600_000);
     const left = (await t.ctx.db.selectFrom('catalog_images').select('id').where('id', 'in', [held!, loose!]).execute()).map((r) => r.id);
     expect(left).toEqual([held]);
     // Eight days later the draft is gone, and then its photo with the next clean-up.
-    await t.ctx.db.updateTable('catalog_drafts').set({ updatedAt: new Date(Date.now() - 8 * 86_400_000).toISOString() }).where('accountId', '=', owner.id).execute();
+    await t.ctx.db
+      .updateTable('catalog_drafts')
+      .set({ updatedAt: new Date(Date.now() - 8 * 86_400_000).toISOString() })
+      .where('accountId', '=', owner.id)
+      .execute();
     expect(await createDraftsService(t.ctx).removeExpired()).toBe(1);
     expect(await get()).toBeNull();
     await photoRuntime(t.ctx).cleanupStaged(24 * 3600_000, Date.now() + 25 * 3600_000);
@@ -60,7 +78,12 @@ describe('drafts of the add form', () => {
   it('is removed by the save of the entry, and on request', async () => {
     const [a] = await stagePhotos(t.ctx, 'pest', owner, 1);
     await put({ fields: { name: 'Leaf folder' }, photos: [{ id: a, ...file('a.jpg') }] });
-    const created = await t.app.inject({ method: 'POST', url: `/api/${CATALOG_KINDS.pest.route}`, headers: { cookie }, payload: entryBody('Leaf folder', [a!]) });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/api/${CATALOG_KINDS.pest.route}`,
+      headers: { cookie },
+      payload: entryBody('Leaf folder', [a!]),
+    });
     expect(created.statusCode).toBe(201);
     expect(await get()).toBeNull();
     await put({ fields: { name: 'Again' }, photos: [] });

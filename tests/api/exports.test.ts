@@ -16,17 +16,37 @@ beforeAll(async () => {
   superCookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
   adminCookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const get = (url: string, cookie = superCookie) => t.app.inject({ method: 'GET', url, headers: { cookie } });
 
 /** A CSV body's lines as cells. */
 const csvLines = (body: string): string[][] => parseCsv(body.replace(/^\ufeff/, ''), { relax_column_count: true });
 
-async function addEntry(collection: 'rice_local_pests' | 'rice_local_diseases', name: string, createdAt: string, extra: Record<string, unknown> = {}) {
+async function addEntry(
+  collection: 'rice_local_pests' | 'rice_local_diseases',
+  name: string,
+  createdAt: string,
+  extra: Record<string, unknown> = {},
+) {
   await catalogRepository.insert(t.ctx.db, collection, {
-    id: newId(), name, scientificName: 'Testus', description: 'Leaves turn orange', cause: null, symptoms: null, treatments: null,
-    mainImageUrl: null, localName: null, isDeleted: 0, createdAt, updatedAt: null, deletedAt: null, deletedBy: null, ...extra,
+    id: newId(),
+    name,
+    scientificName: 'Testus',
+    description: 'Leaves turn orange',
+    cause: null,
+    symptoms: null,
+    treatments: null,
+    mainImageUrl: null,
+    localName: null,
+    isDeleted: 0,
+    createdAt,
+    updatedAt: null,
+    deletedAt: null,
+    deletedBy: null,
+    ...extra,
   } as never);
 }
 
@@ -62,14 +82,27 @@ describe('exports', () => {
     expect(new Set(rows.map((r) => r[0])).size).toBe(1203);
   });
 
-  it('exports pests and diseases with the dialog\'s fields and photo counts, not photos', async () => {
+  it("exports pests and diseases with the dialog's fields and photo counts, not photos", async () => {
     const tag = `Blast${Date.now().toString(36)}`;
     await addEntry('rice_local_diseases', `${tag} leaf`, new Date().toISOString(), { affectedParts: JSON.stringify(['Leaf', 'Node']) });
     const res = await get(`/api/rice_diseases/export?search=${tag.toLowerCase()}`, adminCookie);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="rice-diseases.csv"');
     const [header, row] = csvLines(res.body);
-    expect(header).toEqual(['Name', 'Scientific Name', 'Local Name', 'Affected Parts', 'Training class', 'Description', 'Cause', 'Symptoms', 'Treatments', 'Images', 'Created Date', 'Last Updated']);
+    expect(header).toEqual([
+      'Name',
+      'Scientific Name',
+      'Local Name',
+      'Affected Parts',
+      'Training class',
+      'Description',
+      'Cause',
+      'Symptoms',
+      'Treatments',
+      'Images',
+      'Created Date',
+      'Last Updated',
+    ]);
     expect(row!.slice(0, 5)).toEqual([`${tag} leaf`, 'Testus', '', 'Leaf; Node', 'No']);
     expect(row![9]).toBe('0');
     const pests = await get(`/api/${CATALOG_KINDS.pest.route}/export?format=xlsx&search=nothing-matches-this`);

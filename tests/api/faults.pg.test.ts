@@ -36,7 +36,20 @@ beforeAll(async () => {
   url.hostname = '127.0.0.1';
   url.searchParams.set('options', `-c search_path=${schema}`);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-faults-'));
-  built = await buildApp(loadConfig({}, { dataDir, databaseUrl: url.toString(), logLevel: 'silent', instanceId, eventChannel: `events_${schema}`, loginRateLimitPerMinute: 100_000 }), { logger: false });
+  built = await buildApp(
+    loadConfig(
+      {},
+      {
+        dataDir,
+        databaseUrl: url.toString(),
+        logLevel: 'silent',
+        instanceId,
+        eventChannel: `events_${schema}`,
+        loginRateLimitPerMinute: 100_000,
+      },
+    ),
+    { logger: false },
+  );
   cookie = await loginAs(built.app, await makeAccount(built.ctx));
 });
 
@@ -76,7 +89,9 @@ describe('the database ends the connections under load', () => {
     const clients = Array.from({ length: 8 }, client);
     let ended = 0;
     for (let i = 0; i < 30; i += 1) {
-      const r = await admin.query('select count(pg_terminate_backend(pid)) as n from pg_stat_activity where application_name like $1', [`palayan:${instanceId}%`]);
+      const r = await admin.query('select count(pg_terminate_backend(pid)) as n from pg_stat_activity where application_name like $1', [
+        `palayan:${instanceId}%`,
+      ]);
       ended += Number(r.rows[0].n);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -14,15 +14,21 @@ beforeAll(async () => {
   stream.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
   t = await createTestApp({ logLevel: 'error', sqliteReadWorkers: 0 }, { logStream: stream });
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 describe('the disk full', () => {
   it('is a 507 naming the disk, with SQLITE_FULL in the log, nothing half-written, and saves again once there is room', async () => {
     const cookie = await loginAs(t.app, await makeAccount(t.ctx));
-    const create = () => t.app.inject({ method: 'POST', url: '/api/varieties', headers: { cookie }, payload: varietyBody({ location: 'x'.repeat(200) }) });
+    const create = () =>
+      t.app.inject({ method: 'POST', url: '/api/varieties', headers: { cookie }, payload: varietyBody({ location: 'x'.repeat(200) }) });
     const pages = Number((await sql<{ page_count: number }>`pragma page_count`.execute(t.ctx.db)).rows[0]!.page_count);
     await sql.raw(`pragma max_page_count = ${pages}`).execute(t.ctx.db);
-    const before = await t.ctx.db.selectFrom('rice_seed_varieties').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.ctx.db
+      .selectFrom('rice_seed_varieties')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     let full: Awaited<ReturnType<typeof create>> | undefined;
     let saved = 0;
     for (let i = 0; i < 300 && !full; i += 1) {
@@ -36,7 +42,10 @@ describe('the disk full', () => {
     expect(log).toContain('SQLITE_FULL');
     expect(log).not.toContain('cannot rollback');
     // Each 201 has its row; the refused one left none.
-    const after = await t.ctx.db.selectFrom('rice_seed_varieties').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.ctx.db
+      .selectFrom('rice_seed_varieties')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n) - Number(before.n)).toBe(saved);
     expect((await sql<{ integrity_check: string }>`pragma integrity_check`.execute(t.ctx.db)).rows[0]!.integrity_check).toBe('ok');
 

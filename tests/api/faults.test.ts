@@ -39,11 +39,20 @@ describe('photo storage not answering', () => {
       expect(res.statusCode, res.body).toBe(503);
       expect(res.json().error).toMatchObject({ code: 'STORAGE_UNAVAILABLE', message: ERRORS.storageDown });
       expect(res.headers['retry-after']).toBe('60');
-      const avatar = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { cookie, 'content-type': 'image/png' }, payload: photo });
+      const avatar = await t.app.inject({
+        method: 'POST',
+        url: '/api/profile/avatar',
+        headers: { cookie, 'content-type': 'image/png' },
+        payload: photo,
+      });
       expect(avatar.json().error.code).toBe('STORAGE_UNAVAILABLE');
       const state = await ready();
       expect(state.status).toBe(503);
-      expect(state.body.checks).toMatchObject({ database: { ok: true }, storage: { ok: false, reason: 'photo storage is not answering' }, disk: { ok: true } });
+      expect(state.body.checks).toMatchObject({
+        database: { ok: true },
+        storage: { ok: false, reason: 'photo storage is not answering' },
+        disk: { ok: true },
+      });
       // The log names the real cause; the answer does not.
       expect(lines.join('')).toMatch(/photo storage is not answering/);
       expect(res.body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);

@@ -17,7 +17,9 @@ beforeAll(async () => {
   boss = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN', fullname: 'Elena Reyes' });
   bossCookie = await loginAs(t.app, boss);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 type Query = Record<string, string | number | undefined>;
 function qs(query: Query): string {
@@ -59,16 +61,28 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; }
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(cell); cell = ''; }
-    else if (ch === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; }
-    else if (ch === '\r' && text[i + 1] === '\n') { /* line end */ }
-    else cell += ch;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      /* line end */
+    } else cell += ch;
   }
-  if (cell !== '' || row.length > 0) { row.push(cell); rows.push(row); }
+  if (cell !== '' || row.length > 0) {
+    row.push(cell);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -84,16 +98,45 @@ describe('history list', () => {
     const cookie = await loginAs(t.app, account);
     expect((await t.app.inject({ url: '/api/history', headers: { cookie } })).statusCode).toBe(200);
     expect((await t.app.inject({ url: '/api/history/users', headers: { cookie } })).statusCode).toBe(403);
-    const users = (await t.app.inject({ url: '/api/history/users', headers: { cookie: bossCookie } })).json().items as Array<{ id: string; name: string }>;
-    expect(users).toEqual(expect.arrayContaining([{ id: account.id, name: account.fullname }, { id: 'system', name: 'System User' }]));
+    const users = (await t.app.inject({ url: '/api/history/users', headers: { cookie: bossCookie } })).json().items as Array<{
+      id: string;
+      name: string;
+    }>;
+    expect(users).toEqual(
+      expect.arrayContaining([
+        { id: account.id, name: account.fullname },
+        { id: 'system', name: 'System User' },
+      ]),
+    );
   });
 
   it('shows entries newest first, with older entries named by actorId, performedBy and name', async () => {
     const { account, who } = await actor('ADMIN', 'Ana Bautista');
     await makeEntries(t.ctx, [
-      { ...who, timestamp: isoAgo(3000), action: 'CREATE', collection: 'rice_local_pests', documentName: 'Rice black bug', description: 'Created pest Rice black bug' },
-      { actorId: account.id, timestamp: isoAgo(2000), action: 'ADDED', collection: 'rice_local_diseases', name: 'Rice blast', description: 'Imported' },
-      { performedBy: account.id, timestamp: isoAgo(1000), action: 'DELETE', collection: 'accounts', name: 'Old Account', changes: JSON.stringify({ before: { status: 'active' }, after: null }) },
+      {
+        ...who,
+        timestamp: isoAgo(3000),
+        action: 'CREATE',
+        collection: 'rice_local_pests',
+        documentName: 'Rice black bug',
+        description: 'Created pest Rice black bug',
+      },
+      {
+        actorId: account.id,
+        timestamp: isoAgo(2000),
+        action: 'ADDED',
+        collection: 'rice_local_diseases',
+        name: 'Rice blast',
+        description: 'Imported',
+      },
+      {
+        performedBy: account.id,
+        timestamp: isoAgo(1000),
+        action: 'DELETE',
+        collection: 'accounts',
+        name: 'Old Account',
+        changes: JSON.stringify({ before: { status: 'active' }, after: null }),
+      },
     ]);
     const { items, nextCursor } = await list({ user: account.id });
     expect(nextCursor).toBeNull();
@@ -124,7 +167,10 @@ describe('history list', () => {
     ]);
     expect((await list({ user: a.account.id })).items).toHaveLength(3);
     expect((await list({ user: b.account.id })).items.map((i) => i.action)).toEqual(['RESTRICT', 'UPDATE']);
-    expect((await list({ user: a.account.id, action: 'UPDATE' })).items.map((i) => i.collection)).toEqual(['rice_seed_varieties', 'rice_local_pests']);
+    expect((await list({ user: a.account.id, action: 'UPDATE' })).items.map((i) => i.collection)).toEqual([
+      'rice_seed_varieties',
+      'rice_local_pests',
+    ]);
     expect((await list({ user: a.account.id, collection: 'rice_local_pests' })).items.map((i) => i.action)).toEqual(['UPDATE', 'CREATE']);
     expect((await list({ user: a.account.id, action: 'UPDATE', collection: 'rice_local_pests' })).items).toHaveLength(1);
     expect((await list({ user: b.account.id, action: 'RESTRICT', collection: 'accounts' })).items).toHaveLength(1);
@@ -173,7 +219,13 @@ describe('history list', () => {
     const tag = `zq${Date.now().toString(36)}`;
     await makeEntries(t.ctx, [
       { ...who, documentName: `NSIC Rc 222 ${tag}`, description: 'Updated rice variety', timestamp: isoAgo(30) },
-      { ...who, documentName: `Golden apple snail ${tag}`, description: 'Created pest', collection: 'rice_local_pests', timestamp: isoAgo(20) },
+      {
+        ...who,
+        documentName: `Golden apple snail ${tag}`,
+        description: 'Created pest',
+        collection: 'rice_local_pests',
+        timestamp: isoAgo(20),
+      },
       { actorId: account.id, name: `Tungro ${tag}`, description: 'Older entry: leaf discoloration', timestamp: isoAgo(10) },
     ]);
     const docs = async (q: string, extra: Query = {}) => (await list({ q, ...extra })).items.map((i) => i.documentName);
@@ -191,12 +243,21 @@ describe('history list', () => {
 
   it('opens an entry with its changes, within the caller scope', async () => {
     const a = await actor();
-    const [id] = await makeEntries(t.ctx, [{
-      ...a.who, action: 'UPDATE', collection: 'rice_seed_varieties', documentName: 'NSIC Rc 160',
-      changes: JSON.stringify({ before: { averageYield: 5.1, season: ['Dry'] }, after: { averageYield: 5.4, season: ['Dry', 'Wet'] } }),
-    }]);
+    const [id] = await makeEntries(t.ctx, [
+      {
+        ...a.who,
+        action: 'UPDATE',
+        collection: 'rice_seed_varieties',
+        documentName: 'NSIC Rc 160',
+        changes: JSON.stringify({ before: { averageYield: 5.1, season: ['Dry'] }, after: { averageYield: 5.4, season: ['Dry', 'Wet'] } }),
+      },
+    ]);
     const res = await t.app.inject({ url: `/api/history/${id}`, headers: { cookie: bossCookie } });
-    expect(res.json()).toMatchObject({ id, documentName: 'NSIC Rc 160', changes: { before: { averageYield: 5.1 }, after: { season: ['Dry', 'Wet'] } } });
+    expect(res.json()).toMatchObject({
+      id,
+      documentName: 'NSIC Rc 160',
+      changes: { before: { averageYield: 5.1 }, after: { season: ['Dry', 'Wet'] } },
+    });
     const other = await actor();
     const otherCookie = await loginAs(t.app, other.account);
     expect((await t.app.inject({ url: `/api/history/${id}`, headers: { cookie: otherCookie } })).statusCode).toBe(404);
@@ -212,7 +273,9 @@ describe('history list', () => {
       expect(res.statusCode).toBe(404);
     }
     expect((await t.app.inject({ method: 'DELETE', url: '/api/history', headers: { cookie: bossCookie } })).statusCode).toBe(404);
-    expect(await t.ctx.db.selectFrom('audit_logs').select('documentName').where('id', '=', id!).executeTakeFirst()).toEqual({ documentName: 'kept' });
+    expect(await t.ctx.db.selectFrom('audit_logs').select('documentName').where('id', '=', id!).executeTakeFirst()).toEqual({
+      documentName: 'kept',
+    });
   });
 
   it('rejects bad filter values with 400 and the field at fault', async () => {
@@ -240,7 +303,9 @@ describe('history list', () => {
       expect(res.json().error.code, query).toBe('VALIDATION_FAILED');
       expect(Object.keys(res.json().error.fields ?? {}), query).toContain(field);
     }
-    expect((await t.app.inject({ url: '/api/history/count?range=custom&from=2024-02-30', headers: { cookie: bossCookie } })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ url: '/api/history/count?range=custom&from=2024-02-30', headers: { cookie: bossCookie } })).statusCode,
+    ).toBe(400);
     expect((await t.app.inject({ url: '/api/history/export.csv?action=nope', headers: { cookie: bossCookie } })).statusCode).toBe(400);
   });
 });
@@ -250,7 +315,14 @@ describe('cursor paging', () => {
     const { account, who } = await actor();
     const base = Date.now() - 10 * DAY;
     // Three entries share each timestamp, so ties fall across page ends.
-    const seeded = await makeEntries(t.ctx, Array.from({ length: 45 }, (_, i) => ({ ...who, timestamp: new Date(base + Math.floor(i / 3) * 1000).toISOString(), documentName: `doc ${i}` })));
+    const seeded = await makeEntries(
+      t.ctx,
+      Array.from({ length: 45 }, (_, i) => ({
+        ...who,
+        timestamp: new Date(base + Math.floor(i / 3) * 1000).toISOString(),
+        documentName: `doc ${i}`,
+      })),
+    );
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -308,10 +380,38 @@ describe('CSV export', () => {
   it('streams the filtered entries with the SPEC columns, file name and formula guard', async () => {
     const { account, who } = await actor('ADMIN', '=HYPERLINK("http://x")');
     await makeEntries(t.ctx, [
-      { ...who, timestamp: '2024-05-01T16:30:05.000Z', action: 'UPDATE', collection: 'rice_seed_varieties', documentName: '+63 917', description: 'Changed "yield", then saved\nsecond line' },
-      { ...who, timestamp: '2024-05-01T10:00:00.000Z', action: 'CREATE', collection: 'rice_local_pests', documentName: '-minus', description: '@mention' },
-      { ...who, timestamp: '2024-05-01T09:00:00.000Z', action: 'DELETE', collection: 'rice_local_diseases', documentName: '\tTabbed', description: '\rReturn' },
-      { ...who, timestamp: 'not a date', action: 'CREATE', collection: 'accounts', documentName: 'Plain, with comma', description: 'safe = text' },
+      {
+        ...who,
+        timestamp: '2024-05-01T16:30:05.000Z',
+        action: 'UPDATE',
+        collection: 'rice_seed_varieties',
+        documentName: '+63 917',
+        description: 'Changed "yield", then saved\nsecond line',
+      },
+      {
+        ...who,
+        timestamp: '2024-05-01T10:00:00.000Z',
+        action: 'CREATE',
+        collection: 'rice_local_pests',
+        documentName: '-minus',
+        description: '@mention',
+      },
+      {
+        ...who,
+        timestamp: '2024-05-01T09:00:00.000Z',
+        action: 'DELETE',
+        collection: 'rice_local_diseases',
+        documentName: '\tTabbed',
+        description: '\rReturn',
+      },
+      {
+        ...who,
+        timestamp: 'not a date',
+        action: 'CREATE',
+        collection: 'accounts',
+        documentName: 'Plain, with comma',
+        description: 'safe = text',
+      },
     ]);
     const res = await csv({ user: account.id });
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -325,7 +425,14 @@ describe('CSV export', () => {
     expect(rows.slice(1)).toEqual([
       // 'not a date' sorts after digits, so it is the newest by text order.
       [HISTORY.invalidDate, `'=HYPERLINK("http://x")`, 'CREATE', 'User Accounts', 'Plain, with comma', 'safe = text'],
-      ['2024-05-02 00:30:05', `'=HYPERLINK("http://x")`, 'UPDATE', 'Rice Varieties', "'+63 917", 'Changed "yield", then saved\nsecond line'],
+      [
+        '2024-05-02 00:30:05',
+        `'=HYPERLINK("http://x")`,
+        'UPDATE',
+        'Rice Varieties',
+        "'+63 917",
+        'Changed "yield", then saved\nsecond line',
+      ],
       ['2024-05-01 18:00:00', `'=HYPERLINK("http://x")`, 'CREATE', 'Rice Pests', "'-minus", "'@mention"],
       ['2024-05-01 17:00:00', `'=HYPERLINK("http://x")`, 'DELETE', 'Rice Diseases', "'\tTabbed", "'\rReturn"],
     ]);
@@ -334,7 +441,16 @@ describe('CSV export', () => {
   it('leaves no formula for a spreadsheet that splits at semicolons', async () => {
     const { account, who } = await actor('ADMIN', 'Ana;@cmd');
     const trap = 'Leaf folder;=SUM(1+2)*1000';
-    await makeEntries(t.ctx, [{ ...who, timestamp: '2024-07-01T00:00:00.000Z', action: 'UPDATE', collection: 'rice_local_pests', documentName: trap, description: 'Yield; +5%\n-2 in the dry season' }]);
+    await makeEntries(t.ctx, [
+      {
+        ...who,
+        timestamp: '2024-07-01T00:00:00.000Z',
+        action: 'UPDATE',
+        collection: 'rice_local_pests',
+        documentName: trap,
+        description: 'Yield; +5%\n-2 in the dry season',
+      },
+    ]);
     const body = (await csv({ user: account.id })).body.replace(/^\ufeff/, '');
     expect(body).toContain(`"Leaf folder;'=SUM(1+2)*1000"`);
     const fields: string[] = parseSemicolons(body, { delimiter: ';', relax_quotes: true, relax_column_count: true }).flat();
@@ -348,10 +464,36 @@ describe('CSV export', () => {
     const { account } = await actor('ADMIN', 'Lorna Dizon');
     const sqlite = !t.ctx.config.databaseUrl;
     await makeEntries(t.ctx, [
-      { actorId: account.id, timestamp: '2024-06-01T00:00:01.000Z', action: 'UPDATE', collection: 'rice_local_pests', name: 'Old pest', description: 'Ñ "quoted" ¿?' },
-      { performedBy: account.id, userName: '', timestamp: '2024-06-01T00:00:00.000Z', action: 'DELETE', collection: null, documentName: null, description: null },
+      {
+        actorId: account.id,
+        timestamp: '2024-06-01T00:00:01.000Z',
+        action: 'UPDATE',
+        collection: 'rice_local_pests',
+        name: 'Old pest',
+        description: 'Ñ "quoted" ¿?',
+      },
+      {
+        performedBy: account.id,
+        userName: '',
+        timestamp: '2024-06-01T00:00:00.000Z',
+        action: 'DELETE',
+        collection: null,
+        documentName: null,
+        description: null,
+      },
       // PostgreSQL text cannot hold NUL; SQLite can, and the export must keep it.
-      ...(sqlite ? [{ actorId: account.id, timestamp: '2024-05-31T23:59:59.000Z', action: 'CREATE', collection: 'accounts', documentName: 'nul\u0000inside', description: 'x' }] : []),
+      ...(sqlite
+        ? [
+            {
+              actorId: account.id,
+              timestamp: '2024-05-31T23:59:59.000Z',
+              action: 'CREATE',
+              collection: 'accounts',
+              documentName: 'nul\u0000inside',
+              description: 'x',
+            },
+          ]
+        : []),
     ]);
     const rows = parseCsv((await csv({ user: account.id })).body.slice(1));
     expect(rows.slice(1)).toEqual([
@@ -364,7 +506,10 @@ describe('CSV export', () => {
   it('exports every match across many database batches, in list order', async () => {
     const { account, who } = await actor();
     const base = Date.now() - 5 * DAY;
-    await makeEntries(t.ctx, Array.from({ length: 12_345 }, (_, i) => ({ ...who, timestamp: new Date(base + i * 10).toISOString(), documentName: `bulk ${i}` })));
+    await makeEntries(
+      t.ctx,
+      Array.from({ length: 12_345 }, (_, i) => ({ ...who, timestamp: new Date(base + i * 10).toISOString(), documentName: `bulk ${i}` })),
+    );
     const rows = parseCsv((await csv({ user: account.id })).body.slice(1));
     expect(rows).toHaveLength(12_346);
     expect(rows[1]![4]).toBe('bulk 12344');
@@ -384,7 +529,9 @@ describe('counts and search at volume', () => {
     await seedAudit(big.ctx.db, { total: 15_000, days: 100, seed: 7 });
     cookie = await loginAs(big.app, admin);
   }, 180_000);
-  afterAll(async () => { await big.close(); });
+  afterAll(async () => {
+    await big.close();
+  });
 
   const get = async (url: string) => {
     const res = await big.app.inject({ url, headers: { cookie } });
@@ -395,7 +542,10 @@ describe('counts and search at volume', () => {
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = await get(`/api/history?${query}&limit=100${cursor ? `&cursor=${cursor}` : ''}`) as { items: HistoryEntry[]; nextCursor: string | null };
+      const page = (await get(`/api/history?${query}&limit=100${cursor ? `&cursor=${cursor}` : ''}`)) as {
+        items: HistoryEntry[];
+        nextCursor: string | null;
+      };
       ids.push(...page.items.map((i) => i.id));
       cursor = page.nextCursor;
     } while (cursor);
@@ -409,7 +559,11 @@ describe('counts and search at volume', () => {
     expect(total.count).toBeGreaterThan(12_000);
     expect(total.count).toBeLessThan(18_500);
     const logins = await get('/api/history/count?action=LOGIN');
-    const actual = await big.ctx.db.selectFrom('audit_logs').select((eb) => eb.fn.countAll<number>().as('n')).where('action', '=', 'LOGIN').executeTakeFirstOrThrow();
+    const actual = await big.ctx.db
+      .selectFrom('audit_logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('action', '=', 'LOGIN')
+      .executeTakeFirstOrThrow();
     expect(logins).toEqual({ count: Number(actual.n), exact: true });
   });
 
@@ -420,8 +574,14 @@ describe('counts and search at volume', () => {
     expect(await get('/api/history/count?q=kalinang')).toEqual({ count: 1, exact: true });
 
     // 'blast' is in a few percent of the entries: paged results equal a direct read.
-    const expected = (await big.ctx.db.selectFrom('audit_logs').select(['id', 'documentName', 'name', 'description', 'userName', 'userEmail'])
-      .orderBy('timestamp', 'desc').orderBy('seq', 'desc').execute())
+    const expected = (
+      await big.ctx.db
+        .selectFrom('audit_logs')
+        .select(['id', 'documentName', 'name', 'description', 'userName', 'userEmail'])
+        .orderBy('timestamp', 'desc')
+        .orderBy('seq', 'desc')
+        .execute()
+    )
       .filter((r) => /\bblast/i.test([r.userName, r.userEmail, r.documentName ?? r.name, r.description].join(' ')))
       .map((r) => r.id);
     expect(expected.length).toBeGreaterThan(100);
@@ -431,8 +591,14 @@ describe('counts and search at volume', () => {
     // Combined with a collection, an action and a date range.
     const combined = await walk('q=rice&collection=rice_local_diseases&action=UPDATE&range=month');
     expect(combined.length).toBeGreaterThan(0);
-    const rows = await big.ctx.db.selectFrom('audit_logs').select(['id', 'collection', 'action', 'timestamp', 'description']).where('id', 'in', combined).execute();
-    expect(rows.every((r) => r.collection === 'rice_local_diseases' && r.action === 'UPDATE' && /\brice/i.test(r.description ?? ''))).toBe(true);
+    const rows = await big.ctx.db
+      .selectFrom('audit_logs')
+      .select(['id', 'collection', 'action', 'timestamp', 'description'])
+      .where('id', 'in', combined)
+      .execute();
+    expect(rows.every((r) => r.collection === 'rice_local_diseases' && r.action === 'UPDATE' && /\brice/i.test(r.description ?? ''))).toBe(
+      true,
+    );
   });
 
   it('pages common, partial, long and single-letter words the same as a full read, imported older entries included', async () => {
@@ -446,14 +612,20 @@ describe('counts and search at volume', () => {
     }));
     await makeEntries(big.ctx, imported);
 
-    const all = await big.ctx.db.selectFrom('audit_logs')
+    const all = await big.ctx.db
+      .selectFrom('audit_logs')
       .select(['id', 'userName', 'userEmail', 'documentName', 'name', 'description', 'collection', 'action', 'timestamp'])
-      .orderBy('timestamp', 'desc').orderBy('seq', 'desc').execute();
+      .orderBy('timestamp', 'desc')
+      .orderBy('seq', 'desc')
+      .execute();
     // The rule, written out independently: every query word begins a word of the entry.
-    const words = (r: typeof all[number]) => [r.userName, r.userEmail, r.documentName ?? r.name, r.description].join(' ').toLowerCase().split(/[^a-z0-9]+/);
-    const expected = (q: string, keep: (r: typeof all[number]) => boolean = () => true) => all
-      .filter((r) => keep(r) && q.split(' ').every((t) => words(r).some((w) => w.startsWith(t))))
-      .map((r) => r.id);
+    const words = (r: (typeof all)[number]) =>
+      [r.userName, r.userEmail, r.documentName ?? r.name, r.description]
+        .join(' ')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/);
+    const expected = (q: string, keep: (r: (typeof all)[number]) => boolean = () => true) =>
+      all.filter((r) => keep(r) && q.split(' ').every((t) => words(r).some((w) => w.startsWith(t)))).map((r) => r.id);
 
     for (const q of ['rice', 'updated rice', 'bla', 'r', 'grace aquino', 'aquin', 'bacterial', 'nsic 22', 'updatedx', 'aquinox']) {
       const want = expected(q);
@@ -463,16 +635,21 @@ describe('counts and search at volume', () => {
     expect(expected('rice').length).toBeGreaterThan(5000);
     const from = manilaDate(now - 40 * DAY);
     const to = manilaDate(now - 10 * DAY);
-    const inRange = (r: typeof all[number]) => r.timestamp >= new Date(manilaDayStart(from)).toISOString() && r.timestamp < new Date(manilaDayStart(to) + DAY).toISOString();
-    expect(await walk(`q=rice&collection=rice_local_diseases&range=custom&from=${from}&to=${to}`))
-      .toEqual(expected('rice', (r) => r.collection === 'rice_local_diseases' && inRange(r)));
+    const inRange = (r: (typeof all)[number]) =>
+      r.timestamp >= new Date(manilaDayStart(from)).toISOString() && r.timestamp < new Date(manilaDayStart(to) + DAY).toISOString();
+    expect(await walk(`q=rice&collection=rice_local_diseases&range=custom&from=${from}&to=${to}`)).toEqual(
+      expected('rice', (r) => r.collection === 'rice_local_diseases' && inRange(r)),
+    );
     expect(await get('/api/history/count?q=aquinox')).toEqual({ count: 0, exact: true });
   }, 120_000);
 
   it('exports the whole log in order', async () => {
     const res = await big.app.inject({ url: '/api/history/export.csv', headers: { cookie } });
     const lines = parseCsv(res.body.slice(1));
-    const n = await big.ctx.db.selectFrom('audit_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const n = await big.ctx.db
+      .selectFrom('audit_logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(lines.length - 1).toBe(Number(n.n));
   });
 });

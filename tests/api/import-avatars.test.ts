@@ -28,7 +28,11 @@ async function endlessJpeg(res: http.ServerResponse): Promise<void> {
     junkWritten += chunk.length;
     if (!res.write(chunk)) {
       await new Promise<void>((resolve) => {
-        const go = () => { res.off('drain', go); res.off('close', go); resolve(); };
+        const go = () => {
+          res.off('drain', go);
+          res.off('close', go);
+          resolve();
+        };
         res.on('drain', go).on('close', go);
       });
     }
@@ -39,12 +43,34 @@ async function endlessJpeg(res: http.ServerResponse): Promise<void> {
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     requested.push(req.url!);
-    if (req.url === '/small.jpg') { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.end(SMALL); return; }
-    if (req.url === '/large.jpg') { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.end(LARGE); return; }
-    if (req.url === '/moved.jpg') { res.writeHead(302, { location: '/small.jpg?after-redirect' }).end(); return; }
-    if (req.url === '/endless.jpg') { void endlessJpeg(res); return; }
-    if (req.url === '/stalls.jpg') { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.write(SMALL.subarray(0, 64)); return; }
-    if (req.url === '/page.html') { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.end('<svg xmlns="http://www.w3.org/2000/svg"/>'); return; }
+    if (req.url === '/small.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      res.end(SMALL);
+      return;
+    }
+    if (req.url === '/large.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      res.end(LARGE);
+      return;
+    }
+    if (req.url === '/moved.jpg') {
+      res.writeHead(302, { location: '/small.jpg?after-redirect' }).end();
+      return;
+    }
+    if (req.url === '/endless.jpg') {
+      void endlessJpeg(res);
+      return;
+    }
+    if (req.url === '/stalls.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      res.write(SMALL.subarray(0, 64));
+      return;
+    }
+    if (req.url === '/page.html') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      res.end('<svg xmlns="http://www.w3.org/2000/svg"/>');
+      return;
+    }
     res.writeHead(404).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -57,10 +83,15 @@ afterAll(async () => {
   server.close();
 });
 
-const account = (id: string, photoURL: string) => [id, { username: id, email: `${id}@tarlac.example`, password: 'Legacy#2024', role: 'ADMIN', photoURL }] as const;
+const account = (id: string, photoURL: string) =>
+  [id, { username: id, email: `${id}@tarlac.example`, password: 'Legacy#2024', role: 'ADMIN', photoURL }] as const;
 
 async function importAccounts(accounts: ReadonlyArray<readonly [string, object]>, options: ImportOptions) {
-  return importFirestoreExport(t.ctx, { accounts: Object.fromEntries(accounts) }, { fetchImages: true, fetchTimeoutMs: 2000, maxImageBytes: CAP, ...options });
+  return importFirestoreExport(
+    t.ctx,
+    { accounts: Object.fromEntries(accounts) },
+    { fetchImages: true, fetchTimeoutMs: 2000, maxImageBytes: CAP, ...options },
+  );
 }
 
 async function photoOf(id: string): Promise<string | null> {
@@ -76,7 +107,9 @@ async function storedAvatar(id: string): Promise<Buffer> {
 describe('profile pictures of imported accounts', () => {
   it('stores a fetched picture without its location, at most the profile picture size', async () => {
     expect((await exifTagsOf(SMALL))!.gps.length).toBeGreaterThan(0);
-    const report = await importAccounts([account('ava_small', `${base}/small.jpg`), account('ava_large', `${base}/large.jpg`)], { allowPrivateAddresses: true });
+    const report = await importAccounts([account('ava_small', `${base}/small.jpg`), account('ava_large', `${base}/large.jpg`)], {
+      allowPrivateAddresses: true,
+    });
     expect(report.counts.accounts).toMatchObject({ created: 2, skipped: 0 });
     expect(report.images.fetched).toBe(2);
     expect(report.problems).toEqual([]);
@@ -89,17 +122,26 @@ describe('profile pictures of imported accounts', () => {
       expect(Math.max(meta.width!, meta.height!), id).toBeLessThanOrEqual(AVATAR.maxSide);
     }
     // The small one's picture is not re-encoded: the same pixels.
-    expect((await sharp(await storedAvatar('ava_small')).raw().toBuffer()).equals(await sharp(SMALL).raw().toBuffer())).toBe(true);
+    expect(
+      (
+        await sharp(await storedAvatar('ava_small'))
+          .raw()
+          .toBuffer()
+      ).equals(await sharp(SMALL).raw().toBuffer()),
+    ).toBe(true);
   });
 
   it('follows no redirect, cuts off a body past the cap, gives up on one that stalls: the accounts are imported without a picture', async () => {
-    const report = await importAccounts([
-      account('ava_moved', `${base}/moved.jpg`),
-      account('ava_endless', `${base}/endless.jpg`),
-      account('ava_stalls', `${base}/stalls.jpg`),
-      account('ava_svg', `${base}/page.html`),
-      account('ava_data', 'data:image/jpeg;base64,/9j/4AAQ'),
-    ], { allowPrivateAddresses: true, fetchTimeoutMs: 500 });
+    const report = await importAccounts(
+      [
+        account('ava_moved', `${base}/moved.jpg`),
+        account('ava_endless', `${base}/endless.jpg`),
+        account('ava_stalls', `${base}/stalls.jpg`),
+        account('ava_svg', `${base}/page.html`),
+        account('ava_data', 'data:image/jpeg;base64,/9j/4AAQ'),
+      ],
+      { allowPrivateAddresses: true, fetchTimeoutMs: 500 },
+    );
     expect(report.counts.accounts).toMatchObject({ created: 5, skipped: 0 });
     expect(report.images.fetched).toBe(0);
     expect(requested).not.toContain('/small.jpg?after-redirect');
@@ -117,11 +159,14 @@ describe('profile pictures of imported accounts', () => {
   it('refuses loopback, private and link-local addresses unless told otherwise', async () => {
     const before = requested.length;
     const port = new URL(base).port;
-    const report = await importAccounts([
-      account('ava_loopback', `${base}/small.jpg`),
-      account('ava_localhost', `http://localhost:${port}/small.jpg`),
-      account('ava_mapped', `http://[::ffff:127.0.0.1]:${port}/small.jpg`),
-    ], {});
+    const report = await importAccounts(
+      [
+        account('ava_loopback', `${base}/small.jpg`),
+        account('ava_localhost', `http://localhost:${port}/small.jpg`),
+        account('ava_mapped', `http://[::ffff:127.0.0.1]:${port}/small.jpg`),
+      ],
+      {},
+    );
     expect(report.counts.accounts).toMatchObject({ created: 3 });
     expect(requested.length).toBe(before);
     expect(report.problems).toEqual([
@@ -130,7 +175,18 @@ describe('profile pictures of imported accounts', () => {
       expect.stringMatching(/^accounts\/ava_mapped: .*is a private or reserved address/),
     ]);
     for (const id of ['ava_loopback', 'ava_localhost', 'ava_mapped']) expect(await photoOf(id), id).toBeNull();
-    for (const address of ['10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1']) {
+    for (const address of [
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+    ]) {
       expect(isReservedAddress(address), address).toBe(true);
     }
     for (const address of ['142.250.72.10', '2607:f8b0:4004:c07::64']) expect(isReservedAddress(address), address).toBe(false);

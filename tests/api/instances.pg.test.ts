@@ -19,7 +19,13 @@ const base = process.env.TEST_DATABASE_URL!;
 const root = path.resolve(import.meta.dirname, '../..');
 const ADMIN = { username: 'instances_admin', password: 'Instances#2025' };
 
-interface Instance { name: string; port: number; url: string; process: ChildProcess; log: string[] }
+interface Instance {
+  name: string;
+  port: number;
+  url: string;
+  process: ChildProcess;
+  log: string[];
+}
 
 let s3: TestS3;
 let schema: string;
@@ -29,10 +35,13 @@ const dataDirs: string[] = [];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    }).on('error', reject);
+    const server = net
+      .createServer()
+      .listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      })
+      .on('error', reject);
   });
 }
 
@@ -43,7 +52,9 @@ async function waitHealthy(url: string, child: ChildProcess, log: string[]): Pro
     try {
       const res = await fetch(`${url}/api/health`);
       if (res.ok) return;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`server did not start: ${log.join('')}`);
@@ -57,11 +68,24 @@ async function startInstance(name: string): Promise<Instance> {
     cwd: root,
     env: {
       ...process.env,
-      PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, INSTANCE_ID: name,
-      EVENT_CHANNEL: `events_${schema}`, LOG_LEVEL: 'warn', LOGIN_RATE_LIMIT_PER_MINUTE: '1000', REVIEW_SCHEDULE_CHECK_SECONDS: '2',
-      INITIAL_ADMIN_USERNAME: ADMIN.username, INITIAL_ADMIN_PASSWORD: ADMIN.password, INITIAL_ADMIN_FULLNAME: 'Instances Admin',
-      S3_BUCKET: s3.settings.bucket, S3_ENDPOINT: s3.settings.endpoint, S3_REGION: s3.settings.region,
-      S3_ACCESS_KEY_ID: s3.settings.accessKeyId, S3_SECRET_ACCESS_KEY: s3.settings.secretAccessKey, S3_FORCE_PATH_STYLE: 'true',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      INSTANCE_ID: name,
+      EVENT_CHANNEL: `events_${schema}`,
+      LOG_LEVEL: 'warn',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+      REVIEW_SCHEDULE_CHECK_SECONDS: '2',
+      INITIAL_ADMIN_USERNAME: ADMIN.username,
+      INITIAL_ADMIN_PASSWORD: ADMIN.password,
+      INITIAL_ADMIN_FULLNAME: 'Instances Admin',
+      S3_BUCKET: s3.settings.bucket,
+      S3_ENDPOINT: s3.settings.endpoint,
+      S3_REGION: s3.settings.region,
+      S3_ACCESS_KEY_ID: s3.settings.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.settings.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
       NODE_NO_WARNINGS: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -75,8 +99,16 @@ async function startInstance(name: string): Promise<Instance> {
   return instance;
 }
 
-async function login(instance: Instance, identifier = ADMIN.username, password = ADMIN.password): Promise<{ status: number; cookie: string }> {
-  const res = await fetch(`${instance.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier, password }) });
+async function login(
+  instance: Instance,
+  identifier = ADMIN.username,
+  password = ADMIN.password,
+): Promise<{ status: number; cookie: string }> {
+  const res = await fetch(`${instance.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier, password }),
+  });
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   await res.arrayBuffer();
   return { status: res.status, cookie };
@@ -100,7 +132,8 @@ function watch(instance: Instance, cookie: string) {
           buffer = buffer.slice(end + 2);
           const event = /^event: (.+)$/m.exec(block)?.[1];
           const data = /^data: (.+)$/m.exec(block)?.[1];
-          if (event === 'change' && data) events.push({ ...(JSON.parse(data) as { topic: string; id: string | null; op: string }), at: Date.now() });
+          if (event === 'change' && data)
+            events.push({ ...(JSON.parse(data) as { topic: string; id: string | null; op: string }), at: Date.now() });
         }
       });
     });
@@ -122,9 +155,17 @@ function watch(instance: Instance, cookie: string) {
   };
 }
 
-async function saveVariety(instance: Instance, cookie: string, overrides: Record<string, unknown> = {}): Promise<{ id: string; sentAt: number }> {
+async function saveVariety(
+  instance: Instance,
+  cookie: string,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: string; sentAt: number }> {
   const sentAt = Date.now();
-  const res = await fetch(`${instance.url}/api/varieties`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(varietyBody(overrides)) });
+  const res = await fetch(`${instance.url}/api/varieties`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify(varietyBody(overrides)),
+  });
   const body = (await res.json()) as { id: string };
   expect(res.status, JSON.stringify(body)).toBe(201);
   return { id: body.id, sentAt };
@@ -160,17 +201,32 @@ describe('two server instances on one PostgreSQL and one S3 store', () => {
     const { cookie } = await login(a);
     const png = await tinyPng(48);
     const form = multipart('leaf.png', png, 'image/png');
-    const staged = await fetch(`${a.url}/api/rice_pests/images`, { method: 'POST', headers: { ...form.headers, cookie }, body: form.payload });
+    const staged = await fetch(`${a.url}/api/rice_pests/images`, {
+      method: 'POST',
+      headers: { ...form.headers, cookie },
+      body: form.payload,
+    });
     expect(staged.status).toBe(201);
     const { id: imageId } = (await staged.json()) as { id: string };
     const created = await fetch(`${a.url}/api/rice_pests`, {
-      method: 'POST', headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Rice bug', scientificName: 'Leptocorisa oratorius', description: 'Sucks the grain.', cause: 'Insect.', symptoms: 'Empty grains.', treatments: 'Clean fields.', imageIds: [imageId] }),
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Rice bug',
+        scientificName: 'Leptocorisa oratorius',
+        description: 'Sucks the grain.',
+        cause: 'Insect.',
+        symptoms: 'Empty grains.',
+        treatments: 'Clean fields.',
+        imageIds: [imageId],
+      }),
     });
     expect(created.status).toBe(201);
     const entry = (await created.json()) as { id: string };
     // B reads the entry and the original from the shared database and bucket.
-    const seen = (await (await fetch(`${b.url}/api/rice_pests/${entry.id}`, { headers: { cookie } })).json()) as { images: Array<{ url: string }> };
+    const seen = (await (await fetch(`${b.url}/api/rice_pests/${entry.id}`, { headers: { cookie } })).json()) as {
+      images: Array<{ url: string }>;
+    };
     const original = await fetch(`${b.url}${seen.images[0]!.url}`, { headers: { cookie } });
     expect(original.status).toBe(200);
     expect(Buffer.from(await original.arrayBuffer()).equals(png)).toBe(true);
@@ -192,7 +248,7 @@ describe('two server instances on one PostgreSQL and one S3 store', () => {
     }
   });
 
-  it('keeps events flowing after B\'s database connection is killed, and tells B\'s browsers to refresh once', async () => {
+  it("keeps events flowing after B's database connection is killed, and tells B's browsers to refresh once", async () => {
     const [a, b] = instances as [Instance, Instance];
     const { cookie } = await login(b);
     const stream = watch(b, cookie);
@@ -200,7 +256,9 @@ describe('two server instances on one PostgreSQL and one S3 store', () => {
     try {
       const admin = new pg.Client({ connectionString: base });
       await admin.connect();
-      const killed = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'palayan-events:B'`);
+      const killed = await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'palayan-events:B'`,
+      );
       await admin.end();
       expect(killed.rowCount).toBe(1);
       await stream.waitFor((e) => e.topic === '*' && e.op === 'resync');
@@ -211,26 +269,51 @@ describe('two server instances on one PostgreSQL and one S3 store', () => {
     }
   });
 
-  it('publishes a scheduled change exactly once with both instances\' schedulers running, within a minute of its time', async () => {
+  it("publishes a scheduled change exactly once with both instances' schedulers running, within a minute of its time", async () => {
     const [a, b] = instances as [Instance, Instance];
     const { cookie: superCookie } = await login(a);
     const json = { 'content-type': 'application/json' };
     const author = newAdminBody();
-    expect((await fetch(`${a.url}/api/accounts`, { method: 'POST', headers: { cookie: superCookie, ...json }, body: JSON.stringify(author) })).status).toBe(201);
+    expect(
+      (await fetch(`${a.url}/api/accounts`, { method: 'POST', headers: { cookie: superCookie, ...json }, body: JSON.stringify(author) }))
+        .status,
+    ).toBe(201);
     const { cookie: authorCookie, status } = await login(b, author.username, author.password);
     expect(status).toBe(200);
     const { id } = await saveVariety(a, superCookie, { location: 'Victoria' });
-    const variety = (await (await fetch(`${a.url}/api/varieties/${id}`, { headers: { cookie: superCookie } })).json()) as Record<string, unknown>;
-    expect((await fetch(`${a.url}/api/review/settings/rice_seed_varieties`, { method: 'PUT', headers: { cookie: superCookie, ...json }, body: JSON.stringify({ enabled: true }) })).status).toBe(200);
+    const variety = (await (await fetch(`${a.url}/api/varieties/${id}`, { headers: { cookie: superCookie } })).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(
+      (
+        await fetch(`${a.url}/api/review/settings/rice_seed_varieties`, {
+          method: 'PUT',
+          headers: { cookie: superCookie, ...json },
+          body: JSON.stringify({ enabled: true }),
+        })
+      ).status,
+    ).toBe(200);
 
-    const edit = await fetch(`${b.url}/api/varieties/${id}`, { method: 'PUT', headers: { cookie: authorCookie, ...json }, body: JSON.stringify({ ...varietyBody({ varietyName: variety.varietyName, location: 'La Paz' }), version: variety.version }) });
+    const edit = await fetch(`${b.url}/api/varieties/${id}`, {
+      method: 'PUT',
+      headers: { cookie: authorCookie, ...json },
+      body: JSON.stringify({ ...varietyBody({ varietyName: variety.varietyName, location: 'La Paz' }), version: variety.version }),
+    });
     expect(edit.status).toBe(202);
     const change = ((await edit.json()) as { review: { id: string } }).review;
     const at = Date.now() + 3_000;
-    const approved = await fetch(`${a.url}/api/review/changes/${change.id}/approve`, { method: 'POST', headers: { cookie: superCookie, ...json }, body: JSON.stringify({ version: 1, publishAt: new Date(at).toISOString() }) });
+    const approved = await fetch(`${a.url}/api/review/changes/${change.id}/approve`, {
+      method: 'POST',
+      headers: { cookie: superCookie, ...json },
+      body: JSON.stringify({ version: 1, publishAt: new Date(at).toISOString() }),
+    });
     expect(approved.status).toBe(200);
 
-    const location = async () => ((await (await fetch(`${b.url}/api/public/v1/varieties`)).json()) as { items: Array<{ id: string; location: string }> }).items.find((v) => v.id === id)?.location;
+    const location = async () =>
+      ((await (await fetch(`${b.url}/api/public/v1/varieties`)).json()) as { items: Array<{ id: string; location: string }> }).items.find(
+        (v) => v.id === id,
+      )?.location;
     expect(await location()).toBe('Victoria');
     await expect.poll(location, { timeout: 60_000, interval: 250 }).toBe('La Paz');
 
@@ -239,9 +322,18 @@ describe('two server instances on one PostgreSQL and one S3 store', () => {
     try {
       // Both schedulers keep looking a while longer: still one publish.
       await new Promise((r) => setTimeout(r, 4_500));
-      const { rows } = await client.query<{ action: string; n: string }>(`select action, count(*) as n from audit_logs where "documentId" = $1 and action in ('UPDATE', 'PUBLISH') group by action order by action`, [id]);
-      expect(rows.map((r) => [r.action, Number(r.n)])).toEqual([['PUBLISH', 1], ['UPDATE', 1]]);
-      const state = await client.query<{ state: string; publishedAt: string }>('select state, "publishedAt" from pending_changes where id = $1', [change.id]);
+      const { rows } = await client.query<{ action: string; n: string }>(
+        `select action, count(*) as n from audit_logs where "documentId" = $1 and action in ('UPDATE', 'PUBLISH') group by action order by action`,
+        [id],
+      );
+      expect(rows.map((r) => [r.action, Number(r.n)])).toEqual([
+        ['PUBLISH', 1],
+        ['UPDATE', 1],
+      ]);
+      const state = await client.query<{ state: string; publishedAt: string }>(
+        'select state, "publishedAt" from pending_changes where id = $1',
+        [change.id],
+      );
       expect(state.rows[0]?.state).toBe('published');
       // Not before its time, and within the schedulers' 2 s timer (plus a loaded machine's slack), far inside a minute.
       const late = Date.parse(state.rows[0]!.publishedAt) - at;

@@ -13,7 +13,9 @@ beforeAll(async () => {
   stream.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
   t = await createTestApp({ logLevel: 'trace' }, { logStream: stream });
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 describe('no reset, recovery or sign-in token reaches a log line', () => {
   it('through the emailed link (old ?token= links too), the security question and a sign-in', async () => {

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAINTENANCE } from '../../common/maintenance.js';
 import {
-  ACCOUNT_ENUMS_ID, DEFAULT_SECURITY_QUESTIONS, VARIETY_ENUMS_ID, currentReleaseYear, defaultYearReleases,
+  ACCOUNT_ENUMS_ID,
+  DEFAULT_SECURITY_QUESTIONS,
+  VARIETY_ENUMS_ID,
+  currentReleaseYear,
+  defaultYearReleases,
   type MaintenanceDocument,
 } from '../../common/schemas/maintenance.js';
 import type { LiveEvent } from '../../server/platform/writes/events.js';
@@ -25,7 +29,9 @@ beforeAll(async () => {
   superCookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN', fullname: 'Elena Reyes' }));
   adminCookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const docUrl = (doc: string) => `/api/maintenance/documents/${doc}`;
 const listUrl = (doc: string, list: string) => `${docUrl(doc)}/lists/${list}`;
@@ -43,17 +49,28 @@ const save = (doc: string, payload: object, cookie = superCookie) =>
   t.app.inject({ method: 'PUT', url: docUrl(doc), headers: { cookie }, payload });
 
 async function auditFor(docId: string) {
-  return t.ctx.db.selectFrom('audit_logs').selectAll().where('collection', '=', 'maintenance').where('documentId', '=', docId)
-    .orderBy('seq', 'desc').execute();
+  return t.ctx.db
+    .selectFrom('audit_logs')
+    .selectAll()
+    .where('collection', '=', 'maintenance')
+    .where('documentId', '=', docId)
+    .orderBy('seq', 'desc')
+    .execute();
 }
 async function auditCount(): Promise<number> {
-  const row = await t.ctx.db.selectFrom('audit_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await t.ctx.db
+    .selectFrom('audit_logs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 async function expectEvent(id: string, from: number) {
-  await vi.waitFor(() => {
-    expect(events.slice(from)).toContainEqual({ topic: 'maintenance', id, op: 'update' });
-  }, { timeout: 5000 });
+  await vi.waitFor(
+    () => {
+      expect(events.slice(from)).toContainEqual({ topic: 'maintenance', id, op: 'update' });
+    },
+    { timeout: 5000 },
+  );
 }
 
 describe('file maintenance: who may use it', () => {
@@ -77,7 +94,9 @@ describe('file maintenance: who may use it', () => {
 
   it('needs a session (401) but lets every signed-in role read the form options', async () => {
     expect((await t.app.inject({ url: docUrl(VARIETY_ENUMS_ID) })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: listUrl(VARIETY_ENUMS_ID, 'seasons'), payload: { value: 'X' } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: listUrl(VARIETY_ENUMS_ID, 'seasons'), payload: { value: 'X' } })).statusCode).toBe(
+      401,
+    );
     const options = await t.app.inject({ url: '/api/maintenance/options', headers: { cookie: adminCookie } });
     expect(options.statusCode).toBe(200);
     expect(options.json().riceVarieties.seasons).toEqual(expect.arrayContaining(['Dry', 'Wet']));
@@ -98,7 +117,12 @@ describe('file maintenance: add', () => {
     const options = (await t.app.inject({ url: '/api/maintenance/options', headers: { cookie: adminCookie } })).json();
     expect(options.riceVarieties.seasons).toEqual(doc.lists.seasons);
     const [entry] = await auditFor(VARIETY_ENUMS_ID);
-    expect(entry).toMatchObject({ action: 'UPDATE', collection: 'maintenance', userName: 'Elena Reyes', documentName: MAINTENANCE.audit.names[VARIETY_ENUMS_ID] });
+    expect(entry).toMatchObject({
+      action: 'UPDATE',
+      collection: 'maintenance',
+      userName: 'Elena Reyes',
+      documentName: MAINTENANCE.audit.names[VARIETY_ENUMS_ID],
+    });
     expect(entry!.description).toBe(`Added "${value}" to Seasons`);
     expect(JSON.parse(entry!.changes!)).toEqual({ before: { seasons: before.lists.seasons }, after: { seasons: doc.lists.seasons } });
     await expectEvent(VARIETY_ENUMS_ID, from);
@@ -138,7 +162,16 @@ describe('file maintenance: add', () => {
     expect((await add(VARIETY_ENUMS_ID, 'securityQuestions', 'Q?')).statusCode).toBe(404);
     expect((await add(VARIETY_ENUMS_ID, 'colours', 'Red')).statusCode).toBe(400);
     expect((await add('other_enums', 'seasons', 'Red')).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'POST', url: listUrl(VARIETY_ENUMS_ID, 'seasons'), headers: { cookie: superCookie, 'content-type': 'application/json' }, payload: '{"value":' })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: listUrl(VARIETY_ENUMS_ID, 'seasons'),
+          headers: { cookie: superCookie, 'content-type': 'application/json' },
+          payload: '{"value":',
+        })
+      ).statusCode,
+    ).toBe(400);
     expect(await getDoc(VARIETY_ENUMS_ID)).toEqual(before);
     expect(await auditCount()).toBe(audits);
   });
@@ -182,12 +215,17 @@ describe('file maintenance: remove', () => {
     expect(options.accounts.securityQuestions).toEqual(DEFAULT_SECURITY_QUESTIONS);
     // Removing one of the defaults keeps the other four.
     const removed = await remove(ACCOUNT_ENUMS_ID, 'securityQuestions', DEFAULT_SECURITY_QUESTIONS[1]!);
-    expect(removed.json()).toMatchObject({ usingDefaults: false, lists: { securityQuestions: DEFAULT_SECURITY_QUESTIONS.filter((_, i) => i !== 1) } });
+    expect(removed.json()).toMatchObject({
+      usingDefaults: false,
+      lists: { securityQuestions: DEFAULT_SECURITY_QUESTIONS.filter((_, i) => i !== 1) },
+    });
     const stored = await t.ctx.db.selectFrom('maintenance').select('data').where('id', '=', ACCOUNT_ENUMS_ID).executeTakeFirstOrThrow();
     expect(JSON.parse(stored.data).securityQuestions).toHaveLength(4);
     // Put the five back for the other tests.
     const now = await getDoc(ACCOUNT_ENUMS_ID);
-    expect((await save(ACCOUNT_ENUMS_ID, { version: now.version, lists: { securityQuestions: DEFAULT_SECURITY_QUESTIONS } })).statusCode).toBe(200);
+    expect(
+      (await save(ACCOUNT_ENUMS_ID, { version: now.version, lists: { securityQuestions: DEFAULT_SECURITY_QUESTIONS } })).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -208,7 +246,10 @@ describe('file maintenance: Save Changes', () => {
     expect(saved.version).toBe(doc.version + 1);
     const [entry] = await auditFor(VARIETY_ENUMS_ID);
     expect(entry!.description).toBe('Saved Environments');
-    expect(JSON.parse(entry!.changes!)).toEqual({ before: { environments: doc.lists.environments }, after: { environments: saved.lists.environments } });
+    expect(JSON.parse(entry!.changes!)).toEqual({
+      before: { environments: doc.lists.environments },
+      after: { environments: saved.lists.environments },
+    });
     await expectEvent(VARIETY_ENUMS_ID, from);
     const options = (await t.app.inject({ url: '/api/maintenance/options', headers: { cookie: adminCookie } })).json();
     expect(options.riceVarieties.environments).toEqual(saved.lists.environments);
@@ -344,12 +385,18 @@ describe('file maintenance: the year-release list', () => {
     // An imported document that stops two years ago and has no yearsThrough.
     const old = { ...data, yearReleases: defaultYearReleases(year - 2) };
     delete old.yearsThrough;
-    await t.ctx.db.updateTable('maintenance').set({ data: JSON.stringify(old) }).where('id', '=', VARIETY_ENUMS_ID).execute();
+    await t.ctx.db
+      .updateTable('maintenance')
+      .set({ data: JSON.stringify(old) })
+      .where('id', '=', VARIETY_ENUMS_ID)
+      .execute();
     const options = (await t.app.inject({ url: '/api/maintenance/options', headers: { cookie: adminCookie } })).json();
     expect(options.riceVarieties.yearReleases).toEqual(defaultYearReleases(year));
     // Opening the File maintenance screen persists it.
     expect((await getDoc(VARIETY_ENUMS_ID)).lists.yearReleases).toEqual(defaultYearReleases(year));
-    const stored = JSON.parse((await t.ctx.db.selectFrom('maintenance').select('data').where('id', '=', VARIETY_ENUMS_ID).executeTakeFirstOrThrow()).data);
+    const stored = JSON.parse(
+      (await t.ctx.db.selectFrom('maintenance').select('data').where('id', '=', VARIETY_ENUMS_ID).executeTakeFirstOrThrow()).data,
+    );
     expect(stored).toMatchObject({ yearReleases: defaultYearReleases(year), yearsThrough: year });
   });
 

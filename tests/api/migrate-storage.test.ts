@@ -63,15 +63,27 @@ describe('storage migration to S3', () => {
 
   it('runs as a command with a progress bar and says when everything matches', async () => {
     const env = {
-      ...process.env, NODE_NO_WARNINGS: '1', DATA_DIR: path.dirname(files),
-      S3_BUCKET: s3.settings.bucket, S3_ENDPOINT: s3.settings.endpoint, S3_REGION: 'us-east-1',
-      S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true',
+      ...process.env,
+      NODE_NO_WARNINGS: '1',
+      DATA_DIR: path.dirname(files),
+      S3_BUCKET: s3.settings.bucket,
+      S3_ENDPOINT: s3.settings.endpoint,
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
     };
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'server/cli/migrate-storage.ts', '--to', 's3', '--from', files], { cwd: root, env });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'server/cli/migrate-storage.ts', '--to', 's3', '--from', files],
+      { cwd: root, env },
+    );
     expect(stderr).toContain('Copying photos [');
     expect(stdout).toContain('32 files');
     expect(stdout).toContain('0 copied, 32 already there');
     expect(stdout).toContain('Every object matches its local file');
-    await expect(run(process.execPath, ['--import', 'tsx', 'server/cli/migrate-storage.ts'], { cwd: root, env })).rejects.toMatchObject({ code: 2 });
+    await expect(run(process.execPath, ['--import', 'tsx', 'server/cli/migrate-storage.ts'], { cwd: root, env })).rejects.toMatchObject({
+      code: 2,
+    });
   });
 });

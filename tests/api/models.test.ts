@@ -15,8 +15,13 @@ import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 
 type Rgb = [number, number, number];
-interface DemoClass { name: string; meanColour: Rgb }
-const DEMO = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../demo-data/scanner/classes.json'), 'utf8')) as { classes: DemoClass[] };
+interface DemoClass {
+  name: string;
+  meanColour: Rgb;
+}
+const DEMO = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../demo-data/scanner/classes.json'), 'utf8')) as {
+  classes: DemoClass[];
+};
 const CLASSES = DEMO.classes.map((c) => ({ ...c, label: labelSlug(c.name) }));
 
 let t: TestApp;
@@ -34,7 +39,9 @@ async function twoTonePhoto(a: Rgb, b: Rgb): Promise<Buffer> {
       raw.set(c, (y * width + x) * 3);
     }
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 /** The verdict expected of a photo, worked out from its own pixels: the class nearest its mean colour. */
@@ -45,7 +52,10 @@ async function expectedLabel(photo: Buffer): Promise<string> {
   let bestD = Infinity;
   for (const c of CLASSES) {
     const d = c.meanColour.reduce((s, v, i) => s + (v - mean[i]!) ** 2, 0);
-    if (d < bestD) { bestD = d; best = c; }
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
   }
   return best.label;
 }
@@ -57,35 +67,66 @@ let clock = Date.parse('2026-02-01T00:00:00Z');
 async function seedDisease(c: DemoClass & { label: string }, index: number) {
   const id = `scan-${c.label}`;
   clock += 1000;
-  await t.ctx.db.insertInto('rice_local_diseases').values({ id, name: c.name, scientificName: '', isDeleted: 0, createdAt: new Date(clock).toISOString() }).execute();
+  await t.ctx.db
+    .insertInto('rice_local_diseases')
+    .values({ id, name: c.name, scientificName: '', isDeleted: 0, createdAt: new Date(clock).toISOString() })
+    .execute();
   diseaseIds.set(c.label, id);
   const neighbour = CLASSES[(index + 1) % CLASSES.length]!.meanColour;
   for (let position = 0; position < 5; position += 1) {
     // Four photos of the class's colour (a little off in each), one halfway to the next class's.
-    const shade: Rgb = position < 4 ? (c.meanColour.map((v, i) => Math.max(0, Math.min(255, v + (position - 2) * 3 + i))) as Rgb) : c.meanColour;
+    const shade: Rgb =
+      position < 4 ? (c.meanColour.map((v, i) => Math.max(0, Math.min(255, v + (position - 2) * 3 + i))) as Rgb) : c.meanColour;
     const body = position < 4 ? await twoTonePhoto(shade, shade) : await twoTonePhoto(c.meanColour, neighbour);
     const photoId = `${id}-p${position}`;
     const key = `rice_disease/${id}/${photoId}.png`;
     await t.ctx.storage.put(key, body);
-    await t.ctx.db.insertInto('catalog_images').values({
-      id: photoId, collection: 'rice_local_diseases', entryId: id, position, status: 'ready', originalKey: key,
-      displayKey: null, thumbKey: null, externalUrl: null, mimeType: 'image/png', sizeBytes: body.length, width: 96, height: 64,
-      originalName: `${photoId}.png`, sha256: crypto.createHash('sha256').update(body).digest('hex'), uploadedBy: null,
-      createdAt: new Date(clock).toISOString(), linkedAt: new Date(clock).toISOString(), locationCleaned: 1,
-    }).execute();
+    await t.ctx.db
+      .insertInto('catalog_images')
+      .values({
+        id: photoId,
+        collection: 'rice_local_diseases',
+        entryId: id,
+        position,
+        status: 'ready',
+        originalKey: key,
+        displayKey: null,
+        thumbKey: null,
+        externalUrl: null,
+        mimeType: 'image/png',
+        sizeBytes: body.length,
+        width: 96,
+        height: 64,
+        originalName: `${photoId}.png`,
+        sha256: crypto.createHash('sha256').update(body).digest('hex'),
+        uploadedBy: null,
+        createdAt: new Date(clock).toISOString(),
+        linkedAt: new Date(clock).toISOString(),
+        locationCleaned: 1,
+      })
+      .execute();
     expected.set(photoId, { actual: c.label, predicted: await expectedLabel(body) });
   }
 }
 
-const meta = (extra: Record<string, unknown> = {}) => JSON.stringify({
-  stage: 'disease', contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' }, thresholds: { confidence: 0.5, margin: 0 }, note: 'demo colour model', ...extra,
-});
+const meta = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    stage: 'disease',
+    contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' },
+    thresholds: { confidence: 0.5, margin: 0 },
+    note: 'demo colour model',
+    ...extra,
+  });
 
 function multipart(parts: Array<{ name: string; value: string | Uint8Array; filename?: string }>) {
   const boundary = `----palayan${crypto.randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const p of parts) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n${p.filename ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n${p.filename ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`,
+      ),
+    );
     chunks.push(typeof p.value === 'string' ? Buffer.from(p.value) : Buffer.from(p.value));
     chunks.push(Buffer.from('\r\n'));
   }
@@ -93,7 +134,11 @@ function multipart(parts: Array<{ name: string; value: string | Uint8Array; file
   return { payload: Buffer.concat(chunks), headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-async function upload(file: Uint8Array, metaText = meta(), extraParts: Array<{ name: string; value: string | Uint8Array; filename?: string }> = []) {
+async function upload(
+  file: Uint8Array,
+  metaText = meta(),
+  extraParts: Array<{ name: string; value: string | Uint8Array; filename?: string }> = [],
+) {
   const body = multipart([{ name: 'meta', value: metaText }, ...extraParts, { name: 'model', value: file, filename: 'model.tflite' }]);
   return t.app.inject({ method: 'POST', url: '/api/models', ...body });
 }
@@ -116,9 +161,16 @@ beforeAll(async () => {
   t = await createTestApp();
   cookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
   for (const [i, c] of CLASSES.entries()) await seedDisease(c, i);
-  model = await meanColourClassifier({ classes: CLASSES.map((c) => ({ label: c.label, meanColour: c.meanColour })), scaling: '0-1', temperature: DEMO_TEMPERATURE, labels: true });
+  model = await meanColourClassifier({
+    classes: CLASSES.map((c) => ({ label: c.label, meanColour: c.meanColour })),
+    scaling: '0-1',
+    temperature: DEMO_TEMPERATURE,
+    labels: true,
+  });
 }, 120_000);
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 describe('uploading a scanner model', () => {
   it('is for super admins only', async () => {
@@ -127,7 +179,12 @@ describe('uploading a scanner model', () => {
   });
 
   it('refuses what is not a usable model with a clear 400, and stores nothing', async () => {
-    const before = (await t.ctx.db.selectFrom('scanner_models').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const before = (
+      await t.ctx.db
+        .selectFrom('scanner_models')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
     const png = await twoTonePhoto([1, 2, 3], [4, 5, 6]);
     const cases: Array<[string, Uint8Array, string, RegExp]> = [
       ['not a model', png, meta(), /not a TensorFlow Lite model/i],
@@ -135,7 +192,12 @@ describe('uploading a scanner model', () => {
       ['a wrong input rank', await wrongInputRankModel(), meta({ labels: ['a', 'b'] }), /1×H×W×3/],
       ['labels that do not match the outputs', model, meta({ labels: ['rice-blast', 'brown-spot'] }), /gives 12 scores but 2 labels/],
       ['an unknown label', model, meta({ labels: [...CLASSES.slice(0, 11).map((c) => c.label), 'mystery-blight'] }), /"mystery-blight"/],
-      ['a label too long', model, meta({ labels: [...CLASSES.slice(0, 11).map((c) => c.label), 'x'.repeat(200)] }), /at most 120 characters/],
+      [
+        'a label too long',
+        model,
+        meta({ labels: [...CLASSES.slice(0, 11).map((c) => c.label), 'x'.repeat(200)] }),
+        /at most 120 characters/,
+      ],
     ];
     for (const [what, file, metaText, message] of cases) {
       const res = await upload(file, metaText);
@@ -146,7 +208,12 @@ describe('uploading a scanner model', () => {
     const binary = await upload(model, meta(), [{ name: 'labels', value: Buffer.from([0, 1, 2, 3, 0xff, 0x00]), filename: 'labels.txt' }]);
     expect(binary.statusCode).toBe(400);
     expect(binary.json().error.message).toBe(MODEL_TEXTS.labelsEncoding);
-    const after = (await t.ctx.db.selectFrom('scanner_models').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const after = (
+      await t.ctx.db
+        .selectFrom('scanner_models')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
     expect(Number(after)).toBe(Number(before));
     expect(await storedModelFiles()).toBe(0);
   });
@@ -164,8 +231,11 @@ describe('uploading a scanner model', () => {
     expect(res.json().labels.map((l: { recordId: string }) => l.recordId)).toEqual(CLASSES.map((c) => diseaseIds.get(c.label)));
   });
 
-  it('reads the labels in the model\'s metadata and suggests each one\'s record by name', async () => {
-    const body = multipart([{ name: 'meta', value: JSON.stringify({ stage: 'disease' }) }, { name: 'model', value: model, filename: 'm.tflite' }]);
+  it("reads the labels in the model's metadata and suggests each one's record by name", async () => {
+    const body = multipart([
+      { name: 'meta', value: JSON.stringify({ stage: 'disease' }) },
+      { name: 'model', value: model, filename: 'm.tflite' },
+    ]);
     const res = await t.app.inject({ method: 'POST', url: '/api/models/inspect', ...body });
     expect(res.statusCode, res.body).toBe(200);
     const inspection = res.json();
@@ -193,11 +263,16 @@ describe('evaluating, publishing and serving a model', () => {
     expect(second.version).toBe('disease-2');
     expect(first.sha256).toBe(crypto.createHash('sha256').update(model).digest('hex'));
     expect(first.labels.map((l) => l.recordId)).toEqual(CLASSES.map((c) => diseaseIds.get(c.label)));
-    const audit = await t.ctx.db.selectFrom('audit_logs').select(['action', 'description']).where('collection', '=', 'scanner_models').where('documentId', '=', first.id).execute();
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .select(['action', 'description'])
+      .where('collection', '=', 'scanner_models')
+      .where('documentId', '=', first.id)
+      .execute();
     expect(audit.map((a) => a.description)).toContain('Uploaded scanner model disease-1');
   });
 
-  it('scores every photo with the model file itself and reports what the photos\' own colours predict', async () => {
+  it("scores every photo with the model file itself and reports what the photos' own colours predict", async () => {
     evaluationId = await evaluate(first.id);
     const res = await t.app.inject({ url: `/api/models/${first.id}/evaluations/${evaluationId}`, headers: { cookie } });
     expect(res.statusCode, res.body).toBe(200);
@@ -224,7 +299,10 @@ describe('evaluating, publishing and serving a model', () => {
 
     // A wrong cell's photos are the ones expected there.
     const wrong = [...expected.entries()].find(([, e]) => e.actual !== e.predicted)!;
-    const cell = await t.app.inject({ url: `/api/models/${first.id}/evaluations/${evaluationId}/photos?actual=${encodeURIComponent(keyOf(wrong[1].actual))}&predicted=${encodeURIComponent(keyOf(wrong[1].predicted))}`, headers: { cookie } });
+    const cell = await t.app.inject({
+      url: `/api/models/${first.id}/evaluations/${evaluationId}/photos?actual=${encodeURIComponent(keyOf(wrong[1].actual))}&predicted=${encodeURIComponent(keyOf(wrong[1].predicted))}`,
+      headers: { cookie },
+    });
     expect(cell.json().photos.map((p: { imageId: string }) => p.imageId)).toContain(wrong[0]);
     expect(cell.json().photos[0].top).toHaveLength(3);
 
@@ -236,7 +314,8 @@ describe('evaluating, publishing and serving a model', () => {
 
   it('gives the same numbers when run again, and can score exactly the same photos after the set changed', async () => {
     const again = await evaluate(first.id);
-    const report = async (id: string) => (await t.app.inject({ url: `/api/models/${first.id}/evaluations/${id}`, headers: { cookie } })).json<EvaluationReport>();
+    const report = async (id: string) =>
+      (await t.app.inject({ url: `/api/models/${first.id}/evaluations/${id}`, headers: { cookie } })).json<EvaluationReport>();
     const a = await report(evaluationId);
     const b = await report(again);
     expect(b.matrix).toEqual(a.matrix);
@@ -247,15 +326,39 @@ describe('evaluating, publishing and serving a model', () => {
     const extra = await twoTonePhoto([10, 20, 30], [10, 20, 30]);
     const key = 'rice_disease/scan-rice-blast/extra.png';
     await t.ctx.storage.put(key, extra);
-    await t.ctx.db.insertInto('catalog_images').values({
-      id: 'scan-extra', collection: 'rice_local_diseases', entryId: diseaseIds.get('rice-blast')!, position: 9, status: 'ready', originalKey: key, displayKey: null, thumbKey: null,
-      externalUrl: null, mimeType: 'image/png', sizeBytes: extra.length, width: 96, height: 64, originalName: 'extra.png', sha256: 'extra', uploadedBy: null,
-      createdAt: new Date().toISOString(), linkedAt: new Date().toISOString(), locationCleaned: 1,
-    }).execute();
+    await t.ctx.db
+      .insertInto('catalog_images')
+      .values({
+        id: 'scan-extra',
+        collection: 'rice_local_diseases',
+        entryId: diseaseIds.get('rice-blast')!,
+        position: 9,
+        status: 'ready',
+        originalKey: key,
+        displayKey: null,
+        thumbKey: null,
+        externalUrl: null,
+        mimeType: 'image/png',
+        sizeBytes: extra.length,
+        width: 96,
+        height: 64,
+        originalName: 'extra.png',
+        sha256: 'extra',
+        uploadedBy: null,
+        createdAt: new Date().toISOString(),
+        linkedAt: new Date().toISOString(),
+        locationCleaned: 1,
+      })
+      .execute();
     const fresh = await evaluate(first.id);
     expect((await report(fresh)).evaluation.total).toBe(expected.size + 1);
     expect((await report(fresh)).evaluation.photoSetSha256).not.toBe(a.evaluation.photoSetSha256);
-    const res = await t.app.inject({ method: 'POST', url: `/api/models/${first.id}/evaluations`, headers: { cookie }, payload: { sameAs: evaluationId } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/models/${first.id}/evaluations`,
+      headers: { cookie },
+      payload: { sameAs: evaluationId },
+    });
     expect(res.statusCode, res.body).toBe(202);
     await evaluationRunner(t.ctx).kick();
     await evaluationRunner(t.ctx).idle();
@@ -268,42 +371,86 @@ describe('evaluating, publishing and serving a model', () => {
 
   it('cancels an evaluation, waiting or running, and a running one stops at its next batch', async () => {
     // Real photos: should this instance's runner take the waiting one before the cancel arrives, it is still scoring then.
-    const earlier = await t.ctx.db.selectFrom('model_evaluations').select(['photoIds', 'total']).where('id', '=', evaluationId).executeTakeFirstOrThrow();
+    const earlier = await t.ctx.db
+      .selectFrom('model_evaluations')
+      .select(['photoIds', 'total'])
+      .where('id', '=', evaluationId)
+      .executeTakeFirstOrThrow();
     const queue = async (state: 'queued' | 'running') => {
       const id = crypto.randomUUID();
-      await t.ctx.db.insertInto('model_evaluations').values({
-        id, modelId: second.id, state, split: 'all', seed: 'palayan', ratios: '{}', photoSetSha256: 'x', contractSha256: 'x', photoIds: earlier.photoIds, total: earlier.total, done: 0, cancelRequested: 0,
-        // Another instance's, beating now: this one's runner leaves it alone.
-        claimedBy: state === 'running' ? 'another-instance' : null, heartbeatAt: state === 'running' ? new Date(Date.now() + 60_000).toISOString() : null,
-        accuracy: null, macroF1: null, error: null, createdBy: null, createdAt: new Date().toISOString(), finishedAt: null,
-      }).execute();
+      await t.ctx.db
+        .insertInto('model_evaluations')
+        .values({
+          id,
+          modelId: second.id,
+          state,
+          split: 'all',
+          seed: 'palayan',
+          ratios: '{}',
+          photoSetSha256: 'x',
+          contractSha256: 'x',
+          photoIds: earlier.photoIds,
+          total: earlier.total,
+          done: 0,
+          cancelRequested: 0,
+          // Another instance's, beating now: this one's runner leaves it alone.
+          claimedBy: state === 'running' ? 'another-instance' : null,
+          heartbeatAt: state === 'running' ? new Date(Date.now() + 60_000).toISOString() : null,
+          accuracy: null,
+          macroF1: null,
+          error: null,
+          createdBy: null,
+          createdAt: new Date().toISOString(),
+          finishedAt: null,
+        })
+        .execute();
       return id;
     };
     const running = await queue('running');
-    const cancel = await t.app.inject({ method: 'POST', url: `/api/models/${second.id}/evaluations/${running}/cancel`, headers: { cookie } });
+    const cancel = await t.app.inject({
+      method: 'POST',
+      url: `/api/models/${second.id}/evaluations/${running}/cancel`,
+      headers: { cookie },
+    });
     expect(cancel.statusCode, cancel.body).toBe(200);
     // The other instance's next heartbeat is refused, so it stops there.
     expect(await modelsRepository.beat(t.ctx.db, running, 'another-instance', 16, new Date().toISOString())).toBe(false);
     await t.ctx.db.deleteFrom('model_evaluations').where('id', '=', running).execute();
 
     const waiting = await queue('queued');
-    expect((await t.app.inject({ method: 'POST', url: `/api/models/${second.id}/evaluations/${waiting}/cancel`, headers: { cookie } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/models/${second.id}/evaluations/${waiting}/cancel`, headers: { cookie } }))
+        .statusCode,
+    ).toBe(200);
     await evaluationRunner(t.ctx).idle();
     const row = await t.ctx.db.selectFrom('model_evaluations').select(['state']).where('id', '=', waiting).executeTakeFirstOrThrow();
     expect(row.state).toBe('cancelled');
     // Nothing left to cancel.
-    expect((await t.app.inject({ method: 'POST', url: `/api/models/${second.id}/evaluations/${waiting}/cancel`, headers: { cookie } })).statusCode).toBe(409);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/models/${second.id}/evaluations/${waiting}/cancel`, headers: { cookie } }))
+        .statusCode,
+    ).toBe(409);
   });
 
   it('refuses to publish a model with no evaluation on the current test split, unless a reason is written', async () => {
-    const publish = (payload: object) => t.app.inject({ method: 'POST', url: `/api/models/${second.id}/publish`, headers: { cookie }, payload });
+    const publish = (payload: object) =>
+      t.app.inject({ method: 'POST', url: `/api/models/${second.id}/publish`, headers: { cookie }, payload });
     const refused = await publish({ channel: 'live', note: 'first live model' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.checks.join(' ')).toMatch(/no finished evaluation on the current training set/);
     expect((await publish({ channel: 'live', note: 'x', overrideReason: 'short' })).statusCode).toBe(400);
-    const forced = await publish({ channel: 'live', note: 'first live model', overrideReason: 'Field test by the department, evaluated offline' });
+    const forced = await publish({
+      channel: 'live',
+      note: 'first live model',
+      overrideReason: 'Field test by the department, evaluated offline',
+    });
     expect(forced.statusCode, forced.body).toBe(200);
-    const audit = await t.ctx.db.selectFrom('audit_logs').select(['description', 'details']).where('documentId', '=', second.id).where('description', 'like', '%despite%').executeTakeFirstOrThrow();
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .select(['description', 'details'])
+      .where('documentId', '=', second.id)
+      .where('description', 'like', '%despite%')
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(audit.details)).toContain('Field test by the department');
   });
 
@@ -313,20 +460,38 @@ describe('evaluating, publishing and serving a model', () => {
     const settings = async (contract: object) => {
       const version = (await t.app.inject({ url: `/api/models/${first.id}`, headers: { cookie } })).json<ScannerModel>().recordVersion;
       return t.app.inject({
-        method: 'PUT', url: `/api/models/${first.id}/settings`, headers: { cookie },
+        method: 'PUT',
+        url: `/api/models/${first.id}/settings`,
+        headers: { cookie },
         payload: { version, contract, thresholds: { confidence: 0.5, margin: 0 }, note: 'demo colour model' },
       });
     };
     expect((await settings({ scaling: '0-255', mean: null, std: null, resize: 'stretch' })).statusCode).toBe(200);
-    const refused = await t.app.inject({ method: 'POST', url: `/api/models/${first.id}/publish`, headers: { cookie }, payload: { channel: 'pilot', share: 20, note: 'pilot' } });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/models/${first.id}/publish`,
+      headers: { cookie },
+      payload: { channel: 'pilot', share: 20, note: 'pilot' },
+    });
     expect(refused.statusCode).toBe(409);
     expect((await settings({ scaling: '0-1', mean: null, std: null, resize: 'stretch' })).statusCode).toBe(200);
-    const pilot = await t.app.inject({ method: 'POST', url: `/api/models/${first.id}/publish`, headers: { cookie }, payload: { channel: 'pilot', share: 20, note: 'pilot in Camiling' } });
+    const pilot = await t.app.inject({
+      method: 'POST',
+      url: `/api/models/${first.id}/publish`,
+      headers: { cookie },
+      payload: { channel: 'pilot', share: 20, note: 'pilot in Camiling' },
+    });
     expect(pilot.statusCode, pilot.body).toBe(200);
     expect(pilot.json<ModelsOverview>().models.find((m) => m.id === first.id)!.channels).toEqual([{ channel: 'pilot', share: 20 }]);
 
     // Installs see the pilot by their id's bucket, the rest the live model.
-    const installs = await Promise.all(Array.from({ length: 12 }, () => t.app.inject({ method: 'POST', url: '/api/public/v1/installs', payload: {} }).then((r) => r.json<{ installId: string; installToken: string }>())));
+    const installs = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        t.app
+          .inject({ method: 'POST', url: '/api/public/v1/installs', payload: {} })
+          .then((r) => r.json<{ installId: string; installToken: string }>()),
+      ),
+    );
     for (const i of installs) {
       const current = await t.app.inject({ url: '/api/public/v1/models/current', headers: { authorization: `Bearer ${i.installToken}` } });
       expect(current.statusCode, current.body).toBe(200);
@@ -334,18 +499,35 @@ describe('evaluating, publishing and serving a model', () => {
     }
 
     // Published, its pixel contract is what phones use: it cannot change under them.
-    expect((await settings({ scaling: '-1-1', mean: null, std: null, resize: 'stretch' })).json().error.message).toBe(MODEL_TEXTS.contractLocked);
-    const live = await t.app.inject({ method: 'POST', url: `/api/models/${first.id}/publish`, headers: { cookie }, payload: { channel: 'live', note: 'pilot went well' } });
+    expect((await settings({ scaling: '-1-1', mean: null, std: null, resize: 'stretch' })).json().error.message).toBe(
+      MODEL_TEXTS.contractLocked,
+    );
+    const live = await t.app.inject({
+      method: 'POST',
+      url: `/api/models/${first.id}/publish`,
+      headers: { cookie },
+      payload: { channel: 'live', note: 'pilot went well' },
+    });
     expect(live.statusCode, live.body).toBe(200);
     expect(live.json<ModelsOverview>().models.find((m) => m.id === first.id)!.channels).toEqual([{ channel: 'live', share: 100 }]);
 
-    const back = await t.app.inject({ method: 'POST', url: '/api/models/rollback', headers: { cookie }, payload: { stage: 'disease', note: 'farmers report misses' } });
+    const back = await t.app.inject({
+      method: 'POST',
+      url: '/api/models/rollback',
+      headers: { cookie },
+      payload: { stage: 'disease', note: 'farmers report misses' },
+    });
     expect(back.statusCode, back.body).toBe(200);
     const overview = back.json<ModelsOverview>();
     expect(overview.models.find((m) => m.id === second.id)!.channels).toEqual([{ channel: 'live', share: 100 }]);
     expect(overview.publications[0]).toMatchObject({ action: 'rollback', version: 'disease-2', channel: 'live' });
     // disease-2 was the first live model: there is nothing before it, and a second rollback never goes forward to disease-1 again.
-    const again = await t.app.inject({ method: 'POST', url: '/api/models/rollback', headers: { cookie }, payload: { stage: 'disease', note: 'again' } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/models/rollback',
+      headers: { cookie },
+      payload: { stage: 'disease', note: 'again' },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.message).toBe(MODEL_TEXTS.rollbackNone);
   });
@@ -356,9 +538,22 @@ describe('evaluating, publishing and serving a model', () => {
     expect((await t.app.inject({ url: '/api/public/v1/models/current' })).statusCode).toBe(401);
     const res = await t.app.inject({ url: '/api/public/v1/models/current', headers: auth });
     const current = res.json().disease;
-    expect(current).toMatchObject({ version: 'disease-2', sha256: second.sha256, size: model.length, contract: { scaling: '0-1', resize: 'stretch' }, thresholds: { confidence: 0.6, margin: 0.1 } });
-    expect(current.labels[0]).toMatchObject({ label: CLASSES[0]!.label, recordId: diseaseIds.get(CLASSES[0]!.label), name: CLASSES[0]!.name });
-    expect((await t.app.inject({ url: '/api/public/v1/models/current', headers: { ...auth, 'if-none-match': res.headers.etag as string } })).statusCode).toBe(304);
+    expect(current).toMatchObject({
+      version: 'disease-2',
+      sha256: second.sha256,
+      size: model.length,
+      contract: { scaling: '0-1', resize: 'stretch' },
+      thresholds: { confidence: 0.6, margin: 0.1 },
+    });
+    expect(current.labels[0]).toMatchObject({
+      label: CLASSES[0]!.label,
+      recordId: diseaseIds.get(CLASSES[0]!.label),
+      name: CLASSES[0]!.name,
+    });
+    expect(
+      (await t.app.inject({ url: '/api/public/v1/models/current', headers: { ...auth, 'if-none-match': res.headers.etag as string } }))
+        .statusCode,
+    ).toBe(304);
 
     const whole = await t.app.inject({ url: current.url, headers: auth });
     expect(whole.statusCode).toBe(200);
@@ -388,11 +583,19 @@ describe('evaluating, publishing and serving a model', () => {
   });
 
   it('serves an install only the model files it may run: live, its pilot, and the one live before', async () => {
-    const register = () => t.app.inject({ method: 'POST', url: '/api/public/v1/installs', payload: {} }).then((r) => r.json<{ installId: string; installToken: string }>());
+    const register = () =>
+      t.app
+        .inject({ method: 'POST', url: '/api/public/v1/installs', payload: {} })
+        .then((r) => r.json<{ installId: string; installToken: string }>());
     const pilotModel = await upload(model, meta({ note: 'pilot only' }));
     expect(pilotModel.statusCode, pilotModel.body).toBe(201);
     const { id, version } = pilotModel.json<ScannerModel>();
-    const pilot = await t.app.inject({ method: 'POST', url: `/api/models/${id}/publish`, headers: { cookie }, payload: { channel: 'pilot', share: 50, note: 'pilot in Paniqui', overrideReason: 'Field test by the department, evaluated offline' } });
+    const pilot = await t.app.inject({
+      method: 'POST',
+      url: `/api/models/${id}/publish`,
+      headers: { cookie },
+      payload: { channel: 'pilot', share: 50, note: 'pilot in Paniqui', overrideReason: 'Field test by the department, evaluated offline' },
+    });
     expect(pilot.statusCode, pilot.body).toBe(200);
     let inside: { installId: string; installToken: string } | null = null;
     let outside: { installId: string; installToken: string } | null = null;
@@ -401,7 +604,10 @@ describe('evaluating, publishing and serving a model', () => {
       if (pilotBucket(i.installId, 'disease') < 50) inside ??= i;
       else outside ??= i;
     }
-    const file = (v: string, i: { installToken: string }) => t.app.inject({ url: `/api/public/v1/models/${v}/file`, headers: { authorization: `Bearer ${i.installToken}` } }).then((r) => r.statusCode);
+    const file = (v: string, i: { installToken: string }) =>
+      t.app
+        .inject({ url: `/api/public/v1/models/${v}/file`, headers: { authorization: `Bearer ${i.installToken}` } })
+        .then((r) => r.statusCode);
     // disease-2 is live, brought back by a rollback from disease-1: that one is not offered again.
     for (const i of [inside, outside]) {
       expect(await file('disease-2', i)).toBe(200);
@@ -414,7 +620,12 @@ describe('evaluating, publishing and serving a model', () => {
     // Once on a channel is not enough: the pilot's model is no install's to run now.
     expect(await file(version, inside)).toBe(404);
     // Made live, it is everyone's, and the model live before it stays the phones' fallback.
-    const live = await t.app.inject({ method: 'POST', url: `/api/models/${id}/publish`, headers: { cookie }, payload: { channel: 'live', note: 'everyone', overrideReason: 'Field test by the department, evaluated offline' } });
+    const live = await t.app.inject({
+      method: 'POST',
+      url: `/api/models/${id}/publish`,
+      headers: { cookie },
+      payload: { channel: 'live', note: 'everyone', overrideReason: 'Field test by the department, evaluated offline' },
+    });
     expect(live.statusCode, live.body).toBe(200);
     for (const i of [inside, outside]) {
       expect(await file(version, i)).toBe(200);
@@ -425,35 +636,69 @@ describe('evaluating, publishing and serving a model', () => {
 
   it('splits detections by model version and marks versions it never had', async () => {
     const install = (await t.app.inject({ method: 'POST', url: '/api/public/v1/installs', payload: {} })).json<{ installToken: string }>();
-    const report = (modelVersion: string) => t.app.inject({
-      method: 'POST', url: '/api/public/v1/scan-reports', headers: { authorization: `Bearer ${install.installToken}` },
-      payload: { reportId: crypto.randomUUID(), label: CLASSES[0]!.label, confidence: 0.9, modelVersion, scannedAt: new Date().toISOString() },
-    });
+    const report = (modelVersion: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/public/v1/scan-reports',
+        headers: { authorization: `Bearer ${install.installToken}` },
+        payload: {
+          reportId: crypto.randomUUID(),
+          label: CLASSES[0]!.label,
+          confidence: 0.9,
+          modelVersion,
+          scannedAt: new Date().toISOString(),
+        },
+      });
     expect((await report('disease-2')).statusCode).toBe(201);
     expect((await report('bundled-apk-7')).statusCode).toBe(201);
     const detections = (await t.app.inject({ url: '/api/dashboard/detections', headers: { cookie } })).json();
-    expect(detections.models).toEqual(expect.arrayContaining([
-      { modelVersion: 'disease-2', reports: 1, known: true },
-      { modelVersion: 'bundled-apk-7', reports: 1, known: false },
-    ]));
+    expect(detections.models).toEqual(
+      expect.arrayContaining([
+        { modelVersion: 'disease-2', reports: 1, known: true },
+        { modelVersion: 'bundled-apk-7', reports: 1, known: false },
+      ]),
+    );
   });
 });
 
 describe('a plant check', () => {
   it('maps its labels to verdicts and is published only with a written reason, since it is not evaluated here', async () => {
-    const plant = await meanColourClassifier({ classes: [{ label: 'non_rice_plant', meanColour: [200, 200, 200] }, { label: 'rice_plant', meanColour: [60, 140, 60] }], scaling: '0-1', temperature: DEMO_TEMPERATURE, labels: true });
-    const res = await upload(plant, meta({ stage: 'plant', contract: { scaling: 'mean-std', mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225], resize: 'stretch' } }));
+    const plant = await meanColourClassifier({
+      classes: [
+        { label: 'non_rice_plant', meanColour: [200, 200, 200] },
+        { label: 'rice_plant', meanColour: [60, 140, 60] },
+      ],
+      scaling: '0-1',
+      temperature: DEMO_TEMPERATURE,
+      labels: true,
+    });
+    const res = await upload(
+      plant,
+      meta({
+        stage: 'plant',
+        contract: { scaling: 'mean-std', mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225], resize: 'stretch' },
+      }),
+    );
     expect(res.statusCode, res.body).toBe(201);
     const model = res.json<ScannerModel>();
     expect(model.version).toBe('plant-1');
     expect(model.labels.map((l) => l.verdict)).toEqual(['not-rice-plant', 'rice-plant']);
-    const evaluate = await t.app.inject({ method: 'POST', url: `/api/models/${model.id}/evaluations`, headers: { cookie }, payload: { split: 'test' } });
+    const evaluate = await t.app.inject({
+      method: 'POST',
+      url: `/api/models/${model.id}/evaluations`,
+      headers: { cookie },
+      payload: { split: 'test' },
+    });
     expect(evaluate.statusCode).toBe(400);
-    const publish = (payload: object) => t.app.inject({ method: 'POST', url: `/api/models/${model.id}/publish`, headers: { cookie }, payload });
+    const publish = (payload: object) =>
+      t.app.inject({ method: 'POST', url: `/api/models/${model.id}/publish`, headers: { cookie }, payload });
     const refused = await publish({ channel: 'live', note: 'plant check v1' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.checks).toEqual([MODEL_TEXTS.refused.plantNotEvaluated]);
-    expect((await publish({ channel: 'live', note: 'plant check v1', overrideReason: 'Checked on 200 field photos by the model team' })).statusCode).toBe(200);
+    expect(
+      (await publish({ channel: 'live', note: 'plant check v1', overrideReason: 'Checked on 200 field photos by the model team' }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
@@ -461,7 +706,9 @@ describe('the pilot share', () => {
   it('puts the set share of installs in the pilot, within two points over 10,000 ids, and keeps each where it was', () => {
     for (const share of [5, 20, 50]) {
       let inPilot = 0;
-      for (let i = 0; i < 10_000; i += 1) if (pilotBucket(crypto.createHash('sha256').update(`install-${i}`).digest('base64url').slice(0, 22), 'disease') < share) inPilot += 1;
+      for (let i = 0; i < 10_000; i += 1)
+        if (pilotBucket(crypto.createHash('sha256').update(`install-${i}`).digest('base64url').slice(0, 22), 'disease') < share)
+          inPilot += 1;
       expect(Math.abs(inPilot / 100 - share)).toBeLessThanOrEqual(2);
     }
     expect(pilotBucket('same-install', 'disease')).toBe(pilotBucket('same-install', 'disease'));

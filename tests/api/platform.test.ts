@@ -8,12 +8,21 @@ import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 describe('errors', () => {
   it('answers malformed JSON with a 400 and a clear message', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"identifier": ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"identifier": ',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toEqual({ code: 'MALFORMED_JSON', message: ERRORS.malformedJson });
   });
@@ -25,7 +34,11 @@ describe('errors', () => {
   });
 
   it('answers an oversized body with 413', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: 'a', password: 'x'.repeat(2_000_000) } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { identifier: 'a', password: 'x'.repeat(2_000_000) },
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().error.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -37,14 +50,22 @@ describe('errors', () => {
   });
 
   it('answers an unsupported content type with 415', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expect(res.statusCode).toBe(415);
   });
 });
 
 describe('first start', () => {
   it('creates the option lists with the SPEC defaults', async () => {
-    const res = await t.app.inject({ url: '/api/maintenance/options', headers: { cookie: await loginAs(t.app, await makeAccount(t.ctx)) } });
+    const res = await t.app.inject({
+      url: '/api/maintenance/options',
+      headers: { cookie: await loginAs(t.app, await makeAccount(t.ctx)) },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       riceVarieties: {
@@ -63,7 +84,10 @@ describe('first start', () => {
     try {
       const lines: string[] = [];
       await ensureInitialAdmin(fresh.ctx, (l) => lines.push(l));
-      const password = lines.find((l) => l.includes('password:'))!.split('password:')[1]!.trim();
+      const password = lines
+        .find((l) => l.includes('password:'))!
+        .split('password:')[1]!
+        .trim();
       expect(passwordMeetsRules(password)).toBe(true);
       const res = await fresh.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: 'superadmin', password } });
       expect(res.statusCode).toBe(200);
@@ -76,10 +100,16 @@ describe('first start', () => {
   });
 
   it('takes the first super admin from INITIAL_ADMIN_* when set', async () => {
-    const fresh = await createTestApp({ initialAdmin: { username: 'departmenthead', password: 'Palay#2025', email: 'head@da.example', fullname: 'Maria Santos' } });
+    const fresh = await createTestApp({
+      initialAdmin: { username: 'departmenthead', password: 'Palay#2025', email: 'head@da.example', fullname: 'Maria Santos' },
+    });
     try {
       await ensureInitialAdmin(fresh.ctx, () => undefined);
-      const res = await fresh.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: 'head@da.example', password: 'Palay#2025' } });
+      const res = await fresh.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { identifier: 'head@da.example', password: 'Palay#2025' },
+      });
       expect(res.json().user).toMatchObject({ fullname: 'Maria Santos', role: 'SYSTEM_ADMIN' });
     } finally {
       await fresh.close();
@@ -90,7 +120,9 @@ describe('first start', () => {
 describe('OpenAPI', () => {
   it('documents the routes', async () => {
     const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/auth/login', '/api/auth/session', '/api/dashboard/counts', '/api/events']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/auth/login', '/api/auth/session', '/api/dashboard/counts', '/api/events']),
+    );
   });
 });
 
@@ -135,7 +167,10 @@ describe('live events', () => {
         res.on('data', (chunk: string) => {
           buffer += chunk;
           if (chunk.includes(': connected')) t.ctx.events.publish({ topic: 'rice_seed_varieties', id: 'v1', op: 'create' });
-          if (buffer.includes('event: change')) { req.destroy(); resolve(buffer); }
+          if (buffer.includes('event: change')) {
+            req.destroy();
+            resolve(buffer);
+          }
         });
       });
       req.on('error', reject);

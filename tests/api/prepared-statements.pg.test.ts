@@ -16,7 +16,9 @@ beforeAll(async () => {
   const rows = Array.from({ length: 60 }, (_, i) => realisticVariety(i, new Date(base + i * 60_000).toISOString()));
   await t.ctx.db.transaction().execute((trx) => varietiesRepository.insertMany(trx, rows));
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 describe('the prepared statements of the search and the session lookup', () => {
   it('run on connections of their own, prepared once with one plan for any values; other queries are planned as usual', async () => {
@@ -30,13 +32,17 @@ describe('the prepared statements of the search and the session lookup', () => {
     }
     const me = await makeAccount(t.ctx);
     const cookie = await loginAs(t.app, me);
-    for (let i = 0; i < 3; i += 1) expect((await t.app.inject({ method: 'GET', url: '/api/profile', headers: { cookie } })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i += 1)
+      expect((await t.app.inject({ method: 'GET', url: '/api/profile', headers: { cookie } })).statusCode).toBe(200);
     const onStatements = await statements.query<{ mode: string }>("select current_setting('plan_cache_mode') as mode");
     expect(onStatements.rows[0]!.mode).toBe('force_generic_plan');
     const prepared = await statements.query<{ name: string; generic: number; custom: number }>(
-      "select name, generic_plans as generic, custom_plans as custom from pg_prepared_statements where name like 'palayan\\_%'");
+      "select name, generic_plans as generic, custom_plans as custom from pg_prepared_statements where name like 'palayan\\_%'",
+    );
     expect(prepared.rows.length).toBeGreaterThan(2);
-    const lookups = await statements.query<{ calls: number }>("select generic_plans as calls from pg_prepared_statements where statement like '%\"sessionId\"%'");
+    const lookups = await statements.query<{ calls: number }>(
+      'select generic_plans as calls from pg_prepared_statements where statement like \'%"sessionId"%\'',
+    );
     expect(Number(lookups.rows[0]?.calls)).toBeGreaterThanOrEqual(3);
     expect(prepared.rows.every((r) => Number(r.custom) === 0 && Number(r.generic) > 0)).toBe(true);
     // Kysely's own connections keep the server's default.

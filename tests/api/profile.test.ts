@@ -9,8 +9,12 @@ import { BCRYPT_HASH, login, loginAs, makeAccount, type TestAccount } from '../f
 import { makeAccountWithAnswer, QUESTION, recoveryClient } from '../fixtures/settings.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 type Body = Record<string, unknown>;
 
@@ -28,8 +32,14 @@ const upload = (cookie: string, bytes: Buffer, type = 'image/jpeg') =>
 async function formOf(cookie: string, changes: Body = {}): Promise<Body> {
   const p = (await getProfile(cookie)).json();
   return {
-    fullname: p.fullname, email: p.email ?? '', contactNo: p.contactNo ?? '', securityQuestion: p.securityQuestion ?? '',
-    securityAnswer: '', keepAnswer: p.hasSecurityAnswer, version: p.version, ...changes,
+    fullname: p.fullname,
+    email: p.email ?? '',
+    contactNo: p.contactNo ?? '',
+    securityQuestion: p.securityQuestion ?? '',
+    securityAnswer: '',
+    keepAnswer: p.hasSecurityAnswer,
+    version: p.version,
+    ...changes,
   };
 }
 
@@ -49,7 +59,13 @@ describe('reading my account', () => {
     const acc = await makeAccountWithAnswer(t.ctx, { answer: 'Bantay' });
     const res = await getProfile(await loginAs(t.app, acc));
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ id: acc.id, fullname: acc.fullname, email: acc.email, securityQuestion: QUESTION, hasSecurityAnswer: true });
+    expect(res.json()).toMatchObject({
+      id: acc.id,
+      fullname: acc.fullname,
+      email: acc.email,
+      securityQuestion: QUESTION,
+      hasSecurityAnswer: true,
+    });
     expect(res.body).not.toMatch(/\$2[aby]\$|bantay|"securityAnswer"|password/i);
   });
 });
@@ -59,7 +75,15 @@ describe('saving Account Settings', () => {
     const { acc, cookie } = await signedIn();
     const heard: LiveEvent[] = [];
     const off = t.ctx.events.subscribe((e) => heard.push(e));
-    const res = await save(cookie, await formOf(cookie, { fullname: '  Maria Clara  ', email: `  NEW_${acc.email.toUpperCase()} `, contactNo: ' 09171234567 ', currentPassword: acc.password }));
+    const res = await save(
+      cookie,
+      await formOf(cookie, {
+        fullname: '  Maria Clara  ',
+        email: `  NEW_${acc.email.toUpperCase()} `,
+        contactNo: ' 09171234567 ',
+        currentPassword: acc.password,
+      }),
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ fullname: 'Maria Clara', email: `NEW_${acc.email.toUpperCase()}`, contactNo: '09171234567' });
     const row = (await accountsRepository.findById(t.ctx.db, acc.id))!;
@@ -69,7 +93,13 @@ describe('saving Account Settings', () => {
     off();
     const session = (await t.app.inject({ url: '/api/auth/session', headers: { cookie } })).json();
     expect(session.user.fullname).toBe('Maria Clara');
-    const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', acc.id).where('action', '=', 'UPDATE').orderBy('seq').execute();
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('documentId', '=', acc.id)
+      .where('action', '=', 'UPDATE')
+      .orderBy('seq')
+      .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]!.collection).toBe('accounts');
     expect(audit[0]!.userId).toBe(acc.id);
@@ -85,7 +115,13 @@ describe('saving Account Settings', () => {
     const { acc, cookie } = await signedIn();
     const res = await save(cookie, await formOf(cookie));
     expect(res.statusCode).toBe(200);
-    const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', acc.id).where('action', '=', 'UPDATE').orderBy('seq').execute();
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('documentId', '=', acc.id)
+      .where('action', '=', 'UPDATE')
+      .orderBy('seq')
+      .execute();
     expect(audit).toHaveLength(0);
   });
 
@@ -147,13 +183,27 @@ describe('the security question', () => {
   it('stores the answer hashed (trimmed, lower-cased), audits the change, and recovery accepts it', async () => {
     const { acc, cookie } = await signedIn();
     const question = DEFAULT_SECURITY_QUESTIONS[0]!;
-    const res = await save(cookie, await formOf(cookie, { securityQuestion: question, securityAnswer: '  Dela Cruz ', keepAnswer: false, currentPassword: acc.password }));
+    const res = await save(
+      cookie,
+      await formOf(cookie, {
+        securityQuestion: question,
+        securityAnswer: '  Dela Cruz ',
+        keepAnswer: false,
+        currentPassword: acc.password,
+      }),
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ securityQuestion: question, hasSecurityAnswer: true });
     expect(res.body.toLowerCase()).not.toContain('dela cruz');
     const row = (await accountsRepository.findById(t.ctx.db, acc.id))!;
     expect(row.securityAnswer).toMatch(BCRYPT_HASH);
-    const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', acc.id).where('action', '=', 'UPDATE').orderBy('seq').execute();
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('documentId', '=', acc.id)
+      .where('action', '=', 'UPDATE')
+      .orderBy('seq')
+      .execute();
     expect(audit.at(-1)!.description).toContain('securityAnswer');
     expect(JSON.parse(audit.at(-1)!.details!)).toEqual({ securityAnswerChanged: true });
     expect(JSON.stringify(audit).toLowerCase()).not.toContain('dela cruz');
@@ -175,12 +225,18 @@ describe('the security question', () => {
     }
     // The right answer, however it is spelled, gets the very refusal the wrong ones get.
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
-    expect(answers[0]).toEqual({ status: 400, body: { error: expect.objectContaining({ fields: { currentPassword: SETTINGS.currentPasswordRequired } }) } });
+    expect(answers[0]).toEqual({
+      status: 400,
+      body: { error: expect.objectContaining({ fields: { currentPassword: SETTINGS.currentPasswordRequired } }) },
+    });
     const after = (await accountsRepository.findById(t.ctx.db, acc.id))!;
     expect(after.securityAnswer).toBe(before.securityAnswer);
     expect(after.version).toBe(before.version);
     // With the password, re-typing the same answer is a change like any other: stored anew, audited.
-    const typed = await save(cookie, await formOf(cookie, { securityQuestion: acc.question, securityAnswer: 'Bantay', keepAnswer: false, currentPassword: acc.password }));
+    const typed = await save(
+      cookie,
+      await formOf(cookie, { securityQuestion: acc.question, securityAnswer: 'Bantay', keepAnswer: false, currentPassword: acc.password }),
+    );
     expect(typed.statusCode, typed.body).toBe(200);
     expect((await accountsRepository.findById(t.ctx.db, acc.id))!.securityAnswer).not.toBe(before.securityAnswer);
   });
@@ -262,11 +318,25 @@ describe('the profile picture', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error.message).toBe(SETTINGS.invalidImage);
     }
-    const text = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { cookie, 'content-type': 'text/plain' }, payload: 'hello' });
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/api/profile/avatar',
+      headers: { cookie, 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(text.statusCode).toBe(415);
     const huge = await upload(cookie, Buffer.alloc(3 * 1024 * 1024, 1));
     expect(huge.statusCode).toBe(413);
-    expect((await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { 'content-type': 'image/png' }, payload: await photo(10, 10) })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/profile/avatar',
+          headers: { 'content-type': 'image/png' },
+          payload: await photo(10, 10),
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it("cannot take another account's staged picture", async () => {
@@ -295,8 +365,14 @@ describe('the ways back into the account need the current password', () => {
     const right = await save(cookie, await formOf(cookie, { email: `moved.${acc.email}`, currentPassword: acc.password }));
     expect(right.statusCode, right.body).toBe(200);
     // Within 5 minutes of that, the next such change passes without it; later, it is asked again.
-    expect((await save(cookie, await formOf(cookie, { securityQuestion: QUESTION, securityAnswer: 'Bantay', keepAnswer: false }))).statusCode).toBe(200);
-    await t.ctx.db.updateTable('sessions').set({ reauthAt: new Date(Date.now() - 6 * 60_000).toISOString() }).where('accountId', '=', acc.id).execute();
+    expect(
+      (await save(cookie, await formOf(cookie, { securityQuestion: QUESTION, securityAnswer: 'Bantay', keepAnswer: false }))).statusCode,
+    ).toBe(200);
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ reauthAt: new Date(Date.now() - 6 * 60_000).toISOString() })
+      .where('accountId', '=', acc.id)
+      .execute();
     const late = await save(cookie, await formOf(cookie, { email: acc.email }));
     expect(late.json().error.fields).toEqual({ currentPassword: SETTINGS.currentPasswordRequired });
   });
@@ -307,10 +383,25 @@ describe('the ways back into the account need the current password', () => {
       const acc = await makeAccount(limited.ctx);
       const cookie = await loginAs(limited.app, acc);
       const p = (await limited.app.inject({ url: '/api/profile', headers: { cookie } })).json();
-      const body = { fullname: p.fullname, email: `x.${acc.email}`, contactNo: '', securityQuestion: '', securityAnswer: '', keepAnswer: false, version: p.version };
-      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => limited.app.inject({
-        method: 'PUT', url: '/api/profile', headers: { cookie }, payload: { ...body, currentPassword: `Wrong#${i}` },
-      })));
+      const body = {
+        fullname: p.fullname,
+        email: `x.${acc.email}`,
+        contactNo: '',
+        securityQuestion: '',
+        securityAnswer: '',
+        keepAnswer: false,
+        version: p.version,
+      };
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          limited.app.inject({
+            method: 'PUT',
+            url: '/api/profile',
+            headers: { cookie },
+            payload: { ...body, currentPassword: `Wrong#${i}` },
+          }),
+        ),
+      );
       expect(answers.filter((r) => r.statusCode === 400)).toHaveLength(3);
       expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(27);
     } finally {

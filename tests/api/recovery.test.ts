@@ -10,8 +10,12 @@ import { BCRYPT_HASH, login, loginAs, makeAccount } from '../fixtures/factories.
 import { endLock, freshIp, makeAccountWithAnswer, OTHER_QUESTION, outboxMailsTo, recoveryClient } from '../fixtures/settings.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const NEW_PASSWORD = 'Palay#2025';
 
@@ -129,7 +133,11 @@ describe('step 2: question and answer', () => {
     expect(replay.json().error.reason).toBe('recovery_expired');
 
     const second = (await c.identify(acc.username)).json().recoveryId;
-    await t.ctx.db.updateTable('recovery_flows').set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where('id', '=', sha256(second)).execute();
+    await t.ctx.db
+      .updateTable('recovery_flows')
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', sha256(second))
+      .execute();
     expect((await c.verify(second, acc.question, acc.answer)).statusCode).toBe(404);
   });
 });
@@ -181,7 +189,7 @@ describe('step 3: new password', () => {
     await login(t.app, acc.username, NEW_PASSWORD);
   });
 
-  it('keeps the requester\'s own session when they reset while signed in', async () => {
+  it("keeps the requester's own session when they reset while signed in", async () => {
     const acc = await makeAccountWithAnswer(t.ctx);
     const cookie = await loginAs(t.app, acc);
     const c = recoveryClient(t.app, freshIp(), cookie);
@@ -211,7 +219,11 @@ describe('step 3: new password', () => {
     const acc = await makeAccountWithAnswer(t.ctx);
     const c = recoveryClient(t.app);
     const token = await c.tokenFor(acc);
-    await t.ctx.db.updateTable('password_reset_tokens').set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where('tokenHash', '=', sha256(token)).execute();
+    await t.ctx.db
+      .updateTable('password_reset_tokens')
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where('tokenHash', '=', sha256(token))
+      .execute();
     const res = await c.reset(token, NEW_PASSWORD, NEW_PASSWORD);
     expect(res.statusCode).toBe(404);
     await login(t.app, acc.username, acc.password);
@@ -249,7 +261,9 @@ describe('throttling', () => {
     const acc = await makeAccountWithAnswer(t.ctx, { email: `pause.${Date.now()}@da.example` });
     const burst = async () => {
       const { recoveryId } = (await recoveryClient(t.app).identify(acc.username)).json();
-      return (await Promise.all(Array.from({ length: 50 }, (_, i) => recoveryClient(t.app).verify(recoveryId, acc.question, `guess ${i}`)))).map((r) => r.statusCode);
+      return (
+        await Promise.all(Array.from({ length: 50 }, (_, i) => recoveryClient(t.app).verify(recoveryId, acc.question, `guess ${i}`)))
+      ).map((r) => r.statusCode);
     };
     const first = await burst();
     expect(first.filter((s) => s === 400)).toHaveLength(5); // checked and wrong
@@ -264,7 +278,9 @@ describe('throttling', () => {
     expect((await recoveryClient(t.app).identify(acc.username)).json().error.message).toBe(RECOVERY.paused(30));
     const mails = () => outboxMailsTo(t.ctx, acc.email);
     await expect.poll(() => mails().length).toBe(2);
-    expect(mails().join('\n')).toContain('password recovery with the security question for your PalaYan Admin account is locked for 30 minutes');
+    expect(mails().join('\n')).toContain(
+      'password recovery with the security question for your PalaYan Admin account is locked for 30 minutes',
+    );
   });
 
   it('limits unknown accounts and wrong answers per IP, not for other addresses', async () => {
@@ -285,7 +301,10 @@ describe('throttling', () => {
 });
 
 describe('the emailed reset link', () => {
-  interface Received { to: string[]; raw: string }
+  interface Received {
+    to: string[];
+    raw: string;
+  }
   let smtp: SMTPServer;
   let port = 0;
   let mailApp: TestApp;
@@ -335,7 +354,11 @@ describe('the emailed reset link', () => {
     expect(mail.raw).toContain(`Subject: ${RECOVERY.emailSubject}`);
     const token = decodeURIComponent(new URL(link).hash.slice('#token='.length));
     // Only the hash is stored, with the email-link purpose and a 30-minute life.
-    const row = await mailApp.ctx.db.selectFrom('password_reset_tokens').selectAll().where('tokenHash', '=', sha256(token)).executeTakeFirstOrThrow();
+    const row = await mailApp.ctx.db
+      .selectFrom('password_reset_tokens')
+      .selectAll()
+      .where('tokenHash', '=', sha256(token))
+      .executeTakeFirstOrThrow();
     expect(row.purpose).toBe('email_link');
     const life = Date.parse(row.expiresAt) - Date.parse(row.createdAt);
     expect(life).toBe(30 * 60_000);
@@ -369,7 +392,11 @@ describe('the emailed reset link', () => {
     expect(second).not.toBe(first);
     const c = recoveryClient(mailApp.app);
     expect((await c.resetWithLink(first, NEW_PASSWORD, NEW_PASSWORD)).statusCode).toBe(404);
-    await mailApp.ctx.db.updateTable('password_reset_tokens').set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where('tokenHash', '=', sha256(second)).execute();
+    await mailApp.ctx.db
+      .updateTable('password_reset_tokens')
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where('tokenHash', '=', sha256(second))
+      .execute();
     expect((await c.checkLink(second)).statusCode).toBe(404);
     expect((await c.resetWithLink(second, NEW_PASSWORD, NEW_PASSWORD)).statusCode).toBe(404);
     await login(mailApp.app, acc.username, acc.password);
@@ -390,7 +417,8 @@ describe('the emailed reset link', () => {
     const acc = await makeAccount(mailApp.ctx);
     const cookie = await loginAs(mailApp.app, acc);
     const codes: number[] = [];
-    for (let i = 0; i < 6; i += 1) codes.push((await mailApp.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie } })).statusCode);
+    for (let i = 0; i < 6; i += 1)
+      codes.push((await mailApp.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie } })).statusCode);
     expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
@@ -401,7 +429,12 @@ describe('the emailed reset link', () => {
       const cookie = await loginAs(down.app, acc);
       const res = await down.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie } });
       expect(res.json().error.message).toBe(SETTINGS.sendFailed);
-      const live = await down.ctx.db.selectFrom('password_reset_tokens').selectAll().where('accountId', '=', acc.id).where('usedAt', 'is', null).execute();
+      const live = await down.ctx.db
+        .selectFrom('password_reset_tokens')
+        .selectAll()
+        .where('accountId', '=', acc.id)
+        .where('usedAt', 'is', null)
+        .execute();
       expect(live).toHaveLength(0);
     } finally {
       await down.close();
@@ -417,7 +450,10 @@ describe('without SMTP_URL', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie, host: 'console.local:8080' } });
     expect(res.statusCode).toBe(200);
     const dir = path.join(t.ctx.config.dataDir, 'outbox');
-    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.eml'))
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
     const mail = files.map((f) => f.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).find((f) => f.includes(`To: ${acc.email}`));
     expect(mail).toBeDefined();
     expect(mail).not.toContain('console.local');
@@ -433,7 +469,12 @@ describe('an emailed link belongs to the address it was sent to', () => {
   /** The link's token in the newest message to `to` (the outbox is written after the answer). */
   async function linkToken(to: string): Promise<string> {
     await expect.poll(() => outboxMailsTo(t.ctx, to).length).toBeGreaterThan(0);
-    return decodeURIComponent(outboxMailsTo(t.ctx, to).at(-1)!.replace(/=3D/g, '=').match(/reset-password#token=([\w%-]+)/)![1]!);
+    return decodeURIComponent(
+      outboxMailsTo(t.ctx, to)
+        .at(-1)!
+        .replace(/=3D/g, '=')
+        .match(/reset-password#token=([\w%-]+)/)![1]!,
+    );
   }
 
   it('stops working when the account changes its own email in Account Settings', async () => {
@@ -444,9 +485,21 @@ describe('an emailed link belongs to the address it was sent to', () => {
     const c = recoveryClient(t.app);
     expect((await c.checkLink(token)).statusCode).toBe(200);
     const p = (await t.app.inject({ url: '/api/profile', headers: { cookie } })).json();
-    const moved = await t.app.inject({ method: 'PUT', url: '/api/profile', headers: { cookie }, payload: {
-      fullname: p.fullname, email: `moved.${acc.email}`, contactNo: '', securityQuestion: p.securityQuestion, securityAnswer: '', keepAnswer: true, version: p.version, currentPassword: acc.password,
-    } });
+    const moved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/profile',
+      headers: { cookie },
+      payload: {
+        fullname: p.fullname,
+        email: `moved.${acc.email}`,
+        contactNo: '',
+        securityQuestion: p.securityQuestion,
+        securityAnswer: '',
+        keepAnswer: true,
+        version: p.version,
+        currentPassword: acc.password,
+      },
+    });
     expect(moved.statusCode, moved.body).toBe(200);
     // Refused as a used link is.
     expect((await c.checkLink(token)).statusCode).toBe(404);
@@ -454,7 +507,7 @@ describe('an emailed link belongs to the address it was sent to', () => {
     await login(t.app, acc.username, acc.password);
   });
 
-  it('stops working when a super admin changes the account\'s email', async () => {
+  it("stops working when a super admin changes the account's email", async () => {
     const acc = await makeAccountWithAnswer(t.ctx);
     const cookie = await loginAs(t.app, acc);
     await t.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie } });
@@ -462,9 +515,18 @@ describe('an emailed link belongs to the address it was sent to', () => {
     const boss = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
     const bossCookie = await loginAs(t.app, boss);
     const v = (await accountsRepository.findById(t.ctx.db, acc.id))!.version;
-    const edit = await t.app.inject({ method: 'PUT', url: `/api/accounts/${acc.id}`, headers: { cookie: bossCookie }, payload: {
-      fullname: acc.fullname, username: acc.username, email: `new.${acc.email}`, version: v, currentPassword: boss.password,
-    } });
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/accounts/${acc.id}`,
+      headers: { cookie: bossCookie },
+      payload: {
+        fullname: acc.fullname,
+        username: acc.username,
+        email: `new.${acc.email}`,
+        version: v,
+        currentPassword: boss.password,
+      },
+    });
     expect(edit.statusCode, edit.body).toBe(200);
     expect((await recoveryClient(t.app).checkLink(token)).statusCode).toBe(404);
   });

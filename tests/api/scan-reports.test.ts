@@ -23,31 +23,53 @@ beforeAll(async () => {
     { id: 'healthy', name: 'Healthy leaf', isTrainingClass: 1 },
   ];
   for (const [i, r] of rows.entries()) {
-    await t.ctx.db.insertInto('rice_local_diseases').values({ ...r, scientificName: null, isDeleted: 0, createdAt: new Date(now - 100_000 + i).toISOString() }).execute();
+    await t.ctx.db
+      .insertInto('rice_local_diseases')
+      .values({ ...r, scientificName: null, isDeleted: 0, createdAt: new Date(now - 100_000 + i).toISOString() })
+      .execute();
   }
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 function report(extra: Record<string, unknown> = {}) {
   return {
-    reportId: crypto.randomUUID(), label: 'rice-blast', confidence: 0.91, modelVersion: 'scanner-2026.03', scannedAt: new Date().toISOString(),
-    municipality: 'Paniqui', barangay: 'Poblacion Norte', ...extra,
+    reportId: crypto.randomUUID(),
+    label: 'rice-blast',
+    confidence: 0.91,
+    modelVersion: 'scanner-2026.03',
+    scannedAt: new Date().toISOString(),
+    municipality: 'Paniqui',
+    barangay: 'Poblacion Norte',
+    ...extra,
   };
 }
 
 /** A new install's registration, as the farmer app makes it on first start. */
 async function register(app = t.app, ip = freshIp()): Promise<{ installId: string; installToken: string }> {
-  const res = await app.inject({ method: 'POST', url: '/api/public/v1/installs', remoteAddress: ip, headers: { 'content-type': 'application/json' }, payload: '{}' });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/public/v1/installs',
+    remoteAddress: ip,
+    headers: { 'content-type': 'application/json' },
+    payload: '{}',
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 
 /** Posts a report with an install's token (a new install's unless given) from an address (a new one unless given). */
-async function post(payload: unknown, options: { ip?: string; token?: string | null; headers?: Record<string, string>; app?: TestApp['app'] } = {}) {
+async function post(
+  payload: unknown,
+  options: { ip?: string; token?: string | null; headers?: Record<string, string>; app?: TestApp['app'] } = {},
+) {
   const app = options.app ?? t.app;
   const token = options.token === undefined ? (await register(app)).installToken : options.token;
   return app.inject({
-    method: 'POST', url: URL, remoteAddress: options.ip ?? freshIp(),
+    method: 'POST',
+    url: URL,
+    remoteAddress: options.ip ?? freshIp(),
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...options.headers },
     payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
@@ -65,11 +87,19 @@ describe('scan reports', () => {
     expect(again.json()).toEqual({ reportId: body.reportId, status: 'duplicate' });
     const rows = await t.ctx.db.selectFrom('scan_reports').selectAll().where('id', '=', body.reportId).execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ label: 'rice-blast', diseaseId: 'blast', municipality: 'Paniqui', barangay: 'Poblacion Norte', installId: install.installId, modelVersion: 'scanner-2026.03' });
+    expect(rows[0]).toMatchObject({
+      label: 'rice-blast',
+      diseaseId: 'blast',
+      municipality: 'Paniqui',
+      barangay: 'Poblacion Norte',
+      installId: install.installId,
+      modelVersion: 'scanner-2026.03',
+    });
     const counts = await t.ctx.db.selectFrom('scan_report_counts').selectAll().execute();
     expect(counts).toEqual([{ day: manilaDay(Date.parse(body.scannedAt)), diseaseId: 'blast', municipality: 'Paniqui', reports: 1 }]);
-    expect(await t.ctx.db.selectFrom('scan_report_weekly').selectAll().execute())
-      .toEqual([{ week: mondayOf(manilaDay(Date.parse(body.scannedAt))), diseaseId: 'blast', municipality: 'Paniqui', reports: 1 }]);
+    expect(await t.ctx.db.selectFrom('scan_report_weekly').selectAll().execute()).toEqual([
+      { week: mondayOf(manilaDay(Date.parse(body.scannedAt))), diseaseId: 'blast', municipality: 'Paniqui', reports: 1 },
+    ]);
   });
 
   it('refuses a scan more than SCAN_REPORT_MAX_AGE_DAYS ago (30 by default), so past weeks cannot be rewritten', async () => {
@@ -112,7 +142,13 @@ describe('scan reports', () => {
       expect(res.statusCode, `${name}: ${res.body}`).toBe(status);
       if (field) expect(res.json().error.fields?.[field], name).toBeTruthy();
     }
-    const text = await t.app.inject({ method: 'POST', url: URL, remoteAddress: freshIp(), headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+    const text = await t.app.inject({
+      method: 'POST',
+      url: URL,
+      remoteAddress: freshIp(),
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(text.statusCode).toBeGreaterThanOrEqual(400);
     expect(text.statusCode).toBeLessThan(500);
     expect((await post(report({ label: 'leaf-curl' }))).json().error.fields.label).toBe(SCAN_REPORT_TEXTS.unknownLabel);
@@ -125,7 +161,13 @@ describe('scan reports', () => {
     expect(row).toMatchObject({ diseaseId: 'healthy', municipality: 'Tarlac City' });
     const noPlace = report({ municipality: undefined, barangay: undefined, label: 'rice-tungro' });
     expect((await post(noPlace)).statusCode).toBe(201);
-    expect(await t.ctx.db.selectFrom('scan_reports').select(['municipality', 'barangay']).where('id', '=', noPlace.reportId).executeTakeFirstOrThrow()).toEqual({ municipality: null, barangay: null });
+    expect(
+      await t.ctx.db
+        .selectFrom('scan_reports')
+        .select(['municipality', 'barangay'])
+        .where('id', '=', noPlace.reportId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ municipality: null, barangay: null });
   });
 
   it('limits reports per install and per IP address, with Retry-After', async () => {
@@ -166,7 +208,10 @@ describe('scan reports', () => {
     for (const [name, token, message] of refused) {
       const body = report();
       const res = await t.app.inject({
-        method: 'POST', url: URL, remoteAddress: freshIp(), payload: body,
+        method: 'POST',
+        url: URL,
+        remoteAddress: freshIp(),
+        payload: body,
         headers: token === null ? {} : { authorization: token.startsWith('Basic') ? token : `Bearer ${token}` },
       });
       expect(res.statusCode, name).toBe(401);
@@ -179,10 +224,17 @@ describe('scan reports', () => {
     expect(mismatch.json().error.fields).toEqual({ installId: SCAN_REPORT_TEXTS.installIdMismatch });
     const same = report({ installId: install.installId });
     expect((await post(same, { token: install.installToken })).statusCode).toBe(201);
-    expect(await t.ctx.db.selectFrom('scan_reports').select('installId').where('id', '=', same.reportId).executeTakeFirstOrThrow()).toEqual({ installId: install.installId });
+    expect(await t.ctx.db.selectFrom('scan_reports').select('installId').where('id', '=', same.reportId).executeTakeFirstOrThrow()).toEqual(
+      { installId: install.installId },
+    );
     // Registration asks for nothing: no body, or an empty object; anything else is refused.
     expect((await t.app.inject({ method: 'POST', url: '/api/public/v1/installs', remoteAddress: freshIp() })).statusCode).toBe(201);
-    const nosy = await t.app.inject({ method: 'POST', url: '/api/public/v1/installs', remoteAddress: freshIp(), payload: { phone: '09171234567' } });
+    const nosy = await t.app.inject({
+      method: 'POST',
+      url: '/api/public/v1/installs',
+      remoteAddress: freshIp(),
+      payload: { phone: '09171234567' },
+    });
     expect(nosy.statusCode).toBe(400);
   });
 
@@ -190,8 +242,11 @@ describe('scan reports', () => {
     const ip = freshIp();
     const max = t.ctx.config.installRegistrationsPerIpPerHour;
     expect(max).toBe(60);
-    const answers = await Promise.all(Array.from({ length: max + 20 }, () =>
-      t.app.inject({ method: 'POST', url: '/api/public/v1/installs', remoteAddress: ip, payload: {} })));
+    const answers = await Promise.all(
+      Array.from({ length: max + 20 }, () =>
+        t.app.inject({ method: 'POST', url: '/api/public/v1/installs', remoteAddress: ip, payload: {} }),
+      ),
+    );
     expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(max);
     const refused = answers.filter((r) => r.statusCode === 429);
     expect(refused).toHaveLength(20);
@@ -202,15 +257,36 @@ describe('scan reports', () => {
   it('retention deletes reports older than SCAN_REPORT_RETENTION_DAYS in batches, with one audit entry', async () => {
     const now = Date.now();
     const old = (i: number) => ({
-      id: `old-${i}`, label: 'rice-blast', diseaseId: 'blast', confidence: 0.5, modelVersion: 'v1', scannedAt: new Date(now - 731 * DAY - i * 1000).toISOString(),
-      receivedAt: new Date(now - 700 * DAY).toISOString(), municipality: null, barangay: null, installId: 'install-old',
+      id: `old-${i}`,
+      label: 'rice-blast',
+      diseaseId: 'blast',
+      confidence: 0.5,
+      modelVersion: 'v1',
+      scannedAt: new Date(now - 731 * DAY - i * 1000).toISOString(),
+      receivedAt: new Date(now - 700 * DAY).toISOString(),
+      municipality: null,
+      barangay: null,
+      installId: 'install-old',
     });
     for (let i = 0; i < 5200; i += 400) {
-      await t.ctx.db.insertInto('scan_reports').values(Array.from({ length: Math.min(400, 5200 - i) }, (_, k) => old(i + k))).execute();
+      await t.ctx.db
+        .insertInto('scan_reports')
+        .values(Array.from({ length: Math.min(400, 5200 - i) }, (_, k) => old(i + k)))
+        .execute();
     }
-    await t.ctx.db.insertInto('scan_report_counts').values({ day: manilaDay(now - 731 * DAY), diseaseId: 'blast', municipality: '', reports: 5200 }).execute();
-    await t.ctx.db.insertInto('scan_report_weekly').values({ week: mondayOf(manilaDay(now - 745 * DAY)), diseaseId: 'blast', municipality: '', reports: 5200 }).execute();
-    const keptBefore = await t.ctx.db.selectFrom('scan_reports').select((eb) => eb.fn.countAll<number>().as('n')).where('id', 'not like', 'old-%').executeTakeFirstOrThrow();
+    await t.ctx.db
+      .insertInto('scan_report_counts')
+      .values({ day: manilaDay(now - 731 * DAY), diseaseId: 'blast', municipality: '', reports: 5200 })
+      .execute();
+    await t.ctx.db
+      .insertInto('scan_report_weekly')
+      .values({ week: mondayOf(manilaDay(now - 745 * DAY)), diseaseId: 'blast', municipality: '', reports: 5200 })
+      .execute();
+    const keptBefore = await t.ctx.db
+      .selectFrom('scan_reports')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('id', 'not like', 'old-%')
+      .executeTakeFirstOrThrow();
     const service = createScanReportsService(t.ctx);
     try {
       expect(await service.purgeOld(now)).toBe(5200);
@@ -218,10 +294,25 @@ describe('scan reports', () => {
     } finally {
       service.close();
     }
-    const left = await t.ctx.db.selectFrom('scan_reports').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const left = await t.ctx.db
+      .selectFrom('scan_reports')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(Number(keptBefore.n));
-    expect(await t.ctx.db.selectFrom('scan_report_counts').selectAll().where('day', '<', manilaDay(now - 730 * DAY)).execute()).toEqual([]);
-    expect(await t.ctx.db.selectFrom('scan_report_weekly').selectAll().where('week', '<', mondayOf(manilaDay(now - 730 * DAY))).execute()).toEqual([]);
+    expect(
+      await t.ctx.db
+        .selectFrom('scan_report_counts')
+        .selectAll()
+        .where('day', '<', manilaDay(now - 730 * DAY))
+        .execute(),
+    ).toEqual([]);
+    expect(
+      await t.ctx.db
+        .selectFrom('scan_report_weekly')
+        .selectAll()
+        .where('week', '<', mondayOf(manilaDay(now - 730 * DAY)))
+        .execute(),
+    ).toEqual([]);
     const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('collection', '=', 'scan_reports').execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'DELETE', description: 'Deleted 5200 scan reports older than 730 days' });
@@ -232,15 +323,31 @@ describe('scan-report limits shared by two instances', () => {
   let a: TestApp;
   let b: BuiltApp;
   beforeAll(async () => {
-    a = await createTestApp({ instanceId: 'reports-a', scanReportsPerInstallPerMinute: 5, scanReportsPerIpPerMinute: 12, scanReportsPerMinute: 30 });
+    a = await createTestApp({
+      instanceId: 'reports-a',
+      scanReportsPerInstallPerMinute: 5,
+      scanReportsPerIpPerMinute: 12,
+      scanReportsPerMinute: 30,
+    });
     b = await buildApp({ ...a.ctx.config, instanceId: 'reports-b' }, { logger: false });
-    await a.ctx.db.insertInto('rice_local_diseases').values({ id: 'blast', name: 'Rice blast', scientificName: null, isDeleted: 0, createdAt: new Date().toISOString() }).execute();
+    await a.ctx.db
+      .insertInto('rice_local_diseases')
+      .values({ id: 'blast', name: 'Rice blast', scientificName: null, isDeleted: 0, createdAt: new Date().toISOString() })
+      .execute();
   });
   afterAll(async () => {
     await b.app.close();
     await a.close();
   });
-  const stored = async () => Number((await a.ctx.db.selectFrom('scan_reports').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const stored = async () =>
+    Number(
+      (
+        await a.ctx.db
+          .selectFrom('scan_reports')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const both = (i: number) => (i % 2 === 0 ? a.app : b.app);
 
   it('gives 50 parallel reports of one install, sent to both instances, exactly its budget', async () => {
@@ -258,7 +365,9 @@ describe('scan-report limits shared by two instances', () => {
     const tokens = await Promise.all(Array.from({ length: 50 }, (_, i) => register(both(i)).then((r) => r.installToken)));
     const answers = await Promise.all(tokens.map((token, i) => post(report(), { app: both(i + 1), token, ip })));
     expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(12);
-    expect(answers.filter((r) => r.statusCode === 429).map((r) => r.json().error.message)).toEqual(new Array(38).fill(SCAN_REPORT_TEXTS.limited.address));
+    expect(answers.filter((r) => r.statusCode === 429).map((r) => r.json().error.message)).toEqual(
+      new Array(38).fill(SCAN_REPORT_TEXTS.limited.address),
+    );
     expect(await stored()).toBe(before + 12);
   });
 
@@ -300,7 +409,10 @@ describe('detections', () => {
 
     // Three weeks ago: 2 bacterial leaf blight in Capas; now: 3 more blast in Capas.
     const threeWeeksAgo = new Date(Date.now() - 21 * DAY).toISOString();
-    for (let i = 0; i < 2; i += 1) expect((await post(report({ label: 'bacterial-leaf-blight', municipality: 'Capas', scannedAt: threeWeeksAgo }))).statusCode).toBe(201);
+    for (let i = 0; i < 2; i += 1)
+      expect((await post(report({ label: 'bacterial-leaf-blight', municipality: 'Capas', scannedAt: threeWeeksAgo }))).statusCode).toBe(
+        201,
+      );
     for (let i = 0; i < 3; i += 1) expect((await post(report({ municipality: 'Capas' }))).statusCode).toBe(201);
     const after = await read();
     const blb = after.series.find((s: { diseaseId: string }) => s.diseaseId === 'blb');
@@ -334,12 +446,21 @@ describe('detections', () => {
     const cookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
     const id = `formula-${Date.now()}`;
     const week = mondayOf(manilaDay(Date.now()));
-    await t.ctx.db.insertInto('rice_local_diseases').values({ id, name: '=HYPERLINK("http://x","y")', scientificName: null, isDeleted: 0, createdAt: new Date().toISOString() }).execute();
+    await t.ctx.db
+      .insertInto('rice_local_diseases')
+      .values({ id, name: '=HYPERLINK("http://x","y")', scientificName: null, isDeleted: 0, createdAt: new Date().toISOString() })
+      .execute();
     await t.ctx.db.insertInto('scan_report_weekly').values({ week, diseaseId: id, municipality: 'Capas', reports: 4 }).execute();
     try {
       const csv = await t.app.inject({ url: `/api/dashboard/detections.csv?diseaseId=${id}`, headers: { cookie } });
       expect(csv.statusCode).toBe(200);
-      expect(csv.body.replace(/^\ufeff/, '').trim().split('\r\n').slice(1)).toEqual([`${week},${id},"'=HYPERLINK(""http://x"",""y"")",Capas,4`]);
+      expect(
+        csv.body
+          .replace(/^\ufeff/, '')
+          .trim()
+          .split('\r\n')
+          .slice(1),
+      ).toEqual([`${week},${id},"'=HYPERLINK(""http://x"",""y"")",Capas,4`]);
     } finally {
       await t.ctx.db.deleteFrom('scan_report_weekly').where('diseaseId', '=', id).execute();
       await t.ctx.db.deleteFrom('rice_local_diseases').where('id', '=', id).execute();

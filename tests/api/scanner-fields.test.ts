@@ -16,27 +16,61 @@ beforeAll(async () => {
   admin = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
   boss = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 /** A saved disease with one ready photo (variants present), straight in the database. */
 async function disease(id: string, name: string, extra: Record<string, unknown> = {}) {
   const now = new Date().toISOString();
-  await t.ctx.db.insertInto('rice_local_diseases').values({ id, name, scientificName: 'X', isDeleted: 0, createdAt: now, updatedAt: now, ...extra }).execute();
+  await t.ctx.db
+    .insertInto('rice_local_diseases')
+    .values({ id, name, scientificName: 'X', isDeleted: 0, createdAt: now, updatedAt: now, ...extra })
+    .execute();
   await t.ctx.storage.put(`d/${id}.jpg`, Buffer.from('jpeg'));
-  await t.ctx.db.insertInto('catalog_images').values({
-    id: `${id}-img`, collection: 'rice_local_diseases', entryId: id, position: 0, status: 'ready', originalKey: `d/${id}.jpg`,
-    displayKey: `d/${id}.jpg`, thumbKey: `d/${id}.jpg`, externalUrl: null, mimeType: 'image/jpeg', sizeBytes: 4, width: 1, height: 1,
-    originalName: 'a.jpg', sha256: null, uploadedBy: null, createdAt: now, linkedAt: now, locationCleaned: 1,
-  }).execute();
+  await t.ctx.db
+    .insertInto('catalog_images')
+    .values({
+      id: `${id}-img`,
+      collection: 'rice_local_diseases',
+      entryId: id,
+      position: 0,
+      status: 'ready',
+      originalKey: `d/${id}.jpg`,
+      displayKey: `d/${id}.jpg`,
+      thumbKey: `d/${id}.jpg`,
+      externalUrl: null,
+      mimeType: 'image/jpeg',
+      sizeBytes: 4,
+      width: 1,
+      height: 1,
+      originalName: 'a.jpg',
+      sha256: null,
+      uploadedBy: null,
+      createdAt: now,
+      linkedAt: now,
+      locationCleaned: 1,
+    })
+    .execute();
 }
 
 const put = (id: string, cookie: string, body: Record<string, unknown>) =>
-  t.app.inject({ method: 'PUT', url: `/api/rice_diseases/${id}`, headers: { cookie }, payload: { ...entryBody('Rice tungro', [`${id}-img`]), ...body } });
+  t.app.inject({
+    method: 'PUT',
+    url: `/api/rice_diseases/${id}`,
+    headers: { cookie },
+    payload: { ...entryBody('Rice tungro', [`${id}-img`]), ...body },
+  });
 
 describe('localName, affectedParts and training classes', () => {
   it('a pest keeps its local name; search finds it; the public API carries it', async () => {
     const staged = await uploadPhoto(t.app, admin, CATALOG_KINDS.pest, 'a.png', await tinyPng(16));
-    const res = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie: admin }, payload: entryBody('Rice black bug', [staged.json().id], { localName: 'Itim na atangya' }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/rice_pests',
+      headers: { cookie: admin },
+      payload: entryBody('Rice black bug', [staged.json().id], { localName: 'Itim na atangya' }),
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ localName: 'Itim na atangya', affectedParts: [], isTrainingClass: false });
     const found = await t.app.inject({ url: '/api/rice_pests?search=atangya', headers: { cookie: admin } });
@@ -56,21 +90,45 @@ describe('localName, affectedParts and training classes', () => {
     const audit = await t.ctx.db.selectFrom('audit_logs').select('changes').where('documentId', '=', 'tungro').executeTakeFirstOrThrow();
     expect(JSON.parse(audit.changes!).after).toMatchObject({ localName: 'Tungro', affectedParts: ['leaf', 'sheath'] });
     const pub = await t.app.inject({ url: '/api/public/v1/diseases' });
-    expect(pub.json().items.find((i: { id: string }) => i.id === 'tungro')).toMatchObject({ localName: 'Tungro', affectedParts: ['leaf', 'sheath'] });
-    expect((await t.app.inject({ url: '/api/public/v1/options' })).json().affectedParts).toEqual(['leaf', 'sheath', 'panicle', 'stem', 'grain', 'root']);
+    expect(pub.json().items.find((i: { id: string }) => i.id === 'tungro')).toMatchObject({
+      localName: 'Tungro',
+      affectedParts: ['leaf', 'sheath'],
+    });
+    expect((await t.app.inject({ url: '/api/public/v1/options' })).json().affectedParts).toEqual([
+      'leaf',
+      'sheath',
+      'panicle',
+      'stem',
+      'grain',
+      'root',
+    ]);
   });
 
   it('the Affected Parts list is maintained like seasons: usage counts, add, remove, audit; a removed part may stay on a disease', async () => {
     const usage = await t.app.inject({ url: `/api/maintenance/documents/${DISEASE_ENUMS_ID}/usage`, headers: { cookie: boss } });
     expect(usage.statusCode, usage.body).toBe(200);
     expect(usage.json()).toMatchObject({ counts: 'diseases', usage: { affectedParts: { leaf: 1, sheath: 1, panicle: 0 } } });
-    const added = await t.app.inject({ method: 'POST', url: `/api/maintenance/documents/${DISEASE_ENUMS_ID}/lists/affectedParts`, headers: { cookie: boss }, payload: { value: 'node' } });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `/api/maintenance/documents/${DISEASE_ENUMS_ID}/lists/affectedParts`,
+      headers: { cookie: boss },
+      payload: { value: 'node' },
+    });
     expect(added.statusCode, added.body).toBe(200);
-    const removed = await t.app.inject({ method: 'DELETE', url: `/api/maintenance/documents/${DISEASE_ENUMS_ID}/lists/affectedParts?value=sheath`, headers: { cookie: boss } });
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/maintenance/documents/${DISEASE_ENUMS_ID}/lists/affectedParts?value=sheath`,
+      headers: { cookie: boss },
+    });
     expect(removed.statusCode, removed.body).toBe(200);
     const doc = (await t.app.inject({ url: `/api/maintenance/documents/${DISEASE_ENUMS_ID}`, headers: { cookie: boss } })).json();
     expect(doc.lists.affectedParts).toEqual(['leaf', 'panicle', 'stem', 'grain', 'root', 'node']);
-    const audit = await t.ctx.db.selectFrom('audit_logs').select('description').where('documentId', '=', DISEASE_ENUMS_ID).orderBy('seq').execute();
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .select('description')
+      .where('documentId', '=', DISEASE_ENUMS_ID)
+      .orderBy('seq')
+      .execute();
     expect(audit.map((a) => a.description)).toEqual(['Added "node" to Affected Parts', 'Removed "sheath" from Affected Parts']);
     const kept = await put('tungro', admin, { version: 2, localName: 'Tungro', affectedParts: ['leaf', 'sheath', 'node'] });
     expect(kept.statusCode, kept.body).toBe(200);
@@ -86,7 +144,9 @@ describe('localName, affectedParts and training classes', () => {
     const set = await put('healthy', boss, { name: 'Healthy leaf', version: 1, isTrainingClass: true });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json().isTrainingClass).toBe(true);
-    expect((await put('healthy', admin, { name: 'Healthy leaf', version: 2, isTrainingClass: true, localName: 'Malusog' })).statusCode).toBe(200);
+    expect(
+      (await put('healthy', admin, { name: 'Healthy leaf', version: 2, isTrainingClass: true, localName: 'Malusog' })).statusCode,
+    ).toBe(200);
     const pub = (await t.app.inject({ url: '/api/public/v1/diseases' })).json();
     expect(pub.items.map((i: { id: string }) => i.id)).not.toContain('healthy');
     const delta = (await t.app.inject({ url: `/api/public/v1/diseases?updatedSince=${encodeURIComponent(since)}` })).json();
@@ -99,7 +159,13 @@ describe('localName, affectedParts and training classes', () => {
   });
 
   it('the Firestore import takes localName and affectedParts when the export has them, and keeps them when it does not', async () => {
-    const doc = { name: 'Sheath rot', scientificName: 'Sarocladium oryzae', localName: 'Bulok na balat', affectedParts: ['sheath', 'panicle'], createdAt: '2024-01-01T00:00:00Z' };
+    const doc = {
+      name: 'Sheath rot',
+      scientificName: 'Sarocladium oryzae',
+      localName: 'Bulok na balat',
+      affectedParts: ['sheath', 'panicle'],
+      createdAt: '2024-01-01T00:00:00Z',
+    };
     await importFirestoreExport(t.ctx, { rice_local_diseases: { dis_rot: doc } });
     let row = await t.ctx.db.selectFrom('rice_local_diseases').selectAll().where('id', '=', 'dis_rot').executeTakeFirstOrThrow();
     expect(row).toMatchObject({ localName: 'Bulok na balat', affectedParts: '["sheath","panicle"]' });

@@ -9,8 +9,12 @@ import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js
 import { endLock } from '../fixtures/settings.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 type App = TestApp['app'];
 const call = (app: App, method: 'GET' | 'POST', url: string, cookie?: string, payload?: object) =>
@@ -59,27 +63,43 @@ async function superWithFactor(app: App = t.app, ctx = t.ctx) {
 describe('turning it on in Account Settings', () => {
   it('shows a key and QR, confirms with a code, stores the key apart from the account and only hashes of the codes; audited', async () => {
     const su = await superAdminSession(t.app, t.ctx);
-    expect((await call(t.app, 'GET', '/api/profile/second-factor', su.cookie)).json()).toEqual({ enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false });
+    expect((await call(t.app, 'GET', '/api/profile/second-factor', su.cookie)).json()).toEqual({
+      enabled: false,
+      enabledAt: null,
+      recoveryCodesLeft: 0,
+      required: false,
+    });
     const { secret, recoveryCodes } = await enroll(t.app, su.cookie, su.account);
     const stored = await t.ctx.db.selectFrom('second_factors').selectAll().where('accountId', '=', su.account.id).executeTakeFirstOrThrow();
     expect(stored.secret).toBe(secret);
     expect(Number(stored.lastTimeStep)).toBeGreaterThan(0);
-    const hashes = await t.ctx.db.selectFrom('second_factor_recovery_codes').select('codeHash').where('accountId', '=', su.account.id).execute();
+    const hashes = await t.ctx.db
+      .selectFrom('second_factor_recovery_codes')
+      .select('codeHash')
+      .where('accountId', '=', su.account.id)
+      .execute();
     expect(hashes).toHaveLength(10);
     const plain = recoveryCodes.map((c) => c.replace('-', ''));
     for (const h of hashes) {
       expect(h.codeHash).toMatch(/^[0-9a-f]{64}$/);
       expect(plain).not.toContain(h.codeHash);
     }
-    const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', su.account.id).where('action', '=', 'SECOND_FACTOR').execute();
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('documentId', '=', su.account.id)
+      .where('action', '=', 'SECOND_FACTOR')
+      .execute();
     expect(audit.map((a) => [a.collection, a.description, a.userId])).toEqual([['accounts', 'Turned on two-step sign-in', su.account.id]]);
     expect(JSON.stringify(audit)).not.toContain(secret);
   });
 
-  it('refuses a wrong confirmation code, an unknown or another account\'s setup, and a second setup once on; nothing changes', async () => {
+  it("refuses a wrong confirmation code, an unknown or another account's setup, and a second setup once on; nothing changes", async () => {
     const su = await superAdminSession(t.app, t.ctx);
     const other = await superAdminSession(t.app, t.ctx);
-    const { setupToken } = (await call(t.app, 'POST', '/api/profile/second-factor/setup', su.cookie, { password: su.account.password })).json();
+    const { setupToken } = (
+      await call(t.app, 'POST', '/api/profile/second-factor/setup', su.cookie, { password: su.account.password })
+    ).json();
     const wrong = await call(t.app, 'POST', '/api/profile/second-factor/enable', su.cookie, { setupToken, code: '000000' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.fields).toEqual({ code: SECOND_FACTOR.invalidCode });
@@ -91,7 +111,9 @@ describe('turning it on in Account Settings', () => {
     const empty = await call(t.app, 'POST', '/api/profile/second-factor/enable', su.cookie, { setupToken, code: '  ' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error.fields).toEqual({ code: SECOND_FACTOR.codeRequired });
-    expect(await t.ctx.db.selectFrom('second_factors').selectAll().where('accountId', 'in', [su.account.id, other.account.id]).execute()).toEqual([]);
+    expect(
+      await t.ctx.db.selectFrom('second_factors').selectAll().where('accountId', 'in', [su.account.id, other.account.id]).execute(),
+    ).toEqual([]);
     await enroll(t.app, su.cookie, su.account);
     const again = await call(t.app, 'POST', '/api/profile/second-factor/setup', su.cookie, { password: su.account.password });
     expect(again.statusCode).toBe(409);
@@ -101,8 +123,13 @@ describe('turning it on in Account Settings', () => {
   it('is for super admins only: an ADMIN gets 403 on every settings route', async () => {
     const admin = await makeAccount(t.ctx, { role: 'ADMIN' });
     const cookie = await loginAs(t.app, admin);
-    for (const [method, url] of [['GET', '/api/profile/second-factor'], ['POST', '/api/profile/second-factor/setup'], ['POST', '/api/profile/second-factor/enable'],
-      ['POST', '/api/profile/second-factor/disable'], ['POST', '/api/profile/second-factor/recovery-codes']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/profile/second-factor'],
+      ['POST', '/api/profile/second-factor/setup'],
+      ['POST', '/api/profile/second-factor/enable'],
+      ['POST', '/api/profile/second-factor/disable'],
+      ['POST', '/api/profile/second-factor/recovery-codes'],
+    ] as const) {
       const res = await call(t.app, method, url, cookie, method === 'POST' ? { setupToken: 'x', code: '123456' } : undefined);
       expect(res.statusCode, url).toBe(403);
     }
@@ -121,7 +148,10 @@ describe('signing in with a second factor', () => {
     // The old session is still the current one until the code is given.
     expect((await call(t.app, 'GET', '/api/auth/session', su.cookie)).statusCode).toBe(200);
 
-    const done = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: challenge.challenge, code: await codeAt(su.secret, 1) });
+    const done = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, {
+      challenge: challenge.challenge,
+      code: await codeAt(su.secret, 1),
+    });
     expect(done.statusCode).toBe(200);
     const cookie = cookieOf(done)!;
     expect(done.json().user).toMatchObject({ id: su.account.id, role: 'SYSTEM_ADMIN' });
@@ -129,7 +159,10 @@ describe('signing in with a second factor', () => {
     expect((await call(t.app, 'GET', '/api/auth/session', cookie)).statusCode).toBe(200);
     expect((await call(t.app, 'GET', '/api/auth/session', su.cookie)).statusCode).toBe(401);
     // The challenge works once.
-    const reused = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: challenge.challenge, code: await codeAt(su.secret, 1) });
+    const reused = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, {
+      challenge: challenge.challenge,
+      code: await codeAt(su.secret, 1),
+    });
     expect(reused.statusCode).toBe(401);
     expect(reused.json().error).toMatchObject({ code: 'SIGN_IN_EXPIRED', message: SECOND_FACTOR.expired });
   });
@@ -152,8 +185,9 @@ describe('signing in with a second factor', () => {
     const su = await superWithFactor();
     for (const code of [await codeAt(su.secret, 1), su.recoveryCodes[9]!]) {
       const [a, b] = await Promise.all([passwordStep(t.app, su.account), passwordStep(t.app, su.account)]);
-      const results = await Promise.all([a, b].map((r) =>
-        call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: r.json().challenge, code })));
+      const results = await Promise.all(
+        [a, b].map((r) => call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: r.json().challenge, code })),
+      );
       expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401]);
     }
   });
@@ -166,7 +200,9 @@ describe('signing in with a second factor', () => {
     expect((await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: a, code: typed })).statusCode).toBe(200);
     const b = (await passwordStep(t.app, su.account)).json().challenge;
     expect((await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: b, code: rc })).statusCode).toBe(401);
-    expect((await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: b, code: su.recoveryCodes[4]! })).statusCode).toBe(200);
+    expect(
+      (await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: b, code: su.recoveryCodes[4]! })).statusCode,
+    ).toBe(200);
     const cookie = await (async () => {
       const c = (await passwordStep(t.app, su.account)).json().challenge;
       return cookieOf(await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: su.recoveryCodes[5]! }))!;
@@ -180,8 +216,15 @@ describe('signing in with a second factor', () => {
     expect(unknown.statusCode).toBe(401);
     expect(unknown.json().error.code).toBe('SIGN_IN_EXPIRED');
     const c = (await passwordStep(t.app, su.account)).json().challenge;
-    await t.ctx.db.updateTable('login_challenges').set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where('accountId', '=', su.account.id).execute();
-    const expired = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: await codeAt(su.secret, 1) });
+    await t.ctx.db
+      .updateTable('login_challenges')
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where('accountId', '=', su.account.id)
+      .execute();
+    const expired = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, {
+      challenge: c,
+      code: await codeAt(su.secret, 1),
+    });
     expect(expired.statusCode).toBe(401);
     expect(expired.json().error.message).toBe(SECOND_FACTOR.expired);
     const malformed = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c });
@@ -195,11 +238,20 @@ describe('signing in with a second factor', () => {
       const su = await superWithFactor(limited.app, limited.ctx);
       const statuses: number[] = [];
       // A wrong password, then wrong codes across fresh password steps.
-      statuses.push((await call(limited.app, 'POST', '/api/auth/login', undefined, { identifier: su.account.username, password: 'nope' })).statusCode);
+      statuses.push(
+        (await call(limited.app, 'POST', '/api/auth/login', undefined, { identifier: su.account.username, password: 'nope' })).statusCode,
+      );
       for (let i = 0; i < 3; i += 1) {
         const first = await passwordStep(limited.app, su.account);
         expect(first.statusCode).toBe(200);
-        statuses.push((await call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: first.json().challenge, code: '000000' })).statusCode);
+        statuses.push(
+          (
+            await call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, {
+              challenge: first.json().challenge,
+              code: '000000',
+            })
+          ).statusCode,
+        );
       }
       expect(statuses).toEqual([401, 401, 401, 429]);
       // Locked: the password and a right code are both refused now.
@@ -210,9 +262,15 @@ describe('signing in with a second factor', () => {
       const c = (await passwordStep(limited.app, su.account)).json().challenge;
       // Wrong codes on one challenge count too; the one that reaches the limit says so.
       const wrong: number[] = [];
-      for (let i = 0; i < 4; i += 1) wrong.push((await call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: '000000' })).statusCode);
+      for (let i = 0; i < 4; i += 1)
+        wrong.push(
+          (await call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: '000000' })).statusCode,
+        );
       expect(wrong).toEqual([401, 401, 401, 429]);
-      const locked = await call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: await codeAt(su.secret, 1) });
+      const locked = await call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, {
+        challenge: c,
+        code: await codeAt(su.secret, 1),
+      });
       expect(locked.statusCode).toBe(429);
       expect(locked.json().error.message).toBe(LOGIN.locked(15));
       expect(cookieOf(locked)).toBeUndefined();
@@ -221,19 +279,25 @@ describe('signing in with a second factor', () => {
     }
   });
 
-  it('50 wrong app and recovery codes at once get the budget\'s checks and no more, at login and in Account Settings', async () => {
+  it("50 wrong app and recovery codes at once get the budget's checks and no more, at login and in Account Settings", async () => {
     const limited = await createTestApp({ loginFailuresPerAccount: 6 });
     try {
       const su = await superWithFactor(limited.app, limited.ctx);
       const { challenge } = (await passwordStep(limited.app, su.account)).json();
       const codes = Array.from({ length: 50 }, (_, i) => (i % 2 ? '000000' : 'ABCD-EFGH-JKLM'));
-      const login = await Promise.all(codes.map((code) => call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge, code })));
+      const login = await Promise.all(
+        codes.map((code) => call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge, code })),
+      );
       // Six checks (the sixth wrong one locks and says so); the other 44 are refused unchecked.
       expect(login.filter((r) => r.statusCode === 401)).toHaveLength(5);
       expect(login.filter((r) => r.statusCode === 429)).toHaveLength(45);
       expect(login.some((r) => cookieOf(r))).toBe(false);
       await endLock(limited.ctx, `login-failures:account:${su.account.id}`);
-      const settings = await Promise.all(codes.map((code) => call(limited.app, 'POST', '/api/profile/second-factor/recovery-codes', su.cookie, { password: su.account.password, code })));
+      const settings = await Promise.all(
+        codes.map((code) =>
+          call(limited.app, 'POST', '/api/profile/second-factor/recovery-codes', su.cookie, { password: su.account.password, code }),
+        ),
+      );
       expect(settings.filter((r) => r.statusCode === 400)).toHaveLength(5);
       expect(settings.filter((r) => r.statusCode === 429)).toHaveLength(45);
     } finally {
@@ -247,8 +311,13 @@ describe('signing in with a second factor', () => {
       const su = await superWithFactor(limited.app, limited.ctx);
       for (let round = 0; round < 2; round += 1) {
         const c = (await passwordStep(limited.app, su.account)).json().challenge;
-        expect((await call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: '000000' })).statusCode).toBe(401);
-        expect((await call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: su.recoveryCodes[round]! })).statusCode).toBe(200);
+        expect(
+          (await call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: '000000' })).statusCode,
+        ).toBe(401);
+        expect(
+          (await call(limited.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: su.recoveryCodes[round]! }))
+            .statusCode,
+        ).toBe(200);
       }
     } finally {
       await limited.close();
@@ -279,14 +348,25 @@ describe('REQUIRE_2FA_FOR', () => {
       expect(body.secondFactor).toBe('enroll');
       expect(body.setup.otpauthUri).toContain(encodeURIComponent(su.username));
       expect(body.setup.qrSvg).toMatch(/^<svg/);
-      const wrong = await call(strict.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: body.challenge, code: '000000' });
+      const wrong = await call(strict.app, 'POST', '/api/auth/login/second-factor', undefined, {
+        challenge: body.challenge,
+        code: '000000',
+      });
       expect(wrong.statusCode).toBe(401);
       expect(await strict.ctx.db.selectFrom('second_factors').selectAll().where('accountId', '=', su.id).execute()).toEqual([]);
-      const done = await call(strict.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: body.challenge, code: await codeAt(body.setup.secret) });
+      const done = await call(strict.app, 'POST', '/api/auth/login/second-factor', undefined, {
+        challenge: body.challenge,
+        code: await codeAt(body.setup.secret),
+      });
       expect(done.statusCode).toBe(200);
       expect(done.json().recoveryCodes).toHaveLength(10);
       const cookie = cookieOf(done)!;
-      const audit = await strict.ctx.db.selectFrom('audit_logs').select('description').where('documentId', '=', su.id).where('action', '=', 'SECOND_FACTOR').execute();
+      const audit = await strict.ctx.db
+        .selectFrom('audit_logs')
+        .select('description')
+        .where('documentId', '=', su.id)
+        .where('action', '=', 'SECOND_FACTOR')
+        .execute();
       expect(audit.map((a) => a.description)).toEqual(['Turned on two-step sign-in']);
 
       const status = (await call(strict.app, 'GET', '/api/profile/second-factor', cookie)).json();
@@ -323,56 +403,92 @@ describe('turning off and new recovery codes', () => {
     expect(await fieldsOf({ password: 'nope', code: await codeAt(su.secret, 1) })).toEqual({ password: SETTINGS.wrongCurrentPassword });
     expect(await fieldsOf({ password: su.account.password })).toEqual({ code: SECOND_FACTOR.codeRequired });
     expect(await fieldsOf({ password: su.account.password, code: '000000' })).toEqual({ code: SECOND_FACTOR.invalidCode });
-    expect(await t.ctx.db.selectFrom('second_factors').select('accountId').where('accountId', '=', su.account.id).execute()).toHaveLength(1);
+    expect(await t.ctx.db.selectFrom('second_factors').select('accountId').where('accountId', '=', su.account.id).execute()).toHaveLength(
+      1,
+    );
 
     const off = await disable({ password: su.account.password, code: await codeAt(su.secret, 1) });
     expect(off.statusCode).toBe(200);
     expect(off.json()).toEqual({ enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false });
-    expect(await t.ctx.db.selectFrom('second_factor_recovery_codes').select('id').where('accountId', '=', su.account.id).execute()).toEqual([]);
-    const audit = await t.ctx.db.selectFrom('audit_logs').select('description').where('documentId', '=', su.account.id).where('action', '=', 'SECOND_FACTOR').orderBy('seq').execute();
+    expect(await t.ctx.db.selectFrom('second_factor_recovery_codes').select('id').where('accountId', '=', su.account.id).execute()).toEqual(
+      [],
+    );
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .select('description')
+      .where('documentId', '=', su.account.id)
+      .where('action', '=', 'SECOND_FACTOR')
+      .orderBy('seq')
+      .execute();
     expect(audit.map((a) => a.description)).toEqual(['Turned on two-step sign-in', 'Turned off two-step sign-in']);
     expect(cookieOf(await passwordStep(t.app, su.account))).toBeDefined();
   });
 
   it('trusts a confirmation for 5 minutes: new codes, then turning off, with one password and code', async () => {
     const su = await superWithFactor();
-    const codes = await call(t.app, 'POST', '/api/profile/second-factor/recovery-codes', su.cookie, { password: su.account.password, code: su.recoveryCodes[0] });
+    const codes = await call(t.app, 'POST', '/api/profile/second-factor/recovery-codes', su.cookie, {
+      password: su.account.password,
+      code: su.recoveryCodes[0],
+    });
     expect(codes.statusCode, codes.body).toBe(200);
     expect((await call(t.app, 'POST', '/api/profile/second-factor/disable', su.cookie, {})).statusCode).toBe(200);
   });
 
   it('makes ten new recovery codes: the old ones stop working; audited', async () => {
     const su = await superWithFactor();
-    const res = await call(t.app, 'POST', '/api/profile/second-factor/recovery-codes', su.cookie, { password: su.account.password, code: await codeAt(su.secret, 1) });
+    const res = await call(t.app, 'POST', '/api/profile/second-factor/recovery-codes', su.cookie, {
+      password: su.account.password,
+      code: await codeAt(su.secret, 1),
+    });
     expect(res.statusCode).toBe(200);
     const { recoveryCodes, status } = res.json();
     expect(recoveryCodes).toHaveLength(10);
     expect(recoveryCodes.filter((c: string) => su.recoveryCodes.includes(c))).toEqual([]);
     expect(status.recoveryCodesLeft).toBe(10);
     const c = (await passwordStep(t.app, su.account)).json().challenge;
-    expect((await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: su.recoveryCodes[0]! })).statusCode).toBe(401);
-    expect((await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: recoveryCodes[0] })).statusCode).toBe(200);
-    const audit = await t.ctx.db.selectFrom('audit_logs').select('description').where('documentId', '=', su.account.id).where('action', '=', 'SECOND_FACTOR').orderBy('seq').execute();
+    expect(
+      (await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: su.recoveryCodes[0]! })).statusCode,
+    ).toBe(401);
+    expect(
+      (await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: recoveryCodes[0] })).statusCode,
+    ).toBe(200);
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .select('description')
+      .where('documentId', '=', su.account.id)
+      .where('action', '=', 'SECOND_FACTOR')
+      .orderBy('seq')
+      .execute();
     expect(audit.map((a) => a.description)).toEqual(['Turned on two-step sign-in', 'Made new recovery codes']);
   });
 });
 
 describe('reset by a super admin', () => {
-  it('removes another account\'s second factor, audited; the account then signs in with the password', async () => {
+  it("removes another account's second factor, audited; the account then signs in with the password", async () => {
     const owner = await superWithFactor();
     const boss = await superAdminSession(t.app, t.ctx);
     const listed = (await call(t.app, 'GET', `/api/accounts/${owner.account.id}`, boss.cookie)).json();
     expect(listed.hasSecondFactor).toBe(true);
-    const res = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie, { currentPassword: boss.account.password });
+    const res = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie, {
+      currentPassword: boss.account.password,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: owner.account.id, hasSecondFactor: false });
-    const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', owner.account.id).where('action', '=', 'SECOND_FACTOR').orderBy('seq').execute();
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('documentId', '=', owner.account.id)
+      .where('action', '=', 'SECOND_FACTOR')
+      .orderBy('seq')
+      .execute();
     expect(audit.map((a) => [a.description, a.userId])).toEqual([
       ['Turned on two-step sign-in', owner.account.id],
       [`Reset two-step sign-in of ${owner.account.fullname}`, boss.account.id],
     ]);
     expect(cookieOf(await passwordStep(t.app, owner.account))).toBeDefined();
-    const twice = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie, { currentPassword: boss.account.password });
+    const twice = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie, {
+      currentPassword: boss.account.password,
+    });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().error.message).toBe(SECOND_FACTOR.notOn);
   });
@@ -381,8 +497,13 @@ describe('reset by a super admin', () => {
     const owner = await superWithFactor();
     const boss = await superAdminSession(t.app, t.ctx);
     const c = (await passwordStep(t.app, owner.account)).json().challenge;
-    await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie, { currentPassword: boss.account.password });
-    const res = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: await codeAt(owner.secret, 1) });
+    await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, boss.cookie, {
+      currentPassword: boss.account.password,
+    });
+    const res = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, {
+      challenge: c,
+      code: await codeAt(owner.secret, 1),
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json().error.code).toBe('SIGN_IN_EXPIRED');
   });
@@ -395,16 +516,25 @@ describe('reset by a super admin', () => {
       const enrolAndSignIn = async (acc: TestAccount) => {
         const body = (await passwordStep(strict.app, acc)).json();
         expect(body.secondFactor).toBe('enroll');
-        const cookie = cookieOf(await call(strict.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: body.challenge, code: await codeAt(body.setup.secret) }))!;
+        const cookie = cookieOf(
+          await call(strict.app, 'POST', '/api/auth/login/second-factor', undefined, {
+            challenge: body.challenge,
+            code: await codeAt(body.setup.secret),
+          }),
+        )!;
         return { cookie, secret: body.setup.secret as string };
       };
       await enrolAndSignIn(owner);
       const bossSession = await enrolAndSignIn(boss);
       // The boss has a second factor: the password alone does not confirm the reset.
-      const passwordOnly = await call(strict.app, 'POST', `/api/accounts/${owner.id}/second-factor/reset`, bossSession.cookie, { currentPassword: boss.password });
+      const passwordOnly = await call(strict.app, 'POST', `/api/accounts/${owner.id}/second-factor/reset`, bossSession.cookie, {
+        currentPassword: boss.password,
+      });
       expect(passwordOnly.json().error.fields).toEqual({ code: SECOND_FACTOR.codeRequired });
       const proof = { currentPassword: boss.password, code: await codeAt(bossSession.secret, 1) };
-      expect((await call(strict.app, 'POST', `/api/accounts/${owner.id}/second-factor/reset`, bossSession.cookie, proof)).statusCode).toBe(200);
+      expect((await call(strict.app, 'POST', `/api/accounts/${owner.id}/second-factor/reset`, bossSession.cookie, proof)).statusCode).toBe(
+        200,
+      );
       expect((await passwordStep(strict.app, owner)).json().secondFactor).toBe('enroll');
     } finally {
       await strict.close();
@@ -415,14 +545,28 @@ describe('reset by a super admin', () => {
     const owner = await superWithFactor();
     const admin = await makeAccount(t.ctx, { role: 'ADMIN' });
     const adminCookie = await loginAs(t.app, admin);
-    const asAdmin = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, adminCookie, { currentPassword: admin.password });
+    const asAdmin = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, adminCookie, {
+      currentPassword: admin.password,
+    });
     expect(asAdmin.statusCode).toBe(403);
-    const own = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, owner.cookie, { currentPassword: owner.account.password });
+    const own = await call(t.app, 'POST', `/api/accounts/${owner.account.id}/second-factor/reset`, owner.cookie, {
+      currentPassword: owner.account.password,
+    });
     expect(own.statusCode).toBe(409);
     expect(own.json().error.message).toBe(SECOND_FACTOR.resetOwn);
-    expect((await call(t.app, 'POST', '/api/accounts/nobody/second-factor/reset', owner.cookie, { currentPassword: owner.account.password })).statusCode).toBe(404);
-    expect(await t.ctx.db.selectFrom('second_factors').select('accountId').where('accountId', '=', owner.account.id).execute()).toHaveLength(1);
-    const audit = await t.ctx.db.selectFrom('audit_logs').select('description').where('documentId', '=', owner.account.id).where('action', '=', 'SECOND_FACTOR').execute();
+    expect(
+      (await call(t.app, 'POST', '/api/accounts/nobody/second-factor/reset', owner.cookie, { currentPassword: owner.account.password }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      await t.ctx.db.selectFrom('second_factors').select('accountId').where('accountId', '=', owner.account.id).execute(),
+    ).toHaveLength(1);
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .select('description')
+      .where('documentId', '=', owner.account.id)
+      .where('action', '=', 'SECOND_FACTOR')
+      .execute();
     expect(audit).toHaveLength(1);
   });
 });
@@ -433,7 +577,9 @@ describe('secrets never leave the server', () => {
     const c = (await passwordStep(t.app, su.account)).json().challenge;
     const done = await call(t.app, 'POST', '/api/auth/login/second-factor', undefined, { challenge: c, code: await codeAt(su.secret, 1) });
     const cookie = cookieOf(done)!;
-    const hashes = (await t.ctx.db.selectFrom('second_factor_recovery_codes').select('codeHash').where('accountId', '=', su.account.id).execute()).map((h) => h.codeHash);
+    const hashes = (
+      await t.ctx.db.selectFrom('second_factor_recovery_codes').select('codeHash').where('accountId', '=', su.account.id).execute()
+    ).map((h) => h.codeHash);
     const bodies = [
       done.body,
       (await call(t.app, 'GET', '/api/auth/session', cookie)).body,

@@ -20,7 +20,9 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ loginFailuresPerAccount: 3 });
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const attempt = (app: TestApp['app'], identifier: string, password: string, headers: Record<string, string> = {}) =>
   app.inject({ method: 'POST', url: '/api/auth/login', headers, payload: { identifier, password } });
@@ -43,11 +45,21 @@ describe('login throttles live in the database, keyed by the account', () => {
     await loginAs(t.app, other);
   });
 
-  it('50 wrong passwords at once from 50 addresses get the budget\'s 3 checks; each lockout is longer, audited and mailed to the owner', async () => {
+  it("50 wrong passwords at once from 50 addresses get the budget's 3 checks; each lockout is longer, audited and mailed to the owner", async () => {
     const acc = await makeAccount(t.ctx);
-    const burst = async () => (await Promise.all(Array.from({ length: 50 }, (_, i) =>
-      t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: `10.88.${Math.floor(i / 200)}.${(i % 200) + 1}`, payload: { identifier: acc.username, password: `Wrong#${i}` } }),
-    ))).map((r) => r.statusCode);
+    const burst = async () =>
+      (
+        await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            t.app.inject({
+              method: 'POST',
+              url: '/api/auth/login',
+              remoteAddress: `10.88.${Math.floor(i / 200)}.${(i % 200) + 1}`,
+              payload: { identifier: acc.username, password: `Wrong#${i}` },
+            }),
+          ),
+        )
+      ).map((r) => r.statusCode);
     // Three checks: two wrong (401) and the third, which locks (429 like the 47 refused unchecked).
     const first = await burst();
     expect(first.filter((s) => s === 401)).toHaveLength(2);
@@ -59,7 +71,12 @@ describe('login throttles live in the database, keyed by the account', () => {
     const second = await burst();
     expect(second.filter((s) => s === 401)).toHaveLength(2);
     expect((await attempt(t.app, acc.username, acc.password)).json().error.message).toBe(LOGIN.locked(30));
-    const entries = await t.ctx.db.selectFrom('audit_logs').select(['description', 'details']).where('documentId', '=', acc.id).where('action', '=', 'LOGIN').execute();
+    const entries = await t.ctx.db
+      .selectFrom('audit_logs')
+      .select(['description', 'details'])
+      .where('documentId', '=', acc.id)
+      .where('action', '=', 'LOGIN')
+      .execute();
     expect(entries.map((e) => JSON.parse(e.details!).lockMinutes).filter(Boolean)).toEqual([15, 30]);
     await expect.poll(() => outboxMailsTo(t.ctx, acc.email).length).toBe(2);
     expect(outboxMailsTo(t.ctx, acc.email).join('\n')).toContain('locked for 30 minutes');
@@ -119,7 +136,10 @@ describe('secrets stay out of logs, and emailed links do not follow the Host hea
       expect(res.statusCode, res.body).toBe(200);
       const outbox = path.join(app.ctx.config.dataDir, 'outbox');
       const [file] = fs.readdirSync(outbox);
-      const mail = fs.readFileSync(path.join(outbox, file!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      const mail = fs
+        .readFileSync(path.join(outbox, file!), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '=');
       const link = mail.match(/http:\/\/[^\s"<]+reset-password#token=[\w%-]+/)?.[0];
       expect(link).toMatch(/^http:\/\/127\.0\.0\.1:4321\/reset-password#token=/);
       expect(mail).not.toContain('evil.example');
@@ -136,7 +156,9 @@ describe('secrets stay out of logs, and emailed links do not follow the Host hea
   });
 
   it('builds link origins from PUBLIC_URL, else the configured host and port', () => {
-    expect(linkOrigin({ publicUrl: 'https://palayan.example.gov.ph/', host: '0.0.0.0', port: 3000 })).toBe('https://palayan.example.gov.ph');
+    expect(linkOrigin({ publicUrl: 'https://palayan.example.gov.ph/', host: '0.0.0.0', port: 3000 })).toBe(
+      'https://palayan.example.gov.ph',
+    );
     expect(linkOrigin({ publicUrl: undefined, host: '0.0.0.0', port: 3000 })).toBe('http://localhost:3000');
     expect(linkOrigin({ publicUrl: undefined, host: '::1', port: 8080 })).toBe('http://[::1]:8080');
   });
@@ -148,17 +170,24 @@ describe('uploads', () => {
     const cookie = await loginAs(t.app, acc);
     const png = await tinyPng(16);
     const boundary = '----palayanbroken';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="leaf.png"\r\nContent-Type: image/png\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="leaf.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
     const bodies = {
       'missing closing boundary': Buffer.concat([head, png]),
       'truncated file': Buffer.concat([head, png.subarray(0, 10)]),
       'headers cut off': Buffer.from(`--${boundary}\r\nContent-Disposition: form-da`),
       'no parts at all': Buffer.from(`--${boundary}--\r\n`),
-      'garbage': Buffer.from('this is not multipart'),
+      garbage: Buffer.from('this is not multipart'),
     };
     const before = await t.ctx.db.selectFrom('catalog_images').select('id').execute();
     for (const [name, payload] of Object.entries(bodies)) {
-      const res = await t.app.inject({ method: 'POST', url: `/api/${pest.route}/images`, headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/${pest.route}/images`,
+        headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
       expect(res.statusCode, `${name}: ${res.body}`).toBeGreaterThanOrEqual(400);
       expect(res.statusCode, `${name}: ${res.body}`).toBeLessThan(500);
       expect(res.json().error.message, name).toBeTruthy();
@@ -166,7 +195,7 @@ describe('uploads', () => {
     expect(await t.ctx.db.selectFrom('catalog_images').select('id').execute()).toEqual(before);
   });
 
-  it('keeps the database file and stored originals readable by the server\'s user only', async () => {
+  it("keeps the database file and stored originals readable by the server's user only", async () => {
     const acc = await makeAccount(t.ctx);
     const cookie = await loginAs(t.app, acc);
     const res = await uploadPhoto(t.app, cookie, pest, 'leaf.png', await tinyPng(16));
@@ -183,10 +212,12 @@ describe('uploads', () => {
 });
 
 describe('responses', () => {
-  it('hides a 5xx\'s details and sends a Content Security Policy without inline scripts', async () => {
+  it("hides a 5xx's details and sends a Content Security Policy without inline scripts", async () => {
     const own = await createTestApp();
     try {
-      own.app.get('/api/boom', { config: { access: 'public' } }, async () => { throw new Error('connection string postgres://secret@db'); });
+      own.app.get('/api/boom', { config: { access: 'public' } }, async () => {
+        throw new Error('connection string postgres://secret@db');
+      });
       const res = await own.app.inject({ url: '/api/boom' });
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({ error: { code: 'INTERNAL', message: 'Something went wrong. Please try again later.' } });
@@ -215,7 +246,12 @@ describe('text with NUL characters', () => {
       { method: 'POST', url: '/api/auth/login', payload: { identifier: 'a\u0000', password: 'b' } },
     ] as const;
     for (const r of requests) {
-      const res = await t.app.inject({ method: r.method, url: r.url, headers: { cookie, 'content-type': 'application/json' }, ...('payload' in r ? { payload: JSON.stringify(r.payload) } : {}) });
+      const res = await t.app.inject({
+        method: r.method,
+        url: r.url,
+        headers: { cookie, 'content-type': 'application/json' },
+        ...('payload' in r ? { payload: JSON.stringify(r.payload) } : {}),
+      });
       expect(res.statusCode, `${r.method} ${r.url}: ${res.body}`).toBe(400);
       expect(res.json().error.message).toBe(ERRORS.nulCharacter);
     }
@@ -230,17 +266,31 @@ describe('control and direction-changing characters', () => {
     const before = await t.ctx.db.selectFrom('rice_local_pests').select('id').execute();
     const cases = [
       { url: '/api/varieties', payload: { varietyName: 'NSIC Rc 1', location: 'Tarlac \u202Eyxob' }, field: 'location', codes: 'U+202E' },
-      { url: '/api/rice_pests', payload: { name: 'Stem borer', treatments: ['Spray \u2066 20 ml\u0007'] }, field: 'treatments.0', codes: 'U+2066, U+0007' },
+      {
+        url: '/api/rice_pests',
+        payload: { name: 'Stem borer', treatments: ['Spray \u2066 20 ml\u0007'] },
+        field: 'treatments.0',
+        codes: 'U+2066, U+0007',
+      },
       { url: '/api/varieties?search=a%E2%80%AE', field: 'search', codes: 'U+202E' },
     ];
     for (const c of cases) {
-      const res = await t.app.inject({ method: c.payload ? 'POST' : 'GET', url: c.url, headers: { cookie, 'content-type': 'application/json' }, ...(c.payload ? { payload: JSON.stringify(c.payload) } : {}) });
+      const res = await t.app.inject({
+        method: c.payload ? 'POST' : 'GET',
+        url: c.url,
+        headers: { cookie, 'content-type': 'application/json' },
+        ...(c.payload ? { payload: JSON.stringify(c.payload) } : {}),
+      });
       expect(res.statusCode, `${c.url}: ${res.body}`).toBe(400);
       expect(res.json().error.fields).toEqual({ [c.field]: CONTROL_TEXTS.refused(c.codes) });
     }
     expect(await t.ctx.db.selectFrom('rice_local_pests').select('id').execute()).toEqual(before);
     // Tab and line breaks are text; a secret is compared, never shown, and keeps what was typed.
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: acc.username, password: 'wrong\u202E' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { identifier: acc.username, password: 'wrong\u202E' },
+    });
     expect(login.statusCode).toBe(401);
   });
 });
@@ -252,10 +302,17 @@ describe('passwords', () => {
     await t.app.inject({ method: 'POST', url: '/api/profile/reset-email', headers: { cookie } });
     const outbox = path.join(t.ctx.config.dataDir, 'outbox');
     const newest = fs.readdirSync(outbox).sort().at(-1)!;
-    const mail = fs.readFileSync(path.join(outbox, newest), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const mail = fs
+      .readFileSync(path.join(outbox, newest), 'utf8')
+      .replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=');
     const token = decodeURIComponent(mail.match(/reset-password#token=([\w%-]+)/)![1]!);
     const long = `Aa1!${'ñ'.repeat(40)}`;
-    const res = await t.app.inject({ method: 'POST', url: '/api/recovery/email-link', payload: { token, newPassword: long, confirmPassword: long } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/recovery/email-link',
+      payload: { token, newPassword: long, confirmPassword: long },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.fields.newPassword).toBe(PASSWORD_TOO_LONG_MESSAGE);
     await login(t.app, acc.username, acc.password);

@@ -31,8 +31,12 @@ async function text(stream: Readable): Promise<string> {
 
 describe.each(['local', 's3'])('storage contract: %s', (name) => {
   let storage: Storage;
-  beforeAll(() => { storage = backends[name]!(); });
-  afterAll(() => { storage.close?.(); });
+  beforeAll(() => {
+    storage = backends[name]!();
+  });
+  afterAll(() => {
+    storage.close?.();
+  });
 
   it('puts a buffer and reads it back, with its size, under keys with spaces and accents', async () => {
     const key = 'rice_pests/Rice bug ñ/1700000000000_0_dahon ng palay.jpg';
@@ -45,7 +49,9 @@ describe.each(['local', 's3'])('storage contract: %s', (name) => {
   it('streams a 13 MB photo in without holding it whole, and reads every byte back', async () => {
     const part = Buffer.alloc(1024 * 1024);
     for (let i = 0; i < part.length; i += 1) part[i] = (i * 31) % 251;
-    async function* thirteen() { for (let i = 0; i < 13; i += 1) yield Buffer.from(part.map((b) => (b + i) % 256)); }
+    async function* thirteen() {
+      for (let i = 0; i < 13; i += 1) yield Buffer.from(part.map((b) => (b + i) % 256));
+    }
     const key = 'rice_disease/Blast/big.jpg';
     expect(await storage.put(key, Readable.from(thirteen()))).toEqual({ size: 13 * part.length });
     const back = await readStored(storage, key);

@@ -43,7 +43,9 @@ beforeAll(async () => {
   t = await createTestApp();
   cookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 let clock = Date.parse('2026-01-01T00:00:00Z');
 const photo = (seed: number, size = 300) => Buffer.from(Array.from({ length: size }, (_, i) => (i * seed + seed) % 256));
@@ -55,19 +57,40 @@ async function addPhotos(id: string, from: number, count: number) {
     const key = `rice_disease/${id}/${position}_${id}_p${position}.JPG`;
     await t.ctx.storage.put(key, body);
     store.set(`${id}-${position}`, body);
-    await t.ctx.db.insertInto('catalog_images').values({
-      id: `${id}-${position}`, collection: 'rice_local_diseases', entryId: id, position, status: 'ready', originalKey: key,
-      displayKey: null, thumbKey: null, externalUrl: null, mimeType: 'image/jpeg', sizeBytes: body.length, width: 640, height: 480,
-      originalName: `leaf ${position}.jpg`, sha256: `sha-${id}-${position}`, uploadedBy: null, createdAt: new Date().toISOString(), linkedAt: new Date().toISOString(),
-      // Stored as uploads are: without location metadata.
-      locationCleaned: 1,
-    }).execute();
+    await t.ctx.db
+      .insertInto('catalog_images')
+      .values({
+        id: `${id}-${position}`,
+        collection: 'rice_local_diseases',
+        entryId: id,
+        position,
+        status: 'ready',
+        originalKey: key,
+        displayKey: null,
+        thumbKey: null,
+        externalUrl: null,
+        mimeType: 'image/jpeg',
+        sizeBytes: body.length,
+        width: 640,
+        height: 480,
+        originalName: `leaf ${position}.jpg`,
+        sha256: `sha-${id}-${position}`,
+        uploadedBy: null,
+        createdAt: new Date().toISOString(),
+        linkedAt: new Date().toISOString(),
+        // Stored as uploads are: without location metadata.
+        locationCleaned: 1,
+      })
+      .execute();
   }
 }
 
 async function disease(id: string, name: string, photos: number, extra: Record<string, unknown> = {}) {
   clock += 1000;
-  await t.ctx.db.insertInto('rice_local_diseases').values({ id, name, scientificName: `${name} sp.`, isDeleted: 0, createdAt: new Date(clock).toISOString(), ...extra }).execute();
+  await t.ctx.db
+    .insertInto('rice_local_diseases')
+    .values({ id, name, scientificName: `${name} sp.`, isDeleted: 0, createdAt: new Date(clock).toISOString(), ...extra })
+    .execute();
   await addPhotos(id, 0, photos);
 }
 
@@ -92,10 +115,12 @@ describe('training-set export (image-folder layout)', () => {
 
   it('is for super admins only', async () => {
     const admin = await makeAccount(t.ctx, { role: 'ADMIN' });
-    expect((await t.app.inject({ url: '/api/training-sets/diseases', headers: { cookie: await loginAs(t.app, admin) } })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/api/training-sets/diseases', headers: { cookie: await loginAs(t.app, admin) } })).statusCode).toBe(
+      403,
+    );
   });
 
-  it('puts every live photo byte for byte under <split>/<label>/<photo id>.<ext>, with labels.txt in the tools\' order', async () => {
+  it("puts every live photo byte for byte under <split>/<label>/<photo id>.<ext>, with labels.txt in the tools' order", async () => {
     const { res, entries, meta } = await download();
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toContain('training-set-all-diseases.zip');
@@ -107,8 +132,16 @@ describe('training-set export (image-folder layout)', () => {
     const map = JSON.parse(entries.get('label_map.json')!.toString('utf8'));
     expect(map.labels).toEqual(labels);
     expect(map.label_to_index).toEqual(Object.fromEntries(labels.map((l, i) => [l, i])));
-    expect(map.classes.find((c: { label: string }) => c.label === 'healthy-leaf')).toMatchObject({ index: 2, disease_id: 'healthy', training_class: true, photos: 30 });
-    expect(map.classes.find((c: { label: string }) => c.label === 'rice-blast')).toMatchObject({ disease_id: 'blast1', training_class: false });
+    expect(map.classes.find((c: { label: string }) => c.label === 'healthy-leaf')).toMatchObject({
+      index: 2,
+      disease_id: 'healthy',
+      training_class: true,
+      photos: 30,
+    });
+    expect(map.classes.find((c: { label: string }) => c.label === 'rice-blast')).toMatchObject({
+      disease_id: 'blast1',
+      training_class: false,
+    });
     expect(map.classes.find((c: { label: string }) => c.label === 'rice-blast-2')).toMatchObject({ disease_id: 'blast2' });
     const photos = names.slice(4);
     expect(photos).toHaveLength(400 + 100 + 12 + 30 + 5 + 3);
@@ -120,10 +153,33 @@ describe('training-set export (image-folder layout)', () => {
     expect(splitsInOrder.indexOf('validation')).toBeGreaterThan(splitsInOrder.lastIndexOf('train'));
     expect(splitsInOrder.indexOf('test')).toBeGreaterThan(splitsInOrder.lastIndexOf('validation'));
     const row = meta.find((m) => m.image_id === 'blb-7')!;
-    expect(Object.keys(row)).toEqual(['file_name', 'label', 'split', 'disease_id', 'image_id', 'sha256', 'width', 'height', 'uploaded_at', 'taken_at', 'camera_make', 'camera_model', 'phash', 'cluster', 'quality_flags']);
+    expect(Object.keys(row)).toEqual([
+      'file_name',
+      'label',
+      'split',
+      'disease_id',
+      'image_id',
+      'sha256',
+      'width',
+      'height',
+      'uploaded_at',
+      'taken_at',
+      'camera_make',
+      'camera_model',
+      'phash',
+      'cluster',
+      'quality_flags',
+    ]);
     // A photo without a copy is a cluster of its own; one without a fingerprint has no hash or flags.
     expect(row).toMatchObject({ phash: '', cluster: 'blb-7', quality_flags: '' });
-    expect(row).toMatchObject({ file_name: `${row.split}/bacterial-leaf-blight/blb-7.jpg`, label: 'bacterial-leaf-blight', disease_id: 'blb', sha256: 'sha-blb-7', width: '640', height: '480' });
+    expect(row).toMatchObject({
+      file_name: `${row.split}/bacterial-leaf-blight/blb-7.jpg`,
+      label: 'bacterial-leaf-blight',
+      disease_id: 'blb',
+      sha256: 'sha-blb-7',
+      width: '640',
+      height: '480',
+    });
     for (const m of meta) {
       expect(entries.get(m.file_name)!.equals(store.get(m.image_id)!)).toBe(true);
       expect(m.file_name.startsWith(`${m.split}/${m.label}/`)).toBe(true);
@@ -141,11 +197,18 @@ describe('training-set export (image-folder layout)', () => {
     expect(second.entries.get('metadata.csv')!.equals(first.entries.get('metadata.csv')!)).toBe(true);
     // Stratified: each class is split on its own, near the ratios (within 3 standard deviations
     // of a binomial share: a photo's split depends on its id only), with photos in every split.
-    for (const [label, n] of [['rice-blast', 400], ['bacterial-leaf-blight', 100]] as const) {
+    for (const [label, n] of [
+      ['rice-blast', 400],
+      ['bacterial-leaf-blight', 100],
+    ] as const) {
       const rows = first.meta.filter((m) => m.label === label);
       expect(rows).toHaveLength(n);
       const share = (s: string) => rows.filter((m) => m.split === s).length / n;
-      for (const [s, p] of [['train', 0.8], ['validation', 0.1], ['test', 0.1]] as const) {
+      for (const [s, p] of [
+        ['train', 0.8],
+        ['validation', 0.1],
+        ['test', 0.1],
+      ] as const) {
         const sigma = Math.sqrt((p * (1 - p)) / n);
         expect(Math.abs(share(s) - p), `${label} ${s}`).toBeLessThan(3 * sigma);
         expect(share(s)).toBeGreaterThan(0);
@@ -169,7 +232,12 @@ describe('training-set export (image-folder layout)', () => {
     const trainShare = blast.filter((m) => m.split === 'train').length / blast.length;
     expect(trainShare).toBeGreaterThan(0.42);
     expect(trainShare).toBeLessThan(0.58);
-    expect(JSON.parse(half.entries.get('label_map.json')!.toString('utf8')).split).toEqual({ train: 0.5, validation: 0.25, test: 0.25, seed: 'palayan' });
+    expect(JSON.parse(half.entries.get('label_map.json')!.toString('utf8')).split).toEqual({
+      train: 0.5,
+      validation: 0.25,
+      test: 0.25,
+      seed: 'palayan',
+    });
     for (const bad of ['?train=0.9&validation=0.2&test=0.1', '?train=2', '?train=abc', '?layout=nested', '?seed=a%2Fb']) {
       const res = await t.app.inject({ url: `/api/training-sets/diseases${bad}`, headers: { cookie } });
       expect(res.statusCode, bad).toBe(400);
@@ -202,7 +270,13 @@ describe('training-set metadata.csv', () => {
     await disease(id, 'Sheath rot', 2);
     try {
       const { entries } = await download(`?diseaseId=${encodeURIComponent(id)}`);
-      const rows = entries.get('metadata.csv')!.toString('utf8').replace(/^\ufeff/, '').trim().split('\r\n').slice(1);
+      const rows = entries
+        .get('metadata.csv')!
+        .toString('utf8')
+        .replace(/^\ufeff/, '')
+        .trim()
+        .split('\r\n')
+        .slice(1);
       expect(rows).toHaveLength(2);
       for (const row of rows) expect(row.split(',')[3]).toBe(`'${id}`);
     } finally {
@@ -213,7 +287,7 @@ describe('training-set metadata.csv', () => {
 });
 
 describe('training-set export of a large photo set', () => {
-  it('declares the exact length when the ZIP\'s central directory passes 64 KiB (900 photos)', async () => {
+  it("declares the exact length when the ZIP's central directory passes 64 KiB (900 photos)", async () => {
     await disease('bigset', 'Sheath blight', 900);
     const { res, entries, meta } = await download('?diseaseId=bigset');
     expect(Number(res.headers['x-photo-count'])).toBe(900);
@@ -227,7 +301,8 @@ describe('training-set export: copies never straddle the split, conflicting labe
   const H = 'c3a51e0f96b2d478';
   /** The hash with `bits` of its lowest bits flipped. */
   const flip = (hex: string, bits: number) => (BigInt(`0x${hex}`) ^ ((1n << BigInt(bits)) - 1n)).toString(16).padStart(16, '0');
-  const setPhoto = (id: string, values: Record<string, unknown>) => t.ctx.db.updateTable('catalog_images').set(values).where('id', '=', id).execute();
+  const setPhoto = (id: string, values: Record<string, unknown>) =>
+    t.ctx.db.updateTable('catalog_images').set(values).where('id', '=', id).execute();
 
   beforeAll(async () => {
     await disease('dupx', 'Leaf scald', 60);

@@ -19,7 +19,9 @@ beforeAll(async () => {
   staff = await makeAccount(t.ctx, { role: 'ADMIN', fullname: 'Pedro Penduko' });
   staffCookie = await loginAs(t.app, staff);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const inject = (method: 'GET' | 'POST' | 'DELETE' | 'PUT', url: string, cookie = bossCookie, payload?: unknown) =>
   t.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
@@ -145,27 +147,65 @@ describe('trash and restore', () => {
     const id = created.json().id as string;
     // Keys it had before it was deleted: a security answer, a second factor, an unused reset link.
     const now = new Date().toISOString();
-    await t.ctx.db.updateTable('accounts').set({ securityQuestion: 'What is the name of your first pet?', securityAnswer: 'x' }).where('id', '=', id).execute();
+    await t.ctx.db
+      .updateTable('accounts')
+      .set({ securityQuestion: 'What is the name of your first pet?', securityAnswer: 'x' })
+      .where('id', '=', id)
+      .execute();
     await t.ctx.db.insertInto('second_factors').values({ accountId: id, secret: 'JBSWY3DPEHPK3PXP', enabledAt: now }).execute();
-    const link = await t.ctx.db.insertInto('password_reset_tokens')
-      .values({ tokenHash: `restore-${id}`, accountId: id, purpose: 'email_link', createdAt: now, expiresAt: new Date(Date.now() + 600_000).toISOString(), usedAt: null })
-      .returning('tokenHash').executeTakeFirstOrThrow();
+    const link = await t.ctx.db
+      .insertInto('password_reset_tokens')
+      .values({
+        tokenHash: `restore-${id}`,
+        accountId: id,
+        purpose: 'email_link',
+        createdAt: now,
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+        usedAt: null,
+      })
+      .returning('tokenHash')
+      .executeTakeFirstOrThrow();
     expect((await inject('DELETE', `/api/accounts/${id}`, bossCookie, { confirmName: body.fullname })).statusCode).toBe(204);
-    const login = (password = body.password) => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: body.username, password } });
+    const login = (password = body.password) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { identifier: body.username, password } });
     expect((await login()).statusCode).toBe(403);
     const taken = await inject('POST', '/api/accounts', bossCookie, newAdminBody({ username: body.username }));
     expect(taken.statusCode).toBe(409);
     const listed = await trashOf('accounts', '?search=dela%20cruz');
-    expect(listed.items).toEqual([expect.objectContaining({ id, name: 'Deleted Dela Cruz', detail: body.username, photoCount: null, deletedBy: { id: boss.id, fullname: 'Liza Soberano' } })]);
+    expect(listed.items).toEqual([
+      expect.objectContaining({
+        id,
+        name: 'Deleted Dela Cruz',
+        detail: body.username,
+        photoCount: null,
+        deletedBy: { id: boss.id, fullname: 'Liza Soberano' },
+      }),
+    ]);
 
     expect((await inject('POST', `/api/trash/accounts/${id}/restore`)).statusCode).toBe(204);
     expect((await login()).statusCode).toBe(401); // the old password is gone
     const row = await t.ctx.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ isDeleted: 0, isRestricted: 1, status: 'restricted', password: '', securityQuestion: null, securityAnswer: null });
+    expect(row).toMatchObject({
+      isDeleted: 0,
+      isRestricted: 1,
+      status: 'restricted',
+      password: '',
+      securityQuestion: null,
+      securityAnswer: null,
+    });
     expect(await t.ctx.db.selectFrom('second_factors').selectAll().where('accountId', '=', id).execute()).toEqual([]);
-    const token = await t.ctx.db.selectFrom('password_reset_tokens').select('usedAt').where('tokenHash', '=', link.tokenHash).executeTakeFirstOrThrow();
+    const token = await t.ctx.db
+      .selectFrom('password_reset_tokens')
+      .select('usedAt')
+      .where('tokenHash', '=', link.tokenHash)
+      .executeTakeFirstOrThrow();
     expect(token.usedAt).not.toBeNull();
-    const audit = await t.ctx.db.selectFrom('audit_logs').select(['action', 'description', 'changes']).where('documentId', '=', id).where('action', '=', 'RESTORE').execute();
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .select(['action', 'description', 'changes'])
+      .where('documentId', '=', id)
+      .where('action', '=', 'RESTORE')
+      .execute();
     expect(audit.map((a) => [a.action, a.description])).toEqual([['RESTORE', 'Restored admin account Deleted Dela Cruz']]);
     expect(JSON.parse(audit[0]!.changes!).after).toMatchObject({ isRestricted: true, password: '(cleared)', secondFactor: '(removed)' });
 
@@ -173,7 +213,14 @@ describe('trash and restore', () => {
     expect((await inject('POST', `/api/accounts/${id}/unrestrict`)).statusCode).toBe(200);
     expect((await login()).statusCode).toBe(401);
     const account = (await inject('GET', `/api/accounts/${id}`)).json();
-    const saved = await inject('PUT', `/api/accounts/${id}`, bossCookie, { fullname: body.fullname, email: body.email, username: body.username, password: 'Fresh#Start2026', version: account.version, currentPassword: boss.password });
+    const saved = await inject('PUT', `/api/accounts/${id}`, bossCookie, {
+      fullname: body.fullname,
+      email: body.email,
+      username: body.username,
+      password: 'Fresh#Start2026',
+      version: account.version,
+      currentPassword: boss.password,
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     expect((await login('Fresh#Start2026')).statusCode).toBe(200);
   });

@@ -12,7 +12,11 @@ import { loginAs, makeAccount } from '../fixtures/factories.js';
  * Generated from the OpenAPI document: every route there is covered, including routes added
  * after this file was written. Each operation carries its declared access level (x-access).
  */
-interface Operation { method: string; path: string; access: Access }
+interface Operation {
+  method: string;
+  path: string;
+  access: Access;
+}
 
 let t: TestApp;
 let operations: Operation[];
@@ -32,9 +36,12 @@ const isAppPage = (res: { statusCode: number; body: string }) => res.statusCode 
 
 beforeAll(async () => {
   t = await createTestApp({ clientDir });
-  const doc = (await t.app.inject({ url: '/api/openapi.json' })).json() as { paths: Record<string, Record<string, { 'x-access'?: Access }>> };
+  const doc = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
+    paths: Record<string, Record<string, { 'x-access'?: Access }>>;
+  };
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ method: method.toUpperCase(), path, access: op['x-access']! })));
+    Object.entries(methods).map(([method, op]) => ({ method: method.toUpperCase(), path, access: op['x-access']! })),
+  );
   adminCookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
   superCookie = (await superAdminSession(t.app, t.ctx)).cookie;
 });
@@ -72,15 +79,43 @@ function spellings(url: string): { url: string; routed: boolean }[] {
   add(`/${segments.map((s) => [...s].map((ch) => (/[a-z]/i.test(ch) ? encodeChar(ch) : ch)).join('')).join('/')}`, true);
   const rest = segments.slice(1).join('/');
   for (const variant of [
-    url.replace(/\//g, '%2F'), url.replace(/\//g, '%2f'), `/api%2F${rest}`, `/api%5C${rest}`, `/api\\${rest}`,
-    `/${url}`, url.replace('/api/', '/api//'), `${url}//`,
-    `/api/./${rest}`, `/./api/${rest}`, `/x/../api/${rest}`, `/api/x/../${rest}`, `/%2e/api/${rest}`, `/api/%2e%2e/api/${rest}`,
-    `/api/public/../${rest}`, `/api/public/v1/..%2F..%2F..%2F${rest}`, `/api/public/v1/%2e%2e/%2e%2e/${rest}`,
-    url.toUpperCase(), `/API/${rest}`, `/Api/${rest}`, `/api/${rest.charAt(0).toUpperCase()}${rest.slice(1)}`,
-    `${url}/`, `${url};`, `${url};x=1`, `/api;/${rest}`, `/api/${rest};jsessionid=1`,
-    `${url}%00`, `/api%00/${rest}`, `${url}%20`, `/%20/api/${rest}`, `/api/${rest}%09`, `${url}%23`,
-    `${url}?/api/public`, `${url}#/api/public`, `${url}.json`,
-  ]) add(variant);
+    url.replace(/\//g, '%2F'),
+    url.replace(/\//g, '%2f'),
+    `/api%2F${rest}`,
+    `/api%5C${rest}`,
+    `/api\\${rest}`,
+    `/${url}`,
+    url.replace('/api/', '/api//'),
+    `${url}//`,
+    `/api/./${rest}`,
+    `/./api/${rest}`,
+    `/x/../api/${rest}`,
+    `/api/x/../${rest}`,
+    `/%2e/api/${rest}`,
+    `/api/%2e%2e/api/${rest}`,
+    `/api/public/../${rest}`,
+    `/api/public/v1/..%2F..%2F..%2F${rest}`,
+    `/api/public/v1/%2e%2e/%2e%2e/${rest}`,
+    url.toUpperCase(),
+    `/API/${rest}`,
+    `/Api/${rest}`,
+    `/api/${rest.charAt(0).toUpperCase()}${rest.slice(1)}`,
+    `${url}/`,
+    `${url};`,
+    `${url};x=1`,
+    `/api;/${rest}`,
+    `/api/${rest};jsessionid=1`,
+    `${url}%00`,
+    `/api%00/${rest}`,
+    `${url}%20`,
+    `/%20/api/${rest}`,
+    `/api/${rest}%09`,
+    `${url}%23`,
+    `${url}?/api/public`,
+    `${url}#/api/public`,
+    `${url}.json`,
+  ])
+    add(variant);
   return out;
 }
 
@@ -92,7 +127,8 @@ describe('access is declared on every route and decided from the matched route',
     expect(operations.length).toBeGreaterThan(40);
     for (const op of operations) expect([op.method, op.path, typeof op.access]).toEqual([op.method, op.path, 'string']);
     expect(operations.filter((o) => o.access === 'public').map((o) => o.path)).toEqual(
-      expect.arrayContaining(['/api/auth/login', '/api/public/v1/varieties', '/api/recovery/identify']));
+      expect.arrayContaining(['/api/auth/login', '/api/public/v1/varieties', '/api/recovery/identify']),
+    );
   });
 
   it('refuses to start when a route declares no access level', async () => {
@@ -114,12 +150,15 @@ describe('access is declared on every route and decided from the matched route',
         const anonymous = await inject(op.method, url);
         const appPage = !routed && isAppPage(anonymous);
         const expected = routed ? [401] : [400, 401, 404];
-        if (!appPage && !expected.includes(anonymous.statusCode)) failures.push(`${op.method} ${url} without a session: ${anonymous.statusCode}`);
-        if (!appPage && (anonymous.statusCode < 400 || !anonymous.body.includes('"error"'))) failures.push(`${op.method} ${url} served a body without a session`);
+        if (!appPage && !expected.includes(anonymous.statusCode))
+          failures.push(`${op.method} ${url} without a session: ${anonymous.statusCode}`);
+        if (!appPage && (anonymous.statusCode < 400 || !anonymous.body.includes('"error"')))
+          failures.push(`${op.method} ${url} served a body without a session`);
         if (!adminMayUse) {
           const asAdmin = await inject(op.method, url, adminCookie);
           const allowed = routed ? [403] : [400, 403, 404];
-          if (!(!routed && isAppPage(asAdmin)) && !allowed.includes(asAdmin.statusCode)) failures.push(`${op.method} ${url} as ADMIN: ${asAdmin.statusCode}`);
+          if (!(!routed && isAppPage(asAdmin)) && !allowed.includes(asAdmin.statusCode))
+            failures.push(`${op.method} ${url} as ADMIN: ${asAdmin.statusCode}`);
         }
         if (routed) routedChecks += 1;
       }
@@ -148,10 +187,24 @@ describe('access is declared on every route and decided from the matched route',
 
 describe('cross-site requests change nothing', () => {
   async function snapshot(): Promise<Record<string, number>> {
-    const tables = ['accounts', 'sessions', 'rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'catalog_images', 'audit_logs', 'maintenance', 'password_reset_tokens', 'recovery_flows'] as const;
+    const tables = [
+      'accounts',
+      'sessions',
+      'rice_seed_varieties',
+      'rice_local_pests',
+      'rice_local_diseases',
+      'catalog_images',
+      'audit_logs',
+      'maintenance',
+      'password_reset_tokens',
+      'recovery_flows',
+    ] as const;
     const counts: Record<string, number> = {};
     for (const table of tables) {
-      const row = await t.ctx.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await t.ctx.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       counts[table] = Number(row.n);
     }
     const versions = await t.ctx.db.selectFrom('maintenance').select(['id', 'version']).execute();
@@ -174,7 +227,12 @@ describe('cross-site requests change nothing', () => {
     ];
     for (const op of unsafe) {
       for (const headers of foreign) {
-        for (const contentType of ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+        for (const contentType of [
+          'application/json',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+        ]) {
           const res = await t.app.inject({
             method: op.method as 'POST',
             url: concrete(op.path),
@@ -191,17 +249,27 @@ describe('cross-site requests change nothing', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it('lets the console\'s own pages and non-browser clients through', async () => {
+  it("lets the console's own pages and non-browser clients through", async () => {
     const own = { origin: 'http://localhost' };
     const login = await makeAccount(t.ctx);
     for (const headers of [own, { 'sec-fetch-site': 'same-origin', origin: 'http://localhost' }, {}]) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers, payload: { identifier: login.username, password: login.password } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers,
+        payload: { identifier: login.username, password: login.password },
+      });
       expect(res.statusCode, JSON.stringify(headers)).toBe(200);
     }
     const withPublicUrl = await createTestApp({ publicUrl: 'https://palayan.example.gov.ph' });
     try {
       const acc = await makeAccount(withPublicUrl.ctx);
-      const res = await withPublicUrl.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: 'https://palayan.example.gov.ph' }, payload: { identifier: acc.username, password: acc.password } });
+      const res = await withPublicUrl.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { origin: 'https://palayan.example.gov.ph' },
+        payload: { identifier: acc.username, password: acc.password },
+      });
       expect(res.statusCode).toBe(200);
     } finally {
       await withPublicUrl.close();

@@ -21,15 +21,31 @@ beforeAll(async () => {
   admin = await makeAccount(t.ctx, { role: 'ADMIN' });
   cookie = await loginAs(t.app, admin);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 type Json = Record<string, any>;
-const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = { cookie }) => {
+const call = async (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = { cookie },
+) => {
   const res = await t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Json }) });
   return { status: res.statusCode, body: (res.body ? res.json() : null) as Json };
 };
-const countRows = async () => Number((await t.ctx.db.selectFrom('rice_seed_varieties').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-const auditFor = (documentId: string) => t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', documentId).orderBy('seq').execute();
+const countRows = async () =>
+  Number(
+    (
+      await t.ctx.db
+        .selectFrom('rice_seed_varieties')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const auditFor = (documentId: string) =>
+  t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', documentId).orderBy('seq').execute();
 
 /** The form's verdict on a body: the first message per field, as react-hook-form shows it. */
 function formErrors(body: unknown): Record<string, string> {
@@ -43,7 +59,13 @@ function formErrors(body: unknown): Record<string, string> {
 describe('rice varieties: access', () => {
   it('answers 401 to every route without a session', async () => {
     const v = await makeVariety(t.ctx);
-    for (const [method, url] of [['GET', '/api/varieties'], ['GET', `/api/varieties/${v.id}`], ['POST', '/api/varieties'], ['PUT', `/api/varieties/${v.id}`], ['DELETE', `/api/varieties/${v.id}`]] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/varieties'],
+      ['GET', `/api/varieties/${v.id}`],
+      ['POST', '/api/varieties'],
+      ['PUT', `/api/varieties/${v.id}`],
+      ['DELETE', `/api/varieties/${v.id}`],
+    ] as const) {
       const res = await call(method, url, method === 'POST' || method === 'PUT' ? varietyBody({ version: 1 }) : undefined, {});
       expect(res.status, `${method} ${url}`).toBe(401);
       expect(res.body.error.code).toBe('UNAUTHENTICATED');
@@ -60,18 +82,39 @@ describe('rice varieties: add', () => {
     const res = await call('POST', '/api/varieties', body);
     expect(res.status).toBe(201);
     const v = res.body;
-    expect(v).toMatchObject({ varietyName: body.varietyName, maturityDays: 118, averageYield: 4.3, maxYield: 7, season: ['Wet'], recommendedInTarlac: true, version: 1, updatedAt: null });
+    expect(v).toMatchObject({
+      varietyName: body.varietyName,
+      maturityDays: 118,
+      averageYield: 4.3,
+      maxYield: 7,
+      season: ['Wet'],
+      recommendedInTarlac: true,
+      version: 1,
+      updatedAt: null,
+    });
     expect(Date.parse(v.createdAt)).toBeGreaterThan(Date.now() - 60_000);
     // On PostgreSQL the event travels through LISTEN/NOTIFY, so it may arrive a moment later.
     await vi.waitFor(() => expect(seen).toContainEqual(expect.objectContaining({ topic: 'rice_seed_varieties', id: v.id, op: 'create' })));
     off();
 
     const [entry] = await auditFor(v.id);
-    expect(entry).toMatchObject({ action: 'CREATE', collection: 'rice_seed_varieties', documentId: v.id, documentName: body.varietyName, userId: admin.id, userName: admin.fullname });
+    expect(entry).toMatchObject({
+      action: 'CREATE',
+      collection: 'rice_seed_varieties',
+      documentId: v.id,
+      documentName: body.varietyName,
+      userId: admin.id,
+      userName: admin.fullname,
+    });
     expect(entry!.description).toContain(String(body.varietyName));
     const changes = JSON.parse(entry!.changes!);
     expect(changes.before).toBeNull();
-    expect(changes.after).toMatchObject({ varietyName: body.varietyName, maturityDays: 118, season: ['Wet'], environment: ['Low Irrigated Land'] });
+    expect(changes.after).toMatchObject({
+      varietyName: body.varietyName,
+      maturityDays: 118,
+      season: ['Wet'],
+      environment: ['Low Irrigated Land'],
+    });
 
     expect((await call('GET', `/api/varieties/${v.id}`)).body).toEqual(v);
   });
@@ -81,7 +124,10 @@ describe('rice varieties: add', () => {
     const bossCookie = await loginAs(t.app, boss);
     const created = await call('POST', '/api/varieties', varietyBody(), { cookie: bossCookie });
     expect(created.status).toBe(201);
-    const updated = await call('PUT', `/api/varieties/${created.body.id}`, { ...varietyBody({ varietyName: created.body.varietyName }), version: 1 });
+    const updated = await call('PUT', `/api/varieties/${created.body.id}`, {
+      ...varietyBody({ varietyName: created.body.varietyName }),
+      version: 1,
+    });
     expect(updated.status).toBe(200);
     expect((await call('DELETE', `/api/varieties/${created.body.id}`, undefined, { cookie: bossCookie })).status).toBe(204);
   });
@@ -119,8 +165,14 @@ describe('rice varieties: validation (SPEC.md section 5), same texts as the form
   });
 
   it.each([
-    ['maturityDays', '12.5'], ['maturityDays', '-3'], ['maturityDays', 'abc'], ['maturityDays', 12.5],
-    ['tillers', '1e3'], ['tillers', -1], ['plantHeight', '100cm'], ['plantHeight', true],
+    ['maturityDays', '12.5'],
+    ['maturityDays', '-3'],
+    ['maturityDays', 'abc'],
+    ['maturityDays', 12.5],
+    ['tillers', '1e3'],
+    ['tillers', -1],
+    ['plantHeight', '100cm'],
+    ['plantHeight', true],
   ])('%s = %j must be a whole number', async (field, value) => {
     const body = varietyBody({ [field]: value });
     const res = await call('POST', '/api/varieties', body);
@@ -130,7 +182,12 @@ describe('rice varieties: validation (SPEC.md section 5), same texts as the form
   });
 
   it.each([
-    ['averageYield', '-1'], ['averageYield', 'abc'], ['averageYield', '4,3'], ['maxYield', -0.5], ['maxYield', '1.2.3'], ['maxYield', 'Infinity'],
+    ['averageYield', '-1'],
+    ['averageYield', 'abc'],
+    ['averageYield', '4,3'],
+    ['maxYield', -0.5],
+    ['maxYield', '1.2.3'],
+    ['maxYield', 'Infinity'],
   ])('%s = %j must be a non-negative decimal', async (field, value) => {
     const body = varietyBody({ [field]: value });
     const res = await call('POST', '/api/varieties', body);
@@ -140,7 +197,11 @@ describe('rice varieties: validation (SPEC.md section 5), same texts as the form
   });
 
   it('accepts whole numbers and decimals written as text or numbers', async () => {
-    const res = await call('POST', '/api/varieties', varietyBody({ averageYield: '3', maxYield: '.5', maturityDays: ' 105 ', tillers: 0, plantHeight: '0' }));
+    const res = await call(
+      'POST',
+      '/api/varieties',
+      varietyBody({ averageYield: '3', maxYield: '.5', maturityDays: ' 105 ', tillers: 0, plantHeight: '0' }),
+    );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ averageYield: 3, maxYield: 0.5, maturityDays: 105, tillers: 0, plantHeight: 0 });
   });
@@ -178,7 +239,11 @@ describe('rice varieties: validation (SPEC.md section 5), same texts as the form
     const doc = await t.ctx.db.selectFrom('maintenance').selectAll().where('id', '=', VARIETY_ENUMS_ID).executeTakeFirstOrThrow();
     const data = JSON.parse(doc.data);
     try {
-      await t.ctx.db.updateTable('maintenance').set({ data: JSON.stringify({ ...data, seasons: ['Dry', 'Monsoon'], plantingMethods: ['Aerial'] }) }).where('id', '=', VARIETY_ENUMS_ID).execute();
+      await t.ctx.db
+        .updateTable('maintenance')
+        .set({ data: JSON.stringify({ ...data, seasons: ['Dry', 'Monsoon'], plantingMethods: ['Aerial'] }) })
+        .where('id', '=', VARIETY_ENUMS_ID)
+        .execute();
       expect((await call('POST', '/api/varieties', varietyBody({ season: ['Monsoon'], plantingMethod: 'Aerial' }))).status).toBe(201);
       const removed = await call('POST', '/api/varieties', varietyBody({ season: ['Wet'], plantingMethod: 'Aerial' }));
       expect(removed.body.error.fields).toEqual({ season: 'Select at least one season.' });
@@ -208,7 +273,12 @@ describe('rice varieties: validation (SPEC.md section 5), same texts as the form
       ['DELETE', '/api/varieties/%00', undefined, 400],
     ];
     for (const [method, url, payload, status] of junk) {
-      const res = await t.app.inject({ method: method as 'POST', url, headers: { cookie, 'content-type': 'application/json' }, ...(payload === undefined ? {} : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }) });
+      const res = await t.app.inject({
+        method: method as 'POST',
+        url,
+        headers: { cookie, 'content-type': 'application/json' },
+        ...(payload === undefined ? {} : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
+      });
       expect(res.statusCode, `${method} ${url} ${res.body}`).toBe(status);
     }
     expect((await call('GET', `/api/varieties/${v.id}`)).body.version).toBe(1);
@@ -225,14 +295,22 @@ describe('rice varieties: validation (SPEC.md section 5), same texts as the form
 describe('rice varieties: edit and optimistic concurrency', () => {
   it('sets updatedAt and version + 1, and audits only the changed fields', async () => {
     const v = await makeVariety(t.ctx);
-    const res = await call('PUT', `/api/varieties/${v.id}`, { ...varietyBody({ varietyName: v.varietyName, releaseName: v.releaseName, breedingCode: v.breedingCode }), maturityDays: 120, location: 'Camiling', version: 1 });
+    const res = await call('PUT', `/api/varieties/${v.id}`, {
+      ...varietyBody({ varietyName: v.varietyName, releaseName: v.releaseName, breedingCode: v.breedingCode }),
+      maturityDays: 120,
+      location: 'Camiling',
+      version: 1,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ version: 2, maturityDays: 120, location: 'Camiling', createdAt: v.createdAt });
     expect(res.body.updatedAt).toEqual(expect.any(String));
     const entries = await auditFor(v.id);
     expect(entries.map((e) => e.action)).toEqual(['CREATE', 'UPDATE']);
     expect(entries[1]).toMatchObject({ collection: 'rice_seed_varieties', documentName: v.varietyName, userId: admin.id });
-    expect(JSON.parse(entries[1]!.changes!)).toEqual({ before: { maturityDays: 112, location: 'Province-wide' }, after: { maturityDays: 120, location: 'Camiling' } });
+    expect(JSON.parse(entries[1]!.changes!)).toEqual({
+      before: { maturityDays: 112, location: 'Province-wide' },
+      after: { maturityDays: 120, location: 'Camiling' },
+    });
   });
 
   it('answers 409 with the current record to a stale version, changes nothing, and accepts an overwrite', async () => {
@@ -248,7 +326,11 @@ describe('rice varieties: edit and optimistic concurrency', () => {
     expect((await call('GET', `/api/varieties/${v.id}`)).body.location).toBe('Paniqui');
     expect((await auditFor(v.id)).length).toBe(2);
 
-    const overwrite = await call('PUT', `/api/varieties/${v.id}`, { ...base, location: 'Gerona', version: stale.body.error.currentVersion });
+    const overwrite = await call('PUT', `/api/varieties/${v.id}`, {
+      ...base,
+      location: 'Gerona',
+      version: stale.body.error.currentVersion,
+    });
     expect(overwrite.status).toBe(200);
     expect(overwrite.body).toMatchObject({ location: 'Gerona', version: 3 });
   });
@@ -257,9 +339,15 @@ describe('rice varieties: edit and optimistic concurrency', () => {
     const svc = (await import('../../server/modules/content/varieties/service.js')).createVarietiesService(t.ctx);
     const old = await svc.createStored({ varietyName: `PSB Rc ${Date.now()}`, yearRelease: '2000' }, null);
     svc.close();
-    const keep = await call('PUT', `/api/varieties/${old.id}`, { ...varietyBody({ varietyName: old.varietyName, yearRelease: '2000' }), version: old.version });
+    const keep = await call('PUT', `/api/varieties/${old.id}`, {
+      ...varietyBody({ varietyName: old.varietyName, yearRelease: '2000' }),
+      version: old.version,
+    });
     expect(keep.status).toBe(200);
-    const other = await call('PUT', `/api/varieties/${old.id}`, { ...varietyBody({ varietyName: old.varietyName, yearRelease: '1998' }), version: keep.body.version });
+    const other = await call('PUT', `/api/varieties/${old.id}`, {
+      ...varietyBody({ varietyName: old.varietyName, yearRelease: '1998' }),
+      version: keep.body.version,
+    });
     expect(other.body.error.fields).toEqual({ yearRelease: 'Year release is required.' });
   });
 });
@@ -303,7 +391,8 @@ describe('rice varieties: search and paging', () => {
     const c = await makeVariety(t.ctx, { location: `Peñaranda ${tag.toUpperCase()}` });
     const d = await makeVariety(t.ctx, { breedingCode: `IR ${tag}-5` });
     const e = await makeVariety(t.ctx, { breederOrigin: `PhilRice ${tag}` });
-    const search = async (term: string, page = 1) => (await call('GET', `/api/varieties?search=${encodeURIComponent(term)}&page=${page}`)).body;
+    const search = async (term: string, page = 1) =>
+      (await call('GET', `/api/varieties?search=${encodeURIComponent(term)}&page=${page}`)).body;
     const found = await search(tag.toUpperCase());
     expect(found.items.map((v: Json) => v.id).sort()).toEqual([a, b, c, d, e].map((v) => v.id).sort());
     expect((await search('PEÑARANDA ' + tag)).items.map((v: Json) => v.id)).toEqual([c.id]);
@@ -311,7 +400,11 @@ describe('rice varieties: search and paging', () => {
     // The year release, too (a year no other test uses).
     const doc = await t.ctx.db.selectFrom('maintenance').selectAll().where('id', '=', VARIETY_ENUMS_ID).executeTakeFirstOrThrow();
     const data = JSON.parse(doc.data);
-    await t.ctx.db.updateTable('maintenance').set({ data: JSON.stringify({ ...data, yearReleases: [...data.yearReleases, '2091'] }) }).where('id', '=', VARIETY_ENUMS_ID).execute();
+    await t.ctx.db
+      .updateTable('maintenance')
+      .set({ data: JSON.stringify({ ...data, yearReleases: [...data.yearReleases, '2091'] }) })
+      .where('id', '=', VARIETY_ENUMS_ID)
+      .execute();
     const y = await makeVariety(t.ctx, { yearRelease: '2091' });
     expect((await search('2091')).items.map((v: Json) => v.id)).toEqual([y.id]);
 
@@ -321,7 +414,11 @@ describe('rice varieties: search and paging', () => {
     const base = Date.now() - 3_600_000;
     for (let i = 0; i < 25; i += 1) {
       const made = await makeVariety(t.ctx, { location: `${many} ${i}` });
-      await t.ctx.db.updateTable('rice_seed_varieties').set({ createdAt: new Date(base + i * 1000).toISOString() }).where('id', '=', made.id).execute();
+      await t.ctx.db
+        .updateTable('rice_seed_varieties')
+        .set({ createdAt: new Date(base + i * 1000).toISOString() })
+        .where('id', '=', made.id)
+        .execute();
     }
     const p1 = await search(many, 1);
     const p2 = await search(many, 2);
@@ -338,10 +435,25 @@ describe('rice varieties: search and paging', () => {
 
   it('finds rows other writers insert or rename straight in the table (the database keeps the search text)', async () => {
     const id = `raw-${Date.now()}`;
-    await t.ctx.db.insertInto('rice_seed_varieties').values({ id, varietyName: `Raw Import ${id}`, location: 'Moncada', season: '[]', environment: '[]', createdAt: new Date().toISOString() }).execute();
-    const found = async (term: string) => (await call('GET', `/api/varieties?search=${encodeURIComponent(term)}`)).body.items.map((v: Json) => v.id);
+    await t.ctx.db
+      .insertInto('rice_seed_varieties')
+      .values({
+        id,
+        varietyName: `Raw Import ${id}`,
+        location: 'Moncada',
+        season: '[]',
+        environment: '[]',
+        createdAt: new Date().toISOString(),
+      })
+      .execute();
+    const found = async (term: string) =>
+      (await call('GET', `/api/varieties?search=${encodeURIComponent(term)}`)).body.items.map((v: Json) => v.id);
     expect(await found(`raw import ${id}`)).toEqual([id]);
-    await t.ctx.db.updateTable('rice_seed_varieties').set({ varietyName: `Renamed ${id}` }).where('id', '=', id).execute();
+    await t.ctx.db
+      .updateTable('rice_seed_varieties')
+      .set({ varietyName: `Renamed ${id}` })
+      .where('id', '=', id)
+      .execute();
     t.ctx.events.publish({ topic: 'rice_seed_varieties', id, op: 'import' });
     await vi.waitFor(async () => expect(await found(`RENAMED ${id}`)).toEqual([id]));
     // The old text's cached answer goes when the event arrives (over LISTEN/NOTIFY on PostgreSQL, later under load).
@@ -359,7 +471,10 @@ describe('rice varieties: search and paging', () => {
     if (t.engine === 'sqlite') {
       // Another process (e.g. an import command) writes the same database file.
       const other = new SQLite(sqlitePath(t.ctx.config.dataDir));
-      other.prepare(`insert into rice_seed_varieties (id, varietyName, location, season, environment, createdAt, searchText) values (?, ?, ?, '[]', '[]', ?, ?)`)
+      other
+        .prepare(
+          `insert into rice_seed_varieties (id, varietyName, location, season, environment, createdAt, searchText) values (?, ?, ?, '[]', '[]', ?, ?)`,
+        )
         .run(`ext-${tag}`, 'External', tag, new Date().toISOString(), `external\n\n\n${tag}\n\n`);
       other.close();
       expect(await list()).toBe(1);
@@ -375,7 +490,8 @@ describe('rice varieties: the search cache', () => {
     expect((await list(`${tag} alpha`)).items.map((v: Json) => v.id)).toEqual([x.id]);
     expect((await list(`${tag} beta`)).total).toBe(0);
     // A field that is shown but not searched changes: the search that shows the row follows.
-    const put = async (overrides: Json, version: number) => call('PUT', `/api/varieties/${x.id}`, { ...varietyBody({ location: 'Anao', ...overrides }), version });
+    const put = async (overrides: Json, version: number) =>
+      call('PUT', `/api/varieties/${x.id}`, { ...varietyBody({ location: 'Anao', ...overrides }), version });
     expect((await put({ varietyName: `${tag} alpha`, maturityDays: 131 }, 1)).status).toBe(200);
     expect((await list(`${tag} alpha`)).items[0].maturityDays).toBe(131);
     // Renamed: it leaves the old term's results and joins the new one's.
@@ -390,7 +506,10 @@ describe('rice varieties: the search cache', () => {
   it('drops exactly the entries a write can affect, and never stores a load that overlapped one', async () => {
     const cache = new VarietySearchCache(t.ctx.db);
     let loads = 0;
-    const load = (value: string) => async () => { loads += 1; return value; };
+    const load = (value: string) => async () => {
+      loads += 1;
+      return value;
+    };
     await cache.get('a', 'alpha', load('A1'));
     await cache.get('all', '', load('ALL1'));
     expect(await cache.get('a', 'alpha', load('A2'))).toBe('A1');
@@ -404,7 +523,14 @@ describe('rice varieties: the search cache', () => {
 
     // A write lands while a load is under way: its result is returned but not kept.
     let finish!: () => void;
-    const slow = cache.get('b', 'bravo', () => new Promise<string>((resolve) => { finish = () => resolve('B-old'); }));
+    const slow = cache.get(
+      'b',
+      'bravo',
+      () =>
+        new Promise<string>((resolve) => {
+          finish = () => resolve('B-old');
+        }),
+    );
     await vi.waitFor(() => expect(finish).toBeTypeOf('function')); // the load has started
     cache.invalidateTexts(['bravo']);
     finish();

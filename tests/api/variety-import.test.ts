@@ -6,9 +6,7 @@ import type { LiveEvent } from '../../server/platform/writes/events.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 import { tinyPng } from '../fixtures/catalog.js';
-import {
-  csvOf, guardedCsvOf, postSheet, VARIETY_HEADER, varietyRow, xlsxOf, type SheetCell,
-} from '../fixtures/spreadsheets.js';
+import { csvOf, guardedCsvOf, postSheet, VARIETY_HEADER, varietyRow, xlsxOf, type SheetCell } from '../fixtures/spreadsheets.js';
 import { makeVariety } from '../fixtures/varieties.js';
 
 let t: TestApp;
@@ -17,14 +15,34 @@ beforeAll(async () => {
   t = await createTestApp();
   cookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const PREVIEW = '/api/varieties/import/preview';
 const IMPORT = '/api/varieties/import';
 const F = IMPORT_TEXTS.file;
-const live = async () => Number((await t.ctx.db.selectFrom('rice_seed_varieties').select((eb) => eb.fn.countAll().as('n')).where('isDeleted', '=', 0).executeTakeFirstOrThrow()).n);
-const audits = async () => Number((await t.ctx.db.selectFrom('audit_logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-const byName = (name: string) => t.ctx.db.selectFrom('rice_seed_varieties').selectAll().where('varietyName', '=', name).where('isDeleted', '=', 0).execute();
+const live = async () =>
+  Number(
+    (
+      await t.ctx.db
+        .selectFrom('rice_seed_varieties')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('isDeleted', '=', 0)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const audits = async () =>
+  Number(
+    (
+      await t.ctx.db
+        .selectFrom('audit_logs')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const byName = (name: string) =>
+  t.ctx.db.selectFrom('rice_seed_varieties').selectAll().where('varietyName', '=', name).where('isDeleted', '=', 0).execute();
 const nameOf = (row: SheetCell[]) => String(row[0]);
 
 /** Three good rows and two with errors: the issue's example file. */
@@ -38,17 +56,26 @@ describe('variety import: dry run', () => {
   it('reads every row, tells new from error with row, column and message, and writes nothing', async () => {
     const { rows } = mixedRows();
     const [before, auditsBefore] = [await live(), await audits()];
-    for (const [name, content] of [['varieties.csv', csvOf(rows)], ['varieties.xlsx', await xlsxOf(rows)]] as const) {
+    for (const [name, content] of [
+      ['varieties.csv', csvOf(rows)],
+      ['varieties.xlsx', await xlsxOf(rows)],
+    ] as const) {
       const res = await postSheet(t.app, cookie, PREVIEW, name, content);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.format).toBe(name.endsWith('.csv') ? 'csv' : 'xlsx');
       expect(res.body.counts).toEqual({ new: 3, update: 0, unchanged: 0, error: 2 });
       expect(res.body.missing).toEqual([]);
-      expect(res.body.rows.map((r: { row: number; status: string }) => [r.row, r.status])).toEqual([[2, 'new'], [3, 'error'], [4, 'new'], [5, 'error'], [6, 'new']]);
+      expect(res.body.rows.map((r: { row: number; status: string }) => [r.row, r.status])).toEqual([
+        [2, 'new'],
+        [3, 'error'],
+        [4, 'new'],
+        [5, 'error'],
+        [6, 'new'],
+      ]);
       expect(res.body.rows[1].errors).toEqual([{ column: 'Maturity days', value: 'about 110', message: 'Enter a whole number.' }]);
-      expect(res.body.rows[3].errors).toEqual(expect.arrayContaining([
-        { column: 'Average yield', value: '', message: 'Average yield is required.' },
-      ]));
+      expect(res.body.rows[3].errors).toEqual(
+        expect.arrayContaining([{ column: 'Average yield', value: '', message: 'Average yield is required.' }]),
+      );
     }
     expect(await live()).toBe(before);
     expect(await audits()).toBe(auditsBefore);
@@ -58,21 +85,58 @@ describe('variety import: dry run', () => {
     const summer = varietyRow({ Season: 'Summer' });
     const lower = varietyRow({ Season: 'dry, WET', 'Planting method': 'transplanting' });
     const res = await postSheet(t.app, cookie, PREVIEW, 'v.csv', csvOf([VARIETY_HEADER, summer, lower]));
-    expect(res.body.rows[0].errors).toEqual([{ column: 'Season', value: 'Summer', message: IMPORT_TEXTS.row.notInList('Summer', 'Season', ['Dry', 'Wet']) }]);
+    expect(res.body.rows[0].errors).toEqual([
+      { column: 'Season', value: 'Summer', message: IMPORT_TEXTS.row.notInList('Summer', 'Season', ['Dry', 'Wet']) },
+    ]);
     expect(res.body.rows[1].status).toBe('new');
   });
 
   it('matches headers by label or Firestore field name, and follows the column choices', async () => {
     const row = varietyRow();
-    const fieldNames = ['varietyName', 'releaseName', 'yearRelease', 'breedingCode', 'breederOrigin', 'maturityDays', 'averageYield', 'maxYield', 'plantHeight', 'tillers', 'location', 'season', 'plantingMethod', 'environment', 'recommendedInTarlac'];
-    const res = await postSheet(t.app, cookie, PREVIEW, 'v.csv', csvOf([[...fieldNames, 'Remarks'], [...row, 'note']]));
+    const fieldNames = [
+      'varietyName',
+      'releaseName',
+      'yearRelease',
+      'breedingCode',
+      'breederOrigin',
+      'maturityDays',
+      'averageYield',
+      'maxYield',
+      'plantHeight',
+      'tillers',
+      'location',
+      'season',
+      'plantingMethod',
+      'environment',
+      'recommendedInTarlac',
+    ];
+    const res = await postSheet(
+      t.app,
+      cookie,
+      PREVIEW,
+      'v.csv',
+      csvOf([
+        [...fieldNames, 'Remarks'],
+        [...row, 'note'],
+      ]),
+    );
     expect(res.body.columns.map((c: { field: string | null }) => c.field)).toEqual([...fieldNames, null]);
     expect(res.body.counts.new).toBe(1);
 
     // "Remarks" holds the location; the Location column is left out.
-    const chosen = await postSheet(t.app, cookie, PREVIEW, 'v.csv', csvOf([[...VARIETY_HEADER, 'Remarks'], [...varietyRow({ Location: '' }), 'Tarlac City']]), {
-      mapping: JSON.stringify({ 10: null, 15: 'location' }),
-    });
+    const chosen = await postSheet(
+      t.app,
+      cookie,
+      PREVIEW,
+      'v.csv',
+      csvOf([
+        [...VARIETY_HEADER, 'Remarks'],
+        [...varietyRow({ Location: '' }), 'Tarlac City'],
+      ]),
+      {
+        mapping: JSON.stringify({ 10: null, 15: 'location' }),
+      },
+    );
     expect(chosen.body.columns[15].field).toBe('location');
     expect(chosen.body.counts).toMatchObject({ new: 1, error: 0 });
 
@@ -85,7 +149,13 @@ describe('variety import: dry run', () => {
     const twice = varietyRow();
     const shared = await makeVariety(t.ctx);
     await makeVariety(t.ctx, { varietyName: shared.varietyName });
-    const res = await postSheet(t.app, cookie, PREVIEW, 'v.csv', csvOf([VARIETY_HEADER, twice, [...twice], varietyRow({ 'Variety name': shared.varietyName.toUpperCase() })]));
+    const res = await postSheet(
+      t.app,
+      cookie,
+      PREVIEW,
+      'v.csv',
+      csvOf([VARIETY_HEADER, twice, [...twice], varietyRow({ 'Variety name': shared.varietyName.toUpperCase() })]),
+    );
     expect(res.body.rows[0].errors[0].message).toBe(IMPORT_TEXTS.row.duplicateInFile([2, 3]));
     expect(res.body.rows[1].errors[0].message).toBe(IMPORT_TEXTS.row.duplicateInFile([2, 3]));
     expect(res.body.rows[2].errors[0].message).toBe(IMPORT_TEXTS.row.ambiguous(2));
@@ -116,7 +186,12 @@ describe('variety import: the import', () => {
       const entries = await t.ctx.db.selectFrom('audit_logs').select(['action', 'userId']).where('documentId', '=', stored!.id).execute();
       expect(entries.map((e) => e.action)).toEqual(['CREATE']);
     }
-    const summary = await t.ctx.db.selectFrom('audit_logs').selectAll().where('action', '=', 'IMPORT').where('documentName', '=', 'nsic.csv').execute();
+    const summary = await t.ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('action', '=', 'IMPORT')
+      .where('documentName', '=', 'nsic.csv')
+      .execute();
     expect(summary).toHaveLength(1);
     expect(summary[0]!.description).toContain('3 added, 0 updated, 0 unchanged, 2 left out');
   });
@@ -124,17 +199,37 @@ describe('variety import: the import', () => {
   it('updates the variety of the same name with only what changed, keeps an answer the file has no column for, and says unchanged', async () => {
     const existing = await makeVariety(t.ctx, { recommendedInTarlac: true });
     const header = VARIETY_HEADER.slice(0, 14);
-    const same = varietyRow({ 'Variety name': existing.varietyName, 'Release name': existing.releaseName, 'Breeding code': existing.breedingCode }).slice(0, 14);
+    const same = varietyRow({
+      'Variety name': existing.varietyName,
+      'Release name': existing.releaseName,
+      'Breeding code': existing.breedingCode,
+    }).slice(0, 14);
     const changed = [...same];
     changed[10] = 'Tarlac City';
     const first = await postSheet(t.app, cookie, PREVIEW, 'v.csv', csvOf([header, same]));
     expect(first.body.rows[0]).toMatchObject({ status: 'unchanged', changed: [] });
-    const res = await postSheet(t.app, cookie, IMPORT, 'v.csv', csvOf([header, changed.map((c, i) => (i === 0 ? String(c).toLowerCase() : c))]));
+    const res = await postSheet(
+      t.app,
+      cookie,
+      IMPORT,
+      'v.csv',
+      csvOf([header, changed.map((c, i) => (i === 0 ? String(c).toLowerCase() : c))]),
+    );
     expect(res.body).toMatchObject({ created: 0, updated: 1 });
     // Matched whatever the case; the file's spelling of the name is what it saves.
     const stored = await t.ctx.db.selectFrom('rice_seed_varieties').selectAll().where('id', '=', existing.id).executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ varietyName: existing.varietyName.toLowerCase(), location: 'Tarlac City', recommendedInTarlac: 1, version: 2 });
-    const update = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', existing.id).where('action', '=', 'UPDATE').executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({
+      varietyName: existing.varietyName.toLowerCase(),
+      location: 'Tarlac City',
+      recommendedInTarlac: 1,
+      version: 2,
+    });
+    const update = await t.ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('documentId', '=', existing.id)
+      .where('action', '=', 'UPDATE')
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(update.changes!)).toEqual({
       before: { varietyName: existing.varietyName, location: 'Province-wide' },
       after: { varietyName: existing.varietyName.toLowerCase(), location: 'Tarlac City' },
@@ -143,10 +238,20 @@ describe('variety import: the import', () => {
 
   it('reads back its own export unchanged, as CSV and as XLSX, with formula-like text, lists and Ñ', async () => {
     const tag = `Rt${Date.now().toString(36)}`;
-    await makeVariety(t.ctx, { varietyName: `${tag} Ñ`, location: '=1+1', breederOrigin: '-PhilRice', releaseName: 'Peñaranda, Nueva Ecija', recommendedInTarlac: false });
+    await makeVariety(t.ctx, {
+      varietyName: `${tag} Ñ`,
+      location: '=1+1',
+      breederOrigin: '-PhilRice',
+      releaseName: 'Peñaranda, Nueva Ecija',
+      recommendedInTarlac: false,
+    });
     await makeVariety(t.ctx, { varietyName: `${tag} "quoted"`, location: 'Line\nbreak' });
     for (const format of ['csv', 'xlsx'] as const) {
-      const exported = await t.app.inject({ method: 'GET', url: `/api/varieties/export?format=${format}&search=${encodeURIComponent(tag.toLowerCase())}`, headers: { cookie } });
+      const exported = await t.app.inject({
+        method: 'GET',
+        url: `/api/varieties/export?format=${format}&search=${encodeURIComponent(tag.toLowerCase())}`,
+        headers: { cookie },
+      });
       expect(exported.statusCode).toBe(200);
       expect(exported.headers['content-disposition']).toBe(`attachment; filename="rice-varieties.${format}"`);
       if (format === 'csv') {
@@ -158,7 +263,10 @@ describe('variety import: the import', () => {
       const res = await postSheet(t.app, cookie, PREVIEW, `export.${format}`, exported.rawPayload);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.counts).toEqual({ new: 0, update: 0, unchanged: 2, error: 0 });
-      expect(res.body.columns.filter((c: { readOnly: boolean }) => c.readOnly).map((c: { header: string }) => c.header)).toEqual(['Created Date', 'Last Updated']);
+      expect(res.body.columns.filter((c: { readOnly: boolean }) => c.readOnly).map((c: { header: string }) => c.header)).toEqual([
+        'Created Date',
+        'Last Updated',
+      ]);
     }
   });
 
@@ -173,9 +281,18 @@ describe('variety import: the import', () => {
     expect(await live()).toBe(before + 20);
   });
 
-  it('counts a formula in a cell as that row\'s error, and takes an apostrophe-guarded one as text', async () => {
-    const res = await postSheet(t.app, cookie, PREVIEW, 'v.csv', csvOf([VARIETY_HEADER, varietyRow({ Location: '=HYPERLINK("http://x.test","click")' }), varietyRow({ Location: "'@home" })]));
-    expect(res.body.rows[0].errors[0]).toMatchObject({ column: 'Location', message: IMPORT_TEXTS.row.formula('=HYPERLINK("http://x.test","click")') });
+  it("counts a formula in a cell as that row's error, and takes an apostrophe-guarded one as text", async () => {
+    const res = await postSheet(
+      t.app,
+      cookie,
+      PREVIEW,
+      'v.csv',
+      csvOf([VARIETY_HEADER, varietyRow({ Location: '=HYPERLINK("http://x.test","click")' }), varietyRow({ Location: "'@home" })]),
+    );
+    expect(res.body.rows[0].errors[0]).toMatchObject({
+      column: 'Location',
+      message: IMPORT_TEXTS.row.formula('=HYPERLINK("http://x.test","click")'),
+    });
     expect(res.body.rows[1].status).toBe('new');
   });
 });
@@ -200,7 +317,11 @@ describe('variety import: bad files change nothing', () => {
   it('refuses a file over the size limit and an XLSX that unpacks to far more than it holds', async () => {
     await refused('big.csv', Buffer.alloc(SPREADSHEET_LIMITS.maxBytes + 1024, 'a'), 413, F.tooLarge);
     const zip = new yazl.ZipFile();
-    const zeros = Readable.from((function* () { for (let i = 0; i < 80; i += 1) yield Buffer.alloc(1024 * 1024); })());
+    const zeros = Readable.from(
+      (function* () {
+        for (let i = 0; i < 80; i += 1) yield Buffer.alloc(1024 * 1024);
+      })(),
+    );
     zip.addReadStream(zeros, 'xl/worksheets/sheet1.xml');
     zip.end();
     const chunks: Buffer[] = [];
@@ -210,7 +331,7 @@ describe('variety import: bad files change nothing', () => {
     await refused('bomb.xlsx', bomb, 413, F.unpackTooLarge);
   });
 
-  it('reads UTF-8 with and without a BOM, Windows-1252 with semicolons, and UTF-16 with tabs (Excel\'s Unicode text)', async () => {
+  it("reads UTF-8 with and without a BOM, Windows-1252 with semicolons, and UTF-16 with tabs (Excel's Unicode text)", async () => {
     const row = varietyRow({ Location: 'Peñaranda', Season: 'Dry' });
     const text = csvOf([VARIETY_HEADER, row]).toString('utf8');
     const latin = Buffer.from(text.replaceAll(',', ';').replace('ñ', '\u00f1'), 'latin1');
@@ -239,7 +360,13 @@ describe('variety import: bad files change nothing', () => {
   });
 
   it('keeps the rows of the guarded CSV writer apart from formulas', async () => {
-    const res = await postSheet(t.app, cookie, PREVIEW, 'v.csv', guardedCsvOf([VARIETY_HEADER, varietyRow({ 'Breeder origin': '+PhilRice' })]));
+    const res = await postSheet(
+      t.app,
+      cookie,
+      PREVIEW,
+      'v.csv',
+      guardedCsvOf([VARIETY_HEADER, varietyRow({ 'Breeder origin': '+PhilRice' })]),
+    );
     expect(res.body.rows[0].status).toBe('new');
   });
 });

@@ -22,22 +22,38 @@ beforeAll(async () => {
   superCookie = await loginAs(t.app, superAdmin);
   adminCookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 type Json = Record<string, any>;
 async function call(method: string, url: string, payload?: unknown, cookie = adminCookie): Promise<{ status: number; body: Json }> {
-  const res = await t.app.inject({ method: method as 'GET', url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as Json }) });
+  const res = await t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: { cookie },
+    ...(payload === undefined ? {} : { payload: payload as Json }),
+  });
   return { status: res.statusCode, body: res.body ? res.json() : {} };
 }
-const versionsOf = async (base: string, id: string, cookie = adminCookie) => (await call('GET', `${base}/${id}/versions`, undefined, cookie)).body;
+const versionsOf = async (base: string, id: string, cookie = adminCookie) =>
+  (await call('GET', `${base}/${id}/versions`, undefined, cookie)).body;
 
 describe('variety versions', () => {
   it('lists every save, compares two, restores one through the edit path with its audit entry, and the farmer app syncs it', async () => {
     const created = (await call('POST', '/api/varieties', varietyBody({ location: 'Tarlac City', tillers: 16 }))).body;
     const first = { ...created };
-    const edited = (await call('PUT', `/api/varieties/${created.id}`, { ...varietyBody({ varietyName: created.varietyName, location: 'Capas', tillers: 20 }), version: created.version })).body;
+    const edited = (
+      await call('PUT', `/api/varieties/${created.id}`, {
+        ...varietyBody({ varietyName: created.varietyName, location: 'Capas', tillers: 20 }),
+        version: created.version,
+      })
+    ).body;
     const list = await versionsOf('/api/varieties', created.id);
-    expect(list.items.map((v: Json) => [v.number, v.summary.kind])).toEqual([[2, 'edit'], [1, 'create']]);
+    expect(list.items.map((v: Json) => [v.number, v.summary.kind])).toEqual([
+      [2, 'edit'],
+      [1, 'create'],
+    ]);
     expect(list.recordVersion).toBe(edited.version);
     expect(list.items[0].description).toContain('Location');
     expect(list.items[0].actorName).toBeTruthy();
@@ -53,9 +69,19 @@ describe('variety versions', () => {
     expect(restored.status).toBe(200);
     expect(restored.body).toMatchObject({ number: 3, recordVersion: edited.version + 1, photosMissing: 0 });
     const now = (await call('GET', `/api/varieties/${created.id}`)).body;
-    expect(now).toMatchObject({ location: first.location, tillers: first.tillers, releaseName: first.releaseName, version: edited.version + 1 });
+    expect(now).toMatchObject({
+      location: first.location,
+      tillers: first.tillers,
+      releaseName: first.releaseName,
+      version: edited.version + 1,
+    });
 
-    const audit = await t.ctx.db.selectFrom('audit_logs').selectAll().where('documentId', '=', created.id).where('action', '=', 'RESTORE_VERSION').execute();
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('documentId', '=', created.id)
+      .where('action', '=', 'RESTORE_VERSION')
+      .execute();
     expect(audit).toHaveLength(1);
     expect(JSON.parse(audit[0]!.changes!)).toMatchObject({ before: { location: 'Capas' }, after: { location: 'Tarlac City' } });
     const after = await versionsOf('/api/varieties', created.id);
@@ -73,7 +99,12 @@ describe('variety versions', () => {
 
   it('refuses a restore named with an older record version (409) and changes nothing', async () => {
     const created = (await call('POST', '/api/varieties', varietyBody({ location: 'Paniqui' }))).body;
-    const theirs = (await call('PUT', `/api/varieties/${created.id}`, { ...varietyBody({ varietyName: created.varietyName, location: 'Gerona' }), version: created.version })).body;
+    const theirs = (
+      await call('PUT', `/api/varieties/${created.id}`, {
+        ...varietyBody({ varietyName: created.varietyName, location: 'Gerona' }),
+        version: created.version,
+      })
+    ).body;
     const refused = await call('POST', `/api/varieties/${created.id}/versions/1/restore`, { version: created.version });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('VERSION_CONFLICT');
@@ -83,12 +114,24 @@ describe('variety versions', () => {
 
   it('lets one of two restores sent at once through; the other gets 409 and writes nothing', async () => {
     const created = (await call('POST', '/api/varieties', varietyBody({ location: 'Moncada' }))).body;
-    const edited = (await call('PUT', `/api/varieties/${created.id}`, { ...varietyBody({ varietyName: created.varietyName, location: 'Bamban' }), version: created.version })).body;
-    const results = await Promise.all([1, 2, 1, 2].map((n) => call('POST', `/api/varieties/${created.id}/versions/${n}/restore`, { version: edited.version })));
+    const edited = (
+      await call('PUT', `/api/varieties/${created.id}`, {
+        ...varietyBody({ varietyName: created.varietyName, location: 'Bamban' }),
+        version: created.version,
+      })
+    ).body;
+    const results = await Promise.all(
+      [1, 2, 1, 2].map((n) => call('POST', `/api/varieties/${created.id}/versions/${n}/restore`, { version: edited.version })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
     const list = await versionsOf('/api/varieties', created.id);
     expect(list.items.map((v: Json) => v.number)).toEqual([3, 2, 1]);
-    const audits = await t.ctx.db.selectFrom('audit_logs').select('id').where('documentId', '=', created.id).where('action', '=', 'RESTORE_VERSION').execute();
+    const audits = await t.ctx.db
+      .selectFrom('audit_logs')
+      .select('id')
+      .where('documentId', '=', created.id)
+      .where('action', '=', 'RESTORE_VERSION')
+      .execute();
     expect(audits).toHaveLength(1);
   });
 
@@ -97,8 +140,15 @@ describe('variety versions', () => {
     const added = await call('POST', `${docUrl}/lists/seasons`, { value: 'Ratoon' }, superCookie);
     expect(added.status).toBeLessThan(300);
     const created = (await call('POST', '/api/varieties', varietyBody({ season: ['Dry', 'Ratoon'] }))).body;
-    const edited = (await call('PUT', `/api/varieties/${created.id}`, { ...varietyBody({ varietyName: created.varietyName, season: ['Wet'] }), version: created.version })).body;
-    expect((await t.app.inject({ method: 'DELETE', url: `${docUrl}/lists/seasons?value=Ratoon`, headers: { cookie: superCookie } })).statusCode).toBeLessThan(300);
+    const edited = (
+      await call('PUT', `/api/varieties/${created.id}`, {
+        ...varietyBody({ varietyName: created.varietyName, season: ['Wet'] }),
+        version: created.version,
+      })
+    ).body;
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `${docUrl}/lists/seasons?value=Ratoon`, headers: { cookie: superCookie } })).statusCode,
+    ).toBeLessThan(300);
 
     const refused = await call('POST', `/api/varieties/${created.id}/versions/1/restore`, { version: edited.version });
     expect(refused.status).toBe(400);
@@ -107,7 +157,10 @@ describe('variety versions', () => {
     expect(refused.body.error.choices.season).not.toContain('Ratoon');
     expect((await call('GET', `/api/varieties/${created.id}`)).body.season).toEqual(['Wet']);
 
-    const chosen = await call('POST', `/api/varieties/${created.id}/versions/1/restore`, { version: edited.version, replacements: { season: ['Dry'] } });
+    const chosen = await call('POST', `/api/varieties/${created.id}/versions/1/restore`, {
+      version: edited.version,
+      replacements: { season: ['Dry'] },
+    });
     expect(chosen.status).toBe(200);
     expect((await call('GET', `/api/varieties/${created.id}`)).body.season).toEqual(['Dry']);
   });
@@ -116,11 +169,23 @@ describe('variety versions', () => {
     const docUrl = '/api/maintenance/documents/rice_diseases_enums';
     expect((await call('GET', `${docUrl}/versions`)).status).toBe(403);
     const doc = (await call('GET', docUrl, undefined, superCookie)).body;
-    const saved = (await call('PUT', docUrl, { version: doc.version, lists: { affectedParts: [...doc.lists.affectedParts, 'Panicle neck'] } }, superCookie)).body;
+    const saved = (
+      await call(
+        'PUT',
+        docUrl,
+        { version: doc.version, lists: { affectedParts: [...doc.lists.affectedParts, 'Panicle neck'] } },
+        superCookie,
+      )
+    ).body;
     const versions = (await call('GET', `${docUrl}/versions`, undefined, superCookie)).body;
     expect(versions.items[0].summary).toMatchObject({ kind: 'edit', changed: ['affectedParts'] });
     const before = versions.items[1].number;
-    const restored = await call('POST', `${docUrl}/versions/${before}/restore`, { version: saved.document?.version ?? saved.version }, superCookie);
+    const restored = await call(
+      'POST',
+      `${docUrl}/versions/${before}/restore`,
+      { version: saved.document?.version ?? saved.version },
+      superCookie,
+    );
     expect(restored.status).toBe(200);
     const now = (await call('GET', docUrl, undefined, superCookie)).body;
     expect(now.lists.affectedParts).toEqual(doc.lists.affectedParts);
@@ -135,17 +200,29 @@ describe('variety versions', () => {
     expect(await backfillFirstVersions(t.ctx)).toBe(0);
   });
 
-  it('backfills in batches: records with and without versions mixed across the batches\' edges each end with one first version', async () => {
+  it("backfills in batches: records with and without versions mixed across the batches' edges each end with one first version", async () => {
     const earlier = await Promise.all(Array.from({ length: 6 }, () => makeVarietyUsing(t.ctx)));
     expect(await backfillFirstVersions(t.ctx, 2)).toBeGreaterThanOrEqual(6);
     // Ids whose order differs by engine and collation (case, punctuation, digits, accents), and a
     // version left by a record no longer stored, in among them.
     const run = Date.now().toString(36);
     const later = await Promise.all(['0', 'A_b', 'a-c', 'aB', 'Z', 'É'].map((start) => makeVarietyUsing(t.ctx, { id: `${start}-${run}` })));
-    await t.ctx.db.insertInto('record_versions').values({
-      id: `gone-${run}`, collection: 'rice_seed_varieties', documentId: `a-b-${run}`, number: 1, recordVersion: 1, auditId: null, actorId: null, actorName: null,
-      createdAt: new Date().toISOString(), snapshot: '{}', summary: '{}',
-    }).execute();
+    await t.ctx.db
+      .insertInto('record_versions')
+      .values({
+        id: `gone-${run}`,
+        collection: 'rice_seed_varieties',
+        documentId: `a-b-${run}`,
+        number: 1,
+        recordVersion: 1,
+        auditId: null,
+        actorId: null,
+        actorName: null,
+        createdAt: new Date().toISOString(),
+        snapshot: '{}',
+        summary: '{}',
+      })
+      .execute();
     expect(await backfillFirstVersions(t.ctx, 2)).toBe(6);
     for (const id of [...earlier, ...later]) expect((await versionsOf('/api/varieties', id)).items).toHaveLength(1);
     expect(await backfillFirstVersions(t.ctx, 2)).toBe(0);
@@ -159,8 +236,13 @@ describe.each(['pest', 'disease'] as const)('%s versions', (kindName) => {
   async function entry(name: string, photos: number) {
     const ids = await stagePhotos(t.ctx, kindName, superAdmin, photos);
     const service = createCatalogService(t.ctx, kind);
-    const created = await service.create(catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(name, ids)), superAdmin, { skipImageMinimum: true });
-    await vi.waitFor(async () => expect((await call('GET', `${base}/${created.id}`)).body.images.every((i: Json) => i.status === 'ready')).toBe(true), { timeout: 15_000 });
+    const created = await service.create(catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(name, ids)), superAdmin, {
+      skipImageMinimum: true,
+    });
+    await vi.waitFor(
+      async () => expect((await call('GET', `${base}/${created.id}`)).body.images.every((i: Json) => i.status === 'ready')).toBe(true),
+      { timeout: 15_000 },
+    );
     return { id: created.id, photoIds: ids };
   }
   const detailOf = async (id: string) => (await call('GET', `${base}/${id}`)).body;
@@ -170,7 +252,10 @@ describe.each(['pest', 'disease'] as const)('%s versions', (kindName) => {
     const v1 = await detailOf(id);
     const keptFiles = v1.images.map((i: Json) => i.url as string);
     // An edit keeps two photos, in reverse order.
-    const edit = await call('PUT', `${base}/${id}`, { ...entryBody(v1.name, [photoIds[3]!, photoIds[1]!], { treatments: 'Spray.' }), version: v1.version });
+    const edit = await call('PUT', `${base}/${id}`, {
+      ...entryBody(v1.name, [photoIds[3]!, photoIds[1]!], { treatments: 'Spray.' }),
+      version: v1.version,
+    });
     expect(edit.status).toBe(200);
     // The photos it took out keep their files, and the hourly clean-up of staged photos leaves them.
     await photoRuntime(t.ctx).cleanupStaged(0, Date.now() + 60_000);
@@ -180,7 +265,14 @@ describe.each(['pest', 'disease'] as const)('%s versions', (kindName) => {
       expect(await t.ctx.storage.stat(row!.originalKey!)).not.toBeNull();
     }
     const list = await versionsOf(base, id);
-    expect(list.items[0].summary).toMatchObject({ kind: 'edit', photosRemoved: 2, photosAdded: 0, photosReordered: true, photoCount: 2, changed: ['treatments'] });
+    expect(list.items[0].summary).toMatchObject({
+      kind: 'edit',
+      photosRemoved: 2,
+      photosAdded: 0,
+      photosReordered: true,
+      photoCount: 2,
+      changed: ['treatments'],
+    });
 
     const compared = (await call('GET', `${base}/${id}/versions/compare?from=2&to=1`)).body;
     expect(compared.photos).toMatchObject({ fromCount: 2, toCount: 4, reordered: true });
@@ -208,14 +300,21 @@ describe.each(['pest', 'disease'] as const)('%s versions', (kindName) => {
       expect(res.status).toBe(200);
       version = res.body.version;
     }
-    const keys = new Map((await t.ctx.db.selectFrom('catalog_images').select(['id', 'originalKey']).where('id', 'in', photoIds).execute()).map((r) => [r.id, r.originalKey!]));
+    const keys = new Map(
+      (await t.ctx.db.selectFrom('catalog_images').select(['id', 'originalKey']).where('id', 'in', photoIds).execute()).map((r) => [
+        r.id,
+        r.originalKey!,
+      ]),
+    );
     expect(await pruneVersions(t.ctx, undefined)).toEqual({ versions: 0, photos: 0 });
     const pruned = await pruneVersions(t.ctx, 2);
     expect(pruned.versions).toBeGreaterThanOrEqual(2);
     const left = await versionsOf(base, id);
     expect(left.items.map((v: Json) => v.number)).toEqual([4, 3]);
     // Version 3 holds photos 0 and 1; photos 2 and 3 were held only by versions 1 and 2.
-    const remaining = new Set((await t.ctx.db.selectFrom('catalog_images').select('id').where('id', 'in', photoIds).execute()).map((r) => r.id));
+    const remaining = new Set(
+      (await t.ctx.db.selectFrom('catalog_images').select('id').where('id', 'in', photoIds).execute()).map((r) => r.id),
+    );
     expect([...remaining].sort()).toEqual([photoIds[0]!, photoIds[1]!].sort());
     expect(await t.ctx.storage.stat(keys.get(photoIds[1]!)!)).not.toBeNull();
     expect(await t.ctx.storage.stat(keys.get(photoIds[3]!)!)).toBeNull();
@@ -233,18 +332,28 @@ describe.each(['pest', 'disease'] as const)('%s versions', (kindName) => {
   });
 });
 
-describe('a Dataset health removal is the super admin\'s to undo', () => {
+describe("a Dataset health removal is the super admin's to undo", () => {
   const kind = CATALOG_KINDS.disease;
   const base = `/api/${kind.route}`;
 
-  it('an ADMIN\'s version restore or edit leaves a removed photo out; a super admin\'s restore brings it back', async () => {
+  it("an ADMIN's version restore or edit leaves a removed photo out; a super admin's restore brings it back", async () => {
     const ids = await stagePhotos(t.ctx, 'disease', superAdmin, 4);
-    const created = await createCatalogService(t.ctx, kind).create(catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(`Blast ${Date.now()}`, ids)), superAdmin, { skipImageMinimum: true });
+    const created = await createCatalogService(t.ctx, kind).create(
+      catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(`Blast ${Date.now()}`, ids)),
+      superAdmin,
+      { skipImageMinimum: true },
+    );
     const removed = ids[2]!;
-    const out = await t.app.inject({ method: 'POST', url: `/api/dataset-health/photos/${removed}/remove`, headers: { cookie: superCookie }, payload: { diseaseId: created.id } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: `/api/dataset-health/photos/${removed}/remove`,
+      headers: { cookie: superCookie },
+      payload: { diseaseId: created.id },
+    });
     expect(out.statusCode, out.body).toBe(204);
     const detail = async () => (await call('GET', `${base}/${created.id}`)).body;
-    const removedRow = async () => t.ctx.db.selectFrom('catalog_images').select(['entryId', 'removedFrom']).where('id', '=', removed).executeTakeFirstOrThrow();
+    const removedRow = async () =>
+      t.ctx.db.selectFrom('catalog_images').select(['entryId', 'removedFrom']).where('id', '=', removed).executeTakeFirstOrThrow();
 
     // An ADMIN restores version 1, which held the photo: the photo stays out, and is counted as not restored.
     const byAdmin = await call('POST', `${base}/${created.id}/versions/1/restore`, { version: (await detail()).version });
@@ -253,7 +362,10 @@ describe('a Dataset health removal is the super admin\'s to undo', () => {
     expect((await detail()).images.map((i: Json) => i.id)).toEqual(ids.filter((i) => i !== removed));
     expect(await removedRow()).toEqual({ entryId: null, removedFrom: created.id });
     // Naming it in an edit does not bring it back either.
-    const edit = await call('PUT', `${base}/${created.id}`, { ...entryBody((await detail()).name, ids), version: (await detail()).version });
+    const edit = await call('PUT', `${base}/${created.id}`, {
+      ...entryBody((await detail()).name, ids),
+      version: (await detail()).version,
+    });
     expect(edit.status).toBe(400);
     expect(await removedRow()).toEqual({ entryId: null, removedFrom: created.id });
 
@@ -264,4 +376,3 @@ describe('a Dataset health removal is the super admin\'s to undo', () => {
     expect(await removedRow()).toEqual({ entryId: created.id, removedFrom: null });
   });
 });
-

@@ -10,7 +10,6 @@ import { HistoryPage } from '../../src/features/history/history-page';
 import { SessionProvider } from '../../src/lib/session';
 import { holdSession, json, sessionInfo, stubServer } from './network';
 
-
 function Where() {
   const location = useLocation();
   return <output data-testid="location">{location.search}</output>;
@@ -24,7 +23,14 @@ function renderHistory(search: string, role: 'SYSTEM_ADMIN' | 'ADMIN' = 'SYSTEM_
     'GET /api/history': () => json({ items: [], nextCursor: null } satisfies HistoryPageData),
     'GET /api/history/count': () => json({ count: 0, exact: true } satisfies HistoryCount),
     'GET /api/history/users': () => json({ items: [{ id: 'u-7', name: 'Andres Bonifacio' }] } satisfies HistoryUsers),
-    'GET /api/audit-trail': () => json({ head: { index: 0, hash: '0'.repeat(64), baseIndex: 0, entries: 0 }, last: null, lastAnchor: null, retentionDays: null, archives: [] } satisfies AuditTrailStatus),
+    'GET /api/audit-trail': () =>
+      json({
+        head: { index: 0, hash: '0'.repeat(64), baseIndex: 0, entries: 0 },
+        last: null,
+        lastAnchor: null,
+        retentionDays: null,
+        archives: [],
+      } satisfies AuditTrailStatus),
   });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
@@ -32,21 +38,43 @@ function renderHistory(search: string, role: 'SYSTEM_ADMIN' | 'ADMIN' = 'SYSTEM_
       <SessionProvider>
         <ToastProvider>
           <MemoryRouter initialEntries={[`/dashboard/history_logs${search}`]}>
-            <Routes><Route path="/dashboard/history_logs" element={<><HistoryPage /><Where /></>} /></Routes>
+            <Routes>
+              <Route
+                path="/dashboard/history_logs"
+                element={
+                  <>
+                    <HistoryPage />
+                    <Where />
+                  </>
+                }
+              />
+            </Routes>
           </MemoryRouter>
         </ToastProvider>
       </SessionProvider>
     </QueryClientProvider>,
   );
-  const listQueries = () => server.calls.filter((c) => c.url.pathname === '/api/history').map((c) => Object.fromEntries(c.url.searchParams));
+  const listQueries = () =>
+    server.calls.filter((c) => c.url.pathname === '/api/history').map((c) => Object.fromEntries(c.url.searchParams));
   return { server, listQueries };
 }
 
 describe('History filters from the address bar', () => {
   it('reads every valid filter into the controls and the list query', async () => {
-    const { listQueries } = renderHistory('?range=custom&from=2026-01-05&to=2026-01-31&action=UPDATE&collection=rice_local_pests&user=u-7&q=blast');
+    const { listQueries } = renderHistory(
+      '?range=custom&from=2026-01-05&to=2026-01-31&action=UPDATE&collection=rice_local_pests&user=u-7&q=blast',
+    );
     await waitFor(() => expect(listQueries()).toHaveLength(1));
-    expect(listQueries()[0]).toEqual({ range: 'custom', from: '2026-01-05', to: '2026-01-31', action: 'UPDATE', collection: 'rice_local_pests', user: 'u-7', q: 'blast', limit: '50' });
+    expect(listQueries()[0]).toEqual({
+      range: 'custom',
+      from: '2026-01-05',
+      to: '2026-01-31',
+      action: 'UPDATE',
+      collection: 'rice_local_pests',
+      user: 'u-7',
+      q: 'blast',
+      limit: '50',
+    });
     expect((screen.getByLabelText(HISTORY.filters.date) as HTMLSelectElement).value).toBe('custom');
     expect((screen.getByLabelText(HISTORY.filters.from) as HTMLInputElement).value).toBe('2026-01-05');
     expect((screen.getByLabelText(HISTORY.filters.to) as HTMLInputElement).value).toBe('2026-01-31');

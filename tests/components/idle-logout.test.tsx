@@ -15,9 +15,13 @@ beforeEach(() => {
   // Another tab of the same browser: the same channel name, a separate object.
   otherTab = new BroadcastChannel('palayan-session');
   heard = [];
-  otherTab.onmessage = (e: MessageEvent) => { heard.push(e.data); };
+  otherTab.onmessage = (e: MessageEvent) => {
+    heard.push(e.data);
+  };
 });
-afterEach(() => { otherTab.close(); });
+afterEach(() => {
+  otherTab.close();
+});
 
 function Status() {
   const { status } = useSession();
@@ -30,7 +34,11 @@ function renderTab() {
     'POST /api/auth/logout': () => new Response(null, { status: 204 }),
     'POST /api/auth/activity': () => new Response(null, { status: 204 }),
   });
-  render(<SessionProvider><Status /></SessionProvider>);
+  render(
+    <SessionProvider>
+      <Status />
+    </SessionProvider>,
+  );
   return server;
 }
 
@@ -39,8 +47,12 @@ const status = () => screen.getByTestId('status').textContent;
 const pass = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
 describe('idle logout across tabs', () => {
-  beforeEach(() => { vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('stays signed in while another tab is in use, then signs every tab out after the idle time', async () => {
     const server = renderTab();
@@ -97,7 +109,11 @@ describe('the first visit', () => {
     const server = stubServer({
       'GET /api/auth/session': () => json({ error: { code: 'UNAUTHENTICATED', message: 'Please log in.', reason: 'session_ended' } }, 401),
     });
-    render(<SessionProvider><Status /></SessionProvider>);
+    render(
+      <SessionProvider>
+        <Status />
+      </SessionProvider>,
+    );
     expect(status()).toBe('loading');
     await waitFor(() => expect(status()).toBe('anonymous'));
     expect(server.calls.map((c) => c.url.pathname)).toContain('/api/auth/session');

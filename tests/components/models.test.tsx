@@ -15,27 +15,62 @@ import { SHELL } from '../../common/texts';
 import { json, stubServer, type Call } from './network';
 
 const evaluation = (over: Partial<ScannerModel['evaluations'][number]> = {}): ScannerModel['evaluations'][number] => ({
-  id: 'ev-1', state: 'done', split: 'test', seed: 'palayan', total: 40, done: 40, accuracy: 0.925, macroF1: 0.9, current: true, error: null,
-  createdAt: '2026-03-01T01:00:00.000Z', finishedAt: '2026-03-01T01:05:00.000Z', ...over,
+  id: 'ev-1',
+  state: 'done',
+  split: 'test',
+  seed: 'palayan',
+  total: 40,
+  done: 40,
+  accuracy: 0.925,
+  macroF1: 0.9,
+  current: true,
+  error: null,
+  createdAt: '2026-03-01T01:00:00.000Z',
+  finishedAt: '2026-03-01T01:05:00.000Z',
+  ...over,
 });
 
 function model(over: Partial<ScannerModel> = {}): ScannerModel {
   return {
-    id: 'm-2', stage: 'disease', version: 'disease-2', number: 2, sha256: 'ab'.repeat(32), size: 5 * 1024 * 1024, inputShape: [1, 224, 224, 3], inputType: 'float32',
-    contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' }, thresholds: { confidence: 0.5, margin: 0 },
+    id: 'm-2',
+    stage: 'disease',
+    version: 'disease-2',
+    number: 2,
+    sha256: 'ab'.repeat(32),
+    size: 5 * 1024 * 1024,
+    inputShape: [1, 224, 224, 3],
+    inputType: 'float32',
+    contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' },
+    thresholds: { confidence: 0.5, margin: 0 },
     labels: [
       { index: 0, label: 'rice-blast', recordId: 'd-1', verdict: null, recordName: 'Rice blast', localName: null, live: true },
       { index: 1, label: 'brown-spot', recordId: null, verdict: null, recordName: null, localName: null, live: false },
     ],
-    note: 'Retrained on the March photos', recordVersion: 3, createdAt: '2026-03-01T00:00:00.000Z', createdBy: 'Elena Reyes',
-    channels: [], evaluations: [evaluation()], ...over,
+    note: 'Retrained on the March photos',
+    recordVersion: 3,
+    createdAt: '2026-03-01T00:00:00.000Z',
+    createdBy: 'Elena Reyes',
+    channels: [],
+    evaluations: [evaluation()],
+    ...over,
   };
 }
 
 const overview = (models: ScannerModel[]): ModelsOverview => ({
   models,
   publications: [
-    { id: 'p-2', stage: 'disease', channel: 'live', action: 'publish', version: 'disease-1', share: 100, note: 'First model', overrideReason: 'The field test could not wait for the photos', by: 'Elena Reyes', at: '2026-02-01T00:00:00.000Z' },
+    {
+      id: 'p-2',
+      stage: 'disease',
+      channel: 'live',
+      action: 'publish',
+      version: 'disease-1',
+      share: 100,
+      note: 'First model',
+      overrideReason: 'The field test could not wait for the photos',
+      by: 'Elena Reyes',
+      at: '2026-02-01T00:00:00.000Z',
+    },
   ],
 });
 
@@ -46,7 +81,9 @@ function renderAt(path: string, handlers: Parameters<typeof stubServer>[0]) {
     <QueryClientProvider client={client}>
       <ToastProvider>
         <MemoryRouter initialEntries={[path]}>
-          <Routes><Route path="/dashboard/scanner_models/*" element={<ModelsScreens />} /></Routes>
+          <Routes>
+            <Route path="/dashboard/scanner_models/*" element={<ModelsScreens />} />
+          </Routes>
         </MemoryRouter>
       </ToastProvider>
     </QueryClientProvider>,
@@ -57,28 +94,37 @@ function renderAt(path: string, handlers: Parameters<typeof stubServer>[0]) {
 /** XMLHttpRequest (the uploads' progress) answered by URL; the multipart bodies are kept. */
 function stubUploads(answers: Record<string, () => { status: number; body: unknown }>) {
   const sent: Array<{ url: string; form: FormData }> = [];
-  vi.stubGlobal('XMLHttpRequest', class {
-    upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
-    status = 0;
-    responseText = '';
-    onload: (() => void) | null = null;
-    onerror: (() => void) | null = null;
-    onabort: (() => void) | null = null;
-    private url = '';
-    open(_method: string, url: string) { this.url = url; }
-    setRequestHeader() { /* accept: json */ }
-    abort() { this.onabort?.(); }
-    send(form: FormData) {
-      sent.push({ url: this.url, form });
-      setTimeout(() => {
-        this.upload.onprogress?.({ lengthComputable: true, loaded: 10, total: 10 });
-        const answer = answers[this.url]?.() ?? { status: 404, body: { error: { code: 'NOT_FOUND', message: 'no stub' } } };
-        this.status = answer.status;
-        this.responseText = JSON.stringify(answer.body);
-        this.onload?.();
-      }, 0);
-    }
-  });
+  vi.stubGlobal(
+    'XMLHttpRequest',
+    class {
+      upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
+      status = 0;
+      responseText = '';
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      onabort: (() => void) | null = null;
+      private url = '';
+      open(_method: string, url: string) {
+        this.url = url;
+      }
+      setRequestHeader() {
+        /* accept: json */
+      }
+      abort() {
+        this.onabort?.();
+      }
+      send(form: FormData) {
+        sent.push({ url: this.url, form });
+        setTimeout(() => {
+          this.upload.onprogress?.({ lengthComputable: true, loaded: 10, total: 10 });
+          const answer = answers[this.url]?.() ?? { status: 404, body: { error: { code: 'NOT_FOUND', message: 'no stub' } } };
+          this.status = answer.status;
+          this.responseText = JSON.stringify(answer.body);
+          this.onload?.();
+        }, 0);
+      }
+    },
+  );
   return sent;
 }
 
@@ -91,9 +137,18 @@ describe('Scanner models screen', () => {
     expect(can('ADMIN', entry.permission)).toBe(false);
   });
 
-  it('shows each stage\'s live model and pilot, the models with their warnings and progress, and the publications', async () => {
-    const running = model({ id: 'm-3', version: 'disease-3', evaluations: [evaluation({ id: 'ev-3', state: 'running', total: 200, done: 50, accuracy: null, macroF1: null, finishedAt: null })] });
-    const live = model({ id: 'm-1', version: 'disease-1', channels: [{ channel: 'live', share: 100 }], labels: model().labels.slice(0, 1) });
+  it("shows each stage's live model and pilot, the models with their warnings and progress, and the publications", async () => {
+    const running = model({
+      id: 'm-3',
+      version: 'disease-3',
+      evaluations: [evaluation({ id: 'ev-3', state: 'running', total: 200, done: 50, accuracy: null, macroF1: null, finishedAt: null })],
+    });
+    const live = model({
+      id: 'm-1',
+      version: 'disease-1',
+      channels: [{ channel: 'live', share: 100 }],
+      labels: model().labels.slice(0, 1),
+    });
     const server = renderAt('/dashboard/scanner_models', {
       'GET /api/models': () => json(overview([running, model({ channels: [{ channel: 'pilot', share: 20 }] }), live])),
       'POST /api/models/m-3/evaluations/ev-3/cancel': () => json(evaluation({ id: 'ev-3', state: 'cancelled' })),
@@ -110,14 +165,18 @@ describe('Scanner models screen', () => {
     expect(within(cards[1]!).getByTestId('labels-warning').textContent).toBe(S.list.labelsWarning(1));
     expect(within(cards[2]!).queryByTestId('labels-warning')).toBeNull();
     expect(within(cards[1]!).getByTestId('evaluation-result').textContent).toContain(S.list.result(0.925, 0.9));
-    expect(within(cards[1]!).getByRole('link', { name: S.list.actions.report }).getAttribute('href')).toBe('/dashboard/scanner_models/m-2/evaluations/ev-1');
+    expect(within(cards[1]!).getByRole('link', { name: S.list.actions.report }).getAttribute('href')).toBe(
+      '/dashboard/scanner_models/m-2/evaluations/ev-1',
+    );
     expect(within(cards[1]!).getByRole('link', { name: S.list.actions.download }).getAttribute('href')).toBe('/api/models/m-2/file');
 
     const progress = within(cards[0]!).getByRole('progressbar', { name: S.list.progress('disease-3') });
     expect(progress.getAttribute('aria-valuenow')).toBe('25');
     expect(progress.getAttribute('aria-valuetext')).toBe(T.evaluating(50, 200));
     fireEvent.click(within(cards[0]!).getByRole('button', { name: T.cancel }));
-    await waitFor(() => expect(server.calls.some((c) => c.method === 'POST' && c.url.pathname === '/api/models/m-3/evaluations/ev-3/cancel')).toBe(true));
+    await waitFor(() =>
+      expect(server.calls.some((c) => c.method === 'POST' && c.url.pathname === '/api/models/m-3/evaluations/ev-3/cancel')).toBe(true),
+    );
 
     expect(screen.getByTestId('override-reason').textContent).toContain('The field test could not wait for the photos');
   });
@@ -128,7 +187,8 @@ describe('Scanner models screen', () => {
       'GET /api/models': () => json(overview([model()])),
       'POST /api/models/m-2/publish': (call) => {
         publishes.push(call);
-        if (!(call.body as { overrideReason?: string }).overrideReason) return json({ error: { code: 'CONFLICT', message: 'Checks failed', checks: [T.refused.noEvaluation] } }, 409);
+        if (!(call.body as { overrideReason?: string }).overrideReason)
+          return json({ error: { code: 'CONFLICT', message: 'Checks failed', checks: [T.refused.noEvaluation] } }, 409);
         return json(overview([model({ channels: [{ channel: 'pilot', share: 20 }] })]));
       },
     });
@@ -146,13 +206,19 @@ describe('Scanner models screen', () => {
     await within(dialog).findByText(T.reasonNeeded);
     expect(publishes).toHaveLength(1);
 
-    fireEvent.change(within(dialog).getByLabelText(S.publishing.reason), { target: { value: 'The field team needs it before the wet season' } });
+    fireEvent.change(within(dialog).getByLabelText(S.publishing.reason), {
+      target: { value: 'The field team needs it before the wet season' },
+    });
     fireEvent.click(anyway);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(publishes[1]!.body).toMatchObject({ channel: 'pilot', share: 20, overrideReason: 'The field team needs it before the wet season' });
+    expect(publishes[1]!.body).toMatchObject({
+      channel: 'pilot',
+      share: 20,
+      overrideReason: 'The field team needs it before the wet season',
+    });
   });
 
-  it('reads a refusal\'s checks whether they come inside the error or beside a flat error message', async () => {
+  it("reads a refusal's checks whether they come inside the error or beside a flat error message", async () => {
     stubServer({
       'POST /api/models/a/publish': () => json({ error: { code: 'CONFLICT', message: 'Checks failed', checks: ['one'] } }, 409),
       'POST /api/models/b/publish': () => json({ error: 'Checks failed', checks: ['two'] }, 409),
@@ -168,7 +234,13 @@ describe('Scanner models screen', () => {
 
   it('the upload checks the file, maps the labels (unmatched ones flagged) and sends meta first, then the model', async () => {
     const inspection: ModelInspection = {
-      inputShape: [1, 224, 224, 3], inputType: 'float32', outputSize: 2, operators: ['CONV_2D', 'SOFTMAX'], sha256: 'cd'.repeat(32), size: 2048, labelsFrom: 'metadata',
+      inputShape: [1, 224, 224, 3],
+      inputType: 'float32',
+      outputSize: 2,
+      operators: ['CONV_2D', 'SOFTMAX'],
+      sha256: 'cd'.repeat(32),
+      size: 2048,
+      labelsFrom: 'metadata',
       labels: [
         { index: 0, label: 'rice-blast', recordId: 'd-1', verdict: null, matchedBy: 'name' },
         { index: 1, label: 'mystery-spot', recordId: null, verdict: null, matchedBy: 'none' },
@@ -206,35 +278,97 @@ describe('Scanner models screen', () => {
     const form = sent[1]!.form;
     expect([...form.keys()]).toEqual(['meta', 'model']);
     expect(JSON.parse(form.get('meta') as string)).toEqual({
-      stage: 'disease', contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' }, thresholds: { confidence: 0.5, margin: 0 }, note: '',
-      mapping: [{ recordId: 'd-1', verdict: null }, { recordId: 'd-2', verdict: null }],
+      stage: 'disease',
+      contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' },
+      thresholds: { confidence: 0.5, margin: 0 },
+      note: '',
+      mapping: [
+        { recordId: 'd-1', verdict: null },
+        { recordId: 'd-2', verdict: null },
+      ],
     });
     expect(JSON.parse(sent[0]!.form.get('meta') as string)).toEqual({ stage: 'disease' });
   });
 });
 
 const report: EvaluationReport = {
-  evaluation: { ...evaluation(), modelId: 'm-2', version: 'disease-2', sha256: 'ab'.repeat(32), photoSetSha256: 'ef'.repeat(32), ratios: { train: 0.8, validation: 0.1, test: 0.1 } },
-  classes: [{ key: 'd-1', name: 'Rice blast', recordId: 'd-1' }, { key: 'd-2', name: 'Brown spot', recordId: 'd-2' }],
-  matrix: [[18, 2], [0, 20]],
-  perClass: [
-    { index: 0, label: 'rice-blast', recordId: 'd-1', name: 'Rice blast', precision: 1, recall: 0.9, f1: 0.947, support: 20, f1Delta: 0.05, recallDelta: 0.1 },
-    { index: 1, label: 'brown-spot', recordId: 'd-2', name: 'Brown spot', precision: 0.909, recall: 1, f1: 0.952, support: 20, f1Delta: -0.01, recallDelta: 0 },
+  evaluation: {
+    ...evaluation(),
+    modelId: 'm-2',
+    version: 'disease-2',
+    sha256: 'ab'.repeat(32),
+    photoSetSha256: 'ef'.repeat(32),
+    ratios: { train: 0.8, validation: 0.1, test: 0.1 },
+  },
+  classes: [
+    { key: 'd-1', name: 'Rice blast', recordId: 'd-1' },
+    { key: 'd-2', name: 'Brown spot', recordId: 'd-2' },
   ],
-  accuracy: 0.95, macroF1: 0.95,
-  coverage: [{ threshold: 0, coverage: 1, accuracy: 0.95 }, { threshold: 0.5, coverage: 0.9, accuracy: 0.97 }, { threshold: 0.9, coverage: 0.5, accuracy: 1 }],
-  threshold: 0.5, atThreshold: { coverage: 0.9, accuracy: 0.97 },
+  matrix: [
+    [18, 2],
+    [0, 20],
+  ],
+  perClass: [
+    {
+      index: 0,
+      label: 'rice-blast',
+      recordId: 'd-1',
+      name: 'Rice blast',
+      precision: 1,
+      recall: 0.9,
+      f1: 0.947,
+      support: 20,
+      f1Delta: 0.05,
+      recallDelta: 0.1,
+    },
+    {
+      index: 1,
+      label: 'brown-spot',
+      recordId: 'd-2',
+      name: 'Brown spot',
+      precision: 0.909,
+      recall: 1,
+      f1: 0.952,
+      support: 20,
+      f1Delta: -0.01,
+      recallDelta: 0,
+    },
+  ],
+  accuracy: 0.95,
+  macroF1: 0.95,
+  coverage: [
+    { threshold: 0, coverage: 1, accuracy: 0.95 },
+    { threshold: 0.5, coverage: 0.9, accuracy: 0.97 },
+    { threshold: 0.9, coverage: 0.5, accuracy: 1 },
+  ],
+  threshold: 0.5,
+  atThreshold: { coverage: 0.9, accuracy: 0.97 },
   comparison: { version: 'disease-1', evaluationId: 'ev-0', accuracy: 0.9, macroF1: 0.89, fixed: 3, broken: 1 },
 };
 
-describe('An evaluation\'s report', () => {
+describe("An evaluation's report", () => {
   it('draws the matrix as buttons, and a cell shows its photos with links to the disease', async () => {
     const server = renderAt('/dashboard/scanner_models/m-2/evaluations/ev-1', {
       'GET /api/models/m-2/evaluations/ev-1': () => json(report),
-      'GET /api/models/m-2/evaluations/ev-1/photos': () => json({
-        total: 2,
-        photos: [{ imageId: 'i-1', diseaseId: 'd-1', diseaseName: 'Rice blast', thumbUrl: '/thumb/i-1.jpg', predicted: 'brown-spot', confidence: 0.61, top: [{ label: 'brown-spot', confidence: 0.61 }, { label: 'rice-blast', confidence: 0.3 }], liveVerdict: null }],
-      }),
+      'GET /api/models/m-2/evaluations/ev-1/photos': () =>
+        json({
+          total: 2,
+          photos: [
+            {
+              imageId: 'i-1',
+              diseaseId: 'd-1',
+              diseaseName: 'Rice blast',
+              thumbUrl: '/thumb/i-1.jpg',
+              predicted: 'brown-spot',
+              confidence: 0.61,
+              top: [
+                { label: 'brown-spot', confidence: 0.61 },
+                { label: 'rice-blast', confidence: 0.3 },
+              ],
+              liveVerdict: null,
+            },
+          ],
+        }),
     });
     expect((await screen.findByTestId('report-accuracy')).textContent).toBe('95.0 %');
     expect(screen.getByTestId('report-comparison').textContent).toBe(S.report.comparedWith('disease-1'));
@@ -251,9 +385,18 @@ describe('An evaluation\'s report', () => {
     await within(photos).findByText(S.report.predictedAs('Brown spot', 0.61));
     const call = server.calls.find((c) => c.url.pathname.endsWith('/photos'))!;
     expect(Object.fromEntries(call.url.searchParams)).toEqual({ actual: 'd-1', predicted: 'd-2' });
-    expect(within(photos).getByRole('link', { name: S.report.linkFor(S.report.openDisease, 'Rice blast') }).getAttribute('href')).toBe('/dashboard/rice_diseases?open=d-1');
+    expect(
+      within(photos)
+        .getByRole('link', { name: S.report.linkFor(S.report.openDisease, 'Rice blast') })
+        .getAttribute('href'),
+    ).toBe('/dashboard/rice_diseases?open=d-1');
     expect(within(photos).getByRole('link', { name: S.report.openHealth }).getAttribute('href')).toBe('/dashboard/rice_diseases/health');
-    expect(within(photos).getByTestId('prediction-photo').querySelector('figure')!.getAttribute('title')).toBe(S.report.top([{ label: 'Brown spot', confidence: 0.61 }, { label: 'Rice blast', confidence: 0.3 }]));
+    expect(within(photos).getByTestId('prediction-photo').querySelector('figure')!.getAttribute('title')).toBe(
+      S.report.top([
+        { label: 'Brown spot', confidence: 0.61 },
+        { label: 'Rice blast', confidence: 0.3 },
+      ]),
+    );
 
     fireEvent.click(screen.getByTestId('changed-fixed'));
     await waitFor(() => expect(server.calls.some((c) => c.url.searchParams.get('changed') === 'fixed')).toBe(true));

@@ -1,7 +1,11 @@
 import { vi } from 'vitest';
 import { SIGNED_IN_HINT_COOKIE } from '../../common/sessions';
 
-export interface Call { method: string; url: URL; body: unknown }
+export interface Call {
+  method: string;
+  url: URL;
+  body: unknown;
+}
 type Handler = (call: Call) => Response | Promise<Response>;
 
 /**
@@ -10,23 +14,40 @@ type Handler = (call: Call) => Response | Promise<Response>;
  */
 export function stubServer(handlers: Record<string, Handler>): { calls: Call[] } {
   const calls: Call[] = [];
-  vi.stubGlobal('fetch', vi.fn(async (input: string | URL, init: RequestInit = {}) => {
-    const url = new URL(String(input), 'http://console.test');
-    const method = (init.method ?? 'GET').toUpperCase();
-    const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
-    const call = { method, url, body };
-    calls.push(call);
-    const handler = handlers[`${method} ${url.pathname}`];
-    return handler ? handler(call) : json({ error: { code: 'NOT_FOUND', message: `no stub for ${method} ${url.pathname}` } }, 404);
-  }));
-  vi.stubGlobal('EventSource', class {
-    addEventListener(): void { /* no live events in these tests */ }
-    close(): void { /* nothing open */ }
-  });
-  vi.stubGlobal('IntersectionObserver', class {
-    observe(): void { /* the list's end never scrolls into view */ }
-    disconnect(): void { /* nothing observed */ }
-  });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://console.test');
+      const method = (init.method ?? 'GET').toUpperCase();
+      const body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
+      const call = { method, url, body };
+      calls.push(call);
+      const handler = handlers[`${method} ${url.pathname}`];
+      return handler ? handler(call) : json({ error: { code: 'NOT_FOUND', message: `no stub for ${method} ${url.pathname}` } }, 404);
+    }),
+  );
+  vi.stubGlobal(
+    'EventSource',
+    class {
+      addEventListener(): void {
+        /* no live events in these tests */
+      }
+      close(): void {
+        /* nothing open */
+      }
+    },
+  );
+  vi.stubGlobal(
+    'IntersectionObserver',
+    class {
+      observe(): void {
+        /* the list's end never scrolls into view */
+      }
+      disconnect(): void {
+        /* nothing observed */
+      }
+    },
+  );
   return { calls };
 }
 
@@ -38,7 +59,16 @@ export function sessionInfo(role: 'SYSTEM_ADMIN' | 'ADMIN', idleTimeoutMs = 30 *
   return {
     sessionId: 'session-1',
     idleTimeoutMs,
-    user: { id: 'user-1', fullname: 'Elena Reyes', username: 'elena_reyes', email: 'elena@da.example', contactNo: null, photoURL: null, role, securityQuestion: null },
+    user: {
+      id: 'user-1',
+      fullname: 'Elena Reyes',
+      username: 'elena_reyes',
+      email: 'elena@da.example',
+      contactNo: null,
+      photoURL: null,
+      role,
+      securityQuestion: null,
+    },
   };
 }
 
@@ -46,4 +76,3 @@ export function sessionInfo(role: 'SYSTEM_ADMIN' | 'ADMIN', idleTimeoutMs = 30 *
 export function holdSession(): void {
   document.cookie = `${SIGNED_IN_HINT_COOKIE}=1; path=/`;
 }
-

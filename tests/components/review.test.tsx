@@ -14,21 +14,56 @@ import { sentForReview } from '../../src/lib/review';
 import { json, stubServer } from './network';
 
 const change = (over: Partial<PendingChange> = {}): PendingChange => ({
-  id: 'c-1', collection: 'rice_local_diseases', collectionLabel: 'Rice Diseases', action: 'update', recordId: 'd-1', recordName: 'Rice blast',
-  baseVersion: 3, state: 'pending', version: 1, author: { id: 'u-2', name: 'Apolinario Mabini' }, submittedAt: '2026-03-01T01:00:00.000Z',
-  reviewer: null, reviewedAt: null, comment: null, scheduledAt: null, publishedAt: null, publishedBy: null, breakGlassReason: null, publishError: null, summary: null,
+  id: 'c-1',
+  collection: 'rice_local_diseases',
+  collectionLabel: 'Rice Diseases',
+  action: 'update',
+  recordId: 'd-1',
+  recordName: 'Rice blast',
+  baseVersion: 3,
+  state: 'pending',
+  version: 1,
+  author: { id: 'u-2', name: 'Apolinario Mabini' },
+  submittedAt: '2026-03-01T01:00:00.000Z',
+  reviewer: null,
+  reviewedAt: null,
+  comment: null,
+  scheduledAt: null,
+  publishedAt: null,
+  publishedBy: null,
+  breakGlassReason: null,
+  publishError: null,
+  summary: null,
   ...over,
 });
 
 const blast = (treatments: string) => ({
-  id: 'd-1', name: 'Rice blast', scientificName: 'Magnaporthe oryzae', localName: 'Lapnos', affectedParts: ['Leaf', 'Node'],
-  description: 'A fungal disease.', cause: 'A fungus. Spread by wind', symptoms: 'Diamond-shaped lesions. Grey centres.', treatments,
+  id: 'd-1',
+  name: 'Rice blast',
+  scientificName: 'Magnaporthe oryzae',
+  localName: 'Lapnos',
+  affectedParts: ['Leaf', 'Node'],
+  description: 'A fungal disease.',
+  cause: 'A fungus. Spread by wind',
+  symptoms: 'Diamond-shaped lesions. Grey centres.',
+  treatments,
   mainImage: { id: 'i-1', displayUrl: '/api/files/d1.jpg', thumbnailUrl: '/api/files/t1.jpg', width: 100, height: 80 },
   images: [{ id: 'i-1', displayUrl: '/api/files/d1.jpg', thumbnailUrl: '/api/files/t1.jpg', width: 100, height: 80 }],
-  imageCount: 1, createdAt: '', updatedAt: null,
+  imageCount: 1,
+  createdAt: '',
+  updatedAt: null,
 });
 
-const NONE = { approve: false, reject: false, publish: false, breakGlass: false, withdraw: false, rebase: false, schedule: false, editable: false };
+const NONE = {
+  approve: false,
+  reject: false,
+  publish: false,
+  breakGlass: false,
+  withdraw: false,
+  rebase: false,
+  schedule: false,
+  editable: false,
+};
 
 function detail(over: Partial<PendingChangeDetail> = {}, can: Partial<PendingChangeDetail['can']> = {}): PendingChangeDetail {
   return {
@@ -56,7 +91,9 @@ function renderDetail(data: PendingChangeDetail, handlers: Parameters<typeof stu
     <QueryClientProvider client={client}>
       <ToastProvider>
         <MemoryRouter initialEntries={['/dashboard/review/c-1']}>
-          <Routes><Route path="/dashboard/review/*" element={<ReviewScreens />} /></Routes>
+          <Routes>
+            <Route path="/dashboard/review/*" element={<ReviewScreens />} />
+          </Routes>
         </MemoryRouter>
       </ToastProvider>
     </QueryClientProvider>,
@@ -87,7 +124,8 @@ describe('Review', () => {
 
   it('offers a reviewer what `can` allows, and sends a change back only with a comment', async () => {
     const server = renderDetail(detail({}, { approve: true, reject: true, breakGlass: true, rebase: true }), {
-      'POST /api/review/changes/c-1/reject': () => json(detail({ change: change({ state: 'rejected', version: 2, comment: 'Dose is per hectare.' }) })),
+      'POST /api/review/changes/c-1/reject': () =>
+        json(detail({ change: change({ state: 'rejected', version: 2, comment: 'Dose is per hectare.' }) })),
     });
     await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
     const panel = decision();
@@ -108,13 +146,18 @@ describe('Review', () => {
     fireEvent.change(within(dialog).getByLabelText(REVIEW_TEXTS.comment), { target: { value: 'Dose is per hectare.' } });
     fireEvent.click(within(dialog).getByRole('button', { name: REVIEW_SCREEN.confirmReject }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: REVIEW_TEXTS.reject })).toBeNull());
-    expect(server.calls.find((c) => c.method === 'POST')).toMatchObject({ url: expect.objectContaining({ pathname: '/api/review/changes/c-1/reject' }), body: { version: 1, comment: 'Dose is per hectare.' } });
+    expect(server.calls.find((c) => c.method === 'POST')).toMatchObject({
+      url: expect.objectContaining({ pathname: '/api/review/changes/c-1/reject' }),
+      body: { version: 1, comment: 'Dose is per hectare.' },
+    });
     expect(await screen.findByText(REVIEW_SCREEN.done.reject)).toBeTruthy();
     expect(await screen.findByTestId('review-comment')).toHaveProperty('textContent', `${REVIEW_SCREEN.commentLabel} Dose is per hectare.`);
   });
 
   it('offers the author withdrawal and a new edit, never approval', async () => {
-    renderDetail(detail({ change: change({ state: 'rejected', comment: 'Dose is per hectare.' }) }, { withdraw: true, editable: true, rebase: true }));
+    renderDetail(
+      detail({ change: change({ state: 'rejected', comment: 'Dose is per hectare.' }) }, { withdraw: true, editable: true, rebase: true }),
+    );
     await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
     const panel = decision();
     expect(within(panel).getByRole('button', { name: REVIEW_TEXTS.withdraw })).toBeTruthy();
@@ -122,14 +165,18 @@ describe('Review', () => {
     expect(within(panel).queryByRole('button', { name: REVIEW_TEXTS.reject })).toBeNull();
     expect(within(panel).queryByRole('button', { name: REVIEW_TEXTS.breakGlass })).toBeNull();
     expect(within(panel).getByText(REVIEW_SCREEN.authorHelp, { exact: false })).toBeTruthy();
-    expect(within(panel).getByRole('link', { name: REVIEW_SCREEN.openRecord }).getAttribute('href')).toBe('/dashboard/rice_diseases?open=d-1');
+    expect(within(panel).getByRole('link', { name: REVIEW_SCREEN.openRecord }).getAttribute('href')).toBe(
+      '/dashboard/rice_diseases?open=d-1',
+    );
     expect(screen.getByText(REVIEW_TEXTS.states.rejected)).toBeTruthy();
   });
 
-  it('shows a refused publish\'s message and offers the rebase when the published record moved', async () => {
+  it("shows a refused publish's message and offers the rebase when the published record moved", async () => {
     const server = renderDetail(detail({}, { approve: true, reject: true, rebase: true }), {
-      'POST /api/review/changes/c-1/approve': () => json({ error: { code: 'CONFLICT', message: REVIEW_TEXTS.errors.baseMoved, changeId: 'c-1', rebase: true } }, 409),
-      'POST /api/review/changes/c-1/rebase': () => json(detail({ change: change({ version: 2, baseVersion: 4 }), publishedVersion: 4 }, { approve: true })),
+      'POST /api/review/changes/c-1/approve': () =>
+        json({ error: { code: 'CONFLICT', message: REVIEW_TEXTS.errors.baseMoved, changeId: 'c-1', rebase: true } }, 409),
+      'POST /api/review/changes/c-1/rebase': () =>
+        json(detail({ change: change({ version: 2, baseVersion: 4 }), publishedVersion: 4 }, { approve: true })),
     });
     await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
     fireEvent.click(within(decision()).getByRole('button', { name: REVIEW_TEXTS.approve }));
@@ -146,7 +193,8 @@ describe('Review', () => {
 
   it('schedules a publish at a Manila time, sent with its +08:00 offset', async () => {
     const server = renderDetail(detail({}, { approve: true }), {
-      'POST /api/review/changes/c-1/approve': () => json(detail({ change: change({ state: 'approved', version: 2, scheduledAt: '2030-01-01T00:00:00.000Z' }) }, { schedule: true })),
+      'POST /api/review/changes/c-1/approve': () =>
+        json(detail({ change: change({ state: 'approved', version: 2, scheduledAt: '2030-01-01T00:00:00.000Z' }) }, { schedule: true })),
     });
     await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
     fireEvent.click(within(decision()).getByRole('button', { name: REVIEW_TEXTS.approveSchedule }));
@@ -155,13 +203,16 @@ describe('Review', () => {
     const local = new Date(Date.now() + 8 * 3_600_000 + 2 * 86_400_000).toISOString().slice(0, 16);
     fireEvent.change(within(dialog).getByLabelText(REVIEW_TEXTS.publishAt), { target: { value: local } });
     fireEvent.click(within(dialog).getByRole('button', { name: REVIEW_SCREEN.confirmSchedule }));
-    await waitFor(() => expect(server.calls.find((c) => c.method === 'POST')?.body).toEqual({ version: 1, publishAt: `${local}:00+08:00` }));
+    await waitFor(() =>
+      expect(server.calls.find((c) => c.method === 'POST')?.body).toEqual({ version: 1, publishAt: `${local}:00+08:00` }),
+    );
     expect(await within(decision()).findByRole('button', { name: REVIEW_TEXTS.unschedule })).toBeTruthy();
   });
 
   it('asks a reason of at least 10 characters before publishing without review', async () => {
     const server = renderDetail(detail({}, { breakGlass: true }), {
-      'POST /api/review/changes/c-1/publish': () => json(detail({ change: change({ state: 'published', breakGlassReason: 'Wrong dose, offices are calling.' }) })),
+      'POST /api/review/changes/c-1/publish': () =>
+        json(detail({ change: change({ state: 'published', breakGlassReason: 'Wrong dose, offices are calling.' }) })),
     });
     await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
     fireEvent.click(within(screen.getByTestId('danger-zone')).getByRole('button', { name: REVIEW_TEXTS.breakGlass }));
@@ -171,18 +222,28 @@ describe('Review', () => {
     expect(await within(dialog).findByText(REVIEW_TEXTS.errors.reasonRequired)).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText(REVIEW_TEXTS.reason), { target: { value: 'Wrong dose, offices are calling.' } });
     fireEvent.click(within(dialog).getByRole('button', { name: REVIEW_SCREEN.confirmBreakGlass }));
-    await waitFor(() => expect(server.calls.find((c) => c.method === 'POST')?.body).toEqual({ version: 1, reason: 'Wrong dose, offices are calling.' }));
+    await waitFor(() =>
+      expect(server.calls.find((c) => c.method === 'POST')?.body).toEqual({ version: 1, reason: 'Wrong dose, offices are calling.' }),
+    );
     expect(await screen.findByTestId('break-glass-reason')).toBeTruthy();
   });
 
-  it('previews the farmer app\'s disease screen, published beside proposed, with the changed part marked', async () => {
+  it("previews the farmer app's disease screen, published beside proposed, with the changed part marked", async () => {
     renderDetail(detail());
     const published = await screen.findByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.published) });
     const proposed = screen.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.proposed) });
     for (const phone of [published, proposed]) {
       // The app's headings, in its order.
-      const headings = within(phone).getAllByRole('heading', { level: 4 }).map((h) => h.textContent);
-      expect(headings).toEqual([APP_PREVIEW.description, APP_PREVIEW.symptoms, APP_PREVIEW.cause, APP_PREVIEW.treatments, APP_PREVIEW.allImages]);
+      const headings = within(phone)
+        .getAllByRole('heading', { level: 4 })
+        .map((h) => h.textContent);
+      expect(headings).toEqual([
+        APP_PREVIEW.description,
+        APP_PREVIEW.symptoms,
+        APP_PREVIEW.cause,
+        APP_PREVIEW.treatments,
+        APP_PREVIEW.allImages,
+      ]);
       expect(within(phone).getByText(APP_PREVIEW.diseaseName)).toBeTruthy();
       expect(within(phone).getByText(APP_PREVIEW.localName).nextSibling?.textContent).toBe('Lapnos');
       expect(within(phone).getByText(APP_PREVIEW.affectedParts).nextSibling?.textContent).toBe('• Leaf\n• Node');
@@ -199,13 +260,25 @@ describe('Review', () => {
     expect(published.querySelectorAll('[data-changed]')).toHaveLength(0);
     // The comparison's table names its sides.
     const table = screen.getByRole('table', { name: REVIEW_SCREEN.comparisonTable });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Field', REVIEW_TEXTS.published, REVIEW_TEXTS.proposed]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Field', REVIEW_TEXTS.published, REVIEW_TEXTS.proposed]);
   });
 
   it('shows a new entry as not in the app yet', async () => {
-    renderDetail(detail({ change: change({ action: 'create', recordId: null, baseVersion: null }), publishedVersion: null, preview: { published: null, proposed: blast('Rest.') } }));
+    renderDetail(
+      detail({
+        change: change({ action: 'create', recordId: null, baseVersion: null }),
+        publishedVersion: null,
+        preview: { published: null, proposed: blast('Rest.') },
+      }),
+    );
     const published = await screen.findByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.published) });
     expect(within(published).getByText(REVIEW_TEXTS.previewNone)).toBeTruthy();
-    expect(screen.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.proposed) }).querySelectorAll('[data-changed]')).toHaveLength(0);
+    expect(screen.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.proposed) }).querySelectorAll('[data-changed]')).toHaveLength(
+      0,
+    );
   });
 });

@@ -7,7 +7,12 @@ import { holdSession, json, sessionInfo, stubServer } from './network';
 
 function Tab() {
   const { status, logout } = useSession();
-  return <><p data-testid="status">{status}</p><button onClick={() => void logout()}>Logout</button></>;
+  return (
+    <>
+      <p data-testid="status">{status}</p>
+      <button onClick={() => void logout()}>Logout</button>
+    </>
+  );
 }
 
 const ended = () => json({ error: { code: 'UNAUTHENTICATED', message: 'Please log in.', reason: 'session_ended' } }, 401);
@@ -17,7 +22,9 @@ beforeEach(() => {
   holdSession();
   vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
 });
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 it('a session check still on its way when the user logs out does not report the session as ended', async () => {
   let answerCheck: (r: Response) => void = () => undefined;
@@ -28,11 +35,22 @@ it('a session check still on its way when the user logs out does not report the 
       checks += 1;
       if (signedOut) return ended();
       // The first read signs the tab in; the 5 s check after it is held until after the logout.
-      return checks === 1 ? json(sessionInfo('ADMIN')) : new Promise<Response>((resolve) => { answerCheck = resolve; });
+      return checks === 1
+        ? json(sessionInfo('ADMIN'))
+        : new Promise<Response>((resolve) => {
+            answerCheck = resolve;
+          });
     },
-    'POST /api/auth/logout': () => { signedOut = true; return new Response(null, { status: 204 }); },
+    'POST /api/auth/logout': () => {
+      signedOut = true;
+      return new Response(null, { status: 204 });
+    },
   });
-  render(<SessionProvider><Tab /></SessionProvider>);
+  render(
+    <SessionProvider>
+      <Tab />
+    </SessionProvider>,
+  );
   await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('authenticated'));
   await act(() => vi.advanceTimersByTimeAsync(TIMINGS.sessionCheckMs + 100));
   expect(checks).toBe(2);
@@ -40,7 +58,10 @@ it('a session check still on its way when the user logs out does not report the 
   fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
   await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('anonymous'));
   // The held check now answers as the server would after the logout.
-  await act(async () => { answerCheck(ended()); await vi.advanceTimersByTimeAsync(100); });
+  await act(async () => {
+    answerCheck(ended());
+    await vi.advanceTimersByTimeAsync(100);
+  });
   await act(() => vi.advanceTimersByTimeAsync(TIMINGS.sessionCheckMs));
 
   expect(screen.getByTestId('status').textContent).toBe('anonymous');

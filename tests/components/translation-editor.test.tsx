@@ -14,17 +14,45 @@ const at = '2026-03-01T02:00:00.000Z';
 function record(version: number, over: { symptomsStale?: boolean; cause?: string } = {}): RecordTranslations {
   const stale = over.symptomsStale ?? true;
   return {
-    collection: 'rice_local_diseases', recordId: 'd-1', name: 'Sheath blight', version,
-    languages: [{ code: 'fil', name: 'Filipino', enabled: true }, { code: 'pam', name: 'Kapampangan', enabled: true }, { code: 'ilo', name: 'Ilocano', enabled: false }],
+    collection: 'rice_local_diseases',
+    recordId: 'd-1',
+    name: 'Sheath blight',
+    version,
+    languages: [
+      { code: 'fil', name: 'Filipino', enabled: true },
+      { code: 'pam', name: 'Kapampangan', enabled: true },
+      { code: 'ilo', name: 'Ilocano', enabled: false },
+    ],
     fields: [
-      { field: 'name', label: 'Name', source: 'Sheath blight', translations: { fil: { text: 'Sheath blight', stale: false, sourceThen: 'Sheath blight', updatedAt: at, updatedByName: 'Elena Reyes' } } },
       {
-        field: 'symptoms', label: 'Symptoms', source: 'Oval, grey-green lesions on the sheath.',
-        translations: { fil: { text: 'Hugis-itlog na sugat sa kaluban.', stale, sourceThen: stale ? 'Oval lesions on the sheath.' : 'Oval, grey-green lesions on the sheath.', updatedAt: at, updatedByName: 'Elena Reyes' } },
+        field: 'name',
+        label: 'Name',
+        source: 'Sheath blight',
+        translations: {
+          fil: { text: 'Sheath blight', stale: false, sourceThen: 'Sheath blight', updatedAt: at, updatedByName: 'Elena Reyes' },
+        },
       },
       {
-        field: 'cause', label: 'Cause', source: 'A fungus.',
-        translations: over.cause ? { fil: { text: over.cause, stale: false, sourceThen: 'A fungus.', updatedAt: at, updatedByName: 'Jose Rizal' } } : {},
+        field: 'symptoms',
+        label: 'Symptoms',
+        source: 'Oval, grey-green lesions on the sheath.',
+        translations: {
+          fil: {
+            text: 'Hugis-itlog na sugat sa kaluban.',
+            stale,
+            sourceThen: stale ? 'Oval lesions on the sheath.' : 'Oval, grey-green lesions on the sheath.',
+            updatedAt: at,
+            updatedByName: 'Elena Reyes',
+          },
+        },
+      },
+      {
+        field: 'cause',
+        label: 'Cause',
+        source: 'A fungus.',
+        translations: over.cause
+          ? { fil: { text: over.cause, stale: false, sourceThen: 'A fungus.', updatedAt: at, updatedByName: 'Jose Rizal' } }
+          : {},
       },
     ],
   };
@@ -33,7 +61,11 @@ function record(version: number, over: { symptomsStale?: boolean; cause?: string
 function renderEditor(handlers: Parameters<typeof stubServer>[0], canEdit = true) {
   const server = stubServer(handlers);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(<QueryClientProvider client={client}><TranslationEditor collection="rice_local_diseases" recordId="d-1" canEdit={canEdit} /></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={client}>
+      <TranslationEditor collection="rice_local_diseases" recordId="d-1" canEdit={canEdit} />
+    </QueryClientProvider>,
+  );
   return server;
 }
 
@@ -45,11 +77,18 @@ describe('the translation editor', () => {
     let current = record(4);
     const { calls } = renderEditor({
       [`GET ${PATH}`]: () => json(current),
-      [`PUT ${PATH}/fil`]: () => { current = record(5, { symptomsStale: false }); return json(current); },
+      [`PUT ${PATH}/fil`]: () => {
+        current = record(5, { symptomsStale: false });
+        return json(current);
+      },
     });
     const symptoms = await waitFor(() => fieldOf('symptoms'));
     // The language picker offers the languages in use only.
-    expect(within(screen.getByLabelText(T.language)).getAllByRole('option').map((o) => o.textContent)).toEqual(['Filipino', 'Kapampangan']);
+    expect(
+      within(screen.getByLabelText(T.language))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Filipino', 'Kapampangan']);
     expect(within(symptoms).getByTestId('stale-badge')).toHaveProperty('textContent', L.stale);
     expect(within(fieldOf('name')).queryByTestId('stale-badge')).toBeNull();
     expect(within(fieldOf('cause')).getAllByText(L.missing).length).toBeGreaterThan(0);
@@ -66,11 +105,14 @@ describe('the translation editor', () => {
     expect(screen.getByRole('status')).toHaveProperty('textContent', T.confirmed('Symptoms'));
   });
 
-  it('saves the changed fields only, with the record\'s version, non-ASCII text unchanged', async () => {
+  it("saves the changed fields only, with the record's version, non-ASCII text unchanged", async () => {
     let current = record(7);
     const { calls } = renderEditor({
       [`GET ${PATH}`]: () => json(current),
-      [`PUT ${PATH}/fil`]: (call) => { current = record(8, { cause: (call.body as { texts: { cause: string } }).texts.cause }); return json(current); },
+      [`PUT ${PATH}/fil`]: (call) => {
+        current = record(8, { cause: (call.body as { texts: { cause: string } }).texts.cause });
+        return json(current);
+      },
     });
     const save = await screen.findByRole('button', { name: T.save });
     expect(save).toHaveProperty('disabled', true);
@@ -93,7 +135,16 @@ describe('the translation editor', () => {
         if (!answered409) {
           answered409 = true;
           current = record(4);
-          return json({ error: { code: 'VERSION_CONFLICT', message: 'This record was changed by someone else since you opened it.', currentVersion: 4 } }, 409);
+          return json(
+            {
+              error: {
+                code: 'VERSION_CONFLICT',
+                message: 'This record was changed by someone else since you opened it.',
+                currentVersion: 4,
+              },
+            },
+            409,
+          );
         }
         current = record(5, { cause: (call.body as { texts: { cause: string } }).texts.cause });
         return json(current);
@@ -119,7 +170,9 @@ describe('the translation editor', () => {
     const picker = await screen.findByLabelText(T.language);
     fireEvent.change(picker, { target: { value: 'pam' } });
     expect(within(fieldOf('symptoms')).queryByTestId('stale-badge')).toBeNull();
-    fireEvent.change(within(fieldOf('symptoms')).getByLabelText(T.fieldIn('Symptoms', 'Kapampangan')), { target: { value: 'Sugat a malagu.' } });
+    fireEvent.change(within(fieldOf('symptoms')).getByLabelText(T.fieldIn('Symptoms', 'Kapampangan')), {
+      target: { value: 'Sugat a malagu.' },
+    });
     fireEvent.click(screen.getByRole('button', { name: T.save }));
     await waitFor(() => expect(screen.getByRole('status')).toHaveProperty('textContent', REVIEW_TEXTS.sentForReview));
     expect(puts(calls)[0]!.url.pathname).toBe(`${PATH}/pam`);

@@ -5,14 +5,27 @@ import { ApiError } from '../../src/lib/api';
 
 // The network part of an upload (XMLHttpRequest with progress) is replaced by uploads the test
 // finishes by hand; everything else is the real batch.
-interface Pending { name: string; progress(fraction: number): void; resolve(id: string, extra?: Record<string, unknown>): void; reject(err: unknown): void; signal: AbortSignal }
+interface Pending {
+  name: string;
+  progress(fraction: number): void;
+  resolve(id: string, extra?: Record<string, unknown>): void;
+  reject(err: unknown): void;
+  signal: AbortSignal;
+}
 const uploads = vi.hoisted(() => ({ pending: [] as Pending[] }));
 vi.mock('../../src/features/catalog/api', () => ({
-  uploadPhoto: (_kind: unknown, file: File, onProgress: (f: number) => void, signal: AbortSignal) => new Promise((resolve, reject) => {
-    const entry = { name: file.name, progress: onProgress, resolve: (id: string, extra: Record<string, unknown> = {}) => resolve({ id, ...extra }), reject, signal };
-    signal.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
-    uploads.pending.push(entry);
-  }),
+  uploadPhoto: (_kind: unknown, file: File, onProgress: (f: number) => void, signal: AbortSignal) =>
+    new Promise((resolve, reject) => {
+      const entry = {
+        name: file.name,
+        progress: onProgress,
+        resolve: (id: string, extra: Record<string, unknown> = {}) => resolve({ id, ...extra }),
+        reject,
+        signal,
+      };
+      signal.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')));
+      uploads.pending.push(entry);
+    }),
 }));
 
 const { UploadBatch, useUploadBatch } = await import('../../src/features/catalog/upload-batch');
@@ -31,17 +44,29 @@ function BatchView({ batch }: { batch: InstanceType<typeof UploadBatch> }) {
   return (
     <div>
       <p data-testid="stats">{`${batch.stats.done}/${batch.stats.count} done, ${batch.stats.failed} failed, ${batch.stats.active} active`}</p>
-      <ul>{batch.items.map((i) => <li key={i.key}>{`${i.name}: ${i.status}${i.error ? ` (${i.error})` : ''}`}</li>)}</ul>
+      <ul>
+        {batch.items.map((i) => (
+          <li key={i.key}>{`${i.name}: ${i.status}${i.error ? ` (${i.error})` : ''}`}</li>
+        ))}
+      </ul>
     </div>
   );
 }
 
-beforeEach(() => { uploads.pending.length = 0; vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); });
-afterEach(() => { vi.useRealTimers(); });
+beforeEach(() => {
+  uploads.pending.length = 0;
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** Lets promise callbacks run, then the batch's batched notification (at most every 120 ms). */
 async function settle() {
-  await act(async () => { await Promise.resolve(); await vi.advanceTimersByTimeAsync(200); });
+  await act(async () => {
+    await Promise.resolve();
+    await vi.advanceTimersByTimeAsync(200);
+  });
 }
 
 describe('UploadBatch in the upload dialog', () => {
@@ -84,7 +109,9 @@ describe('UploadBatch in the upload dialog', () => {
     await settle();
     const x = uploads.pending[0]!;
     expect(x.name).toBe('x.jpg');
-    act(() => { expect(batch.remove(batch.items[0]!.key)).toBeNull(); });
+    act(() => {
+      expect(batch.remove(batch.items[0]!.key)).toBeNull();
+    });
     await settle();
     expect(x.signal.aborted).toBe(true);
     expect(screen.queryByText(/^x\.jpg/)).toBeNull();
@@ -105,7 +132,10 @@ describe('UploadBatch in the upload dialog', () => {
     const chosenBefore = batch.itemsVersion;
     take('b.jpg').resolve('id-b', { sha256: 'same', similar: [] });
     // A saved photo of this very entry, byte for byte.
-    take('c.jpg').resolve('id-c', { sha256: 'other', similar: [{ imageId: 'saved-1', entryId: 'blast', entryName: 'Rice blast', distance: 0, exact: true, thumbUrl: null }] });
+    take('c.jpg').resolve('id-c', {
+      sha256: 'other',
+      similar: [{ imageId: 'saved-1', entryId: 'blast', entryName: 'Rice blast', distance: 0, exact: true, thumbUrl: null }],
+    });
     await settle();
     expect(screen.getByText('b.jpg: skipped')).toBeTruthy();
     expect(screen.getByText('c.jpg: skipped')).toBeTruthy();
@@ -126,7 +156,10 @@ describe('UploadBatch in the upload dialog', () => {
     await settle();
     take('a.jpg').resolve('id-a');
     take('b.jpg').reject(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The photo is too large.'));
-    await act(async () => { await Promise.resolve(); await Promise.resolve(); });
+    await act(async () => {
+      await Promise.resolve();
+      await Promise.resolve();
+    });
     expect(screen.getByTestId('stats').textContent).toBe('0/3 done, 0 failed, 2 active');
     expect(settlementOf(batch.items)).toEqual({ unsettled: 1, failed: 1 });
     take('c.jpg').resolve('id-c');

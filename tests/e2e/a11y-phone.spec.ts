@@ -41,17 +41,44 @@ function setUp(app: E2EServer) {
   fixtures ??= (async () => {
     fs.mkdirSync('.tmp/screens', { recursive: true });
     const member = await app.account('ADMIN', `Gabriela Silang ${tag}`);
-    const variety = await (await app.fixtureApi()).post('/api/varieties', {
+    const variety = await (
+      await app.fixtureApi()
+    ).post('/api/varieties', {
       data: {
-        varietyName: savedVariety, releaseName: 'Tubigan', yearRelease: '2020', breedingCode: 'PR12345', breederOrigin: 'PhilRice',
-        maturityDays: 112, averageYield: 5.1, maxYield: 8.2, plantHeight: 98, tillers: 14, location: 'Tarlac',
-        plantingMethod: 'Transplanting', season: ['Dry'], environment: ['Low Irrigated Land'],
+        varietyName: savedVariety,
+        releaseName: 'Tubigan',
+        yearRelease: '2020',
+        breedingCode: 'PR12345',
+        breederOrigin: 'PhilRice',
+        maturityDays: 112,
+        averageYield: 5.1,
+        maxYield: 8.2,
+        plantHeight: 98,
+        tillers: 14,
+        location: 'Tarlac',
+        plantingMethod: 'Transplanting',
+        season: ['Dry'],
+        environment: ['Low Irrigated Land'],
       },
     });
     expect(variety.status(), await variety.text()).toBe(201);
-    const leaf = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 60, g: 140, b: 70 } } }).jpeg().toBuffer();
-    const entry = (id: string, name: string) => ({ [id]: { name, scientificName: 'Hydrellia philippina', description: 'Its larvae feed on the leaves.', createdAt: new Date().toISOString(), images: ['{{files}}/leaf.jpg'] } });
-    await importExport(app, { rice_local_pests: entry(entryIds.pest, entryNames.pest), rice_local_diseases: entry(entryIds.disease, entryNames.disease) }, { 'leaf.jpg': leaf });
+    const leaf = await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 60, g: 140, b: 70 } } })
+      .jpeg()
+      .toBuffer();
+    const entry = (id: string, name: string) => ({
+      [id]: {
+        name,
+        scientificName: 'Hydrellia philippina',
+        description: 'Its larvae feed on the leaves.',
+        createdAt: new Date().toISOString(),
+        images: ['{{files}}/leaf.jpg'],
+      },
+    });
+    await importExport(
+      app,
+      { rice_local_pests: entry(entryIds.pest, entryNames.pest), rice_local_diseases: entry(entryIds.disease, entryNames.disease) },
+      { 'leaf.jpg': leaf },
+    );
     return { member };
   })();
   return fixtures;
@@ -138,13 +165,14 @@ test('with the keyboard alone: sign in, add a variety, restrict an account', asy
 function axeChecker(page: Page) {
   const found: string[] = [];
   async function axe(what: string) {
-    found.push(...await axeViolations(page, what));
+    found.push(...(await axeViolations(page, what)));
   }
   async function dialogOf(name: string | RegExp, what: string, close: 'Escape' | Locator = 'Escape') {
     const dialog = page.getByRole('dialog', { name });
     await expect(dialog).toBeVisible();
     await axe(what);
-    if (close === 'Escape') await page.keyboard.press('Escape'); else await close.click();
+    if (close === 'Escape') await page.keyboard.press('Escape');
+    else await close.click();
     await expect(dialog).toBeHidden();
   }
   const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
@@ -199,7 +227,10 @@ axeTest('dashboard, rice varieties and import', 'SYSTEM_ADMIN', async (page, { a
 });
 
 axeTest('pests, rice diseases and dataset health', 'SYSTEM_ADMIN', async (page, { axe, dialogOf, nav }) => {
-  for (const [kind, link] of [[CATALOG_KINDS.pest, SHELL.nav.pests], [CATALOG_KINDS.disease, SHELL.nav.diseases]] as const) {
+  for (const [kind, link] of [
+    [CATALOG_KINDS.pest, SHELL.nav.pests],
+    [CATALOG_KINDS.disease, SHELL.nav.diseases],
+  ] as const) {
     await nav(link);
     await expect(page.getByRole('heading', { name: kind.texts.title })).toBeVisible();
     await axe(kind.texts.title);
@@ -264,7 +295,9 @@ axeTest('file maintenance, account settings and logout', 'SYSTEM_ADMIN', async (
   const settings = page.getByRole('dialog', { name: SETTINGS.title });
   await expect(settings.getByLabel(SETTINGS.fullname)).not.toHaveValue('');
   await axe('account settings');
-  const photo = await sharp({ create: { width: 600, height: 400, channels: 3, background: { r: 60, g: 140, b: 60 } } }).jpeg().toBuffer();
+  const photo = await sharp({ create: { width: 600, height: 400, channels: 3, background: { r: 60, g: 140, b: 60 } } })
+    .jpeg()
+    .toBuffer();
   await settings.getByTestId('avatar-file').setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: photo });
   await expect(page.getByRole('dialog', { name: CROP.title }).locator('img')).toBeVisible();
   await dialogOf(CROP.title, 'crop', page.getByRole('dialog', { name: CROP.title }).getByRole('button', { name: CROP.cancel }));
@@ -283,7 +316,10 @@ test('at 360 px every screen fits: no sideways scroll, main action visible, dial
   async function check(name: string, main?: Locator) {
     if (main) await main.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
     await page.waitForLoadState('networkidle');
-    const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    const { scroll, client } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
     if (scroll > client) problems.push(`${name}: page is ${scroll} px wide in a ${client} px screen`);
     if (main && !(await main.isVisible())) problems.push(`${name}: main action not visible`);
     if (main && (await main.isVisible())) {
@@ -296,8 +332,12 @@ test('at 360 px every screen fits: no sideways scroll, main action visible, dial
     await expect(dialog).toBeVisible();
     await animationsSettled(page);
     const box = (await dialog.boundingBox())!;
-    const vw = 360; const vh = 740;
-    if (box.x < 0 || box.y < 0 || box.x + box.width > vw || box.y + box.height > vh) problems.push(`${name}: dialog ${Math.round(box.width)}×${Math.round(box.height)} at ${Math.round(box.x)},${Math.round(box.y)} leaves the screen`);
+    const vw = 360;
+    const vh = 740;
+    if (box.x < 0 || box.y < 0 || box.x + box.width > vw || box.y + box.height > vh)
+      problems.push(
+        `${name}: dialog ${Math.round(box.width)}×${Math.round(box.height)} at ${Math.round(box.x)},${Math.round(box.y)} leaves the screen`,
+      );
     await page.screenshot({ path: `.tmp/screens/phone-dialog-${name.replace(/\W+/g, '-')}.png` });
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();

@@ -10,7 +10,18 @@ const admin = E2E.admin;
 const M = ACCOUNTS.messages;
 /** Gives the account an audit entry as its actor (imported, so it joins the audit chain). */
 async function giveActivity(app: E2EServer, account: E2EAccount): Promise<void> {
-  await importAuditEntries(app, [{ userId: account.id, userName: account.fullname, timestamp: new Date().toISOString(), action: 'CREATE', collection: 'rice_local_pests', documentId: 'pest-1', documentName: 'Rice black bug', description: `Added a pest ${uniqueTag()}` }]);
+  await importAuditEntries(app, [
+    {
+      userId: account.id,
+      userName: account.fullname,
+      timestamp: new Date().toISOString(),
+      action: 'CREATE',
+      collection: 'rice_local_pests',
+      documentId: 'pest-1',
+      documentName: 'Rice black bug',
+      description: `Added a pest ${uniqueTag()}`,
+    },
+  ]);
 }
 
 async function openAccounts(page: Page) {
@@ -180,7 +191,7 @@ test('editing keeps the role locked and the password unless a new one is typed',
   await theirs.context().close();
 });
 
-test('a new password for an admin asks for the super admin\'s own password first', async ({ page, browser, app }) => {
+test("a new password for an admin asks for the super admin's own password first", async ({ page, browser, app }) => {
   const user = await app.account('ADMIN', `Melchora Aquino ${uniqueTag()}`);
   await signIn(page, app, 'SYSTEM_ADMIN');
   await openAccounts(page);
@@ -202,7 +213,10 @@ test('a new password for an admin asks for the super admin\'s own password first
   await theirs.context().close();
 });
 
-test('delete asks for the full name; an account with activities offers Restrict instead; one\'s own row has neither', async ({ page, app }) => {
+test("delete asks for the full name; an account with activities offers Restrict instead; one's own row has neither", async ({
+  page,
+  app,
+}) => {
   const plain = await app.account('ADMIN', `Gregorio del Pilar ${uniqueTag()}`);
   const busy = await app.account('ADMIN', `Antonio Luna ${uniqueTag()}`);
   await giveActivity(app, busy);

@@ -2,12 +2,16 @@ import axe from 'axe-core';
 import type { Page } from '@playwright/test';
 
 declare global {
-  interface Window { axe?: typeof axe }
+  interface Window {
+    axe?: typeof axe;
+  }
 }
 
 /** Waits until nothing animates but spinners (which turn for ever): a dialog's fade has ended. */
 export async function animationsSettled(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
 }
 
 /**
@@ -23,7 +27,12 @@ export async function axeViolations(page: Page, what: string, within?: string): 
   if (!(await page.evaluate(() => window.axe !== undefined))) await page.evaluate(axe.source);
   const violations = await page.evaluate(async (selector) => {
     const result = await window.axe!.run(selector === null ? document : { include: [selector] }, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
   }, within ?? null);
   return violations.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help} → ${v.nodes.join(' | ')}`);
 }

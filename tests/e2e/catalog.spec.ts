@@ -16,7 +16,11 @@ const disease = CATALOG_KINDS.disease.texts;
 async function pngs(count: number, prefix: string, offset = 0) {
   const files = [];
   for (let i = offset; i < offset + count; i += 1) {
-    const buffer = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: i % 256, g: Math.floor(i / 256) * 40, b: 90 } } }).png().toBuffer();
+    const buffer = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: i % 256, g: Math.floor(i / 256) * 40, b: 90 } },
+    })
+      .png()
+      .toBuffer();
     files.push({ name: `${prefix}_${String(i).padStart(4, '0')}.png`, mimeType: 'image/png', buffer });
   }
   return files;
@@ -24,7 +28,17 @@ async function pngs(count: number, prefix: string, offset = 0) {
 
 /** A noisy 400 px PNG: noise defeats compression, so it stays on the throttled link long enough to press Save while it uploads. */
 async function noisyPng(name: string) {
-  const buffer = await sharp({ create: { width: 400, height: 400, channels: 3, background: { r: 60, g: 120, b: 40 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+  const buffer = await sharp({
+    create: {
+      width: 400,
+      height: 400,
+      channels: 3,
+      background: { r: 60, g: 120, b: 40 },
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
+    .png()
+    .toBuffer();
   return { name, mimeType: 'image/png', buffer };
 }
 
@@ -103,7 +117,10 @@ test('a pest is created with 3 photos, edited without losing them, then deleted 
   await expect(page.getByText(pest.emptyText)).toBeVisible();
 });
 
-test('a disease needs 800 photos: created through the real dialog, edited with its photos kept, deleted by exact name', async ({ page, app }) => {
+test('a disease needs 800 photos: created through the real dialog, edited with its photos kept, deleted by exact name', async ({
+  page,
+  app,
+}) => {
   test.setTimeout(240_000);
   await signIn(page, app, 'SYSTEM_ADMIN', '/dashboard/rice_diseases');
   await expect(page.getByText(disease.emptyText)).toBeVisible();
@@ -114,15 +131,17 @@ test('a disease needs 800 photos: created through the real dialog, edited with i
   const staged: string[] = [];
   const files = await pngs(798, 'blast');
   const cookie = (await page.context().cookies(app.url)).map((c) => `${c.name}=${c.value}`).join('; ');
-  await Promise.all([0, 1, 2, 3].map(async (lane) => {
-    for (let i = lane; i < files.length; i += 4) {
-      const form = new FormData();
-      form.append('file', new Blob([files[i]!.buffer], { type: 'image/png' }), files[i]!.name);
-      const res = await fetch(`${app.url}/api/rice_diseases/images`, { method: 'POST', headers: { cookie }, body: form });
-      expect(res.status, await res.clone().text()).toBe(201);
-      staged[i] = ((await res.json()) as { id: string }).id;
-    }
-  }));
+  await Promise.all(
+    [0, 1, 2, 3].map(async (lane) => {
+      for (let i = lane; i < files.length; i += 4) {
+        const form = new FormData();
+        form.append('file', new Blob([files[i]!.buffer], { type: 'image/png' }), files[i]!.name);
+        const res = await fetch(`${app.url}/api/rice_diseases/images`, { method: 'POST', headers: { cookie }, body: form });
+        expect(res.status, await res.clone().text()).toBe(201);
+        staged[i] = ((await res.json()) as { id: string }).id;
+      }
+    }),
+  );
   const photos = files.map((f, i) => ({ id: staged[i]!, name: f.name, size: f.buffer.length, lastModified: Date.now() }));
   expect((await page.request.put('/api/rice_diseases/draft', { data: { fields: {}, photos } })).status()).toBe(200);
 
@@ -225,8 +244,19 @@ test('a second browser sees changes live, and a stale edit gets the conflict dia
       const form = new FormData();
       form.append('file', new Blob([bytes], { type: 'image/png' }), 'live.png');
       const staged = await (await fetch('/api/rice_pests/images', { method: 'POST', body: form })).json();
-      const res = await fetch('/api/rice_pests', { method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Green leafhopper', scientificName: 'Nephotettix virescens', description: 'Carrier of tungro.', cause: '', symptoms: '', treatments: '', imageIds: [staged.id] }) });
+      const res = await fetch('/api/rice_pests', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'Green leafhopper',
+          scientificName: 'Nephotettix virescens',
+          description: 'Carrier of tungro.',
+          cause: '',
+          symptoms: '',
+          treatments: '',
+          imageIds: [staged.id],
+        }),
+      });
       return res.json();
     }, png);
     await expect(card(otherPage, 'Green leafhopper')).toBeVisible();
@@ -236,8 +266,20 @@ test('a second browser sees changes live, and a stale edit gets the conflict dia
     const edit = otherPage.getByRole('dialog', { name: pest.editTitle });
     await edit.getByLabel('Name', { exact: true }).fill('Green leafhopper (GLH)');
     await page.evaluate(async (entry) => {
-      await fetch(`/api/rice_pests/${entry.id}`, { method: 'PUT', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: entry.name, scientificName: entry.scientificName, description: 'Main carrier of tungro virus.', cause: '', symptoms: '', treatments: '', imageIds: [entry.images[0].id], version: entry.version }) });
+      await fetch(`/api/rice_pests/${entry.id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: entry.name,
+          scientificName: entry.scientificName,
+          description: 'Main carrier of tungro virus.',
+          cause: '',
+          symptoms: '',
+          treatments: '',
+          imageIds: [entry.images[0].id],
+          version: entry.version,
+        }),
+      });
     }, created);
     // Untouched fields follow the live record; the touched name stays as typed.
     await expect(edit.getByLabel('Description')).toHaveValue('Main carrier of tungro virus.');

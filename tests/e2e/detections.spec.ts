@@ -26,10 +26,17 @@ async function installHeaders(request: APIRequestContext): Promise<Record<string
 }
 
 function municipalityCell(page: Page, municipality: string) {
-  return page.getByTestId('detections-municipalities').getByRole('row', { name: new RegExp(`^${municipality} `) }).getByRole('cell');
+  return page
+    .getByTestId('detections-municipalities')
+    .getByRole('row', { name: new RegExp(`^${municipality} `) })
+    .getByRole('cell');
 }
 
-test('posted scan reports change the Detections chart, table, top list and municipality table live; filter and CSV', async ({ page, request, app }) => {
+test('posted scan reports change the Detections chart, table, top list and municipality table live; filter and CSV', async ({
+  page,
+  request,
+  app,
+}) => {
   const diseaseId = await insertDisease(app);
   const other = `Other blight ${Date.now().toString(36)}`;
   await insertDisease(app, other);
@@ -43,14 +50,28 @@ test('posted scan reports change the Detections chart, table, top list and munic
   // The farmer app posts three reports from Capas and one from Bamban (no Origin header, no session).
   for (const municipality of ['Capas', 'Capas', 'Capas', 'Bamban']) {
     const res = await request.post('/api/public/v1/scan-reports', {
-      data: { reportId: crypto.randomUUID(), label, confidence: 0.87, modelVersion: 'e2e-1', scannedAt: new Date().toISOString(), municipality },
+      data: {
+        reportId: crypto.randomUUID(),
+        label,
+        confidence: 0.87,
+        modelVersion: 'e2e-1',
+        scannedAt: new Date().toISOString(),
+        municipality,
+      },
       headers: await installHeaders(request),
     });
     expect(res.status()).toBe(201);
   }
   for (let i = 0; i < 2; i += 1) {
     const res = await request.post('/api/public/v1/scan-reports', {
-      data: { reportId: crypto.randomUUID(), label: other.toLowerCase().replace(/[^a-z0-9]+/g, '-'), confidence: 0.7, modelVersion: 'e2e-1', scannedAt: new Date().toISOString(), municipality: 'Capas' },
+      data: {
+        reportId: crypto.randomUUID(),
+        label: other.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+        confidence: 0.7,
+        modelVersion: 'e2e-1',
+        scannedAt: new Date().toISOString(),
+        municipality: 'Capas',
+      },
       headers: await installHeaders(request),
     });
     expect(res.status()).toBe(201);
@@ -70,7 +91,14 @@ test('posted scan reports change the Detections chart, table, top list and munic
 
   // One more report arrives while the page is open.
   await request.post('/api/public/v1/scan-reports', {
-    data: { reportId: crypto.randomUUID(), label, confidence: 0.6, modelVersion: 'e2e-1', scannedAt: new Date().toISOString(), municipality: 'Capas' },
+    data: {
+      reportId: crypto.randomUUID(),
+      label,
+      confidence: 0.6,
+      modelVersion: 'e2e-1',
+      scannedAt: new Date().toISOString(),
+      municipality: 'Capas',
+    },
     headers: await installHeaders(request),
   });
   await expect(municipalityCell(page, 'Capas')).toHaveText('6');
@@ -85,7 +113,10 @@ test('posted scan reports change the Detections chart, table, top list and munic
   await expect(section.locator('[data-testid^="series-"]')).toHaveCount(1);
   await section.screenshot({ path: `${SHOTS}/detections-filtered.png` });
 
-  const [download] = await Promise.all([page.waitForEvent('download'), section.getByRole('link', { name: DETECTIONS_TEXTS.exportCsv }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    section.getByRole('link', { name: DETECTIONS_TEXTS.exportCsv }).click(),
+  ]);
   const csv = fs.readFileSync(await download.path(), 'utf8');
   expect(csv.startsWith('\ufeff')).toBe(true);
   expect(csv.slice(1).split('\r\n')[0]).toBe('week_start,disease_id,disease,municipality,reports');
@@ -99,7 +130,8 @@ test('the disease form shows the local name, affected parts and, for a super adm
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByLabel(CATALOG_LABELS.localName)).toBeVisible();
   const parts = dialog.getByRole('group', { name: CATALOG_LABELS.affectedParts });
-  for (const part of ['leaf', 'sheath', 'panicle', 'stem', 'grain', 'root']) await expect(parts.getByLabel(part, { exact: true })).toBeVisible();
+  for (const part of ['leaf', 'sheath', 'panicle', 'stem', 'grain', 'root'])
+    await expect(parts.getByLabel(part, { exact: true })).toBeVisible();
   await expect(dialog.getByLabel(CATALOG_LABELS.trainingClass)).toBeVisible();
   await dialog.getByLabel(CATALOG_LABELS.localName).fill('Pagkapaso ng dahon');
   await parts.getByLabel('leaf', { exact: true }).check();

@@ -39,10 +39,13 @@ export function uniqueTag(): string {
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const probe = net.createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
+    const probe = net
+      .createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
   });
 }
 
@@ -57,9 +60,16 @@ export class E2EServer {
   private fixtureAccount: { username: string; password: string } | null = null;
   private exited = false;
 
-  private constructor(private readonly child: ChildProcess, readonly port: number, readonly dataDir: string, private readonly output: string[]) {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+    readonly dataDir: string,
+    private readonly output: string[],
+  ) {
     this.url = `http://127.0.0.1:${port}`;
-    child.once('exit', () => { this.exited = true; });
+    child.once('exit', () => {
+      this.exited = true;
+    });
   }
 
   /** What the server has written to its log so far (its last 5,000 writes). */
@@ -90,7 +100,10 @@ export class E2EServer {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const output: string[] = [];
-    const keep = (chunk: Buffer) => { output.push(chunk.toString()); if (output.length > 5000) output.shift(); };
+    const keep = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      if (output.length > 5000) output.shift();
+    };
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     const server = new E2EServer(child, port, dataDir, output);
@@ -103,7 +116,10 @@ export class E2EServer {
     const until = Date.now() + 60_000;
     for (;;) {
       if (this.exited) throw new Error(`the e2e server exited while starting:\n${this.output.join('')}`);
-      const ok = await fetch(`${this.url}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${this.url}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       if (Date.now() > until) throw new Error(`the e2e server did not answer within 60 s:\n${this.output.join('')}`);
       await new Promise((r) => setTimeout(r, 50));
@@ -135,16 +151,16 @@ export class E2EServer {
     const api = await request.newContext({ baseURL: this.url });
     const res = await api.post('/api/auth/login', { data: { identifier: who.username, password: who.password } });
     expect(res.status(), await res.text()).toBe(200);
-    const body = await res.json() as { secondFactor?: 'verify' | 'enroll'; challenge?: string; setup?: { secret: string } };
+    const body = (await res.json()) as { secondFactor?: 'verify' | 'enroll'; challenge?: string; setup?: { secret: string } };
     if (body.secondFactor) {
       if (body.setup) this.secrets.set(who.username, body.setup.secret);
       const secret = this.secrets.get(who.username);
       if (!secret) throw new Error(`${who.username} has a second factor the fixtures do not know`);
       // A recovery code where one is left: an app code of the step a sign-in already used is refused.
-      const code = (!body.setup && this.recoveryCodes.get(who.username)?.shift()) || await generate({ secret });
+      const code = (!body.setup && this.recoveryCodes.get(who.username)?.shift()) || (await generate({ secret }));
       const step = await api.post('/api/auth/login/second-factor', { data: { challenge: body.challenge, code } });
       expect(step.status(), await step.text()).toBe(200);
-      const codes = (await step.json() as { recoveryCodes?: string[] }).recoveryCodes;
+      const codes = ((await step.json()) as { recoveryCodes?: string[] }).recoveryCodes;
       if (codes?.length) this.recoveryCodes.set(who.username, [...codes]);
     }
     return api;
@@ -174,7 +190,13 @@ export class E2EServer {
     const fixture = { username: `e2e_fixture_${uniqueTag()}`, password: PASSWORD };
     this.fixtureAccount = fixture;
     const res = await bootstrap.post('/api/accounts', {
-      data: { ...fixture, fullname: 'Fixture Admin', email: `${fixture.username}@da.example`, role: 'SYSTEM_ADMIN', ...this.proofOf(E2E.admin) },
+      data: {
+        ...fixture,
+        fullname: 'Fixture Admin',
+        email: `${fixture.username}@da.example`,
+        role: 'SYSTEM_ADMIN',
+        ...this.proofOf(E2E.admin),
+      },
     });
     expect(res.status(), await res.text()).toBe(201);
     // Not the super admin's stored state: that session has just confirmed its password, and the
@@ -187,10 +209,18 @@ export class E2EServer {
   async account(role: Role = 'ADMIN', fullname?: string): Promise<E2EAccount> {
     const api = await this.fixtureApi();
     const tag = uniqueTag();
-    const body = { username: `e2e_user_${tag}`, password: PASSWORD, fullname: fullname ?? `Jose Rizal ${tag}`, email: `e2e_${tag}@da.example`, role };
-    const res = await api.post('/api/accounts', { data: { ...body, ...(role === 'SYSTEM_ADMIN' ? this.proofOf(this.fixtureAccount!) : {}) } });
+    const body = {
+      username: `e2e_user_${tag}`,
+      password: PASSWORD,
+      fullname: fullname ?? `Jose Rizal ${tag}`,
+      email: `e2e_${tag}@da.example`,
+      role,
+    };
+    const res = await api.post('/api/accounts', {
+      data: { ...body, ...(role === 'SYSTEM_ADMIN' ? this.proofOf(this.fixtureAccount!) : {}) },
+    });
     expect(res.status(), await res.text()).toBe(201);
-    const { id } = await res.json() as { id: string };
+    const { id } = (await res.json()) as { id: string };
     return { id, username: body.username, password: body.password, fullname: body.fullname, email: body.email };
   }
 
@@ -199,7 +229,9 @@ export class E2EServer {
     if (role === 'SYSTEM_ADMIN') {
       const api = await this.fixtureApi();
       const res = await api.get(`/api/accounts?q=${encodeURIComponent(E2E.admin.username)}`);
-      const found = (await res.json() as { items: Array<{ id: string; username: string }> }).items.find((a) => a.username === E2E.admin.username);
+      const found = ((await res.json()) as { items: Array<{ id: string; username: string }> }).items.find(
+        (a) => a.username === E2E.admin.username,
+      );
       return { ...E2E.admin, id: found!.id };
     }
     if (!this.roleAccounts.has(role)) this.roleAccounts.set(role, this.account(role, `Apolinario Mabini ${uniqueTag()}`));
@@ -209,7 +241,11 @@ export class E2EServer {
   /** Cookies of one sign-in per role, made through the API once and shared by the file's tests. */
   async storageState(role: Role): Promise<StoredState> {
     await this.fixtureApi();
-    if (!this.states.has(role)) this.states.set(role, this.roleAccount(role).then((account) => this.storageStateOf(account)));
+    if (!this.states.has(role))
+      this.states.set(
+        role,
+        this.roleAccount(role).then((account) => this.storageStateOf(account)),
+      );
     return this.states.get(role)!;
   }
 
@@ -226,7 +262,9 @@ export class E2EServer {
 
 const running = new Set<E2EServer>();
 // A worker stopped without its teardown (a crash, a timeout) leaves no server behind.
-process.once('exit', () => { for (const server of running) server.killNow(); });
+process.once('exit', () => {
+  for (const server of running) server.killNow();
+});
 
 /** The servers of the spec file this worker runs now, by their settings. */
 let current: { file: string; servers: Map<string, Promise<E2EServer>> } | null = null;
@@ -252,21 +290,33 @@ export const test = base.extend<{ app: E2EServer; serverEnv: ServerEnv; extraCon
   serverEnv: [{}, { option: true }],
   // Contexts a test opens itself (a second browser, a phone) end with it: left open, their pages
   // keep polling a server that has stopped and take CPU from the tests after them.
-  extraContextsClosed: [async ({ browser, context }, use) => {
-    const kept = new Set([context, ...browser.contexts()]);
-    await use();
-    await Promise.all(browser.contexts().filter((c) => !kept.has(c)).map((c) => c.close()));
-  }, { auto: true }],
+  extraContextsClosed: [
+    async ({ browser, context }, use) => {
+      const kept = new Set([context, ...browser.contexts()]);
+      await use();
+      await Promise.all(
+        browser
+          .contexts()
+          .filter((c) => !kept.has(c))
+          .map((c) => c.close()),
+      );
+    },
+    { auto: true },
+  ],
   app: async ({ serverEnv }, use, testInfo) => {
     await use(await serverFor(testInfo.file, serverEnv));
   },
   baseURL: async ({ app }, use) => {
     await use(app.url);
   },
-  serversStopped: [async ({}, use) => { // eslint-disable-line no-empty-pattern
-    await use();
-    await stopCurrent();
-  }, { scope: 'worker', auto: true }],
+  serversStopped: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      await use();
+      await stopCurrent();
+    },
+    { scope: 'worker', auto: true },
+  ],
 });
 
 export { expect };

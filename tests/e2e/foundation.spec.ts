@@ -152,10 +152,21 @@ test('a signed-in visit to the dashboard has its code and data preloaded by the 
     asked.set(pathname, (asked.get(pathname) ?? 0) + 1);
   });
   const unused: string[] = [];
-  page.on('console', (m) => { if (m.text().includes('preloaded using link preload but not used')) unused.push(m.text()); });
-  await page.addInitScript(() => document.addEventListener('DOMContentLoaded', () => {
-    document.head.append(Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous', href: '/api/health?unused-preload-control' }));
-  }));
+  page.on('console', (m) => {
+    if (m.text().includes('preloaded using link preload but not used')) unused.push(m.text());
+  });
+  await page.addInitScript(() =>
+    document.addEventListener('DOMContentLoaded', () => {
+      document.head.append(
+        Object.assign(document.createElement('link'), {
+          rel: 'preload',
+          as: 'fetch',
+          crossOrigin: 'anonymous',
+          href: '/api/health?unused-preload-control',
+        }),
+      );
+    }),
+  );
   const res = await page.goto('/dashboard');
   const html = await res!.text();
   const data = [SESSION_PATH, ...Object.values(DASHBOARD_PATHS)];

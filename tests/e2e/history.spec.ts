@@ -8,12 +8,23 @@ import { importAuditEntries, signIn } from './support';
 const admin = E2E.admin;
 
 interface Entry {
-  userId?: string | null; userName?: string | null; timestamp: string; action: string; collection: string;
-  documentName?: string | null; name?: string | null; description?: string | null; changes?: unknown; actorId?: string | null;
+  userId?: string | null;
+  userName?: string | null;
+  timestamp: string;
+  action: string;
+  collection: string;
+  documentName?: string | null;
+  name?: string | null;
+  description?: string | null;
+  changes?: unknown;
+  actorId?: string | null;
 }
 
 function insertEntries(app: E2EServer, entries: Entry[]): Promise<void> {
-  return importAuditEntries(app, entries.map((e) => ({ ...e })));
+  return importAuditEntries(
+    app,
+    entries.map((e) => ({ ...e })),
+  );
 }
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
@@ -22,11 +33,45 @@ const tag = () => `zq${Date.now().toString(36)}`;
 test('filters live in the URL, combine, survive a reload, and an entry opens as a field-by-field difference', async ({ page, app }) => {
   const t = tag();
   await insertEntries(app, [
-    { userId: 'e2e-ramon', userName: 'Ramon Garcia', timestamp: minutesAgo(5), action: 'UPDATE', collection: 'rice_seed_varieties', documentName: `NSIC Rc 222 ${t}`, description: 'Updated rice variety',
-      changes: { before: { averageYield: 5.1, location: 'Capas', season: ['Dry'] }, after: { averageYield: 5.4, location: 'Capas', season: ['Dry', 'Wet'] } } },
-    { userId: 'e2e-ramon', userName: 'Ramon Garcia', timestamp: minutesAgo(90), action: 'CREATE', collection: 'rice_local_pests', documentName: `Rice black bug ${t}`, description: 'Created pest' },
-    { userId: 'e2e-joy', userName: 'Joy Castillo', timestamp: minutesAgo(3 * 60), action: 'DELETE', collection: 'rice_local_diseases', documentName: `Rice blast ${t}`, description: 'Deleted disease' },
-    { actorId: 'e2e-ramon', timestamp: 'imported-without-date', action: 'UPDATE', collection: 'rice_seed_varieties', name: `Old import ${t}`, description: 'Imported entry' },
+    {
+      userId: 'e2e-ramon',
+      userName: 'Ramon Garcia',
+      timestamp: minutesAgo(5),
+      action: 'UPDATE',
+      collection: 'rice_seed_varieties',
+      documentName: `NSIC Rc 222 ${t}`,
+      description: 'Updated rice variety',
+      changes: {
+        before: { averageYield: 5.1, location: 'Capas', season: ['Dry'] },
+        after: { averageYield: 5.4, location: 'Capas', season: ['Dry', 'Wet'] },
+      },
+    },
+    {
+      userId: 'e2e-ramon',
+      userName: 'Ramon Garcia',
+      timestamp: minutesAgo(90),
+      action: 'CREATE',
+      collection: 'rice_local_pests',
+      documentName: `Rice black bug ${t}`,
+      description: 'Created pest',
+    },
+    {
+      userId: 'e2e-joy',
+      userName: 'Joy Castillo',
+      timestamp: minutesAgo(3 * 60),
+      action: 'DELETE',
+      collection: 'rice_local_diseases',
+      documentName: `Rice blast ${t}`,
+      description: 'Deleted disease',
+    },
+    {
+      actorId: 'e2e-ramon',
+      timestamp: 'imported-without-date',
+      action: 'UPDATE',
+      collection: 'rice_seed_varieties',
+      name: `Old import ${t}`,
+      description: 'Imported entry',
+    },
   ]);
   await signIn(page, app, 'SYSTEM_ADMIN');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'History Logs' }).click();
@@ -88,9 +133,33 @@ test('filters live in the URL, combine, survive a reload, and an entry opens as 
 test('export downloads the current filter as history-logs-{date}.csv with safe cells', async ({ page, app }) => {
   const t = tag();
   await insertEntries(app, [
-    { userName: 'Grace Aquino', userId: 'e2e-grace', timestamp: minutesAgo(2), action: 'UPDATE', collection: 'rice_local_pests', documentName: `Armyworm ${t}`, description: '=HYPERLINK("http://example.test")' },
-    { userName: 'Grace Aquino', userId: 'e2e-grace', timestamp: minutesAgo(4), action: 'UPDATE', collection: 'rice_seed_varieties', documentName: `NSIC Rc 160 ${t}`, description: 'Yield, "average" changed' },
-    { userName: 'Grace Aquino', userId: 'e2e-grace', timestamp: minutesAgo(6), action: 'CREATE', collection: 'rice_seed_varieties', documentName: `Not exported ${t}`, description: 'x' },
+    {
+      userName: 'Grace Aquino',
+      userId: 'e2e-grace',
+      timestamp: minutesAgo(2),
+      action: 'UPDATE',
+      collection: 'rice_local_pests',
+      documentName: `Armyworm ${t}`,
+      description: '=HYPERLINK("http://example.test")',
+    },
+    {
+      userName: 'Grace Aquino',
+      userId: 'e2e-grace',
+      timestamp: minutesAgo(4),
+      action: 'UPDATE',
+      collection: 'rice_seed_varieties',
+      documentName: `NSIC Rc 160 ${t}`,
+      description: 'Yield, "average" changed',
+    },
+    {
+      userName: 'Grace Aquino',
+      userId: 'e2e-grace',
+      timestamp: minutesAgo(6),
+      action: 'CREATE',
+      collection: 'rice_seed_varieties',
+      documentName: `Not exported ${t}`,
+      description: 'x',
+    },
   ]);
   await signIn(page, app, 'SYSTEM_ADMIN');
   await page.goto(`/dashboard/history_logs?action=UPDATE&q=${t}`);
@@ -129,9 +198,30 @@ test('an ADMIN sees only their own entries and no security actions', async ({ pa
   const t = tag();
   const { id } = plain;
   await insertEntries(app, [
-    { userId: id, userName: plain.fullname, timestamp: minutesAgo(1), action: 'CREATE', collection: 'rice_local_pests', documentName: `Mine ${t}` },
-    { userId: id, userName: plain.fullname, timestamp: minutesAgo(2), action: 'LOGIN', collection: 'accounts', documentName: `Blocked ${t}` },
-    { userId: 'someone-else', userName: 'Someone Else', timestamp: minutesAgo(3), action: 'CREATE', collection: 'rice_local_pests', documentName: `Theirs ${t}` },
+    {
+      userId: id,
+      userName: plain.fullname,
+      timestamp: minutesAgo(1),
+      action: 'CREATE',
+      collection: 'rice_local_pests',
+      documentName: `Mine ${t}`,
+    },
+    {
+      userId: id,
+      userName: plain.fullname,
+      timestamp: minutesAgo(2),
+      action: 'LOGIN',
+      collection: 'accounts',
+      documentName: `Blocked ${t}`,
+    },
+    {
+      userId: 'someone-else',
+      userName: 'Someone Else',
+      timestamp: minutesAgo(3),
+      action: 'CREATE',
+      collection: 'rice_local_pests',
+      documentName: `Theirs ${t}`,
+    },
   ]);
   await signIn(page, app, plain, `/dashboard/history_logs?q=${t}`);
   const rows = page.getByTestId('history-row');
@@ -142,7 +232,15 @@ test('an ADMIN sees only their own entries and no security actions', async ({ pa
 });
 
 test('a super admin verifies the audit trail from History and writes an anchor; an ADMIN sees no such panel', async ({ page, app }) => {
-  await insertEntries(app, [{ userName: 'Legacy User', timestamp: minutesAgo(30), action: 'UPDATE', collection: 'rice_seed_varieties', documentName: `Chained ${tag()}` }]);
+  await insertEntries(app, [
+    {
+      userName: 'Legacy User',
+      timestamp: minutesAgo(30),
+      action: 'UPDATE',
+      collection: 'rice_seed_varieties',
+      documentName: `Chained ${tag()}`,
+    },
+  ]);
   await signIn(page, app, 'SYSTEM_ADMIN');
   await page.goto('/dashboard/history_logs');
   const panel = page.getByTestId('integrity-panel');

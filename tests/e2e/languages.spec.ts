@@ -35,7 +35,7 @@ async function servedSymptoms(app: E2EServer, lang: string): Promise<string | un
   try {
     const res = await phone.get(`/api/public/v1/diseases?lang=${lang}`);
     expect(res.status()).toBe(200);
-    const body = await res.json() as { items: Array<{ id: string; symptoms: string }> };
+    const body = (await res.json()) as { items: Array<{ id: string; symptoms: string }> };
     return body.items.find((d) => d.id === diseaseId)?.symptoms;
   } finally {
     await phone.dispose();
@@ -44,11 +44,16 @@ async function servedSymptoms(app: E2EServer, lang: string): Promise<string | un
 
 const field = (editor: Locator, key: string) => editor.getByTestId('translation-field').and(editor.locator(`[data-field="${key}"]`));
 
-test.beforeAll(() => { fs.mkdirSync(SHOTS, { recursive: true }); });
+test.beforeAll(() => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
 
 test('a super admin adds Kapampangan in File Maintenance, Languages; the code is checked by the shared schema', async ({ page, app }) => {
   await signIn(page, app, 'SYSTEM_ADMIN', '/dashboard/file_maintenance');
-  await page.getByRole('main').getByRole('link', { name: new RegExp(`^${L.title}`) }).click();
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: new RegExp(`^${L.title}`) })
+    .click();
   await expect(page.getByRole('heading', { name: L.title, level: 1 })).toBeVisible();
   await expect(page.getByTestId('language-row')).toHaveCount(1);
   await expect(page.getByRole('switch', { name: `${L.enabled}: Filipino` })).toHaveAttribute('aria-checked', 'true');
@@ -75,7 +80,10 @@ test('a super admin adds Kapampangan in File Maintenance, Languages; the code is
 
   // Rename keeps the code; the new name shows at once, and back again.
   const pam = page.locator('[data-testid="language-row"][data-code="pam"]');
-  for (const [from, to] of [['Kapampangan', 'Kapampángan'], ['Kapampángan', 'Kapampangan']] as const) {
+  for (const [from, to] of [
+    ['Kapampangan', 'Kapampángan'],
+    ['Kapampángan', 'Kapampangan'],
+  ] as const) {
     await pam.getByRole('button', { name: T.languages.rename(from) }).click();
     await pam.getByLabel(`${L.name} (pam)`).fill(to);
     await pam.getByRole('button', { name: T.languages.saveName }).click();
@@ -95,8 +103,13 @@ test('a super admin adds Kapampangan in File Maintenance, Languages; the code is
   await expect(options).toBeHidden();
 });
 
-test('an admin translates a disease\'s symptoms into Filipino; the farmer app serves them; an English edit marks them until the translator updates them', async ({ page, app }) => {
-  await importExport(app, { rice_local_diseases: { [diseaseId]: { name, symptoms: english, treatments: 'Drain the field.', createdAt: new Date().toISOString() } } });
+test("an admin translates a disease's symptoms into Filipino; the farmer app serves them; an English edit marks them until the translator updates them", async ({
+  page,
+  app,
+}) => {
+  await importExport(app, {
+    rice_local_diseases: { [diseaseId]: { name, symptoms: english, treatments: 'Drain the field.', createdAt: new Date().toISOString() } },
+  });
   const translator = await signIn(page, app, 'ADMIN', '/dashboard/rice_diseases');
   const card = page.getByRole('article', { name });
   await card.getByRole('button', { name: `${CATALOG_LABELS.view} ${name}` }).click();
@@ -141,10 +154,14 @@ test('an admin translates a disease\'s symptoms into Filipino; the farmer app se
   await page.getByRole('dialog', { name }).screenshot({ path: `${SHOTS}/editor-stale-1280.png` });
   await page.setViewportSize({ width: 360, height: 780 });
   await expect(symptoms.getByTestId('stale-badge')).toBeVisible();
-  found.push(...await axeViolations(page, 'editor, stale field, 360 px'));
+  found.push(...(await axeViolations(page, 'editor, stale field, 360 px')));
   const dialog = page.getByRole('dialog', { name });
   // Nothing wider than the phone: the page, the dialog and its scrolling body.
-  expect(await dialog.evaluate((el) => [document.documentElement, el, el.querySelector('.overflow-y-auto')!].map((e) => e.scrollWidth - e.clientWidth))).toEqual([0, 0, 0]);
+  expect(
+    await dialog.evaluate((el) =>
+      [document.documentElement, el, el.querySelector('.overflow-y-auto')!].map((e) => e.scrollWidth - e.clientWidth),
+    ),
+  ).toEqual([0, 0, 0]);
   // At 360 px the English and the translation stack: the box sits below the English.
   const source = await symptoms.getByTestId('english-source').boundingBox();
   const box = await symptoms.getByRole('textbox').boundingBox();
@@ -163,7 +180,10 @@ test('an admin translates a disease\'s symptoms into Filipino; the farmer app se
   expect(await servedSymptoms(app, 'fil')).toBe(filipinoNow);
 });
 
-test('the Translations screen lists what is missing in a language, opens the editor, and takes a translator\'s XLIFF file back', async ({ page, app }) => {
+test("the Translations screen lists what is missing in a language, opens the editor, and takes a translator's XLIFF file back", async ({
+  page,
+  app,
+}) => {
   await signIn(page, app, 'ADMIN');
   const completeness = page.getByTestId('translations-completeness');
   await expect(completeness.getByRole('region', { name: 'Kapampangan' })).toBeVisible();
@@ -184,7 +204,7 @@ test('the Translations screen lists what is missing in a language, opens the edi
   await page.setViewportSize({ width: 360, height: 780 });
   await expect(row).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
-  found.push(...await axeViolations(page, 'translations screen, 360 px'));
+  found.push(...(await axeViolations(page, 'translations screen, 360 px')));
   await page.screenshot({ path: `${SHOTS}/translations-screen-360.png`, fullPage: true });
   await page.setViewportSize({ width: 1366, height: 860 });
   expect(found, found.join('\n')).toEqual([]);
@@ -198,11 +218,16 @@ test('the Translations screen lists what is missing in a language, opens the edi
   const [download] = await Promise.all([page.waitForEvent('download'), files.getByRole('link', { name: T.files.formats.xliff }).click()]);
   const xml = fs.readFileSync((await download.path())!, 'utf8');
   const unit = Buffer.from(`rice_local_diseases/${diseaseId}/treatments`, 'utf8').toString('base64url');
-  const translated = xml.replace(new RegExp(`(<unit id="${unit}"[\\s\\S]*?<source>[^<]*</source>)(\\s*<target>[^<]*</target>)?`), '$1<target>Patuyuin ang palayan.</target>');
+  const translated = xml.replace(
+    new RegExp(`(<unit id="${unit}"[\\s\\S]*?<source>[^<]*</source>)(\\s*<target>[^<]*</target>)?`),
+    '$1<target>Patuyuin ang palayan.</target>',
+  );
   expect(translated).not.toBe(xml);
   await files.getByRole('button', { name: T.files.importLabel('Filipino') }).click();
   const dialog = page.getByRole('dialog', { name: T.files.importLabel('Filipino') });
-  await dialog.getByTestId('translation-file').setInputFiles({ name: 'palayan-fil.xlf', mimeType: 'application/xliff+xml', buffer: Buffer.from(translated, 'utf8') });
+  await dialog
+    .getByTestId('translation-file')
+    .setInputFiles({ name: 'palayan-fil.xlf', mimeType: 'application/xliff+xml', buffer: Buffer.from(translated, 'utf8') });
   await expect(dialog.getByTestId('import-count-changed')).toHaveText(`${T.files.counts.changed} 1`);
   await expect(dialog.getByTestId('import-count-error')).toHaveText(`${T.files.counts.error} 0`);
   await expect(dialog.getByTestId('import-row').filter({ hasText: name })).toContainText(T.files.statuses.new);
@@ -210,6 +235,8 @@ test('the Translations screen lists what is missing in a language, opens the edi
   await expect(dialog.getByRole('status')).toContainText(T.files.done(1));
   await dialog.getByRole('button', { name: 'Close' }).last().click();
   const res = await page.request.get(`/api/translations/rice_local_diseases/${diseaseId}`);
-  const treatments = (await res.json() as { fields: Array<{ field: string; translations: Record<string, { text: string }> }> }).fields.find((f) => f.field === 'treatments');
+  const treatments = (
+    (await res.json()) as { fields: Array<{ field: string; translations: Record<string, { text: string }> }> }
+  ).fields.find((f) => f.field === 'treatments');
   expect(treatments?.translations.fil?.text).toBe('Patuyuin ang palayan.');
 });

@@ -10,11 +10,24 @@ const unique = (base: string) => `${base} ${Date.now().toString(36).slice(-4)}${
 
 /** A live variety using the given options (the other fields complete), saved through the varieties API. */
 async function insertVariety(app: E2EServer, options: { season: string[]; environment: string[] }): Promise<void> {
-  const res = await (await app.fixtureApi()).post('/api/varieties', {
+  const res = await (
+    await app.fixtureApi()
+  ).post('/api/varieties', {
     data: {
-      varietyName: unique('NSIC Rc'), releaseName: 'Tubigan', yearRelease: '2020', breedingCode: 'PR12345', breederOrigin: 'PhilRice',
-      maturityDays: 112, averageYield: 5.1, maxYield: 8.2, plantHeight: 98, tillers: 14, location: 'Tarlac',
-      plantingMethod: 'Transplanting', season: options.season, environment: options.environment,
+      varietyName: unique('NSIC Rc'),
+      releaseName: 'Tubigan',
+      yearRelease: '2020',
+      breedingCode: 'PR12345',
+      breederOrigin: 'PhilRice',
+      maturityDays: 112,
+      averageYield: 5.1,
+      maxYield: 8.2,
+      plantHeight: 98,
+      tillers: 14,
+      location: 'Tarlac',
+      plantingMethod: 'Transplanting',
+      season: options.season,
+      environment: options.environment,
     },
   });
   expect(res.status(), await res.text()).toBe(201);
@@ -23,11 +36,16 @@ async function insertVariety(app: E2EServer, options: { season: string[]; enviro
 /** A File maintenance tile (inside the page, not the sidebar's links of the same name). */
 const tile = (page: Page, label: string) => page.getByRole('main').getByRole('link', { name: new RegExp(`^${label}`) });
 const list = (page: Page, key: string) => page.getByTestId(`list-${key}`);
-const option = (page: Page, key: string, value: string) => list(page, key).getByTestId('option').filter({ has: page.getByText(value, { exact: true }) });
+const option = (page: Page, key: string, value: string) =>
+  list(page, key)
+    .getByTestId('option')
+    .filter({ has: page.getByText(value, { exact: true }) });
 
 async function addOption(page: Page, key: keyof typeof MAINTENANCE.lists, value: string) {
   await list(page, key).getByLabel(MAINTENANCE.lists[key].addLabel).fill(value);
-  await list(page, key).getByRole('button', { name: `${MAINTENANCE.add} ${MAINTENANCE.lists[key].title}` }).click();
+  await list(page, key)
+    .getByRole('button', { name: `${MAINTENANCE.add} ${MAINTENANCE.lists[key].title}` })
+    .click();
 }
 
 async function openRiceVarietyLists(page: Page) {
@@ -38,7 +56,10 @@ async function openRiceVarietyLists(page: Page) {
   await expect(list(page, 'seasons').getByTestId('option').first()).toBeVisible();
 }
 
-test('the tiles lead to the lists; Pest shows a placeholder; Rice Disease keeps the affected parts; each sub-page goes Back', async ({ page, app }) => {
+test('the tiles lead to the lists; Pest shows a placeholder; Rice Disease keeps the affected parts; each sub-page goes Back', async ({
+  page,
+  app,
+}) => {
   await signIn(page, app, 'SYSTEM_ADMIN');
   await page.goto('/dashboard/file_maintenance');
   for (const t of Object.values(MAINTENANCE.tiles)) await expect(tile(page, t.label)).toBeVisible();
@@ -48,7 +69,9 @@ test('the tiles lead to the lists; Pest shows a placeholder; Rice Disease keeps 
   await tile(page, MAINTENANCE.tiles.disease.label).click();
   // Six default parts: five shown, then 'View more (1)'.
   await expect(list(page, 'affectedParts').getByTestId('option')).toHaveCount(5);
-  await list(page, 'affectedParts').getByRole('button', { name: MAINTENANCE.viewMore(1) }).click();
+  await list(page, 'affectedParts')
+    .getByRole('button', { name: MAINTENANCE.viewMore(1) })
+    .click();
   await expect(list(page, 'affectedParts').getByTestId('option')).toHaveCount(6);
   await expect(list(page, 'affectedParts').getByTestId('option-usage').first()).toHaveText(/used by \d+ disease/);
   await page.getByRole('button', { name: MAINTENANCE.back }).click();
@@ -68,7 +91,11 @@ test('the tiles lead to the lists; Pest shows a placeholder; Rice Disease keeps 
   await expect(years.getByTestId('option')).toHaveCount(5);
 });
 
-test('adding a season: empty does nothing, a duplicate says Already exists., a new one says Added. and reaches the variety form of a second browser without reload', async ({ page, browser, app }) => {
+test('adding a season: empty does nothing, a duplicate says Already exists., a new one says Added. and reaches the variety form of a second browser without reload', async ({
+  page,
+  browser,
+  app,
+}) => {
   // The second browser: an admin with the Add New Variety form open.
   const second = await (await browser.newContext()).newPage();
   await signIn(second, app, 'ADMIN', '/dashboard/rice_varieties');
@@ -112,14 +139,18 @@ test('removing an option in use names the count in the confirmation and says Rem
   await page.reload();
   await expect(option(page, 'environments', environment)).toContainText(MAINTENANCE.usage.varieties(2));
 
-  await option(page, 'environments', environment).getByRole('button', { name: `${MAINTENANCE.remove} ${environment}` }).click();
+  await option(page, 'environments', environment)
+    .getByRole('button', { name: `${MAINTENANCE.remove} ${environment}` })
+    .click();
   const dialog = page.getByRole('dialog', { name: MAINTENANCE.removeTitle });
   await expect(dialog).toContainText(MAINTENANCE.removeWarning);
   await expect(dialog.getByTestId('remove-usage')).toHaveText('It is used by 2 varieties.');
   // Cancel keeps it.
   await dialog.getByRole('button', { name: MAINTENANCE.cancel }).click();
   await expect(option(page, 'environments', environment)).toBeVisible();
-  await option(page, 'environments', environment).getByRole('button', { name: `${MAINTENANCE.remove} ${environment}` }).click();
+  await option(page, 'environments', environment)
+    .getByRole('button', { name: `${MAINTENANCE.remove} ${environment}` })
+    .click();
   await dialog.getByRole('button', { name: MAINTENANCE.remove, exact: true }).click();
   await expect(page.getByText(MAINTENANCE.toasts.removed, { exact: true })).toBeVisible();
   await expect(dialog).toBeHidden();
@@ -182,7 +213,9 @@ test('reordering with the keyboard is kept only after Save Changes, and leaving 
   // Put the order back for the other tests (after the first toast has gone).
   await expect(page.getByText(MAINTENANCE.toasts.saved, { exact: true })).toHaveCount(0);
   await tile(page, MAINTENANCE.tiles.riceVariety.label).click();
-  await list(page, 'plantingMethods').getByRole('button', { name: MAINTENANCE.moveDown(last) }).click();
+  await list(page, 'plantingMethods')
+    .getByRole('button', { name: MAINTENANCE.moveDown(last) })
+    .click();
   await page.getByRole('button', { name: MAINTENANCE.saveChanges }).click();
   await expect(page.getByText(MAINTENANCE.toasts.saved, { exact: true })).toBeVisible();
   await expect.poll(values).toEqual(start);

@@ -16,7 +16,11 @@ const SCANNER = path.join('demo-data', 'scanner');
 const MODEL_FILE = path.join(SCANNER, 'demo-disease-classifier.tflite');
 /** How the demo model takes a photo, as models:make builds it. */
 const DEMO_CONTRACT = { scaling: '0-1', resize: 'stretch' } as const;
-const CLASSES = (JSON.parse(fs.readFileSync(path.join(SCANNER, 'classes.json'), 'utf8')) as { classes: Array<{ name: string; meanColour: [number, number, number] }> }).classes;
+const CLASSES = (
+  JSON.parse(fs.readFileSync(path.join(SCANNER, 'classes.json'), 'utf8')) as {
+    classes: Array<{ name: string; meanColour: [number, number, number] }>;
+  }
+).classes;
 const PHOTOS_PER_CLASS = 3;
 
 /**
@@ -29,7 +33,7 @@ async function classPhoto(colour: [number, number, number], seed: number): Promi
   const size = 128;
   const cells = 8;
   let s = seed * 7919 + 17;
-  const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
   const raw = Array.from({ length: cells * cells }, () => Math.round(rnd() * 20 - 10));
   const mean = raw.reduce((a, b) => a + b, 0) / raw.length;
   const offsets = raw.map((o) => o - mean);
@@ -40,7 +44,9 @@ async function classPhoto(colour: [number, number, number], seed: number): Promi
       for (let c = 0; c < 3; c += 1) data[(y * size + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(colour[c]! + offset)));
     }
   }
-  return sharp(data, { raw: { width: size, height: size, channels: 3 } }).jpeg({ quality: 95, chromaSubsampling: '4:4:4' }).toBuffer();
+  return sharp(data, { raw: { width: size, height: size, channels: 3 } })
+    .jpeg({ quality: 95, chromaSubsampling: '4:4:4' })
+    .toBuffer();
 }
 
 /**
@@ -58,7 +64,12 @@ async function seedDemoDiseases(app: E2EServer): Promise<void> {
       files[file] = await classPhoto(c.meanColour, k * 100 + n + 1);
       images.push(`{{files}}/${file}`);
     }
-    diseases[crypto.randomUUID()] = { name: c.name, scientificName: 'Demo', createdAt: new Date(Date.UTC(2026, 0, 1, 0, k)).toISOString(), images };
+    diseases[crypto.randomUUID()] = {
+      name: c.name,
+      scientificName: 'Demo',
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, k)).toISOString(),
+      images,
+    };
   }
   await importExport(app, { rice_local_diseases: diseases }, files);
 }
@@ -82,15 +93,18 @@ async function uploadDemoModel(page: Page, note: string): Promise<void> {
 
 /** Publishes through the dialog; when the server's checks refuse, publishes anyway with a reason. Answers whether it had to. */
 async function publish(page: Page, version: string, channel: 'live' | 'pilot', note: string, share?: number): Promise<string[] | null> {
-  await page.getByTestId('model-card').filter({ has: page.getByRole('heading', { name: version, exact: true }) })
-    .getByRole('button', { name: S.list.actions.publish }).click();
+  await page
+    .getByTestId('model-card')
+    .filter({ has: page.getByRole('heading', { name: version, exact: true }) })
+    .getByRole('button', { name: S.list.actions.publish })
+    .click();
   const dialog = page.getByRole('dialog', { name: S.publishing.title(version) });
   await dialog.getByRole('radio', { name: new RegExp(`^${T.channel[channel]}`) }).check();
   if (share !== undefined) await dialog.getByLabel(S.publishing.share, { exact: true }).fill(String(share));
   await dialog.getByLabel(S.publishing.note, { exact: true }).fill(note);
   await dialog.getByRole('button', { name: T.publish, exact: true }).click();
   const checks = dialog.getByTestId('publish-checks');
-  await expect(async () => expect(await dialog.isHidden() || await checks.isVisible()).toBe(true)).toPass({ timeout: 15_000 });
+  await expect(async () => expect((await dialog.isHidden()) || (await checks.isVisible())).toBe(true)).toPass({ timeout: 15_000 });
   if (await dialog.isHidden()) return null;
   const failed = await checks.getByRole('listitem').allTextContents();
   await dialog.getByLabel(S.publishing.reason, { exact: true }).fill('The field team needs it before the wet season starts.');
@@ -111,7 +125,10 @@ test('an admin has no Scanner models screen', async ({ page, app }) => {
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test('a super admin uploads the demo model, evaluates it, reads its report, pilots it, publishes it and rolls back', async ({ page, app }) => {
+test('a super admin uploads the demo model, evaluates it, reads its report, pilots it, publishes it and rolls back', async ({
+  page,
+  app,
+}) => {
   test.setTimeout(300_000);
   expect(fs.existsSync(MODEL_FILE), `${MODEL_FILE} is made by npm run models:make`).toBe(true);
   await seedDemoDiseases(app);
@@ -146,7 +163,10 @@ test('a super admin uploads the demo model, evaluates it, reads its report, pilo
   await expect(page.getByTestId('class-row')).toHaveCount(CLASSES.length);
   await expect(page.getByRole('img', { name: new RegExp(T.report.coverage) })).toBeVisible();
   const blast = CLASSES[0]!.name;
-  await page.getByTestId('confusion-matrix').getByRole('button', { name: S.report.cellLabel(blast, blast, PHOTOS_PER_CLASS, 1) }).click();
+  await page
+    .getByTestId('confusion-matrix')
+    .getByRole('button', { name: S.report.cellLabel(blast, blast, PHOTOS_PER_CLASS, 1) })
+    .click();
   const photos = page.getByTestId('cell-photos');
   await expect(photos.getByTestId('prediction-photo')).toHaveCount(PHOTOS_PER_CLASS);
   await expect(photos.getByRole('link', { name: S.report.linkFor(S.report.openDisease, blast) })).toHaveCount(PHOTOS_PER_CLASS);
@@ -185,8 +205,15 @@ test('a super admin uploads the demo model, evaluates it, reads its report, pilo
 
   // A photo of the report opens its disease.
   await page.goto(reportUrl);
-  await page.getByTestId('confusion-matrix').getByRole('button', { name: S.report.cellLabel(blast, blast, PHOTOS_PER_CLASS, 1) }).click();
-  await page.getByTestId('cell-photos').getByRole('link', { name: S.report.linkFor(S.report.openDisease, blast) }).first().click();
+  await page
+    .getByTestId('confusion-matrix')
+    .getByRole('button', { name: S.report.cellLabel(blast, blast, PHOTOS_PER_CLASS, 1) })
+    .click();
+  await page
+    .getByTestId('cell-photos')
+    .getByRole('link', { name: S.report.linkFor(S.report.openDisease, blast) })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/dashboard\/rice_diseases\?open=/);
   await expect(page.getByRole('dialog', { name: blast })).toBeVisible();
 });

@@ -9,13 +9,22 @@ import { leafPhoto } from '../fixtures/leaf-photos';
 
 const disease = CATALOG_KINDS.disease.texts;
 
-test('uploading disease photos: a byte-for-byte copy is left out, a near copy and a photo of another disease are flagged', async ({ page, app }) => {
+test('uploading disease photos: a byte-for-byte copy is left out, a near copy and a photo of another disease are flagged', async ({
+  page,
+  app,
+}) => {
   const tag = crypto.randomUUID().slice(0, 8);
   const otherDisease = `Brown spot ${tag}`;
   const saved = await leafPhoto(3);
-  await importExport(app, {
-    rice_local_diseases: { [crypto.randomUUID()]: { name: otherDisease, createdAt: new Date().toISOString(), images: ['{{files}}/brown.jpg'] } },
-  }, { 'brown.jpg': saved });
+  await importExport(
+    app,
+    {
+      rice_local_diseases: {
+        [crypto.randomUUID()]: { name: otherDisease, createdAt: new Date().toISOString(), images: ['{{files}}/brown.jpg'] },
+      },
+    },
+    { 'brown.jpg': saved },
+  );
 
   const first = await leafPhoto(11);
   const photos = {

@@ -33,9 +33,16 @@ const disease = CATALOG_KINDS.disease.texts;
 /** A disease of the file's import with three photos of its own, as the department's data arrives (the add form asks for 800). */
 function diseaseRecord(name: string, treatments: string, photos: string[]) {
   return {
-    name, scientificName: 'Magnaporthe oryzae', localName: 'Lapnos', affectedParts: ['leaf'], description: 'A fungal disease of the leaves.',
-    cause: 'A fungus. Spread by wind and rain.', symptoms: 'Diamond-shaped lesions. Grey centres.', treatments,
-    createdAt: new Date().toISOString(), images: photos.map((photo) => `{{files}}/${photo}`),
+    name,
+    scientificName: 'Magnaporthe oryzae',
+    localName: 'Lapnos',
+    affectedParts: ['leaf'],
+    description: 'A fungal disease of the leaves.',
+    cause: 'A fungus. Spread by wind and rain.',
+    symptoms: 'Diamond-shaped lesions. Grey centres.',
+    treatments,
+    createdAt: new Date().toISOString(),
+    images: photos.map((photo) => `{{files}}/${photo}`),
   };
 }
 
@@ -63,10 +70,21 @@ function importRecords(app: E2EServer): Promise<void> {
       for (const [n, photo] of photos.entries()) files[photo] = await leafPhoto(11 + 3 * i + n);
       diseases[d.id] = diseaseRecord(d.name, d.treatments, photos);
     }
-    await importExport(app, {
-      rice_local_diseases: diseases,
-      rice_local_pests: { [pest.id]: { name: pest.name, description: 'A slender bug.', createdAt: new Date().toISOString(), images: ['{{files}}/pest.jpg'] } },
-    }, files);
+    await importExport(
+      app,
+      {
+        rice_local_diseases: diseases,
+        rice_local_pests: {
+          [pest.id]: {
+            name: pest.name,
+            description: 'A slender bug.',
+            createdAt: new Date().toISOString(),
+            images: ['{{files}}/pest.jpg'],
+          },
+        },
+      },
+      files,
+    );
   })();
   return imported;
 }
@@ -74,13 +92,26 @@ function importRecords(app: E2EServer): Promise<void> {
 /** Waits until the disease's photos have their display sizes, made in the background after an import. */
 async function photosShown(app: E2EServer, id: string): Promise<void> {
   const api = await app.fixtureApi();
-  await expect.poll(async () => ((await (await api.get(`/api/rice_diseases/${id}`)).json()) as { images: Array<{ displayUrl: string | null }> }).images.every((i) => i.displayUrl), { timeout: 45_000 }).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        ((await (await api.get(`/api/rice_diseases/${id}`)).json()) as { images: Array<{ displayUrl: string | null }> }).images.every(
+          (i) => i.displayUrl,
+        ),
+      { timeout: 45_000 },
+    )
+    .toBe(true);
 }
 
 /** Turns review on or off for the collections named (each test starts from the state it needs). */
-async function setReview(app: E2EServer, enabled: boolean, collections = ['rice_local_pests', 'rice_local_diseases', 'rice_seed_varieties', 'maintenance']): Promise<void> {
+async function setReview(
+  app: E2EServer,
+  enabled: boolean,
+  collections = ['rice_local_pests', 'rice_local_diseases', 'rice_seed_varieties', 'maintenance'],
+): Promise<void> {
   const fixture = await app.fixtureApi();
-  for (const collection of collections) expect((await fixture.put(`/api/review/settings/${collection}`, { data: { enabled } })).status()).toBe(200);
+  for (const collection of collections)
+    expect((await fixture.put(`/api/review/settings/${collection}`, { data: { enabled } })).status()).toBe(200);
 }
 
 /** What the farmer app reads now (the public content API needs no session). */
@@ -95,7 +126,10 @@ async function editTreatment(page: Page, name: string, treatments: string) {
   // The notice of an earlier save has gone, so the one awaited below is this save's.
   const sent = page.getByRole('status').filter({ hasText: REVIEW_TEXTS.sentForReview });
   await expect(sent).toHaveCount(0);
-  await page.getByRole('article', { name }).getByRole('button', { name: `${CATALOG_LABELS.edit} ${name}` }).click();
+  await page
+    .getByRole('article', { name })
+    .getByRole('button', { name: `${CATALOG_LABELS.edit} ${name}` })
+    .click();
   const dialog = page.getByRole('dialog', { name: disease.editTitle });
   await expect(dialog.getByTestId('current-image')).toHaveCount(3);
   await dialog.getByLabel(CATALOG_LABELS.treatments).fill(treatments);
@@ -106,7 +140,10 @@ async function editTreatment(page: Page, name: string, treatments: string) {
 
 /** Opens the queue and the change to `name` in it. */
 async function openChange(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: new RegExp(`^${SHELL.nav.review}`) }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: new RegExp(`^${SHELL.nav.review}`) })
+    .click();
   await expect(page.getByRole('heading', { name: REVIEW_TEXTS.title, level: 1 })).toBeVisible();
   // The queue as the server has it now (not the rows kept from an earlier visit).
   await expect(page.locator('tbody[aria-busy="true"]')).toHaveCount(0);
@@ -114,7 +151,11 @@ async function openChange(page: Page, name: string) {
   await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
 }
 
-test('an ADMIN\'s edit reaches the farmer app only once a super admin approves it; a change sent back is edited and approved', async ({ page, browser, app }) => {
+test("an ADMIN's edit reaches the farmer app only once a super admin approves it; a change sent back is edited and approved", async ({
+  page,
+  browser,
+  app,
+}) => {
   test.setTimeout(120_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   await setReview(app, false);
@@ -146,7 +187,9 @@ test('an ADMIN\'s edit reaches the farmer app only once a super admin approves i
   // The super admin: the count, the queue, the comparison and the app preview; approve.
   await expect(reviewer.getByTestId('review-count')).toHaveAttribute('title', SHELL.reviewCount(1));
   await openChange(reviewer, name);
-  const treatments = reviewer.getByRole('table', { name: REVIEW_SCREEN.comparisonTable }).getByRole('row', { name: new RegExp(CATALOG_LABELS.treatments) });
+  const treatments = reviewer
+    .getByRole('table', { name: REVIEW_SCREEN.comparisonTable })
+    .getByRole('row', { name: new RegExp(CATALOG_LABELS.treatments) });
   await expect(treatments).toHaveAttribute('data-changed', 'true');
   await expect(treatments).toContainText('Spray 2 g per litre.');
   await expect(treatments).toContainText('Spray 20 g per litre.');
@@ -192,16 +235,25 @@ test('an ADMIN\'s edit reaches the farmer app only once a super admin approves i
   // The reviewer's page follows the resubmission live; approve it.
   const approveAgain = reviewer.getByRole('button', { name: REVIEW_TEXTS.approve, exact: true });
   await expect(approveAgain).toBeVisible();
-  await expect(reviewer.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.proposed) }).getByText('• Spray 5 kg per hectare')).toBeVisible();
+  await expect(
+    reviewer.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.proposed) }).getByText('• Spray 5 kg per hectare'),
+  ).toBeVisible();
   await approveAgain.click();
-  await reviewer.getByRole('dialog', { name: REVIEW_TEXTS.approve, exact: true }).getByRole('button', { name: REVIEW_SCREEN.confirmApprove }).click();
+  await reviewer
+    .getByRole('dialog', { name: REVIEW_TEXTS.approve, exact: true })
+    .getByRole('button', { name: REVIEW_SCREEN.confirmApprove })
+    .click();
   await expect(reviewer.getByTestId('review-state').first()).toHaveText(REVIEW_TEXTS.states.published);
   await expect.poll(() => publicTreatments(page.request, id)).toBe('Spray 5 kg per hectare.');
   await expect(page.getByTestId('review-count')).toHaveCount(0);
   await reviewerContext.close();
 });
 
-test('axe finds no violation on the Review page and a change with its app preview, at 1280 px and at 360 px', async ({ page, browser, app }) => {
+test('axe finds no violation on the Review page and a change with its app preview, at 1280 px and at 360 px', async ({
+  page,
+  browser,
+  app,
+}) => {
   test.setTimeout(120_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   await importRecords(app);
@@ -211,11 +263,19 @@ test('axe finds no violation on the Review page and a change with its app previe
   await setReview(app, false);
   await setReview(app, true, ['rice_local_diseases']);
   const author = await app.signedInApi(await app.account('ADMIN'));
-  const entry = await (await author.get(`/api/rice_diseases/${id}`)).json() as { version: number; images: Array<{ id: string }> };
+  const entry = (await (await author.get(`/api/rice_diseases/${id}`)).json()) as { version: number; images: Array<{ id: string }> };
   const sent = await author.put(`/api/rice_diseases/${id}`, {
     data: {
-      name, scientificName: 'Bipolaris oryzae', localName: 'Lapnos', affectedParts: ['leaf'], description: 'A fungal disease of the leaves.',
-      cause: 'A fungus.', symptoms: 'Brown oval spots.', treatments: 'Use clean seed. Spray a fungicide at booting.', imageIds: entry.images.map((i) => i.id).slice(0, 2), version: entry.version,
+      name,
+      scientificName: 'Bipolaris oryzae',
+      localName: 'Lapnos',
+      affectedParts: ['leaf'],
+      description: 'A fungal disease of the leaves.',
+      cause: 'A fungus.',
+      symptoms: 'Brown oval spots.',
+      treatments: 'Use clean seed. Spray a fungicide at booting.',
+      imageIds: entry.images.map((i) => i.id).slice(0, 2),
+      version: entry.version,
     },
   });
   expect(sent.status(), await sent.text()).toBe(202);
@@ -225,19 +285,24 @@ test('axe finds no violation on the Review page and a change with its app previe
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, app, 'SYSTEM_ADMIN', '/dashboard/review');
   await expect(page.getByRole('link', { name: REVIEW_SCREEN.open(name) })).toBeVisible();
-  found.push(...await axe(page, 'review list'));
+  found.push(...(await axe(page, 'review list')));
   await page.screenshot({ path: `${SHOTS}/review-list.png`, fullPage: true });
   await page.getByRole('link', { name: REVIEW_SCREEN.open(name) }).click();
   const proposed = page.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.proposed) });
   await expect(proposed.getByText('• Spray a fungicide at booting')).toBeVisible();
   await expect(proposed.getByRole('img', { name, exact: true })).toBeVisible();
-  found.push(...await axe(page, 'review detail'));
+  found.push(...(await axe(page, 'review detail')));
   await page.screenshot({ path: `${SHOTS}/review-detail-1280.png`, fullPage: true });
-  for (const [button, dialog] of [[REVIEW_TEXTS.reject, REVIEW_TEXTS.reject], [REVIEW_TEXTS.approveSchedule, REVIEW_TEXTS.approveSchedule], [REVIEW_TEXTS.breakGlass, REVIEW_TEXTS.breakGlass]] as const) {
+  for (const [button, dialog] of [
+    [REVIEW_TEXTS.reject, REVIEW_TEXTS.reject],
+    [REVIEW_TEXTS.approveSchedule, REVIEW_TEXTS.approveSchedule],
+    [REVIEW_TEXTS.breakGlass, REVIEW_TEXTS.breakGlass],
+  ] as const) {
     await page.getByRole('button', { name: button }).click();
     await expect(page.getByRole('dialog', { name: dialog })).toBeVisible();
-    found.push(...await axe(page, `dialog: ${dialog}`));
-    if (dialog === REVIEW_TEXTS.breakGlass) await page.getByRole('dialog', { name: dialog }).screenshot({ path: `${SHOTS}/review-break-glass.png` });
+    found.push(...(await axe(page, `dialog: ${dialog}`)));
+    if (dialog === REVIEW_TEXTS.breakGlass)
+      await page.getByRole('dialog', { name: dialog }).screenshot({ path: `${SHOTS}/review-break-glass.png` });
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog', { name: dialog })).toBeHidden();
   }
@@ -249,14 +314,19 @@ test('axe finds no violation on the Review page and a change with its app previe
   const small = await phone.newPage();
   await signIn(small, app, 'SYSTEM_ADMIN', '/dashboard/review');
   await expect(small.getByRole('link', { name: REVIEW_SCREEN.open(name) })).toBeVisible();
-  found.push(...await axe(small, 'review list at 360 px'));
+  found.push(...(await axe(small, 'review list at 360 px')));
   await small.screenshot({ path: `${SHOTS}/review-list-360.png`, fullPage: true });
   await small.getByRole('link', { name: REVIEW_SCREEN.open(name) }).click();
   const smallProposed = small.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.proposed) });
   await expect(smallProposed.getByRole('img', { name, exact: true })).toBeVisible();
-  const widths = await small.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  const widths = await small.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
   expect(widths.scroll, 'no sideways scroll at 360 px').toBeLessThanOrEqual(widths.client);
-  const [first, second] = await small.getByTestId('phone').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+  const [first, second] = await small
+    .getByTestId('phone')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
   expect(second!.top).toBeGreaterThan(first!.bottom);
   expect(first!.right).toBeLessThanOrEqual(360);
   await small.screenshot({ path: `${SHOTS}/review-detail-360.png`, fullPage: true });
@@ -264,19 +334,31 @@ test('axe finds no violation on the Review page and a change with its app previe
   expect(found, found.join('\n')).toEqual([]);
 });
 
-test('a variety\'s change shows the app\'s variety screen, the changed yield marked', async ({ page, app }) => {
+test("a variety's change shows the app's variety screen, the changed yield marked", async ({ page, app }) => {
   fs.mkdirSync(SHOTS, { recursive: true });
   const name = `NSIC Rc ${crypto.randomUUID().slice(0, 6)}`;
   await setReview(app, false);
   const fixture = await app.fixtureApi();
   const fields = {
-    varietyName: name, releaseName: 'Tubigan 36', yearRelease: '2020', breedingCode: 'PR12345', breederOrigin: 'PhilRice',
-    maturityDays: 112, averageYield: 5.1, maxYield: 8.2, plantHeight: 98, tillers: 14, location: 'Province-wide',
-    plantingMethod: 'Transplanting', season: ['Dry'], environment: ['Low Irrigated Land'], recommendedInTarlac: true,
+    varietyName: name,
+    releaseName: 'Tubigan 36',
+    yearRelease: '2020',
+    breedingCode: 'PR12345',
+    breederOrigin: 'PhilRice',
+    maturityDays: 112,
+    averageYield: 5.1,
+    maxYield: 8.2,
+    plantHeight: 98,
+    tillers: 14,
+    location: 'Province-wide',
+    plantingMethod: 'Transplanting',
+    season: ['Dry'],
+    environment: ['Low Irrigated Land'],
+    recommendedInTarlac: true,
   };
   const created = await fixture.post('/api/varieties', { data: fields });
   expect(created.status(), await created.text()).toBe(201);
-  const { id, version } = await created.json() as { id: string; version: number };
+  const { id, version } = (await created.json()) as { id: string; version: number };
   await setReview(app, true, ['rice_seed_varieties']);
   const author = await app.signedInApi(await app.account('ADMIN'));
   const sent = await author.put(`/api/varieties/${id}`, { data: { ...fields, averageYield: 5.6, season: ['Dry', 'Wet'], version } });
@@ -293,26 +375,61 @@ test('a variety\'s change shows the app\'s variety screen, the changed yield mar
   await expect(proposed.locator('[data-changed]')).toHaveCount(2);
   await expect(proposed.locator('[data-changed]').first()).toContainText('5.6');
   await expect(proposed.locator('[data-changed]').last()).toContainText('Dry, Wet');
-  await expect(page.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.published) }).getByText('5.1', { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.published) }).getByText('5.1', { exact: true }),
+  ).toBeVisible();
   const found = await axe(page, 'variety change');
   await page.screenshot({ path: `${SHOTS}/review-variety-1280.png`, fullPage: true });
   expect(found, found.join('\n')).toEqual([]);
 });
 
-test('with review on, every other save closes as after a save, says it was sent, and leaves the record as published', async ({ page, app }) => {
+test('with review on, every other save closes as after a save, says it was sent, and leaves the record as published', async ({
+  page,
+  app,
+}) => {
   test.setTimeout(180_000);
   await setReview(app, false);
   const fixture = await app.fixtureApi();
   // A pest with two versions, a disease in the trash and a variety, all saved before review is on.
   await importRecords(app);
   const { id: pestId, name: pestName } = records.pest;
-  const pest = await (await fixture.get(`/api/rice_pests/${pestId}`)).json() as { version: number; images: Array<{ id: string }> };
-  const edited = await fixture.put(`/api/rice_pests/${pestId}`, { data: { name: pestName, scientificName: '', localName: '', description: 'A slender bug of the grains.', cause: '', symptoms: '', treatments: '', affectedParts: [], imageIds: pest.images.map((i) => i.id), version: pest.version } });
+  const pest = (await (await fixture.get(`/api/rice_pests/${pestId}`)).json()) as { version: number; images: Array<{ id: string }> };
+  const edited = await fixture.put(`/api/rice_pests/${pestId}`, {
+    data: {
+      name: pestName,
+      scientificName: '',
+      localName: '',
+      description: 'A slender bug of the grains.',
+      cause: '',
+      symptoms: '',
+      treatments: '',
+      affectedParts: [],
+      imageIds: pest.images.map((i) => i.id),
+      version: pest.version,
+    },
+  });
   expect(edited.status(), await edited.text()).toBe(200);
   const { id: trashedId, name: trashedName } = records.trashed;
   expect((await fixture.delete(`/api/rice_diseases/${trashedId}`)).status()).toBe(204);
   const varietyName = `PSB Rc ${tag}`;
-  const variety = await fixture.post('/api/varieties', { data: { varietyName, releaseName: 'Tubigan', yearRelease: '2020', breedingCode: 'PR1', breederOrigin: 'PhilRice', maturityDays: 110, averageYield: 5, maxYield: 8, plantHeight: 95, tillers: 12, location: 'Tarlac', plantingMethod: 'Transplanting', season: ['Dry'], environment: ['Low Irrigated Land'] } });
+  const variety = await fixture.post('/api/varieties', {
+    data: {
+      varietyName,
+      releaseName: 'Tubigan',
+      yearRelease: '2020',
+      breedingCode: 'PR1',
+      breederOrigin: 'PhilRice',
+      maturityDays: 110,
+      averageYield: 5,
+      maxYield: 8,
+      plantHeight: 95,
+      tillers: 12,
+      location: 'Tarlac',
+      plantingMethod: 'Transplanting',
+      season: ['Dry'],
+      environment: ['Low Irrigated Land'],
+    },
+  });
   expect(variety.status(), await variety.text()).toBe(201);
   await setReview(app, true);
   const sent = page.getByRole('status').filter({ hasText: REVIEW_TEXTS.sentForReview });
@@ -327,8 +444,15 @@ test('with review on, every other save closes as after a save, says it was sent,
   await page.getByRole('button', { name: CATALOG_KINDS.pest.texts.addButton }).click();
   const add = page.getByRole('dialog', { name: CATALOG_KINDS.pest.texts.addTitle });
   await add.getByLabel(CATALOG_LABELS.name, { exact: true }).fill(`Stem borer ${tag}`);
-  await expect.poll(async () => (await (await page.request.get('/api/rice_pests/draft')).json() as { fields: { name: string } } | null)?.fields.name, { timeout: 20_000 }).toBe(`Stem borer ${tag}`);
-  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 90, g: 140, b: 60 } } }).png().toBuffer();
+  await expect
+    .poll(
+      async () => ((await (await page.request.get('/api/rice_pests/draft')).json()) as { fields: { name: string } } | null)?.fields.name,
+      { timeout: 20_000 },
+    )
+    .toBe(`Stem borer ${tag}`);
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 90, g: 140, b: 60 } } })
+    .png()
+    .toBuffer();
   await add.getByTestId('upload-input').setInputFiles({ name: 'borer.png', mimeType: 'image/png', buffer: png });
   await expect(add.getByTestId('upload-total')).toHaveText(UPLOAD_TEXTS.total(1, 1));
   await add.getByRole('button', { name: CATALOG_LABELS.save }).click();
@@ -338,14 +462,20 @@ test('with review on, every other save closes as after a save, says it was sent,
   await expect(page.getByRole('article', { name: `Stem borer ${tag}` })).toHaveCount(0);
 
   // A version restore: no new version yet.
-  await page.getByRole('article', { name: pestName }).getByRole('button', { name: `${CATALOG_LABELS.view} ${pestName}` }).click();
+  await page
+    .getByRole('article', { name: pestName })
+    .getByRole('button', { name: `${CATALOG_LABELS.view} ${pestName}` })
+    .click();
   const view = page.getByRole('dialog', { name: pestName });
   await view.getByRole('tab', { name: VERSION_TEXTS.tab }).click();
   const versions = view.getByTestId('versions-list').getByRole('button');
   await expect(versions).toHaveCount(2);
   await versions.last().click();
   await view.getByRole('button', { name: VERSION_TEXTS.restore }).click();
-  await page.getByRole('dialog', { name: VERSION_TEXTS.restoreTitle(1) }).getByRole('button', { name: VERSION_TEXTS.restoreConfirm, exact: true }).click();
+  await page
+    .getByRole('dialog', { name: VERSION_TEXTS.restoreTitle(1) })
+    .getByRole('button', { name: VERSION_TEXTS.restoreConfirm, exact: true })
+    .click();
   await expect(sent).toBeVisible();
   await expect(versions).toHaveCount(2);
   await view.getByRole('tab', { name: VERSION_TEXTS.details }).click();
@@ -373,7 +503,11 @@ test('with review on, every other save closes as after a save, says it was sent,
   // A spreadsheet import: nothing imported until approved; its page lists the rows.
   await page.getByRole('button', { name: IMPORT_TEXTS.open, exact: true }).click();
   const importer = page.getByRole('dialog', { name: IMPORT_TEXTS.title });
-  await importer.locator('input[type=file]').setInputFiles({ name: 'nsic.csv', mimeType: 'text/csv', buffer: csvOf([VARIETY_HEADER, varietyRow({ 'Variety name': `Imported ${tag}` })]) });
+  await importer.locator('input[type=file]').setInputFiles({
+    name: 'nsic.csv',
+    mimeType: 'text/csv',
+    buffer: csvOf([VARIETY_HEADER, varietyRow({ 'Variety name': `Imported ${tag}` })]),
+  });
   await expect(importer.getByTestId('import-count-new')).toHaveText(`${IMPORT_TEXTS.counts.new} 1`);
   await importer.getByRole('button', { name: IMPORT_TEXTS.importButton(1) }).click();
   await sentAgain();

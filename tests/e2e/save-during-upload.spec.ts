@@ -11,7 +11,17 @@ const pest = CATALOG_KINDS.pest.texts;
 async function bigPngs(count: number, prefix: string) {
   const files = [];
   for (let i = 0; i < count; i += 1) {
-    const buffer = await sharp({ create: { width: 400, height: 400, channels: 3, background: { r: 10 * i, g: 120, b: 40 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+    const buffer = await sharp({
+      create: {
+        width: 400,
+        height: 400,
+        channels: 3,
+        background: { r: 10 * i, g: 120, b: 40 },
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
+      .png()
+      .toBuffer();
     files.push({ name: `${prefix}_${i}.png`, mimeType: 'image/png', buffer });
   }
   return files;
@@ -58,10 +68,12 @@ test('a failed photo stops the queued save and is named, with Retry and save', a
   const dialog = await openAdd(page);
   await dialog.getByLabel('Name', { exact: true }).fill('Half uploaded leaf folder');
   // The server refuses the second file (not an image inside), like a photo broken in transfer.
-  await dialog.getByTestId('upload-input').setInputFiles([
-    ...(await bigPngs(2, 'leaf_folder')),
-    { name: 'broken_transfer.png', mimeType: 'image/png', buffer: Buffer.from('not really a picture '.repeat(50)) },
-  ]);
+  await dialog
+    .getByTestId('upload-input')
+    .setInputFiles([
+      ...(await bigPngs(2, 'leaf_folder')),
+      { name: 'broken_transfer.png', mimeType: 'image/png', buffer: Buffer.from('not really a picture '.repeat(50)) },
+    ]);
   await dialog.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(dialog.getByTestId('save-queued')).toBeVisible();
 
@@ -89,7 +101,9 @@ test('Save pressed when the last photo is up but the progress shown is still beh
     w.uploadsEnded = 0;
     const send = XMLHttpRequest.prototype.send;
     XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, ...args: Parameters<XMLHttpRequest['send']>) {
-      this.addEventListener('loadend', () => { w.uploadsEnded += 1; });
+      this.addEventListener('loadend', () => {
+        w.uploadsEnded += 1;
+      });
       return send.apply(this, args);
     };
   });
@@ -99,7 +113,9 @@ test('Save pressed when the last photo is up but the progress shown is still beh
   // The uploads are held at the network until the page's timers stand still: the uploader's
   // counts, refreshed on a timer, then stay behind the files' real states once they finish.
   let release!: () => void;
-  const released = new Promise<void>((resolve) => { release = resolve; });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   let held = 0;
   await page.route('**/api/rice_pests/images', async (route) => {
     held += 1;

@@ -33,7 +33,10 @@ async function passwordStep(page: Page, username: string, password: string) {
   await expect(page.getByRole('heading', { name: SECOND_FACTOR.verifyTitle })).toBeVisible();
 }
 
-test('a super admin turns on two-step sign-in, then signs in with password and a code from the app, and with a recovery code', async ({ page, app }) => {
+test('a super admin turns on two-step sign-in, then signs in with password and a code from the app, and with a recovery code', async ({
+  page,
+  app,
+}) => {
   test.setTimeout(150_000); // five sign-ins, each with the login page's 2 s redirect delay
   const user = await app.account('SYSTEM_ADMIN');
   await signIn(page, app, user);
@@ -127,7 +130,10 @@ test.describe('REQUIRE_2FA_FOR=SYSTEM_ADMIN', () => {
   // A server of its own with the setting.
   test.use({ serverEnv: { REQUIRE_2FA_FOR: 'SYSTEM_ADMIN' } });
 
-  test('a super admin without two-step sign-in sets it up at the next login, keeps the recovery codes and reaches the dashboard', async ({ page, app }) => {
+  test('a super admin without two-step sign-in sets it up at the next login, keeps the recovery codes and reaches the dashboard', async ({
+    page,
+    app,
+  }) => {
     test.setTimeout(120_000);
     const user = await app.account('SYSTEM_ADMIN');
     await page.goto('/login');

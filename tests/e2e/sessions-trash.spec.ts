@@ -15,7 +15,11 @@ async function openAccounts(page: Page) {
   await expect(page.getByRole('heading', { name: ACCOUNTS.title })).toBeVisible();
 }
 
-test('a super admin signs out a staff member\'s session from another browser: their tab leaves for /login at once', async ({ page, browser, app }) => {
+test("a super admin signs out a staff member's session from another browser: their tab leaves for /login at once", async ({
+  page,
+  browser,
+  app,
+}) => {
   const user = await app.account('ADMIN', `Melchora Aquino ${uniqueTag()}`);
   const theirs = await (await browser.newContext()).newPage();
   await loginViaUi(theirs, user.username, user.password);

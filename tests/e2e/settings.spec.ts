@@ -92,7 +92,10 @@ test('forgot password: every step and message, then login with the new password'
   await expect(page.getByTestId('header-name')).toHaveText(user.fullname);
 });
 
-test('account settings: name, contact and a cropped picture update the header here and in another tab; a security question needs the password', async ({ context, app }) => {
+test('account settings: name, contact and a cropped picture update the header here and in another tab; a security question needs the password', async ({
+  context,
+  app,
+}) => {
   const user = await app.account('ADMIN');
   const page = await context.newPage();
   await signIn(page, app, user);
@@ -187,41 +190,46 @@ test.describe('with every request logged', () => {
   // A server of its own that logs each request, to show no token reaches a log line.
   test.use({ serverEnv: { LOG_LEVEL: 'info' } });
 
-test('the password reset email: its link sets a new password once, and no token is logged', async ({ page, browser, app }) => {
-  const user = await app.account('ADMIN');
-  await signIn(page, app, user);
-  const dialog = await openSettings(page);
-  const outbox = path.join(app.dataDir, 'outbox');
-  const before = new Set(fs.existsSync(outbox) ? fs.readdirSync(outbox) : []);
-  await dialog.getByRole('button', { name: SETTINGS.sendResetEmail }).click();
-  await expect(dialog.getByText(SETTINGS.resetEmailSent(user.email))).toBeVisible();
+  test('the password reset email: its link sets a new password once, and no token is logged', async ({ page, browser, app }) => {
+    const user = await app.account('ADMIN');
+    await signIn(page, app, user);
+    const dialog = await openSettings(page);
+    const outbox = path.join(app.dataDir, 'outbox');
+    const before = new Set(fs.existsSync(outbox) ? fs.readdirSync(outbox) : []);
+    await dialog.getByRole('button', { name: SETTINGS.sendResetEmail }).click();
+    await expect(dialog.getByText(SETTINGS.resetEmailSent(user.email))).toBeVisible();
 
-  // No SMTP_URL on the test server: the message is in DATA_DIR/outbox.
-  const file = fs.readdirSync(outbox).find((f) => !before.has(f) && fs.readFileSync(path.join(outbox, f), 'utf8').includes(`To: ${user.email}`));
-  expect(file).toBeDefined();
-  const raw = fs.readFileSync(path.join(outbox, file!), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const link = raw.match(/http:\/\/127\.0\.0\.1:\d+\/reset-password#token=[\w%-]+/)![0];
+    // No SMTP_URL on the test server: the message is in DATA_DIR/outbox.
+    const file = fs
+      .readdirSync(outbox)
+      .find((f) => !before.has(f) && fs.readFileSync(path.join(outbox, f), 'utf8').includes(`To: ${user.email}`));
+    expect(file).toBeDefined();
+    const raw = fs
+      .readFileSync(path.join(outbox, file!), 'utf8')
+      .replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=');
+    const link = raw.match(/http:\/\/127\.0\.0\.1:\d+\/reset-password#token=[\w%-]+/)![0];
 
-  const stranger = await (await browser.newContext()).newPage();
-  await stranger.goto(link);
-  await expect(stranger.getByRole('heading', { name: RECOVERY.linkTitle })).toBeVisible();
-  await stranger.getByLabel(RECOVERY.newPassword, { exact: true }).fill('Seedling#77');
-  await stranger.getByLabel(RECOVERY.confirmPassword).fill('Seedling#77');
-  await stranger.getByRole('button', { name: RECOVERY.reset }).click();
-  await expect(stranger.getByText(RECOVERY.linkDone)).toBeVisible();
-  // The signed-in tab's session ended with the password change.
-  await expect(page).toHaveURL(/\/login$/);
+    const stranger = await (await browser.newContext()).newPage();
+    await stranger.goto(link);
+    await expect(stranger.getByRole('heading', { name: RECOVERY.linkTitle })).toBeVisible();
+    await stranger.getByLabel(RECOVERY.newPassword, { exact: true }).fill('Seedling#77');
+    await stranger.getByLabel(RECOVERY.confirmPassword).fill('Seedling#77');
+    await stranger.getByRole('button', { name: RECOVERY.reset }).click();
+    await expect(stranger.getByText(RECOVERY.linkDone)).toBeVisible();
+    // The signed-in tab's session ended with the password change.
+    await expect(page).toHaveURL(/\/login$/);
 
-  // Opened again from the email (a new page load: the same address differs only in its fragment).
-  await stranger.goto('about:blank');
-  await stranger.goto(link);
-  await expect(stranger.getByText(RECOVERY.linkInvalid)).toBeVisible();
-  await loginViaUi(stranger, user.username, 'Seedling#77');
+    // Opened again from the email (a new page load: the same address differs only in its fragment).
+    await stranger.goto('about:blank');
+    await stranger.goto(link);
+    await expect(stranger.getByText(RECOVERY.linkInvalid)).toBeVisible();
+    await loginViaUi(stranger, user.username, 'Seedling#77');
 
-  const token = decodeURIComponent(new URL(link).hash.slice('#token='.length));
-  const log = app.log();
-  expect(log).toContain('/api/recovery/email-link');
-  expect(log).not.toContain(token);
-  expect(log).not.toContain(encodeURIComponent(token));
-});
+    const token = decodeURIComponent(new URL(link).hash.slice('#token='.length));
+    const log = app.log();
+    expect(log).toContain('/api/recovery/email-link');
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(encodeURIComponent(token));
+  });
 });

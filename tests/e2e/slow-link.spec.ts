@@ -21,9 +21,13 @@ async function openAdd(page: Page) {
 
 /** The saved entry as the API shows it (its photos in order). */
 async function entryNamed(page: Page, name: string) {
-  const list = await (await page.request.get(`/api/rice_pests?search=${encodeURIComponent(name)}`)).json() as { items: Array<{ id: string; name: string }> };
+  const list = (await (await page.request.get(`/api/rice_pests?search=${encodeURIComponent(name)}`)).json()) as {
+    items: Array<{ id: string; name: string }>;
+  };
   const id = list.items.find((e) => e.name === name)!.id;
-  return (await page.request.get(`/api/rice_pests/${id}`)).json() as Promise<{ images: Array<{ url: string; originalName: string; width: number; height: number; sizeBytes: number }> }>;
+  return (await page.request.get(`/api/rice_pests/${id}`)).json() as Promise<{
+    images: Array<{ url: string; originalName: string; width: number; height: number; sizeBytes: number }>;
+  }>;
 }
 
 /** The photo uploads the page sends (a list that grows as they go). */
@@ -72,14 +76,20 @@ test('a super admin keeps an original at full size with "Keep originals"', async
   const dialog = await openAdd(page);
   await dialog.getByLabel('Name', { exact: true }).fill(name);
   await dialog.getByTestId('keep-originals').check();
-  await dialog.getByTestId('upload-input').setInputFiles([{ name: 'IMG_0100.jpg', mimeType: 'image/jpeg', buffer: await phonePhoto(4, { width: 2400, height: 1800 }) }]);
+  await dialog
+    .getByTestId('upload-input')
+    .setInputFiles([{ name: 'IMG_0100.jpg', mimeType: 'image/jpeg', buffer: await phonePhoto(4, { width: 2400, height: 1800 }) }]);
   await expect(dialog.getByTestId('upload-total')).toHaveText(UPLOAD_TEXTS.total(1, 1), { timeout: 30_000 });
   await dialog.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText(pest.createSuccess)).toBeVisible();
   expect((await entryNamed(page, name)).images[0]).toMatchObject({ width: 2400, height: 1800 });
 });
 
-test('a closed tab loses nothing: the add form comes back as a draft, the rest uploads, and every photo is saved once, in order', async ({ page, app, context }) => {
+test('a closed tab loses nothing: the add form comes back as a draft, the rest uploads, and every photo is saved once, in order', async ({
+  page,
+  app,
+  context,
+}) => {
   const name = `Whorl maggot ${uniqueTag()}`;
   // Files on disk, as a phone folder is: their dates stay the same when they are chosen again.
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'palayan-phone-'));
@@ -94,7 +104,12 @@ test('a closed tab loses nothing: the add form comes back as a draft, the rest u
   await dialog.getByTestId('upload-input').setInputFiles(files);
   // About half are up and the draft says so: then the tab is closed.
   await expect(dialog.getByTestId('upload-total')).toHaveText(/^[3-7] of 8 photos$/, { timeout: 30_000 });
-  await expect.poll(async () => ((await (await page.request.get('/api/rice_pests/draft')).json()) as { uploaded: number } | null)?.uploaded ?? 0, { timeout: 20_000, intervals: [250] }).toBeGreaterThanOrEqual(3);
+  await expect
+    .poll(async () => ((await (await page.request.get('/api/rice_pests/draft')).json()) as { uploaded: number } | null)?.uploaded ?? 0, {
+      timeout: 20_000,
+      intervals: [250],
+    })
+    .toBeGreaterThanOrEqual(3);
   await page.close();
 
   const again = await context.newPage();
@@ -125,7 +140,8 @@ test('a closed tab loses nothing: the add form comes back as a draft, the rest u
 test('a dropped connection pauses the uploads, which resume by themselves when it returns', async ({ page, app }) => {
   const name = `Green leafhopper ${uniqueTag()}`;
   const files = [];
-  for (let i = 1; i <= 4; i += 1) files.push({ name: `LH_${i}.jpg`, mimeType: 'image/jpeg', buffer: await phonePhoto(40 + i, { width: 900, height: 675 }) });
+  for (let i = 1; i <= 4; i += 1)
+    files.push({ name: `LH_${i}.jpg`, mimeType: 'image/jpeg', buffer: await phonePhoto(40 + i, { width: 900, height: 675 }) });
   await signIn(page, app, 'ADMIN');
   const link = await throttleUploads(page, 40 * 1024);
   const dialog = await openAdd(page);

@@ -15,7 +15,11 @@ test('import a file with 3 good rows and 2 errors: see the errors, import the go
     varietyRow({ 'Variety name': `${tag} bad 1`, 'Maturity days': 'about 110' }),
     varietyRow({ 'Variety name': `${tag} bad 2`, Season: 'Summer' }),
   ];
-  const file = { name: 'nsic-list.csv', mimeType: 'text/csv', buffer: csvOf([VARIETY_HEADER, good[0]!, bad[0]!, good[1]!, bad[1]!, good[2]!]) };
+  const file = {
+    name: 'nsic-list.csv',
+    mimeType: 'text/csv',
+    buffer: csvOf([VARIETY_HEADER, good[0]!, bad[0]!, good[1]!, bad[1]!, good[2]!]),
+  };
 
   await signIn(page, app, 'ADMIN', '/dashboard/rice_varieties');
   await expect(page.getByRole('heading', { name: VARIETIES.title })).toBeVisible();
@@ -60,11 +64,25 @@ test('export the searched list as CSV and XLSX from the Rice Varieties screen', 
   const tag = `Exp${Date.now().toString(36)}`;
   const api = await app.fixtureApi();
   for (const i of [1, 2]) {
-    const res = await api.post('/api/varieties', { data: {
-      varietyName: `${tag} ${i}`, releaseName: 'Tubigan', yearRelease: '2020', breedingCode: 'PR1', breederOrigin: 'PhilRice',
-      maturityDays: 110, averageYield: 5.2, maxYield: 8.4, plantHeight: 98, tillers: 15, location: '=Paniqui',
-      season: ['Dry'], plantingMethod: 'Transplanting', environment: ['Low Irrigated Land'], recommendedInTarlac: false,
-    } });
+    const res = await api.post('/api/varieties', {
+      data: {
+        varietyName: `${tag} ${i}`,
+        releaseName: 'Tubigan',
+        yearRelease: '2020',
+        breedingCode: 'PR1',
+        breederOrigin: 'PhilRice',
+        maturityDays: 110,
+        averageYield: 5.2,
+        maxYield: 8.4,
+        plantHeight: 98,
+        tillers: 15,
+        location: '=Paniqui',
+        season: ['Dry'],
+        plantingMethod: 'Transplanting',
+        environment: ['Low Irrigated Land'],
+        recommendedInTarlac: false,
+      },
+    });
     expect(res.status(), await res.text()).toBe(201);
   }
   await signIn(page, app, 'ADMIN', `/dashboard/rice_varieties?q=${tag}`);
@@ -75,7 +93,10 @@ test('export the searched list as CSV and XLSX from the Rice Varieties screen', 
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: EXPORT_TEXTS.csv }).click()]);
   expect(csv.suggestedFilename()).toBe('rice-varieties.csv');
   const text = await fs.promises.readFile((await csv.path())!, 'utf8');
-  const lines = text.replace(/^\ufeff/, '').trim().split('\r\n');
+  const lines = text
+    .replace(/^\ufeff/, '')
+    .trim()
+    .split('\r\n');
   expect(lines).toHaveLength(3);
   expect(lines[1]!.startsWith(`${tag} 2,`)).toBe(true);
   expect(lines[1]).toContain(",'=Paniqui,");

@@ -8,19 +8,38 @@ import { expect, type E2EAccount, type E2EServer, type Role } from './fixtures';
 /** Restricts or deletes an account the way a super admin does, through the accounts API. */
 export async function blockAccount(app: E2EServer, account: E2EAccount, how: 'restrict' | 'delete'): Promise<void> {
   const api = await app.fixtureApi();
-  const res = how === 'restrict'
-    ? await api.post(`/api/accounts/${account.id}/restrict`, { data: { confirmName: account.fullname } })
-    : await api.delete(`/api/accounts/${account.id}`, { data: { confirmName: account.fullname } });
+  const res =
+    how === 'restrict'
+      ? await api.post(`/api/accounts/${account.id}/restrict`, { data: { confirmName: account.fullname } })
+      : await api.delete(`/api/accounts/${account.id}`, { data: { confirmName: account.fullname } });
   expect(res.status(), await res.text()).toBe(how === 'restrict' ? 200 : 204);
 }
 
 /** Sets the account's own security question and answer through Account Settings' API. */
-export async function setSecurityQuestion(app: E2EServer, account: { username: string; password: string }, question: string, answer: string): Promise<void> {
+export async function setSecurityQuestion(
+  app: E2EServer,
+  account: { username: string; password: string },
+  question: string,
+  answer: string,
+): Promise<void> {
   const api = await app.signedInApi(account);
   try {
-    const profile = await (await api.get('/api/profile')).json() as { fullname: string; email: string | null; contactNo: string | null; version: number };
+    const profile = (await (await api.get('/api/profile')).json()) as {
+      fullname: string;
+      email: string | null;
+      contactNo: string | null;
+      version: number;
+    };
     const res = await api.put('/api/profile', {
-      data: { fullname: profile.fullname, email: profile.email ?? '', contactNo: profile.contactNo ?? '', securityQuestion: question, securityAnswer: answer, version: profile.version, currentPassword: account.password },
+      data: {
+        fullname: profile.fullname,
+        email: profile.email ?? '',
+        contactNo: profile.contactNo ?? '',
+        securityQuestion: question,
+        securityAnswer: answer,
+        version: profile.version,
+        currentPassword: account.password,
+      },
     });
     expect(res.status(), await res.text()).toBe(200);
     await api.post('/api/auth/logout');
@@ -34,13 +53,21 @@ export async function setSecurityQuestion(app: E2EServer, account: { username: s
  * data folder. Image URLs are fetched when `files` is given: they are served for the command
  * from a loopback server (url: /<name>).
  */
-export async function importExport(app: E2EServer, collections: Record<string, Record<string, Record<string, unknown>>>, files?: Record<string, Buffer>): Promise<void> {
+export async function importExport(
+  app: E2EServer,
+  collections: Record<string, Record<string, Record<string, unknown>>>,
+  files?: Record<string, Buffer>,
+): Promise<void> {
   let server: http.Server | null = null;
   let origin = '';
   if (files) {
     server = http.createServer((req, res) => {
       const body = files[decodeURIComponent((req.url ?? '/').slice(1))];
-      if (!body) { res.statusCode = 404; res.end(); return; }
+      if (!body) {
+        res.statusCode = 404;
+        res.end();
+        return;
+      }
       res.setHeader('content-type', 'image/jpeg');
       res.end(body);
     });
@@ -101,7 +128,9 @@ export async function loginViaUi(page: Page, identifier: string, password: strin
  * running server's data folder, so they join the audit chain like any other entry.
  */
 export async function importAuditEntries(app: E2EServer, entries: Array<Record<string, unknown>>): Promise<void> {
-  const auditLogs = Object.fromEntries(entries.map((e) => [crypto.randomUUID(), Object.fromEntries(Object.entries(e).filter(([, v]) => v !== null && v !== undefined))]));
+  const auditLogs = Object.fromEntries(
+    entries.map((e) => [crypto.randomUUID(), Object.fromEntries(Object.entries(e).filter(([, v]) => v !== null && v !== undefined))]),
+  );
   const file = path.join(app.dataDir, '..', `audit-import-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   fs.writeFileSync(file, JSON.stringify({ audit_logs: auditLogs }));
   try {
@@ -114,8 +143,12 @@ export async function importAuditEntries(app: E2EServer, entries: Array<Record<s
 /** The built import command (as a production install runs it), asynchronous: it may fetch from this process. */
 function runImport(app: E2EServer, file: string, flags: string[]): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    execFile(process.execPath, ['build/server/cli/import.js', file, ...flags], { env: { ...process.env, DATA_DIR: app.dataDir } },
-      (err, _out, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve()));
+    execFile(
+      process.execPath,
+      ['build/server/cli/import.js', file, ...flags],
+      { env: { ...process.env, DATA_DIR: app.dataDir } },
+      (err, _out, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve()),
+    );
   });
 }
 
@@ -127,7 +160,12 @@ function runImport(app: E2EServer, file: string, flags: string[]): Promise<void>
 export async function throttleUploads(page: Page, bytesPerSecond: number): Promise<{ restore(): Promise<void> }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
   return {
     restore: async () => {
       await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });

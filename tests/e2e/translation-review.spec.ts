@@ -25,16 +25,22 @@ const filipino = 'Isang fungus, sa mga halamang kulang sa potasa; ñ at é ay bu
 async function servedCause(app: E2EServer): Promise<string | undefined> {
   const phone = await request.newContext({ baseURL: app.url });
   try {
-    const body = await (await phone.get('/api/public/v1/diseases?lang=fil')).json() as { items: Array<{ id: string; cause: string }> };
+    const body = (await (await phone.get('/api/public/v1/diseases?lang=fil')).json()) as { items: Array<{ id: string; cause: string }> };
     return body.items.find((d) => d.id === diseaseId)?.cause;
   } finally {
     await phone.dispose();
   }
 }
 
-test('a translators\' file waits for review where review is on, and reaches the farmer app once approved', async ({ page, browser, app }) => {
+test("a translators' file waits for review where review is on, and reaches the farmer app once approved", async ({
+  page,
+  browser,
+  app,
+}) => {
   fs.mkdirSync(SHOTS, { recursive: true });
-  await importExport(app, { rice_local_diseases: { [diseaseId]: { name, cause, symptoms: 'Oval brown spots on the leaves.', createdAt: new Date().toISOString() } } });
+  await importExport(app, {
+    rice_local_diseases: { [diseaseId]: { name, cause, symptoms: 'Oval brown spots on the leaves.', createdAt: new Date().toISOString() } },
+  });
   const fixture = await app.fixtureApi();
   expect((await fixture.put('/api/review/settings/rice_local_diseases', { data: { enabled: true } })).status()).toBe(200);
 
@@ -44,11 +50,16 @@ test('a translators\' file waits for review where review is on, and reaches the 
   const [download] = await Promise.all([page.waitForEvent('download'), files.getByRole('link', { name: T.files.formats.xliff }).click()]);
   const xml = fs.readFileSync((await download.path())!, 'utf8');
   const unit = Buffer.from(`rice_local_diseases/${diseaseId}/cause`, 'utf8').toString('base64url');
-  const translated = xml.replace(new RegExp(`(<unit id="${unit}"[\\s\\S]*?<source>[^<]*</source>)(\\s*<target>[^<]*</target>)?`), `$1<target>${filipino}</target>`);
+  const translated = xml.replace(
+    new RegExp(`(<unit id="${unit}"[\\s\\S]*?<source>[^<]*</source>)(\\s*<target>[^<]*</target>)?`),
+    `$1<target>${filipino}</target>`,
+  );
   expect(translated).not.toBe(xml);
   await files.getByRole('button', { name: T.files.importLabel('Filipino') }).click();
   const dialog = page.getByRole('dialog', { name: T.files.importLabel('Filipino') });
-  await dialog.getByTestId('translation-file').setInputFiles({ name: 'palayan-fil.xlf', mimeType: 'application/xliff+xml', buffer: Buffer.from(translated, 'utf8') });
+  await dialog
+    .getByTestId('translation-file')
+    .setInputFiles({ name: 'palayan-fil.xlf', mimeType: 'application/xliff+xml', buffer: Buffer.from(translated, 'utf8') });
   await expect(dialog.getByTestId('import-for-review')).toHaveText(T.files.forReview('Rice Diseases'));
   await dialog.screenshot({ path: `${SHOTS}/import-for-review.png` });
   await dialog.getByRole('button', { name: T.files.importButton(1) }).click();
@@ -67,11 +78,14 @@ test('a translators\' file waits for review where review is on, and reaches the 
   await expect(row).toContainText(cause);
   await expect(row).toContainText(REVIEW_SCREEN.noTranslation);
   await expect(row).toContainText(filipino);
-  const violations = await axeViolations(reviewer, 'a translators\' file under review');
+  const violations = await axeViolations(reviewer, "a translators' file under review");
   await reviewer.screenshot({ path: `${SHOTS}/review-translations-file.png`, fullPage: true });
   expect(violations, violations.join('\n')).toEqual([]);
   await reviewer.getByRole('button', { name: REVIEW_TEXTS.approve, exact: true }).click();
-  await reviewer.getByRole('dialog', { name: REVIEW_TEXTS.approve, exact: true }).getByRole('button', { name: REVIEW_SCREEN.confirmApprove }).click();
+  await reviewer
+    .getByRole('dialog', { name: REVIEW_TEXTS.approve, exact: true })
+    .getByRole('button', { name: REVIEW_SCREEN.confirmApprove })
+    .click();
   await expect(reviewer.getByTestId('review-state').first()).toHaveText(REVIEW_TEXTS.states.published);
   await expect.poll(() => servedCause(app)).toBe(filipino);
   await reviewerContext.close();

@@ -8,9 +8,21 @@ const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${++coun
 
 function body(overrides: Record<string, unknown> = {}) {
   return {
-    varietyName: unique('NSIC Rc'), releaseName: 'Tubigan 99', yearRelease: '2020', breedingCode: 'PR40000-B-1', breederOrigin: 'PhilRice',
-    maturityDays: 110, averageYield: 5.2, maxYield: 8.4, plantHeight: 98, tillers: 15, location: 'Paniqui',
-    season: ['Dry'], plantingMethod: 'Transplanting', environment: ['Low Irrigated Land'], recommendedInTarlac: false,
+    varietyName: unique('NSIC Rc'),
+    releaseName: 'Tubigan 99',
+    yearRelease: '2020',
+    breedingCode: 'PR40000-B-1',
+    breederOrigin: 'PhilRice',
+    maturityDays: 110,
+    averageYield: 5.2,
+    maxYield: 8.4,
+    plantHeight: 98,
+    tillers: 15,
+    location: 'Paniqui',
+    season: ['Dry'],
+    plantingMethod: 'Transplanting',
+    environment: ['Low Irrigated Land'],
+    recommendedInTarlac: false,
     ...overrides,
   };
 }
@@ -29,13 +41,17 @@ async function search(page: Page, term: string) {
   await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(term).replace(/%20/g, '(\\+|%20)')}`));
 }
 
-
 test('the screen shows its header, columns, loading and empty texts', async ({ page, app }) => {
   await signIn(page, app, 'ADMIN');
   // Hold the first list answer back a moment to see the loading text.
   let release!: () => void;
-  const held = new Promise<void>((resolve) => { release = resolve; });
-  await page.route('**/api/varieties?*', async (route) => { await held; await route.continue(); });
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/varieties?*', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto('/dashboard/rice_varieties');
   await expect(table(page)).toContainText(VARIETIES.loading);
   release();
@@ -90,9 +106,12 @@ test('adding a variety: confirm, "Saved!", and it appears in a second browser wi
   await expect(row(watcherPage, name)).toContainText(VARIETIES.yes);
 
   // The view dialog shows every field with its unit.
-  await row(page, name).getByRole('button', { name: new RegExp(`^${VARIETIES.actions.view} `) }).click();
+  await row(page, name)
+    .getByRole('button', { name: new RegExp(`^${VARIETIES.actions.view} `) })
+    .click();
   const view = page.getByRole('dialog', { name: VARIETIES.view.title });
-  for (const text of ['5.6 t/ha', '9 t/ha', '112 days', '101 cm', '17', 'Wet', 'Direct Seed', 'Rainfed Lowland', 'PR41234-B-2', '2021']) await expect(view).toContainText(text);
+  for (const text of ['5.6 t/ha', '9 t/ha', '112 days', '101 cm', '17', 'Wet', 'Direct Seed', 'Rainfed Lowland', 'PR41234-B-2', '2021'])
+    await expect(view).toContainText(text);
   await view.getByRole('button', { name: VARIETIES.view.close }).first().click();
   await watcherPage.context().close();
 });
@@ -101,8 +120,13 @@ test('field errors show after touch or submit, and a submit with errors goes no 
   await openVarieties(page, app);
   // The selects stay disabled while the option lists load.
   let release!: () => void;
-  const held = new Promise<void>((resolve) => { release = resolve; });
-  await page.route('**/api/maintenance/options', async (route) => { await held; await route.continue(); });
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/maintenance/options', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.reload();
   await page.getByRole('button', { name: VARIETIES.addNew }).click();
   const form = page.getByRole('dialog', { name: VARIETIES.form.addTitle });
@@ -125,7 +149,14 @@ test('field errors show after touch or submit, and a submit with errors goes no 
   await expect(form.getByText(VARIETY_MESSAGES.decimal)).toBeVisible();
 
   await form.getByRole('button', { name: VARIETIES.form.save }).click();
-  for (const message of ['Release name is required.', 'Year release is required.', 'Location is required.', 'Planting method is required.', VARIETY_MESSAGES.seasonRequired, VARIETY_MESSAGES.environmentRequired]) {
+  for (const message of [
+    'Release name is required.',
+    'Year release is required.',
+    'Location is required.',
+    'Planting method is required.',
+    VARIETY_MESSAGES.seasonRequired,
+    VARIETY_MESSAGES.environmentRequired,
+  ]) {
     await expect(form.getByText(message)).toBeVisible();
   }
   await expect(page.getByRole('dialog', { name: VARIETIES.confirmSave.title })).toHaveCount(0);
@@ -135,7 +166,10 @@ test('field errors show after touch or submit, and a submit with errors goes no 
   await expect(form.getByText(VARIETY_MESSAGES.wholeNumber)).toHaveCount(0);
 });
 
-test('an option list change shows at once in an open form, and a save the server refuses ends in "Failed" with its reason', async ({ page, app }) => {
+test('an option list change shows at once in an open form, and a save the server refuses ends in "Failed" with its reason', async ({
+  page,
+  app,
+}) => {
   await openVarieties(page, app);
   await page.getByRole('button', { name: VARIETIES.addNew }).click();
   const form = page.getByRole('dialog', { name: VARIETIES.form.addTitle });
@@ -222,7 +256,9 @@ test('delete asks for the name typed exactly (trimmed), then shows the toast for
   expect((await api.post('/api/varieties', { data: body({ varietyName: name }) })).status()).toBe(201);
   await openVarieties(page, app);
   await search(page, name);
-  await row(page, name).getByRole('button', { name: new RegExp(`^${VARIETIES.actions.delete} `) }).click();
+  await row(page, name)
+    .getByRole('button', { name: new RegExp(`^${VARIETIES.actions.delete} `) })
+    .click();
   const dialog = page.getByRole('dialog', { name: VARIETIES.deleteDialog.title });
   const input = dialog.getByRole('textbox');
   const confirm = dialog.getByRole('button', { name: VARIETIES.deleteDialog.confirm });
@@ -240,26 +276,36 @@ test('delete asks for the name typed exactly (trimmed), then shows the toast for
   await expect(toast).toBeHidden({ timeout: 5000 });
 });
 
-test('an open edit form keeps touched fields when the record changes, detects the newer save, and offers reload or overwrite', async ({ page, app }) => {
+test('an open edit form keeps touched fields when the record changes, detects the newer save, and offers reload or overwrite', async ({
+  page,
+  app,
+}) => {
   const api = await app.fixtureApi();
   const name = unique('NSIC Rc');
   const created = await (await api.post('/api/varieties', { data: body({ varietyName: name }) })).json();
   await openVarieties(page, app);
   await search(page, name);
-  await row(page, name).getByRole('button', { name: new RegExp(`^${VARIETIES.actions.edit} `) }).click();
+  await row(page, name)
+    .getByRole('button', { name: new RegExp(`^${VARIETIES.actions.edit} `) })
+    .click();
   const form = page.getByRole('dialog', { name: VARIETIES.form.editTitle });
   await expect(form.getByLabel('Location')).toHaveValue('Paniqui');
 
   // The user changes the location; someone else saves other values meanwhile.
   await form.getByLabel('Location').fill('Gerona');
-  const theirs = await api.put(`/api/varieties/${created.id}`, { data: { ...body({ varietyName: name }), maturityDays: 121, location: 'Capas', version: created.version } });
+  const theirs = await api.put(`/api/varieties/${created.id}`, {
+    data: { ...body({ varietyName: name }), maturityDays: 121, location: 'Capas', version: created.version },
+  });
   expect(theirs.ok()).toBe(true);
   await expect(form.getByLabel('Maturity days')).toHaveValue('121');
   await expect(form.getByLabel('Location')).toHaveValue('Gerona');
 
   // Saving over their newer version is detected: reload keeps the touched field.
   await form.getByRole('button', { name: VARIETIES.form.update }).click();
-  await page.getByRole('dialog', { name: VARIETIES.confirmSave.title }).getByRole('button', { name: VARIETIES.confirmSave.confirm }).click();
+  await page
+    .getByRole('dialog', { name: VARIETIES.confirmSave.title })
+    .getByRole('button', { name: VARIETIES.confirmSave.confirm })
+    .click();
   const conflict = page.getByRole('dialog', { name: 'Changed by someone else' });
   await expect(conflict).toBeVisible();
   await conflict.getByRole('button', { name: 'Reload their version' }).click();
@@ -267,7 +313,10 @@ test('an open edit form keeps touched fields when the record changes, detects th
   await expect(form.getByLabel('Location')).toHaveValue('Gerona');
   await expect(form.getByLabel('Maturity days')).toHaveValue('121');
   await form.getByRole('button', { name: VARIETIES.form.update }).click();
-  await page.getByRole('dialog', { name: VARIETIES.confirmSave.title }).getByRole('button', { name: VARIETIES.confirmSave.confirm }).click();
+  await page
+    .getByRole('dialog', { name: VARIETIES.confirmSave.title })
+    .getByRole('button', { name: VARIETIES.confirmSave.confirm })
+    .click();
   const updated = page.getByRole('dialog', { name: VARIETIES.result.updatedTitle });
   await expect(updated).toContainText(VARIETIES.result.updated(name));
   await updated.getByRole('button', { name: VARIETIES.result.ok }).click();
@@ -276,13 +325,24 @@ test('an open edit form keeps touched fields when the record changes, detects th
   expect(stored).toMatchObject({ location: 'Gerona', maturityDays: 121, version: 3 });
 
   // Again, and this time the user overwrites theirs.
-  await row(page, name).getByRole('button', { name: new RegExp(`^${VARIETIES.actions.edit} `) }).click();
+  await row(page, name)
+    .getByRole('button', { name: new RegExp(`^${VARIETIES.actions.edit} `) })
+    .click();
   await expect(form.getByLabel('Location')).toHaveValue('Gerona');
   await form.getByLabel('Number of tillers').fill('22');
-  expect((await api.put(`/api/varieties/${created.id}`, { data: { ...body({ varietyName: name }), location: 'Bamban', tillers: 9, version: 3 } })).ok()).toBe(true);
+  expect(
+    (
+      await api.put(`/api/varieties/${created.id}`, {
+        data: { ...body({ varietyName: name }), location: 'Bamban', tillers: 9, version: 3 },
+      })
+    ).ok(),
+  ).toBe(true);
   await expect(form.getByLabel('Location')).toHaveValue('Bamban');
   await form.getByRole('button', { name: VARIETIES.form.update }).click();
-  await page.getByRole('dialog', { name: VARIETIES.confirmSave.title }).getByRole('button', { name: VARIETIES.confirmSave.confirm }).click();
+  await page
+    .getByRole('dialog', { name: VARIETIES.confirmSave.title })
+    .getByRole('button', { name: VARIETIES.confirmSave.confirm })
+    .click();
   await conflict.getByRole('button', { name: 'Overwrite' }).click();
   await expect(page.getByRole('dialog', { name: VARIETIES.result.updatedTitle })).toBeVisible();
   stored = await (await api.get(`/api/varieties/${created.id}`)).json();

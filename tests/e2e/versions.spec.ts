@@ -6,22 +6,51 @@ import { expect, test } from './fixtures';
 import { importExport, signIn } from './support';
 import { leafPhoto } from '../fixtures/leaf-photos';
 
-
-test('a disease\'s Versions tab compares two versions field by field with their photos, and restores the older one', async ({ page, app }) => {
+test("a disease's Versions tab compares two versions field by field with their photos, and restores the older one", async ({
+  page,
+  app,
+}) => {
   const tag = crypto.randomUUID().slice(0, 8);
   const name = `Bacterial blight ${tag}`;
   const id = crypto.randomUUID();
-  await importExport(app, {
-    rice_local_diseases: { [id]: { name, treatments: 'Plant resistant varieties.', createdAt: new Date().toISOString(), images: ['{{files}}/a.jpg', '{{files}}/b.jpg', '{{files}}/c.jpg'] } },
-  }, { 'a.jpg': await leafPhoto(21), 'b.jpg': await leafPhoto(22), 'c.jpg': await leafPhoto(23) });
+  await importExport(
+    app,
+    {
+      rice_local_diseases: {
+        [id]: {
+          name,
+          treatments: 'Plant resistant varieties.',
+          createdAt: new Date().toISOString(),
+          images: ['{{files}}/a.jpg', '{{files}}/b.jpg', '{{files}}/c.jpg'],
+        },
+      },
+    },
+    { 'a.jpg': await leafPhoto(21), 'b.jpg': await leafPhoto(22), 'c.jpg': await leafPhoto(23) },
+  );
 
   await signIn(page, app, 'ADMIN', '/dashboard/rice_diseases');
   // Someone saves a wrong treatment and drops a photo (through the API, as another tab would).
   const saved = await page.evaluate(async (entryId) => {
-    const entry = await (await fetch(`/api/rice_diseases/${entryId}`)).json() as { name: string; version: number; images: Array<{ id: string }> };
+    const entry = (await (await fetch(`/api/rice_diseases/${entryId}`)).json()) as {
+      name: string;
+      version: number;
+      images: Array<{ id: string }>;
+    };
     const res = await fetch(`/api/rice_diseases/${entryId}`, {
-      method: 'PUT', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: entry.name, scientificName: '', localName: '', description: '', cause: '', symptoms: '', treatments: 'Spray 5 L of urea per plant.', affectedParts: [], imageIds: entry.images.slice(0, 2).map((i) => i.id), version: entry.version }),
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: entry.name,
+        scientificName: '',
+        localName: '',
+        description: '',
+        cause: '',
+        symptoms: '',
+        treatments: 'Spray 5 L of urea per plant.',
+        affectedParts: [],
+        imageIds: entry.images.slice(0, 2).map((i) => i.id),
+        version: entry.version,
+      }),
     });
     return { status: res.status, kept: entry.images.length };
   }, id);

@@ -47,13 +47,17 @@ describe('admin form schema', () => {
     expect(accountUpdateSchema.parse({ ...valid, password: '', version: 3 }).password).toBe('');
     const { password: _p, role: _r, ...rest } = valid;
     expect(accountUpdateSchema.parse({ ...rest, version: 3 }).password).toBe('');
-    expect(firstMessage(accountUpdateSchema.safeParse({ ...valid, password: 'short', version: 3 }), 'password')).toBe(PASSWORD_RULES_MESSAGE);
+    expect(firstMessage(accountUpdateSchema.safeParse({ ...valid, password: 'short', version: 3 }), 'password')).toBe(
+      PASSWORD_RULES_MESSAGE,
+    );
   });
 
   it('refuses a ready-made bcrypt hash as a password', () => {
     const hash = bcrypt.hashSync('Whatever#1', 4);
     expect(firstMessage(accountCreateSchema.safeParse({ ...valid, password: hash }), 'password')).toBe(PASSWORD_IS_HASH_MESSAGE);
-    expect(firstMessage(accountUpdateSchema.safeParse({ ...valid, password: hash, version: 1 }), 'password')).toBe(PASSWORD_IS_HASH_MESSAGE);
+    expect(firstMessage(accountUpdateSchema.safeParse({ ...valid, password: hash, version: 1 }), 'password')).toBe(
+      PASSWORD_IS_HASH_MESSAGE,
+    );
   });
 
   it('refuses passwords longer than 72 bytes, counting bytes not letters', () => {
@@ -65,14 +69,24 @@ describe('admin form schema', () => {
     const accented = `Aa1!${'ñ'.repeat(36)}`;
     expect(accented.length).toBe(40);
     expect(firstMessage(accountCreateSchema.safeParse({ ...valid, password: accented }), 'password')).toBe(PASSWORD_TOO_LONG_MESSAGE);
-    expect(firstMessage(accountUpdateSchema.safeParse({ ...valid, password: accented, version: 1 }), 'password')).toBe(PASSWORD_TOO_LONG_MESSAGE);
+    expect(firstMessage(accountUpdateSchema.safeParse({ ...valid, password: accented, version: 1 }), 'password')).toBe(
+      PASSWORD_TOO_LONG_MESSAGE,
+    );
   });
 });
 
 describe('unique violations', () => {
   it('names the field on both engines and ignores other errors', () => {
-    expect(uniqueViolationField({ code: 'SQLITE_CONSTRAINT_UNIQUE', message: 'UNIQUE constraint failed: accounts.normalizedUsername' })).toBe('username');
-    expect(uniqueViolationField({ code: '23505', constraint: 'accounts_normalizedEmail_key', detail: 'Key ("normalizedEmail")=(a@b.c) already exists.' })).toBe('email');
+    expect(
+      uniqueViolationField({ code: 'SQLITE_CONSTRAINT_UNIQUE', message: 'UNIQUE constraint failed: accounts.normalizedUsername' }),
+    ).toBe('username');
+    expect(
+      uniqueViolationField({
+        code: '23505',
+        constraint: 'accounts_normalizedEmail_key',
+        detail: 'Key ("normalizedEmail")=(a@b.c) already exists.',
+      }),
+    ).toBe('email');
     expect(uniqueViolationField({ code: '23505', constraint: 'audit_logs_id_key' })).toBe(null);
     expect(uniqueViolationField({ code: 'SQLITE_BUSY', message: 'normalizedUsername' })).toBe(null);
     expect(uniqueViolationField(new Error('boom'))).toBe(null);

@@ -20,7 +20,8 @@ describe('the client key of per-address limits', () => {
       '2001:db8:1:2::',
       '2001:db8:1:2:0:0:192.0.2.1',
       '[2001:db8:1:2::9]',
-    ]) expect(clientKey(spelling), spelling).toBe(key);
+    ])
+      expect(clientKey(spelling), spelling).toBe(key);
     expect(clientKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
     expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
     expect(clientKey('2001:db8::1:2:3:4')).toBe('2001:db8:0:0::/64');

@@ -93,7 +93,19 @@ describe('the CSV cell writer (OWASP CSV injection rule)', () => {
     expect(csvCell('Capas, Tarlac; Paniqui')).toBe('"Capas, Tarlac; Paniqui"');
   });
   it('leaves no field that begins a formula for a reader splitting at comma, semicolon or tab', () => {
-    const cells = ['Leaf folder;=SUM(1+2)*1000', 'a;"=1"', 'x, -2', 'tab\t@x', 'line\n+1', 'ok', '=A1', ' =A1', 'a; "+1"', 'a;;=1', 'cr\r-1'];
+    const cells = [
+      'Leaf folder;=SUM(1+2)*1000',
+      'a;"=1"',
+      'x, -2',
+      'tab\t@x',
+      'line\n+1',
+      'ok',
+      '=A1',
+      ' =A1',
+      'a; "+1"',
+      'a;;=1',
+      'cr\r-1',
+    ];
     const text = [csvRow(cells), csvRow([...cells].reverse()), csvRow(['x', ...cells])].join('\r\n');
     for (const delimiter of [',', ';', '\t']) {
       const fields: string[] = parseCsv(text, { delimiter, relax_quotes: true, relax_column_count: true }).flat();

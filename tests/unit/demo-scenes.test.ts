@@ -2,7 +2,14 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_LIMITS } from '../../common/catalog.js';
 import { DATASET_LIMITS, hammingDistance, qualityFlags } from '../../common/dataset.js';
-import { DemoPhotoSet, demoPhotoPlans, readScannerClasses, renderDemoPhoto, type DemoPhotoPlan, type Rgb } from '../../server/seed/demo-scenes.js';
+import {
+  DemoPhotoSet,
+  demoPhotoPlans,
+  readScannerClasses,
+  renderDemoPhoto,
+  type DemoPhotoPlan,
+  type Rgb,
+} from '../../server/seed/demo-scenes.js';
 import { fingerprintImage } from '../../server/modules/content/photos/pixels/fingerprint.js';
 
 const scanner = readScannerClasses();
@@ -13,23 +20,31 @@ const NORMAL_PER_DISEASE = 4;
 
 const distance = (a: Rgb, b: Rgb) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 const colourOf = (name: string) => scanner.classes.find((c) => c.name === name)!.meanColour;
-const nearestClass = (mean: Rgb) => scanner.classes.reduce((best, c) => (distance(c.meanColour, mean) < distance(best.meanColour, mean) ? c : best)).name;
+const nearestClass = (mean: Rgb) =>
+  scanner.classes.reduce((best, c) => (distance(c.meanColour, mean) < distance(best.meanColour, mean) ? c : best)).name;
 
 /** The mean colour the demo scanner reads: the photo resized to 224×224, stretched (fill) or centre-cropped (cover). */
 async function scannerMeans(jpeg: Buffer): Promise<Rgb[]> {
-  return Promise.all((['fill', 'cover'] as const).map(async (fit) => {
-    const { channels } = await sharp(jpeg).resize(224, 224, { fit }).stats();
-    return [channels[0]!.mean, channels[1]!.mean, channels[2]!.mean] as const;
-  }));
+  return Promise.all(
+    (['fill', 'cover'] as const).map(async (fit) => {
+      const { channels } = await sharp(jpeg).resize(224, 224, { fit }).stats();
+      return [channels[0]!.mean, channels[1]!.mean, channels[2]!.mean] as const;
+    }),
+  );
 }
 
-interface Made { disease: string | null; plan: DemoPhotoPlan; jpeg: Buffer }
+interface Made {
+  disease: string | null;
+  plan: DemoPhotoPlan;
+  jpeg: Buffer;
+}
 const made: Made[] = [];
 
 beforeAll(async () => {
   // As the seed draws them: through one set, pests first.
   const set = new DemoPhotoSet();
-  for (const plan of demoPhotoPlans('pest', 'Brown planthopper', scanner)) made.push({ disease: null, plan, jpeg: (await set.take([plan]))[0]!.jpeg });
+  for (const plan of demoPhotoPlans('pest', 'Brown planthopper', scanner))
+    made.push({ disease: null, plan, jpeg: (await set.take([plan]))[0]!.jpeg });
   for (const disease of DISEASES) {
     const plans = demoPhotoPlans('disease', disease, scanner);
     const chosen = [...plans.filter((p) => !p.ambiguous).slice(0, NORMAL_PER_DISEASE), ...plans.filter((p) => p.ambiguous)];
@@ -44,7 +59,8 @@ describe('demo photo plans', () => {
     expect(plans).toHaveLength(scanner.photosPerDisease);
     expect(plans.filter((p) => p.ambiguous)).toHaveLength(scanner.ambiguousPerDisease);
     expect(new Set(plans.map((p) => p.seed)).size).toBe(plans.length);
-    for (const p of plans.filter((x) => !x.ambiguous)) expect(distance(p.aim!, colourOf('Rice blast'))).toBeLessThanOrEqual(scanner.jitter / 3 + 1e-9);
+    for (const p of plans.filter((x) => !x.ambiguous))
+      expect(distance(p.aim!, colourOf('Rice blast'))).toBeLessThanOrEqual(scanner.jitter / 3 + 1e-9);
     const midpoint = colourOf('Rice blast').map((v, c) => (v + colourOf('Sheath blight')[c]!) / 2) as unknown as Rgb;
     for (const p of plans.filter((x) => x.ambiguous)) expect(distance(p.aim!, midpoint)).toBeLessThan(1e-9);
   });
@@ -62,7 +78,7 @@ describe('demo photos', () => {
     expect((await renderDemoPhoto(plan)).jpeg.equals(jpeg)).toBe(true);
   }, 30_000);
 
-  it('have their disease\'s mean colour, within the jitter and nearest to it of all classes, stretched or cropped to 224×224', async () => {
+  it("have their disease's mean colour, within the jitter and nearest to it of all classes, stretched or cropped to 224×224", async () => {
     for (const { disease, plan, jpeg } of made.filter((m) => m.disease && !m.plan.ambiguous)) {
       for (const mean of await scannerMeans(jpeg)) {
         expect(distance(mean, colourOf(disease!)), `${plan.seed}: ${mean.map(Math.round).join(',')}`).toBeLessThanOrEqual(scanner.jitter);
@@ -74,7 +90,9 @@ describe('demo photos', () => {
   it('paint the ambiguous ones halfway to the nearest other class', async () => {
     for (const { disease, plan, jpeg } of made.filter((m) => m.plan.ambiguous)) {
       const own = colourOf(disease!);
-      const other = scanner.classes.filter((c) => c.name !== disease).reduce((best, c) => (distance(c.meanColour, own) < distance(best.meanColour, own) ? c : best));
+      const other = scanner.classes
+        .filter((c) => c.name !== disease)
+        .reduce((best, c) => (distance(c.meanColour, own) < distance(best.meanColour, own) ? c : best));
       const midpoint = own.map((v, c) => (v + other.meanColour[c]!) / 2) as unknown as Rgb;
       for (const mean of await scannerMeans(jpeg)) {
         expect(distance(mean, midpoint), plan.seed).toBeLessThanOrEqual(3);

@@ -31,7 +31,11 @@ async function lint(filePath: string, code: string): Promise<string[]> {
 
 async function expectFlagged(filePath: string, code: string, ...expected: string[]): Promise<void> {
   const messages = await lint(filePath, code);
-  for (const text of expected) expect(messages.some((m) => m.includes(text)), `${filePath}: ${text}\n${messages.join('\n')}`).toBe(true);
+  for (const text of expected)
+    expect(
+      messages.some((m) => m.includes(text)),
+      `${filePath}: ${text}\n${messages.join('\n')}`,
+    ).toBe(true);
 }
 
 /** A TypeScript file of these functions, with the imports they use. */
@@ -64,7 +68,13 @@ export const tag = sql;
 
 describe('server syntax bans (no-restricted-syntax)', () => {
   it('refuses a transaction outside runCommand: in a routes.ts, a service.ts, a repository and platform code', async () => {
-    for (const at of ['server/modules/example/routes.ts', 'server/modules/example/service.ts', 'server/modules/example/repository.ts', 'server/platform/http/example.ts', 'server/cli/example.ts']) {
+    for (const at of [
+      'server/modules/example/routes.ts',
+      'server/modules/example/service.ts',
+      'server/modules/example/repository.ts',
+      'server/platform/http/example.ts',
+      'server/cli/example.ts',
+    ]) {
       await expectFlagged(at, file(noSql, transaction), TRANSACTION);
     }
   });
@@ -88,11 +98,24 @@ describe('server syntax bans (no-restricted-syntax)', () => {
   });
 
   it('refuses a timer in a routes.ts, whose other bans still hold', async () => {
-    await expectFlagged('server/modules/example/routes.ts', file(timer, transaction, query, rawSql), TIMER, TRANSACTION, QUERY, RAW_SQL, RAW_SQL_CALL);
+    await expectFlagged(
+      'server/modules/example/routes.ts',
+      file(timer, transaction, query, rawSql),
+      TIMER,
+      TRANSACTION,
+      QUERY,
+      RAW_SQL,
+      RAW_SQL_CALL,
+    );
   });
 
   it('refuses a repeating timer anywhere in the server but the one in platform/background/jobs.ts', async () => {
-    for (const at of ['server/modules/example/service.ts', 'server/modules/operations/events/routes.ts', 'server/platform/writes/example.ts', 'server/db/example.ts']) {
+    for (const at of [
+      'server/modules/example/service.ts',
+      'server/modules/operations/events/routes.ts',
+      'server/platform/writes/example.ts',
+      'server/db/example.ts',
+    ]) {
       await expectFlagged(at, file(noSql, timer), INTERVAL);
     }
     expect(await lint('server/platform/background/jobs.ts', file(noSql, timer))).toEqual([]);
@@ -114,15 +137,40 @@ describe('modules meet at their faces (palayan/module-face)', () => {
     const other = "import { photosRepository } from '../../content/photos/repository/life.js';\nexport const x = photosRepository;\n";
     await expectFlagged('server/modules/content/catalog/service.ts', other, FACE);
     await expectFlagged('server/modules/content/catalog/nested/part.ts', other.replace('../../content', '../../../content'), FACE);
-    await expectFlagged('server/app.ts', "import { photosRepository } from './modules/content/photos/repository/life.js';\nexport const x = photosRepository;\n", FACE);
-    await expectFlagged('server/modules/index.ts', "import { photoReads } from './content/photos/repository/reads.js';\nexport const x = photoReads;\n", FACE);
+    await expectFlagged(
+      'server/app.ts',
+      "import { photosRepository } from './modules/content/photos/repository/life.js';\nexport const x = photosRepository;\n",
+      FACE,
+    );
+    await expectFlagged(
+      'server/modules/index.ts',
+      "import { photoReads } from './content/photos/repository/reads.js';\nexport const x = photoReads;\n",
+      FACE,
+    );
   });
 
   it('lets a module import its own files, another module through its face, and the registries list the entries', async () => {
-    expect(await lint('server/modules/content/catalog/service.ts', "import { photoReads } from '../photos/index.js';\nimport { x } from './presenter.js';\nexport const y = [photoReads, x];\n")).toEqual([]);
-    expect(await lint('server/modules/content/photos/library.ts', "import { photosRepository } from './repository/life.js';\nexport const x = photosRepository;\n")).toEqual([]);
-    expect(await lint('server/modules/index.ts', "import routes from './content/photos/routes.js';\nexport const x = routes;\n")).toEqual([]);
-    expect(await lint('server/modules/collections.ts', "import { c } from './content/catalog/collection.js';\nimport r from './content/dataset/reviewed.js';\nexport const x = [c, r];\n")).toEqual([]);
+    expect(
+      await lint(
+        'server/modules/content/catalog/service.ts',
+        "import { photoReads } from '../photos/index.js';\nimport { x } from './presenter.js';\nexport const y = [photoReads, x];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await lint(
+        'server/modules/content/photos/library.ts',
+        "import { photosRepository } from './repository/life.js';\nexport const x = photosRepository;\n",
+      ),
+    ).toEqual([]);
+    expect(await lint('server/modules/index.ts', "import routes from './content/photos/routes.js';\nexport const x = routes;\n")).toEqual(
+      [],
+    );
+    expect(
+      await lint(
+        'server/modules/collections.ts',
+        "import { c } from './content/catalog/collection.js';\nimport r from './content/dataset/reviewed.js';\nexport const x = [c, r];\n",
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -142,17 +190,29 @@ export const raw = \`select * from catalog_images\`;
 
   it('lets the photos module and the migrations name it', async () => {
     expect(await lint('server/modules/content/photos/repository/life.ts', named)).toEqual([]);
-    expect((await lint('server/db/migrations/999_example.ts', "export const table = 'catalog_images';\n")).filter((m) => m.includes(PHOTO_TABLE))).toEqual([]);
+    expect(
+      (await lint('server/db/migrations/999_example.ts', "export const table = 'catalog_images';\n")).filter((m) =>
+        m.includes(PHOTO_TABLE),
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('import bans (no-restricted-imports)', () => {
   it("refuses a module importing another module's routes", async () => {
-    await expectFlagged('server/modules/example/service.ts', "import routes from '../other/routes.js';\nexport default routes;\n", OTHER_ROUTES);
+    await expectFlagged(
+      'server/modules/example/service.ts',
+      "import routes from '../other/routes.js';\nexport default routes;\n",
+      OTHER_ROUTES,
+    );
   });
 
   it('refuses platform code importing a module', async () => {
-    await expectFlagged('server/platform/http/example.ts', "import { createThing } from '../../modules/other/service.js';\nexport { createThing };\n", PLATFORM_IMPORTS_MODULE);
+    await expectFlagged(
+      'server/platform/http/example.ts',
+      "import { createThing } from '../../modules/other/service.js';\nexport { createThing };\n",
+      PLATFORM_IMPORTS_MODULE,
+    );
   });
 });
 

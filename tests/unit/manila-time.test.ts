@@ -1,19 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import {
-  calendarDayLabel, manilaClock, manilaDateTime, manilaDateTimeSeconds, manilaLongDate, manilaMoment, manilaShortDate, manilaTime,
+  calendarDayLabel,
+  manilaClock,
+  manilaDateTime,
+  manilaDateTimeSeconds,
+  manilaLongDate,
+  manilaMoment,
+  manilaShortDate,
+  manilaTime,
 } from '../../common/manila-time';
 
 // The hand-written formatters must write exactly what Intl writes for en-PH in Asia/Manila
 // (the formatters they replaced), including every month and weekday, noon and midnight,
 // the turn of a year and a leap day.
-const intl = (options: Intl.DateTimeFormatOptions, locale = 'en-PH') => new Intl.DateTimeFormat(locale, { timeZone: 'Asia/Manila', ...options });
+const intl = (options: Intl.DateTimeFormatOptions, locale = 'en-PH') =>
+  new Intl.DateTimeFormat(locale, { timeZone: 'Asia/Manila', ...options });
 const oracle = {
   clock: intl({ hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: true }),
   longDate: intl({ weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }),
   shortDate: intl({ year: 'numeric', month: 'short', day: 'numeric' }),
   time: intl({ hour: 'numeric', minute: '2-digit' }),
   dateTime: intl({ dateStyle: 'medium', timeStyle: 'short' }),
-  seconds: intl({ year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true }, 'en-US'),
+  seconds: intl(
+    { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true },
+    'en-US',
+  ),
   moment: intl({ year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' }),
   calendarDay: new Intl.DateTimeFormat('en-PH', { month: 'short', day: 'numeric', timeZone: 'UTC' }),
 };

@@ -14,9 +14,34 @@ const graph = (edges: Array<[string, string]>): Graph => {
 
 describe('no import cycles between server modules (npm run lint:cycles)', () => {
   it('finds a two-way import and a longer loop, and passes a layered graph', () => {
-    expect(cycles(graph([['a', 'b'], ['b', 'a'], ['c', 'a']]))).toEqual([['a', 'b']]);
-    expect(cycles(graph([['a', 'b'], ['b', 'c'], ['c', 'a'], ['d', 'a']]))).toEqual([['a', 'b', 'c']]);
-    expect(cycles(graph([['a', 'b'], ['b', 'c'], ['a', 'c']]))).toEqual([]);
+    expect(
+      cycles(
+        graph([
+          ['a', 'b'],
+          ['b', 'a'],
+          ['c', 'a'],
+        ]),
+      ),
+    ).toEqual([['a', 'b']]);
+    expect(
+      cycles(
+        graph([
+          ['a', 'b'],
+          ['b', 'c'],
+          ['c', 'a'],
+          ['d', 'a'],
+        ]),
+      ),
+    ).toEqual([['a', 'b', 'c']]);
+    expect(
+      cycles(
+        graph([
+          ['a', 'b'],
+          ['b', 'c'],
+          ['a', 'c'],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('reads the real tree: imports between modules are seen, and none loops back', () => {

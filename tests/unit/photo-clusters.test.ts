@@ -5,8 +5,14 @@ const A = '0000000000000000';
 /** A with the lowest `bits` bits set, shifted left by `from`. */
 const bitsSet = (bits: number, from = 0) => (((1n << BigInt(bits)) - 1n) << BigInt(from)).toString(16).padStart(16, '0');
 let minute = 0;
-const photo = (id: string, phash: string | null, entryId = 'blast', sha256: string | null = `sha-${id}`): ClusteredPhoto =>
-  ({ id, entryId, sha256, phash, linkedAt: new Date(Date.UTC(2026, 0, 1, 0, minute++)).toISOString(), createdAt: '2026-01-01T00:00:00.000Z' });
+const photo = (id: string, phash: string | null, entryId = 'blast', sha256: string | null = `sha-${id}`): ClusteredPhoto => ({
+  id,
+  entryId,
+  sha256,
+  phash,
+  linkedAt: new Date(Date.UTC(2026, 0, 1, 0, minute++)).toISOString(),
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
 
 describe('photo clusters', () => {
   it('groups photos around their earliest: a chain of small steps between different photos is not one group', () => {
@@ -18,8 +24,13 @@ describe('photo clusters', () => {
   });
 
   it('joins the nearest group, takes the same bytes whatever the hash, and marks a group across two diseases', () => {
-    const photos = [photo('a', A), photo('far', bitsSet(12, 40)), photo('near-far', bitsSet(12, 40).replace(/^0/, '1')),
-      photo('copy', null, 'blast', 'sha-a'), photo('other', bitsSet(3), 'tungro')];
+    const photos = [
+      photo('a', A),
+      photo('far', bitsSet(12, 40)),
+      photo('near-far', bitsSet(12, 40).replace(/^0/, '1')),
+      photo('copy', null, 'blast', 'sha-a'),
+      photo('other', bitsSet(3), 'tungro'),
+    ];
     const groups = clusterPhotos(photos);
     expect(groups.get('near-far')!.cluster).toBe('far');
     expect(groups.get('copy')!.cluster).toBe('a');

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { secondFactorProofFormSchema } from '../../common/schemas/second-factor.js';
-import { formatRecoveryCode, isTotpCode, normalizeSecondFactorCode, SECOND_FACTOR, SECOND_FACTOR_LIMITS } from '../../common/second-factor.js';
+import {
+  formatRecoveryCode,
+  isTotpCode,
+  normalizeSecondFactorCode,
+  SECOND_FACTOR,
+  SECOND_FACTOR_LIMITS,
+} from '../../common/second-factor.js';
 
 describe('second factor helpers', () => {
   it('normalises typed codes: spaces, dashes and case do not matter', () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { wordDiff, type DiffPart } from '../../src/lib/word-diff';
 
-const join = (parts: DiffPart[], keep: 'removed' | 'added') => parts.filter((p) => p.kind === 'same' || p.kind === keep).map((p) => p.text).join('');
+const join = (parts: DiffPart[], keep: 'removed' | 'added') =>
+  parts
+    .filter((p) => p.kind === 'same' || p.kind === keep)
+    .map((p) => p.text)
+    .join('');
 
 describe('wordDiff', () => {
   it('marks the words removed and added between two texts, the rest the same', () => {
@@ -12,12 +16,22 @@ describe('wordDiff', () => {
     ]);
     // A replacement reads as one: the spaces between its words join both sides.
     expect(wordDiff('Oval lesions near the water line.', 'Oval, grey-green lesions near the water line, later brown.')).toEqual([
-      { kind: 'removed', text: 'Oval' }, { kind: 'added', text: 'Oval, grey-green' }, { kind: 'same', text: ' lesions near the water ' },
-      { kind: 'removed', text: 'line.' }, { kind: 'added', text: 'line, later brown.' },
+      { kind: 'removed', text: 'Oval' },
+      { kind: 'added', text: 'Oval, grey-green' },
+      { kind: 'same', text: ' lesions near the water ' },
+      { kind: 'removed', text: 'line.' },
+      { kind: 'added', text: 'line, later brown.' },
     ]);
-    expect(wordDiff('a b', 'a x y b')).toEqual([{ kind: 'same', text: 'a ' }, { kind: 'added', text: 'x y ' }, { kind: 'same', text: 'b' }]);
+    expect(wordDiff('a b', 'a x y b')).toEqual([
+      { kind: 'same', text: 'a ' },
+      { kind: 'added', text: 'x y ' },
+      { kind: 'same', text: 'b' },
+    ]);
     expect(wordDiff('Spray 2 g per litre.', 'Spray 3 g per litre.')).toEqual([
-      { kind: 'same', text: 'Spray ' }, { kind: 'removed', text: '2' }, { kind: 'added', text: '3' }, { kind: 'same', text: ' g per litre.' },
+      { kind: 'same', text: 'Spray ' },
+      { kind: 'removed', text: '2' },
+      { kind: 'added', text: '3' },
+      { kind: 'same', text: ' g per litre.' },
     ]);
   });
 
@@ -41,6 +55,9 @@ describe('wordDiff', () => {
   it('shows very long different texts as removed then added, whole', () => {
     const before = Array.from({ length: 800 }, (_, i) => `a${i}`).join(' ');
     const after = Array.from({ length: 800 }, (_, i) => `b${i}`).join(' ');
-    expect(wordDiff(before, after)).toEqual([{ kind: 'removed', text: before }, { kind: 'added', text: after }]);
+    expect(wordDiff(before, after)).toEqual([
+      { kind: 'removed', text: before },
+      { kind: 'added', text: after },
+    ]);
   });
 });

@@ -7,7 +7,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   const text = 'text' as const;
   const double = sql`double precision`;
 
-  await db.schema.createTable('accounts')
+  await db.schema
+    .createTable('accounts')
     .addColumn('id', text, (c) => c.primaryKey())
     .addColumn('fullname', text, (c) => c.notNull())
     .addColumn('username', text, (c) => c.notNull())
@@ -37,7 +38,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('accounts_list_idx').on('accounts').columns(['isDeleted', 'createdAt']).execute();
 
-  await db.schema.createTable('sessions')
+  await db.schema
+    .createTable('sessions')
     .addColumn('id', text, (c) => c.primaryKey())
     .addColumn('accountId', text, (c) => c.notNull().references('accounts.id'))
     .addColumn('tokenHash', text, (c) => c.notNull().unique())
@@ -50,7 +52,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('sessions_account_idx').on('sessions').column('accountId').execute();
 
-  await db.schema.createTable('rice_seed_varieties')
+  await db.schema
+    .createTable('rice_seed_varieties')
     .addColumn('id', text, (c) => c.primaryKey())
     .addColumn('varietyName', text, (c) => c.notNull())
     .addColumn('releaseName', text)
@@ -77,7 +80,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('varieties_list_idx').on('rice_seed_varieties').columns(['isDeleted', 'createdAt']).execute();
 
   for (const table of ['rice_local_pests', 'rice_local_diseases']) {
-    await db.schema.createTable(table)
+    await db.schema
+      .createTable(table)
       .addColumn('id', text, (c) => c.primaryKey())
       .addColumn('name', text, (c) => c.notNull())
       .addColumn('scientificName', text)
@@ -96,7 +100,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     await db.schema.createIndex(`${table}_list_idx`).on(table).columns(['isDeleted', 'createdAt']).execute();
   }
 
-  await db.schema.createTable('catalog_images')
+  await db.schema
+    .createTable('catalog_images')
     .addColumn('id', text, (c) => c.primaryKey())
     .addColumn('collection', text, (c) => c.notNull())
     .addColumn('entryId', text)
@@ -119,7 +124,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('catalog_images_entry_idx').on('catalog_images').columns(['entryId', 'position']).execute();
   await db.schema.createIndex('catalog_images_staged_idx').on('catalog_images').columns(['linkedAt', 'createdAt']).execute();
 
-  await db.schema.createTable('audit_logs')
+  await db.schema
+    .createTable('audit_logs')
     .addColumn('seq', pg ? 'bigserial' : 'integer', (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
     .addColumn('id', text, (c) => c.notNull().unique())
     .addColumn('userId', text)
@@ -145,7 +151,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('audit_collection_idx').on('audit_logs').columns(['collection', 'timestamp', 'seq']).execute();
   await db.schema.createIndex('audit_document_idx').on('audit_logs').column('documentId').execute();
 
-  await db.schema.createTable('maintenance')
+  await db.schema
+    .createTable('maintenance')
     .addColumn('id', text, (c) => c.primaryKey())
     .addColumn('data', text, (c) => c.notNull())
     .addColumn('createdAt', text, (c) => c.notNull())
@@ -153,7 +160,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
     .execute();
 
-  await db.schema.createTable('password_reset_tokens')
+  await db.schema
+    .createTable('password_reset_tokens')
     .addColumn('tokenHash', text, (c) => c.primaryKey())
     .addColumn('accountId', text, (c) => c.notNull().references('accounts.id'))
     .addColumn('purpose', text, (c) => c.notNull())
@@ -164,7 +172,17 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['password_reset_tokens', 'maintenance', 'audit_logs', 'catalog_images', 'rice_local_diseases', 'rice_local_pests', 'rice_seed_varieties', 'sessions', 'accounts']) {
+  for (const t of [
+    'password_reset_tokens',
+    'maintenance',
+    'audit_logs',
+    'catalog_images',
+    'rice_local_diseases',
+    'rice_local_pests',
+    'rice_seed_varieties',
+    'sessions',
+    'accounts',
+  ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }
 }

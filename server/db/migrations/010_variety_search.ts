@@ -8,18 +8,28 @@ import type { Kysely } from 'kysely';
 const SEARCHED = ['varietyName', 'releaseName', 'yearRelease', 'location', 'breedingCode', 'breederOrigin'] as const;
 
 function searchText(row: Record<string, unknown>): string {
-  return SEARCHED.map((f) => (typeof row[f] === 'string' ? (row[f] as string) : '')).join('\n').toLowerCase();
+  return SEARCHED.map((f) => (typeof row[f] === 'string' ? (row[f] as string) : ''))
+    .join('\n')
+    .toLowerCase();
 }
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('rice_seed_varieties')
+  await db.schema
+    .alterTable('rice_seed_varieties')
     .addColumn('searchText', 'text', (c) => c.notNull().defaultTo(''))
     .execute();
   await db.schema.createIndex('varieties_order_idx').on('rice_seed_varieties').columns(['isDeleted', 'createdAt', 'id']).execute();
 
-  const rows = await db.selectFrom('rice_seed_varieties').select(['id', ...SEARCHED]).execute();
+  const rows = await db
+    .selectFrom('rice_seed_varieties')
+    .select(['id', ...SEARCHED])
+    .execute();
   for (const row of rows) {
-    await db.updateTable('rice_seed_varieties').set({ searchText: searchText(row) }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('rice_seed_varieties')
+      .set({ searchText: searchText(row) })
+      .where('id', '=', row.id)
+      .execute();
   }
 }
 

@@ -14,7 +14,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
     const joined = FIELDS.map((f) => `coalesce(NEW."${f}", '')`).join(` || E'\\n' || `);
     const changed = FIELDS.map((f) => `NEW."${f}" is distinct from OLD."${f}"`).join(' or ');
-    await sql.raw(`
+    await sql
+      .raw(
+        `
       create or replace function rice_varieties_search_text() returns trigger as $$
       begin
         if (TG_OP = 'INSERT' and NEW."searchText" = '')
@@ -23,18 +25,32 @@ export async function up(db: Kysely<any>): Promise<void> {
         end if;
         return NEW;
       end
-      $$ language plpgsql`).execute(db);
-    await sql.raw(`create trigger rice_varieties_search_text before insert or update on rice_seed_varieties
-      for each row execute function rice_varieties_search_text()`).execute(db);
+      $$ language plpgsql`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger rice_varieties_search_text before insert or update on rice_seed_varieties
+      for each row execute function rice_varieties_search_text()`,
+      )
+      .execute(db);
   } else {
     const joined = FIELDS.map((f) => `coalesce(NEW."${f}", '')`).join(' || char(10) || ');
     const changed = FIELDS.map((f) => `NEW."${f}" is not OLD."${f}"`).join(' or ');
-    await sql.raw(`create trigger rice_varieties_search_text_insert after insert on rice_seed_varieties
+    await sql
+      .raw(
+        `create trigger rice_varieties_search_text_insert after insert on rice_seed_varieties
       when NEW."searchText" = ''
-      begin update rice_seed_varieties set "searchText" = lower(${joined}) where id = NEW.id; end`).execute(db);
-    await sql.raw(`create trigger rice_varieties_search_text_update after update on rice_seed_varieties
+      begin update rice_seed_varieties set "searchText" = lower(${joined}) where id = NEW.id; end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger rice_varieties_search_text_update after update on rice_seed_varieties
       when NEW."searchText" = OLD."searchText" and (${changed})
-      begin update rice_seed_varieties set "searchText" = lower(${joined}) where id = NEW.id; end`).execute(db);
+      begin update rice_seed_varieties set "searchText" = lower(${joined}) where id = NEW.id; end`,
+      )
+      .execute(db);
   }
 
   // Rows written before the triggers existed.
@@ -42,7 +58,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`update rice_seed_varieties set "searchText" = lower(${joinedNow}) where "searchText" = ''`.execute(db);
 
   await db.schema.dropIndex('varieties_order_idx').ifExists().execute();
-  await db.schema.createIndex('varieties_search_idx').on('rice_seed_varieties').columns(['isDeleted', 'createdAt', 'id', 'searchText']).execute();
+  await db.schema
+    .createIndex('varieties_search_idx')
+    .on('rice_seed_varieties')
+    .columns(['isDeleted', 'createdAt', 'id', 'searchText'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -19,11 +19,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   if (isPostgres(db)) {
     // Accents are folded as the browser's query words are (ñ matches n), punctuation splits words.
-    await sql.raw(`alter table audit_logs add column "search" tsvector generated always as (
+    await sql
+      .raw(
+        `alter table audit_logs add column "search" tsvector generated always as (
       to_tsvector('simple'::regconfig, translate(regexp_replace(
         coalesce("userName", '') || ' ' || coalesce("userEmail", '') || ' ' || coalesce("documentName", "name", '') || ' ' || coalesce("description", ''),
         '[[:punct:]]+', ' ', 'g'), '${ACCENTED}', '${PLAIN}'))
-    ) stored`).execute(db);
+    ) stored`,
+      )
+      .execute(db);
     await sql`create index audit_search_idx on audit_logs using gin ("search")`.execute(db);
     await sql`analyze audit_logs`.execute(db);
     return;
@@ -33,19 +37,37 @@ export async function up(db: Kysely<any>): Promise<void> {
     who, document, description,
     content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
   )`.execute(db);
-  const values = `coalesce(new."userName", '') || ' ' || coalesce(new."userEmail", ''), coalesce(new."documentName", new."name", ''), coalesce(new."description", '')`;
-  await sql.raw(`create trigger audit_logs_fts_insert after insert on audit_logs begin
+  const values =
+    `coalesce(new."userName", '') || ' ' || coalesce(new."userEmail", ''), coalesce(new."documentName", ` +
+    `new."name", ''), coalesce(new."description", '')`;
+  await sql
+    .raw(
+      `create trigger audit_logs_fts_insert after insert on audit_logs begin
     insert into audit_logs_fts (rowid, who, document, description) values (new.seq, ${values});
-  end`).execute(db);
-  await sql.raw(`create trigger audit_logs_fts_delete after delete on audit_logs begin
+  end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger audit_logs_fts_delete after delete on audit_logs begin
     delete from audit_logs_fts where rowid = old.seq;
-  end`).execute(db);
-  await sql.raw(`create trigger audit_logs_fts_update after update on audit_logs begin
+  end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger audit_logs_fts_update after update on audit_logs begin
     delete from audit_logs_fts where rowid = old.seq;
     insert into audit_logs_fts (rowid, who, document, description) values (new.seq, ${values});
-  end`).execute(db);
-  await sql.raw(`insert into audit_logs_fts (rowid, who, document, description)
-    select seq, ${values.replaceAll('new.', '')} from audit_logs`).execute(db);
+  end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `insert into audit_logs_fts (rowid, who, document, description)
+    select seq, ${values.replaceAll('new.', '')} from audit_logs`,
+    )
+    .execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
@@ -53,7 +75,8 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`drop index if exists audit_search_idx`.execute(db);
     await sql`alter table audit_logs drop column if exists "search"`.execute(db);
   } else {
-    for (const t of ['audit_logs_fts_insert', 'audit_logs_fts_delete', 'audit_logs_fts_update']) await sql.raw(`drop trigger if exists ${t}`).execute(db);
+    for (const t of ['audit_logs_fts_insert', 'audit_logs_fts_delete', 'audit_logs_fts_update'])
+      await sql.raw(`drop trigger if exists ${t}`).execute(db);
     await sql`drop table if exists audit_logs_fts`.execute(db);
   }
   await sql`drop index if exists audit_actor_key_idx`.execute(db);

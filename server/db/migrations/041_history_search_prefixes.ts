@@ -13,28 +13,50 @@ import { isPostgres } from '../dialect.js';
  * table, so the table and its triggers are made again and filled from audit_logs.
  * PostgreSQL keeps its tsvector column and GIN index of 040 unchanged.
  */
-const VALUES = `coalesce(new."userName", '') || ' ' || coalesce(new."userEmail", ''), coalesce(new."documentName", new."name", ''), coalesce(new."description", '')`;
+const VALUES =
+  `coalesce(new."userName", '') || ' ' || coalesce(new."userEmail", ''), coalesce(new."documentName", ` +
+  `new."name", ''), coalesce(new."description", '')`;
 const TRIGGERS = ['audit_logs_fts_insert', 'audit_logs_fts_delete', 'audit_logs_fts_update'];
 
 async function makeFts(db: Kysely<any>, prefix: string | null): Promise<void> {
   for (const t of TRIGGERS) await sql.raw(`drop trigger if exists ${t}`).execute(db);
   await sql`drop table if exists audit_logs_fts`.execute(db);
-  await sql.raw(`create virtual table audit_logs_fts using fts5(
+  await sql
+    .raw(
+      `create virtual table audit_logs_fts using fts5(
     who, document, description,
     content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'${prefix ? `, prefix='${prefix}'` : ''}
-  )`).execute(db);
-  await sql.raw(`create trigger audit_logs_fts_insert after insert on audit_logs begin
+  )`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger audit_logs_fts_insert after insert on audit_logs begin
     insert into audit_logs_fts (rowid, who, document, description) values (new.seq, ${VALUES});
-  end`).execute(db);
-  await sql.raw(`create trigger audit_logs_fts_delete after delete on audit_logs begin
+  end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger audit_logs_fts_delete after delete on audit_logs begin
     delete from audit_logs_fts where rowid = old.seq;
-  end`).execute(db);
-  await sql.raw(`create trigger audit_logs_fts_update after update on audit_logs begin
+  end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger audit_logs_fts_update after update on audit_logs begin
     delete from audit_logs_fts where rowid = old.seq;
     insert into audit_logs_fts (rowid, who, document, description) values (new.seq, ${VALUES});
-  end`).execute(db);
-  await sql.raw(`insert into audit_logs_fts (rowid, who, document, description)
-    select seq, ${VALUES.replaceAll('new.', '')} from audit_logs`).execute(db);
+  end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `insert into audit_logs_fts (rowid, who, document, description)
+    select seq, ${VALUES.replaceAll('new.', '')} from audit_logs`,
+    )
+    .execute(db);
   // One b-tree per index instead of one segment per 1,000 rows written: fewer pages to read.
   await sql`insert into audit_logs_fts (audit_logs_fts) values ('optimize')`.execute(db);
 }

@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely';
  * - recovery_failures: wrong answers per account; 5 in a row pause question recovery.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('recovery_flows')
+  await db.schema
+    .createTable('recovery_flows')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('accountId', 'text', (c) => c.notNull().references('accounts.id'))
     .addColumn('ip', 'text')
@@ -17,7 +18,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('recovery_flows_expiry_idx').on('recovery_flows').column('expiresAt').execute();
 
-  await db.schema.createTable('recovery_failures')
+  await db.schema
+    .createTable('recovery_failures')
     .addColumn('accountId', 'text', (c) => c.primaryKey().references('accounts.id'))
     .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('lastFailedAt', 'text', (c) => c.notNull())

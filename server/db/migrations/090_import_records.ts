@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 
 /** What the Firebase import last took from each exported document, so a re-run changes nothing. */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('import_records')
+  await db.schema
+    .createTable('import_records')
     .addColumn('collection', 'text', (c) => c.notNull())
     .addColumn('docId', 'text', (c) => c.notNull())
     .addColumn('hash', 'text', (c) => c.notNull())

@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
  * resetAt. Kept in the database so a limit holds across instances and restarts.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('throttles')
+  await db.schema
+    .createTable('throttles')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('count', 'integer', (c) => c.notNull())
     .addColumn('resetAt', 'text', (c) => c.notNull())

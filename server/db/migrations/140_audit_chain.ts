@@ -15,16 +15,19 @@ import { GENESIS_HASH } from '../../platform/writes/audit-hash.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = isPostgres(db);
-  await db.schema.createTable('audit_chain_links')
+  await db.schema
+    .createTable('audit_chain_links')
     .addColumn('chainIndex', 'integer', (c) => c.primaryKey())
     .addColumn('seq', pg ? 'bigint' : 'integer', (c) => c.notNull().unique())
     .addColumn('prevHash', 'text', (c) => c.notNull())
     .addColumn('hash', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createTable('audit_pending')
+  await db.schema
+    .createTable('audit_pending')
     .addColumn('seq', pg ? 'bigint' : 'integer', (c) => c.primaryKey())
     .execute();
-  await db.schema.createTable('audit_chain')
+  await db.schema
+    .createTable('audit_chain')
     .addColumn('id', 'integer', (c) => c.primaryKey())
     .addColumn('lastIndex', 'integer', (c) => c.notNull())
     .addColumn('lastHash', 'text', (c) => c.notNull())
@@ -32,7 +35,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('baseHash', 'text', (c) => c.notNull())
     .addColumn('dailyAt', 'text')
     .execute();
-  await db.schema.createTable('audit_verifications')
+  await db.schema
+    .createTable('audit_verifications')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('startedAt', 'text', (c) => c.notNull())
     .addColumn('finishedAt', 'text')
@@ -50,9 +54,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Existing entries wait for the sealer (platform/audit.ts), which chains them in seq order at
   // the first start, as it does every new entry: one way of hashing, not a copy of it here.
   await sql`insert into audit_pending (seq) select seq from audit_logs`.execute(db);
-  await db.insertInto('audit_chain').values({ id: 1, lastIndex: 0, lastHash: GENESIS_HASH, baseIndex: 0, baseHash: GENESIS_HASH, dailyAt: null }).execute();
+  await db
+    .insertInto('audit_chain')
+    .values({ id: 1, lastIndex: 0, lastHash: GENESIS_HASH, baseIndex: 0, baseHash: GENESIS_HASH, dailyAt: null })
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['audit_verifications', 'audit_chain', 'audit_pending', 'audit_chain_links']) await db.schema.dropTable(t).ifExists().execute();
+  for (const t of ['audit_verifications', 'audit_chain', 'audit_pending', 'audit_chain_links'])
+    await db.schema.dropTable(t).ifExists().execute();
 }

@@ -13,10 +13,17 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   for (const table of ['rice_local_pests', 'rice_local_diseases']) {
     await db.schema.alterTable(table).addColumn('localName', 'text').execute();
-    await db.schema.alterTable(table).addColumn('affectedParts', 'text', (c) => c.notNull().defaultTo('[]')).execute();
-    await db.schema.alterTable(table).addColumn('isTrainingClass', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable(table)
+      .addColumn('affectedParts', 'text', (c) => c.notNull().defaultTo('[]'))
+      .execute();
+    await db.schema
+      .alterTable(table)
+      .addColumn('isTrainingClass', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
   }
-  await db.schema.createTable('scan_reports')
+  await db.schema
+    .createTable('scan_reports')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('label', 'text', (c) => c.notNull())
     .addColumn('diseaseId', 'text')
@@ -32,7 +39,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('scan_reports_scanned_idx').on('scan_reports').column('scannedAt').execute();
   // The dashboard reads daily counts (Manila date of the scan, disease, municipality; '' when
   // not given), kept in the report's own transaction, so its queries stay small at any volume.
-  await db.schema.createTable('scan_report_counts')
+  await db.schema
+    .createTable('scan_report_counts')
     .addColumn('day', 'text', (c) => c.notNull())
     .addColumn('diseaseId', 'text', (c) => c.notNull())
     .addColumn('municipality', 'text', (c) => c.notNull())
@@ -40,7 +48,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('scan_report_counts_pk', ['day', 'diseaseId', 'municipality'])
     .execute();
   // The same per week (its Monday): the 12-week chart and its CSV read a few thousand rows at most.
-  await db.schema.createTable('scan_report_weekly')
+  await db.schema
+    .createTable('scan_report_weekly')
     .addColumn('week', 'text', (c) => c.notNull())
     .addColumn('diseaseId', 'text', (c) => c.notNull())
     .addColumn('municipality', 'text', (c) => c.notNull())

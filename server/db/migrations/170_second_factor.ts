@@ -11,23 +11,30 @@ import type { Kysely } from 'kysely';
  *   is stored. Used once, within minutes.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('second_factors')
+  await db.schema
+    .createTable('second_factors')
     .addColumn('accountId', 'text', (c) => c.primaryKey().references('accounts.id'))
     .addColumn('secret', 'text', (c) => c.notNull())
     .addColumn('enabledAt', 'text', (c) => c.notNull())
     .addColumn('lastTimeStep', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
 
-  await db.schema.createTable('second_factor_recovery_codes')
+  await db.schema
+    .createTable('second_factor_recovery_codes')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('accountId', 'text', (c) => c.notNull().references('accounts.id'))
     .addColumn('codeHash', 'text', (c) => c.notNull())
     .addColumn('createdAt', 'text', (c) => c.notNull())
     .addColumn('usedAt', 'text')
     .execute();
-  await db.schema.createIndex('second_factor_recovery_codes_account_idx').on('second_factor_recovery_codes').columns(['accountId', 'codeHash']).execute();
+  await db.schema
+    .createIndex('second_factor_recovery_codes_account_idx')
+    .on('second_factor_recovery_codes')
+    .columns(['accountId', 'codeHash'])
+    .execute();
 
-  await db.schema.createTable('login_challenges')
+  await db.schema
+    .createTable('login_challenges')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('tokenHash', 'text', (c) => c.notNull().unique())
     .addColumn('accountId', 'text', (c) => c.notNull().references('accounts.id'))

@@ -9,12 +9,16 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('throttles').addColumn('lockedUntil', 'text').execute();
-  await db.schema.alterTable('throttles').addColumn('lockouts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('throttles')
+    .addColumn('lockouts', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.dropTable('recovery_failures').ifExists().execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('recovery_failures')
+  await db.schema
+    .createTable('recovery_failures')
     .addColumn('accountId', 'text', (c) => c.primaryKey().references('accounts.id'))
     .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('lastFailedAt', 'text', (c) => c.notNull())

@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
  * signatures, and a restored backup keeps the tokens it issued valid.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('signing_keys')
+  await db.schema
+    .createTable('signing_keys')
     .addColumn('name', 'text', (c) => c.primaryKey())
     .addColumn('secret', 'text', (c) => c.notNull())
     .addColumn('createdAt', 'text', (c) => c.notNull())

@@ -10,7 +10,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('catalog_images').addColumn('takenAt', 'text').execute();
   await db.schema.alterTable('catalog_images').addColumn('cameraMake', 'text').execute();
   await db.schema.alterTable('catalog_images').addColumn('cameraModel', 'text').execute();
-  await db.schema.alterTable('catalog_images').addColumn('locationCleaned', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('catalog_images')
+    .addColumn('locationCleaned', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

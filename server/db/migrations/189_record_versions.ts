@@ -8,7 +8,8 @@ import { sql, type Kysely } from 'kysely';
  * kept version refers to it.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('record_versions')
+  await db.schema
+    .createTable('record_versions')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('collection', 'text', (c) => c.notNull())
     .addColumn('documentId', 'text', (c) => c.notNull())

@@ -7,14 +7,16 @@ import { sql, type Kysely } from 'kysely';
  * draft holds are not cleaned up while the draft lasts (DRAFT_RETENTION_DAYS).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('catalog_drafts')
+  await db.schema
+    .createTable('catalog_drafts')
     .addColumn('accountId', 'text', (c) => c.notNull())
     .addColumn('collection', 'text', (c) => c.notNull())
     .addColumn('fields', 'text', (c) => c.notNull())
     .addColumn('updatedAt', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('catalog_drafts_pk', ['accountId', 'collection'])
     .execute();
-  await db.schema.createTable('catalog_draft_photos')
+  await db.schema
+    .createTable('catalog_draft_photos')
     .addColumn('accountId', 'text', (c) => c.notNull())
     .addColumn('collection', 'text', (c) => c.notNull())
     .addColumn('position', 'integer', (c) => c.notNull())

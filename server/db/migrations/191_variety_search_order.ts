@@ -59,18 +59,30 @@ async function createTriggers(db: Kysely<any>, ordered: boolean): Promise<void> 
   await sql.raw(`create trigger variety_search_insert after insert on rice_seed_varieties begin ${remember} end`).execute(db);
   await sql.raw(`create trigger variety_search_delete after delete on rice_seed_varieties begin ${forget} end`).execute(db);
   if (!ordered) {
-    await sql.raw(`create trigger variety_search_update after update of id, "isDeleted", "searchText", "createdAt" on rice_seed_varieties
+    await sql
+      .raw(
+        `create trigger variety_search_update after update of id, "isDeleted", "searchText", "createdAt" on rice_seed_varieties
       when OLD.id is not NEW.id or OLD."isDeleted" is not NEW."isDeleted" or OLD."searchText" is not NEW."searchText" or OLD."createdAt" is not NEW."createdAt"
-      begin ${forget} ${remember} end`).execute(db);
+      begin ${forget} ${remember} end`,
+      )
+      .execute(db);
     return;
   }
-  await sql.raw(`create trigger variety_search_update after update of id, "isDeleted", "searchText", "createdAt" on rice_seed_varieties
+  await sql
+    .raw(
+      `create trigger variety_search_update after update of id, "isDeleted", "searchText", "createdAt" on rice_seed_varieties
     when OLD.id is not NEW.id or OLD."isDeleted" is not NEW."isDeleted" or OLD."createdAt" is not NEW."createdAt"
-    begin ${forget} ${remember} end`).execute(db);
-  await sql.raw(`create trigger variety_search_retext after update of "searchText" on rice_seed_varieties
+    begin ${forget} ${remember} end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger variety_search_retext after update of "searchText" on rice_seed_varieties
     when OLD.id = NEW.id and OLD."isDeleted" = 0 and NEW."isDeleted" = 0 and OLD."createdAt" is NEW."createdAt"
       and OLD."searchText" is not NEW."searchText"
-    begin ${retext} end`).execute(db);
+    begin ${retext} end`,
+    )
+    .execute(db);
 }
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -9,7 +9,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index catalog_images_original_key on catalog_images ("originalKey")`.execute(db);
   await sql`create index catalog_images_display_key on catalog_images ("displayKey")`.execute(db);
   await sql`create index catalog_images_thumb_key on catalog_images ("thumbKey")`.execute(db);
-  await db.schema.createTable('staged_avatars')
+  await db.schema
+    .createTable('staged_avatars')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('accountId', 'text', (c) => c.notNull())
     .addColumn('createdAt', 'text', (c) => c.notNull())

@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
  * instances the first to insert it makes that backup and the others skip it.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('backup_runs')
+  await db.schema
+    .createTable('backup_runs')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('instance', 'text', (c) => c.notNull())
     .addColumn('startedAt', 'text', (c) => c.notNull())

@@ -6,7 +6,9 @@ import type { Kysely } from 'kysely';
  * the training-set ZIP cleans them on the way out until then.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.updateTable('catalog_images').set({ locationCleaned: 0 })
+  await db
+    .updateTable('catalog_images')
+    .set({ locationCleaned: 0 })
     .where('locationCleaned', '=', 1)
     .where('originalKey', 'is not', null)
     .where((eb) => eb.or([eb('mimeType', '=', 'image/gif'), eb(eb.fn('lower', ['originalKey']), 'like', '%.gif')]))

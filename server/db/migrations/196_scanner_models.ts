@@ -8,7 +8,8 @@ import type { Kysely } from 'kysely';
  * serves, so a rollback is one more row).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('scanner_models')
+  await db.schema
+    .createTable('scanner_models')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('stage', 'text', (c) => c.notNull())
     .addColumn('number', 'integer', (c) => c.notNull())
@@ -28,7 +29,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('scanner_models_stage_number', ['stage', 'number'])
     .execute();
 
-  await db.schema.createTable('model_evaluations')
+  await db.schema
+    .createTable('model_evaluations')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('modelId', 'text', (c) => c.notNull())
     .addColumn('state', 'text', (c) => c.notNull())
@@ -53,7 +55,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('model_evaluations_model').on('model_evaluations').columns(['modelId', 'createdAt']).execute();
   await db.schema.createIndex('model_evaluations_state').on('model_evaluations').columns(['state']).execute();
 
-  await db.schema.createTable('model_predictions')
+  await db.schema
+    .createTable('model_predictions')
     .addColumn('evaluationId', 'text', (c) => c.notNull())
     .addColumn('imageId', 'text', (c) => c.notNull())
     .addColumn('diseaseId', 'text', (c) => c.notNull())
@@ -63,7 +66,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('model_predictions_pk', ['evaluationId', 'imageId'])
     .execute();
 
-  await db.schema.createTable('model_publications')
+  await db.schema
+    .createTable('model_publications')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('seq', 'integer', (c) => c.notNull())
     .addColumn('stage', 'text', (c) => c.notNull())
@@ -79,7 +83,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   // Scan reports per Manila day, model version and disease: Detections split by model.
-  await db.schema.createTable('scan_report_models')
+  await db.schema
+    .createTable('scan_report_models')
     .addColumn('day', 'text', (c) => c.notNull())
     .addColumn('modelVersion', 'text', (c) => c.notNull())
     .addColumn('diseaseId', 'text', (c) => c.notNull())
@@ -88,9 +93,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // The reports kept so far, counted the way the intake counts new ones.
   const counts = new Map<string, { day: string; modelVersion: string; diseaseId: string; reports: number }>();
-  for (let after = '';;) {
-    const rows = await db.selectFrom('scan_reports').select(['id', 'scannedAt', 'modelVersion', 'diseaseId'])
-      .where('id', '>', after).where('diseaseId', 'is not', null).orderBy('id').limit(5000).execute() as Array<{ id: string; scannedAt: string; modelVersion: string; diseaseId: string }>;
+  for (let after = ''; ;) {
+    const rows = (await db
+      .selectFrom('scan_reports')
+      .select(['id', 'scannedAt', 'modelVersion', 'diseaseId'])
+      .where('id', '>', after)
+      .where('diseaseId', 'is not', null)
+      .orderBy('id')
+      .limit(5000)
+      .execute()) as Array<{ id: string; scannedAt: string; modelVersion: string; diseaseId: string }>;
     if (rows.length === 0) break;
     for (const r of rows) {
       // Manila is UTC+8 all year.
@@ -102,9 +113,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     after = rows[rows.length - 1]!.id;
   }
   const values = [...counts.values()];
-  for (let i = 0; i < values.length; i += 500) await db.insertInto('scan_report_models').values(values.slice(i, i + 500)).execute();
+  for (let i = 0; i < values.length; i += 500)
+    await db
+      .insertInto('scan_report_models')
+      .values(values.slice(i, i + 500))
+      .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['scan_report_models', 'model_publications', 'model_predictions', 'model_evaluations', 'scanner_models']) await db.schema.dropTable(table).execute();
+  for (const table of ['scan_report_models', 'model_publications', 'model_predictions', 'model_evaluations', 'scanner_models'])
+    await db.schema.dropTable(table).execute();
 }

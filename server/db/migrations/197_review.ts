@@ -8,14 +8,16 @@ import { sql, type Kysely } from 'kysely';
  * change names, kept past the staged clean-up and shown to reviewers.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('review_settings')
+  await db.schema
+    .createTable('review_settings')
     .addColumn('collection', 'text', (c) => c.primaryKey())
     .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('updatedAt', 'text', (c) => c.notNull())
     .addColumn('updatedBy', 'text')
     .execute();
 
-  await db.schema.createTable('pending_changes')
+  await db.schema
+    .createTable('pending_changes')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('collection', 'text', (c) => c.notNull())
     .addColumn('action', 'text', (c) => c.notNull())
@@ -49,7 +51,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('pending_changes_author').on('pending_changes').columns(['authorId', 'state']).execute();
   await db.schema.createIndex('pending_changes_scheduled').on('pending_changes').columns(['scheduledAt']).execute();
 
-  await db.schema.createTable('review_photo_holds')
+  await db.schema
+    .createTable('review_photo_holds')
     .addColumn('changeId', 'text', (c) => c.notNull())
     .addColumn('imageId', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('review_photo_holds_pk', ['changeId', 'imageId'])

@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely';
  * "English changed since" until it is updated or confirmed.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('languages')
+  await db.schema
+    .createTable('languages')
     .addColumn('code', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
@@ -16,9 +17,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updatedBy', 'text')
     .execute();
   const now = new Date().toISOString();
-  await db.insertInto('languages').values({ code: 'fil', name: 'Filipino', enabled: 1, createdAt: now, updatedAt: now, updatedBy: null }).execute();
+  await db
+    .insertInto('languages')
+    .values({ code: 'fil', name: 'Filipino', enabled: 1, createdAt: now, updatedAt: now, updatedBy: null })
+    .execute();
 
-  await db.schema.createTable('translations')
+  await db.schema
+    .createTable('translations')
     .addColumn('collection', 'text', (c) => c.notNull())
     .addColumn('recordId', 'text', (c) => c.notNull())
     .addColumn('field', 'text', (c) => c.notNull())
@@ -33,7 +38,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('translations_lang').on('translations').columns(['lang', 'collection', 'recordId']).execute();
   // Moved by every write of a collection's translations in a language, in its transaction: a
   // reader may keep that collection's texts in memory while the stamp it read them at is current.
-  await db.schema.createTable('translation_stamps')
+  await db.schema
+    .createTable('translation_stamps')
     .addColumn('collection', 'text', (c) => c.notNull())
     .addColumn('lang', 'text', (c) => c.notNull())
     .addColumn('stamp', 'text', (c) => c.notNull())

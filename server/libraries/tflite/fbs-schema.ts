@@ -24,9 +24,19 @@ export interface FbsField {
   /** force_align of a vector field (bytes), else null. */
   align: number | null;
 }
-export interface FbsTable { name: string; struct: boolean; fields: Map<string, FbsField>; slots: number }
+export interface FbsTable {
+  name: string;
+  struct: boolean;
+  fields: Map<string, FbsField>;
+  slots: number;
+}
 /** An enum, or a union as the enum of its type field (NONE = 0, then the members). */
-export interface FbsEnum { name: string; scalar: ScalarName; union: boolean; values: Map<string, number> }
+export interface FbsEnum {
+  name: string;
+  scalar: ScalarName;
+  union: boolean;
+  values: Map<string, number>;
+}
 export interface FbsSchema {
   namespace: string | null;
   fileIdentifier: string | null;
@@ -36,11 +46,41 @@ export interface FbsSchema {
 }
 
 const SCALARS: Record<string, ScalarName> = {
-  bool: 'bool', byte: 'byte', int8: 'byte', ubyte: 'ubyte', uint8: 'ubyte', short: 'short', int16: 'short',
-  ushort: 'ushort', uint16: 'ushort', int: 'int', int32: 'int', uint: 'uint', uint32: 'uint', long: 'long',
-  int64: 'long', ulong: 'ulong', uint64: 'ulong', float: 'float', float32: 'float', double: 'double', float64: 'double',
+  bool: 'bool',
+  byte: 'byte',
+  int8: 'byte',
+  ubyte: 'ubyte',
+  uint8: 'ubyte',
+  short: 'short',
+  int16: 'short',
+  ushort: 'ushort',
+  uint16: 'ushort',
+  int: 'int',
+  int32: 'int',
+  uint: 'uint',
+  uint32: 'uint',
+  long: 'long',
+  int64: 'long',
+  ulong: 'ulong',
+  uint64: 'ulong',
+  float: 'float',
+  float32: 'float',
+  double: 'double',
+  float64: 'double',
 };
-export const SCALAR_SIZE: Record<ScalarName, number> = { bool: 1, byte: 1, ubyte: 1, short: 2, ushort: 2, int: 4, uint: 4, long: 8, ulong: 8, float: 4, double: 8 };
+export const SCALAR_SIZE: Record<ScalarName, number> = {
+  bool: 1,
+  byte: 1,
+  ubyte: 1,
+  short: 2,
+  ushort: 2,
+  int: 4,
+  uint: 4,
+  long: 8,
+  ulong: 8,
+  float: 4,
+  double: 8,
+};
 
 const localName = (name: string): string => name.slice(name.lastIndexOf('.') + 1);
 
@@ -124,7 +164,8 @@ function resolveDefault(raw: RawField, type: FbsType, schema: FbsSchema): number
 function resolveTable(raw: RawTable, schema: FbsSchema, tables: RawTable[]): FbsTable {
   const fields = new Map<string, FbsField>();
   const explicitIds = raw.fields.filter((f) => f.attrs.has('id')).length;
-  if (explicitIds !== 0 && explicitIds !== raw.fields.length) throw new Error(`.fbs: table ${raw.name} gives some fields an id and not others`);
+  if (explicitIds !== 0 && explicitIds !== raw.fields.length)
+    throw new Error(`.fbs: table ${raw.name} gives some fields an id and not others`);
   let slot = 0;
   let slots = 0;
   for (const f of raw.fields) {
@@ -135,7 +176,14 @@ function resolveTable(raw: RawTable, schema: FbsSchema, tables: RawTable[]): Fbs
     const width = type.kind === 'union' ? 2 : 1;
     const first = explicitIds ? parseNumber(f.attrs.get('id')!) - (width - 1) : slot;
     if (type.kind === 'union') {
-      fields.set(`${f.name}_type`, { name: `${f.name}_type`, slot: first, type: { kind: 'scalar', scalar: 'ubyte', enumName: type.name }, default: 0, deprecated, align: null });
+      fields.set(`${f.name}_type`, {
+        name: `${f.name}_type`,
+        slot: first,
+        type: { kind: 'scalar', scalar: 'ubyte', enumName: type.name },
+        default: 0,
+        deprecated,
+        align: null,
+      });
     }
     fields.set(f.name, { name: f.name, slot: first + width - 1, type, default: resolveDefault(f, type, schema), deprecated, align });
     slot = first + width;

@@ -2,8 +2,13 @@
  * The tokens and grammar of .fbs files, as far as fbs-schema.ts needs them: statements are
  * read by parseFbs, which gives the declarations their meaning.
  */
-interface Token { text: string; kind: 'id' | 'num' | 'str' | 'punct'; line: number }
-const TOKEN = /\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/|("(?:[^"\\\n]|\\.)*")|([-+]?(?:0[xX][0-9a-fA-F]+|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?))|([A-Za-z_][A-Za-z0-9_.]*)|([{}()[\]:;,=])/y;
+interface Token {
+  text: string;
+  kind: 'id' | 'num' | 'str' | 'punct';
+  line: number;
+}
+const TOKEN =
+  /\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/|("(?:[^"\\\n]|\\.)*")|([-+]?(?:0[xX][0-9a-fA-F]+|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?))|([A-Za-z_][A-Za-z0-9_.]*)|([{}()[\]:;,=])/y;
 
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
@@ -23,20 +28,41 @@ export function tokenize(text: string): Token[] {
 }
 
 type Attributes = Map<string, string>;
-export interface RawField { name: string; type: string; vector: boolean; defaultText: string | null; attrs: Attributes; line: number }
-export interface RawTable { name: string; struct: boolean; fields: RawField[] }
+export interface RawField {
+  name: string;
+  type: string;
+  vector: boolean;
+  defaultText: string | null;
+  attrs: Attributes;
+  line: number;
+}
+export interface RawTable {
+  name: string;
+  struct: boolean;
+  fields: RawField[];
+}
 
 export class Parser {
   private i = 0;
   constructor(private readonly tokens: Token[]) {}
-  get done(): boolean { return this.i >= this.tokens.length; }
+  get done(): boolean {
+    return this.i >= this.tokens.length;
+  }
   private fail(message: string): never {
     const t = this.tokens[Math.min(this.i, this.tokens.length - 1)];
     throw new Error(`.fbs line ${t?.line ?? 0}: ${message}`);
   }
-  peek(text: string): boolean { return this.tokens[this.i]?.text === text && this.tokens[this.i]?.kind !== 'str'; }
-  eat(text: string): boolean { if (!this.peek(text)) return false; this.i += 1; return true; }
-  expect(text: string): void { if (!this.eat(text)) this.fail(`expected "${text}"`); }
+  peek(text: string): boolean {
+    return this.tokens[this.i]?.text === text && this.tokens[this.i]?.kind !== 'str';
+  }
+  eat(text: string): boolean {
+    if (!this.peek(text)) return false;
+    this.i += 1;
+    return true;
+  }
+  expect(text: string): void {
+    if (!this.eat(text)) this.fail(`expected "${text}"`);
+  }
   next(kind?: Token['kind']): string {
     const t = this.tokens[this.i];
     if (!t || (kind && t.kind !== kind)) this.fail(`expected ${kind ?? 'a token'}`);
@@ -44,7 +70,12 @@ export class Parser {
     return t.text;
   }
   /** A value after "=": a number, true/false, an enum member or a string. */
-  value(): string { const t = this.tokens[this.i]; if (!t || t.kind === 'punct') this.fail('expected a value'); this.i += 1; return t.text; }
+  value(): string {
+    const t = this.tokens[this.i];
+    if (!t || t.kind === 'punct') this.fail('expected a value');
+    this.i += 1;
+    return t.text;
+  }
   /** An optional "(name, name: value, …)" list. */
   attributes(): Attributes {
     const attrs: Attributes = new Map();

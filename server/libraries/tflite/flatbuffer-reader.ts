@@ -33,7 +33,10 @@ export class FlatbufferReader {
   private readonly view: DataView;
   /** Reads left: every scalar read and every string's bytes spend it, so a file of n bytes costs O(n). */
   private budget: number;
-  constructor(readonly bytes: Uint8Array, readonly schema: FbsSchema) {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly schema: FbsSchema,
+  ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.budget = bytes.length + READS_BEYOND_SIZE;
   }
@@ -54,16 +57,27 @@ export class FlatbufferReader {
     this.need(pos, SCALAR_SIZE[scalar], where);
     const v = this.view;
     switch (scalar) {
-      case 'bool': case 'ubyte': return v.getUint8(pos);
-      case 'byte': return v.getInt8(pos);
-      case 'short': return v.getInt16(pos, true);
-      case 'ushort': return v.getUint16(pos, true);
-      case 'int': return v.getInt32(pos, true);
-      case 'uint': return v.getUint32(pos, true);
-      case 'long': return Number(v.getBigInt64(pos, true));
-      case 'ulong': return Number(v.getBigUint64(pos, true));
-      case 'float': return v.getFloat32(pos, true);
-      case 'double': return v.getFloat64(pos, true);
+      case 'bool':
+      case 'ubyte':
+        return v.getUint8(pos);
+      case 'byte':
+        return v.getInt8(pos);
+      case 'short':
+        return v.getInt16(pos, true);
+      case 'ushort':
+        return v.getUint16(pos, true);
+      case 'int':
+        return v.getInt32(pos, true);
+      case 'uint':
+        return v.getUint32(pos, true);
+      case 'long':
+        return Number(v.getBigInt64(pos, true));
+      case 'ulong':
+        return Number(v.getBigUint64(pos, true));
+      case 'float':
+        return v.getFloat32(pos, true);
+      case 'double':
+        return v.getFloat64(pos, true);
     }
   }
 
@@ -93,7 +107,12 @@ export class FlatbufferTable {
   private readonly vtableSize: number;
   private readonly objectSize: number;
 
-  constructor(private readonly r: FlatbufferReader, private readonly pos: number, private readonly def: FbsTable, readonly where: string) {
+  constructor(
+    private readonly r: FlatbufferReader,
+    private readonly pos: number,
+    private readonly def: FbsTable,
+    readonly where: string,
+  ) {
     this.vtable = pos - r.scalar(pos, 'int', where);
     this.vtableSize = r.scalar(this.vtable, 'ushort', where);
     this.objectSize = r.scalar(this.vtable + 2, 'ushort', where);
@@ -156,7 +175,12 @@ export class FlatbufferVector {
   private readonly start: number;
   private readonly size: number;
 
-  constructor(private readonly r: FlatbufferReader, pos: number, private readonly of: FbsType, private readonly where: string) {
+  constructor(
+    private readonly r: FlatbufferReader,
+    pos: number,
+    private readonly of: FbsType,
+    private readonly where: string,
+  ) {
     if (of.kind === 'struct' || of.kind === 'union' || of.kind === 'vector') throw new Error(`Vectors of ${of.kind}s are not supported`);
     const at = r.follow(pos, 4, where);
     this.length = r.scalar(at, 'uint', where);

@@ -6,9 +6,15 @@ import { SCALAR_SIZE, enumValue, tableOf, type FbsField, type FbsSchema, type Fb
  * scalars, strings, arrays (or a Uint8Array for [ubyte]) for vectors, objects for tables, and
  * { type, value } for a union (its `_type` field is filled in from `type`).
  */
-export interface FlatbufferObject { [field: string]: FlatbufferValue }
-export interface FlatbufferUnion { type: string; value: FlatbufferObject }
-export type FlatbufferValue = number | bigint | boolean | string | null | undefined | Uint8Array | FlatbufferObject | FlatbufferUnion | FlatbufferValue[];
+export interface FlatbufferObject {
+  [field: string]: FlatbufferValue;
+}
+export interface FlatbufferUnion {
+  type: string;
+  value: FlatbufferObject;
+}
+export type FlatbufferValue =
+  number | bigint | boolean | string | null | undefined | Uint8Array | FlatbufferObject | FlatbufferUnion | FlatbufferValue[];
 
 /**
  * Encodes `root` as a flatbuffer of the schema's root type with its file identifier. Fields are
@@ -60,7 +66,11 @@ function writeTable(b: Builder, schema: FbsSchema, tableName: string, obj: Flatb
   return b.endObject();
 }
 
-function expect<T extends 'string' | 'number' | 'boolean'>(value: FlatbufferValue, type: T, where: string): T extends 'string' ? string : T extends 'number' ? number : boolean {
+function expect<T extends 'string' | 'number' | 'boolean'>(
+  value: FlatbufferValue,
+  type: T,
+  where: string,
+): T extends 'string' ? string : T extends 'number' ? number : boolean {
   if (typeof value !== type) throw new Error(`${where} must be a ${type}`);
   return value as never;
 }
@@ -76,9 +86,16 @@ function addScalar(b: Builder, f: FbsField, value: number | bigint): void {
   if (f.type.kind !== 'scalar') return;
   const fallback = f.default === null ? null : Number(f.default);
   switch (f.type.scalar) {
-    case 'float': b.addFieldFloat32(f.slot, Number(value), fallback); break;
-    case 'double': b.addFieldFloat64(f.slot, Number(value), fallback); break;
-    case 'long': case 'ulong': b.addFieldInt64(f.slot, BigInt(value), fallback === null ? null : BigInt(fallback)); break;
+    case 'float':
+      b.addFieldFloat32(f.slot, Number(value), fallback);
+      break;
+    case 'double':
+      b.addFieldFloat64(f.slot, Number(value), fallback);
+      break;
+    case 'long':
+    case 'ulong':
+      b.addFieldInt64(f.slot, BigInt(value), fallback === null ? null : BigInt(fallback));
+      break;
     default: {
       const size = SCALAR_SIZE[f.type.scalar];
       const add = size === 1 ? b.addFieldInt8 : size === 2 ? b.addFieldInt16 : b.addFieldInt32;
@@ -89,9 +106,16 @@ function addScalar(b: Builder, f: FbsField, value: number | bigint): void {
 
 function addElement(b: Builder, scalar: ScalarName, value: number | bigint): void {
   switch (scalar) {
-    case 'float': b.addFloat32(Number(value)); break;
-    case 'double': b.addFloat64(Number(value)); break;
-    case 'long': case 'ulong': b.addInt64(BigInt(value)); break;
+    case 'float':
+      b.addFloat32(Number(value));
+      break;
+    case 'double':
+      b.addFloat64(Number(value));
+      break;
+    case 'long':
+    case 'ulong':
+      b.addInt64(BigInt(value));
+      break;
     default: {
       const size = SCALAR_SIZE[scalar];
       if (size === 1) b.addInt8(Number(value));

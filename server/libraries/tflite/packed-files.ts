@@ -7,7 +7,10 @@ import { nextZipEntry } from '../../platform/support/zip-entries.js';
  * the official metadata writer appends a ZIP archive to the flatbuffer, its offsets counted
  * from the start of the model file, so the whole file is also a valid ZIP.
  */
-export interface PackedFile { name: string; data: Uint8Array }
+export interface PackedFile {
+  name: string;
+  data: Uint8Array;
+}
 
 /** The archive cannot be read, or does not hold the file asked for within its limits. */
 export class PackedFileError extends Error {}
@@ -52,7 +55,9 @@ export async function appendPackedFiles(model: Uint8Array, files: PackedFile[]):
 }
 
 function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
-  return nextZipEntry(zip).catch((err: Error) => { throw new PackedFileError(err.message); });
+  return nextZipEntry(zip).catch((err: Error) => {
+    throw new PackedFileError(err.message);
+  });
 }
 
 /** One file packed in the model, read at most `maxBytes` long; throws PackedFileError otherwise. */
@@ -71,7 +76,7 @@ export async function readPackedFile(model: Uint8Array, name: string, maxBytes: 
       const chunks: Buffer[] = [];
       let size = 0;
       try {
-        for await (const chunk of await zip.openReadStreamPromise(entry) as AsyncIterable<Buffer>) {
+        for await (const chunk of (await zip.openReadStreamPromise(entry)) as AsyncIterable<Buffer>) {
           size += chunk.length;
           if (size > maxBytes) throw new PackedFileError(`${name} is larger than ${maxBytes} bytes`);
           chunks.push(chunk);

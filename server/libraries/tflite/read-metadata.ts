@@ -56,9 +56,10 @@ export function readTfliteMetadata(model: FlatbufferTable, buffers: FlatbufferVe
     const subgraph = subgraphs && subgraphs.length > 0 ? subgraphs.table(0) : null;
     const outputs = subgraph?.vector('output_tensor_metadata');
     const output = outputs && outputs.length > 0 ? outputs.table(0) : null;
-    const labelsFile = labelsFileIn(output?.vector('associated_files'), labelsType)
-      ?? labelsFileIn(subgraph?.vector('associated_files'), labelsType)
-      ?? labelsFileIn(meta.vector('associated_files'), labelsType);
+    const labelsFile =
+      labelsFileIn(output?.vector('associated_files'), labelsType) ??
+      labelsFileIn(subgraph?.vector('associated_files'), labelsType) ??
+      labelsFileIn(meta.vector('associated_files'), labelsType);
     return { name: meta.string('name'), description: meta.string('description'), labelsFile };
   }
   return null;

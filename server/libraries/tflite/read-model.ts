@@ -1,6 +1,12 @@
 import { damaged, fileIdentifier, TfliteFileError } from './errors.js';
 import { enumMember, tfliteSchema } from './fbs-schema.js';
-import { FlatbufferBoundsError, FlatbufferBudgetError, FlatbufferReader, type FlatbufferTable, type FlatbufferVector } from './flatbuffer-reader.js';
+import {
+  FlatbufferBoundsError,
+  FlatbufferBudgetError,
+  FlatbufferReader,
+  type FlatbufferTable,
+  type FlatbufferVector,
+} from './flatbuffer-reader.js';
 import { PackedFileError, readPackedFile } from './packed-files.js';
 import { bufferBytes, readTfliteMetadata } from './read-metadata.js';
 
@@ -29,7 +35,10 @@ const PIXEL_TYPES = ['float32', 'uint8'] as const;
 
 const shapeText = (shape: number[]): string => (shape.length === 0 ? 'a single number' : shape.join('×'));
 
-interface TensorFacts { shape: number[]; type: string }
+interface TensorFacts {
+  shape: number[];
+  type: string;
+}
 
 function tensorFacts(tensors: FlatbufferVector, index: number): TensorFacts {
   if (!(index >= 0 && index < tensors.length)) throw damaged(`its graph names tensor ${index}, which it does not have`);
@@ -46,11 +55,16 @@ function checkInput(main: FlatbufferTable, tensors: FlatbufferVector): Pick<Tfli
   if (inputs.length !== 1) throw new TfliteFileError('INPUT_NOT_IMAGE', `${wanted}; this one takes ${inputs.length} inputs.`);
   const { shape, type } = tensorFacts(tensors, inputs[0]!);
   const [batch, height, width, channels] = shape;
-  if (shape.length !== 4 || batch !== 1 || channels !== 3) throw new TfliteFileError('INPUT_NOT_IMAGE', `${wanted}; this one takes ${shapeText(shape)}.`);
+  if (shape.length !== 4 || batch !== 1 || channels !== 3)
+    throw new TfliteFileError('INPUT_NOT_IMAGE', `${wanted}; this one takes ${shapeText(shape)}.`);
   if (!(height! >= MIN_IMAGE_SIDE && height! <= MAX_IMAGE_SIDE && width! >= MIN_IMAGE_SIDE && width! <= MAX_IMAGE_SIDE)) {
-    throw new TfliteFileError('INPUT_NOT_IMAGE', `The model's input image must be ${MIN_IMAGE_SIDE} to ${MAX_IMAGE_SIDE} pixels high and wide; this one takes ${shapeText(shape)}.`);
+    throw new TfliteFileError(
+      'INPUT_NOT_IMAGE',
+      `The model's input image must be ${MIN_IMAGE_SIDE} to ${MAX_IMAGE_SIDE} pixels high and wide; this one takes ${shapeText(shape)}.`,
+    );
   }
-  if (!isPixelType(type)) throw new TfliteFileError('INPUT_NOT_IMAGE', `The model must take image pixels as float32 or uint8 numbers; this one takes ${type}.`);
+  if (!isPixelType(type))
+    throw new TfliteFileError('INPUT_NOT_IMAGE', `The model must take image pixels as float32 or uint8 numbers; this one takes ${type}.`);
   return { inputShape: [1, height!, width!, 3], inputType: type };
 }
 
@@ -61,12 +75,19 @@ function checkOutput(main: FlatbufferTable, tensors: FlatbufferVector): Pick<Tfl
   const { shape, type } = tensorFacts(tensors, outputs[0]!);
   const size = shape.length === 2 && shape[0] === 1 ? shape[1]! : shape.length === 1 ? shape[0]! : 0;
   if (!(size >= 2)) throw new TfliteFileError('OUTPUT_NOT_VECTOR', `${wanted}; this one gives ${shapeText(shape)}.`);
-  if (!isPixelType(type)) throw new TfliteFileError('OUTPUT_NOT_VECTOR', `The model's class scores must be float32 or uint8 numbers; this one gives ${type}.`);
+  if (!isPixelType(type))
+    throw new TfliteFileError('OUTPUT_NOT_VECTOR', `The model's class scores must be float32 or uint8 numbers; this one gives ${type}.`);
   return { outputSize: size, outputType: type };
 }
 
 /** Every operator and tensor of the main graph points at things the file has. */
-function checkGraph(main: FlatbufferTable, tensors: FlatbufferVector, opCodes: number, buffers: FlatbufferVector | null, file: Uint8Array): void {
+function checkGraph(
+  main: FlatbufferTable,
+  tensors: FlatbufferVector,
+  opCodes: number,
+  buffers: FlatbufferVector | null,
+  file: Uint8Array,
+): void {
   const operators = main.vector('operators');
   for (let i = 0; i < (operators?.length ?? 0); i += 1) {
     const op = operators!.table(i);
@@ -110,7 +131,11 @@ function operatorNames(codes: FlatbufferVector | null): string[] {
 function readGraph(bytes: Uint8Array): { facts: Omit<TfliteFacts, 'metadataLabels'>; labelsFile: string | null } {
   const model = new FlatbufferReader(bytes, tfliteSchema()).root('Model');
   const version = model.number('version');
-  if (version !== 3) throw new TfliteFileError('UNSUPPORTED', `This model is in TensorFlow Lite format version ${version}; only version 3 models can be used.`);
+  if (version !== 3)
+    throw new TfliteFileError(
+      'UNSUPPORTED',
+      `This model is in TensorFlow Lite format version ${version}; only version 3 models can be used.`,
+    );
   const subgraphs = model.vector('subgraphs');
   if (!subgraphs || subgraphs.length === 0) throw damaged('it holds no graph');
   const main = subgraphs.table(0);
@@ -159,6 +184,10 @@ export async function readTfliteModel(bytes: Uint8Array): Promise<TfliteFacts> {
     if (err instanceof PackedFileError) throw damaged(`the class labels packed in it (${graph.labelsFile}) cannot be read: ${err.message}`);
     throw err;
   }
-  const labels = new TextDecoder().decode(data).split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  const labels = new TextDecoder()
+    .decode(data)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   return { ...graph.facts, metadataLabels: labels };
 }

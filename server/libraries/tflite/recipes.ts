@@ -34,7 +34,10 @@ class Graph {
 
 const IMAGE: [number, number, number, number] = [1, 224, 224, 3];
 
-export interface ColourClass { label: string; meanColour: [number, number, number] }
+export interface ColourClass {
+  label: string;
+  meanColour: [number, number, number];
+}
 
 /**
  * The demo scanner's temperature. Logits are T·(2c·p − |p|²) = T·(|c|² − |c − p|²), so the
@@ -50,7 +53,14 @@ export const DEMO_TEMPERATURE = 100;
  * photo's mean colour c scored against each class colour p by softmax(T·(2c·p − |p|²)).
  * `labels` packs the class labels in the model's metadata.
  */
-export function meanColourClassifier(options: { classes: ColourClass[]; scaling: '0-1'; temperature: number; labels?: boolean; name?: string; description?: string }): Promise<Uint8Array> {
+export function meanColourClassifier(options: {
+  classes: ColourClass[];
+  scaling: '0-1';
+  temperature: number;
+  labels?: boolean;
+  name?: string;
+  description?: string;
+}): Promise<Uint8Array> {
   const { classes, temperature: t } = options;
   const prototypes = classes.map((c) => c.meanColour.map((v) => v / 255));
   const g = new Graph();
@@ -61,7 +71,7 @@ export function meanColourClassifier(options: { classes: ColourClass[]; scaling:
     prototypes.flatMap((p) => p.map((v) => 2 * t * v)),
     prototypes.map((p) => -t * p.reduce((s, v) => s + v * v, 0)),
   );
-  const description = options.description ?? 'Picks the class whose colour is nearest to the photo\'s mean colour.';
+  const description = options.description ?? "Picks the class whose colour is nearest to the photo's mean colour.";
   return g.write([image], [scores], description, {
     name: options.name ?? 'Mean-colour classifier',
     description,
@@ -82,13 +92,22 @@ export function demoDiseaseClassifier(diseases: { name: string; meanColour: [num
     temperature: DEMO_TEMPERATURE,
     labels: true,
     name: 'PalaYan demo disease scanner',
-    description: 'PalaYan demo disease scanner: picks the demo disease whose colour is nearest to the photo\'s mean colour. Input: one RGB photo, 224×224, pixels scaled to 0..1.',
+    description:
+      "PalaYan demo disease scanner: picks the demo disease whose colour is nearest to the photo's mean " +
+      'colour. Input: one RGB photo, 224×224, pixels scaled to 0..1.',
   });
 }
 
-interface ConvLayer { out: number; stride: number }
+interface ConvLayer {
+  out: number;
+  stride: number;
+}
 /** 224² → 112²×16 → 112²×48 → 56²×64, each a 3×3 SAME convolution with a fused RELU. */
-const CONV_LAYERS: ConvLayer[] = [{ out: 16, stride: 2 }, { out: 48, stride: 1 }, { out: 64, stride: 2 }];
+const CONV_LAYERS: ConvLayer[] = [
+  { out: 16, stride: 2 },
+  { out: 48, stride: 1 },
+  { out: 64, stride: 2 },
+];
 
 /**
  * Floating-point operations of one convBenchClassifier run, a multiply-add counted as two:
@@ -119,10 +138,20 @@ export function convBenchClassifier(options: { classes: number; labels?: string[
     side = Math.ceil(side / layer.stride);
     const fanIn = 9 * channels;
     // He-uniform initialisation keeps the activations' scale through the RELUs.
-    const filter = g.tensor(`conv${i + 1}/filter`, [layer.out, 3, 3, channels], 'float32', uniform(layer.out * fanIn, Math.sqrt(6 / fanIn)));
+    const filter = g.tensor(
+      `conv${i + 1}/filter`,
+      [layer.out, 3, 3, channels],
+      'float32',
+      uniform(layer.out * fanIn, Math.sqrt(6 / fanIn)),
+    );
     const bias = g.tensor(`conv${i + 1}/bias`, [layer.out], 'float32', uniform(layer.out, 0.1));
     const y = g.tensor(`conv${i + 1}`, [1, side, side, layer.out]);
-    g.op('CONV_2D', [x, filter, bias], [y], 'Conv2DOptions', { padding: 'SAME', stride_w: layer.stride, stride_h: layer.stride, fused_activation_function: 'RELU' });
+    g.op('CONV_2D', [x, filter, bias], [y], 'Conv2DOptions', {
+      padding: 'SAME',
+      stride_w: layer.stride,
+      stride_h: layer.stride,
+      fused_activation_function: 'RELU',
+    });
     [x, channels] = [y, layer.out];
   }
   const scores = g.classifierHead(x, channels, uniform(options.classes * channels, Math.sqrt(6 / channels)), uniform(options.classes, 0.1));

@@ -69,12 +69,16 @@ function metadataObject(spec: ModelSpec, meta: ModelMetadataSpec): FlatbufferObj
   const inputMeta: FlatbufferObject = { name: input?.name };
   if (meta.imageInput) {
     inputMeta.content = { content_properties: { type: 'ImageProperties', value: { color_space: 'RGB' } } };
-    inputMeta.process_units = [{ options: { type: 'NormalizationOptions', value: { mean: meta.imageInput.mean, std: meta.imageInput.std } } }];
+    inputMeta.process_units = [
+      { options: { type: 'NormalizationOptions', value: { mean: meta.imageInput.mean, std: meta.imageInput.std } } },
+    ];
   }
   const outputMeta: FlatbufferObject = {
     name: output?.name,
     content: { content_properties: { type: 'FeatureProperties', value: {} } },
-    associated_files: meta.labels ? [{ name: LABELS_FILE, description: 'Labels for the classes the model tells apart.', type: 'TENSOR_AXIS_LABELS' }] : undefined,
+    associated_files: meta.labels
+      ? [{ name: LABELS_FILE, description: 'Labels for the classes the model tells apart.', type: 'TENSOR_AXIS_LABELS' }]
+      : undefined,
   };
   return {
     name: meta.name,
@@ -130,12 +134,14 @@ export async function writeTfliteModel(spec: ModelSpec): Promise<Uint8Array> {
     subgraphs: [{ tensors, inputs: spec.inputs, outputs: spec.outputs, operators, name: 'main' }],
     description: spec.description,
     buffers,
-    signature_defs: [{
-      inputs: spec.inputs.map((i) => ({ name: spec.tensors[i]!.name, tensor_index: i })),
-      outputs: spec.outputs.map((i) => ({ name: spec.tensors[i]!.name, tensor_index: i })),
-      signature_key: 'serving_default',
-      subgraph_index: 0,
-    }],
+    signature_defs: [
+      {
+        inputs: spec.inputs.map((i) => ({ name: spec.tensors[i]!.name, tensor_index: i })),
+        outputs: spec.outputs.map((i) => ({ name: spec.tensors[i]!.name, tensor_index: i })),
+        signature_key: 'serving_default',
+        subgraph_index: 0,
+      },
+    ],
   };
   const meta = spec.metadata;
   if (meta) {

@@ -35,7 +35,11 @@ export interface JobSpec {
 export function scheduleJob(app: FastifyInstance, spec: JobSpec): void {
   const run = async () => {
     try {
-      if (spec.onePerPeriod && !(await takePeriodSlot(app.ctx.db, spec.name, app.ctx.config.instanceId, periodStart(Date.now(), spec.everyMs)))) return;
+      if (
+        spec.onePerPeriod &&
+        !(await takePeriodSlot(app.ctx.db, spec.name, app.ctx.config.instanceId, periodStart(Date.now(), spec.everyMs)))
+      )
+        return;
       await spec.run();
     } catch (err) {
       app.log.error({ err }, `${spec.name} failed`);
@@ -44,9 +48,15 @@ export function scheduleJob(app: FastifyInstance, spec: JobSpec): void {
   const stops: Array<() => void> = [];
   app.addHook('onReady', async () => {
     if (spec.runOnReady) await run();
-    stops.push(every(spec.everyMs, () => { void run(); }));
+    stops.push(
+      every(spec.everyMs, () => {
+        void run();
+      }),
+    );
     if (spec.firstAfterMs !== undefined) {
-      const first = setTimeout(() => { void run(); }, spec.firstAfterMs);
+      const first = setTimeout(() => {
+        void run();
+      }, spec.firstAfterMs);
       first.unref();
       stops.push(() => clearTimeout(first));
     }

@@ -55,7 +55,13 @@ export function lease<T extends keyof Database>(on: LeaseOn<T>) {
      * already (a holder asking again lost track of it: an error in the middle of its work).
      */
     claim(db: Db, id: string, by: string, also: Also<T> = {}, now = Date.now()): Promise<boolean> {
-      return update(db, id, [sql`${holder} = ${by}`, sql`${time} = ${written(now)}`], sql<SqlBool>`(${free(now)} or ${holder} = ${by})`, also);
+      return update(
+        db,
+        id,
+        [sql`${holder} = ${by}`, sql`${time} = ${written(now)}`],
+        sql<SqlBool>`(${free(now)} or ${holder} = ${by})`,
+        also,
+      );
     },
 
     /** Moves the lease on; false when `by` no longer holds the item (taken over, released, or `also.where` fails). */

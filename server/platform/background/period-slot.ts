@@ -12,10 +12,20 @@ export function periodStart(at: number, everyMs: number): string {
  * `lastBefore` (by default `start`: any earlier period). One statement: an insert, or an
  * update of the job's row under that condition, so callers at once never both win.
  */
-export async function takePeriodSlot(db: Kysely<Database>, job: string, holder: string, start: string, lastBefore = start): Promise<boolean> {
+export async function takePeriodSlot(
+  db: Kysely<Database>,
+  job: string,
+  holder: string,
+  start: string,
+  lastBefore = start,
+): Promise<boolean> {
   const takenAt = new Date().toISOString();
-  const result = await db.insertInto('period_slots').values({ job, holder, periodStart: start, takenAt })
-    .onConflict((oc) => oc.column('job').doUpdateSet({ holder, periodStart: start, takenAt }).where('period_slots.periodStart', '<', lastBefore))
+  const result = await db
+    .insertInto('period_slots')
+    .values({ job, holder, periodStart: start, takenAt })
+    .onConflict((oc) =>
+      oc.column('job').doUpdateSet({ holder, periodStart: start, takenAt }).where('period_slots.periodStart', '<', lastBefore),
+    )
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }

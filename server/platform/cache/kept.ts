@@ -40,7 +40,9 @@ function createKept<V>(maxEntries: number): Kept<V> {
       const value = load();
       const entry = { stamp, value };
       entries.set(key, entry);
-      value.catch(() => { if (entries.get(key) === entry) entries.delete(key); });
+      value.catch(() => {
+        if (entries.get(key) === entry) entries.delete(key);
+      });
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
       return value;
     },

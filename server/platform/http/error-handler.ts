@@ -30,19 +30,27 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const status = err.statusCode ?? 500;
     if (status < 500) {
       const code: ErrorCode | 'BAD_REQUEST' =
-        status === 413 ? 'PAYLOAD_TOO_LARGE'
-        : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE'
-        : status === 429 ? 'RATE_LIMITED'
-        : status === 404 ? 'NOT_FOUND'
-        : err.code?.startsWith('FST_ERR_CTP') || err instanceof SyntaxError ? 'MALFORMED_JSON'
-        : 'BAD_REQUEST';
+        status === 413
+          ? 'PAYLOAD_TOO_LARGE'
+          : status === 415
+            ? 'UNSUPPORTED_MEDIA_TYPE'
+            : status === 429
+              ? 'RATE_LIMITED'
+              : status === 404
+                ? 'NOT_FOUND'
+                : err.code?.startsWith('FST_ERR_CTP') || err instanceof SyntaxError
+                  ? 'MALFORMED_JSON'
+                  : 'BAD_REQUEST';
       const message = code === 'BAD_REQUEST' ? err.message : ERROR_CATALOGUE[code].message;
       return reply.code(status).send(body(code, message));
     }
     const outage = outageOf(err);
     if (outage) {
       const code = OUTAGE_CODES[outage];
-      request.log.error({ err, outage }, `request failed: ${outage === 'disk' ? 'the disk is full' : `${outage === 'database' ? 'the database' : 'photo storage'} is not answering`}`);
+      request.log.error(
+        { err, outage },
+        `request failed: ${outage === 'disk' ? 'the disk is full' : `${outage === 'database' ? 'the database' : 'photo storage'} is not answering`}`,
+      );
       if (outage !== 'disk') reply.header('retry-after', '60');
       return reply.code(ERROR_CATALOGUE[code].status).send(body(code, ERROR_CATALOGUE[code].message));
     }

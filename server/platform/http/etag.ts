@@ -24,5 +24,11 @@ export function serializedEtag(json: string, cursor?: string): string {
 
 /** True when an If-None-Match header names `etag` (weak or strong) or is `*`. */
 export function etagMatches(header: string | undefined, etag: string): boolean {
-  return !!header && header.split(',').map((s) => s.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag);
+  return (
+    !!header &&
+    header
+      .split(',')
+      .map((s) => s.trim().replace(/^W\//, ''))
+      .some((t) => t === '*' || t === etag)
+  );
 }

@@ -14,10 +14,23 @@ export class StorageUnavailable extends Error {
 }
 
 const DISK_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 const DATABASE_MESSAGES = [
-  'Connection terminated', 'connection error and is not queryable', 'timeout exceeded when trying to connect',
-  'Client was closed and is not queryable', 'the database system is', 'terminating connection',
+  'Connection terminated',
+  'connection error and is not queryable',
+  'timeout exceeded when trying to connect',
+  'Client was closed and is not queryable',
+  'the database system is',
+  'terminating connection',
 ];
 
 function codeOf(err: unknown): string {
@@ -42,8 +55,16 @@ export function outageOf(err: unknown): Outage | null {
     const message = (e as Error)?.message ?? '';
     if (DISK_CODES.has(code) || code === '53100' || /No space left on device|database or disk is full/i.test(message)) return 'disk';
     if (e instanceof StorageUnavailable) found ??= 'storage';
-    else if (code.startsWith('57P') || code.startsWith('08') || code === '53300' || code === 'SQLITE_BUSY' || code === 'SQLITE_CANTOPEN'
-      || NETWORK_CODES.has(code) || DATABASE_MESSAGES.some((m) => message.includes(m))) found ??= 'database';
+    else if (
+      code.startsWith('57P') ||
+      code.startsWith('08') ||
+      code === '53300' ||
+      code === 'SQLITE_BUSY' ||
+      code === 'SQLITE_CANTOPEN' ||
+      NETWORK_CODES.has(code) ||
+      DATABASE_MESSAGES.some((m) => message.includes(m))
+    )
+      found ??= 'database';
   }
   return found;
 }

@@ -73,7 +73,9 @@ export function registerAccessPolicy(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
 
   const routes: Pick<RouteOptions, 'method' | 'url' | 'config'>[] = [];
-  app.addHook('onRoute', (route) => { routes.push(route); });
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
   app.addHook('onReady', async () => {
     const undeclared = routes.filter((r) => !isAccess(r.config?.access));
     if (undeclared.length > 0) {

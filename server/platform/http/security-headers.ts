@@ -10,8 +10,12 @@ import helmet, { type HelmetOptions } from 'helmet';
 export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): void {
   const headers = new Map<string, string>();
   const recorder = {
-    setHeader(name: string, value: unknown) { headers.set(name, String(value)); },
-    removeHeader(name: string) { headers.delete(name); },
+    setHeader(name: string, value: unknown) {
+      headers.set(name, String(value));
+    },
+    removeHeader(name: string) {
+      headers.delete(name);
+    },
   };
   helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
   const list = [...headers];

@@ -7,9 +7,10 @@ import { LIMITS } from '../../../common/limits.js';
  * TEST_PASSWORD_HASH_ROUNDS: the API suite hashes and checks thousands of passwords, where
  * the full cost would dominate its time. Every server and CLI uses the full cost.
  */
-export const PASSWORD_HASH_ROUNDS = process.env.VITEST && process.env.TEST_PASSWORD_HASH_ROUNDS
-  ? Math.max(4, Number(process.env.TEST_PASSWORD_HASH_ROUNDS) || LIMITS.passwordHashRounds)
-  : LIMITS.passwordHashRounds;
+export const PASSWORD_HASH_ROUNDS =
+  process.env.VITEST && process.env.TEST_PASSWORD_HASH_ROUNDS
+    ? Math.max(4, Number(process.env.TEST_PASSWORD_HASH_ROUNDS) || LIMITS.passwordHashRounds)
+    : LIMITS.passwordHashRounds;
 
 /** bcrypt runs in libuv's thread pool, off the event loop. */
 export async function hashPassword(plain: string): Promise<string> {

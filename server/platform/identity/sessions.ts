@@ -11,7 +11,8 @@ export const SESSION_COOKIE = 'palayan_session';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export type EndReason = 'logout' | 'replaced' | 'inactivity' | 'expired' | 'restricted' | 'deleted' | 'role_changed' | 'password_changed' | 'signed_out';
+export type EndReason =
+  'logout' | 'replaced' | 'inactivity' | 'expired' | 'restricted' | 'deleted' | 'role_changed' | 'password_changed' | 'signed_out';
 
 /** The session rules of the configuration. */
 export interface SessionRules {
@@ -29,45 +30,90 @@ export interface ResolvedSession {
 }
 
 /** Opens a session: a random 256-bit token for the cookie; only its hash is stored. */
-export async function openSession(trx: Transaction<Database>, accountId: string, meta: { ip?: string; userAgent?: string }): Promise<{ sessionId: string; token: string }> {
+export async function openSession(
+  trx: Transaction<Database>,
+  accountId: string,
+  meta: { ip?: string; userAgent?: string },
+): Promise<{ sessionId: string; token: string }> {
   const token = randomToken(32);
   const sessionId = newId();
   const now = nowIso();
-  await trx.insertInto('sessions').values({
-    id: sessionId,
-    accountId,
-    tokenHash: sha256(token),
-    createdAt: now,
-    lastSeenAt: now,
-    endedAt: null,
-    endedReason: null,
-    ip: meta.ip ?? null,
-    userAgent: meta.userAgent?.slice(0, 300) ?? null,
-  }).execute();
+  await trx
+    .insertInto('sessions')
+    .values({
+      id: sessionId,
+      accountId,
+      tokenHash: sha256(token),
+      createdAt: now,
+      lastSeenAt: now,
+      endedAt: null,
+      endedReason: null,
+      ip: meta.ip ?? null,
+      userAgent: meta.userAgent?.slice(0, 300) ?? null,
+    })
+    .execute();
   return { sessionId, token };
 }
 
-type SessionAccountRow = AccountRow & { sessionId: string; sessionCreatedAt: string; sessionReauthAt: string | null; sessionLastSeenAt: string; sessionEndedAt: string | null };
+type SessionAccountRow = AccountRow & {
+  sessionId: string;
+  sessionCreatedAt: string;
+  sessionReauthAt: string | null;
+  sessionLastSeenAt: string;
+  sessionEndedAt: string | null;
+};
 
 /** The account's columns, named: a prepared statement's `a.*` fails once a migration adds one. */
 export const ACCOUNT_COLUMNS = allColumns<AccountsTable>()([
-  'id', 'fullname', 'username', 'normalizedUsername', 'email', 'normalizedEmail', 'contactNo', 'photoURL', 'password',
-  'securityQuestion', 'securityAnswer', 'role', 'status', 'isRestricted', 'restrictedAt', 'autoInactive', 'autoInactiveAt',
-  'currentSession', 'lastLogin', 'lastLogoutAt', 'createdAt', 'updatedAt', 'isDeleted', 'deletedAt', 'deletedBy', 'version',
+  'id',
+  'fullname',
+  'username',
+  'normalizedUsername',
+  'email',
+  'normalizedEmail',
+  'contactNo',
+  'photoURL',
+  'password',
+  'securityQuestion',
+  'securityAnswer',
+  'role',
+  'status',
+  'isRestricted',
+  'restrictedAt',
+  'autoInactive',
+  'autoInactiveAt',
+  'currentSession',
+  'lastLogin',
+  'lastLogoutAt',
+  'createdAt',
+  'updatedAt',
+  'isDeleted',
+  'deletedAt',
+  'deletedBy',
+  'version',
 ]);
 
 /** Every request with a session runs this: written once and, on PostgreSQL, prepared (planned once per connection). */
-const sessionByTokenHash = fixedQuery<SessionAccountRow>(`select ${ACCOUNT_COLUMNS.map((c) => `a."${c}"`).join(', ')},
+const sessionByTokenHash = fixedQuery<SessionAccountRow>(
+  `select ${ACCOUNT_COLUMNS.map((c) => `a."${c}"`).join(', ')},
     s.id as "sessionId", s."createdAt" as "sessionCreatedAt", s."reauthAt" as "sessionReauthAt", s."lastSeenAt" as "sessionLastSeenAt",
     s."endedAt" as "sessionEndedAt"
-  from sessions s inner join accounts a on a.id = s."accountId" where s."tokenHash" = ?`, { prepared: true });
+  from sessions s inner join accounts a on a.id = s."accountId" where s."tokenHash" = ?`,
+  { prepared: true },
+);
 
 /** Looks the cookie's token up; undefined when unknown or already ended. */
 export async function findSessionByToken(db: Db, token: string): Promise<ResolvedSession | undefined> {
   const [row] = await sessionByTokenHash(db, [sha256(token)]);
   if (!row || row.sessionEndedAt) return undefined;
   const { sessionId, sessionCreatedAt, sessionReauthAt, sessionLastSeenAt, sessionEndedAt: _ended, ...account } = row;
-  return { sessionId, account: account as AccountRow, createdAt: sessionCreatedAt, lastSeenAt: sessionLastSeenAt, reauthAt: sessionReauthAt };
+  return {
+    sessionId,
+    account: account as AccountRow,
+    createdAt: sessionCreatedAt,
+    lastSeenAt: sessionLastSeenAt,
+    reauthAt: sessionReauthAt,
+  };
 }
 
 /**
@@ -87,8 +133,12 @@ export function isSessionValid(s: ResolvedSession, rules: SessionRules, now = Da
 
 /** Ends one open session; clears currentSession when it was that one. False when it was not open. */
 export async function endSession(trx: Db, sessionId: string, reason: EndReason): Promise<boolean> {
-  const result = await trx.updateTable('sessions').set({ endedAt: nowIso(), endedReason: reason })
-    .where('id', '=', sessionId).where('endedAt', 'is', null).executeTakeFirst();
+  const result = await trx
+    .updateTable('sessions')
+    .set({ endedAt: nowIso(), endedReason: reason })
+    .where('id', '=', sessionId)
+    .where('endedAt', 'is', null)
+    .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return false;
   await trx.updateTable('accounts').set({ currentSession: null }).where('currentSession', '=', sessionId).execute();
   return true;
@@ -105,11 +155,14 @@ export interface OpenSession {
 
 /** The account's sessions not ended and active within the idle timeout, most recently active first. */
 export function openSessionsOf(db: Db, accountId: string, idleTimeoutMs: number, now = Date.now()): Promise<OpenSession[]> {
-  return db.selectFrom('sessions')
+  return db
+    .selectFrom('sessions')
     .select(['id', 'accountId', 'createdAt', 'lastSeenAt', 'ip', 'userAgent'])
-    .where('accountId', '=', accountId).where('endedAt', 'is', null)
+    .where('accountId', '=', accountId)
+    .where('endedAt', 'is', null)
     .where('lastSeenAt', '>', new Date(now - idleTimeoutMs).toISOString())
-    .orderBy('lastSeenAt', 'desc').orderBy('id', 'desc')
+    .orderBy('lastSeenAt', 'desc')
+    .orderBy('id', 'desc')
     .execute();
 }
 
@@ -118,16 +171,22 @@ export function openSessionsOf(db: Db, accountId: string, idleTimeoutMs: number,
  * active ones beyond MAX_SESSIONS_PER_ACCOUNT - 1 (with the default of 1: every open one).
  */
 export async function makeRoomForSession(trx: Db, accountId: string, rules: SessionRules): Promise<{ replaced: string[]; idle: string[] }> {
-  const open = await trx.selectFrom('sessions').select(['id', 'lastSeenAt'])
-    .where('accountId', '=', accountId).where('endedAt', 'is', null)
-    .orderBy('lastSeenAt', 'desc').orderBy('id', 'desc').execute();
+  const open = await trx
+    .selectFrom('sessions')
+    .select(['id', 'lastSeenAt'])
+    .where('accountId', '=', accountId)
+    .where('endedAt', 'is', null)
+    .orderBy('lastSeenAt', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
   const cutoff = Date.now() - rules.sessionIdleTimeoutMs;
   const idle = open.filter((s) => Date.parse(s.lastSeenAt) <= cutoff).map((s) => s.id);
   const active = open.filter((s) => Date.parse(s.lastSeenAt) > cutoff).map((s) => s.id);
   const replaced = active.slice(Math.max(0, rules.maxSessionsPerAccount - 1));
   const at = nowIso();
   if (idle.length > 0) await trx.updateTable('sessions').set({ endedAt: at, endedReason: 'inactivity' }).where('id', 'in', idle).execute();
-  if (replaced.length > 0) await trx.updateTable('sessions').set({ endedAt: at, endedReason: 'replaced' }).where('id', 'in', replaced).execute();
+  if (replaced.length > 0)
+    await trx.updateTable('sessions').set({ endedAt: at, endedReason: 'replaced' }).where('id', 'in', replaced).execute();
   return { replaced, idle };
 }
 
@@ -146,7 +205,12 @@ export async function endAccountSessions(trx: Db, accountId: string, reason: End
   if (ids.length === 0) return [];
   await trx.updateTable('sessions').set({ endedAt: nowIso(), endedReason: reason }).where('id', 'in', ids).execute();
   if (!exceptSessionId) {
-    await trx.updateTable('accounts').set({ currentSession: null }).where('id', '=', accountId).where('currentSession', 'in', ids).execute();
+    await trx
+      .updateTable('accounts')
+      .set({ currentSession: null })
+      .where('id', '=', accountId)
+      .where('currentSession', 'in', ids)
+      .execute();
   }
   return ids;
 }

@@ -11,7 +11,10 @@ import { nowIso } from '../support/clock.js';
 export class Signer {
   private secret: Promise<Buffer> | null = null;
 
-  constructor(private readonly db: Kysely<Database>, private readonly purpose: string) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly purpose: string,
+  ) {}
 
   private key(): Promise<Buffer> {
     this.secret ??= this.load().catch((err: unknown) => {
@@ -22,7 +25,8 @@ export class Signer {
   }
 
   private async load(): Promise<Buffer> {
-    await this.db.insertInto('signing_keys')
+    await this.db
+      .insertInto('signing_keys')
       .values({ name: this.purpose, secret: crypto.randomBytes(32).toString('base64url'), createdAt: nowIso() })
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
@@ -32,7 +36,10 @@ export class Signer {
 
   /** The signature of `value`, base64url. */
   async sign(value: string): Promise<string> {
-    return crypto.createHmac('sha256', await this.key()).update(`${this.purpose}\n${value}`).digest('base64url');
+    return crypto
+      .createHmac('sha256', await this.key())
+      .update(`${this.purpose}\n${value}`)
+      .digest('base64url');
   }
 
   /** True when `signature` is `value`'s, compared in constant time. */

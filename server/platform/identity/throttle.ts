@@ -74,13 +74,18 @@ export async function countHits(
   if (hits.size === 0) return new Map();
   const at = new Date(now).toISOString();
   const resetAt = new Date(now + windowMs).toISOString();
-  const values = [...hits].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  const values = [...hits]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([key, n]) => ({ key, count: n, resetAt, lockedUntil: null, lockouts: 0 }));
-  const rows = await db.insertInto('throttles').values(values)
-    .onConflict((oc) => oc.column('key').doUpdateSet({
-      count: sql<number>`case when throttles."resetAt" <= ${at} then excluded.count else throttles.count + excluded.count end`,
-      resetAt: sql<string>`case when throttles."resetAt" <= ${at} then excluded."resetAt" else throttles."resetAt" end`,
-    }))
+  const rows = await db
+    .insertInto('throttles')
+    .values(values)
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        count: sql<number>`case when throttles."resetAt" <= ${at} then excluded.count else throttles.count + excluded.count end`,
+        resetAt: sql<string>`case when throttles."resetAt" <= ${at} then excluded."resetAt" else throttles."resetAt" end`,
+      }),
+    )
     .returning(['key', 'count', 'resetAt'])
     .execute();
   return new Map(rows.map((r) => [r.key, { count: Number(r.count), resetAt: Date.parse(r.resetAt) }]));
@@ -89,7 +94,8 @@ export async function countHits(
 /** Drops the rows whose window has ended, keeping a locking budget's lockouts for a day. */
 export async function pruneThrottles(db: Kysely<Database>, now: number): Promise<void> {
   const nowIso = new Date(now).toISOString();
-  await db.deleteFrom('throttles')
+  await db
+    .deleteFrom('throttles')
     .where('resetAt', '<', nowIso)
     .where((eb) => eb.or([eb('lockouts', '=', 0), eb('resetAt', '<', new Date(now - LOCKOUT_MEMORY_MS).toISOString())]))
     .execute();
@@ -147,13 +153,16 @@ export class AttemptBudget {
     const forgetBefore = new Date(now - LOCKOUT_MEMORY_MS).toISOString();
     const locked = sql<boolean>`(throttles."lockedUntil" is not null and throttles."lockedUntil" > ${at})`;
     const windowOver = sql<boolean>`throttles."resetAt" <= ${at}`;
-    const row = await this.db.insertInto('throttles')
+    const row = await this.db
+      .insertInto('throttles')
       .values({ key: this.key(key), count: 1, resetAt: new Date(now + this.windowMs).toISOString(), lockedUntil: null, lockouts: 0 })
-      .onConflict((oc) => oc.column('key').doUpdateSet({
-        count: sql<number>`case when ${locked} then throttles.count when ${windowOver} then 1 else throttles.count + 1 end`,
-        resetAt: sql<string>`case when ${locked} then throttles."resetAt" when ${windowOver} then excluded."resetAt" else throttles."resetAt" end`,
-        lockouts: sql<number>`case when throttles."resetAt" <= ${forgetBefore} then 0 else throttles.lockouts end`,
-      }))
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          count: sql<number>`case when ${locked} then throttles.count when ${windowOver} then 1 else throttles.count + 1 end`,
+          resetAt: sql<string>`case when ${locked} then throttles."resetAt" when ${windowOver} then excluded."resetAt" else throttles."resetAt" end`,
+          lockouts: sql<number>`case when throttles."resetAt" <= ${forgetBefore} then 0 else throttles.lockouts end`,
+        }),
+      )
       .returning(['count', 'resetAt', 'lockedUntil', 'lockouts'])
       .executeTakeFirstOrThrow();
     this.spends += 1;
@@ -169,7 +178,8 @@ export class AttemptBudget {
     if (spent.used < this.max) return { locked: false, lockMs: 0, lockouts: spent.lockouts };
     const lockMs = Math.min(this.maxLockMs, this.lockMs * 2 ** spent.lockouts);
     const until = new Date(now + lockMs).toISOString();
-    await this.db.updateTable('throttles')
+    await this.db
+      .updateTable('throttles')
       .set({ lockedUntil: until, resetAt: until, count: 0, lockouts: spent.lockouts + 1 })
       .where('key', '=', this.key(key))
       .execute();
@@ -188,8 +198,12 @@ export class AttemptBudget {
    * attempt is given back, and the count stays for the guesses still to come.
    */
   async refund(key: string): Promise<void> {
-    await this.db.updateTable('throttles').set((eb) => ({ count: eb('count', '-', 1) }))
-      .where('key', '=', this.key(key)).where('count', '>', 0).execute();
+    await this.db
+      .updateTable('throttles')
+      .set((eb) => ({ count: eb('count', '-', 1) }))
+      .where('key', '=', this.key(key))
+      .where('count', '>', 0)
+      .execute();
   }
 
   /** A right answer: the key's attempts and lockouts are forgotten. */
@@ -217,12 +231,18 @@ export function signInLockKey(accountId: string): string {
 
 export async function forgetSignInLock(db: Kysely<Database> | Transaction<Database>, accountId: string): Promise<void> {
   const key = signInLockKey(accountId);
-  await db.deleteFrom('throttles').where('key', 'in', [`${SIGN_IN_BUDGETS.guesses}:${key}`, `${SIGN_IN_BUDGETS.unlock}:${key}`]).execute();
+  await db
+    .deleteFrom('throttles')
+    .where('key', 'in', [`${SIGN_IN_BUDGETS.guesses}:${key}`, `${SIGN_IN_BUDGETS.unlock}:${key}`])
+    .execute();
 }
 
 /** When the account's sign-in lock ends (ISO), or null when it is not locked. */
 export async function signInLockedUntil(db: Kysely<Database>, accountId: string, now = Date.now()): Promise<string | null> {
-  const row = await db.selectFrom('throttles').select('lockedUntil')
-    .where('key', '=', `${SIGN_IN_BUDGETS.guesses}:${signInLockKey(accountId)}`).executeTakeFirst();
+  const row = await db
+    .selectFrom('throttles')
+    .select('lockedUntil')
+    .where('key', '=', `${SIGN_IN_BUDGETS.guesses}:${signInLockKey(accountId)}`)
+    .executeTakeFirst();
   return row?.lockedUntil && Date.parse(row.lockedUntil) > now ? row.lockedUntil : null;
 }

@@ -46,7 +46,12 @@ export interface FileReaders {
 
 /** A reader entry's tasks, as its worker file declares them, called by name with their own types. */
 export interface Reader<T extends ReadTasks> {
-  run<K extends keyof T & string>(readers: FileReaders, task: K, args: Parameters<T[K]>, options: ReadOptions): Promise<Awaited<ReturnType<T[K]>>>;
+  run<K extends keyof T & string>(
+    readers: FileReaders,
+    task: K,
+    args: Parameters<T[K]>,
+    options: ReadOptions,
+  ): Promise<Awaited<ReturnType<T[K]>>>;
 }
 
 export function readerOf<T extends ReadTasks>(entry: URL): Reader<T> {
@@ -61,8 +66,16 @@ const BUSY_RETRY_SECONDS = 5;
 /** A new reader thread loading its modules. */
 const START_LIMIT_MS = 60_000;
 
-interface Slot { worker: Worker; entry: string; idleTimer: NodeJS.Timeout | null; ready: boolean }
-interface Waiter { start(): void; cancel(): void }
+interface Slot {
+  worker: Worker;
+  entry: string;
+  idleTimer: NodeJS.Timeout | null;
+  ready: boolean;
+}
+interface Waiter {
+  start(): void;
+  cancel(): void;
+}
 
 type Ending = { kind: 'reply'; reply: ReadReply } | { kind: 'timeout' } | { kind: 'memory' } | { kind: 'stopped'; cause: string };
 
@@ -113,7 +126,10 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
   };
 
   const keep = (slot: Slot) => {
-    if (closed || idle.has(slot.entry)) { void slot.worker.terminate(); return; }
+    if (closed || idle.has(slot.entry)) {
+      void slot.worker.terminate();
+      return;
+    }
     slot.worker.unref();
     slot.idleTimer = setTimeout(() => {
       if (idle.get(slot.entry) === slot) idle.delete(slot.entry);
@@ -124,10 +140,19 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
   };
 
   const acquire = (field: string): Promise<void> => {
-    if (running < limits.concurrency) { running += 1; return Promise.resolve(); }
+    if (running < limits.concurrency) {
+      running += 1;
+      return Promise.resolve();
+    }
     if (waiting.length >= limits.queue) return Promise.reject(busyRefusal(field));
     return new Promise((resolve, reject) => {
-      waiting.push({ start: () => { running += 1; resolve(); }, cancel: () => reject(busyRefusal(field)) });
+      waiting.push({
+        start: () => {
+          running += 1;
+          resolve();
+        },
+        cancel: () => reject(busyRefusal(field)),
+      });
     });
   };
 
@@ -142,46 +167,47 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
    * limit counts from then, so a cold start (or compiling TypeScript in development) is not the
    * file's time; the start itself has a limit of its own.
    */
-  const runOn = (slot: Slot, task: string, args: readonly unknown[], timeLimitMs: number) => new Promise<Ending>((resolve) => {
-    const { worker } = slot;
-    let done = false;
-    let timer: NodeJS.Timeout | undefined;
-    const finish = (ending: Ending) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-      resolve(ending);
-    };
-    const send = () => {
-      timer = setTimeout(() => finish({ kind: 'timeout' }), timeLimitMs);
-      try {
-        worker.postMessage({ task, args } satisfies ReadRequest);
-      } catch (err) {
-        finish({ kind: 'stopped', cause: `the file could not be handed to its reader: ${(err as Error).message}` });
-      }
-    };
-    const onMessage = (reply: ReadReply | { ready: true }) => {
-      if ('ready' in reply) {
-        slot.ready = true;
+  const runOn = (slot: Slot, task: string, args: readonly unknown[], timeLimitMs: number) =>
+    new Promise<Ending>((resolve) => {
+      const { worker } = slot;
+      let done = false;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (ending: Ending) => {
+        if (done) return;
+        done = true;
         clearTimeout(timer);
-        send();
-        return;
-      }
-      finish({ kind: 'reply', reply });
-    };
-    const onError = (err: Error & { code?: string }) =>
-      finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { kind: 'memory' } : { kind: 'stopped', cause: err.message });
-    const onExit = (code: number) => finish({ kind: 'stopped', cause: `the reader exited (${code})` });
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.on('exit', onExit);
-    worker.ref();
-    if (slot.ready) send();
-    else timer = setTimeout(() => finish({ kind: 'stopped', cause: 'the reader did not start' }), START_LIMIT_MS);
-  });
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        resolve(ending);
+      };
+      const send = () => {
+        timer = setTimeout(() => finish({ kind: 'timeout' }), timeLimitMs);
+        try {
+          worker.postMessage({ task, args } satisfies ReadRequest);
+        } catch (err) {
+          finish({ kind: 'stopped', cause: `the file could not be handed to its reader: ${(err as Error).message}` });
+        }
+      };
+      const onMessage = (reply: ReadReply | { ready: true }) => {
+        if ('ready' in reply) {
+          slot.ready = true;
+          clearTimeout(timer);
+          send();
+          return;
+        }
+        finish({ kind: 'reply', reply });
+      };
+      const onError = (err: Error & { code?: string }) =>
+        finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { kind: 'memory' } : { kind: 'stopped', cause: err.message });
+      const onExit = (code: number) => finish({ kind: 'stopped', cause: `the reader exited (${code})` });
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.ref();
+      if (slot.ready) send();
+      else timer = setTimeout(() => finish({ kind: 'stopped', cause: 'the reader did not start' }), START_LIMIT_MS);
+    });
 
   return {
     async run<R>(entry: URL, task: string, args: readonly unknown[], options: ReadOptions): Promise<R> {
@@ -203,10 +229,17 @@ export function createFileReaders(limits: FileReaderLimits, log: FastifyBaseLogg
         busy.delete(slot.worker);
         if (ending.kind !== 'reply') {
           void slot.worker.terminate();
-          const message = ending.kind === 'timeout' ? FILE_READ_TEXTS.tooSlow(timeLimitMs)
-            : ending.kind === 'memory' ? FILE_READ_TEXTS.tooMuchMemory : FILE_READ_TEXTS.stopped;
+          const message =
+            ending.kind === 'timeout'
+              ? FILE_READ_TEXTS.tooSlow(timeLimitMs)
+              : ending.kind === 'memory'
+                ? FILE_READ_TEXTS.tooMuchMemory
+                : FILE_READ_TEXTS.stopped;
           const cause = ending.kind === 'stopped' ? { cause: ending.cause } : {};
-          log.warn({ task, entry: entry.pathname, ms: Date.now() - started, ending: ending.kind, ...cause }, 'an uploaded file was not read');
+          log.warn(
+            { task, entry: entry.pathname, ms: Date.now() - started, ending: ending.kind, ...cause },
+            'an uploaded file was not read',
+          );
           throw refusal('FILE_NOT_READ', message, options.field);
         }
         const { reply } = ending;

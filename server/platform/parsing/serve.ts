@@ -6,8 +6,15 @@ import { AppError } from '../http/errors.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ReadTasks = Record<string, (...args: any[]) => unknown>;
 
-export interface ReadRequest { task: string; args: readonly unknown[] }
-type ReadError = { message: string; stack?: string; app?: { code: string; fields?: Record<string, string>; extra?: Record<string, unknown> } };
+export interface ReadRequest {
+  task: string;
+  args: readonly unknown[];
+}
+type ReadError = {
+  message: string;
+  stack?: string;
+  app?: { code: string; fields?: Record<string, string>; extra?: Record<string, unknown> };
+};
 /** The answer, with the heap the thread holds after it: a thread grown large is not kept. */
 export type ReadReply = ({ result: unknown } | { error: ReadError }) & { heapBytes: number };
 
@@ -19,14 +26,17 @@ export function serveFileReads(tasks: ReadTasks): void {
   if (!parentPort) throw new Error('serveFileReads runs in a worker thread');
   const port = parentPort;
   port.on('message', async ({ task, args }: ReadRequest) => {
-    let reply: ({ result: unknown } | { error: ReadError });
+    let reply: { result: unknown } | { error: ReadError };
     try {
       const run = tasks[task];
       if (!run) throw new Error(`no file reader task ${task}`);
       reply = { result: await run(...args) };
     } catch (err) {
       const e = err as Error;
-      const app = err instanceof AppError ? { code: err.code, ...(err.fields ? { fields: err.fields } : {}), ...(err.extra ? { extra: err.extra } : {}) } : null;
+      const app =
+        err instanceof AppError
+          ? { code: err.code, ...(err.fields ? { fields: err.fields } : {}), ...(err.extra ? { extra: err.extra } : {}) }
+          : null;
       reply = {
         error: {
           message: e?.message ?? String(err),

@@ -23,13 +23,19 @@ export interface SheetExport<R> {
   batches: AsyncIterable<readonly R[]>;
 }
 
-export interface ListPosition { createdAt: string; id: string }
+export interface ListPosition {
+  createdAt: string;
+  id: string;
+}
 
 /**
  * A list read a batch at a time from where the previous batch ended (its last row's createdAt
  * and id): no offset to skip, and no row lost or repeated when rows share a time.
  */
-export async function* listBatches<R extends ListPosition>(read: (after: ListPosition | null, limit: number) => Promise<R[]>, size: number): AsyncGenerator<R[]> {
+export async function* listBatches<R extends ListPosition>(
+  read: (after: ListPosition | null, limit: number) => Promise<R[]>,
+  size: number,
+): AsyncGenerator<R[]> {
   let after: ListPosition | null = null;
   for (;;) {
     const rows = await read(after, size);
@@ -59,10 +65,12 @@ async function xlsxFile<R>(sheet: SheetExport<R>): Promise<Buffer> {
   const data: Row[] = [sheet.columns.map((c) => ({ value: c.header, fontWeight: 'bold' as const }))];
   for await (const batch of sheet.batches) {
     for (const row of batch) {
-      data.push(sheet.columns.map((c) => {
-        const value = c.value(row);
-        return value === null ? null : { value: typeof value === 'string' ? guardCell(value) : value };
-      }));
+      data.push(
+        sheet.columns.map((c) => {
+          const value = c.value(row);
+          return value === null ? null : { value: typeof value === 'string' ? guardCell(value) : value };
+        }),
+      );
     }
   }
   return writeXlsxFile(data, {
@@ -73,9 +81,15 @@ async function xlsxFile<R>(sheet: SheetExport<R>): Promise<Buffer> {
 
 /** Sends a list as a download in the format asked for (the route says `compress: false`). */
 export async function sendSheet<R>(reply: FastifyReply, sheet: SheetExport<R>): Promise<FastifyReply> {
-  const body = sheet.format === 'csv'
-    ? Readable.from(csvFile(sheet.columns.map((c) => c.header), { batches: csvBatches(sheet) }))
-    : await xlsxFile(sheet);
+  const body =
+    sheet.format === 'csv'
+      ? Readable.from(
+          csvFile(
+            sheet.columns.map((c) => c.header),
+            { batches: csvBatches(sheet) },
+          ),
+        )
+      : await xlsxFile(sheet);
   return reply
     .type(SHEET_CONTENT_TYPES[sheet.format])
     .header('content-disposition', `attachment; filename="${sheet.name}.${sheet.format}"`)

@@ -8,7 +8,10 @@ import { utf16ByMark } from '../support/byte-order-mark.js';
 import { UnpackLimitError, unpackXlsx } from './zip-guard.js';
 
 export type Cell = string | number | boolean | Date | null;
-export interface TableRow { row: number; cells: Cell[] }
+export interface TableRow {
+  row: number;
+  cells: Cell[];
+}
 
 /** A spreadsheet's header line and its rows (numbered as the spreadsheet shows them). */
 export interface Table {
@@ -22,7 +25,10 @@ const notSpreadsheet = (): never => fail('UNSUPPORTED_MEDIA_TYPE', T.notSpreadsh
 
 type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
-interface CsvShape { encoding: TextEncoding; delimiter: string }
+interface CsvShape {
+  encoding: TextEncoding;
+  delimiter: string;
+}
 
 /**
  * One pass over a CSV's bytes before it is parsed: its encoding (a BOM names UTF-16; text
@@ -67,13 +73,15 @@ async function* decoded(file: string, encoding: TextEncoding): AsyncGenerator<st
 
 /** Records one by one, never the whole file: the parser reads the decoded stream as it comes. */
 async function* csvRecords(file: string, shape: CsvShape): AsyncGenerator<string[]> {
-  const parser = Readable.from(decoded(file, shape.encoding)).pipe(parseCsv({
-    delimiter: shape.delimiter,
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: false,
-    max_record_size: 1024 * 1024,
-  }));
+  const parser = Readable.from(decoded(file, shape.encoding)).pipe(
+    parseCsv({
+      delimiter: shape.delimiter,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: false,
+      max_record_size: 1024 * 1024,
+    }),
+  );
   try {
     for await (const record of parser as AsyncIterable<string[]>) yield record;
   } catch (err) {
@@ -92,7 +100,7 @@ async function* xlsxRecords(file: string): AsyncGenerator<Cell[]> {
   }
   let sheet: Cell[][];
   try {
-    sheet = await readSheet(workbook) as Cell[][];
+    sheet = (await readSheet(workbook)) as Cell[][];
   } catch {
     return notSpreadsheet();
   }
@@ -119,7 +127,9 @@ async function openTable(file: string): Promise<Table> {
   if (length === 0) fail('VALIDATION_FAILED', T.empty, { file: T.empty });
   const isZip = start.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
   const format: SpreadsheetFormat = isZip ? 'xlsx' : 'csv';
-  const records: AsyncIterator<Cell[]> = (isZip ? xlsxRecords(file) : csvRecords(file, await csvShape(file, start)))[Symbol.asyncIterator]();
+  const records: AsyncIterator<Cell[]> = (isZip ? xlsxRecords(file) : csvRecords(file, await csvShape(file, start)))[
+    Symbol.asyncIterator
+  ]();
 
   let rowNumber = 0;
   let header: string[] | null = null;
@@ -150,7 +160,11 @@ async function openTable(file: string): Promise<Table> {
 }
 
 /** A table as a reader's thread hands it over: every row at once, each no wider than the header. */
-export interface ReadTable { format: SpreadsheetFormat; header: string[]; rows: TableRow[] }
+export interface ReadTable {
+  format: SpreadsheetFormat;
+  header: string[];
+  rows: TableRow[];
+}
 
 /**
  * The reader's task: the whole table, read on its thread. Its cells' text is counted as it is
@@ -171,5 +185,11 @@ export async function readTableFile(file: string): Promise<ReadTable> {
 
 /** A table read off the server's thread, for the import: the same shape as one read here. */
 export function tableOf(read: ReadTable): Table {
-  return { format: read.format, header: read.header, rows: (async function* () { yield* read.rows; })() };
+  return {
+    format: read.format,
+    header: read.header,
+    rows: (async function* () {
+      yield* read.rows;
+    })(),
+  };
 }

@@ -82,7 +82,11 @@ export async function readUploadedTable(ctx: AppContext, file: string): Promise<
 }
 
 /** Reads the uploaded sheet, runs `work` on its table, and removes the file whatever happens. */
-export async function withUploadedTable<T>(ctx: AppContext, request: FastifyRequest, work: (upload: UploadedSheet, table: Table) => Promise<T>): Promise<T> {
+export async function withUploadedTable<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  work: (upload: UploadedSheet, table: Table) => Promise<T>,
+): Promise<T> {
   const upload = await receiveSheet(ctx, request);
   try {
     return await work(upload, await readUploadedTable(ctx, upload.path));

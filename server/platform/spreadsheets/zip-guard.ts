@@ -29,10 +29,16 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
 }
 
 function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
-  return nextZipEntry(zip).catch((err: Error) => { throw new NotAZipError(err.message); });
+  return nextZipEntry(zip).catch((err: Error) => {
+    throw new NotAZipError(err.message);
+  });
 }
 
-interface Span { start: number; dataEnd: number; descriptor: boolean }
+interface Span {
+  start: number;
+  dataEnd: number;
+  descriptor: boolean;
+}
 
 /**
  * Every byte before the central directory must belong to an entry it lists: local header and
@@ -75,7 +81,11 @@ async function listEntries(zip: yauzl.ZipFile, limits: UnpackLimits): Promise<ya
       throw new NotAZipError((err as Error).message);
     }
     // Flag bit 3: the sizes and CRC follow the data.
-    spans.push({ start: entry.relativeOffsetOfLocalHeader, dataEnd: fileDataStart + entry.compressedSize, descriptor: (entry.generalPurposeBitFlag & 0x8) !== 0 });
+    spans.push({
+      start: entry.relativeOffsetOfLocalHeader,
+      dataEnd: fileDataStart + entry.compressedSize,
+      descriptor: (entry.generalPurposeBitFlag & 0x8) !== 0,
+    });
     entries.push(entry);
   }
   if (entries.length !== zip.entryCount) throw new NotAZipError('entry count');

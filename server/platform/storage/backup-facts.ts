@@ -36,10 +36,18 @@ export function sha256File(file: string): string {
 export function sqliteFacts(file: string): Pick<BackupFacts, 'counts' | 'auditHead'> & { integrity: string } {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
-    const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name").all() as { name: string }[];
-    const counts = Object.fromEntries(tables.map(({ name }) => [name, Number((db.prepare(`select count(*) as n from "${name.replaceAll('"', '""')}"`).get() as { n: number }).n)]));
+    const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name").all() as {
+      name: string;
+    }[];
+    const counts = Object.fromEntries(
+      tables.map(({ name }) => [
+        name,
+        Number((db.prepare(`select count(*) as n from "${name.replaceAll('"', '""')}"`).get() as { n: number }).n),
+      ]),
+    );
     const head = tables.some((t) => t.name === 'audit_chain')
-      ? db.prepare('select "lastIndex" as "index", "lastHash" as hash from audit_chain where id = 1').get() as { index: number; hash: string } | undefined
+      ? (db.prepare('select "lastIndex" as "index", "lastHash" as hash from audit_chain where id = 1').get() as
+          { index: number; hash: string } | undefined)
       : undefined;
     const integrity = (db.prepare('pragma integrity_check').get() as { integrity_check: string }).integrity_check;
     return { counts, auditHead: head ? { index: Number(head.index), hash: head.hash } : null, integrity };
@@ -50,11 +58,17 @@ export function sqliteFacts(file: string): Pick<BackupFacts, 'counts' | 'auditHe
 
 /** Rows per table of the connection's schema and the audit head, read by `client` (in its transaction, if any). */
 export async function postgresFacts(client: pg.ClientBase): Promise<Pick<BackupFacts, 'counts' | 'auditHead'>> {
-  const tables = (await client.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1")).rows;
+  const tables = (
+    await client.query<{ name: string }>(
+      "select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1",
+    )
+  ).rows;
   const counts: Record<string, number> = {};
-  for (const { name } of tables) counts[name] = Number((await client.query<{ n: string }>(`select count(*) as n from "${name.replaceAll('"', '""')}"`)).rows[0]!.n);
+  for (const { name } of tables)
+    counts[name] = Number((await client.query<{ n: string }>(`select count(*) as n from "${name.replaceAll('"', '""')}"`)).rows[0]!.n);
   const head = tables.some((t) => t.name === 'audit_chain')
-    ? (await client.query<{ index: number; hash: string }>('select "lastIndex" as index, "lastHash" as hash from audit_chain where id = 1')).rows[0]
+    ? (await client.query<{ index: number; hash: string }>('select "lastIndex" as index, "lastHash" as hash from audit_chain where id = 1'))
+        .rows[0]
     : undefined;
   return { counts, auditHead: head ? { index: Number(head.index), hash: head.hash } : null };
 }
@@ -63,7 +77,11 @@ export async function postgresFacts(client: pg.ClientBase): Promise<Pick<BackupF
  * pg_dump of the console's schema, with the facts read in the very snapshot the dump takes
  * (an exported snapshot of a repeatable-read transaction), so they match the dump exactly.
  */
-export async function dumpPostgres(databaseUrl: string, schema: string | undefined, file: string): Promise<Pick<BackupFacts, 'counts' | 'auditHead'>> {
+export async function dumpPostgres(
+  databaseUrl: string,
+  schema: string | undefined,
+  file: string,
+): Promise<Pick<BackupFacts, 'counts' | 'auditHead'>> {
   const client = new pg.Client({ connectionString: databaseUrl });
   client.on('error', () => undefined);
   await client.connect();
@@ -71,7 +89,14 @@ export async function dumpPostgres(databaseUrl: string, schema: string | undefin
     await client.query('begin isolation level repeatable read read only');
     const snapshot = (await client.query<{ id: string }>('select pg_export_snapshot() as id')).rows[0]!.id;
     const facts = await postgresFacts(client);
-    await run('pg_dump', ['--format=custom', '--no-owner', `--snapshot=${snapshot}`, ...(schema ? [`--schema=${schema}`] : []), `--file=${file}`, databaseUrl]);
+    await run('pg_dump', [
+      '--format=custom',
+      '--no-owner',
+      `--snapshot=${snapshot}`,
+      ...(schema ? [`--schema=${schema}`] : []),
+      `--file=${file}`,
+      databaseUrl,
+    ]);
     await client.query('commit');
     return facts;
   } finally {
@@ -92,7 +117,10 @@ export async function postgresScratchFacts(databaseUrl: string, dump: string): P
     await admin.query(`create database ${name}`);
   } catch (err) {
     await admin.end();
-    throw new Error(`could not create a scratch database to restore into (${(err as Error).message}); give the user CREATEDB or verify on another server`, { cause: err });
+    throw new Error(
+      `could not create a scratch database to restore into (${(err as Error).message}); give the user CREATEDB or verify on another server`,
+      { cause: err },
+    );
   }
   const url = new URL(databaseUrl);
   url.pathname = `/${name}`;

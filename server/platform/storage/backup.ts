@@ -9,7 +9,8 @@ import { dumpPostgres, postgresScratchFacts, scratchDir, sha256File, sqliteFacts
 
 const run = promisify(execFile);
 
-const schemaOf = (databaseUrl: string) => /search_path=([A-Za-z0-9_]+)/.exec(decodeURIComponent(new URL(databaseUrl).searchParams.get('options') ?? ''))?.[1];
+const schemaOf = (databaseUrl: string) =>
+  /search_path=([A-Za-z0-9_]+)/.exec(decodeURIComponent(new URL(databaseUrl).searchParams.get('options') ?? ''))?.[1];
 
 export interface BackupManifest extends Partial<BackupFacts> {
   format: 'palayan-backup/1';
@@ -54,7 +55,12 @@ function privateFile(file: string): void {
 }
 
 /** Copies a folder's files; with `hashes`, each copy's sha256 under `prefix/<path>`. */
-function copyFiles(from: string, to: string, onProgress?: (done: number, total: number) => void, hashes?: { into: Record<string, string>; prefix: string }): { files: number; bytes: number } {
+function copyFiles(
+  from: string,
+  to: string,
+  onProgress?: (done: number, total: number) => void,
+  hashes?: { into: Record<string, string>; prefix: string },
+): { files: number; bytes: number } {
   const files = listFiles(from);
   const made = new Set<string>();
   let bytes = 0;
@@ -88,10 +94,15 @@ const AUDIT_DIRS = ['audit-archive', 'audit-anchors'];
  * PostgreSQL) first, then the stored files. File keys never change in place (new content gets
  * a new key), so every file the snapshot refers to is already on disk when it is copied.
  */
-export async function createBackup(config: Config, outDir: string, onProgress?: (done: number, total: number) => void): Promise<BackupManifest> {
+export async function createBackup(
+  config: Config,
+  outDir: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<BackupManifest> {
   if (fs.existsSync(outDir) && fs.readdirSync(outDir).length > 0) throw new Error(`${outDir} is not empty`);
   privateDir(outDir);
-  if ((fs.statSync(outDir).mode & 0o077) !== 0) throw new Error(`${outDir} belongs to another user and others can open it; choose another folder`);
+  if ((fs.statSync(outDir).mode & 0o077) !== 0)
+    throw new Error(`${outDir} belongs to another user and others can open it; choose another folder`);
   const database = config.databaseUrl ? 'database.pgdump' : 'palayan.sqlite';
   privateFile(path.join(outDir, database));
   let facts: Pick<BackupFacts, 'counts' | 'auditHead'>;
@@ -109,9 +120,13 @@ export async function createBackup(config: Config, outDir: string, onProgress?: 
   }
   fs.chmodSync(path.join(outDir, database), FILE_MODE);
   const fileHashes: Record<string, string> = {};
-  const copied = copyFiles(path.join(config.dataDir, 'files'), path.join(outDir, 'files'), onProgress, { into: fileHashes, prefix: 'files' });
+  const copied = copyFiles(path.join(config.dataDir, 'files'), path.join(outDir, 'files'), onProgress, {
+    into: fileHashes,
+    prefix: 'files',
+  });
   // Retention archives hold the only copy of the history entries they took; anchors are small.
-  for (const dir of AUDIT_DIRS) copyFiles(path.join(config.dataDir, dir), path.join(outDir, dir), undefined, { into: fileHashes, prefix: dir });
+  for (const dir of AUDIT_DIRS)
+    copyFiles(path.join(config.dataDir, dir), path.join(outDir, dir), undefined, { into: fileHashes, prefix: dir });
   const manifest: BackupManifest = {
     format: 'palayan-backup/1',
     createdAt: new Date().toISOString(),
@@ -136,15 +151,27 @@ function readManifest(fromDir: string): BackupManifest {
 }
 
 /** Brings a backup back into config's data folder (and database). The server must be stopped. */
-export async function restoreBackup(config: Config, fromDir: string, options: { force?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<BackupManifest> {
+export async function restoreBackup(
+  config: Config,
+  fromDir: string,
+  options: { force?: boolean; onProgress?: (done: number, total: number) => void } = {},
+): Promise<BackupManifest> {
   const manifest = readManifest(fromDir);
   if ((manifest.engine === 'postgres') !== Boolean(config.databaseUrl)) {
-    throw new Error(`This backup is of a ${manifest.engine} database; set ${manifest.engine === 'postgres' ? 'DATABASE_URL' : 'no DATABASE_URL'} to restore it.`);
+    throw new Error(
+      `This backup is of a ${manifest.engine} database; set ${manifest.engine === 'postgres' ? 'DATABASE_URL' : 'no DATABASE_URL'} to restore it.`,
+    );
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const filesDir = path.join(config.dataDir, 'files');
   if (config.databaseUrl) {
-    await run('pg_restore', ['--clean', '--if-exists', '--no-owner', `--dbname=${config.databaseUrl}`, path.join(fromDir, manifest.database)]);
+    await run('pg_restore', [
+      '--clean',
+      '--if-exists',
+      '--no-owner',
+      `--dbname=${config.databaseUrl}`,
+      path.join(fromDir, manifest.database),
+    ]);
   } else {
     const target = sqlitePath(config.dataDir);
     if (fs.existsSync(target) && !options.force) throw new Error(`${target} exists; pass --force to replace it (stop the server first).`);
@@ -158,7 +185,12 @@ export async function restoreBackup(config: Config, fromDir: string, options: { 
   return manifest;
 }
 
-export interface VerifyCheck { check: string; expected: string; found: string; ok: boolean }
+export interface VerifyCheck {
+  check: string;
+  expected: string;
+  found: string;
+  ok: boolean;
+}
 
 /**
  * The restore drill: the backup restored into a scratch place (a copy of the SQLite file, or a
@@ -167,7 +199,8 @@ export interface VerifyCheck { check: string; expected: string; found: string; o
  */
 export async function verifyBackup(config: Config, fromDir: string): Promise<VerifyCheck[]> {
   const manifest = readManifest(fromDir);
-  if (!manifest.counts || !manifest.fileHashes) throw new Error('This backup was made before backups recorded what they hold; make a new one to verify.');
+  if (!manifest.counts || !manifest.fileHashes)
+    throw new Error('This backup was made before backups recorded what they hold; make a new one to verify.');
   const scratch = scratchDir();
   try {
     let restored: Pick<BackupFacts, 'counts' | 'auditHead'>;
@@ -185,18 +218,33 @@ export async function verifyBackup(config: Config, fromDir: string): Promise<Ver
     for (const table of new Set([...Object.keys(manifest.counts), ...Object.keys(restored.counts)])) {
       const expected = manifest.counts[table];
       const found = restored.counts[table];
-      checks.push({ check: `rows of ${table}`, expected: String(expected ?? 'absent'), found: String(found ?? 'absent'), ok: expected === found });
+      checks.push({
+        check: `rows of ${table}`,
+        expected: String(expected ?? 'absent'),
+        found: String(found ?? 'absent'),
+        ok: expected === found,
+      });
     }
     const head = (h: BackupFacts['auditHead'] | undefined) => (h ? `#${h.index} ${h.hash.slice(0, 12)}` : 'none');
-    checks.push({ check: 'audit chain head', expected: head(manifest.auditHead), found: head(restored.auditHead), ok: head(manifest.auditHead) === head(restored.auditHead) });
+    checks.push({
+      check: 'audit chain head',
+      expected: head(manifest.auditHead),
+      found: head(restored.auditHead),
+      ok: head(manifest.auditHead) === head(restored.auditHead),
+    });
     const copiedHashes: Record<string, string> = {};
     copyFiles(path.join(fromDir, 'files'), path.join(scratch, 'files'), undefined, { into: copiedHashes, prefix: 'files' });
-    for (const dir of AUDIT_DIRS) copyFiles(path.join(fromDir, dir), path.join(scratch, dir), undefined, { into: copiedHashes, prefix: dir });
+    for (const dir of AUDIT_DIRS)
+      copyFiles(path.join(fromDir, dir), path.join(scratch, dir), undefined, { into: copiedHashes, prefix: dir });
     const wrong = Object.keys(manifest.fileHashes).filter((rel) => copiedHashes[rel] !== manifest.fileHashes![rel]);
     const extra = Object.keys(copiedHashes).filter((rel) => !(rel in manifest.fileHashes!));
     checks.push({
-      check: 'file hashes', expected: `${Object.keys(manifest.fileHashes).length} files`,
-      found: wrong.length || extra.length ? `${wrong.length} missing or changed${wrong[0] ? ` (${wrong[0]})` : ''}, ${extra.length} not in the manifest` : `${Object.keys(copiedHashes).length} files, same sha256`,
+      check: 'file hashes',
+      expected: `${Object.keys(manifest.fileHashes).length} files`,
+      found:
+        wrong.length || extra.length
+          ? `${wrong.length} missing or changed${wrong[0] ? ` (${wrong[0]})` : ''}, ${extra.length} not in the manifest`
+          : `${Object.keys(copiedHashes).length} files, same sha256`,
       ok: wrong.length === 0 && extra.length === 0,
     });
     return checks;

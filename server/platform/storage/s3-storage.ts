@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertSafeKey, type Storage } from './storage.js';
@@ -17,7 +24,11 @@ export interface S3Settings {
 }
 
 const TYPES: Record<string, string> = {
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
 };
 
 /** Photos are read back and served by the console; the type helps anyone browsing the bucket. */
@@ -92,7 +103,9 @@ export class S3Storage implements Storage {
   async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
     assertSafeKey(key);
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
+      const res = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      );
       return res.Body as Readable;
     } catch (err) {
       if (isNotFound(err)) throw notFound(key, err);
@@ -127,7 +140,16 @@ export class S3Storage implements Storage {
   async putChecked(key: string, body: Buffer): Promise<string> {
     assertSafeKey(key);
     const md5 = createHash('md5').update(body).digest();
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentMD5: md5.toString('base64'), ContentType: contentTypeOf(key) }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: body,
+        ContentLength: body.length,
+        ContentMD5: md5.toString('base64'),
+        ContentType: contentTypeOf(key),
+      }),
+    );
     return md5.toString('hex');
   }
 
@@ -149,7 +171,15 @@ export class S3Storage implements Storage {
     assertSafeKey(to);
     const source = `${this.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
     try {
-      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source, ContentType: contentTypeOf(to), MetadataDirective: 'REPLACE' }));
+      await this.client.send(
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: to,
+          CopySource: source,
+          ContentType: contentTypeOf(to),
+          MetadataDirective: 'REPLACE',
+        }),
+      );
     } catch (err) {
       if (isNotFound(err)) throw notFound(from, err);
       throw err;

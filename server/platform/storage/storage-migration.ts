@@ -43,7 +43,11 @@ function localKeys(root: string): string[] {
  * is repeated) only copies what is missing or different. Each upload carries its MD5, which
  * the store checks; afterwards every object's size and MD5 are compared with the local file.
  */
-export async function migrateLocalToS3(root: string, target: S3Storage, options: { concurrency?: number; onProgress?: (p: MigrationProgress) => void } = {}): Promise<MigrationReport> {
+export async function migrateLocalToS3(
+  root: string,
+  target: S3Storage,
+  options: { concurrency?: number; onProgress?: (p: MigrationProgress) => void } = {},
+): Promise<MigrationReport> {
   const unusable: string[] = [];
   const keys = localKeys(root).filter((key) => {
     try {

@@ -122,8 +122,14 @@ export async function createStorage(config: { dataDir: string; s3?: import('./s3
 /** Failures callers handle themselves: a missing file, an unsafe key, a target that exists, a full disk. */
 function passesThrough(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return err instanceof InvalidStorageKey || code === 'ENOENT' || code === 'EEXIST' || code === 'ENOSPC' || code === 'EDQUOT'
-    || (err as Error | null)?.name === 'TargetExistsError';
+  return (
+    err instanceof InvalidStorageKey ||
+    code === 'ENOENT' ||
+    code === 'EEXIST' ||
+    code === 'ENOSPC' ||
+    code === 'EDQUOT' ||
+    (err as Error | null)?.name === 'TargetExistsError'
+  );
 }
 
 /**
@@ -139,7 +145,9 @@ function guarded<T extends Storage>(storage: T): T {
       return (...args: unknown[]) => {
         const result = (value as (...a: unknown[]) => unknown).apply(target, args);
         if (!(result instanceof Promise)) return result;
-        return result.catch((err: unknown) => { throw passesThrough(err) ? err : new StorageUnavailable(err); });
+        return result.catch((err: unknown) => {
+          throw passesThrough(err) ? err : new StorageUnavailable(err);
+        });
       };
     },
   });

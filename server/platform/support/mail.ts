@@ -36,7 +36,11 @@ export function outboxDir(config: Pick<Config, 'dataDir'>): string {
   return path.join(config.dataDir, 'outbox');
 }
 
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'dataDir'>, log: FastifyBaseLogger, from = process.env.MAIL_FROM || DEFAULT_FROM): Mailer {
+export function createMailer(
+  config: Pick<Config, 'smtpUrl' | 'dataDir'>,
+  log: FastifyBaseLogger,
+  from = process.env.MAIL_FROM || DEFAULT_FROM,
+): Mailer {
   if (config.smtpUrl) {
     const transport = nodemailer.createTransport({
       url: config.smtpUrl,

@@ -10,8 +10,21 @@ import crypto from 'node:crypto';
 export const GENESIS_HASH = '0'.repeat(64);
 
 export const CHAINED_FIELDS = [
-  'id', 'userId', 'userName', 'userEmail', 'timestamp', 'action', 'collection', 'documentId',
-  'documentName', 'description', 'changes', 'details', 'actorId', 'performedBy', 'name',
+  'id',
+  'userId',
+  'userName',
+  'userEmail',
+  'timestamp',
+  'action',
+  'collection',
+  'documentId',
+  'documentName',
+  'description',
+  'changes',
+  'details',
+  'actorId',
+  'performedBy',
+  'name',
 ] as const;
 
 export type ChainedField = (typeof CHAINED_FIELDS)[number];

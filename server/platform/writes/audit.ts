@@ -28,7 +28,6 @@ export interface AuditEntry {
   details?: Record<string, unknown> | undefined;
 }
 
-
 /**
  * The one audit writer. Call it with the write's own transaction so the record and its
  * audit entry commit together or not at all. Entries are append-only and chained
@@ -76,7 +75,10 @@ export async function appendAuditRows(db: Transaction<Database> | Kysely<Databas
   const values = rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, storedText(v)])) as AuditRow);
   for (const part of chunks(values)) {
     const inserted = await db.insertInto('audit_logs').values(part).returning('seq').execute();
-    await db.insertInto('audit_pending').values(inserted.map((r) => ({ seq: Number(r.seq) }))).execute();
+    await db
+      .insertInto('audit_pending')
+      .values(inserted.map((r) => ({ seq: Number(r.seq) })))
+      .execute();
   }
   for (const nudge of nudges) nudge();
 }
@@ -98,11 +100,21 @@ export async function sealAuditChain(db: Kysely<Database>): Promise<number> {
     const n = await db.transaction().execute(async (trx) => {
       const { lastIndex, lastHash } = isPostgres(trx)
         ? await trx.selectFrom('audit_chain').select(['lastIndex', 'lastHash']).where('id', '=', 1).forUpdate().executeTakeFirstOrThrow()
-        : await trx.updateTable('audit_chain').set((eb) => ({ lastIndex: eb.ref('lastIndex') })).where('id', '=', 1).returning(['lastIndex', 'lastHash']).executeTakeFirstOrThrow();
+        : await trx
+            .updateTable('audit_chain')
+            .set((eb) => ({ lastIndex: eb.ref('lastIndex') }))
+            .where('id', '=', 1)
+            .returning(['lastIndex', 'lastHash'])
+            .executeTakeFirstOrThrow();
       const pending = await trx.selectFrom('audit_pending').select('seq').orderBy('seq').limit(SEAL_BATCH).execute();
       if (pending.length === 0) return 0;
       const seqs = pending.map((p) => Number(p.seq));
-      const rows = await trx.selectFrom('audit_logs').select(['seq', ...CHAINED_FIELDS]).where('seq', 'in', seqs).orderBy('seq').execute();
+      const rows = await trx
+        .selectFrom('audit_logs')
+        .select(['seq', ...CHAINED_FIELDS])
+        .where('seq', 'in', seqs)
+        .orderBy('seq')
+        .execute();
       let index = lastIndex;
       let prev = lastHash;
       const links = rows.map((row) => {
@@ -113,7 +125,11 @@ export async function sealAuditChain(db: Kysely<Database>): Promise<number> {
         prev = hash;
         return link;
       });
-      for (let i = 0; i < links.length; i += 500) await trx.insertInto('audit_chain_links').values(links.slice(i, i + 500)).execute();
+      for (let i = 0; i < links.length; i += 500)
+        await trx
+          .insertInto('audit_chain_links')
+          .values(links.slice(i, i + 500))
+          .execute();
       await trx.deleteFrom('audit_pending').where('seq', 'in', seqs).execute();
       await trx.updateTable('audit_chain').set({ lastIndex: index, lastHash: prev }).where('id', '=', 1).execute();
       return pending.length;
@@ -150,17 +166,22 @@ export function startAuditSealer(db: Kysely<Database>, onError: (err: unknown) =
       again = true;
       return running;
     }
-    running = sealAuditChain(db).then(() => undefined, onError).finally(() => {
-      running = null;
-      if (again) {
-        again = false;
-        void run();
-      }
-    });
+    running = sealAuditChain(db)
+      .then(() => undefined, onError)
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          void run();
+        }
+      });
     return running;
   };
   const nudge = () => {
-    soon ??= setTimeout(() => { soon = null; void run(); }, NUDGE_DELAY_MS);
+    soon ??= setTimeout(() => {
+      soon = null;
+      void run();
+    }, NUDGE_DELAY_MS);
   };
   nudges.add(nudge);
   const stopTimer = every(everyMs, () => void run());

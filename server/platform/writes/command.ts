@@ -90,7 +90,10 @@ export async function runCommand<T>(
       },
       async endSessions(accountId, reason, exceptSessionId) {
         const ids = await endAccountSessions(trx, accountId, reason, exceptSessionId);
-        if (ids.length > 0) after.push(() => { if (deps.events) announceEnded(deps.events, accountId, ids, reason); });
+        if (ids.length > 0)
+          after.push(() => {
+            if (deps.events) announceEnded(deps.events, accountId, ids, reason);
+          });
         return ids;
       },
     };

@@ -46,7 +46,6 @@ export class MemoryEventBus implements EventBus {
   }
 }
 
-
 /** Delivered locally (never sent to other instances) when events may have been missed. */
 export const RESYNC_EVENT: LiveEvent = { topic: '*', op: 'resync' };
 
@@ -80,7 +79,9 @@ export class PostgresEventBus extends MemoryEventBus {
     super();
     this.sender = new pg.Pool({ connectionString, max: 1, application_name: `${applicationName}:send` });
     this.sender.on('error', (err) => this.onError(err));
-    this.sender.on('connect', (client) => { client.on('error', (err) => this.onError(err)); });
+    this.sender.on('connect', (client) => {
+      client.on('error', (err) => this.onError(err));
+    });
     this.ready = this.listen();
   }
 
@@ -119,16 +120,19 @@ export class PostgresEventBus extends MemoryEventBus {
     this.attempt += 1;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
-      this.listen().then(() => {
-        if (this.closed || !this.listener) return;
-        this.attempt = 0;
-        this.reconnects += 1;
-        this.onReconnect();
-        this.deliver(RESYNC_EVENT);
-      }, (err: unknown) => {
-        this.onError(err);
-        this.scheduleReconnect();
-      });
+      this.listen().then(
+        () => {
+          if (this.closed || !this.listener) return;
+          this.attempt = 0;
+          this.reconnects += 1;
+          this.onReconnect();
+          this.deliver(RESYNC_EVENT);
+        },
+        (err: unknown) => {
+          this.onError(err);
+          this.scheduleReconnect();
+        },
+      );
     }, delay);
     this.reconnectTimer.unref();
   }

@@ -69,7 +69,12 @@ export interface ReviewedAction {
    * change its module submits itself through the gate's `submit` (a translators' file, which
    * may touch several collections at once).
    */
-  propose?(ctx: AppContext, request: FastifyRequest, auth: AuthContext, own: (recordId: string) => Promise<ReviewChange | null>): Promise<ReviewProposal | null>;
+  propose?(
+    ctx: AppContext,
+    request: FastifyRequest,
+    auth: AuthContext,
+    own: (recordId: string) => Promise<ReviewChange | null>,
+  ): Promise<ReviewProposal | null>;
   /**
    * Publishes the change through the collection's own service, as its author: its checks, its
    * 409 when the record moved from the base version, its audit entry and version. `ctx` is the
@@ -121,13 +126,19 @@ export interface ReviewGate {
    * transaction with `alongside`: the request's writes to collections that need no review.
    * Either all of it is saved or none.
    */
-  submit<T>(request: FastifyRequest, items: readonly ReviewSubmission[], alongside: (trx: Transaction<Database>, cmd: Command) => Promise<T>): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }>;
+  submit<T>(
+    request: FastifyRequest,
+    items: readonly ReviewSubmission[],
+    alongside: (trx: Transaction<Database>, cmd: Command) => Promise<T>,
+  ): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }>;
   /**
    * As submit, with whether each item's collection needs review read inside the transaction:
    * the others' collections are handed to `alongside`, which writes them in the same transaction.
    */
   submitWhereReviewed<T>(
-    request: FastifyRequest, items: readonly ReviewSubmission[], alongside: (trx: Transaction<Database>, cmd: Command, unreviewed: string[]) => Promise<T>,
+    request: FastifyRequest,
+    items: readonly ReviewSubmission[],
+    alongside: (trx: Transaction<Database>, cmd: Command, unreviewed: string[]) => Promise<T>,
   ): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }>;
 }
 

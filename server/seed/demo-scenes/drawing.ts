@@ -3,7 +3,10 @@ import { DEMO_PHOTO, type Rgb } from './plans.js';
 export const W = DEMO_PHOTO.width;
 export const H = DEMO_PHOTO.height;
 export type Random = () => number;
-export interface Pt { x: number; y: number }
+export interface Pt {
+  x: number;
+  y: number;
+}
 
 export const clamp255 = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v);
 export const fmt = (v: number) => (Math.round(v * 10) / 10).toString();
@@ -17,7 +20,12 @@ export class Blade {
   private readonly ctrl: Pt;
   readonly length: number;
 
-  constructor(readonly base: Pt, readonly tip: Pt, bend: number, readonly width: number) {
+  constructor(
+    readonly base: Pt,
+    readonly tip: Pt,
+    bend: number,
+    readonly width: number,
+  ) {
     const dx = tip.x - base.x;
     const dy = tip.y - base.y;
     this.length = Math.hypot(dx, dy);
@@ -26,7 +34,10 @@ export class Blade {
 
   at(t: number): Pt {
     const u = 1 - t;
-    return { x: u * u * this.base.x + 2 * u * t * this.ctrl.x + t * t * this.tip.x, y: u * u * this.base.y + 2 * u * t * this.ctrl.y + t * t * this.tip.y };
+    return {
+      x: u * u * this.base.x + 2 * u * t * this.ctrl.x + t * t * this.tip.x,
+      y: u * u * this.base.y + 2 * u * t * this.ctrl.y + t * t * this.tip.y,
+    };
   }
 
   /** Unit tangent. */
@@ -98,13 +109,21 @@ export class Svg {
   gradient(from: Pt, to: Pt, stops: Array<[number, Rgb]>): string {
     const id = this.id('g');
     const s = stops.map(([offset, c]) => `<stop offset="${fmt(offset)}" stop-color="${rgb(c)}"/>`).join('');
-    this.defs.push(`<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${fmt(from.x)}" y1="${fmt(from.y)}" x2="${fmt(to.x)}" y2="${fmt(to.y)}">${s}</linearGradient>`);
+    this.defs.push(
+      `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${fmt(from.x)}" y1="${fmt(from.y)}" ` +
+        `x2="${fmt(to.x)}" y2="${fmt(to.y)}">${s}</linearGradient>`,
+    );
     return `url(#${id})`;
   }
 
   radial(centre: Pt, radius: number, colour: Rgb, opacity: number): string {
     const id = this.id('r');
-    this.defs.push(`<radialGradient id="${id}" gradientUnits="userSpaceOnUse" cx="${fmt(centre.x)}" cy="${fmt(centre.y)}" r="${fmt(radius)}"><stop offset="0" stop-color="${rgb(colour)}" stop-opacity="${fmt(opacity)}"/><stop offset="1" stop-color="${rgb(colour)}" stop-opacity="0"/></radialGradient>`);
+    this.defs.push(
+      `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" cx="${fmt(centre.x)}" ` +
+        `cy="${fmt(centre.y)}" r="${fmt(radius)}"><stop offset="0" stop-color="${rgb(colour)}" ` +
+        `stop-opacity="${fmt(opacity)}"/><stop offset="1" stop-color="${rgb(colour)}" ` +
+        `stop-opacity="0"/></radialGradient>`,
+    );
     return `url(#${id})`;
   }
 
@@ -115,11 +134,13 @@ export class Svg {
   }
 
   toString(): string {
-    return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}"><defs>${this.defs.join('')}</defs>${this.body.join('')}</svg>`;
+    return (
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ` +
+      `${H}"><defs>${this.defs.join('')}</defs>${this.body.join('')}</svg>`
+    );
   }
 }
 
 export const ellipse = (c: Pt, rx: number, ry: number, angle: number, attrs: string) =>
   `<ellipse cx="${fmt(c.x)}" cy="${fmt(c.y)}" rx="${fmt(rx)}" ry="${fmt(ry)}" transform="rotate(${fmt(angle)} ${fmt(c.x)} ${fmt(c.y)})" ${attrs}/>`;
 export const circle = (c: Pt, r: number, attrs: string) => `<circle cx="${fmt(c.x)}" cy="${fmt(c.y)}" r="${fmt(r)}" ${attrs}/>`;
-

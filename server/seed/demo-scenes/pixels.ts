@@ -8,13 +8,29 @@ const CROP_RIGHT = CROP_LEFT + H;
 
 /** Mean colour of the whole image and of its centre square. */
 export function means(px: Float32Array | Uint8ClampedArray): { full: [number, number, number]; centre: [number, number, number] } {
-  let r = 0; let g = 0; let b = 0;
-  let cr = 0; let cg = 0; let cb = 0;
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  let cr = 0;
+  let cg = 0;
+  let cb = 0;
   for (let y = 0; y < H; y += 1) {
     const row = y * W * 3;
-    for (let i = row, end = row + CROP_LEFT * 3; i < end; i += 3) { r += px[i]!; g += px[i + 1]!; b += px[i + 2]!; }
-    for (let i = row + CROP_LEFT * 3, end = row + CROP_RIGHT * 3; i < end; i += 3) { cr += px[i]!; cg += px[i + 1]!; cb += px[i + 2]!; }
-    for (let i = row + CROP_RIGHT * 3, end = row + W * 3; i < end; i += 3) { r += px[i]!; g += px[i + 1]!; b += px[i + 2]!; }
+    for (let i = row, end = row + CROP_LEFT * 3; i < end; i += 3) {
+      r += px[i]!;
+      g += px[i + 1]!;
+      b += px[i + 2]!;
+    }
+    for (let i = row + CROP_LEFT * 3, end = row + CROP_RIGHT * 3; i < end; i += 3) {
+      cr += px[i]!;
+      cg += px[i + 1]!;
+      cb += px[i + 2]!;
+    }
+    for (let i = row + CROP_RIGHT * 3, end = row + W * 3; i < end; i += 3) {
+      r += px[i]!;
+      g += px[i + 1]!;
+      b += px[i + 2]!;
+    }
   }
   return { full: [(r + cr) / (W * H), (g + cg) / (W * H), (b + cb) / (W * H)], centre: [cr / (H * H), cg / (H * H), cb / (H * H)] };
 }
@@ -75,7 +91,11 @@ function label(): Promise<{ data: Buffer; width: number; height: number }> {
   labelPixels ??= (async () => {
     const width = 196;
     const height = 20;
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" rx="4" fill="#000" fill-opacity="0.62"/><text x="${width / 2}" y="14" text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="11.5" fill="#fff">${DEMO_PHOTO.label}</text></svg>`;
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" ` +
+      `height="${height}" rx="4" fill="#000" fill-opacity="0.62"/><text x="${width / 2}" y="14" ` +
+      `text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="11.5" ` +
+      `fill="#fff">${DEMO_PHOTO.label}</text></svg>`;
     const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
   })();
@@ -105,16 +125,26 @@ export async function stampLabel(px: Float32Array): Promise<Uint8Array> {
  * The pixels recoloured, channel by channel, as v·scale + offset, with grain, clipped to 0–255;
  * pixels under the label are kept as they are, so it stays legible whatever the colour.
  */
-export function recoloured(px: Float32Array, noise: Float32Array, mask: Uint8Array, scale: readonly number[], offset: readonly number[]): Uint8ClampedArray {
+export function recoloured(
+  px: Float32Array,
+  noise: Float32Array,
+  mask: Uint8Array,
+  scale: readonly number[],
+  offset: readonly number[],
+): Uint8ClampedArray {
   const out = new Uint8ClampedArray(px.length);
   const [s0, s1, s2] = scale as [number, number, number];
   const [o0, o1, o2] = offset as [number, number, number];
   for (let p = 0, i = 0; p < W * H; p += 1, i += 3) {
     if (mask[p]) {
-      out[i] = px[i]!; out[i + 1] = px[i + 1]!; out[i + 2] = px[i + 2]!;
+      out[i] = px[i]!;
+      out[i + 1] = px[i + 1]!;
+      out[i + 2] = px[i + 2]!;
     } else {
       const n = noise[p]!;
-      out[i] = px[i]! * s0 + o0 + n; out[i + 1] = px[i + 1]! * s1 + o1 + n; out[i + 2] = px[i + 2]! * s2 + o2 + n;
+      out[i] = px[i]! * s0 + o0 + n;
+      out[i + 1] = px[i + 1]! * s1 + o1 + n;
+      out[i + 2] = px[i + 2]! * s2 + o2 + n;
     }
   }
   return out;

@@ -24,10 +24,16 @@ export function readScannerClasses(file = SCANNER_CLASSES_FILE): ScannerClasses 
   if (!Array.isArray(raw.classes) || typeof raw.photosPerDisease !== 'number' || typeof raw.jitter !== 'number') {
     throw new Error(`${file}: expected photosPerDisease, jitter and classes`);
   }
-  return { photosPerDisease: raw.photosPerDisease, ambiguousPerDisease: raw.ambiguousPerDisease ?? 0, jitter: raw.jitter, classes: raw.classes };
+  return {
+    photosPerDisease: raw.photosPerDisease,
+    ambiguousPerDisease: raw.ambiguousPerDisease ?? 0,
+    jitter: raw.jitter,
+    classes: raw.classes,
+  };
 }
 
-export type MarkStyle = 'spindles' | 'spots' | 'streaks' | 'edges' | 'tips' | 'blotches' | 'balls' | 'bugs' | 'caterpillars' | 'snails' | 'bites';
+export type MarkStyle =
+  'spindles' | 'spots' | 'streaks' | 'edges' | 'tips' | 'blotches' | 'balls' | 'bugs' | 'caterpillars' | 'snails' | 'bites';
 
 /** What each demo disease or pest looks like on a leaf, by a word of its name. */
 const MARK_STYLES: Array<[RegExp, MarkStyle]> = [
@@ -70,8 +76,9 @@ export function hash32(text: string): number {
  * rest of the jitter to miss the aim by).
  */
 export function demoPhotoPlans(kind: 'pest' | 'disease', name: string, scanner: ScannerClasses | null): DemoPhotoPlan[] {
-  const style = MARK_STYLES.find(([pattern]) => pattern.test(name))?.[1]
-    ?? (kind === 'pest' ? 'bugs' : DISEASE_FALLBACK[hash32(name) % DISEASE_FALLBACK.length]!);
+  const style =
+    MARK_STYLES.find(([pattern]) => pattern.test(name))?.[1] ??
+    (kind === 'pest' ? 'bugs' : DISEASE_FALLBACK[hash32(name) % DISEASE_FALLBACK.length]!);
   const seed = (i: number) => `${kind}:${name}:${i}`;
   const own = kind === 'disease' ? scanner?.classes.find((c) => c.name === name) : undefined;
   if (!own || !scanner) {
@@ -79,7 +86,10 @@ export function demoPhotoPlans(kind: 'pest' | 'disease', name: string, scanner: 
     return Array.from({ length: count }, (_, i) => ({ seed: seed(i), style, aim: null, ambiguous: false }));
   }
   const others = scanner.classes.filter((c) => c !== own);
-  const nearest = others.reduce<(typeof others)[number] | null>((best, c) => (!best || distance(c.meanColour, own.meanColour) < distance(best.meanColour, own.meanColour) ? c : best), null);
+  const nearest = others.reduce<(typeof others)[number] | null>(
+    (best, c) => (!best || distance(c.meanColour, own.meanColour) < distance(best.meanColour, own.meanColour) ? c : best),
+    null,
+  );
   const ambiguous = nearest ? Math.min(scanner.ambiguousPerDisease, scanner.photosPerDisease) : 0;
   return Array.from({ length: scanner.photosPerDisease }, (_, i) => {
     if (i >= scanner.photosPerDisease - ambiguous) {
@@ -99,4 +109,3 @@ export function demoPhotoPlans(kind: 'pest' | 'disease', name: string, scanner: 
     return { seed: seed(i), style, aim, ambiguous: false };
   });
 }
-

@@ -5,12 +5,23 @@ import { drawBlade, naturalPalette, type Palette } from './leaves.js';
 /** The demo photos' scenes: a paddy's edge, leaves close up, leaves on the ground, and seedlings against the sky (for a pale aim). */
 export type Layout = 'field' | 'closeup' | 'ground' | 'canopy';
 
-interface Scene { svg: Svg; random: Random; p: Palette; style: MarkStyle }
+interface Scene {
+  svg: Svg;
+  random: Random;
+  p: Palette;
+  style: MarkStyle;
+}
 
 function edgePoint(random: Random): Pt {
   const side = intBetween(random, 0, 3);
   const s = random();
-  return side === 0 ? { x: s * W, y: -20 } : side === 1 ? { x: W + 20, y: s * H } : side === 2 ? { x: s * W, y: H + 20 } : { x: -20, y: s * H };
+  return side === 0
+    ? { x: s * W, y: -20 }
+    : side === 1
+      ? { x: W + 20, y: s * H }
+      : side === 2
+        ? { x: s * W, y: H + 20 }
+        : { x: -20, y: s * H };
 }
 
 /** A paddy seen from its edge: sky, a tree line, rows of rice, leaves in front; the camera held a little askew. */
@@ -19,10 +30,24 @@ function fieldScene({ svg, random, p, style }: Scene): void {
   const x0 = -250;
   const x1 = W + 250;
   const parts: string[] = [];
-  parts.push(`<rect x="${x0}" y="-250" width="${x1 - x0}" height="${fmt(horizon + 252)}" fill="${svg.gradient({ x: 0, y: 0 }, { x: 0, y: horizon }, [[0, p.sky], [1, p.skyLow]])}"/>`);
+  parts.push(
+    `<rect x="${x0}" y="-250" width="${x1 - x0}" height="${fmt(horizon + 252)}" fill="${svg.gradient({ x: 0, y: 0 }, { x: 0, y: horizon }, [
+      [0, p.sky],
+      [1, p.skyLow],
+    ])}"/>`,
+  );
   for (let i = intBetween(random, 0, 4); i > 0; i -= 1) {
     const c = { x: between(random, 0, W), y: between(random, 0.15, 0.7) * horizon };
-    for (let k = 0; k < 4; k += 1) parts.push(ellipse({ x: c.x + between(random, -60, 60), y: c.y + between(random, -12, 12) }, between(random, 30, 90), between(random, 10, 24), 0, `fill="${rgb(p.cloud)}" opacity="0.55"`));
+    for (let k = 0; k < 4; k += 1)
+      parts.push(
+        ellipse(
+          { x: c.x + between(random, -60, 60), y: c.y + between(random, -12, 12) },
+          between(random, 30, 90),
+          between(random, 10, 24),
+          0,
+          `fill="${rgb(p.cloud)}" opacity="0.55"`,
+        ),
+      );
   }
   // Tree crowns along the horizon.
   const treeHeight = 40;
@@ -39,7 +64,16 @@ function fieldScene({ svg, random, p, style }: Scene): void {
   trees.push(`L${x1},${fmt(horizon + 2)}Z`);
   parts.push(`<path d="${trees.join('')}" fill="${rgb(p.tree)}"/>`);
   const water = random() < 0.3;
-  parts.push(`<rect x="${x0}" y="${fmt(horizon)}" width="${x1 - x0}" height="${fmt(H - horizon + 250)}" fill="${svg.gradient({ x: 0, y: horizon }, { x: 0, y: H }, [[0, p.paddyFar], [1, water ? p.water : p.paddy]])}"/>`);
+  parts.push(
+    `<rect x="${x0}" y="${fmt(horizon)}" width="${x1 - x0}" height="${fmt(H - horizon + 250)}" fill="${svg.gradient(
+      { x: 0, y: horizon },
+      { x: 0, y: H },
+      [
+        [0, p.paddyFar],
+        [1, water ? p.water : p.paddy],
+      ],
+    )}"/>`,
+  );
   const vx = between(random, 0.1, 0.9) * W;
   const rows = intBetween(random, 10, 22);
   const lines: string[] = [];
@@ -52,11 +86,18 @@ function fieldScene({ svg, random, p, style }: Scene): void {
       const x = vx + (bx - vx) * t;
       const y = horizon + (H - horizon) * t;
       const size = 4 + 46 * t;
-      for (const s of [-1, -0.3, 0.4, 1]) tufts.push(`M${fmt(x)},${fmt(y)}q${fmt(s * size * 0.2)},${fmt(-size * 0.6)} ${fmt(s * size * between(random, 0.3, 0.6))},${fmt(-size)}`);
+      for (const s of [-1, -0.3, 0.4, 1])
+        tufts.push(
+          `M${fmt(x)},${fmt(y)}q${fmt(s * size * 0.2)},${fmt(-size * 0.6)} ${fmt(s * size * between(random, 0.3, 0.6))},${fmt(-size)}`,
+        );
     }
   }
-  parts.push(`<path d="${lines.join('')}" stroke="${rgb(p.leafDark)}" stroke-width="${fmt(between(random, 1.5, 3.5))}" opacity="0.45" fill="none"/>`);
-  parts.push(`<path d="${tufts.join('')}" stroke="${rgb(random() < 0.5 ? p.leaf : p.leafDark)}" stroke-width="2" fill="none" opacity="0.8"/>`);
+  parts.push(
+    `<path d="${lines.join('')}" stroke="${rgb(p.leafDark)}" stroke-width="${fmt(between(random, 1.5, 3.5))}" opacity="0.45" fill="none"/>`,
+  );
+  parts.push(
+    `<path d="${tufts.join('')}" stroke="${rgb(random() < 0.5 ? p.leaf : p.leafDark)}" stroke-width="2" fill="none" opacity="0.8"/>`,
+  );
   svg.add(`<g transform="rotate(${fmt(between(random, -9, 9))} ${W / 2} ${H / 2})">${parts.join('')}</g>`);
   for (let i = intBetween(random, 3, 8); i > 0; i -= 1) {
     const base = { x: between(random, -80, W + 80), y: H + 10 };
@@ -71,20 +112,38 @@ function closeupScene({ svg, random, p, style }: Scene): void {
   const from = { x: W / 2 - Math.cos(a) * W * 0.6, y: H / 2 - Math.sin(a) * H * 0.6 };
   const to = { x: W / 2 + Math.cos(a) * W * 0.6, y: H / 2 + Math.sin(a) * H * 0.6 };
   const far = random() < 0.5 ? p.soil : p.paddyFar;
-  svg.add(`<rect width="${W}" height="${H}" fill="${svg.gradient(from, to, [[0, p.bgDark], [between(random, 0.3, 0.7), p.paddy], [1, far]])}"/>`);
+  svg.add(
+    `<rect width="${W}" height="${H}" fill="${svg.gradient(from, to, [
+      [0, p.bgDark],
+      [between(random, 0.3, 0.7), p.paddy],
+      [1, far],
+    ])}"/>`,
+  );
   for (let i = intBetween(random, 6, 16); i > 0; i -= 1) {
-    svg.add(circle({ x: between(random, 0, W), y: between(random, 0, H) }, between(random, 15, 110), `fill="${rgb(random() < 0.6 ? p.bokeh : p.leafDark)}" opacity="${fmt(between(random, 0.12, 0.4))}"`));
+    svg.add(
+      circle(
+        { x: between(random, 0, W), y: between(random, 0, H) },
+        between(random, 15, 110),
+        `fill="${rgb(random() < 0.6 ? p.bokeh : p.leafDark)}" opacity="${fmt(between(random, 0.12, 0.4))}"`,
+      ),
+    );
   }
   for (let i = intBetween(random, 4, 9); i > 0; i -= 1) {
     const tip = { x: between(random, 0, W), y: between(random, 0, H) };
-    drawBlade(svg, random, new Blade(edgePoint(random), tip, between(random, -0.3, 0.3), between(random, 8, 22)), p, { opacity: between(random, 0.35, 0.7), light: 0.9 });
+    drawBlade(svg, random, new Blade(edgePoint(random), tip, between(random, -0.3, 0.3), between(random, 8, 22)), p, {
+      opacity: between(random, 0.35, 0.7),
+      light: 0.9,
+    });
   }
   for (let i = intBetween(random, 2, 4); i > 0; i -= 1) {
     const base = edgePoint(random);
     const angle = Math.atan2(H / 2 - base.y, W / 2 - base.x) + between(random, -0.6, 0.6);
     const length = between(random, 520, 900);
     const tip = { x: base.x + Math.cos(angle) * length, y: base.y + Math.sin(angle) * length };
-    drawBlade(svg, random, new Blade(base, tip, between(random, -0.15, 0.15), between(random, 36, 78)), p, { style, light: between(random, 0.55, 1) });
+    drawBlade(svg, random, new Blade(base, tip, between(random, -0.15, 0.15), between(random, 36, 78)), p, {
+      style,
+      light: between(random, 0.55, 1),
+    });
   }
 }
 
@@ -95,18 +154,47 @@ function groundScene({ svg, random, p, style }: Scene): void {
   const water = kind < 0.3;
   const ground = water ? p.water : kind < 0.65 ? mix(p.soil, p.soilDark, 0.6) : mix(p.soil, p.soilLight, 0.7);
   const leafLight = () => (kind < 0.65 ? between(random, 0.65, 1) : between(random, 0, 0.3));
-  svg.add(`<rect width="${W}" height="${H}" fill="${svg.gradient({ x: between(random, 0, W), y: 0 }, { x: between(random, 0, W), y: H }, [[0, mix(ground, p.soilLight, 0.3)], [1, mix(ground, p.soilDark, 0.4)]])}"/>`);
+  svg.add(
+    `<rect width="${W}" height="${H}" fill="${svg.gradient({ x: between(random, 0, W), y: 0 }, { x: between(random, 0, W), y: H }, [
+      [0, mix(ground, p.soilLight, 0.3)],
+      [1, mix(ground, p.soilDark, 0.4)],
+    ])}"/>`,
+  );
   for (let i = intBetween(random, 2, 6); i > 0; i -= 1) {
-    svg.add(ellipse({ x: between(random, 0, W), y: between(random, 0, H) }, between(random, 80, 260), between(random, 50, 160), between(random, 0, 180), `fill="${rgb(random() < 0.5 ? p.soilLight : p.soilDark)}" opacity="${fmt(between(random, 0.3, 0.6))}"`));
+    svg.add(
+      ellipse(
+        { x: between(random, 0, W), y: between(random, 0, H) },
+        between(random, 80, 260),
+        between(random, 50, 160),
+        between(random, 0, 180),
+        `fill="${rgb(random() < 0.5 ? p.soilLight : p.soilDark)}" opacity="${fmt(between(random, 0.3, 0.6))}"`,
+      ),
+    );
   }
   const texture: string[] = [];
   if (water) {
     for (let i = intBetween(random, 40, 80); i > 0; i -= 1) {
-      texture.push(ellipse({ x: between(random, 0, W), y: between(random, 0, H) }, between(random, 20, 90), between(random, 1.5, 3.5), between(random, -4, 4), `fill="${rgb(random() < 0.5 ? p.skyLow : p.soilDark)}" opacity="${fmt(between(random, 0.25, 0.6))}"`));
+      texture.push(
+        ellipse(
+          { x: between(random, 0, W), y: between(random, 0, H) },
+          between(random, 20, 90),
+          between(random, 1.5, 3.5),
+          between(random, -4, 4),
+          `fill="${rgb(random() < 0.5 ? p.skyLow : p.soilDark)}" opacity="${fmt(between(random, 0.25, 0.6))}"`,
+        ),
+      );
     }
   } else {
     for (let i = intBetween(random, 150, 260); i > 0; i -= 1) {
-      texture.push(ellipse({ x: between(random, 0, W), y: between(random, 0, H) }, between(random, 2, 9), between(random, 1.5, 6), between(random, 0, 180), `fill="${rgb(random() < 0.5 ? p.soilDark : p.soilLight)}" opacity="${fmt(between(random, 0.3, 0.7))}"`));
+      texture.push(
+        ellipse(
+          { x: between(random, 0, W), y: between(random, 0, H) },
+          between(random, 2, 9),
+          between(random, 1.5, 6),
+          between(random, 0, 180),
+          `fill="${rgb(random() < 0.5 ? p.soilDark : p.soilLight)}" opacity="${fmt(between(random, 0.3, 0.7))}"`,
+        ),
+      );
     }
   }
   svg.add(texture.join(''));
@@ -117,7 +205,9 @@ function groundScene({ svg, random, p, style }: Scene): void {
     const length = between(random, 350, 750);
     const tip = { x: base.x + Math.cos(angle) * length, y: base.y + Math.sin(angle) * length };
     const blade = new Blade(base, tip, between(random, -0.2, 0.2), between(random, 24, 60));
-    svg.add(`<path d="${blade.outline()}" transform="translate(${fmt(shadow.x)} ${fmt(shadow.y)})" fill="${rgb(p.soilDark)}" opacity="0.45"/>`);
+    svg.add(
+      `<path d="${blade.outline()}" transform="translate(${fmt(shadow.x)} ${fmt(shadow.y)})" fill="${rgb(p.soilDark)}" opacity="0.45"/>`,
+    );
     drawBlade(svg, random, blade, p, { style, light: leafLight() });
   }
 }
@@ -129,7 +219,12 @@ function groundScene({ svg, random, p, style }: Scene): void {
  * a set share of the picture (counted on a 10-pixel grid).
  */
 function canopyScene({ svg, random, p, style }: Scene): void {
-  svg.add(`<rect width="${W}" height="${H}" fill="${svg.gradient({ x: between(random, 0, W), y: 0 }, { x: between(random, 0, W), y: H }, [[0, [255, 255, 255]], [1, [246, 248, 250]]])}"/>`);
+  svg.add(
+    `<rect width="${W}" height="${H}" fill="${svg.gradient({ x: between(random, 0, W), y: 0 }, { x: between(random, 0, W), y: H }, [
+      [0, [255, 255, 255]],
+      [1, [246, 248, 250]],
+    ])}"/>`,
+  );
   const cell = 10;
   const cols = W / cell;
   const covered = new Uint8Array(cols * (H / cell));
@@ -183,8 +278,16 @@ export function sceneSvg(random: Random, style: MarkStyle, layout: Layout): stri
   // Sunlight from one side, shade on another: it also sets each photo's broad light and dark
   // areas apart from every other's (what a perceptual hash compares).
   if (layout !== 'canopy') {
-    for (const [colour, strength] of [[p.cloud, 0.5], [p.bgDark, 0.4]] as const) {
-      const id = svg.radial({ x: between(random, -100, W + 100), y: between(random, -100, H + 100) }, between(random, 250, 650), colour, between(random, 0.15, strength));
+    for (const [colour, strength] of [
+      [p.cloud, 0.5],
+      [p.bgDark, 0.4],
+    ] as const) {
+      const id = svg.radial(
+        { x: between(random, -100, W + 100), y: between(random, -100, H + 100) },
+        between(random, 250, 650),
+        colour,
+        between(random, 0.15, strength),
+      );
       svg.add(`<rect width="${W}" height="${H}" fill="${id}"/>`);
     }
   }

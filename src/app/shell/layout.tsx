@@ -10,10 +10,16 @@ import { LogoutDialog } from './logout-dialog';
 import { Sidebar } from './sidebar';
 
 // Account Settings (with the photo cropper) loads when first opened, not with every screen.
-const AccountSettingsModal = lazy(() => import('../../features/profile/account-settings-modal').then((m) => ({ default: m.AccountSettingsModal })));
+const AccountSettingsModal = lazy(() =>
+  import('../../features/profile/account-settings-modal').then((m) => ({ default: m.AccountSettingsModal })),
+);
 
 function readCollapsed(): boolean {
-  try { return localStorage.getItem(SIDEBAR_COLLAPSED) === '1'; } catch { return false; }
+  try {
+    return localStorage.getItem(SIDEBAR_COLLAPSED) === '1';
+  } catch {
+    return false;
+  }
 }
 
 /** The signed-in frame: sidebar, header, the routed screen and the footer. */
@@ -29,7 +35,11 @@ export function ShellLayout() {
 
   function toggleCollapsed() {
     setCollapsed((c) => {
-      try { localStorage.setItem(SIDEBAR_COLLAPSED, c ? '0' : '1'); } catch { /* preference only */ }
+      try {
+        localStorage.setItem(SIDEBAR_COLLAPSED, c ? '0' : '1');
+      } catch {
+        /* preference only */
+      }
       return !c;
     });
   }
@@ -37,14 +47,34 @@ export function ShellLayout() {
   return (
     <QueryProvider>
       <div className="flex min-h-screen bg-slate-50">
-        <Sidebar role={session.user.role} collapsed={collapsed} onToggleCollapsed={toggleCollapsed} mobileOpen={mobileOpen} onCloseMobile={() => setMobileOpen(false)} />
+        <Sidebar
+          role={session.user.role}
+          collapsed={collapsed}
+          onToggleCollapsed={toggleCollapsed}
+          mobileOpen={mobileOpen}
+          onCloseMobile={() => setMobileOpen(false)}
+        />
         <div className="flex min-w-0 flex-1 flex-col">
-          <Header user={session.user} onOpenMobileNav={() => setMobileOpen(true)} onAccountSettings={() => { setSettingsUsed(true); setSettingsOpen(true); }} onLogout={() => setLogoutOpen(true)} />
+          <Header
+            user={session.user}
+            onOpenMobileNav={() => setMobileOpen(true)}
+            onAccountSettings={() => {
+              setSettingsUsed(true);
+              setSettingsOpen(true);
+            }}
+            onLogout={() => setLogoutOpen(true)}
+          />
           {/* At least a screen tall, so the footer starts below the fold and does not jump down
               as a screen's sections arrive (a layout shift on every first visit). */}
           <main className="min-h-dvh flex-1 p-4 lg:p-8">
             {/* Each screen's code arrives on first visit (React.lazy in the feature's routes). */}
-            <Suspense fallback={<div className="flex justify-center p-12"><Spinner className="h-8 w-8" /></div>}>
+            <Suspense
+              fallback={
+                <div className="flex justify-center p-12">
+                  <Spinner className="h-8 w-8" />
+                </div>
+              }
+            >
               <Outlet />
             </Suspense>
           </main>
@@ -54,7 +84,11 @@ export function ShellLayout() {
           </footer>
         </div>
         <LogoutDialog open={logoutOpen} onOpenChange={setLogoutOpen} onConfirm={() => logout()} />
-        {settingsUsed && <Suspense fallback={null}><AccountSettingsModal open={settingsOpen} onOpenChange={setSettingsOpen} /></Suspense>}
+        {settingsUsed && (
+          <Suspense fallback={null}>
+            <AccountSettingsModal open={settingsOpen} onOpenChange={setSettingsOpen} />
+          </Suspense>
+        )}
       </div>
     </QueryProvider>
   );

@@ -1,4 +1,17 @@
-import { BrainCircuit, Bug, Circle, ClipboardCheck, FileCog, History, Languages, LayoutDashboard, Microscope, Sprout, Users, type LucideIcon } from 'lucide-react';
+import {
+  BrainCircuit,
+  Bug,
+  Circle,
+  ClipboardCheck,
+  FileCog,
+  History,
+  Languages,
+  LayoutDashboard,
+  Microscope,
+  Sprout,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
 
 /** The sidebar's icon of each NAV path (kept out of nav.ts, which the login bundle reads). */
 const ICONS: Record<string, LucideIcon> = {

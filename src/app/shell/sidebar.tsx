@@ -54,9 +54,16 @@ function ReviewCount({ collapsed }: { collapsed: boolean }) {
   const n = count ? count.forMe + count.returned : 0;
   if (n === 0) return null;
   return (
-    <span data-testid="review-count" title={SHELL.reviewCount(n)}
-      className={cn('rounded-full bg-amber-300 px-2 py-0.5 text-xs font-semibold text-slate-900', collapsed ? 'absolute right-1 top-1 px-1.5' : 'ml-auto')}>
-      <span aria-hidden>{n}</span><span className="sr-only"> {SHELL.reviewCount(n)}</span>
+    <span
+      data-testid="review-count"
+      title={SHELL.reviewCount(n)}
+      className={cn(
+        'rounded-full bg-amber-300 px-2 py-0.5 text-xs font-semibold text-slate-900',
+        collapsed ? 'absolute right-1 top-1 px-1.5' : 'ml-auto',
+      )}
+    >
+      <span aria-hidden>{n}</span>
+      <span className="sr-only"> {SHELL.reviewCount(n)}</span>
     </span>
   );
 }
@@ -77,27 +84,23 @@ export function Sidebar({ role, collapsed, onToggleCollapsed, mobileOpen, onClos
     <>
       {/* The column fills the page's height; the menu inside it stays in view while the page scrolls. */}
       <div className="hidden shrink-0 bg-brand-900 lg:block">
-      <aside
-        data-testid="sidebar"
-        style={{ width }}
-        className="sticky top-0 flex h-screen flex-col transition-[width] duration-200"
-      >
-        <Brand collapsed={collapsed} />
-        <SidebarBody role={role} collapsed={collapsed} />
-        {/* The version is text beside the button, not inside it: a control's name holds its visible text. */}
-        <div className={cn('flex items-center gap-2 border-t border-white/10 p-2', collapsed ? 'justify-center' : 'justify-between')}>
-          <p className={cn('px-3 text-sm text-brand-100', collapsed && 'sr-only')}>{APP.version}</p>
-          <button
-            type="button"
-            onClick={onToggleCollapsed}
-            aria-label={collapsed ? SHELL.expandSidebar : SHELL.collapseSidebar}
-            title={collapsed ? SHELL.expandSidebar : SHELL.collapseSidebar}
-            className="rounded-lg p-2 text-brand-100 hover:bg-white/10"
-          >
-            {collapsed ? <ChevronsRight className="h-5 w-5" /> : <ChevronsLeft className="h-5 w-5" />}
-          </button>
-        </div>
-      </aside>
+        <aside data-testid="sidebar" style={{ width }} className="sticky top-0 flex h-screen flex-col transition-[width] duration-200">
+          <Brand collapsed={collapsed} />
+          <SidebarBody role={role} collapsed={collapsed} />
+          {/* The version is text beside the button, not inside it: a control's name holds its visible text. */}
+          <div className={cn('flex items-center gap-2 border-t border-white/10 p-2', collapsed ? 'justify-center' : 'justify-between')}>
+            <p className={cn('px-3 text-sm text-brand-100', collapsed && 'sr-only')}>{APP.version}</p>
+            <button
+              type="button"
+              onClick={onToggleCollapsed}
+              aria-label={collapsed ? SHELL.expandSidebar : SHELL.collapseSidebar}
+              title={collapsed ? SHELL.expandSidebar : SHELL.collapseSidebar}
+              className="rounded-lg p-2 text-brand-100 hover:bg-white/10"
+            >
+              {collapsed ? <ChevronsRight className="h-5 w-5" /> : <ChevronsLeft className="h-5 w-5" />}
+            </button>
+          </div>
+        </aside>
       </div>
 
       {mobileOpen && (
@@ -106,7 +109,12 @@ export function Sidebar({ role, collapsed, onToggleCollapsed, mobileOpen, onClos
           <aside className="absolute inset-y-0 left-0 flex w-64 flex-col bg-brand-900 shadow-xl">
             <div className="flex items-center justify-between pr-2">
               <Brand collapsed={false} />
-              <button type="button" onClick={onCloseMobile} aria-label={SHELL.closeMenu} className="rounded-md p-2 text-brand-100 hover:bg-white/10">
+              <button
+                type="button"
+                onClick={onCloseMobile}
+                aria-label={SHELL.closeMenu}
+                className="rounded-md p-2 text-brand-100 hover:bg-white/10"
+              >
                 <X className="h-5 w-5" />
               </button>
             </div>

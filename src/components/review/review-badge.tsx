@@ -23,10 +23,18 @@ export function ReviewBadge({ change, className }: { change: PendingChange; clas
   const returned = change.state === 'rejected' || change.state === 'failed';
   const Icon = returned ? MessageSquareWarning : Clock;
   return (
-    <Link to={`${REVIEW_PATH}/${encodeURIComponent(change.id)}`} data-testid="review-badge"
-      className={cn('inline-flex w-fit items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600',
-        returned ? 'bg-red-100 text-red-800' : 'bg-amber-100 text-amber-900', className)}>
-      <Icon className="h-3.5 w-3.5 shrink-0" aria-hidden />{returned ? REVIEW_TEXTS.badgeRejected : REVIEW_TEXTS.badge}
+    <Link
+      to={`${REVIEW_PATH}/${encodeURIComponent(change.id)}`}
+      data-testid="review-badge"
+      className={cn(
+        'inline-flex w-fit items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold ' +
+          'hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600',
+        returned ? 'bg-red-100 text-red-800' : 'bg-amber-100 text-amber-900',
+        className,
+      )}
+    >
+      <Icon className="h-3.5 w-3.5 shrink-0" aria-hidden />
+      {returned ? REVIEW_TEXTS.badgeRejected : REVIEW_TEXTS.badge}
     </Link>
   );
 }
@@ -37,7 +45,13 @@ export function NewWaitingNotice({ collection, count }: { collection: ReviewColl
   return (
     <p className="mb-4 flex items-center gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900">
       <Clock className="h-4 w-4 shrink-0" aria-hidden />
-      <Link to={`${REVIEW_PATH}?collection=${collection}`} className="font-medium underline-offset-2 hover:underline" data-testid="new-waiting">{REVIEW_TEXTS.newWaiting(count)}</Link>
+      <Link
+        to={`${REVIEW_PATH}?collection=${collection}`}
+        className="font-medium underline-offset-2 hover:underline"
+        data-testid="new-waiting"
+      >
+        {REVIEW_TEXTS.newWaiting(count)}
+      </Link>
     </p>
   );
 }
@@ -45,11 +59,17 @@ export function NewWaitingNotice({ collection, count }: { collection: ReviewColl
 /** A record's view: when its latest published change skipped review, the reason given for it. */
 export function BreakGlassNote({ collection, recordId }: { collection: ReviewCollection; recordId: string }) {
   const list = useReviewChanges({ collection, recordId, state: 'published', limit: 100 });
-  const latest = (list.data?.pages[0]?.items ?? []).reduce<PendingChange | null>((newest, c) => (!newest || (c.publishedAt ?? '') > (newest.publishedAt ?? '') ? c : newest), null);
+  const latest = (list.data?.pages[0]?.items ?? []).reduce<PendingChange | null>(
+    (newest, c) => (!newest || (c.publishedAt ?? '') > (newest.publishedAt ?? '') ? c : newest),
+    null,
+  );
   if (!latest?.breakGlassReason) return null;
   const when = latest.publishedAt ? manilaDateTime(new Date(latest.publishedAt)) : '';
   return (
-    <p className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900" data-testid="break-glass-note">
+    <p
+      className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900"
+      data-testid="break-glass-note"
+    >
       <ShieldAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
       <span>{REVIEW_SCREEN.breakGlassNote(latest.publishedBy?.name || REVIEW_SCREEN.nobody, when, latest.breakGlassReason)}</span>
     </p>

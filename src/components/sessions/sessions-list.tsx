@@ -15,7 +15,11 @@ export type SessionsScope = { kind: 'own' } | { kind: 'account'; accountId: stri
 
 function paths(scope: SessionsScope) {
   if (scope.kind === 'own') {
-    return { list: '/api/profile/sessions', one: (id: string) => `/api/profile/sessions/${encodeURIComponent(id)}`, bulk: '/api/profile/sessions/sign-out-others' };
+    return {
+      list: '/api/profile/sessions',
+      one: (id: string) => `/api/profile/sessions/${encodeURIComponent(id)}`,
+      bulk: '/api/profile/sessions/sign-out-others',
+    };
   }
   const base = `/api/accounts/${encodeURIComponent(scope.accountId)}/sessions`;
   return { list: base, one: (id: string) => `${base}/${encodeURIComponent(id)}`, bulk: `${base}/sign-out-all` };
@@ -49,7 +53,9 @@ export function SessionsList({ scope }: { scope: SessionsScope }) {
     <div data-testid="sessions-list">
       <p className="text-xs text-slate-500">{SESSIONS.intro}</p>
       {list.isPending ? (
-        <div className="flex items-center gap-2 py-4 text-sm text-slate-500"><Spinner className="h-4 w-4" label="Loading" /></div>
+        <div className="flex items-center gap-2 py-4 text-sm text-slate-500">
+          <Spinner className="h-4 w-4" label="Loading" />
+        </div>
       ) : items.length === 0 ? (
         <p className="py-3 text-sm text-slate-500">{SESSIONS.none}</p>
       ) : (
@@ -61,17 +67,34 @@ export function SessionsList({ scope }: { scope: SessionsScope }) {
                 <div className="min-w-0 text-sm">
                   <p className="font-medium text-slate-800">
                     {s.device}
-                    {s.current && <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-800">{SESSIONS.thisSession}</span>}
+                    {s.current && (
+                      <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-800">
+                        {SESSIONS.thisSession}
+                      </span>
+                    )}
                   </p>
                   <p className="text-xs text-slate-500">
-                    {SESSIONS.ip}: {s.ip ?? SESSIONS.unknownIp} · {SESSIONS.signedIn}: {fullDate(s.signedInAt)} · {SESSIONS.lastActive}: <span title={fullDate(s.lastActiveAt)}>{relativeTime(s.lastActiveAt)}</span>
+                    {SESSIONS.ip}: {s.ip ?? SESSIONS.unknownIp} · {SESSIONS.signedIn}: {fullDate(s.signedInAt)} · {SESSIONS.lastActive}:{' '}
+                    <span title={fullDate(s.lastActiveAt)}>{relativeTime(s.lastActiveAt)}</span>
                   </p>
                 </div>
               </div>
               {!s.current && (
-                <Button size="sm" variant="secondary" className="shrink-0 self-start whitespace-nowrap sm:self-auto" disabled={busy} aria-label={SESSIONS.signOutLabel(s.device)}
-                  onClick={() => void run(async () => { await endOne.mutateAsync(s.id); return SESSIONS.signedOutOne; })}>
-                  <LogOut className="h-4 w-4" aria-hidden />{SESSIONS.signOut}
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  className="shrink-0 self-start whitespace-nowrap sm:self-auto"
+                  disabled={busy}
+                  aria-label={SESSIONS.signOutLabel(s.device)}
+                  onClick={() =>
+                    void run(async () => {
+                      await endOne.mutateAsync(s.id);
+                      return SESSIONS.signedOutOne;
+                    })
+                  }
+                >
+                  <LogOut className="h-4 w-4" aria-hidden />
+                  {SESSIONS.signOut}
                 </Button>
               )}
             </li>
@@ -79,15 +102,27 @@ export function SessionsList({ scope }: { scope: SessionsScope }) {
         </ul>
       )}
       {others.length > 0 && (
-        <Button size="sm" variant="secondary" className="mt-3" disabled={busy}
-          onClick={() => void run(async () => {
-            const { ended } = await endMany.mutateAsync();
-            return scope.kind === 'own' ? SESSIONS.signedOutOthers(ended) : SESSIONS.signedOutAll(ended);
-          })}>
-          <LogOut className="h-4 w-4" aria-hidden />{scope.kind === 'own' ? SESSIONS.signOutEverywhereElse : SESSIONS.signOutAll}
+        <Button
+          size="sm"
+          variant="secondary"
+          className="mt-3"
+          disabled={busy}
+          onClick={() =>
+            void run(async () => {
+              const { ended } = await endMany.mutateAsync();
+              return scope.kind === 'own' ? SESSIONS.signedOutOthers(ended) : SESSIONS.signedOutAll(ended);
+            })
+          }
+        >
+          <LogOut className="h-4 w-4" aria-hidden />
+          {scope.kind === 'own' ? SESSIONS.signOutEverywhereElse : SESSIONS.signOutAll}
         </Button>
       )}
-      {error && <p role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
+      {error && (
+        <p role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

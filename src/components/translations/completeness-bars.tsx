@@ -18,9 +18,13 @@ const SEGMENTS = [
 
 function Count({ value, label, to }: { value: number; label: string; to: string | null }) {
   const text = `${value.toLocaleString('en-US')} ${label.toLowerCase()}`;
-  return to && value > 0
-    ? <Link to={to} className="font-medium text-brand-700 underline-offset-2 hover:underline">{text}</Link>
-    : <span>{text}</span>;
+  return to && value > 0 ? (
+    <Link to={to} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+      {text}
+    </Link>
+  ) : (
+    <span>{text}</span>
+  );
 }
 
 /** One collection in one language: a bar of translated, needing update and missing fields, and the counts. */
@@ -28,12 +32,24 @@ function Row({ item, link }: { item: Item; link?: CompletenessLink | undefined }
   const values = { current: item.translated - item.stale, stale: item.stale, missing: item.missing };
   const label = translatedCollectionLabel(item.collection);
   return (
-    <li className="grid grid-cols-1 gap-1 sm:grid-cols-[10rem_1fr] sm:items-center sm:gap-3" data-testid={`completeness-${item.lang}-${item.collection}`}>
+    <li
+      className="grid grid-cols-1 gap-1 sm:grid-cols-[10rem_1fr] sm:items-center sm:gap-3"
+      data-testid={`completeness-${item.lang}-${item.collection}`}
+    >
       <span className="text-sm font-medium text-slate-800">{label}</span>
-      {item.total === 0 ? <span className="text-sm text-slate-500">{T.nothing}</span> : (
+      {item.total === 0 ? (
+        <span className="text-sm text-slate-500">{T.nothing}</span>
+      ) : (
         <div className="min-w-0 space-y-1">
-          <div className="flex h-2.5 overflow-hidden rounded-full bg-slate-100" role="img" aria-label={`${label}: ${T.summary(values.current, values.stale, values.missing)}`}>
-            {SEGMENTS.map((s) => values[s.key] > 0 && <span key={s.key} className={s.bar} style={{ width: `${(values[s.key] / item.total) * 100}%` }} />)}
+          <div
+            className="flex h-2.5 overflow-hidden rounded-full bg-slate-100"
+            role="img"
+            aria-label={`${label}: ${T.summary(values.current, values.stale, values.missing)}`}
+          >
+            {SEGMENTS.map(
+              (s) =>
+                values[s.key] > 0 && <span key={s.key} className={s.bar} style={{ width: `${(values[s.key] / item.total) * 100}%` }} />,
+            )}
           </div>
           <p className="flex flex-wrap gap-x-3 text-xs text-slate-600">
             <Count value={values.current} label={T.upToDate} to={null} />
@@ -47,18 +63,33 @@ function Row({ item, link }: { item: Item; link?: CompletenessLink | undefined }
 }
 
 /** Per language in use, per collection: small bars of translated / needs update / missing, with a legend. */
-export function CompletenessBars({ data, collections, link }: { data: Completeness; collections: readonly TranslatedCollection[]; link?: CompletenessLink | undefined }) {
+export function CompletenessBars({
+  data,
+  collections,
+  link,
+}: {
+  data: Completeness;
+  collections: readonly TranslatedCollection[];
+  link?: CompletenessLink | undefined;
+}) {
   const languages = data.languages.filter((l) => l.enabled);
   if (languages.length === 0) return <p className="text-sm text-slate-500">{T.none}</p>;
   return (
     <div className="space-y-4">
       <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-hidden>
-        {SEGMENTS.map((s) => <li key={s.key} className="inline-flex items-center gap-1.5"><span className={`h-2.5 w-2.5 rounded-full ${s.dot}`} />{s.label}</li>)}
+        {SEGMENTS.map((s) => (
+          <li key={s.key} className="inline-flex items-center gap-1.5">
+            <span className={`h-2.5 w-2.5 rounded-full ${s.dot}`} />
+            {s.label}
+          </li>
+        ))}
       </ul>
       <div className="grid grid-cols-1 gap-5 lg:grid-cols-2">
         {languages.map((l) => (
           <section key={l.code} aria-label={l.name} className="space-y-2">
-            <h3 className="text-sm font-semibold text-slate-900">{l.name} <span className="font-normal text-slate-500">({l.code})</span></h3>
+            <h3 className="text-sm font-semibold text-slate-900">
+              {l.name} <span className="font-normal text-slate-500">({l.code})</span>
+            </h3>
             <ul className="space-y-2">
               {collections.map((c) => {
                 const item = data.items.find((i) => i.lang === l.code && i.collection === c);

@@ -11,10 +11,22 @@ export function TranslateButton({ dirty, disabled, onTranslate }: { dirty: () =>
   const [ask, setAsk] = useState(false);
   return (
     <div className="mr-auto flex flex-wrap items-center gap-2">
-      <Button variant="secondary" disabled={disabled} onClick={() => { if (dirty()) setAsk(true); else onTranslate(); }}>
-        <Languages className="h-4 w-4" aria-hidden />{TRANSLATE_TEXTS.button}
+      <Button
+        variant="secondary"
+        disabled={disabled}
+        onClick={() => {
+          if (dirty()) setAsk(true);
+          else onTranslate();
+        }}
+      >
+        <Languages className="h-4 w-4" aria-hidden />
+        {TRANSLATE_TEXTS.button}
       </Button>
-      {ask && <p role="status" className="text-sm text-amber-800">{TRANSLATE_TEXTS.saveFirst}</p>}
+      {ask && (
+        <p role="status" className="text-sm text-amber-800">
+          {TRANSLATE_TEXTS.saveFirst}
+        </p>
+      )}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { cn } from '../ui/cn';
 import { useId, useState } from 'react';
 import { Save } from 'lucide-react';
 import type { TranslatedCollection } from '../../../common/languages';
@@ -29,8 +30,16 @@ function changedFields(data: RecordTranslations, drafts: Drafts, lang: string): 
  * newest is shown, what they typed is kept); with review on for the collection it is sent for
  * review (202). "Still correct" confirms a translation whose English changed since.
  */
-export function TranslationEditor({ collection, recordId, canEdit, initialLang }: {
-  collection: TranslatedCollection; recordId: string; canEdit: boolean; initialLang?: string | undefined;
+export function TranslationEditor({
+  collection,
+  recordId,
+  canEdit,
+  initialLang,
+}: {
+  collection: TranslatedCollection;
+  recordId: string;
+  canEdit: boolean;
+  initialLang?: string | undefined;
 }) {
   const record = useRecordTranslations(collection, recordId);
   const save = useSaveTranslations(collection, recordId);
@@ -44,9 +53,15 @@ export function TranslationEditor({ collection, recordId, canEdit, initialLang }
 
   const data = record.data;
   if (!data) {
-    return record.isError
-      ? <p role="alert" className="text-sm text-red-600">{record.error.message}</p>
-      : <div className="flex justify-center py-8"><Spinner label={T.tab} /></div>;
+    return record.isError ? (
+      <p role="alert" className="text-sm text-red-600">
+        {record.error.message}
+      </p>
+    ) : (
+      <div className="flex justify-center py-8">
+        <Spinner label={T.tab} />
+      </div>
+    );
   }
   const languages = data.languages.filter((l) => l.enabled);
   const language = languages.find((l) => l.code === chosen) ?? languages[0];
@@ -80,7 +95,7 @@ export function TranslationEditor({ collection, recordId, canEdit, initialLang }
       if (err instanceof ApiError && err.code === 'VERSION_CONFLICT') {
         setNotice({ tone: 'error', text: T.conflict });
         const fresh = await record.refetch();
-        setPinned(changedCount > 0 || othersLeft ? fresh.data?.version ?? null : null);
+        setPinned(changedCount > 0 || othersLeft ? (fresh.data?.version ?? null) : null);
         return;
       }
       if (err instanceof ApiError) setErrors(err.fields);
@@ -88,49 +103,87 @@ export function TranslationEditor({ collection, recordId, canEdit, initialLang }
     }
   }
 
-  const saveAll = () => send({ texts: changed, confirm: [] }, (answer) => {
-    setDrafts((d) => ({ ...d, [lang]: {} }));
-    setNotice({ tone: 'success', text: 'review' in answer ? answer.review.message : T.saved(language.name) });
-  });
-  const confirm = (field: string, label: string) => send({ texts: {}, confirm: [field] }, (answer) => {
-    setNotice({ tone: 'success', text: 'review' in answer ? answer.review.message : T.confirmed(label) });
-  });
+  const saveAll = () =>
+    send({ texts: changed, confirm: [] }, (answer) => {
+      setDrafts((d) => ({ ...d, [lang]: {} }));
+      setNotice({ tone: 'success', text: 'review' in answer ? answer.review.message : T.saved(language.name) });
+    });
+  const confirm = (field: string, label: string) =>
+    send({ texts: {}, confirm: [field] }, (answer) => {
+      setNotice({ tone: 'success', text: 'review' in answer ? answer.review.message : T.confirmed(label) });
+    });
 
   return (
     <div className="space-y-4" data-testid="translation-editor">
       <div className="flex flex-wrap items-end gap-x-4 gap-y-1">
         <div>
-          <label htmlFor={pickerId} className="mb-1 block text-xs font-semibold uppercase tracking-wide text-slate-600">{T.language}</label>
-          <select id={pickerId} value={lang} onChange={(e) => { setChosen(e.target.value); setNotice(null); setErrors({}); }}
-            className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100">
+          <label htmlFor={pickerId} className="mb-1 block text-xs font-semibold uppercase tracking-wide text-slate-600">
+            {T.language}
+          </label>
+          <select
+            id={pickerId}
+            value={lang}
+            onChange={(e) => {
+              setChosen(e.target.value);
+              setNotice(null);
+              setErrors({});
+            }}
+            className={cn(
+              'h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm',
+              'focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-100',
+            )}
+          >
             {languages.map((l) => {
               const n = l.code === lang ? 0 : unsavedIn(l.code);
-              return <option key={l.code} value={l.code}>{l.name}{n > 0 ? ` (${T.unsaved(n)})` : ''}</option>;
+              return (
+                <option key={l.code} value={l.code}>
+                  {l.name}
+                  {n > 0 ? ` (${T.unsaved(n)})` : ''}
+                </option>
+              );
             })}
           </select>
         </div>
-        <p className="pb-2 text-sm text-slate-600" data-testid="translation-progress">{T.progress(translated, data.fields.length, stale)}</p>
+        <p className="pb-2 text-sm text-slate-600" data-testid="translation-progress">
+          {T.progress(translated, data.fields.length, stale)}
+        </p>
       </div>
       {!canEdit && <p className="text-sm text-slate-600">{T.readOnly}</p>}
       <div className="space-y-4">
         {data.fields.map((f) => (
-          <TranslationField key={`${lang}:${f.field}`} field={f} language={language} canEdit={canEdit} busy={save.isPending}
-            value={drafts[lang]?.[f.field] ?? f.translations[lang]?.text ?? ''} dirty={f.field in changed} error={errors[f.field]}
-            onChange={(text) => edit(f.field, text)} onConfirm={() => void confirm(f.field, f.label)} />
+          <TranslationField
+            key={`${lang}:${f.field}`}
+            field={f}
+            language={language}
+            canEdit={canEdit}
+            busy={save.isPending}
+            value={drafts[lang]?.[f.field] ?? f.translations[lang]?.text ?? ''}
+            dirty={f.field in changed}
+            error={errors[f.field]}
+            onChange={(text) => edit(f.field, text)}
+            onConfirm={() => void confirm(f.field, f.label)}
+          />
         ))}
       </div>
       {canEdit && (
         // Save stays in reach while the fields scroll, with what it did beside it.
         <div className="sticky -bottom-4 z-10 -mx-1 flex flex-wrap items-center justify-end gap-x-3 gap-y-2 border-t border-slate-200 bg-white px-1 py-3">
           {notice && (
-            <p role={notice.tone === 'error' ? 'alert' : 'status'}
-              className={notice.tone === 'error' ? 'mr-auto rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700' : 'mr-auto rounded-lg bg-green-50 px-3 py-2 text-sm text-green-800'}>
+            <p
+              role={notice.tone === 'error' ? 'alert' : 'status'}
+              className={
+                notice.tone === 'error'
+                  ? 'mr-auto rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700'
+                  : 'mr-auto rounded-lg bg-green-50 px-3 py-2 text-sm text-green-800'
+              }
+            >
               {notice.text}
             </p>
           )}
           {changedCount > 0 && <span className="text-sm font-medium text-brand-800">{T.unsaved(changedCount)}</span>}
           <Button onClick={() => void saveAll()} disabled={changedCount === 0 || save.isPending}>
-            <Save className="h-4 w-4" aria-hidden />{save.isPending ? T.saving : T.save}
+            <Save className="h-4 w-4" aria-hidden />
+            {save.isPending ? T.saving : T.save}
           </Button>
         </div>
       )}

@@ -53,31 +53,59 @@ export function TrashPanel({ collection }: { collection: TrashCollection }) {
       <p className="mb-4 max-w-3xl text-sm text-slate-600">{TRASH.explanation}</p>
       {collection === 'accounts' && <p className="-mt-2 mb-4 max-w-3xl text-sm text-slate-600">{TRASH.accountsExplanation}</p>}
       <div className="mb-4 flex flex-wrap items-center gap-3">
-        <SearchInput value={search} onChange={(q) => { setSearch(q.trim()); setPage(1); }} placeholder={TRASH.searchPlaceholder} label={TRASH.searchPlaceholder} />
+        <SearchInput
+          value={search}
+          onChange={(q) => {
+            setSearch(q.trim());
+            setPage(1);
+          }}
+          placeholder={TRASH.searchPlaceholder}
+          label={TRASH.searchPlaceholder}
+        />
       </div>
-      {error && <p role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">{error}</p>}
+      {error && (
+        <p role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+          {error}
+        </p>
+      )}
       <TableFrame columns={[c.name, c.details, c.deletedBy, c.deletedAt, c.actions]} busy={list.isFetching}>
         {list.isPending ? (
-          <tr><td colSpan={5} className="px-4 py-10 text-center text-slate-500"><Spinner className="mx-auto h-5 w-5" label="Loading" /></td></tr>
-        ) : items.length === 0 ? (
-          <tr><td colSpan={5} className="px-4 py-10 text-center text-slate-500">{search ? TRASH.noMatch : TRASH.empty}</td></tr>
-        ) : items.map((item) => (
-          <tr key={item.id}>
-            <td className="px-3 py-3 font-medium text-slate-900">{item.name}</td>
-            <td className="px-3 py-3 text-slate-600">
-              {item.detail ?? '—'}
-              {item.photoCount !== null && <span className="block text-xs text-slate-500">{TRASH.photos(item.photoCount)}</span>}
-            </td>
-            <td className="px-3 py-3 text-slate-600">{item.deletedBy?.fullname ?? TRASH.unknownDeleter}</td>
-            <td className="px-3 py-3 text-slate-600">{fullDate(item.deletedAt)}</td>
-            <td className="px-3 py-3">
-              <Button size="sm" variant="secondary" aria-label={TRASH.restoreLabel(item.name)} disabled={restore.isPending}
-                onClick={() => void onRestore(item.id, item.name)}>
-                <RotateCcw className="h-4 w-4" aria-hidden />{restore.isPending && restore.variables === item.id ? TRASH.restoring : TRASH.restore}
-              </Button>
+          <tr>
+            <td colSpan={5} className="px-4 py-10 text-center text-slate-500">
+              <Spinner className="mx-auto h-5 w-5" label="Loading" />
             </td>
           </tr>
-        ))}
+        ) : items.length === 0 ? (
+          <tr>
+            <td colSpan={5} className="px-4 py-10 text-center text-slate-500">
+              {search ? TRASH.noMatch : TRASH.empty}
+            </td>
+          </tr>
+        ) : (
+          items.map((item) => (
+            <tr key={item.id}>
+              <td className="px-3 py-3 font-medium text-slate-900">{item.name}</td>
+              <td className="px-3 py-3 text-slate-600">
+                {item.detail ?? '—'}
+                {item.photoCount !== null && <span className="block text-xs text-slate-500">{TRASH.photos(item.photoCount)}</span>}
+              </td>
+              <td className="px-3 py-3 text-slate-600">{item.deletedBy?.fullname ?? TRASH.unknownDeleter}</td>
+              <td className="px-3 py-3 text-slate-600">{fullDate(item.deletedAt)}</td>
+              <td className="px-3 py-3">
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  aria-label={TRASH.restoreLabel(item.name)}
+                  disabled={restore.isPending}
+                  onClick={() => void onRestore(item.id, item.name)}
+                >
+                  <RotateCcw className="h-4 w-4" aria-hidden />
+                  {restore.isPending && restore.variables === item.id ? TRASH.restoring : TRASH.restore}
+                </Button>
+              </td>
+            </tr>
+          ))
+        )}
       </TableFrame>
       <Pagination page={list.data?.page ?? page} pageCount={list.data?.pageCount ?? 1} onPageChange={setPage} />
     </section>

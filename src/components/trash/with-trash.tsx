@@ -17,13 +17,20 @@ export function WithTrash({ collection, title, children }: { collection: TrashCo
   const [params] = useSearchParams();
   if (!can(session?.user.role, 'trash.view')) return <>{children}</>;
   const inTrash = params.get('view') === 'trash';
-  const tab = (active: boolean) => cn('rounded-t-lg border-b-2 px-4 py-2 text-sm font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600',
-    active ? 'border-brand-700 text-brand-800' : 'border-transparent text-slate-600 hover:text-slate-900');
+  const tab = (active: boolean) =>
+    cn(
+      'rounded-t-lg border-b-2 px-4 py-2 text-sm font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600',
+      active ? 'border-brand-700 text-brand-800' : 'border-transparent text-slate-600 hover:text-slate-900',
+    );
   return (
     <div>
       <nav aria-label={`${title} views`} className="mb-4 flex gap-1 border-b border-slate-200">
-        <Link to="?" className={tab(!inTrash)} aria-current={inTrash ? undefined : 'page'}>{TRASH.liveTab}</Link>
-        <Link to="?view=trash" className={tab(inTrash)} aria-current={inTrash ? 'page' : undefined}>{TRASH.tab}</Link>
+        <Link to="?" className={tab(!inTrash)} aria-current={inTrash ? undefined : 'page'}>
+          {TRASH.liveTab}
+        </Link>
+        <Link to="?view=trash" className={tab(inTrash)} aria-current={inTrash ? 'page' : undefined}>
+          {TRASH.tab}
+        </Link>
       </nav>
       {inTrash ? (
         <div>
@@ -32,7 +39,9 @@ export function WithTrash({ collection, title, children }: { collection: TrashCo
             <TrashPanel collection={collection} />
           </Suspense>
         </div>
-      ) : children}
+      ) : (
+        children
+      )}
     </div>
   );
 }

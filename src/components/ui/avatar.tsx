@@ -14,7 +14,13 @@ export function Avatar({ name, photoURL, className }: { name: string; photoURL?:
     return <img src={photoURL} alt="" className={cn('h-9 w-9 rounded-full object-cover', className)} />;
   }
   return (
-    <span aria-hidden className={cn('inline-flex h-9 w-9 items-center justify-center rounded-full bg-brand-700 text-sm font-semibold text-white', className)}>
+    <span
+      aria-hidden
+      className={cn(
+        'inline-flex h-9 w-9 items-center justify-center rounded-full bg-brand-700 text-sm font-semibold text-white',
+        className,
+      )}
+    >
       {initials(name)}
     </span>
   );

@@ -31,14 +31,17 @@ export function SelectField({ name, label, options, placeholder, staleSuffix, cl
   const stale = current && !options.some((o) => o.value === current) ? current : null;
   return (
     <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">{label}</label>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
+        {label}
+      </label>
       <select
         id={id}
         disabled={disabled}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
         className={cn(
-          'block h-10 w-full rounded-lg border bg-white px-3 text-sm shadow-sm outline-none transition focus:ring-2 disabled:cursor-not-allowed disabled:bg-slate-100',
+          'block h-10 w-full rounded-lg border bg-white px-3 text-sm shadow-sm outline-none transition ' +
+            'focus:ring-2 disabled:cursor-not-allowed disabled:bg-slate-100',
           error ? 'border-red-400 focus:ring-red-200' : 'border-slate-300 focus:border-brand-600 focus:ring-brand-100',
         )}
         {...rest}
@@ -46,14 +49,25 @@ export function SelectField({ name, label, options, placeholder, staleSuffix, cl
       >
         <option value="">{placeholder}</option>
         {stale && <option value={stale}>{staleSuffix ? `${stale} ${staleSuffix}` : stale}</option>}
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label ?? o.value}</option>)}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label ?? o.value}
+          </option>
+        ))}
       </select>
       <FieldError id={errorId} message={error?.message} />
     </div>
   );
 }
 
-export function CheckboxGroupField({ name, label, options, disabled, staleSuffix, className }: {
+export function CheckboxGroupField({
+  name,
+  label,
+  options,
+  disabled,
+  staleSuffix,
+  className,
+}: {
   name: string;
   label: string;
   options: ChoiceOption[];
@@ -70,7 +84,9 @@ export function CheckboxGroupField({ name, label, options, disabled, staleSuffix
       control={control}
       render={({ field, fieldState }) => {
         const selected: string[] = Array.isArray(field.value) ? (field.value as string[]) : [];
-        const stale = selected.filter((v) => !options.some((o) => o.value === v)).map((value) => ({ value, label: staleSuffix ? `${value} ${staleSuffix}` : value }));
+        const stale = selected
+          .filter((v) => !options.some((o) => o.value === v))
+          .map((value) => ({ value, label: staleSuffix ? `${value} ${staleSuffix}` : value }));
         const all = [...options, ...stale];
         const toggle = (value: string, on: boolean) => {
           const next = on ? [...selected, value] : selected.filter((v) => v !== value);
@@ -78,12 +94,30 @@ export function CheckboxGroupField({ name, label, options, disabled, staleSuffix
           field.onChange(all.map((o) => o.value).filter((v) => next.includes(v)));
         };
         return (
-          <fieldset className={className} aria-invalid={fieldState.error ? true : undefined} aria-describedby={fieldState.error ? errorId : undefined}
-            onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget as Node | null)) field.onBlur(); }}>
+          <fieldset
+            className={className}
+            aria-invalid={fieldState.error ? true : undefined}
+            aria-describedby={fieldState.error ? errorId : undefined}
+            onBlur={(e) => {
+              if (!e.currentTarget.contains(e.relatedTarget as Node | null)) field.onBlur();
+            }}
+          >
             <legend className="mb-1 block text-sm font-medium text-slate-700">{label}</legend>
-            <div className={cn('flex flex-wrap gap-2 rounded-lg border px-3 py-2', fieldState.error ? 'border-red-400' : 'border-slate-300', disabled && 'bg-slate-100')}>
+            <div
+              className={cn(
+                'flex flex-wrap gap-2 rounded-lg border px-3 py-2',
+                fieldState.error ? 'border-red-400' : 'border-slate-300',
+                disabled && 'bg-slate-100',
+              )}
+            >
               {all.map((o) => (
-                <label key={o.value} className={cn('inline-flex items-center gap-2 rounded-md px-2 py-1 text-sm text-slate-700', disabled ? 'cursor-not-allowed opacity-60' : 'cursor-pointer hover:bg-slate-50')}>
+                <label
+                  key={o.value}
+                  className={cn(
+                    'inline-flex items-center gap-2 rounded-md px-2 py-1 text-sm text-slate-700',
+                    disabled ? 'cursor-not-allowed opacity-60' : 'cursor-pointer hover:bg-slate-50',
+                  )}
+                >
                   <input
                     type="checkbox"
                     name={field.name}
@@ -106,14 +140,32 @@ export function CheckboxGroupField({ name, label, options, disabled, staleSuffix
   );
 }
 
-export function CheckboxField({ name, label, hint, className, disabled }: { name: string; label: string; hint?: ReactNode; className?: string; disabled?: boolean }) {
+export function CheckboxField({
+  name,
+  label,
+  hint,
+  className,
+  disabled,
+}: {
+  name: string;
+  label: string;
+  hint?: ReactNode;
+  className?: string;
+  disabled?: boolean;
+}) {
   const { register, getFieldState, formState } = useFormContext();
   const id = useId();
   const { error } = getFieldState(name, formState);
   return (
     <div className={className}>
       <label htmlFor={id} className="inline-flex cursor-pointer items-center gap-2 text-sm font-medium text-slate-700">
-        <input id={id} type="checkbox" disabled={disabled} className="h-4 w-4 rounded border-slate-300 accent-brand-700" {...register(name)} />
+        <input
+          id={id}
+          type="checkbox"
+          disabled={disabled}
+          className="h-4 w-4 rounded border-slate-300 accent-brand-700"
+          {...register(name)}
+        />
         {label}
       </label>
       {hint && <p className="mt-1 text-xs text-slate-500">{hint}</p>}

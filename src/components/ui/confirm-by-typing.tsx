@@ -21,11 +21,28 @@ export interface ConfirmByTypingProps {
 }
 
 /** Delete and restrict ask for the record's name typed; the button stays disabled until it matches. */
-export function ConfirmByTyping({ open, onOpenChange, title, description, expected, trim, mismatchText, confirmLabel, busyLabel, onConfirm, error }: ConfirmByTypingProps) {
+export function ConfirmByTyping({
+  open,
+  onOpenChange,
+  title,
+  description,
+  expected,
+  trim,
+  mismatchText,
+  confirmLabel,
+  busyLabel,
+  onConfirm,
+  error,
+}: ConfirmByTypingProps) {
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState(false);
   const id = useId();
-  useEffect(() => { if (open) { setTyped(''); setBusy(false); } }, [open]);
+  useEffect(() => {
+    if (open) {
+      setTyped('');
+      setBusy(false);
+    }
+  }, [open]);
   const matches = trim ? typed.trim() === expected.trim() : typed === expected;
 
   async function confirm() {
@@ -39,19 +56,47 @@ export function ConfirmByTyping({ open, onOpenChange, title, description, expect
   }
 
   return (
-    <Dialog open={open} onOpenChange={(o) => !busy && onOpenChange(o)} title={title} size="sm"
-      footer={<>
-        <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={busy}>{SHELL.cancel}</Button>
-        <Button variant="danger" onClick={confirm} disabled={!matches || busy}>{busy ? (busyLabel ?? confirmLabel) : confirmLabel}</Button>
-      </>}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !busy && onOpenChange(o)}
+      title={title}
+      size="sm"
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={busy}>
+            {SHELL.cancel}
+          </Button>
+          <Button variant="danger" onClick={confirm} disabled={!matches || busy}>
+            {busy ? (busyLabel ?? confirmLabel) : confirmLabel}
+          </Button>
+        </>
+      }
+    >
       <div className="space-y-3 text-sm text-slate-700">
         <div>{description}</div>
-        <label htmlFor={id} className="block font-medium">Type <span className="font-semibold text-slate-900">{expected}</span> to confirm</label>
-        <input id={id} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off"
-          onKeyDown={(e) => { if (e.key === 'Enter') void confirm(); }}
-          className="block h-10 w-full rounded-lg border border-slate-300 px-3 outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-100" />
-        {typed.length > 0 && !matches && <p role="alert" className="text-red-600">{mismatchText}</p>}
-        {error && <p role="alert" className="text-red-600">{error}</p>}
+        <label htmlFor={id} className="block font-medium">
+          Type <span className="font-semibold text-slate-900">{expected}</span> to confirm
+        </label>
+        <input
+          id={id}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          autoComplete="off"
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') void confirm();
+          }}
+          className="block h-10 w-full rounded-lg border border-slate-300 px-3 outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-100"
+        />
+        {typed.length > 0 && !matches && (
+          <p role="alert" className="text-red-600">
+            {mismatchText}
+          </p>
+        )}
+        {error && (
+          <p role="alert" className="text-red-600">
+            {error}
+          </p>
+        )}
       </div>
     </Dialog>
   );

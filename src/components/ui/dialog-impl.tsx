@@ -6,7 +6,18 @@ import { cn } from './cn';
 const SIZES = { sm: 'max-w-sm', md: 'max-w-lg', lg: 'max-w-3xl', xl: 'max-w-5xl' };
 
 /** The one modal primitive: focus trap, Escape, backdrop click and labelling come from Radix. */
-export default function DialogImpl({ open, onOpenChange, title, description, children, footer, size = 'md', hideClose, onEscapeKeyDown, onInteractOutside }: DialogProps) {
+export default function DialogImpl({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  footer,
+  size = 'md',
+  hideClose,
+  onEscapeKeyDown,
+  onInteractOutside,
+}: DialogProps) {
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -15,7 +26,11 @@ export default function DialogImpl({ open, onOpenChange, title, description, chi
           onEscapeKeyDown={onEscapeKeyDown}
           onInteractOutside={onInteractOutside}
           aria-describedby={description ? undefined : undefined}
-          className={cn('fixed left-1/2 top-1/2 z-50 flex max-h-[92vh] w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col rounded-2xl bg-white shadow-2xl focus:outline-none', SIZES[size])}
+          className={cn(
+            'fixed left-1/2 top-1/2 z-50 flex max-h-[92vh] w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 ' +
+              'flex-col rounded-2xl bg-white shadow-2xl focus:outline-none',
+            SIZES[size],
+          )}
         >
           <div className="flex items-start justify-between gap-4 border-b border-slate-100 px-6 py-4">
             <div>

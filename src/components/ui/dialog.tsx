@@ -22,5 +22,9 @@ const DialogImpl = lazy(() => import('./dialog-impl'));
 /** The one modal primitive: focus trap, Escape, backdrop click and labelling come from Radix. */
 export function Dialog(props: DialogProps) {
   if (!props.open) return null;
-  return <Suspense fallback={null}><DialogImpl {...props} /></Suspense>;
+  return (
+    <Suspense fallback={null}>
+      <DialogImpl {...props} />
+    </Suspense>
+  );
 }

@@ -1,3 +1,4 @@
+import { cn } from './cn';
 import { useEffect, useRef } from 'react';
 import { ChevronDown, Download } from 'lucide-react';
 import { EXPORT_TEXTS, SPREADSHEET_FORMATS } from '../../../common/spreadsheets';
@@ -20,14 +21,36 @@ export function ExportMenu({ url, search }: { url: string; search: string }) {
   }, []);
   const href = (format: string) => `${url}?format=${format}${search ? `&search=${encodeURIComponent(search)}` : ''}`;
   return (
-    <details ref={menu} className="relative" onKeyDown={(e) => { if (e.key === 'Escape' && menu.current) menu.current.open = false; }}>
-      <summary className="inline-flex h-10 cursor-pointer list-none items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-400 [&::-webkit-details-marker]:hidden">
-        <Download className="h-4 w-4" aria-hidden />{EXPORT_TEXTS.button}<ChevronDown className="h-4 w-4" aria-hidden />
+    <details
+      ref={menu}
+      className="relative"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && menu.current) menu.current.open = false;
+      }}
+    >
+      <summary
+        className={cn(
+          'inline-flex h-10 cursor-pointer list-none items-center gap-2 rounded-lg border',
+          'border-slate-300 bg-white px-4 text-sm font-medium text-slate-700 hover:bg-slate-50',
+          'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-400',
+          '[&::-webkit-details-marker]:hidden',
+        )}
+      >
+        <Download className="h-4 w-4" aria-hidden />
+        {EXPORT_TEXTS.button}
+        <ChevronDown className="h-4 w-4" aria-hidden />
       </summary>
       <div className="absolute right-0 z-20 mt-1 w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
         {SPREADSHEET_FORMATS.map((format) => (
-          <a key={format} href={href(format)} download onClick={() => { if (menu.current) menu.current.open = false; }}
-            className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 focus-visible:bg-slate-100 focus-visible:outline-none">
+          <a
+            key={format}
+            href={href(format)}
+            download
+            onClick={() => {
+              if (menu.current) menu.current.open = false;
+            }}
+            className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 focus-visible:bg-slate-100 focus-visible:outline-none"
+          >
             {FORMAT_LABELS[format]}
           </a>
         ))}

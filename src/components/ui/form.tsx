@@ -1,5 +1,14 @@
 import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { FormProvider, useForm, useFormContext, type DefaultValues, type FieldValues, type Path, type UseFormProps, type UseFormReturn } from 'react-hook-form';
+import {
+  FormProvider,
+  useForm,
+  useFormContext,
+  type DefaultValues,
+  type FieldValues,
+  type Path,
+  type UseFormProps,
+  type UseFormReturn,
+} from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { Eye, EyeOff } from 'lucide-react';
@@ -28,7 +37,10 @@ export function useLazyZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
 ): UseFormReturn<z.input<S>, unknown, z.output<S>> {
   const schema = useRef<Promise<S> | null>(null);
   const get = () => {
-    schema.current ??= load().catch((err: unknown) => { schema.current = null; throw err; });
+    schema.current ??= load().catch((err: unknown) => {
+      schema.current = null;
+      throw err;
+    });
     return schema.current;
   };
   const form = useForm<z.input<S>, unknown, z.output<S>>({
@@ -38,13 +50,21 @@ export function useLazyZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
       (zodResolver((await get()) as never) as (...a: unknown[]) => unknown)(values, context, options)) as never,
   });
   useEffect(() => {
-    const sub = form.watch(() => { if (!schema.current) void get().catch(() => {}); });
+    const sub = form.watch(() => {
+      if (!schema.current) void get().catch(() => {});
+    });
     return () => sub.unsubscribe();
   }, [form]); // eslint-disable-line react-hooks/exhaustive-deps
   return form;
 }
 
-export function Form<TIn extends FieldValues, TOut extends FieldValues>({ form, onSubmit, children, className, id }: {
+export function Form<TIn extends FieldValues, TOut extends FieldValues>({
+  form,
+  onSubmit,
+  children,
+  className,
+  id,
+}: {
   form: UseFormReturn<TIn, unknown, TOut>;
   onSubmit: (values: TOut) => unknown;
   children: ReactNode;
@@ -71,7 +91,11 @@ export function applyServerErrors<T extends FieldValues>(form: UseFormReturn<T, 
 
 export function FieldError({ id, message }: { id: string; message?: string | undefined }) {
   if (!message) return null;
-  return <p id={id} role="alert" className="mt-1 text-sm text-red-600">{message}</p>;
+  return (
+    <p id={id} role="alert" className="mt-1 text-sm text-red-600">
+      {message}
+    </p>
+  );
 }
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'name'> {
@@ -91,7 +115,9 @@ export function TextField({ name, label, hint, revealable, type = 'text', classN
   const inputType = revealable ? (revealed ? 'text' : 'password') : type;
   return (
     <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">{label}</label>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
+        {label}
+      </label>
       <div className="relative">
         <input
           id={id}
@@ -128,7 +154,10 @@ export function TextField({ name, label, hint, revealable, type = 'text', classN
  * Live data under an open edit form: when the record changes on the server, fields the user
  * has not touched take the new values and the fields they changed stay as they typed them.
  */
-export function useKeepTouchedFields<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, serverValues: DefaultValues<T> | undefined): void {
+export function useKeepTouchedFields<T extends FieldValues>(
+  form: UseFormReturn<T, unknown, FieldValues>,
+  serverValues: DefaultValues<T> | undefined,
+): void {
   const last = useRef(serverValues);
   useEffect(() => {
     if (!serverValues || serverValues === last.current) return;

@@ -5,7 +5,11 @@ import { cn } from './cn';
 /** The live password checklist of docs/PRODUCT.md section 5; the server enforces the same rules. */
 export function PasswordChecklist({ password, className }: { password: string; className?: string }) {
   return (
-    <ul className={cn('grid grid-cols-1 gap-1 text-sm sm:grid-cols-2', className)} aria-label="Password requirements" data-testid="password-checklist">
+    <ul
+      className={cn('grid grid-cols-1 gap-1 text-sm sm:grid-cols-2', className)}
+      aria-label="Password requirements"
+      data-testid="password-checklist"
+    >
       {PASSWORD_RULES.map((rule) => {
         const ok = rule.test(password);
         return (

@@ -2,7 +2,17 @@ import type { ReactNode } from 'react';
 import { cn } from './cn';
 
 /** The bordered, horizontally scrolling table every list screen uses; rows come as children. */
-export function TableFrame({ columns, children, dense, busy }: { columns: string[]; children: ReactNode; dense?: boolean; busy?: boolean }) {
+export function TableFrame({
+  columns,
+  children,
+  dense,
+  busy,
+}: {
+  columns: string[];
+  children: ReactNode;
+  dense?: boolean;
+  busy?: boolean;
+}) {
   return (
     <div className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
       <div className="overflow-x-auto">
@@ -10,8 +20,16 @@ export function TableFrame({ columns, children, dense, busy }: { columns: string
           <thead className="bg-slate-50">
             <tr>
               {columns.map((label) => (
-                <th key={label} scope="col" className={cn('text-left text-xs font-semibold uppercase tracking-wide',
-                  dense ? 'whitespace-nowrap px-2.5 py-3 text-slate-500' : 'px-3 py-3 align-bottom text-slate-600')}>{label}</th>
+                <th
+                  key={label}
+                  scope="col"
+                  className={cn(
+                    'text-left text-xs font-semibold uppercase tracking-wide',
+                    dense ? 'whitespace-nowrap px-2.5 py-3 text-slate-500' : 'px-3 py-3 align-bottom text-slate-600',
+                  )}
+                >
+                  {label}
+                </th>
               ))}
             </tr>
           </thead>

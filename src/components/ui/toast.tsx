@@ -4,8 +4,14 @@ import { TIMINGS } from '../../../common/limits';
 import { cn } from './cn';
 
 type Tone = 'success' | 'error' | 'info';
-interface Toast { id: number; message: string; tone: Tone }
-interface ToastApi { show(message: string, options?: { tone?: Tone; durationMs?: number }): void }
+interface Toast {
+  id: number;
+  message: string;
+  tone: Tone;
+}
+interface ToastApi {
+  show(message: string, options?: { tone?: Tone; durationMs?: number }): void;
+}
 
 const ToastContext = createContext<ToastApi | null>(null);
 let nextId = 1;
@@ -26,12 +32,16 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         {toasts.map((t) => {
           const Icon = t.tone === 'success' ? CheckCircle2 : t.tone === 'error' ? AlertCircle : Info;
           return (
-            <div key={t.id} role="status" className={cn(
-              'pointer-events-auto flex items-start gap-2 rounded-xl border px-4 py-3 text-sm shadow-lg',
-              t.tone === 'success' && 'border-green-200 bg-green-50 text-green-800',
-              t.tone === 'error' && 'border-red-200 bg-red-50 text-red-800',
-              t.tone === 'info' && 'border-slate-200 bg-white text-slate-800',
-            )}>
+            <div
+              key={t.id}
+              role="status"
+              className={cn(
+                'pointer-events-auto flex items-start gap-2 rounded-xl border px-4 py-3 text-sm shadow-lg',
+                t.tone === 'success' && 'border-green-200 bg-green-50 text-green-800',
+                t.tone === 'error' && 'border-red-200 bg-red-50 text-red-800',
+                t.tone === 'info' && 'border-slate-200 bg-white text-slate-800',
+              )}
+            >
               <Icon className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
               <span>{t.message}</span>
             </div>

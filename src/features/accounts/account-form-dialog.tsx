@@ -2,8 +2,13 @@ import { useId, useMemo, useState } from 'react';
 import { useWatch, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import { ACCOUNTS } from '../../../common/accounts';
 import {
-  accountCreateSchema, accountUpdateSchema, emailField, usernameField,
-  type AccountCreateInput, type AccountUpdateFormValues, type AdminAccount,
+  accountCreateSchema,
+  accountUpdateSchema,
+  emailField,
+  usernameField,
+  type AccountCreateInput,
+  type AccountUpdateFormValues,
+  type AdminAccount,
 } from '../../../common/schemas/accounts';
 import { SHELL } from '../../../common/texts';
 import type { Role } from '../../../common/permissions';
@@ -32,16 +37,25 @@ function useUniquenessChecks(form: UseFormReturn<FieldValues, unknown, FieldValu
   const username = (useWatch({ control: form.control, name: 'username' }) as string | undefined) ?? '';
   const email = (useWatch({ control: form.control, name: 'email' }) as string | undefined) ?? '';
   const usernameCheck = useAvailability('username', username, {
-    valid: usernameField.safeParse(username).success, excludeId: account?.id, original: account?.username,
+    valid: usernameField.safeParse(username).success,
+    excludeId: account?.id,
+    original: account?.username,
   });
   const emailCheck = useAvailability('email', email, {
-    valid: emailField.safeParse(email).success, excludeId: account?.id, original: account?.email ?? undefined,
+    valid: emailField.safeParse(email).success,
+    excludeId: account?.id,
+    original: account?.email ?? undefined,
   });
   return { usernameCheck, emailCheck, passed: usernameCheck.passed && emailCheck.passed };
 }
 
 /** After a failed save: field messages go onto the form, a taken name onto its check, the rest into the alert. */
-function handleSaveError(form: UseFormReturn<FieldValues, unknown, FieldValues>, err: unknown, checks: ReturnType<typeof useUniquenessChecks>, setError: (m: string) => void) {
+function handleSaveError(
+  form: UseFormReturn<FieldValues, unknown, FieldValues>,
+  err: unknown,
+  checks: ReturnType<typeof useUniquenessChecks>,
+  setError: (m: string) => void,
+) {
   if (err instanceof ApiError) {
     applyServerErrors(form, err);
     if (err.fields.username === M.usernameTaken) checks.usernameCheck.markTaken();
@@ -55,22 +69,37 @@ function AccountReauth({ form, account }: { form: UseFormReturn<FieldValues, unk
   const values = useWatch({ control: form.control }) as { email?: string; password?: string; role?: Role };
   const { errors } = form.formState;
   const needed = account
-    ? accountEditNeedsReauth({ email: account.email, role: account.role }, { email: values.email ?? '', password: values.password, role: values.role })
+    ? accountEditNeedsReauth(
+        { email: account.email, role: account.role },
+        { email: values.email ?? '', password: values.password, role: values.role },
+      )
     : accountCreateNeedsReauth({ role: values.role ?? 'ADMIN' });
   if (!needed && !errors.currentPassword && !errors.code) return null;
-  return <div className="mt-4"><ReauthFields intro={SETTINGS.confirmChange} mayHaveSecondFactor testId="accounts-confirm" /></div>;
+  return (
+    <div className="mt-4">
+      <ReauthFields intro={SETTINGS.confirmChange} mayHaveSecondFactor testId="accounts-confirm" />
+    </div>
+  );
 }
 
 function SaveError({ message }: { message: string | null }) {
   if (!message) return null;
-  return <p role="alert" className="mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{message}</p>;
+  return (
+    <p role="alert" className="mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+      {message}
+    </p>
+  );
 }
 
 function Footer({ formId, busy, canSave, onCancel }: { formId: string; busy: boolean; canSave: boolean; onCancel(): void }) {
   return (
     <>
-      <Button variant="secondary" onClick={onCancel} disabled={busy}>{SHELL.cancel}</Button>
-      <Button type="submit" form={formId} disabled={!canSave || busy}>{busy ? F.saving : F.save}</Button>
+      <Button variant="secondary" onClick={onCancel} disabled={busy}>
+        {SHELL.cancel}
+      </Button>
+      <Button type="submit" form={formId} disabled={!canSave || busy}>
+        {busy ? F.saving : F.save}
+      </Button>
     </>
   );
 }
@@ -101,8 +130,15 @@ function CreateAccountForm({ onDone }: { onDone(): void }) {
   }
 
   return (
-    <Dialog open onOpenChange={(o) => { if (!o && !create.isPending) onDone(); }} title={F.addTitle} size="lg"
-      footer={<Footer formId={formId} busy={create.isPending} canSave={checks.passed} onCancel={onDone} />}>
+    <Dialog
+      open
+      onOpenChange={(o) => {
+        if (!o && !create.isPending) onDone();
+      }}
+      title={F.addTitle}
+      size="lg"
+      footer={<Footer formId={formId} busy={create.isPending} canSave={checks.passed} onCancel={onDone} />}
+    >
       <Form form={form} onSubmit={onSubmit} id={formId}>
         <AccountFields usernameState={checks.usernameCheck.state} emailState={checks.emailCheck.state} editing={false} />
         <AccountReauth form={generic} account={null} />
@@ -144,7 +180,10 @@ function EditAccountForm({ account: opened, onDone }: { account: AdminAccount; o
     } catch (err) {
       if (err instanceof ApiError && err.code === 'VERSION_CONFLICT' && err.body) {
         const body = err.body as { current?: AdminAccount; currentVersion?: number };
-        if (body.current && typeof body.currentVersion === 'number') { setConflict({ current: body.current, version: body.currentVersion }); return; }
+        if (body.current && typeof body.currentVersion === 'number') {
+          setConflict({ current: body.current, version: body.currentVersion });
+          return;
+        }
       }
       handleSaveError(generic, err, checks, setError);
     }
@@ -153,16 +192,32 @@ function EditAccountForm({ account: opened, onDone }: { account: AdminAccount; o
   const gone = live.error instanceof ApiError && live.error.status === 404;
   return (
     <>
-      <Dialog open onOpenChange={(o) => { if (!o && !update.isPending) onDone(); }} title={F.editTitle} size="lg"
-        footer={<Footer formId={formId} busy={update.isPending} canSave={checks.passed && !gone} onCancel={onDone} />}>
+      <Dialog
+        open
+        onOpenChange={(o) => {
+          if (!o && !update.isPending) onDone();
+        }}
+        title={F.editTitle}
+        size="lg"
+        footer={<Footer formId={formId} busy={update.isPending} canSave={checks.passed && !gone} onCancel={onDone} />}
+      >
         <Form form={form} onSubmit={onSubmit} id={formId}>
-          <AccountFields usernameState={checks.usernameCheck.state} emailState={checks.emailCheck.state} editing
-            lockedRole={account.role} passwordHint={<p className="mt-1 text-xs text-slate-500">{F.keepPasswordHint}</p>} />
+          <AccountFields
+            usernameState={checks.usernameCheck.state}
+            emailState={checks.emailCheck.state}
+            editing
+            lockedRole={account.role}
+            passwordHint={<p className="mt-1 text-xs text-slate-500">{F.keepPasswordHint}</p>}
+          />
           <AccountReauth form={generic} account={account} />
           <SaveError message={gone ? M.saveError(live.error?.message ?? '') : error} />
         </Form>
       </Dialog>
-      <ConflictDialog open={conflict !== null} onOpenChange={(o) => { if (!o) setConflict(null); }}
+      <ConflictDialog
+        open={conflict !== null}
+        onOpenChange={(o) => {
+          if (!o) setConflict(null);
+        }}
         onReload={() => {
           if (conflict) form.reset(formValues(conflict.current), { keepDirtyValues: true });
           setConflict(null);
@@ -171,7 +226,8 @@ function EditAccountForm({ account: opened, onDone }: { account: AdminAccount; o
           if (conflict) form.setValue('version', conflict.version);
           setConflict(null);
           void form.handleSubmit(onSubmit)();
-        }} />
+        }}
+      />
     </>
   );
 }

@@ -48,9 +48,14 @@ export function AccountsPage() {
 
   // The server clamps a page past the end (after deletes elsewhere); follow it.
   const served = list.data?.page;
-  useEffect(() => { if (served !== undefined && served !== page && !list.isPlaceholderData) setPage(served); }, [served, page, list.isPlaceholderData]);
+  useEffect(() => {
+    if (served !== undefined && served !== page && !list.isPlaceholderData) setPage(served);
+  }, [served, page, list.isPlaceholderData]);
 
-  const onSearch = useCallback((value: string) => { setQ(value.trim()); setPage(1); }, []);
+  const onSearch = useCallback((value: string) => {
+    setQ(value.trim());
+    setPage(1);
+  }, []);
 
   function openRestrict(account: AdminAccount) {
     setActionError(null);
@@ -112,58 +117,144 @@ export function AccountsPage() {
   const items = list.data?.items ?? [];
   return (
     <div>
-      <PageHeader title={ACCOUNTS.title} subtitle={ACCOUNTS.subtitle}
-        actions={<>
-          <SearchInput value={q} onChange={onSearch} placeholder={ACCOUNTS.searchPlaceholder} label={ACCOUNTS.searchLabel} />
-          <ExportMenu url="/api/accounts/export" search={q.trim()} />
-          <Button onClick={() => setCreating(true)}><Plus className="h-4 w-4" aria-hidden />{ACCOUNTS.addNew}</Button>
-        </>} />
+      <PageHeader
+        title={ACCOUNTS.title}
+        subtitle={ACCOUNTS.subtitle}
+        actions={
+          <>
+            <SearchInput value={q} onChange={onSearch} placeholder={ACCOUNTS.searchPlaceholder} label={ACCOUNTS.searchLabel} />
+            <ExportMenu url="/api/accounts/export" search={q.trim()} />
+            <Button onClick={() => setCreating(true)}>
+              <Plus className="h-4 w-4" aria-hidden />
+              {ACCOUNTS.addNew}
+            </Button>
+          </>
+        }
+      />
 
       <TableFrame columns={[C.fullname, C.email, C.username, C.role, C.status, C.createdAt, C.lastLogin, C.action]} dense>
-              {list.isLoading ? (
-                <tr><td colSpan={8} className="px-3 py-10 text-center text-slate-500">
-                  <span className="inline-flex items-center gap-2"><Spinner className="h-5 w-5" label={ACCOUNTS.loading} />{ACCOUNTS.loading}</span>
-                </td></tr>
-              ) : list.isError ? (
-                <tr><td colSpan={8} className="px-3 py-10 text-center text-red-600" role="alert">{list.error.message}</td></tr>
-              ) : items.length === 0 ? (
-                <tr><td colSpan={8} className="px-3 py-10 text-center text-slate-500">{ACCOUNTS.empty}</td></tr>
-              ) : items.map((a) => (
-                <AccountRow key={a.id} account={a} self={a.id === me} unrestricting={unrestrict.isPending}
-                  onEdit={() => setEditing(a)} onUnrestrict={() => void doUnrestrict(a)} onRestrict={() => openRestrict(a)}
-                  onResetFactor={() => setResetting(a)} onUnlock={() => void doUnlock(a)} onSessions={() => setSessionsOf(a)} onDelete={() => openDelete(a)} />
-              ))}
+        {list.isLoading ? (
+          <tr>
+            <td colSpan={8} className="px-3 py-10 text-center text-slate-500">
+              <span className="inline-flex items-center gap-2">
+                <Spinner className="h-5 w-5" label={ACCOUNTS.loading} />
+                {ACCOUNTS.loading}
+              </span>
+            </td>
+          </tr>
+        ) : list.isError ? (
+          <tr>
+            <td colSpan={8} className="px-3 py-10 text-center text-red-600" role="alert">
+              {list.error.message}
+            </td>
+          </tr>
+        ) : items.length === 0 ? (
+          <tr>
+            <td colSpan={8} className="px-3 py-10 text-center text-slate-500">
+              {ACCOUNTS.empty}
+            </td>
+          </tr>
+        ) : (
+          items.map((a) => (
+            <AccountRow
+              key={a.id}
+              account={a}
+              self={a.id === me}
+              unrestricting={unrestrict.isPending}
+              onEdit={() => setEditing(a)}
+              onUnrestrict={() => void doUnrestrict(a)}
+              onRestrict={() => openRestrict(a)}
+              onResetFactor={() => setResetting(a)}
+              onUnlock={() => void doUnlock(a)}
+              onSessions={() => setSessionsOf(a)}
+              onDelete={() => openDelete(a)}
+            />
+          ))
+        )}
       </TableFrame>
       {list.data && <Pagination page={list.data.page} pageCount={list.data.pageCount} onPageChange={setPage} />}
 
       <CreateAccountDialog open={creating} onOpenChange={setCreating} />
-      <EditAccountDialog account={editing} onOpenChange={(o) => { if (!o) setEditing(null); }} />
+      <EditAccountDialog
+        account={editing}
+        onOpenChange={(o) => {
+          if (!o) setEditing(null);
+        }}
+      />
 
-      <ConfirmByTyping open={restricting !== null} onOpenChange={(o) => { if (!o) setRestricting(null); }}
-        title={K.restrictTitle} description={restricting ? K.restrictBody(restricting.fullname) : ''}
-        expected={restricting?.fullname ?? ''} trim mismatchText={M.nameMismatch}
-        confirmLabel={K.restrictLabel} busyLabel={K.restricting} onConfirm={confirmRestrict} error={actionError} />
+      <ConfirmByTyping
+        open={restricting !== null}
+        onOpenChange={(o) => {
+          if (!o) setRestricting(null);
+        }}
+        title={K.restrictTitle}
+        description={restricting ? K.restrictBody(restricting.fullname) : ''}
+        expected={restricting?.fullname ?? ''}
+        trim
+        mismatchText={M.nameMismatch}
+        confirmLabel={K.restrictLabel}
+        busyLabel={K.restricting}
+        onConfirm={confirmRestrict}
+        error={actionError}
+      />
 
-      <ConfirmByTyping open={deleting !== null} onOpenChange={(o) => { if (!o) setDeleting(null); }}
-        title={K.deleteTitle} description={deleting ? K.deleteBody(deleting.fullname) : ''}
-        expected={deleting?.fullname ?? ''} trim mismatchText={M.nameMismatch}
-        confirmLabel={K.deleteLabel} busyLabel={K.deleting} onConfirm={confirmDelete} error={actionError} />
+      <ConfirmByTyping
+        open={deleting !== null}
+        onOpenChange={(o) => {
+          if (!o) setDeleting(null);
+        }}
+        title={K.deleteTitle}
+        description={deleting ? K.deleteBody(deleting.fullname) : ''}
+        expected={deleting?.fullname ?? ''}
+        trim
+        mismatchText={M.nameMismatch}
+        confirmLabel={K.deleteLabel}
+        busyLabel={K.deleting}
+        onConfirm={confirmDelete}
+        error={actionError}
+      />
 
       <ResetSecondFactorDialog account={resetting} onClose={() => setResetting(null)} />
 
-      <Dialog open={sessionsOf !== null} onOpenChange={(o) => { if (!o) setSessionsOf(null); }} title={sessionsOf ? SESSIONS.adminHeading(sessionsOf.fullname) : ''} size="md"
-        footer={<Button variant="secondary" onClick={() => setSessionsOf(null)}>{K.close}</Button>}>
+      <Dialog
+        open={sessionsOf !== null}
+        onOpenChange={(o) => {
+          if (!o) setSessionsOf(null);
+        }}
+        title={sessionsOf ? SESSIONS.adminHeading(sessionsOf.fullname) : ''}
+        size="md"
+        footer={
+          <Button variant="secondary" onClick={() => setSessionsOf(null)}>
+            {K.close}
+          </Button>
+        }
+      >
         {sessionsOf && <SessionsList scope={{ kind: 'account', accountId: sessionsOf.id }} />}
       </Dialog>
 
-      <Dialog open={undeletable !== null} onOpenChange={(o) => { if (!o) setUndeletable(null); }} title={K.deleteTitle} size="sm"
-        footer={<>
-          <Button variant="secondary" onClick={() => setUndeletable(null)}>{K.close}</Button>
-          {undeletable && undeletable.displayStatus !== 'restricted' && (
-            <Button variant="danger" onClick={() => openRestrict(undeletable)}>{K.restrictInstead}</Button>
-          )}
-        </>}>
-        <p role="alert" className="font-medium text-red-700">{M.cannotDeleteHasActivities}</p>
+      <Dialog
+        open={undeletable !== null}
+        onOpenChange={(o) => {
+          if (!o) setUndeletable(null);
+        }}
+        title={K.deleteTitle}
+        size="sm"
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setUndeletable(null)}>
+              {K.close}
+            </Button>
+            {undeletable && undeletable.displayStatus !== 'restricted' && (
+              <Button variant="danger" onClick={() => openRestrict(undeletable)}>
+                {K.restrictInstead}
+              </Button>
+            )}
+          </>
+        }
+      >
+        <p role="alert" className="font-medium text-red-700">
+          {M.cannotDeleteHasActivities}
+        </p>
         <p className="mt-2 text-sm text-slate-600">{K.cannotDeleteBody}</p>
       </Dialog>
     </div>

@@ -47,12 +47,14 @@ export function useCreateAccount() {
 
 export function useUpdateAccount() {
   return useAccountMutation(({ id, body }: { id: string; body: AccountUpdateFormValues }) =>
-    api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}`, { method: 'PUT', body }));
+    api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}`, { method: 'PUT', body }),
+  );
 }
 
 export function useRestrictAccount() {
   return useAccountMutation(({ id, confirmName }: { id: string; confirmName: string }) =>
-    api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}/restrict`, { method: 'POST', body: { confirmName } }));
+    api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}/restrict`, { method: 'POST', body: { confirmName } }),
+  );
 }
 
 export function useUnrestrictAccount() {
@@ -61,7 +63,8 @@ export function useUnrestrictAccount() {
 
 export function useDeleteAccount() {
   return useAccountMutation(({ id, confirmName }: { id: string; confirmName: string }) =>
-    api<void>(`/api/accounts/${encodeURIComponent(id)}`, { method: 'DELETE', body: { confirmName } }));
+    api<void>(`/api/accounts/${encodeURIComponent(id)}`, { method: 'DELETE', body: { confirmName } }),
+  );
 }
 
 /** A super admin ends an account's sign-in lock; audited and mailed on the server. */
@@ -72,5 +75,6 @@ export function useUnlockAccount() {
 /** A super admin removes another admin's second factor (lost phone); audited on the server. */
 export function useResetSecondFactor() {
   return useAccountMutation(({ id, proof }: { id: string; proof: ReauthInput }) =>
-    api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}/second-factor/reset`, { method: 'POST', body: proof }));
+    api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}/second-factor/reset`, { method: 'POST', body: proof }),
+  );
 }

@@ -34,16 +34,33 @@ function ResetForm({ account, onClose }: { account: AdminAccount; onClose(): voi
   }
 
   return (
-    <Dialog open onOpenChange={(o) => { if (!o && !reset.isPending) onClose(); }} title={SECOND_FACTOR.reset} size="sm"
-      footer={<>
-        <Button variant="secondary" onClick={onClose} disabled={reset.isPending}>{SECOND_FACTOR.cancel}</Button>
-        <Button type="submit" form={formId} variant="danger" disabled={reset.isPending}>{SECOND_FACTOR.reset}</Button>
-      </>}>
+    <Dialog
+      open
+      onOpenChange={(o) => {
+        if (!o && !reset.isPending) onClose();
+      }}
+      title={SECOND_FACTOR.reset}
+      size="sm"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={reset.isPending}>
+            {SECOND_FACTOR.cancel}
+          </Button>
+          <Button type="submit" form={formId} variant="danger" disabled={reset.isPending}>
+            {SECOND_FACTOR.reset}
+          </Button>
+        </>
+      }
+    >
       <p className="text-sm text-slate-700">{SECOND_FACTOR.resetConfirm(account.fullname)}</p>
       <Form form={form} onSubmit={onSubmit} id={formId} className="mt-4">
         <ReauthFields intro={SETTINGS.confirmChange} mayHaveSecondFactor />
       </Form>
-      {error && <p role="alert" className="mt-3 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
+      {error && (
+        <p role="alert" className="mt-3 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+          {error}
+        </p>
+      )}
     </Dialog>
   );
 }

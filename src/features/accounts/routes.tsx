@@ -1,10 +1,17 @@
 import { lazy } from 'react';
 import type { FeatureRoutes } from '../../app/feature-routes';
 // The screen, its texts and the Trash tab load on the first visit, not with the login page.
-const AccountsScreen = lazy(() => Promise.all([import('./accounts-page'), import('../../../common/accounts'), import('../../components/trash/with-trash')])
-  .then(([page, { ACCOUNTS }, { WithTrash }]) => ({
-    default: () => <WithTrash collection="accounts" title={ACCOUNTS.title}><page.AccountsPage /></WithTrash>,
-  })));
+const AccountsScreen = lazy(() =>
+  Promise.all([import('./accounts-page'), import('../../../common/accounts'), import('../../components/trash/with-trash')]).then(
+    ([page, { ACCOUNTS }, { WithTrash }]) => ({
+      default: () => (
+        <WithTrash collection="accounts" title={ACCOUNTS.title}>
+          <page.AccountsPage />
+        </WithTrash>
+      ),
+    }),
+  ),
+);
 
 /** Admin accounts at /dashboard/accounts; the sidebar entry's accounts.manage permission guards it. */
 export const routes: FeatureRoutes = {

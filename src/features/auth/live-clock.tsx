@@ -11,7 +11,9 @@ export function LiveClock() {
   }, []);
   return (
     <div className="text-right text-white drop-shadow" aria-live="off">
-      <time dateTime={now.toISOString()} className="block text-3xl font-semibold tabular-nums" data-testid="login-clock">{manilaClock(now)}</time>
+      <time dateTime={now.toISOString()} className="block text-3xl font-semibold tabular-nums" data-testid="login-clock">
+        {manilaClock(now)}
+      </time>
       <span className="text-sm opacity-90">{manilaLongDate(now)}</span>
     </div>
   );

@@ -50,7 +50,14 @@ export function LoginPage() {
 
   useEffect(() => {
     const reason = takeLogoutReason();
-    if (reason) setAutoLogout(reason === 'inactivity' ? LOGIN.autoLogoutInactivity : reason === 'signed_out' ? LOGIN.autoLogoutSignedOut : LOGIN.autoLogoutSessionEnded);
+    if (reason)
+      setAutoLogout(
+        reason === 'inactivity'
+          ? LOGIN.autoLogoutInactivity
+          : reason === 'signed_out'
+            ? LOGIN.autoLogoutSignedOut
+            : LOGIN.autoLogoutSessionEnded,
+      );
   }, []);
 
   // The username field gets the focus just after the page is first drawn, not while React
@@ -58,7 +65,9 @@ export function LoginPage() {
   // phone then has one long task where it could have two shorter ones.
   useEffect(() => {
     if (challenge) return undefined;
-    const t = setTimeout(() => { if (document.activeElement === document.body) form.setFocus('identifier'); });
+    const t = setTimeout(() => {
+      if (document.activeElement === document.body) form.setFocus('identifier');
+    });
     return () => clearTimeout(t);
   }, [form, challenge]);
 
@@ -89,7 +98,11 @@ export function LoginPage() {
       if (err instanceof ApiError && err.reason === 'locked') setLocked(true);
       if (err instanceof ApiError && (err.code === 'ACCOUNT_DELETED' || err.code === 'ACCOUNT_RESTRICTED')) setBlocked(err.message);
       else if (err instanceof ApiError && applyServerErrors(form as never, err)) return;
-      else if (err instanceof ApiError && (err.code === 'INVALID_CREDENTIALS' || err.code === 'INVALID_UNLOCK' || err.code === 'RATE_LIMITED')) setError(err.message);
+      else if (
+        err instanceof ApiError &&
+        (err.code === 'INVALID_CREDENTIALS' || err.code === 'INVALID_UNLOCK' || err.code === 'RATE_LIMITED')
+      )
+        setError(err.message);
       else setError(LOGIN.genericError);
     }
   }
@@ -111,39 +124,63 @@ export function LoginPage() {
       <main className="relative flex flex-1 items-center justify-center px-4 py-8">
         <div className="w-full max-w-md rounded-2xl bg-white/95 p-8 shadow-2xl backdrop-blur">
           {challenge ? (
-            <Suspense fallback={<div className="flex justify-center py-10"><Spinner /></div>}>
-              <SecondFactorStep challenge={challenge} onSignedIn={() => void signedIn()}
-                onRestart={(message) => { setChallenge(null); setError(message || null); }} />
+            <Suspense
+              fallback={
+                <div className="flex justify-center py-10">
+                  <Spinner />
+                </div>
+              }
+            >
+              <SecondFactorStep
+                challenge={challenge}
+                onSignedIn={() => void signedIn()}
+                onRestart={(message) => {
+                  setChallenge(null);
+                  setError(message || null);
+                }}
+              />
             </Suspense>
-          ) : (<>
-          <h1 className="text-2xl font-bold text-slate-900">Welcome back</h1>
-          <p className="mb-6 mt-1 text-sm text-slate-500">Sign in to manage the rice-information app.</p>
-          <Form form={form} onSubmit={onSubmit} className="space-y-4">
-            <TextField name="identifier" label={LOGIN.usernameLabel} autoComplete="username"
-              onInput={() => setError(null)} />
-            <TextField name="password" label={LOGIN.passwordLabel} autoComplete="current-password" revealable
-              onInput={() => setError(null)} />
-            {unlockToken && !locked && (
-              <p className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="login-unlock-link">{LOGIN.unlockLinkHelp}</p>
-            )}
-            {locked && (
-              <div className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-3" data-testid="login-locked">
-                <p className="text-sm text-amber-900">{LOGIN.lockedHelp}</p>
-                <TextField name="code" label={LOGIN.unlockCodeLabel} autoComplete="one-time-code" onInput={() => setError(null)} />
-              </div>
-            )}
-            <div className="flex justify-end">
-              <button type="button" className="text-sm font-medium text-brand-700 hover:underline" onClick={() => setForgotOpen(true)}>
-                {LOGIN.forgotPassword}
-              </button>
-            </div>
-            {error && <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
-            <Button type="submit" className="w-full" disabled={busy}>
-              <LogIn className="h-4 w-4" aria-hidden />
-              {busy ? LOGIN.submitting : LOGIN.submit}
-            </Button>
-          </Form>
-          </>)}
+          ) : (
+            <>
+              <h1 className="text-2xl font-bold text-slate-900">Welcome back</h1>
+              <p className="mb-6 mt-1 text-sm text-slate-500">Sign in to manage the rice-information app.</p>
+              <Form form={form} onSubmit={onSubmit} className="space-y-4">
+                <TextField name="identifier" label={LOGIN.usernameLabel} autoComplete="username" onInput={() => setError(null)} />
+                <TextField
+                  name="password"
+                  label={LOGIN.passwordLabel}
+                  autoComplete="current-password"
+                  revealable
+                  onInput={() => setError(null)}
+                />
+                {unlockToken && !locked && (
+                  <p className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="login-unlock-link">
+                    {LOGIN.unlockLinkHelp}
+                  </p>
+                )}
+                {locked && (
+                  <div className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-3" data-testid="login-locked">
+                    <p className="text-sm text-amber-900">{LOGIN.lockedHelp}</p>
+                    <TextField name="code" label={LOGIN.unlockCodeLabel} autoComplete="one-time-code" onInput={() => setError(null)} />
+                  </div>
+                )}
+                <div className="flex justify-end">
+                  <button type="button" className="text-sm font-medium text-brand-700 hover:underline" onClick={() => setForgotOpen(true)}>
+                    {LOGIN.forgotPassword}
+                  </button>
+                </div>
+                {error && (
+                  <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+                    {error}
+                  </p>
+                )}
+                <Button type="submit" className="w-full" disabled={busy}>
+                  <LogIn className="h-4 w-4" aria-hidden />
+                  {busy ? LOGIN.submitting : LOGIN.submit}
+                </Button>
+              </Form>
+            </>
+          )}
         </div>
       </main>
 
@@ -152,15 +189,45 @@ export function LoginPage() {
         <p>{APP.copyright}</p>
       </footer>
 
-      <Dialog open={blocked !== null} onOpenChange={(o) => !o && setBlocked(null)} title={LOGIN.blockedTitle} size="sm" hideClose
-        footer={<Button onClick={() => setBlocked(null)}>{LOGIN.ok}</Button>}>
+      <Dialog
+        open={blocked !== null}
+        onOpenChange={(o) => !o && setBlocked(null)}
+        title={LOGIN.blockedTitle}
+        size="sm"
+        hideClose
+        footer={<Button onClick={() => setBlocked(null)}>{LOGIN.ok}</Button>}
+      >
         <p className="text-sm text-slate-700">{blocked ?? LOGIN.defaultRestricted}</p>
       </Dialog>
-      <Dialog open={autoLogout !== null} onOpenChange={(o) => { if (!o) { clearLogoutReason(); setAutoLogout(null); } }} title={LOGIN.autoLogoutTitle} size="sm" hideClose
-        footer={<Button onClick={() => { clearLogoutReason(); setAutoLogout(null); }}>{LOGIN.ok}</Button>}>
+      <Dialog
+        open={autoLogout !== null}
+        onOpenChange={(o) => {
+          if (!o) {
+            clearLogoutReason();
+            setAutoLogout(null);
+          }
+        }}
+        title={LOGIN.autoLogoutTitle}
+        size="sm"
+        hideClose
+        footer={
+          <Button
+            onClick={() => {
+              clearLogoutReason();
+              setAutoLogout(null);
+            }}
+          >
+            {LOGIN.ok}
+          </Button>
+        }
+      >
         <p className="text-sm text-slate-700">{autoLogout}</p>
       </Dialog>
-      {forgotOpen && <Suspense fallback={null}><ForgotPasswordDialog open onOpenChange={setForgotOpen} /></Suspense>}
+      {forgotOpen && (
+        <Suspense fallback={null}>
+          <ForgotPasswordDialog open onOpenChange={setForgotOpen} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -14,7 +14,11 @@ import { useSession } from '../../lib/session';
  * from the app or a recovery code ('verify'), or setting up a required second factor
  * ('enroll': key, first code, then the recovery codes once).
  */
-export default function SecondFactorStep({ challenge, onSignedIn, onRestart }: {
+export default function SecondFactorStep({
+  challenge,
+  onSignedIn,
+  onRestart,
+}: {
   challenge: SecondFactorChallenge;
   /** The session is open: go on to the dashboard. */
   onSignedIn(): void;
@@ -55,7 +59,9 @@ export default function SecondFactorStep({ challenge, onSignedIn, onRestart }: {
       <div className="space-y-4" data-testid="second-factor-codes">
         <h1 className="text-2xl font-bold text-slate-900">{SECOND_FACTOR.turnedOn}</h1>
         <RecoveryCodesView codes={codes} />
-        <Button className="w-full" onClick={onSignedIn}>{SECOND_FACTOR.continue}</Button>
+        <Button className="w-full" onClick={onSignedIn}>
+          {SECOND_FACTOR.continue}
+        </Button>
       </div>
     );
   }
@@ -69,23 +75,48 @@ export default function SecondFactorStep({ challenge, onSignedIn, onRestart }: {
       <p className="mb-5 mt-1 text-sm text-slate-500">
         {enroll ? SECOND_FACTOR.enrollIntro : recovery ? SECOND_FACTOR.recoveryIntro : SECOND_FACTOR.verifyIntro}
       </p>
-      {enroll && challenge.setup && <div className="mb-5"><TotpSetupView setup={challenge.setup} /></div>}
+      {enroll && challenge.setup && (
+        <div className="mb-5">
+          <TotpSetupView setup={challenge.setup} />
+        </div>
+      )}
       <Form form={form} onSubmit={onSubmit} className="space-y-4">
-        <TextField key={recovery ? 'recovery' : 'app'} name="code" label={recovery ? SECOND_FACTOR.recoveryCodeLabel : SECOND_FACTOR.codeLabel}
-          autoComplete={recovery ? 'off' : 'one-time-code'} inputMode={recovery ? 'text' : 'numeric'}
-          placeholder={recovery ? 'xxxxx-xxxxx' : '123456'} autoFocus spellCheck={false}
+        <TextField
+          key={recovery ? 'recovery' : 'app'}
+          name="code"
+          label={recovery ? SECOND_FACTOR.recoveryCodeLabel : SECOND_FACTOR.codeLabel}
+          autoComplete={recovery ? 'off' : 'one-time-code'}
+          inputMode={recovery ? 'text' : 'numeric'}
+          placeholder={recovery ? 'xxxxx-xxxxx' : '123456'}
+          autoFocus
+          spellCheck={false}
           className="[&_input]:font-mono [&_input]:tracking-widest"
-          onInput={() => setError(null)} />
+          onInput={() => setError(null)}
+        />
         {!enroll && (
           <div className="flex justify-end">
-            <button type="button" className="text-sm font-medium text-brand-700 hover:underline"
-              onClick={() => { setRecovery(!recovery); setError(null); form.clearErrors(); form.setValue('code', ''); }}>
+            <button
+              type="button"
+              className="text-sm font-medium text-brand-700 hover:underline"
+              onClick={() => {
+                setRecovery(!recovery);
+                setError(null);
+                form.clearErrors();
+                form.setValue('code', '');
+              }}
+            >
               {recovery ? SECOND_FACTOR.useAppCode : SECOND_FACTOR.useRecoveryCode}
             </button>
           </div>
         )}
-        {error && <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
-        <Button type="submit" className="w-full" disabled={busy}>{busy ? SECOND_FACTOR.verifying : SECOND_FACTOR.verify}</Button>
+        {error && (
+          <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+            {error}
+          </p>
+        )}
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? SECOND_FACTOR.verifying : SECOND_FACTOR.verify}
+        </Button>
         <button type="button" className="block w-full text-center text-sm text-slate-500 hover:underline" onClick={() => onRestart('')}>
           {SECOND_FACTOR.backToLogin}
         </button>

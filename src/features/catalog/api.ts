@@ -1,6 +1,13 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog';
-import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, PhotoSettings, StagedImage } from '../../../common/schemas/catalog';
+import type {
+  CatalogCreateInput,
+  CatalogEntryDetail,
+  CatalogList,
+  CatalogUpdateInput,
+  PhotoSettings,
+  StagedImage,
+} from '../../../common/schemas/catalog';
 import type { OptionLists } from '../../../common/schemas/maintenance';
 import type { DatasetHealth } from '../../../common/schemas/dataset';
 import { api } from '../../lib/api';
@@ -59,7 +66,9 @@ export function useDeleteEntry(kind: CatalogKind) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api<Saved<void>>(`/api/${kind.route}/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: catalogKeys.all(kind) }); },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: catalogKeys.all(kind) });
+    },
   });
 }
 
@@ -71,7 +80,13 @@ export async function discardStaged(kind: CatalogKind, ids: string[]): Promise<v
 }
 
 /** Uploads one photo (progress per file); resolves with the staged image. */
-export function uploadPhoto(kind: CatalogKind, file: File, onProgress: (fraction: number) => void, signal: AbortSignal, keepOriginal = false): Promise<StagedImage> {
+export function uploadPhoto(
+  kind: CatalogKind,
+  file: File,
+  onProgress: (fraction: number) => void,
+  signal: AbortSignal,
+  keepOriginal = false,
+): Promise<StagedImage> {
   const form = new FormData();
   form.append('file', file, file.name);
   return sendForm<StagedImage>(`/api/${kind.route}/images${keepOriginal ? '?keepOriginal=true' : ''}`, form, onProgress, signal);
@@ -103,7 +118,9 @@ export function useDatasetHealth(pending = false) {
  */
 export function usePhotoRemoval() {
   const queryClient = useQueryClient();
-  const refresh = () => { void queryClient.invalidateQueries({ queryKey: ['rice_local_diseases'] }); };
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['rice_local_diseases'] });
+  };
   return {
     remove: useMutation({
       mutationFn: ({ imageId, diseaseId }: { imageId: string; diseaseId: string }) =>
@@ -111,7 +128,8 @@ export function usePhotoRemoval() {
       onSuccess: refresh,
     }),
     putBack: useMutation({
-      mutationFn: (imageId: string) => api<unknown>(`/api/dataset-health/photos/${encodeURIComponent(imageId)}/put-back`, { method: 'POST' }),
+      mutationFn: (imageId: string) =>
+        api<unknown>(`/api/dataset-health/photos/${encodeURIComponent(imageId)}/put-back`, { method: 'POST' }),
       onSuccess: refresh,
     }),
   };

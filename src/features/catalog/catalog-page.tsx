@@ -33,7 +33,15 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
   const closeView = () => {
     setViewId(null);
     setViewTab('details');
-    if (params.has('open')) setParams((p) => { const next = new URLSearchParams(p); next.delete('open'); return next; }, { replace: true });
+    if (params.has('open'))
+      setParams(
+        (p) => {
+          const next = new URLSearchParams(p);
+          next.delete('open');
+          return next;
+        },
+        { replace: true },
+      );
   };
   const [formTarget, setFormTarget] = useState<FormTarget | null>(null);
   const [deleting, setDeleting] = useState<CatalogEntry | null>(null);
@@ -59,38 +67,57 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
 
   return (
     <div>
-      <PageHeader title={t.title} subtitle={t.subtitle}
-        actions={<>
-          <SearchInput value={search} onChange={onSearch} placeholder={t.searchPlaceholder} label={`Search ${t.noun}s`} />
-          <ExportMenu url={`/api/${kind.route}/export`} search={search.trim()} />
-          <TrainingSetLink kind={kind} />
-          <DatasetHealthLink kind={kind} />
-          <Button onClick={() => setFormTarget({ mode: 'add' })}><Plus className="h-4 w-4" aria-hidden />{t.addButton}</Button>
-        </>} />
+      <PageHeader
+        title={t.title}
+        subtitle={t.subtitle}
+        actions={
+          <>
+            <SearchInput value={search} onChange={onSearch} placeholder={t.searchPlaceholder} label={`Search ${t.noun}s`} />
+            <ExportMenu url={`/api/${kind.route}/export`} search={search.trim()} />
+            <TrainingSetLink kind={kind} />
+            <DatasetHealthLink kind={kind} />
+            <Button onClick={() => setFormTarget({ mode: 'add' })}>
+              <Plus className="h-4 w-4" aria-hidden />
+              {t.addButton}
+            </Button>
+          </>
+        }
+      />
 
       <NewWaitingNotice collection={kind.collection} count={review.newCount} />
       {list.isPending ? (
         <div className="flex items-center justify-center gap-3 rounded-2xl border border-slate-200 bg-white p-12 text-slate-500">
-          <Spinner /><span>{t.loadingText}</span>
+          <Spinner />
+          <span>{t.loadingText}</span>
         </div>
       ) : list.isError ? (
-        <p role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-6 text-sm text-red-700">{list.error.message}</p>
+        <p role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-6 text-sm text-red-700">
+          {list.error.message}
+        </p>
       ) : entries.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-12 text-center text-slate-500">{t.emptyText}</p>
       ) : (
         <>
           <div className="grid grid-cols-1 gap-6 md:grid-cols-2 xl:grid-cols-3" data-testid="catalog-grid">
             {entries.map((entry) => (
-              <EntryCard key={entry.id} entry={entry} review={review.byRecord.get(entry.id)}
+              <EntryCard
+                key={entry.id}
+                entry={entry}
+                review={review.byRecord.get(entry.id)}
                 onView={() => setViewId(entry.id)}
                 onEdit={() => setFormTarget({ mode: 'edit', id: entry.id })}
-                onDelete={() => { setDeleteError(null); setDeleting(entry); }} />
+                onDelete={() => {
+                  setDeleteError(null);
+                  setDeleting(entry);
+                }}
+              />
             ))}
           </div>
           {list.hasNextPage && (
             <div className="mt-6 flex justify-center">
               <Button variant="secondary" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-                {list.isFetchingNextPage ? <Spinner className="h-4 w-4" /> : null}{CATALOG_LABELS.loadMore}
+                {list.isFetchingNextPage ? <Spinner className="h-4 w-4" /> : null}
+                {CATALOG_LABELS.loadMore}
               </Button>
             </div>
           )}
@@ -98,11 +125,21 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
       )}
 
       <EntryViewDialog key={`${viewId}:${viewTab}`} kind={kind} id={viewId} tab={viewTab} onClose={closeView} />
-      <EntryFormDialog kind={kind} target={formTarget} onClose={() => setFormTarget(null)}
-        onTranslate={(id) => { setFormTarget(null); setViewTab('translate'); setViewId(id); }} />
+      <EntryFormDialog
+        kind={kind}
+        target={formTarget}
+        onClose={() => setFormTarget(null)}
+        onTranslate={(id) => {
+          setFormTarget(null);
+          setViewTab('translate');
+          setViewId(id);
+        }}
+      />
       <ConfirmByTyping
         open={deleting !== null}
-        onOpenChange={(o) => { if (!o) setDeleting(null); }}
+        onOpenChange={(o) => {
+          if (!o) setDeleting(null);
+        }}
         title={t.deleteTitle}
         description={<>This {t.noun} will be hidden from every screen. Its photos are kept.</>}
         expected={deleting?.name ?? ''}

@@ -30,9 +30,14 @@ export function dropDraft(kind: CatalogKind): Promise<void> {
 
 function draftOf(values: FormValues, batch: UploadBatch): DraftInput | null {
   const { imageIds: _ids, ...fields } = values;
-  const photos = batch.items.filter((i) => i.status !== 'skipped').map((i) => ({
-    id: i.status === 'done' ? i.imageId : null, name: i.source.name, size: i.source.size, lastModified: i.source.lastModified,
-  }));
+  const photos = batch.items
+    .filter((i) => i.status !== 'skipped')
+    .map((i) => ({
+      id: i.status === 'done' ? i.imageId : null,
+      name: i.source.name,
+      size: i.source.size,
+      lastModified: i.source.lastModified,
+    }));
   const typed = Object.values(fields).some((v) => (Array.isArray(v) ? v.length > 0 : typeof v === 'string' ? v.trim() !== '' : v === true));
   return typed || photos.length > 0 ? { fields, photos } : null;
 }
@@ -42,8 +47,25 @@ function draftOf(values: FormValues, batch: UploadBatch): DraftInput | null {
  * photos, uploads finishing), at most every few seconds. `pause` stops sending (while the form
  * saves), `settle` waits for a draft already on its way, `resume` sends again what changed.
  */
-export function useDraftAutosave({ kind, form, batch, active }: { kind: CatalogKind; form: UseFormReturn<FormValues>; batch: UploadBatch; active: boolean }) {
-  const state = useRef({ timer: null as ReturnType<typeof setTimeout> | null, lastSent: 0, inFlight: Promise.resolve() as Promise<unknown>, active, held: false, last: '' });
+export function useDraftAutosave({
+  kind,
+  form,
+  batch,
+  active,
+}: {
+  kind: CatalogKind;
+  form: UseFormReturn<FormValues>;
+  batch: UploadBatch;
+  active: boolean;
+}) {
+  const state = useRef({
+    timer: null as ReturnType<typeof setTimeout> | null,
+    lastSent: 0,
+    inFlight: Promise.resolve() as Promise<unknown>,
+    active,
+    held: false,
+    last: '',
+  });
   state.current.active = active;
 
   const controls = useMemo(() => {
@@ -56,7 +78,11 @@ export function useDraftAutosave({ kind, form, batch, active }: { kind: CatalogK
       if (!draft || body === s.last) return;
       s.last = body;
       s.lastSent = Date.now();
-      s.inFlight = s.inFlight.then(() => api(draftUrl(kind), { method: 'PUT', body: draft })).catch(() => { s.last = ''; });
+      s.inFlight = s.inFlight
+        .then(() => api(draftUrl(kind), { method: 'PUT', body: draft }))
+        .catch(() => {
+          s.last = '';
+        });
     };
     const schedule = () => {
       if (!s.active || s.held || s.timer) return;

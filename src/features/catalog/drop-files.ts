@@ -1,6 +1,8 @@
 /** Every file of a dropped folder (and its sub-folders), through the File System entries API. */
 export async function filesFromDrop(dataTransfer: DataTransfer): Promise<File[]> {
-  const entries = Array.from(dataTransfer.items ?? []).map((item) => item.webkitGetAsEntry?.()).filter((e): e is FileSystemEntry => !!e);
+  const entries = Array.from(dataTransfer.items ?? [])
+    .map((item) => item.webkitGetAsEntry?.())
+    .filter((e): e is FileSystemEntry => !!e);
   if (entries.length === 0 || entries.every((e) => e.isFile)) return Array.from(dataTransfer.files);
   const files: File[] = [];
   const walk = async (entry: FileSystemEntry): Promise<void> => {

@@ -38,7 +38,6 @@ export function toFormValues(entry: CatalogEntryDetail | null): FormValues {
   };
 }
 
-
 /** The entry's text and choice fields, in the form's order (its photos follow them). */
 export function EntryFields({ kind }: { kind: CatalogKind }) {
   const { session } = useSession();
@@ -49,12 +48,23 @@ export function EntryFields({ kind }: { kind: CatalogKind }) {
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <TextField name="name" label={CATALOG_LABELS.name} autoComplete="off" />
         <TextField name="scientificName" label={CATALOG_LABELS.scientificName} autoComplete="off" className="[&_input]:italic" />
-        <TextField name="localName" label={CATALOG_LABELS.localName} hint={<p className="mt-1 text-xs text-slate-500">{CATALOG_LABELS.localNameHint}</p>} autoComplete="off" className="sm:col-span-2" />
+        <TextField
+          name="localName"
+          label={CATALOG_LABELS.localName}
+          hint={<p className="mt-1 text-xs text-slate-500">{CATALOG_LABELS.localNameHint}</p>}
+          autoComplete="off"
+          className="sm:col-span-2"
+        />
       </div>
       {kind.affectedParts && (
         <div>
-          <CheckboxGroupField name="affectedParts" label={CATALOG_LABELS.affectedParts} options={(parts.data ?? []).map((value) => ({ value }))}
-            disabled={parts.isLoading} staleSuffix={CATALOG_LABELS.removedOption} />
+          <CheckboxGroupField
+            name="affectedParts"
+            label={CATALOG_LABELS.affectedParts}
+            options={(parts.data ?? []).map((value) => ({ value }))}
+            disabled={parts.isLoading}
+            staleSuffix={CATALOG_LABELS.removedOption}
+          />
           <p className="mt-1 text-xs text-slate-500">{CATALOG_LABELS.affectedPartsHint}</p>
         </div>
       )}

@@ -26,7 +26,17 @@ import { TranslateButton } from '../../components/translations/translate-button'
 export type FormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
 
 /** The add/edit dialog of one kind. Edit waits for the entry, then keeps following it live. */
-export function EntryFormDialog({ kind, target, onClose, onTranslate }: { kind: CatalogKind; target: FormTarget | null; onClose(): void; onTranslate(id: string): void }) {
+export function EntryFormDialog({
+  kind,
+  target,
+  onClose,
+  onTranslate,
+}: {
+  kind: CatalogKind;
+  target: FormTarget | null;
+  onClose(): void;
+  onTranslate(id: string): void;
+}) {
   const editId = target?.mode === 'edit' ? target.id : null;
   const detail = useCatalogEntry(kind, editId);
   // An entry cached from before is read again first: the form edits the version saved since
@@ -36,26 +46,62 @@ export function EntryFormDialog({ kind, target, onClose, onTranslate }: { kind: 
   if (!target) return null;
   if (target.mode === 'edit' && (!detail.data || readFor !== editId)) {
     return (
-      <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title={kind.texts.editTitle} size="lg">
-        {detail.isError ? <p role="alert" className="text-sm text-red-600">{detail.error.message}</p> : <div className="flex justify-center py-10"><Spinner /></div>}
+      <Dialog
+        open
+        onOpenChange={(o) => {
+          if (!o) onClose();
+        }}
+        title={kind.texts.editTitle}
+        size="lg"
+      >
+        {detail.isError ? (
+          <p role="alert" className="text-sm text-red-600">
+            {detail.error.message}
+          </p>
+        ) : (
+          <div className="flex justify-center py-10">
+            <Spinner />
+          </div>
+        )}
       </Dialog>
     );
   }
-  return <EntryForm key={editId ?? 'new'} kind={kind} entry={target.mode === 'edit' ? detail.data! : null} onClose={onClose} onTranslate={onTranslate} />;
+  return (
+    <EntryForm
+      key={editId ?? 'new'}
+      kind={kind}
+      entry={target.mode === 'edit' ? detail.data! : null}
+      onClose={onClose}
+      onTranslate={onTranslate}
+    />
+  );
 }
 
-function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; entry: CatalogEntryDetail | null; onClose(): void; onTranslate(id: string): void }) {
+function EntryForm({
+  kind,
+  entry,
+  onClose,
+  onTranslate,
+}: {
+  kind: CatalogKind;
+  entry: CatalogEntryDetail | null;
+  onClose(): void;
+  onTranslate(id: string): void;
+}) {
   const isEdit = entry !== null;
   const formId = useId();
   const toast = useToast();
   const sentForReview = useSentForReview();
   const save = useSaveEntry(kind);
   const queryClient = useQueryClient();
-  const [batch] = useState(() => new UploadBatch(kind, {
-    entryId: entry?.id ?? null,
-    discard: (ids) => void discardStaged(kind, ids),
-    sizing: () => queryClient.fetchQuery(photoSettingsQuery),
-  }));
+  const [batch] = useState(
+    () =>
+      new UploadBatch(kind, {
+        entryId: entry?.id ?? null,
+        discard: (ids) => void discardStaged(kind, ids),
+        sizing: () => queryClient.fetchQuery(photoSettingsQuery),
+      }),
+  );
   const batchVersion = useUploadBatch(batch);
   const schema = useMemo(() => (isEdit ? catalogUpdateSchema(kind).omit({ version: true }) : catalogCreateSchema(kind)), [isEdit, kind]);
   const initial = useMemo(() => toFormValues(entry), []); // eslint-disable-line react-hooks/exhaustive-deps
@@ -65,7 +111,12 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
   const draft = useDraft(kind, !isEdit);
   const [draftChoice, setDraftChoice] = useState<'ask' | 'decided'>('ask');
   const offer = !isEdit && draftChoice === 'ask' && draft.data ? draft.data : null;
-  const autosave = useDraftAutosave({ kind, form: form as never, batch, active: !isEdit && !offer && (draftChoice === 'decided' || draft.isFetched) });
+  const autosave = useDraftAutosave({
+    kind,
+    form: form as never,
+    batch,
+    active: !isEdit && !offer && (draftChoice === 'decided' || draft.isFetched),
+  });
   function continueDraft(d: Draft) {
     form.reset({ ...toFormValues(null), ...d.fields });
     batch.restore(d.photos);
@@ -117,7 +168,10 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
   function finish() {
     const ids = batch.close();
     if (!saved.current && ids.length > 0) void discardStaged(kind, ids);
-    if (!saved.current && !isEdit && !offer) { autosave.pause(); void autosave.settle().then(() => dropDraft(kind)); }
+    if (!saved.current && !isEdit && !offer) {
+      autosave.pause();
+      void autosave.settle().then(() => dropDraft(kind));
+    }
     onClose();
   }
 
@@ -134,7 +188,9 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
     autosave.pause();
     await autosave.settle();
     try {
-      const result = entry ? await save.mutateAsync({ id: entry.id, values: { ...values, version: version! } }) : await save.mutateAsync({ id: null, values });
+      const result = entry
+        ? await save.mutateAsync({ id: entry.id, values: { ...values, version: version! } })
+        : await save.mutateAsync({ id: null, values });
       saved.current = true;
       batch.close();
       // Sent for review (202): the change holds the photos; the draft goes as after a save.
@@ -154,10 +210,19 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
 
   function onSubmit(values: FormValues) {
     const now = settlementOf(batch.items);
-    if (now.unsettled > 0) { queueSave(); return; }
-    if (now.failed > 0) { setUploadError(UPLOAD_TEXTS.failedUploads(now.failed)); return; }
+    if (now.unsettled > 0) {
+      queueSave();
+      return;
+    }
+    if (now.failed > 0) {
+      setUploadError(UPLOAD_TEXTS.failedUploads(now.failed));
+      return;
+    }
     // The form's ids trail the batch by a render: a file still without its id there waits too.
-    if (values.imageIds.some((id) => id.startsWith(PENDING_PREFIX))) { queueSave(); return; }
+    if (values.imageIds.some((id) => id.startsWith(PENDING_PREFIX))) {
+      queueSave();
+      return;
+    }
     void persist(values, baseVersion);
   }
 
@@ -168,7 +233,9 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
   }
 
   const submitNow = useRef<() => void>(() => {});
-  submitNow.current = () => { void form.handleSubmit((v) => onSubmit(v as FormValues))(); };
+  submitNow.current = () => {
+    void form.handleSubmit((v) => onSubmit(v as FormValues))();
+  };
   // The batch's own item states decide, here and in onSubmit alike: had one read the stats, a
   // save could queue and submit again and again without yielding to the timer that refreshes
   // them. The last upload may have finished after this render, whose ids the effect above put
@@ -178,30 +245,60 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
     const now = settlementOf(batch.items);
     if (now.unsettled > 0) return;
     setSaveQueued(false);
-    if (now.failed > 0) { setSaveStopped(true); return; }
+    if (now.failed > 0) {
+      setSaveStopped(true);
+      return;
+    }
     form.setValue('imageIds', [...kept.map((i) => i.id), ...batch.uploadedIds()], { shouldDirty: true });
     submitNow.current();
   }, [batch, batchVersion, saveQueued, form, kept]);
-  useEffect(() => { if (saveStopped && settlementOf(batch.items).failed === 0) setSaveStopped(false); }, [saveStopped, batch, batchVersion]);
+  useEffect(() => {
+    if (saveStopped && settlementOf(batch.items).failed === 0) setSaveStopped(false);
+  }, [saveStopped, batch, batchVersion]);
   const failedNames = saveStopped ? batch.items.filter((i) => i.status === 'failed').map((i) => i.name) : [];
 
-  const imageError = (form.formState.errors.imageIds as { message?: string; root?: { message?: string } } | undefined);
+  const imageError = form.formState.errors.imageIds as { message?: string; root?: { message?: string } } | undefined;
   const imageErrorText = imageError?.message ?? imageError?.root?.message;
   const title = isEdit ? kind.texts.editTitle : kind.texts.addTitle;
 
   return (
     <>
-      <Dialog open onOpenChange={(o) => { if (!o) requestClose(); }} title={title} size="lg"
-        footer={<>
-          {saveQueued && <SaveQueuedNotice busy={busy} done={stats.done} count={stats.count} onStop={() => setSaveQueued(false)} />}
-          {saveStopped && failedNames.length > 0 && <SaveStoppedAlert failedNames={failedNames} onRetry={() => { batch.retryFailed(); queueSave(); }} />}
-          {entry && <TranslateButton disabled={save.isPending} dirty={() => form.formState.isDirty || batch.stats.count > 0} onTranslate={() => onTranslate(entry.id)} />}
-          <Button variant="secondary" onClick={requestClose} disabled={save.isPending}>{CATALOG_LABELS.cancel}</Button>
-          {/* While photos upload, Save checks the form now and, when it passes, waits for them. */}
-          <Button type="submit" form={formId} disabled={save.isPending || saveQueued}>
-            {save.isPending ? CATALOG_LABELS.saving : CATALOG_LABELS.save}
-          </Button>
-        </>}>
+      <Dialog
+        open
+        onOpenChange={(o) => {
+          if (!o) requestClose();
+        }}
+        title={title}
+        size="lg"
+        footer={
+          <>
+            {saveQueued && <SaveQueuedNotice busy={busy} done={stats.done} count={stats.count} onStop={() => setSaveQueued(false)} />}
+            {saveStopped && failedNames.length > 0 && (
+              <SaveStoppedAlert
+                failedNames={failedNames}
+                onRetry={() => {
+                  batch.retryFailed();
+                  queueSave();
+                }}
+              />
+            )}
+            {entry && (
+              <TranslateButton
+                disabled={save.isPending}
+                dirty={() => form.formState.isDirty || batch.stats.count > 0}
+                onTranslate={() => onTranslate(entry.id)}
+              />
+            )}
+            <Button variant="secondary" onClick={requestClose} disabled={save.isPending}>
+              {CATALOG_LABELS.cancel}
+            </Button>
+            {/* While photos upload, Save checks the form now and, when it passes, waits for them. */}
+            <Button type="submit" form={formId} disabled={save.isPending || saveQueued}>
+              {save.isPending ? CATALOG_LABELS.saving : CATALOG_LABELS.save}
+            </Button>
+          </>
+        }
+      >
         <Form form={form as never} id={formId} onSubmit={(v) => onSubmit(v as FormValues)} className="space-y-4">
           {offer && <DraftOffer draft={offer} onContinue={() => continueDraft(offer)} onStartOver={() => startOver(offer)} />}
           <EntryFields kind={kind} />
@@ -209,28 +306,69 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
           <section aria-label={CATALOG_LABELS.images} className="space-y-3">
             <div className="flex items-baseline justify-between">
               <h3 className="text-sm font-medium text-slate-700">{CATALOG_LABELS.images}</h3>
-              <span className="text-xs text-slate-500" data-testid="image-count">{imageIds.length} / {kind.maxImages}{!isEdit && ` · at least ${kind.minImagesOnCreate}`}</span>
+              <span className="text-xs text-slate-500" data-testid="image-count">
+                {imageIds.length} / {kind.maxImages}
+                {!isEdit && ` · at least ${kind.minImagesOnCreate}`}
+              </span>
             </div>
             {isEdit && existing.length > 0 && (
-              <CurrentImages name={current?.name ?? ''} images={existing} removed={removed}
-                onToggle={(id) => setRemoved((prev) => { const next = new Set(prev); if (next.has(id)) next.delete(id); else next.add(id); return next; })} />
+              <CurrentImages
+                name={current?.name ?? ''}
+                images={existing}
+                removed={removed}
+                onToggle={(id) =>
+                  setRemoved((prev) => {
+                    const next = new Set(prev);
+                    if (next.has(id)) next.delete(id);
+                    else next.add(id);
+                    return next;
+                  })
+                }
+              />
             )}
             {isEdit && <p className="text-sm font-medium text-slate-700">{CATALOG_LABELS.newImages}</p>}
             <MissingFilesNote batch={batch} />
-            <Uploader batch={batch} capacity={capacity} disabled={save.isPending}
+            <Uploader
+              batch={batch}
+              capacity={capacity}
+              disabled={save.isPending}
               onTooMany={() => form.setError('imageIds', { type: 'max', message: kind.texts.maxImages })}
-              onRemove={(key) => { const id = batch.remove(key); if (id) void discardStaged(kind, [id]); }} />
+              onRemove={(key) => {
+                const id = batch.remove(key);
+                if (id) void discardStaged(kind, [id]);
+              }}
+            />
             <FieldError id={`${formId}-images-error`} message={imageErrorText} />
-            {uploadError && <p role="alert" className="text-sm text-red-600">{uploadError}</p>}
+            {uploadError && (
+              <p role="alert" className="text-sm text-red-600">
+                {uploadError}
+              </p>
+            )}
           </section>
-          {saveError && <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{saveError}</p>}
+          {saveError && (
+            <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+              {saveError}
+            </p>
+          )}
         </Form>
       </Dialog>
 
-      <CloseAskDialog ask={closeAsk} busy={busy} uploaded={batch.uploadedIds().length}
-        onKeep={() => setCloseAsk(null)} onClose={() => { setCloseAsk(null); finish(); }} />
+      <CloseAskDialog
+        ask={closeAsk}
+        busy={busy}
+        uploaded={batch.uploadedIds().length}
+        onKeep={() => setCloseAsk(null)}
+        onClose={() => {
+          setCloseAsk(null);
+          finish();
+        }}
+      />
 
-      <ConflictDialog open={conflict !== null} onOpenChange={(o) => { if (!o) setConflict(null); }}
+      <ConflictDialog
+        open={conflict !== null}
+        onOpenChange={(o) => {
+          if (!o) setConflict(null);
+        }}
         onReload={() => {
           if (!conflict) return;
           setBaseVersion(conflict.currentVersion);
@@ -243,8 +381,8 @@ function EntryForm({ kind, entry, onClose, onTranslate }: { kind: CatalogKind; e
           setBaseVersion(currentVersion);
           setConflict(null);
           void persist({ ...values, imageIds: form.getValues('imageIds') as string[] }, currentVersion);
-        }} />
+        }}
+      />
     </>
   );
 }
-

@@ -28,7 +28,17 @@ function Field({ label, value, wide = false }: { label: string; value: string; w
 }
 
 /** Every field of an entry and all its photos (thumbnails in a virtualised grid; a click shows the display size). */
-export function EntryViewDialog({ kind, id, tab, onClose }: { kind: CatalogKind; id: string | null; tab?: RecordTab | undefined; onClose(): void }) {
+export function EntryViewDialog({
+  kind,
+  id,
+  tab,
+  onClose,
+}: {
+  kind: CatalogKind;
+  id: string | null;
+  tab?: RecordTab | undefined;
+  onClose(): void;
+}) {
   const entry = useCatalogEntry(kind, id);
   const { session } = useSession();
   const superAdmin = can(session?.user.role, 'trainingData.export');
@@ -36,57 +46,116 @@ export function EntryViewDialog({ kind, id, tab, onClose }: { kind: CatalogKind;
   const [open, setOpen] = useState<{ image: CatalogImage; index: number } | null>(null);
   const data = entry.data;
   return (
-    <Dialog open={id !== null} onOpenChange={(o) => { if (!o) { setOpen(null); onClose(); } }} title={data?.name ?? kind.texts.viewTitle} description={kind.texts.viewTitle} size="xl"
-      footer={<>{id && <TrainingSetLink kind={kind} entryId={id} />}<Button variant="secondary" onClick={onClose}>{CATALOG_LABELS.close}</Button></>}>
+    <Dialog
+      open={id !== null}
+      onOpenChange={(o) => {
+        if (!o) {
+          setOpen(null);
+          onClose();
+        }
+      }}
+      title={data?.name ?? kind.texts.viewTitle}
+      description={kind.texts.viewTitle}
+      size="xl"
+      footer={
+        <>
+          {id && <TrainingSetLink kind={kind} entryId={id} />}
+          <Button variant="secondary" onClick={onClose}>
+            {CATALOG_LABELS.close}
+          </Button>
+        </>
+      }
+    >
       {!data ? (
-        entry.isError ? <p role="alert" className="text-sm text-red-600">{entry.error.message}</p> : <div className="flex justify-center py-10"><Spinner /></div>
+        entry.isError ? (
+          <p role="alert" className="text-sm text-red-600">
+            {entry.error.message}
+          </p>
+        ) : (
+          <div className="flex justify-center py-10">
+            <Spinner />
+          </div>
+        )
       ) : open ? (
         <div className="space-y-3">
           <div className="flex items-center justify-between gap-2">
-            <Button variant="ghost" size="sm" onClick={() => setOpen(null)}><ArrowLeft className="h-4 w-4" aria-hidden />{CATALOG_LABELS.images}</Button>
-            <span className="text-sm text-slate-500">{open.index + 1} / {data.images.length}{open.image.originalName ? ` · ${open.image.originalName}` : ''}</span>
+            <Button variant="ghost" size="sm" onClick={() => setOpen(null)}>
+              <ArrowLeft className="h-4 w-4" aria-hidden />
+              {CATALOG_LABELS.images}
+            </Button>
+            <span className="text-sm text-slate-500">
+              {open.index + 1} / {data.images.length}
+              {open.image.originalName ? ` · ${open.image.originalName}` : ''}
+            </span>
             {open.image.url && (
-              <a href={open.image.url} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+              <a
+                href={open.image.url}
+                target="_blank"
+                rel="noreferrer"
+                className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+              >
                 Original <ExternalLink className="h-3.5 w-3.5" aria-hidden />
               </a>
             )}
           </div>
           <div className="flex max-h-[65vh] items-center justify-center overflow-hidden rounded-xl bg-slate-900">
-            {open.image.displayUrl
-              ? <img src={open.image.displayUrl} alt={`${data.name} image ${open.index + 1}`} className="max-h-[65vh] max-w-full object-contain" />
-              : <div className="h-64 w-full"><Thumb image={open.image} alt={`${data.name} image ${open.index + 1}`} /></div>}
+            {open.image.displayUrl ? (
+              <img
+                src={open.image.displayUrl}
+                alt={`${data.name} image ${open.index + 1}`}
+                className="max-h-[65vh] max-w-full object-contain"
+              />
+            ) : (
+              <div className="h-64 w-full">
+                <Thumb image={open.image} alt={`${data.name} image ${open.index + 1}`} />
+              </div>
+            )}
           </div>
         </div>
       ) : (
-        <RecordTabs initial={tab}
+        <RecordTabs
+          initial={tab}
           versions={() => <VersionsPanel collection={kind.collection} id={data.id} canRestore={canEdit} />}
-          translate={() => <TranslationEditor collection={kind.collection} recordId={data.id} canEdit={canEdit} />} details={
-        <div className="space-y-6">
-          <RecordReviewNotes collection={kind.collection} recordId={data.id} />
-          <dl className="grid grid-cols-1 gap-4 md:grid-cols-2">
-            <div className="md:col-span-2">
-              <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{CATALOG_LABELS.scientificName}</dt>
-              <dd className="mt-1 text-sm italic text-slate-800">{data.scientificName || '–'}</dd>
+          translate={() => <TranslationEditor collection={kind.collection} recordId={data.id} canEdit={canEdit} />}
+          details={
+            <div className="space-y-6">
+              <RecordReviewNotes collection={kind.collection} recordId={data.id} />
+              <dl className="grid grid-cols-1 gap-4 md:grid-cols-2">
+                <div className="md:col-span-2">
+                  <dt className="text-xs font-semibold uppercase tracking-wide text-slate-500">{CATALOG_LABELS.scientificName}</dt>
+                  <dd className="mt-1 text-sm italic text-slate-800">{data.scientificName || '–'}</dd>
+                </div>
+                <Field label={CATALOG_LABELS.localName} value={data.localName} />
+                {kind.affectedParts && <Field label={CATALOG_LABELS.affectedParts} value={data.affectedParts.join(', ')} />}
+                {kind.trainingClasses && data.isTrainingClass && superAdmin && (
+                  <Field wide label={CATALOG_LABELS.trainingClassBadge} value={CATALOG_LABELS.trainingClassHint} />
+                )}
+                <Field wide label={CATALOG_LABELS.description} value={data.description} />
+                <Field label={CATALOG_LABELS.cause} value={data.cause} />
+                <Field label={CATALOG_LABELS.symptoms} value={data.symptoms} />
+                <Field wide label={CATALOG_LABELS.treatments} value={data.treatments} />
+                <Field label={CATALOG_LABELS.createdDate} value={formatDateTime(data.createdAt)} />
+                <Field label={CATALOG_LABELS.lastUpdated} value={formatDateTime(data.updatedAt)} />
+              </dl>
+              <section aria-label={CATALOG_LABELS.images}>
+                <h3 className="mb-2 text-sm font-semibold text-slate-800">
+                  {CATALOG_LABELS.images}{' '}
+                  <span className="font-normal text-slate-500">({CATALOG_LABELS.imageCount(data.images.length)})</span>
+                </h3>
+                {data.images.length === 0 ? (
+                  <p className="text-sm text-slate-500">{CATALOG_LABELS.noImage}</p>
+                ) : (
+                  <ImageGrid
+                    images={data.images}
+                    alt={(_, i) => `${data.name} image ${i + 1}`}
+                    onOpen={(image, index) => setOpen({ image, index })}
+                    testId="view-images"
+                  />
+                )}
+              </section>
             </div>
-            <Field label={CATALOG_LABELS.localName} value={data.localName} />
-            {kind.affectedParts && <Field label={CATALOG_LABELS.affectedParts} value={data.affectedParts.join(', ')} />}
-            {kind.trainingClasses && data.isTrainingClass && superAdmin && (
-              <Field wide label={CATALOG_LABELS.trainingClassBadge} value={CATALOG_LABELS.trainingClassHint} />
-            )}
-            <Field wide label={CATALOG_LABELS.description} value={data.description} />
-            <Field label={CATALOG_LABELS.cause} value={data.cause} />
-            <Field label={CATALOG_LABELS.symptoms} value={data.symptoms} />
-            <Field wide label={CATALOG_LABELS.treatments} value={data.treatments} />
-            <Field label={CATALOG_LABELS.createdDate} value={formatDateTime(data.createdAt)} />
-            <Field label={CATALOG_LABELS.lastUpdated} value={formatDateTime(data.updatedAt)} />
-          </dl>
-          <section aria-label={CATALOG_LABELS.images}>
-            <h3 className="mb-2 text-sm font-semibold text-slate-800">{CATALOG_LABELS.images} <span className="font-normal text-slate-500">({CATALOG_LABELS.imageCount(data.images.length)})</span></h3>
-            {data.images.length === 0
-              ? <p className="text-sm text-slate-500">{CATALOG_LABELS.noImage}</p>
-              : <ImageGrid images={data.images} alt={(_, i) => `${data.name} image ${i + 1}`} onOpen={(image, index) => setOpen({ image, index })} testId="view-images" />}
-          </section>
-        </div>} />
+          }
+        />
       )}
     </Dialog>
   );

@@ -33,7 +33,10 @@ export function Thumb({ image, alt, className }: { image: ThumbSource; alt: stri
   }
   const naming = alt ? { role: 'img', 'aria-label': alt } : { 'aria-hidden': true };
   return (
-    <span className={cn('flex h-full w-full flex-col items-center justify-center gap-1 bg-slate-100 text-xs text-slate-600', className)} {...naming}>
+    <span
+      className={cn('flex h-full w-full flex-col items-center justify-center gap-1 bg-slate-100 text-xs text-slate-600', className)}
+      {...naming}
+    >
       {image.status === 'failed' ? <ImageOff className="h-5 w-5" aria-hidden /> : <Loader2 className="h-5 w-5 animate-spin" aria-hidden />}
       <span>{text}</span>
     </span>
@@ -47,7 +50,14 @@ const MIN_TILE = 104;
  * A virtualised grid of thumbnails: only the rows in view exist in the page, so a set of
  * 2000 photos scrolls as smoothly as a set of 20.
  */
-export function ImageGrid({ images, alt, renderOverlay, onOpen, maxHeight = 420, testId }: {
+export function ImageGrid({
+  images,
+  alt,
+  renderOverlay,
+  onOpen,
+  maxHeight = 420,
+  testId,
+}: {
   images: CatalogImage[];
   alt: (image: CatalogImage, index: number) => string;
   renderOverlay?: (image: CatalogImage, index: number) => ReactNode;
@@ -68,8 +78,15 @@ export function ImageGrid({ images, alt, renderOverlay, onOpen, maxHeight = 420,
   const columns = Math.max(2, Math.floor((width + GAP) / (MIN_TILE + GAP)));
   const tile = width > 0 ? (width - GAP * (columns - 1)) / columns : MIN_TILE;
   const rows = Math.ceil(images.length / columns);
-  const virtualizer = useVirtualizer({ count: rows, getScrollElement: () => scrollRef.current, estimateSize: () => tile + GAP, overscan: 3 });
-  useEffect(() => { virtualizer.measure(); }, [tile, virtualizer]);
+  const virtualizer = useVirtualizer({
+    count: rows,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => tile + GAP,
+    overscan: 3,
+  });
+  useEffect(() => {
+    virtualizer.measure();
+  }, [tile, virtualizer]);
 
   return (
     <div ref={scrollRef} className="overflow-y-auto pr-1" style={{ maxHeight }} data-testid={testId}>
@@ -79,12 +96,24 @@ export function ImageGrid({ images, alt, renderOverlay, onOpen, maxHeight = 420,
             {images.slice(row.index * columns, row.index * columns + columns).map((image, i) => {
               const index = row.index * columns + i;
               return (
-                <div key={image.id} className="relative overflow-hidden rounded-lg border border-slate-200 bg-slate-50" style={{ width: tile, height: tile }} data-testid="grid-image">
+                <div
+                  key={image.id}
+                  className="relative overflow-hidden rounded-lg border border-slate-200 bg-slate-50"
+                  style={{ width: tile, height: tile }}
+                  data-testid="grid-image"
+                >
                   {onOpen ? (
-                    <button type="button" className="block h-full w-full focus-visible:outline-2 focus-visible:outline-brand-600" onClick={() => onOpen(image, index)} aria-label={thumbControlName(image, alt(image, index))}>
+                    <button
+                      type="button"
+                      className="block h-full w-full focus-visible:outline-2 focus-visible:outline-brand-600"
+                      onClick={() => onOpen(image, index)}
+                      aria-label={thumbControlName(image, alt(image, index))}
+                    >
                       <Thumb image={image} alt="" />
                     </button>
-                  ) : <Thumb image={image} alt={alt(image, index)} />}
+                  ) : (
+                    <Thumb image={image} alt={alt(image, index)} />
+                  )}
                   {renderOverlay?.(image, index)}
                 </div>
               );

@@ -29,7 +29,10 @@ export class ReconnectWait {
     this.onChange();
   };
 
-  constructor(private readonly onChange: () => void, private readonly onResume: () => void) {}
+  constructor(
+    private readonly onChange: () => void,
+    private readonly onResume: () => void,
+  ) {}
 
   lost(): void {
     if (this.paused) return;
@@ -65,7 +68,10 @@ export class ReconnectWait {
   private resume(): void {
     this.stop();
     // Still offline as far as the browser knows: wait longer (the online event resumes at once).
-    if (globalThis.navigator?.onLine === false) { this.lost(); return; }
+    if (globalThis.navigator?.onLine === false) {
+      this.lost();
+      return;
+    }
     this.resumed = true;
     this.onResume();
     this.onChange();

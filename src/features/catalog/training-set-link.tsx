@@ -1,3 +1,4 @@
+import { cn } from '../../components/ui/cn';
 import { Link } from 'react-router';
 import { Activity, Download } from 'lucide-react';
 import { DATASET_TEXTS } from '../../../common/dataset';
@@ -16,13 +17,28 @@ export function TrainingSetLink({ kind, entryId }: { kind: CatalogKind; entryId?
   const href = entryId ? `${TRAINING_SET.url}?diseaseId=${encodeURIComponent(entryId)}` : TRAINING_SET.url;
   return (
     <span className="inline-flex flex-col items-start gap-1">
-      <a href={href} download title={TRAINING_SET.hint}
-        className="inline-flex h-10 items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-400">
+      <a
+        href={href}
+        download
+        title={TRAINING_SET.hint}
+        className={cn(
+          'inline-flex h-10 items-center justify-center gap-2 rounded-lg border border-slate-300',
+          'bg-white px-4 text-sm font-medium text-slate-700 hover:bg-slate-50',
+          'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-400',
+        )}
+      >
         <Download className="h-4 w-4" aria-hidden />
         {entryId ? TRAINING_SET.downloadOne : TRAINING_SET.downloadAll}
       </a>
-      <a href={`${href}${href.includes('?') ? '&' : '?'}pending=true`} download title={TRAINING_SET.withPendingHint}
-        className="text-xs text-slate-600 underline underline-offset-2 hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-400">
+      <a
+        href={`${href}${href.includes('?') ? '&' : '?'}pending=true`}
+        download
+        title={TRAINING_SET.withPendingHint}
+        className={cn(
+          'text-xs text-slate-600 underline underline-offset-2 hover:text-slate-900',
+          'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-400',
+        )}
+      >
         {TRAINING_SET.withPending}
       </a>
     </span>
@@ -34,9 +50,16 @@ export function DatasetHealthLink({ kind }: { kind: CatalogKind }) {
   const { session } = useSession();
   if (!kind.trainingSetExport || !can(session?.user.role, 'trainingData.export')) return null;
   return (
-    <Link to="health"
-      className="inline-flex h-10 items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-400">
-      <Activity className="h-4 w-4" aria-hidden />{DATASET_TEXTS.link}
+    <Link
+      to="health"
+      className={cn(
+        'inline-flex h-10 items-center justify-center gap-2 rounded-lg border border-slate-300',
+        'bg-white px-4 text-sm font-medium text-slate-700 hover:bg-slate-50',
+        'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-400',
+      )}
+    >
+      <Activity className="h-4 w-4" aria-hidden />
+      {DATASET_TEXTS.link}
     </Link>
   );
 }

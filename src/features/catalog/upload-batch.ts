@@ -36,7 +36,10 @@ export class UploadBatch {
   private samples: Array<{ at: number; sent: number }> = [];
   private closed = false;
   /** While the connection is lost the queue waits, then tries again by itself. */
-  readonly connection = new ReconnectWait(() => this.notify(true), () => this.pump());
+  readonly connection = new ReconnectWait(
+    () => this.notify(true),
+    () => this.pump(),
+  );
 
   private readonly concurrency: number;
   /** The entry being edited (its saved photos count as the entry's), null for a new one. */
@@ -46,7 +49,10 @@ export class UploadBatch {
   /** A super admin's choice for this batch: photos are sent and stored at their full size. */
   keepOriginals = false;
 
-  constructor(private readonly kind: CatalogKind, options: { concurrency?: number; entryId?: string | null; discard?: (ids: string[]) => void; sizing?: () => Promise<PhotoSizing> } = {}) {
+  constructor(
+    private readonly kind: CatalogKind,
+    options: { concurrency?: number; entryId?: string | null; discard?: (ids: string[]) => void; sizing?: () => Promise<PhotoSizing> } = {},
+  ) {
     this.concurrency = options.concurrency ?? CATALOG_LIMITS.browserUploadConcurrency;
     this.entryId = options.entryId ?? null;
     this.discard = options.discard ?? (() => {});
@@ -70,7 +76,19 @@ export class UploadBatch {
         continue;
       }
       if (this.draftHas(file)) continue;
-      const item: UploadItem = { key: this.nextKey++, file, source: { name: file.name, size: file.size, lastModified: file.lastModified }, name: file.name, size: file.size, status: 'queued', loaded: 0, imageId: null, error: null, sha256: null, similar: [] };
+      const item: UploadItem = {
+        key: this.nextKey++,
+        file,
+        source: { name: file.name, size: file.size, lastModified: file.lastModified },
+        name: file.name,
+        size: file.size,
+        status: 'queued',
+        loaded: 0,
+        imageId: null,
+        error: null,
+        sha256: null,
+        similar: [],
+      };
       this.items.push(item);
       this.waiting.push(item);
     }
@@ -93,8 +111,18 @@ export class UploadBatch {
   restore(photos: readonly RestoredPhoto[]): void {
     for (const p of photos) {
       this.items.push({
-        key: this.nextKey++, file: new File([], p.name), source: { name: p.name, size: p.size, lastModified: p.lastModified }, name: p.name, size: p.size,
-        status: p.id ? 'done' : 'missing', loaded: p.id ? p.size : 0, imageId: p.id, error: null, sha256: null, similar: [], thumbUrl: p.thumbUrl,
+        key: this.nextKey++,
+        file: new File([], p.name),
+        source: { name: p.name, size: p.size, lastModified: p.lastModified },
+        name: p.name,
+        size: p.size,
+        status: p.id ? 'done' : 'missing',
+        loaded: p.id ? p.size : 0,
+        imageId: p.id,
+        error: null,
+        sha256: null,
+        similar: [],
+        thumbUrl: p.thumbUrl,
       });
     }
     this.doneVersion += 1;
@@ -162,7 +190,9 @@ export class UploadBatch {
    * many photos an entry has are checked on this list, so they answer before uploads finish.
    */
   chosenIds(): string[] {
-    return this.items.filter((item) => item.status !== 'skipped').map((item) => (item.status === 'done' && item.imageId ? item.imageId : `${PENDING_PREFIX}${item.key}`));
+    return this.items
+      .filter((item) => item.status !== 'skipped')
+      .map((item) => (item.status === 'done' && item.imageId ? item.imageId : `${PENDING_PREFIX}${item.key}`));
   }
 
   /** Staged image ids in the order the files were picked. */
@@ -188,20 +218,32 @@ export class UploadBatch {
       await prepareForUpload(item, { keepOriginal, sizing: this.sizing, signal: controller.signal, onStep: () => this.notify(false) });
       item.status = 'uploading';
       this.notify(false);
-      const staged = await uploadPhoto(this.kind, item.file, (fraction) => {
-        item.loaded = Math.round(fraction * item.size);
-        this.notify(false);
-      }, controller.signal, keepOriginal);
+      const staged = await uploadPhoto(
+        this.kind,
+        item.file,
+        (fraction) => {
+          item.loaded = Math.round(fraction * item.size);
+          this.notify(false);
+        },
+        controller.signal,
+        keepOriginal,
+      );
       item.loaded = item.size;
       item.imageId = staged.id;
       item.sha256 = staged.sha256 ?? null;
       item.similar = staged.similar ?? [];
       this.connection.succeeded();
       item.status = this.copiesAnother(item) ? 'skipped' : 'done';
-      if (item.status === 'skipped') { this.discard([staged.id]); this.itemsVersion += 1; } else this.doneVersion += 1;
+      if (item.status === 'skipped') {
+        this.discard([staged.id]);
+        this.itemsVersion += 1;
+      } else this.doneVersion += 1;
     } catch (err) {
       if ((err as Error).name === 'AbortError') {
-        if (!this.closed && this.items.includes(item)) { item.status = 'queued'; item.loaded = 0; }
+        if (!this.closed && this.items.includes(item)) {
+          item.status = 'queued';
+          item.loaded = 0;
+        }
       } else if (isConnectionLost(err) && !this.closed && this.items.includes(item)) {
         // Back to the front of the queue; the queue waits for the connection.
         item.status = 'queued';
@@ -231,15 +273,16 @@ export class UploadBatch {
     if (this.closed) return;
     if (this.timer && !soon) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.stats = statsOf(this.items, this.samples);
-      this.version += 1;
-      this.listeners.forEach((l) => l());
-    }, soon ? 16 : NOTIFY_EVERY_MS);
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.stats = statsOf(this.items, this.samples);
+        this.version += 1;
+        this.listeners.forEach((l) => l());
+      },
+      soon ? 16 : NOTIFY_EVERY_MS,
+    );
   }
-
-
 }
 
 /** Re-renders the caller when the batch changes (at most every ~120 ms). */

@@ -25,7 +25,14 @@ export interface UploadItem {
   thumbUrl?: string | null;
 }
 
-export interface RestoredPhoto { id: string | null; name: string; size: number; lastModified: number; thumbUrl: string | null }
+export interface RestoredPhoto {
+  id: string | null;
+  name: string;
+  size: number;
+  lastModified: number;
+  thumbUrl: string | null;
+}
 
 /** The same file as the one the item was made from (a continued draft matches chosen files so). */
-export const sameFile = (item: UploadItem, file: File) => item.source.name === file.name && item.source.size === file.size && item.source.lastModified === file.lastModified;
+export const sameFile = (item: UploadItem, file: File) =>
+  item.source.name === file.name && item.source.size === file.size && item.source.lastModified === file.lastModified;

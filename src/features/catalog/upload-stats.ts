@@ -13,18 +13,32 @@ export interface UploadStats {
   secondsLeft: number | null;
 }
 
-export const EMPTY_STATS: UploadStats = { count: 0, skipped: 0, done: 0, failed: 0, active: 0, totalBytes: 0, sentBytes: 0, secondsLeft: null };
+export const EMPTY_STATS: UploadStats = {
+  count: 0,
+  skipped: 0,
+  done: 0,
+  failed: 0,
+  active: 0,
+  totalBytes: 0,
+  sentBytes: 0,
+  secondsLeft: null,
+};
 const RATE_WINDOW_MS = 5000;
 
 /** Counts, bytes and time left of a batch; `samples` (bytes sent over time) gives the recent rate. */
 export function statsOf(items: readonly UploadItem[], samples: Array<{ at: number; sent: number }>): UploadStats {
   const stats = { ...EMPTY_STATS };
   for (const item of items) {
-    if (item.status === 'skipped') { stats.skipped += 1; continue; }
+    if (item.status === 'skipped') {
+      stats.skipped += 1;
+      continue;
+    }
     stats.count += 1;
     stats.totalBytes += item.size;
-    if (item.status === 'done') { stats.done += 1; stats.sentBytes += item.size; }
-    else if (item.status === 'failed') stats.failed += 1;
+    if (item.status === 'done') {
+      stats.done += 1;
+      stats.sentBytes += item.size;
+    } else if (item.status === 'failed') stats.failed += 1;
     else {
       stats.sentBytes += item.loaded;
       if (item.status !== 'queued' && item.status !== 'missing') stats.active += 1;

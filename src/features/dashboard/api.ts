@@ -10,7 +10,8 @@ const weeklyKey = ['dashboard', 'content-weekly'];
 const recentKey = ['dashboard', 'recent'];
 const counts = (quiet = false) => api<DashboardCounts>(DASHBOARD_PATHS.counts, { skipAuthHandling: quiet });
 const weekly = (quiet = false) => api<ContentWeekly>(DASHBOARD_PATHS.contentWeekly, { skipAuthHandling: quiet });
-const recent = async (quiet = false) => (await api<{ items: ActivityItem[] }>(DASHBOARD_PATHS.recentActivities, { skipAuthHandling: quiet })).items;
+const recent = async (quiet = false) =>
+  (await api<{ items: ActivityItem[] }>(DASHBOARD_PATHS.recentActivities, { skipAuthHandling: quiet })).items;
 const detectionsKey = (diseaseId: string) => ['scan_reports', 'detections', diseaseId];
 /** Detections of one disease ('' for all), as JSON or as the CSV download. */
 export const detectionsPath = (diseaseId: string, csv = false) =>

@@ -22,7 +22,9 @@ function StatCard({ label, value, icon: Icon, tone }: { label: string; value: nu
       </span>
       <div>
         <p className="text-sm text-slate-500">{label}</p>
-        <p className="text-2xl font-bold tabular-nums text-slate-900" data-testid={`count-${label}`}>{value ?? '–'}</p>
+        <p className="text-2xl font-bold tabular-nums text-slate-900" data-testid={`count-${label}`}>
+          {value ?? '–'}
+        </p>
       </div>
     </div>
   );
@@ -44,7 +46,9 @@ export function DashboardPage() {
   // The chart's bars and Detections sit below the cards: built after them, in slices, so a
   // slow phone shows the counts (and the chart's heading) first and stays responsive.
   const [below, setBelow] = useState(false);
-  useEffect(() => { startTransition(() => setBelow(true)); }, []);
+  useEffect(() => {
+    startTransition(() => setBelow(true));
+  }, []);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 30_000);
     return () => clearInterval(t);
@@ -56,12 +60,22 @@ export function DashboardPage() {
       <section aria-label="Overview" className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {COLLECTION_NAMES.map((name) => {
           const { activity, dashboard } = COLLECTIONS[name];
-          return <StatCard key={name} label={dashboard.card} value={counts.data?.[dashboard.count]} icon={TYPE_ICON[activity]} tone={TYPE_TONE[activity]} />;
+          return (
+            <StatCard
+              key={name}
+              label={dashboard.card}
+              value={counts.data?.[dashboard.count]}
+              icon={TYPE_ICON[activity]}
+              tone={TYPE_TONE[activity]}
+            />
+          );
         })}
       </section>
 
       <section className="mt-8 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="recent-heading">
-        <h2 id="recent-heading" className="mb-4 text-lg font-semibold text-slate-900">{DASHBOARD.recentActivities}</h2>
+        <h2 id="recent-heading" className="mb-4 text-lg font-semibold text-slate-900">
+          {DASHBOARD.recentActivities}
+        </h2>
         {recent.isLoading ? (
           <Spinner />
         ) : !recent.data || recent.data.length === 0 ? (
@@ -72,7 +86,9 @@ export function DashboardPage() {
               const Icon = item.type ? TYPE_ICON[item.type] : Clock;
               return (
                 <li key={item.id} className="flex items-center gap-3 py-3">
-                  <span className="flex h-9 w-9 items-center justify-center rounded-full bg-slate-100 text-slate-600"><Icon className="h-4 w-4" aria-hidden /></span>
+                  <span className="flex h-9 w-9 items-center justify-center rounded-full bg-slate-100 text-slate-600">
+                    <Icon className="h-4 w-4" aria-hidden />
+                  </span>
                   <span className="flex-1 text-sm text-slate-800">{item.text}</span>
                   <time className="text-xs text-slate-500" dateTime={item.timestamp} title={manilaMoment(Date.parse(item.timestamp))}>
                     {relativeTime(item.timestamp, now)}

@@ -16,7 +16,12 @@ const TONES: Record<string, string> = {
 
 export function ActionBadge({ action }: { action: string }) {
   return (
-    <span className={cn('inline-flex rounded-full px-2 py-0.5 text-xs font-semibold', TONES[action.toUpperCase()] ?? 'bg-slate-100 text-slate-700')}>
+    <span
+      className={cn(
+        'inline-flex rounded-full px-2 py-0.5 text-xs font-semibold',
+        TONES[action.toUpperCase()] ?? 'bg-slate-100 text-slate-700',
+      )}
+    >
       {action}
     </span>
   );

@@ -72,11 +72,19 @@ export interface ExportProgress {
  * they arrive, for the progress bar), then saved through a Blob URL under the server's
  * file name (history-logs-{date}.csv).
  */
-export async function downloadCsv(filters: HistoryFilters, onProgress: (p: ExportProgress) => void, signal: AbortSignal): Promise<{ fileName: string; rows: number }> {
+export async function downloadCsv(
+  filters: HistoryFilters,
+  onProgress: (p: ExportProgress) => void,
+  signal: AbortSignal,
+): Promise<{ fileName: string; rows: number }> {
   const response = await fetch(`/api/history/export.csv?${filtersToParams(filters)}`, { credentials: 'same-origin', signal });
   if (!response.ok || !response.body) {
     let message = 'Export failed.';
-    try { message = ((await response.json()) as { error?: { message?: string } }).error?.message ?? message; } catch { /* keep */ }
+    try {
+      message = ((await response.json()) as { error?: { message?: string } }).error?.message ?? message;
+    } catch {
+      /* keep */
+    }
     throw new ApiError(response.status, 'EXPORT_FAILED', message);
   }
   const disposition = response.headers.get('content-disposition') ?? '';

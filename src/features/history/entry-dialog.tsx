@@ -25,9 +25,15 @@ function DiffTable({ rows, caption }: { rows: DiffRow[]; caption: string }) {
     <table className="min-w-full table-fixed divide-y divide-slate-200 text-sm" aria-label={caption}>
       <thead className="bg-slate-50">
         <tr>
-          <th scope="col" className="w-1/4 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{HISTORY.field}</th>
-          <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{HISTORY.before}</th>
-          <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{HISTORY.after}</th>
+          <th scope="col" className="w-1/4 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+            {HISTORY.field}
+          </th>
+          <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+            {HISTORY.before}
+          </th>
+          <th scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+            {HISTORY.after}
+          </th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
@@ -37,7 +43,14 @@ function DiffTable({ rows, caption }: { rows: DiffRow[]; caption: string }) {
               {row.field}
               {row.kind !== 'unchanged' && <span className="ml-2 text-xs font-normal text-slate-500">({HISTORY[row.kind]})</span>}
             </th>
-            <td className={cn('break-words px-3 py-2 text-slate-700', row.kind === 'changed' || row.kind === 'removed' ? 'line-through decoration-red-400' : '')}>{formatValue(row.before)}</td>
+            <td
+              className={cn(
+                'break-words px-3 py-2 text-slate-700',
+                row.kind === 'changed' || row.kind === 'removed' ? 'line-through decoration-red-400' : '',
+              )}
+            >
+              {formatValue(row.before)}
+            </td>
             <td className="break-words px-3 py-2 text-slate-900">{formatValue(row.after)}</td>
           </tr>
         ))}
@@ -65,61 +78,118 @@ export function EntryDialog({ id, onClose }: { id: string | null; onClose(): voi
   const { session } = useSession();
   const role = session?.user.role;
   const [versionsOpen, setVersionsOpen] = useState(false);
-  const made = data?.version && (VERSION_COLLECTIONS as readonly string[]).includes(data.version.collection)
-    ? { ...data.version, collection: data.version.collection as VersionCollection } : null;
+  const made =
+    data?.version && (VERSION_COLLECTIONS as readonly string[]).includes(data.version.collection)
+      ? { ...data.version, collection: data.version.collection as VersionCollection }
+      : null;
   const maintenance = made?.collection === 'maintenance';
   const mayRead = made !== null && can(role, maintenance ? 'maintenance.manage' : 'content.view');
   return (
-    <Dialog open={id !== null} onOpenChange={(open) => { if (!open) onClose(); }} title={HISTORY.details} size="lg"
-      footer={<Button variant="secondary" onClick={onClose}>{HISTORY.close}</Button>}>
-      {entry.isLoading ? <Spinner /> : entry.error ? <p role="alert" className="text-sm text-red-600">{entry.error.message}</p> : data && (
-        <div className="space-y-6">
-          <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            <Field label={HISTORY.columns.time}>{fullDate(data.timestamp)}</Field>
-            <Field label={HISTORY.columns.user}>{data.userName}{data.userEmail && <span className="block text-xs text-slate-500">{data.userEmail}</span>}</Field>
-            <Field label={HISTORY.columns.action}><ActionBadge action={data.action} /></Field>
-            <Field label={HISTORY.columns.collection}>{collectionLabel(data.collection) || HISTORY.emptyValue}</Field>
-            <Field label={HISTORY.columns.document}>{data.documentName || HISTORY.emptyValue}</Field>
-            <Field label={HISTORY.columns.description}>{data.description || HISTORY.emptyValue}</Field>
-            {made && mayRead && (
-              <Field label={VERSION_TEXTS.title}>
-                <button type="button" className="font-medium text-brand-700 underline-offset-2 hover:underline" onClick={() => setVersionsOpen(true)}>
-                  {VERSION_TEXTS.viewVersion(made.number)} · {VERSION_TEXTS.openVersion}
-                </button>
+    <Dialog
+      open={id !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={HISTORY.details}
+      size="lg"
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          {HISTORY.close}
+        </Button>
+      }
+    >
+      {entry.isLoading ? (
+        <Spinner />
+      ) : entry.error ? (
+        <p role="alert" className="text-sm text-red-600">
+          {entry.error.message}
+        </p>
+      ) : (
+        data && (
+          <div className="space-y-6">
+            <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+              <Field label={HISTORY.columns.time}>{fullDate(data.timestamp)}</Field>
+              <Field label={HISTORY.columns.user}>
+                {data.userName}
+                {data.userEmail && <span className="block text-xs text-slate-500">{data.userEmail}</span>}
               </Field>
-            )}
-          </dl>
-          <section aria-labelledby="entry-changes">
-            <h3 id="entry-changes" className="mb-2 text-sm font-semibold text-slate-900">{HISTORY.changesHeading}</h3>
-            {changed.length === 0 && unchanged.length === 0 ? (
-              <p className="text-sm text-slate-500">{HISTORY.noChanges}</p>
-            ) : (
-              <div className="space-y-3 overflow-x-auto rounded-lg border border-slate-200">
-                {changed.length > 0 && <DiffTable rows={changed} caption={HISTORY.changesHeading} />}
-                {unchanged.length > 0 && (
-                  <details className="px-3 py-2 text-sm">
-                    <summary className="cursor-pointer text-slate-600">{HISTORY.unchanged} ({unchanged.length})</summary>
-                    <div className="mt-2"><DiffTable rows={unchanged} caption={HISTORY.unchanged} /></div>
-                  </details>
-                )}
-              </div>
-            )}
-          </section>
-          {data.details && Object.keys(data.details).length > 0 && (
-            <section aria-labelledby="entry-details">
-              <h3 id="entry-details" className="mb-2 text-sm font-semibold text-slate-900">{HISTORY.detailsHeading}</h3>
-              <dl className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-3">
-                {Object.entries(data.details).map(([key, value]) => <Field key={key} label={key}>{formatValue(value)}</Field>)}
-              </dl>
+              <Field label={HISTORY.columns.action}>
+                <ActionBadge action={data.action} />
+              </Field>
+              <Field label={HISTORY.columns.collection}>{collectionLabel(data.collection) || HISTORY.emptyValue}</Field>
+              <Field label={HISTORY.columns.document}>{data.documentName || HISTORY.emptyValue}</Field>
+              <Field label={HISTORY.columns.description}>{data.description || HISTORY.emptyValue}</Field>
+              {made && mayRead && (
+                <Field label={VERSION_TEXTS.title}>
+                  <button
+                    type="button"
+                    className="font-medium text-brand-700 underline-offset-2 hover:underline"
+                    onClick={() => setVersionsOpen(true)}
+                  >
+                    {VERSION_TEXTS.viewVersion(made.number)} · {VERSION_TEXTS.openVersion}
+                  </button>
+                </Field>
+              )}
+            </dl>
+            <section aria-labelledby="entry-changes">
+              <h3 id="entry-changes" className="mb-2 text-sm font-semibold text-slate-900">
+                {HISTORY.changesHeading}
+              </h3>
+              {changed.length === 0 && unchanged.length === 0 ? (
+                <p className="text-sm text-slate-500">{HISTORY.noChanges}</p>
+              ) : (
+                <div className="space-y-3 overflow-x-auto rounded-lg border border-slate-200">
+                  {changed.length > 0 && <DiffTable rows={changed} caption={HISTORY.changesHeading} />}
+                  {unchanged.length > 0 && (
+                    <details className="px-3 py-2 text-sm">
+                      <summary className="cursor-pointer text-slate-600">
+                        {HISTORY.unchanged} ({unchanged.length})
+                      </summary>
+                      <div className="mt-2">
+                        <DiffTable rows={unchanged} caption={HISTORY.unchanged} />
+                      </div>
+                    </details>
+                  )}
+                </div>
+              )}
             </section>
-          )}
-        </div>
+            {data.details && Object.keys(data.details).length > 0 && (
+              <section aria-labelledby="entry-details">
+                <h3 id="entry-details" className="mb-2 text-sm font-semibold text-slate-900">
+                  {HISTORY.detailsHeading}
+                </h3>
+                <dl className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-3">
+                  {Object.entries(data.details).map(([key, value]) => (
+                    <Field key={key} label={key}>
+                      {formatValue(value)}
+                    </Field>
+                  ))}
+                </dl>
+              </section>
+            )}
+          </div>
+        )
       )}
       {made && mayRead && (
-        <Dialog open={versionsOpen} onOpenChange={setVersionsOpen} title={`${VERSION_TEXTS.title}: ${data?.documentName ?? ''}`} size="xl"
-          footer={<Button variant="secondary" onClick={() => setVersionsOpen(false)}>{VERSION_TEXTS.close}</Button>}>
-          {versionsOpen && <VersionsPanel collection={made.collection} id={made.documentId} initialNumber={made.number}
-            canRestore={can(role, maintenance ? 'maintenance.manage' : 'content.update')} />}
+        <Dialog
+          open={versionsOpen}
+          onOpenChange={setVersionsOpen}
+          title={`${VERSION_TEXTS.title}: ${data?.documentName ?? ''}`}
+          size="xl"
+          footer={
+            <Button variant="secondary" onClick={() => setVersionsOpen(false)}>
+              {VERSION_TEXTS.close}
+            </Button>
+          }
+        >
+          {versionsOpen && (
+            <VersionsPanel
+              collection={made.collection}
+              id={made.documentId}
+              initialNumber={made.number}
+              canRestore={can(role, maintenance ? 'maintenance.manage' : 'content.update')}
+            />
+          )}
         </Dialog>
       )}
     </Dialog>

@@ -31,13 +31,30 @@ function readFilters(params: URLSearchParams): HistoryFilters {
   return out as HistoryFilters;
 }
 
-const selectClass = 'block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-100';
+const selectClass =
+  'block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-100';
 
-function SelectField({ id, label, value, onChange, children }: { id: string; label: string; value: string; onChange(value: string): void; children: React.ReactNode }) {
+function SelectField({
+  id,
+  label,
+  value,
+  onChange,
+  children,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  children: React.ReactNode;
+}) {
   return (
     <div className="min-w-[10rem] flex-1 sm:flex-none">
-      <label htmlFor={id} className="mb-1 block text-xs font-medium uppercase tracking-wide text-slate-500">{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={selectClass}>{children}</select>
+      <label htmlFor={id} className="mb-1 block text-xs font-medium uppercase tracking-wide text-slate-500">
+        {label}
+      </label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={selectClass}>
+        {children}
+      </select>
     </div>
   );
 }
@@ -50,11 +67,17 @@ export function HistoryPage() {
   const filters = useMemo(() => readFilters(params), [params]);
   const toast = useToast();
 
-  const setFilters = useCallback((patch: Partial<HistoryFilters>) => {
-    const next = { ...filters, ...patch } as HistoryFilters;
-    if (next.range !== 'custom') { delete next.from; delete next.to; }
-    setParams(filtersToParams(next), { replace: true });
-  }, [filters, setParams]);
+  const setFilters = useCallback(
+    (patch: Partial<HistoryFilters>) => {
+      const next = { ...filters, ...patch } as HistoryFilters;
+      if (next.range !== 'custom') {
+        delete next.from;
+        delete next.to;
+      }
+      setParams(filtersToParams(next), { replace: true });
+    },
+    [filters, setParams],
+  );
 
   const list = useHistoryPages(filters);
   const count = useHistoryCount(filters);
@@ -76,9 +99,12 @@ export function HistoryPage() {
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !hasNextPage) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    }, { rootMargin: '400px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: '400px' },
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
@@ -112,7 +138,7 @@ export function HistoryPage() {
       <PageHeader
         title={HISTORY.title}
         subtitle={HISTORY.subtitle}
-        actions={(
+        actions={
           <>
             <span className="text-sm text-slate-600" data-testid="history-count" aria-live="polite">
               {total ? HISTORY.count(total.count, total.exact) : ''}
@@ -122,7 +148,7 @@ export function HistoryPage() {
               {progress ? HISTORY.exporting : HISTORY.export}
             </Button>
           </>
-        )}
+        }
       />
 
       {verifies && <IntegrityPanel />}
@@ -132,54 +158,127 @@ export function HistoryPage() {
           <div className="flex items-center justify-between gap-4 text-sm text-brand-900">
             <span>
               {HISTORY.exporting} {progress.rows.toLocaleString('en-US')}
-              {total ? ` / ${total.exact ? '' : '~'}${total.count.toLocaleString('en-US')}` : ''} rows · {(progress.bytes / 1_048_576).toFixed(1)} MB
+              {total ? ` / ${total.exact ? '' : '~'}${total.count.toLocaleString('en-US')}` : ''} rows ·{' '}
+              {(progress.bytes / 1_048_576).toFixed(1)} MB
             </span>
-            <Button variant="ghost" size="sm" onClick={() => abort.current?.abort()}>{HISTORY.cancelExport}</Button>
+            <Button variant="ghost" size="sm" onClick={() => abort.current?.abort()}>
+              {HISTORY.cancelExport}
+            </Button>
           </div>
-          <div className="mt-2 h-2 overflow-hidden rounded-full bg-brand-100" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent ?? undefined}>
+          <div
+            className="mt-2 h-2 overflow-hidden rounded-full bg-brand-100"
+            role="progressbar"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent ?? undefined}
+          >
             <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${percent ?? 5}%` }} />
           </div>
         </div>
       )}
 
-      <section aria-label="Filters" className="mb-4 flex flex-wrap items-end gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+      <section
+        aria-label="Filters"
+        className="mb-4 flex flex-wrap items-end gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm"
+      >
         <div className="w-full sm:w-auto">
           <span className="mb-1 block text-xs font-medium uppercase tracking-wide text-slate-500">Search</span>
-          <SearchInput value={filters.q ?? ''} onChange={(q) => setFilters({ q: q.trim() ? q : undefined })} placeholder={HISTORY.searchPlaceholder} label={HISTORY.searchPlaceholder} delayMs={300} />
+          <SearchInput
+            value={filters.q ?? ''}
+            onChange={(q) => setFilters({ q: q.trim() ? q : undefined })}
+            placeholder={HISTORY.searchPlaceholder}
+            label={HISTORY.searchPlaceholder}
+            delayMs={300}
+          />
         </div>
-        <SelectField id="history-range" label={HISTORY.filters.date} value={filters.range} onChange={(v) => setFilters({ range: v as HistoryFilters['range'] })}>
-          {HISTORY_DATE_RANGES.map((r) => <option key={r} value={r}>{HISTORY.dateRanges[r]}</option>)}
+        <SelectField
+          id="history-range"
+          label={HISTORY.filters.date}
+          value={filters.range}
+          onChange={(v) => setFilters({ range: v as HistoryFilters['range'] })}
+        >
+          {HISTORY_DATE_RANGES.map((r) => (
+            <option key={r} value={r}>
+              {HISTORY.dateRanges[r]}
+            </option>
+          ))}
         </SelectField>
         {filters.range === 'custom' && (
           <>
             <div>
-              <label htmlFor="history-from" className="mb-1 block text-xs font-medium uppercase tracking-wide text-slate-500">{HISTORY.filters.from}</label>
-              <input id="history-from" type="date" value={filters.from ?? ''} max={filters.to} onChange={(e) => setFilters({ from: e.target.value || undefined })} className={selectClass} />
+              <label htmlFor="history-from" className="mb-1 block text-xs font-medium uppercase tracking-wide text-slate-500">
+                {HISTORY.filters.from}
+              </label>
+              <input
+                id="history-from"
+                type="date"
+                value={filters.from ?? ''}
+                max={filters.to}
+                onChange={(e) => setFilters({ from: e.target.value || undefined })}
+                className={selectClass}
+              />
             </div>
             <div>
-              <label htmlFor="history-to" className="mb-1 block text-xs font-medium uppercase tracking-wide text-slate-500">{HISTORY.filters.to}</label>
-              <input id="history-to" type="date" value={filters.to ?? ''} min={filters.from} onChange={(e) => setFilters({ to: e.target.value || undefined })} className={selectClass} />
+              <label htmlFor="history-to" className="mb-1 block text-xs font-medium uppercase tracking-wide text-slate-500">
+                {HISTORY.filters.to}
+              </label>
+              <input
+                id="history-to"
+                type="date"
+                value={filters.to ?? ''}
+                min={filters.from}
+                onChange={(e) => setFilters({ to: e.target.value || undefined })}
+                className={selectClass}
+              />
             </div>
           </>
         )}
-        <SelectField id="history-action" label={HISTORY.filters.action} value={filters.action ?? ''} onChange={(v) => setFilters({ action: (v || undefined) as HistoryFilters['action'] })}>
+        <SelectField
+          id="history-action"
+          label={HISTORY.filters.action}
+          value={filters.action ?? ''}
+          onChange={(v) => setFilters({ action: (v || undefined) as HistoryFilters['action'] })}
+        >
           <option value="">{HISTORY.filters.allActions}</option>
-          {HISTORY_ACTIONS.filter((a) => seesAll || !(SECURITY_ACTIONS as readonly string[]).includes(a)).map((a) => <option key={a} value={a}>{a}</option>)}
+          {HISTORY_ACTIONS.filter((a) => seesAll || !(SECURITY_ACTIONS as readonly string[]).includes(a)).map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
         </SelectField>
-        <SelectField id="history-collection" label={HISTORY.filters.collection} value={filters.collection ?? ''} onChange={(v) => setFilters({ collection: (v || undefined) as HistoryFilters['collection'] })}>
+        <SelectField
+          id="history-collection"
+          label={HISTORY.filters.collection}
+          value={filters.collection ?? ''}
+          onChange={(v) => setFilters({ collection: (v || undefined) as HistoryFilters['collection'] })}
+        >
           <option value="">{HISTORY.filters.allCollections}</option>
-          {HISTORY_COLLECTIONS.map((c) => <option key={c} value={c}>{collectionLabel(c)}</option>)}
+          {HISTORY_COLLECTIONS.map((c) => (
+            <option key={c} value={c}>
+              {collectionLabel(c)}
+            </option>
+          ))}
         </SelectField>
         {seesAll && (
-          <SelectField id="history-user" label={HISTORY.filters.user} value={filters.user ?? ''} onChange={(v) => setFilters({ user: v || undefined })}>
+          <SelectField
+            id="history-user"
+            label={HISTORY.filters.user}
+            value={filters.user ?? ''}
+            onChange={(v) => setFilters({ user: v || undefined })}
+          >
             <option value="">{HISTORY.filters.allUsers}</option>
             {filters.user && !users.data?.some((u) => u.id === filters.user) && <option value={filters.user}>{filters.user}</option>}
-            {users.data?.map((u) => <option key={u.id} value={u.id}>{u.name}</option>)}
+            {users.data?.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.name}
+              </option>
+            ))}
           </SelectField>
         )}
         {filtered && (
           <Button variant="ghost" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
-            <X className="h-4 w-4" aria-hidden />{HISTORY.clearFilters}
+            <X className="h-4 w-4" aria-hidden />
+            {HISTORY.clearFilters}
           </Button>
         )}
       </section>
@@ -189,42 +288,91 @@ export function HistoryPage() {
           <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label={HISTORY.title}>
             <thead className="bg-slate-50">
               <tr>
-                {[HISTORY.columns.time, HISTORY.columns.user, HISTORY.columns.action, HISTORY.columns.collection, HISTORY.columns.document, HISTORY.columns.description].map((h) => (
-                  <th key={h} scope="col" className="px-3 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{h}</th>
+                {[
+                  HISTORY.columns.time,
+                  HISTORY.columns.user,
+                  HISTORY.columns.action,
+                  HISTORY.columns.collection,
+                  HISTORY.columns.document,
+                  HISTORY.columns.description,
+                ].map((h) => (
+                  <th key={h} scope="col" className="px-3 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+                    {h}
+                  </th>
                 ))}
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {list.isLoading ? (
-                <tr><td colSpan={6} className="px-4 py-10 text-center text-slate-500"><Spinner className="mr-2 h-4 w-4 align-middle" />{HISTORY.loading}</td></tr>
-              ) : list.error ? (
-                <tr><td colSpan={6} role="alert" className="px-4 py-10 text-center text-red-600">{list.error.message || HISTORY.loadFailed}</td></tr>
-              ) : items.length === 0 ? (
-                <tr><td colSpan={6} className="px-4 py-10 text-center text-slate-500">{HISTORY.empty}</td></tr>
-              ) : items.map((item) => (
-                <tr key={item.id} className="cursor-pointer hover:bg-brand-50/50 focus-within:bg-brand-50/50" onClick={() => setOpenId(item.id)} data-testid="history-row">
-                  <td className="whitespace-nowrap px-3 py-3 tabular-nums text-slate-600">
-                    <time dateTime={item.timestamp} title={fullDate(item.timestamp)}>{relativeTime(item.timestamp, now)}</time>
+                <tr>
+                  <td colSpan={6} className="px-4 py-10 text-center text-slate-500">
+                    <Spinner className="mr-2 h-4 w-4 align-middle" />
+                    {HISTORY.loading}
                   </td>
-                  <td className="px-3 py-3 text-slate-900">
-                    <button type="button" className="text-left font-medium hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
-                      onClick={(e) => { e.stopPropagation(); setOpenId(item.id); }} aria-label={`Open entry: ${item.action} ${item.documentName ?? ''} by ${item.userName}`}>
-                      {item.userName}
-                    </button>
-                  </td>
-                  <td className="px-3 py-3"><ActionBadge action={item.action} /></td>
-                  <td className="whitespace-nowrap px-3 py-3 text-slate-700">{collectionLabel(item.collection) || HISTORY.emptyValue}</td>
-                  <td className="px-3 py-3 text-slate-900">{item.documentName || HISTORY.emptyValue}</td>
-                  <td className="max-w-md px-3 py-3 text-slate-600">{item.description || HISTORY.emptyValue}</td>
                 </tr>
-              ))}
+              ) : list.error ? (
+                <tr>
+                  <td colSpan={6} role="alert" className="px-4 py-10 text-center text-red-600">
+                    {list.error.message || HISTORY.loadFailed}
+                  </td>
+                </tr>
+              ) : items.length === 0 ? (
+                <tr>
+                  <td colSpan={6} className="px-4 py-10 text-center text-slate-500">
+                    {HISTORY.empty}
+                  </td>
+                </tr>
+              ) : (
+                items.map((item) => (
+                  <tr
+                    key={item.id}
+                    className="cursor-pointer hover:bg-brand-50/50 focus-within:bg-brand-50/50"
+                    onClick={() => setOpenId(item.id)}
+                    data-testid="history-row"
+                  >
+                    <td className="whitespace-nowrap px-3 py-3 tabular-nums text-slate-600">
+                      <time dateTime={item.timestamp} title={fullDate(item.timestamp)}>
+                        {relativeTime(item.timestamp, now)}
+                      </time>
+                    </td>
+                    <td className="px-3 py-3 text-slate-900">
+                      <button
+                        type="button"
+                        className="text-left font-medium hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
+                        onClick={(e) => {
+                          e.stopPropagation();
+                          setOpenId(item.id);
+                        }}
+                        aria-label={`Open entry: ${item.action} ${item.documentName ?? ''} by ${item.userName}`}
+                      >
+                        {item.userName}
+                      </button>
+                    </td>
+                    <td className="px-3 py-3">
+                      <ActionBadge action={item.action} />
+                    </td>
+                    <td className="whitespace-nowrap px-3 py-3 text-slate-700">{collectionLabel(item.collection) || HISTORY.emptyValue}</td>
+                    <td className="px-3 py-3 text-slate-900">{item.documentName || HISTORY.emptyValue}</td>
+                    <td className="max-w-md px-3 py-3 text-slate-600">{item.description || HISTORY.emptyValue}</td>
+                  </tr>
+                ))
+              )}
             </tbody>
           </table>
         </div>
         <div ref={sentinel} className="flex justify-center border-t border-slate-100 px-4 py-3 text-sm text-slate-500">
-          {isFetchingNextPage ? <span><Spinner className="mr-2 h-4 w-4 align-middle" />{HISTORY.loadingMore}</span>
-            : hasNextPage ? <Button variant="secondary" size="sm" onClick={() => void fetchNextPage()}>{HISTORY.loadMore}</Button>
-            : items.length > 0 ? <span>{HISTORY.end}</span> : null}
+          {isFetchingNextPage ? (
+            <span>
+              <Spinner className="mr-2 h-4 w-4 align-middle" />
+              {HISTORY.loadingMore}
+            </span>
+          ) : hasNextPage ? (
+            <Button variant="secondary" size="sm" onClick={() => void fetchNextPage()}>
+              {HISTORY.loadMore}
+            </Button>
+          ) : items.length > 0 ? (
+            <span>{HISTORY.end}</span>
+          ) : null}
         </div>
       </div>
 

@@ -1,3 +1,4 @@
+import { cn } from '../../components/ui/cn';
 import { useState } from 'react';
 import { Plus } from 'lucide-react';
 import { LANGUAGE_TEXTS as L, SUGGESTED_LANGUAGES } from '../../../common/languages';
@@ -29,14 +30,27 @@ export function AddLanguageForm({ existing, onAdded }: { existing: readonly Lang
 
   return (
     <section aria-labelledby="add-language-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="add-language-heading" className="mb-3 text-base font-semibold text-slate-900">{L.add}</h2>
+      <h2 id="add-language-heading" className="mb-3 text-base font-semibold text-slate-900">
+        {L.add}
+      </h2>
       {suggestions.length > 0 && (
         <div className="mb-3 flex flex-wrap items-center gap-2 text-sm text-slate-600">
           <span>{T.suggested}</span>
           {suggestions.map((s) => (
-            <button key={s.code} type="button" aria-label={T.suggest(s.name, s.code)}
-              onClick={() => { form.setValue('code', s.code, { shouldValidate: true }); form.setValue('name', s.name, { shouldValidate: true }); }}
-              className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-800 ring-1 ring-inset ring-brand-200 hover:bg-brand-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+            <button
+              key={s.code}
+              type="button"
+              aria-label={T.suggest(s.name, s.code)}
+              onClick={() => {
+                form.setValue('code', s.code, { shouldValidate: true });
+                form.setValue('name', s.name, { shouldValidate: true });
+              }}
+              className={cn(
+                'rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-800 ring-1 ring-inset',
+                'ring-brand-200 hover:bg-brand-100 focus-visible:outline-none focus-visible:ring-2',
+                'focus-visible:ring-brand-600',
+              )}
+            >
               {s.name} ({s.code})
             </button>
           ))}
@@ -46,10 +60,15 @@ export function AddLanguageForm({ existing, onAdded }: { existing: readonly Lang
         <TextField name="code" label={L.code} autoComplete="off" autoCapitalize="none" spellCheck={false} maxLength={3} />
         <TextField name="name" label={L.name} autoComplete="off" />
         <Button type="submit" className="sm:mt-6" disabled={add.isPending}>
-          <Plus className="h-4 w-4" aria-hidden />{add.isPending ? T.adding : L.add}
+          <Plus className="h-4 w-4" aria-hidden />
+          {add.isPending ? T.adding : L.add}
         </Button>
       </Form>
-      {error && <p role="alert" className="mt-2 text-sm text-red-600">{error}</p>}
+      {error && (
+        <p role="alert" className="mt-2 text-sm text-red-600">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

@@ -1,6 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  DISEASE_ENUMS_ID, VARIETY_ENUMS_ID, type ListKey, type MaintenanceDocId, type MaintenanceDocument, type MaintenanceLists, type MaintenanceUsage,
+  DISEASE_ENUMS_ID,
+  VARIETY_ENUMS_ID,
+  type ListKey,
+  type MaintenanceDocId,
+  type MaintenanceDocument,
+  type MaintenanceLists,
+  type MaintenanceUsage,
 } from '../../../common/schemas/maintenance';
 import { api } from '../../lib/api';
 import { optionListsKey } from '../../lib/option-lists';
@@ -12,7 +18,8 @@ import { sentForReview, type Saved } from '../../lib/review';
  * varieties or accounts change).
  */
 export const documentKey = (docId: MaintenanceDocId) => ['maintenance', 'document', docId] as const;
-const usageTopic = (docId: MaintenanceDocId) => (docId === VARIETY_ENUMS_ID ? 'rice_seed_varieties' : docId === DISEASE_ENUMS_ID ? 'rice_local_diseases' : 'accounts');
+const usageTopic = (docId: MaintenanceDocId) =>
+  docId === VARIETY_ENUMS_ID ? 'rice_seed_varieties' : docId === DISEASE_ENUMS_ID ? 'rice_local_diseases' : 'accounts';
 const documentUrl = (docId: MaintenanceDocId) => `/api/maintenance/documents/${docId}`;
 
 export function useMaintenanceDocument(docId: MaintenanceDocId) {

@@ -40,36 +40,71 @@ export function LanguagesPage() {
     <div className="space-y-6">
       <div>
         <Button variant="ghost" size="sm" className="-ml-2 mb-3" onClick={() => navigate('/dashboard/file_maintenance')}>
-          <ArrowLeft className="h-4 w-4" aria-hidden />{MAINTENANCE.back}
+          <ArrowLeft className="h-4 w-4" aria-hidden />
+          {MAINTENANCE.back}
         </Button>
         <PageHeader title={L.title} subtitle={L.subtitle} />
       </div>
-      {languages.isPending ? <div className="flex justify-center py-10"><Spinner /></div>
-        : languages.isError ? <p role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-6 text-sm text-red-700">{languages.error.message}</p> : (
-          <div className="max-w-3xl space-y-2">
-            <TableFrame columns={[L.code, L.name, L.enabled]}>
-              {items.length === 0 ? <tr><td colSpan={3} className="px-3 py-6 text-center text-slate-500">{T.empty}</td></tr> : items.map((l) => (
+      {languages.isPending ? (
+        <div className="flex justify-center py-10">
+          <Spinner />
+        </div>
+      ) : languages.isError ? (
+        <p role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-6 text-sm text-red-700">
+          {languages.error.message}
+        </p>
+      ) : (
+        <div className="max-w-3xl space-y-2">
+          <TableFrame columns={[L.code, L.name, L.enabled]}>
+            {items.length === 0 ? (
+              <tr>
+                <td colSpan={3} className="px-3 py-6 text-center text-slate-500">
+                  {T.empty}
+                </td>
+              </tr>
+            ) : (
+              items.map((l) => (
                 <tr key={l.code} data-testid="language-row" data-code={l.code}>
                   <td className="px-3 py-3 font-mono text-slate-700">{l.code}</td>
-                  <td className="px-3 py-2"><LanguageName language={l} onRenamed={(from, to) => toast.show(T.renamed(from, to))} /></td>
-                  <td className="px-3 py-3"><Switch checked={l.enabled} label={`${L.enabled}: ${l.name}`} disabled={update.isPending} onChange={(on) => void setInUse(l, on)} /></td>
+                  <td className="px-3 py-2">
+                    <LanguageName language={l} onRenamed={(from, to) => toast.show(T.renamed(from, to))} />
+                  </td>
+                  <td className="px-3 py-3">
+                    <Switch
+                      checked={l.enabled}
+                      label={`${L.enabled}: ${l.name}`}
+                      disabled={update.isPending}
+                      onChange={(on) => void setInUse(l, on)}
+                    />
+                  </td>
                 </tr>
-              ))}
-            </TableFrame>
-            <p className="text-xs text-slate-500">{T.source}</p>
-          </div>
-        )}
-      {languages.data && <div className="max-w-3xl"><AddLanguageForm existing={items} onAdded={(name) => toast.show(T.added(name))} /></div>}
+              ))
+            )}
+          </TableFrame>
+          <p className="text-xs text-slate-500">{T.source}</p>
+        </div>
+      )}
+      {languages.data && (
+        <div className="max-w-3xl">
+          <AddLanguageForm existing={items} onAdded={(name) => toast.show(T.added(name))} />
+        </div>
+      )}
 
       <section aria-labelledby="option-values-heading" className="max-w-3xl rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-        <h2 id="option-values-heading" className="text-base font-semibold text-slate-900">{T.optionValues}</h2>
+        <h2 id="option-values-heading" className="text-base font-semibold text-slate-900">
+          {T.optionValues}
+        </h2>
         <p className="mt-1 text-sm text-slate-600">{T.optionValuesHint}</p>
         <ul className="mt-3 space-y-2">
           {TRANSLATED_DOCS.map(({ doc, title }) => (
             <li key={doc} className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 px-3 py-2">
-              <span className="text-sm text-slate-800"><span className="font-medium">{title}</span>: {TRANSLATED_LISTS[doc].map((list) => MAINTENANCE.lists[list].title).join(', ')}</span>
+              <span className="text-sm text-slate-800">
+                <span className="font-medium">{title}</span>:{' '}
+                {TRANSLATED_LISTS[doc].map((list) => MAINTENANCE.lists[list].title).join(', ')}
+              </span>
               <Button variant="secondary" size="sm" onClick={() => setTranslating({ doc, title })}>
-                <LanguagesIcon className="h-4 w-4" aria-hidden />{T.translateList(title)}
+                <LanguagesIcon className="h-4 w-4" aria-hidden />
+                {T.translateList(title)}
               </Button>
             </li>
           ))}

@@ -9,7 +9,12 @@ import { VersionsPanel } from '../../components/versions/versions-panel';
 import { MAINTENANCE } from '../../../common/maintenance';
 import { TIMINGS } from '../../../common/limits';
 import {
-  ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID, DOCUMENT_LISTS, type ListKey, type MaintenanceDocId, type MaintenanceLists,
+  ACCOUNT_ENUMS_ID,
+  DISEASE_ENUMS_ID,
+  DOCUMENT_LISTS,
+  type ListKey,
+  type MaintenanceDocId,
+  type MaintenanceLists,
 } from '../../../common/schemas/maintenance';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
@@ -58,7 +63,8 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
   const navigate = useNavigate();
   const toast = useToast();
   const sentForReview = useSentForReview();
-  const notify = (message: string, tone: 'success' | 'error' | 'info' = 'success') => toast.show(message, { tone, durationMs: TIMINGS.maintenanceToastMs });
+  const notify = (message: string, tone: 'success' | 'error' | 'info' = 'success') =>
+    toast.show(message, { tone, durationMs: TIMINGS.maintenanceToastMs });
   const doc = useMaintenanceDocument(docId);
   const usage = useMaintenanceUsage(docId, doc.data?.version);
   const addOption = useAddOption(docId);
@@ -122,35 +128,60 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
     <div>
       <UnsavedChangesGuard when={dirty && !busy} />
       <Button variant="ghost" size="sm" className="-ml-2 mb-3" onClick={() => navigate('/dashboard/file_maintenance')}>
-        <ArrowLeft className="h-4 w-4" aria-hidden />{MAINTENANCE.back}
+        <ArrowLeft className="h-4 w-4" aria-hidden />
+        {MAINTENANCE.back}
       </Button>
-      <PageHeader title={title} subtitle={subtitle} actions={doc.data && <>
-        <Button variant="secondary" onClick={() => setShowVersions(true)}>
-          <History className="h-4 w-4" aria-hidden />{VERSION_TEXTS.tab}
-        </Button>
-        {translatable && <Button variant="secondary" onClick={() => setTranslating(true)}><Languages className="h-4 w-4" aria-hidden />{TRANSLATE_TEXTS.button}</Button>}
-        {dirty && (
-          <Button variant="secondary" onClick={() => setDraft({})} disabled={busy}>
-            <RotateCcw className="h-4 w-4" aria-hidden />{MAINTENANCE.discard}
-          </Button>
-        )}
-        <Button onClick={save} disabled={!dirty || busy}>
-          <Save className="h-4 w-4" aria-hidden />{busy ? MAINTENANCE.saving : MAINTENANCE.saveChanges}
-        </Button>
-      </>} />
+      <PageHeader
+        title={title}
+        subtitle={subtitle}
+        actions={
+          doc.data && (
+            <>
+              <Button variant="secondary" onClick={() => setShowVersions(true)}>
+                <History className="h-4 w-4" aria-hidden />
+                {VERSION_TEXTS.tab}
+              </Button>
+              {translatable && (
+                <Button variant="secondary" onClick={() => setTranslating(true)}>
+                  <Languages className="h-4 w-4" aria-hidden />
+                  {TRANSLATE_TEXTS.button}
+                </Button>
+              )}
+              {dirty && (
+                <Button variant="secondary" onClick={() => setDraft({})} disabled={busy}>
+                  <RotateCcw className="h-4 w-4" aria-hidden />
+                  {MAINTENANCE.discard}
+                </Button>
+              )}
+              <Button onClick={save} disabled={!dirty || busy}>
+                <Save className="h-4 w-4" aria-hidden />
+                {busy ? MAINTENANCE.saving : MAINTENANCE.saveChanges}
+              </Button>
+            </>
+          )
+        }
+      />
 
       {dirty && (
-        <p role="status" className="mb-4 flex items-center gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-800">
-          <AlertTriangle className="h-4 w-4 shrink-0" aria-hidden />{MAINTENANCE.unsavedNote}
+        <p
+          role="status"
+          className="mb-4 flex items-center gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-800"
+        >
+          <AlertTriangle className="h-4 w-4 shrink-0" aria-hidden />
+          {MAINTENANCE.unsavedNote}
         </p>
       )}
 
       {doc.isPending ? (
-        <div className="flex justify-center py-16"><Spinner /></div>
+        <div className="flex justify-center py-16">
+          <Spinner />
+        </div>
       ) : doc.isError ? (
         <div className="flex flex-col items-center gap-3 rounded-2xl border border-red-200 bg-red-50 p-8 text-center text-sm text-red-700">
           <p>{loadFailed}</p>
-          <Button variant="secondary" onClick={() => void doc.refetch()}>Try again</Button>
+          <Button variant="secondary" onClick={() => void doc.refetch()}>
+            Try again
+          </Button>
         </div>
       ) : (
         <div className={keys.length > 1 ? 'grid grid-cols-1 gap-6 xl:grid-cols-2' : 'max-w-3xl'}>
@@ -173,21 +204,40 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
         </div>
       )}
 
-      <Dialog open={showVersions} onOpenChange={setShowVersions} title={`${VERSION_TEXTS.title}: ${title}`} size="xl"
-        footer={<Button variant="secondary" onClick={() => setShowVersions(false)}>{VERSION_TEXTS.close}</Button>}>
+      <Dialog
+        open={showVersions}
+        onOpenChange={setShowVersions}
+        title={`${VERSION_TEXTS.title}: ${title}`}
+        size="xl"
+        footer={
+          <Button variant="secondary" onClick={() => setShowVersions(false)}>
+            {VERSION_TEXTS.close}
+          </Button>
+        }
+      >
         {showVersions && <VersionsPanel collection="maintenance" id={docId} canRestore />}
       </Dialog>
 
-      <OptionValuesDialog doc={translating ? docId as TranslatedListDoc : null} title={title} onClose={() => setTranslating(false)} />
+      <OptionValuesDialog doc={translating ? (docId as TranslatedListDoc) : null} title={title} onClose={() => setTranslating(false)} />
 
-      <Dialog open={pendingRemove !== null} onOpenChange={(o) => { if (!o && !removeOption.isPending) setPendingRemove(null); }}
-        title={MAINTENANCE.removeTitle} size="sm"
-        footer={<>
-          <Button variant="secondary" onClick={() => setPendingRemove(null)} disabled={removeOption.isPending}>{MAINTENANCE.cancel}</Button>
-          <Button variant="danger" onClick={confirmRemove} disabled={removeOption.isPending}>
-            {removeOption.isPending ? MAINTENANCE.removing : MAINTENANCE.remove}
-          </Button>
-        </>}>
+      <Dialog
+        open={pendingRemove !== null}
+        onOpenChange={(o) => {
+          if (!o && !removeOption.isPending) setPendingRemove(null);
+        }}
+        title={MAINTENANCE.removeTitle}
+        size="sm"
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setPendingRemove(null)} disabled={removeOption.isPending}>
+              {MAINTENANCE.cancel}
+            </Button>
+            <Button variant="danger" onClick={confirmRemove} disabled={removeOption.isPending}>
+              {removeOption.isPending ? MAINTENANCE.removing : MAINTENANCE.remove}
+            </Button>
+          </>
+        }
+      >
         {pendingRemove && (
           <div className="space-y-3 text-sm text-slate-700">
             <p className="font-medium text-slate-900">{MAINTENANCE.removeQuestion(pendingRemove.value)}</p>
@@ -196,7 +246,10 @@ export function ListsPage({ docId, title, subtitle, loadFailed }: ListsPageProps
               <span>
                 {pendingRemove.list === 'securityQuestions' ? MAINTENANCE.removeWarningSecurity : MAINTENANCE.removeWarning}
                 {removeCount !== undefined && removeCount > 0 && (
-                  <> <strong data-testid="remove-usage">{MAINTENANCE.removeInUse[usageKind](removeCount)}</strong></>
+                  <>
+                    {' '}
+                    <strong data-testid="remove-usage">{MAINTENANCE.removeInUse[usageKind](removeCount)}</strong>
+                  </>
                 )}
               </span>
             </p>

@@ -20,8 +20,20 @@ export const TRANSLATED_DOCS: Array<{ doc: TranslatedListDoc; title: string }> =
 export function OptionValuesDialog({ doc, title, onClose }: { doc: TranslatedListDoc | null; title: string; onClose(): void }) {
   const { session } = useSession();
   return (
-    <Dialog open={doc !== null} onOpenChange={(o) => { if (!o) onClose(); }} title={T.translateList(title)} description={L.subtitle} size="xl"
-      footer={<Button variant="secondary" onClick={onClose}>{T.close}</Button>}>
+    <Dialog
+      open={doc !== null}
+      onOpenChange={(o) => {
+        if (!o) onClose();
+      }}
+      title={T.translateList(title)}
+      description={L.subtitle}
+      size="xl"
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          {T.close}
+        </Button>
+      }
+    >
       {doc && <TranslationEditor collection="maintenance" recordId={doc} canEdit={can(session?.user.role, 'maintenance.manage')} />}
     </Dialog>
   );

@@ -10,7 +10,8 @@ export function PlaceholderPage({ title }: { title: string }) {
   return (
     <div>
       <Button variant="ghost" size="sm" className="-ml-2 mb-3" onClick={() => navigate('/dashboard/file_maintenance')}>
-        <ArrowLeft className="h-4 w-4" aria-hidden />{MAINTENANCE.back}
+        <ArrowLeft className="h-4 w-4" aria-hidden />
+        {MAINTENANCE.back}
       </Button>
       <PageHeader title={title} />
       <div className="flex flex-col items-center justify-center rounded-2xl border border-dashed border-slate-300 bg-white p-12 text-center text-slate-500">

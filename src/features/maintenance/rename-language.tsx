@@ -19,7 +19,10 @@ export function LanguageName({ language, onRenamed }: { language: Language; onRe
 
   async function submit({ name }: { name: string }) {
     setError(null);
-    if (name === language.name) { setEditing(false); return; }
+    if (name === language.name) {
+      setEditing(false);
+      return;
+    }
     try {
       await update.mutateAsync({ ...language, name });
       setEditing(false);
@@ -33,7 +36,15 @@ export function LanguageName({ language, onRenamed }: { language: Language; onRe
     return (
       <span className="flex items-center gap-2">
         <span className="font-medium text-slate-900">{language.name}</span>
-        <Button variant="ghost" size="sm" aria-label={T.rename(language.name)} onClick={() => { form.reset({ name: language.name }); setEditing(true); }}>
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={T.rename(language.name)}
+          onClick={() => {
+            form.reset({ name: language.name });
+            setEditing(true);
+          }}
+        >
           <Pencil className="h-4 w-4" aria-hidden />
         </Button>
       </span>
@@ -42,9 +53,17 @@ export function LanguageName({ language, onRenamed }: { language: Language; onRe
   return (
     <Form form={form} onSubmit={(v) => submit(v)} className="flex items-start gap-2">
       <TextField name="name" label={`${L.name} (${language.code})`} autoComplete="off" autoFocus />
-      <Button type="submit" size="sm" aria-label={T.saveName} disabled={update.isPending}><Check className="h-4 w-4" aria-hidden /></Button>
-      <Button type="button" variant="ghost" size="sm" aria-label={T.cancelRename} onClick={() => setEditing(false)}><X className="h-4 w-4" aria-hidden /></Button>
-      {error && <p role="alert" className="text-sm text-red-600">{error}</p>}
+      <Button type="submit" size="sm" aria-label={T.saveName} disabled={update.isPending}>
+        <Check className="h-4 w-4" aria-hidden />
+      </Button>
+      <Button type="button" variant="ghost" size="sm" aria-label={T.cancelRename} onClick={() => setEditing(false)}>
+        <X className="h-4 w-4" aria-hidden />
+      </Button>
+      {error && (
+        <p role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      )}
     </Form>
   );
 }

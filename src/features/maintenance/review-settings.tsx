@@ -17,18 +17,43 @@ function SettingSwitch({ setting, busy, onChange }: { setting: Setting; busy: bo
   return (
     <li className="flex items-start justify-between gap-4 py-4" data-testid={`review-setting-${setting.collection}`}>
       <div className="min-w-0">
-        <p className="font-semibold text-slate-900" id={`${id}-name`}>{setting.label}</p>
-        <p className="text-sm text-slate-700" id={`${id}-label`}>{REVIEW_TEXTS.setting}</p>
-        <p className="mt-0.5 text-xs text-slate-600" id={`${id}-help`}>{REVIEW_TEXTS.settingHelp}</p>
+        <p className="font-semibold text-slate-900" id={`${id}-name`}>
+          {setting.label}
+        </p>
+        <p className="text-sm text-slate-700" id={`${id}-label`}>
+          {REVIEW_TEXTS.setting}
+        </p>
+        <p className="mt-0.5 text-xs text-slate-600" id={`${id}-help`}>
+          {REVIEW_TEXTS.settingHelp}
+        </p>
         {setting.updatedAt && setting.updatedByName && (
-          <p className="mt-0.5 text-xs text-slate-500">{REVIEW_SCREEN.settingChanged(setting.updatedByName, manilaDateTime(new Date(setting.updatedAt)))}</p>
+          <p className="mt-0.5 text-xs text-slate-500">
+            {REVIEW_SCREEN.settingChanged(setting.updatedByName, manilaDateTime(new Date(setting.updatedAt)))}
+          </p>
         )}
       </div>
-      <button type="button" role="switch" aria-checked={setting.enabled} aria-labelledby={`${id}-name ${id}-label`} aria-describedby={`${id}-help`} disabled={busy}
+      <button
+        type="button"
+        role="switch"
+        aria-checked={setting.enabled}
+        aria-labelledby={`${id}-name ${id}-label`}
+        aria-describedby={`${id}-help`}
+        disabled={busy}
         onClick={() => onChange(!setting.enabled)}
-        className={cn('relative mt-1 inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 disabled:opacity-60',
-          setting.enabled ? 'bg-brand-700' : 'bg-slate-400')}>
-        <span aria-hidden className={cn('inline-block h-5 w-5 rounded-full bg-white shadow transition-transform', setting.enabled ? 'translate-x-5' : 'translate-x-0.5')} />
+        className={cn(
+          'relative mt-1 inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors ' +
+            'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ' +
+            'focus-visible:ring-offset-2 disabled:opacity-60',
+          setting.enabled ? 'bg-brand-700' : 'bg-slate-400',
+        )}
+      >
+        <span
+          aria-hidden
+          className={cn(
+            'inline-block h-5 w-5 rounded-full bg-white shadow transition-transform',
+            setting.enabled ? 'translate-x-5' : 'translate-x-0.5',
+          )}
+        />
       </button>
     </li>
   );
@@ -54,12 +79,24 @@ export function ReviewSettingsSection() {
 
   return (
     <section aria-labelledby="review-settings-title" className="mt-8 max-w-5xl rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="review-settings-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900"><ShieldCheck className="h-5 w-5 text-brand-700" aria-hidden />{REVIEW_SCREEN.settingsTitle}</h2>
+      <h2 id="review-settings-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+        <ShieldCheck className="h-5 w-5 text-brand-700" aria-hidden />
+        {REVIEW_SCREEN.settingsTitle}
+      </h2>
       <p className="mt-1 text-sm text-slate-600">{REVIEW_SCREEN.settingsIntro}</p>
-      {settings.isError && <p role="alert" className="mt-3 text-sm text-red-600">{settings.error.message}</p>}
+      {settings.isError && (
+        <p role="alert" className="mt-3 text-sm text-red-600">
+          {settings.error.message}
+        </p>
+      )}
       <ul className="divide-y divide-slate-100">
         {(settings.data?.items ?? []).map((setting) => (
-          <SettingSwitch key={setting.collection} setting={setting} busy={save.isPending} onChange={(enabled) => void change(setting, enabled)} />
+          <SettingSwitch
+            key={setting.collection}
+            setting={setting}
+            busy={save.isPending}
+            onChange={(enabled) => void change(setting, enabled)}
+          />
         ))}
       </ul>
     </section>

@@ -29,11 +29,24 @@ export function UnsavedChangesGuard({ when }: { when: boolean }) {
 
   const open = blocker.state === 'blocked';
   return (
-    <Dialog open={open} onOpenChange={(o) => { if (!o && blocker.state === 'blocked') blocker.reset(); }} title={MAINTENANCE.unsaved.title} size="sm"
-      footer={<>
-        <Button variant="secondary" onClick={() => blocker.reset?.()}>{MAINTENANCE.unsaved.stay}</Button>
-        <Button variant="danger" onClick={() => blocker.proceed?.()}>{MAINTENANCE.unsaved.leave}</Button>
-      </>}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        if (!o && blocker.state === 'blocked') blocker.reset();
+      }}
+      title={MAINTENANCE.unsaved.title}
+      size="sm"
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => blocker.reset?.()}>
+            {MAINTENANCE.unsaved.stay}
+          </Button>
+          <Button variant="danger" onClick={() => blocker.proceed?.()}>
+            {MAINTENANCE.unsaved.leave}
+          </Button>
+        </>
+      }
+    >
       <p className="text-sm text-slate-700">{MAINTENANCE.unsaved.message}</p>
     </Dialog>
   );

@@ -1,7 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { MODELS_PATHS, type EvaluationSplit, type ModelChannel, type ModelStage } from '../../../common/models';
 import type {
-  EvaluationReport, EvaluationSummary, ModelInspection, ModelsOverview, ModelUploadMeta, PixelContract, PredictionPhoto, ScannerModel, Thresholds,
+  EvaluationReport,
+  EvaluationSummary,
+  ModelInspection,
+  ModelsOverview,
+  ModelUploadMeta,
+  PixelContract,
+  PredictionPhoto,
+  ScannerModel,
+  Thresholds,
 } from '../../../common/schemas/models';
 import type { CatalogList } from '../../../common/schemas/catalog';
 import { api, ApiError } from '../../lib/api';
@@ -22,7 +30,8 @@ export const modelFileUrl = (id: string) => `${modelPath(id)}/file`;
 /** Every photo's prediction of an evaluation, as a CSV download link. */
 export const predictionsCsvUrl = (id: string, evaluationId: string) => `${evaluationPath(id, evaluationId)}/predictions.csv`;
 /** The report screen of an evaluation, below the models screen. */
-export const reportRoute = (id: string, evaluationId: string) => `/dashboard/scanner_models/${encodeURIComponent(id)}/evaluations/${encodeURIComponent(evaluationId)}`;
+export const reportRoute = (id: string, evaluationId: string) =>
+  `/dashboard/scanner_models/${encodeURIComponent(id)}/evaluations/${encodeURIComponent(evaluationId)}`;
 
 const isActive = (e: EvaluationSummary) => e.state === 'queued' || e.state === 'running';
 export const runningEvaluation = (model: ScannerModel) => model.evaluations.find(isActive) ?? null;
@@ -54,13 +63,22 @@ export function useEvaluationPhotos(id: string, evaluationId: string, selection:
   return useQuery({
     queryKey: [TOPIC, 'photos', id, evaluationId, selection],
     enabled: selection !== null,
-    queryFn: ({ signal }) => api<{ photos: PredictionPhoto[]; total: number }>(`${evaluationPath(id, evaluationId)}/photos?${new URLSearchParams(selection as Record<string, string>)}`, { signal }),
+    queryFn: ({ signal }) =>
+      api<{ photos: PredictionPhoto[]; total: number }>(
+        `${evaluationPath(id, evaluationId)}/photos?${new URLSearchParams(selection as Record<string, string>)}`,
+        { signal },
+      ),
     placeholderData: (previous) => previous,
   });
 }
 
 /** A record a label can mean (a disease or training class), as the mapping's choices list it. */
-export interface RecordOption { id: string; name: string; localName: string | null; trainingClass: boolean }
+export interface RecordOption {
+  id: string;
+  name: string;
+  localName: string | null;
+  trainingClass: boolean;
+}
 
 /**
  * The live diseases and training classes for the mapping of a stored model (the upload's check
@@ -72,9 +90,11 @@ export function useRecordOptions(enabled: boolean) {
     enabled,
     queryFn: async ({ signal }) => {
       const records: RecordOption[] = [];
-      for (let offset = 0; ; ) {
+      for (let offset = 0; ;) {
         const page = await api<CatalogList>(`/api/rice_diseases?offset=${offset}&limit=100`, { signal });
-        records.push(...page.items.map((e) => ({ id: e.id, name: e.name, localName: e.localName || null, trainingClass: e.isTrainingClass })));
+        records.push(
+          ...page.items.map((e) => ({ id: e.id, name: e.name, localName: e.localName || null, trainingClass: e.isTrainingClass })),
+        );
         offset += page.items.length;
         if (page.items.length === 0 || offset >= page.total) return records;
       }
@@ -82,7 +102,10 @@ export function useRecordOptions(enabled: boolean) {
   });
 }
 
-export interface ModelFiles { model: File; labels: File | null }
+export interface ModelFiles {
+  model: File;
+  labels: File | null;
+}
 
 /** The multipart body: "meta" (JSON) first, then the labels file, then the model, as the server reads them. */
 function modelForm(meta: object, files: ModelFiles): FormData {
@@ -94,7 +117,12 @@ function modelForm(meta: object, files: ModelFiles): FormData {
 }
 
 /** Reads a model file on the server (nothing is stored): its input, outputs, labels and suggested mapping. */
-export function inspectModel(stage: ModelStage, files: ModelFiles, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<ModelInspection> {
+export function inspectModel(
+  stage: ModelStage,
+  files: ModelFiles,
+  onProgress: (fraction: number) => void,
+  signal: AbortSignal,
+): Promise<ModelInspection> {
   return sendForm<ModelInspection>(MODELS_PATHS.inspect, modelForm({ stage }, files), onProgress, signal);
 }
 
@@ -109,9 +137,20 @@ function useStoreOverview() {
 export function useUploadModel() {
   const store = useStoreOverview();
   return useMutation({
-    mutationFn: ({ meta, files, onProgress, signal }: { meta: ModelUploadMeta; files: ModelFiles; onProgress: (fraction: number) => void; signal: AbortSignal }) =>
-      sendForm<ScannerModel>(base, modelForm(meta, files), onProgress, signal),
-    onSuccess: () => { void store.refresh(); },
+    mutationFn: ({
+      meta,
+      files,
+      onProgress,
+      signal,
+    }: {
+      meta: ModelUploadMeta;
+      files: ModelFiles;
+      onProgress: (fraction: number) => void;
+      signal: AbortSignal;
+    }) => sendForm<ScannerModel>(base, modelForm(meta, files), onProgress, signal),
+    onSuccess: () => {
+      void store.refresh();
+    },
   });
 }
 
@@ -121,7 +160,9 @@ export function useSaveMapping() {
     mutationFn: ({ id, version, mapping }: { id: string; version: number; mapping: ModelUploadMeta['mapping'] }) =>
       api<ScannerModel>(`${modelPath(id)}/mapping`, { method: 'PUT', body: { version, mapping } }),
     // After a conflict too: the dialog offers the newer version.
-    onSettled: () => { void store.refresh(); },
+    onSettled: () => {
+      void store.refresh();
+    },
   });
 }
 
@@ -130,32 +171,46 @@ export function useSaveSettings() {
   return useMutation({
     mutationFn: ({ id, ...body }: { id: string; version: number; contract: PixelContract; thresholds: Thresholds; note: string }) =>
       api<ScannerModel>(`${modelPath(id)}/settings`, { method: 'PUT', body }),
-    onSettled: () => { void store.refresh(); },
+    onSettled: () => {
+      void store.refresh();
+    },
   });
 }
 
 export function useStartEvaluation() {
   const store = useStoreOverview();
   return useMutation({
-    mutationFn: ({ id, split, sameAs }: { id: string; split: EvaluationSplit; sameAs?: string }) => api<EvaluationSummary>(`${modelPath(id)}/evaluations`, { method: 'POST', body: { split, ...(sameAs ? { sameAs } : {}) } }),
-    onSuccess: () => { void store.refresh(); },
+    mutationFn: ({ id, split, sameAs }: { id: string; split: EvaluationSplit; sameAs?: string }) =>
+      api<EvaluationSummary>(`${modelPath(id)}/evaluations`, { method: 'POST', body: { split, ...(sameAs ? { sameAs } : {}) } }),
+    onSuccess: () => {
+      void store.refresh();
+    },
   });
 }
 
 export function useCancelEvaluation() {
   const store = useStoreOverview();
   return useMutation({
-    mutationFn: ({ id, evaluationId }: { id: string; evaluationId: string }) => api<EvaluationSummary>(`${evaluationPath(id, evaluationId)}/cancel`, { method: 'POST' }),
-    onSuccess: () => { void store.refresh(); },
+    mutationFn: ({ id, evaluationId }: { id: string; evaluationId: string }) =>
+      api<EvaluationSummary>(`${evaluationPath(id, evaluationId)}/cancel`, { method: 'POST' }),
+    onSuccess: () => {
+      void store.refresh();
+    },
   });
 }
 
-export interface PublishRequest { channel: ModelChannel; share?: number; note: string; overrideReason?: string }
+export interface PublishRequest {
+  channel: ModelChannel;
+  share?: number;
+  note: string;
+  overrideReason?: string;
+}
 
 export function usePublish() {
   const store = useStoreOverview();
   return useMutation({
-    mutationFn: ({ id, ...body }: PublishRequest & { id: string }) => api<ModelsOverview>(`${modelPath(id)}/publish`, { method: 'POST', body }),
+    mutationFn: ({ id, ...body }: PublishRequest & { id: string }) =>
+      api<ModelsOverview>(`${modelPath(id)}/publish`, { method: 'POST', body }),
     onSuccess: store.set,
   });
 }

@@ -1,7 +1,5 @@
 import { useFormContext } from 'react-hook-form';
-import {
-  IMAGENET_MEAN_STD, MODEL_LIMITS, MODEL_STAGES, MODEL_TEXTS as T, PIXEL_SCALINGS, RESIZE_METHODS,
-} from '../../../common/models';
+import { IMAGENET_MEAN_STD, MODEL_LIMITS, MODEL_STAGES, MODEL_TEXTS as T, PIXEL_SCALINGS, RESIZE_METHODS } from '../../../common/models';
 import { MODEL_SCREEN_TEXTS as S } from '../../../common/model-screen-texts';
 import type { PixelContract, ScannerModel, Thresholds } from '../../../common/schemas/models';
 import { z } from '../../../common/schemas/zod';
@@ -23,7 +21,8 @@ const settingsFields = {
 function meanStdChecked(values: { scaling: string; mean: number[]; std: number[] }, ctx: z.RefinementCtx) {
   if (values.scaling !== 'mean-std') return;
   const finite = (xs: number[]) => xs.length === 3 && xs.every((x) => Number.isFinite(x));
-  if (!finite(values.mean) || !finite(values.std) || !values.std.every((s) => s > 0)) ctx.addIssue({ code: 'custom', path: ['std'], message: T.meanStdNeeded });
+  if (!finite(values.mean) || !finite(values.std) || !values.std.every((s) => s > 0))
+    ctx.addIssue({ code: 'custom', path: ['std'], message: T.meanStdNeeded });
 }
 
 /** The Settings dialog's form: the pixel contract, the thresholds and the note. */
@@ -79,8 +78,12 @@ export function ContractFields({ disabled }: { disabled?: boolean }) {
           <div className="rounded-lg border border-slate-200 p-3">
             <p className="mb-2 text-xs text-slate-600">{S.form.meanStdHint}</p>
             <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-3">
-              {[0, 1, 2].map((i) => <NumberField key={`mean${i}`} name={`mean.${i}`} label={S.form.mean(i)} />)}
-              {[0, 1, 2].map((i) => <NumberField key={`std${i}`} name={`std.${i}`} label={S.form.std(i)} />)}
+              {[0, 1, 2].map((i) => (
+                <NumberField key={`mean${i}`} name={`mean.${i}`} label={S.form.mean(i)} />
+              ))}
+              {[0, 1, 2].map((i) => (
+                <NumberField key={`std${i}`} name={`std.${i}`} label={S.form.std(i)} />
+              ))}
             </div>
             <FieldError id="mean-std-error" message={(formState.errors.std as { message?: string } | undefined)?.message} />
           </div>

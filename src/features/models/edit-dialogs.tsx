@@ -38,7 +38,10 @@ export function MappingDialog({ model, onClose }: { model: ScannerModel; onClose
 
   async function persist(version: number) {
     const problems = mappingProblems(model.stage, rows, value, choices);
-    if (problems.length > 0) { setError(problems.join(' ')); return; }
+    if (problems.length > 0) {
+      setError(problems.join(' '));
+      return;
+    }
     setError(null);
     try {
       await save.mutateAsync({ id: model.id, version, mapping: value });
@@ -52,7 +55,7 @@ export function MappingDialog({ model, onClose }: { model: ScannerModel; onClose
 
   function reload() {
     const theirs = targetsOf(model);
-    setValue((mine) => theirs.map((t, i) => (changed.has(i) ? mine[i] ?? t : t)));
+    setValue((mine) => theirs.map((t, i) => (changed.has(i) ? (mine[i] ?? t) : t)));
     setBase(model.recordVersion);
     setConflict(false);
   }
@@ -60,25 +63,65 @@ export function MappingDialog({ model, onClose }: { model: ScannerModel; onClose
   const loading = model.stage === 'disease' && records.isPending;
   return (
     <>
-      <Dialog open onOpenChange={(o) => { if (!o && !save.isPending) onClose(); }} title={S.mapping.title(model.version)} description={S.mapping.intro} size="lg"
-        footer={<>
-          <Button variant="secondary" onClick={onClose} disabled={save.isPending}>{T.cancel}</Button>
-          <Button onClick={() => void persist(base)} disabled={save.isPending || loading}>{save.isPending ? S.saving : S.save}</Button>
-        </>}>
-        {loading ? <div className="flex items-center gap-3 text-sm text-slate-600"><Spinner /><span>{S.mapping.loadingRecords}</span></div> : (
+      <Dialog
+        open
+        onOpenChange={(o) => {
+          if (!o && !save.isPending) onClose();
+        }}
+        title={S.mapping.title(model.version)}
+        description={S.mapping.intro}
+        size="lg"
+        footer={
+          <>
+            <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
+              {T.cancel}
+            </Button>
+            <Button onClick={() => void persist(base)} disabled={save.isPending || loading}>
+              {save.isPending ? S.saving : S.save}
+            </Button>
+          </>
+        }
+      >
+        {loading ? (
+          <div className="flex items-center gap-3 text-sm text-slate-600">
+            <Spinner />
+            <span>{S.mapping.loadingRecords}</span>
+          </div>
+        ) : (
           <div className="space-y-3">
-            {records.isError && <p role="alert" className="text-sm text-red-700">{records.error.message}</p>}
-            {error && <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
-            <MappingTable stage={model.stage} rows={rows} records={choices} value={value} disabled={save.isPending}
+            {records.isError && (
+              <p role="alert" className="text-sm text-red-700">
+                {records.error.message}
+              </p>
+            )}
+            {error && (
+              <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+                {error}
+              </p>
+            )}
+            <MappingTable
+              stage={model.stage}
+              rows={rows}
+              records={choices}
+              value={value}
+              disabled={save.isPending}
               onChange={(index, target) => {
                 setValue((v) => v.map((t, i) => (i === index ? target : t)));
                 setChanged((c) => new Set(c).add(index));
-              }} />
+              }}
+            />
           </div>
         )}
       </Dialog>
-      <ConflictDialog open={conflict} onOpenChange={setConflict} onReload={reload}
-        onOverwrite={() => { setConflict(false); void persist(model.recordVersion); }} />
+      <ConflictDialog
+        open={conflict}
+        onOpenChange={setConflict}
+        onReload={reload}
+        onOverwrite={() => {
+          setConflict(false);
+          void persist(model.recordVersion);
+        }}
+      />
     </>
   );
 }
@@ -103,26 +146,59 @@ export function SettingsDialog({ model, onClose }: { model: ScannerModel; onClos
       toast.show(S.settings.saved);
       onClose();
     } catch (err) {
-      if (isConflict(err)) { setConflict(values); return; }
+      if (isConflict(err)) {
+        setConflict(values);
+        return;
+      }
       if (!applyServerErrors(form as never, err)) setError((err as Error).message);
     }
   }
 
   return (
     <>
-      <Dialog open onOpenChange={(o) => { if (!o && !save.isPending) onClose(); }} title={S.settings.title(model.version)} size="lg"
-        footer={<>
-          <Button variant="secondary" onClick={onClose} disabled={save.isPending}>{T.cancel}</Button>
-          <Button type="submit" form={formId} disabled={save.isPending}>{save.isPending ? S.saving : S.save}</Button>
-        </>}>
+      <Dialog
+        open
+        onOpenChange={(o) => {
+          if (!o && !save.isPending) onClose();
+        }}
+        title={S.settings.title(model.version)}
+        size="lg"
+        footer={
+          <>
+            <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
+              {T.cancel}
+            </Button>
+            <Button type="submit" form={formId} disabled={save.isPending}>
+              {save.isPending ? S.saving : S.save}
+            </Button>
+          </>
+        }
+      >
         <Form form={form} id={formId} onSubmit={(values) => persist(values, base)} className="space-y-4">
           <ContractFields disabled={save.isPending} />
-          {error && <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
+          {error && (
+            <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+              {error}
+            </p>
+          )}
         </Form>
       </Dialog>
-      <ConflictDialog open={conflict !== null} onOpenChange={(o) => { if (!o) setConflict(null); }}
-        onReload={() => { setBase(model.recordVersion); form.reset(settingsValues(model), { keepDirtyValues: true }); setConflict(null); }}
-        onOverwrite={() => { const values = conflict; setConflict(null); if (values) void persist(values, model.recordVersion); }} />
+      <ConflictDialog
+        open={conflict !== null}
+        onOpenChange={(o) => {
+          if (!o) setConflict(null);
+        }}
+        onReload={() => {
+          setBase(model.recordVersion);
+          form.reset(settingsValues(model), { keepDirtyValues: true });
+          setConflict(null);
+        }}
+        onOverwrite={() => {
+          const values = conflict;
+          setConflict(null);
+          if (values) void persist(values, model.recordVersion);
+        }}
+      />
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { cn } from '../../components/ui/cn';
 import { useId, useState } from 'react';
 import { Gauge, X } from 'lucide-react';
 import { EVALUATION_SPLITS, MODEL_TEXTS as T, type EvaluationSplit } from '../../../common/models';
@@ -21,11 +22,25 @@ export function EvaluationStatus({ model }: { model: ScannerModel }) {
     return (
       <div className="flex flex-wrap items-end gap-3" data-testid="evaluation-progress">
         <div className="min-w-48 flex-1">
-          <ProgressBar label={S.list.progress(model.version)} fraction={running.total > 0 ? running.done / running.total : null} text={text} />
+          <ProgressBar
+            label={S.list.progress(model.version)}
+            fraction={running.total > 0 ? running.done / running.total : null}
+            text={text}
+          />
         </div>
-        <Button variant="secondary" size="sm" disabled={cancel.isPending}
-          onClick={() => cancel.mutate({ id: model.id, evaluationId: running.id }, { onSuccess: () => toast.show(S.list.cancelDone), onError: (err) => toast.show(err.message, { tone: 'error' }) })}>
-          <X className="h-4 w-4" aria-hidden />{T.cancel}
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={cancel.isPending}
+          onClick={() =>
+            cancel.mutate(
+              { id: model.id, evaluationId: running.id },
+              { onSuccess: () => toast.show(S.list.cancelDone), onError: (err) => toast.show(err.message, { tone: 'error' }) },
+            )
+          }
+        >
+          <X className="h-4 w-4" aria-hidden />
+          {T.cancel}
         </Button>
       </div>
     );
@@ -52,26 +67,73 @@ export function EvaluateButton({ model }: { model: ScannerModel }) {
   const [split, setSplit] = useState<EvaluationSplit>('test');
   const [error, setError] = useState<string | null>(null);
   if (model.stage !== 'disease') return null;
-  const run = () => start.mutate({ id: model.id, split }, {
-    onSuccess: () => { toast.show(S.list.started); setOpen(false); },
-    onError: (err) => setError(err.message),
-  });
+  const run = () =>
+    start.mutate(
+      { id: model.id, split },
+      {
+        onSuccess: () => {
+          toast.show(S.list.started);
+          setOpen(false);
+        },
+        onError: (err) => setError(err.message),
+      },
+    );
   return (
     <>
-      <Button variant="secondary" size="sm" disabled={runningEvaluation(model) !== null} onClick={() => { setError(null); setOpen(true); }}>
-        <Gauge className="h-4 w-4" aria-hidden />{T.evaluate}
+      <Button
+        variant="secondary"
+        size="sm"
+        disabled={runningEvaluation(model) !== null}
+        onClick={() => {
+          setError(null);
+          setOpen(true);
+        }}
+      >
+        <Gauge className="h-4 w-4" aria-hidden />
+        {T.evaluate}
       </Button>
-      <Dialog open={open} onOpenChange={(o) => { if (!start.isPending) setOpen(o); }} title={S.list.evaluateTitle(model.version)} description={S.list.evaluateText} size="sm"
-        footer={<>
-          <Button variant="secondary" onClick={() => setOpen(false)} disabled={start.isPending}>{T.cancel}</Button>
-          <Button onClick={run} disabled={start.isPending}>{S.list.start}</Button>
-        </>}>
-        <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">{S.list.splitLabel}</label>
-        <select id={id} value={split} onChange={(e) => setSplit(e.target.value as EvaluationSplit)}
-          className="block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-100">
-          {EVALUATION_SPLITS.map((s) => <option key={s} value={s}>{T.split[s]}</option>)}
+      <Dialog
+        open={open}
+        onOpenChange={(o) => {
+          if (!start.isPending) setOpen(o);
+        }}
+        title={S.list.evaluateTitle(model.version)}
+        description={S.list.evaluateText}
+        size="sm"
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setOpen(false)} disabled={start.isPending}>
+              {T.cancel}
+            </Button>
+            <Button onClick={run} disabled={start.isPending}>
+              {S.list.start}
+            </Button>
+          </>
+        }
+      >
+        <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
+          {S.list.splitLabel}
+        </label>
+        <select
+          id={id}
+          value={split}
+          onChange={(e) => setSplit(e.target.value as EvaluationSplit)}
+          className={cn(
+            'block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm',
+            'outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-100',
+          )}
+        >
+          {EVALUATION_SPLITS.map((s) => (
+            <option key={s} value={s}>
+              {T.split[s]}
+            </option>
+          ))}
         </select>
-        {error && <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
+        {error && (
+          <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+            {error}
+          </p>
+        )}
       </Dialog>
     </>
   );

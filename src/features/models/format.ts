@@ -31,7 +31,8 @@ export function unmappedLabels(model: ScannerModel): string[] {
   return model.labels.filter((l) => (l.recordId === null && l.verdict === null) || (l.recordId !== null && !l.live)).map((l) => l.label);
 }
 
-const newestFirst = (model: ScannerModel) => [...model.evaluations].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+const newestFirst = (model: ScannerModel) =>
+  [...model.evaluations].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
 
 /** The model's newest evaluation, whatever its state. */
 export const latestEvaluation = (model: ScannerModel) => newestFirst(model)[0] ?? null;

@@ -4,7 +4,10 @@ import { MODEL_SCREEN_TEXTS as S } from '../../../common/model-screen-texts';
 import { cn } from '../../components/ui/cn';
 import type { RecordOption } from './api';
 
-export interface LabelTarget { recordId: string | null; verdict: PlantVerdict | null }
+export interface LabelTarget {
+  recordId: string | null;
+  verdict: PlantVerdict | null;
+}
 
 export interface MappingRow {
   index: number;
@@ -30,7 +33,10 @@ export function mappingProblems(stage: ModelStage, rows: MappingRow[], value: La
     for (const r of rows) {
       const id = value[r.index]?.recordId;
       if (!id || !byId.has(id)) continue;
-      if (seen.has(id)) { problems.push(T.recordTwice(byId.get(id)!.name)); break; }
+      if (seen.has(id)) {
+        problems.push(T.recordTwice(byId.get(id)!.name));
+        break;
+      }
       seen.add(id);
     }
   }
@@ -42,7 +48,14 @@ function recordLabel(r: RecordOption): string {
 }
 
 /** Each label of the model with a choice of what it means: a disease or training class, or a plant verdict. */
-export function MappingTable({ stage, rows, records, value, onChange, disabled }: {
+export function MappingTable({
+  stage,
+  rows,
+  records,
+  value,
+  onChange,
+  disabled,
+}: {
   stage: ModelStage;
   rows: MappingRow[];
   records: RecordOption[];
@@ -56,8 +69,17 @@ export function MappingTable({ stage, rows, records, value, onChange, disabled }
   return (
     <div className="space-y-3" data-testid="mapping-table">
       {problems.length > 0 && (
-        <div className="space-y-1 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" aria-live="polite" data-testid="mapping-problems">
-          {problems.map((p) => <p key={p} className="flex gap-2"><AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />{p}</p>)}
+        <div
+          className="space-y-1 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          aria-live="polite"
+          data-testid="mapping-problems"
+        >
+          {problems.map((p) => (
+            <p key={p} className="flex gap-2">
+              <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+              {p}
+            </p>
+          ))}
         </div>
       )}
       <div className="max-h-96 overflow-auto rounded-lg border border-slate-200">
@@ -65,9 +87,15 @@ export function MappingTable({ stage, rows, records, value, onChange, disabled }
           <caption className="sr-only">{S.mapping.caption}</caption>
           <thead className="sticky top-0 bg-slate-50">
             <tr>
-              <th scope="col" className="px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{S.mapping.index}</th>
-              <th scope="col" className="px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{S.mapping.label}</th>
-              <th scope="col" className="px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{S.mapping.target}</th>
+              <th scope="col" className="px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+                {S.mapping.index}
+              </th>
+              <th scope="col" className="px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+                {S.mapping.label}
+              </th>
+              <th scope="col" className="px-2 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+                {S.mapping.target}
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -75,36 +103,81 @@ export function MappingTable({ stage, rows, records, value, onChange, disabled }
               const target = value[row.index] ?? { recordId: null, verdict: null };
               const missing = !mapped(stage, target);
               const flagged = row.matchedBy === 'none' || missing;
-              const current = stage === 'plant' ? target.verdict ?? '' : target.recordId ?? '';
-              const stale = stage === 'disease' && target.recordId && !records.some((r) => r.id === target.recordId) ? target.recordId : null;
+              const current = stage === 'plant' ? (target.verdict ?? '') : (target.recordId ?? '');
+              const stale =
+                stage === 'disease' && target.recordId && !records.some((r) => r.id === target.recordId) ? target.recordId : null;
               return (
-                <tr key={row.index} data-testid="mapping-row" data-label={row.label} data-unmapped={missing || undefined}
-                  className={cn(flagged && 'bg-amber-50')}>
-                  <td className={cn('px-2 py-2 align-top tabular-nums text-slate-600', flagged && 'border-l-4 border-amber-500')}>{row.index}</td>
+                <tr
+                  key={row.index}
+                  data-testid="mapping-row"
+                  data-label={row.label}
+                  data-unmapped={missing || undefined}
+                  className={cn(flagged && 'bg-amber-50')}
+                >
+                  <td className={cn('px-2 py-2 align-top tabular-nums text-slate-600', flagged && 'border-l-4 border-amber-500')}>
+                    {row.index}
+                  </td>
                   <th scope="row" className="px-2 py-2 text-left align-top font-medium text-slate-900">
                     <span className="break-words">{row.label}</span>
                     {row.matchedBy && (
-                      <span className={cn('mt-0.5 block text-xs font-normal', row.matchedBy === 'none' ? 'font-semibold text-amber-900' : 'text-slate-600')}>
+                      <span
+                        className={cn(
+                          'mt-0.5 block text-xs font-normal',
+                          row.matchedBy === 'none' ? 'font-semibold text-amber-900' : 'text-slate-600',
+                        )}
+                      >
                         {S.mapping.matchedBy[row.matchedBy]}
                       </span>
                     )}
                   </th>
                   <td className="px-2 py-2 align-top">
-                    <select aria-label={S.mapping.chooseFor(row.label)} value={current} disabled={disabled} aria-invalid={missing || undefined}
+                    <select
+                      aria-label={S.mapping.chooseFor(row.label)}
+                      value={current}
+                      disabled={disabled}
+                      aria-invalid={missing || undefined}
                       onChange={(e) => {
                         const v = e.target.value || null;
-                        onChange(row.index, stage === 'plant' ? { recordId: null, verdict: v as PlantVerdict | null } : { recordId: v, verdict: null });
+                        onChange(
+                          row.index,
+                          stage === 'plant' ? { recordId: null, verdict: v as PlantVerdict | null } : { recordId: v, verdict: null },
+                        );
                       }}
-                      className={cn('block h-9 w-full min-w-32 rounded-lg border bg-white px-2 text-sm outline-none focus:ring-2',
-                        missing ? 'border-amber-500 focus:ring-amber-200' : 'border-slate-300 focus:border-brand-600 focus:ring-brand-100')}>
+                      className={cn(
+                        'block h-9 w-full min-w-32 rounded-lg border bg-white px-2 text-sm outline-none focus:ring-2',
+                        missing ? 'border-amber-500 focus:ring-amber-200' : 'border-slate-300 focus:border-brand-600 focus:ring-brand-100',
+                      )}
+                    >
                       <option value="">{S.mapping.choose}</option>
-                      {stage === 'plant'
-                        ? PLANT_VERDICTS.map((v) => <option key={v} value={v}>{T.verdict[v]}</option>)
-                        : <>
-                            {stale && <option value={stale}>{`${row.staleName ?? stale} ${S.mapping.notLive}`}</option>}
-                            {diseases.length > 0 && <optgroup label={S.mapping.diseases}>{diseases.map((r) => <option key={r.id} value={r.id}>{recordLabel(r)}</option>)}</optgroup>}
-                            {classes.length > 0 && <optgroup label={S.mapping.trainingClasses}>{classes.map((r) => <option key={r.id} value={r.id}>{recordLabel(r)}</option>)}</optgroup>}
-                          </>}
+                      {stage === 'plant' ? (
+                        PLANT_VERDICTS.map((v) => (
+                          <option key={v} value={v}>
+                            {T.verdict[v]}
+                          </option>
+                        ))
+                      ) : (
+                        <>
+                          {stale && <option value={stale}>{`${row.staleName ?? stale} ${S.mapping.notLive}`}</option>}
+                          {diseases.length > 0 && (
+                            <optgroup label={S.mapping.diseases}>
+                              {diseases.map((r) => (
+                                <option key={r.id} value={r.id}>
+                                  {recordLabel(r)}
+                                </option>
+                              ))}
+                            </optgroup>
+                          )}
+                          {classes.length > 0 && (
+                            <optgroup label={S.mapping.trainingClasses}>
+                              {classes.map((r) => (
+                                <option key={r.id} value={r.id}>
+                                  {recordLabel(r)}
+                                </option>
+                              ))}
+                            </optgroup>
+                          )}
+                        </>
+                      )}
                     </select>
                   </td>
                 </tr>

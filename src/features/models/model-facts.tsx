@@ -13,7 +13,9 @@ export function ModelFacts({ inspection }: { inspection: ModelInspection }) {
   ];
   return (
     <section aria-labelledby="model-facts" className="rounded-lg border border-slate-200 bg-slate-50 p-3" data-testid="model-facts">
-      <h3 id="model-facts" className="text-sm font-semibold text-slate-900">{S.form.facts}</h3>
+      <h3 id="model-facts" className="text-sm font-semibold text-slate-900">
+        {S.form.facts}
+      </h3>
       <dl className="mt-2 grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
         {facts.map(([label, value]) => (
           <div key={label} className="contents">

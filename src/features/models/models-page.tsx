@@ -21,30 +21,54 @@ export function ModelsPage() {
   const [action, setAction] = useState<{ action: ModelAction; id: string } | null>(null);
   const data = overview.data;
   // The dialog follows the model live (the list's copy), and closes if it is gone.
-  const target: ScannerModel | null = action ? data?.models.find((m) => m.id === action.id) ?? null : null;
+  const target: ScannerModel | null = action ? (data?.models.find((m) => m.id === action.id) ?? null) : null;
   const close = () => setAction(null);
 
   return (
     <div className="space-y-6">
-      <PageHeader title={T.title} subtitle={T.intro}
-        actions={<Button onClick={() => setUploading(true)}><Upload className="h-4 w-4" aria-hidden />{T.upload}</Button>} />
+      <PageHeader
+        title={T.title}
+        subtitle={T.intro}
+        actions={
+          <Button onClick={() => setUploading(true)}>
+            <Upload className="h-4 w-4" aria-hidden />
+            {T.upload}
+          </Button>
+        }
+      />
       {overview.isPending ? (
-        <div className="flex items-center justify-center gap-3 rounded-2xl border border-slate-200 bg-white p-12 text-slate-600"><Spinner /></div>
+        <div className="flex items-center justify-center gap-3 rounded-2xl border border-slate-200 bg-white p-12 text-slate-600">
+          <Spinner />
+        </div>
       ) : overview.isError || !data ? (
         <div className="flex flex-col items-center gap-3 rounded-2xl border border-red-200 bg-red-50 p-8 text-center text-sm text-red-700">
           <p role="alert">{overview.error?.message ?? S.loadFailed}</p>
-          <Button variant="secondary" onClick={() => void overview.refetch()}>{S.tryAgain}</Button>
+          <Button variant="secondary" onClick={() => void overview.refetch()}>
+            {S.tryAgain}
+          </Button>
         </div>
       ) : (
         <>
           <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
-            {MODEL_STAGES.map((stage) => <StagePanel key={stage} stage={stage} overview={data} />)}
+            {MODEL_STAGES.map((stage) => (
+              <StagePanel key={stage} stage={stage} overview={data} />
+            ))}
           </div>
           <section aria-labelledby="models-list">
-            <h2 id="models-list" className="mb-3 text-lg font-semibold text-slate-900">{S.list.title}</h2>
-            {data.models.length === 0
-              ? <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center text-sm text-slate-600">{S.list.empty}</p>
-              : <ul className="space-y-3" data-testid="models">{data.models.map((m) => <ModelCard key={m.id} model={m} onAction={(a, model) => setAction({ action: a, id: model.id })} />)}</ul>}
+            <h2 id="models-list" className="mb-3 text-lg font-semibold text-slate-900">
+              {S.list.title}
+            </h2>
+            {data.models.length === 0 ? (
+              <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-8 text-center text-sm text-slate-600">
+                {S.list.empty}
+              </p>
+            ) : (
+              <ul className="space-y-3" data-testid="models">
+                {data.models.map((m) => (
+                  <ModelCard key={m.id} model={m} onAction={(a, model) => setAction({ action: a, id: model.id })} />
+                ))}
+              </ul>
+            )}
           </section>
           <Publications publications={data.publications} />
         </>

@@ -1,3 +1,4 @@
+import { cn } from '../../components/ui/cn';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ArrowLeft, Download, RotateCw } from 'lucide-react';
@@ -18,7 +19,9 @@ import { PredictionPhotos } from './prediction-photos';
 function Section({ id, title, help, children }: { id: string; title: string; help?: string; children: ReactNode }) {
   return (
     <section aria-labelledby={id} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
-      <h2 id={id} className="text-lg font-semibold text-slate-900">{title}</h2>
+      <h2 id={id} className="text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
       {help && <p className="mt-1 text-sm text-slate-600">{help}</p>}
       <div className="mt-3">{children}</div>
     </section>
@@ -30,7 +33,9 @@ function Stat({ label, value, delta, testId }: { label: string; value: string; d
     <div className="rounded-xl border border-slate-200 bg-white p-3">
       <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
       <dd className="mt-1 flex flex-wrap items-baseline gap-2">
-        <span className="text-2xl font-bold tabular-nums text-slate-900" data-testid={testId}>{value}</span>
+        <span className="text-2xl font-bold tabular-nums text-slate-900" data-testid={testId}>
+          {value}
+        </span>
         {delta}
       </dd>
     </div>
@@ -41,22 +46,36 @@ function Summary({ report }: { report: EvaluationReport }) {
   const e = report.evaluation;
   const cmp = report.comparison;
   const delta = (mine: number | null, theirs: number | null | undefined, percent: boolean) =>
-    (cmp && mine !== null && theirs !== null && theirs !== undefined ? <Delta value={mine - theirs} percent={percent} /> : undefined);
+    cmp && mine !== null && theirs !== null && theirs !== undefined ? <Delta value={mine - theirs} percent={percent} /> : undefined;
   return (
     <div className="space-y-3">
       <dl className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-3">
-        <Stat label={T.report.accuracy} value={formatPercent(report.accuracy)} delta={delta(report.accuracy, cmp?.accuracy, true)} testId="report-accuracy" />
-        <Stat label={T.report.macroF1} value={formatScore(report.macroF1)} delta={delta(report.macroF1, cmp?.macroF1, false)} testId="report-macro-f1" />
+        <Stat
+          label={T.report.accuracy}
+          value={formatPercent(report.accuracy)}
+          delta={delta(report.accuracy, cmp?.accuracy, true)}
+          testId="report-accuracy"
+        />
+        <Stat
+          label={T.report.macroF1}
+          value={formatScore(report.macroF1)}
+          delta={delta(report.macroF1, cmp?.macroF1, false)}
+          testId="report-macro-f1"
+        />
         <Stat label={T.report.photos} value={e.total.toLocaleString('en-PH')} />
       </dl>
-      <p className="text-sm text-slate-700" data-testid="report-comparison">{cmp ? S.report.comparedWith(cmp.version) : T.report.noLive}</p>
+      <p className="text-sm text-slate-700" data-testid="report-comparison">
+        {cmp ? S.report.comparedWith(cmp.version) : T.report.noLive}
+      </p>
       <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-        {([
-          [S.report.split, T.split[e.split]],
-          [S.report.seed, e.seed],
-          [S.report.modelSha, e.sha256],
-          [S.report.photoSetSha, e.photoSetSha256],
-        ] as const).map(([label, value]) => (
+        {(
+          [
+            [S.report.split, T.split[e.split]],
+            [S.report.seed, e.seed],
+            [S.report.modelSha, e.sha256],
+            [S.report.photoSetSha, e.photoSetSha256],
+          ] as const
+        ).map(([label, value]) => (
           <div key={label} className="contents">
             <dt className="font-medium text-slate-600">{label}</dt>
             <dd className="min-w-0 break-all font-mono text-xs leading-5 text-slate-900">{value}</dd>
@@ -74,22 +93,47 @@ function Report({ report, modelId, evaluationId }: { report: EvaluationReport; m
   const names = new Map(report.classes.map((c) => [c.key, c.name]));
   const labelNames = new Map(report.perClass.map((c) => [c.label, c.name]));
   const cell: Cell | null = shown && 'actual' in shown.selection ? shown.selection : null;
-  const photos = (at: 'matrix' | 'comparison') => shown?.at === at && (
-    <PredictionPhotos key={JSON.stringify(shown.selection)} modelId={modelId} evaluationId={evaluationId} selection={shown.selection} title={shown.title} labelNames={labelNames} />
-  );
+  const photos = (at: 'matrix' | 'comparison') =>
+    shown?.at === at && (
+      <PredictionPhotos
+        key={JSON.stringify(shown.selection)}
+        modelId={modelId}
+        evaluationId={evaluationId}
+        selection={shown.selection}
+        title={shown.title}
+        labelNames={labelNames}
+      />
+    );
   const cmp = report.comparison;
   return (
     <>
-      <Section id="report-summary" title={S.report.summary}><Summary report={report} /></Section>
-      <Section id="report-classes" title={T.report.perClass}><PerClassTable report={report} /></Section>
+      <Section id="report-summary" title={S.report.summary}>
+        <Summary report={report} />
+      </Section>
+      <Section id="report-classes" title={T.report.perClass}>
+        <PerClassTable report={report} />
+      </Section>
       <Section id="report-matrix" title={T.report.confusion} help={S.report.matrixHelp}>
-        <ConfusionMatrix report={report} selected={cell}
-          onSelect={(c) => setShown({ selection: c, at: 'matrix', title: S.report.cellTitle(names.get(c.actual) ?? c.actual, names.get(c.predicted) ?? c.predicted) })} />
+        <ConfusionMatrix
+          report={report}
+          selected={cell}
+          onSelect={(c) =>
+            setShown({
+              selection: c,
+              at: 'matrix',
+              title: S.report.cellTitle(names.get(c.actual) ?? c.actual, names.get(c.predicted) ?? c.predicted),
+            })
+          }
+        />
         {photos('matrix')}
       </Section>
-      <Section id="report-coverage" title={T.report.coverage} help={S.report.coverageHelp}><CoverageChart report={report} /></Section>
+      <Section id="report-coverage" title={T.report.coverage} help={S.report.coverageHelp}>
+        <CoverageChart report={report} />
+      </Section>
       <Section id="report-comparison" title={T.report.comparison}>
-        {!cmp ? <p className="text-sm text-slate-600">{T.report.noLive}</p> : (
+        {!cmp ? (
+          <p className="text-sm text-slate-600">{T.report.noLive}</p>
+        ) : (
           <>
             <p className="text-sm text-slate-700">{S.report.comparedWith(cmp.version)}</p>
             <h3 className="mt-3 text-sm font-semibold text-slate-900">{T.report.changed}</h3>
@@ -98,10 +142,23 @@ function Report({ report, modelId, evaluationId }: { report: EvaluationReport; m
                 const count = cmp[kind];
                 const pressed = shown?.at === 'comparison' && 'changed' in shown.selection && shown.selection.changed === kind;
                 return (
-                  <button key={kind} type="button" aria-pressed={pressed} disabled={count === 0} data-testid={`changed-${kind}`}
+                  <button
+                    key={kind}
+                    type="button"
+                    aria-pressed={pressed}
+                    disabled={count === 0}
+                    data-testid={`changed-${kind}`}
                     onClick={() => setShown({ selection: { changed: kind }, at: 'comparison', title: S.report.changedTitle[kind] })}
-                    className="inline-flex flex-col items-start rounded-lg border border-slate-300 bg-white px-3 py-2 text-left text-sm hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 disabled:cursor-not-allowed disabled:opacity-60 aria-pressed:border-slate-900 aria-pressed:bg-slate-50">
-                    <span className={kind === 'fixed' ? 'font-semibold text-green-800' : 'font-semibold text-red-800'}>{S.report[kind](count)}</span>
+                    className={cn(
+                      'inline-flex flex-col items-start rounded-lg border border-slate-300 bg-white px-3 py-2',
+                      'text-left text-sm hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2',
+                      'focus-visible:ring-brand-600 disabled:cursor-not-allowed disabled:opacity-60',
+                      'aria-pressed:border-slate-900 aria-pressed:bg-slate-50',
+                    )}
+                  >
+                    <span className={kind === 'fixed' ? 'font-semibold text-green-800' : 'font-semibold text-red-800'}>
+                      {S.report[kind](count)}
+                    </span>
                     <span className="text-xs text-slate-600">{kind === 'fixed' ? S.report.fixedHelp : S.report.brokenHelp}</span>
                   </button>
                 );
@@ -122,32 +179,56 @@ export function ReportPage() {
   const report = query.data;
   const start = useStartEvaluation();
   const toast = useToast();
-  const rerun = () => report && start.mutate({ id, split: report.evaluation.split, sameAs: evaluationId }, {
-    onSuccess: () => toast.show(S.list.started),
-    onError: (err) => toast.show(err.message, { tone: 'error' }),
-  });
+  const rerun = () =>
+    report &&
+    start.mutate(
+      { id, split: report.evaluation.split, sameAs: evaluationId },
+      {
+        onSuccess: () => toast.show(S.list.started),
+        onError: (err) => toast.show(err.message, { tone: 'error' }),
+      },
+    );
   const csv = (
-    <a href={predictionsCsvUrl(id, evaluationId)} download
-      className="inline-flex h-10 items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-slate-400">
-      <Download className="h-4 w-4" aria-hidden />{T.report.csv}
+    <a
+      href={predictionsCsvUrl(id, evaluationId)}
+      download
+      className={cn(
+        'inline-flex h-10 items-center gap-2 rounded-lg border border-slate-300 bg-white px-4',
+        'text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-none',
+        'focus-visible:ring-2 focus-visible:ring-slate-400',
+      )}
+    >
+      <Download className="h-4 w-4" aria-hidden />
+      {T.report.csv}
     </a>
   );
   const actions = (
     <div className="flex flex-wrap gap-2">
-      <Button variant="secondary" onClick={rerun} disabled={start.isPending}><RotateCw className="h-4 w-4" aria-hidden />{S.report.rerun}</Button>
+      <Button variant="secondary" onClick={rerun} disabled={start.isPending}>
+        <RotateCw className="h-4 w-4" aria-hidden />
+        {S.report.rerun}
+      </Button>
       {csv}
     </div>
   );
   return (
     <div className="space-y-5">
       <Link to="/dashboard/scanner_models" className="inline-flex items-center gap-1 text-sm text-slate-600 hover:text-slate-900">
-        <ArrowLeft className="h-4 w-4" aria-hidden />{S.report.back}
+        <ArrowLeft className="h-4 w-4" aria-hidden />
+        {S.report.back}
       </Link>
-      <PageHeader title={report ? S.report.title(report.evaluation.version) : T.title} actions={report?.evaluation.state === 'done' ? actions : undefined} />
+      <PageHeader
+        title={report ? S.report.title(report.evaluation.version) : T.title}
+        actions={report?.evaluation.state === 'done' ? actions : undefined}
+      />
       {query.isPending ? (
-        <div className="flex items-center justify-center rounded-2xl border border-slate-200 bg-white p-12"><Spinner /></div>
+        <div className="flex items-center justify-center rounded-2xl border border-slate-200 bg-white p-12">
+          <Spinner />
+        </div>
       ) : query.isError || !report ? (
-        <p role="alert" className="rounded-lg bg-red-50 p-4 text-sm text-red-700">{query.error?.message ?? S.report.loadFailed}</p>
+        <p role="alert" className="rounded-lg bg-red-50 p-4 text-sm text-red-700">
+          {query.error?.message ?? S.report.loadFailed}
+        </p>
       ) : report.evaluation.state !== 'done' ? (
         <p className="rounded-lg bg-slate-100 p-4 text-sm text-slate-700">{S.report.notDone(T.state[report.evaluation.state])}</p>
       ) : (

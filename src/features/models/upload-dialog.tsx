@@ -16,10 +16,18 @@ import { MappingTable, mappingProblems, type LabelTarget } from './mapping-table
 import { ModelFacts } from './model-facts';
 
 type Sending = { what: 'check' | 'upload'; fraction: number } | null;
-interface Checked { stage: ModelStage; files: ModelFiles; inspection: ModelInspection }
+interface Checked {
+  stage: ModelStage;
+  files: ModelFiles;
+  inspection: ModelInspection;
+}
 
 const stageOptions = MODEL_STAGES.map((value) => ({ value, label: T.stage[value] }));
-const fileInput = 'block w-full text-sm text-slate-700 file:mr-3 file:h-10 file:cursor-pointer file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-4 file:text-sm file:font-medium file:text-slate-700 hover:file:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600';
+const fileInput =
+  'block w-full text-sm text-slate-700 file:mr-3 file:h-10 file:cursor-pointer file:rounded-lg ' +
+  'file:border file:border-slate-300 file:bg-white file:px-4 file:text-sm file:font-medium ' +
+  'file:text-slate-700 hover:file:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 ' +
+  'focus-visible:ring-brand-600';
 
 /** The files' own faults, before anything is sent. */
 function fileProblem(model: File | null, labels: File | null): string | null {
@@ -53,7 +61,9 @@ function UploadForm({ onClose }: { onClose(): void }) {
   const facts = useRef<HTMLDivElement>(null);
   useEffect(() => () => abort.current?.abort(), []);
   // What the check found is below the settings: bring it into view.
-  useEffect(() => { if (checked) facts.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' }); }, [checked]);
+  useEffect(() => {
+    if (checked) facts.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+  }, [checked]);
 
   const current = checked !== null && checked.stage === stage && checked.files.model === model && checked.files.labels === labels;
   const inspection = checked?.inspection ?? null;
@@ -70,7 +80,10 @@ function UploadForm({ onClose }: { onClose(): void }) {
 
   async function check() {
     const problem = fileProblem(model, labels);
-    if (problem) { setError(problem); return; }
+    if (problem) {
+      setError(problem);
+      return;
+    }
     const files = { model: model!, labels };
     const signal = begin('check');
     try {
@@ -88,12 +101,23 @@ function UploadForm({ onClose }: { onClose(): void }) {
   }
 
   async function submit(values: Parameters<typeof contractOf>[0] & { stage: ModelStage }) {
-    if (!checked || !current) { setError(fileProblem(model, labels) ?? S.form.checkFirst); return; }
+    if (!checked || !current) {
+      setError(fileProblem(model, labels) ?? S.form.checkFirst);
+      return;
+    }
     const problems = mappingProblems(values.stage, rows, mapping, checked.inspection.records);
-    if (problems.length > 0) { setError(problems.join(' ')); return; }
+    if (problems.length > 0) {
+      setError(problems.join(' '));
+      return;
+    }
     const signal = begin('upload');
     try {
-      const saved = await upload.mutateAsync({ meta: { stage: values.stage, ...contractOf(values), mapping }, files: checked.files, onProgress: progress, signal });
+      const saved = await upload.mutateAsync({
+        meta: { stage: values.stage, ...contractOf(values), mapping },
+        files: checked.files,
+        onProgress: progress,
+        signal,
+      });
       toast.show(S.form.uploaded(saved.version));
       onClose();
     } catch (err) {
@@ -104,44 +128,110 @@ function UploadForm({ onClose }: { onClose(): void }) {
   }
 
   const busy = sending !== null;
-  const close = () => { abort.current?.abort(); onClose(); };
-  const sendingText = sending && (sending.fraction < 1 ? S.form.sending(Math.round(sending.fraction * 100)) : sending.what === 'check' ? S.form.checking : S.form.storing);
+  const close = () => {
+    abort.current?.abort();
+    onClose();
+  };
+  const sendingText =
+    sending &&
+    (sending.fraction < 1
+      ? S.form.sending(Math.round(sending.fraction * 100))
+      : sending.what === 'check'
+        ? S.form.checking
+        : S.form.storing);
 
   return (
-    <Dialog open onOpenChange={(o) => { if (!o) close(); }} title={S.form.uploadTitle} description={S.form.uploadIntro} size="lg"
-      footer={<>
-        <Button variant="secondary" onClick={close}>{T.cancel}</Button>
-        <Button variant="secondary" onClick={() => void check()} disabled={busy}><FileSearch className="h-4 w-4" aria-hidden />{T.check}</Button>
-        <Button type="submit" form={formId} disabled={busy || !current}><Upload className="h-4 w-4" aria-hidden />{T.upload}</Button>
-      </>}>
+    <Dialog
+      open
+      onOpenChange={(o) => {
+        if (!o) close();
+      }}
+      title={S.form.uploadTitle}
+      description={S.form.uploadIntro}
+      size="lg"
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            {T.cancel}
+          </Button>
+          <Button variant="secondary" onClick={() => void check()} disabled={busy}>
+            <FileSearch className="h-4 w-4" aria-hidden />
+            {T.check}
+          </Button>
+          <Button type="submit" form={formId} disabled={busy || !current}>
+            <Upload className="h-4 w-4" aria-hidden />
+            {T.upload}
+          </Button>
+        </>
+      }
+    >
       <Form form={form} id={formId} onSubmit={submit} className="space-y-5">
         <fieldset disabled={busy} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <OptionsField name="stage" label={S.form.stage} options={stageOptions} className="sm:col-span-2" />
           <div>
-            <label htmlFor={modelId} className="mb-1 block text-sm font-medium text-slate-700">{S.form.modelFile}</label>
-            <input id={modelId} type="file" accept=".tflite,application/octet-stream" className={fileInput} data-testid="model-file"
-              onChange={(e) => { setModel(e.target.files?.[0] ?? null); setError(null); }} />
+            <label htmlFor={modelId} className="mb-1 block text-sm font-medium text-slate-700">
+              {S.form.modelFile}
+            </label>
+            <input
+              id={modelId}
+              type="file"
+              accept=".tflite,application/octet-stream"
+              className={fileInput}
+              data-testid="model-file"
+              onChange={(e) => {
+                setModel(e.target.files?.[0] ?? null);
+                setError(null);
+              }}
+            />
             {model && <p className="mt-1 text-xs text-slate-600">{S.form.chosen(model.name, formatBytes(model.size))}</p>}
           </div>
           <div>
-            <label htmlFor={labelsId} className="mb-1 block text-sm font-medium text-slate-700">{S.form.labelsFile}</label>
-            <input id={labelsId} type="file" accept=".txt,text/plain" className={fileInput} aria-describedby={`${labelsId}-hint`} data-testid="labels-file"
-              onChange={(e) => { setLabels(e.target.files?.[0] ?? null); setError(null); }} />
-            <p id={`${labelsId}-hint`} className="mt-1 text-xs text-slate-600">{S.form.labelsHint}</p>
+            <label htmlFor={labelsId} className="mb-1 block text-sm font-medium text-slate-700">
+              {S.form.labelsFile}
+            </label>
+            <input
+              id={labelsId}
+              type="file"
+              accept=".txt,text/plain"
+              className={fileInput}
+              aria-describedby={`${labelsId}-hint`}
+              data-testid="labels-file"
+              onChange={(e) => {
+                setLabels(e.target.files?.[0] ?? null);
+                setError(null);
+              }}
+            />
+            <p id={`${labelsId}-hint`} className="mt-1 text-xs text-slate-600">
+              {S.form.labelsHint}
+            </p>
           </div>
         </fieldset>
         <ContractFields disabled={busy} />
-        {sending && sendingText && <ProgressBar label={S.form.uploadTitle} fraction={sending.fraction < 1 ? sending.fraction : null} text={sendingText} />}
-        {error && <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
+        {sending && sendingText && (
+          <ProgressBar label={S.form.uploadTitle} fraction={sending.fraction < 1 ? sending.fraction : null} text={sendingText} />
+        )}
+        {error && (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+            {error}
+          </p>
+        )}
         {checked && !current && !busy && <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{S.form.recheck}</p>}
         {inspection && current && (
           <div ref={facts} className="space-y-5">
             <ModelFacts inspection={inspection} />
             <section aria-labelledby={`${formId}-mapping`}>
-              <h3 id={`${formId}-mapping`} className="text-sm font-semibold text-slate-900">{S.mapping.caption}</h3>
+              <h3 id={`${formId}-mapping`} className="text-sm font-semibold text-slate-900">
+                {S.mapping.caption}
+              </h3>
               <p className="mb-2 text-xs text-slate-600">{S.mapping.intro}</p>
-              <MappingTable stage={checked.stage} rows={rows} records={inspection.records} value={mapping} disabled={busy}
-                onChange={(index, target) => setMapping((m) => m.map((t, i) => (i === index ? target : t)))} />
+              <MappingTable
+                stage={checked.stage}
+                rows={rows}
+                records={inspection.records}
+                value={mapping}
+                disabled={busy}
+                onChange={(index, target) => setMapping((m) => m.map((t, i) => (i === index ? target : t)))}
+              />
             </section>
           </div>
         )}

@@ -52,7 +52,16 @@ function SettingsDialog({ onClose }: { onClose(): void }) {
   const serverValues = useMemo(() => (profile.data ? toForm(profile.data) : undefined), [profile.data]);
   // Opened again, the cached profile fills the form at once; a newer one merges in later.
   const form = useZodForm(profileFormSchema, {
-    defaultValues: serverValues ?? { fullname: '', email: '', contactNo: '', securityQuestion: '', securityAnswer: '', keepAnswer: false, currentPassword: '', code: '' },
+    defaultValues: serverValues ?? {
+      fullname: '',
+      email: '',
+      contactNo: '',
+      securityQuestion: '',
+      securityAnswer: '',
+      keepAnswer: false,
+      currentPassword: '',
+      code: '',
+    },
   });
   useKeepTouchedFields(form, serverValues);
 
@@ -66,8 +75,18 @@ function SettingsDialog({ onClose }: { onClose(): void }) {
   const fileInput = useRef<HTMLInputElement>(null);
 
   // Object URLs are released when replaced and when the modal closes.
-  useEffect(() => () => { if (pending) URL.revokeObjectURL(pending.url); }, [pending]);
-  useEffect(() => () => { if (cropSrc) URL.revokeObjectURL(cropSrc); }, [cropSrc]);
+  useEffect(
+    () => () => {
+      if (pending) URL.revokeObjectURL(pending.url);
+    },
+    [pending],
+  );
+  useEffect(
+    () => () => {
+      if (cropSrc) URL.revokeObjectURL(cropSrc);
+    },
+    [cropSrc],
+  );
 
   // The answer input is disabled until a question is chosen; the stored answer is kept while the
   // question is the account's own and the answer is left blank.
@@ -162,88 +181,170 @@ function SettingsDialog({ onClose }: { onClose(): void }) {
 
   return (
     <>
-      <Dialog open onOpenChange={(o) => { if (!o && !busy) onClose(); }} title={SETTINGS.title} size="lg"
-        footer={<>
-          <Button variant="secondary" onClick={onClose} disabled={busy}>{SETTINGS.cancel}</Button>
-          <Button type="submit" form={FORM_ID} disabled={busy || !profile.data}>{busy ? SETTINGS.saving : SETTINGS.save}</Button>
-        </>}>
+      <Dialog
+        open
+        onOpenChange={(o) => {
+          if (!o && !busy) onClose();
+        }}
+        title={SETTINGS.title}
+        size="lg"
+        footer={
+          <>
+            <Button variant="secondary" onClick={onClose} disabled={busy}>
+              {SETTINGS.cancel}
+            </Button>
+            <Button type="submit" form={FORM_ID} disabled={busy || !profile.data}>
+              {busy ? SETTINGS.saving : SETTINGS.save}
+            </Button>
+          </>
+        }
+      >
         {!profile.data ? (
           profile.isError ? (
-            <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">{SETTINGS.saveFailed}</p>
+            <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+              {SETTINGS.saveFailed}
+            </p>
           ) : (
-            <div className="flex items-center gap-3 py-10 text-sm text-slate-500"><Spinner /> {SETTINGS.loading}</div>
+            <div className="flex items-center gap-3 py-10 text-sm text-slate-500">
+              <Spinner /> {SETTINGS.loading}
+            </div>
           )
-        ) : (<>
-          <Form id={FORM_ID} form={form} onSubmit={onSubmit} className="space-y-6">
-            <section>
-              <h3 id="settings-personal" className="text-xs font-semibold uppercase tracking-wider text-slate-500">{SETTINGS.personalInfo}</h3>
-              <div className="mt-3 flex flex-col gap-6 sm:flex-row">
-                <div className="flex shrink-0 flex-col items-center gap-2 sm:w-44">
-                  <div className="rounded-full p-1 ring-2 ring-brand-100">
-                    <Avatar name={name} photoURL={photo} className="h-24 w-24 text-2xl" />
+        ) : (
+          <>
+            <Form id={FORM_ID} form={form} onSubmit={onSubmit} className="space-y-6">
+              <section>
+                <h3 id="settings-personal" className="text-xs font-semibold uppercase tracking-wider text-slate-500">
+                  {SETTINGS.personalInfo}
+                </h3>
+                <div className="mt-3 flex flex-col gap-6 sm:flex-row">
+                  <div className="flex shrink-0 flex-col items-center gap-2 sm:w-44">
+                    <div className="rounded-full p-1 ring-2 ring-brand-100">
+                      <Avatar name={name} photoURL={photo} className="h-24 w-24 text-2xl" />
+                    </div>
+                    <input
+                      ref={fileInput}
+                      type="file"
+                      accept="image/*,.heic,.heif"
+                      className="sr-only"
+                      tabIndex={-1}
+                      aria-label={SETTINGS.profilePicture}
+                      data-testid="avatar-file"
+                      onChange={(e) => void onFileChosen(e.target.files?.[0])}
+                    />
+                    <Button variant="secondary" size="sm" onClick={() => fileInput.current?.click()} disabled={busy}>
+                      <Camera className="h-4 w-4" aria-hidden /> {photo ? SETTINGS.changePhoto : SETTINGS.choosePhoto}
+                    </Button>
+                    {pending ? (
+                      <>
+                        <p className="text-center text-xs text-brand-700" data-testid="avatar-pending">
+                          {SETTINGS.newPhotoPending}
+                        </p>
+                        <button
+                          type="button"
+                          className="inline-flex items-center gap-1 text-xs font-medium text-slate-500 hover:text-slate-700 hover:underline"
+                          onClick={() => setPending(null)}
+                        >
+                          <Undo2 className="h-3 w-3" aria-hidden /> {SETTINGS.removeNewPhoto}
+                        </button>
+                      </>
+                    ) : (
+                      <p className="text-center text-xs text-slate-500">{SETTINGS.photoHint}</p>
+                    )}
                   </div>
-                  <input ref={fileInput} type="file" accept="image/*,.heic,.heif" className="sr-only" tabIndex={-1}
-                    aria-label={SETTINGS.profilePicture} data-testid="avatar-file"
-                    onChange={(e) => void onFileChosen(e.target.files?.[0])} />
-                  <Button variant="secondary" size="sm" onClick={() => fileInput.current?.click()} disabled={busy}>
-                    <Camera className="h-4 w-4" aria-hidden /> {photo ? SETTINGS.changePhoto : SETTINGS.choosePhoto}
-                  </Button>
-                  {pending ? (
-                    <>
-                      <p className="text-center text-xs text-brand-700" data-testid="avatar-pending">{SETTINGS.newPhotoPending}</p>
-                      <button type="button" className="inline-flex items-center gap-1 text-xs font-medium text-slate-500 hover:text-slate-700 hover:underline"
-                        onClick={() => setPending(null)}>
-                        <Undo2 className="h-3 w-3" aria-hidden /> {SETTINGS.removeNewPhoto}
-                      </button>
-                    </>
-                  ) : (
-                    <p className="text-center text-xs text-slate-500">{SETTINGS.photoHint}</p>
-                  )}
+                  <div className="grid flex-1 content-start gap-4 sm:grid-cols-2">
+                    <TextField name="fullname" label={SETTINGS.fullname} autoComplete="name" className="sm:col-span-2" />
+                    <TextField name="email" label={SETTINGS.email} type="email" autoComplete="email" />
+                    <TextField
+                      name="contactNo"
+                      label={SETTINGS.contactNo}
+                      placeholder={SETTINGS.contactPlaceholder}
+                      inputMode="tel"
+                      autoComplete="tel"
+                    />
+                  </div>
                 </div>
-                <div className="grid flex-1 content-start gap-4 sm:grid-cols-2">
-                  <TextField name="fullname" label={SETTINGS.fullname} autoComplete="name" className="sm:col-span-2" />
-                  <TextField name="email" label={SETTINGS.email} type="email" autoComplete="email" />
-                  <TextField name="contactNo" label={SETTINGS.contactNo} placeholder={SETTINGS.contactPlaceholder} inputMode="tel" autoComplete="tel" />
+              </section>
+
+              <section className="border-t border-slate-100 pt-5">
+                <h3 id="settings-security" className="text-xs font-semibold uppercase tracking-wider text-slate-500">
+                  {SETTINGS.securitySection}
+                </h3>
+                <div className="mt-3 grid gap-4 sm:grid-cols-2">
+                  <QuestionSelect
+                    name="securityQuestion"
+                    label={SETTINGS.question}
+                    placeholder={SETTINGS.questionPlaceholder}
+                    questions={questions.data ?? []}
+                    current={profile.data.securityQuestion}
+                    disabled={questions.isLoading}
+                  />
+                  <TextField
+                    name="securityAnswer"
+                    label={SETTINGS.answer}
+                    autoComplete="off"
+                    disabled={question === ''}
+                    placeholder={
+                      question === ''
+                        ? SETTINGS.answerDisabledPlaceholder
+                        : keepingAnswer
+                          ? SETTINGS.answerKeepPlaceholder
+                          : SETTINGS.answerPlaceholder
+                    }
+                    hint={question !== '' ? <p className="mt-1 text-xs text-slate-500">{SETTINGS.answerCaseHint}</p> : undefined}
+                  />
                 </div>
+              </section>
+
+              <IdentityFields form={form} stored={profile.data} mayHaveSecondFactor={can(session?.user.role, 'secondFactor.manageOwn')} />
+
+              <section className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-slate-50 p-4 sm:flex-row sm:items-center sm:justify-between">
+                <div className="text-sm text-slate-600">
+                  <p className="font-medium text-slate-800">{SETTINGS.sendResetEmail}</p>
+                  <p className="text-xs text-slate-500">{profile.data.email ?? '—'}</p>
+                </div>
+                <Button variant="secondary" size="sm" onClick={() => void onSendResetEmail()} disabled={sending || busy}>
+                  <Mail className="h-4 w-4" aria-hidden /> {sending ? SETTINGS.sendingResetEmail : SETTINGS.sendResetEmail}
+                </Button>
+              </section>
+
+              <section className="border-t border-slate-100 pt-5" aria-labelledby="settings-sessions">
+                <h3 id="settings-sessions" className="text-xs font-semibold uppercase tracking-wider text-slate-500">
+                  {SESSIONS.heading}
+                </h3>
+                <SessionsList scope={{ kind: 'own' }} />
+              </section>
+
+              {notice && (
+                <p role="status" className="rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
+                  {notice}
+                </p>
+              )}
+              {error && (
+                <p
+                  role="alert"
+                  className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
+                  data-testid="settings-error"
+                >
+                  {error}
+                </p>
+              )}
+            </Form>
+            {/* Outside the profile form (its own small forms); super admins only, refused by the server to others. */}
+            {can(session?.user.role, 'secondFactor.manageOwn') && (
+              <div className="mt-6">
+                <SecondFactorSection disabled={busy} />
               </div>
-            </section>
-
-            <section className="border-t border-slate-100 pt-5">
-              <h3 id="settings-security" className="text-xs font-semibold uppercase tracking-wider text-slate-500">{SETTINGS.securitySection}</h3>
-              <div className="mt-3 grid gap-4 sm:grid-cols-2">
-                <QuestionSelect name="securityQuestion" label={SETTINGS.question} placeholder={SETTINGS.questionPlaceholder}
-                  questions={questions.data ?? []} current={profile.data.securityQuestion} disabled={questions.isLoading} />
-                <TextField name="securityAnswer" label={SETTINGS.answer} autoComplete="off" disabled={question === ''}
-                  placeholder={question === '' ? SETTINGS.answerDisabledPlaceholder : keepingAnswer ? SETTINGS.answerKeepPlaceholder : SETTINGS.answerPlaceholder}
-                  hint={question !== '' ? <p className="mt-1 text-xs text-slate-500">{SETTINGS.answerCaseHint}</p> : undefined} />
-              </div>
-            </section>
-
-            <IdentityFields form={form} stored={profile.data} mayHaveSecondFactor={can(session?.user.role, 'secondFactor.manageOwn')} />
-
-            <section className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-slate-50 p-4 sm:flex-row sm:items-center sm:justify-between">
-              <div className="text-sm text-slate-600">
-                <p className="font-medium text-slate-800">{SETTINGS.sendResetEmail}</p>
-                <p className="text-xs text-slate-500">{profile.data.email ?? '—'}</p>
-              </div>
-              <Button variant="secondary" size="sm" onClick={() => void onSendResetEmail()} disabled={sending || busy}>
-                <Mail className="h-4 w-4" aria-hidden /> {sending ? SETTINGS.sendingResetEmail : SETTINGS.sendResetEmail}
-              </Button>
-            </section>
-
-            <section className="border-t border-slate-100 pt-5" aria-labelledby="settings-sessions">
-              <h3 id="settings-sessions" className="text-xs font-semibold uppercase tracking-wider text-slate-500">{SESSIONS.heading}</h3>
-              <SessionsList scope={{ kind: 'own' }} />
-            </section>
-
-            {notice && <p role="status" className="rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">{notice}</p>}
-            {error && <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="settings-error">{error}</p>}
-          </Form>
-          {/* Outside the profile form (its own small forms); super admins only, refused by the server to others. */}
-          {can(session?.user.role, 'secondFactor.manageOwn') && <div className="mt-6"><SecondFactorSection disabled={busy} /></div>}
-        </>)}
+            )}
+          </>
+        )}
       </Dialog>
-      <CropDialog key={cropSrc ?? 'none'} image={cropSrc} busy={cropping} onCancel={() => setCropSrc(null)} onApply={(area) => void onCropApplied(area)} />
+      <CropDialog
+        key={cropSrc ?? 'none'}
+        image={cropSrc}
+        busy={cropping}
+        onCancel={() => setCropSrc(null)}
+        onApply={(area) => void onCropApplied(area)}
+      />
     </>
   );
 }

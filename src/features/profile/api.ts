@@ -2,7 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import type { OptionLists } from '../../../common/schemas/maintenance';
 import type { Profile, ProfileFormValues } from '../../../common/schemas/profile';
 import type {
-  RecoveryCodesResult, SecondFactorEnableInput, SecondFactorProofInput, SecondFactorSetupStart, SecondFactorStatus,
+  RecoveryCodesResult,
+  SecondFactorEnableInput,
+  SecondFactorProofInput,
+  SecondFactorSetupStart,
+  SecondFactorStatus,
 } from '../../../common/schemas/second-factor';
 import { ERRORS } from '../../../common/texts';
 import { api, ApiError } from '../../lib/api';
@@ -38,7 +42,8 @@ export async function uploadAvatar(image: Blob): Promise<{ avatarKey: string; pr
   } catch {
     throw new ApiError(0, 'NETWORK', 'Cannot reach the server. Check your connection and try again.');
   }
-  const data = (await response.json().catch(() => undefined)) as { error?: { code: string; message: string; fields?: Record<string, string> } } | undefined;
+  const data = (await response.json().catch(() => undefined)) as
+    { error?: { code: string; message: string; fields?: Record<string, string> } } | undefined;
   if (!response.ok) {
     const err = data?.error;
     throw new ApiError(response.status, err?.code ?? 'INTERNAL', err?.message ?? ERRORS.internal, err?.fields ?? {});
@@ -50,5 +55,6 @@ export const secondFactorApi = {
   setup: (body: SecondFactorProofInput) => api<SecondFactorSetupStart>('/api/profile/second-factor/setup', { method: 'POST', body }),
   enable: (body: SecondFactorEnableInput) => api<RecoveryCodesResult>('/api/profile/second-factor/enable', { method: 'POST', body }),
   disable: (body: SecondFactorProofInput) => api<SecondFactorStatus>('/api/profile/second-factor/disable', { method: 'POST', body }),
-  newCodes: (body: SecondFactorProofInput) => api<RecoveryCodesResult>('/api/profile/second-factor/recovery-codes', { method: 'POST', body }),
+  newCodes: (body: SecondFactorProofInput) =>
+    api<RecoveryCodesResult>('/api/profile/second-factor/recovery-codes', { method: 'POST', body }),
 };

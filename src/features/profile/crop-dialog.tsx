@@ -9,7 +9,12 @@ import { Dialog } from '../../components/ui/dialog';
  * Crop Profile Picture (docs/PRODUCT.md section 2): a round crop, aspect 1:1, zoom 1 to 3 in steps of
  * 0.1, Cancel and 'Apply crop'. It sits above Account Settings, so Escape closes it first.
  */
-export function CropDialog({ image, busy, onCancel, onApply }: {
+export function CropDialog({
+  image,
+  busy,
+  onCancel,
+  onApply,
+}: {
   image: string | null;
   busy?: boolean;
   onCancel(): void;
@@ -20,11 +25,24 @@ export function CropDialog({ image, busy, onCancel, onApply }: {
   const [area, setArea] = useState<Area | null>(null);
 
   return (
-    <Dialog open={image !== null} onOpenChange={(open) => { if (!open) onCancel(); }} title={CROP.title} size="md"
-      footer={<>
-        <Button variant="secondary" onClick={onCancel}>{CROP.cancel}</Button>
-        <Button onClick={() => area && onApply(area)} disabled={!area || busy}>{CROP.apply}</Button>
-      </>}>
+    <Dialog
+      open={image !== null}
+      onOpenChange={(open) => {
+        if (!open) onCancel();
+      }}
+      title={CROP.title}
+      size="md"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onCancel}>
+            {CROP.cancel}
+          </Button>
+          <Button onClick={() => area && onApply(area)} disabled={!area || busy}>
+            {CROP.apply}
+          </Button>
+        </>
+      }
+    >
       <div className="relative h-72 w-full overflow-hidden rounded-xl bg-slate-900 sm:h-80" data-testid="crop-area">
         {image && (
           <Cropper
@@ -55,7 +73,9 @@ export function CropDialog({ image, busy, onCancel, onApply }: {
           className="h-2 w-full cursor-pointer accent-brand-700"
         />
         <ZoomIn className="h-4 w-4 shrink-0 text-slate-500" aria-hidden />
-        <span className="w-10 text-right text-sm tabular-nums text-slate-600" aria-hidden>{zoom.toFixed(1)}×</span>
+        <span className="w-10 text-right text-sm tabular-nums text-slate-600" aria-hidden>
+          {zoom.toFixed(1)}×
+        </span>
       </div>
     </Dialog>
   );

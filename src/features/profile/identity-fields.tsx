@@ -9,15 +9,21 @@ import { ReauthFields } from '../../components/ui/reauth-fields';
  * as one of those changes, or when the server asks (its confirmation lasts a few minutes, after
  * which it asks again).
  */
-export function IdentityFields({ form, stored, mayHaveSecondFactor }: {
+export function IdentityFields({
+  form,
+  stored,
+  mayHaveSecondFactor,
+}: {
   form: UseFormReturn<ProfileFormInput, unknown, ProfileFormValues>;
   stored: Profile;
   mayHaveSecondFactor: boolean;
 }) {
   const [email, question, answer] = form.watch(['email', 'securityQuestion', 'securityAnswer']);
   const { errors } = form.formState;
-  const changing = (email ?? '').trim().toLowerCase() !== (stored.email ?? '').toLowerCase()
-    || (question ?? '') !== (stored.securityQuestion ?? '') || (answer ?? '').trim() !== '';
+  const changing =
+    (email ?? '').trim().toLowerCase() !== (stored.email ?? '').toLowerCase() ||
+    (question ?? '') !== (stored.securityQuestion ?? '') ||
+    (answer ?? '').trim() !== '';
   if (!changing && !errors.currentPassword && !errors.code) return null;
   return <ReauthFields intro={SETTINGS.confirmIdentity} mayHaveSecondFactor={mayHaveSecondFactor} testId="settings-confirm" />;
 }

@@ -4,7 +4,12 @@ import { isHeic, preparePhoto } from '../../lib/photos/prepare';
 /** A failure of the picture flow carrying its docs/PRODUCT.md section 8 text. */
 export class ImageFlowError extends Error {}
 
-export interface PixelArea { x: number; y: number; width: number; height: number }
+export interface PixelArea {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 export function isImageFile(file: File): boolean {
   return file.type.startsWith('image/') || isHeic(file);

@@ -31,9 +31,15 @@ export function ResetPasswordPage() {
     if (!token) return;
     let live = true;
     api('/api/recovery/email-link/check', { method: 'POST', body: { token }, skipAuthHandling: true })
-      .then(() => { if (live) setState('ready'); })
-      .catch(() => { if (live) setState('invalid'); });
-    return () => { live = false; };
+      .then(() => {
+        if (live) setState('ready');
+      })
+      .catch(() => {
+        if (live) setState('invalid');
+      });
+    return () => {
+      live = false;
+    };
   }, [token]);
 
   async function onSubmit(values: NewPasswordInput) {
@@ -44,7 +50,8 @@ export function ResetPasswordPage() {
       setState('done');
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) setState('invalid');
-      else if (!applyServerErrors(form as never, err)) setError(err instanceof ApiError && err.status < 500 && err.status > 0 ? err.message : RECOVERY.genericError);
+      else if (!applyServerErrors(form as never, err))
+        setError(err instanceof ApiError && err.status < 500 && err.status > 0 ? err.message : RECOVERY.genericError);
     } finally {
       setBusy(false);
     }
@@ -63,23 +70,49 @@ export function ResetPasswordPage() {
             {state === 'done' ? <CheckCircle2 className="h-6 w-6" aria-hidden /> : <KeyRound className="h-6 w-6" aria-hidden />}
           </div>
           <h1 className="text-2xl font-bold text-slate-900">{RECOVERY.linkTitle}</h1>
-          {state === 'checking' && <p className="mt-4 flex items-center gap-3 text-sm text-slate-500"><Spinner className="h-5 w-5" /> {RECOVERY.linkChecking}</p>}
-          {state === 'invalid' && <p role="alert" className="mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{RECOVERY.linkInvalid}</p>}
-          {state === 'done' && <p role="status" className="mt-4 rounded-lg bg-green-50 px-3 py-2 text-sm text-green-800">{RECOVERY.success} {RECOVERY.linkDone}</p>}
+          {state === 'checking' && (
+            <p className="mt-4 flex items-center gap-3 text-sm text-slate-500">
+              <Spinner className="h-5 w-5" /> {RECOVERY.linkChecking}
+            </p>
+          )}
+          {state === 'invalid' && (
+            <p role="alert" className="mt-4 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+              {RECOVERY.linkInvalid}
+            </p>
+          )}
+          {state === 'done' && (
+            <p role="status" className="mt-4 rounded-lg bg-green-50 px-3 py-2 text-sm text-green-800">
+              {RECOVERY.success} {RECOVERY.linkDone}
+            </p>
+          )}
           {state === 'ready' && (
             <>
               <p className="mb-6 mt-1 text-sm text-slate-500">{RECOVERY.linkIntro}</p>
               <Form form={form} onSubmit={onSubmit} className="space-y-4">
-                <TextField name="newPassword" label={RECOVERY.newPassword} autoComplete="new-password" revealable autoFocus
-                  hint={<PasswordChecklist password={password} className="mt-2" />} />
+                <TextField
+                  name="newPassword"
+                  label={RECOVERY.newPassword}
+                  autoComplete="new-password"
+                  revealable
+                  autoFocus
+                  hint={<PasswordChecklist password={password} className="mt-2" />}
+                />
                 <TextField name="confirmPassword" label={RECOVERY.confirmPassword} autoComplete="new-password" revealable />
-                {error && <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
-                <Button type="submit" className="w-full" disabled={busy}>{busy ? RECOVERY.busy : RECOVERY.reset}</Button>
+                {error && (
+                  <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+                    {error}
+                  </p>
+                )}
+                <Button type="submit" className="w-full" disabled={busy}>
+                  {busy ? RECOVERY.busy : RECOVERY.reset}
+                </Button>
               </Form>
             </>
           )}
           {state !== 'ready' && state !== 'checking' && (
-            <Link to="/login" className="mt-6 inline-flex text-sm font-medium text-brand-700 hover:underline">{RECOVERY.backToLogin}</Link>
+            <Link to="/login" className="mt-6 inline-flex text-sm font-medium text-brand-700 hover:underline">
+              {RECOVERY.backToLogin}
+            </Link>
           )}
         </div>
       </main>

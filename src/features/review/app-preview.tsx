@@ -10,7 +10,7 @@ import { changedSections, field, imagesOf, Part, type AppRecord } from './previe
 /** The photo strip shows this many of the record's photos (the server sends the first 24). */
 const STRIP_PHOTOS = 8;
 
-const asRecord = (value: unknown): AppRecord | null => (typeof value === 'object' && value !== null ? value as AppRecord : null);
+const asRecord = (value: unknown): AppRecord | null => (typeof value === 'object' && value !== null ? (value as AppRecord) : null);
 
 /**
  * The record's photos as tiles, like the app's "All Images" sheet (dialog_all_image_rice_disease.xml,
@@ -44,11 +44,19 @@ function PhotoStrip({ record, changed }: { record: AppRecord; changed: boolean }
 function Phone({ side, children, strip }: { side: string; children: ReactNode; strip?: ReactNode }) {
   return (
     <figure className="flex w-full flex-col items-center gap-3" aria-label={APP_PREVIEW.phone(side)}>
-      <figcaption><h3 className="text-sm font-semibold uppercase tracking-wide text-slate-700">{side}</h3></figcaption>
-      <div className="w-full max-w-[360px] overflow-hidden rounded-[2rem] border-[10px] border-slate-900 bg-[#F9FAFB] shadow-lg" data-testid="phone">
-        <div className="flex h-6 items-center justify-center bg-[#006b00]" aria-hidden><span className="h-1.5 w-16 rounded-full bg-slate-900/60" /></div>
+      <figcaption>
+        <h3 className="text-sm font-semibold uppercase tracking-wide text-slate-700">{side}</h3>
+      </figcaption>
+      <div
+        className="w-full max-w-[360px] overflow-hidden rounded-[2rem] border-[10px] border-slate-900 bg-[#F9FAFB] shadow-lg"
+        data-testid="phone"
+      >
+        <div className="flex h-6 items-center justify-center bg-[#006b00]" aria-hidden>
+          <span className="h-1.5 w-16 rounded-full bg-slate-900/60" />
+        </div>
         <div className="flex min-h-[52px] items-center gap-1 bg-[#008200] px-2 text-white shadow">
-          <ChevronLeft className="h-6 w-6" aria-hidden /><span className="text-lg font-medium">{APP_PREVIEW.back}</span>
+          <ChevronLeft className="h-6 w-6" aria-hidden />
+          <span className="text-lg font-medium">{APP_PREVIEW.back}</span>
         </div>
         {children}
       </div>
@@ -58,29 +66,49 @@ function Phone({ side, children, strip }: { side: string; children: ReactNode; s
 }
 
 function NotInApp() {
-  return <p className="flex min-h-[200px] items-center justify-center px-6 py-16 text-center text-sm text-slate-600">{REVIEW_TEXTS.previewNone}</p>;
+  return (
+    <p className="flex min-h-[200px] items-center justify-center px-6 py-16 text-center text-sm text-slate-600">
+      {REVIEW_TEXTS.previewNone}
+    </p>
+  );
 }
 
 /**
  * The farmer app's own screen for the record, as published and as the change proposes it, side
  * by side (stacked below 720 px); in the proposed phone the parts that change are outlined.
  */
-export function AppPreview({ collection, preview }: { collection: Exclude<ReviewCollection, 'maintenance'>; preview: NonNullable<PendingChangeDetail['preview']> }) {
+export function AppPreview({
+  collection,
+  preview,
+}: {
+  collection: Exclude<ReviewCollection, 'maintenance'>;
+  preview: NonNullable<PendingChangeDetail['preview']>;
+}) {
   const published = asRecord(preview.published);
   const proposed = asRecord(preview.proposed);
   const variety = collection === 'rice_seed_varieties';
   const changed = changedSections(published, proposed, variety ? VARIETY_SECTIONS : { ...CATALOG_SECTIONS, strip: ['images'] });
   const none = new Set<string>();
-  const screen = (record: AppRecord, marks: Set<string>) => (variety
-    ? <VarietyScreen record={record} changed={marks} />
-    : <CatalogScreen kind={collection === 'rice_local_pests' ? 'pest' : 'disease'} record={record} changed={marks} />);
-  const strip = (record: AppRecord | null, marks: Set<string>) => (record && !variety ? <PhotoStrip record={record} changed={marks.has('strip')} /> : undefined);
+  const screen = (record: AppRecord, marks: Set<string>) =>
+    variety ? (
+      <VarietyScreen record={record} changed={marks} />
+    ) : (
+      <CatalogScreen kind={collection === 'rice_local_pests' ? 'pest' : 'disease'} record={record} changed={marks} />
+    );
+  const strip = (record: AppRecord | null, marks: Set<string>) =>
+    record && !variety ? <PhotoStrip record={record} changed={marks.has('strip')} /> : undefined;
   return (
     <section aria-labelledby="app-preview-title" className="space-y-4" data-testid="app-preview">
-      <h2 id="app-preview-title" className="text-lg font-semibold text-slate-900">{REVIEW_TEXTS.previewTitle}</h2>
+      <h2 id="app-preview-title" className="text-lg font-semibold text-slate-900">
+        {REVIEW_TEXTS.previewTitle}
+      </h2>
       <div className="grid grid-cols-1 gap-8 min-[720px]:grid-cols-2">
-        <Phone side={REVIEW_TEXTS.published} strip={strip(published, none)}>{published ? screen(published, none) : <NotInApp />}</Phone>
-        <Phone side={REVIEW_TEXTS.proposed} strip={strip(proposed, changed)}>{proposed ? screen(proposed, changed) : <NotInApp />}</Phone>
+        <Phone side={REVIEW_TEXTS.published} strip={strip(published, none)}>
+          {published ? screen(published, none) : <NotInApp />}
+        </Phone>
+        <Phone side={REVIEW_TEXTS.proposed} strip={strip(proposed, changed)}>
+          {proposed ? screen(proposed, changed) : <NotInApp />}
+        </Phone>
       </div>
     </section>
   );

@@ -11,7 +11,16 @@ import { Form, applyServerErrors, useZodForm } from '../../components/ui/form';
  * wrapper), what it says, and its confirm button. `onSubmit` resolves when the decision is made;
  * a refusal's field messages go onto the form, any other message shows in the dialog.
  */
-export function DecisionDialog<S extends z.ZodType<FieldValues, FieldValues>>({ title, schema, defaultValues, children, confirm, danger, onSubmit, onClose }: {
+export function DecisionDialog<S extends z.ZodType<FieldValues, FieldValues>>({
+  title,
+  schema,
+  defaultValues,
+  children,
+  confirm,
+  danger,
+  onSubmit,
+  onClose,
+}: {
   title: string;
   schema: S;
   defaultValues: z.input<S>;
@@ -36,14 +45,31 @@ export function DecisionDialog<S extends z.ZodType<FieldValues, FieldValues>>({ 
   }
 
   return (
-    <Dialog open onOpenChange={(o) => { if (!o && !busy) onClose(); }} title={title} size="md"
-      footer={<>
-        <Button variant="secondary" onClick={onClose} disabled={busy}>{REVIEW_SCREEN.cancel}</Button>
-        <Button type="submit" form={formId} variant={danger ? 'danger' : 'primary'} disabled={busy}>{busy ? REVIEW_SCREEN.working : confirm}</Button>
-      </>}>
+    <Dialog
+      open
+      onOpenChange={(o) => {
+        if (!o && !busy) onClose();
+      }}
+      title={title}
+      size="md"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={busy}>
+            {REVIEW_SCREEN.cancel}
+          </Button>
+          <Button type="submit" form={formId} variant={danger ? 'danger' : 'primary'} disabled={busy}>
+            {busy ? REVIEW_SCREEN.working : confirm}
+          </Button>
+        </>
+      }
+    >
       <Form form={form} id={formId} onSubmit={submit} className="space-y-4">
         {children}
-        {error && <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
+        {error && (
+          <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+            {error}
+          </p>
+        )}
       </Form>
     </Dialog>
   );

@@ -3,7 +3,13 @@ import { Link } from 'react-router';
 import { AlertTriangle, CalendarClock, Check, GitMerge, MessageSquareWarning, ShieldAlert, Undo2, XCircle } from 'lucide-react';
 import { isFileAction, REVIEW_TEXTS } from '../../../common/review';
 import { REVIEW_SCREEN } from '../../../common/review-screen-texts';
-import { approveInputSchema, breakGlassFormSchema, rejectInputSchema, scheduleFormSchema, type PendingChangeDetail } from '../../../common/schemas/review';
+import {
+  approveInputSchema,
+  breakGlassFormSchema,
+  rejectInputSchema,
+  scheduleFormSchema,
+  type PendingChangeDetail,
+} from '../../../common/schemas/review';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { TextField } from '../../components/ui/form';
@@ -42,81 +48,190 @@ export function DecisionPanel({ detail }: { detail: PendingChangeDetail }) {
     toast.show(done);
   }
   // A decision made by a button alone: its refusal shows above the buttons.
-  const now = (decision: ReviewDecision, done: string) => () => { void run(decision, done).catch((err: unknown) => setRefusal({ message: (err as Error).message, rebase: false })); };
+  const now = (decision: ReviewDecision, done: string) => () => {
+    void run(decision, done).catch((err: unknown) => setRefusal({ message: (err as Error).message, rebase: false }));
+  };
 
-  const baseMoved = refusal?.rebase === true || change.state === 'failed' || (change.baseVersion !== null && detail.publishedVersion !== null && detail.publishedVersion !== change.baseVersion);
+  const baseMoved =
+    refusal?.rebase === true ||
+    change.state === 'failed' ||
+    (change.baseVersion !== null && detail.publishedVersion !== null && detail.publishedVersion !== change.baseVersion);
   const busy = decide.isPending;
   const link = recordPath(change);
-  const anything = can.approve || can.reject || can.publish || can.breakGlass || can.withdraw || (can.rebase && baseMoved) || (can.schedule && change.scheduledAt);
+  const anything =
+    can.approve ||
+    can.reject ||
+    can.publish ||
+    can.breakGlass ||
+    can.withdraw ||
+    (can.rebase && baseMoved) ||
+    (can.schedule && change.scheduledAt);
 
   return (
     <section aria-labelledby="decision-title" className="space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="decision-title" className="text-lg font-semibold text-slate-900">{REVIEW_SCREEN.actionsTitle}</h2>
+      <h2 id="decision-title" className="text-lg font-semibold text-slate-900">
+        {REVIEW_SCREEN.actionsTitle}
+      </h2>
       {refusal && (
         <div role="alert" className="space-y-2 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-          <p className="flex gap-2"><AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />{refusal.message}</p>
+          <p className="flex gap-2">
+            <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+            {refusal.message}
+          </p>
         </div>
       )}
       {can.rebase && baseMoved && (
         <div className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="rebase-box">
           <p>{REVIEW_SCREEN.rebaseHelp}</p>
-          <Button onClick={now({ action: 'rebase', body: { version } }, REVIEW_SCREEN.done.rebase)} disabled={busy}><GitMerge className="h-4 w-4" aria-hidden />{REVIEW_TEXTS.rebase}</Button>
+          <Button onClick={now({ action: 'rebase', body: { version } }, REVIEW_SCREEN.done.rebase)} disabled={busy}>
+            <GitMerge className="h-4 w-4" aria-hidden />
+            {REVIEW_TEXTS.rebase}
+          </Button>
         </div>
       )}
       <div className="flex flex-wrap gap-2">
-        {can.approve && <Button onClick={() => setOpen('approve')} disabled={busy}><Check className="h-4 w-4" aria-hidden />{REVIEW_TEXTS.approve}</Button>}
-        {can.approve && <Button variant="secondary" onClick={() => setOpen('schedule')} disabled={busy}><CalendarClock className="h-4 w-4" aria-hidden />{REVIEW_TEXTS.approveSchedule}</Button>}
-        {can.publish && <Button onClick={now({ action: 'publish', body: { version } }, REVIEW_SCREEN.done.publish)} disabled={busy}><Check className="h-4 w-4" aria-hidden />{REVIEW_TEXTS.publishNow}</Button>}
-        {can.schedule && change.scheduledAt && <Button variant="secondary" onClick={now({ action: 'schedule', body: { version, publishAt: null } }, REVIEW_SCREEN.done.unschedule)} disabled={busy}><XCircle className="h-4 w-4" aria-hidden />{REVIEW_TEXTS.unschedule}</Button>}
-        {can.reject && <Button variant="secondary" onClick={() => setOpen('reject')} disabled={busy}><MessageSquareWarning className="h-4 w-4" aria-hidden />{REVIEW_TEXTS.reject}</Button>}
-        {can.withdraw && <Button variant="ghost" onClick={() => setOpen('withdraw')} disabled={busy}><Undo2 className="h-4 w-4" aria-hidden />{REVIEW_TEXTS.withdraw}</Button>}
+        {can.approve && (
+          <Button onClick={() => setOpen('approve')} disabled={busy}>
+            <Check className="h-4 w-4" aria-hidden />
+            {REVIEW_TEXTS.approve}
+          </Button>
+        )}
+        {can.approve && (
+          <Button variant="secondary" onClick={() => setOpen('schedule')} disabled={busy}>
+            <CalendarClock className="h-4 w-4" aria-hidden />
+            {REVIEW_TEXTS.approveSchedule}
+          </Button>
+        )}
+        {can.publish && (
+          <Button onClick={now({ action: 'publish', body: { version } }, REVIEW_SCREEN.done.publish)} disabled={busy}>
+            <Check className="h-4 w-4" aria-hidden />
+            {REVIEW_TEXTS.publishNow}
+          </Button>
+        )}
+        {can.schedule && change.scheduledAt && (
+          <Button
+            variant="secondary"
+            onClick={now({ action: 'schedule', body: { version, publishAt: null } }, REVIEW_SCREEN.done.unschedule)}
+            disabled={busy}
+          >
+            <XCircle className="h-4 w-4" aria-hidden />
+            {REVIEW_TEXTS.unschedule}
+          </Button>
+        )}
+        {can.reject && (
+          <Button variant="secondary" onClick={() => setOpen('reject')} disabled={busy}>
+            <MessageSquareWarning className="h-4 w-4" aria-hidden />
+            {REVIEW_TEXTS.reject}
+          </Button>
+        )}
+        {can.withdraw && (
+          <Button variant="ghost" onClick={() => setOpen('withdraw')} disabled={busy}>
+            <Undo2 className="h-4 w-4" aria-hidden />
+            {REVIEW_TEXTS.withdraw}
+          </Button>
+        )}
       </div>
       {!anything && <p className="text-sm text-slate-600">{REVIEW_SCREEN.noActions}</p>}
       {can.editable && (
         <p className="text-sm text-slate-600">
-          {isFileAction(change.action) ? REVIEW_SCREEN.authorHelpFile : REVIEW_SCREEN.authorHelp}{link && <> <Link to={link} className="font-medium text-brand-800 underline underline-offset-2">{REVIEW_SCREEN.openRecord}</Link></>}
+          {isFileAction(change.action) ? REVIEW_SCREEN.authorHelpFile : REVIEW_SCREEN.authorHelp}
+          {link && (
+            <>
+              {' '}
+              <Link to={link} className="font-medium text-brand-800 underline underline-offset-2">
+                {REVIEW_SCREEN.openRecord}
+              </Link>
+            </>
+          )}
         </p>
       )}
       {can.breakGlass && (
         <div className="space-y-2 rounded-lg border-2 border-red-300 bg-red-50 px-4 py-3" data-testid="danger-zone">
-          <h3 className="flex items-center gap-2 text-sm font-semibold text-red-900"><ShieldAlert className="h-4 w-4" aria-hidden />{REVIEW_SCREEN.dangerZone}</h3>
+          <h3 className="flex items-center gap-2 text-sm font-semibold text-red-900">
+            <ShieldAlert className="h-4 w-4" aria-hidden />
+            {REVIEW_SCREEN.dangerZone}
+          </h3>
           <p className="text-sm text-red-900">{REVIEW_SCREEN.breakGlassHelp}</p>
-          <Button variant="danger" onClick={() => setOpen('breakGlass')} disabled={busy}>{REVIEW_TEXTS.breakGlass}</Button>
+          <Button variant="danger" onClick={() => setOpen('breakGlass')} disabled={busy}>
+            {REVIEW_TEXTS.breakGlass}
+          </Button>
         </div>
       )}
 
       {open === 'approve' && (
-        <DecisionDialog title={REVIEW_TEXTS.approve} schema={commentSchema} defaultValues={{ comment: '' }} confirm={REVIEW_SCREEN.confirmApprove} onClose={() => setOpen(null)}
-          onSubmit={({ comment }) => run({ action: 'approve', body: { version, ...(comment ? { comment } : {}) } }, REVIEW_SCREEN.done.approve)}>
+        <DecisionDialog
+          title={REVIEW_TEXTS.approve}
+          schema={commentSchema}
+          defaultValues={{ comment: '' }}
+          confirm={REVIEW_SCREEN.confirmApprove}
+          onClose={() => setOpen(null)}
+          onSubmit={({ comment }) =>
+            run({ action: 'approve', body: { version, ...(comment ? { comment } : {}) } }, REVIEW_SCREEN.done.approve)
+          }
+        >
           <TextAreaField name="comment" label={REVIEW_SCREEN.commentOptional} />
         </DecisionDialog>
       )}
       {open === 'schedule' && (
-        <DecisionDialog title={REVIEW_TEXTS.approveSchedule} schema={scheduleFormSchema} defaultValues={{ publishAt: inAnHour(), comment: '' }} confirm={REVIEW_SCREEN.confirmSchedule} onClose={() => setOpen(null)}
-          onSubmit={({ publishAt, comment }) => run({ action: 'approve', body: { version, publishAt, ...(comment ? { comment } : {}) } }, REVIEW_SCREEN.done.schedule)}>
+        <DecisionDialog
+          title={REVIEW_TEXTS.approveSchedule}
+          schema={scheduleFormSchema}
+          defaultValues={{ publishAt: inAnHour(), comment: '' }}
+          confirm={REVIEW_SCREEN.confirmSchedule}
+          onClose={() => setOpen(null)}
+          onSubmit={({ publishAt, comment }) =>
+            run({ action: 'approve', body: { version, publishAt, ...(comment ? { comment } : {}) } }, REVIEW_SCREEN.done.schedule)
+          }
+        >
           <p className="text-sm text-slate-600">{REVIEW_SCREEN.scheduleHelp}</p>
           <TextField name="publishAt" type="datetime-local" label={REVIEW_TEXTS.publishAt} />
           <TextAreaField name="comment" label={REVIEW_SCREEN.commentOptional} />
         </DecisionDialog>
       )}
       {open === 'reject' && (
-        <DecisionDialog title={REVIEW_TEXTS.reject} schema={rejectSchema} defaultValues={{ comment: '' }} confirm={REVIEW_SCREEN.confirmReject} onClose={() => setOpen(null)}
-          onSubmit={({ comment }) => run({ action: 'reject', body: { version, comment } }, REVIEW_SCREEN.done.reject)}>
+        <DecisionDialog
+          title={REVIEW_TEXTS.reject}
+          schema={rejectSchema}
+          defaultValues={{ comment: '' }}
+          confirm={REVIEW_SCREEN.confirmReject}
+          onClose={() => setOpen(null)}
+          onSubmit={({ comment }) => run({ action: 'reject', body: { version, comment } }, REVIEW_SCREEN.done.reject)}
+        >
           <TextAreaField name="comment" label={REVIEW_TEXTS.comment} rows={4} />
         </DecisionDialog>
       )}
       {open === 'breakGlass' && (
-        <DecisionDialog title={REVIEW_TEXTS.breakGlass} schema={breakGlassFormSchema} defaultValues={{ reason: '' }} confirm={REVIEW_SCREEN.confirmBreakGlass} danger onClose={() => setOpen(null)}
-          onSubmit={({ reason }) => run({ action: 'publish', body: { version, reason } }, REVIEW_SCREEN.done.publish)}>
+        <DecisionDialog
+          title={REVIEW_TEXTS.breakGlass}
+          schema={breakGlassFormSchema}
+          defaultValues={{ reason: '' }}
+          confirm={REVIEW_SCREEN.confirmBreakGlass}
+          danger
+          onClose={() => setOpen(null)}
+          onSubmit={({ reason }) => run({ action: 'publish', body: { version, reason } }, REVIEW_SCREEN.done.publish)}
+        >
           <p className="text-sm text-red-900">{REVIEW_SCREEN.breakGlassHelp}</p>
           <TextAreaField name="reason" label={REVIEW_TEXTS.reason} rows={3} />
         </DecisionDialog>
       )}
-      <Dialog open={open === 'withdraw'} onOpenChange={(o) => { if (!o && !busy) setOpen(null); }} title={REVIEW_TEXTS.withdraw} size="sm"
-        footer={<>
-          <Button variant="secondary" onClick={() => setOpen(null)} disabled={busy}>{REVIEW_SCREEN.cancel}</Button>
-          <Button variant="danger" onClick={now({ action: 'withdraw', body: { version } }, REVIEW_SCREEN.done.withdraw)} disabled={busy}>{busy ? REVIEW_SCREEN.working : REVIEW_SCREEN.confirmWithdraw}</Button>
-        </>}>
+      <Dialog
+        open={open === 'withdraw'}
+        onOpenChange={(o) => {
+          if (!o && !busy) setOpen(null);
+        }}
+        title={REVIEW_TEXTS.withdraw}
+        size="sm"
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setOpen(null)} disabled={busy}>
+              {REVIEW_SCREEN.cancel}
+            </Button>
+            <Button variant="danger" onClick={now({ action: 'withdraw', body: { version } }, REVIEW_SCREEN.done.withdraw)} disabled={busy}>
+              {busy ? REVIEW_SCREEN.working : REVIEW_SCREEN.confirmWithdraw}
+            </Button>
+          </>
+        }
+      >
         <p className="text-sm text-slate-700">{REVIEW_SCREEN.withdrawText}</p>
       </Dialog>
     </section>

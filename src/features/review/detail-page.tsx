@@ -14,14 +14,38 @@ import { importStatus, importSummary, nameOf, when } from './format';
 import { StateBadge } from './state-badge';
 import { TranslationRows } from './translation-rows';
 
-const COMPARISON_LABELS = { table: REVIEW_SCREEN.comparisonTable, from: REVIEW_TEXTS.published, to: REVIEW_TEXTS.proposed, photoCounts: REVIEW_SCREEN.photoCounts, photoHeading: 'h3' as const };
+const COMPARISON_LABELS = {
+  table: REVIEW_SCREEN.comparisonTable,
+  from: REVIEW_TEXTS.published,
+  to: REVIEW_TEXTS.proposed,
+  photoCounts: REVIEW_SCREEN.photoCounts,
+  photoHeading: 'h3' as const,
+};
 
-function Note({ tone, icon: Icon, label, text, testId }: { tone: 'slate' | 'red' | 'amber'; icon: typeof MessageSquare; label: string; text: string; testId: string }) {
-  const tones = { slate: 'border-slate-200 bg-slate-50 text-slate-800', red: 'border-red-200 bg-red-50 text-red-900', amber: 'border-amber-200 bg-amber-50 text-amber-900' };
+function Note({
+  tone,
+  icon: Icon,
+  label,
+  text,
+  testId,
+}: {
+  tone: 'slate' | 'red' | 'amber';
+  icon: typeof MessageSquare;
+  label: string;
+  text: string;
+  testId: string;
+}) {
+  const tones = {
+    slate: 'border-slate-200 bg-slate-50 text-slate-800',
+    red: 'border-red-200 bg-red-50 text-red-900',
+    amber: 'border-amber-200 bg-amber-50 text-amber-900',
+  };
   return (
     <div className={`flex gap-2 rounded-lg border px-4 py-3 text-sm ${tones[tone]}`} data-testid={testId}>
       <Icon className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-      <p><span className="font-semibold">{label}</span> <span className="whitespace-pre-line">{text}</span></p>
+      <p>
+        <span className="font-semibold">{label}</span> <span className="whitespace-pre-line">{text}</span>
+      </p>
     </div>
   );
 }
@@ -41,11 +65,35 @@ function Header({ detail }: { detail: PendingChangeDetail }) {
         <h1 className="text-2xl font-bold text-slate-900">{change.recordName}</h1>
         <StateBadge state={change.state} />
       </div>
-      <p className="text-sm font-medium text-slate-700">{change.collectionLabel} · {REVIEW_TEXTS.actions[change.action]}</p>
-      <ul className="space-y-0.5 text-sm text-slate-600">{lines.map((l) => <li key={l}>{l}</li>)}</ul>
-      {change.comment && <Note tone={change.state === 'rejected' ? 'amber' : 'slate'} icon={MessageSquare} label={REVIEW_SCREEN.commentLabel} text={change.comment} testId="review-comment" />}
-      {change.breakGlassReason && <Note tone="red" icon={ShieldAlert} label={REVIEW_SCREEN.breakGlassLabel} text={change.breakGlassReason} testId="break-glass-reason" />}
-      {change.publishError && <Note tone="red" icon={AlertTriangle} label={REVIEW_SCREEN.publishErrorLabel} text={change.publishError} testId="publish-error" />}
+      <p className="text-sm font-medium text-slate-700">
+        {change.collectionLabel} · {REVIEW_TEXTS.actions[change.action]}
+      </p>
+      <ul className="space-y-0.5 text-sm text-slate-600">
+        {lines.map((l) => (
+          <li key={l}>{l}</li>
+        ))}
+      </ul>
+      {change.comment && (
+        <Note
+          tone={change.state === 'rejected' ? 'amber' : 'slate'}
+          icon={MessageSquare}
+          label={REVIEW_SCREEN.commentLabel}
+          text={change.comment}
+          testId="review-comment"
+        />
+      )}
+      {change.breakGlassReason && (
+        <Note
+          tone="red"
+          icon={ShieldAlert}
+          label={REVIEW_SCREEN.breakGlassLabel}
+          text={change.breakGlassReason}
+          testId="break-glass-reason"
+        />
+      )}
+      {change.publishError && (
+        <Note tone="red" icon={AlertTriangle} label={REVIEW_SCREEN.publishErrorLabel} text={change.publishError} testId="publish-error" />
+      )}
     </header>
   );
 }
@@ -54,14 +102,18 @@ function ImportRows({ rows, total }: { rows: NonNullable<PendingChangeDetail['im
   const c = REVIEW_SCREEN.importColumns;
   return (
     <section aria-labelledby="import-rows" className="space-y-3">
-      <h2 id="import-rows" className="text-lg font-semibold text-slate-900">{REVIEW_SCREEN.importTitle}</h2>
+      <h2 id="import-rows" className="text-lg font-semibold text-slate-900">
+        {REVIEW_SCREEN.importTitle}
+      </h2>
       <TableFrame columns={[c.row, c.name, c.status, c.changed]} dense>
         {rows.map((r) => (
           <tr key={r.row}>
             <td className="px-2.5 py-2 text-slate-600">{r.row}</td>
             <td className="px-2.5 py-2 font-medium text-slate-900">{r.name}</td>
             <td className="px-2.5 py-2 text-slate-700">{importStatus(r.status)}</td>
-            <td className="px-2.5 py-2 text-slate-700">{r.changed.map((f) => (VARIETY_LABELS as Record<string, string>)[f] ?? f).join(', ') || '–'}</td>
+            <td className="px-2.5 py-2 text-slate-700">
+              {r.changed.map((f) => (VARIETY_LABELS as Record<string, string>)[f] ?? f).join(', ') || '–'}
+            </td>
           </tr>
         ))}
       </TableFrame>
@@ -77,27 +129,44 @@ export function ReviewDetailPage() {
   const data = detail.data;
   return (
     <div className="space-y-6">
-      <Link to="/dashboard/review" className="-ml-1 inline-flex items-center gap-2 rounded-lg px-1 py-1 text-sm font-medium text-slate-600 hover:text-slate-900">
-        <ArrowLeft className="h-4 w-4" aria-hidden />{REVIEW_SCREEN.back}
+      <Link
+        to="/dashboard/review"
+        className="-ml-1 inline-flex items-center gap-2 rounded-lg px-1 py-1 text-sm font-medium text-slate-600 hover:text-slate-900"
+      >
+        <ArrowLeft className="h-4 w-4" aria-hidden />
+        {REVIEW_SCREEN.back}
       </Link>
       {!data ? (
-        detail.isError
-          ? <p role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-6 text-sm text-red-700">{detail.error.message}</p>
-          : <div className="flex justify-center py-16"><Spinner /></div>
+        detail.isError ? (
+          <p role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-6 text-sm text-red-700">
+            {detail.error.message}
+          </p>
+        ) : (
+          <div className="flex justify-center py-16">
+            <Spinner />
+          </div>
+        )
       ) : (
         <>
           <Header detail={data} />
           <DecisionPanel detail={data} />
           {data.comparison && (
             <section aria-labelledby="comparison-title" className="space-y-3">
-              <h2 id="comparison-title" className="text-lg font-semibold text-slate-900">{REVIEW_SCREEN.comparisonTitle}</h2>
+              <h2 id="comparison-title" className="text-lg font-semibold text-slate-900">
+                {REVIEW_SCREEN.comparisonTitle}
+              </h2>
               <FieldComparison fields={data.comparison.fields} photos={data.comparison.photos} labels={COMPARISON_LABELS} />
             </section>
           )}
-          {data.importRows && (data.change.action === 'translate_file'
-            ? <TranslationRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />
-            : <ImportRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />)}
-          {data.preview && data.change.collection !== 'maintenance' && <AppPreview collection={data.change.collection} preview={data.preview} />}
+          {data.importRows &&
+            (data.change.action === 'translate_file' ? (
+              <TranslationRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />
+            ) : (
+              <ImportRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />
+            ))}
+          {data.preview && data.change.collection !== 'maintenance' && (
+            <AppPreview collection={data.change.collection} preview={data.preview} />
+          )}
         </>
       )}
     </div>

@@ -19,7 +19,8 @@ export const nameOf = (person: PendingChange['author']) => person?.name || REVIE
 
 /** The collections in the queue's filter, named as the server names them. */
 export const COLLECTION_OPTIONS: Array<{ value: ReviewCollection; label: string }> = REVIEW_COLLECTIONS.map((value) => ({
-  value, label: value === 'maintenance' ? MAINTENANCE.title : COLLECTIONS[value].label,
+  value,
+  label: value === 'maintenance' ? MAINTENANCE.title : COLLECTIONS[value].label,
 }));
 
 /** Where the change's record is shown in the console (null: a new entry, or an import). */
@@ -39,7 +40,9 @@ export function inAnHour(): string {
 }
 
 /** An import row's result as the import dialogs name it (new, update, unchanged, error; a translation removed). */
-export const importStatus = (status: string) => (IMPORT_TEXTS.counts as Record<string, string>)[status] ?? (TRANSLATE_TEXTS.files.statuses as Record<string, string>)[status] ?? status;
+export const importStatus = (status: string) =>
+  (IMPORT_TEXTS.counts as Record<string, string>)[status] ?? (TRANSLATE_TEXTS.files.statuses as Record<string, string>)[status] ?? status;
 
 /** An import's counts, as the import dialog names them. */
-export const importSummary = (summary: Record<string, number>) => REVIEW_SCREEN.importCounts(Object.entries(summary).map(([status, n]) => [importStatus(status), n]));
+export const importSummary = (summary: Record<string, number>) =>
+  REVIEW_SCREEN.importCounts(Object.entries(summary).map(([status, n]) => [importStatus(status), n]));

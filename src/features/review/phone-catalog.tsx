@@ -4,8 +4,15 @@ import { bulletLines, field, imagesOf, LabelLine, listField, Part, type AppRecor
 
 /** The sections of the app's pest and disease screens, and the API fields each shows. */
 export const CATALOG_SECTIONS = {
-  image: ['mainImage'], name: ['name'], localName: ['localName'], scientificName: ['scientificName'], affectedParts: ['affectedParts'],
-  description: ['description'], symptoms: ['symptoms'], cause: ['cause'], treatments: ['treatments'],
+  image: ['mainImage'],
+  name: ['name'],
+  localName: ['localName'],
+  scientificName: ['scientificName'],
+  affectedParts: ['affectedParts'],
+  description: ['description'],
+  symptoms: ['symptoms'],
+  cause: ['cause'],
+  treatments: ['treatments'],
 } as const;
 
 /** A heading and its text in the app's white card ("Description", "Symtomps", …). */
@@ -35,14 +42,26 @@ export function CatalogScreen({ kind, record, changed }: { kind: 'pest' | 'disea
     <div className="px-5 pb-6 pt-2.5">
       <Part changed={changed.has('image')} className="mt-[15px]">
         <div className="h-[250px] overflow-hidden rounded-[15px] bg-[#E5E5E5] shadow-md">
-          {main
-            ? <img src={main.displayUrl} alt={name} className="h-full w-full object-cover" />
-            : <span className="flex h-full items-center justify-center text-[#515151]"><ImageOff className="h-8 w-8" aria-hidden /></span>}
+          {main ? (
+            <img src={main.displayUrl} alt={name} className="h-full w-full object-cover" />
+          ) : (
+            <span className="flex h-full items-center justify-center text-[#515151]">
+              <ImageOff className="h-8 w-8" aria-hidden />
+            </span>
+          )}
         </div>
       </Part>
-      <Part changed={changed.has('name')}><LabelLine size="large" label={disease ? A.diseaseName : A.pestName} value={shown('name')} /></Part>
-      {disease && <Part changed={changed.has('localName')}><LabelLine label={A.localName} value={shown('localName')} /></Part>}
-      <Part changed={changed.has('scientificName')}><LabelLine label={A.scientificName} value={shown('scientificName')} /></Part>
+      <Part changed={changed.has('name')}>
+        <LabelLine size="large" label={disease ? A.diseaseName : A.pestName} value={shown('name')} />
+      </Part>
+      {disease && (
+        <Part changed={changed.has('localName')}>
+          <LabelLine label={A.localName} value={shown('localName')} />
+        </Part>
+      )}
+      <Part changed={changed.has('scientificName')}>
+        <LabelLine label={A.scientificName} value={shown('scientificName')} />
+      </Part>
       {disease && (
         <Part changed={changed.has('affectedParts')}>
           <LabelLine label={A.affectedParts} value={(parts.length > 0 ? parts.map((p) => `• ${p}`) : bulletLines(null)).join('\n')} />

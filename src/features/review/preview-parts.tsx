@@ -17,11 +17,17 @@ export function listField(record: AppRecord, key: string): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
 }
 
-export interface AppImage { id: string; displayUrl: string; thumbnailUrl: string }
+export interface AppImage {
+  id: string;
+  displayUrl: string;
+  thumbnailUrl: string;
+}
 
 export function imagesOf(record: AppRecord): AppImage[] {
   const images = record.images;
-  return Array.isArray(images) ? images.filter((i): i is AppImage => typeof i === 'object' && i !== null && typeof (i as AppImage).displayUrl === 'string') : [];
+  return Array.isArray(images)
+    ? images.filter((i): i is AppImage => typeof i === 'object' && i !== null && typeof (i as AppImage).displayUrl === 'string')
+    : [];
 }
 
 /**
@@ -29,15 +35,29 @@ export function imagesOf(record: AppRecord): AppImage[] {
  * full stop, each part a "• " line; nothing written is "• No data available.".
  */
 export function bulletLines(raw: string | null): string[] {
-  const items = (raw ?? '').split('.').map((s) => s.trim()).filter((s) => s !== '');
+  const items = (raw ?? '')
+    .split('.')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return (items.length > 0 ? items : [APP_PREVIEW.noDataBullet]).map((s) => `• ${s}`);
 }
 
 /** The preview's sections whose value differs between the published and proposed records. */
-export function changedSections(published: AppRecord | null, proposed: AppRecord | null, sections: Record<string, readonly string[]>): Set<string> {
+export function changedSections(
+  published: AppRecord | null,
+  proposed: AppRecord | null,
+  sections: Record<string, readonly string[]>,
+): Set<string> {
   const changed = new Set<string>();
   if (!published || !proposed) return changed;
-  const valueOf = (record: AppRecord, key: string) => JSON.stringify(key === 'images' ? imagesOf(record).map((i) => i.id) : key === 'mainImage' ? imagesOf(record)[0]?.id ?? null : record[key] ?? null);
+  const valueOf = (record: AppRecord, key: string) =>
+    JSON.stringify(
+      key === 'images'
+        ? imagesOf(record).map((i) => i.id)
+        : key === 'mainImage'
+          ? (imagesOf(record)[0]?.id ?? null)
+          : (record[key] ?? null),
+    );
   for (const [section, keys] of Object.entries(sections)) {
     if (keys.some((key) => valueOf(published, key) !== valueOf(proposed, key))) changed.add(section);
   }
@@ -47,8 +67,15 @@ export function changedSections(published: AppRecord | null, proposed: AppRecord
 /** A part of the app's screen; in the proposed phone a changed one is outlined and labelled. */
 export function Part({ changed, children, className }: { changed: boolean; children: ReactNode; className?: string }) {
   return (
-    <div data-changed={changed || undefined} className={cn('relative', changed && 'my-2.5 rounded-md outline-2 outline-offset-2 outline-amber-500 outline-dashed', className)}>
-      {changed && <span className="absolute -top-2.5 right-1 z-10 rounded bg-amber-300 px-1.5 text-[10px] font-semibold uppercase tracking-wide text-slate-900">{APP_PREVIEW.changed}</span>}
+    <div
+      data-changed={changed || undefined}
+      className={cn('relative', changed && 'my-2.5 rounded-md outline-2 outline-offset-2 outline-amber-500 outline-dashed', className)}
+    >
+      {changed && (
+        <span className="absolute -top-2.5 right-1 z-10 rounded bg-amber-300 px-1.5 text-[10px] font-semibold uppercase tracking-wide text-slate-900">
+          {APP_PREVIEW.changed}
+        </span>
+      )}
       {children}
     </div>
   );

@@ -11,5 +11,12 @@ const TONES: Record<ReviewState, string> = {
 };
 
 export function StateBadge({ state }: { state: ReviewState }) {
-  return <span className={cn('inline-flex whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold', TONES[state])} data-testid="review-state">{REVIEW_TEXTS.states[state]}</span>;
+  return (
+    <span
+      className={cn('inline-flex whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold', TONES[state])}
+      data-testid="review-state"
+    >
+      {REVIEW_TEXTS.states[state]}
+    </span>
+  );
 }

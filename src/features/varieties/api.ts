@@ -44,9 +44,10 @@ export interface SaveVarietyArgs {
 export function useSaveVariety() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, values, version }: SaveVarietyArgs) => id
-      ? api<Saved<Variety>>(`/api/varieties/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...values, version } })
-      : api<Saved<Variety>>('/api/varieties', { method: 'POST', body: values }),
+    mutationFn: ({ id, values, version }: SaveVarietyArgs) =>
+      id
+        ? api<Saved<Variety>>(`/api/varieties/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...values, version } })
+        : api<Saved<Variety>>('/api/varieties', { method: 'POST', body: values }),
     onSuccess: (saved) => {
       // Sent for review (202): the record stays as published.
       if (sentForReview(saved)) return;
@@ -92,8 +93,17 @@ export function previewImport(request: ImportRequest, onProgress: (fraction: num
 export function useRunImport() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ request, onProgress, signal }: { request: ImportRequest; onProgress: (fraction: number) => void; signal: AbortSignal }) =>
-      sendForm<Saved<ImportReport>>('/api/varieties/import', importForm(request), onProgress, signal),
-    onSuccess: () => { void queryClient.invalidateQueries({ queryKey: varietyKeys.all }); },
+    mutationFn: ({
+      request,
+      onProgress,
+      signal,
+    }: {
+      request: ImportRequest;
+      onProgress: (fraction: number) => void;
+      signal: AbortSignal;
+    }) => sendForm<Saved<ImportReport>>('/api/varieties/import', importForm(request), onProgress, signal),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: varietyKeys.all });
+    },
   });
 }

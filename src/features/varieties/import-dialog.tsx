@@ -53,7 +53,11 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose(): void
     setError(null);
     setStage({ step: 'sending', label: T.reading(chosen.name), fraction: 0, preview: shown });
     try {
-      const preview = await previewImport({ file: chosen, mapping: nextMapping }, (fraction) => setStage((s) => (s.step === 'sending' ? { ...s, fraction } : s)), controller.signal);
+      const preview = await previewImport(
+        { file: chosen, mapping: nextMapping },
+        (fraction) => setStage((s) => (s.step === 'sending' ? { ...s, fraction } : s)),
+        controller.signal,
+      );
       setStage({ step: 'preview', preview });
     } catch (err) {
       if ((err as Error).name === 'AbortError') return;
@@ -69,7 +73,11 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose(): void
     setError(null);
     setStage({ step: 'sending', label: T.importing, fraction: 0, preview });
     try {
-      const report = await runImport.mutateAsync({ request: { file, mapping, onErrors }, onProgress: (fraction) => setStage((s) => (s.step === 'sending' ? { ...s, fraction } : s)), signal: controller.signal });
+      const report = await runImport.mutateAsync({
+        request: { file, mapping, onErrors },
+        onProgress: (fraction) => setStage((s) => (s.step === 'sending' ? { ...s, fraction } : s)),
+        signal: controller.signal,
+      });
       // Sent for review (202): nothing was imported yet; closed as after an import.
       if (sentForReview(report)) close();
       else setStage({ step: 'done', report: report as ImportReport });
@@ -84,23 +92,43 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose(): void
   const importable = preview ? preview.counts.new + preview.counts.update : 0;
   const blockedByErrors = preview !== null && preview.counts.error > 0 && onErrors === 'stop';
 
-  const footer = stage.step === 'done'
-    ? <Button onClick={close}>{T.close}</Button>
-    : <>
-        <Button variant="secondary" onClick={close}>{T.cancel}</Button>
+  const footer =
+    stage.step === 'done' ? (
+      <Button onClick={close}>{T.close}</Button>
+    ) : (
+      <>
+        <Button variant="secondary" onClick={close}>
+          {T.cancel}
+        </Button>
         {preview && (
           <Button onClick={() => void commit(preview)} disabled={stage.step !== 'preview' || importable === 0 || blockedByErrors}>
             {T.importButton(importable)}
           </Button>
         )}
-      </>;
+      </>
+    );
 
   return (
-    <Dialog open={open} onOpenChange={(o) => { if (!o) close(); }} title={T.title} description={T.intro} size="xl" footer={footer}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        if (!o) close();
+      }}
+      title={T.title}
+      description={T.intro}
+      size="xl"
+      footer={footer}
+    >
       <div className="space-y-5">
         {stage.step !== 'done' && (
           <div className="flex flex-wrap items-center gap-3">
-            <input ref={input} type="file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" className="sr-only" tabIndex={-1} aria-label={T.chooseFile}
+            <input
+              ref={input}
+              type="file"
+              accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              className="sr-only"
+              tabIndex={-1}
+              aria-label={T.chooseFile}
               onChange={(e) => {
                 const chosen = e.target.files?.[0];
                 e.target.value = '';
@@ -108,23 +136,42 @@ export function ImportDialog({ open, onClose }: { open: boolean; onClose(): void
                 setFile(chosen);
                 setMapping({});
                 void check(chosen, {}, null);
-              }} />
+              }}
+            />
             <Button variant="secondary" onClick={() => input.current?.click()} disabled={stage.step === 'sending'}>
-              <FileSpreadsheet className="h-4 w-4" aria-hidden />{file ? T.chooseAnother : T.chooseFile}
+              <FileSpreadsheet className="h-4 w-4" aria-hidden />
+              {file ? T.chooseAnother : T.chooseFile}
             </Button>
             {file && <span className="text-sm text-slate-600">{file.name}</span>}
           </div>
         )}
-        {error && <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{error}</p>}
+        {error && (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+            {error}
+          </p>
+        )}
         {stage.step === 'sending' && <UploadProgress label={stage.label} fraction={stage.fraction} uploading={T.uploading} />}
         {preview && stage.step !== 'done' && (
           <>
-            <ColumnMapping preview={preview} disabled={stage.step === 'sending'} onChange={(next) => { setMapping(next); if (file) void check(file, next, preview); }} />
+            <ColumnMapping
+              preview={preview}
+              disabled={stage.step === 'sending'}
+              onChange={(next) => {
+                setMapping(next);
+                if (file) void check(file, next, preview);
+              }}
+            />
             <ImportRows key={`${preview.fileName}:${JSON.stringify(preview.counts)}`} preview={preview} />
             {preview.counts.error > 0 && (
               <fieldset className="space-y-1.5 text-sm">
-                <label className="flex items-center gap-2"><input type="radio" name="on-errors" checked={onErrors === 'skip'} onChange={() => setOnErrors('skip')} />{T.skipErrors(preview.counts.error)}</label>
-                <label className="flex items-center gap-2"><input type="radio" name="on-errors" checked={onErrors === 'stop'} onChange={() => setOnErrors('stop')} />{T.stopOnErrors}</label>
+                <label className="flex items-center gap-2">
+                  <input type="radio" name="on-errors" checked={onErrors === 'skip'} onChange={() => setOnErrors('skip')} />
+                  {T.skipErrors(preview.counts.error)}
+                </label>
+                <label className="flex items-center gap-2">
+                  <input type="radio" name="on-errors" checked={onErrors === 'stop'} onChange={() => setOnErrors('stop')} />
+                  {T.stopOnErrors}
+                </label>
               </fieldset>
             )}
             {importable === 0 && <p className="text-sm text-slate-600">{T.nothingToImport}</p>}

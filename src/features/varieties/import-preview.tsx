@@ -18,7 +18,15 @@ const STATUS_STYLE: Record<ImportStatus, string> = {
 };
 
 /** The file's columns and the field each goes to; a change runs the dry run again. */
-export function ColumnMapping({ preview, onChange, disabled }: { preview: ImportPreview; onChange(mapping: ImportMapping): void; disabled: boolean }) {
+export function ColumnMapping({
+  preview,
+  onChange,
+  disabled,
+}: {
+  preview: ImportPreview;
+  onChange(mapping: ImportMapping): void;
+  disabled: boolean;
+}) {
   const current = Object.fromEntries(preview.columns.map((c) => [String(c.index), c.field])) as ImportMapping;
   const matched = preview.columns.filter((c) => c.field !== null).length;
   // Open by itself when something needs a look: a required field without a column, or a column left out.
@@ -38,7 +46,9 @@ export function ColumnMapping({ preview, onChange, disabled }: { preview: Import
       <div className="mt-2 grid max-h-48 grid-cols-1 gap-x-4 gap-y-1.5 overflow-y-auto pr-1 sm:grid-cols-2">
         {preview.columns.map((column) => (
           <label key={column.index} className="flex items-center justify-between gap-2 text-sm">
-            <span className="truncate text-slate-700" title={column.header}>{column.header || `#${column.index + 1}`}</span>
+            <span className="truncate text-slate-700" title={column.header}>
+              {column.header || `#${column.index + 1}`}
+            </span>
             <select
               className="h-8 w-44 shrink-0 rounded-md border border-slate-300 bg-white px-2 text-sm disabled:bg-slate-50"
               value={column.field ?? ''}
@@ -46,7 +56,11 @@ export function ColumnMapping({ preview, onChange, disabled }: { preview: Import
               onChange={(e) => onChange({ ...current, [String(column.index)]: (e.target.value || null) as VarietyField | null })}
             >
               <option value="">{column.readOnly ? T.readOnlyColumn : T.notImported}</option>
-              {VARIETY_COLUMNS.map((field) => <option key={field} value={field}>{VARIETY_LABELS[field]}</option>)}
+              {VARIETY_COLUMNS.map((field) => (
+                <option key={field} value={field}>
+                  {VARIETY_LABELS[field]}
+                </option>
+              ))}
             </select>
           </label>
         ))}
@@ -78,32 +92,55 @@ export function ImportRows({ preview }: { preview: ImportPreview }) {
   const [filter, setFilter] = useState<ImportStatus | null>(preview.counts.error > 0 ? 'error' : null);
   const [shown, setShown] = useState<number>(SPREADSHEET_LIMITS.previewPage);
   const rows = filter === null ? preview.rows : preview.rows.filter((r) => r.status === filter);
-  const choose = (next: ImportStatus | null) => { setFilter(next); setShown(SPREADSHEET_LIMITS.previewPage); };
+  const choose = (next: ImportStatus | null) => {
+    setFilter(next);
+    setShown(SPREADSHEET_LIMITS.previewPage);
+  };
   return (
     <section aria-label={T.tableStatus} className="space-y-2">
       <div className="flex flex-wrap items-center gap-2" role="group">
-        <FilterChip active={filter === null} onClick={() => choose(null)} label={`${T.filterAll} ${preview.rows.length.toLocaleString('en-US')}`} />
+        <FilterChip
+          active={filter === null}
+          onClick={() => choose(null)}
+          label={`${T.filterAll} ${preview.rows.length.toLocaleString('en-US')}`}
+        />
         {IMPORT_STATUSES.map((status) => (
-          <FilterChip key={status} active={filter === status} onClick={() => choose(status)} tone={STATUS_STYLE[status]}
-            label={`${T.counts[status]} ${preview.counts[status].toLocaleString('en-US')}`} testId={`import-count-${status}`} />
+          <FilterChip
+            key={status}
+            active={filter === status}
+            onClick={() => choose(status)}
+            tone={STATUS_STYLE[status]}
+            label={`${T.counts[status]} ${preview.counts[status].toLocaleString('en-US')}`}
+            testId={`import-count-${status}`}
+          />
         ))}
         {preview.counts.error > 0 && (
           <Button variant="ghost" size="sm" className="ml-auto" onClick={() => downloadErrors(preview.rows)}>
-            <Download className="h-4 w-4" aria-hidden />{T.errorsCsv}
+            <Download className="h-4 w-4" aria-hidden />
+            {T.errorsCsv}
           </Button>
         )}
       </div>
       <div className="max-h-72 overflow-auto rounded-lg border border-slate-200">
         <table className="min-w-full text-sm">
           <thead className="sticky top-0 bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-            <tr><th className="px-3 py-2">{T.tableRow}</th><th className="px-3 py-2">{T.tableName}</th><th className="px-3 py-2">{T.tableStatus}</th><th className="px-3 py-2">{T.tableDetails}</th></tr>
+            <tr>
+              <th className="px-3 py-2">{T.tableRow}</th>
+              <th className="px-3 py-2">{T.tableName}</th>
+              <th className="px-3 py-2">{T.tableStatus}</th>
+              <th className="px-3 py-2">{T.tableDetails}</th>
+            </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
             {rows.slice(0, shown).map((row) => (
               <tr key={row.row} data-testid="import-row" data-status={row.status}>
                 <td className="px-3 py-1.5 tabular-nums text-slate-500">{row.row}</td>
                 <td className="px-3 py-1.5 font-medium text-slate-900">{row.name || '-'}</td>
-                <td className="px-3 py-1.5"><span className={cn('rounded-full px-2 py-0.5 text-xs font-semibold', STATUS_STYLE[row.status])}>{T.counts[row.status]}</span></td>
+                <td className="px-3 py-1.5">
+                  <span className={cn('rounded-full px-2 py-0.5 text-xs font-semibold', STATUS_STYLE[row.status])}>
+                    {T.counts[row.status]}
+                  </span>
+                </td>
                 <td className={cn('px-3 py-1.5', row.status === 'error' ? 'text-red-700' : 'text-slate-600')}>{details(row)}</td>
               </tr>
             ))}
@@ -112,7 +149,11 @@ export function ImportRows({ preview }: { preview: ImportPreview }) {
       </div>
       <div className="flex items-center justify-between text-xs text-slate-500">
         <span>{T.showing(Math.min(shown, rows.length), rows.length)}</span>
-        {rows.length > shown && <Button variant="secondary" size="sm" onClick={() => setShown((n) => n + SPREADSHEET_LIMITS.previewPage)}>{T.showMore}</Button>}
+        {rows.length > shown && (
+          <Button variant="secondary" size="sm" onClick={() => setShown((n) => n + SPREADSHEET_LIMITS.previewPage)}>
+            {T.showMore}
+          </Button>
+        )}
       </div>
     </section>
   );

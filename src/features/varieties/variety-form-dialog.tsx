@@ -3,7 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, XCircle } from 'lucide-react';
 import { TranslateButton } from '../../components/translations/translate-button';
 import {
-  EMPTY_VARIETY_FORM, varietyFormSchema, varietyToFormValues, type Variety, type VarietyInput,
+  EMPTY_VARIETY_FORM,
+  varietyFormSchema,
+  varietyToFormValues,
+  type Variety,
+  type VarietyInput,
 } from '../../../common/schemas/varieties';
 import { VARIETIES, VARIETY_LABELS } from '../../../common/varieties';
 import { Button } from '../../components/ui/button';
@@ -20,7 +24,15 @@ import { useSaveVariety, useVariety, varietyKeys, varietyListsOf } from './api';
 export type VarietyFormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
 
 /** The add/edit dialog. Edit waits for the record, then keeps following it live. */
-export function VarietyFormDialog({ target, onClose, onTranslate }: { target: VarietyFormTarget | null; onClose(): void; onTranslate(variety: Variety): void }) {
+export function VarietyFormDialog({
+  target,
+  onClose,
+  onTranslate,
+}: {
+  target: VarietyFormTarget | null;
+  onClose(): void;
+  onTranslate(variety: Variety): void;
+}) {
   const editId = target?.mode === 'edit' ? target.id : null;
   const detail = useVariety(editId);
   const f = VARIETIES.form;
@@ -31,14 +43,29 @@ export function VarietyFormDialog({ target, onClose, onTranslate }: { target: Va
   if (!target) return null;
   if (target.mode === 'edit' && (!detail.data || readFor !== editId)) {
     return (
-      <Dialog open onOpenChange={(o) => { if (!o) onClose(); }} title={f.editTitle} size="lg">
-        {detail.isError
-          ? <p role="alert" className="text-sm text-red-600">{detail.error.message}</p>
-          : <div className="flex justify-center py-10"><Spinner /></div>}
+      <Dialog
+        open
+        onOpenChange={(o) => {
+          if (!o) onClose();
+        }}
+        title={f.editTitle}
+        size="lg"
+      >
+        {detail.isError ? (
+          <p role="alert" className="text-sm text-red-600">
+            {detail.error.message}
+          </p>
+        ) : (
+          <div className="flex justify-center py-10">
+            <Spinner />
+          </div>
+        )}
       </Dialog>
     );
   }
-  return <VarietyForm key={editId ?? 'new'} variety={target.mode === 'edit' ? detail.data! : null} onClose={onClose} onTranslate={onTranslate} />;
+  return (
+    <VarietyForm key={editId ?? 'new'} variety={target.mode === 'edit' ? detail.data! : null} onClose={onClose} onTranslate={onTranslate} />
+  );
 }
 
 type Step =
@@ -72,7 +99,10 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
   useKeepTouchedFields(form, serverValues);
 
   const asOptions = (list: string[] | undefined): ChoiceOption[] => (list ?? []).map((value) => ({ value }));
-  const years = useMemo(() => asOptions(enums?.yearReleases).sort((a, b) => b.value.localeCompare(a.value, 'en', { numeric: true })), [enums]);
+  const years = useMemo(
+    () => asOptions(enums?.yearReleases).sort((a, b) => b.value.localeCompare(a.value, 'en', { numeric: true })),
+    [enums],
+  );
   const name = (values: VarietyInput) => values.varietyName;
   const isEdit = variety !== null;
 
@@ -80,12 +110,17 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
     try {
       const result = await save.mutateAsync({ id: variety?.id ?? null, values, version });
       // Sent for review (202): closed as after a save; the record stays as published.
-      if (sentForReview(result)) { onClose(); return; }
+      if (sentForReview(result)) {
+        onClose();
+        return;
+      }
       const saved = result as Variety;
       setBaseVersion(saved.version);
-      setStep(isEdit
-        ? { kind: 'result', ok: true, title: VARIETIES.result.updatedTitle, text: VARIETIES.result.updated(saved.varietyName) }
-        : { kind: 'result', ok: true, title: VARIETIES.result.savedTitle, text: VARIETIES.result.saved(saved.varietyName) });
+      setStep(
+        isEdit
+          ? { kind: 'result', ok: true, title: VARIETIES.result.updatedTitle, text: VARIETIES.result.updated(saved.varietyName) }
+          : { kind: 'result', ok: true, title: VARIETIES.result.savedTitle, text: VARIETIES.result.saved(saved.varietyName) },
+      );
     } catch (err) {
       if (err instanceof ApiError && err.code === 'VERSION_CONFLICT' && err.body?.current) {
         setStep({ kind: 'conflict', values, current: err.body.current as Variety });
@@ -112,17 +147,36 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
 
   return (
     <>
-      <Dialog open onOpenChange={(o) => { if (!o && !busy) onClose(); }} title={isEdit ? f.editTitle : f.addTitle} size="lg"
-        footer={<>
-          {variety && <TranslateButton disabled={busy} dirty={() => form.formState.isDirty} onTranslate={() => onTranslate(variety)} />}
-          <Button variant="secondary" onClick={onClose} disabled={busy}>{f.cancel}</Button>
-          <Button type="submit" form={formId} disabled={busy}>{isEdit ? f.update : f.save}</Button>
-        </>}>
+      <Dialog
+        open
+        onOpenChange={(o) => {
+          if (!o && !busy) onClose();
+        }}
+        title={isEdit ? f.editTitle : f.addTitle}
+        size="lg"
+        footer={
+          <>
+            {variety && <TranslateButton disabled={busy} dirty={() => form.formState.isDirty} onTranslate={() => onTranslate(variety)} />}
+            <Button variant="secondary" onClick={onClose} disabled={busy}>
+              {f.cancel}
+            </Button>
+            <Button type="submit" form={formId} disabled={busy}>
+              {isEdit ? f.update : f.save}
+            </Button>
+          </>
+        }
+      >
         <Form form={form} id={formId} onSubmit={(values) => setStep({ kind: 'confirm', values })} className="space-y-6">
           <Section title={f.sections.identity}>
             <TextField name="varietyName" label={L.varietyName} autoComplete="off" />
             <TextField name="releaseName" label={L.releaseName} autoComplete="off" />
-            <SelectField name="yearRelease" label={L.yearRelease} options={years} placeholder={optionsLoading ? f.loadingOptions : f.selectYear} disabled={optionsLoading} />
+            <SelectField
+              name="yearRelease"
+              label={L.yearRelease}
+              options={years}
+              placeholder={optionsLoading ? f.loadingOptions : f.selectYear}
+              disabled={optionsLoading}
+            />
             <TextField name="breedingCode" label={L.breedingCode} autoComplete="off" />
             <TextField name="breederOrigin" label={L.breederOrigin} autoComplete="off" />
           </Section>
@@ -132,51 +186,114 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
             <TextField name="averageYield" label={`${L.averageYield} (${VARIETIES.units.yield})`} inputMode="decimal" autoComplete="off" />
             <TextField name="maxYield" label={`${L.maxYield} (${VARIETIES.units.yield})`} inputMode="decimal" autoComplete="off" />
             <TextField name="tillers" label={L.tillers} inputMode="numeric" autoComplete="off" />
-            <SelectField name="plantingMethod" label={L.plantingMethod} options={asOptions(enums?.plantingMethods)} placeholder={optionsLoading ? f.loadingOptions : f.selectPlantingMethod} disabled={optionsLoading} staleSuffix={f.removedOption} />
-            <CheckboxGroupField name="season" label={L.season} options={asOptions(enums?.seasons)} disabled={optionsLoading} staleSuffix={f.removedOption} className="sm:col-span-2" />
-            <CheckboxGroupField name="environment" label={L.environment} options={asOptions(enums?.environments)} disabled={optionsLoading} staleSuffix={f.removedOption} className="sm:col-span-2" />
+            <SelectField
+              name="plantingMethod"
+              label={L.plantingMethod}
+              options={asOptions(enums?.plantingMethods)}
+              placeholder={optionsLoading ? f.loadingOptions : f.selectPlantingMethod}
+              disabled={optionsLoading}
+              staleSuffix={f.removedOption}
+            />
+            <CheckboxGroupField
+              name="season"
+              label={L.season}
+              options={asOptions(enums?.seasons)}
+              disabled={optionsLoading}
+              staleSuffix={f.removedOption}
+              className="sm:col-span-2"
+            />
+            <CheckboxGroupField
+              name="environment"
+              label={L.environment}
+              options={asOptions(enums?.environments)}
+              disabled={optionsLoading}
+              staleSuffix={f.removedOption}
+              className="sm:col-span-2"
+            />
           </Section>
           <Section title={f.sections.recommendation}>
             <TextField name="location" label={L.location} autoComplete="off" placeholder="e.g. Province-wide, Camiling" />
             <CheckboxField name="recommendedInTarlac" label={L.recommendedInTarlac} hint={f.recommendedHint} className="self-end pb-2" />
           </Section>
-          {options.isError && <p role="alert" className="text-sm text-red-600">{options.error.message}</p>}
+          {options.isError && (
+            <p role="alert" className="text-sm text-red-600">
+              {options.error.message}
+            </p>
+          )}
         </Form>
       </Dialog>
 
-      <Dialog open={step.kind === 'confirm'} onOpenChange={(o) => { if (!o && !busy) setStep({ kind: 'editing' }); }} title={VARIETIES.confirmSave.title} size="sm" hideClose
-        footer={<>
-          <Button variant="secondary" onClick={() => setStep({ kind: 'editing' })} disabled={busy}>{f.cancel}</Button>
-          <Button onClick={() => { if (step.kind === 'confirm') void persist(step.values, baseVersion); }} disabled={busy}>
-            {busy ? VARIETIES.confirmSave.saving : VARIETIES.confirmSave.confirm}
-          </Button>
-        </>}>
+      <Dialog
+        open={step.kind === 'confirm'}
+        onOpenChange={(o) => {
+          if (!o && !busy) setStep({ kind: 'editing' });
+        }}
+        title={VARIETIES.confirmSave.title}
+        size="sm"
+        hideClose
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setStep({ kind: 'editing' })} disabled={busy}>
+              {f.cancel}
+            </Button>
+            <Button
+              onClick={() => {
+                if (step.kind === 'confirm') void persist(step.values, baseVersion);
+              }}
+              disabled={busy}
+            >
+              {busy ? VARIETIES.confirmSave.saving : VARIETIES.confirmSave.confirm}
+            </Button>
+          </>
+        }
+      >
         {step.kind === 'confirm' && (
-          <p className="text-sm text-slate-700">{isEdit ? VARIETIES.confirmSave.editText(name(step.values)) : VARIETIES.confirmSave.addText(name(step.values))}</p>
+          <p className="text-sm text-slate-700">
+            {isEdit ? VARIETIES.confirmSave.editText(name(step.values)) : VARIETIES.confirmSave.addText(name(step.values))}
+          </p>
         )}
       </Dialog>
 
-      <Dialog open={step.kind === 'result'} onOpenChange={(o) => { if (!o) closeResult(); }} size="sm" hideClose
+      <Dialog
+        open={step.kind === 'result'}
+        onOpenChange={(o) => {
+          if (!o) closeResult();
+        }}
+        size="sm"
+        hideClose
         title={step.kind === 'result' ? (step.ok ? step.title : VARIETIES.result.failedTitle) : ''}
-        footer={<Button onClick={closeResult} autoFocus>{VARIETIES.result.ok}</Button>}>
+        footer={
+          <Button onClick={closeResult} autoFocus>
+            {VARIETIES.result.ok}
+          </Button>
+        }
+      >
         {step.kind === 'result' && (
           <div className="flex items-start gap-3">
-            {step.ok
-              ? <CheckCircle2 className="h-6 w-6 shrink-0 text-brand-600" aria-hidden />
-              : <XCircle className="h-6 w-6 shrink-0 text-red-600" aria-hidden />}
+            {step.ok ? (
+              <CheckCircle2 className="h-6 w-6 shrink-0 text-brand-600" aria-hidden />
+            ) : (
+              <XCircle className="h-6 w-6 shrink-0 text-red-600" aria-hidden />
+            )}
             <p className="text-sm text-slate-700">{step.text}</p>
           </div>
         )}
       </Dialog>
 
-      <ConflictDialog open={step.kind === 'conflict'}
-        onOpenChange={(o) => { if (!o) setStep({ kind: 'editing' }); }}
-        onReload={() => { if (step.kind === 'conflict') reloadTheirs(step.current); }}
+      <ConflictDialog
+        open={step.kind === 'conflict'}
+        onOpenChange={(o) => {
+          if (!o) setStep({ kind: 'editing' });
+        }}
+        onReload={() => {
+          if (step.kind === 'conflict') reloadTheirs(step.current);
+        }}
         onOverwrite={() => {
           if (step.kind !== 'conflict') return;
           setStep({ kind: 'editing' });
           void persist(step.values, step.current.version);
-        }} />
+        }}
+      />
     </>
   );
 }

@@ -7,7 +7,13 @@ import { exifForResized } from './jpeg-exif';
  * photo larger than `maxEdge` (0: no limit) drawn upright at that size, the result a JPEG. One
  * photo at a time, so at most one full-size decode per worker is in memory.
  */
-export interface PhotoJob { id: number; file: Blob; heic: boolean; maxEdge: number; quality: number }
+export interface PhotoJob {
+  id: number;
+  file: Blob;
+  heic: boolean;
+  maxEdge: number;
+  quality: number;
+}
 export type PhotoReply =
   | { id: number; kind: 'kept' }
   | { id: number; kind: 'jpeg'; blob: Blob; width: number; height: number }
@@ -36,7 +42,8 @@ async function prepare({ id, file, heic, maxEdge, quality }: PhotoJob): Promise<
     context.imageSmoothingQuality = 'high';
     context.drawImage(bitmap, 0, 0, width, height);
     const jpeg = await canvas.convertToBlob({ type: 'image/jpeg', quality });
-    const exif = !heic && (file.type === 'image/jpeg' || file.type === '') ? exifForResized(await file.slice(0, 256 * 1024).arrayBuffer()) : null;
+    const exif =
+      !heic && (file.type === 'image/jpeg' || file.type === '') ? exifForResized(await file.slice(0, 256 * 1024).arrayBuffer()) : null;
     const blob = exif ? new Blob([jpeg.slice(0, 2), exif as BlobPart, jpeg.slice(2)], { type: 'image/jpeg' }) : jpeg;
     return { id, kind: 'jpeg', blob, width, height };
   } finally {
@@ -47,6 +54,11 @@ async function prepare({ id, file, heic, maxEdge, quality }: PhotoJob): Promise<
 scope.onmessage = (event: MessageEvent<PhotoJob>) => {
   prepare(event.data).then(
     (reply) => scope.postMessage(reply),
-    (err: unknown) => scope.postMessage({ id: event.data.id, kind: 'failed', message: err instanceof Error ? err.message : String(err) } satisfies PhotoReply),
+    (err: unknown) =>
+      scope.postMessage({
+        id: event.data.id,
+        kind: 'failed',
+        message: err instanceof Error ? err.message : String(err),
+      } satisfies PhotoReply),
   );
 };

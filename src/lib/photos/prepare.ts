@@ -5,8 +5,14 @@ import type { PhotoJob, PhotoReply } from './photo-worker';
  * PHOTO_MAX_EDGE to that size, so a ~3 MB phone photo leaves as a few hundred KB. A small pool
  * of workers, each doing one photo at a time, bounds the memory full-size decodes take.
  */
-interface Waiting { job: PhotoJob; resolve(reply: PhotoReply): void }
-interface Slot { worker: Worker; busy: Waiting | null }
+interface Waiting {
+  job: PhotoJob;
+  resolve(reply: PhotoReply): void;
+}
+interface Slot {
+  worker: Worker;
+  busy: Waiting | null;
+}
 
 const POOL_SIZE = Math.min(2, Math.max(1, (globalThis.navigator?.hardwareConcurrency ?? 2) >> 1));
 let slots: Slot[] | null = null;
@@ -50,7 +56,8 @@ function run(job: Omit<PhotoJob, 'id'>): Promise<PhotoReply> {
   });
 }
 
-const asJpeg = (file: File, blob: Blob) => new File([blob], file.name.replace(/\.[^.]+$/, '') + '.jpg', { type: 'image/jpeg', lastModified: file.lastModified });
+const asJpeg = (file: File, blob: Blob) =>
+  new File([blob], file.name.replace(/\.[^.]+$/, '') + '.jpg', { type: 'image/jpeg', lastModified: file.lastModified });
 
 /**
  * The file to send: HEIC as JPEG; a photo larger than `maxEdge` (0: any size) as a JPEG at that

@@ -20,11 +20,21 @@ async function fingerprintsAcrossStorage(t: TestApp) {
     expect(up.statusCode, up.body).toBe(201);
     ids.push(up.json().id);
   }
-  const created = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody(`Stem borer ${Date.now()}`, ids) });
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/rice_pests',
+    headers: { cookie },
+    payload: entryBody(`Stem borer ${Date.now()}`, ids),
+  });
   expect(created.statusCode, created.body).toBe(201);
   await photoRuntime(t.ctx).queue.idle();
-  const rows = () => t.ctx.db.selectFrom('catalog_images').select(['id', 'phash', 'sharpness', 'brightness', 'entropy']).where('id', 'in', ids).execute()
-    .then((r) => ids.map((id) => r.find((x) => x.id === id)!));
+  const rows = () =>
+    t.ctx.db
+      .selectFrom('catalog_images')
+      .select(['id', 'phash', 'sharpness', 'brightness', 'entropy'])
+      .where('id', 'in', ids)
+      .execute()
+      .then((r) => ids.map((id) => r.find((x) => x.id === id)!));
 
   // Made with the thumbnails.
   const made = await rows();
@@ -38,7 +48,11 @@ async function fingerprintsAcrossStorage(t: TestApp) {
   expect(hammingDistance(made[0]!.phash!, made[2]!.phash!)).toBeGreaterThan(10);
 
   // Photos stored before fingerprints: the command gives them the same ones, and a second run finds nothing to do.
-  await t.ctx.db.updateTable('catalog_images').set({ phash: null, sharpness: null, brightness: null, entropy: null }).where('id', 'in', ids).execute();
+  await t.ctx.db
+    .updateTable('catalog_images')
+    .set({ phash: null, sharpness: null, brightness: null, entropy: null })
+    .where('id', 'in', ids)
+    .execute();
   const seen: number[] = [];
   const report = await fingerprintStored(t.ctx, (p) => seen.push(p.done));
   expect(report).toMatchObject({ total: 3, done: 3, unreadable: 0 });
@@ -50,8 +64,12 @@ async function fingerprintsAcrossStorage(t: TestApp) {
 
 describe('photo fingerprints on the local folder', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   it('are made with the thumbnails, and by the resumable command for photos without', async () => {
     await fingerprintsAcrossStorage(t);

@@ -17,7 +17,9 @@ beforeAll(async () => {
   t = await createTestApp();
   cookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const ARTIST = Buffer.from(PHONE_EXIF.IFD0.Artist);
 const SERIAL = Buffer.from(PHONE_EXIF.IFD2.BodySerialNumber);
@@ -26,7 +28,10 @@ const picture = () => sharp({ create: { width: 40, height: 30, channels: 3, back
 /** A PNG with the phone's EXIF (eXIf) and an XMP packet naming a place (iTXt), as some editors save. */
 async function pngWithGps(): Promise<Buffer> {
   const png = await picture().withExif(PHONE_EXIF).png().toBuffer();
-  const data = Buffer.concat([Buffer.from('XML:com.adobe.xmp\0\0\0\0\0'), Buffer.from('<x:xmpmeta><exif:GPSLatitude>15,28.53N</exif:GPSLatitude></x:xmpmeta>')]);
+  const data = Buffer.concat([
+    Buffer.from('XML:com.adobe.xmp\0\0\0\0\0'),
+    Buffer.from('<x:xmpmeta><exif:GPSLatitude>15,28.53N</exif:GPSLatitude></x:xmpmeta>'),
+  ]);
   const chunk = Buffer.alloc(8 + data.length + 4);
   chunk.writeUInt32BE(data.length, 0);
   chunk.write('iTXt', 4, 'latin1');
@@ -55,7 +60,9 @@ async function animatedGif(): Promise<Buffer> {
   const [width, height, frames] = [20, 15, 3];
   const raw = Buffer.alloc(width * height * frames * 3);
   for (let i = 0; i < width * height * frames; i += 1) raw.set([Math.floor(i / (width * height)) * 100, (i % width) * 12, 60], i * 3);
-  return sharp(raw, { raw: { width, height: height * frames, channels: 3, pageHeight: height } }).gif({ loop: 0, delay: [100, 120, 140] }).toBuffer();
+  return sharp(raw, { raw: { width, height: height * frames, channels: 3, pageHeight: height } })
+    .gif({ loop: 0, delay: [100, 120, 140] })
+    .toBuffer();
 }
 
 /**
@@ -73,19 +80,32 @@ async function gifWithGps(): Promise<Buffer> {
   const icc = gifExtension(0xff, Buffer.from('ICCRGBG1012'), Buffer.from(`profile by ${PHONE_EXIF.IFD2.BodySerialNumber}`));
   const lastFrame = gif.lastIndexOf(Buffer.from([0x21, 0xf9]));
   return Buffer.concat([
-    gif.subarray(0, afterColourTable), xmp, comment, icc, gif.subarray(afterColourTable, lastFrame), plainText, comment,
-    gif.subarray(lastFrame), await jpegWithGps(16, 12),
+    gif.subarray(0, afterColourTable),
+    xmp,
+    comment,
+    icc,
+    gif.subarray(afterColourTable, lastFrame),
+    plainText,
+    comment,
+    gif.subarray(lastFrame),
+    await jpegWithGps(16, 12),
   ]);
 }
 
 async function expectCleanGif(stored: Buffer, original: Buffer, what: string): Promise<void> {
   await expectNoLocation(stored, what);
-  for (const text of ['XMP DataXMP', 'ICCRGBG1', GIF_COMMENT, 'Exif']) expect(stored.includes(Buffer.from(text)), `${what}: ${text}`).toBe(false);
+  for (const text of ['XMP DataXMP', 'ICCRGBG1', GIF_COMMENT, 'Exif'])
+    expect(stored.includes(Buffer.from(text)), `${what}: ${text}`).toBe(false);
   expect(stored.includes(Buffer.from('NETSCAPE2.0')), what).toBe(true);
   expect(stored.at(-1), what).toBe(0x3b);
   const [before, after] = [await sharp(original, { animated: true }).metadata(), await sharp(stored, { animated: true }).metadata()];
-  expect({ pages: after.pages, loop: after.loop, delay: after.delay, width: after.width, height: after.height }, what)
-    .toEqual({ pages: 3, loop: 0, delay: [100, 120, 140], width: before.width, height: before.height });
+  expect({ pages: after.pages, loop: after.loop, delay: after.delay, width: after.width, height: after.height }, what).toEqual({
+    pages: 3,
+    loop: 0,
+    delay: [100, 120, 140],
+    width: before.width,
+    height: before.height,
+  });
   const pixels = (photo: Buffer) => sharp(photo, { animated: true }).raw().toBuffer();
   expect((await pixels(stored)).equals(await pixels(original)), what).toBe(true);
 }
@@ -124,13 +144,22 @@ describe('no location in any stored photo', () => {
       const row = await storedRow(res.json().id);
       const stored = await readStored(t.ctx.storage, row.originalKey!);
       await expectNoLocation(stored, name);
-      expect(row).toMatchObject({ locationCleaned: 1, cameraMake: 'PalaYan Test Camera', sizeBytes: stored.length, sha256: crypto.createHash('sha256').update(stored).digest('hex') });
+      expect(row).toMatchObject({
+        locationCleaned: 1,
+        cameraMake: 'PalaYan Test Camera',
+        sizeBytes: stored.length,
+        sha256: crypto.createHash('sha256').update(stored).digest('hex'),
+      });
       expect(res.json().sha256).toBe(row.sha256);
       // The picture itself is not re-encoded: the same pixels (the appended one of the JPEG is gone).
       expect((await sharp(stored).raw().toBuffer()).equals(await sharp(body).raw().toBuffer()), name).toBe(true);
       expect((await exifTagsOf(stored))!.ifd0, name).toContain(0x010f);
     }
-    const jpegRow = await t.ctx.db.selectFrom('catalog_images').selectAll().where('originalName', '=', 'farm.jpg').executeTakeFirstOrThrow();
+    const jpegRow = await t.ctx.db
+      .selectFrom('catalog_images')
+      .selectAll()
+      .where('originalName', '=', 'farm.jpg')
+      .executeTakeFirstOrThrow();
     expect(jpegRow).toMatchObject({ takenAt: '2026-07-01T08:30:12+08:00', cameraModel: 'Field Phone 7' });
     expect((await readStored(t.ctx.storage, jpegRow.originalKey!)).length).toBeLessThan(phoneJpeg.length);
 
@@ -152,19 +181,50 @@ describe('no location in any stored photo', () => {
     const row = await storedRow(res.json().id);
     const stored = await readStored(t.ctx.storage, row.originalKey!);
     await expectCleanGif(stored, gif, 'uploaded GIF');
-    expect(row).toMatchObject({ mimeType: 'image/gif', locationCleaned: 1, sizeBytes: stored.length, sha256: crypto.createHash('sha256').update(stored).digest('hex') });
+    expect(row).toMatchObject({
+      mimeType: 'image/gif',
+      locationCleaned: 1,
+      sizeBytes: stored.length,
+      sha256: crypto.createHash('sha256').update(stored).digest('hex'),
+    });
 
     // The uploaded GIF saved on a disease, and one stored before GIFs were cleaned (migration 195 marks it not cleaned).
     const diseaseId = `gif-${Date.now()}`;
-    await t.ctx.db.insertInto('rice_local_diseases').values({ id: diseaseId, name: `GIF blight ${Date.now()}`, scientificName: null, isDeleted: 0, createdAt: new Date().toISOString() }).execute();
-    await t.ctx.db.updateTable('catalog_images').set({ entryId: diseaseId, linkedAt: new Date().toISOString() }).where('id', '=', row.id).execute();
+    await t.ctx.db
+      .insertInto('rice_local_diseases')
+      .values({ id: diseaseId, name: `GIF blight ${Date.now()}`, scientificName: null, isDeleted: 0, createdAt: new Date().toISOString() })
+      .execute();
+    await t.ctx.db
+      .updateTable('catalog_images')
+      .set({ entryId: diseaseId, linkedAt: new Date().toISOString() })
+      .where('id', '=', row.id)
+      .execute();
     const legacyKey = `rice_disease/${diseaseId}/legacy.gif`;
     await t.ctx.storage.put(legacyKey, gif);
-    await t.ctx.db.insertInto('catalog_images').values({
-      id: `${diseaseId}-legacy`, collection: 'rice_local_diseases', entryId: diseaseId, position: 1, status: 'ready', originalKey: legacyKey, displayKey: null, thumbKey: null,
-      externalUrl: null, mimeType: 'image/gif', sizeBytes: gif.length, width: 20, height: 15, originalName: 'legacy.gif', locationCleaned: 1,
-      sha256: crypto.createHash('sha256').update(gif).digest('hex'), uploadedBy: null, createdAt: new Date().toISOString(), linkedAt: new Date().toISOString(),
-    }).execute();
+    await t.ctx.db
+      .insertInto('catalog_images')
+      .values({
+        id: `${diseaseId}-legacy`,
+        collection: 'rice_local_diseases',
+        entryId: diseaseId,
+        position: 1,
+        status: 'ready',
+        originalKey: legacyKey,
+        displayKey: null,
+        thumbKey: null,
+        externalUrl: null,
+        mimeType: 'image/gif',
+        sizeBytes: gif.length,
+        width: 20,
+        height: 15,
+        originalName: 'legacy.gif',
+        locationCleaned: 1,
+        sha256: crypto.createHash('sha256').update(gif).digest('hex'),
+        uploadedBy: null,
+        createdAt: new Date().toISOString(),
+        linkedAt: new Date().toISOString(),
+      })
+      .execute();
     await gifPrivacy.up(t.ctx.db);
     expect((await storedRow(`${diseaseId}-legacy`)).locationCleaned).toBe(0);
     expect((await storedRow(row.id)).locationCleaned).toBe(0);
@@ -186,7 +246,16 @@ describe('no location in any stored photo', () => {
 
   it('cleans photos stored before (migrate-photos --strip-location), resumably; the training set never ships a location, even before', async () => {
     const diseaseId = `privacy-${Date.now()}`;
-    await t.ctx.db.insertInto('rice_local_diseases').values({ id: diseaseId, name: `Privacy blight ${Date.now()}`, scientificName: null, isDeleted: 0, createdAt: new Date().toISOString() }).execute();
+    await t.ctx.db
+      .insertInto('rice_local_diseases')
+      .values({
+        id: diseaseId,
+        name: `Privacy blight ${Date.now()}`,
+        scientificName: null,
+        isDeleted: 0,
+        createdAt: new Date().toISOString(),
+      })
+      .execute();
     const legacy = await jpegWithGps(48, 36);
     const rows = [
       { id: `${diseaseId}-a`, body: legacy },
@@ -195,11 +264,29 @@ describe('no location in any stored photo', () => {
     for (const [position, r] of rows.entries()) {
       const key = `rice_disease/${diseaseId}/${r.id}.jpg`;
       await t.ctx.storage.put(key, r.body);
-      await t.ctx.db.insertInto('catalog_images').values({
-        id: r.id, collection: 'rice_local_diseases', entryId: diseaseId, position, status: 'ready', originalKey: key, displayKey: null, thumbKey: null,
-        externalUrl: null, mimeType: 'image/jpeg', sizeBytes: r.body.length, width: 48, height: 36, originalName: `${r.id}.jpg`,
-        sha256: crypto.createHash('sha256').update(r.body).digest('hex'), uploadedBy: null, createdAt: new Date().toISOString(), linkedAt: new Date().toISOString(),
-      }).execute();
+      await t.ctx.db
+        .insertInto('catalog_images')
+        .values({
+          id: r.id,
+          collection: 'rice_local_diseases',
+          entryId: diseaseId,
+          position,
+          status: 'ready',
+          originalKey: key,
+          displayKey: null,
+          thumbKey: null,
+          externalUrl: null,
+          mimeType: 'image/jpeg',
+          sizeBytes: r.body.length,
+          width: 48,
+          height: 36,
+          originalName: `${r.id}.jpg`,
+          sha256: crypto.createHash('sha256').update(r.body).digest('hex'),
+          uploadedBy: null,
+          createdAt: new Date().toISOString(),
+          linkedAt: new Date().toISOString(),
+        })
+        .execute();
     }
 
     // Before the command: the ZIP cleans the old photo on the way out and leaves out what it cannot read.
@@ -220,7 +307,13 @@ describe('no location in any stored photo', () => {
     const stored = await readStored(t.ctx.storage, cleaned.originalKey!);
     await expectNoLocation(stored, 'cleaned legacy photo');
     expect((await sharp(stored).raw().toBuffer()).equals(await sharp(legacy).raw().toBuffer())).toBe(true);
-    expect(cleaned).toMatchObject({ locationCleaned: 1, takenAt: '2026-07-01T08:30:12+08:00', cameraMake: 'PalaYan Test Camera', sizeBytes: stored.length, sha256: crypto.createHash('sha256').update(stored).digest('hex') });
+    expect(cleaned).toMatchObject({
+      locationCleaned: 1,
+      takenAt: '2026-07-01T08:30:12+08:00',
+      cameraMake: 'PalaYan Test Camera',
+      sizeBytes: stored.length,
+      sha256: crypto.createHash('sha256').update(stored).digest('hex'),
+    });
     // The unreadable one is left as it was and found again by the next run; the rest is done.
     expect((await storedRow(rows[1]!.id)).locationCleaned).toBe(0);
     expect(await cleanStoredLocations(t.ctx)).toMatchObject({ total: 1, changed: 0, unreadable: 1 });

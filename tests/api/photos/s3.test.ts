@@ -29,11 +29,21 @@ describe('photos in an S3-compatible bucket', () => {
     const up = await uploadPhoto(t.app, cookie, CATALOG_KINDS.pest, 'dahon.jpg', original, 'image/jpeg');
     expect(up.statusCode, up.body).toBe(201);
     const second = await uploadPhoto(t.app, cookie, CATALOG_KINDS.pest, 'second.png', await tinyPng(32));
-    const created = await t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: entryBody('Rice bug', [up.json().id, second.json().id]) });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/rice_pests',
+      headers: { cookie },
+      payload: entryBody('Rice bug', [up.json().id, second.json().id]),
+    });
     expect(created.statusCode, created.body).toBe(201);
     await photoRuntime(t.ctx).queue.idle();
 
-    const rows = await t.ctx.db.selectFrom('catalog_images').selectAll().where('entryId', '=', created.json().id).orderBy('position').execute();
+    const rows = await t.ctx.db
+      .selectFrom('catalog_images')
+      .selectAll()
+      .where('entryId', '=', created.json().id)
+      .orderBy('position')
+      .execute();
     expect(rows.map((r) => r.status)).toEqual(['ready', 'ready']);
     const bucket = t.ctx.storage as S3Storage;
     const keys: string[] = [];
@@ -54,22 +64,49 @@ describe('photos in an S3-compatible bucket', () => {
     expect(thumb.headers['content-type']).toBe('image/jpeg');
 
     // A profile picture, re-encoded by the server, lands in the bucket too.
-    const avatar = await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { cookie, 'content-type': 'image/png' }, payload: await tinyPng(64) });
+    const avatar = await t.app.inject({
+      method: 'POST',
+      url: '/api/profile/avatar',
+      headers: { cookie, 'content-type': 'image/png' },
+      payload: await tinyPng(64),
+    });
     expect(avatar.statusCode, avatar.body).toBe(200);
     expect(avatar.json().avatarKey).toMatch(/^avatars\//);
     expect(await bucket.stat(avatar.json().avatarKey)).toMatchObject({ size: expect.any(Number) });
   });
 
   it('streams the training set from the bucket, an older photo cleaned of its location on the way', async () => {
-    const disease = await t.ctx.db.insertInto('rice_local_diseases').values({ id: 's3-d1', name: 'Rice blast', scientificName: 'Magnaporthe oryzae', isDeleted: 0, createdAt: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
+    const disease = await t.ctx.db
+      .insertInto('rice_local_diseases')
+      .values({ id: 's3-d1', name: 'Rice blast', scientificName: 'Magnaporthe oryzae', isDeleted: 0, createdAt: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const photo = await jpegWithGps(80, 60);
     const key = 'rice_disease/Rice blast/1_s3_leaf.jpg';
     await t.ctx.storage.put(key, photo);
-    await t.ctx.db.insertInto('catalog_images').values({
-      id: 's3-p1', collection: 'rice_local_diseases', entryId: disease.id, position: 0, status: 'ready', originalKey: key, displayKey: null, thumbKey: null,
-      externalUrl: null, mimeType: 'image/jpeg', sizeBytes: photo.length, width: null, height: null, originalName: 'leaf.jpg', sha256: null,
-      uploadedBy: null, createdAt: new Date().toISOString(), linkedAt: new Date().toISOString(),
-    }).execute();
+    await t.ctx.db
+      .insertInto('catalog_images')
+      .values({
+        id: 's3-p1',
+        collection: 'rice_local_diseases',
+        entryId: disease.id,
+        position: 0,
+        status: 'ready',
+        originalKey: key,
+        displayKey: null,
+        thumbKey: null,
+        externalUrl: null,
+        mimeType: 'image/jpeg',
+        sizeBytes: photo.length,
+        width: null,
+        height: null,
+        originalName: 'leaf.jpg',
+        sha256: null,
+        uploadedBy: null,
+        createdAt: new Date().toISOString(),
+        linkedAt: new Date().toISOString(),
+      })
+      .execute();
     const res = await t.app.inject({ url: `/api/training-sets/diseases?diseaseId=${disease.id}`, headers: { cookie } });
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     expect(res.rawPayload.indexOf(cleanPhoto(photo, 'image/jpeg').body)).toBeGreaterThan(0);

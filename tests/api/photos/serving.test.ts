@@ -10,8 +10,12 @@ import { createCatalogService } from '../../../server/modules/content/catalog/se
 import { createProfileService, STAGED_AVATAR_TTL_MS } from '../../../server/modules/identity/profile/service.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 describe('storage and file serving', () => {
   it('makes any name one safe path segment', () => {
@@ -28,8 +32,13 @@ describe('storage and file serving', () => {
   it('serves a stored image to signed-in staff only, with a long cache lifetime', async () => {
     const owner = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
     const [id] = await stagePhotos(t.ctx, 'pest', owner, 1);
-    await createCatalogService(t.ctx, CATALOG_KINDS.pest).create(catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(`Rice bug ${Date.now()}`, [id!])), owner, { skipImageMinimum: true });
-    const key = (await t.ctx.db.selectFrom('catalog_images').select('originalKey').where('id', '=', id!).executeTakeFirstOrThrow()).originalKey!;
+    await createCatalogService(t.ctx, CATALOG_KINDS.pest).create(
+      catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(`Rice bug ${Date.now()}`, [id!])),
+      owner,
+      { skipImageMinimum: true },
+    );
+    const key = (await t.ctx.db.selectFrom('catalog_images').select('originalKey').where('id', '=', id!).executeTakeFirstOrThrow())
+      .originalKey!;
     const url = fileUrl(key);
     expect((await t.app.inject({ url })).statusCode).toBe(401);
     const cookie = await loginAs(t.app, await makeAccount(t.ctx));
@@ -39,14 +48,24 @@ describe('storage and file serving', () => {
     expect(res.headers['cache-control']).toContain('immutable');
     const stored = await new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
-      void t.ctx.storage.get(key).then((s) => s.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject));
+      void t.ctx.storage.get(key).then((s) =>
+        s
+          .on('data', (c: Buffer) => chunks.push(c))
+          .on('end', () => resolve(Buffer.concat(chunks)))
+          .on('error', reject),
+      );
     });
     expect(res.rawPayload.equals(stored)).toBe(true);
   });
 
   it('never serves a path outside the storage folder', async () => {
     const cookie = await loginAs(t.app, await makeAccount(t.ctx));
-    for (const url of ['/api/files/..%2F..%2Fpalayan.sqlite', '/api/files/%2Fetc%2Fpasswd', '/api/files/a/%2E%2E/%2E%2E/x.png', '/api/files/%E0%A4%A']) {
+    for (const url of [
+      '/api/files/..%2F..%2Fpalayan.sqlite',
+      '/api/files/%2Fetc%2Fpasswd',
+      '/api/files/a/%2E%2E/%2E%2E/x.png',
+      '/api/files/%E0%A4%A',
+    ]) {
       const res = await t.app.inject({ url, headers: { cookie } });
       expect([400, 404]).toContain(res.statusCode);
     }
@@ -56,7 +75,7 @@ describe('storage and file serving', () => {
 describe('who a stored file is for', () => {
   const get = async (key: string, cookie: string) => (await t.app.inject({ url: fileUrl(key), headers: { cookie } })).statusCode;
 
-  it('a staged photo is its uploader\'s until it joins an entry; a key no photo names is not served', async () => {
+  it("a staged photo is its uploader's until it joins an entry; a key no photo names is not served", async () => {
     const uploader = await makeAccount(t.ctx, { role: 'ADMIN' });
     const [id] = await stagePhotos(t.ctx, 'pest', uploader, 1);
     const row = await t.ctx.db.selectFrom('catalog_images').select(['originalKey']).where('id', '=', id!).executeTakeFirstOrThrow();
@@ -64,25 +83,49 @@ describe('who a stored file is for', () => {
     const other = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
     expect(await get(row.originalKey!, mine)).toBe(200);
     expect(await get(row.originalKey!, other)).toBe(404);
-    await createCatalogService(t.ctx, CATALOG_KINDS.pest).create(catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(`Stem borer ${Date.now()}`, [id!])), uploader, { skipImageMinimum: true });
+    await createCatalogService(t.ctx, CATALOG_KINDS.pest).create(
+      catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(`Stem borer ${Date.now()}`, [id!])),
+      uploader,
+      { skipImageMinimum: true },
+    );
     const linked = await t.ctx.db.selectFrom('catalog_images').select(['originalKey']).where('id', '=', id!).executeTakeFirstOrThrow();
     expect(await get(linked.originalKey!, other)).toBe(200);
     await t.ctx.storage.put('rice_pests/Loose/1_0_loose.png', Buffer.from('89504e470d0a1a0a', 'hex'));
     expect(await get('rice_pests/Loose/1_0_loose.png', other)).toBe(404);
   });
 
-  it('an unsaved profile picture is its owner\'s alone, anyone\'s once saved, and removed after a day unsaved', async () => {
+  it("an unsaved profile picture is its owner's alone, anyone's once saved, and removed after a day unsaved", async () => {
     const acc = await makeAccount(t.ctx);
     const cookie = await loginAs(t.app, acc);
     const other = await loginAs(t.app, await makeAccount(t.ctx));
-    const upload = async () => (await t.app.inject({ method: 'POST', url: '/api/profile/avatar', headers: { cookie, 'content-type': 'image/png' }, payload: await tinyPng(64) })).json().avatarKey as string;
+    const upload = async () =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/profile/avatar',
+          headers: { cookie, 'content-type': 'image/png' },
+          payload: await tinyPng(64),
+        })
+      ).json().avatarKey as string;
     const saved = await upload();
     const abandoned = await upload();
     expect([await get(saved, cookie), await get(saved, other)]).toEqual([200, 404]);
     const p = (await t.app.inject({ url: '/api/profile', headers: { cookie } })).json();
-    const save = await t.app.inject({ method: 'PUT', url: '/api/profile', headers: { cookie }, payload: {
-      fullname: p.fullname, email: p.email ?? '', contactNo: '', securityQuestion: '', securityAnswer: '', keepAnswer: false, version: p.version, avatarKey: saved,
-    } });
+    const save = await t.app.inject({
+      method: 'PUT',
+      url: '/api/profile',
+      headers: { cookie },
+      payload: {
+        fullname: p.fullname,
+        email: p.email ?? '',
+        contactNo: '',
+        securityQuestion: '',
+        securityAnswer: '',
+        keepAnswer: false,
+        version: p.version,
+        avatarKey: saved,
+      },
+    });
     expect(save.statusCode, save.body).toBe(200);
     expect(await get(saved, other)).toBe(200);
     expect(await get(abandoned, other)).toBe(404);
@@ -95,4 +138,3 @@ describe('who a stored file is for', () => {
     expect(await get(saved, other)).toBe(200);
   });
 });
-

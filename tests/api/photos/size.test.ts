@@ -18,11 +18,18 @@ beforeAll(async () => {
   admin = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
   superAdmin = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 async function stage(app: TestApp, cookie: string, name: string, photo: Buffer, query = '') {
   const body = multipart(name, photo, 'image/jpeg');
-  const res = await app.app.inject({ method: 'POST', url: `/api/${kind.route}/images${query}`, payload: body.payload, headers: { ...body.headers, cookie } });
+  const res = await app.app.inject({
+    method: 'POST',
+    url: `/api/${kind.route}/images${query}`,
+    payload: body.payload,
+    headers: { ...body.headers, cookie },
+  });
   if (res.statusCode !== 201) return { status: res.statusCode, body: res.json(), stored: null };
   const staged = res.json();
   const row = await app.ctx.db.selectFrom('catalog_images').selectAll().where('id', '=', staged.id).executeTakeFirstOrThrow();
@@ -40,7 +47,11 @@ describe('PHOTO_MAX_EDGE on the server', () => {
 
   it('stores a larger phone photo upright at 1600 px, as JPEG, with its camera and capture time and no location', async () => {
     // 2400×1800 pixels stored sideways with Orientation 6 (as phones write them): upright it is 1800×2400.
-    const sideways = await sharp(await jpegWithGps(2400, 1800)).keepExif().withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const sideways = await sharp(await jpegWithGps(2400, 1800))
+      .keepExif()
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
     const { stored, row, body } = await stage(t, admin, 'IMG_2001.jpg', sideways);
     expect(body).toMatchObject({ width: 1200, height: 1600, mimeType: 'image/jpeg' });
     const meta = await sharp(stored!).metadata();
@@ -58,7 +69,9 @@ describe('PHOTO_MAX_EDGE on the server', () => {
     const small = await stage(t, admin, 'small.jpg', await jpegWithGps(1600, 900));
     expect(small.body).toMatchObject({ width: 1600, height: 900 });
     expect((await exifTagsOf(small.stored!))!.ifd0).toContain(ORIENTATION);
-    const png = await sharp({ create: { width: 3000, height: 1000, channels: 3, background: { r: 10, g: 120, b: 30 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 3000, height: 1000, channels: 3, background: { r: 10, g: 120, b: 30 } } })
+      .png()
+      .toBuffer();
     const wide = await stage(t, admin, 'scan.png', png);
     expect(wide.body).toMatchObject({ width: 1600, height: 533, mimeType: 'image/jpeg' });
     expect(wide.row!.originalKey).toMatch(/\.jpg$/);

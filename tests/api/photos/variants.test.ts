@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 describe('the shared thumbnail queue', () => {
-  it('makes every photo\'s variants exactly once when both instances try them all', async () => {
+  it("makes every photo's variants exactly once when both instances try them all", async () => {
     const user = await makeAccount(a.ctx);
     // Staged through a context whose queue is stopped, so nothing starts before both know.
     const quiet = { ...a.ctx };
@@ -49,7 +49,9 @@ describe('the shared thumbnail queue', () => {
     const written = [...variantWrites.a!, ...variantWrites.b!].filter((k) => ids.some((id) => k.includes(id)));
     expect(written).toHaveLength(ids.length);
     expect(new Set(written).size).toBe(ids.length);
-    expect(new Set(rows.map((r) => r.claimedBy))).toEqual(new Set(['instance-a', 'instance-b'].filter((n) => rows.some((r) => r.claimedBy === n))));
+    expect(new Set(rows.map((r) => r.claimedBy))).toEqual(
+      new Set(['instance-a', 'instance-b'].filter((n) => rows.some((r) => r.claimedBy === n))),
+    );
   });
 
   it('takes over a photo whose claim outlived its lease (the instance died), and leaves a live claim alone', async () => {
@@ -59,10 +61,15 @@ describe('the shared thumbnail queue', () => {
     const past = new Date(Date.now() - 60_000).toISOString();
     const future = new Date(Date.now() + 10 * 60_000).toISOString();
     await a.ctx.db.updateTable('catalog_images').set({ claimedBy: 'instance-gone', claimedUntil: past }).where('id', '=', dead!).execute();
-    await a.ctx.db.updateTable('catalog_images').set({ claimedBy: 'instance-busy', claimedUntil: future }).where('id', '=', held!).execute();
+    await a.ctx.db
+      .updateTable('catalog_images')
+      .set({ claimedBy: 'instance-busy', claimedUntil: future })
+      .where('id', '=', held!)
+      .execute();
     await photoRuntime(b.ctx).sweep();
     await photoRuntime(b.ctx).queue.idle();
-    const status = async (id: string) => (await a.ctx.db.selectFrom('catalog_images').select(['status', 'claimedBy']).where('id', '=', id).executeTakeFirstOrThrow());
+    const status = async (id: string) =>
+      await a.ctx.db.selectFrom('catalog_images').select(['status', 'claimedBy']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(await status(dead!)).toEqual({ status: 'ready', claimedBy: 'instance-b' });
     expect(await status(held!)).toEqual({ status: 'pending', claimedBy: 'instance-busy' });
   });

@@ -11,7 +11,9 @@ beforeAll(async () => {
   t = await createTestApp();
   cookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 type Json = Record<string, any>;
 const exportFile = async (format: 'xliff' | 'csv' | 'xlsx', lang = 'fil') => {
@@ -21,28 +23,56 @@ const exportFile = async (format: 'xliff' | 'csv' | 'xlsx', lang = 'fil') => {
 };
 async function upload(path: 'import' | 'import/preview', name: string, content: Buffer | string, query = 'lang=fil') {
   const body = sheetUpload(name, Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'));
-  const res = await t.app.inject({ method: 'POST', url: `/api/translations/${path}?${query}`, payload: body.payload, headers: { ...body.headers, cookie } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/translations/${path}?${query}`,
+    payload: body.payload,
+    headers: { ...body.headers, cookie },
+  });
   return { status: res.statusCode, body: res.json() as Json };
 }
-const countRows = async (table: 'translations' | 'record_versions') => Number((await t.ctx.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const countRows = async (table: 'translations' | 'record_versions') =>
+  Number(
+    (
+      await t.ctx.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** Pests stored directly (no photos): `count` of them, with every translated field in English. */
 async function storePests(count: number, tag: string): Promise<string[]> {
   const now = new Date().toISOString();
   const ids = Array.from({ length: count }, (_, i) => `${tag}-${String(i).padStart(5, '0')}`);
   for (let i = 0; i < count; i += 200) {
-    await t.ctx.db.insertInto('rice_local_pests').values(ids.slice(i, i + 200).map((id, k) => ({
-      id, name: `Pest ${tag} ${i + k}`, description: `Description ${i + k}`, cause: `Cause ${i + k}`, symptoms: `Symptoms ${i + k}`, treatments: `Treatments ${i + k}`, createdAt: now, updatedAt: now,
-    }))).execute();
+    await t.ctx.db
+      .insertInto('rice_local_pests')
+      .values(
+        ids.slice(i, i + 200).map((id, k) => ({
+          id,
+          name: `Pest ${tag} ${i + k}`,
+          description: `Description ${i + k}`,
+          cause: `Cause ${i + k}`,
+          symptoms: `Symptoms ${i + k}`,
+          treatments: `Treatments ${i + k}`,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      )
+      .execute();
   }
   return ids;
 }
 
 /** Fills every unit's target in an exported XLIFF (targets after sources). */
 const fillTargets = (xml: string, text: (source: string) => string) =>
-  xml.replace(/<source>([^<]*)<\/source>(\s*<target>[^<]*<\/target>)?/g, (_m, source: string) => `<source>${source}</source><target>${text(source)}</target>`);
+  xml.replace(
+    /<source>([^<]*)<\/source>(\s*<target>[^<]*<\/target>)?/g,
+    (_m, source: string) => `<source>${source}</source><target>${text(source)}</target>`,
+  );
 
-describe('translators\' files', () => {
+describe("translators' files", () => {
   it('an XLIFF 2.0 export imported back unchanged changes nothing; a translated one is imported with a dry run first', async () => {
     await storePests(3, 'rt');
     const xml = (await exportFile('xliff')).body;
@@ -78,12 +108,20 @@ describe('translators\' files', () => {
     const stopped = await upload('import', 'x.xlf', unknown);
     expect(stopped.status).toBe(400);
     expect(stopped.body.error.message).toContain('nothing was imported');
-    expect((await upload('import/preview', 'x.xlf', unknown)).body.rows.find((r: Json) => r.status === 'error').error).toBe(LANGUAGE_TEXTS.import.unknownUnit);
+    expect((await upload('import/preview', 'x.xlf', unknown)).body.rows.find((r: Json) => r.status === 'error').error).toBe(
+      LANGUAGE_TEXTS.import.unknownUnit,
+    );
     const wrongLang = await upload('import', 'x.xlf', xml.replace('trgLang="fil"', 'trgLang="ilo"'));
     expect(wrongLang.status).toBe(400);
     expect(wrongLang.body.error.message).toBe(LANGUAGE_TEXTS.import.wrongTarget('ilo', 'fil'));
-    expect((await upload('import', 'x.xlf', '<xliff version="2.0" srcLang="en" trgLang="fil"><file id="a"><unit id="b">')).status).toBe(400);
-    const dtd = await upload('import', 'x.xlf', `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaa">]>${xml.replace(/^<\?xml[^>]*>/, '')}`);
+    expect((await upload('import', 'x.xlf', '<xliff version="2.0" srcLang="en" trgLang="fil"><file id="a"><unit id="b">')).status).toBe(
+      400,
+    );
+    const dtd = await upload(
+      'import',
+      'x.xlf',
+      `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaa">]>${xml.replace(/^<\?xml[^>]*>/, '')}`,
+    );
     expect(dtd.status).toBe(400);
     expect(dtd.body.error.message).toBe(LANGUAGE_TEXTS.import.doctype);
     expect((await upload('import', 'x.xlf', xml, 'lang=zz')).status).toBe(404);
@@ -115,12 +153,17 @@ describe('translators\' files', () => {
     expect(ms).toBeLessThan(10_000);
   }, 60_000);
 
-  it('keeps what the console changed since the export, never deletes by a blank cell, and refuses another language\'s CSV', async () => {
+  it("keeps what the console changed since the export, never deletes by a blank cell, and refuses another language's CSV", async () => {
     const [id] = await storePests(1, 'since');
     const exported = (await exportFile('csv')).body;
     // Meanwhile an admin translates the pest's cause in the console.
     const current = await t.app.inject({ url: `/api/translations/rice_local_pests/${id}`, headers: { cookie } });
-    await t.app.inject({ method: 'PUT', url: `/api/translations/rice_local_pests/${id}/fil`, headers: { cookie }, payload: { version: current.json().version, texts: { cause: 'Dahilan mula sa console' } } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/translations/rice_local_pests/${id}/fil`,
+      headers: { cookie },
+      payload: { version: current.json().version, texts: { cause: 'Dahilan mula sa console' } },
+    });
     // The file comes back with the cause left blank: nothing is removed, nothing changes.
     expect((await upload('import', 'palayan-fil.csv', Buffer.from(exported, 'utf8'))).body).toMatchObject({ changed: 0 });
     const view = (await t.app.inject({ url: `/api/translations/rice_local_pests/${id}`, headers: { cookie } })).json();
@@ -147,14 +190,27 @@ describe('translators\' files', () => {
     expect(csv).toContain("'- Patuyuin");
     expect((await upload('import', 'palayan-fil.csv', Buffer.from(csv, 'utf8'))).body).toMatchObject({ changed: 0 });
     const view = (await t.app.inject({ url: `/api/translations/rice_local_pests/${id}`, headers: { cookie } })).json();
-    expect(view.fields.find((f: Json) => f.field === 'treatments').translations.fil).toMatchObject({ text: '- Patuyuin ang bukid\n= Magwisik', stale: false });
+    expect(view.fields.find((f: Json) => f.field === 'treatments').translations.fil).toMatchObject({
+      text: '- Patuyuin ang bukid\n= Magwisik',
+      stale: false,
+    });
 
     const fresh = (await exportFile('xliff')).body;
-    const unitOf = (field: string) => new RegExp(`<unit id="${Buffer.from(`rice_local_pests/${id}/${field}`).toString('base64url')}"[\\s\\S]*?</unit>`);
-    const split = fresh.replace(unitOf('cause'), (u) => u.replace(/<segment>[\s\S]*<\/segment>/, '<segment><source>A</source><target>Isa</target></segment><segment><source>B</source><target>Dalawa</target></segment>'));
+    const unitOf = (field: string) =>
+      new RegExp(`<unit id="${Buffer.from(`rice_local_pests/${id}/${field}`).toString('base64url')}"[\\s\\S]*?</unit>`);
+    const split = fresh.replace(unitOf('cause'), (u) =>
+      u.replace(
+        /<segment>[\s\S]*<\/segment>/,
+        '<segment><source>A</source><target>Isa</target></segment><segment><source>B</source><target>Dalawa</target></segment>',
+      ),
+    );
     const control = fresh.replace(unitOf('symptoms'), (u) => u.replace(/<target>[^<]*<\/target>/, '<target>Sira&#x7F;</target>'));
     const long = fresh.replace(unitOf('name'), (u) => u.replace(/<target>[^<]*<\/target>/, `<target>${'a'.repeat(400)}</target>`));
-    for (const [file, message] of [[split, LANGUAGE_TEXTS.import.segments], [control, CONTROL_TEXTS.refused('U+007F')], [long, LANGUAGE_TEXTS.import.tooLong(300)]] as const) {
+    for (const [file, message] of [
+      [split, LANGUAGE_TEXTS.import.segments],
+      [control, CONTROL_TEXTS.refused('U+007F')],
+      [long, LANGUAGE_TEXTS.import.tooLong(300)],
+    ] as const) {
       const res = await upload('import/preview', 'x.xlf', file);
       expect(res.status).toBe(200);
       expect(res.body.rows.filter((r: Json) => r.status === 'error').map((r: Json) => r.error)).toEqual([message]);

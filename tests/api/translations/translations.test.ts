@@ -18,26 +18,38 @@ beforeAll(async () => {
   adminCookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
   superCookie = await loginAs(t.app, superA);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 type Json = Record<string, any>;
 async function call(method: string, url: string, payload?: unknown, cookie = adminCookie, headers: Record<string, string> = {}) {
-  const res = await t.app.inject({ method: method as 'GET', url, headers: { cookie, ...headers }, ...(payload === undefined ? {} : { payload: payload as Json }) });
-  return { status: res.statusCode, body: res.body ? res.json() as Json : {}, headers: res.headers };
+  const res = await t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: { cookie, ...headers },
+    ...(payload === undefined ? {} : { payload: payload as Json }),
+  });
+  return { status: res.statusCode, body: res.body ? (res.json() as Json) : {}, headers: res.headers };
 }
 
 async function makeDisease(name: string, extra: Record<string, unknown> = {}): Promise<Json> {
   const photos = await stagePhotos(t.ctx, 'disease', superA, 1);
-  const created = await createCatalogService(t.ctx, CATALOG_KINDS.disease).create(catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(name, photos, extra)), superA, { skipImageMinimum: true });
+  const created = await createCatalogService(t.ctx, CATALOG_KINDS.disease).create(
+    catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(name, photos, extra)),
+    superA,
+    { skipImageMinimum: true },
+  );
   return created as unknown as Json;
 }
-const translate = (collection: string, id: string, lang: string, body: Json, cookie = adminCookie) => call('PUT', `/api/translations/${collection}/${id}/${lang}`, body, cookie);
+const translate = (collection: string, id: string, lang: string, body: Json, cookie = adminCookie) =>
+  call('PUT', `/api/translations/${collection}/${id}/${lang}`, body, cookie);
 const publicDisease = async (id: string, query = '', headers: Record<string, string> = {}) => {
   const res = await call('GET', `/api/public/v1/diseases${query}`, undefined, '', headers);
   return { ...res, item: (res.body.items as Json[]).find((d) => d.id === id) ?? {} };
 };
 
-describe('the farmers\' languages', () => {
+describe("the farmers' languages", () => {
   it('keeps languages as managed data: Filipino from the start, others added by super admins, audited', async () => {
     expect((await call('GET', '/api/languages')).body.items).toEqual([{ code: 'fil', name: 'Filipino', enabled: true }]);
     expect((await call('POST', '/api/languages', { code: 'pam', name: 'Kapampangan' })).status).toBe(403);
@@ -45,7 +57,9 @@ describe('the farmers\' languages', () => {
     expect(added.status).toBe(201);
     expect(added.body.items.map((l: Json) => l.code)).toEqual(['fil', 'pam']);
     expect((await call('POST', '/api/languages', { code: 'PAM', name: 'Again' }, superCookie)).status).toBe(409);
-    expect((await call('POST', '/api/languages', { code: 'en', name: 'English' }, superCookie)).body.error.message).toBe(LANGUAGE_TEXTS.errors.english);
+    expect((await call('POST', '/api/languages', { code: 'en', name: 'English' }, superCookie)).body.error.message).toBe(
+      LANGUAGE_TEXTS.errors.english,
+    );
     expect((await call('POST', '/api/languages', { code: 'kapampangan', name: 'x' }, superCookie)).status).toBe(400);
     const audit = await t.ctx.db.selectFrom('audit_logs').select(['action', 'documentId']).where('collection', '=', 'languages').execute();
     expect(audit).toEqual([{ action: 'CREATE', documentId: 'pam' }]);
@@ -53,7 +67,10 @@ describe('the farmers\' languages', () => {
 
   it('serves each field in the asked language, falling back to English field by field; unknown languages are English', async () => {
     const disease = await makeDisease(`Blast ${Date.now()}`, { symptoms: 'Diamond-shaped lesions.', treatments: 'Spray 2 g per litre.' });
-    const saved = await translate('rice_local_diseases', disease.id, 'fil', { version: disease.version, texts: { symptoms: 'Mga sugat na hugis-diyamante; ñ at é ay buo.' } });
+    const saved = await translate('rice_local_diseases', disease.id, 'fil', {
+      version: disease.version,
+      texts: { symptoms: 'Mga sugat na hugis-diyamante; ñ at é ay buo.' },
+    });
     expect(saved.status).toBe(200);
     const fil = await publicDisease(disease.id, '?lang=fil');
     expect(fil.body.language).toBe('fil');
@@ -78,13 +95,23 @@ describe('the farmers\' languages', () => {
   it('marks a translation "English changed since" when the English changes, serves it still, and clears the mark when updated or confirmed', async () => {
     const disease = await makeDisease(`Sheath blight ${Date.now()}`, { symptoms: 'Oval lesions.', cause: 'A fungus.' });
     let version = disease.version;
-    await translate('rice_local_diseases', disease.id, 'fil', { version, texts: { symptoms: 'Hugis-itlog na sugat.', cause: 'Isang fungus.' } });
+    await translate('rice_local_diseases', disease.id, 'fil', {
+      version,
+      texts: { symptoms: 'Hugis-itlog na sugat.', cause: 'Isang fungus.' },
+    });
     version += 1;
     const before = await call('GET', `/api/translations/rice_local_diseases/${disease.id}`);
     expect(before.body.fields.find((f: Json) => f.field === 'symptoms').translations.fil).toMatchObject({ stale: false });
     const since = new Date().toISOString();
     await clockTicks();
-    const edit = await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, disease.images.map((i: Json) => i.id), { symptoms: 'Oval, grey-green lesions.', cause: 'A fungus.' }), version });
+    const edit = await call('PUT', `/api/rice_diseases/${disease.id}`, {
+      ...entryBody(
+        disease.name,
+        disease.images.map((i: Json) => i.id),
+        { symptoms: 'Oval, grey-green lesions.', cause: 'A fungus.' },
+      ),
+      version,
+    });
     expect(edit.status).toBe(200);
     version = edit.body.version;
     const after = (await call('GET', `/api/translations/rice_local_diseases/${disease.id}`)).body;
@@ -97,12 +124,25 @@ describe('the farmers\' languages', () => {
 
     // Confirmed as still right: the mark clears, the text stays; a version of the record.
     const confirmed = await translate('rice_local_diseases', disease.id, 'fil', { version, confirm: ['symptoms'] });
-    expect(confirmed.body.fields.find((f: Json) => f.field === 'symptoms').translations.fil).toMatchObject({ stale: false, text: 'Hugis-itlog na sugat.' });
+    expect(confirmed.body.fields.find((f: Json) => f.field === 'symptoms').translations.fil).toMatchObject({
+      stale: false,
+      text: 'Hugis-itlog na sugat.',
+    });
     version += 1;
     // A stale one updated clears too; the farmer app's next sync brings the record.
-    await call('PUT', `/api/rice_diseases/${disease.id}`, { ...entryBody(disease.name, disease.images.map((i: Json) => i.id), { symptoms: 'Grey lesions.', cause: 'A fungus.' }), version });
+    await call('PUT', `/api/rice_diseases/${disease.id}`, {
+      ...entryBody(
+        disease.name,
+        disease.images.map((i: Json) => i.id),
+        { symptoms: 'Grey lesions.', cause: 'A fungus.' },
+      ),
+      version,
+    });
     version += 1;
-    expect((await call('GET', `/api/translations/rice_local_diseases/${disease.id}`)).body.fields.find((f: Json) => f.field === 'symptoms').translations.fil.stale).toBe(true);
+    expect(
+      (await call('GET', `/api/translations/rice_local_diseases/${disease.id}`)).body.fields.find((f: Json) => f.field === 'symptoms')
+        .translations.fil.stale,
+    ).toBe(true);
     const updated = await translate('rice_local_diseases', disease.id, 'fil', { version, texts: { symptoms: 'Kulay-abong sugat.' } });
     expect(updated.body.fields.find((f: Json) => f.field === 'symptoms').translations.fil.stale).toBe(false);
     const delta = await publicDisease(disease.id, `?lang=fil&updatedSince=${encodeURIComponent(since)}`);
@@ -111,16 +151,38 @@ describe('the farmers\' languages', () => {
     expect((await translate('rice_local_diseases', disease.id, 'fil', { version: 1, texts: { cause: 'x' } })).status).toBe(409);
     const versions = (await call('GET', `/api/rice_diseases/${disease.id}/versions`)).body;
     expect(versions.items[0].description).toContain('Symptoms (fil)');
-    const compare = (await call('GET', `/api/rice_diseases/${disease.id}/versions/compare?from=${versions.items[1].number}&to=${versions.items[0].number}`)).body;
-    expect(compare.fields.find((f: Json) => f.key === 'symptoms@fil')).toMatchObject({ from: 'Hugis-itlog na sugat.', to: 'Kulay-abong sugat.', changed: true });
+    const compare = (
+      await call('GET', `/api/rice_diseases/${disease.id}/versions/compare?from=${versions.items[1].number}&to=${versions.items[0].number}`)
+    ).body;
+    expect(compare.fields.find((f: Json) => f.key === 'symptoms@fil')).toMatchObject({
+      from: 'Hugis-itlog na sugat.',
+      to: 'Kulay-abong sugat.',
+      changed: true,
+    });
   });
 
-  it('translates option values and a variety\'s location; the console\'s search finds records by translated text', async () => {
+  it("translates option values and a variety's location; the console's search finds records by translated text", async () => {
     const variety = await makeVariety(t.ctx, { location: 'Lowland farms', season: ['Dry'] });
     const doc = (await call('GET', '/api/translations/maintenance/rice_varieties_enums', undefined, superCookie)).body;
-    expect((await translate('maintenance', 'rice_varieties_enums', 'fil', { version: doc.version, texts: { 'seasons:Dry': 'Tag-araw' } })).status).toBe(403);
-    expect((await translate('maintenance', 'rice_varieties_enums', 'fil', { version: doc.version, texts: { 'seasons:Dry': 'Tag-araw' } }, superCookie)).status).toBe(200);
-    await translate('rice_seed_varieties', variety.id, 'fil', { version: variety.version, texts: { location: 'Mabababang bukirin sa Tarlac' } });
+    expect(
+      (await translate('maintenance', 'rice_varieties_enums', 'fil', { version: doc.version, texts: { 'seasons:Dry': 'Tag-araw' } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await translate(
+          'maintenance',
+          'rice_varieties_enums',
+          'fil',
+          { version: doc.version, texts: { 'seasons:Dry': 'Tag-araw' } },
+          superCookie,
+        )
+      ).status,
+    ).toBe(200);
+    await translate('rice_seed_varieties', variety.id, 'fil', {
+      version: variety.version,
+      texts: { location: 'Mabababang bukirin sa Tarlac' },
+    });
     const items = (await call('GET', '/api/public/v1/varieties?lang=fil', undefined, '')).body.items as Json[];
     const served = items.find((v) => v.id === variety.id)!;
     expect(served).toMatchObject({ location: 'Mabababang bukirin sa Tarlac', season: ['Tag-araw'], varietyName: variety.varietyName });
@@ -131,15 +193,30 @@ describe('the farmers\' languages', () => {
     expect(options.seasons).toContain('Tag-araw');
     // A new translation of a value is served at once, though the lists were read for the answers above.
     const again = (await call('GET', '/api/translations/maintenance/rice_varieties_enums', undefined, superCookie)).body;
-    expect((await translate('maintenance', 'rice_varieties_enums', 'fil', { version: again.version, texts: { 'seasons:Dry': 'Tag-init' } }, superCookie)).status).toBe(200);
+    expect(
+      (
+        await translate(
+          'maintenance',
+          'rice_varieties_enums',
+          'fil',
+          { version: again.version, texts: { 'seasons:Dry': 'Tag-init' } },
+          superCookie,
+        )
+      ).status,
+    ).toBe(200);
     expect((await call('GET', '/api/public/v1/options?lang=fil', undefined, '')).body.seasons).toContain('Tag-init');
-    const retranslated = ((await call('GET', '/api/public/v1/varieties?lang=fil', undefined, '')).body.items as Json[]).find((v) => v.id === variety.id)!;
+    const retranslated = ((await call('GET', '/api/public/v1/varieties?lang=fil', undefined, '')).body.items as Json[]).find(
+      (v) => v.id === variety.id,
+    )!;
     expect(retranslated.season).toEqual(['Tag-init']);
 
     const search = (await call('GET', `/api/varieties?search=${encodeURIComponent('mabababang bukirin')}`)).body;
     expect(search.items.map((v: Json) => v.id)).toContain(variety.id);
     const disease = await makeDisease(`Tungro ${Date.now()}`, { description: 'Yellowing.' });
-    await translate('rice_local_diseases', disease.id, 'fil', { version: disease.version, texts: { description: 'Pagdilaw ng dahon, ñga.' } });
+    await translate('rice_local_diseases', disease.id, 'fil', {
+      version: disease.version,
+      texts: { description: 'Pagdilaw ng dahon, ñga.' },
+    });
     const found = (await call('GET', `/api/rice_diseases?search=${encodeURIComponent('Pagdilaw ng DAHON')}`)).body;
     expect(found.items.map((d: Json) => d.id)).toEqual([disease.id]);
     // Non-ASCII letters match in either case too (SQLite folds only ASCII by itself).
@@ -148,35 +225,57 @@ describe('the farmers\' languages', () => {
   });
 
   it('completeness per language and collection counts a new translation, and a stale one', async () => {
-    const fil = async () => ((await call('GET', '/api/translations/completeness')).body.items as Json[]).find((i) => i.collection === 'rice_local_pests' && i.lang === 'fil')!;
+    const fil = async () =>
+      ((await call('GET', '/api/translations/completeness')).body.items as Json[]).find(
+        (i) => i.collection === 'rice_local_pests' && i.lang === 'fil',
+      )!;
     const before = await fil();
     const photos = await stagePhotos(t.ctx, 'pest', superA, 1);
-    const pest = await createCatalogService(t.ctx, CATALOG_KINDS.pest).create(catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(`Stem borer ${Date.now()}`, photos)), superA) as unknown as Json;
+    const pest = (await createCatalogService(t.ctx, CATALOG_KINDS.pest).create(
+      catalogCreateSchema(CATALOG_KINDS.pest).parse(entryBody(`Stem borer ${Date.now()}`, photos)),
+      superA,
+    )) as unknown as Json;
     const added = await fil();
     expect(added.total - before.total).toBe(6 - 1); // name, description, cause, symptoms, treatments
     expect(added.missing - before.missing).toBe(5);
     await translate('rice_local_pests', pest.id, 'fil', { version: pest.version, texts: { cause: 'Uod.' } });
     const translated = await fil();
-    expect([translated.translated - added.translated, translated.missing - added.missing, translated.stale - added.stale]).toEqual([1, -1, 0]);
-    await call('PUT', `/api/rice_pests/${pest.id}`, { ...entryBody(pest.name, pest.images.map((i: Json) => i.id), { cause: 'A moth larva.' }), version: pest.version + 1 });
+    expect([translated.translated - added.translated, translated.missing - added.missing, translated.stale - added.stale]).toEqual([
+      1, -1, 0,
+    ]);
+    await call('PUT', `/api/rice_pests/${pest.id}`, {
+      ...entryBody(
+        pest.name,
+        pest.images.map((i: Json) => i.id),
+        { cause: 'A moth larva.' },
+      ),
+      version: pest.version + 1,
+    });
     expect((await fil()).stale - translated.stale).toBe(1);
   });
 
   it('a translation goes to review when review is on for its collection', async () => {
     const disease = await makeDisease(`Bakanae ${Date.now()}`, { treatments: 'Seed treatment.' });
     await call('PUT', '/api/review/settings/rice_local_diseases', { enabled: true }, superCookie);
-    const sent = await translate('rice_local_diseases', disease.id, 'fil', { version: disease.version, texts: { treatments: 'Paggamot sa binhi.' } });
+    const sent = await translate('rice_local_diseases', disease.id, 'fil', {
+      version: disease.version,
+      texts: { treatments: 'Paggamot sa binhi.' },
+    });
     expect(sent.status).toBe(202);
     expect(sent.body.review.action).toBe('translate');
     expect((await publicDisease(disease.id, '?lang=fil')).item.treatments).toBe('Seed treatment.');
     const detail = (await call('GET', `/api/review/changes/${sent.body.review.id}`, undefined, superCookie)).body;
-    expect(detail.comparison.fields.find((f: Json) => f.key === 'treatments@fil')).toMatchObject({ from: null, to: 'Paggamot sa binhi.', changed: true });
+    expect(detail.comparison.fields.find((f: Json) => f.key === 'treatments@fil')).toMatchObject({
+      from: null,
+      to: 'Paggamot sa binhi.',
+      changed: true,
+    });
     expect((await call('POST', `/api/review/changes/${sent.body.review.id}/approve`, { version: 1 }, superCookie)).status).toBe(200);
     expect((await publicDisease(disease.id, '?lang=fil')).item.treatments).toBe('Paggamot sa binhi.');
     await call('PUT', '/api/review/settings/rice_local_diseases', { enabled: false }, superCookie);
   });
 
-  it('a version restored brings its translations back; an option value\'s translation and a language in or out of use reach the next sync', async () => {
+  it("a version restored brings its translations back; an option value's translation and a language in or out of use reach the next sync", async () => {
     const disease = await makeDisease(`Leaf smut ${Date.now()}`, { symptoms: 'Black spots.' });
     await translate('rice_local_diseases', disease.id, 'fil', { version: disease.version, texts: { symptoms: 'Itim na batik.' } });
     await translate('rice_local_diseases', disease.id, 'fil', { version: disease.version + 1, texts: { symptoms: 'Maling salin.' } });
@@ -190,8 +289,19 @@ describe('the farmers\' languages', () => {
     const since = new Date().toISOString();
     await clockTicks();
     const doc = (await call('GET', '/api/translations/maintenance/rice_varieties_enums', undefined, superCookie)).body;
-    expect((await translate('maintenance', 'rice_varieties_enums', 'fil', { version: doc.version, texts: { 'environments:Low Irrigated Land': 'Mababang patubig' } }, superCookie)).status).toBe(200);
-    const delta = (await call('GET', `/api/public/v1/varieties?lang=fil&updatedSince=${encodeURIComponent(since)}`, undefined, '')).body.items as Json[];
+    expect(
+      (
+        await translate(
+          'maintenance',
+          'rice_varieties_enums',
+          'fil',
+          { version: doc.version, texts: { 'environments:Low Irrigated Land': 'Mababang patubig' } },
+          superCookie,
+        )
+      ).status,
+    ).toBe(200);
+    const delta = (await call('GET', `/api/public/v1/varieties?lang=fil&updatedSince=${encodeURIComponent(since)}`, undefined, '')).body
+      .items as Json[];
     expect(delta.find((v) => v.id === variety.id)?.environment).toEqual(['Mababang patubig']);
 
     const before = new Date().toISOString();
@@ -203,14 +313,36 @@ describe('the farmers\' languages', () => {
     await call('PUT', '/api/languages/fil', { name: 'Filipino', enabled: true }, superCookie);
   });
 
-  it('an option list\'s version restored brings its values\' translations back (for the values it has), and the next sync carries them', async () => {
+  it("an option list's version restored brings its values' translations back (for the values it has), and the next sync carries them", async () => {
     const docUrl = '/api/maintenance/documents/rice_diseases_enums';
     const doc = (await call('GET', docUrl, undefined, superCookie)).body;
     const part = `Flag leaf ${Date.now()}`;
-    const added = (await call('PUT', docUrl, { version: doc.version, lists: { affectedParts: [...doc.lists.affectedParts, part] } }, superCookie)).body;
+    const added = (
+      await call('PUT', docUrl, { version: doc.version, lists: { affectedParts: [...doc.lists.affectedParts, part] } }, superCookie)
+    ).body;
     const at = (added.document ?? added).version as number;
-    expect((await translate('maintenance', 'rice_diseases_enums', 'fil', { version: at, texts: { [`affectedParts:${part}`]: 'Watawat na dahon' } }, superCookie)).status).toBe(200);
-    expect((await translate('maintenance', 'rice_diseases_enums', 'fil', { version: at + 1, texts: { [`affectedParts:${part}`]: 'Maling salin' } }, superCookie)).status).toBe(200);
+    expect(
+      (
+        await translate(
+          'maintenance',
+          'rice_diseases_enums',
+          'fil',
+          { version: at, texts: { [`affectedParts:${part}`]: 'Watawat na dahon' } },
+          superCookie,
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await translate(
+          'maintenance',
+          'rice_diseases_enums',
+          'fil',
+          { version: at + 1, texts: { [`affectedParts:${part}`]: 'Maling salin' } },
+          superCookie,
+        )
+      ).status,
+    ).toBe(200);
     const disease = await makeDisease(`Sheath rot ${Date.now()}`, { affectedParts: [part] });
     const versions = (await call('GET', `${docUrl}/versions`, undefined, superCookie)).body.items as Json[];
     const good = versions.find((v) => v.recordVersion === at + 1)!.number;

@@ -12,7 +12,10 @@ describe('the committed demo disease scanner', () => {
       classes: { name: string; meanColour: [number, number, number] }[];
     };
     const model = await demoDiseaseClassifier(classes);
-    expect(Buffer.from(model).equals(fs.readFileSync(path.join(SCANNER, 'demo-disease-classifier.tflite'))), 'run npm run models:make').toBe(true);
+    expect(
+      Buffer.from(model).equals(fs.readFileSync(path.join(SCANNER, 'demo-disease-classifier.tflite'))),
+      'run npm run models:make',
+    ).toBe(true);
     const labels = fs.readFileSync(path.join(SCANNER, 'demo-disease-classifier.labels.txt'), 'utf8');
     expect(labels).toBe(`${classes.map((c) => labelSlug(c.name)).join('\n')}\n`);
   });

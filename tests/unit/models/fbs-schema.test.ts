@@ -16,10 +16,57 @@ describe('the TFLite model schema (schema.fbs)', () => {
   // (google-ai-edge/LiteRT, tflite/converter/schema/schema_generated.h). Every one of its 315
   // vtable offsets and 439 enum values was compared when this parser was written.
   it.each([
-    ['Model', { version: 4, operator_codes: 6, subgraphs: 8, description: 10, buffers: 12, metadata_buffer: 14, metadata: 16, signature_defs: 18, external_buffer_groups: 20, external_buffers: 22 }],
+    [
+      'Model',
+      {
+        version: 4,
+        operator_codes: 6,
+        subgraphs: 8,
+        description: 10,
+        buffers: 12,
+        metadata_buffer: 14,
+        metadata: 16,
+        signature_defs: 18,
+        external_buffer_groups: 20,
+        external_buffers: 22,
+      },
+    ],
     ['SubGraph', { tensors: 4, inputs: 6, outputs: 8, operators: 10, name: 12, debug_metadata_index: 14 }],
-    ['Tensor', { shape: 4, type: 6, buffer: 8, name: 10, quantization: 12, is_variable: 14, sparsity: 16, shape_signature: 18, has_rank: 20, variant_tensors: 22, external_buffer: 24 }],
-    ['Operator', { opcode_index: 4, inputs: 6, outputs: 8, builtin_options_type: 10, builtin_options: 12, custom_options: 14, custom_options_format: 16, mutating_variable_inputs: 18, intermediates: 20, large_custom_options_offset: 22, large_custom_options_size: 24, builtin_options_2_type: 26, builtin_options_2: 28, debug_metadata_index: 30 }],
+    [
+      'Tensor',
+      {
+        shape: 4,
+        type: 6,
+        buffer: 8,
+        name: 10,
+        quantization: 12,
+        is_variable: 14,
+        sparsity: 16,
+        shape_signature: 18,
+        has_rank: 20,
+        variant_tensors: 22,
+        external_buffer: 24,
+      },
+    ],
+    [
+      'Operator',
+      {
+        opcode_index: 4,
+        inputs: 6,
+        outputs: 8,
+        builtin_options_type: 10,
+        builtin_options: 12,
+        custom_options: 14,
+        custom_options_format: 16,
+        mutating_variable_inputs: 18,
+        intermediates: 20,
+        large_custom_options_offset: 22,
+        large_custom_options_size: 24,
+        builtin_options_2_type: 26,
+        builtin_options_2: 28,
+        debug_metadata_index: 30,
+      },
+    ],
     ['OperatorCode', { deprecated_builtin_code: 4, custom_code: 6, version: 8, builtin_code: 10 }],
     ['Buffer', { data: 4, offset: 6, size: 8 }],
     ['Metadata', { name: 4, buffer: 6 }],
@@ -28,9 +75,26 @@ describe('the TFLite model schema (schema.fbs)', () => {
     // Two deprecated fields first (new_height, new_width).
     ['ResizeBilinearOptions', { align_corners: 8, half_pixel_centers: 10 }],
     ['QuantizationParameters', { min: 4, max: 6, scale: 8, zero_point: 10, details_type: 12, details: 14, quantized_dimension: 16 }],
-    ['DimensionMetadata', { format: 4, dense_size: 6, array_segments_type: 8, array_segments: 10, array_indices_type: 12, array_indices: 14 }],
-    ['Conv2DOptions', { padding: 4, stride_w: 6, stride_h: 8, fused_activation_function: 10, dilation_w_factor: 12, dilation_h_factor: 14, quantized_bias_type: 16 }],
-    ['FullyConnectedOptions', { fused_activation_function: 4, weights_format: 6, keep_num_dims: 8, asymmetric_quantize_inputs: 10, quantized_bias_type: 12 }],
+    [
+      'DimensionMetadata',
+      { format: 4, dense_size: 6, array_segments_type: 8, array_segments: 10, array_indices_type: 12, array_indices: 14 },
+    ],
+    [
+      'Conv2DOptions',
+      {
+        padding: 4,
+        stride_w: 6,
+        stride_h: 8,
+        fused_activation_function: 10,
+        dilation_w_factor: 12,
+        dilation_h_factor: 14,
+        quantized_bias_type: 16,
+      },
+    ],
+    [
+      'FullyConnectedOptions',
+      { fused_activation_function: 4, weights_format: 6, keep_num_dims: 8, asymmetric_quantize_inputs: 10, quantized_bias_type: 12 },
+    ],
     ['ReducerOptions', { keep_dims: 4 }],
     ['SoftmaxOptions', { beta: 4 }],
   ] as const)('%s fields sit in the slots flatc gives them', (table, expected) => {
@@ -83,8 +147,14 @@ describe('the TFLite Metadata schema (metadata_schema.fbs)', () => {
 
   // Counted by hand from the schema: fields in order, a union taking two slots.
   it.each([
-    ['ModelMetadata', { name: 0, description: 1, version: 2, subgraph_metadata: 3, author: 4, license: 5, associated_files: 6, min_parser_version: 7 }],
-    ['SubGraphMetadata', { name: 0, description: 1, input_tensor_metadata: 2, output_tensor_metadata: 3, associated_files: 4, custom_metadata: 9 }],
+    [
+      'ModelMetadata',
+      { name: 0, description: 1, version: 2, subgraph_metadata: 3, author: 4, license: 5, associated_files: 6, min_parser_version: 7 },
+    ],
+    [
+      'SubGraphMetadata',
+      { name: 0, description: 1, input_tensor_metadata: 2, output_tensor_metadata: 3, associated_files: 4, custom_metadata: 9 },
+    ],
     ['TensorMetadata', { name: 0, description: 1, dimension_names: 2, content: 3, process_units: 4, stats: 5, associated_files: 6 }],
     ['Content', { content_properties_type: 0, content_properties: 1, range: 2 }],
     ['ProcessUnit', { options_type: 0, options: 1 }],

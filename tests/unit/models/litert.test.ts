@@ -7,7 +7,9 @@ import { seededRandom } from '../../../server/platform/support/seeded-random.js'
 
 // The models run in the real TFLite runtime for JavaScript (LiteRT.js, WebAssembly on the CPU).
 const SCANNER = path.resolve(import.meta.dirname, '../../../demo-data/scanner');
-const { classes } = JSON.parse(fs.readFileSync(path.join(SCANNER, 'classes.json'), 'utf8')) as { classes: { name: string; meanColour: number[] }[] };
+const { classes } = JSON.parse(fs.readFileSync(path.join(SCANNER, 'classes.json'), 'utf8')) as {
+  classes: { name: string; meanColour: number[] }[];
+};
 const prototypes = classes.map((c) => c.meanColour.map((v) => v / 255));
 const SIDE = 224;
 const PIXELS = SIDE * SIDE;
@@ -40,7 +42,11 @@ function image(colourAt: (x: number, y: number) => number[]): Float32Array {
 
 /** The scores the demo model should give, computed here: softmax(−T·|c − p|²) of the mean colour c. */
 function expectedScores(pixels: Float32Array): number[] {
-  const mean = [0, 1, 2].map((k) => { let s = 0; for (let i = k; i < pixels.length; i += 3) s += pixels[i]!; return s / PIXELS; });
+  const mean = [0, 1, 2].map((k) => {
+    let s = 0;
+    for (let i = k; i < pixels.length; i += 3) s += pixels[i]!;
+    return s / PIXELS;
+  });
   const logits = prototypes.map((p) => -DEMO_TEMPERATURE * p.reduce((s, v, k) => s + (mean[k]! - v) ** 2, 0));
   const top = Math.max(...logits);
   const e = logits.map((l) => Math.exp(l - top));
@@ -63,15 +69,24 @@ describe('LiteRT.js runs the models', () => {
     expect('importScripts' in globalThis).toBe(false);
   });
 
-  it('the demo model picks the disease nearest to the photo\'s mean colour', async () => {
-    const model = await liteRt.loadAndCompile(new Uint8Array(fs.readFileSync(path.join(SCANNER, 'demo-disease-classifier.tflite'))), { accelerator: 'wasm' });
+  it("the demo model picks the disease nearest to the photo's mean colour", async () => {
+    const model = await liteRt.loadAndCompile(new Uint8Array(fs.readFileSync(path.join(SCANNER, 'demo-disease-classifier.tflite'))), {
+      accelerator: 'wasm',
+    });
     expect(model.getInputDetails()[0]).toMatchObject({ dtype: 'float32' });
     const next = seededRandom(11);
     const images: Float32Array[] = [
       ...prototypes.map((p) => image(() => p)),
-      ...Array.from({ length: 8 }, () => { const c = [next(), next(), next()]; return image(() => c); }),
+      ...Array.from({ length: 8 }, () => {
+        const c = [next(), next(), next()];
+        return image(() => c);
+      }),
       // Two halves of different colours, stripes, and noise: only the mean colour counts.
-      ...Array.from({ length: 6 }, () => { const a = [next(), next(), next()]; const b = [next(), next(), next()]; return image((x) => (x < SIDE / 2 ? a : b)); }),
+      ...Array.from({ length: 6 }, () => {
+        const a = [next(), next(), next()];
+        const b = [next(), next(), next()];
+        return image((x) => (x < SIDE / 2 ? a : b));
+      }),
       image((x, y) => ((x + y) % 2 === 0 ? prototypes[4]! : prototypes[7]!)),
       image(() => [next(), next(), next()]),
     ];
@@ -88,10 +103,15 @@ describe('LiteRT.js runs the models', () => {
     }
     // Halfway between rice blast and sheath blight, the two closest demo colours.
     const halfway = prototypes[0]!.map((v, k) => (v + prototypes[3]![k]!) / 2);
-    const split = await run(model, image(() => halfway));
+    const split = await run(
+      model,
+      image(() => halfway),
+    );
     expect(split[0]).toBeCloseTo(0.5, 1);
     expect(split[3]).toBeCloseTo(0.5, 1);
-    console.log(`demo model (mean colour, 12 classes): ${(await timePerRun(model, images[0]!, 20)).toFixed(2)} ms per 224×224 image in LiteRT.js (Node, wasm)`);
+    console.log(
+      `demo model (mean colour, 12 classes): ${(await timePerRun(model, images[0]!, 20)).toFixed(2)} ms per 224×224 image in LiteRT.js (Node, wasm)`,
+    );
     model.delete();
   }, 60_000);
 
@@ -104,7 +124,9 @@ describe('LiteRT.js runs the models', () => {
     expect(Array.from(scores).every((v) => v >= 0 && v <= 1)).toBe(true);
     expect(scores.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 4);
     const ms = await timePerRun(model, pixels, 5);
-    console.log(`conv benchmark (${(convBenchFlops(10) / 1e6).toFixed(1)} MFLOPs): ${ms.toFixed(1)} ms per 224×224 image in LiteRT.js (Node, wasm)`);
+    console.log(
+      `conv benchmark (${(convBenchFlops(10) / 1e6).toFixed(1)} MFLOPs): ${ms.toFixed(1)} ms per 224×224 image in LiteRT.js (Node, wasm)`,
+    );
     model.delete();
   }, 120_000);
 });

@@ -5,7 +5,12 @@ import { metadataSchema, tfliteSchema } from '../../../server/libraries/tflite/f
 import { encodeFlatbuffer, type FlatbufferObject } from '../../../server/libraries/tflite/flatbuffer-writer.js';
 import { readTfliteModel, TfliteFileError, type TfliteErrorCode } from '../../../server/libraries/tflite/read-model.js';
 import {
-  convBenchClassifier, convBenchFlops, intInputModel, meanColourClassifier, twoInputModel, wrongInputRankModel,
+  convBenchClassifier,
+  convBenchFlops,
+  intInputModel,
+  meanColourClassifier,
+  twoInputModel,
+  wrongInputRankModel,
 } from '../../../server/libraries/tflite/recipes.js';
 import { seededRandom } from '../../../server/platform/support/seeded-random.js';
 
@@ -30,7 +35,10 @@ async function outcome(bytes: Uint8Array): Promise<TfliteErrorCode | 'OK'> {
 }
 
 async function refusal(bytes: Uint8Array): Promise<TfliteFileError> {
-  const err = await readTfliteModel(bytes).then(() => null, (e: unknown) => e);
+  const err = await readTfliteModel(bytes).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(TfliteFileError);
   return err as TfliteFileError;
 }
@@ -39,11 +47,16 @@ async function refusal(bytes: Uint8Array): Promise<TfliteFileError> {
 function handMadeModel(model: FlatbufferObject): Uint8Array {
   return encodeFlatbuffer(tfliteSchema(), {
     version: 3,
-    subgraphs: [{
-      tensors: [{ shape: [1, 32, 32, 3], type: 'UINT8', name: 'image' }, { shape: [4], type: 'UINT8', name: 'scores' }],
-      inputs: [0],
-      outputs: [1],
-    }],
+    subgraphs: [
+      {
+        tensors: [
+          { shape: [1, 32, 32, 3], type: 'UINT8', name: 'image' },
+          { shape: [4], type: 'UINT8', name: 'scores' },
+        ],
+        inputs: [0],
+        outputs: [1],
+      },
+    ],
     buffers: [{}],
     ...model,
   });
@@ -59,7 +72,7 @@ describe('readTfliteModel on the recipes', () => {
       outputType: 'float32',
       operatorCodes: ['MEAN', 'FULLY_CONNECTED', 'SOFTMAX'],
       subgraphs: 1,
-      description: 'Picks the class whose colour is nearest to the photo\'s mean colour.',
+      description: "Picks the class whose colour is nearest to the photo's mean colour.",
       metadataLabels: ['red-rot', 'green-mould', 'blue-spot'],
       metadataName: 'Colours',
     });
@@ -74,7 +87,10 @@ describe('readTfliteModel on the recipes', () => {
     const labels = Array.from({ length: 5 }, (_, i) => `class-${i}`);
     const facts = await readTfliteModel(await convBenchClassifier({ classes: 5, labels }));
     expect(facts).toMatchObject({
-      inputShape: [1, 224, 224, 3], outputSize: 5, operatorCodes: ['CONV_2D', 'MEAN', 'FULLY_CONNECTED', 'SOFTMAX'], metadataLabels: labels,
+      inputShape: [1, 224, 224, 3],
+      outputSize: 5,
+      operatorCodes: ['CONV_2D', 'MEAN', 'FULLY_CONNECTED', 'SOFTMAX'],
+      metadataLabels: labels,
     });
     expect(convBenchFlops(5)).toBeGreaterThanOrEqual(310e6);
     expect(convBenchFlops(5)).toBeLessThanOrEqual(400e6);
@@ -94,20 +110,32 @@ describe('readTfliteModel on the recipes', () => {
 
   it('reads uint8 models, [N] outputs and buffers kept past the flatbuffer (offset and size)', async () => {
     const metadata = encodeFlatbuffer(metadataSchema(), { name: 'Far away' });
-    const withOffset = (offset: bigint) => handMadeModel({ buffers: [{}, { offset, size: BigInt(metadata.length) }], metadata: [{ name: 'TFLITE_METADATA', buffer: 1 }] });
+    const withOffset = (offset: bigint) =>
+      handMadeModel({ buffers: [{}, { offset, size: BigInt(metadata.length) }], metadata: [{ name: 'TFLITE_METADATA', buffer: 1 }] });
     // The offset's value does not change the flatbuffer's length: build once to learn it.
     const length = withOffset(1n << 40n).length;
     const bytes = new Uint8Array(length + metadata.length);
     bytes.set(withOffset(BigInt(length)));
     bytes.set(metadata, length);
-    expect(await readTfliteModel(bytes)).toMatchObject({ inputShape: [1, 32, 32, 3], inputType: 'uint8', outputSize: 4, outputType: 'uint8', metadataName: 'Far away', operatorCodes: [] });
+    expect(await readTfliteModel(bytes)).toMatchObject({
+      inputShape: [1, 32, 32, 3],
+      inputType: 'uint8',
+      outputSize: 4,
+      outputType: 'uint8',
+      metadataName: 'Far away',
+      operatorCodes: [],
+    });
     expect((await refusal(bytes.subarray(0, bytes.length - 1))).code).toBe('DAMAGED');
   });
 });
 
 describe('readTfliteModel refuses', () => {
   it('files that are no TFLite model', async () => {
-    for (const bytes of [new Uint8Array(0), new Uint8Array([1, 2, 3]), Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])]) {
+    for (const bytes of [
+      new Uint8Array(0),
+      new Uint8Array([1, 2, 3]),
+      Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]),
+    ]) {
       const err = await refusal(bytes);
       expect(err.code).toBe('NOT_TFLITE');
       expect(err.message).toBe('This file is not a TensorFlow Lite model (.tflite).');
@@ -151,27 +179,72 @@ describe('readTfliteModel refuses', () => {
 
   it('an input that is not one image', async () => {
     const rank = await refusal(await wrongInputRankModel());
-    expect(rank).toMatchObject({ code: 'INPUT_NOT_IMAGE', message: 'The model must take one image of shape 1×H×W×3; this one takes 1×224×224.' });
-    expect(await refusal(await twoInputModel())).toMatchObject({ code: 'INPUT_NOT_IMAGE', message: 'The model must take one image of shape 1×H×W×3; this one takes 2 inputs.' });
-    expect(await refusal(await intInputModel())).toMatchObject({ code: 'INPUT_NOT_IMAGE', message: 'The model must take image pixels as float32 or uint8 numbers; this one takes int32.' });
-    const tiny = handMadeModel({ subgraphs: [{ tensors: [{ shape: [1, 8, 8, 3], name: 'image' }, { shape: [1, 4], name: 'scores' }], inputs: [0], outputs: [1] }] });
-    expect(await refusal(tiny)).toMatchObject({ code: 'INPUT_NOT_IMAGE', message: expect.stringMatching(/16 to 1024 pixels high and wide; this one takes 1×8×8×3/) });
+    expect(rank).toMatchObject({
+      code: 'INPUT_NOT_IMAGE',
+      message: 'The model must take one image of shape 1×H×W×3; this one takes 1×224×224.',
+    });
+    expect(await refusal(await twoInputModel())).toMatchObject({
+      code: 'INPUT_NOT_IMAGE',
+      message: 'The model must take one image of shape 1×H×W×3; this one takes 2 inputs.',
+    });
+    expect(await refusal(await intInputModel())).toMatchObject({
+      code: 'INPUT_NOT_IMAGE',
+      message: 'The model must take image pixels as float32 or uint8 numbers; this one takes int32.',
+    });
+    const tiny = handMadeModel({
+      subgraphs: [
+        {
+          tensors: [
+            { shape: [1, 8, 8, 3], name: 'image' },
+            { shape: [1, 4], name: 'scores' },
+          ],
+          inputs: [0],
+          outputs: [1],
+        },
+      ],
+    });
+    expect(await refusal(tiny)).toMatchObject({
+      code: 'INPUT_NOT_IMAGE',
+      message: expect.stringMatching(/16 to 1024 pixels high and wide; this one takes 1×8×8×3/),
+    });
   });
 
   it('an output that is not a vector of two or more scores', async () => {
     const one = await meanColourClassifier({ classes: COLOURS.slice(0, 1), scaling: '0-1', temperature: 100 });
-    expect(await refusal(one)).toMatchObject({ code: 'OUTPUT_NOT_VECTOR', message: 'The model must give one list of class scores (shape 1×N or N, with N at least 2); this one gives 1×1.' });
-    const grid = handMadeModel({ subgraphs: [{ tensors: [{ shape: [1, 32, 32, 3], name: 'image' }, { shape: [1, 7, 7, 4], name: 'grid' }], inputs: [0], outputs: [1] }] });
+    expect(await refusal(one)).toMatchObject({
+      code: 'OUTPUT_NOT_VECTOR',
+      message: 'The model must give one list of class scores (shape 1×N or N, with N at least 2); this one gives 1×1.',
+    });
+    const grid = handMadeModel({
+      subgraphs: [
+        {
+          tensors: [
+            { shape: [1, 32, 32, 3], name: 'image' },
+            { shape: [1, 7, 7, 4], name: 'grid' },
+          ],
+          inputs: [0],
+          outputs: [1],
+        },
+      ],
+    });
     expect((await refusal(grid)).code).toBe('OUTPUT_NOT_VECTOR');
     const none = handMadeModel({ subgraphs: [{ tensors: [{ shape: [1, 32, 32, 3], name: 'image' }], inputs: [0], outputs: [] }] });
     expect((await refusal(none)).message).toMatch(/this one gives 0 outputs/);
   });
 
   it('other schema versions, and graphs that name what they lack', async () => {
-    expect(await refusal(handMadeModel({ version: 2 }))).toMatchObject({ code: 'UNSUPPORTED', message: expect.stringMatching(/version 2; only version 3/) });
+    expect(await refusal(handMadeModel({ version: 2 }))).toMatchObject({
+      code: 'UNSUPPORTED',
+      message: expect.stringMatching(/version 2; only version 3/),
+    });
     expect((await refusal(handMadeModel({ subgraphs: [] }))).code).toBe('DAMAGED');
-    const missingTensor = handMadeModel({ subgraphs: [{ tensors: [{ shape: [1, 32, 32, 3], name: 'image' }], inputs: [0], outputs: [5] }] });
-    expect(await refusal(missingTensor)).toMatchObject({ code: 'DAMAGED', message: expect.stringMatching(/names tensor 5, which it does not have/) });
+    const missingTensor = handMadeModel({
+      subgraphs: [{ tensors: [{ shape: [1, 32, 32, 3], name: 'image' }], inputs: [0], outputs: [5] }],
+    });
+    expect(await refusal(missingTensor)).toMatchObject({
+      code: 'DAMAGED',
+      message: expect.stringMatching(/names tensor 5, which it does not have/),
+    });
     const missingBuffer = handMadeModel({ buffers: [] });
     expect((await refusal(missingBuffer)).message).toMatch(/names buffer 0/);
   });

@@ -19,7 +19,10 @@ const field = (bb: ByteBuffer, table: number, vt: number) => {
 };
 
 const spec = (extra: Partial<ModelSpec> = {}): ModelSpec => ({
-  tensors: [{ name: 'image', shape: [1, 16, 16, 3], type: 'float32' }, { name: 'scores', shape: [1, 2], type: 'float32' }],
+  tensors: [
+    { name: 'image', shape: [1, 16, 16, 3], type: 'float32' },
+    { name: 'scores', shape: [1, 2], type: 'float32' },
+  ],
   operators: [],
   inputs: [0],
   outputs: [1],
@@ -43,9 +46,18 @@ describe('writeTfliteModel', () => {
   });
 
   it('puts options of the second union in builtin_options_2', async () => {
-    const bytes = await writeTfliteModel(spec({
-      operators: [{ op: 'STABLEHLO_COMPOSITE', inputs: [0], outputs: [1], options: { table: 'StableHLOCompositeOptions', fields: { name: 'odd', version: 2 } } }],
-    }));
+    const bytes = await writeTfliteModel(
+      spec({
+        operators: [
+          {
+            op: 'STABLEHLO_COMPOSITE',
+            inputs: [0],
+            outputs: [1],
+            options: { table: 'StableHLOCompositeOptions', fields: { name: 'odd', version: 2 } },
+          },
+        ],
+      }),
+    );
     const { bb, table } = root(bytes);
     const subgraph = deref(bb, deref(bb, field(bb, table, VT.modelSubgraphs)!) + 4);
     const operator = deref(bb, deref(bb, field(bb, subgraph, VT.subgraphOperators)!) + 4);
@@ -53,12 +65,25 @@ describe('writeTfliteModel', () => {
   });
 
   it('refuses names the schema does not have, and labels that do not fit', async () => {
-    const op = (fields: Record<string, number | string>) => spec({ operators: [{ op: 'SOFTMAX', inputs: [0], outputs: [1], options: { table: 'SoftmaxOptions', fields } }] });
+    const op = (fields: Record<string, number | string>) =>
+      spec({ operators: [{ op: 'SOFTMAX', inputs: [0], outputs: [1], options: { table: 'SoftmaxOptions', fields } }] });
     await expect(writeTfliteModel(op({ beta: 1, gamma: 2 }))).rejects.toThrow(/SoftmaxOptions has no field gamma/);
-    await expect(writeTfliteModel(spec({ operators: [{ op: 'TELEPORT', inputs: [0], outputs: [1] }] }))).rejects.toThrow(/BuiltinOperator has no member TELEPORT/);
-    await expect(writeTfliteModel(spec({ operators: [{ op: 'RESIZE_BILINEAR', inputs: [0], outputs: [1], options: { table: 'ResizeBilinearOptions', fields: { new_height: 3 } } }] }))).rejects.toThrow(/deprecated/);
+    await expect(writeTfliteModel(spec({ operators: [{ op: 'TELEPORT', inputs: [0], outputs: [1] }] }))).rejects.toThrow(
+      /BuiltinOperator has no member TELEPORT/,
+    );
+    await expect(
+      writeTfliteModel(
+        spec({
+          operators: [
+            { op: 'RESIZE_BILINEAR', inputs: [0], outputs: [1], options: { table: 'ResizeBilinearOptions', fields: { new_height: 3 } } },
+          ],
+        }),
+      ),
+    ).rejects.toThrow(/deprecated/);
     await expect(writeTfliteModel(spec({ operators: [{ op: 'ADD', inputs: [0, 7], outputs: [1] }] }))).rejects.toThrow(/no tensor 7/);
-    await expect(writeTfliteModel(spec({ metadata: { name: 'x', labels: ['one', 'two', 'three'] } }))).rejects.toThrow(/One label per class/);
+    await expect(writeTfliteModel(spec({ metadata: { name: 'x', labels: ['one', 'two', 'three'] } }))).rejects.toThrow(
+      /One label per class/,
+    );
     await expect(writeTfliteModel(spec({ metadata: { name: 'x', labels: ['one', 'two\nthree'] } }))).rejects.toThrow(/one non-empty line/);
   });
 });

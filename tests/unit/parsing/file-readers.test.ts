@@ -13,12 +13,20 @@ const log = {
 } as unknown as FastifyBaseLogger;
 
 let readers: FileReaders | null = null;
-const make = (limits: Partial<Parameters<typeof createFileReaders>[0]> = {}) => (readers = createFileReaders({ concurrency: 2, queue: 1, timeLimitMs: 3000, memoryMb: 32, ...limits }, log));
-afterEach(async () => { await readers?.close(); readers = null; logged.length = 0; });
+const make = (limits: Partial<Parameters<typeof createFileReaders>[0]> = {}) =>
+  (readers = createFileReaders({ concurrency: 2, queue: 1, timeLimitMs: 3000, memoryMb: 32, ...limits }, log));
+afterEach(async () => {
+  await readers?.close();
+  readers = null;
+  logged.length = 0;
+});
 
 /** The refusal a run ended with. */
 async function refusal(run: Promise<unknown>): Promise<AppError> {
-  const err = await run.then(() => null, (e: unknown) => e);
+  const err = await run.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return err as AppError;
 }
@@ -27,7 +35,11 @@ async function refusal(run: Promise<unknown>): Promise<AppError> {
 async function longestHold(work: Promise<unknown>): Promise<number> {
   let last = performance.now();
   let worst = 0;
-  const timer = setInterval(() => { const now = performance.now(); worst = Math.max(worst, now - last - 20); last = now; }, 20);
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last - 20);
+    last = now;
+  }, 20);
   await work.catch(() => undefined);
   clearInterval(timer);
   return worst;
@@ -42,14 +54,19 @@ describe('file readers: uploaded files are parsed on threads with a time limit, 
     expect(await reader.run(r, 'echo', ['again'], { field: 'file' })).toBe('again');
   });
 
-  it('ends a file that never finishes at the time limit with a 422 naming the field, and the server\'s thread is never held', async () => {
+  it("ends a file that never finishes at the time limit with a 422 naming the field, and the server's thread is never held", async () => {
     const r = make({ timeLimitMs: 1000 });
     // The task never ends by itself: any answer is the time limit's. The server's thread stays
     // free meanwhile (no hold near the one second a health check may wait, even on a busy machine).
     const run = reader.run(r, 'spin', [], { field: 'file' });
     expect(await longestHold(run)).toBeLessThan(1000);
     const err = await refusal(run);
-    expect([err.status, err.code, err.message, err.fields]).toEqual([422, 'FILE_NOT_READ', FILE_READ_TEXTS.tooSlow(1000), { file: FILE_READ_TEXTS.tooSlow(1000) }]);
+    expect([err.status, err.code, err.message, err.fields]).toEqual([
+      422,
+      'FILE_NOT_READ',
+      FILE_READ_TEXTS.tooSlow(1000),
+      { file: FILE_READ_TEXTS.tooSlow(1000) },
+    ]);
     expect(logged.some((l) => l.obj.ending === 'timeout')).toBe(true);
     expect(await reader.run(r, 'echo', ['after'], { field: 'file' })).toBe('after');
   });

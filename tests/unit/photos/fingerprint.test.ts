@@ -24,7 +24,7 @@ describe('photo fingerprints', () => {
       'half size': await sharp(original).resize(600).jpeg().toBuffer(),
       '2% cropped off each edge': await sharp(original).extract({ left: 24, top: 18, width: 1152, height: 864 }).jpeg().toBuffer(),
       '15% brighter': await sharp(original).modulate({ brightness: 1.15 }).jpeg().toBuffer(),
-      'PNG': await sharp(original).png().toBuffer(),
+      PNG: await sharp(original).png().toBuffer(),
     };
     for (const [what, copy] of Object.entries(copies)) {
       expect(hammingDistance(base, await hashOf(copy)), what).toBeLessThanOrEqual(DATASET_LIMITS.nearDuplicateBits);
@@ -44,7 +44,11 @@ describe('photo fingerprints', () => {
     const sharp1 = await measured(photo);
     const blurred = await measured(await sharp(photo).blur(8).jpeg().toBuffer());
     const dark = await measured(await sharp(photo).modulate({ brightness: 0.15 }).jpeg().toBuffer());
-    const flat = await measured(await sharp({ create: { width: 300, height: 200, channels: 3, background: '#777777' } }).jpeg().toBuffer());
+    const flat = await measured(
+      await sharp({ create: { width: 300, height: 200, channels: 3, background: '#777777' } })
+        .jpeg()
+        .toBuffer(),
+    );
     expect(blurred.sharpness).toBeLessThan(sharp1.sharpness / 4);
     expect(qualityFlags({ ...blurred })).toContain('blurry');
     expect(qualityFlags({ ...sharp1 })).not.toContain('blurry');
@@ -73,8 +77,18 @@ describe('near-duplicate index', () => {
     for (const h of hashes) index.add(h);
     for (const radius of [0, 4, 10, 12]) {
       for (let q = 0; q < hashes.length; q += 37) {
-        const expected = hashes.map((h, i) => ({ i, d: hammingDistance(hashes[q]!, h) })).filter((x) => x.d <= radius).map((x) => x.i).sort((a, b) => a - b);
-        expect(index.near(hashes[q]!, radius).map((n) => n.index).sort((a, b) => a - b), `radius ${radius}`).toEqual(expected);
+        const expected = hashes
+          .map((h, i) => ({ i, d: hammingDistance(hashes[q]!, h) }))
+          .filter((x) => x.d <= radius)
+          .map((x) => x.i)
+          .sort((a, b) => a - b);
+        expect(
+          index
+            .near(hashes[q]!, radius)
+            .map((n) => n.index)
+            .sort((a, b) => a - b),
+          `radius ${radius}`,
+        ).toEqual(expected);
       }
     }
   });

@@ -8,12 +8,21 @@ import { PHONE_EXIF } from '../../fixtures/catalog.js';
 /** A deterministic pseudo-random sequence (the same damaged files on every run). */
 function rng(seed: number) {
   let x = seed >>> 0;
-  return () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x / 2 ** 32; };
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 2 ** 32;
+  };
 }
 
 /** Two looping frames, a comment before them and bytes after the trailer. */
 async function gifWithComment(): Promise<Buffer> {
-  const gif = await sharp({ create: { width: 24, height: 36, channels: 3, background: { r: 10, g: 200, b: 90 }, pageHeight: 18 } }).gif({ loop: 0 }).toBuffer();
+  const gif = await sharp({ create: { width: 24, height: 36, channels: 3, background: { r: 10, g: 200, b: 90 }, pageHeight: 18 } })
+    .gif({ loop: 0 })
+    .toBuffer();
   const at = gif.indexOf(Buffer.from([0x21, 0xf9]));
   const comment = Buffer.concat([Buffer.from([0x21, 0xfe, 9]), Buffer.from('farm note'), Buffer.from([0])]);
   return Buffer.concat([gif.subarray(0, at), comment, gif.subarray(at), Buffer.from('after the trailer')]);

@@ -1,4 +1,10 @@
-import { CATALOG_FIELDS, catalogFieldsOf, type CatalogField, type CatalogFieldType, type CatalogTextField } from '../../../../common/catalog-fields.js';
+import {
+  CATALOG_FIELDS,
+  catalogFieldsOf,
+  type CatalogField,
+  type CatalogFieldType,
+  type CatalogTextField,
+} from '../../../../common/catalog-fields.js';
 import type { CatalogKind } from '../../../../common/catalog.js';
 import { CATALOG_LABELS } from '../../../../common/catalog-texts.js';
 import { csvTimestamp } from '../../../../common/history-csv.js';
@@ -36,5 +42,10 @@ function columnsOf(kind: CatalogKind): Array<SheetColumn<Entry>> {
 
 /** The kind's live entries the list shows for this search, in its order (photos are counted, not included). */
 export function catalogSheet(ctx: AppContext, kind: CatalogKind, format: SpreadsheetFormat, search: string): SheetExport<Entry> {
-  return { format, name: kind.route.replace('_', '-'), columns: columnsOf(kind), batches: listBatches((after, limit) => catalogRepository.exportBatch(ctx.db, kind.collection, search, after, limit), BATCH) };
+  return {
+    format,
+    name: kind.route.replace('_', '-'),
+    columns: columnsOf(kind),
+    batches: listBatches((after, limit) => catalogRepository.exportBatch(ctx.db, kind.collection, search, after, limit), BATCH),
+  };
 }

@@ -1,4 +1,10 @@
-import { CATALOG_FIELD_KEYS, CATALOG_FIELDS, type CatalogField, type CatalogFieldType, type CatalogTextField } from '../../../../common/catalog-fields.js';
+import {
+  CATALOG_FIELD_KEYS,
+  CATALOG_FIELDS,
+  type CatalogField,
+  type CatalogFieldType,
+  type CatalogTextField,
+} from '../../../../common/catalog-fields.js';
 import type { CatalogEntry, CatalogEntryDetail, CatalogImage } from '../../../../common/schemas/catalog.js';
 import type { Snapshot } from '../../publishing/versions/index.js';
 import { fileUrl } from '../../../platform/storage/storage.js';
@@ -50,10 +56,13 @@ const STORED: Record<CatalogFieldType, (row: EntryFields, key: CatalogField) => 
   trainingFlag: (row) => Number(row.isTrainingClass) === 1,
 };
 
-const fieldsOf = (row: EntryFields, emptyText: '' | null) => Object.fromEntries(CATALOG_FIELD_KEYS.map((key) => {
-  const value = STORED[CATALOG_FIELDS[key].type](row, key);
-  return [key, value ?? emptyText];
-}));
+const fieldsOf = (row: EntryFields, emptyText: '' | null) =>
+  Object.fromEntries(
+    CATALOG_FIELD_KEYS.map((key) => {
+      const value = STORED[CATALOG_FIELDS[key].type](row, key);
+      return [key, value ?? emptyText];
+    }),
+  );
 
 function fields(row: CatalogRow) {
   return {
@@ -92,7 +101,10 @@ export function presentDetail(row: CatalogRow, images: CatalogImageRow[]): Catal
 
 /** An entry's own fields as stored values (lists parsed, the flag a boolean): audit entries and versions. */
 export function entryFields(row: EntryFields) {
-  return fieldsOf(row, null) as { name: string; affectedParts: string[]; isTrainingClass: boolean } & Record<CatalogTextField, string | null>;
+  return fieldsOf(row, null) as { name: string; affectedParts: string[]; isTrainingClass: boolean } & Record<
+    CatalogTextField,
+    string | null
+  >;
 }
 
 /** The audit 'changes' snapshot: the entry's fields and its image count (not 2000 URLs). */

@@ -28,25 +28,47 @@ function searched(db: Db, collection: CatalogCollection, search: string | undefi
   const base = db.selectFrom(t).where(`${t}.isDeleted`, '=', 0);
   const term = search?.trim();
   if (!term) return base;
-  return base.where((eb) => eb.or([
-    ...CATALOG_SEARCHED_FIELDS.map((key) => containsInsensitive(db, eb.ref(`${t}.${key as 'name'}`), term)),
-    eb(`${t}.id`, 'in', translationsRecords.matching(db, collection, term)),
-  ]));
+  return base.where((eb) =>
+    eb.or([
+      ...CATALOG_SEARCHED_FIELDS.map((key) => containsInsensitive(db, eb.ref(`${t}.${key as 'name'}`), term)),
+      eb(`${t}.id`, 'in', translationsRecords.matching(db, collection, term)),
+    ]),
+  );
 }
 
 export const catalogRepository = {
   /** The list as searched, in its order, after the (createdAt, id) where the previous batch ended; with each entry's photo count. */
-  async exportBatch(db: Db, collection: CatalogCollection, search: string, after: { createdAt: string; id: string } | null, limit: number): Promise<Array<CatalogRow & { imageCount: number }>> {
+  async exportBatch(
+    db: Db,
+    collection: CatalogCollection,
+    search: string,
+    after: { createdAt: string; id: string } | null,
+    limit: number,
+  ): Promise<Array<CatalogRow & { imageCount: number }>> {
     const t = table(collection);
     let q = searched(db, collection, search);
-    if (after) q = q.where((eb) => eb.or([eb(`${t}.createdAt`, '<', after.createdAt), eb.and([eb(`${t}.createdAt`, '=', after.createdAt), eb(`${t}.id`, '<', after.id)])]));
-    const rows = await q.selectAll(t)
+    if (after)
+      q = q.where((eb) =>
+        eb.or([
+          eb(`${t}.createdAt`, '<', after.createdAt),
+          eb.and([eb(`${t}.createdAt`, '=', after.createdAt), eb(`${t}.id`, '<', after.id)]),
+        ]),
+      );
+    const rows = await q
+      .selectAll(t)
       .select((eb) => photoReads.countColumn(db, eb.ref(`${t}.id`)).as('imageCount'))
-      .orderBy(`${t}.createdAt`, 'desc').orderBy(`${t}.id`, 'desc').limit(limit).execute();
+      .orderBy(`${t}.createdAt`, 'desc')
+      .orderBy(`${t}.id`, 'desc')
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({ ...r, imageCount: Number(r.imageCount ?? 0) }));
   },
 
-  async list(db: Db, collection: CatalogCollection, options: { search?: string | undefined; offset: number; limit: number }): Promise<{ rows: ListRow[]; total: number }> {
+  async list(
+    db: Db,
+    collection: CatalogCollection,
+    options: { search?: string | undefined; offset: number; limit: number },
+  ): Promise<{ rows: ListRow[]; total: number }> {
     const t = table(collection);
     const base = searched(db, collection, options.search);
     const totalRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -74,7 +96,7 @@ export const catalogRepository = {
   /** Stored entries among `ids`, deleted ones included (their versions stay readable). */
   async findMany(db: Db, collection: CatalogCollection, ids: readonly string[]): Promise<CatalogRow[]> {
     const rows: CatalogRow[] = [];
-    for (const part of chunks(ids)) rows.push(...await db.selectFrom(table(collection)).selectAll().where('id', 'in', part).execute());
+    for (const part of chunks(ids)) rows.push(...(await db.selectFrom(table(collection)).selectAll().where('id', 'in', part).execute()));
     return rows;
   },
 
@@ -91,10 +113,19 @@ export const catalogRepository = {
   },
 
   /** Optimistic update: only when the stored version is still the one the user edited. */
-  async updateVersioned(db: Db, collection: CatalogCollection, id: string, version: number, values: Updateable<CatalogTable>): Promise<bigint> {
-    const result = await db.updateTable(table(collection))
+  async updateVersioned(
+    db: Db,
+    collection: CatalogCollection,
+    id: string,
+    version: number,
+    values: Updateable<CatalogTable>,
+  ): Promise<bigint> {
+    const result = await db
+      .updateTable(table(collection))
       .set((eb) => ({ ...values, version: eb('version', '+', 1) }))
-      .where('id', '=', id).where('version', '=', version).where('isDeleted', '=', 0)
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .where('isDeleted', '=', 0)
       .executeTakeFirst();
     return result.numUpdatedRows;
   },
@@ -104,14 +135,19 @@ export const catalogRepository = {
     const base = () => db.selectFrom(table(collection)).selectAll().where('isDeleted', '=', 0).where('isTrainingClass', '=', 0);
     if (!ids) return base().orderBy('name').execute();
     const rows: CatalogRow[] = [];
-    for (const part of chunks(ids)) rows.push(...await base().where('id', 'in', part).execute());
+    for (const part of chunks(ids)) rows.push(...(await base().where('id', 'in', part).execute()));
     return rows;
   },
 
   /** A translation saved: the entry's edit version moves from `version` (0 when it moved since), and its updatedAt. */
   async touch(db: Db, collection: CatalogCollection, id: string, version: number, now: string): Promise<number> {
-    const result = await db.updateTable(table(collection)).set({ version: version + 1, updatedAt: now })
-      .where('id', '=', id).where('version', '=', version).where('isDeleted', '=', 0).executeTakeFirst();
+    const result = await db
+      .updateTable(table(collection))
+      .set({ version: version + 1, updatedAt: now })
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .where('isDeleted', '=', 0)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows);
   },
 
@@ -121,9 +157,11 @@ export const catalogRepository = {
   },
 
   async softDelete(db: Db, collection: CatalogCollection, id: string, by: string, now: string): Promise<bigint> {
-    const result = await db.updateTable(table(collection))
+    const result = await db
+      .updateTable(table(collection))
       .set((eb) => ({ isDeleted: 1, deletedAt: now, deletedBy: by, updatedAt: now, version: eb('version', '+', 1) }))
-      .where('id', '=', id).where('isDeleted', '=', 0)
+      .where('id', '=', id)
+      .where('isDeleted', '=', 0)
       .executeTakeFirst();
     return result.numUpdatedRows;
   },

@@ -17,7 +17,11 @@ import { catalogSnapshot } from './presenter.js';
 import { catalogRepository } from './repository.js';
 import { createCatalogService, storedFields } from './service.js';
 
-interface SaveInput { id: string | null; body: CatalogCreateInput | CatalogUpdateInput; canSetTrainingClass: boolean }
+interface SaveInput {
+  id: string | null;
+  body: CatalogCreateInput | CatalogUpdateInput;
+  canSetTrainingClass: boolean;
+}
 
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
@@ -34,15 +38,23 @@ async function rebaseEdit(ctx: AppContext, kind: CatalogKind, change: ReviewChan
   const now = (await adapter.current(ctx.db, [id])).get(id);
   const live = await catalogRepository.findLive(ctx.db, kind.collection, id);
   if (!now || !live) fail('NOT_FOUND');
-  const baseRow = change.baseVersion === null ? undefined : await versionsRecords.atRecordVersion(ctx.db, kind.collection, id, change.baseVersion);
+  const baseRow =
+    change.baseVersion === null ? undefined : await versionsRecords.atRecordVersion(ctx.db, kind.collection, id, change.baseVersion);
   const base = baseRow ? parseSnapshot(baseRow.snapshot) : null;
   const merged: Record<string, unknown> = { ...body };
   if (base) {
-    for (const key of CATALOG_FIELD_KEYS) if (same(body[key], base.fields[key])) merged[key] = now.snapshot.fields[key] ?? (typeof body[key] === 'string' ? '' : body[key]);
+    for (const key of CATALOG_FIELD_KEYS)
+      if (same(body[key], base.fields[key])) merged[key] = now.snapshot.fields[key] ?? (typeof body[key] === 'string' ? '' : body[key]);
     if (same(body.imageIds, base.photos ?? [])) merged.imageIds = now.snapshot.photos ?? [];
   }
   const next = { ...(merged as unknown as CatalogUpdateInput), version: Number(live.version) };
-  return { recordId: id, recordName: next.name, baseVersion: Number(live.version), input: { id, body: next, canSetTrainingClass } satisfies SaveInput, photoIds: next.imageIds };
+  return {
+    recordId: id,
+    recordName: next.name,
+    baseVersion: Number(live.version),
+    input: { id, body: next, canSetTrainingClass } satisfies SaveInput,
+    photoIds: next.imageIds,
+  };
 }
 
 /** A pest's or disease's add, edit and delete as pending changes, published through the catalog service. */
@@ -51,10 +63,14 @@ export function catalogReviewed(kind: CatalogKind): ReviewedPart {
   /** The state a save proposes: the fields as the service would store them, the photo ids in order. */
   const proposedSave = async (_ctx: AppContext, change: ReviewChange) => {
     const { body } = change.input as SaveInput;
-    return catalogSnapshot({
-      ...storedFields(body),
-      affectedParts: JSON.stringify(kind.affectedParts ? body.affectedParts : []), isTrainingClass: kind.trainingClasses && body.isTrainingClass ? 1 : 0,
-    }, body.imageIds);
+    return catalogSnapshot(
+      {
+        ...storedFields(body),
+        affectedParts: JSON.stringify(kind.affectedParts ? body.affectedParts : []),
+        isTrainingClass: kind.trainingClasses && body.isTrainingClass ? 1 : 0,
+      },
+      body.imageIds,
+    );
   };
 
   const save = (isCreate: boolean): ReviewedAction => ({
@@ -64,8 +80,11 @@ export function catalogReviewed(kind: CatalogKind): ReviewedPart {
       const canSetTrainingClass = can(auth.role, 'trainingData.export');
       await createCatalogService(ctx, kind).checkSave(id, body, auth.actor, { canSetTrainingClass });
       return {
-        recordId: id, recordName: body.name, baseVersion: 'version' in body ? body.version : null,
-        input: { id, body, canSetTrainingClass } satisfies SaveInput, photoIds: body.imageIds,
+        recordId: id,
+        recordName: body.name,
+        baseVersion: 'version' in body ? body.version : null,
+        input: { id, body, canSetTrainingClass } satisfies SaveInput,
+        photoIds: body.imageIds,
       };
     },
     async apply(ctx, change, author, role) {
@@ -78,7 +97,11 @@ export function catalogReviewed(kind: CatalogKind): ReviewedPart {
     },
     proposed: proposedSave,
     ...(isCreate ? {} : { rebase: (ctx: AppContext, change: ReviewChange) => rebaseEdit(ctx, kind, change) }),
-    ...(isCreate ? { submitted: (trx: Transaction<Database>, _change: ReviewChange, author: Actor) => draftsRecords.remove(trx, author.id, collection) } : {}),
+    ...(isCreate
+      ? {
+          submitted: (trx: Transaction<Database>, _change: ReviewChange, author: Actor) => draftsRecords.remove(trx, author.id, collection),
+        }
+      : {}),
   });
 
   return {

@@ -6,8 +6,13 @@ import { CATALOG_KIND_LIST, CATALOG_LIMITS } from '../../../../common/catalog.js
 import { UPLOAD_TEXTS } from '../../../../common/catalog-texts.js';
 import {
   stageQuerySchema,
-  catalogCreateSchema, catalogEntryDetailSchema, catalogListQuerySchema, catalogListSchema, catalogUpdateSchema,
-  discardStagedSchema, stagedImageSchema,
+  catalogCreateSchema,
+  catalogEntryDetailSchema,
+  catalogListQuerySchema,
+  catalogListSchema,
+  catalogUpdateSchema,
+  discardStagedSchema,
+  stagedImageSchema,
 } from '../../../../common/schemas/catalog.js';
 import { can } from '../../../../common/permissions.js';
 import { fail } from '../../../platform/http/errors.js';
@@ -35,68 +40,135 @@ const routes: FastifyPluginAsync = async (app) => {
     const base = `/api/${kind.route}`;
     const tags = [kind.route];
 
-    r.get(base, {
-      config: { access: 'content.view' },
-      schema: { tags, summary: `Live ${kind.texts.noun} entries, newest first, searched by name, scientific name or description`, querystring: catalogListQuerySchema, response: { 200: catalogListSchema } },
-    }, async (request) => service.list(request.query));
-
-    r.get(`${base}/export`, {
-      compress: false, // streamed as written (app.ts compresses JSON only)
-      config: { access: 'content.view' },
-      schema: { tags, summary: `The ${kind.texts.noun} list as searched, as CSV or XLSX (no photos)`, querystring: exportQuerySchema },
-    }, async (request, reply) => sendSheet(reply, catalogSheet(app.ctx, kind, request.query.format, request.query.search)));
-
-    r.get(`${base}/:id`, {
-      config: { access: 'content.view' },
-      schema: { tags, summary: `One ${kind.texts.noun} with all its images`, params: idParams, response: { 200: catalogEntryDetailSchema } },
-    }, async (request) => service.detail(request.params.id));
-
-    r.post(`${base}/images`, {
-      config: { access: 'content.create' },
-      schema: {
-        tags, summary: 'Stage one photo (multipart, field "file"); photos larger than PHOTO_MAX_EDGE are made that size unless keepOriginal (super admins); returns its id for the save request',
-        querystring: stageQuerySchema, response: { 201: stagedImageSchema },
+    r.get(
+      base,
+      {
+        config: { access: 'content.view' },
+        schema: {
+          tags,
+          summary: `Live ${kind.texts.noun} entries, newest first, searched by name, scientific name or description`,
+          querystring: catalogListQuerySchema,
+          response: { 200: catalogListSchema },
+        },
       },
-    }, async (request, reply) => {
-      const auth = requireAuth(request);
-      const keepOriginal = request.query.keepOriginal === 'true';
-      if (keepOriginal) authorize(request, 'trainingData.export');
-      if (!request.isMultipart()) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.noFile, { file: UPLOAD_TEXTS.noFile });
-      const part = await request.file().catch((err: unknown) => failMultipart(err, UPLOAD_TEXTS));
-      if (!part) fail('VALIDATION_FAILED', UPLOAD_TEXTS.noFile, { file: UPLOAD_TEXTS.noFile });
-      const staged = await service.stage(readingPart(part.file), { filename: part.filename, uploadedBy: auth.user.id, keepOriginal }, () => part.file.truncated)
-        .catch((err: unknown) => failReadingPart(err, UPLOAD_TEXTS));
-      return reply.code(201).send(staged);
-    });
+      async (request) => service.list(request.query),
+    );
 
-    r.post(`${base}/images/discard`, {
-      config: { access: 'content.create' },
-      schema: { tags, summary: 'Discard staged photos of the signed-in user that were not saved', body: discardStagedSchema, response: { 200: z.object({ removed: z.number() }) } },
-    }, async (request) => ({ removed: await service.discardStaged(request.body.ids, requireAuth(request).actor) }));
+    r.get(
+      `${base}/export`,
+      {
+        compress: false, // streamed as written (app.ts compresses JSON only)
+        config: { access: 'content.view' },
+        schema: { tags, summary: `The ${kind.texts.noun} list as searched, as CSV or XLSX (no photos)`, querystring: exportQuerySchema },
+      },
+      async (request, reply) => sendSheet(reply, catalogSheet(app.ctx, kind, request.query.format, request.query.search)),
+    );
 
-    r.post(base, {
-      config: { access: 'content.create', review: { collection: kind.collection, action: 'create' } },
-      schema: { tags, summary: `Create a ${kind.texts.noun} with its staged photos`, body: catalogCreateSchema(kind), response: { 201: catalogEntryDetailSchema } },
-    }, async (request, reply) => {
-      const auth = requireAuth(request);
-      return reply.code(201).send(await service.create(request.body, auth.actor, { canSetTrainingClass: can(auth.user.role, 'trainingData.export') }));
-    });
+    r.get(
+      `${base}/:id`,
+      {
+        config: { access: 'content.view' },
+        schema: {
+          tags,
+          summary: `One ${kind.texts.noun} with all its images`,
+          params: idParams,
+          response: { 200: catalogEntryDetailSchema },
+        },
+      },
+      async (request) => service.detail(request.params.id),
+    );
 
-    r.put(`${base}/:id`, {
-      config: { access: 'content.update', review: { collection: kind.collection, action: 'update' } },
-      schema: { tags, summary: `Update a ${kind.texts.noun} (optimistic version check)`, params: idParams, body: catalogUpdateSchema(kind), response: { 200: catalogEntryDetailSchema } },
-    }, async (request) => {
-      const auth = requireAuth(request);
-      return service.update(request.params.id, request.body, auth.actor, { canSetTrainingClass: can(auth.user.role, 'trainingData.export') });
-    });
+    r.post(
+      `${base}/images`,
+      {
+        config: { access: 'content.create' },
+        schema: {
+          tags,
+          summary:
+            'Stage one photo (multipart, field "file"); photos larger than PHOTO_MAX_EDGE are made that size ' +
+            'unless keepOriginal (super admins); returns its id for the save request',
+          querystring: stageQuerySchema,
+          response: { 201: stagedImageSchema },
+        },
+      },
+      async (request, reply) => {
+        const auth = requireAuth(request);
+        const keepOriginal = request.query.keepOriginal === 'true';
+        if (keepOriginal) authorize(request, 'trainingData.export');
+        if (!request.isMultipart()) fail('UNSUPPORTED_MEDIA_TYPE', UPLOAD_TEXTS.noFile, { file: UPLOAD_TEXTS.noFile });
+        const part = await request.file().catch((err: unknown) => failMultipart(err, UPLOAD_TEXTS));
+        if (!part) fail('VALIDATION_FAILED', UPLOAD_TEXTS.noFile, { file: UPLOAD_TEXTS.noFile });
+        const staged = await service
+          .stage(readingPart(part.file), { filename: part.filename, uploadedBy: auth.user.id, keepOriginal }, () => part.file.truncated)
+          .catch((err: unknown) => failReadingPart(err, UPLOAD_TEXTS));
+        return reply.code(201).send(staged);
+      },
+    );
 
-    r.delete(`${base}/:id`, {
-      config: { access: 'content.delete', review: { collection: kind.collection, action: 'delete' } },
-      schema: { tags, summary: `Soft-delete a ${kind.texts.noun}`, params: idParams, response: { 204: z.null() } },
-    }, async (request, reply) => {
-      await service.remove(request.params.id, requireAuth(request).actor);
-      return reply.code(204).send(null);
-    });
+    r.post(
+      `${base}/images/discard`,
+      {
+        config: { access: 'content.create' },
+        schema: {
+          tags,
+          summary: 'Discard staged photos of the signed-in user that were not saved',
+          body: discardStagedSchema,
+          response: { 200: z.object({ removed: z.number() }) },
+        },
+      },
+      async (request) => ({ removed: await service.discardStaged(request.body.ids, requireAuth(request).actor) }),
+    );
+
+    r.post(
+      base,
+      {
+        config: { access: 'content.create', review: { collection: kind.collection, action: 'create' } },
+        schema: {
+          tags,
+          summary: `Create a ${kind.texts.noun} with its staged photos`,
+          body: catalogCreateSchema(kind),
+          response: { 201: catalogEntryDetailSchema },
+        },
+      },
+      async (request, reply) => {
+        const auth = requireAuth(request);
+        return reply
+          .code(201)
+          .send(await service.create(request.body, auth.actor, { canSetTrainingClass: can(auth.user.role, 'trainingData.export') }));
+      },
+    );
+
+    r.put(
+      `${base}/:id`,
+      {
+        config: { access: 'content.update', review: { collection: kind.collection, action: 'update' } },
+        schema: {
+          tags,
+          summary: `Update a ${kind.texts.noun} (optimistic version check)`,
+          params: idParams,
+          body: catalogUpdateSchema(kind),
+          response: { 200: catalogEntryDetailSchema },
+        },
+      },
+      async (request) => {
+        const auth = requireAuth(request);
+        return service.update(request.params.id, request.body, auth.actor, {
+          canSetTrainingClass: can(auth.user.role, 'trainingData.export'),
+        });
+      },
+    );
+
+    r.delete(
+      `${base}/:id`,
+      {
+        config: { access: 'content.delete', review: { collection: kind.collection, action: 'delete' } },
+        schema: { tags, summary: `Soft-delete a ${kind.texts.noun}`, params: idParams, response: { 204: z.null() } },
+      },
+      async (request, reply) => {
+        await service.remove(request.params.id, requireAuth(request).actor);
+        return reply.code(204).send(null);
+      },
+    );
   }
 };
 export default routes;

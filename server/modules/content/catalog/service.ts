@@ -2,7 +2,13 @@ import { CATALOG_TEXT_FIELDS, type CatalogTextField } from '../../../../common/c
 import type { Kysely, Transaction } from 'kysely';
 import type { CatalogKind } from '../../../../common/catalog.js';
 import { CATALOG_LABELS } from '../../../../common/catalog-texts.js';
-import type { CatalogCreateInput, CatalogEntryDetail, CatalogList, CatalogUpdateInput, StagedImage } from '../../../../common/schemas/catalog.js';
+import type {
+  CatalogCreateInput,
+  CatalogEntryDetail,
+  CatalogList,
+  CatalogUpdateInput,
+  StagedImage,
+} from '../../../../common/schemas/catalog.js';
 import type { Database } from '../../../db/types.js';
 import { getDiseaseEnums } from '../maintenance/index.js';
 import type { Actor } from '../../../platform/writes/audit.js';
@@ -23,8 +29,13 @@ import { restoreTranslations } from '../translations/index.js';
 import { catalogSnapshot } from './presenter.js';
 
 /** Text fields are stored trimmed (the schema trims them); an empty optional text is stored as null. */
-export function storedFields(input: Pick<CatalogCreateInput, 'name' | CatalogTextField>): { name: string } & Record<CatalogTextField, string | null> {
-  const texts = Object.fromEntries(CATALOG_TEXT_FIELDS.map((k) => [k, input[k].trim() === '' ? null : input[k].trim()])) as Record<CatalogTextField, string | null>;
+export function storedFields(
+  input: Pick<CatalogCreateInput, 'name' | CatalogTextField>,
+): { name: string } & Record<CatalogTextField, string | null> {
+  const texts = Object.fromEntries(CATALOG_TEXT_FIELDS.map((k) => [k, input[k].trim() === '' ? null : input[k].trim()])) as Record<
+    CatalogTextField,
+    string | null
+  >;
   return { name: input.name, ...texts };
 }
 
@@ -51,7 +62,12 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
    * The farmer-app fields of a save: affected parts from the managed list (its spelling; parts
    * the entry has already may stay after they leave the list), the training-class flag.
    */
-  async function kindFields(trx: Kysely<Database> | Transaction<Database>, input: CatalogCreateInput | CatalogUpdateInput, before: CatalogRow | null, options: SaveOptions) {
+  async function kindFields(
+    trx: Kysely<Database> | Transaction<Database>,
+    input: CatalogCreateInput | CatalogUpdateInput,
+    before: CatalogRow | null,
+    options: SaveOptions,
+  ) {
     const parts: string[] = [];
     if (kind.affectedParts) {
       const { affectedParts: allowed } = await getDiseaseEnums(trx);
@@ -64,7 +80,8 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
     }
     const wasTraining = Number(before?.isTrainingClass ?? 0) === 1;
     const training = kind.trainingClasses && input.isTrainingClass;
-    if (training !== wasTraining && !options.canSetTrainingClass) fail('FORBIDDEN', CATALOG_LABELS.trainingClassForbidden, { isTrainingClass: CATALOG_LABELS.trainingClassForbidden });
+    if (training !== wasTraining && !options.canSetTrainingClass)
+      fail('FORBIDDEN', CATALOG_LABELS.trainingClassForbidden, { isTrainingClass: CATALOG_LABELS.trainingClassForbidden });
     return { affectedParts: JSON.stringify(parts), isTrainingClass: training ? 1 : 0 };
   }
 
@@ -94,15 +111,28 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
      * A save's checks without writing (a change sent for review): the same 404, 409, option-list,
      * training-flag and photo checks as create (id null) and update.
      */
-    async checkSave(id: string | null, input: CatalogCreateInput | CatalogUpdateInput, actor: Actor, options: SaveOptions = {}): Promise<void> {
+    async checkSave(
+      id: string | null,
+      input: CatalogCreateInput | CatalogUpdateInput,
+      actor: Actor,
+      options: SaveOptions = {},
+    ): Promise<void> {
       const minimum = id === null && !options.skipImageMinimum ? kind.minImagesOnCreate : undefined;
       if (minimum !== undefined && input.imageIds.length < minimum) invalid({ imageIds: kind.texts.minImages });
       if (input.imageIds.length > kind.maxImages) invalid({ imageIds: kind.texts.maxImages });
-      const before = id === null ? null : (await catalogRepository.findLive(ctx.db, collection, id)) ?? null;
+      const before = id === null ? null : ((await catalogRepository.findLive(ctx.db, collection, id)) ?? null);
       if (id !== null && !before) fail('NOT_FOUND');
-      if (before && 'version' in input && Number(before.version) !== input.version) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: Number(before.version) });
+      if (before && 'version' in input && Number(before.version) !== input.version)
+        fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: Number(before.version) });
       await kindFields(ctx.db, input, before, options);
-      await photos.plan(ctx.db, { kind, entryId: id, entryName: input.name, imageIds: input.imageIds, uploadedBy: actor.id, ...(minimum === undefined ? {} : { minimum }) });
+      await photos.plan(ctx.db, {
+        kind,
+        entryId: id,
+        entryName: input.name,
+        imageIds: input.imageIds,
+        uploadedBy: actor.id,
+        ...(minimum === undefined ? {} : { minimum }),
+      });
     },
 
     /** The record, its photos and its audit entry in one transaction; files move last. */
@@ -113,10 +143,25 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
       const id = newId();
       const now = nowIso();
       await runCommand(ctx, actor, async (trx, cmd) => {
-        const fields = { ...storedFields(input), ...await kindFields(trx, input, null, options) };
-        const plan = await photos.plan(trx, { kind, entryId: null, entryName: input.name, imageIds: input.imageIds, uploadedBy: actor.id, ...(minimum === undefined ? {} : { minimum }) });
+        const fields = { ...storedFields(input), ...(await kindFields(trx, input, null, options)) };
+        const plan = await photos.plan(trx, {
+          kind,
+          entryId: null,
+          entryName: input.name,
+          imageIds: input.imageIds,
+          uploadedBy: actor.id,
+          ...(minimum === undefined ? {} : { minimum }),
+        });
         const { imageIds, mainImageUrl } = plan;
-        await catalogRepository.insert(trx, collection, { id, ...fields, mainImageUrl, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null });
+        await catalogRepository.insert(trx, collection, {
+          id,
+          ...fields,
+          mainImageUrl,
+          createdAt: now,
+          updatedAt: now,
+          deletedAt: null,
+          deletedBy: null,
+        });
         if (!options.keepDraft) await draftsRecords.remove(trx, actor.id, collection);
         const auditId = await cmd.audit({
           action: 'CREATE',
@@ -126,7 +171,15 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           description: `Added ${kind.texts.noun} "${input.name}" with ${imageIds.length} ${imageIds.length === 1 ? 'image' : 'images'}`,
           changes: { before: null, after: auditSnapshot({ ...fields, mainImageUrl }, imageIds.length) },
         });
-        await recordVersion(trx, { collection, documentId: id, recordVersion: 1, auditId, actor, snapshot: catalogSnapshot({ ...fields, name: input.name }, imageIds), kind: 'create' });
+        await recordVersion(trx, {
+          collection,
+          documentId: id,
+          recordVersion: 1,
+          auditId,
+          actor,
+          snapshot: catalogSnapshot({ ...fields, name: input.name }, imageIds),
+          kind: 'create',
+        });
         await photos.attach(trx, cmd, id, plan, now);
         await moveStamps(trx, [recordsStamp(collection)]);
         cmd.publish({ topic: collection, id, op: 'create' });
@@ -144,14 +197,22 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
       await runCommand(ctx, actor, async (trx, cmd) => {
         const before = await catalogRepository.findLive(trx, collection, id);
         if (!before) fail('NOT_FOUND');
-        const fields = { ...storedFields(input), ...await kindFields(trx, input, before, options) };
+        const fields = { ...storedFields(input), ...(await kindFields(trx, input, before, options)) };
         const plan = await photos.plan(trx, {
-          kind, entryId: id, entryName: input.name, imageIds: input.imageIds, uploadedBy: actor.id,
+          kind,
+          entryId: id,
+          entryName: input.name,
+          imageIds: input.imageIds,
+          uploadedBy: actor.id,
           ...(options.restoredFrom === undefined ? {} : { former: { withRemoved: Boolean(options.canRestoreRemoved) } }),
         });
         const { imageIds, mainImageUrl, existing, retired, added } = plan;
         if (options.translations) await restoreTranslations(trx, collection, id, options.translations, storedFields(input), actor.id);
-        const updated = await catalogRepository.updateVersioned(trx, collection, id, input.version, { ...fields, mainImageUrl, updatedAt: now });
+        const updated = await catalogRepository.updateVersioned(trx, collection, id, input.version, {
+          ...fields,
+          mainImageUrl,
+          updatedAt: now,
+        });
         if (Number(updated) === 0) {
           const current = await catalogRepository.findLive(trx, collection, id);
           assertUpdated(updated, current, (row: never) => presentDetail(row, existing));
@@ -162,19 +223,30 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
           collection,
           documentId: id,
           documentName: input.name,
-          description: `${restore === undefined ? 'Updated' : VERSION_TEXTS.auditRestoredPrefix(restore)} ${kind.texts.noun} "${input.name}"${added || retired.length ? ` (${added} ${added === 1 ? 'image' : 'images'} added, ${retired.length} removed)` : ''}`,
+          description:
+            `${restore === undefined ? 'Updated' : VERSION_TEXTS.auditRestoredPrefix(restore)} ` +
+            `${kind.texts.noun} "${input.name}"${added || retired.length ? ` (${added} ${added === 1 ? 'image' : 'images'} added, ${retired.length} removed)` : ''}`,
           changes: {
             before: auditSnapshot(before, existing.length),
             after: auditSnapshot({ ...fields, mainImageUrl }, imageIds.length),
           },
-          details: added || retired.length || restore !== undefined
-            ? { ...(added || retired.length ? { imagesAdded: added, imagesRemoved: retired.length } : {}), ...(restore === undefined ? {} : { restoredVersion: restore }) }
-            : undefined,
+          details:
+            added || retired.length || restore !== undefined
+              ? {
+                  ...(added || retired.length ? { imagesAdded: added, imagesRemoved: retired.length } : {}),
+                  ...(restore === undefined ? {} : { restoredVersion: restore }),
+                }
+              : undefined,
         });
         await recordVersion(trx, {
-          collection, documentId: id, recordVersion: input.version + 1, auditId, actor,
+          collection,
+          documentId: id,
+          recordVersion: input.version + 1,
+          auditId,
+          actor,
           snapshot: catalogSnapshot({ ...fields, name: input.name }, imageIds),
-          kind: restore === undefined ? 'edit' : 'restore', ...(restore === undefined ? {} : { restoredFrom: restore }),
+          kind: restore === undefined ? 'edit' : 'restore',
+          ...(restore === undefined ? {} : { restoredFrom: restore }),
         });
         await photos.attach(trx, cmd, id, plan, now);
         await moveStamps(trx, [recordsStamp(collection)]);
@@ -208,4 +280,3 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
     },
   };
 }
-

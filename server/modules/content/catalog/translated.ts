@@ -13,10 +13,18 @@ export function catalogTranslated(kind: CatalogKind): TranslatedPart {
     collection,
     async sources(db, ids) {
       const rows = await catalogRepository.farmerFacing(db, collection, ids);
-      return new Map(rows.map((row): [string, SourceRecord] => [row.id, {
-        name: row.name, version: Number(row.version),
-        fields: Object.fromEntries(fields.map((f) => [f, row[f as keyof typeof row]]).filter(([, v]) => typeof v === 'string' && v.trim() !== '')) as Record<string, string>,
-      }]));
+      return new Map(
+        rows.map((row): [string, SourceRecord] => [
+          row.id,
+          {
+            name: row.name,
+            version: Number(row.version),
+            fields: Object.fromEntries(
+              fields.map((f) => [f, row[f as keyof typeof row]]).filter(([, v]) => typeof v === 'string' && v.trim() !== ''),
+            ) as Record<string, string>,
+          },
+        ]),
+      );
     },
     async touch(trx, id, version, now, cmd) {
       const changed = await catalogRepository.touch(trx, collection, id, version, now);
@@ -28,7 +36,7 @@ export function catalogTranslated(kind: CatalogKind): TranslatedPart {
       cmd.publish({ topic: collection, op: 'update' });
     },
     async snapshots(db, ids) {
-      return new Map([...await adapter.current(db, ids)].map(([id, state]) => [id, state.snapshot]));
+      return new Map([...(await adapter.current(db, ids))].map(([id, state]) => [id, state.snapshot]));
     },
   };
 }

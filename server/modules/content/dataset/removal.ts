@@ -27,7 +27,11 @@ export function createPhotoRemoval(ctx: AppContext) {
      * What a remove or a put back would do, checked and nothing written (the pending change of a
      * disease whose changes need review): the disease as it is, and the photo.
      */
-    async plan(kind: 'remove' | 'putBack', imageId: string, diseaseId: string | null): Promise<{ diseaseId: string; name: string; version: number }> {
+    async plan(
+      kind: 'remove' | 'putBack',
+      imageId: string,
+      diseaseId: string | null,
+    ): Promise<{ diseaseId: string; name: string; version: number }> {
       const { db } = ctx;
       const id = kind === 'remove' ? diseaseId! : await photos.removedFrom(db, imageId);
       if (!id) fail('NOT_FOUND', T.notThere);
@@ -53,8 +57,12 @@ export function createPhotoRemoval(ctx: AppContext) {
         if (photo === 'last') fail('CONFLICT', T.lastPhoto);
         await touch(trx, diseaseId, now);
         const auditId = await cmd.audit({
-          action: 'UPDATE', collection: COLLECTION, documentId: diseaseId, documentName: disease.name,
-          description: T.audit.removed(disease.name), details: { imageId, removedFromPosition: photo.position },
+          action: 'UPDATE',
+          collection: COLLECTION,
+          documentId: diseaseId,
+          documentName: disease.name,
+          description: T.audit.removed(disease.name),
+          details: { imageId, removedFromPosition: photo.position },
         });
         await recordCurrentVersion(ctx, trx, COLLECTION, diseaseId, auditId, actor);
         cmd.publish({ topic: COLLECTION, id: diseaseId, op: 'update' });
@@ -71,8 +79,12 @@ export function createPhotoRemoval(ctx: AppContext) {
         if (!(await photos.putBack(trx, imageId, diseaseId))) fail('NOT_FOUND', T.notThere);
         await touch(trx, diseaseId, nowIso());
         const auditId = await cmd.audit({
-          action: 'RESTORE', collection: COLLECTION, documentId: diseaseId, documentName: disease.name,
-          description: T.audit.putBack(disease.name), details: { imageId },
+          action: 'RESTORE',
+          collection: COLLECTION,
+          documentId: diseaseId,
+          documentName: disease.name,
+          description: T.audit.putBack(disease.name),
+          details: { imageId },
         });
         await recordCurrentVersion(ctx, trx, COLLECTION, diseaseId, auditId, actor);
         cmd.publish({ topic: COLLECTION, id: diseaseId, op: 'update' });

@@ -8,7 +8,10 @@ import { createPhotoRemoval } from './removal.js';
 
 const COLLECTION = 'rice_local_diseases' as const;
 
-interface PhotoInput { diseaseId: string; imageId: string }
+interface PhotoInput {
+  diseaseId: string;
+  imageId: string;
+}
 
 /** The disease as published now, with its photo list changed as the change would change it. */
 async function proposedPhotos(ctx: AppContext, change: ReviewChange, photos: (now: string[], imageId: string) => string[]) {
@@ -35,7 +38,12 @@ function photoAction(kind: 'remove' | 'putBack'): ReviewedAction {
       const plan = await createPhotoRemoval(ctx).plan(kind, imageId, diseaseId);
       // One open change per record: this one would replace the author's waiting edit or removal.
       if (await own(plan.diseaseId)) fail('CONFLICT', PHOTO_REMOVAL_TEXTS.ownPending);
-      return { recordId: plan.diseaseId, recordName: plan.name, baseVersion: plan.version, input: { diseaseId: plan.diseaseId, imageId } satisfies PhotoInput };
+      return {
+        recordId: plan.diseaseId,
+        recordName: plan.name,
+        baseVersion: plan.version,
+        input: { diseaseId: plan.diseaseId, imageId } satisfies PhotoInput,
+      };
     },
     async apply(ctx, change, author) {
       const { diseaseId, imageId } = change.input as PhotoInput;
@@ -43,13 +51,17 @@ function photoAction(kind: 'remove' | 'putBack'): ReviewedAction {
       if (kind === 'remove') await removal.remove(diseaseId, imageId, author, change.baseVersion);
       else await removal.putBack(imageId, author, change.baseVersion);
     },
-    proposed: (ctx, change) => proposedPhotos(ctx, change, (now, imageId) => {
-      const others = now.filter((id) => id !== imageId);
-      return kind === 'remove' ? others : [...others, imageId];
-    }),
+    proposed: (ctx, change) =>
+      proposedPhotos(ctx, change, (now, imageId) => {
+        const others = now.filter((id) => id !== imageId);
+        return kind === 'remove' ? others : [...others, imageId];
+      }),
   };
 }
 
-const part: ReviewedPart = { collection: COLLECTION, actions: { remove_photo: photoAction('remove'), put_back_photo: photoAction('putBack') } };
+const part: ReviewedPart = {
+  collection: COLLECTION,
+  actions: { remove_photo: photoAction('remove'), put_back_photo: photoAction('putBack') },
+};
 
 export default [part];

@@ -28,7 +28,9 @@ const KIND_ORDER: Record<Kind, number> = { conflict: 0, exact: 1, near: 2 };
  */
 async function build(ctx: AppContext, pending: boolean): Promise<Full> {
   const [diseases, published, waiting] = await Promise.all([
-    repo.diseases(ctx.db), trainingPhotoReads.ofLiveDiseases(ctx.db), pending ? trainingPhotoReads.pendingOfLiveDiseases(ctx.db) : [],
+    repo.diseases(ctx.db),
+    trainingPhotoReads.ofLiveDiseases(ctx.db),
+    pending ? trainingPhotoReads.pendingOfLiveDiseases(ctx.db) : [],
   ]);
   const photos: Photo[] = [...published, ...waiting];
   const names = new Map(diseases.map((d) => [d.id, d.name]));
@@ -38,18 +40,40 @@ async function build(ctx: AppContext, pending: boolean): Promise<Full> {
     const c = clusters.get(p.id)!;
     if (c.size < 2) continue;
     const list = groups.get(c.cluster);
-    if (list) list.push(p); else groups.set(c.cluster, [p]);
+    if (list) list.push(p);
+    else groups.set(c.cluster, [p]);
   }
-  const grouped = [...groups.entries()].map(([cluster, list]) => {
-    const first = list.find((p) => p.id === cluster) ?? list[0]!;
-    const kind: Kind = clusters.get(first.id)!.conflict ? 'conflict' : list.every((p) => p.sha256 && p.sha256 === first.sha256) ? 'exact' : 'near';
-    const ordered = [first, ...list.filter((p) => p !== first)];
-    return { cluster, kind, photos: ordered.map((p) => ({ ...p, distance: p.phash && first.phash ? hammingDistance(first.phash, p.phash) : p.sha256 === first.sha256 ? 0 : null })) };
-  }).sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || b.photos.length - a.photos.length || (a.cluster < b.cluster ? -1 : 1));
-  const flagged = photos.map((photo) => ({
-    photo,
-    flags: qualityFlags({ sharpness: num(photo.sharpness), brightness: num(photo.brightness), entropy: num(photo.entropy), width: num(photo.width), height: num(photo.height) }),
-  })).filter((f) => f.flags.length > 0);
+  const grouped = [...groups.entries()]
+    .map(([cluster, list]) => {
+      const first = list.find((p) => p.id === cluster) ?? list[0]!;
+      const kind: Kind = clusters.get(first.id)!.conflict
+        ? 'conflict'
+        : list.every((p) => p.sha256 && p.sha256 === first.sha256)
+          ? 'exact'
+          : 'near';
+      const ordered = [first, ...list.filter((p) => p !== first)];
+      return {
+        cluster,
+        kind,
+        photos: ordered.map((p) => ({
+          ...p,
+          distance: p.phash && first.phash ? hammingDistance(first.phash, p.phash) : p.sha256 === first.sha256 ? 0 : null,
+        })),
+      };
+    })
+    .sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || b.photos.length - a.photos.length || (a.cluster < b.cluster ? -1 : 1));
+  const flagged = photos
+    .map((photo) => ({
+      photo,
+      flags: qualityFlags({
+        sharpness: num(photo.sharpness),
+        brightness: num(photo.brightness),
+        entropy: num(photo.entropy),
+        width: num(photo.width),
+        height: num(photo.height),
+      }),
+    }))
+    .filter((f) => f.flags.length > 0);
 
   const tally = new Map<string, { photos: number; fingerprinted: number }>();
   for (const p of photos) {
@@ -60,7 +84,13 @@ async function build(ctx: AppContext, pending: boolean): Promise<Full> {
   }
   const perDisease = diseases.map((d) => {
     const t = tally.get(d.id) ?? { photos: 0, fingerprinted: 0 };
-    return { id: d.id, name: d.name, photos: t.photos, share: photos.length ? t.photos / photos.length : 0, fingerprinted: t.fingerprinted };
+    return {
+      id: d.id,
+      name: d.name,
+      photos: t.photos,
+      share: photos.length ? t.photos / photos.length : 0,
+      fingerprinted: t.fingerprinted,
+    };
   });
   const counts = perDisease.map((d) => d.photos).filter((n) => n > 0);
   const inKind = (kind: Kind) => grouped.filter((g) => g.kind === kind).reduce((n, g) => n + g.photos.length, 0);
@@ -71,7 +101,14 @@ async function build(ctx: AppContext, pending: boolean): Promise<Full> {
     health: {
       diseases: perDisease,
       imbalance: counts.length >= 2 ? Math.min(...counts) / Math.max(...counts) : null,
-      totals: { photos: photos.length, fingerprinted: photos.filter((p) => p.phash).length, exact: inKind('exact'), near: inKind('near'), conflicts: inKind('conflict'), flagged: flagged.length },
+      totals: {
+        photos: photos.length,
+        fingerprinted: photos.filter((p) => p.phash).length,
+        exact: inKind('exact'),
+        near: inKind('near'),
+        conflicts: inKind('conflict'),
+        flagged: flagged.length,
+      },
       clusterCount: grouped.length,
       flaggedCount: flagged.length,
     },
@@ -88,15 +125,30 @@ export function createDatasetService(ctx: AppContext) {
       return {
         ...full.health,
         removed: removed.map((r) => ({
-          id: r.id, diseaseId: r.removedFrom!, diseaseName: r.name ?? null, removedAt: r.removedAt ?? null, removedBy: r.fullname ?? null, thumbUrl: r.thumbKey ? fileUrl(r.thumbKey) : null,
+          id: r.id,
+          diseaseId: r.removedFrom!,
+          diseaseName: r.name ?? null,
+          removedAt: r.removedAt ?? null,
+          removedBy: r.fullname ?? null,
+          thumbUrl: r.thumbKey ? fileUrl(r.thumbKey) : null,
         })),
         clusters: full.clusters.slice(0, DATASET_SCREEN_LIMITS.clusters).map((g) => ({
-          cluster: g.cluster, kind: g.kind, photos: g.photos.map((p) => ({ id: p.id, diseaseId: p.entryId!, thumbUrl: thumb(p), distance: p.distance })),
+          cluster: g.cluster,
+          kind: g.kind,
+          photos: g.photos.map((p) => ({ id: p.id, diseaseId: p.entryId!, thumbUrl: thumb(p), distance: p.distance })),
         })),
         flagged: full.flagged.slice(0, DATASET_SCREEN_LIMITS.flagged).map(({ photo: p, flags }) => ({
-          id: p.id, diseaseId: p.entryId!, thumbUrl: thumb(p), flags,
-          sharpness: num(p.sharpness), brightness: num(p.brightness), brightnessLow: num(p.brightnessLow), brightnessHigh: num(p.brightnessHigh),
-          entropy: num(p.entropy), width: num(p.width), height: num(p.height),
+          id: p.id,
+          diseaseId: p.entryId!,
+          thumbUrl: thumb(p),
+          flags,
+          sharpness: num(p.sharpness),
+          brightness: num(p.brightness),
+          brightnessLow: num(p.brightnessLow),
+          brightnessHigh: num(p.brightnessHigh),
+          entropy: num(p.entropy),
+          width: num(p.width),
+          height: num(p.height),
         })),
       };
     },
@@ -105,9 +157,18 @@ export function createDatasetService(ctx: AppContext) {
     async csv(pending = false): Promise<Readable> {
       const full = await build(ctx, pending);
       const rows: CsvRow[] = [];
-      const measures = (p: Photo) => [num(p.sharpness), num(p.brightnessLow), num(p.brightness), num(p.brightnessHigh), num(p.entropy), num(p.width), num(p.height)];
+      const measures = (p: Photo) => [
+        num(p.sharpness),
+        num(p.brightnessLow),
+        num(p.brightness),
+        num(p.brightnessHigh),
+        num(p.entropy),
+        num(p.width),
+        num(p.height),
+      ];
       for (const g of full.clusters) {
-        for (const p of g.photos) rows.push([g.kind, g.cluster, p.id, p.entryId, full.names.get(p.entryId!) ?? '', p.phash ?? '', p.distance, '', ...measures(p)]);
+        for (const p of g.photos)
+          rows.push([g.kind, g.cluster, p.id, p.entryId, full.names.get(p.entryId!) ?? '', p.phash ?? '', p.distance, '', ...measures(p)]);
       }
       for (const { photo: p, flags } of full.flagged) {
         rows.push(['quality', '', p.id, p.entryId, full.names.get(p.entryId!) ?? '', p.phash ?? '', null, flags.join(';'), ...measures(p)]);

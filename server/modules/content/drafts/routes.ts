@@ -17,23 +17,40 @@ const routes: FastifyPluginAsync = async (app) => {
   for (const kind of CATALOG_KIND_LIST) {
     const url = `/api/${kind.route}/draft`;
     const tags = [kind.route];
-    r.get(url, {
-      config: { access: 'content.create' },
-      schema: { tags, summary: `Your unsaved ${kind.texts.noun} (the add form), or null`, response: { 200: draftSchema.nullable() } },
-    }, async (request) => drafts.get(requireAuth(request).user.id, kind));
+    r.get(
+      url,
+      {
+        config: { access: 'content.create' },
+        schema: { tags, summary: `Your unsaved ${kind.texts.noun} (the add form), or null`, response: { 200: draftSchema.nullable() } },
+      },
+      async (request) => drafts.get(requireAuth(request).user.id, kind),
+    );
 
-    r.put(url, {
-      config: { access: 'content.create' },
-      schema: { tags, summary: `Keep the add form as your draft: its fields and the chosen photos in order`, body: draftInputSchema, response: { 200: z.object({ uploaded: z.number(), total: z.number() }) } },
-    }, async (request) => drafts.save(requireAuth(request).user.id, kind, request.body));
+    r.put(
+      url,
+      {
+        config: { access: 'content.create' },
+        schema: {
+          tags,
+          summary: `Keep the add form as your draft: its fields and the chosen photos in order`,
+          body: draftInputSchema,
+          response: { 200: z.object({ uploaded: z.number(), total: z.number() }) },
+        },
+      },
+      async (request) => drafts.save(requireAuth(request).user.id, kind, request.body),
+    );
 
-    r.delete(url, {
-      config: { access: 'content.create' },
-      schema: { tags, summary: 'Drop your draft', response: { 204: z.null() } },
-    }, async (request, reply) => {
-      await drafts.remove(requireAuth(request).user.id, kind);
-      return reply.code(204).send(null);
-    });
+    r.delete(
+      url,
+      {
+        config: { access: 'content.create' },
+        schema: { tags, summary: 'Drop your draft', response: { 204: z.null() } },
+      },
+      async (request, reply) => {
+        await drafts.remove(requireAuth(request).user.id, kind);
+        return reply.code(204).send(null);
+      },
+    );
   }
 };
 export default routes;

@@ -23,13 +23,31 @@ export function createDraftsService(ctx: Pick<AppContext, 'db' | 'config'>) {
       const draft = await repo.find(ctx.db, accountId, kind.collection);
       if (!draft) return null;
       const rows = await repo.photos(ctx.db, accountId, kind.collection);
-      const staged = new Map((await photoReads.stagedOf(ctx.db, accountId, rows.flatMap((r) => (r.imageId ? [r.imageId] : [])))).map((p) => [p.id, p]));
+      const staged = new Map(
+        (
+          await photoReads.stagedOf(
+            ctx.db,
+            accountId,
+            rows.flatMap((r) => (r.imageId ? [r.imageId] : [])),
+          )
+        ).map((p) => [p.id, p]),
+      );
       const photos = rows.map((r) => {
         const photo = r.imageId ? staged.get(r.imageId) : undefined;
-        return { id: photo?.id ?? null, name: r.name, size: Number(r.size), lastModified: Number(r.lastModified), thumbUrl: photo?.thumbKey ? fileUrl(photo.thumbKey) : null };
+        return {
+          id: photo?.id ?? null,
+          name: r.name,
+          size: Number(r.size),
+          lastModified: Number(r.lastModified),
+          thumbUrl: photo?.thumbKey ? fileUrl(photo.thumbKey) : null,
+        };
       });
       let fields: unknown;
-      try { fields = JSON.parse(draft.fields); } catch { fields = {}; }
+      try {
+        fields = JSON.parse(draft.fields);
+      } catch {
+        fields = {};
+      }
       return {
         fields: draftFieldsSchema.catch(draftFieldsSchema.parse({})).parse(fields),
         photos,
@@ -50,7 +68,9 @@ export function createDraftsService(ctx: Pick<AppContext, 'db' | 'config'>) {
         return { imageId: id, name: p.name, size: p.size, lastModified: p.lastModified };
       });
       // A draft is the account's own scratch: not audited, not announced.
-      await runCommand({ db: ctx.db, events: null }, null, (trx) => repo.save(trx, { accountId, collection: kind.collection, fields: JSON.stringify(input.fields), updatedAt: nowIso() }, photos));
+      await runCommand({ db: ctx.db, events: null }, null, (trx) =>
+        repo.save(trx, { accountId, collection: kind.collection, fields: JSON.stringify(input.fields), updatedAt: nowIso() }, photos),
+      );
       return { uploaded: seen.size, total: photos.length };
     },
 

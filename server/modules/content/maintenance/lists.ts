@@ -1,9 +1,19 @@
 import { MAINTENANCE_LIMITS } from '../../../../common/maintenance.js';
 import type { Snapshot } from '../../publishing/versions/index.js';
 import {
-  ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID, VARIETY_ENUMS_ID, defaultAccountEnums, defaultDiseaseEnums, defaultVarietyEnums, currentReleaseYear,
-  DOCUMENT_LISTS, DEFAULT_SECURITY_QUESTIONS,
-  type ListKey, type MaintenanceDocId, type MaintenanceDocument, type MaintenanceLists,
+  ACCOUNT_ENUMS_ID,
+  DISEASE_ENUMS_ID,
+  VARIETY_ENUMS_ID,
+  defaultAccountEnums,
+  defaultDiseaseEnums,
+  defaultVarietyEnums,
+  currentReleaseYear,
+  DOCUMENT_LISTS,
+  DEFAULT_SECURITY_QUESTIONS,
+  type ListKey,
+  type MaintenanceDocId,
+  type MaintenanceDocument,
+  type MaintenanceLists,
 } from '../../../../common/schemas/maintenance.js';
 import type { MaintenanceRow } from './repository.js';
 
@@ -45,14 +55,26 @@ export function extendYears(years: string[], through: number, currentYear: numbe
 }
 
 /** The lists of a document as users see them (defaults filled in, new years added). */
-export function effectiveLists(docId: MaintenanceDocId, data: Record<string, unknown>, currentYear: number): { lists: Record<ListKey, string[]>; usingDefaults: boolean; added: string[] } {
+export function effectiveLists(
+  docId: MaintenanceDocId,
+  data: Record<string, unknown>,
+  currentYear: number,
+): { lists: Record<ListKey, string[]>; usingDefaults: boolean; added: string[] } {
   if (docId === ACCOUNT_ENUMS_ID) {
     const stored = stringList(data.securityQuestions, []);
     const usingDefaults = stored.length === 0;
-    return { lists: { securityQuestions: usingDefaults ? [...DEFAULT_SECURITY_QUESTIONS] : stored } as Record<ListKey, string[]>, usingDefaults, added: [] };
+    return {
+      lists: { securityQuestions: usingDefaults ? [...DEFAULT_SECURITY_QUESTIONS] : stored } as Record<ListKey, string[]>,
+      usingDefaults,
+      added: [],
+    };
   }
   if (docId === DISEASE_ENUMS_ID) {
-    return { lists: { affectedParts: stringList(data.affectedParts, defaultDiseaseEnums().affectedParts) } as Record<ListKey, string[]>, usingDefaults: false, added: [] };
+    return {
+      lists: { affectedParts: stringList(data.affectedParts, defaultDiseaseEnums().affectedParts) } as Record<ListKey, string[]>,
+      usingDefaults: false,
+      added: [],
+    };
   }
   const defaults = defaultVarietyEnums();
   const storedYears = stringList(data.yearReleases, defaults.yearReleases);
@@ -75,7 +97,11 @@ export function pick(lists: Record<ListKey, string[]>, keys: readonly ListKey[])
   return out;
 }
 
-export function present(docId: MaintenanceDocId, row: Pick<MaintenanceRow, 'data' | 'version' | 'updatedAt'>, currentYear = currentReleaseYear()): MaintenanceDocument {
+export function present(
+  docId: MaintenanceDocId,
+  row: Pick<MaintenanceRow, 'data' | 'version' | 'updatedAt'>,
+  currentYear = currentReleaseYear(),
+): MaintenanceDocument {
   const { lists, usingDefaults } = effectiveLists(docId, row.data, currentYear);
   return { id: docId, version: row.version, updatedAt: row.updatedAt, lists: pick(lists, DOCUMENT_LISTS[docId]), usingDefaults };
 }

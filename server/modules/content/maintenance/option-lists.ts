@@ -1,8 +1,17 @@
 import type { Kysely } from 'kysely';
 import { MAINTENANCE } from '../../../../common/maintenance.js';
 import {
-  ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID, VARIETY_ENUMS_ID, defaultDiseaseEnums, defaultVarietyEnums, currentReleaseYear, DEFAULT_SECURITY_QUESTIONS,
-  type AccountEnums, type DiseaseEnums, type OptionLists, type VarietyEnums,
+  ACCOUNT_ENUMS_ID,
+  DISEASE_ENUMS_ID,
+  VARIETY_ENUMS_ID,
+  defaultDiseaseEnums,
+  defaultVarietyEnums,
+  currentReleaseYear,
+  DEFAULT_SECURITY_QUESTIONS,
+  type AccountEnums,
+  type DiseaseEnums,
+  type OptionLists,
+  type VarietyEnums,
 } from '../../../../common/schemas/maintenance.js';
 import type { Database } from '../../../db/types.js';
 import { runCommand } from '../../../platform/writes/command.js';
@@ -19,7 +28,11 @@ import { maintenanceRepository } from './repository.js';
  * Persists the years the year-release list gained when the year turned (once: concurrent
  * instances race on the version and the loser finds nothing left to add).
  */
-export async function ensureYearRollover(db: Kysely<Database>, events: EventBus | null, currentYear = currentReleaseYear()): Promise<string[]> {
+export async function ensureYearRollover(
+  db: Kysely<Database>,
+  events: EventBus | null,
+  currentYear = currentReleaseYear(),
+): Promise<string[]> {
   const row = await maintenanceRepository.find(db, VARIETY_ENUMS_ID);
   if (!row) return [];
   const stored = stringList(row.data.yearReleases, defaultVarietyEnums().yearReleases);
@@ -28,7 +41,7 @@ export async function ensureYearRollover(db: Kysely<Database>, events: EventBus 
   const data = { ...row.data, yearReleases: years, yearsThrough: currentYear };
   const written = await runCommand({ db, events }, null, async (trx, cmd) => {
     const now = nowIso();
-    if (await maintenanceRepository.updateAtVersion(trx, VARIETY_ENUMS_ID, row.version, data, now) === 0) return false;
+    if ((await maintenanceRepository.updateAtVersion(trx, VARIETY_ENUMS_ID, row.version, data, now)) === 0) return false;
     const auditId = await cmd.audit({
       action: 'UPDATE',
       collection: 'maintenance',
@@ -38,8 +51,13 @@ export async function ensureYearRollover(db: Kysely<Database>, events: EventBus 
       changes: { before: { yearReleases: stored }, after: { yearReleases: years } },
     });
     await recordVersion(trx, {
-      collection: 'maintenance', documentId: VARIETY_ENUMS_ID, recordVersion: row.version + 1, auditId, actor: null,
-      snapshot: maintenanceSnapshot(VARIETY_ENUMS_ID, { data }), kind: 'edit',
+      collection: 'maintenance',
+      documentId: VARIETY_ENUMS_ID,
+      recordVersion: row.version + 1,
+      auditId,
+      actor: null,
+      snapshot: maintenanceSnapshot(VARIETY_ENUMS_ID, { data }),
+      kind: 'edit',
     });
     cmd.publish({ topic: 'maintenance', id: VARIETY_ENUMS_ID, op: 'update' });
     return true;
@@ -60,7 +78,12 @@ export async function ensureMaintenanceDefaults(db: Kysely<Database>): Promise<v
 export async function getVarietyEnums(db: Kysely<Database>): Promise<VarietyEnums> {
   const doc = await maintenanceRepository.find(db, VARIETY_ENUMS_ID);
   const { lists } = effectiveLists(VARIETY_ENUMS_ID, doc?.data ?? defaultsFor(VARIETY_ENUMS_ID), currentReleaseYear());
-  return { seasons: lists.seasons, plantingMethods: lists.plantingMethods, environments: lists.environments, yearReleases: lists.yearReleases };
+  return {
+    seasons: lists.seasons,
+    plantingMethods: lists.plantingMethods,
+    environments: lists.environments,
+    yearReleases: lists.yearReleases,
+  };
 }
 
 /** An empty or missing security-question list means the five defaults apply. */

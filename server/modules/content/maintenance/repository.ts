@@ -36,21 +36,28 @@ export const maintenanceRepository = {
 
   /** Inserts the document unless it exists (safe when two instances start at once). */
   async insertIfMissing(db: Db, id: string, data: Record<string, unknown>, now: string): Promise<void> {
-    await db.insertInto('maintenance').values({ id, data: JSON.stringify(data), createdAt: now, updatedAt: now })
-      .onConflict((oc) => oc.column('id').doNothing()).execute();
+    await db
+      .insertInto('maintenance')
+      .values({ id, data: JSON.stringify(data), createdAt: now, updatedAt: now })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
   },
 
   async update(db: Db, id: string, data: Record<string, unknown>, now: string): Promise<void> {
-    await db.updateTable('maintenance')
+    await db
+      .updateTable('maintenance')
       .set((eb) => ({ data: JSON.stringify(data), updatedAt: now, version: eb('version', '+', 1) }))
-      .where('id', '=', id).execute();
+      .where('id', '=', id)
+      .execute();
   },
 
   /** Writes the document only if it is still at `version`; returns how many rows changed (0 or 1). */
   async updateAtVersion(db: Db, id: string, version: number, data: Record<string, unknown>, now: string): Promise<number> {
-    const result = await db.updateTable('maintenance')
+    const result = await db
+      .updateTable('maintenance')
       .set({ data: JSON.stringify(data), updatedAt: now, version: version + 1 })
-      .where('id', '=', id).where('version', '=', version)
+      .where('id', '=', id)
+      .where('version', '=', version)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   },
@@ -61,8 +68,14 @@ export const maintenanceRepository = {
    * contains the option's JSON string ('"Dry"', quotes included, so 'Dry' never matches
    * 'Dry Season'). Planting method and year release are plain text: grouped counts.
    */
-  async varietyUsage(db: Db, options: { seasons: string[]; environments: string[] }): Promise<{
-    seasons: Map<string, number>; environments: Map<string, number>; plantingMethods: Map<string, number>; yearReleases: Map<string, number>;
+  async varietyUsage(
+    db: Db,
+    options: { seasons: string[]; environments: string[] },
+  ): Promise<{
+    seasons: Map<string, number>;
+    environments: Map<string, number>;
+    plantingMethods: Map<string, number>;
+    yearReleases: Map<string, number>;
   }> {
     const pg = isPostgres(db as Kysely<Database>);
     const contains = (column: 'season' | 'environment', value: string) => {
@@ -78,20 +91,27 @@ export const maintenanceRepository = {
       ...options.environments.map((value, i) => ({ alias: `e${i}`, expr: contains('environment', value), value, into: environments })),
     ];
     if (columns.length > 0) {
-      const row = await db.selectFrom('rice_seed_varieties')
+      const row = (await db
+        .selectFrom('rice_seed_varieties')
         .select(columns.map((c) => c.expr.as(c.alias)))
         .where('isDeleted', '=', 0)
-        .executeTakeFirst() as Record<string, number | string | bigint | null> | undefined;
+        .executeTakeFirst()) as Record<string, number | string | bigint | null> | undefined;
       for (const c of columns) c.into.set(c.value, Number(row?.[c.alias] ?? 0));
     }
-    const methods = await db.selectFrom('rice_seed_varieties')
+    const methods = await db
+      .selectFrom('rice_seed_varieties')
       .select((eb) => [eb.ref('plantingMethod').as('v'), eb.fn.countAll<number>().as('n')])
-      .where('isDeleted', '=', 0).where('plantingMethod', 'is not', null)
-      .groupBy('plantingMethod').execute();
-    const years = await db.selectFrom('rice_seed_varieties')
+      .where('isDeleted', '=', 0)
+      .where('plantingMethod', 'is not', null)
+      .groupBy('plantingMethod')
+      .execute();
+    const years = await db
+      .selectFrom('rice_seed_varieties')
       .select((eb) => [eb.ref('yearRelease').as('v'), eb.fn.countAll<number>().as('n')])
-      .where('isDeleted', '=', 0).where('yearRelease', 'is not', null)
-      .groupBy('yearRelease').execute();
+      .where('isDeleted', '=', 0)
+      .where('yearRelease', 'is not', null)
+      .groupBy('yearRelease')
+      .execute();
     return { seasons, environments, plantingMethods: toCounts(methods), yearReleases: toCounts(years) };
   },
 
@@ -107,18 +127,24 @@ export const maintenanceRepository = {
         : sql<number>`coalesce(sum(case when instr(${sql.ref('affectedParts')}, ${needle}) > 0 then 1 else 0 end), 0)`;
       return { alias: `p${i}`, expr, value };
     });
-    const row = await db.selectFrom('rice_local_diseases').select(columns.map((c) => c.expr.as(c.alias)))
-      .where('isDeleted', '=', 0).executeTakeFirst() as Record<string, number | string | bigint | null> | undefined;
+    const row = (await db
+      .selectFrom('rice_local_diseases')
+      .select(columns.map((c) => c.expr.as(c.alias)))
+      .where('isDeleted', '=', 0)
+      .executeTakeFirst()) as Record<string, number | string | bigint | null> | undefined;
     for (const c of columns) counts.set(c.value, Number(row?.[c.alias] ?? 0));
     return counts;
   },
 
   /** How many live accounts chose each security question. */
   async securityQuestionUsage(db: Db): Promise<Map<string, number>> {
-    const rows = await db.selectFrom('accounts')
+    const rows = await db
+      .selectFrom('accounts')
       .select((eb) => [eb.ref('securityQuestion').as('v'), eb.fn.countAll<number>().as('n')])
-      .where('isDeleted', '=', 0).where('securityQuestion', 'is not', null)
-      .groupBy('securityQuestion').execute();
+      .where('isDeleted', '=', 0)
+      .where('securityQuestion', 'is not', null)
+      .groupBy('securityQuestion')
+      .execute();
     return toCounts(rows);
   },
 };

@@ -14,8 +14,14 @@ import { effectiveLists } from './lists.js';
  * values are synced again. Returns the translations now stored, for the new version's state.
  */
 export async function restoreOptionTranslations(
-  trx: Transaction<Database>, cmd: Command, parts: TranslatedParts, docId: MaintenanceDocId,
-  data: Record<string, unknown>, translations: Record<string, string>, actor: Actor | null, now: string,
+  trx: Transaction<Database>,
+  cmd: Command,
+  parts: TranslatedParts,
+  docId: MaintenanceDocId,
+  data: Record<string, unknown>,
+  translations: Record<string, string>,
+  actor: Actor | null,
+  now: string,
 ): Promise<Record<string, string> | undefined> {
   const lists = (TRANSLATED_LISTS as Partial<Record<string, readonly string[]>>)[docId];
   if (!lists || !actor) return undefined;

@@ -6,7 +6,10 @@ import { maintenanceSnapshot } from './lists.js';
 import { maintenanceRepository } from './repository.js';
 import { createMaintenanceService } from './service.js';
 
-interface SaveInput { docId: string; lists: SaveListsInput['lists'] }
+interface SaveInput {
+  docId: string;
+  lists: SaveListsInput['lists'];
+}
 
 /** Which change the route makes: Save Changes (PUT), Add (POST …/lists/:list) or Remove (DELETE …/lists/:list?value=). */
 function changeOf(request: FastifyRequest) {
@@ -34,8 +37,16 @@ export const optionListsReviewed: ReviewedPart = {
         const proposal = await createMaintenanceService(ctx).proposal(docId, changeOf(request), from);
         // Nothing to change: against the published lists the route changes nothing either; against
         // the author's waiting change, it stays as it is (never applied past review).
-        if (!proposal) return open ? { recordId: docId, recordName: MAINTENANCE.audit.names[docId], baseVersion: open.baseVersion, input: open.input } : null;
-        return { recordId: docId, recordName: MAINTENANCE.audit.names[docId], baseVersion: proposal.version, input: { docId, lists: proposal.lists } satisfies SaveInput };
+        if (!proposal)
+          return open
+            ? { recordId: docId, recordName: MAINTENANCE.audit.names[docId], baseVersion: open.baseVersion, input: open.input }
+            : null;
+        return {
+          recordId: docId,
+          recordName: MAINTENANCE.audit.names[docId],
+          baseVersion: proposal.version,
+          input: { docId, lists: proposal.lists } satisfies SaveInput,
+        };
       },
       async apply(ctx, change, author) {
         const { docId, lists } = change.input as SaveInput;

@@ -1,8 +1,20 @@
 import type { Kysely, Transaction } from 'kysely';
 import { MAINTENANCE, MAINTENANCE_LIMITS } from '../../../../common/maintenance.js';
 import {
-  ACCOUNT_ENUMS_ID, DISEASE_ENUMS_ID, VARIETY_ENUMS_ID, currentReleaseYear, listBelongsTo, normalizeList, optionValueProblem, sameOption,
-  type ListKey, type MaintenanceDocId, type MaintenanceDocument, type MaintenanceLists, type MaintenanceUsage, type SaveListsInput,
+  ACCOUNT_ENUMS_ID,
+  DISEASE_ENUMS_ID,
+  VARIETY_ENUMS_ID,
+  currentReleaseYear,
+  listBelongsTo,
+  normalizeList,
+  optionValueProblem,
+  sameOption,
+  type ListKey,
+  type MaintenanceDocId,
+  type MaintenanceDocument,
+  type MaintenanceLists,
+  type MaintenanceUsage,
+  type SaveListsInput,
 } from '../../../../common/schemas/maintenance.js';
 import type { Database } from '../../../db/types.js';
 import type { Actor } from '../../../platform/writes/audit.js';
@@ -32,7 +44,10 @@ async function load(db: Db, docId: MaintenanceDocId): Promise<MaintenanceRow> {
 }
 
 /** A version restored: its number, and the translations its state held. */
-interface Restore { from: number; translations?: Record<string, string> }
+interface Restore {
+  from: number;
+  translations?: Record<string, string>;
+}
 
 /** Another writer saved the document between its read and this write: the attempt rolls back and runs again. */
 class WrittenSince extends Error {}
@@ -56,7 +71,10 @@ interface WriteResult {
  * the live event after commit. A concurrent writer makes it retry on the newer document.
  */
 async function mutate(
-  deps: CommandDeps, parts: TranslatedParts, actor: Actor | null, docId: MaintenanceDocId,
+  deps: CommandDeps,
+  parts: TranslatedParts,
+  actor: Actor | null,
+  docId: MaintenanceDocId,
   compute: (lists: Record<ListKey, string[]>, row: MaintenanceRow) => Change | null,
   restore?: Restore,
 ): Promise<WriteResult> {
@@ -94,11 +112,17 @@ async function mutate(
         });
         // A version restored brings its option values' translations back, for the values it has.
         const translations = restore?.translations
-          ? await restoreOptionTranslations(trx, cmd, parts, docId, data, restore.translations, actor, now) : undefined;
+          ? await restoreOptionTranslations(trx, cmd, parts, docId, data, restore.translations, actor, now)
+          : undefined;
         await recordVersion(trx, {
-          collection: 'maintenance', documentId: docId, recordVersion: row.version + 1, auditId, actor,
+          collection: 'maintenance',
+          documentId: docId,
+          recordVersion: row.version + 1,
+          auditId,
+          actor,
           snapshot: { ...maintenanceSnapshot(docId, { data }), ...(translations ? { translations } : {}) },
-          kind: restoredFrom === undefined ? 'edit' : 'restore', ...(restoredFrom === undefined ? {} : { restoredFrom }),
+          kind: restoredFrom === undefined ? 'edit' : 'restore',
+          ...(restoredFrom === undefined ? {} : { restoredFrom }),
         });
         cmd.publish({ topic: 'maintenance', id: docId, op: 'update' });
         return { kind: 'written' as const, document: present(docId, { data, version: row.version + 1, updatedAt: now }, year) };
@@ -216,7 +240,11 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events' |
      * What an add, remove or save would store, without writing (a change sent for review): the
      * same checks; null when it changes nothing.
      */
-    async proposal(docId: MaintenanceDocId, change: { add: ListKey; value: string } | { remove: ListKey; value: string } | { save: SaveListsInput }, from?: SaveListsInput['lists']) {
+    async proposal(
+      docId: MaintenanceDocId,
+      change: { add: ListKey; value: string } | { remove: ListKey; value: string } | { save: SaveListsInput },
+      from?: SaveListsInput['lists'],
+    ) {
       const row = await load(db, docId);
       let compute: Compute;
       if ('add' in change) {

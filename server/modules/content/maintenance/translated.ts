@@ -34,6 +34,6 @@ export const optionListsTranslated: TranslatedPart = {
     return changed;
   },
   async snapshots(db, ids) {
-    return new Map([...await optionListsVersioned.current(db, ids)].map(([id, state]) => [id, state.snapshot]));
+    return new Map([...(await optionListsVersioned.current(db, ids))].map(([id, state]) => [id, state.snapshot]));
   },
 };

@@ -26,14 +26,19 @@ export const optionListsVersioned: VersionedCollection = {
   },
 
   async restore(ctx, request: RestoreRequest): Promise<number> {
-        const docId = maintenanceDocIdSchema.parse(request.id);
-        const values = candidate('maintenance', request);
-        const lists: SaveListsInput['lists'] = {};
-        for (const key of fieldKeys('maintenance', request.id)) {
-          const list = values[key];
-          if (Array.isArray(list)) lists[key as ListKey] = list.map(String);
-        }
-        await createMaintenanceService(ctx).save(request.actor, docId, { version: request.input.version, lists }, { from: request.number, ...(request.snapshot.translations ? { translations: request.snapshot.translations } : {}) });
-        return 0;
+    const docId = maintenanceDocIdSchema.parse(request.id);
+    const values = candidate('maintenance', request);
+    const lists: SaveListsInput['lists'] = {};
+    for (const key of fieldKeys('maintenance', request.id)) {
+      const list = values[key];
+      if (Array.isArray(list)) lists[key as ListKey] = list.map(String);
+    }
+    await createMaintenanceService(ctx).save(
+      request.actor,
+      docId,
+      { version: request.input.version, lists },
+      { from: request.number, ...(request.snapshot.translations ? { translations: request.snapshot.translations } : {}) },
+    );
+    return 0;
   },
 };

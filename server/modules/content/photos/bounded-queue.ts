@@ -9,7 +9,11 @@ export class BoundedQueue {
   private idleWaiters: Array<() => void> = [];
   private stopped = false;
 
-  constructor(private concurrency: number, private readonly worker: (key: string) => Promise<void>, private readonly onError: (key: string, err: unknown) => void) {}
+  constructor(
+    private concurrency: number,
+    private readonly worker: (key: string) => Promise<void>,
+    private readonly onError: (key: string, err: unknown) => void,
+  ) {}
 
   push(key: string): void {
     if (this.stopped || this.waitingSet.has(key)) return;

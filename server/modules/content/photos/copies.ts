@@ -11,7 +11,10 @@ const MAX_SHOWN = 5;
 /** Near hashes looked up per upload, nearest (then newest) first. */
 const CANDIDATES = 20;
 
-interface Indexed { index: HashIndex; ids: string[] }
+interface Indexed {
+  index: HashIndex;
+  ids: string[];
+}
 
 /** The index of the hashes, kept while no photo and no disease (a delete takes its photos out) is written. */
 async function indexOf(ctx: AppContext): Promise<Indexed> {
@@ -34,11 +37,17 @@ async function indexOf(ctx: AppContext): Promise<Indexed> {
  * new photo is stored first (its insert moves the photos' stamp), so the index holds it, and the
  * next upload of a batch is compared with it too.
  */
-export async function similarPhotos(ctx: AppContext, photo: { id: string; sha256: string; phash: string; uploadedBy: string }): Promise<StagedImage['similar']> {
+export async function similarPhotos(
+  ctx: AppContext,
+  photo: { id: string; sha256: string; phash: string; uploadedBy: string },
+): Promise<StagedImage['similar']> {
   const cache = await indexOf(ctx);
   // The nearest few are enough to name: a photo with hundreds of copies must not cost hundreds of rows.
-  const near = cache.index.near(photo.phash, DATASET_LIMITS.nearDuplicateBits)
-    .sort((a, b) => a.distance - b.distance || b.index - a.index).slice(0, CANDIDATES).map((n) => cache.ids[n.index]!);
+  const near = cache.index
+    .near(photo.phash, DATASET_LIMITS.nearDuplicateBits)
+    .sort((a, b) => a.distance - b.distance || b.index - a.index)
+    .slice(0, CANDIDATES)
+    .map((n) => cache.ids[n.index]!);
   const exact = (await repo.withSha256(ctx.db, photo.sha256)).map((r) => r.id);
   const candidates = [...new Set([...exact, ...near])].filter((id) => id !== photo.id);
   const rows = await repo.describe(ctx.db, candidates);

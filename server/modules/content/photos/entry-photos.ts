@@ -63,23 +63,40 @@ export function entryPhotos(ctx: AppContext) {
       const { kind, entryId } = request;
       const existing = entryId ? await repo.ofEntry(trx, entryId) : [];
       const existingById = new Map(existing.map((r) => [r.id, r]));
-      const former = entryId && request.former
-        ? (await repo.former(trx, entryId, request.imageIds.filter((id) => !existingById.has(id)))).filter((r) => request.former!.withRemoved || !r.removedFrom)
-        : [];
+      const former =
+        entryId && request.former
+          ? (
+              await repo.former(
+                trx,
+                entryId,
+                request.imageIds.filter((id) => !existingById.has(id)),
+              )
+            ).filter((r) => request.former!.withRemoved || !r.removedFrom)
+          : [];
       const formerById = new Map(former.map((r) => [r.id, r]));
       const newIds = request.imageIds.filter((id) => !existingById.has(id) && !formerById.has(id));
       const staged = await repo.stagedOwned(trx, kind.collection, request.uploadedBy, newIds);
       if (staged.length !== newIds.length) invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });
-      const { kept: imageIds, dropped } = withoutExactCopies(request.imageIds, new Map(staged.map((r) => [r.id, r.sha256])), new Map([...existing, ...former].map((r) => [r.id, r.sha256])));
+      const { kept: imageIds, dropped } = withoutExactCopies(
+        request.imageIds,
+        new Map(staged.map((r) => [r.id, r.sha256])),
+        new Map([...existing, ...former].map((r) => [r.id, r.sha256])),
+      );
       if (request.minimum !== undefined && imageIds.length < request.minimum) invalid({ imageIds: kind.texts.minImages });
       if (entryId && imageIds.length === 0 && existing.length > 0) invalid({ imageIds: UPLOAD_TEXTS.keepOneImage });
       if (imageIds.length > kind.maxImages) invalid({ imageIds: kind.texts.maxImages });
 
       const links = planLinks(kind, request.entryName, new Map(staged.map((r) => [r.id, r])), imageIds, Date.now());
       const firstId = imageIds[0];
-      const first = firstId ? existingById.get(firstId) ?? formerById.get(firstId) : undefined;
+      const first = firstId ? (existingById.get(firstId) ?? formerById.get(firstId)) : undefined;
       const firstLink = links.find((l) => l.id === firstId);
-      const mainImageUrl = first ? (first.originalKey ? fileUrl(first.originalKey) : first.externalUrl) : firstLink ? fileUrl(firstLink.to) : null;
+      const mainImageUrl = first
+        ? first.originalKey
+          ? fileUrl(first.originalKey)
+          : first.externalUrl
+        : firstLink
+          ? fileUrl(firstLink.to)
+          : null;
       const positions: Array<{ id: string; position: number }> = [];
       for (const [position, id] of imageIds.entries()) {
         const kept = existingById.get(id);
@@ -87,16 +104,32 @@ export function entryPhotos(ctx: AppContext) {
       }
       const finalIds = new Set(imageIds);
       return {
-        imageIds, existing, retired: existing.filter((r) => !finalIds.has(r.id)), added: links.length + former.length, mainImageUrl,
-        staged, dropped: staged.filter((r) => dropped.includes(r.id)), former, links, positions,
+        imageIds,
+        existing,
+        retired: existing.filter((r) => !finalIds.has(r.id)),
+        added: links.length + former.length,
+        mainImageUrl,
+        staged,
+        dropped: staged.filter((r) => dropped.includes(r.id)),
+        former,
+        links,
+        positions,
       };
     },
 
     async attach(trx: Transaction<Database>, cmd: Command, entryId: string, plan: EntryPhotosPlan, now: string): Promise<void> {
       await discardCopies(ctx, trx, cmd, plan.dropped);
-      await repo.relink(trx, entryId, plan.former.map((r) => r.id));
+      await repo.relink(
+        trx,
+        entryId,
+        plan.former.map((r) => r.id),
+      );
       await repo.setPositions(trx, plan.positions);
-      await repo.retire(trx, entryId, plan.retired.map((r) => r.id));
+      await repo.retire(
+        trx,
+        entryId,
+        plan.retired.map((r) => r.id),
+      );
       const moved: Move[] = [];
       cmd.onRollback(() => undoMoves(ctx, moved));
       await linkAndMove(ctx, trx, entryId, plan.links, now, moved);
@@ -106,7 +139,10 @@ export function entryPhotos(ctx: AppContext) {
     async deleteUnheld(entryId: string, held: ReadonlySet<string>): Promise<number> {
       const orphans = (await repo.retiredFrom(ctx.db, entryId)).filter((r) => !held.has(r.id));
       if (orphans.length === 0) return 0;
-      await repo.delete(ctx.db, orphans.map((r) => r.id));
+      await repo.delete(
+        ctx.db,
+        orphans.map((r) => r.id),
+      );
       await deleteImageFiles(ctx, orphans);
       return orphans.length;
     },
@@ -121,7 +157,11 @@ export function entryPhotos(ctx: AppContext) {
  * earlier in the list) is left out, and its staged upload discarded. Existing photos are never
  * dropped here. The entry's photo-count rules count what is kept.
  */
-function withoutExactCopies(ids: readonly string[], stagedSha: ReadonlyMap<string, string | null>, existingSha: ReadonlyMap<string, string | null>): { kept: string[]; dropped: string[] } {
+function withoutExactCopies(
+  ids: readonly string[],
+  stagedSha: ReadonlyMap<string, string | null>,
+  existingSha: ReadonlyMap<string, string | null>,
+): { kept: string[]; dropped: string[] } {
   const seen = new Set<string>();
   for (const id of ids) {
     const sha = existingSha.get(id);
@@ -130,9 +170,15 @@ function withoutExactCopies(ids: readonly string[], stagedSha: ReadonlyMap<strin
   const kept: string[] = [];
   const dropped: string[] = [];
   for (const id of ids) {
-    if (!stagedSha.has(id)) { kept.push(id); continue; }
+    if (!stagedSha.has(id)) {
+      kept.push(id);
+      continue;
+    }
     const sha = stagedSha.get(id);
-    if (sha && seen.has(sha)) { dropped.push(id); continue; }
+    if (sha && seen.has(sha)) {
+      dropped.push(id);
+      continue;
+    }
     if (sha) seen.add(sha);
     kept.push(id);
   }
@@ -142,15 +188,26 @@ function withoutExactCopies(ids: readonly string[], stagedSha: ReadonlyMap<strin
 /** Discards the staged copies a save left out: their rows in the save's transaction, their files after it commits. */
 async function discardCopies(ctx: AppContext, trx: Transaction<Database>, cmd: Command, rows: PhotoRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await repo.delete(trx, rows.map((r) => r.id));
+  await repo.delete(
+    trx,
+    rows.map((r) => r.id),
+  );
   cmd.afterCommit(() => deleteImageFiles(ctx, rows));
 }
 
 // Moves: a save's staged photos into the entry's folder, undone when the save fails.
 
-interface Move { from: string; to: string }
+interface Move {
+  from: string;
+  to: string;
+}
 
-interface PhotoLink { id: string; position: number; from: string; to: string }
+interface PhotoLink {
+  id: string;
+  position: number;
+  from: string;
+  to: string;
+}
 
 function baseName(key: string): string {
   return key.slice(key.lastIndexOf('/') + 1);
@@ -201,7 +258,12 @@ function planLinks(kind: CatalogKind, entryName: string, staged: Map<string, Pho
   ordered.forEach((imageId, position) => {
     const row = staged.get(imageId);
     if (!row?.originalKey) return;
-    links.push({ id: imageId, position, from: row.originalKey, to: finalKey(kind, entryName, timestamp, position, baseName(row.originalKey)) });
+    links.push({
+      id: imageId,
+      position,
+      from: row.originalKey,
+      to: finalKey(kind, entryName, timestamp, position, baseName(row.originalKey)),
+    });
   });
   return links;
 }
@@ -210,13 +272,24 @@ function planLinks(kind: CatalogKind, entryName: string, staged: Map<string, Pho
  * Links photos and moves their originals into the entry's folder, never replacing a file:
  * a name taken already fails the save with 'Please try saving again.' (a new timestamp then).
  */
-async function linkAndMove(ctx: AppContext, trx: Transaction<Database>, entryId: string, links: PhotoLink[], now: string, done: Move[]): Promise<void> {
+async function linkAndMove(
+  ctx: AppContext,
+  trx: Transaction<Database>,
+  entryId: string,
+  links: PhotoLink[],
+  now: string,
+  done: Move[],
+): Promise<void> {
   for (const link of links) {
     const linked = await repo.link(trx, link.id, { entryId, position: link.position, originalKey: link.to, linkedAt: now });
     if (Number(linked) !== 1) invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });
   }
   try {
-    await applyMoves(ctx, links.map(({ from, to }) => ({ from, to })), done);
+    await applyMoves(
+      ctx,
+      links.map(({ from, to }) => ({ from, to })),
+      done,
+    );
   } catch (err) {
     if (err instanceof TargetExistsError) fail('CONFLICT', 'Please try saving again.');
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') invalid({ imageIds: UPLOAD_TEXTS.stagedMissing });

@@ -59,14 +59,22 @@ export interface StageOptions {
  * the same before sending, this holds for every other client), its sha256. Its variants are
  * queued at once.
  */
-export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: PhotoRuntime, source: AsyncIterable<Buffer>, options: StageOptions, truncated: () => boolean): Promise<StagedImage> {
+export async function stagePhoto(
+  ctx: AppContext,
+  kind: CatalogKind,
+  runtime: PhotoRuntime,
+  source: AsyncIterable<Buffer>,
+  options: StageOptions,
+  truncated: () => boolean,
+): Promise<StagedImage> {
   const id = newId();
   let sniffed: Awaited<ReturnType<typeof sniffStream>>;
   try {
     sniffed = await sniffStream(source);
   } catch (err) {
     if (err instanceof RefusedImageError) {
-      const message = err.reason === 'svg' ? UPLOAD_TEXTS.svgRefused : err.reason === 'heic' ? UPLOAD_TEXTS.heicNotConverted : UPLOAD_TEXTS.notImage;
+      const message =
+        err.reason === 'svg' ? UPLOAD_TEXTS.svgRefused : err.reason === 'heic' ? UPLOAD_TEXTS.heicNotConverted : UPLOAD_TEXTS.notImage;
       fail('UNSUPPORTED_MEDIA_TYPE', message, { file: message });
     }
     throw err;
@@ -109,8 +117,15 @@ export async function stagePhoto(ctx: AppContext, kind: CatalogKind, runtime: Ph
   // which stored photos it copies (the thumbnail job would only know in a few seconds).
   let fingerprint: Fingerprint | null = null;
   if (kind.trainingSetExport) {
-    const sizes = { maxPixels: CATALOG_LIMITS.maxImagePixels, displaySize: CATALOG_LIMITS.displaySize, thumbSize: CATALOG_LIMITS.thumbSize };
-    fingerprint = await fingerprintImage(sized.body, sizes).then((f) => f.fingerprint, () => null);
+    const sizes = {
+      maxPixels: CATALOG_LIMITS.maxImagePixels,
+      displaySize: CATALOG_LIMITS.displaySize,
+      thumbSize: CATALOG_LIMITS.thumbSize,
+    };
+    fingerprint = await fingerprintImage(sized.body, sizes).then(
+      (f) => f.fingerprint,
+      () => null,
+    );
   }
   try {
     await photosRepository.insert(ctx.db, {

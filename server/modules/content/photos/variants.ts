@@ -60,7 +60,11 @@ export class PhotoRuntime {
   private uploadsInFlight = 0;
 
   constructor(private readonly ctx: AppContext) {
-    this.queue = new BoundedQueue(VARIANT_CONCURRENCY, (id) => this.makeVariantsFor(id), (id, err) => ctx.log.error({ err, imageId: id }, 'thumbnail job failed'));
+    this.queue = new BoundedQueue(
+      VARIANT_CONCURRENCY,
+      (id) => this.makeVariantsFor(id),
+      (id, err) => ctx.log.error({ err, imageId: id }, 'thumbnail job failed'),
+    );
   }
 
   /** Marks an upload as running until the returned function is called. */
@@ -121,7 +125,11 @@ export class PhotoRuntime {
     if (!kind) return;
     let variants;
     try {
-      variants = await makeVariants(input, { displaySize: CATALOG_LIMITS.displaySize, thumbSize: CATALOG_LIMITS.thumbSize, maxPixels: CATALOG_LIMITS.maxImagePixels });
+      variants = await makeVariants(input, {
+        displaySize: CATALOG_LIMITS.displaySize,
+        thumbSize: CATALOG_LIMITS.thumbSize,
+        maxPixels: CATALOG_LIMITS.maxImagePixels,
+      });
     } catch (err) {
       this.ctx.log.warn({ err, imageId }, 'a catalog photo could not be decoded');
       await photoWork.markFailed(this.ctx.db, imageId);
@@ -136,7 +144,11 @@ export class PhotoRuntime {
     await this.ctx.storage.put(keys.thumb, variants.thumb);
     const fingerprint = await fingerprintPixels(variants.pixels);
     const updated = await photoWork.markReady(this.ctx.db, imageId, {
-      displayKey: keys.display, thumbKey: keys.thumb, width: row.width ?? variants.width, height: row.height ?? variants.height, ...fingerprint,
+      displayKey: keys.display,
+      thumbKey: keys.thumb,
+      width: row.width ?? variants.width,
+      height: row.height ?? variants.height,
+      ...fingerprint,
     });
     if (!updated) {
       // Discarded while it was being processed.
@@ -175,7 +187,10 @@ export class PhotoRuntime {
     for (;;) {
       const rows = await photosRepository.staleStaged(this.ctx.db, before, 500);
       if (rows.length === 0) break;
-      await photosRepository.delete(this.ctx.db, rows.map((r) => r.id));
+      await photosRepository.delete(
+        this.ctx.db,
+        rows.map((r) => r.id),
+      );
       await deleteImageFiles(this.ctx, rows);
       removed += rows.length;
       if (rows.length < 500) break;

@@ -16,7 +16,11 @@ import { createTranslationsService } from './service.js';
 import { requireTranslatorOf, translationProblem } from './writes.js';
 
 /** A translators' file's changes to one collection, kept as a pending change. */
-interface FileChange { lang: string; fileName: string; units: PlannedUnit[] }
+interface FileChange {
+  lang: string;
+  fileName: string;
+  units: PlannedUnit[];
+}
 
 const statusOf = (u: PlannedUnit) => (u.text === '' ? 'removed' : u.before === null ? 'new' : 'updated');
 
@@ -24,7 +28,11 @@ function proposalOf(change: FileChange): ReviewProposal {
   const summary = { new: 0, updated: 0, removed: 0 };
   for (const u of change.units) summary[statusOf(u)] += 1;
   return {
-    recordId: null, recordName: `${change.fileName} (${change.lang})`, baseVersion: null, input: change, summary,
+    recordId: null,
+    recordName: `${change.fileName} (${change.lang})`,
+    baseVersion: null,
+    input: change,
+    summary,
     touches: [...new Set(change.units.map((u) => u.recordId))],
   };
 }
@@ -36,7 +44,7 @@ const fileProposal = (planned: Planned, collection: TranslatedCollection): Revie
 /** The file's collections whose changes need review now. */
 export async function reviewedCollections(gate: ReviewGate | null, planned: Planned): Promise<TranslatedCollection[]> {
   const out: TranslatedCollection[] = [];
-  for (const c of planned.units.keys()) if (gate && await gate.reviewed(c)) out.push(c);
+  for (const c of planned.units.keys()) if (gate && (await gate.reviewed(c))) out.push(c);
   return out;
 }
 
@@ -44,20 +52,40 @@ export async function reviewedCollections(gate: ReviewGate | null, planned: Plan
  * The import, in one transaction: each collection whose changes need review (read inside that
  * transaction) gets its units as a pending change, and the others' units are written.
  */
-export async function commitOrSubmit(ctx: AppContext, gate: ReviewGate | null, request: FastifyRequest, planned: Planned, actor: Actor): Promise<TranslationImportReport> {
+export async function commitOrSubmit(
+  ctx: AppContext,
+  gate: ReviewGate | null,
+  request: FastifyRequest,
+  planned: Planned,
+  actor: Actor,
+): Promise<TranslationImportReport> {
   if (!gate) return commitImport(ctx, planned, actor);
   const candidates = [...planned.units.keys()].map((c) => ({
-    collection: c as ReviewSubmission['collection'], action: 'translate_file' as const, proposal: fileProposal(planned, c),
+    collection: c as ReviewSubmission['collection'],
+    action: 'translate_file' as const,
+    proposal: fileProposal(planned, c),
   }));
-  const sent = await gate.submitWhereReviewed(request, candidates,
-    (trx, cmd, unreviewed) => writeImport(trx, cmd, translatedCollections(ctx), planned, unreviewed as TranslatedCollection[], actor));
-  return importReport(planned, sent.result, sent.changes.map(({ id, collection }) => ({
-    id, collection, label: collectionLabel(collection as TranslatedCollection), units: planned.units.get(collection as TranslatedCollection)?.length ?? 0,
-  })));
+  const sent = await gate.submitWhereReviewed(request, candidates, (trx, cmd, unreviewed) =>
+    writeImport(trx, cmd, translatedCollections(ctx), planned, unreviewed as TranslatedCollection[], actor),
+  );
+  return importReport(
+    planned,
+    sent.result,
+    sent.changes.map(({ id, collection }) => ({
+      id,
+      collection,
+      label: collectionLabel(collection as TranslatedCollection),
+      units: planned.units.get(collection as TranslatedCollection)?.length ?? 0,
+    })),
+  );
 }
 
 /** The records' translations in the change's language now, by record and field. */
-async function currentTexts(db: Kysely<Database> | Transaction<Database>, collection: TranslatedCollection, change: FileChange): Promise<Map<string, string>> {
+async function currentTexts(
+  db: Kysely<Database> | Transaction<Database>,
+  collection: TranslatedCollection,
+  change: FileChange,
+): Promise<Map<string, string>> {
   const rows = await repo.ofRecords(db, collection, [...new Set(change.units.map((u) => u.recordId))], change.lang);
   return new Map(rows.map((r) => [`${r.recordId}\u0000${r.field}`, r.text]));
 }
@@ -67,21 +95,37 @@ async function currentTexts(db: Kysely<Database> | Transaction<Database>, collec
  * translation changed in the console since the reviewer saw it, or a record gone, is a 409
  * (the change is rebased, and reviewed again).
  */
-async function apply(ctx: AppContext, collection: TranslatedCollection, change: ReviewChange, author: Actor, authorRole: Role): Promise<void> {
+async function apply(
+  ctx: AppContext,
+  collection: TranslatedCollection,
+  change: ReviewChange,
+  author: Actor,
+  authorRole: Role,
+): Promise<void> {
   // An author who may no longer translate option values cannot publish them either.
   requireTranslatorOf(collection, authorRole);
   const input = change.input as FileChange;
   await createTranslationsService(ctx).requireLanguage(input.lang);
   const part = translatedCollection(ctx, collection);
   const planned: Planned = {
-    preview: { fileName: input.fileName, lang: input.lang, units: input.units.length, counts: { changed: input.units.length, unchanged: 0, error: 0 }, rows: [] },
+    preview: {
+      fileName: input.fileName,
+      lang: input.lang,
+      units: input.units.length,
+      counts: { changed: input.units.length, unchanged: 0, error: 0 },
+      rows: [],
+    },
     units: new Map([[collection, input.units]]),
   };
   await runCommand(ctx, author, async (trx, cmd) => {
-    const sources = await part.sources(trx, input.units.map((u) => u.recordId));
+    const sources = await part.sources(
+      trx,
+      input.units.map((u) => u.recordId),
+    );
     const now = await currentTexts(trx, collection, input);
     for (const u of input.units) {
-      if (!sources.get(u.recordId)?.fields[u.field] || (now.get(`${u.recordId}\u0000${u.field}`) ?? null) !== u.before) fail('VERSION_CONFLICT');
+      if (!sources.get(u.recordId)?.fields[u.field] || (now.get(`${u.recordId}\u0000${u.field}`) ?? null) !== u.before)
+        fail('VERSION_CONFLICT');
     }
     await writeImport(trx, cmd, translatedCollections(ctx), planned, [collection], author, ' (reviewed)');
   });
@@ -90,7 +134,10 @@ async function apply(ctx: AppContext, collection: TranslatedCollection, change: 
 /** The change decided again on the translations as they are now: units of records gone, or already so, are left out. */
 async function rebase(ctx: AppContext, collection: TranslatedCollection, change: ReviewChange): Promise<ReviewProposal> {
   const input = change.input as FileChange;
-  const sources = await translatedCollection(ctx, collection).sources(ctx.db, input.units.map((u) => u.recordId));
+  const sources = await translatedCollection(ctx, collection).sources(
+    ctx.db,
+    input.units.map((u) => u.recordId),
+  );
   const now = await currentTexts(ctx.db, collection, input);
   const units: PlannedUnit[] = [];
   for (const u of input.units) {
@@ -111,9 +158,13 @@ export function translateFile(collection: TranslatedCollection): ReviewedAction 
     apply: (ctx, change, author, authorRole) => apply(ctx, collection, change, author, authorRole),
     rebase: (ctx, change) => rebase(ctx, collection, change),
     proposed: async () => null,
-    rows: (change) => (change.input as FileChange).units.map((u) => ({
-      row: u.row, name: u.name, status: statusOf(u), changed: [u.label],
-      values: { english: u.madeFrom, published: u.before ?? '', proposed: u.text },
-    })),
+    rows: (change) =>
+      (change.input as FileChange).units.map((u) => ({
+        row: u.row,
+        name: u.name,
+        status: statusOf(u),
+        changed: [u.label],
+        values: { english: u.madeFrom, published: u.before ?? '', proposed: u.text },
+      })),
   };
 }

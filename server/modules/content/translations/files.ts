@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import type { Transaction } from 'kysely';
 import { COLLECTIONS } from '../../../../common/collections.js';
 import { unguardCsvText } from '../../../../common/csv.js';
-import { LANGUAGE_LIMITS, LANGUAGE_TEXTS, TRANSLATED_FIELDS, optionFieldLabel, type TranslatedCollection } from '../../../../common/languages.js';
+import {
+  LANGUAGE_LIMITS,
+  LANGUAGE_TEXTS,
+  TRANSLATED_FIELDS,
+  optionFieldLabel,
+  type TranslatedCollection,
+} from '../../../../common/languages.js';
 import { MAINTENANCE } from '../../../../common/maintenance.js';
 import type { TranslationImportPreview, TranslationImportReport } from '../../../../common/schemas/languages.js';
 import type { Database } from '../../../db/types.js';
@@ -20,11 +26,23 @@ import { sourceHash, translationProblem, writeTranslations, type RecordTranslati
 import type { xliffTasks } from './read-worker.js';
 import { exportedHash, languageMatcher, parseUnitId, type FileUnit, type ReadUnit } from './xliff.js';
 
-export const FILE_COLUMNS = { unit: 'Unit', language: 'Language', collection: 'Collection', record: 'Record', field: 'Field', source: 'English', target: 'Translation', status: 'Status', sourceThen: 'English then', exported: 'Exported' } as const;
+export const FILE_COLUMNS = {
+  unit: 'Unit',
+  language: 'Language',
+  collection: 'Collection',
+  record: 'Record',
+  field: 'Field',
+  source: 'English',
+  target: 'Translation',
+  status: 'Status',
+  sourceThen: 'English then',
+  exported: 'Exported',
+} as const;
 const STATUS = { missing: LANGUAGE_TEXTS.missing, stale: LANGUAGE_TEXTS.stale, translated: LANGUAGE_TEXTS.translated } as const;
 
 export const collectionLabel = (c: TranslatedCollection) => (c === 'maintenance' ? MAINTENANCE.title : COLLECTIONS[c].label);
-const fieldLabel = (c: TranslatedCollection, field: string) => (c === 'maintenance' ? optionFieldLabel(field) : TRANSLATED_FIELDS[c][field] ?? field);
+const fieldLabel = (c: TranslatedCollection, field: string) =>
+  c === 'maintenance' ? optionFieldLabel(field) : (TRANSLATED_FIELDS[c][field] ?? field);
 
 /** Every farmer-facing field with English, in one language: the translators' file. */
 export async function languageUnits(ctx: AppContext, lang: string): Promise<FileUnit[]> {
@@ -36,8 +54,13 @@ export async function languageUnits(ctx: AppContext, lang: string): Promise<File
       for (const [field, english] of Object.entries(source.fields)) {
         const row = rows.get(`${recordId}\u0000${field}`);
         units.push({
-          collection, recordId, field, context: `${collectionLabel(collection)}: ${source.name}: ${fieldLabel(collection, field)}`,
-          source: english, target: row?.text ?? '', stale: row && row.sourceHash !== sourceHash(english) ? { sourceThen: row.sourceText } : null,
+          collection,
+          recordId,
+          field,
+          context: `${collectionLabel(collection)}: ${source.name}: ${fieldLabel(collection, field)}`,
+          source: english,
+          target: row?.text ?? '',
+          stale: row && row.sourceHash !== sourceHash(english) ? { sourceThen: row.sourceText } : null,
         });
       }
     }
@@ -55,13 +78,17 @@ const xliffReader = readerOf<typeof xliffTasks>(new URL('./read-worker.js', impo
  */
 async function readUnits(ctx: AppContext, file: string, lang: string): Promise<ReadUnit[]> {
   const stat = await fs.promises.stat(file);
-  if (stat.size > LANGUAGE_LIMITS.maxImportBytes) fail('PAYLOAD_TOO_LARGE', LANGUAGE_TEXTS.import.tooLarge, { file: LANGUAGE_TEXTS.import.tooLarge });
+  if (stat.size > LANGUAGE_LIMITS.maxImportBytes)
+    fail('PAYLOAD_TOO_LARGE', LANGUAGE_TEXTS.import.tooLarge, { file: LANGUAGE_TEXTS.import.tooLarge });
   const head = Buffer.alloc(512);
   const handle = await fs.promises.open(file, 'r');
   const { bytesRead } = await handle.read(head, 0, 512, 0).finally(() => handle.close());
   // An XLIFF saved as UTF-16 still goes to the XLIFF reader, which says what to do about it.
   const bytes = head.subarray(0, bytesRead);
-  const start = new TextDecoder(utf16ByMark(bytes) ?? 'utf-8').decode(bytes).replace(/^\uFEFF/, '').trimStart();
+  const start = new TextDecoder(utf16ByMark(bytes) ?? 'utf-8')
+    .decode(bytes)
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (start.startsWith('<')) return xliffReader.run(ctx.files, 'xliff', [file, lang], { field: 'file' });
   const matchesLang = languageMatcher(lang);
   const table = await readUploadedTable(ctx, file);
@@ -73,13 +100,20 @@ async function readUnits(ctx: AppContext, file: string, lang: string): Promise<R
   const text = (v: unknown) => (v === null || v === undefined ? '' : unguardCsvText(String(v)));
   for await (const row of table.rows) {
     units.push({
-      id: text(row.cells[unit]).trim(), source: source < 0 ? '' : text(row.cells[source]), target: text(row.cells[target]),
-      was: was < 0 ? null : text(row.cells[was]).trim() || null, ...(language < 0 ? {} : { lang: text(row.cells[language]).trim() }), problem: null,
+      id: text(row.cells[unit]).trim(),
+      source: source < 0 ? '' : text(row.cells[source]),
+      target: text(row.cells[target]),
+      was: was < 0 ? null : text(row.cells[was]).trim() || null,
+      ...(language < 0 ? {} : { lang: text(row.cells[language]).trim() }),
+      problem: null,
     });
   }
   // A file of another language is refused whole, as an XLIFF's trgLang is.
   const other = units.find((u) => u.lang !== undefined && u.lang !== '' && !matchesLang(u.lang));
-  if (other) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.wrongTarget(other.lang!, lang), { file: LANGUAGE_TEXTS.import.wrongTarget(other.lang!, lang) });
+  if (other)
+    fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.wrongTarget(other.lang!, lang), {
+      file: LANGUAGE_TEXTS.import.wrongTarget(other.lang!, lang),
+    });
   return units;
 }
 
@@ -99,7 +133,10 @@ export interface PlannedUnit {
   text: string;
 }
 
-export interface Planned { preview: Omit<TranslationImportPreview, 'forReview'>; units: Map<TranslatedCollection, PlannedUnit[]> }
+export interface Planned {
+  preview: Omit<TranslationImportPreview, 'forReview'>;
+  units: Map<TranslatedCollection, PlannedUnit[]>;
+}
 
 /** Units as the translation writes take them: one change per record, records in id order (two imports at once lock them in the same order). */
 export function changesOf(lang: string, units: readonly PlannedUnit[]): RecordTranslation[] {
@@ -123,7 +160,8 @@ export function changesOf(lang: string, units: readonly PlannedUnit[]): RecordTr
 export async function planImport(ctx: AppContext, file: string, fileName: string, lang: string, canOptions: boolean): Promise<Planned> {
   const units = await readUnits(ctx, file, lang);
   if (units.length === 0) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.noUnits, { file: LANGUAGE_TEXTS.import.noUnits });
-  if (units.length > LANGUAGE_LIMITS.maxImportUnits) fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.tooManyUnits, { file: LANGUAGE_TEXTS.import.tooManyUnits });
+  if (units.length > LANGUAGE_LIMITS.maxImportUnits)
+    fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.tooManyUnits, { file: LANGUAGE_TEXTS.import.tooManyUnits });
   const parts = translatedCollections(ctx);
   const sources = new Map<string, Map<string, SourceRecord>>();
   const existing = new Map<string, { text: string; sourceHash: string }>();
@@ -162,7 +200,8 @@ export async function planImport(ctx: AppContext, file: string, fileName: string
     }
     if (u.problem) return error(u.problem, base.record, base.field);
     if (collection === 'maintenance' && !canOptions) return error(LANGUAGE_TEXTS.import.options, base.record, base.field);
-    if (u.was !== null && exportedHash(old?.text ?? '') !== u.was) return error(LANGUAGE_TEXTS.import.changedSince, base.record, base.field);
+    if (u.was !== null && exportedHash(old?.text ?? '') !== u.was)
+      return error(LANGUAGE_TEXTS.import.changedSince, base.record, base.field);
     const problem = text === '' ? null : translationProblem(collection, key.field, source, text);
     if (problem) return error(problem, base.record, base.field);
     if (text === '' && !old) {
@@ -171,10 +210,23 @@ export async function planImport(ctx: AppContext, file: string, fileName: string
       return;
     }
     counts.changed += 1;
-    rows.push({ ...base, status: text === '' ? 'removed' : old ? 'updated' : 'new', error: u.source && u.source !== english ? LANGUAGE_TEXTS.import.sourceChanged : null });
+    rows.push({
+      ...base,
+      status: text === '' ? 'removed' : old ? 'updated' : 'new',
+      error: u.source && u.source !== english ? LANGUAGE_TEXTS.import.sourceChanged : null,
+    });
     const list = planned.get(collection) ?? [];
     // A translation made from older English keeps that English: it is marked until it is updated again.
-    list.push({ row: i + 1, recordId: key.recordId, name: source.name, field: key.field, label: base.field, madeFrom: u.source || english, before: old?.text ?? null, text });
+    list.push({
+      row: i + 1,
+      recordId: key.recordId,
+      name: source.name,
+      field: key.field,
+      label: base.field,
+      madeFrom: u.source || english,
+      before: old?.text ?? null,
+      text,
+    });
     planned.set(collection, list);
   }
 }
@@ -182,7 +234,8 @@ export async function planImport(ctx: AppContext, file: string, fileName: string
 /** All or nothing unless the importer chose to leave out the units with errors. */
 export function refuseErrors(planned: Planned, onErrors: 'stop' | 'skip'): void {
   const n = planned.preview.counts.error;
-  if (n > 0 && onErrors === 'stop') fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.hasErrors(n), { file: LANGUAGE_TEXTS.import.hasErrors(n) });
+  if (n > 0 && onErrors === 'stop')
+    fail('VALIDATION_FAILED', LANGUAGE_TEXTS.import.hasErrors(n), { file: LANGUAGE_TEXTS.import.hasErrors(n) });
 }
 
 /**
@@ -190,17 +243,35 @@ export function refuseErrors(planned: Planned, onErrors: 'stop' | 'skip'): void 
  * entry per record, and one IMPORT entry. Returns how many translations changed.
  */
 export async function writeImport(
-  trx: Transaction<Database>, cmd: Command, parts: TranslatedParts, planned: Planned, collections: readonly TranslatedCollection[], actor: Actor, note = '',
+  trx: Transaction<Database>,
+  cmd: Command,
+  parts: TranslatedParts,
+  planned: Planned,
+  collections: readonly TranslatedCollection[],
+  actor: Actor,
+  note = '',
 ): Promise<number> {
   const { preview } = planned;
   let n = 0;
   for (const collection of collections) {
-    n += await writeTranslations(trx, cmd, parts, parts.get(collection)!, changesOf(preview.lang, planned.units.get(collection) ?? []), actor);
+    n += await writeTranslations(
+      trx,
+      cmd,
+      parts,
+      parts.get(collection)!,
+      changesOf(preview.lang, planned.units.get(collection) ?? []),
+      actor,
+    );
   }
   if (n > 0) {
     await cmd.audit({
-      action: 'IMPORT', collection: 'translations', documentId: preview.lang, documentName: preview.fileName,
-      description: `Imported ${preview.lang} translations from ${preview.fileName}${note}: ${n} changed, ${preview.counts.unchanged} unchanged, ${preview.counts.error} left out`,
+      action: 'IMPORT',
+      collection: 'translations',
+      documentId: preview.lang,
+      documentName: preview.fileName,
+      description:
+        `Imported ${preview.lang} translations from ${preview.fileName}${note}: ${n} changed, ` +
+        `${preview.counts.unchanged} unchanged, ${preview.counts.error} left out`,
       details: { lang: preview.lang, ...preview.counts },
     });
   }
@@ -210,11 +281,20 @@ export async function writeImport(
 /** The import's report: what was written now, and the pending changes the rest became. */
 export function importReport(planned: Planned, changed: number, forReview: TranslationImportReport['forReview']): TranslationImportReport {
   const { preview } = planned;
-  return { fileName: preview.fileName, lang: preview.lang, changed, unchanged: preview.counts.unchanged, skipped: preview.counts.error, forReview };
+  return {
+    fileName: preview.fileName,
+    lang: preview.lang,
+    changed,
+    unchanged: preview.counts.unchanged,
+    skipped: preview.counts.error,
+    forReview,
+  };
 }
 
 /** The import when no collection it touches needs review: every change in one transaction. */
 export async function commitImport(ctx: AppContext, planned: Planned, actor: Actor): Promise<TranslationImportReport> {
-  const changed = await runCommand(ctx, actor, (trx, cmd) => writeImport(trx, cmd, translatedCollections(ctx), planned, [...planned.units.keys()], actor));
+  const changed = await runCommand(ctx, actor, (trx, cmd) =>
+    writeImport(trx, cmd, translatedCollections(ctx), planned, [...planned.units.keys()], actor),
+  );
   return importReport(planned, changed, []);
 }

@@ -18,8 +18,10 @@ export const translationsRepository = {
 
   findLanguage: (db: Db, code: string) => db.selectFrom('languages').selectAll().where('code', '=', code).executeTakeFirst(),
 
-  insertLanguage: (trx: Db, row: { code: string; name: string; enabled: number; createdAt: string; updatedAt: string; updatedBy: string }) =>
-    trx.insertInto('languages').values(row).execute(),
+  insertLanguage: (
+    trx: Db,
+    row: { code: string; name: string; enabled: number; createdAt: string; updatedAt: string; updatedBy: string },
+  ) => trx.insertInto('languages').values(row).execute(),
 
   updateLanguage: (trx: Db, code: string, set: { name: string; enabled: number; updatedAt: string; updatedBy: string }) =>
     trx.updateTable('languages').set(set).where('code', '=', code).execute(),
@@ -30,7 +32,7 @@ export const translationsRepository = {
     for (const part of chunks([...new Set(recordIds)])) {
       let q = db.selectFrom('translations').selectAll().where('collection', '=', collection).where('recordId', 'in', part);
       if (lang) q = q.where('lang', '=', lang);
-      out.push(...await q.execute());
+      out.push(...(await q.execute()));
     }
     return out;
   },
@@ -43,12 +45,21 @@ export const translationsRepository = {
   },
 
   /** A collection's translations in a language changed: its stamp moves (in the write's transaction). */
-  stamp: (trx: Db, collection: string, langs: readonly string[]): Promise<void> => moveStamps(trx, langs.map((lang) => translationStamp(collection, lang))),
+  stamp: (trx: Db, collection: string, langs: readonly string[]): Promise<void> =>
+    moveStamps(
+      trx,
+      langs.map((lang) => translationStamp(collection, lang)),
+    ),
 
   /** Every text of a collection in one language: recordId → field → text. */
   async textsOfCollection(db: Db, collection: string, lang: string): Promise<Map<string, Map<string, string>>> {
     const out = new Map<string, Map<string, string>>();
-    for (const r of await db.selectFrom('translations').select(['recordId', 'field', 'text']).where('lang', '=', lang).where('collection', '=', collection).execute()) {
+    for (const r of await db
+      .selectFrom('translations')
+      .select(['recordId', 'field', 'text'])
+      .where('lang', '=', lang)
+      .where('collection', '=', collection)
+      .execute()) {
       const mine = out.get(r.recordId) ?? new Map<string, string>();
       mine.set(r.field, r.text);
       out.set(r.recordId, mine);
@@ -58,16 +69,31 @@ export const translationsRepository = {
 
   async put(trx: Db, rows: readonly TranslationRow[]): Promise<void> {
     for (const part of chunks(rows, 200)) {
-      await trx.insertInto('translations').values([...part]).onConflict((oc) => oc.columns(['collection', 'recordId', 'field', 'lang']).doUpdateSet((eb) => ({
-        text: eb.ref('excluded.text'), sourceText: eb.ref('excluded.sourceText'), sourceHash: eb.ref('excluded.sourceHash'),
-        updatedAt: eb.ref('excluded.updatedAt'), updatedBy: eb.ref('excluded.updatedBy'),
-      }))).execute();
+      await trx
+        .insertInto('translations')
+        .values([...part])
+        .onConflict((oc) =>
+          oc.columns(['collection', 'recordId', 'field', 'lang']).doUpdateSet((eb) => ({
+            text: eb.ref('excluded.text'),
+            sourceText: eb.ref('excluded.sourceText'),
+            sourceHash: eb.ref('excluded.sourceHash'),
+            updatedAt: eb.ref('excluded.updatedAt'),
+            updatedBy: eb.ref('excluded.updatedBy'),
+          })),
+        )
+        .execute();
     }
   },
 
   async remove(trx: Db, keys: ReadonlyArray<{ collection: string; recordId: string; field: string; lang: string }>): Promise<void> {
     for (const k of keys) {
-      await trx.deleteFrom('translations').where('collection', '=', k.collection).where('recordId', '=', k.recordId).where('field', '=', k.field).where('lang', '=', k.lang).execute();
+      await trx
+        .deleteFrom('translations')
+        .where('collection', '=', k.collection)
+        .where('recordId', '=', k.recordId)
+        .where('field', '=', k.field)
+        .where('lang', '=', k.lang)
+        .execute();
     }
   },
 
@@ -91,14 +117,18 @@ export const translationsRepository = {
   async accountNames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     for (const part of chunks([...new Set(ids)])) {
-      for (const a of await db.selectFrom('accounts').select(['id', 'fullname']).where('id', 'in', part).execute()) out.set(a.id, a.fullname);
+      for (const a of await db.selectFrom('accounts').select(['id', 'fullname']).where('id', 'in', part).execute())
+        out.set(a.id, a.fullname);
     }
     return out;
   },
 
   /** Record ids of the collection with a translation containing `term` (any case): a subquery a list's search joins. */
   matching(db: Db, collection: string, term: string) {
-    return db.selectFrom('translations').select('translations.recordId').where('translations.collection', '=', collection)
+    return db
+      .selectFrom('translations')
+      .select('translations.recordId')
+      .where('translations.collection', '=', collection)
       .where((eb) => containsInsensitive(db as Kysely<Database>, eb.ref('translations.text'), term));
   },
 };

@@ -8,7 +8,12 @@ import { translateFile } from './file-review.js';
 import { createTranslationsService } from './service.js';
 import { checkTranslations, requireTranslatorOf } from './writes.js';
 
-interface TranslateInput { recordId: string; lang: string; texts: Record<string, string>; confirm: string[] }
+interface TranslateInput {
+  recordId: string;
+  lang: string;
+  texts: Record<string, string>;
+  confirm: string[];
+}
 
 const paramsOf = (request: FastifyRequest) => request.params as { recordId: string; lang: string };
 

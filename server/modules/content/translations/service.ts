@@ -1,5 +1,12 @@
 import {
-  LANGUAGE_CODE, LANGUAGE_LIMITS, LANGUAGE_TEXTS, SOURCE_LANGUAGE, TRANSLATED_COLLECTIONS, TRANSLATED_FIELDS, optionFieldLabel, type TranslatedCollection,
+  LANGUAGE_CODE,
+  LANGUAGE_LIMITS,
+  LANGUAGE_TEXTS,
+  SOURCE_LANGUAGE,
+  TRANSLATED_COLLECTIONS,
+  TRANSLATED_FIELDS,
+  optionFieldLabel,
+  type TranslatedCollection,
 } from '../../../../common/languages.js';
 import type { Completeness, Language, RecordTranslations, TranslationStatusList } from '../../../../common/schemas/languages.js';
 import type { AppContext } from '../../../platform/http/context.js';
@@ -14,7 +21,7 @@ import { sourceHash, touchUsers, writeTranslations, type RecordTranslation } fro
 export const LANGUAGES_TOPIC = 'languages';
 
 const fieldLabel = (collection: TranslatedCollection, field: string) =>
-  collection === 'maintenance' ? optionFieldLabel(field) : TRANSLATED_FIELDS[collection][field] ?? field;
+  collection === 'maintenance' ? optionFieldLabel(field) : (TRANSLATED_FIELDS[collection][field] ?? field);
 
 /** Languages (File Maintenance), a record's translations, completeness, and the editor's saves. */
 export function createTranslationsService(ctx: AppContext) {
@@ -45,7 +52,14 @@ export function createTranslationsService(ctx: AppContext) {
         const now = nowIso();
         await repo.insertLanguage(trx, { code, name: input.name.trim(), enabled: 1, createdAt: now, updatedAt: now, updatedBy: actor.id });
         await repo.stamp(trx, LANGUAGES_STAMP, ['']);
-        await cmd.audit({ action: 'CREATE', collection: 'languages', documentId: code, documentName: input.name.trim(), description: `Added the language ${input.name.trim()} (${code})`, changes: { before: null, after: { code, name: input.name.trim(), enabled: true } } });
+        await cmd.audit({
+          action: 'CREATE',
+          collection: 'languages',
+          documentId: code,
+          documentName: input.name.trim(),
+          description: `Added the language ${input.name.trim()} (${code})`,
+          changes: { before: null, after: { code, name: input.name.trim(), enabled: true } },
+        });
         cmd.publish({ topic: LANGUAGES_TOPIC, id: code, op: 'create' });
       });
       return languages();
@@ -55,13 +69,25 @@ export function createTranslationsService(ctx: AppContext) {
       await runCommand(ctx, actor, async (trx, cmd) => {
         const before = await repo.findLanguage(trx, code);
         if (!before) fail('NOT_FOUND', LANGUAGE_TEXTS.errors.unknownLanguage);
-        await repo.updateLanguage(trx, code, { name: input.name.trim(), enabled: input.enabled ? 1 : 0, updatedAt: nowIso(), updatedBy: actor.id });
+        await repo.updateLanguage(trx, code, {
+          name: input.name.trim(),
+          enabled: input.enabled ? 1 : 0,
+          updatedAt: nowIso(),
+          updatedBy: actor.id,
+        });
         await repo.stamp(trx, LANGUAGES_STAMP, ['']);
         // Taken in or out of use: phones asking in it get every record again.
         if ((Number(before.enabled) === 1) !== input.enabled) await touchUsers(trx, cmd, translatedCollections(ctx), 'all', nowIso());
         await cmd.audit({
-          action: 'UPDATE', collection: 'languages', documentId: code, documentName: input.name.trim(), description: `Changed the language ${input.name.trim()} (${code})`,
-          changes: { before: { name: before.name, enabled: Number(before.enabled) === 1 }, after: { name: input.name.trim(), enabled: input.enabled } },
+          action: 'UPDATE',
+          collection: 'languages',
+          documentId: code,
+          documentName: input.name.trim(),
+          description: `Changed the language ${input.name.trim()} (${code})`,
+          changes: {
+            before: { name: before.name, enabled: Number(before.enabled) === 1 },
+            after: { name: input.name.trim(), enabled: input.enabled },
+          },
         });
         cmd.publish({ topic: LANGUAGES_TOPIC, id: code, op: 'update' });
       });
@@ -74,14 +100,34 @@ export function createTranslationsService(ctx: AppContext) {
       const source = (await part.sources(db, [recordId])).get(recordId);
       if (!source) fail('NOT_FOUND');
       const rows = await repo.ofRecords(db, collection, [recordId]);
-      const names = await repo.accountNames(db, rows.map((r) => r.updatedBy).filter((id): id is string => Boolean(id)));
+      const names = await repo.accountNames(
+        db,
+        rows.map((r) => r.updatedBy).filter((id): id is string => Boolean(id)),
+      );
       return {
-        collection, recordId, name: source.name, version: source.version, languages: await languages(),
+        collection,
+        recordId,
+        name: source.name,
+        version: source.version,
+        languages: await languages(),
         fields: Object.entries(source.fields).map(([field, english]) => ({
-          field, label: fieldLabel(collection, field), source: english,
-          translations: Object.fromEntries(rows.filter((r) => r.field === field).map((r) => [r.lang, {
-            text: r.text, stale: r.sourceHash !== sourceHash(english), sourceThen: r.sourceText, updatedAt: r.updatedAt, updatedByName: r.updatedBy ? names.get(r.updatedBy) ?? null : null,
-          }])),
+          field,
+          label: fieldLabel(collection, field),
+          source: english,
+          translations: Object.fromEntries(
+            rows
+              .filter((r) => r.field === field)
+              .map((r) => [
+                r.lang,
+                {
+                  text: r.text,
+                  stale: r.sourceHash !== sourceHash(english),
+                  sourceThen: r.sourceText,
+                  updatedAt: r.updatedAt,
+                  updatedByName: r.updatedBy ? (names.get(r.updatedBy) ?? null) : null,
+                },
+              ]),
+          ),
         })),
       };
     },
@@ -102,7 +148,9 @@ export function createTranslationsService(ctx: AppContext) {
         const sources = await part.sources(db);
         const rows = await repo.ofCollection(db, collection);
         for (const lang of langs) {
-          let total = 0; let translated = 0; let stale = 0;
+          let total = 0;
+          let translated = 0;
+          let stale = 0;
           const mine = new Map(rows.filter((r) => r.lang === lang.code).map((r) => [`${r.recordId}\u0000${r.field}`, r]));
           for (const [id, source] of sources) {
             for (const [field, english] of Object.entries(source.fields)) {
@@ -116,7 +164,10 @@ export function createTranslationsService(ctx: AppContext) {
           items.push({ collection, lang: lang.code, total, translated, stale, missing: total - translated });
         }
       }
-      return { languages: langs, items: items.sort((a, b) => TRANSLATED_COLLECTIONS.indexOf(a.collection) - TRANSLATED_COLLECTIONS.indexOf(b.collection)) };
+      return {
+        languages: langs,
+        items: items.sort((a, b) => TRANSLATED_COLLECTIONS.indexOf(a.collection) - TRANSLATED_COLLECTIONS.indexOf(b.collection)),
+      };
     },
 
     /** The records of a collection with fields missing or stale in a language (the filters "missing in …", "needs update in …"). */
@@ -125,15 +176,18 @@ export function createTranslationsService(ctx: AppContext) {
       const part = translatedCollection(ctx, collection);
       const sources = await part.sources(db);
       const rows = new Map((await repo.ofCollection(db, collection, lang)).map((r) => [`${r.recordId}\u0000${r.field}`, r]));
-      const items = [...sources].map(([recordId, source]) => {
-        let missing = 0; let stale = 0;
-        for (const [field, english] of Object.entries(source.fields)) {
-          const row = rows.get(`${recordId}\u0000${field}`);
-          if (!row) missing += 1;
-          else if (row.sourceHash !== sourceHash(english)) stale += 1;
-        }
-        return { recordId, name: source.name, fields: Object.keys(source.fields).length, missing, stale };
-      }).filter((i) => filter === 'all' || (filter === 'missing' ? i.missing > 0 : i.stale > 0));
+      const items = [...sources]
+        .map(([recordId, source]) => {
+          let missing = 0;
+          let stale = 0;
+          for (const [field, english] of Object.entries(source.fields)) {
+            const row = rows.get(`${recordId}\u0000${field}`);
+            if (!row) missing += 1;
+            else if (row.sourceHash !== sourceHash(english)) stale += 1;
+          }
+          return { recordId, name: source.name, fields: Object.keys(source.fields).length, missing, stale };
+        })
+        .filter((i) => filter === 'all' || (filter === 'missing' ? i.missing > 0 : i.stale > 0));
       return { collection, lang, items: items.sort((a, b) => a.name.localeCompare(b.name, 'en')) };
     },
   };

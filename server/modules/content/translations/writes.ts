@@ -33,39 +33,90 @@ export interface RecordTranslation {
  * translations changed.
  */
 export async function writeTranslations(
-  trx: Transaction<Database>, cmd: Command, parts: TranslatedParts, part: TranslatedPart, changes: readonly RecordTranslation[], actor: Actor,
+  trx: Transaction<Database>,
+  cmd: Command,
+  parts: TranslatedParts,
+  part: TranslatedPart,
+  changes: readonly RecordTranslation[],
+  actor: Actor,
 ): Promise<number> {
   const collection: TranslatedCollection = part.collection;
-  const sources = await part.sources(trx, changes.map((c) => c.recordId));
+  const sources = await part.sources(
+    trx,
+    changes.map((c) => c.recordId),
+  );
   const existing = new Map<string, TranslationRow>();
-  for (const row of await repo.ofRecords(trx, collection, changes.map((c) => c.recordId))) existing.set(`${row.recordId}\u0000${row.field}@${row.lang}`, row);
+  for (const row of await repo.ofRecords(
+    trx,
+    collection,
+    changes.map((c) => c.recordId),
+  ))
+    existing.set(`${row.recordId}\u0000${row.field}@${row.lang}`, row);
   const now = nowIso();
-  const planned = changes.map((change) => {
-    const source = sources.get(change.recordId);
-    if (!source) fail('NOT_FOUND');
-    checkTranslations(collection, source, change.texts);
-    return { change, source, ...planRecord(collection, change, source, existing, actor, now) };
-  }).filter((p) => p.puts.length + p.removes.length > 0);
+  const planned = changes
+    .map((change) => {
+      const source = sources.get(change.recordId);
+      if (!source) fail('NOT_FOUND');
+      checkTranslations(collection, source, change.texts);
+      return { change, source, ...planRecord(collection, change, source, existing, actor, now) };
+    })
+    .filter((p) => p.puts.length + p.removes.length > 0);
   if (planned.length === 0) return 0;
   // The rows first, in a few statements: a record whose search reads its translations then takes them in.
-  await repo.put(trx, planned.flatMap((p) => p.puts));
-  await repo.remove(trx, planned.flatMap((p) => p.removes.map((field) => ({ collection, recordId: p.change.recordId, field, lang: p.change.lang }))));
-  await repo.stamp(trx, collection, planned.map((p) => p.change.lang));
+  await repo.put(
+    trx,
+    planned.flatMap((p) => p.puts),
+  );
+  await repo.remove(
+    trx,
+    planned.flatMap((p) => p.removes.map((field) => ({ collection, recordId: p.change.recordId, field, lang: p.change.lang }))),
+  );
+  await repo.stamp(
+    trx,
+    collection,
+    planned.map((p) => p.change.lang),
+  );
   for (const { change, source } of planned) {
     const moved = await part.touch(trx, change.recordId, change.version ?? source.version, now, cmd);
     if (moved === 0) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: source.version });
   }
-  const auditIds = await cmd.auditMany(planned.map(({ change, source, before, after }) => ({
-    action: 'UPDATE' as const, collection, documentId: change.recordId, documentName: source.name,
-    description: `Translated ${Object.keys(after).map((k) => translationKeyLabel(collection, k)).join(', ')} of "${source.name}"`,
-    changes: { before, after }, details: { language: change.lang },
-  })));
-  if (collection === 'maintenance') await touchUsers(trx, cmd, parts, planned.map((p) => p.change.recordId), now);
-  const snapshots = await part.snapshots(trx, planned.map((p) => p.change.recordId));
-  await recordVersions(trx, planned.map(({ change, source }, i) => ({
-    collection, documentId: change.recordId, recordVersion: (change.version ?? source.version) + 1, auditId: auditIds[i] ?? null, actor,
-    snapshot: snapshots.get(change.recordId)!, kind: 'edit' as const,
-  })));
+  const auditIds = await cmd.auditMany(
+    planned.map(({ change, source, before, after }) => ({
+      action: 'UPDATE' as const,
+      collection,
+      documentId: change.recordId,
+      documentName: source.name,
+      description: `Translated ${Object.keys(after)
+        .map((k) => translationKeyLabel(collection, k))
+        .join(', ')} of "${source.name}"`,
+      changes: { before, after },
+      details: { language: change.lang },
+    })),
+  );
+  if (collection === 'maintenance')
+    await touchUsers(
+      trx,
+      cmd,
+      parts,
+      planned.map((p) => p.change.recordId),
+      now,
+    );
+  const snapshots = await part.snapshots(
+    trx,
+    planned.map((p) => p.change.recordId),
+  );
+  await recordVersions(
+    trx,
+    planned.map(({ change, source }, i) => ({
+      collection,
+      documentId: change.recordId,
+      recordVersion: (change.version ?? source.version) + 1,
+      auditId: auditIds[i] ?? null,
+      actor,
+      snapshot: snapshots.get(change.recordId)!,
+      kind: 'edit' as const,
+    })),
+  );
   return planned.reduce((n, p) => n + p.puts.length + p.removes.length, 0);
 }
 
@@ -91,7 +142,14 @@ export function translationProblem(collection: string, field: string, source: So
   return null;
 }
 
-function planRecord(collection: string, change: RecordTranslation, source: SourceRecord, existing: Map<string, TranslationRow>, actor: Actor, now: string) {
+function planRecord(
+  collection: string,
+  change: RecordTranslation,
+  source: SourceRecord,
+  existing: Map<string, TranslationRow>,
+  actor: Actor,
+  now: string,
+) {
   const puts: TranslationRow[] = [];
   const removes: string[] = [];
   const before: Record<string, string | null> = {};
@@ -103,12 +161,26 @@ function planRecord(collection: string, change: RecordTranslation, source: Sourc
     const text = raw.trim();
     const old = existing.get(`${change.recordId}\u0000${key(field)}`);
     if (text === '') {
-      if (old) { removes.push(field); before[key(field)] = old.text; after[key(field)] = null; }
+      if (old) {
+        removes.push(field);
+        before[key(field)] = old.text;
+        after[key(field)] = null;
+      }
       continue;
     }
     const madeFrom = change.sources?.[field] ?? english;
     if (old && old.text === text && old.sourceHash === sourceHash(madeFrom)) continue;
-    puts.push({ collection, recordId: change.recordId, field, lang: change.lang, text, sourceText: madeFrom, sourceHash: sourceHash(madeFrom), updatedAt: now, updatedBy: actor.id });
+    puts.push({
+      collection,
+      recordId: change.recordId,
+      field,
+      lang: change.lang,
+      text,
+      sourceText: madeFrom,
+      sourceHash: sourceHash(madeFrom),
+      updatedAt: now,
+      updatedBy: actor.id,
+    });
     before[key(field)] = old?.text ?? null;
     after[key(field)] = text;
   }
@@ -129,7 +201,12 @@ function planRecord(collection: string, change: RecordTranslation, source: Sourc
  * as made from the English restored with it. Fields without English lose theirs.
  */
 export async function restoreTranslations(
-  trx: Transaction<Database>, collection: string, recordId: string, translations: Record<string, string>, english: Record<string, string | null>, actorId: string,
+  trx: Transaction<Database>,
+  collection: string,
+  recordId: string,
+  translations: Record<string, string>,
+  english: Record<string, string | null>,
+  actorId: string,
 ): Promise<void> {
   const now = nowIso();
   const before = await repo.ofRecords(trx, collection, [recordId]);
@@ -139,18 +216,35 @@ export async function restoreTranslations(
     const [field, lang] = [key.slice(0, at), key.slice(at + 1)];
     const source = english[field];
     if (at <= 0 || !source) continue;
-    rows.push({ collection, recordId, field, lang, text, sourceText: source, sourceHash: sourceHash(source), updatedAt: now, updatedBy: actorId });
+    rows.push({
+      collection,
+      recordId,
+      field,
+      lang,
+      text,
+      sourceText: source,
+      sourceHash: sourceHash(source),
+      updatedAt: now,
+      updatedBy: actorId,
+    });
   }
   await repo.replaceOfRecord(trx, collection, recordId, rows);
   await repo.stamp(trx, collection, [...before.map((r) => r.lang), ...rows.map((r) => r.lang)]);
 }
 
 /** The collections whose records show an option document's values. */
-const USERS_OF: Record<string, TranslatedCollection[]> = { rice_varieties_enums: ['rice_seed_varieties'], rice_diseases_enums: ['rice_local_diseases'] };
+const USERS_OF: Record<string, TranslatedCollection[]> = {
+  rice_varieties_enums: ['rice_seed_varieties'],
+  rice_diseases_enums: ['rice_local_diseases'],
+};
 
 /** Records that show translated values (or every translated record, for a language in or out of use) are synced again. */
 export async function touchUsers(
-  trx: Transaction<Database>, cmd: Command, parts: TranslatedParts, docIds: readonly string[] | 'all', now: string,
+  trx: Transaction<Database>,
+  cmd: Command,
+  parts: TranslatedParts,
+  docIds: readonly string[] | 'all',
+  now: string,
 ): Promise<void> {
   const collections = docIds === 'all' ? [...parts.keys()] : [...new Set(docIds.flatMap((d) => USERS_OF[d] ?? []))];
   for (const c of collections) await parts.get(c)?.touchAll?.(trx, now, cmd);

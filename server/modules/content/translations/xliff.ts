@@ -26,7 +26,8 @@ const PALAYAN_NS = 'urn:palayan:translations';
 export const exportedHash = (text: string) => crypto.createHash('sha256').update(text.trim(), 'utf8').digest('hex').slice(0, 16);
 
 /** XLIFF unit ids are NMTOKENs (no '/', no spaces): the unit's key, base64url-encoded. */
-export const unitId = (u: Pick<FileUnit, 'collection' | 'recordId' | 'field'>) => Buffer.from(`${u.collection}/${u.recordId}/${u.field}`, 'utf8').toString('base64url');
+export const unitId = (u: Pick<FileUnit, 'collection' | 'recordId' | 'field'>) =>
+  Buffer.from(`${u.collection}/${u.recordId}/${u.field}`, 'utf8').toString('base64url');
 
 export function parseUnitId(id: string): Pick<FileUnit, 'collection' | 'recordId' | 'field'> | null {
   if (!/^[A-Za-z0-9_-]+$/.test(id)) return null;
@@ -41,7 +42,9 @@ export function writeXliff(lang: string, units: readonly FileUnit[]): Promise<st
   for (const u of units) {
     const notes = [u.context, ...(u.stale ? [`${STALE_NOTE} It was translated from: ${u.stale.sourceThen}`] : [])];
     (resources[u.collection] ??= {})[unitId(u)] = {
-      source: u.source, ...(u.target ? { target: u.target } : {}), note: notes,
+      source: u.source,
+      ...(u.target ? { target: u.target } : {}),
+      note: notes,
       // The translation as exported, by its hash: a unit the translator left as it was changes nothing on import.
       additionalAttributes: { name: `${u.recordId}/${u.field}`, 'xmlns:palayan': PALAYAN_NS, 'palayan:was': exportedHash(u.target) },
     };
@@ -62,17 +65,26 @@ export interface ReadUnit {
 }
 
 /** The file is for this language: its code, an alias of it (tl for fil), with or without a region. */
-export const languageMatcher = (lang: string) => (tag: string): boolean => {
-  const primary = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
-  return primary === lang || (lang === 'fil' && (primary === 'tl' || primary === 'tgl'));
-};
+export const languageMatcher =
+  (lang: string) =>
+  (tag: string): boolean => {
+    const primary = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+    return primary === lang || (lang === 'fil' && (primary === 'tl' || primary === 'tgl'));
+  };
 
 /** Elements inside one another: an XLIFF 2.0 file needs about eight; deeper is no translators' file. */
 const MAX_DEPTH = 32;
 /** A comment or processing instruction: translation tools write a line or two; one this long is no translators' file. */
 const MAX_COMMENT_CHARS = 64 * 1024;
 
-interface OpenUnit { id: string; was: string | null; segments: number; source: string; target: string | null; inline: boolean }
+interface OpenUnit {
+  id: string;
+  was: string | null;
+  segments: number;
+  source: string;
+  target: string | null;
+  inline: boolean;
+}
 
 /**
  * An XLIFF 2.0 file's units, for the import, read as a stream (saxes) in one pass: the file is
@@ -101,19 +113,25 @@ export async function readXliffFile(file: string, lang: string): Promise<ReadUni
   let refusal: unknown = null;
 
   parser.on('doctype', () => fail('VALIDATION_FAILED', E.doctype, { file: E.doctype }));
-  const aside = (text: string) => { if (text.length > MAX_COMMENT_CHARS) fail('VALIDATION_FAILED', E.longComment, { file: E.longComment }); };
+  const aside = (text: string) => {
+    if (text.length > MAX_COMMENT_CHARS) fail('VALIDATION_FAILED', E.longComment, { file: E.longComment });
+  };
   parser.on('comment', aside);
   parser.on('processinginstruction', (pi) => aside(pi.body));
   parser.on('opentag', (tag) => {
     depth += 1;
     if (depth > MAX_DEPTH) broken();
     const name = tag.name;
-    const attr = (n: string): string | null => { const v = tag.attributes[n]; return typeof v === 'string' ? v : null; };
+    const attr = (n: string): string | null => {
+      const v = tag.attributes[n];
+      return typeof v === 'string' ? v : null;
+    };
     if (!rooted) {
       rooted = true;
       if (name !== 'xliff' || !/^2\./.test(attr('version') ?? '')) broken();
       const source = (attr('srcLang') ?? '').toLowerCase();
-      if (source.split('-')[0] !== SOURCE_LANGUAGE) fail('VALIDATION_FAILED', E.wrongSource(source || '?'), { file: E.wrongSource(source || '?') });
+      if (source.split('-')[0] !== SOURCE_LANGUAGE)
+        fail('VALIDATION_FAILED', E.wrongSource(source || '?'), { file: E.wrongSource(source || '?') });
       const target = attr('trgLang') ?? '';
       if (!matchesLang(target)) fail('VALIDATION_FAILED', E.wrongTarget(target, lang), { file: E.wrongTarget(target, lang) });
       return;
@@ -123,7 +141,10 @@ export async function readXliffFile(file: string, lang: string): Promise<ReadUni
       if (reading.into === 'target' && unit) unit.inline = true;
       return;
     }
-    if (name === 'file') { fileId = attr('id') ?? ''; return; }
+    if (name === 'file') {
+      fileId = attr('id') ?? '';
+      return;
+    }
     if (name === 'unit') {
       if (fileId === null || unit) broken();
       count += 1;
@@ -167,7 +188,9 @@ export async function readXliffFile(file: string, lang: string): Promise<ReadUni
     } else if (tag.name === 'file' && !reading) fileId = null;
     depth -= 1;
   });
-  parser.on('error', (err) => { refusal ??= err; });
+  parser.on('error', (err) => {
+    refusal ??= err;
+  });
 
   const stream = fs.createReadStream(file, { highWaterMark: 64 * 1024 });
   // Bytes that are not UTF-8 would reach farmers as replacement characters: the file is refused.

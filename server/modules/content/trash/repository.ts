@@ -27,14 +27,22 @@ function from(db: Db, collection: TrashCollection) {
 
 export const trashRepository = {
   /** Deleted rows, most recently deleted first, with the deleter's name and (pests, diseases) photo count. */
-  async page(db: Db, collection: TrashCollection, search: string, limit: number, offset: number): Promise<{ rows: DeletedRow[]; total: number }> {
-    const { columns: { name, detail }, photos } = trashEntry(collection);
+  async page(
+    db: Db,
+    collection: TrashCollection,
+    search: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: DeletedRow[]; total: number }> {
+    const {
+      columns: { name, detail },
+      photos,
+    } = trashEntry(collection);
     let base = from(db, collection).where(sql.ref('t.isDeleted'), '=', 1);
     if (search !== '') {
-      base = base.where((eb) => eb.or([
-        containsInsensitive(db, sql.ref(`t.${name}`), search),
-        containsInsensitive(db, sql.ref(`t.${detail}`), search),
-      ]));
+      base = base.where((eb) =>
+        eb.or([containsInsensitive(db, sql.ref(`t.${name}`), search), containsInsensitive(db, sql.ref(`t.${detail}`), search)]),
+      );
     }
     const totalRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const rows = await base
@@ -47,9 +55,7 @@ export const trashRepository = {
         sql<string | null>`t."deletedBy"`.as('deletedBy'),
         'deleter.fullname as deleterName',
       ])
-      .select(() => (photos
-        ? photoReads.countColumn(db, sql.ref<string>('t.id')).as('photoCount')
-        : sql<null>`null`.as('photoCount')))
+      .select(() => (photos ? photoReads.countColumn(db, sql.ref<string>('t.id')).as('photoCount') : sql<null>`null`.as('photoCount')))
       .orderBy(sql.ref('t.deletedAt'), 'desc')
       .orderBy(sql.ref('t.id'), 'desc')
       .limit(limit)
@@ -59,8 +65,15 @@ export const trashRepository = {
   },
 
   /** The deleted row with its name and everything a live event needs (searchText, when the registry says so). */
-  async findDeleted(db: Db, collection: TrashCollection, id: string): Promise<{ id: string; name: string; deletedAt: string | null; deletedBy: string | null; searchText: string | null } | undefined> {
-    const { columns: { name }, searchText } = trashEntry(collection);
+  async findDeleted(
+    db: Db,
+    collection: TrashCollection,
+    id: string,
+  ): Promise<{ id: string; name: string; deletedAt: string | null; deletedBy: string | null; searchText: string | null } | undefined> {
+    const {
+      columns: { name },
+      searchText,
+    } = trashEntry(collection);
     const row = await from(db, collection)
       .select([
         sql<string>`t.id`.as('id'),
@@ -69,13 +82,19 @@ export const trashRepository = {
         sql<string | null>`t."deletedBy"`.as('deletedBy'),
         searchText ? sql<string | null>`t."searchText"`.as('searchText') : sql<null>`null`.as('searchText'),
       ])
-      .where(sql.ref('t.id'), '=', id).where(sql.ref('t.isDeleted'), '=', 1)
+      .where(sql.ref('t.id'), '=', id)
+      .where(sql.ref('t.isDeleted'), '=', 1)
       .executeTakeFirst();
     return row as { id: string; name: string; deletedAt: string | null; deletedBy: string | null; searchText: string | null } | undefined;
   },
 
   /** A live row of the same collection whose name is the same, trimmed and ignoring case. */
-  async liveWithName(db: Db, collection: TrashCollection, name: string, exceptId: string): Promise<{ id: string; name: string } | undefined> {
+  async liveWithName(
+    db: Db,
+    collection: TrashCollection,
+    name: string,
+    exceptId: string,
+  ): Promise<{ id: string; name: string } | undefined> {
     const column = trashEntry(collection).columns.name;
     const row = await from(db, collection)
       .select([sql<string>`t.id`.as('id'), sql<string>`${sql.ref(`t.${column}`)}`.as('name')])
@@ -92,9 +111,11 @@ export const trashRepository = {
    * updatedAt is now, so the farmer app's "changed since" sync brings the record back.
    */
   async restore(db: Db, collection: TrashCollection, id: string, now: string): Promise<number> {
-    const result = await db.updateTable(collection as 'rice_seed_varieties')
+    const result = await db
+      .updateTable(collection as 'rice_seed_varieties')
       .set((eb) => ({ isDeleted: 0, deletedAt: null, deletedBy: null, updatedAt: now, version: eb('version', '+', 1) }))
-      .where('id', '=', id).where('isDeleted', '=', 1)
+      .where('id', '=', id)
+      .where('isDeleted', '=', 1)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   },

@@ -24,7 +24,12 @@ function reviewed(collection: Trashed): ReviewedPart {
           if (!row) fail('NOT_FOUND', TRASH.notInTrash);
           const { noun } = trashEntry(collection);
           const other = await trashRepository.liveWithName(ctx.db, collection, row.name, id);
-          if (other) fail('CONFLICT', TRASH.nameTaken(noun, other.name), undefined, { reason: 'name_taken', otherId: other.id, otherName: other.name });
+          if (other)
+            fail('CONFLICT', TRASH.nameTaken(noun, other.name), undefined, {
+              reason: 'name_taken',
+              otherId: other.id,
+              otherName: other.name,
+            });
           return { recordId: id, recordName: row.name, baseVersion: null, input: { id } };
         },
         apply: (ctx, change, author) => createTrashService(ctx).restore(collection, change.recordId!, author),

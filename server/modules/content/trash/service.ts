@@ -46,10 +46,15 @@ export function createTrashService(ctx: AppContext) {
         // their usernames and emails reserved while deleted instead).
         if (uniqueName) {
           const other = await trashRepository.liveWithName(trx, collection, row.name, id);
-          if (other) fail('CONFLICT', TRASH.nameTaken(noun, other.name), undefined, { reason: 'name_taken', otherId: other.id, otherName: other.name });
+          if (other)
+            fail('CONFLICT', TRASH.nameTaken(noun, other.name), undefined, {
+              reason: 'name_taken',
+              otherId: other.id,
+              otherName: other.name,
+            });
         }
         const now = nowIso();
-        if (await trashRepository.restore(trx, collection, id, now) === 0) fail('NOT_FOUND', TRASH.notInTrash);
+        if ((await trashRepository.restore(trx, collection, id, now)) === 0) fail('NOT_FOUND', TRASH.notInTrash);
         await moveStamps(trx, [recordsStamp(collection)]);
         const disarmed = collection === 'accounts' ? await disarmRestoredAccount(trx, cmd, id, now) : {};
         await cmd.audit({

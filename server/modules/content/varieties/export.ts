@@ -22,7 +22,11 @@ function cell(v: Variety, field: VarietyField): SheetValue {
  * two dates the console keeps, in Manila time.
  */
 const COLUMNS: ReadonlyArray<SheetColumn<Variety>> = [
-  ...VARIETY_COLUMNS.map((field) => ({ header: VARIETY_LABELS[field], value: (v: Variety) => cell(v, field), width: field === 'varietyName' ? 24 : 16 })),
+  ...VARIETY_COLUMNS.map((field) => ({
+    header: VARIETY_LABELS[field],
+    value: (v: Variety) => cell(v, field),
+    width: field === 'varietyName' ? 24 : 16,
+  })),
   { header: VARIETY_READ_ONLY_COLUMNS.createdAt, value: (v) => csvTimestamp(v.createdAt), width: 20 },
   { header: VARIETY_READ_ONLY_COLUMNS.updatedAt, value: (v) => (v.updatedAt ? csvTimestamp(v.updatedAt) : null), width: 20 },
 ];
@@ -30,5 +34,13 @@ const COLUMNS: ReadonlyArray<SheetColumn<Variety>> = [
 /** The live varieties the list shows for this search (the same contains rule), in its order, a batch at a time. */
 export function varietySheet(ctx: AppContext, format: SpreadsheetFormat, search: string): SheetExport<Variety> {
   const term = search.trim().toLowerCase();
-  return { format, name: 'rice-varieties', columns: COLUMNS, batches: listBatches(async (after, limit) => (await varietiesRepository.exportBatch(ctx.db, term, after, limit)).map(presentVariety), BATCH) };
+  return {
+    format,
+    name: 'rice-varieties',
+    columns: COLUMNS,
+    batches: listBatches(
+      async (after, limit) => (await varietiesRepository.exportBatch(ctx.db, term, after, limit)).map(presentVariety),
+      BATCH,
+    ),
+  };
 }

@@ -9,7 +9,11 @@ import type { Cell } from '../../../platform/spreadsheets/table-reader.js';
 
 const R = IMPORT_TEXTS.row;
 
-export interface RowError { column: string; value: string; message: string }
+export interface RowError {
+  column: string;
+  value: string;
+  message: string;
+}
 
 /** One row read against the form's schema: its input when valid, else what is wrong where. */
 export interface ParsedRow {
@@ -72,14 +76,20 @@ function listValues(text: string, choices: readonly string[]): string[] {
   const whole = choices.find((c) => c.toLowerCase() === text.toLowerCase());
   if (whole) return [whole];
   const parts = /[;\n]/.test(text) ? text.split(/[;\n]/) : text.split(',');
-  return parts.map((p) => p.trim()).filter((p) => p !== '').map((p) => canonical(p, choices));
+  return parts
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .map((p) => canonical(p, choices));
 }
 
 const YES = new Set(['yes', 'y', 'true', '1', 'oo']);
 const NO = new Set(['no', 'n', 'false', '0', 'hindi', '']);
 
 const OPTION_LISTS = {
-  season: 'seasons', environment: 'environments', plantingMethod: 'plantingMethods', yearRelease: 'yearReleases',
+  season: 'seasons',
+  environment: 'environments',
+  plantingMethod: 'plantingMethods',
+  yearRelease: 'yearReleases',
 } as const satisfies Partial<Record<VarietyField, keyof VarietyEnums>>;
 
 /**
@@ -136,7 +146,12 @@ export function parseRow(row: number, cells: readonly Cell[], columns: readonly 
  * Values that are not in the current option lists, each named with the list's choices. The year
  * a record already holds stays allowed, as in the edit form (older releases predate the list).
  */
-export function optionProblems(input: VarietyInput, columns: readonly ImportColumn[], enums: VarietyEnums, keepYear: string | null): RowError[] {
+export function optionProblems(
+  input: VarietyInput,
+  columns: readonly ImportColumn[],
+  enums: VarietyEnums,
+  keepYear: string | null,
+): RowError[] {
   const header = (field: VarietyField) => columns.find((c) => c.field === field)?.header ?? VARIETY_LABELS[field];
   const problems: RowError[] = [];
   const check = (field: keyof typeof OPTION_LISTS, values: readonly string[]) => {

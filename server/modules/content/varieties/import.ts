@@ -1,5 +1,11 @@
 import type {
-  ImportColumn, ImportCounts, ImportMapping, ImportOnErrors, ImportPreview, ImportReport, ImportRow,
+  ImportColumn,
+  ImportCounts,
+  ImportMapping,
+  ImportOnErrors,
+  ImportPreview,
+  ImportReport,
+  ImportRow,
 } from '../../../../common/schemas/spreadsheets.js';
 import { IMPORT_TEXTS } from '../../../../common/spreadsheets.js';
 import { VARIETY_TOPIC } from '../../../../common/varieties.js';
@@ -24,14 +30,21 @@ const COLLECTION = 'rice_seed_varieties' as const;
 const F = IMPORT_TEXTS.file;
 type Db = AppContext['db'];
 
-interface Decided extends ImportRow { fields: Fields | null; existing: VarietyRow | null }
+interface Decided extends ImportRow {
+  fields: Fields | null;
+  existing: VarietyRow | null;
+}
 
 /** A sheet as read: kept as JSON by a pending import (review), then committed from it. */
-export interface Read { columns: ImportColumn[]; rows: ParsedRow[] }
+export interface Read {
+  columns: ImportColumn[];
+  rows: ParsedRow[];
+}
 
 /** Every row read and checked against the form's schema; nothing touches the database yet. */
 async function readRows(db: Db, table: Table, mapping: ImportMapping): Promise<Read> {
-  if (Object.keys(mapping).some((index) => Number(index) >= table.header.length)) fail('VALIDATION_FAILED', F.badMapping, { mapping: F.badMapping });
+  if (Object.keys(mapping).some((index) => Number(index) >= table.header.length))
+    fail('VALIDATION_FAILED', F.badMapping, { mapping: F.badMapping });
   const columns = resolveColumns(table.header, mapping);
   if (columns.every((c) => c.field === null)) fail('VALIDATION_FAILED', F.noFields, { file: F.noFields });
   const enums = await getVarietyEnums(db);
@@ -50,13 +63,18 @@ export function mappingOf(upload: UploadedSheet): ImportMapping {
   const raw = upload.fields.mapping;
   if (raw === undefined || raw === '') return {};
   let value: unknown;
-  try { value = JSON.parse(raw); } catch { value = null; }
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    value = null;
+  }
   const parsed = importMappingSchema.safeParse(value);
   if (!parsed.success) fail('VALIDATION_FAILED', F.badMapping, { mapping: F.badMapping });
   return parsed.data;
 }
 
-const shownValue = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(', ') : typeof v === 'boolean' ? (v ? 'Yes' : 'No') : String(v));
+const shownValue = (v: unknown): string =>
+  v === null || v === undefined ? '' : Array.isArray(v) ? v.join(', ') : typeof v === 'boolean' ? (v ? 'Yes' : 'No') : String(v);
 
 const nameKey = (name: string) => name.trim().toLowerCase();
 
@@ -96,10 +114,20 @@ async function decide(db: Db, read: Read): Promise<Decided[]> {
     const errors = [...r.errors];
     const key = nameKey(r.name);
     const rowsOfName = inFile.get(key) ?? [];
-    if (rowsOfName.length > 1) errors.push({ column: read.columns.find((c) => c.field === 'varietyName')!.header, value: r.name, message: duplicateOf(key, rowsOfName) });
+    if (rowsOfName.length > 1)
+      errors.push({
+        column: read.columns.find((c) => c.field === 'varietyName')!.header,
+        value: r.name,
+        message: duplicateOf(key, rowsOfName),
+      });
     const ids = live.get(key) ?? [];
-    if (ids.length > 1) errors.push({ column: read.columns.find((c) => c.field === 'varietyName')!.header, value: r.name, message: IMPORT_TEXTS.row.ambiguous(ids.length) });
-    const existing = ids.length === 1 ? existingById.get(ids[0]!) ?? null : null;
+    if (ids.length > 1)
+      errors.push({
+        column: read.columns.find((c) => c.field === 'varietyName')!.header,
+        value: r.name,
+        message: IMPORT_TEXTS.row.ambiguous(ids.length),
+      });
+    const existing = ids.length === 1 ? (existingById.get(ids[0]!) ?? null) : null;
     if (r.input && errors.length === 0) errors.push(...optionProblems(r.input, read.columns, enums, existing?.yearRelease ?? null));
     const base = { row: r.row, name: r.name, changed: [], existing };
     if (!r.input || errors.length > 0) return { ...base, status: 'error', errors, fields: null };
@@ -134,7 +162,14 @@ export function createVarietyImport(ctx: AppContext) {
     async preview(table: Table, fileName: string, mapping: ImportMapping): Promise<ImportPreview> {
       const read = await readRows(db, table, mapping);
       const rows = await decide(db, read);
-      return { fileName, format: table.format, columns: read.columns, missing: missingFields(read.columns), counts: countOf(rows), rows: rows.map(view) };
+      return {
+        fileName,
+        format: table.format,
+        columns: read.columns,
+        missing: missingFields(read.columns),
+        counts: countOf(rows),
+        rows: rows.map(view),
+      };
     },
 
     /**
@@ -150,7 +185,14 @@ export function createVarietyImport(ctx: AppContext) {
      */
     async decided(read: Read) {
       const rows = await decide(db, read);
-      const shown = (r: Decided) => (r.fields ? Object.fromEntries((r.status === 'new' ? Object.keys(r.fields) : r.changed).map((k) => [k, shownValue(r.fields![k as keyof Fields])]).filter(([, v]) => v !== '')) : {});
+      const shown = (r: Decided) =>
+        r.fields
+          ? Object.fromEntries(
+              (r.status === 'new' ? Object.keys(r.fields) : r.changed)
+                .map((k) => [k, shownValue(r.fields![k as keyof Fields])])
+                .filter(([, v]) => v !== ''),
+            )
+          : {};
       return {
         counts: countOf(rows),
         rows: rows.map((r) => ({ ...view(r), changed: [...r.changed], values: shown(r) })),
@@ -163,7 +205,13 @@ export function createVarietyImport(ctx: AppContext) {
     },
 
     /** `expected`: the varieties a reviewed import updates, at the versions its reviewer saw (409 when any moved, or another would be updated). */
-    async commitRead(read: Read, fileName: string, onErrors: ImportOnErrors, actor: Actor, expected?: ReadonlyArray<{ id: string; version: number }>): Promise<ImportReport> {
+    async commitRead(
+      read: Read,
+      fileName: string,
+      onErrors: ImportOnErrors,
+      actor: Actor,
+      expected?: ReadonlyArray<{ id: string; version: number }>,
+    ): Promise<ImportReport> {
       const report = await runCommand(ctx, actor, async (trx, cmd) => {
         await varietiesRepository.lockImports(trx);
         const rows = await decide(trx, read);
@@ -173,45 +221,87 @@ export function createVarietyImport(ctx: AppContext) {
           if (moved) fail('VERSION_CONFLICT');
         }
         const counts = countOf(rows);
-        if (counts.error > 0 && onErrors === 'stop') fail('VALIDATION_FAILED', F.hasErrors(counts.error), { file: F.hasErrors(counts.error) });
+        if (counts.error > 0 && onErrors === 'stop')
+          fail('VALIDATION_FAILED', F.hasErrors(counts.error), { file: F.hasErrors(counts.error) });
         const now = nowIso();
         const created = rows.filter((r) => r.status === 'new').map((r) => ({ id: newId(), fields: r.fields! }));
         // They share one time, so the list orders them by id: written in that order, they keep the search index in order too.
-        await varietiesRepository.insertMany(trx, [...created].sort((a, b) => (a.id < b.id ? -1 : 1)).map(({ id, fields }) => ({
-          id, ...storedColumns(fields), isDeleted: 0, createdAt: now, updatedAt: null, deletedAt: null, deletedBy: null,
-        })));
+        await varietiesRepository.insertMany(
+          trx,
+          [...created]
+            .sort((a, b) => (a.id < b.id ? -1 : 1))
+            .map(({ id, fields }) => ({
+              id,
+              ...storedColumns(fields),
+              isDeleted: 0,
+              createdAt: now,
+              updatedAt: null,
+              deletedAt: null,
+              deletedBy: null,
+            })),
+        );
         const updates = rows.filter((r) => r.status === 'update');
         for (const r of updates) {
           const existing = r.existing!;
-          const changed = await varietiesRepository.updateVersioned(trx, existing.id, Number(existing.version), { ...storedColumns(r.fields!), updatedAt: now }, r.fields!);
+          const changed = await varietiesRepository.updateVersioned(
+            trx,
+            existing.id,
+            Number(existing.version),
+            { ...storedColumns(r.fields!), updatedAt: now },
+            r.fields!,
+          );
           if (changed === 0) fail('VERSION_CONFLICT');
         }
         const auditIds = await cmd.auditMany([
           ...created.map(({ id, fields }) => ({
-            action: 'CREATE' as const, collection: COLLECTION, documentId: id, documentName: fields.varietyName,
-            description: `Created rice variety ${fields.varietyName}`, changes: { before: null, after: fields },
+            action: 'CREATE' as const,
+            collection: COLLECTION,
+            documentId: id,
+            documentName: fields.varietyName,
+            description: `Created rice variety ${fields.varietyName}`,
+            changes: { before: null, after: fields },
             details: { import: fileName },
           })),
           ...updates.map((r) => ({
-            action: 'UPDATE' as const, collection: COLLECTION, documentId: r.existing!.id, documentName: r.fields!.varietyName,
-            description: `Updated rice variety ${r.fields!.varietyName}`, changes: diff(fieldsOf(presentVariety(r.existing!)), r.fields!),
+            action: 'UPDATE' as const,
+            collection: COLLECTION,
+            documentId: r.existing!.id,
+            documentName: r.fields!.varietyName,
+            description: `Updated rice variety ${r.fields!.varietyName}`,
+            changes: diff(fieldsOf(presentVariety(r.existing!)), r.fields!),
             details: { import: fileName },
           })),
         ]);
         await recordVersions(trx, [
           ...created.map(({ id, fields }, i) => ({
-            collection: COLLECTION, documentId: id, recordVersion: 1, auditId: auditIds[i] ?? null, actor, snapshot: { fields }, kind: 'create' as const,
+            collection: COLLECTION,
+            documentId: id,
+            recordVersion: 1,
+            auditId: auditIds[i] ?? null,
+            actor,
+            snapshot: { fields },
+            kind: 'create' as const,
           })),
           ...updates.map((r, i) => ({
-            collection: COLLECTION, documentId: r.existing!.id, recordVersion: Number(r.existing!.version) + 1,
-            auditId: auditIds[created.length + i] ?? null, actor, snapshot: { fields: r.fields! }, kind: 'edit' as const,
+            collection: COLLECTION,
+            documentId: r.existing!.id,
+            recordVersion: Number(r.existing!.version) + 1,
+            auditId: auditIds[created.length + i] ?? null,
+            actor,
+            snapshot: { fields: r.fields! },
+            kind: 'edit' as const,
           })),
         ]);
         const report = { fileName, created: created.length, updated: updates.length, unchanged: counts.unchanged, skipped: counts.error };
         if (created.length + updates.length > 0) {
           await cmd.audit({
-            action: 'IMPORT', collection: COLLECTION, documentId: null, documentName: fileName,
-            description: `Imported rice varieties from ${fileName}: ${report.created} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skipped} left out`,
+            action: 'IMPORT',
+            collection: COLLECTION,
+            documentId: null,
+            documentName: fileName,
+            description:
+              `Imported rice varieties from ${fileName}: ${report.created} added, ${report.updated} updated, ` +
+              `${report.unchanged} unchanged, ${report.skipped} left out`,
             details: report,
           });
           // One event for the whole import: every instance drops its cached searches, every tab refreshes.

@@ -8,8 +8,25 @@ export type VarietyRow = Selectable<VarietiesTable>;
 
 /** What the list and the API show of a row: not the search text nor the deletion's bookkeeping. */
 export const LISTED_COLUMNS = [
-  'id', 'varietyName', 'releaseName', 'yearRelease', 'breedingCode', 'breederOrigin', 'maturityDays', 'averageYield', 'maxYield',
-  'plantHeight', 'tillers', 'location', 'season', 'plantingMethod', 'environment', 'recommendedInTarlac', 'createdAt', 'updatedAt', 'version',
+  'id',
+  'varietyName',
+  'releaseName',
+  'yearRelease',
+  'breedingCode',
+  'breederOrigin',
+  'maturityDays',
+  'averageYield',
+  'maxYield',
+  'plantHeight',
+  'tillers',
+  'location',
+  'season',
+  'plantingMethod',
+  'environment',
+  'recommendedInTarlac',
+  'createdAt',
+  'updatedAt',
+  'version',
 ] as const;
 export type ListedVarietyRow = Pick<VarietyRow, (typeof LISTED_COLUMNS)[number]>;
 type Db = Kysely<Database> | Transaction<Database>;
@@ -18,7 +35,10 @@ type Db = Kysely<Database> | Transaction<Database>;
 export const SEARCHED_FIELDS = ['varietyName', 'releaseName', 'yearRelease', 'location', 'breedingCode', 'breederOrigin'] as const;
 
 /** One lower-cased text of the searched fields, stored beside the record (migration 010). */
-export function searchTextOf(values: Partial<Record<(typeof SEARCHED_FIELDS)[number], string | null | undefined>>, translations: readonly string[] = []): string {
+export function searchTextOf(
+  values: Partial<Record<(typeof SEARCHED_FIELDS)[number], string | null | undefined>>,
+  translations: readonly string[] = [],
+): string {
   return [...SEARCHED_FIELDS.map((f) => values[f] ?? ''), ...translations].join('\n').toLowerCase();
 }
 
@@ -53,14 +73,15 @@ export const varietiesRepository = {
   /** Stored varieties among `ids`, deleted ones included (their versions stay readable). */
   async findMany(db: Db, ids: readonly string[]): Promise<VarietyRow[]> {
     const rows: VarietyRow[] = [];
-    for (const part of chunks(ids)) rows.push(...await db.selectFrom('rice_seed_varieties').selectAll().where('id', 'in', part).execute());
+    for (const part of chunks(ids))
+      rows.push(...(await db.selectFrom('rice_seed_varieties').selectAll().where('id', 'in', part).execute()));
     return rows;
   },
 
   async findLiveMany(db: Db, ids: readonly string[]): Promise<VarietyRow[]> {
     const rows: VarietyRow[] = [];
     for (const part of chunks(ids)) {
-      rows.push(...await db.selectFrom('rice_seed_varieties').selectAll().where('id', 'in', part).where('isDeleted', '=', 0).execute());
+      rows.push(...(await db.selectFrom('rice_seed_varieties').selectAll().where('id', 'in', part).where('isDeleted', '=', 0).execute()));
     }
     return rows;
   },
@@ -95,15 +116,27 @@ export const varietiesRepository = {
   /** Several rows in one statement (seeds and benchmarks load thousands). */
   async insertMany(db: Db, rows: WritableFields[]): Promise<void> {
     for (const part of chunks(rows)) {
-      await db.insertInto('rice_seed_varieties').values(part.map((values) => ({ ...values, searchText: searchTextOf(values) }))).execute();
+      await db
+        .insertInto('rice_seed_varieties')
+        .values(part.map((values) => ({ ...values, searchText: searchTextOf(values) })))
+        .execute();
     }
   },
 
   /** Updates only when the stored version is the one the user edited; returns the rows changed. */
-  async updateVersioned(db: Db, id: string, version: number, values: Omit<Updateable<VarietiesTable>, 'searchText' | 'version'>, searched: Parameters<typeof searchTextOf>[0]): Promise<number> {
-    const result = await db.updateTable('rice_seed_varieties')
+  async updateVersioned(
+    db: Db,
+    id: string,
+    version: number,
+    values: Omit<Updateable<VarietiesTable>, 'searchText' | 'version'>,
+    searched: Parameters<typeof searchTextOf>[0],
+  ): Promise<number> {
+    const result = await db
+      .updateTable('rice_seed_varieties')
       .set({ ...values, searchText: searchTextOf(searched, await translatedTexts(db, id)), version: version + 1 })
-      .where('id', '=', id).where('version', '=', version).where('isDeleted', '=', 0)
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .where('isDeleted', '=', 0)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   },
@@ -116,8 +149,12 @@ export const varietiesRepository = {
     const row = await db.selectFrom('rice_seed_varieties').selectAll().where('id', '=', id).where('isDeleted', '=', 0).executeTakeFirst();
     if (!row || Number(row.version) !== version) return { changed: 0, before: '', after: '' };
     const after = searchTextOf(row, await translatedTexts(db, id));
-    const result = await db.updateTable('rice_seed_varieties').set({ version: version + 1, updatedAt: now, searchText: after })
-      .where('id', '=', id).where('version', '=', version).executeTakeFirst();
+    const result = await db
+      .updateTable('rice_seed_varieties')
+      .set({ version: version + 1, updatedAt: now, searchText: after })
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .executeTakeFirst();
     return { changed: Number(result.numUpdatedRows), before: row.searchText, after };
   },
 
@@ -128,17 +165,25 @@ export const varietiesRepository = {
 
   /** Live varieties with a location (the one variety text the farmer app shows that is translated), all or these ids. */
   async withLocation(db: Db, ids?: readonly string[]) {
-    const base = () => db.selectFrom('rice_seed_varieties').select(['id', 'varietyName', 'location', 'version']).where('isDeleted', '=', 0).where('location', 'is not', null).where('location', '!=', '');
+    const base = () =>
+      db
+        .selectFrom('rice_seed_varieties')
+        .select(['id', 'varietyName', 'location', 'version'])
+        .where('isDeleted', '=', 0)
+        .where('location', 'is not', null)
+        .where('location', '!=', '');
     if (!ids) return base().orderBy('varietyName').execute();
     const rows = [];
-    for (const part of chunks(ids)) rows.push(...await base().where('id', 'in', part).execute());
+    for (const part of chunks(ids)) rows.push(...(await base().where('id', 'in', part).execute()));
     return rows;
   },
 
   async softDelete(db: Db, id: string, values: { deletedAt: string; deletedBy: string }): Promise<number> {
-    const result = await db.updateTable('rice_seed_varieties')
+    const result = await db
+      .updateTable('rice_seed_varieties')
       .set((eb) => ({ isDeleted: 1, deletedAt: values.deletedAt, deletedBy: values.deletedBy, version: eb('version', '+', 1) }))
-      .where('id', '=', id).where('isDeleted', '=', 0)
+      .where('id', '=', id)
+      .where('isDeleted', '=', 0)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   },

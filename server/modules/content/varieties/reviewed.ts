@@ -17,9 +17,14 @@ import { createVarietiesService } from './service.js';
 
 const COLLECTION = 'rice_seed_varieties';
 
-interface SaveInput { id: string | null; body: VarietyInput }
+interface SaveInput {
+  id: string | null;
+  body: VarietyInput;
+}
 interface ImportInput {
-  read: Read; fileName: string; onErrors: 'skip' | 'stop';
+  read: Read;
+  fileName: string;
+  onErrors: 'skip' | 'stop';
   rows: Array<{ row: number; name: string; status: string; changed: string[]; values: Record<string, string> }>;
   /** The varieties it updates, at the versions the reviewer sees. */
   targets: Array<{ id: string; version: number }>;
@@ -28,7 +33,8 @@ interface ImportInput {
 /** An import as the review shows it, decided against the varieties as they are now; refused when its errors stop it. */
 async function proposeImport(ctx: AppContext, read: Read, fileName: string, onErrors: 'skip' | 'stop'): Promise<ReviewProposal> {
   const { counts, rows, targets } = await createVarietyImport(ctx).decided(read);
-  if (counts.error > 0 && onErrors === 'stop') fail('VALIDATION_FAILED', IMPORT_TEXTS.file.hasErrors(counts.error), { file: IMPORT_TEXTS.file.hasErrors(counts.error) });
+  if (counts.error > 0 && onErrors === 'stop')
+    fail('VALIDATION_FAILED', IMPORT_TEXTS.file.hasErrors(counts.error), { file: IMPORT_TEXTS.file.hasErrors(counts.error) });
   const input: ImportInput = { read, fileName, onErrors, rows, targets };
   return { recordId: null, recordName: fileName, baseVersion: null, input, summary: { ...counts }, touches: targets.map((t) => t.id) };
 }
@@ -36,9 +42,16 @@ async function proposeImport(ctx: AppContext, read: Read, fileName: string, onEr
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
 /** Runs `work` with a varieties service, closed after (it holds the shared search cache). */
-async function withService<T>(ctx: Parameters<typeof createVarietiesService>[0], work: (service: ReturnType<typeof createVarietiesService>) => Promise<T>): Promise<T> {
+async function withService<T>(
+  ctx: Parameters<typeof createVarietiesService>[0],
+  work: (service: ReturnType<typeof createVarietiesService>) => Promise<T>,
+): Promise<T> {
   const service = createVarietiesService(ctx);
-  try { return await work(service); } finally { service.close(); }
+  try {
+    return await work(service);
+  } finally {
+    service.close();
+  }
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -49,7 +62,8 @@ async function rebaseEdit(ctx: AppContext, change: ReviewChange): Promise<Review
   const live = await varietiesRepository.findLive(ctx.db, id);
   if (!live) fail('NOT_FOUND');
   const now = (await varietiesVersioned.current(ctx.db, [id])).get(id)!.snapshot.fields;
-  const baseRow = change.baseVersion === null ? undefined : await versionsRecords.atRecordVersion(ctx.db, COLLECTION, id, change.baseVersion);
+  const baseRow =
+    change.baseVersion === null ? undefined : await versionsRecords.atRecordVersion(ctx.db, COLLECTION, id, change.baseVersion);
   const base = baseRow ? parseSnapshot(baseRow.snapshot).fields : null;
   const proposed = normalize(body) as Record<string, unknown>;
   const merged: Record<string, unknown> = { ...body };

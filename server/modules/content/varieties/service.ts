@@ -1,6 +1,10 @@
 import { LIMITS } from '../../../../common/limits.js';
 import {
-  optionErrors, type Variety, type VarietyInput, type VarietyList, type VarietyStoredInput,
+  optionErrors,
+  type Variety,
+  type VarietyInput,
+  type VarietyList,
+  type VarietyStoredInput,
 } from '../../../../common/schemas/varieties.js';
 import { VARIETY_TOPIC } from '../../../../common/varieties.js';
 import type { Actor } from '../../../platform/writes/audit.js';
@@ -35,11 +39,19 @@ function cacheSize(): number {
  * One cache per database handle, shared by every service of this process (routes, seed,
  * tests), listening to the live events once while any of them is open.
  */
-interface SharedCache { cache: VarietySearchCache; users: number; unsubscribe: (() => void) | null }
+interface SharedCache {
+  cache: VarietySearchCache;
+  users: number;
+  unsubscribe: (() => void) | null;
+}
 const eventKey = (op: string, id: string | null | undefined) => `${op}:${id ?? ''}`;
 
 function acquireCache(ctx: AppContext): { cache: VarietySearchCache; release(): void } {
-  const s = perDatabase<SharedCache>(ctx.db, 'varieties/search', () => ({ cache: new VarietySearchCache(ctx.db, cacheSize()), users: 0, unsubscribe: null }));
+  const s = perDatabase<SharedCache>(ctx.db, 'varieties/search', () => ({
+    cache: new VarietySearchCache(ctx.db, cacheSize()),
+    users: 0,
+    unsubscribe: null,
+  }));
   if (s.users === 0) {
     // Writes of other server instances (PostgreSQL LISTEN/NOTIFY) and of other modules (import).
     // A resync (the bus reconnected and may have missed events) drops everything too.
@@ -56,7 +68,10 @@ function acquireCache(ctx: AppContext): { cache: VarietySearchCache; release(): 
       if (released) return;
       released = true;
       s.users -= 1;
-      if (s.users === 0) { s.unsubscribe?.(); s.unsubscribe = null; }
+      if (s.users === 0) {
+        s.unsubscribe?.();
+        s.unsubscribe = null;
+      }
     },
   };
 }
@@ -85,7 +100,13 @@ export function createVarietiesService(ctx: AppContext) {
     const now = nowIso();
     const row = await runCommand(ctx, actor, async (trx, cmd) => {
       await varietiesRepository.insert(trx, {
-        id, ...columns(fields), isDeleted: 0, createdAt: now, updatedAt: null, deletedAt: null, deletedBy: null,
+        id,
+        ...columns(fields),
+        isDeleted: 0,
+        createdAt: now,
+        updatedAt: null,
+        deletedAt: null,
+        deletedBy: null,
       });
       const auditId = await cmd.audit({
         action: 'CREATE',
@@ -96,7 +117,15 @@ export function createVarietiesService(ctx: AppContext) {
         changes: { before: null, after: fields },
       });
       const row = (await varietiesRepository.findLive(trx, id))!;
-      await recordVersion(trx, { collection: COLLECTION, documentId: id, recordVersion: Number(row.version), auditId, actor, snapshot: varietySnapshot(row), kind: 'create' });
+      await recordVersion(trx, {
+        collection: COLLECTION,
+        documentId: id,
+        recordVersion: Number(row.version),
+        auditId,
+        actor,
+        snapshot: varietySnapshot(row),
+        kind: 'create',
+      });
       publish(cmd, id, 'create', [row.searchText]);
       return row;
     });
@@ -111,7 +140,11 @@ export function createVarietiesService(ctx: AppContext) {
         const pageSize = LIMITS.varietyPageSize;
         // One count per search term serves all its pages; the search that counts brings its page.
         let searched: SearchPage | undefined;
-        const counted = await cache.get(`count\u0000${term}`, term, async () => (searched = await finder.search(term, page, pageSize)).counted);
+        const counted = await cache.get(
+          `count\u0000${term}`,
+          term,
+          async () => (searched = await finder.search(term, page, pageSize)).counted,
+        );
         const { total, exact } = counted;
         const current = searched?.page ?? shownPage(page, total, pageSize);
         const rows = searched ? searched.rows : total === 0 ? [] : await finder.page(term, counted, pageSize, (current - 1) * pageSize);
@@ -135,7 +168,8 @@ export function createVarietiesService(ctx: AppContext) {
     async checkSave(id: string | null, input: VarietyInput, version: number | null): Promise<void> {
       const existing = id === null ? null : await varietiesRepository.findLive(db, id);
       if (id !== null && !existing) fail('NOT_FOUND');
-      if (existing && version !== null && Number(existing.version) !== version) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: Number(existing.version) });
+      if (existing && version !== null && Number(existing.version) !== version)
+        fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: Number(existing.version) });
       await checkOptions(input, existing?.yearRelease);
     },
 
@@ -151,7 +185,13 @@ export function createVarietiesService(ctx: AppContext) {
      * Saves over `version`; a newer version on the server is a 409 with the current record.
      * A restore of an earlier version is this same save, audited as RESTORE_VERSION.
      */
-    async update(id: string, input: VarietyInput, version: number, actor: Actor, restore?: { from: number; translations?: Record<string, string> }): Promise<Variety> {
+    async update(
+      id: string,
+      input: VarietyInput,
+      version: number,
+      actor: Actor,
+      restore?: { from: number; translations?: Record<string, string> },
+    ): Promise<Variety> {
       const existing = await varietiesRepository.findLive(db, id);
       if (!existing) fail('NOT_FOUND');
       await checkOptions(input, existing.yearRelease);
@@ -160,25 +200,35 @@ export function createVarietiesService(ctx: AppContext) {
       const row = await runCommand(ctx, actor, async (trx, cmd) => {
         const before = await varietiesRepository.findLive(trx, id);
         if (!before) fail('NOT_FOUND');
-        if (restore?.translations && before.version === version) await restoreTranslations(trx, COLLECTION, id, restore.translations, { location: after.location }, actor.id);
+        if (restore?.translations && before.version === version)
+          await restoreTranslations(trx, COLLECTION, id, restore.translations, { location: after.location }, actor.id);
         // Versions only grow: a different stored version means someone saved since the form opened.
-        const changed = before.version === version
-          ? await varietiesRepository.updateVersioned(trx, id, version, { ...columns(after), updatedAt: now }, after)
-          : 0;
+        const changed =
+          before.version === version
+            ? await varietiesRepository.updateVersioned(trx, id, version, { ...columns(after), updatedAt: now }, after)
+            : 0;
         if (changed === 0) assertUpdated(0, await varietiesRepository.findLive(trx, id), (r: VarietyRow) => presentVariety(r));
         const auditId = await cmd.audit({
           action: restore ? 'RESTORE_VERSION' : 'UPDATE',
           collection: COLLECTION,
           documentId: id,
           documentName: after.varietyName,
-          description: restore ? VERSION_TEXTS.auditRestored(`rice variety ${after.varietyName}`, restore.from) : `Updated rice variety ${after.varietyName}`,
+          description: restore
+            ? VERSION_TEXTS.auditRestored(`rice variety ${after.varietyName}`, restore.from)
+            : `Updated rice variety ${after.varietyName}`,
           changes: diff(fieldsOf(presentVariety(before)), after),
           details: restore ? { restoredVersion: restore.from } : undefined,
         });
         const row = (await varietiesRepository.findLive(trx, id))!;
         await recordVersion(trx, {
-          collection: COLLECTION, documentId: id, recordVersion: Number(row.version), auditId, actor, snapshot: varietySnapshot(row),
-          kind: restore ? 'restore' : 'edit', ...(restore ? { restoredFrom: restore.from } : {}),
+          collection: COLLECTION,
+          documentId: id,
+          recordVersion: Number(row.version),
+          auditId,
+          actor,
+          snapshot: varietySnapshot(row),
+          kind: restore ? 'restore' : 'edit',
+          ...(restore ? { restoredFrom: restore.from } : {}),
         });
         publish(cmd, id, 'update', [before.searchText, row.searchText]);
         return row;

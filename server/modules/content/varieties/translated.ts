@@ -24,6 +24,6 @@ export const varietiesTranslated: TranslatedPart = {
     cmd.publish({ topic: VARIETY_TOPIC, op: 'import' });
   },
   async snapshots(db, ids) {
-    return new Map([...await varietiesVersioned.current(db, ids)].map(([id, state]) => [id, state.snapshot]));
+    return new Map([...(await varietiesVersioned.current(db, ids))].map(([id, state]) => [id, state.snapshot]));
   },
 };

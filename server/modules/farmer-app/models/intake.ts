@@ -10,7 +10,11 @@ import type { TfliteFacts } from '../../../libraries/tflite/read-model.js';
 const modelReader = readerOf<typeof modelFileTasks>(new URL('./read-worker.js', import.meta.url));
 
 /** What an upload request carried: the "meta" field's text, a labels file's bytes, the model file. */
-export interface ModelParts { meta: string | null; labelsFile: Buffer | null; model: Buffer | null }
+export interface ModelParts {
+  meta: string | null;
+  labelsFile: Buffer | null;
+  model: Buffer | null;
+}
 
 type Meta<K> = K extends 'upload' ? ModelUploadMeta : Pick<ModelUploadMeta, 'stage' | 'labels'>;
 
@@ -32,11 +36,19 @@ function parseMeta<K extends 'upload' | 'inspect'>(text: string | null, kind: K)
 
 /** The labels of an upload: given in meta, else the labels file, else the model's metadata; refused unless one per output. */
 function labelsFor(
-  given: string[] | undefined, fromFile: string[] | null, fromModel: string[] | null, outputs: number,
+  given: string[] | undefined,
+  fromFile: string[] | null,
+  fromModel: string[] | null,
+  outputs: number,
 ): { labels: string[]; from: 'given' | 'labels file' | 'metadata' } {
-  const pick = given && given.length > 0 ? { labels: given, from: 'given' as const }
-    : fromFile !== null ? { labels: fromFile, from: 'labels file' as const }
-      : fromModel && fromModel.length > 0 ? { labels: fromModel, from: 'metadata' as const } : null;
+  const pick =
+    given && given.length > 0
+      ? { labels: given, from: 'given' as const }
+      : fromFile !== null
+        ? { labels: fromFile, from: 'labels file' as const }
+        : fromModel && fromModel.length > 0
+          ? { labels: fromModel, from: 'metadata' as const }
+          : null;
   if (!pick) invalid({ labels: MODEL_TEXTS.noLabels });
   // Labels reach the farmer app: no control or direction-changing characters, wherever they came from.
   const marked = pick.labels.find((l) => hasControlCharacters(l));
@@ -57,14 +69,19 @@ function labelsFor(
  * Each failure is a 400 naming what to fix.
  */
 export async function checkUpload<K extends 'upload' | 'inspect'>(
-  files: FileReaders, parts: ModelParts, kind: K,
+  files: FileReaders,
+  parts: ModelParts,
+  kind: K,
 ): Promise<{ meta: Meta<K>; model: Buffer; facts: TfliteFacts; labels: string[]; from: 'given' | 'labels file' | 'metadata' }> {
   const meta = parseMeta(parts.meta, kind);
   const model = parts.model;
   if (!model) invalid({ file: MODEL_TEXTS.noFile });
   // Read in place: an upload's bytes are shared memory (upload-parts.ts), which crosses to the thread uncopied.
-  const facts = await modelReader.run(files, 'tflite', [new Uint8Array(model.buffer, model.byteOffset, model.byteLength)], { field: 'file' });
-  const fromFile = parts.labelsFile === null ? null : await modelReader.run(files, 'labels', [new Uint8Array(parts.labelsFile)], { field: 'labels' });
+  const facts = await modelReader.run(files, 'tflite', [new Uint8Array(model.buffer, model.byteOffset, model.byteLength)], {
+    field: 'file',
+  });
+  const fromFile =
+    parts.labelsFile === null ? null : await modelReader.run(files, 'labels', [new Uint8Array(parts.labelsFile)], { field: 'labels' });
   if (facts.outputType !== 'float32') invalid({ file: MODEL_TEXTS.quantisedOutput });
   const { labels, from } = labelsFor(meta.labels, fromFile, facts.metadataLabels, facts.outputSize);
   const bytes = new Uint8Array(model.buffer, model.byteOffset, model.byteLength);

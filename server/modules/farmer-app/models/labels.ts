@@ -4,9 +4,20 @@ import { invalid } from '../../../platform/http/errors.js';
 import { utf16ByMark } from '../../../platform/support/byte-order-mark.js';
 
 /** A live disease or training class, with its label in the training ZIP ('rice-blast', 'rice-blast-2'). */
-export interface RecordOption { id: string; name: string; localName: string | null; trainingClass: boolean; label: string }
-export interface LabelTarget { recordId: string | null; verdict: PlantVerdict | null }
-export interface StoredLabel extends LabelTarget { label: string }
+export interface RecordOption {
+  id: string;
+  name: string;
+  localName: string | null;
+  trainingClass: boolean;
+  label: string;
+}
+export interface LabelTarget {
+  recordId: string | null;
+  verdict: PlantVerdict | null;
+}
+export interface StoredLabel extends LabelTarget {
+  label: string;
+}
 
 type MatchedBy = 'name' | 'local name' | 'label' | 'verdict' | 'given' | 'none';
 
@@ -19,10 +30,15 @@ const squash = (s: string) => labelSlug(s).replace(/-/g, '');
  * record of one name by its label 'rice-blast-2'); for a
  * plant check the verdict its words say. Only a suggestion: the user confirms each one.
  */
-export function suggestTarget(stage: ModelStage, label: string, records: readonly RecordOption[]): { target: LabelTarget; matchedBy: MatchedBy } {
+export function suggestTarget(
+  stage: ModelStage,
+  label: string,
+  records: readonly RecordOption[],
+): { target: LabelTarget; matchedBy: MatchedBy } {
   const key = squash(label);
   if (stage === 'plant') {
-    if (/^(non|not|no)/.test(key) || key.includes('notrice') || key.includes('nonrice')) return { target: { recordId: null, verdict: 'not-rice-plant' }, matchedBy: 'verdict' };
+    if (/^(non|not|no)/.test(key) || key.includes('notrice') || key.includes('nonrice'))
+      return { target: { recordId: null, verdict: 'not-rice-plant' }, matchedBy: 'verdict' };
     if (key.includes('rice')) return { target: { recordId: null, verdict: 'rice-plant' }, matchedBy: 'verdict' };
     return { target: { recordId: null, verdict: null }, matchedBy: 'none' };
   }
@@ -40,7 +56,12 @@ export function suggestTarget(stage: ModelStage, label: string, records: readonl
  * Refused (400, naming the labels) when a label means nothing, names a record that is not live,
  * or two labels name one record.
  */
-export function confirmMapping(stage: ModelStage, labels: readonly string[], given: ReadonlyArray<LabelTarget | undefined>, records: readonly RecordOption[]): StoredLabel[] {
+export function confirmMapping(
+  stage: ModelStage,
+  labels: readonly string[],
+  given: ReadonlyArray<LabelTarget | undefined>,
+  records: readonly RecordOption[],
+): StoredLabel[] {
   const live = new Map(records.map((r) => [r.id, r]));
   const out = labels.map((label, i) => {
     const g = given[i];
@@ -62,7 +83,11 @@ export function confirmMapping(stage: ModelStage, labels: readonly string[], giv
 
 /** Labels of a labels file: one a line, blank lines and surrounding spaces dropped. */
 export function parseLabelsText(text: string): string[] {
-  return text.replace(/^\ufeff/, '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  return text
+    .replace(/^\ufeff/, '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
 }
 
 /**

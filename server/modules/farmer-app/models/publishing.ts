@@ -82,33 +82,72 @@ export function createModelPublishing(ctx: AppContext) {
      * record, or a disease classifier has no finished evaluation on the current test split,
      * unless a written reason overrides, which is audited with the publish.
      */
-    async publish(id: string, input: { channel: ModelChannel; share?: number | undefined; note: string; overrideReason?: string | undefined }, actor: Actor): Promise<void> {
+    async publish(
+      id: string,
+      input: { channel: ModelChannel; share?: number | undefined; note: string; overrideReason?: string | undefined },
+      actor: Actor,
+    ): Promise<void> {
       const row = await modelOr404(id);
       const reason = input.overrideReason?.trim() ?? '';
-      if (input.overrideReason !== undefined && reason.length < MODEL_LIMITS.minReasonLength) invalid({ overrideReason: MODEL_TEXTS.reasonNeeded });
+      if (input.overrideReason !== undefined && reason.length < MODEL_LIMITS.minReasonLength)
+        invalid({ overrideReason: MODEL_TEXTS.reasonNeeded });
       const checks = await publishChecks(row);
       if (checks.length > 0 && !reason) fail('CONFLICT', checks.join(' '), undefined, { checks });
-      const share = input.channel === 'live' ? 100 : input.share ?? 10;
+      const share = input.channel === 'live' ? 100 : (input.share ?? 10);
       await runCommand(ctx, actor, async (trx, cmd) => {
         const [live] = await repo.channelHistory(trx, row.stage, 'live', 1);
         const [current] = await repo.channelHistory(trx, row.stage, input.channel, 1);
         if (input.channel === 'live' && live?.modelId === id) fail('CONFLICT', MODEL_TEXTS.alreadyLive);
         if (input.channel === 'pilot' && live?.modelId === id) fail('CONFLICT', MODEL_TEXTS.pilotIsLive);
-        await repo.appendPublication(trx, {
-          id: newId(), stage: row.stage, channel: input.channel, action: 'publish', modelId: id, share, note: input.note,
-          overrideReason: checks.length > 0 ? reason : null, createdBy: actor.fullname, createdAt: nowIso(),
-        }, current?.seq ?? 0);
+        await repo.appendPublication(
+          trx,
+          {
+            id: newId(),
+            stage: row.stage,
+            channel: input.channel,
+            action: 'publish',
+            modelId: id,
+            share,
+            note: input.note,
+            overrideReason: checks.length > 0 ? reason : null,
+            createdBy: actor.fullname,
+            createdAt: nowIso(),
+          },
+          current?.seq ?? 0,
+        );
         // A model made live leaves the pilot it was in.
         if (input.channel === 'live') {
           const [pilot] = await repo.channelHistory(trx, row.stage, 'pilot', 1);
           if (pilot?.modelId === id) {
-            await repo.appendPublication(trx, { id: newId(), stage: row.stage, channel: 'pilot', action: 'end-pilot', modelId: null, share: 0, note: input.note, overrideReason: null, createdBy: actor.fullname, createdAt: nowIso() }, pilot.seq);
+            await repo.appendPublication(
+              trx,
+              {
+                id: newId(),
+                stage: row.stage,
+                channel: 'pilot',
+                action: 'end-pilot',
+                modelId: null,
+                share: 0,
+                note: input.note,
+                overrideReason: null,
+                createdBy: actor.fullname,
+                createdAt: nowIso(),
+              },
+              pilot.seq,
+            );
           }
         }
         await cmd.audit({
-          action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version,
-          description: checks.length > 0 ? MODEL_TEXTS.audit.override(row.version) : MODEL_TEXTS.audit.published(row.version, input.channel),
-          changes: { before: { channel: input.channel, modelId: current?.modelId ?? null, share: current ? Number(current.share) : 0 }, after: { channel: input.channel, modelId: id, version: row.version, share } },
+          action: 'UPDATE',
+          collection: COLLECTION,
+          documentId: id,
+          documentName: row.version,
+          description:
+            checks.length > 0 ? MODEL_TEXTS.audit.override(row.version) : MODEL_TEXTS.audit.published(row.version, input.channel),
+          changes: {
+            before: { channel: input.channel, modelId: current?.modelId ?? null, share: current ? Number(current.share) : 0 },
+            after: { channel: input.channel, modelId: id, version: row.version, share },
+          },
           details: { note: input.note, ...(checks.length > 0 ? { overrideReason: reason, failedChecks: checks } : {}) },
         });
         cmd.publish({ topic: TOPIC, id, op: 'update' });
@@ -125,17 +164,51 @@ export function createModelPublishing(ctx: AppContext) {
         if (!current || !previousId) fail('CONFLICT', MODEL_TEXTS.rollbackNone);
         const previous = { modelId: previousId };
         const [from, to] = await Promise.all([repo.find(trx, current.modelId!), repo.find(trx, previousId)]);
-        await repo.appendPublication(trx, {
-          id: newId(), stage, channel: 'live', action: 'rollback', modelId: previousId, share: 100, note, overrideReason: null, createdBy: actor.fullname, createdAt: nowIso(),
-        }, current.seq);
+        await repo.appendPublication(
+          trx,
+          {
+            id: newId(),
+            stage,
+            channel: 'live',
+            action: 'rollback',
+            modelId: previousId,
+            share: 100,
+            note,
+            overrideReason: null,
+            createdBy: actor.fullname,
+            createdAt: nowIso(),
+          },
+          current.seq,
+        );
         const [pilot] = await repo.channelHistory(trx, stage, 'pilot', 1);
         if (pilot?.modelId === previousId) {
-          await repo.appendPublication(trx, { id: newId(), stage, channel: 'pilot', action: 'end-pilot', modelId: null, share: 0, note, overrideReason: null, createdBy: actor.fullname, createdAt: nowIso() }, pilot.seq);
+          await repo.appendPublication(
+            trx,
+            {
+              id: newId(),
+              stage,
+              channel: 'pilot',
+              action: 'end-pilot',
+              modelId: null,
+              share: 0,
+              note,
+              overrideReason: null,
+              createdBy: actor.fullname,
+              createdAt: nowIso(),
+            },
+            pilot.seq,
+          );
         }
         await cmd.audit({
-          action: 'UPDATE', collection: COLLECTION, documentId: previous.modelId, documentName: to?.version ?? null,
+          action: 'UPDATE',
+          collection: COLLECTION,
+          documentId: previous.modelId,
+          documentName: to?.version ?? null,
           description: MODEL_TEXTS.audit.rolledBack(from?.version ?? '?', to?.version ?? '?'),
-          changes: { before: { channel: 'live', modelId: current.modelId, version: from?.version ?? null }, after: { channel: 'live', modelId: previous.modelId, version: to?.version ?? null } },
+          changes: {
+            before: { channel: 'live', modelId: current.modelId, version: from?.version ?? null },
+            after: { channel: 'live', modelId: previous.modelId, version: to?.version ?? null },
+          },
           details: { note },
         });
         cmd.publish({ topic: TOPIC, id: previous.modelId, op: 'update' });
@@ -147,10 +220,32 @@ export function createModelPublishing(ctx: AppContext) {
         const [pilot] = await repo.channelHistory(trx, stage, 'pilot', 1);
         if (!pilot?.modelId) fail('CONFLICT', MODEL_TEXTS.noPilot);
         const model = await repo.find(trx, pilot.modelId);
-        await repo.appendPublication(trx, { id: newId(), stage, channel: 'pilot', action: 'end-pilot', modelId: null, share: 0, note: '', overrideReason: null, createdBy: actor.fullname, createdAt: nowIso() }, pilot.seq);
+        await repo.appendPublication(
+          trx,
+          {
+            id: newId(),
+            stage,
+            channel: 'pilot',
+            action: 'end-pilot',
+            modelId: null,
+            share: 0,
+            note: '',
+            overrideReason: null,
+            createdBy: actor.fullname,
+            createdAt: nowIso(),
+          },
+          pilot.seq,
+        );
         await cmd.audit({
-          action: 'UPDATE', collection: COLLECTION, documentId: pilot.modelId, documentName: model?.version ?? null, description: MODEL_TEXTS.audit.pilotEnded(model?.version ?? '?'),
-          changes: { before: { channel: 'pilot', modelId: pilot.modelId, share: Number(pilot.share) }, after: { channel: 'pilot', modelId: null, share: 0 } },
+          action: 'UPDATE',
+          collection: COLLECTION,
+          documentId: pilot.modelId,
+          documentName: model?.version ?? null,
+          description: MODEL_TEXTS.audit.pilotEnded(model?.version ?? '?'),
+          changes: {
+            before: { channel: 'pilot', modelId: pilot.modelId, share: Number(pilot.share) },
+            after: { channel: 'pilot', modelId: null, share: 0 },
+          },
         });
         cmd.publish({ topic: TOPIC, id: pilot.modelId, op: 'update' });
       }).catch((err: unknown) => rethrowSeqRace(err));
@@ -168,14 +263,35 @@ export function createModelPublishing(ctx: AppContext) {
         const row = await repo.find(ctx.db, pick.modelId!);
         if (!row) continue;
         const labels = labelsOf(row);
-        const names = new Map((await repo.recordNames(ctx.db, labels.map((l) => l.recordId).filter((x): x is string => !!x))).map((r) => [r.id, r]));
+        const names = new Map(
+          (
+            await repo.recordNames(
+              ctx.db,
+              labels.map((l) => l.recordId).filter((x): x is string => !!x),
+            )
+          ).map((r) => [r.id, r]),
+        );
         out[stage] = {
-          stage, channel: pick.channel as ModelChannel, version: row.version, sha256: row.sha256, size: Number(row.size),
-          url: `/api/public/v1/models/${encodeURIComponent(row.version)}/file`, inputShape: inputShapeOf(row), inputType: row.inputType,
-          contract: contractOf(row), thresholds: thresholdsOf(row),
+          stage,
+          channel: pick.channel as ModelChannel,
+          version: row.version,
+          sha256: row.sha256,
+          size: Number(row.size),
+          url: `/api/public/v1/models/${encodeURIComponent(row.version)}/file`,
+          inputShape: inputShapeOf(row),
+          inputType: row.inputType,
+          contract: contractOf(row),
+          thresholds: thresholdsOf(row),
           labels: labels.map((l, index) => {
             const r = l.recordId ? names.get(l.recordId) : undefined;
-            return { index, label: l.label, recordId: l.recordId, verdict: l.verdict, name: r?.name ?? null, localName: r?.localName || null };
+            return {
+              index,
+              label: l.label,
+              recordId: l.recordId,
+              verdict: l.verdict,
+              name: r?.name ?? null,
+              localName: r?.localName || null,
+            };
           }),
           publishedAt: pick.createdAt,
         };
@@ -194,7 +310,6 @@ export function createModelPublishing(ctx: AppContext) {
       if (!row || !(await mayDownload(installId)).has(row.id)) fail('NOT_FOUND');
       return row;
     },
-
   };
 }
 
@@ -204,4 +319,3 @@ function rethrowSeqRace(err: unknown): never {
   if (/unique|model_publications_seq/i.test(text)) fail('CONFLICT');
   throw err;
 }
-

@@ -2,7 +2,13 @@ import crypto from 'node:crypto';
 import { TRAINING_SET } from '../../../../common/catalog.js';
 import { MODEL_TEXTS, modelVersionName, type EvaluationSplit, type ModelChannel, type ModelStage } from '../../../../common/models.js';
 import {
-  pixelContractSchema, type EvaluationSummary, type ModelInspection, type ModelsOverview, type PixelContract, type ScannerModel, type Thresholds,
+  pixelContractSchema,
+  type EvaluationSummary,
+  type ModelInspection,
+  type ModelsOverview,
+  type PixelContract,
+  type ScannerModel,
+  type Thresholds,
 } from '../../../../common/schemas/models.js';
 import type { ScannerModelsTable } from '../../../db/types/models.js';
 import type { AppContext } from '../../../platform/http/context.js';
@@ -14,17 +20,37 @@ import { confirmMapping, suggestTarget, type LabelTarget } from './labels.js';
 import { modelsRepository as repo } from './repository.js';
 import { metricsOf } from './evaluation/report.js';
 import { checkUpload, type ModelParts } from './intake.js';
-import { contractOf, contractSha256, inputShapeOf, labelsOf, liveRecords, parseJson, photoSet, recentPhotoSetSha, thresholdsOf } from './stored.js';
+import {
+  contractOf,
+  contractSha256,
+  inputShapeOf,
+  labelsOf,
+  liveRecords,
+  parseJson,
+  photoSet,
+  recentPhotoSetSha,
+  thresholdsOf,
+} from './stored.js';
 
 const TOPIC = 'scanner_models';
 const COLLECTION = MODEL_TEXTS.audit.collection;
 
-
 export function createModelsService(ctx: AppContext, onQueued: () => void = () => undefined) {
   async function present(rows: ScannerModelsTable[]): Promise<ScannerModel[]> {
-    const evaluations = await repo.evaluationsOf(ctx.db, rows.map((r) => r.id));
+    const evaluations = await repo.evaluationsOf(
+      ctx.db,
+      rows.map((r) => r.id),
+    );
     const current = await repo.current(ctx.db);
-    const recordIds = [...new Set(rows.flatMap((r) => labelsOf(r).map((l) => l.recordId).filter((id): id is string => !!id)))];
+    const recordIds = [
+      ...new Set(
+        rows.flatMap((r) =>
+          labelsOf(r)
+            .map((l) => l.recordId)
+            .filter((id): id is string => !!id),
+        ),
+      ),
+    ];
     const names = new Map((await repo.recordNames(ctx.db, recordIds)).map((r) => [r.id, r]));
     const currentSha = (split: string, seed: string) => recentPhotoSetSha(ctx, split as EvaluationSplit, seed);
     const out: ScannerModel[] = [];
@@ -32,19 +58,47 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       const evals: EvaluationSummary[] = [];
       for (const e of evaluations.filter((x) => x.modelId === row.id)) {
         evals.push({
-          id: e.id, state: e.state as EvaluationSummary['state'], split: e.split as EvaluationSplit, seed: e.seed, total: e.total, done: e.done,
-          accuracy: e.accuracy, macroF1: e.macroF1, current: e.state === 'done' && (await currentSha(e.split, e.seed)) === e.photoSetSha256,
-          error: e.error, createdAt: e.createdAt, finishedAt: e.finishedAt,
+          id: e.id,
+          state: e.state as EvaluationSummary['state'],
+          split: e.split as EvaluationSplit,
+          seed: e.seed,
+          total: e.total,
+          done: e.done,
+          accuracy: e.accuracy,
+          macroF1: e.macroF1,
+          current: e.state === 'done' && (await currentSha(e.split, e.seed)) === e.photoSetSha256,
+          error: e.error,
+          createdAt: e.createdAt,
+          finishedAt: e.finishedAt,
         });
       }
       out.push({
-        id: row.id, stage: row.stage as ModelStage, version: row.version, number: row.number, sha256: row.sha256, size: Number(row.size),
-        inputShape: inputShapeOf(row), inputType: row.inputType, contract: contractOf(row), thresholds: thresholdsOf(row),
+        id: row.id,
+        stage: row.stage as ModelStage,
+        version: row.version,
+        number: row.number,
+        sha256: row.sha256,
+        size: Number(row.size),
+        inputShape: inputShapeOf(row),
+        inputType: row.inputType,
+        contract: contractOf(row),
+        thresholds: thresholdsOf(row),
         labels: labelsOf(row).map((l, index) => {
           const rec = l.recordId ? names.get(l.recordId) : undefined;
-          return { index, label: l.label, recordId: l.recordId, verdict: l.verdict, recordName: rec?.name ?? null, localName: rec?.localName || null, live: l.verdict !== null || (rec !== undefined && rec.isDeleted === 0) };
+          return {
+            index,
+            label: l.label,
+            recordId: l.recordId,
+            verdict: l.verdict,
+            recordName: rec?.name ?? null,
+            localName: rec?.localName || null,
+            live: l.verdict !== null || (rec !== undefined && rec.isDeleted === 0),
+          };
         }),
-        note: row.note, recordVersion: Number(row.recordVersion), createdAt: row.createdAt, createdBy: row.createdBy,
+        note: row.note,
+        recordVersion: Number(row.recordVersion),
+        createdAt: row.createdAt,
+        createdBy: row.createdBy,
         channels: current.filter((c) => c.modelId === row.id).map((c) => ({ channel: c.channel as ModelChannel, share: Number(c.share) })),
         evaluations: evals,
       });
@@ -64,8 +118,16 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
     async overview(): Promise<ModelsOverview> {
       const models = await present(await repo.list(ctx.db));
       const publications = (await repo.publications(ctx.db)).map((p) => ({
-        id: p.id, stage: p.stage as ModelStage, channel: p.channel as ModelChannel, action: p.action as 'publish' | 'rollback' | 'end-pilot',
-        version: p.version ?? null, share: Number(p.share), note: p.note, overrideReason: p.overrideReason, by: p.createdBy, at: p.createdAt,
+        id: p.id,
+        stage: p.stage as ModelStage,
+        channel: p.channel as ModelChannel,
+        action: p.action as 'publish' | 'rollback' | 'end-pilot',
+        version: p.version ?? null,
+        share: Number(p.share),
+        note: p.note,
+        overrideReason: p.overrideReason,
+        by: p.createdBy,
+        at: p.createdAt,
       }));
       return { models, publications };
     },
@@ -79,8 +141,13 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       const { meta, model, facts, labels, from } = await checkUpload(ctx.files, parts, 'inspect');
       const records = await liveRecords(ctx);
       return {
-        inputShape: facts.inputShape, inputType: facts.inputType, outputSize: facts.outputSize, operators: facts.operatorCodes,
-        sha256: crypto.createHash('sha256').update(model).digest('hex'), size: model.length, labelsFrom: from,
+        inputShape: facts.inputShape,
+        inputType: facts.inputType,
+        outputSize: facts.outputSize,
+        operators: facts.operatorCodes,
+        sha256: crypto.createHash('sha256').update(model).digest('hex'),
+        size: model.length,
+        labelsFrom: from,
         labels: labels.map((label, index) => {
           const s = suggestTarget(meta.stage, label, records);
           return { index, label, recordId: s.target.recordId, verdict: s.target.verdict, matchedBy: s.matchedBy };
@@ -100,22 +167,53 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       await ctx.storage.put(key, Buffer.from(model));
       try {
         // Two uploads at once may both take the next number: the second tries the one after.
-        const row = await withRetries(() => runCommand(ctx, actor, async (trx, cmd) => {
-          const number = await repo.nextNumber(trx, meta.stage);
-          const row: ScannerModelsTable = {
-            id, stage: meta.stage, number, version: modelVersionName(meta.stage, number), fileKey: key, sha256, size: model.length,
-            inputShape: JSON.stringify(facts.inputShape), inputType: facts.inputType, contract: JSON.stringify(meta.contract),
-            thresholds: JSON.stringify(meta.thresholds), labels: JSON.stringify(mapping), note: meta.note, recordVersion: 1,
-            createdBy: actor.fullname, createdAt: nowIso(),
-          };
-          await repo.insert(trx, row);
-          await cmd.audit({
-            action: 'CREATE', collection: COLLECTION, documentId: id, documentName: row.version, description: MODEL_TEXTS.audit.uploaded(row.version),
-            changes: { before: null, after: { version: row.version, stage: row.stage, sha256, size: row.size, inputShape: facts.inputShape, contract: meta.contract, thresholds: meta.thresholds, labels: mapping, note: meta.note } },
-          });
-          cmd.publish({ topic: TOPIC, id, op: 'create' });
-          return row;
-        }));
+        const row = await withRetries(() =>
+          runCommand(ctx, actor, async (trx, cmd) => {
+            const number = await repo.nextNumber(trx, meta.stage);
+            const row: ScannerModelsTable = {
+              id,
+              stage: meta.stage,
+              number,
+              version: modelVersionName(meta.stage, number),
+              fileKey: key,
+              sha256,
+              size: model.length,
+              inputShape: JSON.stringify(facts.inputShape),
+              inputType: facts.inputType,
+              contract: JSON.stringify(meta.contract),
+              thresholds: JSON.stringify(meta.thresholds),
+              labels: JSON.stringify(mapping),
+              note: meta.note,
+              recordVersion: 1,
+              createdBy: actor.fullname,
+              createdAt: nowIso(),
+            };
+            await repo.insert(trx, row);
+            await cmd.audit({
+              action: 'CREATE',
+              collection: COLLECTION,
+              documentId: id,
+              documentName: row.version,
+              description: MODEL_TEXTS.audit.uploaded(row.version),
+              changes: {
+                before: null,
+                after: {
+                  version: row.version,
+                  stage: row.stage,
+                  sha256,
+                  size: row.size,
+                  inputShape: facts.inputShape,
+                  contract: meta.contract,
+                  thresholds: meta.thresholds,
+                  labels: mapping,
+                  note: meta.note,
+                },
+              },
+            });
+            cmd.publish({ topic: TOPIC, id, op: 'create' });
+            return row;
+          }),
+        );
         return (await present([row]))[0]!;
       } catch (err) {
         await ctx.storage.delete(key).catch(() => undefined);
@@ -126,7 +224,12 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
     async updateMapping(id: string, version: number, given: LabelTarget[], actor: Actor): Promise<ScannerModel> {
       const row = await modelOr404(id);
       const before = labelsOf(row);
-      const mapping = confirmMapping(row.stage as ModelStage, before.map((l) => l.label), given, await liveRecords(ctx));
+      const mapping = confirmMapping(
+        row.stage as ModelStage,
+        before.map((l) => l.label),
+        given,
+        await liveRecords(ctx),
+      );
       await runCommand(ctx, actor, async (trx, cmd) => {
         if (!(await repo.updateAt(trx, id, version, { labels: JSON.stringify(mapping) }))) fail('VERSION_CONFLICT');
         // The lists' figures follow the mapping, as the reports (computed from the predictions) do.
@@ -135,20 +238,49 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
           const m = await metricsOf(trx, mapped, e.id);
           await repo.setMetrics(trx, e.id, m.accuracy, m.macroF1);
         }
-        await cmd.audit({ action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version, description: MODEL_TEXTS.audit.mapped(row.version), changes: { before: { labels: before }, after: { labels: mapping } } });
+        await cmd.audit({
+          action: 'UPDATE',
+          collection: COLLECTION,
+          documentId: id,
+          documentName: row.version,
+          description: MODEL_TEXTS.audit.mapped(row.version),
+          changes: { before: { labels: before }, after: { labels: mapping } },
+        });
         cmd.publish({ topic: TOPIC, id, op: 'update' });
       });
       return this.detail(id);
     },
 
-    async updateSettings(id: string, input: { version: number; contract: PixelContract; thresholds: Thresholds; note: string }, actor: Actor): Promise<ScannerModel> {
+    async updateSettings(
+      id: string,
+      input: { version: number; contract: PixelContract; thresholds: Thresholds; note: string },
+      actor: Actor,
+    ): Promise<ScannerModel> {
       const row = await modelOr404(id);
       await runCommand(ctx, actor, async (trx, cmd) => {
-        if (JSON.stringify(contractOf(row)) !== JSON.stringify(pixelContractSchema.parse(input.contract)) && (await repo.onChannel(trx, id))) fail('CONFLICT', MODEL_TEXTS.contractLocked);
-        if (!(await repo.updateAt(trx, id, input.version, { contract: JSON.stringify(input.contract), thresholds: JSON.stringify(input.thresholds), note: input.note }))) fail('VERSION_CONFLICT');
+        if (
+          JSON.stringify(contractOf(row)) !== JSON.stringify(pixelContractSchema.parse(input.contract)) &&
+          (await repo.onChannel(trx, id))
+        )
+          fail('CONFLICT', MODEL_TEXTS.contractLocked);
+        if (
+          !(await repo.updateAt(trx, id, input.version, {
+            contract: JSON.stringify(input.contract),
+            thresholds: JSON.stringify(input.thresholds),
+            note: input.note,
+          }))
+        )
+          fail('VERSION_CONFLICT');
         await cmd.audit({
-          action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version, description: MODEL_TEXTS.audit.settings(row.version),
-          changes: { before: { contract: contractOf(row), thresholds: thresholdsOf(row), note: row.note }, after: { contract: input.contract, thresholds: input.thresholds, note: input.note } },
+          action: 'UPDATE',
+          collection: COLLECTION,
+          documentId: id,
+          documentName: row.version,
+          description: MODEL_TEXTS.audit.settings(row.version),
+          changes: {
+            before: { contract: contractOf(row), thresholds: thresholdsOf(row), note: row.note },
+            after: { contract: input.contract, thresholds: input.thresholds, note: input.note },
+          },
         });
         cmd.publish({ topic: TOPIC, id, op: 'update' });
       });
@@ -156,14 +288,20 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
     },
 
     /** Queues an evaluation of the model on a split of the current training set (the photos are fixed now). */
-    async requestEvaluation(id: string, choice: { split: EvaluationSplit; seed: string; sameAs?: string | undefined }, actor: Actor): Promise<EvaluationSummary> {
+    async requestEvaluation(
+      id: string,
+      choice: { split: EvaluationSplit; seed: string; sameAs?: string | undefined },
+      actor: Actor,
+    ): Promise<EvaluationSummary> {
       const row = await modelOr404(id);
       if (row.stage !== 'disease') invalid({ split: MODEL_TEXTS.evaluationOnlyDisease });
       let { split, seed } = choice;
       const earlier = choice.sameAs ? await repo.findEvaluation(ctx.db, choice.sameAs) : null;
       if (choice.sameAs && !earlier) fail('NOT_FOUND');
       if (earlier) ({ split, seed } = { split: earlier.split as EvaluationSplit, seed: earlier.seed });
-      const set = earlier ? { pairs: parseJson<Array<[string, string]>>(earlier.photoIds), sha256: earlier.photoSetSha256 } : await photoSet(ctx, split, seed);
+      const set = earlier
+        ? { pairs: parseJson<Array<[string, string]>>(earlier.photoIds), sha256: earlier.photoSetSha256 }
+        : await photoSet(ctx, split, seed);
       if (set.pairs.length === 0) invalid({ split: MODEL_TEXTS.noPhotos });
       const evaluationId = newId();
       const now = nowIso();
@@ -171,12 +309,33 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       await runCommand(ctx, actor, async (trx, cmd) => {
         if (await repo.activeEvaluation(trx, id)) fail('CONFLICT', MODEL_TEXTS.evaluationRunning);
         await repo.insertEvaluation(trx, {
-          id: evaluationId, modelId: id, state: 'queued', split, seed, ratios: JSON.stringify({ train, validation, test }), photoSetSha256: set.sha256, contractSha256: contractSha256(row),
-          photoIds: JSON.stringify(set.pairs), total: set.pairs.length, done: 0, cancelRequested: 0, claimedBy: null, heartbeatAt: null,
-          accuracy: null, macroF1: null, error: null, createdBy: actor.fullname, createdAt: now, finishedAt: null,
+          id: evaluationId,
+          modelId: id,
+          state: 'queued',
+          split,
+          seed,
+          ratios: JSON.stringify({ train, validation, test }),
+          photoSetSha256: set.sha256,
+          contractSha256: contractSha256(row),
+          photoIds: JSON.stringify(set.pairs),
+          total: set.pairs.length,
+          done: 0,
+          cancelRequested: 0,
+          claimedBy: null,
+          heartbeatAt: null,
+          accuracy: null,
+          macroF1: null,
+          error: null,
+          createdBy: actor.fullname,
+          createdAt: now,
+          finishedAt: null,
         });
         await cmd.audit({
-          action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version, description: MODEL_TEXTS.audit.evaluated(row.version),
+          action: 'UPDATE',
+          collection: COLLECTION,
+          documentId: id,
+          documentName: row.version,
+          description: MODEL_TEXTS.audit.evaluated(row.version),
           details: { evaluationId, split, seed, photos: set.pairs.length, photoSetSha256: set.sha256, modelSha256: row.sha256 },
         });
         cmd.publish({ topic: TOPIC, id, op: 'update' });
@@ -192,7 +351,14 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       await runCommand(ctx, actor, async (trx, cmd) => {
         if (!(await repo.requestCancel(trx, evaluationId))) fail('CONFLICT', MODEL_TEXTS.evaluationNotRunning);
         await repo.cancelQueued(trx, evaluationId, nowIso());
-        await cmd.audit({ action: 'UPDATE', collection: COLLECTION, documentId: id, documentName: row.version, description: MODEL_TEXTS.audit.cancelled(row.version), details: { evaluationId, done: e.done, total: e.total } });
+        await cmd.audit({
+          action: 'UPDATE',
+          collection: COLLECTION,
+          documentId: id,
+          documentName: row.version,
+          description: MODEL_TEXTS.audit.cancelled(row.version),
+          details: { evaluationId, done: e.done, total: e.total },
+        });
         cmd.publish({ topic: TOPIC, id, op: 'update' });
       });
       return (await this.detail(id)).evaluations.find((x) => x.id === evaluationId)!;

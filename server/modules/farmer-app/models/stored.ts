@@ -15,7 +15,11 @@ export const contractOf = (row: ScannerModelsTable): PixelContract => pixelContr
 export const thresholdsOf = (row: ScannerModelsTable): Thresholds => thresholdsSchema.parse(parseJson(row.thresholds));
 export const labelsOf = (row: ScannerModelsTable): StoredLabel[] => parseJson<StoredLabel[]>(row.labels);
 /** The digest of a pixel contract as stored (its JSON text is written once, in one key order). */
-export const contractSha256 = (row: ScannerModelsTable): string => crypto.createHash('sha256').update(JSON.stringify(contractOf(row))).digest('hex');
+export const contractSha256 = (row: ScannerModelsTable): string =>
+  crypto
+    .createHash('sha256')
+    .update(JSON.stringify(contractOf(row)))
+    .digest('hex');
 export const inputShapeOf = (row: ScannerModelsTable): number[] => parseJson<number[]>(row.inputShape);
 
 /** Every live disease and training class, with its training-set label: what a model's label may mean. */
@@ -31,7 +35,9 @@ export async function liveRecords(ctx: AppContext): Promise<RecordOption[]> {
 export async function photoSet(ctx: AppContext, split: EvaluationSplit, seed: string) {
   const { train, validation } = TRAINING_SET.defaultRatios;
   const selection = await trainingSelection(ctx, { seed, train, validation, conflicts: 'exclude' });
-  const pairs = selection.photos.filter((p) => split === 'all' || p.split === split).map((p) => [p.id, p.entryId] as [string, string])
+  const pairs = selection.photos
+    .filter((p) => split === 'all' || p.split === split)
+    .map((p) => [p.id, p.entryId] as [string, string])
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const digest = crypto.createHash('sha256');
   for (const [id, record] of pairs) digest.update(`${id}:${record}\n`);
@@ -46,5 +52,9 @@ export async function photoSet(ctx: AppContext, split: EvaluationSplit, seed: st
  */
 export async function recentPhotoSetSha(ctx: AppContext, split: EvaluationSplit, seed: string): Promise<string> {
   const stamp = stampOfAll(await readStamps(ctx.db), [PHOTOS_STAMP, recordsStamp('rice_local_diseases')]);
-  return keptValues<string>(ctx.db, 'models/photo-set', 20).get(`${split}:${seed}`, stamp, async () => (await photoSet(ctx, split, seed)).sha256);
+  return keptValues<string>(ctx.db, 'models/photo-set', 20).get(
+    `${split}:${seed}`,
+    stamp,
+    async () => (await photoSet(ctx, split, seed)).sha256,
+  );
 }

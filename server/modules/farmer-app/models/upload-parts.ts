@@ -46,7 +46,8 @@ export async function readParts(request: FastifyRequest): Promise<ModelParts> {
         continue;
       }
       if (part.fieldname === 'model') out.model = await readShared(part, MODEL_LIMITS.maxBytes, MODEL_TEXTS.tooLarge);
-      else if (part.fieldname === 'labels') out.labelsFile = await readCapped(part.file, MODEL_LIMITS.maxLabelsBytes, MODEL_TEXTS.labelsTooLarge, 'labels');
+      else if (part.fieldname === 'labels')
+        out.labelsFile = await readCapped(part.file, MODEL_LIMITS.maxLabelsBytes, MODEL_TEXTS.labelsTooLarge, 'labels');
       // Another file part is read past and left out.
       else for await (const chunk of part.file) void chunk;
     }
@@ -55,4 +56,3 @@ export async function readParts(request: FastifyRequest): Promise<ModelParts> {
   }
   return out;
 }
-

@@ -8,9 +8,7 @@ import { scanReportsRepository as repo } from './repository.js';
 /** What limited a refused report. */
 export type ReportLimit = 'install' | 'address' | 'deployment';
 
-export type IntakeOutcome =
-  | { status: 'accepted' | 'duplicate' }
-  | { status: 'limited'; limit: ReportLimit; retryAfterMs: number };
+export type IntakeOutcome = { status: 'accepted' | 'duplicate' } | { status: 'limited'; limit: ReportLimit; retryAfterMs: number };
 
 export interface IntakeLimits {
   perInstall: number;
@@ -88,7 +86,9 @@ export function createReportIntake(ctx: AppContext, limits: IntakeLimits, onStor
       });
       // The budgets count reports taken: each refused report's hits are given back, in this transaction.
       const refunds = new Map<string, number>();
-      batch.forEach((w, i) => { if (outcomes[i]) for (const key of keysOf(w)) refunds.set(key, (refunds.get(key) ?? 0) - 1); });
+      batch.forEach((w, i) => {
+        if (outcomes[i]) for (const key of keysOf(w)) refunds.set(key, (refunds.get(key) ?? 0) - 1);
+      });
       await countHits(trx, refunds, limits.windowMs, now);
       cmd.afterCommit(() => {
         for (const [key, c] of counted) if (c.count + (refunds.get(key) ?? 0) >= budgetOf(key)) spent.set(key, c.resetAt);
@@ -96,8 +96,13 @@ export function createReportIntake(ctx: AppContext, limits: IntakeLimits, onStor
 
       // Within the budgets: stored once per id (rows in id order, as the counts below: one lock order).
       const admitted = new Map<string, ScanReportsTable>();
-      batch.forEach((w, i) => { if (!outcomes[i] && !admitted.has(w.row.id)) admitted.set(w.row.id, w.row); });
-      const inserted = await repo.insertNew(trx, [...admitted.values()].sort((a, b) => compare(a.id, b.id)));
+      batch.forEach((w, i) => {
+        if (!outcomes[i] && !admitted.has(w.row.id)) admitted.set(w.row.id, w.row);
+      });
+      const inserted = await repo.insertNew(
+        trx,
+        [...admitted.values()].sort((a, b) => compare(a.id, b.id)),
+      );
       const days = new Map<string, { day: string; diseaseId: string; municipality: string; reports: number }>();
       const weeks = new Map<string, { week: string; diseaseId: string; municipality: string; reports: number }>();
       const models = new Map<string, { day: string; modelVersion: string; diseaseId: string; reports: number }>();
@@ -114,7 +119,8 @@ export function createReportIntake(ctx: AppContext, limits: IntakeLimits, onStor
         const k = weeks.get(weekKey) ?? weeks.set(weekKey, { week, diseaseId, municipality, reports: 0 }).get(weekKey)!;
         k.reports += 1;
         const modelKey = `${day}\n${row.modelVersion}\n${diseaseId}`;
-        const m = models.get(modelKey) ?? models.set(modelKey, { day, modelVersion: row.modelVersion, diseaseId, reports: 0 }).get(modelKey)!;
+        const m =
+          models.get(modelKey) ?? models.set(modelKey, { day, modelVersion: row.modelVersion, diseaseId, reports: 0 }).get(modelKey)!;
         m.reports += 1;
       }
       const inOrder = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => compare(a, b)).map(([, v]) => v);

@@ -18,7 +18,10 @@ const DISEASES = 'rice_local_diseases';
 
 const DETECTIONS_CSV_COLUMNS = ['week_start', 'disease_id', 'disease', 'municipality', 'reports'];
 
-export interface LabelInfo { diseaseId: string; trainingClass: boolean }
+export interface LabelInfo {
+  diseaseId: string;
+  trainingClass: boolean;
+}
 
 export function createScanReportsService(ctx: AppContext) {
   const installs = createInstallTokens(ctx);
@@ -32,10 +35,14 @@ export function createScanReportsService(ctx: AppContext) {
   async function labelMap(): Promise<Map<string, LabelInfo>> {
     const stamp = stampOf(await readStamps(ctx.db), recordsStamp(DISEASES));
     if (labels?.stamp === stamp) return labels.map;
-    const map = trainingClasses(ctx).then((classes) => new Map(classes.map((c) => [c.label, { diseaseId: c.id, trainingClass: c.trainingClass }])));
+    const map = trainingClasses(ctx).then(
+      (classes) => new Map(classes.map((c) => [c.label, { diseaseId: c.id, trainingClass: c.trainingClass }])),
+    );
     const entry = { stamp, map };
     labels = entry;
-    map.catch(() => { if (labels === entry) labels = null; });
+    map.catch(() => {
+      if (labels === entry) labels = null;
+    });
     return map;
   }
 
@@ -49,17 +56,24 @@ export function createScanReportsService(ctx: AppContext) {
       lastEvent = now;
       ctx.events.publish({ topic: 'scan_reports', id: null, op: 'create' });
     } else if (!pending) {
-      pending = setTimeout(() => { pending = null; announce(); }, wait);
+      pending = setTimeout(() => {
+        pending = null;
+        announce();
+      }, wait);
       pending.unref();
     }
   }
 
-  const intake = createReportIntake(ctx, {
-    perInstall: ctx.config.scanReportsPerInstallPerMinute,
-    perAddress: ctx.config.scanReportsPerIpPerMinute,
-    perDeployment: ctx.config.scanReportsPerMinute,
-    windowMs: 60_000,
-  }, announce);
+  const intake = createReportIntake(
+    ctx,
+    {
+      perInstall: ctx.config.scanReportsPerInstallPerMinute,
+      perAddress: ctx.config.scanReportsPerIpPerMinute,
+      perDeployment: ctx.config.scanReportsPerMinute,
+      windowMs: 60_000,
+    },
+    announce,
+  );
 
   async function diseaseNames(): Promise<Map<string, string>> {
     const rows = await repo.diseases(ctx.db);
@@ -79,7 +93,12 @@ export function createScanReportsService(ctx: AppContext) {
      * Checks one report from the install of `authorization`, sent from `address`, and stores it
      * once per reportId within the install's, the address's and the deployment's limits.
      */
-    async submit(input: ScanReportInput, authorization: string | undefined, address: string, now = Date.now()): Promise<{ reportId: string; status: 'accepted' | 'duplicate' }> {
+    async submit(
+      input: ScanReportInput,
+      authorization: string | undefined,
+      address: string,
+      now = Date.now(),
+    ): Promise<{ reportId: string; status: 'accepted' | 'duplicate' }> {
       const installId = await installs.installOf(authorization);
       if (input.installId !== undefined && input.installId !== installId) invalid({ installId: SCAN_REPORT_TEXTS.installIdMismatch });
       const info = (await labelMap()).get(input.label);
@@ -95,20 +114,25 @@ export function createScanReportsService(ctx: AppContext) {
       const maxAgeDays = Math.min(ctx.config.scanReportMaxAgeDays, ctx.config.scanReportRetentionDays);
       if (scanned < now - maxAgeDays * DAY_MS) invalid({ scannedAt: SCAN_REPORT_TEXTS.tooOld(maxAgeDays) });
       // Reports are not audited (the farmer app is anonymous); the dashboards hear of them after commit.
-      const outcome = await intake.submit({
-        id: input.reportId,
-        label: input.label,
-        diseaseId: info.diseaseId,
-        confidence: input.confidence,
-        modelVersion: input.modelVersion,
-        scannedAt: new Date(scanned).toISOString(),
-        receivedAt: new Date(now).toISOString(),
-        municipality,
-        barangay: input.barangay || null,
-        installId,
-      }, address);
+      const outcome = await intake.submit(
+        {
+          id: input.reportId,
+          label: input.label,
+          diseaseId: info.diseaseId,
+          confidence: input.confidence,
+          modelVersion: input.modelVersion,
+          scannedAt: new Date(scanned).toISOString(),
+          receivedAt: new Date(now).toISOString(),
+          municipality,
+          barangay: input.barangay || null,
+          installId,
+        },
+        address,
+      );
       if (outcome.status === 'limited') {
-        fail('RATE_LIMITED', SCAN_REPORT_TEXTS.limited[outcome.limit], undefined, { retryAfterSeconds: Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)) });
+        fail('RATE_LIMITED', SCAN_REPORT_TEXTS.limited[outcome.limit], undefined, {
+          retryAfterSeconds: Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)),
+        });
       }
       return { reportId: input.reportId, status: outcome.status };
     },
@@ -135,8 +159,10 @@ export function createScanReportsService(ctx: AppContext) {
         .filter(([id]) => !diseaseId || id === diseaseId)
         .map(([id, counts]) => ({ diseaseId: id, name: names.get(id)!, counts, total: counts.reduce((a, b) => a + b, 0) }))
         .sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
-      const top = [...last30].map(([id, reports]) => ({ diseaseId: id, name: names.get(id)!, reports }))
-        .sort((a, b) => b.reports - a.reports || a.name.localeCompare(b.name)).slice(0, SCAN_REPORT_LIMITS.topCount);
+      const top = [...last30]
+        .map(([id, reports]) => ({ diseaseId: id, name: names.get(id)!, reports }))
+        .sort((a, b) => b.reports - a.reports || a.name.localeCompare(b.name))
+        .slice(0, SCAN_REPORT_LIMITS.topCount);
 
       const byPlace = new Map((await repo.perMunicipality(ctx.db, topFrom, diseaseId)).map((r) => [r.municipality, r.n]));
       const municipalities: Detections['municipalities'] = [
@@ -149,7 +175,11 @@ export function createScanReportsService(ctx: AppContext) {
         .map((r) => ({ modelVersion: r.modelVersion, reports: r.n, known: known.has(r.modelVersion) }))
         .sort((a, b) => b.reports - a.reports || a.modelVersion.localeCompare(b.modelVersion));
       return {
-        weeks, series, top, municipalities, models,
+        weeks,
+        series,
+        top,
+        municipalities,
+        models,
         diseases: [...names].map(([id, name]) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name)),
         diseaseId: diseaseId ?? null,
         generatedAt: new Date(now).toISOString(),
@@ -164,10 +194,19 @@ export function createScanReportsService(ctx: AppContext) {
       if (diseaseId && !names.has(diseaseId)) fail('NOT_FOUND');
       const weeks = Array.from({ length: SCAN_REPORT_LIMITS.weeks }, (_, i) => addDays(firstWeek, 7 * i));
       const rank = new Map([...names].sort((a, b) => a[1].localeCompare(b[1])).map(([id], i) => [id, i]));
-      const rows = (await repo.perWeekDiseasePlace(ctx.db, firstWeek, diseaseId)).filter((r) => names.has(r.diseaseId) && weeks.includes(r.week));
-      rows.sort((a, b) => (a.week < b.week ? -1 : a.week > b.week ? 1 : 0) || rank.get(a.diseaseId)! - rank.get(b.diseaseId)!
-        || (a.municipality < b.municipality ? -1 : a.municipality > b.municipality ? 1 : 0));
-      return csvFileText(DETECTIONS_CSV_COLUMNS, rows.map((e) => [e.week, e.diseaseId, names.get(e.diseaseId)!, e.municipality, Number(e.n)]));
+      const rows = (await repo.perWeekDiseasePlace(ctx.db, firstWeek, diseaseId)).filter(
+        (r) => names.has(r.diseaseId) && weeks.includes(r.week),
+      );
+      rows.sort(
+        (a, b) =>
+          (a.week < b.week ? -1 : a.week > b.week ? 1 : 0) ||
+          rank.get(a.diseaseId)! - rank.get(b.diseaseId)! ||
+          (a.municipality < b.municipality ? -1 : a.municipality > b.municipality ? 1 : 0),
+      );
+      return csvFileText(
+        DETECTIONS_CSV_COLUMNS,
+        rows.map((e) => [e.week, e.diseaseId, names.get(e.diseaseId)!, e.municipality, Number(e.n)]),
+      );
     },
 
     /**

@@ -39,7 +39,10 @@ export function clusterPhotos(photos: readonly ClusteredPhoto[]): Map<string, Ph
     let group = p.sha256 ? bySha.get(p.sha256) : undefined;
     if (group === undefined && p.phash) {
       const near = leaders.near(p.phash, DATASET_LIMITS.nearDuplicateBits);
-      const nearest = near.reduce<(typeof near)[number] | null>((best, n) => (!best || n.distance < best.distance || (n.distance === best.distance && n.index < best.index) ? n : best), null);
+      const nearest = near.reduce<(typeof near)[number] | null>(
+        (best, n) => (!best || n.distance < best.distance || (n.distance === best.distance && n.index < best.index) ? n : best),
+        null,
+      );
       if (nearest) group = leaderIds[nearest.index];
     }
     if (group === undefined) {
@@ -56,7 +59,8 @@ export function clusterPhotos(photos: readonly ClusteredPhoto[]): Map<string, Ph
   for (const p of ordered) {
     const g = groupOf.get(p.id)!;
     const list = members.get(g);
-    if (list) list.push(p); else members.set(g, [p]);
+    if (list) list.push(p);
+    else members.set(g, [p]);
   }
   const out = new Map<string, PhotoCluster>();
   for (const [cluster, list] of members) {

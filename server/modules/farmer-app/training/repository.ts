@@ -4,7 +4,8 @@ import type { Database } from '../../../db/types.js';
 export const trainingRepository = {
   /** Live diseases and training classes (one, or all) in name order, then by id. */
   diseases(db: Kysely<Database>, id?: string) {
-    let q = db.selectFrom('rice_local_diseases')
+    let q = db
+      .selectFrom('rice_local_diseases')
       .select(['id', 'name', 'localName', 'scientificName', 'isTrainingClass', 'createdAt'])
       .where('isDeleted', '=', 0);
     if (id) q = q.where('id', '=', id);

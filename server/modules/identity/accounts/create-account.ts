@@ -1,7 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
 import { normalizeRole, type Role } from '../../../../common/permissions.js';
-import { looksLikePasswordHash, passwordMeetsRules, passwordTooLong, PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MESSAGE } from '../../../../common/password.js';
+import {
+  looksLikePasswordHash,
+  passwordMeetsRules,
+  passwordTooLong,
+  PASSWORD_IS_HASH_MESSAGE,
+  PASSWORD_RULES_MESSAGE,
+  PASSWORD_TOO_LONG_MESSAGE,
+} from '../../../../common/password.js';
 import type { Database } from '../../../db/types.js';
 import type { Actor } from '../../../platform/writes/audit.js';
 import { runCommand, type Command } from '../../../platform/writes/command.js';
@@ -41,7 +48,16 @@ export async function createAccount(db: Kysely<Database>, input: NewAccount, act
   const id = newId();
   const now = nowIso();
   await runCommand({ db, events: null }, actor, async (trx, cmd) => {
-    await insertAccountWithAudit(trx, cmd, { id, fullname: input.fullname.trim(), username, email, contactNo: input.contactNo?.trim() || null, password, role, now });
+    await insertAccountWithAudit(trx, cmd, {
+      id,
+      fullname: input.fullname.trim(),
+      username,
+      email,
+      contactNo: input.contactNo?.trim() || null,
+      password,
+      role,
+      now,
+    });
   }).catch((err: unknown) => {
     const field = uniqueViolationField(err);
     if (field) throw new Error(field === 'username' ? ACCOUNTS.messages.usernameTaken : ACCOUNTS.messages.emailTaken);
@@ -58,16 +74,44 @@ export async function createAccount(db: Kysely<Database>, input: NewAccount, act
 export async function insertAccountWithAudit(
   trx: Transaction<Database>,
   cmd: Command,
-  account: { id: string; fullname: string; username: string; email: string | null; contactNo: string | null; password: string; role: Role; now: string },
+  account: {
+    id: string;
+    fullname: string;
+    username: string;
+    email: string | null;
+    contactNo: string | null;
+    password: string;
+    role: Role;
+    now: string;
+  },
 ): Promise<void> {
   const { id, fullname, username, email, contactNo, password, role, now } = account;
   await accountsRepository.insert(trx, {
-    id, fullname, username, normalizedUsername: normalizeIdentity(username),
-    email, normalizedEmail: email ? normalizeIdentity(email) : null, contactNo, photoURL: null,
-    password, securityQuestion: null, securityAnswer: null, role, status: 'active',
-    isRestricted: 0, restrictedAt: null, autoInactive: 0, autoInactiveAt: null,
-    currentSession: null, lastLogin: null, lastLogoutAt: null,
-    createdAt: now, updatedAt: null, isDeleted: 0, deletedAt: null, deletedBy: null,
+    id,
+    fullname,
+    username,
+    normalizedUsername: normalizeIdentity(username),
+    email,
+    normalizedEmail: email ? normalizeIdentity(email) : null,
+    contactNo,
+    photoURL: null,
+    password,
+    securityQuestion: null,
+    securityAnswer: null,
+    role,
+    status: 'active',
+    isRestricted: 0,
+    restrictedAt: null,
+    autoInactive: 0,
+    autoInactiveAt: null,
+    currentSession: null,
+    lastLogin: null,
+    lastLogoutAt: null,
+    createdAt: now,
+    updatedAt: null,
+    isDeleted: 0,
+    deletedAt: null,
+    deletedBy: null,
   });
   await cmd.audit({
     action: 'CREATE',

@@ -11,12 +11,29 @@ import { accountsRepository } from './repository.js';
  * sign-in challenges or sessions. A super admin unrestricts it and sets a new password in its
  * edit form. Returns what changed, for the restore's audit entry.
  */
-export async function disarmRestoredAccount(trx: Transaction<Database>, cmd: Command, accountId: string, now: string): Promise<Record<string, unknown>> {
+export async function disarmRestoredAccount(
+  trx: Transaction<Database>,
+  cmd: Command,
+  accountId: string,
+  now: string,
+): Promise<Record<string, unknown>> {
   await accountsRepository.update(trx, accountId, {
-    status: 'restricted', isRestricted: 1, restrictedAt: now, password: '', securityQuestion: null, securityAnswer: null, currentSession: null,
+    status: 'restricted',
+    isRestricted: 1,
+    restrictedAt: now,
+    password: '',
+    securityQuestion: null,
+    securityAnswer: null,
+    currentSession: null,
   });
   await cmd.endSessions(accountId, 'restricted');
   await voidPasswordProofs(trx, accountId, now);
   const hadFactor = await secondFactorRecords.remove(trx, accountId);
-  return { status: 'restricted', isRestricted: true, password: '(cleared)', securityQuestion: '(cleared)', secondFactor: hadFactor ? '(removed)' : 'none' };
+  return {
+    status: 'restricted',
+    isRestricted: true,
+    password: '(cleared)',
+    securityQuestion: '(cleared)',
+    secondFactor: hadFactor ? '(removed)' : 'none',
+  };
 }

@@ -28,5 +28,10 @@ const COLUMNS: ReadonlyArray<SheetColumn<AccountListRow>> = [
 
 /** The live accounts the list shows for this search, in its order. */
 export function accountsSheet(ctx: AppContext, format: SpreadsheetFormat, search: string): SheetExport<AccountListRow> {
-  return { format, name: 'admin-accounts', columns: COLUMNS, batches: listBatches((after, limit) => accountsRepository.exportBatch(ctx.db, search, after, limit), BATCH) };
+  return {
+    format,
+    name: 'admin-accounts',
+    columns: COLUMNS,
+    batches: listBatches((after, limit) => accountsRepository.exportBatch(ctx.db, search, after, limit), BATCH),
+  };
 }

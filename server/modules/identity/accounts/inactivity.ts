@@ -50,7 +50,10 @@ export function createInactivitySweep(ctx: AppContext) {
   return {
     /** One sweep at a time per process; a caller arriving mid-sweep waits for it. */
     sweepInactive(now = Date.now()): Promise<string[]> {
-      if (!sweeping) sweeping = runSweep(now).finally(() => { sweeping = null; });
+      if (!sweeping)
+        sweeping = runSweep(now).finally(() => {
+          sweeping = null;
+        });
       return sweeping;
     },
     /** Waits for a running sweep (used when the server closes). */

@@ -15,7 +15,9 @@ export function blockReason(row: AccountRow): 'ACCOUNT_DELETED' | 'ACCOUNT_RESTR
  * The one presenter of the admin list and detail (super admin only). It copies named fields,
  * so a password hash, security answer or session id can never slip into a response.
  */
-export function toAdminAccount(row: AccountRow & { hasActivities?: boolean; hasSecondFactor?: boolean; signInLockedUntil?: string | null }): AdminAccount {
+export function toAdminAccount(
+  row: AccountRow & { hasActivities?: boolean; hasSecondFactor?: boolean; signInLockedUntil?: string | null },
+): AdminAccount {
   return {
     ...toAccountIdentity(row),
     role: normalizeRole(row.role),

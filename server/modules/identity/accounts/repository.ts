@@ -19,20 +19,31 @@ export function normalizeIdentity(value: string): string {
  * account, not work it did, so they do not count. Each test uses its own index.
  */
 function activityExists(eb: ExpressionBuilder<Database, 'accounts'>) {
-  return eb.or((['userId', 'actorId', 'performedBy'] as const).map((field) =>
-    eb.exists(eb.selectFrom('audit_logs').select('audit_logs.seq')
-      .whereRef(`audit_logs.${field}`, '=', 'accounts.id')
-      .where('audit_logs.action', '!=', 'LOGIN'))));
+  return eb.or(
+    (['userId', 'actorId', 'performedBy'] as const).map((field) =>
+      eb.exists(
+        eb
+          .selectFrom('audit_logs')
+          .select('audit_logs.seq')
+          .whereRef(`audit_logs.${field}`, '=', 'accounts.id')
+          .where('audit_logs.action', '!=', 'LOGIN'),
+      ),
+    ),
+  );
 }
 
 /** Two-step sign-in is on (migration 170); only the flag, never the key. */
 function secondFactorExists(eb: ExpressionBuilder<Database, 'accounts'>) {
-  return eb.exists(eb.selectFrom('second_factors').select('second_factors.accountId').whereRef('second_factors.accountId', '=', 'accounts.id'));
+  return eb.exists(
+    eb.selectFrom('second_factors').select('second_factors.accountId').whereRef('second_factors.accountId', '=', 'accounts.id'),
+  );
 }
 
 /** The end of the account's sign-in lock as stored (it may have passed). */
 function signInLock(eb: ExpressionBuilder<Database, 'accounts'>) {
-  return eb.selectFrom('throttles').select('throttles.lockedUntil')
+  return eb
+    .selectFrom('throttles')
+    .select('throttles.lockedUntil')
     .where('throttles.key', '=', sql<string>`${`${SIGN_IN_BUDGETS.guesses}:${signInLockKey('')}`} || accounts.id`);
 }
 
@@ -40,11 +51,13 @@ function signInLock(eb: ExpressionBuilder<Database, 'accounts'>) {
 function searched(db: Db, q: string) {
   const base = db.selectFrom('accounts').where('isDeleted', '=', 0);
   if (!q) return base;
-  return base.where((eb) => eb.or([
-    containsInsensitive(db, eb.ref('fullname'), q),
-    containsInsensitive(db, eb.ref('email'), q),
-    containsInsensitive(db, eb.ref('username'), q),
-  ]));
+  return base.where((eb) =>
+    eb.or([
+      containsInsensitive(db, eb.ref('fullname'), q),
+      containsInsensitive(db, eb.ref('email'), q),
+      containsInsensitive(db, eb.ref('username'), q),
+    ]),
+  );
 }
 
 function toListRow(row: AccountRow & { hasActivities: unknown; hasSecondFactor: unknown }): AccountListRow {
@@ -58,11 +71,14 @@ export const accountsRepository = {
 
   /** Not deleted, with its "has activities" flag. */
   async findLive(db: Db, id: string): Promise<AccountListRow | undefined> {
-    const row = await db.selectFrom('accounts').selectAll()
+    const row = await db
+      .selectFrom('accounts')
+      .selectAll()
       .select((eb) => activityExists(eb).as('hasActivities'))
       .select((eb) => secondFactorExists(eb).as('hasSecondFactor'))
       .select((eb) => signInLock(eb).as('signInLockedUntil'))
-      .where('id', '=', id).where('isDeleted', '=', 0)
+      .where('id', '=', id)
+      .where('isDeleted', '=', 0)
       .executeTakeFirst();
     return row ? toListRow(row) : undefined;
   },
@@ -70,14 +86,19 @@ export const accountsRepository = {
   /** Matches the login identifier against username or email, case-insensitively. */
   findByIdentifier(db: Db, identifier: string): Promise<AccountRow | undefined> {
     const key = normalizeIdentity(identifier);
-    return db.selectFrom('accounts').selectAll()
+    return db
+      .selectFrom('accounts')
+      .selectAll()
       .where((eb) => eb.or([eb('normalizedUsername', '=', key), eb('normalizedEmail', '=', key)]))
       .orderBy('isDeleted', 'asc')
       .executeTakeFirst();
   },
 
   async countAll(db: Db): Promise<number> {
-    const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   },
 
@@ -104,20 +125,41 @@ export const accountsRepository = {
   async list(db: Db, options: { q: string; offset: number; limit: number }): Promise<{ rows: AccountListRow[]; total: number }> {
     const base = searched(db, options.q);
     const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base.selectAll()
-      .orderBy('createdAt', 'desc').orderBy('id', 'asc')
-      .offset(options.offset).limit(options.limit)
+    const rows = await base
+      .selectAll()
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'asc')
+      .offset(options.offset)
+      .limit(options.limit)
       .execute();
     // The activity flag is computed for the page's rows only, not for the rows an offset skips.
-    const flags = rows.length === 0 ? [] : await db.selectFrom('accounts')
-      .select((eb) => ['id', activityExists(eb).as('hasActivities'), secondFactorExists(eb).as('hasSecondFactor'), signInLock(eb).as('signInLockedUntil')])
-      .where('id', 'in', rows.map((r) => r.id))
-      .execute();
+    const flags =
+      rows.length === 0
+        ? []
+        : await db
+            .selectFrom('accounts')
+            .select((eb) => [
+              'id',
+              activityExists(eb).as('hasActivities'),
+              secondFactorExists(eb).as('hasSecondFactor'),
+              signInLock(eb).as('signInLockedUntil'),
+            ])
+            .where(
+              'id',
+              'in',
+              rows.map((r) => r.id),
+            )
+            .execute();
     const byId = new Map(flags.map((f) => [f.id, f]));
     return {
       rows: rows.map((r) => {
         const f = byId.get(r.id);
-        return { ...r, hasActivities: Boolean(Number(f?.hasActivities)), hasSecondFactor: Boolean(Number(f?.hasSecondFactor)), signInLockedUntil: f?.signInLockedUntil ?? null };
+        return {
+          ...r,
+          hasActivities: Boolean(Number(f?.hasActivities)),
+          hasSecondFactor: Boolean(Number(f?.hasSecondFactor)),
+          signInLockedUntil: f?.signInLockedUntil ?? null,
+        };
       }),
       total: Number(count.n),
     };
@@ -126,14 +168,26 @@ export const accountsRepository = {
   /** The list as searched, in its order (newest first, then id), after where the previous batch ended. */
   async exportBatch(db: Db, q: string, after: { createdAt: string; id: string } | null, limit: number): Promise<AccountListRow[]> {
     let query = searched(db, q);
-    if (after) query = query.where((eb) => eb.or([eb('createdAt', '<', after.createdAt), eb.and([eb('createdAt', '=', after.createdAt), eb('id', '>', after.id)])]));
-    const rows = await query.selectAll().select((eb) => [activityExists(eb).as('hasActivities'), secondFactorExists(eb).as('hasSecondFactor')])
-      .orderBy('createdAt', 'desc').orderBy('id', 'asc').limit(limit).execute();
+    if (after)
+      query = query.where((eb) =>
+        eb.or([eb('createdAt', '<', after.createdAt), eb.and([eb('createdAt', '=', after.createdAt), eb('id', '>', after.id)])]),
+      );
+    const rows = await query
+      .selectAll()
+      .select((eb) => [activityExists(eb).as('hasActivities'), secondFactorExists(eb).as('hasSecondFactor')])
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'asc')
+      .limit(limit)
+      .execute();
     return rows.map(toListRow);
   },
 
   async hasActivities(db: Db, id: string): Promise<boolean> {
-    const row = await db.selectFrom('accounts').select((eb) => activityExists(eb).as('has')).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('accounts')
+      .select((eb) => activityExists(eb).as('has'))
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Boolean(Number(row?.has ?? 0));
   },
 
@@ -147,49 +201,71 @@ export const accountsRepository = {
    * last login at or before the cutoff (timestamps are ISO-8601 UTC text, so text order is time order).
    */
   staleCandidates(db: Db, cutoffIso: string): Promise<Pick<AccountRow, 'id' | 'fullname' | 'lastLogin' | 'version'>[]> {
-    return db.selectFrom('accounts').select(['id', 'fullname', 'lastLogin', 'version'])
-      .where('isDeleted', '=', 0).where('isRestricted', '=', 0).where('status', '=', 'active')
-      .where('lastLogin', 'is not', null).where('lastLogin', '<=', cutoffIso)
+    return db
+      .selectFrom('accounts')
+      .select(['id', 'fullname', 'lastLogin', 'version'])
+      .where('isDeleted', '=', 0)
+      .where('isRestricted', '=', 0)
+      .where('status', '=', 'active')
+      .where('lastLogin', 'is not', null)
+      .where('lastLogin', '<=', cutoffIso)
       .execute();
   },
 
   /** Marks one account inactive only if it is still in the state it was read in; true when it changed. */
   async markInactive(db: Db, candidate: { id: string; lastLogin: string | null }, now: string): Promise<boolean> {
-    const result = await db.updateTable('accounts')
+    const result = await db
+      .updateTable('accounts')
       .set((eb) => ({ status: 'inactive', autoInactive: 1, autoInactiveAt: now, version: eb('version', '+', 1) }))
-      .where('id', '=', candidate.id).where('isDeleted', '=', 0).where('isRestricted', '=', 0)
-      .where('status', '=', 'active').where('lastLogin', '=', candidate.lastLogin)
+      .where('id', '=', candidate.id)
+      .where('isDeleted', '=', 0)
+      .where('isRestricted', '=', 0)
+      .where('status', '=', 'active')
+      .where('lastLogin', '=', candidate.lastLogin)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   },
 
   /** An update naming the version it edited; 0 rows when the record is gone or newer. */
   async updateVersioned(db: Db, id: string, version: number, values: Updateable<AccountsTable>): Promise<number> {
-    const result = await db.updateTable('accounts')
+    const result = await db
+      .updateTable('accounts')
       .set((eb) => ({ ...values, version: eb('version', '+', 1) }))
-      .where('id', '=', id).where('version', '=', version).where('isDeleted', '=', 0)
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .where('isDeleted', '=', 0)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   },
 
   /** Restricts a live, unrestricted account; false when it is gone or already restricted. */
   async restrict(db: Db, id: string, at: string): Promise<boolean> {
-    const result = await db.updateTable('accounts')
+    const result = await db
+      .updateTable('accounts')
       .set((eb) => ({ status: 'restricted', isRestricted: 1, restrictedAt: at, updatedAt: at, version: eb('version', '+', 1) }))
-      .where('id', '=', id).where('isDeleted', '=', 0)
-      .where('isRestricted', '=', 0).where('status', '!=', 'restricted')
+      .where('id', '=', id)
+      .where('isDeleted', '=', 0)
+      .where('isRestricted', '=', 0)
+      .where('status', '!=', 'restricted')
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   },
 
   /** Lifts a restriction (and an auto-inactivation) of a live account; false when it had none. */
   async unrestrict(db: Db, id: string, at: string): Promise<boolean> {
-    const result = await db.updateTable('accounts')
+    const result = await db
+      .updateTable('accounts')
       .set((eb) => ({
-        status: 'active', isRestricted: 0, restrictedAt: null, autoInactive: 0, autoInactiveAt: null,
-        updatedAt: at, version: eb('version', '+', 1),
+        status: 'active',
+        isRestricted: 0,
+        restrictedAt: null,
+        autoInactive: 0,
+        autoInactiveAt: null,
+        updatedAt: at,
+        version: eb('version', '+', 1),
       }))
-      .where('id', '=', id).where('isDeleted', '=', 0)
+      .where('id', '=', id)
+      .where('isDeleted', '=', 0)
       .where((eb) => eb.or([eb('isRestricted', '=', 1), eb('status', '=', 'restricted')]))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
@@ -197,9 +273,11 @@ export const accountsRepository = {
 
   /** Soft delete of a live account; false when it is already gone. */
   async softDelete(db: Db, id: string, at: string, deletedBy: string): Promise<boolean> {
-    const result = await db.updateTable('accounts')
+    const result = await db
+      .updateTable('accounts')
       .set((eb) => ({ isDeleted: 1, deletedAt: at, deletedBy, updatedAt: at, version: eb('version', '+', 1) }))
-      .where('id', '=', id).where('isDeleted', '=', 0)
+      .where('id', '=', id)
+      .where('isDeleted', '=', 0)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   },

@@ -1,6 +1,10 @@
 import type { Role } from '../../../../common/permissions.js';
 import type {
-  RecoveryCodesResult, SecondFactorEnableInput, SecondFactorProofInput, SecondFactorSetupStart, SecondFactorStatus,
+  RecoveryCodesResult,
+  SecondFactorEnableInput,
+  SecondFactorProofInput,
+  SecondFactorSetupStart,
+  SecondFactorStatus,
 } from '../../../../common/schemas/second-factor.js';
 import { normalizeSecondFactorCode, SECOND_FACTOR, SECOND_FACTOR_LIMITS } from '../../../../common/second-factor.js';
 import type { AdminAccount, ReauthInput } from '../../../../common/schemas/accounts.js';

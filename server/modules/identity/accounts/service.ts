@@ -2,7 +2,12 @@ import { ACCOUNTS } from '../../../../common/accounts.js';
 import { LIMITS } from '../../../../common/limits.js';
 import { normalizeRole, type Role } from '../../../../common/permissions.js';
 import {
-  type AccountCreateInput, type AccountList, type AccountListQuery, type AccountUpdateInput, type AdminAccount, type AvailabilityQuery,
+  type AccountCreateInput,
+  type AccountList,
+  type AccountListQuery,
+  type AccountUpdateInput,
+  type AdminAccount,
+  type AvailabilityQuery,
 } from '../../../../common/schemas/accounts.js';
 import { SHELL } from '../../../../common/texts.js';
 import { accountCreateNeedsReauth, accountEditNeedsReauth } from '../../../../common/reauth.js';
@@ -120,7 +125,14 @@ export function createAccountsService(ctx: AppContext) {
       try {
         await runCommand(ctx, auth.actor, async (trx, cmd) => {
           await insertAccountWithAudit(trx, cmd, {
-            id, fullname: input.fullname, username: input.username, email: input.email, contactNo: null, password, role: input.role, now,
+            id,
+            fullname: input.fullname,
+            username: input.username,
+            email: input.email,
+            contactNo: null,
+            password,
+            role: input.role,
+            now,
           });
           cmd.publish({ topic: 'accounts', id, op: 'create' });
         });
@@ -142,18 +154,27 @@ export function createAccountsService(ctx: AppContext) {
       const roleChange = input.role !== undefined && input.role !== currentRole;
       if (roleChange && self) fail('FORBIDDEN', M.cannotChangeOwnRole);
       await assertAvailable(input.username, input.email, id);
-      if (accountEditNeedsReauth({ email: current.email, role: currentRole }, input)) await confirmIdentity(auth, proofOf(input), PROOF_FIELDS);
+      if (accountEditNeedsReauth({ email: current.email, role: currentRole }, input))
+        await confirmIdentity(auth, proofOf(input), PROOF_FIELDS);
       const passwordChange = input.password !== '';
       const password = passwordChange ? await securePassword(input.password) : null;
 
       const before: Record<string, unknown> = {};
       const after: Record<string, unknown> = {};
-      const note = (key: string, was: unknown, now: unknown) => { if (was !== now) { before[key] = was; after[key] = now; } };
+      const note = (key: string, was: unknown, now: unknown) => {
+        if (was !== now) {
+          before[key] = was;
+          after[key] = now;
+        }
+      };
       note('fullname', current.fullname, input.fullname);
       note('username', current.username, input.username);
       note('email', current.email, input.email);
       if (roleChange) note('role', currentRole, input.role);
-      if (passwordChange) { before.password = '(unchanged)'; after.password = '(changed)'; }
+      if (passwordChange) {
+        before.password = '(unchanged)';
+        after.password = '(changed)';
+      }
 
       const reason: EndReason | null = roleChange ? 'role_changed' : passwordChange ? 'password_changed' : null;
       try {

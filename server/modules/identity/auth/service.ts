@@ -35,10 +35,23 @@ export function createAuthService(ctx: AppContext) {
   const perIp = new Throttle(db, 'login-ip', config.loginRateLimitPerMinute, 60_000, clientKey);
 
   /** A wrong guess: the one that used the budget's last attempt locks the account and says so (the notice carries an unlock link when the account has no second factor). */
-  async function wrongGuess(key: string, spent: Awaited<ReturnType<typeof guesses.spend>>, account: AccountRow | undefined, ip: string | undefined): Promise<void> {
+  async function wrongGuess(
+    key: string,
+    spent: Awaited<ReturnType<typeof guesses.spend>>,
+    account: AccountRow | undefined,
+    ip: string | undefined,
+  ): Promise<void> {
     const lock = await guesses.failed(key, spent);
     if (!lock.locked) return;
-    if (account) await noticeLockout(ctx, account, 'password', lock, ip, isRequiredFor(config, normalizeRole(account.role)) ? null : await issueUnlockLink(ctx, account));
+    if (account)
+      await noticeLockout(
+        ctx,
+        account,
+        'password',
+        lock,
+        ip,
+        isRequiredFor(config, normalizeRole(account.role)) ? null : await issueUnlockLink(ctx, account),
+      );
     lockedOut(lock.lockMs);
   }
 
@@ -89,7 +102,12 @@ export function createAuthService(ctx: AppContext) {
    * guesser lacks (unlock-links.ts): the proof first, both counted in a budget of their own
    * (tries with a link against that link, so made-up links cannot use up the owner's).
    */
-  async function signInLocked(account: AccountRow, input: LoginInput, meta: { ip?: string; userAgent?: string }, lockMs: number): Promise<SessionInfo & { token: string }> {
+  async function signInLocked(
+    account: AccountRow,
+    input: LoginInput,
+    meta: { ip?: string; userAgent?: string },
+    lockMs: number,
+  ): Promise<SessionInfo & { token: string }> {
     const key = input.unlockToken && !input.code ? unlockLinkBudgetKey(account.id, input.unlockToken) : signInLockKey(account.id);
     const spent = await unlocks.spend(key);
     if (!spent.allowed) lockedOut(Math.max(spent.retryAfterMs, lockMs));
@@ -101,8 +119,10 @@ export function createAuthService(ctx: AppContext) {
     }
     if (blockReason(account)) fail(blockReason(account)!);
     const newHash = check.needsRehash ? await hashPassword(input.password) : null;
-    const session = await startSession(account, meta, { newHash, within: (trx, _cmd, now) => useLockedProof(trx, account.id, proof, now) })
-      .catch((err: unknown) => (err instanceof CodeAlreadyUsed ? fail('INVALID_UNLOCK') : Promise.reject(err)));
+    const session = await startSession(account, meta, {
+      newHash,
+      within: (trx, _cmd, now) => useLockedProof(trx, account.id, proof, now),
+    }).catch((err: unknown) => (err instanceof CodeAlreadyUsed ? fail('INVALID_UNLOCK') : Promise.reject(err)));
     await forgetSignInLock(db, account.id);
     await noticeUnlock(ctx, account, null, meta.ip, undefined, proof.kind);
     return session;
@@ -111,7 +131,8 @@ export function createAuthService(ctx: AppContext) {
   async function countIp(ip: string | undefined): Promise<void> {
     if (!ip) return;
     const state = await perIp.hit(ip);
-    if (state.count > perIp.max) fail('RATE_LIMITED', LOGIN.tooManyAttempts, undefined, { retryAfterSeconds: Math.ceil(state.retryAfterMs / 1000) });
+    if (state.count > perIp.max)
+      fail('RATE_LIMITED', LOGIN.tooManyAttempts, undefined, { retryAfterSeconds: Math.ceil(state.retryAfterMs / 1000) });
   }
 
   return {
@@ -122,7 +143,10 @@ export function createAuthService(ctx: AppContext) {
      * challenge instead of a session; its failure count is then cleared only by a right code,
      * so signing in again with the password does not refill the budget for guessing codes.
      */
-    async login(input: LoginInput, meta: { ip?: string; userAgent?: string }): Promise<(SessionInfo & { token: string }) | SecondFactorChallenge> {
+    async login(
+      input: LoginInput,
+      meta: { ip?: string; userAgent?: string },
+    ): Promise<(SessionInfo & { token: string }) | SecondFactorChallenge> {
       await countIp(meta.ip);
       const account = await accountsRecords.findByIdentifier(db, input.identifier);
       const key = account ? signInLockKey(account.id) : `name:${normalizeIdentity(input.identifier)}`;
@@ -141,14 +165,16 @@ export function createAuthService(ctx: AppContext) {
       if (blocked) {
         await guesses.succeeded(key);
         // No change event of its own: the command announces the entry to History (audit_logs).
-        await runCommand(ctx, { id: account.id, fullname: account.fullname, email: account.email }, (_trx, cmd) => cmd.audit({
-          action: 'LOGIN',
-          collection: 'accounts',
-          documentId: account.id,
-          documentName: account.fullname,
-          description: blocked === 'ACCOUNT_DELETED' ? 'Blocked login: account deleted' : 'Blocked login: account restricted',
-          details: { status: account.status, isRestricted: Boolean(account.isRestricted), isDeleted: Boolean(account.isDeleted) },
-        }));
+        await runCommand(ctx, { id: account.id, fullname: account.fullname, email: account.email }, (_trx, cmd) =>
+          cmd.audit({
+            action: 'LOGIN',
+            collection: 'accounts',
+            documentId: account.id,
+            documentName: account.fullname,
+            description: blocked === 'ACCOUNT_DELETED' ? 'Blocked login: account deleted' : 'Blocked login: account restricted',
+            details: { status: account.status, isRestricted: Boolean(account.isRestricted), isDeleted: Boolean(account.isDeleted) },
+          }),
+        );
         fail(blocked);
       }
 
@@ -177,7 +203,10 @@ export function createAuthService(ctx: AppContext) {
      * first code of a required factor being set up ('enroll', which returns the ten recovery
      * codes once). Wrong codes count with wrong passwords and lock the account the same way.
      */
-    async loginSecondFactor(input: LoginSecondFactorInput, meta: { ip?: string; userAgent?: string }): Promise<SecondFactorSession & { token: string }> {
+    async loginSecondFactor(
+      input: LoginSecondFactorInput,
+      meta: { ip?: string; userAgent?: string },
+    ): Promise<SecondFactorSession & { token: string }> {
       await countIp(meta.ip);
       const challenge = await findOpenChallenge(db, input.challenge, ['verify', 'enroll']);
       if (!challenge) fail('SIGN_IN_EXPIRED');

@@ -10,7 +10,11 @@ import { AttemptBudget, minutesToWait, SIGN_IN_BUDGETS, type BudgetFailure } fro
 import { UNLOCK_LINK_TTL_MS } from './unlock-links.js';
 
 /** The account a notice is about. */
-export interface NoticeAccount { id: string; fullname: string; email: string | null }
+export interface NoticeAccount {
+  id: string;
+  fullname: string;
+  email: string | null;
+}
 
 /**
  * One budget of guesses per account for signing in: wrong passwords, wrong second-factor codes
@@ -18,7 +22,13 @@ export interface NoticeAccount { id: string; fullname: string; email: string | n
  */
 export function signInBudget(ctx: AppContext): AttemptBudget {
   const { config } = ctx;
-  return new AttemptBudget(ctx.db, SIGN_IN_BUDGETS.guesses, config.loginFailuresPerAccount, config.loginFailureWindowMs, config.loginFailureWindowMs);
+  return new AttemptBudget(
+    ctx.db,
+    SIGN_IN_BUDGETS.guesses,
+    config.loginFailuresPerAccount,
+    config.loginFailureWindowMs,
+    config.loginFailureWindowMs,
+  );
 }
 
 /** Password-and-code attempts to sign in to a locked account, the way its owner gets in at once. */
@@ -31,7 +41,10 @@ export function unlockBudget(ctx: AppContext): AttemptBudget {
 
 /** A locked account is told so, and for how long, even with the right password. */
 export function lockedOut(retryAfterMs: number): never {
-  fail('RATE_LIMITED', LOGIN.locked(minutesToWait(retryAfterMs)), undefined, { retryAfterSeconds: Math.ceil(retryAfterMs / 1000), reason: 'locked' });
+  fail('RATE_LIMITED', LOGIN.locked(minutesToWait(retryAfterMs)), undefined, {
+    retryAfterSeconds: Math.ceil(retryAfterMs / 1000),
+    reason: 'locked',
+  });
 }
 
 /** Sends a notice to the account's own address after the audit entry is stored; a mail error is logged, never shown. */
@@ -39,7 +52,9 @@ function mailNotice(ctx: AppContext, account: NoticeAccount, subject: string, li
   const to = account.email?.trim();
   if (!to) return;
   const text = [`Hello ${account.fullname},`, '', ...lines, '', 'PalaYan Admin'].join('\n');
-  mailerFor(ctx).send({ to, subject, text }).catch((err: unknown) => ctx.log.error({ err }, 'security notice could not be sent'));
+  mailerFor(ctx)
+    .send({ to, subject, text })
+    .catch((err: unknown) => ctx.log.error({ err }, 'security notice could not be sent'));
 }
 
 const LOCK_SUBJECT = 'PalaYan Admin: your account was locked';
@@ -53,26 +68,38 @@ const GUESSED: Record<'password' | 'answer', string> = {
  * mail server is set), so its owner learns that someone is guessing.
  */
 export async function noticeLockout(
-  ctx: AppContext, account: NoticeAccount, what: 'password' | 'answer', lock: BudgetFailure, ip: string | undefined, unlockLink: string | null = null,
+  ctx: AppContext,
+  account: NoticeAccount,
+  what: 'password' | 'answer',
+  lock: BudgetFailure,
+  ip: string | undefined,
+  unlockLink: string | null = null,
 ): Promise<void> {
   const minutes = minutesToWait(lock.lockMs);
   const paused = what === 'password' ? 'sign-in' : 'password recovery with the security question';
-  await runCommand(ctx, SYSTEM_ACTOR, (_trx, cmd) => cmd.audit({
-    action: 'LOGIN',
-    collection: 'accounts',
-    documentId: account.id,
-    documentName: account.fullname,
-    description: `Too many ${GUESSED[what]}: ${paused} locked for ${minutes} minute${minutes === 1 ? '' : 's'}`,
-    details: { outcome: 'locked', what, lockouts: lock.lockouts, lockMinutes: minutes, ip: ip ?? null },
-  }));
-  mailNotice(ctx, account, LOCK_SUBJECT, [
-    `After too many ${GUESSED[what]}, ${paused} for your PalaYan Admin account is locked for ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    lock.lockouts > 1 ? `This is lockout ${lock.lockouts} in a row; each one lasts twice as long as the last.` : '',
-    unlockLink
-      ? `To sign in before then, open this link and sign in with your password (it works once, within ${UNLOCK_LINK_TTL_MS / 60_000} minutes):\n${unlockLink}`
-      : '',
-    'If this was not you, someone may be trying to get into your account: tell your system administrator.',
-  ].filter(Boolean));
+  await runCommand(ctx, SYSTEM_ACTOR, (_trx, cmd) =>
+    cmd.audit({
+      action: 'LOGIN',
+      collection: 'accounts',
+      documentId: account.id,
+      documentName: account.fullname,
+      description: `Too many ${GUESSED[what]}: ${paused} locked for ${minutes} minute${minutes === 1 ? '' : 's'}`,
+      details: { outcome: 'locked', what, lockouts: lock.lockouts, lockMinutes: minutes, ip: ip ?? null },
+    }),
+  );
+  mailNotice(
+    ctx,
+    account,
+    LOCK_SUBJECT,
+    [
+      `After too many ${GUESSED[what]}, ${paused} for your PalaYan Admin account is locked for ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      lock.lockouts > 1 ? `This is lockout ${lock.lockouts} in a row; each one lasts twice as long as the last.` : '',
+      unlockLink
+        ? `To sign in before then, open this link and sign in with your password (it works once, within ${UNLOCK_LINK_TTL_MS / 60_000} minutes):\n${unlockLink}`
+        : '',
+      'If this was not you, someone may be trying to get into your account: tell your system administrator.',
+    ].filter(Boolean),
+  );
 }
 
 /**
@@ -87,8 +114,11 @@ export async function noticeUnlock(
   within?: (trx: Transaction<Database>, cmd: Command) => Promise<void>,
   via: 'code' | 'link' = 'code',
 ): Promise<void> {
-  const how = by ? `by ${by.fullname}`
-    : via === 'link' ? 'with the password and the unlock link mailed to the account' : 'with the password and a code from the authenticator app';
+  const how = by
+    ? `by ${by.fullname}`
+    : via === 'link'
+      ? 'with the password and the unlock link mailed to the account'
+      : 'with the password and a code from the authenticator app';
   await runCommand(ctx, by ?? { id: account.id, fullname: account.fullname, email: account.email }, async (trx, cmd) => {
     if (within) await within(trx, cmd);
     await cmd.audit({
@@ -97,7 +127,11 @@ export async function noticeUnlock(
       documentId: account.id,
       documentName: account.fullname,
       description: `Sign-in unlocked ${how}`,
-      details: { outcome: 'unlocked', by: by ? 'super admin' : via === 'link' ? 'password and unlock link' : 'password and code', ip: ip ?? null },
+      details: {
+        outcome: 'unlocked',
+        by: by ? 'super admin' : via === 'link' ? 'password and unlock link' : 'password and code',
+        ip: ip ?? null,
+      },
     });
   });
   mailNotice(ctx, account, 'PalaYan Admin: your account was unlocked', [

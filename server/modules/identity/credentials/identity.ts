@@ -28,7 +28,11 @@ export interface IdentityProof {
 export function identityCheck(ctx: AppContext) {
   const guesses = signInBudget(ctx);
 
-  return async function confirmIdentity(auth: AuthContext, proof: IdentityProof, fields: { password: string; code: string } = { password: 'password', code: 'code' }): Promise<void> {
+  return async function confirmIdentity(
+    auth: AuthContext,
+    proof: IdentityProof,
+    fields: { password: string; code: string } = { password: 'password', code: 'code' },
+  ): Promise<void> {
     const password = proof.password ?? '';
     if (password === '') {
       if (auth.reauthAt && Date.now() - Date.parse(auth.reauthAt) < REAUTH_WINDOW_MS) return;
@@ -46,7 +50,8 @@ export function identityCheck(ctx: AppContext) {
       invalid({ [field]: message });
     };
 
-    if (!(await verifyPassword(password, await credentialsRepository.passwordOf(ctx.db, auth.user.id))).ok) return wrong(fields.password, SETTINGS.wrongCurrentPassword);
+    if (!(await verifyPassword(password, await credentialsRepository.passwordOf(ctx.db, auth.user.id))).ok)
+      return wrong(fields.password, SETTINGS.wrongCurrentPassword);
     const factor = await secondFactorRepository.find(ctx.db, auth.user.id);
     let accepted: AcceptedCode | null = null;
     if (factor) {

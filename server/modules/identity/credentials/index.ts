@@ -20,4 +20,11 @@ export { issueUnlockLink, lockedProof, unlockLinkBudgetKey, useLockedProof } fro
 export const credentialsRecords = pick(credentialsRepository, ['retireTokens']);
 
 /** The calls of secondFactorRepository other modules make; the rest of it is this module's own. */
-export const secondFactorRecords = pick(secondFactorRepository, ['endChallenges', 'find', 'recoveryCodesLeft', 'remove', 'replaceRecoveryCodes', 'useChallenge']);
+export const secondFactorRecords = pick(secondFactorRepository, [
+  'endChallenges',
+  'find',
+  'recoveryCodesLeft',
+  'remove',
+  'replaceRecoveryCodes',
+  'useChallenge',
+]);

@@ -19,20 +19,39 @@ export const credentialsRepository = {
     await q.execute();
   },
 
-  async insertToken(db: Db, row: { tokenHash: string; accountId: string; purpose: TokenPurpose; createdAt: string; expiresAt: string }): Promise<void> {
-    await db.insertInto('password_reset_tokens').values({ ...row, usedAt: null }).execute();
+  async insertToken(
+    db: Db,
+    row: { tokenHash: string; accountId: string; purpose: TokenPurpose; createdAt: string; expiresAt: string },
+  ): Promise<void> {
+    await db
+      .insertInto('password_reset_tokens')
+      .values({ ...row, usedAt: null })
+      .execute();
   },
 
   /** The account's unused, unexpired token of this purpose with this hash, or undefined. */
   liveTokenOf(db: Db, accountId: string, tokenHash: string, purpose: TokenPurpose, now: string) {
-    return db.selectFrom('password_reset_tokens').select(['tokenHash', 'expiresAt']).where('accountId', '=', accountId)
-      .where('tokenHash', '=', tokenHash).where('purpose', '=', purpose).where('usedAt', 'is', null).where('expiresAt', '>', now).executeTakeFirst();
+    return db
+      .selectFrom('password_reset_tokens')
+      .select(['tokenHash', 'expiresAt'])
+      .where('accountId', '=', accountId)
+      .where('tokenHash', '=', tokenHash)
+      .where('purpose', '=', purpose)
+      .where('usedAt', 'is', null)
+      .where('expiresAt', '>', now)
+      .executeTakeFirst();
   },
 
   /** Uses a token once: of two requests at once, one gets true. */
   async useToken(db: Db, tokenHash: string, purpose: TokenPurpose, now: string): Promise<boolean> {
-    const r = await db.updateTable('password_reset_tokens').set({ usedAt: now })
-      .where('tokenHash', '=', tokenHash).where('purpose', '=', purpose).where('usedAt', 'is', null).where('expiresAt', '>', now).executeTakeFirst();
+    const r = await db
+      .updateTable('password_reset_tokens')
+      .set({ usedAt: now })
+      .where('tokenHash', '=', tokenHash)
+      .where('purpose', '=', purpose)
+      .where('usedAt', 'is', null)
+      .where('expiresAt', '>', now)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   },
 

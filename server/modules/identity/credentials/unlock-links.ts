@@ -30,8 +30,11 @@ export async function issueUnlockLink(ctx: AppContext, account: { id: string; em
   const token = randomToken();
   const now = Date.now();
   await repo.insertToken(ctx.db, {
-    tokenHash: sha256(token), accountId: account.id, purpose: 'unlock',
-    createdAt: new Date(now).toISOString(), expiresAt: new Date(now + UNLOCK_LINK_TTL_MS).toISOString(),
+    tokenHash: sha256(token),
+    accountId: account.id,
+    purpose: 'unlock',
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + UNLOCK_LINK_TTL_MS).toISOString(),
   });
   return `${linkOrigin(ctx.config)}/login#unlock=${encodeURIComponent(token)}`;
 }
@@ -47,7 +50,10 @@ export type LockedProof = { kind: 'code'; accepted: AcceptedCode } | { kind: 'li
  * link); without one, this account's unused, current unlock link. null when it has none.
  */
 export async function lockedProof(
-  db: Kysely<Database>, accountId: string, input: { code?: string | undefined; unlockToken?: string | undefined }, linkAllowed: boolean,
+  db: Kysely<Database>,
+  accountId: string,
+  input: { code?: string | undefined; unlockToken?: string | undefined },
+  linkAllowed: boolean,
 ): Promise<LockedProof | null> {
   const factor = await secondFactorRepository.find(db, accountId);
   if (factor) {

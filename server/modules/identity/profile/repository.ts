@@ -13,17 +13,22 @@ export const profileRepository = {
 
   /** Another account already holding this normalized email (deleted ones included: the column is UNIQUE). */
   async emailOwner(db: Db, normalizedEmail: string, exceptId: string): Promise<string | undefined> {
-    const row = await db.selectFrom('accounts').select('id')
-      .where('normalizedEmail', '=', normalizedEmail).where('id', '!=', exceptId)
+    const row = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('normalizedEmail', '=', normalizedEmail)
+      .where('id', '!=', exceptId)
       .executeTakeFirst();
     return row?.id;
   },
 
   /** Updates the version the form edited; 0 rows when it is stale. */
   async update(db: Db, id: string, version: number, values: Updateable<AccountsTable>): Promise<number> {
-    const r = await db.updateTable('accounts')
+    const r = await db
+      .updateTable('accounts')
       .set({ ...values, version: sql<number>`version + 1` })
-      .where('id', '=', id).where('version', '=', version)
+      .where('id', '=', id)
+      .where('version', '=', version)
       .executeTakeFirst();
     return Number(r.numUpdatedRows);
   },

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { avatarUploadResultSchema, profileSchema, profileUpdateSchema, resetEmailResultSchema } from '../../../../common/schemas/profile.js';
+import {
+  avatarUploadResultSchema,
+  profileSchema,
+  profileUpdateSchema,
+  resetEmailResultSchema,
+} from '../../../../common/schemas/profile.js';
 import { fail } from '../../../platform/http/errors.js';
 import { scheduleJob } from '../../../platform/background/jobs.js';
 import { requireAuth } from '../../../platform/http/policy.js';
@@ -18,40 +23,62 @@ const routes: FastifyPluginAsync = async (app) => {
   scheduleJob(app, { name: 'unsaved profile picture clean-up', everyMs: 60 * 60_000, run: () => service.sweepStagedAvatars() });
 
   // The picture arrives as the raw image body (scoped to this plugin's routes).
-  app.addContentTypeParser(/^image\/[\w.+-]+$/i, { parseAs: 'buffer', bodyLimit: AVATAR_UPLOAD_LIMIT_BYTES }, (_request, body, done) => done(null, body));
-  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: AVATAR_UPLOAD_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(/^image\/[\w.+-]+$/i, { parseAs: 'buffer', bodyLimit: AVATAR_UPLOAD_LIMIT_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
+  app.addContentTypeParser(
+    'application/octet-stream',
+    { parseAs: 'buffer', bodyLimit: AVATAR_UPLOAD_LIMIT_BYTES },
+    (_request, body, done) => done(null, body),
+  );
 
-  r.get('/api/profile', {
-    config: { access: 'signedIn' },
-    schema: { tags: ['profile'], summary: 'My account, as Account Settings shows it', response: { 200: profileSchema } },
-  }, async (request) => service.get(requireAuth(request)));
-
-  r.put('/api/profile', {
-    config: { access: 'signedIn' },
-    schema: { tags: ['profile'], summary: 'Save Account Settings', body: profileUpdateSchema, response: { 200: profileSchema } },
-  }, async (request) => service.update(requireAuth(request), request.body));
-
-  r.post('/api/profile/avatar', {
-    bodyLimit: AVATAR_UPLOAD_LIMIT_BYTES,
-    config: { access: 'signedIn', rateLimit: { max: 30, timeWindow: 60_000 } },
-    schema: {
-      tags: ['profile'],
-      summary: 'Stage a new profile picture (raw image body); it is used when the profile is saved',
-      consumes: ['image/jpeg', 'image/png', 'image/webp'],
-      response: { 200: avatarUploadResultSchema },
+  r.get(
+    '/api/profile',
+    {
+      config: { access: 'signedIn' },
+      schema: { tags: ['profile'], summary: 'My account, as Account Settings shows it', response: { 200: profileSchema } },
     },
-  }, async (request) => {
-    const auth = requireAuth(request);
-    if (!Buffer.isBuffer(request.body) || request.body.length === 0) fail('UNSUPPORTED_MEDIA_TYPE');
-    return service.uploadAvatar(auth, request.body);
-  });
+    async (request) => service.get(requireAuth(request)),
+  );
 
-  r.post('/api/profile/reset-email', {
-    config: { access: 'signedIn' },
-    schema: { tags: ['profile'], summary: 'Email me a single-use link to set a new password', response: { 200: resetEmailResultSchema } },
-  }, async (request) => {
-    const auth = requireAuth(request);
-    return recovery.sendResetEmail(auth.user.id);
-  });
+  r.put(
+    '/api/profile',
+    {
+      config: { access: 'signedIn' },
+      schema: { tags: ['profile'], summary: 'Save Account Settings', body: profileUpdateSchema, response: { 200: profileSchema } },
+    },
+    async (request) => service.update(requireAuth(request), request.body),
+  );
+
+  r.post(
+    '/api/profile/avatar',
+    {
+      bodyLimit: AVATAR_UPLOAD_LIMIT_BYTES,
+      config: { access: 'signedIn', rateLimit: { max: 30, timeWindow: 60_000 } },
+      schema: {
+        tags: ['profile'],
+        summary: 'Stage a new profile picture (raw image body); it is used when the profile is saved',
+        consumes: ['image/jpeg', 'image/png', 'image/webp'],
+        response: { 200: avatarUploadResultSchema },
+      },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      if (!Buffer.isBuffer(request.body) || request.body.length === 0) fail('UNSUPPORTED_MEDIA_TYPE');
+      return service.uploadAvatar(auth, request.body);
+    },
+  );
+
+  r.post(
+    '/api/profile/reset-email',
+    {
+      config: { access: 'signedIn' },
+      schema: { tags: ['profile'], summary: 'Email me a single-use link to set a new password', response: { 200: resetEmailResultSchema } },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      return recovery.sendResetEmail(auth.user.id);
+    },
+  );
 };
 export default routes;

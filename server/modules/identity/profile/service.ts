@@ -106,8 +106,20 @@ export function createProfileService(ctx: AppContext) {
         photoURL = fileUrl(input.avatarKey);
       }
 
-      const before: Comparable = { fullname: row.fullname, email: row.email, contactNo: row.contactNo, securityQuestion: row.securityQuestion, photoURL: row.photoURL };
-      const after: Comparable = { fullname: input.fullname, email, contactNo: input.contactNo === '' ? null : input.contactNo, securityQuestion: question, photoURL };
+      const before: Comparable = {
+        fullname: row.fullname,
+        email: row.email,
+        contactNo: row.contactNo,
+        securityQuestion: row.securityQuestion,
+        photoURL: row.photoURL,
+      };
+      const after: Comparable = {
+        fullname: input.fullname,
+        email,
+        contactNo: input.contactNo === '' ? null : input.contactNo,
+        securityQuestion: question,
+        photoURL,
+      };
       const changed = FIELDS.filter((f) => before[f] !== after[f]);
       const rehashOnly = !answerChanged && securityAnswer !== row.securityAnswer;
       if (changed.length === 0 && !answerChanged && !rehashOnly) return toProfile(row);

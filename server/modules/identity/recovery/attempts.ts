@@ -23,7 +23,9 @@ export function recoveryAttempts(ctx: AppContext) {
   const answers = new AttemptBudget(db, 'recovery-answer', RECOVERY_LIMITS.maxWrongAnswers, window, RECOVERY_LIMITS.pauseMs);
 
   function paused(retryAfterMs: number): never {
-    fail('RATE_LIMITED', RECOVERY.paused(minutesToWait(retryAfterMs)), undefined, { pausedUntil: new Date(Date.now() + retryAfterMs).toISOString() });
+    fail('RATE_LIMITED', RECOVERY.paused(minutesToWait(retryAfterMs)), undefined, {
+      pausedUntil: new Date(Date.now() + retryAfterMs).toISOString(),
+    });
   }
 
   async function assertIpAllowed(ip: string): Promise<void> {
@@ -44,17 +46,25 @@ export function recoveryAttempts(ctx: AppContext) {
   }
 
   /** A wrong question or answer: counted for the IP, audited, and the last one of the budget pauses. */
-  async function recordWrong(account: AccountRow, spent: BudgetSpend, ip: string, outcome: 'question_mismatch' | 'wrong_answer'): Promise<void> {
+  async function recordWrong(
+    account: AccountRow,
+    spent: BudgetSpend,
+    ip: string,
+    outcome: 'question_mismatch' | 'wrong_answer',
+  ): Promise<void> {
     await ipFailures.hit(ip);
     const lock = await answers.failed(account.id, spent);
-    await runCommand(ctx, SYSTEM_ACTOR, (_trx, cmd) => cmd.audit({
-      action: 'LOGIN',
-      collection: 'accounts',
-      documentId: account.id,
-      documentName: account.fullname,
-      description: outcome === 'wrong_answer' ? 'Password recovery: wrong security answer' : 'Password recovery: security question does not match',
-      details: { step: 'verify', outcome, failures: spent.used, paused: lock.locked, ip },
-    }));
+    await runCommand(ctx, SYSTEM_ACTOR, (_trx, cmd) =>
+      cmd.audit({
+        action: 'LOGIN',
+        collection: 'accounts',
+        documentId: account.id,
+        documentName: account.fullname,
+        description:
+          outcome === 'wrong_answer' ? 'Password recovery: wrong security answer' : 'Password recovery: security question does not match',
+        details: { step: 'verify', outcome, failures: spent.used, paused: lock.locked, ip },
+      }),
+    );
     if (lock.locked) await noticeLockout(ctx, account, 'answer', lock, ip);
   }
 

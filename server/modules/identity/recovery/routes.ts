@@ -1,8 +1,16 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  emailLinkQuerySchema, emailLinkResetSchema, emailLinkStatusSchema, identifyResultSchema, identifySchema,
-  okSchema, recoveryResetSchema, securityQuestionsSchema, verifyResultSchema, verifySchema,
+  emailLinkQuerySchema,
+  emailLinkResetSchema,
+  emailLinkStatusSchema,
+  identifyResultSchema,
+  identifySchema,
+  okSchema,
+  recoveryResetSchema,
+  securityQuestionsSchema,
+  verifyResultSchema,
+  verifySchema,
 } from '../../../../common/schemas/recovery.js';
 import { RECOVERY_LIMITS } from '../../../../common/profile.js';
 import { findSessionByToken, isSessionValid, SESSION_COOKIE } from '../../../platform/identity/sessions.js';
@@ -29,40 +37,84 @@ const routes: FastifyPluginAsync = async (app) => {
     },
   });
 
-  r.get('/api/recovery/questions', {
-    config,
-    schema: { tags: ['recovery'], summary: 'Security questions to choose from in step 2', response: { 200: securityQuestionsSchema } },
-  }, async () => service.questions());
+  r.get(
+    '/api/recovery/questions',
+    {
+      config,
+      schema: { tags: ['recovery'], summary: 'Security questions to choose from in step 2', response: { 200: securityQuestionsSchema } },
+    },
+    async () => service.questions(),
+  );
 
-  r.post('/api/recovery/identify', {
-    config,
-    schema: { tags: ['recovery'], summary: 'Step 1: find the account; returns an opaque recovery id', body: identifySchema, response: { 200: identifyResultSchema } },
-  }, async (request) => service.identify(request.body, meta(request)));
+  r.post(
+    '/api/recovery/identify',
+    {
+      config,
+      schema: {
+        tags: ['recovery'],
+        summary: 'Step 1: find the account; returns an opaque recovery id',
+        body: identifySchema,
+        response: { 200: identifyResultSchema },
+      },
+    },
+    async (request) => service.identify(request.body, meta(request)),
+  );
 
-  r.post('/api/recovery/verify', {
-    config,
-    schema: { tags: ['recovery'], summary: 'Step 2: the security question and answer; returns a single-use reset token', body: verifySchema, response: { 200: verifyResultSchema } },
-  }, async (request) => service.verify(request.body, meta(request)));
+  r.post(
+    '/api/recovery/verify',
+    {
+      config,
+      schema: {
+        tags: ['recovery'],
+        summary: 'Step 2: the security question and answer; returns a single-use reset token',
+        body: verifySchema,
+        response: { 200: verifyResultSchema },
+      },
+    },
+    async (request) => service.verify(request.body, meta(request)),
+  );
 
-  r.post('/api/recovery/reset', {
-    config,
-    schema: { tags: ['recovery'], summary: 'Step 3: the new password', body: recoveryResetSchema, response: { 200: okSchema } },
-  }, async (request) => {
-    await service.reset(request.body, meta(request));
-    return { ok: true as const };
-  });
+  r.post(
+    '/api/recovery/reset',
+    {
+      config,
+      schema: { tags: ['recovery'], summary: 'Step 3: the new password', body: recoveryResetSchema, response: { 200: okSchema } },
+    },
+    async (request) => {
+      await service.reset(request.body, meta(request));
+      return { ok: true as const };
+    },
+  );
 
-  r.post('/api/recovery/email-link/check', {
-    config,
-    schema: { tags: ['recovery'], summary: 'Whether a password reset link still works', body: emailLinkQuerySchema, response: { 200: emailLinkStatusSchema } },
-  }, async (request) => service.checkEmailLink(request.body.token, request.ip));
+  r.post(
+    '/api/recovery/email-link/check',
+    {
+      config,
+      schema: {
+        tags: ['recovery'],
+        summary: 'Whether a password reset link still works',
+        body: emailLinkQuerySchema,
+        response: { 200: emailLinkStatusSchema },
+      },
+    },
+    async (request) => service.checkEmailLink(request.body.token, request.ip),
+  );
 
-  r.post('/api/recovery/email-link', {
-    config,
-    schema: { tags: ['recovery'], summary: 'Set a new password with the emailed link', body: emailLinkResetSchema, response: { 200: okSchema } },
-  }, async (request) => {
-    await service.resetWithEmailLink(request.body, meta(request));
-    return { ok: true as const };
-  });
+  r.post(
+    '/api/recovery/email-link',
+    {
+      config,
+      schema: {
+        tags: ['recovery'],
+        summary: 'Set a new password with the emailed link',
+        body: emailLinkResetSchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) => {
+      await service.resetWithEmailLink(request.body, meta(request));
+      return { ok: true as const };
+    },
+  );
 };
 export default routes;

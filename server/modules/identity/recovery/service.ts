@@ -57,7 +57,13 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
   }
 
   /** Step 3 and the email link: consume the token once, set the password, end other sessions. */
-  async function resetWithToken(token: string, purpose: TokenPurpose, newPassword: string, meta: RequestMeta, invalidMessage: string): Promise<void> {
+  async function resetWithToken(
+    token: string,
+    purpose: TokenPurpose,
+    newPassword: string,
+    meta: RequestMeta,
+    invalidMessage: string,
+  ): Promise<void> {
     const tokenHash = sha256(token);
     const found = await recoveryRepository.findLiveToken(db, tokenHash, purpose, nowIso());
     const account = found ? await accountsRecords.findById(db, found.accountId) : undefined;
@@ -99,14 +105,16 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
       if (!account || account.isDeleted) {
         await ipFailures.hit(meta.ip);
         await identifierFailures.hit(key);
-        await runCommand(ctx, SYSTEM_ACTOR, (_trx, cmd) => cmd.audit({
-          action: 'LOGIN',
-          collection: 'accounts',
-          documentId: null,
-          documentName: null,
-          description: 'Password recovery: no account matches the username or email',
-          details: { step: 'identify', outcome: 'unknown_account', identifier: input.identifier.slice(0, 100), ip: meta.ip },
-        }));
+        await runCommand(ctx, SYSTEM_ACTOR, (_trx, cmd) =>
+          cmd.audit({
+            action: 'LOGIN',
+            collection: 'accounts',
+            documentId: null,
+            documentName: null,
+            description: 'Password recovery: no account matches the username or email',
+            details: { step: 'identify', outcome: 'unknown_account', identifier: input.identifier.slice(0, 100), ip: meta.ip },
+          }),
+        );
         fail('NOT_FOUND', RECOVERY.userNotFound, { identifier: RECOVERY.userNotFound });
       }
       await assertNotPaused(account.id);

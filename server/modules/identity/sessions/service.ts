@@ -37,7 +37,13 @@ export function createSessionsService(ctx: AppContext) {
   }
 
   /** Ends one session of the account (never the asker's own: that is Logout). */
-  async function endOne(accountId: string, documentName: string, sessionId: string, auth: AuthContext, describe: (device: string) => string): Promise<void> {
+  async function endOne(
+    accountId: string,
+    documentName: string,
+    sessionId: string,
+    auth: AuthContext,
+    describe: (device: string) => string,
+  ): Promise<void> {
     if (sessionId === auth.sessionId) fail('VALIDATION_FAILED', SESSIONS.useLogout);
     await runCommand(ctx, auth.actor, async (trx, cmd) => {
       const session = await sessionsRepository.findOpen(trx, accountId, sessionId);

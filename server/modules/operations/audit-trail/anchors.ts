@@ -7,7 +7,13 @@ import type { AnchorCheck } from './verify.js';
  * demand to DATA_DIR/audit-anchors and, with SMTP, emailed to the super admins. Rewriting the
  * whole chain with fresh hashes is detectable against any anchor held outside the database.
  */
-export interface Anchor { index: number; hash: string; count: number; at: string; instance: string }
+export interface Anchor {
+  index: number;
+  hash: string;
+  count: number;
+  at: string;
+  instance: string;
+}
 
 export function anchorDir(dataDir: string): string {
   return path.join(dataDir, 'audit-anchors');
@@ -57,7 +63,9 @@ export async function readAnchors(dataDir: string): Promise<{ checks: AnchorChec
     try {
       const value = JSON.parse(text) as Anchor;
       if (!newest || value.at >= newest.at) newest = { ...value, file: name };
-    } catch { /* parseAnchor accepted it; its text is not plain JSON */ }
+    } catch {
+      /* parseAnchor accepted it; its text is not plain JSON */
+    }
   }
   return { checks, newest };
 }

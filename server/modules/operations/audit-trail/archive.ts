@@ -41,13 +41,22 @@ export function archiveFileName(firstIndex: number, lastIndex: number, at: strin
 
 /** Writes entries base+1..throughIndex to a new archive (temp file, fsync, rename); returns its path and sha256. */
 export async function writeArchive(
-  db: Kysely<Database>, dataDir: string, range: { baseIndex: number; baseHash: string; throughIndex: number; throughHash: string }, at: string,
+  db: Kysely<Database>,
+  dataDir: string,
+  range: { baseIndex: number; baseHash: string; throughIndex: number; throughHash: string },
+  at: string,
 ): Promise<{ file: string; sha256: string; header: ArchiveHeader }> {
   const dir = archiveDir(dataDir);
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   const header: ArchiveHeader = {
-    format: ARCHIVE_FORMAT, version: 1, firstIndex: range.baseIndex + 1, lastIndex: range.throughIndex,
-    count: range.throughIndex - range.baseIndex, prevHash: range.baseHash, lastHash: range.throughHash, createdAt: at,
+    format: ARCHIVE_FORMAT,
+    version: 1,
+    firstIndex: range.baseIndex + 1,
+    lastIndex: range.throughIndex,
+    count: range.throughIndex - range.baseIndex,
+    prevHash: range.baseHash,
+    lastHash: range.throughHash,
+    createdAt: at,
   };
   const file = path.join(dir, archiveFileName(header.firstIndex, header.lastIndex, at));
   const temp = `${file}.partial`;
@@ -69,7 +78,11 @@ export async function writeArchive(
   gzip.on('data', (chunk: Buffer) => hash.update(chunk));
   await pipeline(Readable.from(lines()), gzip, out);
   const handle = await fsp.open(temp, 'r');
-  try { await handle.sync(); } finally { await handle.close(); }
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
   await fsp.rename(temp, file);
   return { file, sha256: hash.digest('hex'), header };
 }
@@ -105,7 +118,14 @@ export async function openArchive(file: string): Promise<{ header: ArchiveHeader
   return { header, rows: rows() };
 }
 
-export interface ArchiveInfo { file: string; firstIndex: number; lastIndex: number; count: number; createdAt: string; bytes: number }
+export interface ArchiveInfo {
+  file: string;
+  firstIndex: number;
+  lastIndex: number;
+  count: number;
+  createdAt: string;
+  bytes: number;
+}
 
 /** The archives in DATA_DIR, oldest range first (read from their headers). */
 export async function listArchives(dataDir: string): Promise<ArchiveInfo[]> {
@@ -122,7 +142,14 @@ export async function listArchives(dataDir: string): Promise<ArchiveInfo[]> {
     try {
       const { header, rows } = await openArchive(file);
       await rows.return(undefined);
-      infos.push({ file: name, firstIndex: header.firstIndex, lastIndex: header.lastIndex, count: header.count, createdAt: header.createdAt, bytes: (await fsp.stat(file)).size });
+      infos.push({
+        file: name,
+        firstIndex: header.firstIndex,
+        lastIndex: header.lastIndex,
+        count: header.count,
+        createdAt: header.createdAt,
+        bytes: (await fsp.stat(file)).size,
+      });
     } catch {
       // An unreadable file is not listed; `npm run audit:verify -- --archive` reports why.
     }

@@ -50,14 +50,22 @@ export async function verifyAuditTrail(db: Kysely<Database>, options: VerifyOpti
   const outcome = (): VerifyOutcome => {
     const skipped = walker.problem ? 0 : [...anchors.keys()].filter((i) => i <= startIndex).length;
     return {
-      ok: walker.problem === null, checked: walker.checked, total, headIndex: head.lastIndex, problem: walker.problem,
-      anchorsChecked: walker.anchorsChecked.size, anchorsSkipped: skipped,
+      ok: walker.problem === null,
+      checked: walker.checked,
+      total,
+      headIndex: head.lastIndex,
+      problem: walker.problem,
+      anchorsChecked: walker.anchorsChecked.size,
+      anchorsSkipped: skipped,
     };
   };
   let lastReport = 0;
   const progress = () => {
     const now = Date.now();
-    if (now - lastReport >= 200) { lastReport = now; options.onProgress?.(walker.checked, total); }
+    if (now - lastReport >= 200) {
+      lastReport = now;
+      options.onProgress?.(walker.checked, total);
+    }
   };
 
   for (const archive of archives) {
@@ -65,7 +73,12 @@ export async function verifyAuditTrail(db: Kysely<Database>, options: VerifyOpti
     const { header } = archive;
     if (header.firstIndex !== walker.expected || header.prevHash !== walker.prevHash) {
       await archive.rows.return(undefined);
-      walker.fail({ kind: 'archive', index: walker.expected, id: null, message: AUDIT_TRAIL.problems.archive(name, `it starts at #${header.firstIndex} but the chain continues at #${walker.expected}.`) });
+      walker.fail({
+        kind: 'archive',
+        index: walker.expected,
+        id: null,
+        message: AUDIT_TRAIL.problems.archive(name, `it starts at #${header.firstIndex} but the chain continues at #${walker.expected}.`),
+      });
       return outcome();
     }
     for await (const row of archive.rows) {
@@ -74,18 +87,31 @@ export async function verifyAuditTrail(db: Kysely<Database>, options: VerifyOpti
     }
     if (walker.problem) return outcome();
     if (walker.lastIndex !== header.lastIndex || walker.prevHash !== header.lastHash) {
-      walker.fail({ kind: 'archive', index: walker.expected, id: null, message: AUDIT_TRAIL.problems.archive(name, `its entries end at #${walker.lastIndex}, its header says #${header.lastIndex}.`) });
+      walker.fail({
+        kind: 'archive',
+        index: walker.expected,
+        id: null,
+        message: AUDIT_TRAIL.problems.archive(name, `its entries end at #${walker.lastIndex}, its header says #${header.lastIndex}.`),
+      });
       return outcome();
     }
   }
   if (archives.length > 0 && (walker.lastIndex !== head.baseIndex || walker.prevHash !== head.baseHash)) {
-    walker.fail({ kind: 'archive', index: walker.expected, id: null, message: AUDIT_TRAIL.problems.archive('(last given)', `it ends at #${walker.lastIndex} but the database continues after #${head.baseIndex}.`) });
+    walker.fail({
+      kind: 'archive',
+      index: walker.expected,
+      id: null,
+      message: AUDIT_TRAIL.problems.archive(
+        '(last given)',
+        `it ends at #${walker.lastIndex} but the database continues after #${head.baseIndex}.`,
+      ),
+    });
     return outcome();
   }
 
   for (;;) {
     const fast = await repo.canonicalBatch(db, walker.lastIndex, AUDIT_TRAIL_LIMITS.batch);
-    const rows = fast ?? await repo.chainBatch(db, walker.lastIndex, AUDIT_TRAIL_LIMITS.batch);
+    const rows = fast ?? (await repo.chainBatch(db, walker.lastIndex, AUDIT_TRAIL_LIMITS.batch));
     if (rows.length === 0) break;
     for (const row of rows) {
       const index = row.chainIndex!;
@@ -94,9 +120,7 @@ export async function verifyAuditTrail(db: Kysely<Database>, options: VerifyOpti
         walker.fail({ kind: 'beyond-head', index, id, message: AUDIT_TRAIL.problems.beyondHead(index, id) });
         break;
       }
-      const good = 'canonical' in row
-        ? walker.stepParts(index, row.prevHash, row.hash, row.canonical, row.id)
-        : walker.step(row);
+      const good = 'canonical' in row ? walker.stepParts(index, row.prevHash, row.hash, row.canonical, row.id) : walker.step(row);
       if (good) continue;
       // The database's JSON may escape an unusual character differently: check that entry exactly.
       const exact = fast && walker.problem?.kind === 'changed' ? await repo.entryAt(db, index) : undefined;
@@ -120,7 +144,13 @@ export async function verifyAuditTrail(db: Kysely<Database>, options: VerifyOpti
     if (!walker.problem) {
       // Every entry the console writes is chained or waiting to be; any other was written around it.
       const outside = await inSnapshot(db, (trx) => repo.outsideChain(trx));
-      if (outside.count > 0) walker.fail({ kind: 'unchained', index: null, id: outside.firstId, message: AUDIT_TRAIL.problems.unchained(outside.count, outside.firstId ?? '') });
+      if (outside.count > 0)
+        walker.fail({
+          kind: 'unchained',
+          index: null,
+          id: outside.firstId,
+          message: AUDIT_TRAIL.problems.unchained(outside.count, outside.firstId ?? ''),
+        });
     }
   }
   options.onProgress?.(walker.checked, total);

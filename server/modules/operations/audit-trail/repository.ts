@@ -9,16 +9,30 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** One audit entry as the chain sees it: its place, links and hashed content. */
 export type ChainRow = ChainedContent & { seq: number; chainIndex: number; prevHash: string; hash: string };
 
-export interface ChainHead { lastIndex: number; lastHash: string; baseIndex: number; baseHash: string }
+export interface ChainHead {
+  lastIndex: number;
+  lastHash: string;
+  baseIndex: number;
+  baseHash: string;
+}
 
 const CANONICAL = sql.raw(`json_array(a.seq, ${CHAINED_FIELDS.map((f) => `a."${f}"`).join(', ')})`);
 
 /** An entry as a canonical read gives it: its hashed content already as canonical JSON. */
-export interface CanonicalRow { seq: number; chainIndex: number; prevHash: string | null; hash: string | null; id: string; canonical: string }
+export interface CanonicalRow {
+  seq: number;
+  chainIndex: number;
+  prevHash: string | null;
+  hash: string | null;
+  id: string;
+  canonical: string;
+}
 
 /** Links in chain order joined with their entries; a link whose entry is gone is left out (a gap). */
 function linked(db: Db) {
-  return db.selectFrom('audit_chain_links as l').innerJoin('audit_logs as a', 'a.seq', 'l.seq')
+  return db
+    .selectFrom('audit_chain_links as l')
+    .innerJoin('audit_logs as a', 'a.seq', 'l.seq')
     .select(['l.chainIndex', 'l.seq', 'l.prevHash', 'l.hash', ...CHAINED_FIELDS.map((f) => `a.${f}` as const)]);
 }
 
@@ -27,7 +41,11 @@ const toChainRow = (r: Record<string, unknown>): ChainRow => ({ ...(r as ChainRo
 /** Queries of the audit trail's integrity work: the chain in order, its head, verifications. */
 export const auditTrailRepository = {
   async head(db: Db): Promise<ChainHead> {
-    return db.selectFrom('audit_chain').select(['lastIndex', 'lastHash', 'baseIndex', 'baseHash']).where('id', '=', 1).executeTakeFirstOrThrow();
+    return db
+      .selectFrom('audit_chain')
+      .select(['lastIndex', 'lastHash', 'baseIndex', 'baseHash'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
   },
 
   /** Entries after `afterIndex` in chain order (and up to `upToIndex`). */
@@ -59,7 +77,10 @@ export const auditTrailRepository = {
 
   /** Entries that have a place in the chain now (after the base). */
   async chainedCount(db: Db): Promise<number> {
-    const row = await db.selectFrom('audit_chain_links').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('audit_chain_links')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   },
 
@@ -70,14 +91,33 @@ export const auditTrailRepository = {
    */
   async outsideChain(trx: Transaction<Database>): Promise<{ count: number; firstId: string | null }> {
     let count = 0;
-    for (const [t, sign] of [['audit_logs', 1], ['audit_chain_links', -1], ['audit_pending', -1]] as const) {
-      count += sign * Number((await trx.selectFrom(t).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n);
+    for (const [t, sign] of [
+      ['audit_logs', 1],
+      ['audit_chain_links', -1],
+      ['audit_pending', -1],
+    ] as const) {
+      count +=
+        sign *
+        Number(
+          (
+            await trx
+              .selectFrom(t)
+              .select((eb) => eb.fn.countAll<string | number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
     }
     if (count <= 0) return { count: 0, firstId: null };
-    const first = await trx.selectFrom('audit_logs as a').select('a.id')
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('audit_chain_links as l').select('l.seq').whereRef('l.seq', '=', 'a.seq'))))
+    const first = await trx
+      .selectFrom('audit_logs as a')
+      .select('a.id')
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('audit_chain_links as l').select('l.seq').whereRef('l.seq', '=', 'a.seq'))),
+      )
       .where(({ not, exists, selectFrom }) => not(exists(selectFrom('audit_pending as p').select('p.seq').whereRef('p.seq', '=', 'a.seq'))))
-      .orderBy('a.seq').limit(1).executeTakeFirst();
+      .orderBy('a.seq')
+      .limit(1)
+      .executeTakeFirst();
     return first ? { count, firstId: first.id } : { count: 0, firstId: null };
   },
 
@@ -88,15 +128,23 @@ export const auditTrailRepository = {
 
   /** The first chain position (after the base) whose entry is not older than `cutoff`, or null. */
   async firstIndexFrom(db: Db, afterIndex: number, cutoffIso: string): Promise<number | null> {
-    const row = await db.selectFrom('audit_chain_links as l').innerJoin('audit_logs as a', 'a.seq', 'l.seq')
+    const row = await db
+      .selectFrom('audit_chain_links as l')
+      .innerJoin('audit_logs as a', 'a.seq', 'l.seq')
       .select((eb) => eb.fn.min('l.chainIndex').as('i'))
-      .where('l.chainIndex', '>', afterIndex).where('a.timestamp', '>=', cutoffIso).executeTakeFirstOrThrow();
+      .where('l.chainIndex', '>', afterIndex)
+      .where('a.timestamp', '>=', cutoffIso)
+      .executeTakeFirstOrThrow();
     return row.i === null || row.i === undefined ? null : Number(row.i);
   },
 
   /** Removes archived entries up to `throughIndex` and moves the chain's base there, in the caller's transaction. */
   async removeThrough(trx: Transaction<Database>, afterIndex: number, throughIndex: number, throughHash: string): Promise<number> {
-    const range = trx.selectFrom('audit_chain_links').select('seq').where('chainIndex', '>', afterIndex).where('chainIndex', '<=', throughIndex);
+    const range = trx
+      .selectFrom('audit_chain_links')
+      .select('seq')
+      .where('chainIndex', '>', afterIndex)
+      .where('chainIndex', '<=', throughIndex);
     const result = await trx.deleteFrom('audit_logs').where('seq', 'in', range).executeTakeFirst();
     await trx.deleteFrom('audit_chain_links').where('chainIndex', '>', afterIndex).where('chainIndex', '<=', throughIndex).execute();
     await trx.updateTable('audit_chain').set({ baseIndex: throughIndex, baseHash: throughHash }).where('id', '=', 1).execute();
@@ -116,15 +164,26 @@ export const auditTrailRepository = {
   },
 
   async runningVerification(db: Db, freshAfterIso: string): Promise<AuditVerificationsTable | undefined> {
-    return db.selectFrom('audit_verifications').selectAll().where('status', '=', 'running').where('startedAt', '>', freshAfterIso)
-      .orderBy('startedAt', 'desc').limit(1).executeTakeFirst();
+    return db
+      .selectFrom('audit_verifications')
+      .selectAll()
+      .where('status', '=', 'running')
+      .where('startedAt', '>', freshAfterIso)
+      .orderBy('startedAt', 'desc')
+      .limit(1)
+      .executeTakeFirst();
   },
-
 };
 
 /** The super admins an anchor is emailed to: active accounts with an address. */
 export async function superAdminEmails(db: Db): Promise<string[]> {
-  const rows = await db.selectFrom('accounts').select('email').where('role', '=', 'SYSTEM_ADMIN').where('isDeleted', '=', 0)
-    .where('isRestricted', '=', 0).where('email', 'is not', null).execute();
+  const rows = await db
+    .selectFrom('accounts')
+    .select('email')
+    .where('role', '=', 'SYSTEM_ADMIN')
+    .where('isDeleted', '=', 0)
+    .where('isRestricted', '=', 0)
+    .where('email', 'is not', null)
+    .execute();
   return rows.map((r) => r.email!).filter((e) => e.includes('@'));
 }

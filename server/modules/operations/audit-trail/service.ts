@@ -21,12 +21,25 @@ import { ChainWalker } from './verify.js';
 /** The daily run's job in period_slots. */
 const DAILY_RUN = 'daily audit trail run';
 
-export interface RetentionResult { file: string; sha256: string; count: number; firstIndex: number; lastIndex: number }
+export interface RetentionResult {
+  file: string;
+  sha256: string;
+  count: number;
+  firstIndex: number;
+  lastIndex: number;
+}
 
 const present = (row: AuditVerificationsTable): AuditVerification => ({
-  id: row.id, status: row.status, trigger: row.trigger, startedAt: row.startedAt, finishedAt: row.finishedAt,
-  checked: Number(row.checked), total: Number(row.total), problem: row.problem,
-  problemIndex: row.problemIndex === null ? null : Number(row.problemIndex), problemId: row.problemId,
+  id: row.id,
+  status: row.status,
+  trigger: row.trigger,
+  startedAt: row.startedAt,
+  finishedAt: row.finishedAt,
+  checked: Number(row.checked),
+  total: Number(row.total),
+  problem: row.problem,
+  problemIndex: row.problemIndex === null ? null : Number(row.problemIndex),
+  problemId: row.problemId,
 });
 
 /**
@@ -47,12 +60,20 @@ export function createAuditTrailService(ctx: AppContext) {
           const now = Date.now();
           if (now - lastWrite < 1000) return;
           lastWrite = now;
-          void repo.updateVerification(db, id, { checked, total }).then(() => events.publish({ topic: 'audit_trail', op: 'progress' })).catch(() => undefined);
+          void repo
+            .updateVerification(db, id, { checked, total })
+            .then(() => events.publish({ topic: 'audit_trail', op: 'progress' }))
+            .catch(() => undefined);
         },
       });
       await repo.updateVerification(db, id, {
-        status: result.ok ? 'ok' : 'failed', finishedAt: nowIso(), checked: result.checked, total: result.total,
-        problem: result.problem?.message ?? null, problemIndex: result.problem?.index ?? null, problemId: result.problem?.id ?? null,
+        status: result.ok ? 'ok' : 'failed',
+        finishedAt: nowIso(),
+        checked: result.checked,
+        total: result.total,
+        problem: result.problem?.message ?? null,
+        problemIndex: result.problem?.index ?? null,
+        problemId: result.problem?.id ?? null,
       });
       if (!result.ok) ctx.log.error({ problem: result.problem }, 'audit trail verification failed');
     } catch (err) {
@@ -71,7 +92,11 @@ export function createAuditTrailService(ctx: AppContext) {
   const service = {
     async status(): Promise<AuditTrailStatus> {
       const [head, entries, last, anchors, archives] = await Promise.all([
-        repo.head(db), repo.chainedCount(db), repo.lastVerification(db), readAnchors(config.dataDir), listArchives(config.dataDir),
+        repo.head(db),
+        repo.chainedCount(db),
+        repo.lastVerification(db),
+        readAnchors(config.dataDir),
+        listArchives(config.dataDir),
       ]);
       const newest = anchors.newest;
       return {
@@ -87,14 +112,26 @@ export function createAuditTrailService(ctx: AppContext) {
      * Starts a verification in the background and returns its row at once; while one runs
      * (on any instance, started within the last 30 minutes) that one is returned instead.
      */
-    async startVerification(actor: Actor | null, trigger: 'manual' | 'daily' = 'manual'): Promise<{ verification: AuditVerification; done: Promise<void> }> {
+    async startVerification(
+      actor: Actor | null,
+      trigger: 'manual' | 'daily' = 'manual',
+    ): Promise<{ verification: AuditVerification; done: Promise<void> }> {
       const fresh = new Date(Date.now() - AUDIT_TRAIL_LIMITS.staleRunMs).toISOString();
       const current = await repo.runningVerification(db, fresh);
       if (current) return { verification: present(current), done: Promise.resolve() };
       const head = await repo.head(db);
       const row: AuditVerificationsTable = {
-        id: newId(), startedAt: nowIso(), finishedAt: null, status: 'running', trigger, requestedBy: actor?.id ?? null,
-        checked: 0, total: head.lastIndex - head.baseIndex, problem: null, problemIndex: null, problemId: null,
+        id: newId(),
+        startedAt: nowIso(),
+        finishedAt: null,
+        status: 'running',
+        trigger,
+        requestedBy: actor?.id ?? null,
+        checked: 0,
+        total: head.lastIndex - head.baseIndex,
+        problem: null,
+        problemIndex: null,
+        problemId: null,
       };
       await repo.insertVerification(db, row);
       events.publish({ topic: 'audit_trail', op: 'started' });
@@ -113,7 +150,11 @@ export function createAuditTrailService(ctx: AppContext) {
         const mailer = createMailer(config, ctx.log);
         try {
           for (const to of await superAdminEmails(db)) {
-            await mailer.send({ to, subject: AUDIT_TRAIL.anchorMail.subject(anchor.index), text: AUDIT_TRAIL.anchorMail.text(JSON.stringify(anchor, null, 2)) });
+            await mailer.send({
+              to,
+              subject: AUDIT_TRAIL.anchorMail.subject(anchor.index),
+              text: AUDIT_TRAIL.anchorMail.text(JSON.stringify(anchor, null, 2)),
+            });
             emailed += 1;
           }
         } catch (err) {
@@ -143,14 +184,21 @@ export function createAuditTrailService(ctx: AppContext) {
       if (throughIndex <= head.baseIndex) return null;
       const throughHash = await repo.hashAt(db, throughIndex);
       if (!throughHash) throw new Error(`audit entry #${throughIndex} is missing; run npm run audit:verify`);
-      const written = await writeArchive(db, config.dataDir, { baseIndex: head.baseIndex, baseHash: head.baseHash, throughIndex, throughHash }, nowIso());
+      const written = await writeArchive(
+        db,
+        config.dataDir,
+        { baseIndex: head.baseIndex, baseHash: head.baseHash, throughIndex, throughHash },
+        nowIso(),
+      );
 
       // Read back before anything is removed: the file must hold exactly this part of the chain.
       const { rows } = await openArchive(written.file);
       const walker = new ChainWalker(head.baseIndex, head.baseHash);
       for await (const row of rows) if (!walker.step(row)) break;
       if (walker.problem || walker.lastIndex !== throughIndex || walker.prevHash !== throughHash) {
-        throw new Error(`the archive ${written.file} does not read back as written (${walker.problem?.message ?? `ends at #${walker.lastIndex}`}); nothing was removed`);
+        throw new Error(
+          `the archive ${written.file} does not read back as written (${walker.problem?.message ?? `ends at #${walker.lastIndex}`}); nothing was removed`,
+        );
       }
 
       let after = head.baseIndex;
@@ -168,9 +216,19 @@ export function createAuditTrailService(ctx: AppContext) {
       const count = throughIndex - head.baseIndex;
       await runCommand(ctx, SYSTEM_ACTOR, async (_trx, cmd) => {
         await cmd.audit({
-          action: 'DELETE', collection: 'audit_logs', documentId: null, documentName: path.basename(written.file),
+          action: 'DELETE',
+          collection: 'audit_logs',
+          documentId: null,
+          documentName: path.basename(written.file),
           description: AUDIT_TRAIL.summary(count, head.baseIndex + 1, throughIndex, days, name),
-          details: { archive: name, sha256: written.sha256, firstIndex: head.baseIndex + 1, lastIndex: throughIndex, count, olderThan: cutoff },
+          details: {
+            archive: name,
+            sha256: written.sha256,
+            firstIndex: head.baseIndex + 1,
+            lastIndex: throughIndex,
+            count,
+            olderThan: cutoff,
+          },
         });
         cmd.publish({ topic: 'audit_trail', op: 'archived' });
         cmd.publish({ topic: 'audit_logs', op: 'archived' });
@@ -188,7 +246,9 @@ export function createAuditTrailService(ctx: AppContext) {
       if (!(await takePeriodSlot(db, DAILY_RUN, config.instanceId, start, lastBefore))) return false;
       await service.anchor();
       await service.applyRetention(now);
-      await (await service.startVerification(null, 'daily')).done;
+      await (
+        await service.startVerification(null, 'daily')
+      ).done;
       return true;
     },
 
@@ -205,12 +265,18 @@ export function createAuditTrailService(ctx: AppContext) {
       async function* csvRows(): AsyncGenerator<CsvRow> {
         for await (const r of rows) {
           yield historyCsvRow({
-            timestamp: r.timestamp, user: r.userName || r.userId || r.actorId || r.performedBy || '', action: r.action,
-            collection: r.collection, document: r.documentName ?? r.name, description: r.description,
+            timestamp: r.timestamp,
+            user: r.userName || r.userId || r.actorId || r.performedBy || '',
+            action: r.action,
+            collection: r.collection,
+            document: r.documentName ?? r.name,
+            description: r.description,
           });
         }
       }
-      return Readable.from(csvFile(HISTORY_CSV_COLUMNS, csvRows(), { repeatedColumns: HISTORY_CSV_REPEATED_COLUMNS }), { objectMode: false });
+      return Readable.from(csvFile(HISTORY_CSV_COLUMNS, csvRows(), { repeatedColumns: HISTORY_CSV_REPEATED_COLUMNS }), {
+        objectMode: false,
+      });
     },
 
     /** Waits for background verifications (server shutdown, tests). */
@@ -220,4 +286,3 @@ export function createAuditTrailService(ctx: AppContext) {
   };
   return service;
 }
-

@@ -15,7 +15,11 @@ export interface ChainProblem {
 }
 
 /** What an anchor asserts: the entry at `index` had `hash`. */
-export interface AnchorCheck { index: number; hash: string; file: string }
+export interface AnchorCheck {
+  index: number;
+  hash: string;
+  file: string;
+}
 
 /**
  * Walks entries in chain order and stops at the first one that breaks the chain. The checks,
@@ -31,7 +35,11 @@ export class ChainWalker {
   problem: ChainProblem | null = null;
   readonly anchorsChecked = new Set<string>();
 
-  constructor(baseIndex: number, baseHash: string, private readonly anchors: Map<number, AnchorCheck[]> = new Map()) {
+  constructor(
+    baseIndex: number,
+    baseHash: string,
+    private readonly anchors: Map<number, AnchorCheck[]> = new Map(),
+  ) {
     this.expected = baseIndex + 1;
     this.prevHash = baseHash;
   }
@@ -45,7 +53,12 @@ export class ChainWalker {
   stepParts(index: number, prevHash: string | null, hash: string | null, canonical: string, id: string): boolean {
     if (this.problem) return false;
     if (index > this.expected) {
-      return this.fail({ kind: 'removed', index: this.expected, id: null, message: AUDIT_TRAIL.problems.removed(this.expected, index, id) });
+      return this.fail({
+        kind: 'removed',
+        index: this.expected,
+        id: null,
+        message: AUDIT_TRAIL.problems.removed(this.expected, index, id),
+      });
     }
     if (index !== this.expected || prevHash !== this.prevHash) {
       return this.fail({ kind: 'out-of-order', index: this.expected, id, message: AUDIT_TRAIL.problems.outOfOrder(this.expected, id) });

@@ -13,9 +13,17 @@ const routes: FastifyPluginAsync = async (app) => {
   // Not on ready: a backup may take minutes, and the server's start must not wait for it.
   scheduleJob(app, { name: 'scheduled backup', everyMs: CHECK_EVERY_MS, firstAfterMs: 60_000, run: () => service.runDue() });
 
-  r.get('/api/backups/status', {
-    config: { access: 'maintenance.manage' },
-    schema: { tags: ['backups'], summary: 'The last good scheduled backup, its age, and the last failure', response: { 200: backupStatusSchema } },
-  }, async () => service.status());
+  r.get(
+    '/api/backups/status',
+    {
+      config: { access: 'maintenance.manage' },
+      schema: {
+        tags: ['backups'],
+        summary: 'The last good scheduled backup, its age, and the last failure',
+        response: { 200: backupStatusSchema },
+      },
+    },
+    async () => service.status(),
+  );
 };
 export default routes;

@@ -40,7 +40,9 @@ export function createBackupsService(ctx: AppContext) {
         configured: Boolean(config.backupTarget),
         everyHours: config.backupEveryHours,
         keep: config.backupKeep,
-        lastGood: good?.finishedAt ? { at: good.finishedAt, location: good.location ?? '', files: good.files ?? 0, bytes: good.bytes ?? 0 } : null,
+        lastGood: good?.finishedAt
+          ? { at: good.finishedAt, location: good.location ?? '', files: good.files ?? 0, bytes: good.bytes ?? 0 }
+          : null,
         lastFailure: last && !last.ok ? { at: last.finishedAt!, error: last.error ?? '' } : null,
         // Before the first backup there is nothing to be late yet; a failed first one shows as a failure.
         stale: Boolean(config.backupTarget) && ageMs !== null && ageMs > 2 * everyMs,

@@ -8,7 +8,9 @@ const NAME = /^palayan-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
 export const backupName = (at: Date) => `palayan-${at.toISOString().replace(/[:.]/g, '-')}`;
 
 function listFiles(dir: string, base = dir): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name), base) : [path.relative(base, path.join(dir, e.name))]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name), base) : [path.relative(base, path.join(dir, e.name))]));
 }
 
 async function s3Target(config: Config, target: string) {
@@ -22,12 +24,22 @@ async function s3Target(config: Config, target: string) {
  * Makes one backup into the target: straight into a folder, or made in DATA_DIR/tmp and sent
  * to the bucket file by file, then removed here. Then only the newest `keep` stay.
  */
-export async function backupTo(config: Config, target: string, at: Date, keep: number): Promise<{ location: string; manifest: BackupManifest }> {
+export async function backupTo(
+  config: Config,
+  target: string,
+  at: Date,
+  keep: number,
+): Promise<{ location: string; manifest: BackupManifest }> {
   const name = backupName(at);
   if (!target.startsWith('s3://')) {
     fs.mkdirSync(target, { recursive: true, mode: 0o700 });
     const manifest = await createBackup(config, path.join(target, name));
-    for (const old of fs.readdirSync(target).filter((n) => NAME.test(n)).sort().slice(0, -keep)) fs.rmSync(path.join(target, old), { recursive: true, force: true });
+    for (const old of fs
+      .readdirSync(target)
+      .filter((n) => NAME.test(n))
+      .sort()
+      .slice(0, -keep))
+      fs.rmSync(path.join(target, old), { recursive: true, force: true });
     return { location: path.join(target, name), manifest };
   }
   const staging = path.join(config.dataDir, 'tmp', name);
@@ -35,7 +47,8 @@ export async function backupTo(config: Config, target: string, at: Date, keep: n
   try {
     const manifest = await createBackup(config, staging);
     const base = prefix ? `${prefix}/${name}` : name;
-    for (const rel of listFiles(staging)) await store.put(`${base}/${rel.split(path.sep).join('/')}`, fs.createReadStream(path.join(staging, rel)));
+    for (const rel of listFiles(staging))
+      await store.put(`${base}/${rel.split(path.sep).join('/')}`, fs.createReadStream(path.join(staging, rel)));
     const names = new Set<string>();
     for await (const { key } of store.list(prefix ? `${prefix}/` : '')) {
       const folder = key.slice(prefix ? prefix.length + 1 : 0).split('/')[0]!;

@@ -12,7 +12,10 @@ export const dashboardRepository = {
     const counts = {} as Record<DashboardCountKey, number>;
     for (const name of COLLECTION_NAMES) {
       const { count, only }: CollectionEntry['dashboard'] = COLLECTIONS[name].dashboard;
-      let query = db.selectFrom(name as 'accounts').select((eb) => eb.fn.countAll<number>().as('n')).where('isDeleted', '=', 0);
+      let query = db
+        .selectFrom(name as 'accounts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('isDeleted', '=', 0);
       for (const [column, value] of Object.entries(only ?? {})) {
         query = typeof value === 'string' ? query.where(sql.ref(column), '=', value) : query.where(sql.ref(column), 'in', value);
       }
@@ -24,7 +27,8 @@ export const dashboardRepository = {
   /** Content creates and updates since `from` (ISO), counted per UTC hour (the service makes Manila weeks). */
   contentPerHour(db: Kysely<Database>, from: string) {
     const hour = sql<string>`substr("timestamp", 1, 13)`;
-    return db.selectFrom('audit_logs')
+    return db
+      .selectFrom('audit_logs')
       .select([hour.as('hour'), 'action', (eb) => eb.fn.countAll<number>().as('n')])
       .where('timestamp', '>=', from)
       .where('action', 'in', ['CREATE', 'UPDATE'])
@@ -35,7 +39,8 @@ export const dashboardRepository = {
 
   /** The user's latest entries by one of the actor fields (userId, actorId, performedBy). */
   recentBy(db: Kysely<Database>, field: 'userId' | 'actorId' | 'performedBy', userId: string, limit: number, hideSecurityActions: boolean) {
-    let q = db.selectFrom('audit_logs')
+    let q = db
+      .selectFrom('audit_logs')
       .select(['id', 'action', 'collection', 'documentName', 'name', 'timestamp'])
       .where(field, '=', userId);
     if (hideSecurityActions) q = q.where('action', 'not in', [...SECURITY_ACTIONS]);

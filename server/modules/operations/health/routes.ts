@@ -7,7 +7,10 @@ const routes: FastifyPluginAsync = async (app) => {
 
   app.get('/api/ready', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
     const answer = await readiness(app.ctx);
-    return reply.code(answer.ready ? 200 : 503).header('cache-control', 'no-store').send(answer);
+    return reply
+      .code(answer.ready ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send(answer);
   });
 };
 export default routes;

@@ -3,13 +3,18 @@ import type { AppContext } from '../../../platform/http/context.js';
 import { healthRepository } from './repository.js';
 
 /** One check of the readiness answer: usable or not, and why not (no secrets, no figures). */
-export interface Check { ok: boolean; reason?: string }
+export interface Check {
+  ok: boolean;
+  reason?: string;
+}
 
 const CHECK_TIMEOUT_MS = 5000;
 
 async function within<T>(work: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS); });
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  });
   try {
     return await Promise.race([work, late]);
   } finally {

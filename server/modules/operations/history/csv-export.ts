@@ -59,8 +59,12 @@ export function createCsvExport(ctx: AppContext, planner: SearchPlanner) {
   function* csvRows(rows: ExportRow[], names: Names): Generator<CsvRow> {
     for (const row of rows) {
       yield historyCsvRow({
-        timestamp: row.timestamp, user: row.userName || userLabel(null, row.actor, names), action: row.action,
-        collection: row.collection, document: row.document, description: row.description,
+        timestamp: row.timestamp,
+        user: row.userName || userLabel(null, row.actor, names),
+        action: row.action,
+        collection: row.collection,
+        document: row.document,
+        description: row.description,
       });
     }
     rows.length = 0;

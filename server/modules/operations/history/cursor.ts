@@ -17,10 +17,18 @@ export function decodeCursor(raw: string | undefined): Cursor | undefined {
   if (!raw) return undefined;
   try {
     const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && value[0].length <= 100
-      && Number.isSafeInteger(value[1]) && (value[1] as number) >= 0) {
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      value[0].length <= 100 &&
+      Number.isSafeInteger(value[1]) &&
+      (value[1] as number) >= 0
+    ) {
       return { timestamp: value[0], seq: value[1] as number };
     }
-  } catch { /* fall through */ }
+  } catch {
+    /* fall through */
+  }
   return fail('VALIDATION_FAILED', HISTORY.errors.badCursor, { cursor: HISTORY.errors.badCursor });
 }

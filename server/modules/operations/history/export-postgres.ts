@@ -10,7 +10,13 @@ import { exportStatements, positionedParams, type ExportRow } from './repository
  * batch is one keyset statement on the export's own connection, so no transaction stays open.
  * Each batch array may be emptied by the consumer once it has used the rows.
  */
-export async function* postgresExportBatches(db: Kysely<Database>, reader: BatchReader, c: Criteria, batchSize: number, withText: boolean): AsyncGenerator<ExportRow[]> {
+export async function* postgresExportBatches(
+  db: Kysely<Database>,
+  reader: BatchReader,
+  c: Criteria,
+  batchSize: number,
+  withText: boolean,
+): AsyncGenerator<ExportRow[]> {
   const batch = exportStatements.batch(db, c, batchSize, withText);
   let position: Cursor = { timestamp: '\uffff', seq: Number.MAX_SAFE_INTEGER };
   for (;;) {

@@ -29,13 +29,19 @@ function unpack(seq: number, packed: string, withEmail: boolean): ExportRow | nu
  * prepared statement on the export's own read-only connection, each row's fields packed into
  * one text. Each batch array may be emptied by the consumer once it has used the rows.
  */
-export async function* sqliteExportBatches(db: Kysely<Database>, reader: BatchReader, c: Criteria, batchSize: number, withText: boolean): AsyncGenerator<ExportRow[]> {
+export async function* sqliteExportBatches(
+  db: Kysely<Database>,
+  reader: BatchReader,
+  c: Criteria,
+  batchSize: number,
+  withText: boolean,
+): AsyncGenerator<ExportRow[]> {
   const batch = exportStatements.packedBatch(db, c, batchSize, withText);
   const one = exportStatements.one(db, c);
   const withEmail = c.terms.length > 0;
   let position: Cursor = { timestamp: '\uffff', seq: Number.MAX_SAFE_INTEGER };
   for (;;) {
-    const packed = await reader.arrays(batch, positionedParams(batch, position)) as Array<[number, string]>;
+    const packed = (await reader.arrays(batch, positionedParams(batch, position))) as Array<[number, string]>;
     const rows: ExportRow[] = new Array(packed.length);
     for (let i = 0; i < packed.length; i++) {
       const [seq, text] = packed[i]!;

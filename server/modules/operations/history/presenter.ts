@@ -59,7 +59,11 @@ export function presentEntry(row: ListRow, names: Names): HistoryEntry {
 
 function parseJson(text: string | null): unknown {
   if (!text) return null;
-  try { return JSON.parse(text); } catch { return null; }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /** One entry with its changes {before, after} and details, as stored JSON (unreadable JSON as none). */
@@ -69,6 +73,6 @@ export function presentDetail(row: DetailRow, names: Names): HistoryDetail {
   return {
     ...presentEntry({ ...row, hasChanges: row.changes ? 1 : 0 }, names),
     changes: changes && typeof changes === 'object' ? { before: changes.before ?? null, after: changes.after ?? null } : null,
-    details: details && typeof details === 'object' && !Array.isArray(details) ? details as Record<string, unknown> : null,
+    details: details && typeof details === 'object' && !Array.isArray(details) ? (details as Record<string, unknown>) : null,
   };
 }

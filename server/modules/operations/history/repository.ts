@@ -8,12 +8,26 @@ import type { Cursor } from './cursor.js';
 type Db = Kysely<Database>;
 
 const LIST_COLUMNS = [
-  'seq', 'id', 'timestamp', 'userId', 'actorId', 'performedBy', 'userName', 'userEmail',
-  'action', 'collection', 'documentId', 'documentName', 'name', 'description',
+  'seq',
+  'id',
+  'timestamp',
+  'userId',
+  'actorId',
+  'performedBy',
+  'userName',
+  'userEmail',
+  'action',
+  'collection',
+  'documentId',
+  'documentName',
+  'name',
+  'description',
 ] as const;
 
 function listQuery(db: Db) {
-  return db.selectFrom('audit_logs').select([...LIST_COLUMNS])
+  return db
+    .selectFrom('audit_logs')
+    .select([...LIST_COLUMNS])
     .select(sql<number>`case when "changes" is null then 0 else 1 end`.as('hasChanges'));
 }
 
@@ -38,10 +52,13 @@ export interface ExportRow {
 
 function exportColumns(db: Db, c: Criteria) {
   return db.selectFrom('audit_logs').select([
-    'seq', 'timestamp',
+    'seq',
+    'timestamp',
     // As the list shows it: an empty userName counts as none.
     sql<string | null>`case when coalesce("userName", '') = '' then ${actorKey} end`.as('actor'),
-    'userName', 'action', 'collection',
+    'userName',
+    'action',
+    'collection',
     sql<string | null>`coalesce("documentName", "name")`.as('document'),
     'description',
     (c.terms.length > 0 ? sql<string | null>`"userEmail"` : sql<string | null>`null`).as('userEmail'),
@@ -69,7 +86,9 @@ export function positionedParams(query: CompiledQuery, position: Cursor): unknow
 export const exportStatements = {
   /** The next `batchSize` CSV rows after a position, newest first. */
   batch(db: Db, c: Criteria, batchSize: number, withText: boolean): CompiledQuery<ExportRow> {
-    return newestFirst(after(exportQuery(db, c, withText), AT_POSITION)).limit(batchSize).compile();
+    return newestFirst(after(exportQuery(db, c, withText), AT_POSITION))
+      .limit(batchSize)
+      .compile();
   },
 
   /**
@@ -80,10 +99,19 @@ export const exportStatements = {
    */
   packedBatch(db: Db, c: Criteria, batchSize: number, withText: boolean): CompiledQuery {
     const email = c.terms.length > 0 ? sql` || char(0) || coalesce("userEmail", '')` : sql``;
-    const packed = applyCriteria(db, db.selectFrom('audit_logs').select([
-      'seq',
-      sql<string>`"timestamp" || char(0) || coalesce(nullif("userName", ''), char(1) || ${actorKey}, char(1)) || char(0) || "action" || char(0) || coalesce("collection", '') || char(0) || coalesce("documentName", "name", '') || char(0) || coalesce("description", '')${email}`.as('packed'),
-    ]), c, withText);
+    const packed = applyCriteria(
+      db,
+      db
+        .selectFrom('audit_logs')
+        .select([
+          'seq',
+          sql<string>`"timestamp" || char(0) || coalesce(nullif("userName", ''), char(1) || ${actorKey}, char(1)) || char(0) || "action" || char(0) || coalesce("collection", '') || char(0) || coalesce("documentName", "name", '') || char(0) || coalesce("description", '')${email}`.as(
+            'packed',
+          ),
+        ]),
+      c,
+      withText,
+    );
     return newestFirst(after(packed, AT_POSITION)).limit(batchSize).compile();
   },
 
@@ -96,7 +124,9 @@ export const exportStatements = {
 export const historyRepository = {
   /** Rows newest first after the cursor; `withText` false leaves the text to the caller. */
   page(db: Db, c: Criteria, cursor: Cursor | undefined, limit: number, withText = true): Promise<ListRow[]> {
-    return newestFirst(after(applyCriteria(db, listQuery(db), c, withText), cursor)).limit(limit).execute();
+    return newestFirst(after(applyCriteria(db, listQuery(db), c, withText), cursor))
+      .limit(limit)
+      .execute();
   },
 
   /**
@@ -105,9 +135,13 @@ export const historyRepository = {
    */
   async ftsCandidates(db: Db, match: string, cap: number): Promise<number[] | null> {
     // Counted first: common words then cost no rows (and no garbage) in JavaScript.
-    const counted = await sql<{ n: number }>`select count(*) as n from (select 1 from audit_logs_fts where audit_logs_fts match ${match} limit ${cap + 1})`.execute(db);
+    const counted = await sql<{
+      n: number;
+    }>`select count(*) as n from (select 1 from audit_logs_fts where audit_logs_fts match ${match} limit ${cap + 1})`.execute(db);
     if (Number(counted.rows[0]?.n ?? 0) > cap) return null;
-    const result = await sql<{ seq: number }>`select rowid as seq from audit_logs_fts where audit_logs_fts match ${match} order by rowid desc limit ${cap + 1}`.execute(db);
+    const result = await sql<{
+      seq: number;
+    }>`select rowid as seq from audit_logs_fts where audit_logs_fts match ${match} order by rowid desc limit ${cap + 1}`.execute(db);
     return result.rows.length > cap ? null : result.rows.map((r) => Number(r.seq));
   },
 
@@ -117,7 +151,11 @@ export const historyRepository = {
    * passes over from there (a lower bound would not help: FTS5 reaches it by reading up to it).
    */
   async ftsNewest(db: Db, match: string, below: number, limit: number): Promise<number[]> {
-    const result = await sql<{ seq: number }>`select rowid as seq from audit_logs_fts where audit_logs_fts match ${match} and rowid < ${below} order by rowid desc limit ${limit}`.execute(db);
+    const result = await sql<{
+      seq: number;
+    }>`select rowid as seq from audit_logs_fts where audit_logs_fts match ${match} and rowid < ${below} order by rowid desc limit ${limit}`.execute(
+      db,
+    );
     return result.rows.map((r) => Number(r.seq));
   },
 
@@ -131,11 +169,22 @@ export const historyRepository = {
    * Rows newer than `timestamp` (and after the cursor) whose seq is below `belowSeq`: the
    * entries written after older ones with a later time (imported entries), up to `limit`.
    */
-  newerWithLowerSeq(db: Db, c: Criteria, timestamp: string, belowSeq: number, cursor: Cursor | undefined, limit: number): Promise<ListRow[]> {
-    return after(applyCriteria(db, listQuery(db), c, false), cursor)
-      .where('timestamp', '>', timestamp)
-      // '+seq': the range of timestamps is the short one; seq below a bound is nearly every row.
-      .where(sql`+"seq"`, '<', belowSeq).limit(limit).execute();
+  newerWithLowerSeq(
+    db: Db,
+    c: Criteria,
+    timestamp: string,
+    belowSeq: number,
+    cursor: Cursor | undefined,
+    limit: number,
+  ): Promise<ListRow[]> {
+    return (
+      after(applyCriteria(db, listQuery(db), c, false), cursor)
+        .where('timestamp', '>', timestamp)
+        // '+seq': the range of timestamps is the short one; seq below a bound is nearly every row.
+        .where(sql`+"seq"`, '<', belowSeq)
+        .limit(limit)
+        .execute()
+    );
   },
 
   /**
@@ -145,12 +194,17 @@ export const historyRepository = {
   pageBySeqs(db: Db, c: Criteria, seqs: number[], cursor: Cursor | undefined, limit: number): Promise<ListRow[]> {
     if (seqs.length === 0) return Promise.resolve([]);
     return bySeqs(db, listQuery(db), c, seqs, cursor)
-      .orderBy(sql`+"timestamp"`, 'desc').orderBy('seq', 'desc').limit(limit).execute();
+      .orderBy(sql`+"timestamp"`, 'desc')
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute();
   },
 
   /** PostgreSQL: the planner's estimate of the entries with a word beginning with `term` (from the column statistics). */
   async estimateTermRows(db: Db, term: string): Promise<number> {
-    const result = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`explain (format json) select 1 from audit_logs where "search" @@ to_tsquery('simple', ${`${term}:*`})`.execute(db);
+    const result = await sql<{
+      'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }>;
+    }>`explain (format json) select 1 from audit_logs where "search" @@ to_tsquery('simple', ${`${term}:*`})`.execute(db);
     const plan = result.rows[0]?.['QUERY PLAN'];
     const rows = Array.isArray(plan) ? Number(plan[0]?.Plan['Plan Rows']) : Number.NaN;
     return Number.isFinite(rows) ? rows : Number.MAX_SAFE_INTEGER;
@@ -159,7 +213,10 @@ export const historyRepository = {
   /** Matches counted up to `cap` + 1 rows: cheap, and exact whenever the result is <= cap. */
   async countUpTo(db: Db, c: Criteria, cap: number, withText = true): Promise<number> {
     const inner = applyCriteria(db, db.selectFrom('audit_logs').select(sql<number>`1`.as('one')), c, withText).limit(cap + 1);
-    const row = await db.selectFrom(inner.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom(inner.as('m'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   },
 
@@ -173,19 +230,27 @@ export const historyRepository = {
   async newestAndNth(db: Db, c: Criteria, n: number, withText = true): Promise<{ newest: string | null; nth: string | null }> {
     const q = newestFirst(applyCriteria(db, db.selectFrom('audit_logs').select('timestamp'), c, withText));
     const newest = await q.limit(1).executeTakeFirst();
-    const nth = await q.offset(n - 1).limit(1).executeTakeFirst();
+    const nth = await q
+      .offset(n - 1)
+      .limit(1)
+      .executeTakeFirst();
     return { newest: newest?.timestamp ?? null, nth: nth?.timestamp ?? null };
   },
 
   /** Up to `limit` rows for a count or a sample: the same filters and order as the list. */
   newestRows(db: Db, c: Criteria, limit: number, withText = true): Promise<ExportRow[]> {
-    return newestFirst(exportQuery(db, c, withText)).limit(limit).execute();
+    return newestFirst(exportQuery(db, c, withText))
+      .limit(limit)
+      .execute();
   },
 
   /** SQLite, rare words: every candidate with the other filters, newest first, as CSV rows. */
   async exportRowsBySeqs(db: Db, c: Criteria, seqs: number[]): Promise<ExportRow[]> {
     if (seqs.length === 0) return [];
-    return bySeqs(db, exportColumns(db, c), c, seqs).orderBy(sql`+"timestamp"`, 'desc').orderBy('seq', 'desc').execute();
+    return bySeqs(db, exportColumns(db, c), c, seqs)
+      .orderBy(sql`+"timestamp"`, 'desc')
+      .orderBy('seq', 'desc')
+      .execute();
   },
 
   findById(db: Db, id: string, c: Criteria) {
@@ -197,7 +262,9 @@ export const historyRepository = {
     const map = new Map<string, { fullname: string; email: string | null }>();
     for (const chunk of chunks(ids)) {
       // One statement text for any number of ids (see bySeqs in criteria.ts).
-      const listed = isPostgres(db) ? sql<SqlBool>`"id" = any(${chunk})` : sql<SqlBool>`"id" in (select value from json_each(${JSON.stringify(chunk)}))`;
+      const listed = isPostgres(db)
+        ? sql<SqlBool>`"id" = any(${chunk})`
+        : sql<SqlBool>`"id" in (select value from json_each(${JSON.stringify(chunk)}))`;
       const rows = await db.selectFrom('accounts').select(['id', 'fullname', 'email']).where(listed).execute();
       for (const r of rows) map.set(r.id, { fullname: r.fullname, email: r.email });
     }

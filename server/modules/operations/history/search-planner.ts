@@ -62,8 +62,7 @@ export function createSearchPlanner(db: Kysely<Database>) {
 
   /** SQLite: every candidate when there are at most `capAt` (the full words asked too when one is long), else null. */
   async function allCandidates(c: Criteria, capAt: number): Promise<number[] | null> {
-    return (await ftsCandidates(c, capAt))
-      ?? (c.terms.some((t) => t.length > FTS_PREFIX_MAX) ? ftsCandidates(c, capAt, true) : null);
+    return (await ftsCandidates(c, capAt)) ?? (c.terms.some((t) => t.length > FTS_PREFIX_MAX) ? ftsCandidates(c, capAt, true) : null);
   }
 
   /** SQLite, few candidates: the matches among them after the cursor, newest first. */
@@ -81,7 +80,8 @@ export function createSearchPlanner(db: Kysely<Database>) {
   }
 
   /** Newest first by (timestamp, seq), the order of the list. */
-  const byListOrder = (a: ListRow, b: ListRow) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : Number(b.seq) - Number(a.seq));
+  const byListOrder = (a: ListRow, b: ListRow) =>
+    a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : Number(b.seq) - Number(a.seq);
 
   /**
    * SQLite, common words: candidates newest seq first from the full-text index (read lazily

@@ -12,18 +12,27 @@ export type ExportCollections = Record<string, Record<string, ExportDoc>>;
 export function readCollections(json: unknown): ExportCollections {
   if (!json || typeof json !== 'object' || Array.isArray(json)) throw new Error('The export must be a JSON object of collections.');
   const root = json as Record<string, unknown>;
-  const source = (root.__collections__ && typeof root.__collections__ === 'object' ? root.__collections__ : root) as Record<string, unknown>;
+  const source = (root.__collections__ && typeof root.__collections__ === 'object' ? root.__collections__ : root) as Record<
+    string,
+    unknown
+  >;
   const out: ExportCollections = {};
   for (const [name, docs] of Object.entries(source)) {
     if (!docs || typeof docs !== 'object') continue;
     if (Array.isArray(docs)) {
       // Some tools write a list of documents with their id inside.
-      out[name] = Object.fromEntries(docs.filter((d) => d && typeof d === 'object').map((d, i) => [String((d as ExportDoc).id ?? i), d as ExportDoc]));
+      out[name] = Object.fromEntries(
+        docs.filter((d) => d && typeof d === 'object').map((d, i) => [String((d as ExportDoc).id ?? i), d as ExportDoc]),
+      );
     } else {
-      out[name] = Object.fromEntries(Object.entries(docs as Record<string, unknown>).filter(([, d]) => d && typeof d === 'object').map(([id, d]) => {
-        const { __collections__: _sub, ...fields } = d as ExportDoc;
-        return [id, fields];
-      }));
+      out[name] = Object.fromEntries(
+        Object.entries(docs as Record<string, unknown>)
+          .filter(([, d]) => d && typeof d === 'object')
+          .map(([id, d]) => {
+            const { __collections__: _sub, ...fields } = d as ExportDoc;
+            return [id, fields];
+          }),
+      );
     }
   }
   return out;
@@ -78,7 +87,12 @@ export function toBool(value: unknown): boolean {
 export function toList(value: unknown): string[] {
   if (Array.isArray(value)) return value.map(toText).filter((v): v is string => v !== null);
   const text = toText(value);
-  return text ? text.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  return text
+    ? text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** JSON-able value (for audit `changes` / `details`), with timestamps turned into ISO text. */

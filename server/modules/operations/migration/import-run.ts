@@ -52,7 +52,12 @@ export interface ImportRun {
   fetchImage(url: string): Promise<FetchedImage | { failed: string }>;
 }
 
-export function createImportRun(ctx: AppContext, collections: ExportCollections, order: readonly string[], options: ImportOptions): ImportRun {
+export function createImportRun(
+  ctx: AppContext,
+  collections: ExportCollections,
+  order: readonly string[],
+  options: ImportOptions,
+): ImportRun {
   const { db, storage } = ctx;
   const dryRun = options.dryRun ?? false;
   const report: ImportReport = { dryRun, counts: {}, images: { fetched: 0, external: [], unchanged: 0 }, problems: [] };
@@ -60,7 +65,13 @@ export function createImportRun(ctx: AppContext, collections: ExportCollections,
   let done = 0;
   const importedAt = nowIso();
   const run: ImportRun = {
-    db, storage, photoMaxEdge: ctx.config.photoMaxEdge, dryRun, fetchImages: options.fetchImages ?? false, importedAt, report,
+    db,
+    storage,
+    photoMaxEdge: ctx.config.photoMaxEdge,
+    dryRun,
+    fetchImages: options.fetchImages ?? false,
+    importedAt,
+    report,
     count(collection, outcome) {
       report.counts[collection] ??= { created: 0, updated: 0, unchanged: 0, skipped: 0 };
       report.counts[collection][outcome] += 1;

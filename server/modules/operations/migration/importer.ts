@@ -36,11 +36,12 @@ const EXPORT_READ_LIMITS = { memoryMb: 1024, timeLimitMs: 600_000 };
  * command, not an upload: the thread may take up to a gigabyte and ten minutes, still capped.
  */
 export function readExportFile(
-  ctx: AppContext, file: string, limits: { memoryMb: number; timeLimitMs: number } = EXPORT_READ_LIMITS,
+  ctx: AppContext,
+  file: string,
+  limits: { memoryMb: number; timeLimitMs: number } = EXPORT_READ_LIMITS,
 ): Promise<ExportCollections> {
   return exportReader.run(ctx.files, 'export', [file], { field: 'file', ...limits });
 }
-
 
 export type Outcome = 'created' | 'updated' | 'unchanged' | 'skipped';
 export interface ImportReport {
@@ -62,17 +63,23 @@ export function importFirestoreExport(ctx: AppContext, json: unknown, options: I
  * collection in ORDER, each by its own mapper (map-*.ts) over one shared run (import-run.ts):
  * ids kept, re-runs change nothing.
  */
-export async function importFirestoreCollections(ctx: AppContext, collections: ExportCollections, options: ImportOptions = {}): Promise<ImportReport> {
+export async function importFirestoreCollections(
+  ctx: AppContext,
+  collections: ExportCollections,
+  options: ImportOptions = {},
+): Promise<ImportReport> {
   const dryRun = options.dryRun ?? false;
   const run = createImportRun(ctx, collections, ORDER, options);
   const { report } = run;
   for (const name of Object.keys(collections)) {
-    if (!(ORDER as readonly string[]).includes(name)) report.problems.push(`Collection "${name}" is not part of the console and was ignored.`);
+    if (!(ORDER as readonly string[]).includes(name))
+      report.problems.push(`Collection "${name}" is not part of the console and was ignored.`);
   }
   await importMaintenance(run, collections.maintenance ?? {});
   await importAccounts(run, collections.accounts ?? {});
   await importVarieties(run, collections.rice_seed_varieties ?? {});
-  for (const collection of ['rice_local_pests', 'rice_local_diseases'] as const) await importCatalog(run, collection, collections[collection] ?? {});
+  for (const collection of ['rice_local_pests', 'rice_local_diseases'] as const)
+    await importCatalog(run, collection, collections[collection] ?? {});
   await importAuditLogs(run, collections.audit_logs ?? {});
 
   const changed = Object.values(report.counts).reduce((n, c) => n + c.created + c.updated, 0);
@@ -83,9 +90,12 @@ export async function importFirestoreCollections(ctx: AppContext, collections: E
         collection: 'import',
         documentId: null,
         documentName: 'Firebase export',
-        description: `Imported the Firebase export: ${Object.entries(report.counts).map(([c, n]) => `${c} +${n.created} ~${n.updated}`).join(', ')}`,
+        description: `Imported the Firebase export: ${Object.entries(report.counts)
+          .map(([c, n]) => `${c} +${n.created} ~${n.updated}`)
+          .join(', ')}`,
       });
-      for (const topic of ['accounts', 'rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'maintenance']) cmd.publish({ topic, op: 'import' });
+      for (const topic of ['accounts', 'rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'maintenance'])
+        cmd.publish({ topic, op: 'import' });
       await moveStamps(trx, ['rice_local_pests', 'rice_local_diseases'].map(recordsStamp));
     });
   }

@@ -13,7 +13,11 @@ import { migrationRepository as repo } from './repository.js';
 import { stableId, type FetchedImage, type ImportRun } from './import-run.js';
 
 /** A stored secret that already equals the export's plain value is kept (hashing again would differ). */
-async function secretFor(plainOrHash: string | null, existing: unknown, normalise: (s: string) => string = (s) => s): Promise<string | null> {
+async function secretFor(
+  plainOrHash: string | null,
+  existing: unknown,
+  normalise: (s: string) => string = (s) => s,
+): Promise<string | null> {
   if (plainOrHash === null) return null;
   if (isHash(plainOrHash)) return plainOrHash;
   const value = normalise(plainOrHash);
@@ -88,7 +92,7 @@ export async function importAccounts(run: ImportRun, docs: ExportCollections[str
     }
     const existing = await repo.findById(run.db, 'accounts', id);
     const restricted = toBool(doc.isRestricted) || toText(doc.status) === 'restricted';
-    const status = restricted ? 'restricted' : (['active', 'inactive'].includes(toText(doc.status) ?? '') ? toText(doc.status)! : 'active');
+    const status = restricted ? 'restricted' : ['active', 'inactive'].includes(toText(doc.status) ?? '') ? toText(doc.status)! : 'active';
     const photoURL = await importAvatar(run, id, toText(doc.photoURL), existing?.photoURL);
     const row = {
       fullname: toText(doc.fullname) ?? toText(doc.fullName) ?? toText(doc.name) ?? username,
@@ -100,7 +104,9 @@ export async function importAccounts(run: ImportRun, docs: ExportCollections[str
       photoURL,
       password: run.dryRun ? (existing?.password ?? password) : await secretFor(password, existing?.password),
       securityQuestion: toText(doc.securityQuestion),
-      securityAnswer: run.dryRun ? (existing?.securityAnswer ?? null) : await secretFor(toText(doc.securityAnswer), existing?.securityAnswer, (s) => s.trim().toLowerCase()),
+      securityAnswer: run.dryRun
+        ? (existing?.securityAnswer ?? null)
+        : await secretFor(toText(doc.securityAnswer), existing?.securityAnswer, (s) => s.trim().toLowerCase()),
       role: normalizeRole(doc.role),
       status,
       isRestricted: restricted ? 1 : 0,

@@ -9,7 +9,11 @@ export async function importVarieties(run: ImportRun, docs: ExportCollections[st
     const seen = await run.seenBefore('rice_seed_varieties', id, doc);
     if (seen.same) continue;
     const varietyName = toText(doc.varietyName);
-    if (!varietyName) { run.report.problems.push(`rice_seed_varieties/${id}: no varietyName; skipped.`); run.count('rice_seed_varieties', 'skipped'); continue; }
+    if (!varietyName) {
+      run.report.problems.push(`rice_seed_varieties/${id}: no varietyName; skipped.`);
+      run.count('rice_seed_varieties', 'skipped');
+      continue;
+    }
     const existing = await repo.findById(run.db, 'rice_seed_varieties', id);
     await run.upsert('rice_seed_varieties', 'rice_seed_varieties', id, {
       varietyName,

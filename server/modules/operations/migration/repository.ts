@@ -19,12 +19,20 @@ export const migrationRepository = {
     await (db as ByName).updateTable(table).set(row).where('id', '=', id).execute();
   },
   async lastImportHash(db: Db, collection: string, docId: string): Promise<string | undefined> {
-    const row = await db.selectFrom('import_records').select('hash').where('collection', '=', collection).where('docId', '=', docId).executeTakeFirst();
+    const row = await db
+      .selectFrom('import_records')
+      .select('hash')
+      .where('collection', '=', collection)
+      .where('docId', '=', docId)
+      .executeTakeFirst();
     return row?.hash;
   },
   async recordImport(db: Db, collection: string, docId: string, hash: string, importedAt: string): Promise<void> {
-    await db.insertInto('import_records').values({ collection, docId, hash, importedAt })
-      .onConflict((oc) => oc.columns(['collection', 'docId']).doUpdateSet({ hash, importedAt })).execute();
+    await db
+      .insertInto('import_records')
+      .values({ collection, docId, hash, importedAt })
+      .onConflict((oc) => oc.columns(['collection', 'docId']).doUpdateSet({ hash, importedAt }))
+      .execute();
   },
   findAccountIdByNormalized(db: Db, field: 'normalizedUsername' | 'normalizedEmail', value: string) {
     return db.selectFrom('accounts').select('id').where(field, '=', value).executeTakeFirst();

@@ -32,13 +32,24 @@ function scheduleTime(publishAt: string): string {
 /** What reviewers and authors do with a change: each a move from the state and version they read. */
 export function createReviewDecisions(ctx: AppContext, load: (id: string) => Promise<ChangeRow>) {
   /** One state change with its audit entry; 409 when another request moved the change first. */
-  async function move(row: ChangeRow, auth: AuthContext, from: readonly ReviewState[], set: Partial<ChangeRow>, audit: { action: AuditAction; description: string; before: unknown; after: unknown }): Promise<void> {
+  async function move(
+    row: ChangeRow,
+    auth: AuthContext,
+    from: readonly ReviewState[],
+    set: Partial<ChangeRow>,
+    audit: { action: AuditAction; description: string; before: unknown; after: unknown },
+  ): Promise<void> {
     await runCommand(ctx, auth.actor, async (trx, cmd) => {
       if (!(await repo.transition(trx, row.id, { states: from, version: Number(row.version) }, set))) fail('CONFLICT', E.moved);
       if (set.state === 'withdrawn') await repo.release(trx, row.id);
       await cmd.audit({
-        action: audit.action, collection: row.collection, documentId: row.recordId, documentName: row.recordName, description: audit.description,
-        changes: { before: audit.before, after: audit.after }, details: { changeId: row.id },
+        action: audit.action,
+        collection: row.collection,
+        documentId: row.recordId,
+        documentName: row.recordName,
+        description: audit.description,
+        changes: { before: audit.before, after: audit.after },
+        details: { changeId: row.id },
       });
       cmd.publish({ topic: REVIEW_TOPIC, id: row.id, op: 'update' });
     });
@@ -49,7 +60,11 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
 
   return {
     /** Approve: published now, or at its scheduled time. Never by its author. */
-    async approve(id: string, input: { version: number; comment?: string | undefined; publishAt?: string | undefined }, auth: AuthContext): Promise<void> {
+    async approve(
+      id: string,
+      input: { version: number; comment?: string | undefined; publishAt?: string | undefined },
+      auth: AuthContext,
+    ): Promise<void> {
       const row = await load(id);
       if (row.authorId === auth.user.id) fail('FORBIDDEN', E.selfApprove);
       assertState(row, ['pending'], input.version);
@@ -58,10 +73,33 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
         const scheduledAt = scheduleTime(input.publishAt);
         const now = nowIso();
         await runCommand(ctx, auth.actor, async (trx, cmd) => {
-          if (!(await repo.transition(trx, row.id, { states: ['pending'], version: input.version }, { state: 'approved', reviewerId: auth.user.id, reviewedAt: now, comment, scheduledAt, scheduledBy: auth.user.id }))) fail('CONFLICT', E.moved);
-          const entry = { collection: row.collection, documentId: row.recordId, documentName: row.recordName, details: { changeId: row.id } };
-          await cmd.audit({ ...entry, action: 'APPROVE', description: `Approved the change to ${label(row)}`, changes: { before: { state: 'pending' }, after: { state: 'approved', comment } } });
-          await cmd.audit({ ...entry, action: 'SCHEDULE', description: `Scheduled the change to ${label(row)} to publish on ${manilaDateTime(new Date(scheduledAt))} (Manila time)`, changes: { before: { scheduledAt: null }, after: { scheduledAt } } });
+          if (
+            !(await repo.transition(
+              trx,
+              row.id,
+              { states: ['pending'], version: input.version },
+              { state: 'approved', reviewerId: auth.user.id, reviewedAt: now, comment, scheduledAt, scheduledBy: auth.user.id },
+            ))
+          )
+            fail('CONFLICT', E.moved);
+          const entry = {
+            collection: row.collection,
+            documentId: row.recordId,
+            documentName: row.recordName,
+            details: { changeId: row.id },
+          };
+          await cmd.audit({
+            ...entry,
+            action: 'APPROVE',
+            description: `Approved the change to ${label(row)}`,
+            changes: { before: { state: 'pending' }, after: { state: 'approved', comment } },
+          });
+          await cmd.audit({
+            ...entry,
+            action: 'SCHEDULE',
+            description: `Scheduled the change to ${label(row)} to publish on ${manilaDateTime(new Date(scheduledAt))} (Manila time)`,
+            changes: { before: { scheduledAt: null }, after: { scheduledAt } },
+          });
           cmd.publish({ topic: REVIEW_TOPIC, id: row.id, op: 'update' });
         });
         notifyAuthor(ctx, forAuthor(row), 'approved', { by: auth.actor.fullname, comment, scheduledAt });
@@ -75,9 +113,18 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
       const row = await load(id);
       if (row.authorId === auth.user.id) fail('FORBIDDEN', E.selfApprove);
       assertState(row, ['pending', 'approved'], input.version);
-      await move(row, auth, ['pending', 'approved'], { state: 'rejected', reviewerId: auth.user.id, reviewedAt: nowIso(), comment: input.comment, scheduledAt: null, scheduledBy: null }, {
-        action: 'REJECT', description: `Asked for changes to ${label(row)}: ${input.comment}`, before: { state: row.state }, after: { state: 'rejected', comment: input.comment },
-      });
+      await move(
+        row,
+        auth,
+        ['pending', 'approved'],
+        { state: 'rejected', reviewerId: auth.user.id, reviewedAt: nowIso(), comment: input.comment, scheduledAt: null, scheduledBy: null },
+        {
+          action: 'REJECT',
+          description: `Asked for changes to ${label(row)}: ${input.comment}`,
+          before: { state: row.state },
+          after: { state: 'rejected', comment: input.comment },
+        },
+      );
       notifyAuthor(ctx, forAuthor(row), 'rejected', { by: auth.actor.fullname, comment: input.comment });
     },
 
@@ -103,9 +150,25 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
       const row = await load(id);
       assertState(row, ['approved'], input.version);
       const scheduledAt = input.publishAt === null ? null : scheduleTime(input.publishAt);
-      await move(row, auth, ['approved'], { scheduledAt, scheduledBy: scheduledAt ? auth.user.id : null }, scheduledAt
-        ? { action: 'SCHEDULE', description: `Scheduled the change to ${label(row)} to publish on ${manilaDateTime(new Date(scheduledAt))} (Manila time)`, before: { scheduledAt: row.scheduledAt }, after: { scheduledAt } }
-        : { action: 'UNPUBLISH', description: `Cancelled the scheduled publish of ${label(row)}`, before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: null } });
+      await move(
+        row,
+        auth,
+        ['approved'],
+        { scheduledAt, scheduledBy: scheduledAt ? auth.user.id : null },
+        scheduledAt
+          ? {
+              action: 'SCHEDULE',
+              description: `Scheduled the change to ${label(row)} to publish on ${manilaDateTime(new Date(scheduledAt))} (Manila time)`,
+              before: { scheduledAt: row.scheduledAt },
+              after: { scheduledAt },
+            }
+          : {
+              action: 'UNPUBLISH',
+              description: `Cancelled the scheduled publish of ${label(row)}`,
+              before: { scheduledAt: row.scheduledAt },
+              after: { scheduledAt: null },
+            },
+      );
     },
 
     /**
@@ -116,9 +179,18 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
       const row = await load(id);
       if (row.authorId !== auth.user.id && !can(auth.role, 'review.approve')) fail('FORBIDDEN', E.notAuthor);
       assertState(row, OPEN_REVIEW_STATES, input.version);
-      await move(row, auth, OPEN_REVIEW_STATES, { state: 'withdrawn', scheduledAt: null }, {
-        action: 'UNPUBLISH', description: `${row.authorId === auth.user.id ? 'Withdrew' : 'Closed'} the change to ${label(row)}`, before: { state: row.state }, after: { state: 'withdrawn' },
-      });
+      await move(
+        row,
+        auth,
+        OPEN_REVIEW_STATES,
+        { state: 'withdrawn', scheduledAt: null },
+        {
+          action: 'UNPUBLISH',
+          description: `${row.authorId === auth.user.id ? 'Withdrew' : 'Closed'} the change to ${label(row)}`,
+          before: { state: row.state },
+          after: { state: 'withdrawn' },
+        },
+      );
     },
 
     /**
@@ -135,17 +207,39 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
       let set: Partial<ChangeRow>;
       if (adapter.rebase) {
         const proposal = await adapter.rebase(ctx, change);
-        set = { baseVersion: proposal.baseVersion, input: JSON.stringify(proposal.input), summary: proposal.summary ? JSON.stringify(proposal.summary) : row.summary, recordName: proposal.recordName };
+        set = {
+          baseVersion: proposal.baseVersion,
+          input: JSON.stringify(proposal.input),
+          summary: proposal.summary ? JSON.stringify(proposal.summary) : row.summary,
+          recordName: proposal.recordName,
+        };
       } else {
         if (!row.recordId || row.baseVersion === null) fail('CONFLICT', E.wrongState(REVIEW_TEXTS.states[row.state as ReviewState]));
         const current = await versionsRecords.liveRecordVersion(ctx.db, change.collection, row.recordId);
         if (current === undefined) fail('NOT_FOUND');
         set = { baseVersion: current };
       }
-      await move(row, auth, from, { ...set, state: 'pending', reviewerId: null, reviewedAt: null, scheduledAt: null, scheduledBy: null, publishError: null, submittedAt: nowIso() }, {
-        action: 'SUBMIT', description: `Rebased the change to ${label(row)} on the published version and sent it for review again`,
-        before: { baseVersion: row.baseVersion, state: row.state }, after: { baseVersion: set.baseVersion ?? null, state: 'pending' },
-      });
+      await move(
+        row,
+        auth,
+        from,
+        {
+          ...set,
+          state: 'pending',
+          reviewerId: null,
+          reviewedAt: null,
+          scheduledAt: null,
+          scheduledBy: null,
+          publishError: null,
+          submittedAt: nowIso(),
+        },
+        {
+          action: 'SUBMIT',
+          description: `Rebased the change to ${label(row)} on the published version and sent it for review again`,
+          before: { baseVersion: row.baseVersion, state: row.state },
+          after: { baseVersion: set.baseVersion ?? null, state: 'pending' },
+        },
+      );
       notifyReviewers(ctx, { ...changeOf(row), recordName: row.recordName, authorId: row.authorId, authorName: auth.actor.fullname });
     },
   };

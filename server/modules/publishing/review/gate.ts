@@ -17,7 +17,8 @@ const isReviewed = (collection: string): collection is ReviewCollection => (REVI
 export function createReviewGate(ctx: AppContext, service: ReturnType<typeof createReviewService>): ReviewGate {
   return {
     async intercept(request, reply, route) {
-      const collection = typeof route.collection === 'function' ? route.collection(request.params as Record<string, string>) : route.collection;
+      const collection =
+        typeof route.collection === 'function' ? route.collection(request.params as Record<string, string>) : route.collection;
       if (!isReviewed(collection) || !(await repo.isEnabled(ctx.db, collection))) return false;
       const auth = requireAuth(request);
       const adapter = reviewedAction(ctx, collection, route.action);
@@ -34,7 +35,12 @@ export function createReviewGate(ctx: AppContext, service: ReturnType<typeof cre
     },
     reviewed: (collection) => (isReviewed(collection) ? repo.isEnabled(ctx.db, collection) : Promise.resolve(false)),
     submit: (request, items, alongside) => service.submitMany(items, requireAuth(request), alongside),
-    submitWhereReviewed: (request, items, alongside) => service.submitWhereReviewed(items.filter((i) => isReviewed(i.collection)), requireAuth(request),
-      (trx, cmd, unreviewed) => alongside(trx, cmd, [...unreviewed, ...items.filter((i) => !isReviewed(i.collection)).map((i) => i.collection)])),
+    submitWhereReviewed: (request, items, alongside) =>
+      service.submitWhereReviewed(
+        items.filter((i) => isReviewed(i.collection)),
+        requireAuth(request),
+        (trx, cmd, unreviewed) =>
+          alongside(trx, cmd, [...unreviewed, ...items.filter((i) => !isReviewed(i.collection)).map((i) => i.collection)]),
+      ),
   };
 }

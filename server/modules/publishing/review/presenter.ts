@@ -49,6 +49,6 @@ export function presentChange(row: ChangeRow, names: Map<string, string>): Pendi
     publishedBy: person(row.publishedBy),
     breakGlassReason: row.breakGlassReason,
     publishError: row.publishError,
-    summary: row.summary ? JSON.parse(row.summary) as Record<string, number> : null,
+    summary: row.summary ? (JSON.parse(row.summary) as Record<string, number>) : null,
   };
 }

@@ -46,7 +46,9 @@ export async function publishChange(ctx: AppContext, row: ChangeRow, options: Pu
   const change = changeOf(row);
   const adapter = reviewedAction(ctx, change.collection, change.action);
   const [{ actor: author, role: authorRole }, published, proposed] = await Promise.all([
-    authorOf(ctx, row), publishedState(ctx, ctx.db, change), isFileAction(change.action) ? null : adapter.proposed(ctx, change),
+    authorOf(ctx, row),
+    publishedState(ctx, ctx.db, change),
+    isFileAction(change.action) ? null : adapter.proposed(ctx, change),
   ]);
   const { publisher } = options;
   const label = collectionLabel(change.collection);
@@ -57,7 +59,11 @@ export async function publishChange(ctx: AppContext, row: ChangeRow, options: Pu
     // One command, by the author: the change's move and its entries, then the collection's own save in it.
     created = await runCommand(ctx, author, async (trx, cmd) => {
       const moved = await repo.transition(trx, row.id, options.from, {
-        state: 'published', publishedAt: now, publishedBy: publisher.id, publishError: null, scheduledAt: null,
+        state: 'published',
+        publishedAt: now,
+        publishedBy: publisher.id,
+        publishError: null,
+        scheduledAt: null,
         ...(options.approve ? { reviewerId: publisher.id, reviewedAt: now, comment: options.approve.comment } : {}),
         ...(options.breakGlassReason ? { breakGlassReason: options.breakGlassReason } : {}),
       });
@@ -65,22 +71,34 @@ export async function publishChange(ctx: AppContext, row: ChangeRow, options: Pu
       await repo.release(trx, row.id);
       if (options.approve) {
         await writeAudit(trx, publisher, {
-          ...entry, action: 'APPROVE', description: `Approved the change to ${label} "${row.recordName}"`,
-          changes: { before: { state: row.state }, after: { state: 'approved', comment: options.approve.comment } }, details: { changeId: row.id },
+          ...entry,
+          action: 'APPROVE',
+          description: `Approved the change to ${label} "${row.recordName}"`,
+          changes: { before: { state: row.state }, after: { state: 'approved', comment: options.approve.comment } },
+          details: { changeId: row.id },
         });
       }
       await writeAudit(trx, publisher, {
-        ...entry, action: 'PUBLISH',
-        description: `${options.breakGlassReason ? 'Published without review' : 'Published'}: ${REVIEW_TEXTS.actions[change.action].toLowerCase()} ${label} "${row.recordName}"`,
+        ...entry,
+        action: 'PUBLISH',
+        description:
+          `${options.breakGlassReason ? 'Published without review' : 'Published'}: ` +
+          `${REVIEW_TEXTS.actions[change.action].toLowerCase()} ${label} "${row.recordName}"`,
         changes: { before: auditView(published?.snapshot ?? null), after: row.summary ? JSON.parse(row.summary) : auditView(proposed) },
-        details: { changeId: row.id, author: author.fullname, reviewAction: change.action, ...(options.breakGlassReason ? { breakGlassReason: options.breakGlassReason } : {}) },
+        details: {
+          changeId: row.id,
+          author: author.fullname,
+          reviewAction: change.action,
+          ...(options.breakGlassReason ? { breakGlassReason: options.breakGlassReason } : {}),
+        },
       });
       cmd.publish({ topic: REVIEW_TOPIC, id: row.id, op: 'update' });
       return adapter.apply(inCommand(ctx, { trx, cmd }), change, author, authorRole);
     });
   } catch (err) {
     if (err instanceof ChangeMoved) fail('CONFLICT', REVIEW_TEXTS.errors.moved, undefined, { changeId: row.id, moved: true });
-    if (err instanceof AppError && err.code === 'VERSION_CONFLICT') fail('CONFLICT', REVIEW_TEXTS.errors.baseMoved, undefined, { changeId: row.id, rebase: true });
+    if (err instanceof AppError && err.code === 'VERSION_CONFLICT')
+      fail('CONFLICT', REVIEW_TEXTS.errors.baseMoved, undefined, { changeId: row.id, rebase: true });
     throw err;
   }
   // A new record's change names it once it exists: its view shows the change, and the reason of a publish without review.
@@ -116,11 +134,23 @@ export async function publishDue(ctx: AppContext): Promise<number> {
 async function markFailed(ctx: AppContext, row: ChangeRow, publisher: Actor, error: string): Promise<void> {
   const change = changeOf(row);
   const moved = await runCommand(ctx, publisher, async (trx, cmd) => {
-    if (!(await repo.transition(trx, row.id, { states: ['approved'], version: Number(row.version) }, { state: 'failed', publishError: error, scheduledAt: null }))) return false;
+    if (
+      !(await repo.transition(
+        trx,
+        row.id,
+        { states: ['approved'], version: Number(row.version) },
+        { state: 'failed', publishError: error, scheduledAt: null },
+      ))
+    )
+      return false;
     await cmd.audit({
-      collection: change.collection, documentId: change.recordId, documentName: row.recordName, action: 'UNPUBLISH',
+      collection: change.collection,
+      documentId: change.recordId,
+      documentName: row.recordName,
+      action: 'UNPUBLISH',
       description: `The scheduled publish of ${collectionLabel(change.collection)} "${row.recordName}" was refused: ${error}`,
-      changes: { before: { state: 'approved', scheduledAt: row.scheduledAt }, after: { state: 'failed' } }, details: { changeId: row.id },
+      changes: { before: { state: 'approved', scheduledAt: row.scheduledAt }, after: { state: 'failed' } },
+      details: { changeId: row.id },
     });
     cmd.publish({ topic: REVIEW_TOPIC, id: row.id, op: 'update' });
     return true;

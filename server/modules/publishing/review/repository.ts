@@ -22,8 +22,12 @@ export interface ListFilter {
 
 /** The review module's queries: settings, pending changes and the photos they hold. */
 export const reviewRepository = {
-  settings: (db: Db) => db.selectFrom('review_settings as s').leftJoin('accounts as a', 'a.id', 's.updatedBy')
-    .select(['s.collection', 's.enabled', 's.updatedAt', 'a.fullname as updatedByName']).execute(),
+  settings: (db: Db) =>
+    db
+      .selectFrom('review_settings as s')
+      .leftJoin('accounts as a', 'a.id', 's.updatedBy')
+      .select(['s.collection', 's.enabled', 's.updatedAt', 'a.fullname as updatedByName'])
+      .execute(),
 
   async isEnabled(db: Db, collection: string): Promise<boolean> {
     const row = await db.selectFrom('review_settings').select('enabled').where('collection', '=', collection).executeTakeFirst();
@@ -43,18 +47,30 @@ export const reviewRepository = {
   async setEnabled(trx: Db, collection: string, enabled: boolean, by: string, now: string): Promise<boolean> {
     if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${settingLock(collection)}))`.execute(trx);
     const before = await reviewRepository.isEnabled(trx, collection);
-    await trx.insertInto('review_settings').values({ collection, enabled: enabled ? 1 : 0, updatedAt: now, updatedBy: by })
-      .onConflict((oc) => oc.column('collection').doUpdateSet({ enabled: enabled ? 1 : 0, updatedAt: now, updatedBy: by })).execute();
+    await trx
+      .insertInto('review_settings')
+      .values({ collection, enabled: enabled ? 1 : 0, updatedAt: now, updatedBy: by })
+      .onConflict((oc) => oc.column('collection').doUpdateSet({ enabled: enabled ? 1 : 0, updatedAt: now, updatedBy: by }))
+      .execute();
     return before;
   },
 
-  nameRecord: (db: Db, id: string, recordId: string) => db.updateTable('pending_changes').set({ recordId }).where('id', '=', id).where('recordId', 'is', null).execute(),
+  nameRecord: (db: Db, id: string, recordId: string) =>
+    db.updateTable('pending_changes').set({ recordId }).where('id', '=', id).where('recordId', 'is', null).execute(),
 
   /** Open changes among these records (an import would update them). */
   openAmong: async (db: Db, collection: string, recordIds: readonly string[]) => {
     const out: ChangeRow[] = [];
     for (const part of chunks([...new Set(recordIds)])) {
-      out.push(...await db.selectFrom('pending_changes').selectAll().where('collection', '=', collection).where('recordId', 'in', part).where('state', 'in', OPEN_REVIEW_STATES).execute());
+      out.push(
+        ...(await db
+          .selectFrom('pending_changes')
+          .selectAll()
+          .where('collection', '=', collection)
+          .where('recordId', 'in', part)
+          .where('state', 'in', OPEN_REVIEW_STATES)
+          .execute()),
+      );
     }
     return out;
   },
@@ -64,15 +80,26 @@ export const reviewRepository = {
   find: (db: Db, id: string) => db.selectFrom('pending_changes').selectAll().where('id', '=', id).executeTakeFirst(),
 
   /** The open change of a record, if any (at most one: a second is refused or replaces the author's own). */
-  openOfRecord: (db: Db, collection: string, recordId: string) => db.selectFrom('pending_changes').selectAll()
-    .where('collection', '=', collection).where('recordId', '=', recordId).where('state', 'in', OPEN_REVIEW_STATES)
-    .orderBy('submittedAt', 'desc').executeTakeFirst(),
+  openOfRecord: (db: Db, collection: string, recordId: string) =>
+    db
+      .selectFrom('pending_changes')
+      .selectAll()
+      .where('collection', '=', collection)
+      .where('recordId', '=', recordId)
+      .where('state', 'in', OPEN_REVIEW_STATES)
+      .orderBy('submittedAt', 'desc')
+      .executeTakeFirst(),
 
   /**
    * Moves a change from the state and version its caller read to a new state (one statement:
    * of several at once, one moves it). Returns whether it moved.
    */
-  async transition(trx: Db, id: string, from: { states: readonly ReviewState[]; version?: number }, set: Partial<PendingChangesTable>): Promise<boolean> {
+  async transition(
+    trx: Db,
+    id: string,
+    from: { states: readonly ReviewState[]; version?: number },
+    set: Partial<PendingChangesTable>,
+  ): Promise<boolean> {
     // PostgreSQL: a change another transaction is moving (a publish saving 2,000 photos) is not
     // waited for: this one has lost already, and holds no connection while the winner works.
     if (isPostgres(trx as Kysely<Database>)) {
@@ -83,8 +110,11 @@ export const reviewRepository = {
         throw err;
       }
     }
-    let q = trx.updateTable('pending_changes').set((eb) => ({ ...set, version: eb('version', '+', 1) }))
-      .where('id', '=', id).where('state', 'in', from.states);
+    let q = trx
+      .updateTable('pending_changes')
+      .set((eb) => ({ ...set, version: eb('version', '+', 1) }))
+      .where('id', '=', id)
+      .where('state', 'in', from.states);
     if (from.version !== undefined) q = q.where('version', '=', from.version);
     const result = await q.executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
@@ -114,9 +144,16 @@ export const reviewRepository = {
   },
 
   /** Approved changes whose scheduled time has come, oldest first. */
-  due: (db: Db, now: string, limit: number) => db.selectFrom('pending_changes').selectAll()
-    .where('state', '=', 'approved').where('scheduledAt', 'is not', null).where('scheduledAt', '<=', now)
-    .orderBy('scheduledAt').limit(limit).execute(),
+  due: (db: Db, now: string, limit: number) =>
+    db
+      .selectFrom('pending_changes')
+      .selectAll()
+      .where('state', '=', 'approved')
+      .where('scheduledAt', 'is not', null)
+      .where('scheduledAt', '<=', now)
+      .orderBy('scheduledAt')
+      .limit(limit)
+      .execute(),
 
   async accountNames(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
@@ -128,17 +165,29 @@ export const reviewRepository = {
   },
 
   /** Who is told of a new change: active accounts of the given roles with an email, but its author. */
-  reviewers: (db: Db, roles: readonly string[], except: string) => db.selectFrom('accounts').select(['id', 'email', 'fullname'])
-    .where('role', 'in', roles).where('id', '!=', except).where('isDeleted', '=', 0).where('status', 'in', ['active', 'true']).where('email', 'is not', null).execute(),
+  reviewers: (db: Db, roles: readonly string[], except: string) =>
+    db
+      .selectFrom('accounts')
+      .select(['id', 'email', 'fullname'])
+      .where('role', 'in', roles)
+      .where('id', '!=', except)
+      .where('isDeleted', '=', 0)
+      .where('status', 'in', ['active', 'true'])
+      .where('email', 'is not', null)
+      .execute(),
 
-  author: (db: Db, id: string) => db.selectFrom('accounts').select(['email', 'fullname', 'role', 'isDeleted', 'isRestricted']).where('id', '=', id).executeTakeFirst(),
+  author: (db: Db, id: string) =>
+    db.selectFrom('accounts').select(['email', 'fullname', 'role', 'isDeleted', 'isRestricted']).where('id', '=', id).executeTakeFirst(),
 
   accountEmail: (db: Db, id: string) => db.selectFrom('accounts').select(['email', 'fullname']).where('id', '=', id).executeTakeFirst(),
 
   async hold(trx: Db, changeId: string, imageIds: readonly string[]): Promise<void> {
     await trx.deleteFrom('review_photo_holds').where('changeId', '=', changeId).execute();
     for (const part of chunks([...new Set(imageIds)])) {
-      await trx.insertInto('review_photo_holds').values(part.map((imageId) => ({ changeId, imageId }))).execute();
+      await trx
+        .insertInto('review_photo_holds')
+        .values(part.map((imageId) => ({ changeId, imageId })))
+        .execute();
     }
   },
 

@@ -1,7 +1,22 @@
 import type { Transaction } from 'kysely';
 import { can, type Role } from '../../../../common/permissions.js';
-import { isFileAction, OPEN_REVIEW_STATES, REVIEW_COLLECTIONS, REVIEW_LIMITS, REVIEW_TEXTS, type ReviewAction, type ReviewCollection } from '../../../../common/review.js';
-import type { PendingChange, PendingChangeDetail, ReviewCount, ReviewList, ReviewListQuery, ReviewSettings } from '../../../../common/schemas/review.js';
+import {
+  isFileAction,
+  OPEN_REVIEW_STATES,
+  REVIEW_COLLECTIONS,
+  REVIEW_LIMITS,
+  REVIEW_TEXTS,
+  type ReviewAction,
+  type ReviewCollection,
+} from '../../../../common/review.js';
+import type {
+  PendingChange,
+  PendingChangeDetail,
+  ReviewCount,
+  ReviewList,
+  ReviewListQuery,
+  ReviewSettings,
+} from '../../../../common/schemas/review.js';
 import { isUniqueViolation } from '../../../db/dialect.js';
 import type { Database } from '../../../db/types.js';
 import type { AppContext, AuthContext } from '../../../platform/http/context.js';
@@ -27,7 +42,9 @@ function parseCursor(cursor: string | undefined): { submittedAt: string; id: str
   try {
     const [submittedAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
     if (typeof submittedAt === 'string' && typeof id === 'string') return { submittedAt, id };
-  } catch { /* a cursor this server did not write */ }
+  } catch {
+    /* a cursor this server did not write */
+  }
   fail('VALIDATION_FAILED', undefined, { after: 'Unknown page.' });
 }
 
@@ -49,9 +66,19 @@ export function createReviewService(ctx: AppContext) {
 
   /** What a submission's audit entry shows: the published state and the proposed one, read before its transaction. */
   async function prepare(item: ReviewSubmission) {
-    const draft = { id: newId(), collection: item.collection, action: item.action, recordId: item.proposal.recordId, baseVersion: item.proposal.baseVersion, input: item.proposal.input };
+    const draft = {
+      id: newId(),
+      collection: item.collection,
+      action: item.action,
+      recordId: item.proposal.recordId,
+      baseVersion: item.proposal.baseVersion,
+      input: item.proposal.input,
+    };
     const adapter = reviewedAction(ctx, item.collection, item.action);
-    const [published, proposed] = await Promise.all([publishedState(ctx, db, draft), isFileAction(item.action) ? null : adapter.proposed(ctx, draft)]);
+    const [published, proposed] = await Promise.all([
+      publishedState(ctx, db, draft),
+      isFileAction(item.action) ? null : adapter.proposed(ctx, draft),
+    ]);
     return { item, draft, adapter, published, proposed };
   }
 
@@ -60,42 +87,102 @@ export function createReviewService(ctx: AppContext) {
    * record is replaced (an edit after a rejection is its resubmission); another author's open
    * change refuses it.
    */
-  async function submitIn(trx: Transaction<Database>, cmd: Command, p: Awaited<ReturnType<typeof prepare>>, auth: AuthContext): Promise<string> {
+  async function submitIn(
+    trx: Transaction<Database>,
+    cmd: Command,
+    p: Awaited<ReturnType<typeof prepare>>,
+    auth: AuthContext,
+  ): Promise<string> {
     const { actor } = auth;
-    const { item: { collection, action, proposal }, draft, adapter, published, proposed } = p;
+    const {
+      item: { collection, action, proposal },
+      draft,
+      adapter,
+      published,
+      proposed,
+    } = p;
     const now = nowIso();
     const open = proposal.recordId ? await repo.openOfRecord(trx, collection, proposal.recordId) : undefined;
     const held = proposal.touches?.length ? await repo.openAmong(trx, collection, proposal.touches) : [];
-    if (held[0]) fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther((await repo.accountNames(trx, [held[0].authorId])).get(held[0].authorId) ?? ''), undefined, { changeId: held[0].id, recordName: held[0].recordName });
+    if (held[0])
+      fail(
+        'CONFLICT',
+        REVIEW_TEXTS.errors.heldByOther((await repo.accountNames(trx, [held[0].authorId])).get(held[0].authorId) ?? ''),
+        undefined,
+        { changeId: held[0].id, recordName: held[0].recordName },
+      );
     if (open && open.authorId !== actor.id) {
       const names = await repo.accountNames(trx, [open.authorId]);
       fail('CONFLICT', REVIEW_TEXTS.errors.heldByOther(names.get(open.authorId) ?? ''), undefined, { changeId: open.id });
     }
     const fields = {
-      action, recordName: proposal.recordName, baseVersion: proposal.baseVersion, input: JSON.stringify(proposal.input),
-      summary: proposal.summary ? JSON.stringify(proposal.summary) : null, state: 'pending', submittedAt: now,
-      reviewerId: null, reviewedAt: null, scheduledAt: null, scheduledBy: null, publishError: null, authorRole: auth.role,
+      action,
+      recordName: proposal.recordName,
+      baseVersion: proposal.baseVersion,
+      input: JSON.stringify(proposal.input),
+      summary: proposal.summary ? JSON.stringify(proposal.summary) : null,
+      state: 'pending',
+      submittedAt: now,
+      reviewerId: null,
+      reviewedAt: null,
+      scheduledAt: null,
+      scheduledBy: null,
+      publishError: null,
+      authorRole: auth.role,
     };
     const changeId = open?.id ?? draft.id;
     // The open change as read: a publish or withdrawal that moved it first makes this a 409, never a lost edit.
-    if (open && !(await repo.transition(trx, open.id, { states: OPEN_REVIEW_STATES, version: Number(open.version) }, fields))) fail('CONFLICT', REVIEW_TEXTS.errors.moved);
-    if (!open) await repo.insert(trx, { id: changeId, collection, recordId: proposal.recordId, authorId: actor.id, createdAt: now, version: 1, ...fields });
+    if (open && !(await repo.transition(trx, open.id, { states: OPEN_REVIEW_STATES, version: Number(open.version) }, fields)))
+      fail('CONFLICT', REVIEW_TEXTS.errors.moved);
+    if (!open)
+      await repo.insert(trx, {
+        id: changeId,
+        collection,
+        recordId: proposal.recordId,
+        authorId: actor.id,
+        createdAt: now,
+        version: 1,
+        ...fields,
+      });
     await repo.hold(trx, changeId, proposal.photoIds ?? []);
     await adapter.submitted?.(trx, { ...draft, id: changeId }, actor);
     await cmd.audit({
-      action: 'SUBMIT', collection, documentId: proposal.recordId, documentName: proposal.recordName,
-      description: `Sent for review: ${REVIEW_TEXTS.actions[action].toLowerCase()} ${collectionLabel(collection)} "${proposal.recordName}"${open ? ' (resubmitted)' : ''}`,
+      action: 'SUBMIT',
+      collection,
+      documentId: proposal.recordId,
+      documentName: proposal.recordName,
+      description:
+        `Sent for review: ${REVIEW_TEXTS.actions[action].toLowerCase()} ${collectionLabel(collection)} ` +
+        `"${proposal.recordName}"${open ? ' (resubmitted)' : ''}`,
       changes: { before: auditView(published?.snapshot ?? null), after: proposal.summary ?? auditView(proposed) },
       details: { changeId, reviewAction: action, baseVersion: proposal.baseVersion, ...(open ? { resubmitted: true } : {}) },
     });
     cmd.publish({ topic: REVIEW_TOPIC, id: changeId, op: open ? 'update' : 'create' });
-    cmd.afterCommit(() => { notifyReviewers(ctx, { id: changeId, collection, action, recordName: proposal.recordName, authorId: actor.id, authorName: actor.fullname }); });
+    cmd.afterCommit(() => {
+      notifyReviewers(ctx, {
+        id: changeId,
+        collection,
+        action,
+        recordName: proposal.recordName,
+        authorId: actor.id,
+        authorName: actor.fullname,
+      });
+    });
     return changeId;
   }
 
   /** Several changes and the request's other writes (`alongside`) in one transaction: all of it is saved, or none. */
-  async function submitMany<T>(items: readonly ReviewSubmission[], auth: AuthContext, alongside: (trx: Transaction<Database>, cmd: Command) => Promise<T>): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }> {
-    return submitWhere(items, auth, async () => true, (trx, cmd) => alongside(trx, cmd));
+  async function submitMany<T>(
+    items: readonly ReviewSubmission[],
+    auth: AuthContext,
+    alongside: (trx: Transaction<Database>, cmd: Command) => Promise<T>,
+  ): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }> {
+    return submitWhere(
+      items,
+      auth,
+      async () => true,
+      (trx, cmd) => alongside(trx, cmd),
+    );
   }
 
   /**
@@ -104,13 +191,17 @@ export function createReviewService(ctx: AppContext) {
    * is told the collections of the others, to write them itself.
    */
   async function submitWhereReviewed<T>(
-    items: readonly ReviewSubmission[], auth: AuthContext, alongside: (trx: Transaction<Database>, cmd: Command, unreviewed: string[]) => Promise<T>,
+    items: readonly ReviewSubmission[],
+    auth: AuthContext,
+    alongside: (trx: Transaction<Database>, cmd: Command, unreviewed: string[]) => Promise<T>,
   ): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }> {
     return submitWhere(items, auth, (trx, collection) => repo.isEnabledHeld(trx, collection), alongside);
   }
 
   async function submitWhere<T>(
-    items: readonly ReviewSubmission[], auth: AuthContext, reviewed: (trx: Transaction<Database>, collection: string) => Promise<boolean>,
+    items: readonly ReviewSubmission[],
+    auth: AuthContext,
+    reviewed: (trx: Transaction<Database>, collection: string) => Promise<boolean>,
     alongside: (trx: Transaction<Database>, cmd: Command, unreviewed: string[]) => Promise<T>,
   ): Promise<{ changes: Array<{ id: string; collection: string }>; result: T }> {
     const prepared = await Promise.all(items.map((item) => prepare(item)));
@@ -142,7 +233,13 @@ export function createReviewService(ctx: AppContext) {
       return {
         items: REVIEW_COLLECTIONS.map((collection) => {
           const row = rows.get(collection);
-          return { collection, label: collectionLabel(collection), enabled: Number(row?.enabled ?? 0) === 1, updatedAt: row?.updatedAt ?? null, updatedByName: row?.updatedByName ?? null };
+          return {
+            collection,
+            label: collectionLabel(collection),
+            enabled: Number(row?.enabled ?? 0) === 1,
+            updatedAt: row?.updatedAt ?? null,
+            updatedByName: row?.updatedByName ?? null,
+          };
         }),
       };
     },
@@ -153,7 +250,10 @@ export function createReviewService(ctx: AppContext) {
         if (before === enabled) return;
         const label = collectionLabel(collection);
         await cmd.audit({
-          action: 'UPDATE', collection: 'review_settings', documentId: collection, documentName: label,
+          action: 'UPDATE',
+          collection: 'review_settings',
+          documentId: collection,
+          documentName: label,
           description: enabled ? REVIEW_TEXTS.settingOn(label) : REVIEW_TEXTS.settingOff(label),
           changes: { before: { reviewRequired: before }, after: { reviewRequired: enabled } },
         });
@@ -176,7 +276,9 @@ export function createReviewService(ctx: AppContext) {
     async list(query: ReviewListQuery, auth: AuthContext): Promise<ReviewList> {
       const states = query.state === 'all' ? null : query.state === 'open' ? OPEN_REVIEW_STATES : [query.state];
       const filter = {
-        states, collection: query.collection, recordId: query.recordId,
+        states,
+        collection: query.collection,
+        recordId: query.recordId,
         authorId: query.mine === 'true' ? auth.user.id : undefined,
       };
       const rows = await repo.list(db, { ...filter, after: parseCursor(query.after), limit: query.limit + 1 });
@@ -201,12 +303,21 @@ export function createReviewService(ctx: AppContext) {
       const change = changeOf(row);
       const adapter = reviewedAction(ctx, change.collection, change.action);
       const rows = adapter.rows?.(change);
-      const [published, proposed] = await Promise.all([publishedState(ctx, db, change), isFileAction(change.action) ? null : adapter.proposed(ctx, change)]);
-      const comparison = isFileAction(change.action) ? null : await versions.compareStates(change.collection, change.recordId, published?.snapshot ?? null, proposed);
+      const [published, proposed] = await Promise.all([
+        publishedState(ctx, db, change),
+        isFileAction(change.action) ? null : adapter.proposed(ctx, change),
+      ]);
+      const comparison = isFileAction(change.action)
+        ? null
+        : await versions.compareStates(change.collection, change.recordId, published?.snapshot ?? null, proposed);
       const preview = reviewedCollections(ctx).get(change.collection)?.preview;
-      const previews = preview && !isFileAction(change.action)
-        ? { published: published ? await preview(ctx, change.recordId, published.snapshot) : null, proposed: proposed ? await preview(ctx, change.recordId, proposed) : null }
-        : null;
+      const previews =
+        preview && !isFileAction(change.action)
+          ? {
+              published: published ? await preview(ctx, change.recordId, published.snapshot) : null,
+              proposed: proposed ? await preview(ctx, change.recordId, proposed) : null,
+            }
+          : null;
       return {
         change: (await present([row]))[0]!,
         publishedVersion: published?.version ?? null,
@@ -231,7 +342,10 @@ export function permissionsOn(row: ChangeRow, accountId: string, role: Role): Pe
     publish: (reviewer || own) && state === 'approved',
     breakGlass: can(role, 'review.breakGlass') && (state === 'pending' || state === 'rejected' || state === 'failed'),
     withdraw: (own || reviewer) && (OPEN_REVIEW_STATES as readonly string[]).includes(state),
-    rebase: (own || reviewer) && (state === 'failed' || state === 'pending' || state === 'approved' || state === 'rejected') && (row.baseVersion !== null || isFileAction(row.action)),
+    rebase:
+      (own || reviewer) &&
+      (state === 'failed' || state === 'pending' || state === 'approved' || state === 'rejected') &&
+      (row.baseVersion !== null || isFileAction(row.action)),
     schedule: reviewer && state === 'approved',
     editable: own && (OPEN_REVIEW_STATES as readonly string[]).includes(state),
   };

@@ -6,10 +6,14 @@ import { versionedCollection } from '../versions/index.js';
 import { versionsRecords } from '../versions/index.js';
 
 /** The record as the farmer app has it now (null: not stored, or deleted), with its edit version. */
-export async function publishedState(ctx: Pick<AppContext, 'collections'>, db: AppContext['db'] | Transaction<Database>, change: Pick<ReviewChange, 'collection' | 'recordId' | 'action'>): Promise<{ snapshot: ReviewSnapshot; version: number } | null> {
+export async function publishedState(
+  ctx: Pick<AppContext, 'collections'>,
+  db: AppContext['db'] | Transaction<Database>,
+  change: Pick<ReviewChange, 'collection' | 'recordId' | 'action'>,
+): Promise<{ snapshot: ReviewSnapshot; version: number } | null> {
   if (!change.recordId) return null;
   // A record in the trash is not in the app.
-  if (await versionsRecords.liveRecordVersion(db, change.collection, change.recordId) === undefined) return null;
+  if ((await versionsRecords.liveRecordVersion(db, change.collection, change.recordId)) === undefined) return null;
   const current = (await versionedCollection(ctx, change.collection).current(db, [change.recordId])).get(change.recordId);
   if (!current) return null;
   return { snapshot: current.snapshot, version: current.recordVersion };

@@ -14,14 +14,35 @@ type Db = Kysely<Database> | Transaction<Database>;
 type Collections = Pick<AppContext, 'collections'>;
 
 /** The record as stored now, as a snapshot, with its edit version; undefined when there is no such record. */
-export async function currentSnapshot(ctx: Collections, db: Db, collection: VersionCollection, id: string): Promise<{ snapshot: Snapshot; recordVersion: number } | undefined> {
+export async function currentSnapshot(
+  ctx: Collections,
+  db: Db,
+  collection: VersionCollection,
+  id: string,
+): Promise<{ snapshot: Snapshot; recordVersion: number } | undefined> {
   return (await versionedCollection(ctx, collection).current(db, [id])).get(id);
 }
 
 /** A save that changed the record outside its service's own write (a photo removed in Dataset health): its version as stored now. */
-export async function recordCurrentVersion(ctx: Collections, trx: Transaction<Database>, collection: VersionCollection, id: string, auditId: string, actor: Actor): Promise<void> {
+export async function recordCurrentVersion(
+  ctx: Collections,
+  trx: Transaction<Database>,
+  collection: VersionCollection,
+  id: string,
+  auditId: string,
+  actor: Actor,
+): Promise<void> {
   const current = await currentSnapshot(ctx, trx, collection, id);
-  if (current) await recordVersion(trx, { collection, documentId: id, recordVersion: current.recordVersion, auditId, actor, snapshot: current.snapshot, kind: 'edit' });
+  if (current)
+    await recordVersion(trx, {
+      collection,
+      documentId: id,
+      recordVersion: current.recordVersion,
+      auditId,
+      actor,
+      snapshot: current.snapshot,
+      kind: 'edit',
+    });
 }
 
 /**
@@ -39,16 +60,30 @@ export async function backfillFirstVersions(ctx: Collections & { db: Kysely<Data
       const { lastId, rows } = await repo.withoutVersion(db, collection, afterId, batch);
       afterId = lastId;
       for (const part of chunks(rows)) {
-        const current = await adapter.current(db, part.map((r) => String(r.id)));
+        const current = await adapter.current(
+          db,
+          part.map((r) => String(r.id)),
+        );
         const firsts = part.flatMap((r) => {
           const now = current.get(String(r.id));
           return now ? [{ row: r, ...now }] : [];
         });
-        await repo.insertFirst(db, firsts.map(({ row: r, snapshot, recordVersion }) => ({
-          id: newId(), collection, documentId: String(r.id), number: 1, recordVersion, auditId: null, actorId: null, actorName: null,
-          createdAt: String(r.updatedAt ?? r.createdAt ?? nowIso()), snapshot: JSON.stringify(snapshot),
-          summary: JSON.stringify(summarize(keys, null, snapshot, 'first', null)),
-        })));
+        await repo.insertFirst(
+          db,
+          firsts.map(({ row: r, snapshot, recordVersion }) => ({
+            id: newId(),
+            collection,
+            documentId: String(r.id),
+            number: 1,
+            recordVersion,
+            auditId: null,
+            actorId: null,
+            actorName: null,
+            createdAt: String(r.updatedAt ?? r.createdAt ?? nowIso()),
+            snapshot: JSON.stringify(snapshot),
+            summary: JSON.stringify(summarize(keys, null, snapshot, 'first', null)),
+          })),
+        );
         written += firsts.length;
       }
     }

@@ -29,13 +29,18 @@ export async function recordVersions(trx: Transaction<Database>, writes: readonl
   const rows = [];
   for (const collection of new Set(writes.map((w) => w.collection))) {
     const mine = writes.filter((w) => w.collection === collection);
-    const latest = await repo.latestOf(trx, collection, mine.map((w) => w.documentId));
+    const latest = await repo.latestOf(
+      trx,
+      collection,
+      mine.map((w) => w.documentId),
+    );
     const keys = Object.keys(VERSION_FIELDS[collection]);
     for (let write of mine) {
       const previous = latest.get(write.documentId);
       // A save that does not name translations keeps the ones the record had.
       const before = previous ? parseSnapshot(previous.snapshot) : null;
-      if (write.snapshot.translations === undefined && before?.translations) write = { ...write, snapshot: { ...write.snapshot, translations: before.translations } };
+      if (write.snapshot.translations === undefined && before?.translations)
+        write = { ...write, snapshot: { ...write.snapshot, translations: before.translations } };
       const summary = summarize(keys, before, write.snapshot, write.kind, write.restoredFrom ?? null);
       rows.push(row(write, (previous?.number ?? 0) + 1, summary));
     }

@@ -27,10 +27,14 @@ export function withEmptyText(values: Record<string, unknown>, keys: readonly st
 }
 
 /** Values no longer in their option list. */
-export const optionGone = (values: ReadonlyArray<unknown>, allowed: readonly string[]) => values.map(String).filter((v) => !allowed.includes(v));
+export const optionGone = (values: ReadonlyArray<unknown>, allowed: readonly string[]) =>
+  values.map(String).filter((v) => !allowed.includes(v));
 
 /** The version's field values, with the request's replacements for fields the record has. */
-export function candidate(collection: VersionCollection, request: Pick<RestoreRequest, 'id' | 'snapshot' | 'input'>): Record<string, unknown> {
+export function candidate(
+  collection: VersionCollection,
+  request: Pick<RestoreRequest, 'id' | 'snapshot' | 'input'>,
+): Record<string, unknown> {
   const keys = new Set(fieldKeys(collection, request.id));
   const values: Record<string, unknown> = { ...request.snapshot.fields };
   for (const [key, value] of Object.entries(request.input.replacements)) if (keys.has(key)) values[key] = value;

@@ -19,7 +19,14 @@ import { parseSnapshot } from './snapshots.js';
  */
 export function createVersionRestore(ctx: AppContext) {
   return {
-    async restore(collection: VersionCollection, id: string, number: number, input: VersionRestoreInput, actor: Actor, role: Role): Promise<VersionRestoreResult> {
+    async restore(
+      collection: VersionCollection,
+      id: string,
+      number: number,
+      input: VersionRestoreInput,
+      actor: Actor,
+      role: Role,
+    ): Promise<VersionRestoreResult> {
       if (collection === 'maintenance' && !maintenanceDocIdSchema.safeParse(id).success) fail('NOT_FOUND');
       const version = await repo.find(ctx.db, collection, id, number);
       if (!version) fail('NOT_FOUND');

@@ -12,7 +12,11 @@ import { candidate } from './restore-checks.js';
 import { createVersionRestore } from './restore.js';
 import { parseSnapshot } from './snapshots.js';
 
-interface RestoreInput { id: string; number: number; replacements: VersionRestoreInput['replacements'] }
+interface RestoreInput {
+  id: string;
+  number: number;
+  replacements: VersionRestoreInput['replacements'];
+}
 
 function target(collection: VersionCollection, request: FastifyRequest): { id: string; number: number } {
   const params = request.params as Record<string, string>;
@@ -27,7 +31,10 @@ function reviewed(collection: VersionCollection): ReviewedPart {
     const version = await repo.find(ctx.db, collection, input.id, input.number);
     if (!version) fail('NOT_FOUND');
     const snapshot = parseSnapshot(version.snapshot);
-    return { fields: candidate(collection, { id: input.id, snapshot, input: { version: 0, replacements: input.replacements } }), ...(snapshot.photos ? { photos: snapshot.photos } : {}) };
+    return {
+      fields: candidate(collection, { id: input.id, snapshot, input: { version: 0, replacements: input.replacements } }),
+      ...(snapshot.photos ? { photos: snapshot.photos } : {}),
+    };
   }
 
   return {
@@ -43,7 +50,10 @@ function reviewed(collection: VersionCollection): ReviewedPart {
           const input: RestoreInput = { id, number, replacements: body.replacements };
           const state = await versionState(ctx, input);
           const now = (await versionedCollection(ctx, collection).current(ctx.db, [id])).get(id)?.snapshot.fields ?? state.fields;
-          const name = collection === 'maintenance' ? MAINTENANCE.audit.names[maintenanceDocIdSchema.parse(id)] : String(now.name ?? now.varietyName ?? id);
+          const name =
+            collection === 'maintenance'
+              ? MAINTENANCE.audit.names[maintenanceDocIdSchema.parse(id)]
+              : String(now.name ?? now.varietyName ?? id);
           return { recordId: id, recordName: name, baseVersion: body.version, input, photoIds: [] };
         },
         async apply(ctx, change: ReviewChange, author, role) {

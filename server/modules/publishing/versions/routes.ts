@@ -3,7 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Access } from '../../../../common/permissions.js';
 import {
-  versionCompareQuerySchema, versionCompareSchema, versionListQuerySchema, versionListSchema, versionRestoreResultSchema, versionRestoreSchema,
+  versionCompareQuerySchema,
+  versionCompareSchema,
+  versionListQuerySchema,
+  versionListSchema,
+  versionRestoreResultSchema,
+  versionRestoreSchema,
 } from '../../../../common/schemas/versions.js';
 import { VERSION_API_BASE, VERSION_COLLECTIONS, type VersionCollection } from '../../../../common/versions.js';
 import { scheduleJob } from '../../../platform/background/jobs.js';
@@ -26,7 +31,12 @@ const ACCESS: Record<VersionCollection, { read: Access; restore: Access }> = {
 const routes: FastifyPluginAsync = async (app) => {
   const versions = createVersionsService(app.ctx);
   const restorer = createVersionRestore(app.ctx);
-  scheduleJob(app, { name: 'version retention', everyMs: DAY_MS, runOnReady: true, run: () => pruneVersions(app.ctx, app.ctx.config.versionRetention) });
+  scheduleJob(app, {
+    name: 'version retention',
+    everyMs: DAY_MS,
+    runOnReady: true,
+    run: () => pruneVersions(app.ctx, app.ctx.config.versionRetention),
+  });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   for (const collection of VERSION_COLLECTIONS) {
@@ -39,23 +49,53 @@ const routes: FastifyPluginAsync = async (app) => {
     const tags = ['versions'];
     const access = ACCESS[collection];
 
-    r.get(base, {
-      config: { access: access.read },
-      schema: { tags, summary: `Versions of one ${collection} record, newest first`, params: recordParams, querystring: versionListQuerySchema, response: { 200: versionListSchema } },
-    }, async (request) => versions.list(collection, idOf(request.params), request.query.before, request.query.limit));
+    r.get(
+      base,
+      {
+        config: { access: access.read },
+        schema: {
+          tags,
+          summary: `Versions of one ${collection} record, newest first`,
+          params: recordParams,
+          querystring: versionListQuerySchema,
+          response: { 200: versionListSchema },
+        },
+      },
+      async (request) => versions.list(collection, idOf(request.params), request.query.before, request.query.limit),
+    );
 
-    r.get(`${base}/compare`, {
-      config: { access: access.read },
-      schema: { tags, summary: 'Two versions compared field by field (photos added and removed)', params: recordParams, querystring: versionCompareQuerySchema, response: { 200: versionCompareSchema } },
-    }, async (request) => versions.compare(collection, idOf(request.params), request.query.from, request.query.to));
+    r.get(
+      `${base}/compare`,
+      {
+        config: { access: access.read },
+        schema: {
+          tags,
+          summary: 'Two versions compared field by field (photos added and removed)',
+          params: recordParams,
+          querystring: versionCompareQuerySchema,
+          response: { 200: versionCompareSchema },
+        },
+      },
+      async (request) => versions.compare(collection, idOf(request.params), request.query.from, request.query.to),
+    );
 
-    r.post(`${base}/:number/restore`, {
-      config: { access: access.restore, review: { collection, action: 'version_restore' } },
-      schema: { tags, summary: 'Save the record again with this version (409 when it changed since the version named)', params: versionParams, body: versionRestoreSchema, response: { 200: versionRestoreResultSchema } },
-    }, async (request) => {
-      const auth = requireAuth(request);
-      return restorer.restore(collection, idOf(request.params), Number(request.params.number), request.body, auth.actor, auth.role);
-    });
+    r.post(
+      `${base}/:number/restore`,
+      {
+        config: { access: access.restore, review: { collection, action: 'version_restore' } },
+        schema: {
+          tags,
+          summary: 'Save the record again with this version (409 when it changed since the version named)',
+          params: versionParams,
+          body: versionRestoreSchema,
+          response: { 200: versionRestoreResultSchema },
+        },
+      },
+      async (request) => {
+        const auth = requireAuth(request);
+        return restorer.restore(collection, idOf(request.params), Number(request.params.number), request.body, auth.actor, auth.role);
+      },
+    );
   }
 };
 export default routes;

@@ -1,4 +1,10 @@
-import { describeVersion, VERSION_FIELDS, VERSION_LIMITS, type VersionCollection, type VersionSummary } from '../../../../common/versions.js';
+import {
+  describeVersion,
+  VERSION_FIELDS,
+  VERSION_LIMITS,
+  type VersionCollection,
+  type VersionSummary,
+} from '../../../../common/versions.js';
 import type { VersionCompare, VersionFieldValue, VersionItem, VersionList, VersionPhoto } from '../../../../common/schemas/versions.js';
 import { maintenanceDocIdSchema, listBelongsTo, type ListKey } from '../../../../common/schemas/maintenance.js';
 import type { AppContext } from '../../../platform/http/context.js';
@@ -58,21 +64,33 @@ export function createVersionsService(ctx: Pick<AppContext, 'db'>) {
         const r = rows.get(id);
         // Until its thumbnail is made, a photo is shown from its original.
         const key = r?.thumbKey ?? r?.originalKey;
-        return { id, thumbUrl: key ? fileUrl(key) : r?.externalUrl ?? null, name: r?.originalName ?? null };
+        return { id, thumbUrl: key ? fileUrl(key) : (r?.externalUrl ?? null), name: r?.originalName ?? null };
       }),
     };
   }
 
   /** Two states of a record field by field, and the photos one has and the other not (a pending change against the published record too). */
-  async function compareStates(collection: VersionCollection, id: string | null, a: Snapshot | null, b: Snapshot | null): Promise<Pick<VersionCompare, 'fields' | 'photos'>> {
+  async function compareStates(
+    collection: VersionCollection,
+    id: string | null,
+    a: Snapshot | null,
+    b: Snapshot | null,
+  ): Promise<Pick<VersionCompare, 'fields' | 'photos'>> {
     const before: Snapshot = a ?? { fields: {} };
     // A state that does not name translations (a proposed edit of the fields) keeps the other's.
-    const after: Snapshot = b ? { ...b, ...(b.translations ?? before.translations ? { translations: b.translations ?? before.translations } : {}) } : { fields: {} };
+    const after: Snapshot = b
+      ? { ...b, ...((b.translations ?? before.translations) ? { translations: b.translations ?? before.translations } : {}) }
+      : { fields: {} };
     const labels = VERSION_FIELDS[collection];
     const keys = id === null && collection !== 'maintenance' ? Object.keys(labels) : fieldKeys(collection, id ?? '');
     const fields = [
       ...keys.map((key) => ({ key, label: labels[key] ?? key, from: fieldValue(before.fields[key]), to: fieldValue(after.fields[key]) })),
-      ...translationKeys(before, after).map((key) => ({ key, label: translationKeyLabel(collection, key), from: fieldValue(before.translations?.[key]), to: fieldValue(after.translations?.[key]) })),
+      ...translationKeys(before, after).map((key) => ({
+        key,
+        label: translationKeyLabel(collection, key),
+        from: fieldValue(before.translations?.[key]),
+        to: fieldValue(after.translations?.[key]),
+      })),
     ].map((f) => ({ ...f, changed: JSON.stringify(f.from) !== JSON.stringify(f.to) }));
     let photos: VersionCompare['photos'] = null;
     if (before.photos || after.photos) {

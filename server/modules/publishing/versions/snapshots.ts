@@ -43,7 +43,11 @@ export function photoChanges(before: readonly string[], after: readonly string[]
 }
 
 export function summarize(
-  keys: readonly string[], previous: Snapshot | null, next: Snapshot, kind: VersionSummary['kind'], restoredFrom: number | null,
+  keys: readonly string[],
+  previous: Snapshot | null,
+  next: Snapshot,
+  kind: VersionSummary['kind'],
+  restoredFrom: number | null,
 ): VersionSummary {
   const photoCount = next.photos ? next.photos.length : null;
   if (!previous) return { kind, changed: [], photosAdded: 0, photosRemoved: 0, photosReordered: false, photoCount, restoredFrom };

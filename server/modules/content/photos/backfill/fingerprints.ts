@@ -13,14 +13,18 @@ import { passOverStoredPhotos, type PassProgress } from './stored-pass.js';
  */
 export function fingerprintStored(ctx: AppContext, onProgress?: (p: PassProgress) => void): Promise<PassProgress> {
   const sizes = { maxPixels: CATALOG_LIMITS.maxImagePixels, displaySize: CATALOG_LIMITS.displaySize, thumbSize: CATALOG_LIMITS.thumbSize };
-  return passOverStoredPhotos(ctx, {
-    count: () => repo.countUnfingerprinted(ctx.db),
-    next: (after, limit) => repo.unfingerprinted(ctx.db, after, limit),
-    skipped: 'photo fingerprint: left without',
-    async visit(row) {
-      const { fingerprint } = await fingerprintImage(await readStored(ctx.storage, row.originalKey), sizes);
-      await repo.setFingerprint(ctx.db, row.id, fingerprint);
-      return true;
+  return passOverStoredPhotos(
+    ctx,
+    {
+      count: () => repo.countUnfingerprinted(ctx.db),
+      next: (after, limit) => repo.unfingerprinted(ctx.db, after, limit),
+      skipped: 'photo fingerprint: left without',
+      async visit(row) {
+        const { fingerprint } = await fingerprintImage(await readStored(ctx.storage, row.originalKey), sizes);
+        await repo.setFingerprint(ctx.db, row.id, fingerprint);
+        return true;
+      },
     },
-  }, onProgress);
+    onProgress,
+  );
 }

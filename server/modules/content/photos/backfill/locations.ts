@@ -11,17 +11,25 @@ import { passOverStoredPhotos, type PassProgress } from './stored-pass.js';
  * counted and left as they are (their ids are logged).
  */
 export function cleanStoredLocations(ctx: AppContext, onProgress?: (p: PassProgress) => void): Promise<PassProgress> {
-  return passOverStoredPhotos(ctx, {
-    count: () => repo.countUncleaned(ctx.db),
-    next: (after, limit) => repo.uncleaned(ctx.db, after, limit),
-    skipped: 'photo cleanup: left as it is',
-    async visit(row) {
-      const clean = await cleanStoredPhoto(ctx.storage, row.originalKey);
-      if (clean.changed) await ctx.storage.put(row.originalKey, clean.body);
-      await repo.markCleaned(ctx.db, row.id, {
-        sha256: clean.sha256, sizeBytes: clean.body.length, takenAt: clean.takenAt, cameraMake: clean.camera.make, cameraModel: clean.camera.model,
-      });
-      return clean.changed;
+  return passOverStoredPhotos(
+    ctx,
+    {
+      count: () => repo.countUncleaned(ctx.db),
+      next: (after, limit) => repo.uncleaned(ctx.db, after, limit),
+      skipped: 'photo cleanup: left as it is',
+      async visit(row) {
+        const clean = await cleanStoredPhoto(ctx.storage, row.originalKey);
+        if (clean.changed) await ctx.storage.put(row.originalKey, clean.body);
+        await repo.markCleaned(ctx.db, row.id, {
+          sha256: clean.sha256,
+          sizeBytes: clean.body.length,
+          takenAt: clean.takenAt,
+          cameraMake: clean.camera.make,
+          cameraModel: clean.camera.model,
+        });
+        return clean.changed;
+      },
     },
-  }, onProgress);
+    onProgress,
+  );
 }

@@ -1,6 +1,11 @@
 import type { AppContext } from '../../../../platform/http/context.js';
 
-export interface PassProgress { done: number; total: number; changed: number; unreadable: number }
+export interface PassProgress {
+  done: number;
+  total: number;
+  changed: number;
+  unreadable: number;
+}
 
 export interface StoredPass {
   /** Photos the pass still has to visit. */
@@ -18,7 +23,11 @@ export interface StoredPass {
  * what a stopped run did not reach is still to do on the next run. A photo that cannot be read
  * is counted, logged and left.
  */
-export async function passOverStoredPhotos(ctx: AppContext, pass: StoredPass, onProgress: (p: PassProgress) => void = () => {}): Promise<PassProgress> {
+export async function passOverStoredPhotos(
+  ctx: AppContext,
+  pass: StoredPass,
+  onProgress: (p: PassProgress) => void = () => {},
+): Promise<PassProgress> {
   const progress: PassProgress = { done: 0, total: await pass.count(), changed: 0, unreadable: 0 };
   onProgress(progress);
   let after = '';

@@ -33,7 +33,10 @@ const MAX_ENTRIES = 1000;
 
 /** Printable ASCII only, trimmed, at most `max` characters; null when nothing is left. */
 function cleanText(value: string, max: number): string | null {
-  const text = value.replace(/[^\x20-\x7e]/g, '').trim().slice(0, max);
+  const text = value
+    .replace(/[^\x20-\x7e]/g, '')
+    .trim()
+    .slice(0, max);
   return text || null;
 }
 
@@ -85,7 +88,11 @@ export function readCameraFacts(tiff: Buffer): CameraFacts {
   return facts;
 }
 
-interface Field { tag: number; type: number; value: Buffer | number }
+interface Field {
+  tag: number;
+  type: number;
+  value: Buffer | number;
+}
 
 /** A little-endian TIFF block holding only the kept facts; null when there is nothing to keep. */
 export function writeCameraFacts(facts: CameraFacts): Buffer | null {
@@ -101,7 +108,8 @@ export function writeCameraFacts(facts: CameraFacts): Buffer | null {
   if (ifd0.length === 0) return null;
 
   const ifdSize = (fields: Field[]) => 2 + fields.length * 12 + 4;
-  const dataSize = (fields: Field[]) => fields.reduce((n, f) => n + (Buffer.isBuffer(f.value) && f.value.length > 4 ? f.value.length + (f.value.length % 2) : 0), 0);
+  const dataSize = (fields: Field[]) =>
+    fields.reduce((n, f) => n + (Buffer.isBuffer(f.value) && f.value.length > 4 ? f.value.length + (f.value.length % 2) : 0), 0);
   const ifd0At = 8;
   const ifd0DataAt = ifd0At + ifdSize(ifd0);
   const exifAt = ifd0DataAt + dataSize(ifd0);

@@ -14,11 +14,18 @@ export interface Fingerprint {
   entropy: number;
 }
 
-export interface RawPixels { data: Buffer; width: number; height: number; channels: number }
+export interface RawPixels {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: number;
+}
 
 const N = 32;
 /** cos((2x + 1) u π / 2N) for the 8 lowest frequencies u of a 32-point DCT-II. */
-const COS = Array.from({ length: 8 }, (_, u) => Float64Array.from({ length: N }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * N))));
+const COS = Array.from({ length: 8 }, (_, u) =>
+  Float64Array.from({ length: N }, (_, x) => Math.cos(((2 * x + 1) * u * Math.PI) / (2 * N))),
+);
 
 /**
  * pHash as imagededup computes it: the grey image at 32×32, its 2-D DCT, the 8×8 lowest
@@ -83,7 +90,9 @@ function measures(grey: Uint8Array, width: number, height: number): Omit<Fingerp
   const sharpness = n === 0 ? 0 : sumSq / n - (sum / n) ** 2;
   return {
     sharpness: Math.round(sharpness * 10) / 10,
-    brightness: percentile(0.5), brightnessLow: percentile(0.05), brightnessHigh: percentile(0.95),
+    brightness: percentile(0.5),
+    brightnessLow: percentile(0.05),
+    brightnessHigh: percentile(0.95),
     entropy: Math.round(entropy * 1000) / 1000,
   };
 }
@@ -107,7 +116,10 @@ export async function fingerprintPixels(pixels: RawPixels): Promise<Fingerprint>
   const sharp = await loadSharp();
   const grey = greyOf(pixels);
   const small = await sharp(grey, { raw: { width: pixels.width, height: pixels.height, channels: 1 } })
-    .resize(N, N, { fit: 'fill', kernel: 'lanczos3' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+    .resize(N, N, { fit: 'fill', kernel: 'lanczos3' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   // One byte a pixel: libvips may hand a one-band image back with more bands.
   const step = small.info.channels;
   const grey32 = step === 1 ? small.data : Uint8Array.from({ length: N * N }, (_, i) => small.data[i * step]!);
@@ -118,14 +130,34 @@ export async function fingerprintPixels(pixels: RawPixels): Promise<Fingerprint>
  * The fingerprint of a stored photo, from the same pixels the thumbnail job takes it from:
  * rotated, flattened, resized to the display size and then to the thumbnail size.
  */
-export async function fingerprintImage(input: Buffer, sizes: { maxPixels: number; displaySize: number; thumbSize: number }): Promise<{ fingerprint: Fingerprint; width: number; height: number }> {
+export async function fingerprintImage(
+  input: Buffer,
+  sizes: { maxPixels: number; displaySize: number; thumbSize: number },
+): Promise<{ fingerprint: Fingerprint; width: number; height: number }> {
   const sharp = await loadSharp();
   const meta = await sharp(input, { limitInputPixels: sizes.maxPixels, failOn: 'error' }).metadata();
   const display = await sharp(input, { limitInputPixels: sizes.maxPixels, failOn: 'error', animated: false })
-    .rotate().resize(sizes.displaySize, sizes.displaySize, { fit: 'inside', withoutEnlargement: true }).flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
-  const small = await sharp(display.data, { raw: { width: display.info.width, height: display.info.height, channels: display.info.channels } })
-    .resize(sizes.thumbSize, sizes.thumbSize, { fit: 'inside', withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
-  const fingerprint = await fingerprintPixels({ data: small.data, width: small.info.width, height: small.info.height, channels: small.info.channels });
+    .rotate()
+    .resize(sizes.displaySize, sizes.displaySize, { fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const small = await sharp(display.data, {
+    raw: { width: display.info.width, height: display.info.height, channels: display.info.channels },
+  })
+    .resize(sizes.thumbSize, sizes.thumbSize, { fit: 'inside', withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const fingerprint = await fingerprintPixels({
+    data: small.data,
+    width: small.info.width,
+    height: small.info.height,
+    channels: small.info.channels,
+  });
   const rotated = (meta.orientation ?? 1) >= 5;
-  return { fingerprint, width: (rotated ? meta.height : meta.width) ?? display.info.width, height: (rotated ? meta.width : meta.height) ?? display.info.height };
+  return {
+    fingerprint,
+    width: (rotated ? meta.height : meta.width) ?? display.info.width,
+    height: (rotated ? meta.width : meta.height) ?? display.info.height,
+  };
 }

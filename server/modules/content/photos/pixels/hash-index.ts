@@ -26,7 +26,10 @@ function masksWithin(bits: number): number[] {
   return out;
 }
 
-export interface Near { index: number; distance: number }
+export interface Near {
+  index: number;
+  distance: number;
+}
 
 export class HashIndex {
   private readonly hi: number[] = [];
@@ -37,7 +40,9 @@ export class HashIndex {
   private seenBy = new Int32Array(1024);
   private query = 0;
 
-  get size(): number { return this.hi.length; }
+  get size(): number {
+    return this.hi.length;
+  }
 
   /** Adds a hash (16 hex digits); returns its index, the order of adding. */
   add(hex: string): number {
@@ -49,7 +54,8 @@ export class HashIndex {
     const parts = [hi >>> 16, hi & 0xffff, lo >>> 16, lo & 0xffff];
     for (let b = 0; b < BANDS; b += 1) {
       const bucket = this.bands[b]![parts[b]!];
-      if (bucket) bucket.push(index); else this.bands[b]![parts[b]!] = [index];
+      if (bucket) bucket.push(index);
+      else this.bands[b]![parts[b]!] = [index];
     }
     if (index >= this.seenBy.length) {
       const grown = new Int32Array(this.seenBy.length * 2);

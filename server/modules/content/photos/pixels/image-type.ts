@@ -1,4 +1,3 @@
-
 /**
  * The real type of an upload by its magic bytes (never by its name or declared type), read
  * from a stream hashed on the way, and a file name that matches that type.
@@ -20,15 +19,24 @@ export const SNIFF_BYTES = 512;
 /** The file's real type from its first bytes; never from its name or declared type. */
 export function sniffImageType(head: Buffer): { type: SniffedType } | { refused: RefusedType } {
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { type: 'image/jpeg' };
-  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return { type: 'image/png' };
-  if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') return { type: 'image/webp' };
-  if (head.length >= 6 && (head.toString('latin1', 0, 6) === 'GIF87a' || head.toString('latin1', 0, 6) === 'GIF89a')) return { type: 'image/gif' };
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return { type: 'image/png' };
+  if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP')
+    return { type: 'image/webp' };
+  if (head.length >= 6 && (head.toString('latin1', 0, 6) === 'GIF87a' || head.toString('latin1', 0, 6) === 'GIF89a'))
+    return { type: 'image/gif' };
   if (head.length >= 12 && head.toString('latin1', 4, 8) === 'ftyp') {
     const brand = head.toString('latin1', 8, 12);
     if (['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1', 'avif'].includes(brand)) return { refused: 'heic' };
   }
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart().slice(0, SNIFF_BYTES).toLowerCase();
-  if (text.startsWith('<svg') || (text.startsWith('<?xml') && text.includes('<svg')) || (text.startsWith('<!doctype svg'))) return { refused: 'svg' };
+  const text = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, SNIFF_BYTES)
+    .toLowerCase();
+  if (text.startsWith('<svg') || (text.startsWith('<?xml') && text.includes('<svg')) || text.startsWith('<!doctype svg'))
+    return { refused: 'svg' };
   if (text.startsWith('<?xml') || text.startsWith('<!--')) return { refused: text.includes('svg') ? 'svg' : 'unknown' };
   return { refused: 'unknown' };
 }
@@ -51,7 +59,10 @@ export async function sniffStream(source: AsyncIterable<Buffer>): Promise<{ type
   let ended = false;
   while (headLength < SNIFF_BYTES) {
     const next = await iterator.next();
-    if (next.done) { ended = true; break; }
+    if (next.done) {
+      ended = true;
+      break;
+    }
     head.push(next.value);
     headLength += next.value.length;
   }

@@ -43,7 +43,10 @@ export interface Variants {
  * The display size and the thumbnail of one photo: EXIF orientation applied, then every bit
  * of metadata (GPS, camera, EXIF/XMP/IPTC) dropped, as sharp does unless asked to keep it.
  */
-export async function makeVariants(input: Buffer, options: { displaySize: number; thumbSize: number; maxPixels: number }): Promise<Variants> {
+export async function makeVariants(
+  input: Buffer,
+  options: { displaySize: number; thumbSize: number; maxPixels: number },
+): Promise<Variants> {
   const sharp = await loadSharp();
   const source = sharp(input, { limitInputPixels: options.maxPixels, failOn: 'error', animated: false });
   const { hasAlpha } = await source.metadata();

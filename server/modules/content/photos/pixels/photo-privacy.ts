@@ -87,7 +87,10 @@ function cleanJpeg(jpeg: Buffer): CleanPhoto {
       let next = end;
       for (;;) {
         next = jpeg.indexOf(0xff, next);
-        if (next < 0 || next + 1 >= jpeg.length) { next = jpeg.length; break; }
+        if (next < 0 || next + 1 >= jpeg.length) {
+          next = jpeg.length;
+          break;
+        }
         const after = jpeg[next + 1]!;
         if (after === 0x00 || (after >= 0xd0 && after <= 0xd7)) next += 2;
         else if (after === 0xff) next += 1;
@@ -169,7 +172,8 @@ function cleanPng(png: Buffer): CleanPhoto {
 // WebP: the EXIF and XMP chunks of the extended format are replaced and dropped, VP8X's flags
 // and the RIFF size follow.
 function cleanWebp(webp: Buffer): CleanPhoto {
-  if (webp.length < 12 || webp.toString('latin1', 0, 4) !== 'RIFF' || webp.toString('latin1', 8, 12) !== 'WEBP') throw new UnreadablePhotoError('no WebP header');
+  if (webp.length < 12 || webp.toString('latin1', 0, 4) !== 'RIFF' || webp.toString('latin1', 8, 12) !== 'WEBP')
+    throw new UnreadablePhotoError('no WebP header');
   let camera: CameraFacts = { ...NO_CAMERA_FACTS };
   const chunks: Array<{ type: string; data: Buffer }> = [];
   let pos = 12;

@@ -4,8 +4,13 @@ import type { Database } from '../../../../db/types.js';
 /** Serving reads two tables besides the photos': an unsaved profile picture's owner, and the photos pending changes hold. */
 export const servingRepository = {
   async heldForReview(db: Kysely<Database>, imageId: string): Promise<boolean> {
-    const held = await db.selectFrom('review_photo_holds as h').innerJoin('pending_changes as c', 'c.id', 'h.changeId')
-      .select('h.imageId').where('h.imageId', '=', imageId).where('c.state', 'in', ['pending', 'approved']).executeTakeFirst();
+    const held = await db
+      .selectFrom('review_photo_holds as h')
+      .innerJoin('pending_changes as c', 'c.id', 'h.changeId')
+      .select('h.imageId')
+      .where('h.imageId', '=', imageId)
+      .where('c.state', 'in', ['pending', 'approved'])
+      .executeTakeFirst();
     return held !== undefined;
   },
 

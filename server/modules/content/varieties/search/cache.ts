@@ -40,7 +40,10 @@ export class VarietySearchCache {
   private dataVersion: number | null = null;
   private readonly sqlite: boolean;
 
-  constructor(private db: Kysely<Database>, private maxEntries = 500) {
+  constructor(
+    private db: Kysely<Database>,
+    private maxEntries = 500,
+  ) {
     this.sqlite = !isPostgres(db);
   }
 

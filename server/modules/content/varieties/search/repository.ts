@@ -48,7 +48,9 @@ const LISTED_V = LISTED_COLUMNS.map((c) => `v."${c}"`).join(', ');
 const LISTED_P = LISTED_COLUMNS.map((c) => `p."${c}"`).join(', ');
 
 /** A row of the PostgreSQL statement that counts and pages at once: the page's columns are null when it has none. */
-type CountedPageRow = { matchCount: number; sampleMatched: number | null; sampleSize: number } & { [K in keyof ListedVarietyRow]: ListedVarietyRow[K] | null };
+type CountedPageRow = { matchCount: number; sampleMatched: number | null; sampleSize: number } & {
+  [K in keyof ListedVarietyRow]: ListedVarietyRow[K] | null;
+};
 
 /** What a count through the trigrams found and, on PostgreSQL, what came with it (see countedPage). */
 export interface CountedVia {
@@ -68,23 +70,36 @@ const LIVE_NEWEST = `from rice_seed_varieties where "isDeleted" = 0`;
 const ORDER_PAGE = `order by "createdAt" desc, id desc limit ? offset ?`;
 const PREPARED = { prepared: true };
 const queries = {
-  gramCounts: fixedQuery<{ gram: string; n: number }>({
-    sqlite: 'select gram, n from variety_search_grams where gram in (select value from json_each(?))',
-    postgres: 'select gram, n from variety_search_grams where gram = any(?)',
-  }, PREPARED),
+  gramCounts: fixedQuery<{ gram: string; n: number }>(
+    {
+      sqlite: 'select gram, n from variety_search_grams where gram in (select value from json_each(?))',
+      postgres: 'select gram, n from variety_search_grams where gram = any(?)',
+    },
+    PREPARED,
+  ),
   // Only live rows are in the FTS table, and a phrase matches exactly: the match alone is the answer.
   countPhrase: fixedQuery<{ n: number }>('select count(*) as n from (select 1 from variety_search where variety_search match ? limit ?)'),
   // The rows holding the trigrams, then the text itself (kept beside the key).
-  countVia: fixedQuery<{ n: number }>({
-    sqlite: `select count(*) as n from (select 1 ${SQLITE_MATCHING} limit ?)`,
-    postgres: 'select count(*) as n from (select 1 from variety_search_rows where variety_trigrams(text) @> ?::text[] and strpos(text, ?) > 0 limit ?) m',
-  }, PREPARED),
-  countScanned: fixedQuery<{ n: number }>(`select count(*) as n from (select 1 ${LIVE_NEWEST} and strpos("searchText", ?) > 0 limit ?) m`, PREPARED),
+  countVia: fixedQuery<{ n: number }>(
+    {
+      sqlite: `select count(*) as n from (select 1 ${SQLITE_MATCHING} limit ?)`,
+      postgres:
+        'select count(*) as n from (select 1 from variety_search_rows where variety_trigrams(text) @> ?::text[] and strpos(text, ?) > 0 limit ?) m',
+    },
+    PREPARED,
+  ),
+  countScanned: fixedQuery<{ n: number }>(
+    `select count(*) as n from (select 1 ${LIVE_NEWEST} and strpos("searchText", ?) > 0 limit ?) m`,
+    PREPARED,
+  ),
   all: fixedQuery<ListedVarietyRow>(`select ${LISTED} ${LIVE_NEWEST} ${ORDER_PAGE}`, PREPARED),
-  scan: fixedQuery<ListedVarietyRow>({
-    sqlite: `select ${LISTED} ${LIVE_NEWEST} and instr("searchText", ?) > 0 ${ORDER_PAGE}`,
-    postgres: `select ${LISTED} ${LIVE_NEWEST} and strpos("searchText", ?) > 0 ${ORDER_PAGE}`,
-  }, PREPARED),
+  scan: fixedQuery<ListedVarietyRow>(
+    {
+      sqlite: `select ${LISTED} ${LIVE_NEWEST} and instr("searchText", ?) > 0 ${ORDER_PAGE}`,
+      postgres: `select ${LISTED} ${LIVE_NEWEST} and strpos("searchText", ?) > 0 ${ORDER_PAGE}`,
+    },
+    PREPARED,
+  ),
   // SQLite: the index's keys run newest first (server/db/variety-search.ts), so the first
   // offset + limit matches in key order are the page's candidates, with the rows that arrived
   // out of order; only those are sorted and read.
@@ -96,14 +111,18 @@ const queries = {
     ) p cross join rice_seed_varieties v on v.id = p.id
     where v."isDeleted" = 0 order by p.at desc, p.id desc limit ? offset ?`),
   // PostgreSQL: every match found through the trigrams is put in order; only the page's rows are read.
-  via: fixedQuery<ListedVarietyRow>(`select ${LISTED_V} from (select id, "createdAt" from variety_search_rows where variety_trigrams(text) @> ?::text[] and strpos(text, ?) > 0
+  via: fixedQuery<ListedVarietyRow>(
+    `select ${LISTED_V} from (select id, "createdAt" from variety_search_rows where variety_trigrams(text) @> ?::text[] and strpos(text, ?) > 0
       order by "createdAt" desc, id desc limit ? offset ?) p
     join rice_seed_varieties v on v.id = p.id where v."isDeleted" = 0
-    order by v."createdAt" desc, v.id desc`, PREPARED),
+    order by v."createdAt" desc, v.id desc`,
+    PREPARED,
+  ),
   // PostgreSQL, for the list: the count through the trigrams and, in the same statement, the
   // estimate's sample when the count passes the cap, else the page from the rows just counted.
   // Each statement is a round trip, which costs both processes more than these plans do.
-  countedPage: fixedQuery<CountedPageRow>(`with m as materialized (select id, "createdAt" from variety_search_rows
+  countedPage: fixedQuery<CountedPageRow>(
+    `with m as materialized (select id, "createdAt" from variety_search_rows
         where variety_trigrams(text) @> ?::text[] and strpos(text, ?) > 0 limit ?),
       c as (select count(*) as n from m)
     select c.n as "matchCount", s.matched as "sampleMatched", s.sampled as "sampleSize", ${LISTED_P} from c
@@ -111,11 +130,20 @@ const queries = {
         ${LIVE_NEWEST} and c.n > ? order by "createdAt" desc, id desc limit ?) x) s
     left join lateral (select ${LISTED_V} from (select id, "createdAt" from m where c.n <= ? order by "createdAt" desc, id desc limit ? offset ?) q
         join rice_seed_varieties v on v.id = q.id where v."isDeleted" = 0) p on true
-    order by p."createdAt" desc, p.id desc`, PREPARED),
-  newestHits: fixedQuery<{ matched: number | null; sampled: number }>({
-    sqlite: `select sum(hit) as matched, count(*) as sampled from (select instr("searchText", ?) > 0 as hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?)`,
-    postgres: `select sum(hit) as matched, count(*) as sampled from (select (strpos("searchText", ?) > 0)::int as hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?) s`,
-  }, PREPARED),
+    order by p."createdAt" desc, p.id desc`,
+    PREPARED,
+  ),
+  newestHits: fixedQuery<{ matched: number | null; sampled: number }>(
+    {
+      sqlite:
+        `select sum(hit) as matched, count(*) as sampled from (select instr("searchText", ?) > 0 as hit ` +
+        `${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?)`,
+      postgres:
+        `select sum(hit) as matched, count(*) as sampled from (select (strpos("searchText", ?) > 0)::int as ` +
+        `hit ${LIVE_NEWEST} order by "createdAt" desc, id desc limit ?) s`,
+    },
+    PREPARED,
+  ),
 };
 
 export const varietySearchRepository = {
@@ -141,12 +169,22 @@ export const varietySearchRepository = {
    * As countVia (up to `cap` + 1), and on PostgreSQL in the same statement: past the cap the
    * matches among the newest `sampleSize` rows, else the page at `limit` and `offset`.
    */
-  async countViaWithPage(db: Db, term: string, trigrams: readonly string[], cap: number, sampleSize: number, limit: number, offset: number): Promise<CountedVia> {
+  async countViaWithPage(
+    db: Db,
+    term: string,
+    trigrams: readonly string[],
+    cap: number,
+    sampleSize: number,
+    limit: number,
+    offset: number,
+  ): Promise<CountedVia> {
     if (!isPostgres(db)) return { found: await varietySearchRepository.countVia(db, term, trigrams, cap + 1) };
     const rows = await queries.countedPage(db, [trigrams, term, cap + 1, term, cap, sampleSize, cap, limit, offset]);
     const found = Number(rows[0]?.matchCount ?? 0);
     if (found > cap) return { found, sample: { matched: Number(rows[0]?.sampleMatched ?? 0), sampled: Number(rows[0]?.sampleSize ?? 0) } };
-    const page = rows.filter((r) => r.id !== null).map(({ matchCount: _n, sampleMatched: _m, sampleSize: _s, ...row }) => row as ListedVarietyRow);
+    const page = rows
+      .filter((r) => r.id !== null)
+      .map(({ matchCount: _n, sampleMatched: _m, sampleSize: _s, ...row }) => row as ListedVarietyRow);
     return { found, rows: page };
   },
 
@@ -189,7 +227,8 @@ export const varietySearchRepository = {
       // Many matches: read in the list's order when the rows to test before the page is full
       // cost less than putting every match in order (at the sample's share of matches).
       const share = lookup.newestShare ?? 0;
-      if (share > 0 && (offset + limit) / share <= PG_SCAN_PER_SORTED * Math.max(total, 1)) return varietySearchRepository.page(db, term, limit, offset);
+      if (share > 0 && (offset + limit) / share <= PG_SCAN_PER_SORTED * Math.max(total, 1))
+        return varietySearchRepository.page(db, term, limit, offset);
     }
     return queries.via(db, [lookup.trigrams, term, limit, offset]);
   },

@@ -42,7 +42,12 @@ export interface SearchPage {
  * Counts the term's matches (countMatches) and, when `wanted`, brings the page along where the
  * count's own query can (PostgreSQL, through the trigram index, up to the cap).
  */
-async function counting(db: Kysely<Database>, term: string, cap: number, wanted?: { limit: number; offset: number }): Promise<{ counted: SearchTotal; rows?: ListedVarietyRow[] }> {
+async function counting(
+  db: Kysely<Database>,
+  term: string,
+  cap: number,
+  wanted?: { limit: number; offset: number },
+): Promise<{ counted: SearchTotal; rows?: ListedVarietyRow[] }> {
   const chars = Array.from(term);
   const grams = chars.length <= GRAM ? [term] : trigramsOf(chars);
   const counts = await repo.gramCounts(db, ['', ...grams]);
@@ -50,14 +55,18 @@ async function counting(db: Kysely<Database>, term: string, cap: number, wanted?
   const rarest = [...grams].sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0)).slice(0, RAREST_USED);
   const bound = counts.get(rarest[0]!) ?? 0;
   if (chars.length < GRAM || bound === 0) return { counted: { total: bound, exact: true } };
-  if (chars.length === GRAM) return { counted: { total: bound, exact: true, lookup: bound <= cap ? { trigrams: [term], few: true } : { trigrams: null, few: false } } };
+  if (chars.length === GRAM)
+    return {
+      counted: { total: bound, exact: true, lookup: bound <= cap ? { trigrams: [term], few: true } : { trigrams: null, few: false } },
+    };
   const lookup = repo.lookupFor(db, { rarest, bound, live, cap });
   let via: CountedVia;
   if (!lookup?.trigrams) via = { found: await repo.countWhole(db, term, cap + 1) };
   else if (wanted) via = await repo.countViaWithPage(db, term, lookup.trigrams, cap, ESTIMATE_SAMPLE, wanted.limit, wanted.offset);
   else via = { found: await repo.countVia(db, term, lookup.trigrams, cap + 1) };
-  if (via.found <= cap) return { counted: { total: via.found, exact: true, ...(lookup ? { lookup } : {}) }, ...(via.rows ? { rows: via.rows } : {}) };
-  const { matched, sampled } = via.sample ?? await repo.matchesAmongNewest(db, term, ESTIMATE_SAMPLE);
+  if (via.found <= cap)
+    return { counted: { total: via.found, exact: true, ...(lookup ? { lookup } : {}) }, ...(via.rows ? { rows: via.rows } : {}) };
+  const { matched, sampled } = via.sample ?? (await repo.matchesAmongNewest(db, term, ESTIMATE_SAMPLE));
   const share = sampled > 0 ? matched / sampled : 0;
   const estimated = Math.min(live, Math.max(cap + 1, roundEstimate(share * live)));
   return { counted: { total: estimated, exact: false, lookup: { trigrams: lookup?.trigrams ?? null, few: false, newestShare: share } } };
@@ -76,19 +85,31 @@ export async function countMatches(db: Kysely<Database>, term: string, cap: numb
 }
 
 /** The page's rows: through the trigram index for terms of three or more characters, else in the list's order. */
-export async function pageOfMatches(db: Kysely<Database>, term: string, counted: SearchTotal, limit: number, offset: number): Promise<ListedVarietyRow[]> {
+export async function pageOfMatches(
+  db: Kysely<Database>,
+  term: string,
+  counted: SearchTotal,
+  limit: number,
+  offset: number,
+): Promise<ListedVarietyRow[]> {
   return counted.lookup ? repo.pageVia(db, term, counted.lookup, counted.total, limit, offset) : repo.page(db, term, limit, offset);
 }
 
 /** The total and the shown page of a search: countMatches, then pageOfMatches unless the count brought the page. */
-export async function searchPage(db: Kysely<Database>, term: string, page: number, pageSize: number, cap: number = LIMITS.varietyExactCountCap): Promise<SearchPage> {
+export async function searchPage(
+  db: Kysely<Database>,
+  term: string,
+  page: number,
+  pageSize: number,
+  cap: number = LIMITS.varietyExactCountCap,
+): Promise<SearchPage> {
   const asked = Math.max(1, page);
   const { counted, rows } = await counting(db, term, cap, { limit: pageSize, offset: (asked - 1) * pageSize });
   const shown = shownPage(page, counted.total, pageSize);
   if (counted.total === 0) return { counted, page: shown, rows: [] };
   // The page asked for lies past the last one: the last is read instead.
   const brought = shown === asked ? rows : undefined;
-  return { counted, page: shown, rows: brought ?? await pageOfMatches(db, term, counted, pageSize, (shown - 1) * pageSize) };
+  return { counted, page: shown, rows: brought ?? (await pageOfMatches(db, term, counted, pageSize, (shown - 1) * pageSize)) };
 }
 
 const WORKER = new URL('./worker.js', import.meta.url);
@@ -109,7 +130,9 @@ export function varietySearch(db: Kysely<Database>) {
     /** A page of a search whose total is known (another page's, kept by the list's cache). */
     page(term: string, counted: SearchTotal, limit: number, offset: number): Promise<ListedVarietyRow[]> {
       const workers = threads(term);
-      return workers ? workers.run<ListedVarietyRow[]>('pageOfMatches', [term, counted, limit, offset]) : pageOfMatches(db, term, counted, limit, offset);
+      return workers
+        ? workers.run<ListedVarietyRow[]>('pageOfMatches', [term, counted, limit, offset])
+        : pageOfMatches(db, term, counted, limit, offset);
     },
   };
 }

@@ -3,10 +3,24 @@
  * report read again, or an evaluation run again on the same photos, gives the same figures.
  */
 
-export interface LabelMeaning { index: number; label: string; recordId: string | null }
-export interface ScoredPhoto { imageId: string; diseaseId: string; predicted: number; confidence: number; top: Array<[number, number]> }
+export interface LabelMeaning {
+  index: number;
+  label: string;
+  recordId: string | null;
+}
+export interface ScoredPhoto {
+  imageId: string;
+  diseaseId: string;
+  predicted: number;
+  confidence: number;
+  top: Array<[number, number]>;
+}
 
-export interface ClassKey { key: string; name: string; recordId: string | null }
+export interface ClassKey {
+  key: string;
+  name: string;
+  recordId: string | null;
+}
 
 export const recordKey = (id: string) => `record:${id}`;
 export const labelKey = (index: number) => `label:${index}`;
@@ -25,13 +39,21 @@ export function classKeys(labels: readonly LabelMeaning[], photos: readonly Scor
   const records = new Set<string>();
   for (const p of photos) records.add(p.diseaseId);
   for (const l of labels) if (l.recordId) records.add(l.recordId);
-  const byName = [...records].map((id) => ({ key: recordKey(id), name: names.get(id) ?? id, recordId: id }))
+  const byName = [...records]
+    .map((id) => ({ key: recordKey(id), name: names.get(id) ?? id, recordId: id }))
     .sort((a, b) => a.name.localeCompare(b.name) || (a.key < b.key ? -1 : 1));
   const loose = labels.filter((l) => !l.recordId).map((l) => ({ key: labelKey(l.index), name: l.label, recordId: null }));
   return [...byName, ...loose];
 }
 
-export interface ClassMetrics { key: string; precision: number | null; recall: number | null; f1: number | null; support: number; predicted: number }
+export interface ClassMetrics {
+  key: string;
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+  support: number;
+  predicted: number;
+}
 
 export interface Metrics {
   classes: ClassKey[];
@@ -42,7 +64,11 @@ export interface Metrics {
   macroF1: number | null;
 }
 
-export function computeMetrics(labels: readonly LabelMeaning[], photos: readonly ScoredPhoto[], names: ReadonlyMap<string, string>): Metrics {
+export function computeMetrics(
+  labels: readonly LabelMeaning[],
+  photos: readonly ScoredPhoto[],
+  names: ReadonlyMap<string, string>,
+): Metrics {
   const classes = classKeys(labels, photos, names);
   const at = new Map(classes.map((c, i) => [c.key, i]));
   const matrix = classes.map(() => classes.map(() => 0));
@@ -60,7 +86,14 @@ export function computeMetrics(labels: readonly LabelMeaning[], photos: readonly
     const predicted = matrix.reduce((a, row) => a + row[i]!, 0);
     const precision = predicted > 0 ? tp / predicted : support > 0 ? 0 : null;
     const recall = support > 0 ? tp / support : null;
-    const f1 = precision === null || recall === null ? (support > 0 || predicted > 0 ? 0 : null) : precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+    const f1 =
+      precision === null || recall === null
+        ? support > 0 || predicted > 0
+          ? 0
+          : null
+        : precision + recall > 0
+          ? (2 * precision * recall) / (precision + recall)
+          : 0;
     return { key: c.key, precision, recall, f1, support, predicted };
   });
   const counted = perClass.filter((c) => c.support > 0 || c.predicted > 0);

@@ -13,7 +13,11 @@ export interface InputSpec {
  * resampling (stretched, centre-cropped or letterboxed), then scaled per channel. A uint8
  * model takes the 0–255 values as they are (its quantisation carries the scaling).
  */
-export async function prepareInput(photo: Buffer, contract: PixelContract, spec: InputSpec): Promise<Float32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>> {
+export async function prepareInput(
+  photo: Buffer,
+  contract: PixelContract,
+  spec: InputSpec,
+): Promise<Float32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>> {
   const fit = contract.resize === 'stretch' ? 'fill' : contract.resize === 'center-crop' ? 'cover' : 'contain';
   const { data } = await sharp(photo, { failOn: 'none' })
     .rotate()
@@ -29,10 +33,20 @@ export async function prepareInput(photo: Buffer, contract: PixelContract, spec:
   for (let i = 0; i < data.length; i += 1) {
     const v = data[i]!;
     switch (contract.scaling) {
-      case '0-255': out[i] = v; break;
-      case '0-1': out[i] = v / 255; break;
-      case '-1-1': out[i] = (v / 255 - 0.5) * 2; break;
-      case 'mean-std': { const c = i % 3; out[i] = (v / 255 - mean[c]!) / std[c]!; break; }
+      case '0-255':
+        out[i] = v;
+        break;
+      case '0-1':
+        out[i] = v / 255;
+        break;
+      case '-1-1':
+        out[i] = (v / 255 - 0.5) * 2;
+        break;
+      case 'mean-std': {
+        const c = i % 3;
+        out[i] = (v / 255 - mean[c]!) / std[c]!;
+        break;
+      }
     }
   }
   return out;

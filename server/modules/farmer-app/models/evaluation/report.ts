@@ -11,10 +11,29 @@ import { photoReads } from '../../../content/photos/index.js';
 import { modelsRepository as repo } from '../repository.js';
 import { labelsOf, parseJson, recentPhotoSetSha, thresholdsOf } from '../stored.js';
 import {
-  atThreshold, computeMetrics, coverageCurve, isRight, predictedKey, recordKey, type LabelMeaning, type ScoredPhoto,
+  atThreshold,
+  computeMetrics,
+  coverageCurve,
+  isRight,
+  predictedKey,
+  recordKey,
+  type LabelMeaning,
+  type ScoredPhoto,
 } from './metrics.js';
 
-const PREDICTION_COLUMNS = ['image_id', 'disease_id', 'disease_name', 'predicted_label', 'predicted_record_id', 'confidence', 'correct', 'top_2_label', 'top_2_confidence', 'top_3_label', 'top_3_confidence'];
+const PREDICTION_COLUMNS = [
+  'image_id',
+  'disease_id',
+  'disease_name',
+  'predicted_label',
+  'predicted_record_id',
+  'confidence',
+  'correct',
+  'top_2_label',
+  'top_2_confidence',
+  'top_3_label',
+  'top_3_confidence',
+];
 
 /** A model's labels with what they mean, and an evaluation's stored predictions. */
 async function scored(db: Kysely<Database> | Transaction<Database>, model: ScannerModelsTable, evaluationId: string) {
@@ -53,7 +72,7 @@ export function createEvaluationReports(ctx: AppContext) {
 
   const verdictName = (labels: readonly LabelMeaning[], names: ReadonlyMap<string, string>, index: number) => {
     const l = labels[index];
-    return l?.recordId ? names.get(l.recordId) ?? l.label : l?.label ?? `#${index}`;
+    return l?.recordId ? (names.get(l.recordId) ?? l.label) : (l?.label ?? `#${index}`);
   };
 
   return {
@@ -81,19 +100,41 @@ export function createEvaluationReports(ctx: AppContext) {
       const currentSha = await recentPhotoSetSha(ctx, evaluation.split as EvaluationSplit, evaluation.seed);
       return {
         evaluation: {
-          id: evaluation.id, state: evaluation.state as EvaluationReport['evaluation']['state'], split: evaluation.split as EvaluationSplit, seed: evaluation.seed,
-          total: evaluation.total, done: evaluation.done, accuracy: m.accuracy, macroF1: m.macroF1, current: evaluation.state === 'done' && currentSha === evaluation.photoSetSha256,
-          error: evaluation.error, createdAt: evaluation.createdAt, finishedAt: evaluation.finishedAt,
-          modelId: model.id, version: model.version, sha256: model.sha256, photoSetSha256: evaluation.photoSetSha256, ratios: parseJson(evaluation.ratios),
+          id: evaluation.id,
+          state: evaluation.state as EvaluationReport['evaluation']['state'],
+          split: evaluation.split as EvaluationSplit,
+          seed: evaluation.seed,
+          total: evaluation.total,
+          done: evaluation.done,
+          accuracy: m.accuracy,
+          macroF1: m.macroF1,
+          current: evaluation.state === 'done' && currentSha === evaluation.photoSetSha256,
+          error: evaluation.error,
+          createdAt: evaluation.createdAt,
+          finishedAt: evaluation.finishedAt,
+          modelId: model.id,
+          version: model.version,
+          sha256: model.sha256,
+          photoSetSha256: evaluation.photoSetSha256,
+          ratios: parseJson(evaluation.ratios),
         },
         classes: m.classes,
         matrix: m.matrix,
         perClass: m.perClass.map((c, i) => {
           const theirs = liveByKey.get(c.key);
-          const delta = (a: number | null, b: number | null | undefined) => (live && a !== null && b !== null && b !== undefined ? a - b : null);
+          const delta = (a: number | null, b: number | null | undefined) =>
+            live && a !== null && b !== null && b !== undefined ? a - b : null;
           return {
-            index: labelOfKey.get(c.key)?.index ?? -1, label: labelOfKey.get(c.key)?.label ?? '', recordId: m.classes[i]!.recordId, name: m.classes[i]!.name,
-            precision: c.precision, recall: c.recall, f1: c.f1, support: c.support, f1Delta: delta(c.f1, theirs?.f1), recallDelta: delta(c.recall, theirs?.recall),
+            index: labelOfKey.get(c.key)?.index ?? -1,
+            label: labelOfKey.get(c.key)?.label ?? '',
+            recordId: m.classes[i]!.recordId,
+            name: m.classes[i]!.name,
+            precision: c.precision,
+            recall: c.recall,
+            f1: c.f1,
+            support: c.support,
+            f1Delta: delta(c.f1, theirs?.f1),
+            recallDelta: delta(c.recall, theirs?.recall),
           };
         }),
         accuracy: m.accuracy,
@@ -101,12 +142,26 @@ export function createEvaluationReports(ctx: AppContext) {
         coverage: coverageCurve(labels, photos, thresholds.margin),
         threshold: thresholds.confidence,
         atThreshold: atThreshold(labels, photos, thresholds.confidence, thresholds.margin),
-        comparison: live && liveMetrics ? { version: live.model.version, evaluationId: live.evaluation.id, accuracy: liveMetrics.accuracy, macroF1: liveMetrics.macroF1, fixed, broken } : null,
+        comparison:
+          live && liveMetrics
+            ? {
+                version: live.model.version,
+                evaluationId: live.evaluation.id,
+                accuracy: liveMetrics.accuracy,
+                macroF1: liveMetrics.macroF1,
+                fixed,
+                broken,
+              }
+            : null,
       };
     },
 
     /** The photos of one confusion-matrix cell, or those whose verdict differs from the live model's. */
-    async photos(modelId: string, evaluationId: string, q: { actual?: string | undefined; predicted?: string | undefined; changed?: 'fixed' | 'broken' | 'changed' | undefined }) {
+    async photos(
+      modelId: string,
+      evaluationId: string,
+      q: { actual?: string | undefined; predicted?: string | undefined; changed?: 'fixed' | 'broken' | 'changed' | undefined },
+    ) {
       const { evaluation, model, labels, photos, names } = await load(modelId, evaluationId);
       const live = q.changed ? await liveComparison(model.stage, model.id, evaluation.photoSetSha256) : null;
       const theirs = new Map(live?.photos.map((p) => [p.imageId, p]) ?? []);
@@ -125,13 +180,23 @@ export function createEvaluationReports(ctx: AppContext) {
         return true;
       });
       const shown = chosen.slice(0, MODEL_LIMITS.cellPhotos);
-      const thumbs = new Map((await photoReads.byIds(ctx.db, shown.map((p) => p.imageId))).map((p) => [p.id, p.thumbKey]));
+      const thumbs = new Map(
+        (
+          await photoReads.byIds(
+            ctx.db,
+            shown.map((p) => p.imageId),
+          )
+        ).map((p) => [p.id, p.thumbKey]),
+      );
       const out: PredictionPhoto[] = shown.map((p) => {
         const other = theirs.get(p.imageId);
         return {
-          imageId: p.imageId, diseaseId: p.diseaseId, diseaseName: names.get(p.diseaseId) ?? p.diseaseId,
+          imageId: p.imageId,
+          diseaseId: p.diseaseId,
+          diseaseName: names.get(p.diseaseId) ?? p.diseaseId,
           thumbUrl: thumbs.get(p.imageId) ? fileUrl(thumbs.get(p.imageId)!) : null,
-          predicted: verdictName(labels, names, p.predicted), confidence: p.confidence,
+          predicted: verdictName(labels, names, p.predicted),
+          confidence: p.confidence,
           top: p.top.map(([index, confidence]) => ({ label: verdictName(labels, names, index), confidence })),
           liveVerdict: other && live ? verdictName(live.labels, names, other.predicted) : null,
         };
@@ -141,12 +206,24 @@ export function createEvaluationReports(ctx: AppContext) {
 
     async csv(modelId: string, evaluationId: string): Promise<{ text: string; fileName: string }> {
       const { model, labels, photos, names } = await load(modelId, evaluationId);
-      const label = (i: number | undefined) => (i === undefined ? null : labels[i]?.label ?? null);
+      const label = (i: number | undefined) => (i === undefined ? null : (labels[i]?.label ?? null));
       const rows = photos.map((p) => [
-        p.imageId, p.diseaseId, names.get(p.diseaseId) ?? null, label(p.predicted), labels[p.predicted]?.recordId ?? null, p.confidence, isRight(labels, p) ? 'yes' : 'no',
-        label(p.top[1]?.[0]), p.top[1]?.[1] ?? null, label(p.top[2]?.[0]), p.top[2]?.[1] ?? null,
+        p.imageId,
+        p.diseaseId,
+        names.get(p.diseaseId) ?? null,
+        label(p.predicted),
+        labels[p.predicted]?.recordId ?? null,
+        p.confidence,
+        isRight(labels, p) ? 'yes' : 'no',
+        label(p.top[1]?.[0]),
+        p.top[1]?.[1] ?? null,
+        label(p.top[2]?.[0]),
+        p.top[2]?.[1] ?? null,
       ]);
-      return { text: await csvFileText(PREDICTION_COLUMNS, rows), fileName: `predictions-${model.version}-${evaluationId.slice(0, 8)}.csv` };
+      return {
+        text: await csvFileText(PREDICTION_COLUMNS, rows),
+        fileName: `predictions-${model.version}-${evaluationId.slice(0, 8)}.csv`,
+      };
     },
   };
 }

@@ -49,13 +49,26 @@ function createEvaluationRunner(ctx: AppContext) {
       await repo.finish(ctx.db, evaluationId, { state, error, done, accuracy, macroF1, finishedAt: nowIso() });
       ctx.events.publish({ topic: TOPIC, id: evaluation.modelId, op: 'update' });
     };
-    if (!model) { await finish('failed', MODEL_TEXTS.evaluationFailed.modelGone, 0); return 'next'; }
-    if (evaluation.cancelRequested) { await finish('cancelled', null, evaluation.done); return 'next'; }
+    if (!model) {
+      await finish('failed', MODEL_TEXTS.evaluationFailed.modelGone, 0);
+      return 'next';
+    }
+    if (evaluation.cancelRequested) {
+      await finish('cancelled', null, evaluation.done);
+      return 'next';
+    }
 
     const pairs = parseJson<Array<[string, string]>>(evaluation.photoIds);
     const scored = await repo.predictedIds(ctx.db, evaluationId);
     const todo = pairs.filter(([id]) => !scored.has(id));
-    const keys = new Map((await photoReads.byIds(ctx.db, todo.map(([id]) => id))).map((p) => [p.id, p.originalKey]));
+    const keys = new Map(
+      (
+        await photoReads.byIds(
+          ctx.db,
+          todo.map(([id]) => id),
+        )
+      ).map((p) => [p.id, p.originalKey]),
+    );
     const shape = inputShapeOf(model);
     let bytes: Buffer;
     try {
@@ -85,7 +98,12 @@ function createEvaluationRunner(ctx: AppContext) {
     // The heartbeat goes on its own timer, so a slow model never looks abandoned between batches.
     let lost = false;
     const stopBeating = every(MODEL_LIMITS.heartbeatMs, () => {
-      void repo.beat(ctx.db, evaluationId, instance, done, nowIso()).then((mine) => { if (!mine) lost = true; }, () => undefined);
+      void repo.beat(ctx.db, evaluationId, instance, done, nowIso()).then(
+        (mine) => {
+          if (!mine) lost = true;
+        },
+        () => undefined,
+      );
     });
     const flush = async (): Promise<boolean> => {
       await repo.insertPredictions(ctx.db, batch);
@@ -127,11 +145,20 @@ function createEvaluationRunner(ctx: AppContext) {
           }
         }
         await sleep((performance.now() - started) * MODEL_LIMITS.restRatio);
-        if (!top || top.length === 0) { skipped += 1; continue; }
+        if (!top || top.length === 0) {
+          skipped += 1;
+          continue;
+        }
         batch.push({ evaluationId, imageId, diseaseId, predicted: top[0]![0], confidence: top[0]![1], top: JSON.stringify(top) });
-        if (batch.length >= MODEL_LIMITS.batch && !(await flush())) { await stopped(); return 'next'; }
+        if (batch.length >= MODEL_LIMITS.batch && !(await flush())) {
+          await stopped();
+          return 'next';
+        }
       }
-      if (!(await flush())) { await stopped(); return 'next'; }
+      if (!(await flush())) {
+        await stopped();
+        return 'next';
+      }
       // Scores of only some of the photos are not the model's scores on the set.
       const allowed = Math.floor(pairs.length * MODEL_LIMITS.maxSkippedShare);
       if (done === 0 || skipped > allowed) await finish('failed', MODEL_TEXTS.evaluationFailed.skipped(skipped, pairs.length), done);
@@ -167,9 +194,18 @@ function createEvaluationRunner(ctx: AppContext) {
   return {
     /** Looks for queued work now (after a request queued some) and on the job's timer. */
     kick(): Promise<void> {
-      if (running) { again = true; return running; }
+      if (running) {
+        again = true;
+        return running;
+      }
       // A failed look (the database down) is logged; the job's timer looks again.
-      running = drain().catch((err: unknown) => { ctx.log.error({ err }, 'model evaluations: the queue could not be read'); }).finally(() => { running = null; });
+      running = drain()
+        .catch((err: unknown) => {
+          ctx.log.error({ err }, 'model evaluations: the queue could not be read');
+        })
+        .finally(() => {
+          running = null;
+        });
       return running;
     },
     /** Resolves when nothing is running (tests and shutdown). */

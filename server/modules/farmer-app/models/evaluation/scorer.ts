@@ -10,7 +10,11 @@ export class ThreadLost extends Error {}
  * What a model may cost its thread: loading it, scoring one photo, and the WebAssembly memory
  * LiteRT may grow to (outside the thread's JavaScript heap, so capped in the thread itself).
  */
-export interface ScorerLimits { loadMs: number; scoreMs: number; wasmMemoryMb: number }
+export interface ScorerLimits {
+  loadMs: number;
+  scoreMs: number;
+  wasmMemoryMb: number;
+}
 export const SCORER_LIMITS: ScorerLimits = { loadMs: 60_000, scoreMs: 30_000, wasmMemoryMb: 1024 };
 
 const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} seconds`);
@@ -18,12 +22,18 @@ const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 10
 /** A LiteRT.js thread holding one model: score(photo bytes) gives its best outputs. */
 export class Scorer {
   private readonly worker: Worker;
-  private readonly waiting = new Map<number, { resolve(top: Array<[number, number]>): void; reject(err: Error): void; timer: NodeJS.Timeout }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve(top: Array<[number, number]>): void; reject(err: Error): void; timer: NodeJS.Timeout }
+  >();
   private next = 0;
   private dead: Error | null = null;
   readonly ready: Promise<void>;
 
-  constructor(setup: object, private readonly limits: ScorerLimits = SCORER_LIMITS) {
+  constructor(
+    setup: object,
+    private readonly limits: ScorerLimits = SCORER_LIMITS,
+  ) {
     const entry = workerEntry(new URL('./worker.js', import.meta.url));
     this.worker = new Worker(entry.code, {
       eval: entry.eval,
@@ -34,10 +44,20 @@ export class Scorer {
       const loading = setTimeout(() => this.lose(new Error(`the model did not load within ${duration(limits.loadMs)}`)), limits.loadMs);
       // The thread itself keeps the process alive while it loads; its timer need not.
       loading.unref();
-      const settle = (err: Error | null) => { clearTimeout(loading); if (err) reject(err); else resolve(); };
+      const settle = (err: Error | null) => {
+        clearTimeout(loading);
+        if (err) reject(err);
+        else resolve();
+      };
       this.worker.on('message', (msg: ScoreReply) => {
-        if ('ready' in msg) { settle(null); return; }
-        if ('failed' in msg) { settle(new Error(msg.failed)); return; }
+        if ('ready' in msg) {
+          settle(null);
+          return;
+        }
+        if ('failed' in msg) {
+          settle(new Error(msg.failed));
+          return;
+        }
         const w = this.waiting.get(msg.id);
         if (!w) return;
         this.waiting.delete(msg.id);
@@ -45,7 +65,11 @@ export class Scorer {
         if ('error' in msg) w.reject(new Error(msg.error));
         else w.resolve(msg.top);
       });
-      this.worker.on('error', (err: Error) => { this.dead ??= err; settle(err); this.failAll(err); });
+      this.worker.on('error', (err: Error) => {
+        this.dead ??= err;
+        settle(err);
+        this.failAll(err);
+      });
       this.worker.on('exit', (code) => {
         const err = this.dead ?? new Error(`the evaluation thread stopped (${code})`);
         this.dead ??= err;
@@ -62,7 +86,10 @@ export class Scorer {
   }
 
   private failAll(err: Error) {
-    for (const w of this.waiting.values()) { clearTimeout(w.timer); w.reject(new ThreadLost(err.message)); }
+    for (const w of this.waiting.values()) {
+      clearTimeout(w.timer);
+      w.reject(new ThreadLost(err.message));
+    }
     this.waiting.clear();
   }
 
@@ -72,7 +99,10 @@ export class Scorer {
     const copy = new Uint8Array(photo.byteLength);
     copy.set(photo);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.lose(new Error(`the model did not score a photo within ${duration(this.limits.scoreMs)}`)), this.limits.scoreMs);
+      const timer = setTimeout(
+        () => this.lose(new Error(`the model did not score a photo within ${duration(this.limits.scoreMs)}`)),
+        this.limits.scoreMs,
+      );
       this.waiting.set(id, { resolve, reject, timer });
       this.worker.postMessage({ id, photo: copy } satisfies ScoreRequest, [copy.buffer]);
     });
@@ -89,10 +119,16 @@ export class Scorer {
  * only the runtime knows every operator. The reason when it does not (or takes too long).
  */
 export async function loadProblem(
-  files: FileReaders, bytes: Uint8Array, input: { height: number; width: number; type: 'float32' | 'uint8' }, limits: ScorerLimits = SCORER_LIMITS,
+  files: FileReaders,
+  bytes: Uint8Array,
+  input: { height: number; width: number; type: 'float32' | 'uint8' },
+  limits: ScorerLimits = SCORER_LIMITS,
 ): Promise<string | null> {
   return files.slot('file', async () => {
-    const scorer = new Scorer({ model: bytes, contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' }, input, topK: 1 }, limits);
+    const scorer = new Scorer(
+      { model: bytes, contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' }, input, topK: 1 },
+      limits,
+    );
     try {
       await scorer.ready;
       return null;

@@ -9,9 +9,19 @@ import { prepareInput, topK, type InputSpec } from './prepare.js';
  * event loop never waits for inference. Each message is one photo's bytes; the reply is its
  * best outputs or the reason it could not be scored.
  */
-interface Setup { model: Uint8Array; contract: PixelContract; input: InputSpec; topK: number; wasmMemoryMb: number }
-export interface ScoreRequest { id: number; photo: Uint8Array }
-export type ScoreReply = { id: number; top: Array<[number, number]> } | { id: number; error: string } | { ready: true } | { failed: string };
+interface Setup {
+  model: Uint8Array;
+  contract: PixelContract;
+  input: InputSpec;
+  topK: number;
+  wasmMemoryMb: number;
+}
+export interface ScoreRequest {
+  id: number;
+  photo: Uint8Array;
+}
+export type ScoreReply =
+  { id: number; top: Array<[number, number]> } | { id: number; error: string } | { ready: true } | { failed: string };
 
 const setup = workerData as Setup;
 
@@ -24,7 +34,8 @@ const setup = workerData as Setup;
 const grow = WebAssembly.Memory.prototype.grow;
 const capBytes = setup.wasmMemoryMb * 1024 * 1024;
 WebAssembly.Memory.prototype.grow = function capped(this: WebAssembly.Memory, delta: number): number {
-  if (this.buffer.byteLength + delta * 65536 > capBytes) throw new RangeError(`the model needs more than ${setup.wasmMemoryMb} MB of memory`);
+  if (this.buffer.byteLength + delta * 65536 > capBytes)
+    throw new RangeError(`the model needs more than ${setup.wasmMemoryMb} MB of memory`);
   return grow.call(this, delta);
 };
 
@@ -49,7 +60,10 @@ async function start() {
         parentPort!.postMessage({ id: msg.id, top: topK(scores, setup.topK) } satisfies ScoreReply);
         for (const o of outputs) o.delete();
       } catch (err) {
-        parentPort!.postMessage({ id: msg.id, error: `The model could not score the photo: ${(err as Error).message}` } satisfies ScoreReply);
+        parentPort!.postMessage({
+          id: msg.id,
+          error: `The model could not score the photo: ${(err as Error).message}`,
+        } satisfies ScoreReply);
       } finally {
         tensor?.delete();
       }

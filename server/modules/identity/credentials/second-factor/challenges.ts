@@ -9,7 +9,13 @@ import { secondFactorRepository as repo, type ChallengeRow } from './repository.
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** Starts a challenge; only the sha256 of the returned token is stored. */
-export async function newChallenge(db: Db, accountId: string, purpose: ChallengeRow['purpose'], pendingSecret: string | null, ttlMs: number): Promise<string> {
+export async function newChallenge(
+  db: Db,
+  accountId: string,
+  purpose: ChallengeRow['purpose'],
+  pendingSecret: string | null,
+  ttlMs: number,
+): Promise<string> {
   const token = randomToken(32);
   const now = Date.now();
   await repo.pruneChallenges(db, new Date(now).toISOString());

@@ -19,7 +19,8 @@ export class CodeAlreadyUsed extends Error {}
 /** Ten new recovery codes: shown once (formatted), stored as the sha256 of the normalised code. */
 export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
   const raw = Array.from({ length: SECOND_FACTOR_LIMITS.recoveryCodeCount }, () =>
-    randomCode(SECOND_FACTOR_LIMITS.recoveryCodeLength, SECOND_FACTOR_LIMITS.recoveryCodeAlphabet));
+    randomCode(SECOND_FACTOR_LIMITS.recoveryCodeLength, SECOND_FACTOR_LIMITS.recoveryCodeAlphabet),
+  );
   return { codes: raw.map(formatRecoveryCode), hashes: raw.map((c) => sha256(c)) };
 }
 
@@ -37,14 +38,22 @@ export async function checkCode(db: Db, factor: SecondFactorRow, typed: string):
 
 /** Uses the accepted code inside the caller's transaction; throws CodeAlreadyUsed when a concurrent request used it first. */
 export async function consumeCode(trx: Db, accountId: string, accepted: AcceptedCode, now: string): Promise<void> {
-  const ok = accepted.kind === 'totp'
-    ? await repo.advanceTimeStep(trx, accountId, accepted.step)
-    : await repo.useRecoveryCode(trx, accountId, accepted.codeHash, now);
+  const ok =
+    accepted.kind === 'totp'
+      ? await repo.advanceTimeStep(trx, accountId, accepted.step)
+      : await repo.useRecoveryCode(trx, accountId, accepted.codeHash, now);
   if (!ok) throw new CodeAlreadyUsed();
 }
 
 /** Turns a confirmed key on, with ten recovery codes, the audit entry and the live event, in the caller's command. */
-export async function enableFactor(trx: Db, cmd: Command, account: { id: string; fullname: string }, secret: string, step: number, now: string): Promise<string[]> {
+export async function enableFactor(
+  trx: Db,
+  cmd: Command,
+  account: { id: string; fullname: string },
+  secret: string,
+  step: number,
+  now: string,
+): Promise<string[]> {
   await repo.insert(trx, { accountId: account.id, secret, enabledAt: now, lastTimeStep: step });
   const { codes, hashes } = newRecoveryCodes();
   await repo.replaceRecoveryCodes(trx, account.id, hashes, now);

@@ -26,42 +26,60 @@ export const secondFactorRepository = {
 
   /** Records the step of an accepted code, only if it is later than the last one (no replay, even concurrently). */
   async advanceTimeStep(db: Db, accountId: string, step: number): Promise<boolean> {
-    const r = await db.updateTable('second_factors').set({ lastTimeStep: step })
-      .where('accountId', '=', accountId).where('lastTimeStep', '<', step)
+    const r = await db
+      .updateTable('second_factors')
+      .set({ lastTimeStep: step })
+      .where('accountId', '=', accountId)
+      .where('lastTimeStep', '<', step)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   },
 
   async replaceRecoveryCodes(db: Db, accountId: string, hashes: string[], now: string): Promise<void> {
     await db.deleteFrom('second_factor_recovery_codes').where('accountId', '=', accountId).execute();
-    await db.insertInto('second_factor_recovery_codes')
+    await db
+      .insertInto('second_factor_recovery_codes')
       .values(hashes.map((codeHash) => ({ id: newId(), accountId, codeHash, createdAt: now, usedAt: null })))
       .execute();
   },
 
   /** True when the account holds this recovery code, not yet used. */
   async hasUnusedRecoveryCode(db: Db, accountId: string, codeHash: string): Promise<boolean> {
-    const row = await db.selectFrom('second_factor_recovery_codes').select('id')
-      .where('accountId', '=', accountId).where('codeHash', '=', codeHash).where('usedAt', 'is', null)
+    const row = await db
+      .selectFrom('second_factor_recovery_codes')
+      .select('id')
+      .where('accountId', '=', accountId)
+      .where('codeHash', '=', codeHash)
+      .where('usedAt', 'is', null)
       .executeTakeFirst();
     return row !== undefined;
   },
 
   /** Marks an unused code of the account used; false when there is none (wrong, or used already). */
   async useRecoveryCode(db: Db, accountId: string, codeHash: string, now: string): Promise<boolean> {
-    const row = await db.selectFrom('second_factor_recovery_codes').select('id')
-      .where('accountId', '=', accountId).where('codeHash', '=', codeHash).where('usedAt', 'is', null)
+    const row = await db
+      .selectFrom('second_factor_recovery_codes')
+      .select('id')
+      .where('accountId', '=', accountId)
+      .where('codeHash', '=', codeHash)
+      .where('usedAt', 'is', null)
       .executeTakeFirst();
     if (!row) return false;
-    const r = await db.updateTable('second_factor_recovery_codes').set({ usedAt: now })
-      .where('id', '=', row.id).where('usedAt', 'is', null)
+    const r = await db
+      .updateTable('second_factor_recovery_codes')
+      .set({ usedAt: now })
+      .where('id', '=', row.id)
+      .where('usedAt', 'is', null)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   },
 
   async recoveryCodesLeft(db: Db, accountId: string): Promise<number> {
-    const row = await db.selectFrom('second_factor_recovery_codes').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('accountId', '=', accountId).where('usedAt', 'is', null)
+    const row = await db
+      .selectFrom('second_factor_recovery_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('accountId', '=', accountId)
+      .where('usedAt', 'is', null)
       .executeTakeFirstOrThrow();
     return Number(row.n);
   },
@@ -83,17 +101,18 @@ export const secondFactorRepository = {
 
   /** Uses a challenge once: false when another request used it first. */
   async useChallenge(db: Db, id: string, now: string): Promise<boolean> {
-    const r = await db.updateTable('login_challenges').set({ usedAt: now })
-      .where('id', '=', id).where('usedAt', 'is', null)
+    const r = await db
+      .updateTable('login_challenges')
+      .set({ usedAt: now })
+      .where('id', '=', id)
+      .where('usedAt', 'is', null)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   },
 
   /** Open challenges of an account end when its factor changes (a reset, turning off). */
   async endChallenges(db: Db, accountId: string, now: string): Promise<void> {
-    await db.updateTable('login_challenges').set({ usedAt: now })
-      .where('accountId', '=', accountId).where('usedAt', 'is', null)
-      .execute();
+    await db.updateTable('login_challenges').set({ usedAt: now }).where('accountId', '=', accountId).where('usedAt', 'is', null).execute();
   },
 
   async pruneChallenges(db: Db, now: string): Promise<void> {

@@ -64,9 +64,11 @@ export function applyCriteria<O>(db: Db, query: AuditQuery<O>, c: Criteria, with
 
 export function after<O>(query: AuditQuery<O>, cursor: Cursor | undefined, indexed = true): AuditQuery<O> {
   if (!cursor) return query;
-  return query.where(indexed
-    ? sql<SqlBool>`("timestamp", "seq") < (${cursor.timestamp}, ${cursor.seq})`
-    : sql<SqlBool>`(+"timestamp", +"seq") < (${cursor.timestamp}, ${cursor.seq})`);
+  return query.where(
+    indexed
+      ? sql<SqlBool>`("timestamp", "seq") < (${cursor.timestamp}, ${cursor.seq})`
+      : sql<SqlBool>`(+"timestamp", +"seq") < (${cursor.timestamp}, ${cursor.seq})`,
+  );
 }
 
 /**
