@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../server/platform/writes/command.js';
+import { photoRuntime } from '../../server/modules/content/photos/index.js';
+import { appContext, type AppContext } from '../../server/platform/http/context.js';
+import { mailerFor } from '../../server/platform/support/mail.js';
+import { inCommand, runCommand } from '../../server/platform/writes/command.js';
 import type { LiveEvent } from '../../server/platform/writes/events.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { makeAccount } from '../fixtures/factories.js';
@@ -156,5 +159,28 @@ describe('runCommand', () => {
       .where('action', '=', 'LOGIN')
       .execute();
     expect(entries).toEqual([{ action: 'LOGIN', description: 'Blocked login: account restricted' }]);
+  });
+});
+
+describe('a service handed an open command (inCommand)', () => {
+  it("joins the command's transaction, and the app's runtimes stay the app's", async () => {
+    const account = await makeAccount(t.ctx, { role: 'ADMIN' });
+    let inner: AppContext | undefined;
+    await expect(
+      runCommand(t.ctx, actor, async (trx, cmd) => {
+        inner = inCommand(t.ctx, { trx, cmd });
+        // The inner write runs in the outer transaction: it rolls back with it.
+        await runCommand(inner, actor, async (innerTrx) => {
+          expect(innerTrx).toBe(trx);
+          await innerTrx.updateTable('accounts').set({ fullname: 'Renamed Inside' }).where('id', '=', account.id).execute();
+        });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const row = await t.ctx.db.selectFrom('accounts').select('fullname').where('id', '=', account.id).executeTakeFirstOrThrow();
+    expect(row.fullname).not.toBe('Renamed Inside');
+    expect(appContext(inner!)).toBe(t.ctx);
+    expect(photoRuntime(inner!)).toBe(photoRuntime(t.ctx));
+    expect(mailerFor(inner!)).toBe(mailerFor(t.ctx));
   });
 });

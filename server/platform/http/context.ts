@@ -12,9 +12,9 @@ import type { Actor } from '../writes/audit.js';
 import type { CommandScope } from '../writes/command.js';
 
 /**
- * The collections' adapters the hubs work through, listed by import in server/app.ts. Each hub
- * module adds its own field to this interface (declaration merging, as Fastify's decorators
- * do), so the platform names no module and the compiler checks what app.ts hands over.
+ * The collections' adapters the hubs work through, listed by import in server/modules/collections.ts.
+ * Each hub module adds its own field to this interface (declaration merging, as Fastify's
+ * decorators do), so the platform names no module and the compiler checks what is handed over.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface CollectionAdapters {}
@@ -27,12 +27,17 @@ export interface AppContext {
   storage: Storage;
   /** The threads that parse uploaded files (platform/parsing/file-readers.ts). */
   files: FileReaders;
-  /** The collections' adapters for the hubs (translations, …), listed in server/app.ts. */
+  /** The collections' adapters for the hubs (versions, translations, review), listed in server/modules/collections.ts. */
   collections: CollectionAdapters;
   log: FastifyBaseLogger;
   /** The command this context's writes join (writes/command.ts inCommand); unset, each write opens its own. */
   within?: CommandScope;
+  /** Set by inCommand: the app's own context, which per-app runtimes are kept by and run on (appContext). */
+  app?: AppContext;
 }
+
+/** The app's own context, also from a context in a command: its database is the app's, not a transaction. */
+export const appContext = (ctx: AppContext): AppContext => ctx.app ?? ctx;
 
 export interface AuthContext {
   sessionId: string;

@@ -79,10 +79,11 @@ const mailers = new WeakMap<object, Mailer>();
 
 /** The app's one mailer (one SMTP connection pool), made on first use. */
 export function mailerFor(ctx: { config: Pick<Config, 'smtpUrl' | 'dataDir'>; log: FastifyBaseLogger }): Mailer {
-  let mailer = mailers.get(ctx);
+  // By the app's configuration, which a context in a command (inCommand) shares with the app's.
+  let mailer = mailers.get(ctx.config);
   if (!mailer) {
     mailer = createMailer(ctx.config, ctx.log);
-    mailers.set(ctx, mailer);
+    mailers.set(ctx.config, mailer);
   }
   return mailer;
 }

@@ -41,8 +41,8 @@ export interface CommandDeps {
  * runCommand runs its work there, so the caller's writes and the service's commit or roll back
  * together.
  */
-export function inCommand<C extends CommandDeps>(ctx: C, scope: CommandScope): C {
-  return { ...ctx, db: scope.trx, within: scope };
+export function inCommand<C extends CommandDeps & { app?: unknown }>(ctx: C, scope: CommandScope): C {
+  return { ...ctx, db: scope.trx, within: scope, app: ctx.app ?? ctx };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { CATALOG_KIND_LIST, CATALOG_LIMITS, type CatalogKind } from '../../../../common/catalog.js';
-import type { AppContext } from '../../../platform/http/context.js';
+import { appContext, type AppContext } from '../../../platform/http/context.js';
 import { BoundedQueue } from './bounded-queue.js';
 import { makeVariants } from './pixels/images.js';
 import { fingerprintPixels } from './pixels/fingerprint.js';
@@ -204,7 +204,8 @@ const runtimes = new WeakMap<AppContext, PhotoRuntime>();
 
 /** The one runtime of an app (tests use it to wait for thumbnails or run the clean-up). */
 export function photoRuntime(ctx: AppContext): PhotoRuntime {
-  let runtime = runtimes.get(ctx);
-  if (!runtime) runtimes.set(ctx, (runtime = new PhotoRuntime(ctx)));
+  const app = appContext(ctx);
+  let runtime = runtimes.get(app);
+  if (!runtime) runtimes.set(app, (runtime = new PhotoRuntime(app)));
   return runtime;
 }

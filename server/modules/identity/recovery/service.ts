@@ -5,7 +5,7 @@ import { Throttle } from '../../../platform/identity/throttle.js';
 import { SYSTEM_ACTOR, type Actor } from '../../../platform/writes/audit.js';
 import { runCommand } from '../../../platform/writes/command.js';
 import { isoIn, nowIso } from '../../../platform/support/clock.js';
-import type { AppContext } from '../../../platform/http/context.js';
+import { appContext, type AppContext } from '../../../platform/http/context.js';
 import { fail, invalid } from '../../../platform/http/errors.js';
 import { mailerFor, type Mailer } from '../../../platform/support/mail.js';
 import { hashPassword, randomToken, sha256 } from '../../../platform/identity/passwords.js';
@@ -236,10 +236,11 @@ export type RecoveryService = ReturnType<typeof createRecoveryService>;
 /** One recovery service per app (with the app's mailer), shared by the recovery and profile routes. */
 const services = new WeakMap<AppContext, RecoveryService>();
 export function recoveryServiceFor(ctx: AppContext): RecoveryService {
-  let service = services.get(ctx);
+  const app = appContext(ctx);
+  let service = services.get(app);
   if (!service) {
-    service = createRecoveryService(ctx, mailerFor(ctx));
-    services.set(ctx, service);
+    service = createRecoveryService(app, mailerFor(app));
+    services.set(app, service);
   }
   return service;
 }

@@ -3,7 +3,7 @@ import { MODEL_LIMITS, MODEL_TEXTS } from '../../../../../common/models.js';
 import { outageOf } from '../../../../platform/http/outages.js';
 import type { ModelPredictionsTable } from '../../../../db/types/models.js';
 import { every } from '../../../../platform/background/jobs.js';
-import type { AppContext } from '../../../../platform/http/context.js';
+import { appContext, type AppContext } from '../../../../platform/http/context.js';
 import { readStored } from '../../../../platform/storage/stored-files.js';
 import { nowIso } from '../../../../platform/support/clock.js';
 import { photoReads } from '../../../content/photos/index.js';
@@ -224,10 +224,11 @@ const runners = new WeakMap<AppContext, ReturnType<typeof createEvaluationRunner
 
 /** The evaluation runner of an app (one per app, so tests can wait for it). */
 export function evaluationRunner(ctx: AppContext): ReturnType<typeof createEvaluationRunner> {
-  let runner = runners.get(ctx);
+  const app = appContext(ctx);
+  let runner = runners.get(app);
   if (!runner) {
-    runner = createEvaluationRunner(ctx);
-    runners.set(ctx, runner);
+    runner = createEvaluationRunner(app);
+    runners.set(app, runner);
   }
   return runner;
 }
