@@ -1,7 +1,7 @@
 /**
  * Pests and diseases are one catalog, parameterised by kind: collection name, dashboard
  * route, storage folder, image limits and texts (docs/PRODUCT.md sections 2, 5, 7, 8 and 9;
- * DESIGN.md section 5 for the disease minimum: fewer than 800 blocks, at most 2000).
+ * section 5 for the disease minimum: fewer than 800 blocks a save, at most 2000).
  */
 export const CATALOG_KIND_NAMES = ['pest', 'disease'] as const;
 export type CatalogKindName = (typeof CATALOG_KIND_NAMES)[number];

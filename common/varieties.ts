@@ -32,10 +32,10 @@ export const VARIETY_MESSAGES = {
   environmentRequired: 'Select at least one environment.',
   wholeNumber: 'Enter a whole number.',
   decimal: 'Enter a valid number (e.g., 3 or 4.3).',
-  /** Not given by SPEC: the limits that keep values inside what the database stores. */
+  /** Not given by the product's rules: the limits that keep values inside what the database stores. */
   tooLong: (max: number) => `Use at most ${max} characters.`,
   tooLarge: (max: number) => `Enter a number no larger than ${max.toLocaleString('en-US')}.`,
-  /** Not given by SPEC for varieties (docs/PRODUCT.md section 5, typed-name confirmations). */
+  /** Not given by the product's rules for varieties (docs/PRODUCT.md section 5, typed-name confirmations). */
   deleteMismatch: 'The text does not match the variety name.',
 } as const;
 

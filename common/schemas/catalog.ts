@@ -6,7 +6,7 @@ import { UPLOAD_TEXTS } from '../catalog-texts.js';
 
 /**
  * One schema per kind and purpose: it validates the add/edit form in the browser and the
- * route body on the server, with the same SPEC texts field by field.
+ * route body on the server, with the same texts (docs/PRODUCT.md) field by field.
  */
 const optionalText = (max: number = LIMITS.maxTextLength) => z.string().trim().max(max).default('');
 

@@ -1,5 +1,6 @@
 import { z } from './zod.js';
 import { LIMITS } from '../limits.js';
+import { CATALOG_FIELD_KEYS, CATALOG_FIELDS, type CatalogField } from '../catalog-fields.js';
 
 /** A chosen photo of a draft: its staged photo once uploaded, and the file it came from. */
 export const draftPhotoSchema = z.object({
@@ -9,18 +10,21 @@ export const draftPhotoSchema = z.object({
   lastModified: z.number().min(0).max(1e14),
 });
 
-/** The add form as typed: nothing is required yet (a draft may be half filled). */
-export const draftFieldsSchema = z.object({
-  name: z.string().max(LIMITS.maxShortTextLength).default(''),
-  scientificName: z.string().max(LIMITS.maxShortTextLength).default(''),
-  localName: z.string().max(LIMITS.maxShortTextLength).default(''),
-  description: z.string().max(LIMITS.maxTextLength).default(''),
-  cause: z.string().max(LIMITS.maxTextLength).default(''),
-  symptoms: z.string().max(LIMITS.maxTextLength).default(''),
-  treatments: z.string().max(LIMITS.maxTextLength).default(''),
-  affectedParts: z.array(z.string().max(200)).max(50).default([]),
-  isTrainingClass: z.boolean().default(false),
-});
+/** Each type of field as typed into the add form: nothing is required yet (a draft may be half filled). */
+const DRAFT_RULES = {
+  name: () => z.string().max(LIMITS.maxShortTextLength).default(''),
+  shortText: () => z.string().max(LIMITS.maxShortTextLength).default(''),
+  longText: () => z.string().max(LIMITS.maxTextLength).default(''),
+  parts: () => z.array(z.string().max(200)).max(50).default([]),
+  trainingFlag: () => z.boolean().default(false),
+};
+
+/** The add form as typed, field by field (common/catalog-fields.ts). */
+export const draftFieldsSchema = z.object(
+  Object.fromEntries(CATALOG_FIELD_KEYS.map((k) => [k, DRAFT_RULES[CATALOG_FIELDS[k].type]()])) as {
+    [K in CatalogField]: ReturnType<(typeof DRAFT_RULES)[(typeof CATALOG_FIELDS)[K]['type']]>;
+  },
+);
 
 export const draftInputSchema = z.object({
   fields: draftFieldsSchema,

@@ -5,7 +5,7 @@ import { seed as seedVarieties } from '../seed/varieties.js';
 
 /**
  * npm run seed: loads the demo content of demo-data/ (copied from the department's demo set).
- * Each module that has demo content exports `seed(ctx, log)` from server/modules/<area>/seed.ts,
+ * Each collection that has demo content has `seed(ctx, log)` in server/seed/<collection>.ts,
  * listed here; a seed adds only what is missing, so running it twice changes nothing.
  */
 const SEEDS = [

@@ -27,9 +27,9 @@ import varieties from './content/varieties/routes.js';
 import versions from './publishing/versions/routes.js';
 
 /**
- * Every feature module's HTTP routes (the default export of server/modules/<area>/routes.ts),
- * listed by import so that the compiler, the cycle check and a reader see each one; buildApp
- * registers them in this order (the folders' names). A new module adds its line here.
+ * Every feature module's HTTP routes (the default export of server/modules/<kind>/<module>/routes.ts,
+ * and *-routes.ts), listed by import so that the compiler, the cycle check and a reader see each
+ * one; buildApp registers them in this order. A new module adds its line here.
  */
 export const MODULE_ROUTES: readonly FastifyPluginAsync[] = [
   accounts,

@@ -1,6 +1,6 @@
 import { SIGNED_IN_HINT_COOKIE } from '../../common/sessions';
 
-/** Browser storage keys (DESIGN.md: localStorage holds only the logout reason and UI preferences). */
+/** Browser storage keys: localStorage holds only the logout reason and UI preferences, never a secret or a record. */
 export const AUTO_LOGOUT_REASON = 'auto_logout_reason';
 export const SIDEBAR_COLLAPSED = 'palayan:sidebar-collapsed';
 

@@ -33,7 +33,7 @@ async function photos(count: number, uploaded: number): Promise<string[]> {
   return ids;
 }
 
-describe('disease image limits (DESIGN.md section 5: fewer than 800 blocks, at most 2000)', () => {
+describe('disease image limits (docs/PRODUCT.md section 5: fewer than 800 blocks, at most 2000)', () => {
   it('refuses 799 and accepts exactly 800 photos for a new disease', async () => {
     const ids = await photos(800, 1);
     const short = await t.app.inject({

@@ -14,7 +14,7 @@ afterAll(async () => {
 const now = () => new Date().toISOString();
 
 describe('dashboard', () => {
-  it('counts live records and active admins only (SPEC.md section 6)', async () => {
+  it('counts live records and active admins only (docs/PRODUCT.md section 6)', async () => {
     const me = await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' });
     await makeAccount(t.ctx, { state: { status: 'inactive' } });
     await makeAccount(t.ctx, { state: { isDeleted: 1 } });

@@ -69,7 +69,7 @@ describe('sessions, one per account (the default)', () => {
     await t.close();
   });
 
-  it("keeps SPEC.md's rule: a new login ends the older session; the list shows the one open", async () => {
+  it("keeps docs/PRODUCT.md's rule: a new login ends the older session; the list shows the one open", async () => {
     const me = await makeAccount(t.ctx);
     const first = await signIn(t, me, CHROME_WINDOWS);
     const second = await signIn(t, me, FIREFOX_ANDROID, '10.0.0.9');

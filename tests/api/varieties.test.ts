@@ -133,7 +133,7 @@ describe('rice varieties: add', () => {
   });
 });
 
-describe('rice varieties: validation (SPEC.md section 5), same texts as the form', () => {
+describe('rice varieties: validation (docs/PRODUCT.md section 5), same texts as the form', () => {
   const required: Array<[string, string]> = [
     ['varietyName', 'Variety name is required.'],
     ['releaseName', 'Release name is required.'],

@@ -7,7 +7,7 @@ import { passwordMeetsRules } from '../../common/password';
 import { isActivePath } from '../../src/app/nav';
 import { initials } from '../../src/components/ui/avatar';
 
-describe('permissions (SPEC.md section 6)', () => {
+describe('permissions (docs/PRODUCT.md section 6)', () => {
   it('normalises role text and defaults a missing role to ADMIN', () => {
     expect(normalizeRole(' system admin ')).toBe('SYSTEM_ADMIN');
     expect(normalizeRole('super admin')).toBe('ADMIN');
@@ -25,7 +25,7 @@ describe('permissions (SPEC.md section 6)', () => {
   });
 });
 
-describe('activity text (SPEC.md section 9)', () => {
+describe('activity text (docs/PRODUCT.md section 9)', () => {
   it.each([
     ['CREATE', 'rice_local_pests', 'Rice bug', 'New Pest added: Rice bug'],
     ['insert', 'accounts', 'Ana', 'New Account added: Ana'],

@@ -99,7 +99,7 @@ export interface ReviewedAction {
 /**
  * What a module supplies in its `reviewed.ts` (default export: a list of these): the saves of a
  * collection it can propose and publish, or the farmer app's view of a record (the preview).
- * They are listed by import in server/modules/index.ts and merged by collection for the review
+ * They are listed by import in server/modules/collections.ts and merged by collection for the review
  * module; no module imports it.
  */
 export interface ReviewedPart {

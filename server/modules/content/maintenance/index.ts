@@ -2,8 +2,10 @@ import { pick } from '../../../platform/support/pick.js';
 import { maintenanceRepository } from './repository.js';
 
 /**
- * The maintenance module's face: what other modules, the app and the command line may
- * use of it; nothing else of the module is imported from outside it (lint: palayan/module-face).
+ * File Maintenance's option lists (variety lists, security questions, diseases' affected parts): what every form reads,
+ * the defaults and the year-release rollover (option-lists.ts, lists.ts), super admins' edits (service.ts), and the
+ * option-list documents' versioned, translated and reviewed adapters (collection.ts).
+ * This file is its face: other modules, the app and the command line import only this (lint: palayan/module-face).
  */
 export { ensureMaintenanceDefaults, getAccountEnums, getDiseaseEnums, getVarietyEnums } from './option-lists.js';
 

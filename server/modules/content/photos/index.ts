@@ -2,8 +2,11 @@ import { pick } from '../../../platform/support/pick.js';
 import { photosRepository } from './repository/life.js';
 
 /**
- * The photos module's face: what other modules, the app and the command line may
- * use of it; nothing else of the module is imported from outside it (lint: palayan/module-face).
+ * Every photo of a pest or disease from upload to deletion; the only module that names the photo table (catalog_images;
+ * lint: palayan/photo-table): intake (type by bytes, metadata cleaned, fingerprint), a save's photo list (entry-photos.ts),
+ * one-photo moves (library.ts), the leased variant queue (variants.ts), resumable backfills, the pixel kit (pixels/) and
+ * who may read a stored file (routes.ts).
+ * This file is its face: other modules, the app and the command line import only this (lint: palayan/module-face).
  */
 export { fingerprintStored } from './backfill/fingerprints.js';
 export { cleanStoredLocations } from './backfill/locations.js';

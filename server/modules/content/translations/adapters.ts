@@ -14,8 +14,8 @@ export interface SourceRecord {
 }
 
 /**
- * What a collection's module supplies in its `translated.ts` (default export: a list of these),
- * listed by import in server/app.ts and handed over as ctx.collections.translated; the
+ * What a collection's module supplies in its `translated.ts`, named by the collection's
+ * definition (server/modules/collections.ts) and handed over as ctx.collections.translated; the
  * translations module never imports those modules: it writes
  * the translations and their audit entry; the collection moves its record's edit version and
  * gives the snapshot its version records.

@@ -25,7 +25,7 @@ function present(row: DeletedRow) {
  * Trash and restore for the soft-deleted collections (super admin). A restore clears the delete
  * marks, so content (a pest's or disease's photos included: they stay linked while it is
  * deleted) comes back as it was; an account comes back restricted and without its old keys
- * (accounts/restore.ts). It is audited as RESTORE in the same transaction.
+ * (accounts/disarm.ts). It is audited as RESTORE in the same transaction.
  */
 export function createTrashService(ctx: AppContext) {
   const { db } = ctx;

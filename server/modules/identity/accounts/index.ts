@@ -2,8 +2,10 @@ import { pick } from '../../../platform/support/pick.js';
 import { accountsRepository } from './repository.js';
 
 /**
- * The accounts module's face: what other modules, the app and the command line may
- * use of it; nothing else of the module is imported from outside it (lint: palayan/module-face).
+ * Admin accounts (super admins): list, create, edit, delete, restrict, unlock and export; the auto-inactivation sweep;
+ * the one way an account row is born (create-account.ts); an account disarmed when it comes back from the trash
+ * (disarm.ts); and the two-step sign-in routes of Account Settings and the Accounts screen (second-factor-routes.ts).
+ * This file is its face: other modules, the app and the command line import only this (lint: palayan/module-face).
  */
 export { createAccount } from './create-account.js';
 export { disarmRestoredAccount } from './disarm.js';

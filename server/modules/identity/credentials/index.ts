@@ -3,8 +3,10 @@ import { credentialsRepository } from './repository.js';
 import { secondFactorRepository } from './second-factor/repository.js';
 
 /**
- * The credentials module's face: what other modules, the app and the command line may
- * use of it; nothing else of the module is imported from outside it (lint: palayan/module-face).
+ * No routes: the proofs an account signs in with, below every module that checks or changes them: the current password
+ * and code a sensitive change needs (identity.ts), the sign-in and unlock budgets and lockout notices (guesses.ts),
+ * unlock links, what a new password voids (proofs.ts), and second factors (second-factor/: TOTP, recovery codes, challenges).
+ * This file is its face: other modules, the app and the command line import only this (lint: palayan/module-face).
  */
 export { lockedOut, noticeLockout, noticeQuestionReset, noticeUnlock, signInBudget, unlockBudget } from './guesses.js';
 export { identityCheck } from './identity.js';

@@ -1,6 +1,8 @@
 /**
- * The recovery module's face: what other modules, the app and the command line may
- * use of it; nothing else of the module is imported from outside it (lint: palayan/module-face).
+ * Forgot password (the security question, in steps) and the emailed reset link: the flow (service.ts), attempts counted
+ * before they are checked and the pause (attempts.ts), the reset message (reset-email.ts), security answers hashed and
+ * compared (answers.ts).
+ * This file is its face: other modules, the app and the command line import only this (lint: palayan/module-face).
  */
 export { hashAnswer } from './answers.js';
 export { recoveryServiceFor } from './service.js';

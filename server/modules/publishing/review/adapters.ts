@@ -17,8 +17,8 @@ declare module '../../../platform/http/context.js' {
 }
 
 /**
- * Every module's reviewed.ts (default export: its parts), listed by import in
- * server/modules/index.ts and merged by collection here; no module imports review. Two modules
+ * The collections' reviewed saves and the capabilities' (server/modules/collections.ts), merged
+ * by collection here; no module imports review. Two modules
  * reviewing the same save of a collection, or previewing one collection, is a start-up error.
  */
 export function reviewedRegistry(parts: readonly ReviewedPart[]): ReviewedCollections {
@@ -42,6 +42,7 @@ export const reviewedCollections = (ctx: Pick<AppContext, 'collections'>): Revie
 
 export function reviewedAction(ctx: Pick<AppContext, 'collections'>, collection: ReviewCollection, action: ReviewAction): ReviewedAction {
   const adapter = ctx.collections.reviewed.get(collection)?.actions[action];
-  if (!adapter) throw new Error(`No module reviews ${action} of ${collection}: it needs a reviewed.ts listed in server/modules/index.ts`);
+  if (!adapter)
+    throw new Error(`No module reviews ${action} of ${collection}: it needs a reviewed.ts listed in server/modules/collections.ts`);
   return adapter;
 }

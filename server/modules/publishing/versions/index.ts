@@ -2,8 +2,10 @@ import { pick } from '../../../platform/support/pick.js';
 import { versionsRepository } from './repository.js';
 
 /**
- * The versions module's face: what other modules, the app and the command line may
- * use of it; nothing else of the module is imported from outside it (lint: palayan/module-face).
+ * Every saved state of a variety, pest, disease and option-list document (record_versions): the version a save writes in
+ * its transaction (record.ts), the list and a comparison, a version restored through its collection's own service
+ * (restore.ts), retention (prune.ts). It imports no collection: their versioned adapters reach it as ctx.collections.versioned.
+ * This file is its face: other modules, the app and the command line import only this (lint: palayan/module-face).
  */
 export { versionedCollection, versionedRegistry } from './adapters.js';
 export type { RestoreRequest, VersionedCollection } from './adapters.js';
