@@ -40,6 +40,8 @@ export interface CatalogKind {
   route: 'rice_pests' | 'rice_diseases';
   /** Storage folder of docs/PRODUCT.md section 7. */
   folder: 'rice_pests' | 'rice_disease';
+  /** The farmer app's path of the kind's records (/api/public/v1/<path>) and its name in the API's document. */
+  publicApi: { path: 'pests' | 'diseases'; label: string };
   /** Images a new entry needs at least, and any entry may hold at most. */
   minImagesOnCreate: number;
   maxImages: number;
@@ -91,6 +93,7 @@ export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
     collection: 'rice_local_pests',
     route: 'rice_pests',
     folder: 'rice_pests',
+    publicApi: { path: 'pests', label: 'Rice pests' },
     minImagesOnCreate: 1,
     maxImages: 10,
     trimDeleteConfirmation: true,
@@ -126,6 +129,7 @@ export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
     collection: 'rice_local_diseases',
     route: 'rice_diseases',
     folder: 'rice_disease',
+    publicApi: { path: 'diseases', label: 'Rice diseases' },
     minImagesOnCreate: 800,
     maxImages: 2000,
     trimDeleteConfirmation: false,
@@ -158,7 +162,16 @@ export const CATALOG_KINDS: Record<CatalogKindName, CatalogKind> = {
   },
 };
 
-export const CATALOG_KIND_LIST: CatalogKind[] = [CATALOG_KINDS.pest, CATALOG_KINDS.disease];
+export const CATALOG_KIND_LIST: CatalogKind[] = CATALOG_KIND_NAMES.map((name) => CATALOG_KINDS[name]);
+
+export type CatalogCollection = CatalogKind['collection'];
+/** The catalog's collections (tables), in the kinds' order: the lists of versioned and translated collections take them from here. */
+export const CATALOG_COLLECTIONS: readonly CatalogCollection[] = CATALOG_KIND_LIST.map((kind) => kind.collection);
+
+/** A value for each catalog collection, made from its kind. */
+export function byCatalogCollection<T>(make: (kind: CatalogKind) => T): Record<CatalogCollection, T> {
+  return Object.fromEntries(CATALOG_KIND_LIST.map((kind) => [kind.collection, make(kind)])) as Record<CatalogCollection, T>;
+}
 
 export const CATALOG_LIMITS = {
   pageSize: 50,

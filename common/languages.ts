@@ -1,3 +1,4 @@
+import { byCatalogCollection, CATALOG_COLLECTIONS } from './catalog.js';
 import { CATALOG_TRANSLATED_FIELDS, catalogLabels } from './catalog-fields.js';
 import { LIMITS } from './limits.js';
 import { MAINTENANCE, MAINTENANCE_LIMITS } from './maintenance.js';
@@ -58,7 +59,7 @@ export function acceptedLanguages(header: string | undefined): string[] {
 }
 
 /** The collections with farmer-facing text, and which of their fields are translated. */
-export const TRANSLATED_COLLECTIONS = ['rice_local_pests', 'rice_local_diseases', 'rice_seed_varieties', 'maintenance'] as const;
+export const TRANSLATED_COLLECTIONS = [...CATALOG_COLLECTIONS, 'rice_seed_varieties', 'maintenance'] as const;
 export type TranslatedCollection = (typeof TRANSLATED_COLLECTIONS)[number];
 
 const catalogFields = catalogLabels(CATALOG_TRANSLATED_FIELDS);
@@ -69,8 +70,7 @@ const catalogFields = catalogLabels(CATALOG_TRANSLATED_FIELDS);
  * field is `<list>:<value>`, see optionField).
  */
 export const TRANSLATED_FIELDS: Record<Exclude<TranslatedCollection, 'maintenance'>, Readonly<Record<string, string>>> = {
-  rice_local_pests: catalogFields,
-  rice_local_diseases: catalogFields,
+  ...byCatalogCollection(() => catalogFields),
   rice_seed_varieties: { location: VARIETIES.columns.location },
 };
 

@@ -1,4 +1,4 @@
-import { CATALOG_KINDS } from './catalog.js';
+import { byCatalogCollection, CATALOG_COLLECTIONS } from './catalog.js';
 import { catalogFieldsOf, catalogLabels } from './catalog-fields.js';
 import { MAINTENANCE } from './maintenance.js';
 import { VARIETIES } from './varieties.js';
@@ -8,14 +8,13 @@ import { translationKeyLabel } from './languages.js';
  * Versions: every saved state of a variety, pest, disease and option list, listed, compared and
  * restored from the record's view (server/modules/publishing/versions).
  */
-export const VERSION_COLLECTIONS = ['rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'maintenance'] as const;
+export const VERSION_COLLECTIONS = ['rice_seed_varieties', ...CATALOG_COLLECTIONS, 'maintenance'] as const;
 export type VersionCollection = (typeof VERSION_COLLECTIONS)[number];
 
 /** The API path of each collection's records; a record's versions are under `<base>/:id/versions`. */
 export const VERSION_API_BASE: Record<VersionCollection, string> = {
   rice_seed_varieties: '/api/varieties',
-  rice_local_pests: '/api/rice_pests',
-  rice_local_diseases: '/api/rice_diseases',
+  ...byCatalogCollection((kind) => `/api/${kind.route}`),
   maintenance: '/api/maintenance/documents',
 };
 
@@ -38,8 +37,7 @@ export const VERSION_FIELDS: Record<VersionCollection, Readonly<Record<string, s
     environment: VARIETIES.view.environment,
     recommendedInTarlac: VARIETIES.columns.recommendedInTarlac,
   },
-  rice_local_pests: catalogLabels(catalogFieldsOf(CATALOG_KINDS.pest)),
-  rice_local_diseases: catalogLabels(catalogFieldsOf(CATALOG_KINDS.disease)),
+  ...byCatalogCollection((kind) => catalogLabels(catalogFieldsOf(kind))),
   maintenance: Object.fromEntries(Object.entries(MAINTENANCE.lists).map(([key, list]) => [key, list.title])),
 };
 

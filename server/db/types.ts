@@ -19,6 +19,7 @@ import type {
   BackupRunsTable,
 } from './types/audit.js';
 import type { PeriodSlotsTable } from './types/background.js';
+import type { CatalogCollection } from '../../common/catalog.js';
 import type {
   CatalogDraftPhotosTable,
   CatalogDraftsTable,
@@ -39,7 +40,10 @@ import type { ScanReportCountsTable, ScanReportModelsTable, ScanReportsTable, Sc
  * The one Database interface every query is typed from. Field names follow docs/PRODUCT.md section 3;
  * the tables' rows are in types/, by area (types/portable.ts: how values are stored).
  */
-export interface Database {
+/** The catalog's tables, one per kind (common/catalog.ts), all of one shape. */
+type CatalogTables = Record<CatalogCollection, CatalogTable>;
+
+export interface Database extends CatalogTables {
   accounts: AccountsTable;
   backup_runs: BackupRunsTable;
   period_slots: PeriodSlotsTable;
@@ -48,8 +52,6 @@ export interface Database {
   import_records: ImportRecordsTable;
   rice_seed_varieties: VarietiesTable;
   variety_search_grams: VarietySearchGramsTable;
-  rice_local_pests: CatalogTable;
-  rice_local_diseases: CatalogTable;
   catalog_images: CatalogImagesTable;
   catalog_drafts: CatalogDraftsTable;
   catalog_draft_photos: CatalogDraftPhotosTable;

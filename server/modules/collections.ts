@@ -3,7 +3,7 @@ import type { ReviewCollection } from '../../common/review.js';
 import type { VersionCollection } from '../../common/versions.js';
 import type { CollectionAdapters } from '../platform/http/context.js';
 import type { ReviewedPart } from '../platform/writes/review-gate.js';
-import { pestsCollection, diseasesCollection } from './content/catalog/collection.js';
+import { catalogCollections } from './content/catalog/collection.js';
 import datasetReviewed from './content/dataset/reviewed.js';
 import { optionListsCollection } from './content/maintenance/collection.js';
 import publicApiReviewed from './farmer-app/public/reviewed.js';
@@ -29,8 +29,7 @@ export type CollectionDefinition<N extends RecordCollection> = (N extends Versio
 /** Every collection of records, each defined once in its module's collection.ts and listed here by import. */
 export const COLLECTION_DEFINITIONS: { [N in RecordCollection]: CollectionDefinition<N> } = {
   rice_seed_varieties: varietiesCollection,
-  rice_local_pests: pestsCollection,
-  rice_local_diseases: diseasesCollection,
+  ...catalogCollections,
   maintenance: optionListsCollection,
 };
 

@@ -43,7 +43,7 @@ export interface VarietySearchGramsTable {
   n: number;
 }
 
-export type CatalogCollection = 'rice_local_pests' | 'rice_local_diseases';
+export type { CatalogCollection } from '../../../common/catalog.js';
 
 /** Shared shape of rice_local_pests and rice_local_diseases. */
 export interface CatalogTable extends ContentRecord {

@@ -1,4 +1,4 @@
-import { CATALOG_KINDS, type CatalogKind } from '../../../../common/catalog.js';
+import { byCatalogCollection, type CatalogKind } from '../../../../common/catalog.js';
 import { catalogReviewed } from './reviewed.js';
 import { catalogTranslated } from './translated.js';
 import { catalogVersioned } from './versioned.js';
@@ -8,5 +8,5 @@ function catalogCollection(kind: CatalogKind) {
   return { versioned: catalogVersioned(kind), translated: catalogTranslated(kind), reviewed: catalogReviewed(kind) };
 }
 
-export const pestsCollection = catalogCollection(CATALOG_KINDS.pest);
-export const diseasesCollection = catalogCollection(CATALOG_KINDS.disease);
+/** Each kind's collection (common/catalog.ts), by table. */
+export const catalogCollections = byCatalogCollection(catalogCollection);

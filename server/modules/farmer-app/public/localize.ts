@@ -1,3 +1,4 @@
+import type { CatalogCollection } from '../../../../common/catalog.js';
 import { LANGUAGE_LIMITS, TRANSLATED_FIELDS, TRANSLATED_LISTS, acceptedLanguages, chooseLanguage, parseOptionField } from '../../../../common/languages.js';
 import type { AppContext } from '../../../platform/http/context.js';
 import { derivedFrom, keptValues } from '../../../platform/cache/kept.js';
@@ -29,7 +30,7 @@ const keptTexts = (ctx: AppContext) => keptValues<Texts>(ctx.db, 'public/texts',
 export interface Localizer {
   readonly lang: string;
   /** Records of a collection, changed in place: their translated fields, and option values of the lists named (field → list). */
-  records<T extends Values & { id: string }>(collection: 'rice_local_pests' | 'rice_local_diseases' | 'rice_seed_varieties', items: T[], lists: Record<string, string>): Promise<Array<T & { fieldLanguages: FieldLanguages }>>;
+  records<T extends Values & { id: string }>(collection: CatalogCollection | 'rice_seed_varieties', items: T[], lists: Record<string, string>): Promise<Array<T & { fieldLanguages: FieldLanguages }>>;
   /** The option lists, each value in the language where translated. */
   options<T extends Record<string, string[]>>(lists: T): Promise<T & { fieldLanguages: Partial<Record<OptionList, string[]>> }>;
 }

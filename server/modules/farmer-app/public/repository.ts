@@ -1,3 +1,4 @@
+import { CATALOG_KIND_LIST } from '../../../../common/catalog.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/types.js';
 import type { CatalogCollection } from '../../../db/types/content.js';
@@ -48,7 +49,7 @@ export const publicRepository = {
   async publicVariant(db: Kysely<Database>, imageId: string, variant: 'display' | 'thumbnail'): Promise<string | null> {
     const row = await photoReads.variantsOf(db, imageId);
     if (!row || !row.entryId || row.status !== 'ready') return null;
-    if (row.collection !== 'rice_local_pests' && row.collection !== 'rice_local_diseases') return null;
+    if (!CATALOG_KIND_LIST.some((kind) => kind.collection === row.collection)) return null;
     const entry = await db.selectFrom(row.collection as 'rice_local_pests').select(['isDeleted', 'isTrainingClass']).where('id', '=', row.entryId).executeTakeFirst();
     if (!entry || entry.isDeleted || entry.isTrainingClass) return null;
     return variant === 'display' ? row.displayKey : row.thumbKey;

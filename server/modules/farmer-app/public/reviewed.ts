@@ -1,3 +1,4 @@
+import { CATALOG_KIND_LIST } from '../../../../common/catalog.js';
 import { fileUrl } from '../../../platform/storage/storage.js';
 import type { AppContext } from '../../../platform/http/context.js';
 import type { ReviewedPart, ReviewSnapshot } from '../../../platform/writes/review-gate.js';
@@ -34,8 +35,7 @@ async function catalogPreview(ctx: AppContext, recordId: string | null, state: R
 }
 
 const parts: ReviewedPart[] = [
-  { collection: 'rice_local_pests', preview: catalogPreview },
-  { collection: 'rice_local_diseases', preview: catalogPreview },
+  ...CATALOG_KIND_LIST.map((kind): ReviewedPart => ({ collection: kind.collection, preview: catalogPreview })),
   {
     collection: 'rice_seed_varieties',
     preview: async (_ctx, recordId, state) => publicVariety({ ...(state.fields as Omit<Variety, 'id' | 'createdAt' | 'updatedAt' | 'version'>), id: recordId ?? 'new', createdAt: '', updatedAt: null, version: 0 }),

@@ -1,3 +1,4 @@
+import { CATALOG_KIND_LIST } from '../../../../common/catalog.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -79,7 +80,7 @@ const routes: FastifyPluginAsync = async (app) => {
     return withEtag(request, reply, body);
   });
 
-  for (const [path, collection, label] of [['pests', 'rice_local_pests', 'Rice pests'], ['diseases', 'rice_local_diseases', 'Rice diseases']] as const) {
+  for (const { collection, publicApi: { path, label } } of CATALOG_KIND_LIST) {
     r.get(`${PREFIX}/${path}`, {
       config,
       schema: { tags: ['public'], summary: `${label} with display and thumbnail image URLs; delta by updatedSince`, querystring: syncQuerySchema, response: { 200: publicCatalogSchema, 304: z.null() } },

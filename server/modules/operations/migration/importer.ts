@@ -1,3 +1,4 @@
+import { CATALOG_COLLECTIONS } from '../../../../common/catalog.js';
 import { moveStamps, recordsStamp } from '../../../platform/cache/stamps.js';
 import { backfillFirstVersions } from '../../publishing/versions/index.js';
 import { tidyVarietySearch } from '../../../db/variety-search.js';
@@ -96,7 +97,7 @@ export async function importFirestoreCollections(
       });
       for (const topic of ['accounts', 'rice_seed_varieties', 'rice_local_pests', 'rice_local_diseases', 'maintenance'])
         cmd.publish({ topic, op: 'import' });
-      await moveStamps(trx, ['rice_local_pests', 'rice_local_diseases'].map(recordsStamp));
+      await moveStamps(trx, CATALOG_COLLECTIONS.map(recordsStamp));
     });
   }
   // Chained now, not by a running server's sealer: the import may run with no server.

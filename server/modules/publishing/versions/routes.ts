@@ -1,3 +1,4 @@
+import { byCatalogCollection } from '../../../../common/catalog.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -22,8 +23,7 @@ const DAY_MS = 86_400_000;
 /** Who may read and restore each collection's versions: whoever may view and edit its records. */
 const ACCESS: Record<VersionCollection, { read: Access; restore: Access }> = {
   rice_seed_varieties: { read: 'content.view', restore: 'content.update' },
-  rice_local_pests: { read: 'content.view', restore: 'content.update' },
-  rice_local_diseases: { read: 'content.view', restore: 'content.update' },
+  ...byCatalogCollection((): { read: Access; restore: Access } => ({ read: 'content.view', restore: 'content.update' })),
   maintenance: { read: 'maintenance.manage', restore: 'maintenance.manage' },
 };
 
