@@ -32,7 +32,7 @@ export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: `.tmp/pw-results-${BASE}`,
   globalSetup: './tests/e2e/global-setup.ts',
-  // Three workers keep both cores busy: a step that takes 2 s alone can take 10 s then, so the
+  // Three workers keep both cores busy, where a step takes several times as long as alone: the
   // waits have room (a wait ends as soon as its condition holds; only a failure waits it out).
   timeout: 120_000,
   expect: { timeout: 20_000 },

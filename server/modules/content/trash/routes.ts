@@ -5,7 +5,7 @@ import { trashItemParamsSchema, trashListQuerySchema, trashListSchema, trashPara
 import { requireAuth } from '../../../platform/http/policy.js';
 import { createTrashService } from './service.js';
 
-/** The trash of varieties, pests, diseases and accounts (super admin, issue 17). */
+/** The trash of varieties, pests, diseases and accounts (super admin). */
 const routes: FastifyPluginAsync = async (app) => {
   const service = createTrashService(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
