@@ -16,8 +16,6 @@ export interface TrashEntry {
   uniqueName: boolean;
   /** Its photos (catalog_images.entryId) stay linked while deleted; the list counts them. */
   photos?: true;
-  /** A restore's live event carries the row's searchText (the varieties' search cache). */
-  searchText?: true;
 }
 
 /** What the console shows of one collection of records (docs/PRODUCT.md section 3's names and texts). */
@@ -57,7 +55,6 @@ export const COLLECTIONS = {
       heading: 'Deleted rice varieties',
       columns: { name: 'varietyName', detail: 'releaseName' },
       uniqueName: true,
-      searchText: true,
     },
   },
   rice_local_pests: {

@@ -32,7 +32,7 @@ import type {
   VarietySearchGramsTable,
 } from './types/content.js';
 import type { ModelEvaluationsTable, ModelPredictionsTable, ModelPublicationsTable, ScannerModelsTable } from './types/models.js';
-import type { CacheStampsTable, LanguagesTable, TranslationsTable } from './types/languages.js';
+import type { CacheStampNotesTable, CacheStampsTable, LanguagesTable, TranslationsTable } from './types/languages.js';
 import type { PendingChangesTable, ReviewPhotoHoldsTable, ReviewSettingsTable } from './types/review.js';
 import type { ScanReportCountsTable, ScanReportModelsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
 
@@ -83,4 +83,5 @@ export interface Database extends CatalogTables {
   languages: LanguagesTable;
   translations: TranslationsTable;
   cache_stamps: CacheStampsTable;
+  cache_stamp_notes: CacheStampNotesTable;
 }

@@ -19,29 +19,25 @@ export async function seed(
   const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { varieties?: unknown };
   if (!Array.isArray(raw.varieties)) throw new Error(`${file} has no "varieties" list`);
   const service = createVarietiesService(ctx);
-  try {
-    const existing = await service.liveNames();
-    let added = 0;
-    let skipped = 0;
-    for (const [index, entry] of raw.varieties.entries()) {
-      const parsed = varietyStoredSchema.safeParse(entry);
-      if (!parsed.success) {
-        log(`record ${index + 1} skipped: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-        skipped += 1;
-        continue;
-      }
-      const key = parsed.data.varietyName.trim().toLowerCase();
-      if (existing.has(key)) {
-        skipped += 1;
-        continue;
-      }
-      await service.createStored(parsed.data, null);
-      existing.add(key);
-      added += 1;
+  const existing = await service.liveNames();
+  let added = 0;
+  let skipped = 0;
+  for (const [index, entry] of raw.varieties.entries()) {
+    const parsed = varietyStoredSchema.safeParse(entry);
+    if (!parsed.success) {
+      log(`record ${index + 1} skipped: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      skipped += 1;
+      continue;
     }
-    log(`rice varieties: ${added} added, ${skipped} already present or skipped`);
-    return { added, skipped };
-  } finally {
-    service.close();
+    const key = parsed.data.varietyName.trim().toLowerCase();
+    if (existing.has(key)) {
+      skipped += 1;
+      continue;
+    }
+    await service.createStored(parsed.data, null);
+    existing.add(key);
+    added += 1;
   }
+  log(`rice varieties: ${added} added, ${skipped} already present or skipped`);
+  return { added, skipped };
 }

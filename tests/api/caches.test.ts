@@ -145,6 +145,12 @@ describe('kept values follow every write at once', () => {
     const saved = await call('PUT', `/api/varieties/${created.body.id}`, body);
     expect(saved.status).toBe(200);
     expect((await list()).items[0].maturityDays).toBe(117);
+    // As another instance or the import command writes: the row alone, nothing of this process told.
+    // The database moves the table's stamp with it.
+    await t.ctx.db.updateTable('rice_seed_varieties').set({ maturityDays: 121 }).where('id', '=', created.body.id).execute();
+    expect((await list()).items[0].maturityDays).toBe(121);
+    await t.ctx.db.deleteFrom('rice_seed_varieties').where('id', '=', created.body.id).execute();
+    expect((await list()).total).toBe(0);
   });
 
   it("the scan reports' labels: a disease added, renamed and deleted on another instance", async () => {
@@ -158,6 +164,8 @@ describe('kept values follow every write at once', () => {
     expect(await scanReport(`kept-blotch-${tag}`)).toBe(201);
     await diseases().remove(made.id, admin);
     expect(await scanReport(`kept-blotch-${tag}`)).toBe(400);
+    expect((await call('POST', `/api/trash/rice_local_diseases/${made.id}/restore`)).status).toBe(204);
+    expect(await scanReport(`kept-blotch-${tag}`)).toBe(201);
   });
 
   it("the index of copies and the training set's photo set: a photo taken out on another instance, and put back", async () => {

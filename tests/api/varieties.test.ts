@@ -8,6 +8,7 @@ import { VARIETY_ENUMS_ID } from '../../common/schemas/maintenance.js';
 import { sqlitePath } from '../../server/db/connection.js';
 import { seed, DEMO_VARIETIES_FILE } from '../../server/seed/varieties.js';
 import { VarietySearchCache } from '../../server/modules/content/varieties/search/cache.js';
+import { readCountedStamp, tableStamp } from '../../server/platform/cache/stamps.js';
 import type { LiveEvent } from '../../server/platform/writes/events.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
@@ -338,7 +339,6 @@ describe('rice varieties: edit and optimistic concurrency', () => {
   it('keeps a stored year that predates the year list, but does not accept a new one outside it', async () => {
     const svc = (await import('../../server/modules/content/varieties/service.js')).createVarietiesService(t.ctx);
     const old = await svc.createStored({ varietyName: `PSB Rc ${Date.now()}`, yearRelease: '2000' }, null);
-    svc.close();
     const keep = await call('PUT', `/api/varieties/${old.id}`, {
       ...varietyBody({ varietyName: old.varietyName, yearRelease: '2000' }),
       version: old.version,
@@ -454,10 +454,9 @@ describe('rice varieties: search and paging', () => {
       .set({ varietyName: `Renamed ${id}` })
       .where('id', '=', id)
       .execute();
-    t.ctx.events.publish({ topic: 'rice_seed_varieties', id, op: 'import' });
-    await vi.waitFor(async () => expect(await found(`RENAMED ${id}`)).toEqual([id]));
-    // The old text's cached answer goes when the event arrives (over LISTEN/NOTIFY on PostgreSQL, later under load).
-    await vi.waitFor(async () => expect(await found(`raw import ${id}`)).toEqual([]));
+    // The table's stamp moved with the row: the old text's cached answer is gone at once.
+    expect(await found(`RENAMED ${id}`)).toEqual([id]);
+    expect(await found(`raw import ${id}`)).toEqual([]);
   });
 
   it('never serves a page from before a write (service writes, and other connections on SQLite)', async () => {
@@ -537,18 +536,48 @@ describe('rice varieties: the search cache', () => {
     expect(await slow).toBe('B-old');
     expect(await cache.get('b', 'bravo', load('B-new'))).toBe('B-new');
 
-    // Its own event coming back from the bus changes nothing; anyone else's drops everything.
-    cache.expectOwnEvent('update:1');
-    cache.onEvent('update:1');
-    expect(await cache.get('b', 'bravo', load('B-3'))).toBe('B-new');
-    cache.onEvent('update:2');
-    expect(await cache.get('b', 'bravo', load('B-4'))).toBe('B-4');
-
-    // Another instance's event naming the row's texts drops only what those texts can change.
-    await cache.get('a', 'alpha', load('A5'));
-    cache.onEvent('update:3', ['nsic rc 9\nbravo\n2020']);
+    // A row written in the database by anyone (here plain SQL, as another instance or the
+    // import command would) drops only what its texts can change.
+    const tag = `nt${Date.now().toString(36)}`;
+    cache.invalidate();
+    expect(await cache.get('a', 'alpha', load('A5'))).toBe('A5');
+    await cache.get('b', 'bravo', load('B-3'));
+    await t.ctx.db
+      .insertInto('rice_seed_varieties')
+      .values({ id: `${tag}-1`, varietyName: `${tag} bravo`, season: '[]', environment: '[]', createdAt: new Date().toISOString() })
+      .execute();
     expect(await cache.get('a', 'alpha', load('A6'))).toBe('A5');
-    expect(await cache.get('b', 'bravo', load('B-5'))).toBe('B-5');
+    expect(await cache.get('b', 'bravo', load('B-4'))).toBe('B-4');
+    await t.ctx.db
+      .updateTable('rice_seed_varieties')
+      .set({ varietyName: `${tag} alphorn` })
+      .where('id', '=', `${tag}-1`)
+      .execute();
+    expect(await cache.get('b', 'bravo', load('B-5'))).toBe('B-5'); // it left bravo's results
+    expect(await cache.get('a', 'alpha', load('A7'))).toBe('A5'); // 'alphorn' does not hold 'alpha'
+    await t.ctx.db.deleteFrom('rice_seed_varieties').where('id', '=', `${tag}-1`).execute();
+    expect(await cache.get('a', 'alpha', load('A8'))).toBe('A5');
+    expect(await cache.get('all', '', load('ALL3'))).toBe('ALL3');
+
+    // More rows than the database keeps notes of: everything goes. On PostgreSQL the stamp moves
+    // once for the whole transaction.
+    const stampBefore = await readCountedStamp(t.ctx.db, tableStamp('rice_seed_varieties'));
+    await t.ctx.db
+      .insertInto('rice_seed_varieties')
+      .values(
+        Array.from({ length: 300 }, (_, i) => ({
+          id: `${tag}-many-${i}`,
+          varietyName: `${tag} zulu ${i}`,
+          season: '[]',
+          environment: '[]',
+          createdAt: new Date().toISOString(),
+        })),
+      )
+      .execute();
+    expect(await cache.get('a', 'alpha', load('A9'))).toBe('A9');
+    const stampAfter = await readCountedStamp(t.ctx.db, tableStamp('rice_seed_varieties'));
+    if (t.engine === 'postgres') expect(stampAfter.seq).toBe(stampBefore.seq + 1);
+    else expect(stampAfter.seq).toBeGreaterThanOrEqual(stampBefore.seq + 300);
   });
 });
 

@@ -56,3 +56,36 @@ export const stampOfAll = (stamps: Stamps, names: readonly string[]): string => 
 export const PHOTOS_STAMP = 'catalog/photos';
 /** A catalog collection's records: the catalog service's creates, edits and deletes move it. */
 export const recordsStamp = (collection: string): string => `catalog/${collection}`;
+/**
+ * Moved by the database itself on every row write of the table, by anyone (a trigger, migration
+ * 201), with a note of what the row's write changed.
+ */
+export const tableStamp = (table: 'rice_seed_varieties'): string => `table/${table}`;
+
+/** A stamp with its count of moves (seqs follow the name's commits one by one). */
+export interface CountedStamp {
+  stamp: string;
+  seq: number;
+}
+
+export async function readCountedStamp(db: Db, name: string): Promise<CountedStamp> {
+  const row = await stampsRepository.one(db, name);
+  return { stamp: row?.stamp ?? '', seq: Number(row?.seq ?? 0) };
+}
+
+/** More notes than this since a kept value: reading them would cost more than reading again. */
+const NOTES_READ = 2048;
+
+/**
+ * The notes of the moves after `from` up to `to`, oldest first (JSON, as the trigger wrote them);
+ * null when anything may have changed: a move without its notes (more moves than are kept, a
+ * database from another history), a note that says so ('null'), or too many to read.
+ */
+export async function notesBetween(db: Db, name: string, from: CountedStamp, to: CountedStamp): Promise<string[] | null> {
+  const missed = to.seq - from.seq;
+  if (missed <= 0) return null;
+  const notes = await stampsRepository.notes(db, name, from.seq, to.seq, NOTES_READ + 1);
+  if (notes.length === 0 || notes.length > NOTES_READ || notes[0]!.seq !== from.seq + 1 || notes[0]!.prev !== from.stamp) return null;
+  if (new Set(notes.map((n) => n.seq)).size !== missed || notes.some((n) => n.note === 'null')) return null;
+  return notes.map((n) => n.note);
+}

@@ -13,11 +13,6 @@ export interface LiveEvent {
   /** For topic 'session': the account whose session ended and why. */
   accountId?: string | undefined;
   reason?: string | undefined;
-  /**
-   * Server-side only (never sent to browsers): a variety's search text before and after the
-   * write, so other instances drop only the cached searches it can change.
-   */
-  texts?: string[] | undefined;
 }
 
 export interface EventBus {
@@ -50,7 +45,6 @@ export class MemoryEventBus implements EventBus {
 export const RESYNC_EVENT: LiveEvent = { topic: '*', op: 'resync' };
 
 const RECONNECT_DELAYS_MS = [100, 250, 500, 1000, 2000, 5000];
-const NOTIFY_MAX_BYTES = 7000;
 
 /**
  * LISTEN/NOTIFY between instances. The listening connection reconnects by itself after it
@@ -145,9 +139,7 @@ export class PostgresEventBus extends MemoryEventBus {
 
   override publish(event: LiveEvent): void {
     if (this.closed) return;
-    let payload = JSON.stringify(event);
-    // NOTIFY carries at most 8000 bytes: without the texts, receivers drop their whole cache.
-    if (payload.length > NOTIFY_MAX_BYTES && event.texts) payload = JSON.stringify({ ...event, texts: undefined });
+    const payload = JSON.stringify(event);
     this.sending = this.sending
       .then(() => this.sender.query('select pg_notify($1, $2)', [this.channel, payload]))
       .catch((err) => this.onError(err));

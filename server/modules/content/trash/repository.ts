@@ -64,15 +64,14 @@ export const trashRepository = {
     return { rows: rows as DeletedRow[], total: Number(totalRow.n) };
   },
 
-  /** The deleted row with its name and everything a live event needs (searchText, when the registry says so). */
+  /** The deleted row with its name. */
   async findDeleted(
     db: Db,
     collection: TrashCollection,
     id: string,
-  ): Promise<{ id: string; name: string; deletedAt: string | null; deletedBy: string | null; searchText: string | null } | undefined> {
+  ): Promise<{ id: string; name: string; deletedAt: string | null; deletedBy: string | null } | undefined> {
     const {
       columns: { name },
-      searchText,
     } = trashEntry(collection);
     const row = await from(db, collection)
       .select([
@@ -80,12 +79,11 @@ export const trashRepository = {
         sql<string>`${sql.ref(`t.${name}`)}`.as('name'),
         sql<string | null>`t."deletedAt"`.as('deletedAt'),
         sql<string | null>`t."deletedBy"`.as('deletedBy'),
-        searchText ? sql<string | null>`t."searchText"`.as('searchText') : sql<null>`null`.as('searchText'),
       ])
       .where(sql.ref('t.id'), '=', id)
       .where(sql.ref('t.isDeleted'), '=', 1)
       .executeTakeFirst();
-    return row as { id: string; name: string; deletedAt: string | null; deletedBy: string | null; searchText: string | null } | undefined;
+    return row as { id: string; name: string; deletedAt: string | null; deletedBy: string | null } | undefined;
   },
 
   /** A live row of the same collection whose name is the same, trimmed and ignoring case. */

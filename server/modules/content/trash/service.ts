@@ -68,8 +68,7 @@ export function createTrashService(ctx: AppContext) {
             after: { isDeleted: false, deletedAt: null, deletedBy: null, ...disarmed },
           },
         });
-        // Varieties' cached searches drop what this name can match (on every instance).
-        cmd.publish({ topic: collection, id, op: 'restore', texts: row.searchText ? [row.searchText] : undefined });
+        cmd.publish({ topic: collection, id, op: 'restore' });
       });
     },
   };

@@ -145,17 +145,17 @@ export const varietiesRepository = {
    * A translation saved: the edit version moves from `version` (0 when it moved since) with
    * updatedAt, and the search text takes the translations in. Returns the search text before and after.
    */
-  async touch(db: Db, id: string, version: number, now: string): Promise<{ changed: number; before: string; after: string }> {
+  async touch(db: Db, id: string, version: number, now: string): Promise<number> {
     const row = await db.selectFrom('rice_seed_varieties').selectAll().where('id', '=', id).where('isDeleted', '=', 0).executeTakeFirst();
-    if (!row || Number(row.version) !== version) return { changed: 0, before: '', after: '' };
-    const after = searchTextOf(row, await translatedTexts(db, id));
+    if (!row || Number(row.version) !== version) return 0;
+    const searchText = searchTextOf(row, await translatedTexts(db, id));
     const result = await db
       .updateTable('rice_seed_varieties')
-      .set({ version: version + 1, updatedAt: now, searchText: after })
+      .set({ version: version + 1, updatedAt: now, searchText })
       .where('id', '=', id)
       .where('version', '=', version)
       .executeTakeFirst();
-    return { changed: Number(result.numUpdatedRows), before: row.searchText, after };
+    return Number(result.numUpdatedRows);
   },
 
   /** Every live variety's updatedAt moves (the farmer app syncs them again); their edit versions stay. */

@@ -41,18 +41,11 @@ async function proposeImport(ctx: AppContext, read: Read, fileName: string, onEr
 
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
-/** Runs `work` with a varieties service, closed after (it holds the shared search cache). */
-async function withService<T>(
+/** Runs `work` with a varieties service. */
+const withService = <T>(
   ctx: Parameters<typeof createVarietiesService>[0],
   work: (service: ReturnType<typeof createVarietiesService>) => Promise<T>,
-): Promise<T> {
-  const service = createVarietiesService(ctx);
-  try {
-    return await work(service);
-  } finally {
-    service.close();
-  }
-}
+): Promise<T> => work(createVarietiesService(ctx));
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 

@@ -34,7 +34,6 @@ const COLLECTION = 'rice_seed_varieties';
 /** Rice varieties (docs/PRODUCT.md section 2): any signed-in role views, adds, edits and deletes. */
 const routes: FastifyPluginAsync = async (app) => {
   const service = createVarietiesService(app.ctx);
-  app.addHook('onClose', async () => service.close());
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['varieties'];
   const imports = createVarietyImport(app.ctx);

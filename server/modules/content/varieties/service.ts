@@ -17,7 +17,6 @@ import { getVarietyEnums } from '../maintenance/index.js';
 import { columns, diff, fieldsOf, normalize, type Fields } from './fields.js';
 import { presentVariety } from './presenter.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
-import { RESYNC_EVENT } from '../../../platform/writes/events.js';
 import { VarietySearchCache } from './search/cache.js';
 import { perDatabase } from '../../../platform/cache/kept.js';
 import { varietySearch, type SearchPage } from './search/search.js';
@@ -35,59 +34,17 @@ function cacheSize(): number {
   return Number.isFinite(n) && n >= 0 ? n : 500;
 }
 
-/**
- * One cache per database handle, shared by every service of this process (routes, seed,
- * tests), listening to the live events once while any of them is open.
- */
-interface SharedCache {
-  cache: VarietySearchCache;
-  users: number;
-  unsubscribe: (() => void) | null;
-}
-const eventKey = (op: string, id: string | null | undefined) => `${op}:${id ?? ''}`;
-
-function acquireCache(ctx: AppContext): { cache: VarietySearchCache; release(): void } {
-  const s = perDatabase<SharedCache>(ctx.db, 'varieties/search', () => ({
-    cache: new VarietySearchCache(ctx.db, cacheSize()),
-    users: 0,
-    unsubscribe: null,
-  }));
-  if (s.users === 0) {
-    // Writes of other server instances (PostgreSQL LISTEN/NOTIFY) and of other modules (import).
-    // A resync (the bus reconnected and may have missed events) drops everything too.
-    s.unsubscribe = ctx.events.subscribe((event) => {
-      if (event.topic === VARIETY_TOPIC) s.cache.onEvent(eventKey(event.op, event.id), event.texts);
-      else if (event.topic === RESYNC_EVENT.topic) s.cache.invalidate();
-    });
-  }
-  s.users += 1;
-  let released = false;
-  return {
-    cache: s.cache,
-    release() {
-      if (released) return;
-      released = true;
-      s.users -= 1;
-      if (s.users === 0) {
-        s.unsubscribe?.();
-        s.unsubscribe = null;
-      }
-    },
-  };
-}
+/** One cache per database handle, shared by every service of this process (routes, seed, tests). */
+const searchCache = (ctx: AppContext) => perDatabase(ctx.db, 'varieties/search', () => new VarietySearchCache(ctx.db, cacheSize()));
 
 export function createVarietiesService(ctx: AppContext) {
   const { db } = ctx;
-  const { cache, release } = acquireCache(ctx);
+  const cache = searchCache(ctx);
   const finder = varietySearch(db);
 
-  /** After commit: drop the cached searches the write can have changed, then tell every browser. */
-  function publish(cmd: Command, id: string, op: 'create' | 'update' | 'delete', searchTexts: string[]): void {
-    cmd.afterCommit(() => {
-      cache.invalidateTexts(searchTexts);
-      cache.expectOwnEvent(eventKey(op, id));
-    });
-    cmd.publish({ topic: VARIETY_TOPIC, id, op, texts: searchTexts });
+  /** After commit, every browser is told (the search cache follows the table's stamp). */
+  function publish(cmd: Command, id: string, op: 'create' | 'update' | 'delete'): void {
+    cmd.publish({ topic: VARIETY_TOPIC, id, op });
   }
 
   async function checkOptions(input: VarietyInput, keepYear?: string | null): Promise<void> {
@@ -126,7 +83,7 @@ export function createVarietiesService(ctx: AppContext) {
         snapshot: varietySnapshot(row),
         kind: 'create',
       });
-      publish(cmd, id, 'create', [row.searchText]);
+      publish(cmd, id, 'create');
       return row;
     });
     return presentVariety(row);
@@ -230,7 +187,7 @@ export function createVarietiesService(ctx: AppContext) {
           kind: restore ? 'restore' : 'edit',
           ...(restore ? { restoredFrom: restore.from } : {}),
         });
-        publish(cmd, id, 'update', [before.searchText, row.searchText]);
+        publish(cmd, id, 'update');
         return row;
       });
       return presentVariety(row);
@@ -254,14 +211,12 @@ export function createVarietiesService(ctx: AppContext) {
           description: `Deleted rice variety ${existing.varietyName}`,
           changes: { before: fieldsOf(presentVariety(existing)), after: { isDeleted: true, deletedAt, deletedBy: actor.id } },
         });
-        publish(cmd, id, 'delete', [existing.searchText]);
+        publish(cmd, id, 'delete');
       });
     },
 
     /** Names of live varieties, lower-cased (the seed skips these). */
     liveNames: () => varietiesRepository.liveNames(db),
-
-    close: release,
   };
 }
 export type VarietiesService = ReturnType<typeof createVarietiesService>;

@@ -13,14 +13,13 @@ export const varietiesTranslated: TranslatedPart = {
     return new Map(rows.map((r) => [r.id, { name: r.varietyName, version: Number(r.version), fields: { location: r.location ?? '' } }]));
   },
   async touch(trx, id, version, now, cmd) {
-    const { changed, before, after } = await varietiesRepository.touch(trx, id, version, now);
-    // Every instance's cached searches drop what the old and new texts can match.
-    if (changed) cmd.publish({ topic: VARIETY_TOPIC, id, op: 'update', texts: [before, after] });
+    const changed = await varietiesRepository.touch(trx, id, version, now);
+    if (changed) cmd.publish({ topic: VARIETY_TOPIC, id, op: 'update' });
     return changed;
   },
   async touchAll(trx, now, cmd) {
     await varietiesRepository.touchAll(trx, now);
-    // As an import's: every instance drops its cached searches, every tab refreshes.
+    // As an import's: every tab refreshes.
     cmd.publish({ topic: VARIETY_TOPIC, op: 'import' });
   },
   async snapshots(db, ids) {

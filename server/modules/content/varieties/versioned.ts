@@ -32,52 +32,48 @@ export const varietiesVersioned: VersionedCollection = {
   /** Values gone from their option lists are named, with the current choices. */
   async restore(ctx, request: RestoreRequest): Promise<number> {
     const service = createVarietiesService(ctx);
-    try {
-      const { id, input } = request;
-      const values = candidate(COLLECTION, request);
-      const parsed = varietyInputSchema.safeParse(
-        withEmptyText(values, ['releaseName', 'yearRelease', 'breedingCode', 'breederOrigin', 'location', 'plantingMethod']),
-      );
-      const errors = parsed.success ? {} : issuesByField(parsed.error.issues);
-      const enums = await getVarietyEnums(ctx.db);
-      const current = await service.get(id);
-      const goneSeasons = optionGone(Array.isArray(values.season) ? values.season : [], enums.seasons);
-      const goneEnvironments = optionGone(Array.isArray(values.environment) ? values.environment : [], enums.environments);
-      if (goneSeasons[0] !== undefined) errors.season = VERSION_TEXTS.optionGone(goneSeasons[0]);
-      if (goneEnvironments[0] !== undefined) errors.environment = VERSION_TEXTS.optionGone(goneEnvironments[0]);
-      if (typeof values.plantingMethod === 'string' && !enums.plantingMethods.includes(values.plantingMethod))
-        errors.plantingMethod = VERSION_TEXTS.optionGone(values.plantingMethod);
-      if (
-        typeof values.yearRelease === 'string' &&
-        !enums.yearReleases.includes(values.yearRelease) &&
-        values.yearRelease !== current.yearRelease
-      ) {
-        errors.yearRelease = VERSION_TEXTS.optionGone(values.yearRelease);
-      }
-      // The save checks the lists again (varieties' optionErrors): these name the value that went.
-      if (!parsed.success || Object.keys(errors).length > 0) {
-        const lists: Record<string, string[]> = {
-          season: enums.seasons,
-          environment: enums.environments,
-          plantingMethod: enums.plantingMethods,
-          yearRelease: enums.yearReleases,
-        };
-        refuse(
-          errors,
-          Object.fromEntries(
-            Object.keys(errors)
-              .filter((k) => lists[k])
-              .map((k) => [k, lists[k]!]),
-          ),
-        );
-      }
-      await service.update(id, parsed.data, input.version, request.actor, {
-        from: request.number,
-        ...(request.snapshot.translations ? { translations: request.snapshot.translations } : {}),
-      });
-      return 0;
-    } finally {
-      service.close();
+    const { id, input } = request;
+    const values = candidate(COLLECTION, request);
+    const parsed = varietyInputSchema.safeParse(
+      withEmptyText(values, ['releaseName', 'yearRelease', 'breedingCode', 'breederOrigin', 'location', 'plantingMethod']),
+    );
+    const errors = parsed.success ? {} : issuesByField(parsed.error.issues);
+    const enums = await getVarietyEnums(ctx.db);
+    const current = await service.get(id);
+    const goneSeasons = optionGone(Array.isArray(values.season) ? values.season : [], enums.seasons);
+    const goneEnvironments = optionGone(Array.isArray(values.environment) ? values.environment : [], enums.environments);
+    if (goneSeasons[0] !== undefined) errors.season = VERSION_TEXTS.optionGone(goneSeasons[0]);
+    if (goneEnvironments[0] !== undefined) errors.environment = VERSION_TEXTS.optionGone(goneEnvironments[0]);
+    if (typeof values.plantingMethod === 'string' && !enums.plantingMethods.includes(values.plantingMethod))
+      errors.plantingMethod = VERSION_TEXTS.optionGone(values.plantingMethod);
+    if (
+      typeof values.yearRelease === 'string' &&
+      !enums.yearReleases.includes(values.yearRelease) &&
+      values.yearRelease !== current.yearRelease
+    ) {
+      errors.yearRelease = VERSION_TEXTS.optionGone(values.yearRelease);
     }
+    // The save checks the lists again (varieties' optionErrors): these name the value that went.
+    if (!parsed.success || Object.keys(errors).length > 0) {
+      const lists: Record<string, string[]> = {
+        season: enums.seasons,
+        environment: enums.environments,
+        plantingMethod: enums.plantingMethods,
+        yearRelease: enums.yearReleases,
+      };
+      refuse(
+        errors,
+        Object.fromEntries(
+          Object.keys(errors)
+            .filter((k) => lists[k])
+            .map((k) => [k, lists[k]!]),
+        ),
+      );
+    }
+    await service.update(id, parsed.data, input.version, request.actor, {
+      from: request.number,
+      ...(request.snapshot.translations ? { translations: request.snapshot.translations } : {}),
+    });
+    return 0;
   },
 };

@@ -5,6 +5,7 @@ import { runCommand } from '../../../platform/writes/command.js';
 import { csvFileText } from '../../../platform/spreadsheets/csv-file.js';
 import { nowIso } from '../../../platform/support/clock.js';
 import { readStamps, recordsStamp, stampOf } from '../../../platform/cache/stamps.js';
+import { keptValues } from '../../../platform/cache/kept.js';
 import type { AppContext } from '../../../platform/http/context.js';
 import { fail, invalid } from '../../../platform/http/errors.js';
 import { trainingClasses } from '../training/index.js';
@@ -26,24 +27,14 @@ export interface LabelInfo {
 export function createScanReportsService(ctx: AppContext) {
   const installs = createInstallTokens(ctx);
 
-  // The training set's labels (labels.txt), kept while the diseases' stamp is unchanged. A trash
-  // restore or an import moves no stamp: its live event drops them in this process.
-  let labels: { stamp: string; map: Promise<Map<string, LabelInfo>> } | null = null;
-  const unsubscribe = ctx.events.subscribe((event) => {
-    if (event.topic === DISEASES || event.topic === 'resync') labels = null;
-  });
+  // The training set's labels (labels.txt), kept while the diseases' stamp is unchanged: the
+  // catalog's and the trash's writes and the importer move it.
   async function labelMap(): Promise<Map<string, LabelInfo>> {
     const stamp = stampOf(await readStamps(ctx.db), recordsStamp(DISEASES));
-    if (labels?.stamp === stamp) return labels.map;
-    const map = trainingClasses(ctx).then(
-      (classes) => new Map(classes.map((c) => [c.label, { diseaseId: c.id, trainingClass: c.trainingClass }])),
-    );
-    const entry = { stamp, map };
-    labels = entry;
-    map.catch(() => {
-      if (labels === entry) labels = null;
+    return keptValues<Map<string, LabelInfo>>(ctx.db, 'scan-reports/labels', 1).get('', stamp, async () => {
+      const classes = await trainingClasses(ctx);
+      return new Map(classes.map((c) => [c.label, { diseaseId: c.id, trainingClass: c.trainingClass }]));
     });
-    return map;
   }
 
   // The dashboards follow reports live, at most one event a second however many arrive.
@@ -82,7 +73,6 @@ export function createScanReportsService(ctx: AppContext) {
 
   return {
     close(): void {
-      unsubscribe();
       if (pending) clearTimeout(pending);
     },
 

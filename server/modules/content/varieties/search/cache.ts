@@ -1,20 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../../db/types.js';
-import { isPostgres } from '../../../../db/dialect.js';
-import { varietySearchRepository } from './repository.js';
+import { notesBetween, readCountedStamp, tableStamp, type CountedStamp } from '../../../../platform/cache/stamps.js';
 
 /**
  * A small cache of list pages (by search and page) and match counts (by search).
  *
  * An entry for a search term stays right until a write touches a row that matched the term
- * before or after the write (the list's order, createdAt, never changes on an update). So:
- * - a write of this process names the row's search text before and after (`invalidateTexts`):
- *   entries of the empty search and of terms found in those texts go, the others stay;
- * - live events of other server instances (PostgreSQL LISTEN/NOTIFY) carry the same texts and
- *   are handled the same way;
- * - anything else drops everything (`invalidate`): events without texts, a reconnected bus,
- *   and, on SQLite, commits of another connection to the same file (PRAGMA data_version), e.g.
- *   the seed or import command running beside the server.
+ * before or after the write (the list's order, createdAt, never changes on an update). Every
+ * row write, by anyone, moves the table's stamp and leaves a note of the row's search texts
+ * (platform/cache/stamps.ts, tableStamp). A get reads the stamp first; when it moved, the notes
+ * since the stamp last seen name the texts written: entries of the empty search and of terms
+ * found in those texts go, the others stay. Notes that cannot be read in full drop everything.
  * A result whose load overlapped a write that affects it is not stored, so a page never
  * outlives a write. `maxEntries` 0 turns the cache off (the benchmark's bare-query run).
  */
@@ -24,6 +20,7 @@ interface Write {
   texts: string[] | null;
 }
 
+const STAMP = tableStamp('rice_seed_varieties');
 const LOG_SIZE = 256;
 
 function affects(write: Write, term: string): boolean {
@@ -36,16 +33,15 @@ export class VarietySearchCache {
   private entries = new Map<string, { term: string; value: unknown }>();
   /** Loads under way: concurrent misses of one key share one query. */
   private loading = new Map<string, { term: string; promise: Promise<unknown> }>();
-  private ownEvents = new Map<string, number>();
-  private dataVersion: number | null = null;
-  private readonly sqlite: boolean;
+  /** The table's stamp the entries are current at; null before the first get. */
+  private seen: CountedStamp | null = null;
+  /** Stamps read are applied one at a time, in the order read. */
+  private applying: Promise<void> = Promise.resolve();
 
   constructor(
     private db: Kysely<Database>,
     private maxEntries = 500,
-  ) {
-    this.sqlite = !isPostgres(db);
-  }
+  ) {}
 
   /** Everything may have changed. */
   invalidate(): void {
@@ -54,35 +50,12 @@ export class VarietySearchCache {
     this.loading.clear();
   }
 
-  /** A write of this process: rows with these search texts (before and after) changed. */
+  /** A write: rows with these search texts (before and after) changed. */
   invalidateTexts(texts: string[]): void {
     const write: Write = { seq: ++this.seq, texts: texts.map((t) => t.toLowerCase()) };
     this.record(write);
     for (const [key, e] of this.entries) if (affects(write, e.term)) this.entries.delete(key);
     for (const [key, l] of this.loading) if (affects(write, l.term)) this.loading.delete(key);
-  }
-
-  /** This process's own live event is on its way back from the bus: it needs no second invalidation. */
-  expectOwnEvent(key: string): void {
-    // Events that never came back (a bus that dropped them) must not pile up.
-    if (this.ownEvents.size >= 1000) this.ownEvents.clear();
-    this.ownEvents.set(key, (this.ownEvents.get(key) ?? 0) + 1);
-  }
-
-  /**
-   * A live event arrived. This process's own: nothing to do. Another instance's naming the
-   * row's search texts: drop what those texts can change, as for a write here. Anything
-   * else (an import, an older instance): drop everything.
-   */
-  onEvent(key: string, texts?: string[]): void {
-    const own = this.ownEvents.get(key) ?? 0;
-    if (own > 0) {
-      if (own === 1) this.ownEvents.delete(key);
-      else this.ownEvents.set(key, own - 1);
-      return;
-    }
-    if (texts && texts.length > 0) this.invalidateTexts(texts);
-    else this.invalidate();
   }
 
   private record(write: Write): void {
@@ -98,17 +71,32 @@ export class VarietySearchCache {
     return !this.log.some((w) => w.seq > since && affects(w, term));
   }
 
-  /** Detects commits made through another SQLite connection (other processes on the same file). */
-  private async checkExternalWrites(): Promise<void> {
-    if (!this.sqlite) return;
-    const v = await varietySearchRepository.dataVersion(this.db);
-    if (this.dataVersion !== null && v !== this.dataVersion) this.invalidate();
-    this.dataVersion = v;
+  /** Brings the entries up to the table's stamp as read now (after every write committed before this get). */
+  private async catchUp(): Promise<void> {
+    const now = await readCountedStamp(this.db, STAMP);
+    const run = this.applying.then(() => this.apply(now));
+    this.applying = run.catch(() => undefined);
+    await run;
+  }
+
+  private async apply(now: CountedStamp): Promise<void> {
+    const seen = this.seen;
+    if (seen && seen.stamp === now.stamp) return;
+    if (!seen || now.seq < seen.seq) {
+      // The first read, or a stamp read before one already applied: dropping is always right.
+      this.invalidate();
+      if (!seen) this.seen = now;
+      return;
+    }
+    const notes = await notesBetween(this.db, STAMP, seen, now);
+    if (notes === null) this.invalidate();
+    else for (const note of notes) this.invalidateTexts(JSON.parse(note) as string[]);
+    this.seen = now;
   }
 
   async get<T>(key: string, term: string, load: () => Promise<T>): Promise<T> {
     if (this.maxEntries <= 0) return load();
-    await this.checkExternalWrites();
+    await this.catchUp();
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       // Refresh its place: the map's order is the eviction order (least recently used first).

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { type Kysely, type Transaction } from 'kysely';
 import { fixedQuery, isPostgres } from '../../../../db/dialect.js';
 import type { Database } from '../../../../db/types.js';
 import { LISTED_COLUMNS, type ListedVarietyRow } from '../repository.js';
@@ -236,11 +236,5 @@ export const varietySearchRepository = {
   /** A page of live rows containing the lower-case term ('' matches all), newest first, in the list's order. */
   page(db: Db, term: string, limit: number, offset: number): Promise<ListedVarietyRow[]> {
     return term === '' ? queries.all(db, [limit, offset]) : queries.scan(db, [term, limit, offset]);
-  },
-
-  /** SQLite: the connection's PRAGMA data_version, which changes when another connection to the file commits. */
-  async dataVersion(db: Db): Promise<number> {
-    const { rows } = await sql<{ data_version: number }>`pragma data_version`.execute(db);
-    return Number(rows[0]?.data_version ?? 0);
   },
 };
