@@ -6,6 +6,7 @@ import type { AuditLogsTable } from '../../db/types/audit.js';
 import { CHAINED_FIELDS, entryHash, storedText } from './audit-hash.js';
 import { newId, nowIso } from '../support/clock.js';
 import { every } from '../background/jobs.js';
+import { createRunner } from '../background/runner.js';
 
 export type AuditAction = HistoryAction;
 
@@ -148,7 +149,7 @@ const NUDGE_DELAY_MS = 200;
 const nudges = new Set<() => void>();
 
 export interface AuditSealer {
-  /** Seals now (or waits for the run in progress, then runs again). */
+  /** Seals now (or after the run in progress, once more); resolves when no run is due. */
   seal(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -158,25 +159,14 @@ export interface AuditSealer {
  * every second for entries written by other instances or commands (an import).
  */
 export function startAuditSealer(db: Kysely<Database>, onError: (err: unknown) => void, everyMs = 1000): AuditSealer {
-  let running: Promise<void> | null = null;
-  let again = false;
   let soon: NodeJS.Timeout | null = null;
-  const run = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = sealAuditChain(db)
-      .then(() => undefined, onError)
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          void run();
-        }
-      });
-    return running;
-  };
+  const runner = createRunner({
+    round: async () => {
+      await sealAuditChain(db);
+    },
+    onError,
+  });
+  const run = runner.kick;
   const nudge = () => {
     soon ??= setTimeout(() => {
       soon = null;
@@ -191,7 +181,7 @@ export function startAuditSealer(db: Kysely<Database>, onError: (err: unknown) =
       nudges.delete(nudge);
       stopTimer();
       if (soon) clearTimeout(soon);
-      await running;
+      await runner.close();
       await sealAuditChain(db).catch(onError);
     },
   };

@@ -1,6 +1,6 @@
 import { CATALOG_KIND_LIST, CATALOG_LIMITS, type CatalogKind } from '../../../../common/catalog.js';
 import { appContext, type AppContext } from '../../../platform/http/context.js';
-import { BoundedQueue } from './bounded-queue.js';
+import { BoundedQueue } from '../../../platform/background/queue.js';
 import { makeVariants } from './pixels/images.js';
 import { fingerprintPixels } from './pixels/fingerprint.js';
 import { readStored } from '../../../platform/storage/stored-files.js';

@@ -2,7 +2,7 @@ import type SharpModule from 'sharp';
 
 /**
  * Photos decoded by sharp: the size from the header, and the display and thumbnail variants
- * with metadata stripped. The catalog runs these on a bounded queue (bounded-queue.ts) so a
+ * with metadata stripped. The catalog runs these on a bounded queue (platform/background/queue.ts) so a
  * large save never runs hundreds of decodes at once.
  */
 

@@ -3,6 +3,7 @@ import { MODEL_LIMITS, MODEL_TEXTS } from '../../../../../common/models.js';
 import { outageOf } from '../../../../platform/http/outages.js';
 import type { ModelPredictionsTable } from '../../../../db/types/models.js';
 import { every } from '../../../../platform/background/jobs.js';
+import { createRunner } from '../../../../platform/background/runner.js';
 import { appContext, type AppContext } from '../../../../platform/http/context.js';
 import { readStored } from '../../../../platform/storage/stored-files.js';
 import { nowIso } from '../../../../platform/support/clock.js';
@@ -23,9 +24,6 @@ const TOPIC = 'scanner_models';
  * predictions. Cancelling is seen at the next batch.
  */
 function createEvaluationRunner(ctx: AppContext) {
-  let running: Promise<void> | null = null;
-  let closed = false;
-  let again = false;
   let scorer: Scorer | null = null;
 
   /** Gives an evaluation back to the queue (storage is down): it goes on from its stored predictions later. */
@@ -34,7 +32,7 @@ function createEvaluationRunner(ctx: AppContext) {
     await repo.release(ctx.db, evaluationId, ctx.config.instanceId);
   }
 
-  async function runOne(evaluationId: string): Promise<'next' | 'later'> {
+  async function runOne(evaluationId: string, closed: () => boolean): Promise<'next' | 'later'> {
     const instance = ctx.config.instanceId;
     const evaluation = (await repo.findEvaluation(ctx.db, evaluationId))!;
     const model = await repo.find(ctx.db, evaluation.modelId);
@@ -119,7 +117,7 @@ function createEvaluationRunner(ctx: AppContext) {
     };
     try {
       for (const [imageId, diseaseId] of todo) {
-        if (closed) return 'later';
+        if (closed()) return 'later';
         const key = keys.get(imageId);
         let top: Array<[number, number]> | null = null;
         const started = performance.now();
@@ -179,43 +177,27 @@ function createEvaluationRunner(ctx: AppContext) {
     }
   }
 
-  async function drain(): Promise<void> {
-    do {
-      again = false;
-      for (;;) {
-        if (closed) return;
-        const id = await repo.claim(ctx.db, ctx.config.instanceId);
-        if (!id) break;
-        if ((await runOne(id)) === 'later') return;
-      }
-    } while (again && !closed);
+  /** A round: evaluations claimed and run one after another until none is queued (or storage is down). */
+  async function round(closed: () => boolean): Promise<void> {
+    while (!closed()) {
+      const id = await repo.claim(ctx.db, ctx.config.instanceId);
+      if (!id || (await runOne(id, closed)) === 'later') return;
+    }
   }
 
+  const runner = createRunner({
+    round,
+    // A failed look (the database down) is logged; the job's timer looks again.
+    onError: (err) => ctx.log.error({ err }, 'model evaluations: the queue could not be read'),
+  });
   return {
     /** Looks for queued work now (after a request queued some) and on the job's timer. */
-    kick(): Promise<void> {
-      if (running) {
-        again = true;
-        return running;
-      }
-      // A failed look (the database down) is logged; the job's timer looks again.
-      running = drain()
-        .catch((err: unknown) => {
-          ctx.log.error({ err }, 'model evaluations: the queue could not be read');
-        })
-        .finally(() => {
-          running = null;
-        });
-      return running;
-    },
-    /** Resolves when nothing is running (tests and shutdown). */
-    async idle(): Promise<void> {
-      while (running) await running;
-    },
+    kick: runner.kick,
+    idle: runner.idle,
     async close(): Promise<void> {
-      closed = true;
+      const closing = runner.close();
       await scorer?.close();
-      await running?.catch(() => undefined);
+      await closing;
     },
   };
 }

@@ -1,6 +1,8 @@
 /**
- * A bounded in-process work queue: at most `concurrency` jobs run at once and the rest wait
- * as plain keys (no buffers are held for waiting jobs). A key already waiting is not added twice.
+ * Background work by key, for work that comes as items rather than rounds (runner.ts): at most
+ * `concurrency` jobs run at once and the rest wait as plain keys (no buffers are held for waiting
+ * jobs). A key already waiting is not added twice. Instances share the items through a lease
+ * (lease.ts) the job takes on each.
  */
 export class BoundedQueue {
   private waiting: string[] = [];
