@@ -35,6 +35,9 @@ export function SelectField({ name, label, options, placeholder, staleSuffix, cl
         {label}
       </label>
       <select
+        // A new element when the choices change (the lists arriving, a live change of them): the
+        // form then sets its value again, where an option swapped under the selection loses it.
+        key={options.map((o) => o.value).join('\u0000')}
         id={id}
         disabled={disabled}
         aria-invalid={error ? true : undefined}
