@@ -112,5 +112,6 @@ export const MAINTENANCE = {
     removed: (list: string, value: string) => `Removed "${value}" from ${list}`,
     saved: (lists: string) => `Saved ${lists}`,
     newYear: (years: string) => `Added ${years} to Year Releases (the year turned)`,
+    yearsInUse: (years: string) => `Added ${years} to Year Releases (years of stored varieties)`,
   },
 } as const;

@@ -77,6 +77,14 @@ export const VARIETIES = {
   no: 'No',
   dash: '-',
   actions: { view: 'View', edit: 'Edit', delete: 'Delete' },
+  needsCompleting: {
+    button: (n: number) => `Needs completing (${n.toLocaleString('en-US')})`,
+    title: 'Varieties that need completing',
+    text: 'These records lack required fields. Each can be saved as it is; fill in what is known when you have it.',
+    lacks: (labels: string[]) => `Lacks: ${labels.join(', ')}`,
+    edit: 'Edit',
+    close: 'Close',
+  },
   form: {
     addTitle: 'Add New Variety',
     editTitle: 'Edit Variety',
@@ -85,6 +93,19 @@ export const VARIETIES = {
     selectPlantingMethod: 'Select planting method',
     loadingOptions: 'Loading options...',
     removedOption: '(no longer in the list)',
+    yearNotListed: '(not in the year list)',
+    /** An edit of a record that lacks required fields: they may stay empty. */
+    missingSummary: (labels: string[]) =>
+      `${labels.length} ${labels.length === 1 ? 'field is' : 'fields are'} missing: ${labels.join(', ')}. ` +
+      'You can save without them and fill them in when the facts are known.',
+    missingHint: 'Missing: may stay empty',
+    /** Escape, a click beside the form or its close button on a changed form. */
+    discard: {
+      title: 'Discard changes?',
+      text: 'What you changed in this form has not been saved and will be lost.',
+      keep: 'Keep editing',
+      confirm: 'Discard changes',
+    },
     recommendedHint: 'This variety is recommended for planting in Tarlac.',
     cancel: 'Cancel',
     save: 'Save',

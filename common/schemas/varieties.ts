@@ -17,20 +17,58 @@ export const VARIETY_LIMITS = {
   searchMax: 200,
 } as const;
 
-function requiredText(field: VarietyField, message: string = M.required(VARIETY_LABELS[field])) {
-  return z.string({ error: message }).trim().min(1, message).max(VARIETY_LIMITS.textMax, M.tooLong(VARIETY_LIMITS.textMax));
+/**
+ * The fields a new variety must have besides its name (docs/PRODUCT.md section 5). A stored
+ * variety may lack some (the demo data and imports keep what their sources gave): on an edit,
+ * those may stay empty; the name never may.
+ */
+export const COMPLETABLE_VARIETY_FIELDS = [
+  'releaseName',
+  'yearRelease',
+  'breedingCode',
+  'breederOrigin',
+  'maturityDays',
+  'averageYield',
+  'maxYield',
+  'plantHeight',
+  'tillers',
+  'location',
+  'season',
+  'plantingMethod',
+  'environment',
+] as const satisfies readonly VarietyField[];
+export type CompletableField = (typeof COMPLETABLE_VARIETY_FIELDS)[number];
+
+/** The required fields a stored variety lacks, in the form's order. */
+export function missingFields(v: { [F in CompletableField]: unknown }): CompletableField[] {
+  return COMPLETABLE_VARIETY_FIELDS.filter((f) => {
+    const value = v[f];
+    return value === null || value === undefined || (Array.isArray(value) ? value.length === 0 : String(value).trim() === '');
+  });
+}
+
+/** A text field; `mayStayEmpty`: empty is null instead of `message`. */
+function textField(field: VarietyField, mayStayEmpty: boolean, message: string = M.required(VARIETY_LABELS[field])) {
+  const text = z.string({ error: message }).trim().max(VARIETY_LIMITS.textMax, M.tooLong(VARIETY_LIMITS.textMax));
+  return mayStayEmpty
+    ? text.nullish().transform((v): string | null => (v ? v : null))
+    : text.min(1, message).transform((v): string | null => v);
 }
 
 const numberLike = (message: string) => z.union([z.string(), z.number()], { error: message }).nullish();
 
+/** Shared by the number fields: empty is null where it may stay so, else the field's required message. */
+function emptyNumber(field: VarietyField, mayStayEmpty: boolean, ctx: z.RefinementCtx): null | typeof z.NEVER {
+  if (mayStayEmpty) return null;
+  ctx.addIssue({ code: 'custom', message: M.required(VARIETY_LABELS[field]) });
+  return z.NEVER;
+}
+
 /** Maturity days, tillers, plant height: 'Enter a whole number.' */
-function wholeNumber(field: VarietyField) {
-  return numberLike(M.wholeNumber).transform((value, ctx): number => {
+function wholeNumber(field: VarietyField, mayStayEmpty: boolean) {
+  return numberLike(M.wholeNumber).transform((value, ctx): number | null => {
     const text = value === null || value === undefined ? '' : String(value).trim();
-    if (text === '') {
-      ctx.addIssue({ code: 'custom', message: M.required(VARIETY_LABELS[field]) });
-      return z.NEVER;
-    }
+    if (text === '') return emptyNumber(field, mayStayEmpty, ctx);
     if (!/^\d+$/.test(text)) {
       ctx.addIssue({ code: 'custom', message: M.wholeNumber });
       return z.NEVER;
@@ -45,13 +83,10 @@ function wholeNumber(field: VarietyField) {
 }
 
 /** Average and max yield: non-negative decimals, 'Enter a valid number (e.g., 3 or 4.3).' */
-function decimal(field: VarietyField) {
-  return numberLike(M.decimal).transform((value, ctx): number => {
+function decimal(field: VarietyField, mayStayEmpty: boolean) {
+  return numberLike(M.decimal).transform((value, ctx): number | null => {
     const text = value === null || value === undefined ? '' : String(value).trim();
-    if (text === '') {
-      ctx.addIssue({ code: 'custom', message: M.required(VARIETY_LABELS[field]) });
-      return z.NEVER;
-    }
+    if (text === '') return emptyNumber(field, mayStayEmpty, ctx);
     if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text)) {
       ctx.addIssue({ code: 'custom', message: M.decimal });
       return z.NEVER;
@@ -69,67 +104,92 @@ function decimal(field: VarietyField) {
   });
 }
 
-/** A non-empty list of option values, trimmed and without repeats. */
-function optionList(message: string) {
+/** A list of option values, trimmed and without repeats; non-empty unless it may stay empty. */
+function optionList(message: string, mayStayEmpty: boolean) {
   return z
     .array(z.string({ error: message }).trim().min(1, message).max(VARIETY_LIMITS.textMax, M.tooLong(VARIETY_LIMITS.textMax)), {
       error: message,
     })
     .max(VARIETY_LIMITS.listMax, message)
     .transform((list) => [...new Set(list)])
-    .refine((list) => list.length > 0, message);
+    .refine((list) => mayStayEmpty || list.length > 0, message);
 }
 
-export const varietyInputSchema = z.object({
-  varietyName: requiredText('varietyName'),
-  releaseName: requiredText('releaseName'),
-  yearRelease: requiredText('yearRelease'),
-  breedingCode: requiredText('breedingCode'),
-  breederOrigin: requiredText('breederOrigin'),
-  maturityDays: wholeNumber('maturityDays'),
-  averageYield: decimal('averageYield'),
-  maxYield: decimal('maxYield'),
-  plantHeight: wholeNumber('plantHeight'),
-  tillers: wholeNumber('tillers'),
-  location: requiredText('location'),
-  season: optionList(M.seasonRequired),
-  plantingMethod: requiredText('plantingMethod', M.plantingMethodRequired),
-  environment: optionList(M.environmentRequired),
-  recommendedInTarlac: z.boolean({ error: 'Choose Yes or No.' }).optional().default(false),
-});
+/** The form's and the API's rules, with the fields that may stay empty. */
+function varietyRules(mayStayEmpty: ReadonlySet<VarietyField>) {
+  const empty = (f: VarietyField) => mayStayEmpty.has(f);
+  return z.object({
+    varietyName: textField('varietyName', false).transform((v) => v!),
+    releaseName: textField('releaseName', empty('releaseName')),
+    yearRelease: textField('yearRelease', empty('yearRelease')),
+    breedingCode: textField('breedingCode', empty('breedingCode')),
+    breederOrigin: textField('breederOrigin', empty('breederOrigin')),
+    maturityDays: wholeNumber('maturityDays', empty('maturityDays')),
+    averageYield: decimal('averageYield', empty('averageYield')),
+    maxYield: decimal('maxYield', empty('maxYield')),
+    plantHeight: wholeNumber('plantHeight', empty('plantHeight')),
+    tillers: wholeNumber('tillers', empty('tillers')),
+    location: textField('location', empty('location')),
+    season: optionList(M.seasonRequired, empty('season')),
+    plantingMethod: textField('plantingMethod', empty('plantingMethod'), M.plantingMethodRequired),
+    environment: optionList(M.environmentRequired, empty('environment')),
+    recommendedInTarlac: z.boolean({ error: 'Choose Yes or No.' }).optional().default(false),
+  });
+}
+
+/** A new variety: every field required. */
+export const varietyInputSchema = varietyRules(new Set());
+/** Saved values (an edit's may hold nulls where the record lacked them). */
 export type VarietyInput = z.output<typeof varietyInputSchema>;
 export type VarietyFormValues = z.input<typeof varietyInputSchema>;
 
-/** PUT body: the form's fields and the version the user edited (optimistic concurrency). */
-export const varietyUpdateSchema = varietyInputSchema.extend({
+/** The rules of an edit of `stored`: what it lacks may stay empty, the rest is required as on an add. */
+export const varietyEditRules = (stored: { [F in CompletableField]: unknown }) => varietyRules(new Set(missingFields(stored)));
+
+/**
+ * PUT body: the form's fields and the version the user edited (optimistic concurrency). Any
+ * field but the name may arrive empty here; the service checks the edit against the stored
+ * record (varietyEditRules), which only it reads.
+ */
+export const varietyUpdateSchema = varietyRules(new Set(COMPLETABLE_VARIETY_FIELDS)).extend({
   version: z.number({ error: 'The record version is missing.' }).int().positive(),
 });
 
+/** What a stored record holds of the option fields: kept on an edit even when gone from the lists. */
+export type KeptOptions = Partial<{
+  season: readonly string[];
+  environment: readonly string[];
+  plantingMethod: string | null;
+  yearRelease: string | null;
+}>;
+
 /**
- * Season, planting method and environment must be members of the current option lists;
- * the year must be one of the year-release list (or the value the record already holds,
- * since older releases predate the list). Each failure carries the field's own message.
+ * Season, planting method and environment must be members of the current option lists, and the
+ * year one of the year-release list, except values the record already holds (`keep`): older
+ * releases predate the list, and a value taken off a list stays on the records that have it.
+ * Each failure carries the field's own message. An empty value is the field rules' concern.
  */
 export function optionErrors(
   value: Pick<VarietyInput, 'season' | 'environment' | 'plantingMethod' | 'yearRelease'>,
   enums: VarietyEnums,
-  keep: { yearRelease?: string | null | undefined } = {},
+  keep: KeptOptions = {},
 ): Partial<Record<VarietyField, string>> {
   const errors: Partial<Record<VarietyField, string>> = {};
-  if (value.season.some((s) => !enums.seasons.includes(s))) errors.season = M.seasonRequired;
-  if (!enums.plantingMethods.includes(value.plantingMethod)) errors.plantingMethod = M.plantingMethodRequired;
-  if (value.environment.some((e) => !enums.environments.includes(e))) errors.environment = M.environmentRequired;
-  if (!enums.yearReleases.includes(value.yearRelease) && value.yearRelease !== keep.yearRelease) {
-    errors.yearRelease = M.required(VARIETY_LABELS.yearRelease);
-  }
+  const allowed = (v: string | null, list: readonly string[], kept: string | null | undefined) =>
+    v === null || list.includes(v) || v === kept;
+  if (value.season.some((s) => !enums.seasons.includes(s) && !keep.season?.includes(s))) errors.season = M.seasonRequired;
+  if (!allowed(value.plantingMethod, enums.plantingMethods, keep.plantingMethod)) errors.plantingMethod = M.plantingMethodRequired;
+  if (value.environment.some((e) => !enums.environments.includes(e) && !keep.environment?.includes(e)))
+    errors.environment = M.environmentRequired;
+  if (!allowed(value.yearRelease, enums.yearReleases, keep.yearRelease)) errors.yearRelease = M.required(VARIETY_LABELS.yearRelease);
   return errors;
 }
 
-/** The form's schema once the option lists are known: the input rules plus list membership. */
-export function varietyFormSchema(enums: VarietyEnums | undefined, keep: { yearRelease?: string | null | undefined } = {}) {
-  return varietyInputSchema.superRefine((value, ctx) => {
+/** The form's schema once the option lists are known: the add's or the edit's rules plus list membership. */
+export function varietyFormSchema(enums: VarietyEnums | undefined, stored: Variety | null = null) {
+  return (stored ? varietyEditRules(stored) : varietyInputSchema).superRefine((value, ctx) => {
     if (!enums) return;
-    for (const [path, message] of Object.entries(optionErrors(value, enums, keep))) {
+    for (const [path, message] of Object.entries(optionErrors(value, enums, stored ?? {}))) {
       ctx.addIssue({ code: 'custom', path: [path], message });
     }
   });
@@ -203,6 +263,17 @@ export const varietyListSchema = z.object({
   exact: z.boolean(),
 });
 export type VarietyList = z.infer<typeof varietyListSchema>;
+
+/** Needs completing: live records that lack required fields, by name, each with what it lacks. */
+export const incompleteVarietiesSchema = z.object({
+  items: z.array(z.object({ id: z.string(), varietyName: z.string(), missing: z.array(z.enum(COMPLETABLE_VARIETY_FIELDS)) })),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  pageCount: z.number(),
+});
+export type IncompleteVarieties = z.infer<typeof incompleteVarietiesSchema>;
+export const incompleteVarietiesQuerySchema = varietyListQuerySchema.pick({ page: true });
 
 export const varietyIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { varietyStoredSchema } from '../../common/schemas/varieties.js';
 import type { AppContext } from '../platform/http/context.js';
 import { createVarietiesService } from '../modules/content/varieties/index.js';
+import { createMaintenanceService } from '../modules/content/maintenance/index.js';
 
 export const DEMO_VARIETIES_FILE = path.resolve(import.meta.dirname, '..', '..', 'demo-data', 'rice_varieties.json');
 
@@ -10,6 +11,7 @@ export const DEMO_VARIETIES_FILE = path.resolve(import.meta.dirname, '..', '..',
  * npm run seed: the demo varieties of demo-data/rice_varieties.json, through the service
  * (one audit entry each, live event after commit). Fields the sources did not give stay
  * empty; names that already exist (trimmed, any case) are skipped, so a second run adds nothing.
+ * The years the stored varieties hold join the year list (one audited change).
  */
 export async function seed(
   ctx: AppContext,
@@ -39,5 +41,8 @@ export async function seed(
     added += 1;
   }
   log(`rice varieties: ${added} added, ${skipped} already present or skipped`);
+  // Older releases keep their own year in the form, and another of that year can be added.
+  const years = await createMaintenanceService(ctx).keepYearsInUse(null, await service.yearsInUse());
+  if (years.changed) log('year releases: the years of the stored varieties added to the list');
   return { added, skipped };
 }

@@ -7,6 +7,7 @@ import { VARIETY_MESSAGES } from '../../common/varieties.js';
 import { VARIETY_ENUMS_ID } from '../../common/schemas/maintenance.js';
 import { sqlitePath } from '../../server/db/connection.js';
 import { seed, DEMO_VARIETIES_FILE } from '../../server/seed/varieties.js';
+import { getVarietyEnums } from '../../server/modules/content/maintenance/index.js';
 import { VarietySearchCache } from '../../server/modules/content/varieties/search/cache.js';
 import { readCountedStamp, tableStamp } from '../../server/platform/cache/stamps.js';
 import type { LiveEvent } from '../../server/platform/writes/events.js';
@@ -352,6 +353,126 @@ describe('rice varieties: edit and optimistic concurrency', () => {
   });
 });
 
+describe('rice varieties: a record that lacks fields is edited in one step', () => {
+  const stored = async (overrides: Json = {}) => {
+    const svc = (await import('../../server/modules/content/varieties/service.js')).createVarietiesService(t.ctx);
+    return svc.createStored({ varietyName: `NSIC Rc ${Date.now()}${Math.random().toString(36).slice(2, 6)}`, ...overrides }, null);
+  };
+  /** The form's body for a stored variety, as the edit form sends it: what it lacks stays empty. */
+  const asStored = (v: Json): Json => ({
+    ...v,
+    releaseName: v.releaseName ?? '',
+    yearRelease: v.yearRelease ?? '',
+    breedingCode: v.breedingCode ?? '',
+    breederOrigin: v.breederOrigin ?? '',
+    maturityDays: v.maturityDays ?? '',
+    averageYield: v.averageYield ?? '',
+    maxYield: v.maxYield ?? '',
+    plantHeight: v.plantHeight ?? '',
+    tillers: v.tillers ?? '',
+    location: v.location ?? '',
+    plantingMethod: v.plantingMethod ?? '',
+  });
+  const put = (v: Json, changes: Json) => {
+    const { id: _id, createdAt: _c, updatedAt: _u, ...body } = asStored(v);
+    return call('PUT', `/api/varieties/${v.id}`, { ...body, ...changes });
+  };
+
+  it('saves a one-field fix while the fields it lacked stay empty, and audits only that field', async () => {
+    const v = await stored({ location: 'Paniqui', yearRelease: '2011', season: ['Wet'], averageYield: 5.1 });
+    const res = await put(v, { location: 'Gerona' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      location: 'Gerona',
+      breedingCode: null,
+      plantHeight: null,
+      tillers: null,
+      environment: [],
+      version: 2,
+    });
+    const [, update] = await auditFor(v.id);
+    expect(JSON.parse(update!.changes!)).toEqual({ before: { location: 'Paniqui' }, after: { location: 'Gerona' } });
+  });
+
+  it('still checks what is filled in, and refuses emptying a field the record has', async () => {
+    const v = await stored({ location: 'Paniqui', maturityDays: 110 });
+    const bad = await put(v, { plantHeight: 'tall' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields).toEqual({ plantHeight: VARIETY_MESSAGES.wholeNumber });
+    const emptied = await put(v, { location: '', maturityDays: '' });
+    expect(emptied.status).toBe(400);
+    expect(emptied.body.error.fields).toEqual({ location: 'Location is required.', maturityDays: 'Maturity days is required.' });
+    expect((await call('GET', `/api/varieties/${v.id}`)).body).toMatchObject({ location: 'Paniqui', maturityDays: 110, version: 1 });
+  });
+
+  it('asks a new variety for everything, as before', async () => {
+    const res = await call('POST', '/api/varieties', { ...varietyBody(), breedingCode: '', tillers: '' });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.error.fields).sort()).toEqual(['breedingCode', 'tillers']);
+  });
+
+  it('keeps option values the record holds that the lists no longer (or never) had, and refuses new ones', async () => {
+    const v = await stored({ location: 'Moncada', yearRelease: '1997', season: ['Wet', 'Monsoon'], plantingMethod: 'Aerial' });
+    const kept = await put(v, { location: 'Tarlac City' });
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({ yearRelease: '1997', season: ['Wet', 'Monsoon'], plantingMethod: 'Aerial' });
+    const added = await put(kept.body, { environment: ['Swamp'], version: kept.body.version });
+    expect(added.body.error.fields).toEqual({ environment: 'Select at least one environment.' });
+  });
+
+  it('lists the records that need completing, each with what it lacks, until they are complete', async () => {
+    const v = await stored({ location: 'Anao', yearRelease: '2011', season: ['Wet'], averageYield: 4.9 });
+    const complete = await makeVariety(t.ctx);
+    const incomplete = async () => {
+      const all: Json[] = [];
+      for (let page = 1; ; page += 1) {
+        const res = await call('GET', `/api/varieties/incomplete?page=${page}`);
+        expect(res.status).toBe(200);
+        all.push(...res.body.items);
+        if (page >= res.body.pageCount) return { items: all, total: res.body.total };
+      }
+    };
+    const before = await incomplete();
+    expect(before.items).toHaveLength(before.total);
+    expect(before.items.find((i) => i.id === v.id)).toEqual({
+      id: v.id,
+      varietyName: v.varietyName,
+      missing: [
+        'releaseName',
+        'breedingCode',
+        'breederOrigin',
+        'maturityDays',
+        'maxYield',
+        'plantHeight',
+        'tillers',
+        'plantingMethod',
+        'environment',
+      ],
+    });
+    expect(before.items.some((i) => i.id === complete.id)).toBe(false);
+    const { id: _id, createdAt: _c, updatedAt: _u, ...body } = varietyBody({ varietyName: v.varietyName });
+    expect((await call('PUT', `/api/varieties/${v.id}`, { ...body, version: v.version })).status).toBe(200);
+    const after = await incomplete();
+    expect(after.items.some((i) => i.id === v.id)).toBe(false);
+    expect(after.total).toBe(before.total - 1);
+  });
+
+  it('applies the same rules to a change sent for review and to a version restored', async () => {
+    const v = await stored({ location: 'Capas' });
+    const superCookie = await loginAs(t.app, await makeAccount(t.ctx, { role: 'SYSTEM_ADMIN' }));
+    const edited = await put(v, { location: 'Bamban' });
+    expect(edited.status).toBe(200);
+    const restored = await t.app.inject({
+      method: 'POST',
+      url: `/api/varieties/${v.id}/versions/1/restore`,
+      headers: { cookie: superCookie },
+      payload: { version: edited.body.version },
+    });
+    expect(restored.statusCode).toBe(200);
+    expect((await call('GET', `/api/varieties/${v.id}`)).body).toMatchObject({ location: 'Capas', breedingCode: null });
+  });
+});
+
 describe('rice varieties: soft delete', () => {
   it('hides the record from reads, lists and counts, keeps the row, and audits it', async () => {
     const v = await makeVariety(t.ctx, { varietyName: `Deletable ${Date.now()}` });
@@ -597,6 +718,18 @@ describe('rice varieties: demo seed', () => {
       expect(stored).toMatchObject({ averageYield: null, season: '[]' });
       const audits = await own.ctx.db.selectFrom('audit_logs').select('action').where('collection', '=', 'rice_seed_varieties').execute();
       expect(audits).toHaveLength(demo.length);
+      // Every year the demo varieties hold is on the year list, added in one audited change.
+      const years = [
+        ...new Set(
+          demo
+            .map((d) => d.yearRelease)
+            .filter((y) => y !== undefined && y !== null)
+            .map(String),
+        ),
+      ];
+      expect((await getVarietyEnums(own.ctx.db)).yearReleases).toEqual(expect.arrayContaining(years));
+      const listChanges = await own.ctx.db.selectFrom('audit_logs').select('description').where('collection', '=', 'maintenance').execute();
+      expect(listChanges.filter((a) => a.description?.includes('years of stored varieties'))).toHaveLength(1);
     } finally {
       await own.close();
     }

@@ -140,6 +140,17 @@ export async function importAuditEntries(app: E2EServer, entries: Array<Record<s
   }
 }
 
+/** Firestore variety documents (by id) imported with the built import command, as an office moving from the old app does. */
+export async function importVarietyDocs(app: E2EServer, docs: Record<string, Record<string, unknown>>): Promise<void> {
+  const file = path.join(app.dataDir, '..', `variety-import-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  fs.writeFileSync(file, JSON.stringify({ rice_seed_varieties: docs }));
+  try {
+    await runImport(app, file, ['--no-fetch']);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
 /** The built import command (as a production install runs it), asynchronous: it may fetch from this process. */
 function runImport(app: E2EServer, file: string, flags: string[]): Promise<void> {
   return new Promise<void>((resolve, reject) => {

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import { VARIETIES, VARIETY_MESSAGES } from '../../common/varieties';
+import { VARIETIES, VARIETY_LABELS, VARIETY_MESSAGES } from '../../common/varieties';
 import { expect, test, type E2EAccount, type E2EServer, type Role } from './fixtures';
-import { signIn } from './support';
+import { importVarietyDocs, signIn } from './support';
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${++counter}`;
@@ -347,4 +347,63 @@ test('an open edit form keeps touched fields when the record changes, detects th
   await expect(page.getByRole('dialog', { name: VARIETIES.result.updatedTitle })).toBeVisible();
   stored = await (await api.get(`/api/varieties/${created.id}`)).json();
   expect(stored).toMatchObject({ tillers: 22, location: 'Bamban', version: 5 });
+});
+
+test('a record imported with fields missing is fixed in one field and saved, keeping its 1997 release year', async ({ page, app }) => {
+  const name = unique('PSB Rc');
+  const id = `e2e-${Date.now().toString(36)}`;
+  // As the old app's records are: no breeding code, height, tillers, yields, planting method or environment.
+  await importVarietyDocs(app, {
+    [id]: { varietyName: name, releaseName: 'Sahod Ulan 1', yearRelease: '1997', location: 'Paniqui', season: ['Wet'] },
+  });
+  await openVarieties(page, app);
+  // Needs completing lists it with what it lacks, and opens it for editing.
+  await page.getByRole('button', { name: /^Needs completing \(\d+\)$/ }).click();
+  const needs = page.getByRole('dialog', { name: VARIETIES.needsCompleting.title });
+  const listed = needs.getByTestId('incomplete-variety').filter({ hasText: name });
+  await expect(listed).toContainText('Lacks: Breeding code, Breeder origin, Maturity days');
+  await needs.screenshot({ path: '.tmp/screens/varieties-needs-completing.png' });
+  await listed.getByRole('button', { name: `${VARIETIES.needsCompleting.edit} ${name}` }).click();
+  const form = page.getByRole('dialog', { name: VARIETIES.form.editTitle });
+  await expect(form.getByRole('note')).toContainText('9 fields are missing');
+  await form.screenshot({ path: '.tmp/screens/varieties-edit-missing.png' });
+  // The import put the record's year on the year list: it is a choice like any other.
+  await expect(form.getByLabel(VARIETY_LABELS.yearRelease)).toHaveValue('1997');
+  await expect(form.getByLabel(VARIETY_LABELS.yearRelease).locator('option:checked')).toHaveText('1997');
+  await form.getByLabel('Location').fill('Gerona');
+  await form.getByRole('button', { name: VARIETIES.form.update }).click();
+  await page
+    .getByRole('dialog', { name: VARIETIES.confirmSave.title })
+    .getByRole('button', { name: VARIETIES.confirmSave.confirm })
+    .click();
+  const updated = page.getByRole('dialog', { name: VARIETIES.result.updatedTitle });
+  await expect(updated).toContainText(VARIETIES.result.updated(name));
+  await updated.getByRole('button', { name: VARIETIES.result.ok }).click();
+  const api = await app.fixtureApi();
+  const stored = await (await api.get(`/api/varieties/${id}`)).json();
+  expect(stored).toMatchObject({ location: 'Gerona', yearRelease: '1997', breedingCode: null, tillers: null, environment: [] });
+});
+
+test('Escape on a changed form asks "Discard changes?": keep editing keeps the typing, discard closes', async ({ page, app }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await openVarieties(page, app);
+  await page.getByRole('button', { name: VARIETIES.addNew }).click();
+  const form = page.getByRole('dialog', { name: VARIETIES.form.addTitle });
+  await form.getByLabel('Location').fill('Camiling');
+  await page.keyboard.press('Escape');
+  const ask = page.getByRole('dialog', { name: VARIETIES.form.discard.title });
+  await expect(ask).toContainText(VARIETIES.form.discard.text);
+  await page.screenshot({ path: '.tmp/screens/varieties-discard-phone.png' });
+  await ask.getByRole('button', { name: VARIETIES.form.discard.keep }).click();
+  await expect(ask).toBeHidden();
+  await expect(form.getByLabel('Location')).toHaveValue('Camiling');
+  await page.keyboard.press('Escape');
+  await ask.getByRole('button', { name: VARIETIES.form.discard.confirm }).click();
+  await expect(form).toBeHidden();
+  // An untouched form closes at once.
+  await page.getByRole('button', { name: VARIETIES.addNew }).click();
+  await expect(form).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(form).toBeHidden();
+  await expect(ask).toBeHidden();
 });

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OptionLists } from '../../../common/schemas/maintenance';
-import type { Variety, VarietyInput, VarietyList } from '../../../common/schemas/varieties';
+import type { IncompleteVarieties, Variety, VarietyInput, VarietyList } from '../../../common/schemas/varieties';
 import { VARIETY_TOPIC } from '../../../common/varieties';
 import type { ImportMapping, ImportOnErrors, ImportPreview, ImportReport } from '../../../common/schemas/spreadsheets';
 import { api } from '../../lib/api';
@@ -12,7 +12,18 @@ export const varietyKeys = {
   all: [VARIETY_TOPIC] as const,
   list: (search: string, page: number) => [VARIETY_TOPIC, 'list', { search, page }] as const,
   detail: (id: string) => [VARIETY_TOPIC, 'detail', id] as const,
+  incomplete: (page: number) => [VARIETY_TOPIC, 'incomplete', page] as const,
 };
+
+/** Needs completing: live records that lack required fields (GET /api/varieties/incomplete). */
+export function useIncompleteVarieties(page: number) {
+  return useQuery({
+    queryKey: varietyKeys.incomplete(page),
+    queryFn: ({ signal }) => api<IncompleteVarieties>(`/api/varieties/incomplete?page=${page}`, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}
 
 export function useVarieties(search: string, page: number) {
   return useQuery({

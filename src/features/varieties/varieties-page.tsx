@@ -21,6 +21,7 @@ import { RecommendedBadge } from './recommended-badge';
 import { VarietyFormDialog, type VarietyFormTarget } from './variety-form-dialog';
 import { VarietyViewDialog } from './variety-view-dialog';
 import { ImportDialog } from './import-dialog';
+import { NeedsCompleting } from './needs-completing';
 import { IMPORT_TEXTS } from '../../../common/spreadsheets';
 
 /** Rice varieties (docs/PRODUCT.md section 2): server-side search and pages of 20, live. */
@@ -95,6 +96,7 @@ export function VarietiesPage() {
               label={VARIETIES.searchLabel}
             />
             <ExportMenu url="/api/varieties/export" search={search} />
+            <NeedsCompleting onEdit={(id) => setFormTarget({ mode: 'edit', id })} />
             <Button variant="secondary" onClick={() => setImporting(true)}>
               <Upload className="h-4 w-4" aria-hidden />
               {IMPORT_TEXTS.open}

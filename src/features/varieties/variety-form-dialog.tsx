@@ -4,6 +4,7 @@ import { CheckCircle2, XCircle } from 'lucide-react';
 import { TranslateButton } from '../../components/translations/translate-button';
 import {
   EMPTY_VARIETY_FORM,
+  missingFields,
   varietyFormSchema,
   varietyToFormValues,
   type Variety,
@@ -86,12 +87,18 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
   // The version this form edits: it moves only when the user reloads a newer one (409 → Reload).
   const [baseVersion, setBaseVersion] = useState(variety?.version);
   const [step, setStep] = useState<Step>({ kind: 'editing' });
+  const [askDiscard, setAskDiscard] = useState(false);
   const save = useSaveVariety();
   const sentForReview = useSentForReview();
 
   const initial = useMemo(() => (variety ? varietyToFormValues(variety) : EMPTY_VARIETY_FORM), []); // eslint-disable-line react-hooks/exhaustive-deps
-  const schema = useMemo(() => varietyFormSchema(enums, { yearRelease: variety?.yearRelease }), [enums, variety?.yearRelease]);
+  // An edit's rules follow the record as it was opened: what it lacked may stay empty.
+  const schema = useMemo(() => varietyFormSchema(enums, variety), [enums]); // eslint-disable-line react-hooks/exhaustive-deps
+  const missing = useMemo(() => new Set<string>(variety ? missingFields(variety) : []), []); // eslint-disable-line react-hooks/exhaustive-deps
+  const missingHint = (field: string) => (missing.has(field) ? <p className="mt-1 text-xs text-amber-700">{f.missingHint}</p> : undefined);
   const form = useZodForm(schema, { defaultValues: initial });
+  // Read while rendering, so react-hook-form keeps it current (its formState is subscribed by reading).
+  const { isDirty } = form.formState;
 
   // Live: a newer save by someone else updates the untouched fields; the touched ones stay.
   const detail = useVariety(variety?.id ?? null);
@@ -150,7 +157,10 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
       <Dialog
         open
         onOpenChange={(o) => {
-          if (!o && !busy) onClose();
+          if (o || busy) return;
+          // A changed form asks first: Escape or a click beside it is easily made by mistake.
+          if (isDirty) setAskDiscard(true);
+          else onClose();
         }}
         title={isEdit ? f.editTitle : f.addTitle}
         size="lg"
@@ -167,25 +177,55 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
         }
       >
         <Form form={form} id={formId} onSubmit={(values) => setStep({ kind: 'confirm', values })} className="space-y-6">
+          {missing.size > 0 && (
+            <p role="note" className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              {f.missingSummary([...missing].map((field) => L[field as keyof typeof L]))}
+            </p>
+          )}
           <Section title={f.sections.identity}>
             <TextField name="varietyName" label={L.varietyName} autoComplete="off" />
-            <TextField name="releaseName" label={L.releaseName} autoComplete="off" />
+            <TextField name="releaseName" label={L.releaseName} autoComplete="off" hint={missingHint('releaseName')} />
             <SelectField
               name="yearRelease"
               label={L.yearRelease}
               options={years}
               placeholder={optionsLoading ? f.loadingOptions : f.selectYear}
               disabled={optionsLoading}
+              staleSuffix={f.yearNotListed}
             />
-            <TextField name="breedingCode" label={L.breedingCode} autoComplete="off" />
-            <TextField name="breederOrigin" label={L.breederOrigin} autoComplete="off" />
+            <TextField name="breedingCode" label={L.breedingCode} autoComplete="off" hint={missingHint('breedingCode')} />
+            <TextField name="breederOrigin" label={L.breederOrigin} autoComplete="off" hint={missingHint('breederOrigin')} />
           </Section>
           <Section title={f.sections.agronomic}>
-            <TextField name="maturityDays" label={L.maturityDays} inputMode="numeric" autoComplete="off" />
-            <TextField name="plantHeight" label={`${L.plantHeight} (${VARIETIES.units.height})`} inputMode="numeric" autoComplete="off" />
-            <TextField name="averageYield" label={`${L.averageYield} (${VARIETIES.units.yield})`} inputMode="decimal" autoComplete="off" />
-            <TextField name="maxYield" label={`${L.maxYield} (${VARIETIES.units.yield})`} inputMode="decimal" autoComplete="off" />
-            <TextField name="tillers" label={L.tillers} inputMode="numeric" autoComplete="off" />
+            <TextField
+              name="maturityDays"
+              label={L.maturityDays}
+              inputMode="numeric"
+              autoComplete="off"
+              hint={missingHint('maturityDays')}
+            />
+            <TextField
+              name="plantHeight"
+              label={`${L.plantHeight} (${VARIETIES.units.height})`}
+              inputMode="numeric"
+              autoComplete="off"
+              hint={missingHint('plantHeight')}
+            />
+            <TextField
+              name="averageYield"
+              label={`${L.averageYield} (${VARIETIES.units.yield})`}
+              inputMode="decimal"
+              autoComplete="off"
+              hint={missingHint('averageYield')}
+            />
+            <TextField
+              name="maxYield"
+              label={`${L.maxYield} (${VARIETIES.units.yield})`}
+              inputMode="decimal"
+              autoComplete="off"
+              hint={missingHint('maxYield')}
+            />
+            <TextField name="tillers" label={L.tillers} inputMode="numeric" autoComplete="off" hint={missingHint('tillers')} />
             <SelectField
               name="plantingMethod"
               label={L.plantingMethod}
@@ -212,7 +252,13 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
             />
           </Section>
           <Section title={f.sections.recommendation}>
-            <TextField name="location" label={L.location} autoComplete="off" placeholder="e.g. Province-wide, Camiling" />
+            <TextField
+              name="location"
+              label={L.location}
+              autoComplete="off"
+              placeholder="e.g. Province-wide, Camiling"
+              hint={missingHint('location')}
+            />
             <CheckboxField name="recommendedInTarlac" label={L.recommendedInTarlac} hint={f.recommendedHint} className="self-end pb-2" />
           </Section>
           {options.isError && (
@@ -221,6 +267,28 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
             </p>
           )}
         </Form>
+      </Dialog>
+
+      <Dialog
+        open={askDiscard}
+        onOpenChange={(o) => {
+          if (!o) setAskDiscard(false);
+        }}
+        title={f.discard.title}
+        size="sm"
+        hideClose
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setAskDiscard(false)} autoFocus>
+              {f.discard.keep}
+            </Button>
+            <Button variant="danger" onClick={onClose}>
+              {f.discard.confirm}
+            </Button>
+          </>
+        }
+      >
+        <p className="text-sm text-slate-700">{f.discard.text}</p>
       </Dialog>
 
       <Dialog

@@ -8,6 +8,7 @@ import { maintenanceRepository } from './repository.js';
  * This file is its face: other modules, the app and the command line import only this (lint: palayan/module-face).
  */
 export { ensureMaintenanceDefaults, getAccountEnums, getDiseaseEnums, getVarietyEnums } from './option-lists.js';
+export { createMaintenanceService } from './service.js';
 
 /** The calls of maintenanceRepository other modules make; the rest of it is this module's own. */
 export const maintenanceRecords = pick(maintenanceRepository, ['find', 'insertIfMissing', 'update']);

@@ -148,6 +148,21 @@ function adding(list: ListKey, value: string): Compute {
   };
 }
 
+/** The years of stored varieties the year list lacks, added in one change, in year order; null when none is missing. */
+function addingYears(years: readonly string[]): Compute {
+  return (lists) => {
+    const current = lists.yearReleases;
+    const room = MAINTENANCE_LIMITS.maxItemsPerList - current.length;
+    const missing = [...new Set(years.map((y) => y.trim()))]
+      .filter((y) => !optionValueProblem('yearReleases', y) && !current.some((v) => sameOption(v, y)))
+      .sort()
+      .slice(0, Math.max(0, room));
+    if (missing.length === 0) return null;
+    const next = [...current, ...missing].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    return { next: { yearReleases: next }, description: MAINTENANCE.audit.yearsInUse(missing.join(', ')) };
+  };
+}
+
 function removing(list: ListKey, value: string): Compute {
   return (lists) => {
     const current = lists[list];
@@ -228,6 +243,15 @@ export function createMaintenanceService(ctx: Pick<AppContext, 'db' | 'events' |
       const problem = optionValueProblem(list, value);
       if (problem) invalid({ value: problem });
       return mutate(ctx, translatedCollections(ctx), actor, docId, adding(list, value));
+    },
+
+    /**
+     * Puts the years stored varieties hold on the year list (the seed and the Firestore import):
+     * a variety keeps its own year in the form, and another of that year can be added. Audited
+     * as one change; nothing when every year is listed.
+     */
+    keepYearsInUse(actor: Actor | null, years: readonly string[]): Promise<WriteResult> {
+      return mutate(ctx, translatedCollections(ctx), actor, VARIETY_ENUMS_ID, addingYears(years));
     },
 
     /** Subtracts one option from a list; removing one that is already gone changes nothing. */

@@ -164,7 +164,7 @@ export function optionProblems(
   };
   check('season', input.season);
   check('environment', input.environment);
-  check('plantingMethod', [input.plantingMethod]);
-  check('yearRelease', [input.yearRelease]);
+  check('plantingMethod', input.plantingMethod === null ? [] : [input.plantingMethod]);
+  check('yearRelease', input.yearRelease === null ? [] : [input.yearRelease]);
   return problems;
 }

@@ -1,8 +1,12 @@
-import { type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { Database } from '../../../db/types.js';
 import type { VarietiesTable } from '../../../db/types/content.js';
 import { chunks, fixedQuery, isPostgres } from '../../../db/dialect.js';
 import { translationsRecords } from '../translations/index.js';
+import { COMPLETABLE_VARIETY_FIELDS } from '../../../../common/schemas/varieties.js';
+
+/** The text columns among the completable fields: an empty one may be stored as '' by an older writer. */
+const TEXT_COLUMNS = new Set(['releaseName', 'yearRelease', 'breedingCode', 'breederOrigin', 'location', 'plantingMethod']);
 
 export type VarietyRow = Selectable<VarietiesTable>;
 
@@ -107,6 +111,55 @@ export const varietiesRepository = {
   async liveNames(db: Db): Promise<Set<string>> {
     const rows = await db.selectFrom('rice_seed_varieties').select('varietyName').where('isDeleted', '=', 0).execute();
     return new Set(rows.map((r) => r.varietyName.trim().toLowerCase()));
+  },
+
+  /**
+   * A page of live records that lack a required field (COMPLETABLE_VARIETY_FIELDS), by name,
+   * with how many there are.
+   */
+  async incomplete(db: Db, limit: number, offset: number): Promise<{ rows: VarietyRow[]; total: number }> {
+    const lacking = (eb: ExpressionBuilder<Database, 'rice_seed_varieties'>) =>
+      eb.and([
+        eb('isDeleted', '=', 0),
+        eb.or(
+          COMPLETABLE_VARIETY_FIELDS.flatMap((f) =>
+            f === 'season' || f === 'environment'
+              ? [eb(f, '=', '[]')]
+              : TEXT_COLUMNS.has(f)
+                ? [eb(f, 'is', null), eb(f, '=', '')]
+                : [eb(f, 'is', null)],
+          ),
+        ),
+      ]);
+    const [rows, counted] = await Promise.all([
+      db
+        .selectFrom('rice_seed_varieties')
+        .selectAll()
+        .where(lacking)
+        .orderBy('varietyName')
+        .orderBy('id')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+      db
+        .selectFrom('rice_seed_varieties')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where(lacking)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(counted.n) };
+  },
+
+  /** The release years live varieties hold, each once. */
+  async yearsInUse(db: Db): Promise<string[]> {
+    const rows = await db
+      .selectFrom('rice_seed_varieties')
+      .select('yearRelease')
+      .distinct()
+      .where('isDeleted', '=', 0)
+      .where('yearRelease', 'is not', null)
+      .execute();
+    return rows.map((r) => r.yearRelease!);
   },
 
   async insert(db: Db, values: WritableFields): Promise<void> {

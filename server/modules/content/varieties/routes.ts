@@ -4,6 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   varietyIdParamsSchema,
+  incompleteVarietiesQuerySchema,
+  incompleteVarietiesSchema,
   varietyInputSchema,
   varietyListQuerySchema,
   varietyListSchema,
@@ -104,6 +106,20 @@ const routes: FastifyPluginAsync = async (app) => {
       const body = derivedFrom(list, 'json', () => JSON.stringify(varietyListSchema.parse(list)));
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
+  );
+
+  r.get(
+    '/api/varieties/incomplete',
+    {
+      config: { access: 'content.view' },
+      schema: {
+        tags,
+        summary: 'Live varieties that lack required fields, by name, with what each lacks (20 a page)',
+        querystring: incompleteVarietiesQuerySchema,
+        response: { 200: incompleteVarietiesSchema },
+      },
+    },
+    async (request) => service.incomplete(request.query.page),
   );
 
   r.get(

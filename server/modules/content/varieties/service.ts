@@ -1,6 +1,9 @@
 import { LIMITS } from '../../../../common/limits.js';
 import {
+  missingFields,
   optionErrors,
+  varietyEditRules,
+  type IncompleteVarieties,
   type Variety,
   type VarietyInput,
   type VarietyList,
@@ -47,9 +50,20 @@ export function createVarietiesService(ctx: AppContext) {
     cmd.publish({ topic: VARIETY_TOPIC, id, op });
   }
 
-  async function checkOptions(input: VarietyInput, keepYear?: string | null): Promise<void> {
-    const errors = optionErrors(input, await getVarietyEnums(db), { yearRelease: keepYear });
-    if (Object.keys(errors).length > 0) invalid(errors as Record<string, string>);
+  /**
+   * An add's or an edit's checks beyond the body's own: on an edit, a field the record lacked may
+   * stay empty and the rest is required (varietyEditRules), and option values it holds stay
+   * allowed; every option value must be on its current list.
+   */
+  async function checkValues(input: VarietyInput, stored: VarietyRow | null): Promise<void> {
+    const errors: Record<string, string> = {};
+    const kept = stored ? presentVariety(stored) : null;
+    if (kept) {
+      const parsed = varietyEditRules(kept).safeParse(input);
+      if (!parsed.success) for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+    }
+    for (const [field, message] of Object.entries(optionErrors(input, await getVarietyEnums(db), kept ?? {}))) errors[field] ??= message;
+    if (Object.keys(errors).length > 0) invalid(errors);
   }
 
   async function insert(fields: Fields, actor: Actor | null): Promise<Variety> {
@@ -109,6 +123,21 @@ export function createVarietiesService(ctx: AppContext) {
       });
     },
 
+    /** Needs completing: a page of live records lacking required fields (20 a page, by name). */
+    async incomplete(page: number): Promise<IncompleteVarieties> {
+      const pageSize = LIMITS.varietyPageSize;
+      const first = await varietiesRepository.incomplete(db, pageSize, (page - 1) * pageSize);
+      const current = shownPage(page, first.total, pageSize);
+      const { rows, total } = current === page ? first : await varietiesRepository.incomplete(db, pageSize, (current - 1) * pageSize);
+      return {
+        items: rows.map((row) => ({ id: row.id, varietyName: row.varietyName, missing: missingFields(presentVariety(row)) })),
+        total,
+        page: current,
+        pageSize,
+        pageCount: pageCount(total, pageSize),
+      };
+    },
+
     async get(id: string): Promise<Variety> {
       const row = await varietiesRepository.findLive(db, id);
       if (!row) fail('NOT_FOUND');
@@ -117,7 +146,7 @@ export function createVarietiesService(ctx: AppContext) {
 
     /** The add form: every rule of docs/PRODUCT.md section 5, values from the current option lists. */
     async create(input: VarietyInput, actor: Actor | null): Promise<Variety> {
-      await checkOptions(input);
+      await checkValues(input, null);
       return insert(normalize(input), actor);
     },
 
@@ -127,7 +156,7 @@ export function createVarietiesService(ctx: AppContext) {
       if (id !== null && !existing) fail('NOT_FOUND');
       if (existing && version !== null && Number(existing.version) !== version)
         fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: Number(existing.version) });
-      await checkOptions(input, existing?.yearRelease);
+      await checkValues(input, existing ?? null);
     },
 
     /**
@@ -151,7 +180,7 @@ export function createVarietiesService(ctx: AppContext) {
     ): Promise<Variety> {
       const existing = await varietiesRepository.findLive(db, id);
       if (!existing) fail('NOT_FOUND');
-      await checkOptions(input, existing.yearRelease);
+      await checkValues(input, existing);
       const after = normalize(input);
       const now = nowIso();
       const row = await runCommand(ctx, actor, async (trx, cmd) => {
@@ -217,6 +246,9 @@ export function createVarietiesService(ctx: AppContext) {
 
     /** Names of live varieties, lower-cased (the seed skips these). */
     liveNames: () => varietiesRepository.liveNames(db),
+
+    /** The release years live varieties hold (the seed and the import put them on the year list). */
+    yearsInUse: () => varietiesRepository.yearsInUse(db),
   };
 }
 export type VarietiesService = ReturnType<typeof createVarietiesService>;

@@ -1,4 +1,4 @@
-import { varietyInputSchema } from '../../../../common/schemas/varieties.js';
+import { varietyEditRules } from '../../../../common/schemas/varieties.js';
 import { VERSION_TEXTS } from '../../../../common/versions.js';
 import { getVarietyEnums } from '../maintenance/index.js';
 import type { RestoreRequest, VersionedCollection } from '../../publishing/versions/index.js';
@@ -34,17 +34,24 @@ export const varietiesVersioned: VersionedCollection = {
     const service = createVarietiesService(ctx);
     const { id, input } = request;
     const values = candidate(COLLECTION, request);
-    const parsed = varietyInputSchema.safeParse(
+    const current = await service.get(id);
+    // The rules of an edit of the record as it is now: what it lacks may stay empty.
+    const parsed = varietyEditRules(current).safeParse(
       withEmptyText(values, ['releaseName', 'yearRelease', 'breedingCode', 'breederOrigin', 'location', 'plantingMethod']),
     );
     const errors = parsed.success ? {} : issuesByField(parsed.error.issues);
     const enums = await getVarietyEnums(ctx.db);
-    const current = await service.get(id);
-    const goneSeasons = optionGone(Array.isArray(values.season) ? values.season : [], enums.seasons);
-    const goneEnvironments = optionGone(Array.isArray(values.environment) ? values.environment : [], enums.environments);
+    const listed = (values: unknown, list: string[], kept: string[]) =>
+      optionGone(Array.isArray(values) ? values : [], list).filter((v) => !kept.includes(v));
+    const goneSeasons = listed(values.season, enums.seasons, current.season);
+    const goneEnvironments = listed(values.environment, enums.environments, current.environment);
     if (goneSeasons[0] !== undefined) errors.season = VERSION_TEXTS.optionGone(goneSeasons[0]);
     if (goneEnvironments[0] !== undefined) errors.environment = VERSION_TEXTS.optionGone(goneEnvironments[0]);
-    if (typeof values.plantingMethod === 'string' && !enums.plantingMethods.includes(values.plantingMethod))
+    if (
+      typeof values.plantingMethod === 'string' &&
+      !enums.plantingMethods.includes(values.plantingMethod) &&
+      values.plantingMethod !== current.plantingMethod
+    )
       errors.plantingMethod = VERSION_TEXTS.optionGone(values.plantingMethod);
     if (
       typeof values.yearRelease === 'string' &&

@@ -14,6 +14,8 @@ import { importAuditLogs } from './map-audit-logs.js';
 import { importCatalog } from './map-catalog.js';
 import { importMaintenance } from './map-maintenance.js';
 import { importVarieties } from './map-varieties.js';
+import { createMaintenanceService } from '../../content/maintenance/index.js';
+import { createVarietiesService } from '../../content/varieties/index.js';
 
 export interface ImportOptions {
   dryRun?: boolean;
@@ -100,6 +102,8 @@ export async function importFirestoreCollections(
       await moveStamps(trx, CATALOG_COLLECTIONS.map(recordsStamp));
     });
   }
+  // The years the imported varieties hold join the year list, so each keeps its own in the form.
+  if (!dryRun) await createMaintenanceService(ctx).keepYearsInUse(null, await createVarietiesService(ctx).yearsInUse());
   // Chained now, not by a running server's sealer: the import may run with no server.
   if (!dryRun) await sealAuditChain(ctx.db);
   // Imported records start their versions from what was imported.
