@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { AUDIT_TRAIL } from '../../common/audit-trail';
 import { HISTORY } from '../../common/history';
+import { VARIETY_LABELS } from '../../common/varieties';
 import { E2E } from '../../playwright.config';
 import { expect, test, type E2EServer } from './fixtures';
 import { importAuditEntries, signIn } from './support';
@@ -114,10 +115,12 @@ test('filters live in the URL, combine, survive a reload, and an entry opens as 
   const dialog = page.getByRole('dialog', { name: HISTORY.details });
   await expect(dialog).toContainText('Ramon Garcia');
   const changes = dialog.getByRole('table', { name: HISTORY.changesHeading });
-  await expect(changes.getByRole('row', { name: /averageYield/ })).toContainText('5.1');
-  await expect(changes.getByRole('row', { name: /averageYield/ })).toContainText('5.4');
-  await expect(changes.getByRole('row', { name: /season/ })).toContainText('Dry, Wet');
-  await expect(changes.getByRole('row', { name: /location/ })).toHaveCount(0);
+  // Fields by the form's labels, not their stored names.
+  await expect(changes.getByRole('row', { name: new RegExp(VARIETY_LABELS.averageYield) })).toContainText('5.1');
+  await expect(changes.getByRole('row', { name: new RegExp(VARIETY_LABELS.averageYield) })).toContainText('5.4');
+  await expect(changes.getByRole('row', { name: new RegExp(VARIETY_LABELS.season) })).toContainText('Dry, Wet');
+  await expect(changes.getByRole('row', { name: new RegExp(VARIETY_LABELS.location) })).toHaveCount(0);
+  await expect(changes).not.toContainText('averageYield');
   await dialog.getByText(/Unchanged fields \(1\)/).click();
   await expect(dialog.getByRole('table', { name: HISTORY.unchanged })).toContainText('Capas');
   await dialog.getByRole('button', { name: HISTORY.close }).first().click();

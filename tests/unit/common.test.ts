@@ -122,3 +122,17 @@ describe('the CSV cell writer (OWASP CSV injection rule)', () => {
     }
   });
 });
+
+describe("history entries in people's words", () => {
+  it('names fields by their forms’ labels, else in words, and shows moments in Manila time', async () => {
+    const { fieldLabel, formatValue } = await import('../../common/history-diff.js');
+    expect(fieldLabel('rice_seed_varieties', 'averageYield')).toBe('Average yield');
+    expect(fieldLabel('rice_local_diseases', 'treatments')).toBe('Treatments');
+    expect(fieldLabel('accounts', 'isRestricted')).toBe('Restricted');
+    expect(fieldLabel('accounts', 'deletedAt')).toBe('Deleted on');
+    expect(fieldLabel('maintenance', 'yearReleases')).toBe('Year releases');
+    expect(fieldLabel(null, 'some_field')).toBe('Some field');
+    expect(formatValue('2026-12-01T21:43:29.349Z')).toBe('Dec 2, 2026, 5:43:29 AM (PHT)');
+    expect(formatValue('2026-12-01')).toBe('2026-12-01');
+  });
+});

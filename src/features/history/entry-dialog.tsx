@@ -1,6 +1,6 @@
 import { collectionLabel, HISTORY } from '../../../common/history';
 import { fullDate } from '../../../common/history-dates';
-import { diffChanges, formatValue, type DiffRow } from '../../../common/history-diff';
+import { diffChanges, fieldLabel, formatValue, type DiffRow } from '../../../common/history-diff';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { Dialog } from '../../components/ui/dialog';
@@ -20,7 +20,7 @@ const KIND_STYLE: Record<DiffRow['kind'], string> = {
   unchanged: '',
 };
 
-function DiffTable({ rows, caption }: { rows: DiffRow[]; caption: string }) {
+function DiffTable({ rows, caption, collection }: { rows: DiffRow[]; caption: string; collection: string | null }) {
   return (
     <table className="min-w-full table-fixed divide-y divide-slate-200 text-sm" aria-label={caption}>
       <thead className="bg-slate-50">
@@ -40,7 +40,7 @@ function DiffTable({ rows, caption }: { rows: DiffRow[]; caption: string }) {
         {rows.map((row) => (
           <tr key={row.field} className={KIND_STYLE[row.kind]} data-kind={row.kind}>
             <th scope="row" className="break-words px-3 py-2 text-left font-medium text-slate-800">
-              {row.field}
+              {fieldLabel(collection, row.field)}
               {row.kind !== 'unchanged' && <span className="ml-2 text-xs font-normal text-slate-500">({HISTORY[row.kind]})</span>}
             </th>
             <td
@@ -139,14 +139,14 @@ export function EntryDialog({ id, onClose }: { id: string | null; onClose(): voi
                 <p className="text-sm text-slate-500">{HISTORY.noChanges}</p>
               ) : (
                 <div className="space-y-3 overflow-x-auto rounded-lg border border-slate-200">
-                  {changed.length > 0 && <DiffTable rows={changed} caption={HISTORY.changesHeading} />}
+                  {changed.length > 0 && <DiffTable rows={changed} caption={HISTORY.changesHeading} collection={data.collection} />}
                   {unchanged.length > 0 && (
                     <details className="px-3 py-2 text-sm">
                       <summary className="cursor-pointer text-slate-600">
                         {HISTORY.unchanged} ({unchanged.length})
                       </summary>
                       <div className="mt-2">
-                        <DiffTable rows={unchanged} caption={HISTORY.unchanged} />
+                        <DiffTable rows={unchanged} caption={HISTORY.unchanged} collection={data.collection} />
                       </div>
                     </details>
                   )}
@@ -160,7 +160,7 @@ export function EntryDialog({ id, onClose }: { id: string | null; onClose(): voi
                 </h3>
                 <dl className="grid grid-cols-1 gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-3">
                   {Object.entries(data.details).map(([key, value]) => (
-                    <Field key={key} label={key}>
+                    <Field key={key} label={fieldLabel(data.collection, key)}>
                       {formatValue(value)}
                     </Field>
                   ))}
