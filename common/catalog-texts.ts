@@ -14,6 +14,12 @@ export const CATALOG_LABELS = {
     'A scanner class that is not a disease, e.g. healthy leaves or not a rice plant: its photos go into the training set; the farmer app never shows it.',
   trainingClassBadge: 'Training class',
   trainingClassForbidden: 'Only a super admin can change whether this is a training class.',
+  /** A name another live entry of the kind has (trimmed, any case): named while typing; a save asks first. */
+  duplicateName: (noun: string, name: string) => `A ${noun} with this name exists: ${name}.`,
+  duplicateOpen: 'Open it',
+  duplicateConfirmTitle: 'Same name',
+  duplicateConfirm: (noun: string, name: string) => `A ${noun} named ${name} already exists. Save another with the same name?`,
+  duplicateSaveAnyway: 'Save anyway',
   description: 'Description',
   cause: 'Cause',
   symptoms: 'Symptoms',

@@ -77,6 +77,13 @@ export const VARIETIES = {
   no: 'No',
   dash: '-',
   actions: { view: 'View', edit: 'Edit', delete: 'Delete' },
+  /** A name another live variety has (trimmed, any case): named while typing; a save asks first. */
+  duplicate: {
+    exists: (name: string) => `A variety with this name exists: ${name}.`,
+    open: 'Open it',
+    confirm: (name: string) => `A variety named ${name} already exists. Save another with the same name?`,
+    saveAnyway: 'Save anyway',
+  },
   needsCompleting: {
     button: (n: number) => `Needs completing (${n.toLocaleString('en-US')})`,
     title: 'Varieties that need completing',

@@ -44,6 +44,8 @@ const fieldValues = Object.fromEntries(CATALOG_FIELD_KEYS.map((k) => [k, FIELD_V
 };
 
 const imageId = z.string().min(1).max(64);
+/** The user confirmed saving a name another live entry of the kind has (else 409 duplicate_name). */
+const allowDuplicateName = z.boolean().optional();
 const unique = (ids: string[]) => new Set(ids).size === ids.length;
 
 /** A new entry names its staged photos, in order; the first becomes mainImageUrl. */
@@ -55,6 +57,7 @@ export function catalogCreateSchema(kind: CatalogKind) {
       .min(kind.minImagesOnCreate, kind.texts.minImages)
       .max(kind.maxImages, kind.texts.maxImages)
       .refine(unique, UPLOAD_TEXTS.duplicateImage),
+    allowDuplicateName,
   });
 }
 
@@ -67,11 +70,19 @@ export function catalogUpdateSchema(kind: CatalogKind) {
     ...fieldsShape(kind),
     imageIds: z.array(imageId).max(kind.maxImages, kind.texts.maxImages).refine(unique, UPLOAD_TEXTS.duplicateImage),
     version: z.number().int().min(1),
+    allowDuplicateName,
   });
 }
 
 export type CatalogCreateInput = z.output<ReturnType<typeof catalogCreateSchema>>;
 export type CatalogUpdateInput = z.output<ReturnType<typeof catalogUpdateSchema>>;
+
+/** Whether another live entry of the kind has this name (trimmed, any case): the form asks while the user types. */
+export const nameTakenQuerySchema = z.object({
+  name: z.string().trim().min(1).max(LIMITS.maxShortTextLength),
+  except: z.string().max(100).optional(),
+});
+export const nameTakenSchema = z.object({ taken: z.object({ id: z.string(), name: z.string() }).nullable() });
 
 export const catalogListQuerySchema = z.object({
   search: z.string().trim().max(LIMITS.maxShortTextLength).optional(),

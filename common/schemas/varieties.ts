@@ -134,6 +134,8 @@ function varietyRules(mayStayEmpty: ReadonlySet<VarietyField>) {
     plantingMethod: textField('plantingMethod', empty('plantingMethod'), M.plantingMethodRequired),
     environment: optionList(M.environmentRequired, empty('environment')),
     recommendedInTarlac: z.boolean({ error: 'Choose Yes or No.' }).optional().default(false),
+    /** The user confirmed saving a name another live variety has (else 409 duplicate_name). */
+    allowDuplicateName: z.boolean().optional(),
   });
 }
 
@@ -263,6 +265,14 @@ export const varietyListSchema = z.object({
   exact: z.boolean(),
 });
 export type VarietyList = z.infer<typeof varietyListSchema>;
+
+/** Whether another live variety has this name (trimmed, any case): the form asks while the user types. */
+export const varietyNameQuerySchema = z.object({
+  name: z.string().trim().min(1).max(VARIETY_LIMITS.textMax),
+  except: z.string().max(100).optional(),
+});
+export const varietyNameTakenSchema = z.object({ taken: z.object({ id: z.string(), varietyName: z.string() }).nullable() });
+export type VarietyNameTaken = z.infer<typeof varietyNameTakenSchema>;
 
 /** Needs completing: live records that lack required fields, by name, each with what it lacks. */
 export const incompleteVarietiesSchema = z.object({

@@ -519,3 +519,60 @@ describe('catalog: pests and diseases', () => {
     expect((await t.app.inject({ url: kept.images[0]!.url!, headers: { cookie } })).statusCode).toBe(200);
   });
 });
+
+describe('catalog: a second entry of a name is saved only when the user confirms it', () => {
+  it('refuses a pest named as a live one (trimmed, any case) with the other named, saves it when confirmed, and asks again on an edit while the other has it', async () => {
+    const name = `Rice Bug ${crypto.randomUUID().slice(0, 6)}`;
+    const first = await createPest(name);
+    const post = async (body: Record<string, unknown>) =>
+      t.app.inject({ method: 'POST', url: '/api/rice_pests', headers: { cookie }, payload: body });
+    const staged = await stageViaHttp(2);
+    const again = await post(
+      entryBody(
+        ` ${name.toLowerCase()} `,
+        staged.map((s) => s.id),
+      ),
+    );
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toMatchObject({
+      fields: { name: `A pest with this name exists: ${name}.` },
+      reason: 'duplicate_name',
+      otherId: first.id,
+    });
+    const taken = await t.app.inject({
+      method: 'GET',
+      url: `/api/rice_pests/name-taken?name=${encodeURIComponent(name.toUpperCase())}`,
+      headers: { cookie },
+    });
+    expect(taken.json()).toEqual({ taken: { id: first.id, name } });
+    // The same name among diseases is another kind's: not a duplicate.
+    const inDiseases = await t.app.inject({
+      method: 'GET',
+      url: `/api/rice_diseases/name-taken?name=${encodeURIComponent(name)}`,
+      headers: { cookie },
+    });
+    expect(inDiseases.json()).toEqual({ taken: null });
+    const confirmed = await post({
+      ...entryBody(
+        name,
+        staged.map((s) => s.id),
+      ),
+      allowDuplicateName: true,
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    const kept = await t.app.inject({
+      method: 'PUT',
+      url: `/api/rice_pests/${first.id}`,
+      headers: { cookie },
+      payload: {
+        ...entryBody(
+          name,
+          first.images.map((i) => i.id),
+        ),
+        version: first.version,
+      },
+    });
+    expect(kept.statusCode, kept.body).toBe(409); // the confirmed second one now has the name too
+    expect(kept.json().error.otherId).toBe(confirmed.json().id);
+  });
+});

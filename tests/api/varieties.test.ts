@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { varietyInputSchema } from '../../common/schemas/varieties.js';
-import { VARIETY_MESSAGES } from '../../common/varieties.js';
+import { VARIETIES, VARIETY_MESSAGES } from '../../common/varieties.js';
 import { VARIETY_ENUMS_ID } from '../../common/schemas/maintenance.js';
 import { sqlitePath } from '../../server/db/connection.js';
 import { seed, DEMO_VARIETIES_FILE } from '../../server/seed/varieties.js';
@@ -470,6 +470,45 @@ describe('rice varieties: a record that lacks fields is edited in one step', () 
     });
     expect(restored.statusCode).toBe(200);
     expect((await call('GET', `/api/varieties/${v.id}`)).body).toMatchObject({ location: 'Capas', breedingCode: null });
+  });
+});
+
+describe('rice varieties: a second record of a name is saved only when the user confirms it', () => {
+  it('refuses an exact duplicate name (trimmed, any case) with the other record named, and saves it when confirmed', async () => {
+    const first = await makeVariety(t.ctx, { varietyName: `NSIC Rc Ñ${Date.now()}` });
+    const before = await countRows();
+    const again = await call('POST', '/api/varieties', varietyBody({ varietyName: `  ${first.varietyName.toUpperCase()} ` }));
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({
+      message: VARIETIES.duplicate.exists(first.varietyName),
+      fields: { varietyName: VARIETIES.duplicate.exists(first.varietyName) },
+      reason: 'duplicate_name',
+      otherId: first.id,
+    });
+    expect(await countRows()).toBe(before);
+    const taken = await call('GET', `/api/varieties/name-taken?name=${encodeURIComponent(first.varietyName.toLowerCase())}`);
+    expect(taken.body).toEqual({ taken: { id: first.id, varietyName: first.varietyName } });
+    expect((await call('GET', `/api/varieties/name-taken?name=${encodeURIComponent(first.varietyName)}&except=${first.id}`)).body).toEqual({
+      taken: null,
+    });
+    const confirmed = await call('POST', '/api/varieties', {
+      ...varietyBody({ varietyName: first.varietyName }),
+      allowDuplicateName: true,
+    });
+    expect(confirmed.status).toBe(201);
+    expect(await countRows()).toBe(before + 1);
+  });
+
+  it('lets a record keep its own name, and refuses a rename to another live one (a deleted one does not count)', async () => {
+    const a = await makeVariety(t.ctx);
+    const b = await makeVariety(t.ctx);
+    const { varietyName: _n, ...rest } = varietyBody();
+    expect((await call('PUT', `/api/varieties/${a.id}`, { ...rest, varietyName: a.varietyName, version: a.version })).status).toBe(200);
+    const renamed = await call('PUT', `/api/varieties/${a.id}`, { ...rest, varietyName: b.varietyName, version: a.version + 1 });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.error.otherId).toBe(b.id);
+    expect((await call('DELETE', `/api/varieties/${b.id}`)).status).toBe(204);
+    expect((await call('PUT', `/api/varieties/${a.id}`, { ...rest, varietyName: b.varietyName, version: a.version + 1 })).status).toBe(200);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { CATALOG_KINDS } from '../../common/catalog';
-import { DRAFT_TEXTS, UPLOAD_TEXTS } from '../../common/catalog-texts';
+import { CATALOG_LABELS, DRAFT_TEXTS, UPLOAD_TEXTS } from '../../common/catalog-texts';
 import { COLLECTIONS } from '../../common/collections';
 import { TRASH } from '../../common/trash';
 import { E2E } from '../../playwright.config';
@@ -295,4 +295,48 @@ test('a second browser sees changes live, and a stale edit gets the conflict dia
   } finally {
     await other.close();
   }
+});
+
+test('a pest renamed to a name another pest has is named while typing, and saved once the user says so', async ({ page, app }) => {
+  await signIn(page, app, 'SYSTEM_ADMIN', '/dashboard/rice_pests');
+  const tag = Date.now().toString(36);
+  const [first, second] = [`Rice bug ${tag}`, `Stink bug ${tag}`];
+  const png = (await pngs(1, `same-${tag}`))[0]!.buffer.toString('base64');
+  await page.evaluate(
+    async ({ b64, names }) => {
+      for (const name of names) {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        const form = new FormData();
+        form.append('file', new Blob([bytes], { type: 'image/png' }), `${name}.png`);
+        const staged = await (await fetch('/api/rice_pests/images', { method: 'POST', body: form })).json();
+        await fetch('/api/rice_pests', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            name,
+            scientificName: '',
+            description: '',
+            cause: '',
+            symptoms: '',
+            treatments: '',
+            imageIds: [staged.id],
+          }),
+        });
+      }
+    },
+    { b64: png, names: [first, second] },
+  );
+  await card(page, second)
+    .getByRole('button', { name: `Edit ${second}` })
+    .click();
+  const edit = page.getByRole('dialog', { name: pest.editTitle });
+  await edit.getByLabel('Name', { exact: true }).fill(first.toUpperCase());
+  await expect(edit.getByRole('status')).toHaveText(CATALOG_LABELS.duplicateName(pest.noun, first));
+  await edit.getByRole('button', { name: CATALOG_LABELS.save }).click();
+  const ask = page.getByRole('dialog', { name: CATALOG_LABELS.duplicateConfirmTitle });
+  await expect(ask).toContainText(CATALOG_LABELS.duplicateConfirm(pest.noun, first.toUpperCase()));
+  await ask.getByRole('button', { name: CATALOG_LABELS.duplicateSaveAnyway }).click();
+  await expect(edit).toBeHidden();
+  await expect(page.getByText(first.toUpperCase(), { exact: true })).toBeVisible();
+  await expect(page.getByText(second, { exact: true })).toHaveCount(0);
 });

@@ -407,3 +407,33 @@ test('Escape on a changed form asks "Discard changes?": keep editing keeps the t
   await expect(form).toBeHidden();
   await expect(ask).toBeHidden();
 });
+
+test('a name another variety has is named while typing, with a way to open it; saving it asks "Save anyway"', async ({ page, app }) => {
+  const api = await app.fixtureApi();
+  const first = await (await api.post('/api/varieties', { data: body() })).json();
+  const second = await (await api.post('/api/varieties', { data: body() })).json();
+  await openVarieties(page, app);
+  await search(page, second.varietyName);
+  await row(page, second.varietyName)
+    .getByRole('button', { name: new RegExp(`^${VARIETIES.actions.edit} `) })
+    .click();
+  const form = page.getByRole('dialog', { name: VARIETIES.form.editTitle });
+  const typed = first.varietyName.toLowerCase();
+  await form.getByLabel(VARIETY_LABELS.varietyName).fill(typed);
+  await expect(form.getByRole('status')).toHaveText(`${VARIETIES.duplicate.exists(first.varietyName)} ${VARIETIES.duplicate.open}`);
+  await form.screenshot({ path: '.tmp/screens/varieties-name-taken.png' });
+  await form.getByRole('button', { name: VARIETIES.form.update }).click();
+  const confirm = page.getByRole('dialog', { name: VARIETIES.confirmSave.title });
+  await expect(confirm).toContainText(VARIETIES.duplicate.confirm(typed));
+  await confirm.getByRole('button', { name: VARIETIES.duplicate.saveAnyway }).click();
+  const updated = page.getByRole('dialog', { name: VARIETIES.result.updatedTitle });
+  await updated.getByRole('button', { name: VARIETIES.result.ok }).click();
+  expect((await (await api.get(`/api/varieties/${second.id}`)).json()).varietyName).toBe(typed);
+
+  // From the add form, "Open it" opens the record that has the name.
+  await page.getByRole('button', { name: VARIETIES.addNew }).click();
+  const add = page.getByRole('dialog', { name: VARIETIES.form.addTitle });
+  await add.getByLabel(VARIETY_LABELS.varietyName).fill(first.varietyName);
+  await add.getByRole('button', { name: VARIETIES.duplicate.open }).click();
+  await expect(form.getByLabel(VARIETY_LABELS.varietyName)).toHaveValue(first.varietyName);
+});

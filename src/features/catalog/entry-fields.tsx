@@ -7,6 +7,8 @@ import { TextField } from '../../components/ui/form';
 import { TextAreaField } from '../../components/ui/more-fields';
 import { useOptionLists } from '../../lib/option-lists';
 import { useSession } from '../../lib/session';
+import { useNameTaken } from '../../lib/name-taken';
+import { useWatch } from 'react-hook-form';
 import { affectedPartsOf } from './api';
 
 /** The add/edit form's values: an entry's fields and the ids of the photos it keeps. */
@@ -21,6 +23,8 @@ export interface FormValues {
   symptoms: string;
   treatments: string;
   imageIds: string[];
+  /** Set when the user confirmed saving a name another entry has. */
+  allowDuplicateName?: boolean;
 }
 
 export function toFormValues(entry: CatalogEntryDetail | null): FormValues {
@@ -39,14 +43,32 @@ export function toFormValues(entry: CatalogEntryDetail | null): FormValues {
 }
 
 /** The entry's text and choice fields, in the form's order (its photos follow them). */
-export function EntryFields({ kind }: { kind: CatalogKind }) {
+export function EntryFields({ kind, entryId }: { kind: CatalogKind; entryId: string | null }) {
   const { session } = useSession();
+  // Another live entry of the kind with the name typed: named under the field (the save asks first).
+  const taken = useNameTaken<{ id: string; name: string }>(
+    kind.collection,
+    `/api/${kind.route}/name-taken`,
+    String(useWatch({ name: 'name' }) ?? ''),
+    entryId,
+  );
   const superAdmin = can(session?.user.role, 'trainingData.export');
   const parts = useOptionLists(affectedPartsOf, kind.affectedParts);
   return (
     <>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <TextField name="name" label={CATALOG_LABELS.name} autoComplete="off" />
+        <TextField
+          name="name"
+          label={CATALOG_LABELS.name}
+          autoComplete="off"
+          hint={
+            taken && (
+              <p className="mt-1 text-xs text-amber-800" role="status">
+                {CATALOG_LABELS.duplicateName(kind.texts.noun, taken.name)}
+              </p>
+            )
+          }
+        />
         <TextField name="scientificName" label={CATALOG_LABELS.scientificName} autoComplete="off" className="[&_input]:italic" />
         <TextField
           name="localName"

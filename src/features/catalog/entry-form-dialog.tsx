@@ -13,6 +13,7 @@ import { discardStaged, photoSettingsQuery, useCatalogEntry, useSaveEntry } from
 import { useQueryClient } from '@tanstack/react-query';
 import { CurrentImages } from './current-images';
 import { EntryFields, toFormValues, type FormValues } from './entry-fields';
+import { isDuplicateName, useSameNameQuestion } from './same-name';
 import { PENDING_PREFIX, UploadBatch, useUploadBatch } from './upload-batch';
 import { settlementOf } from './upload-stats';
 import { CloseAskDialog, SaveQueuedNotice, SaveStoppedAlert, type CloseAsk } from './upload-wait';
@@ -132,6 +133,8 @@ function EntryForm({
   // The version this form edits moves only when the user reloads a newer one (409 → Reload).
   const [baseVersion, setBaseVersion] = useState(entry?.version);
   const [conflict, setConflict] = useState<{ values: FormValues; currentVersion: number } | null>(null);
+  // The server refused a name another entry has: the user may save it anyway.
+  const sameName = useSameNameQuestion(kind, (values, version) => void persist(values, version));
   const [closeAsk, setCloseAsk] = useState<CloseAsk>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
@@ -198,6 +201,11 @@ function EntryForm({
       else if (!isEdit) void dropDraft(kind);
       onClose();
     } catch (err) {
+      if (isDuplicateName(err)) {
+        sameName.ask(values, version);
+        autosave.resume();
+        return;
+      }
       if (err instanceof ApiError && err.code === 'VERSION_CONFLICT') {
         const currentVersion = Number((err.body as { currentVersion?: number } | undefined)?.currentVersion);
         setConflict({ values, currentVersion });
@@ -301,7 +309,7 @@ function EntryForm({
       >
         <Form form={form as never} id={formId} onSubmit={(v) => onSubmit(v as FormValues)} className="space-y-4">
           {offer && <DraftOffer draft={offer} onContinue={() => continueDraft(offer)} onStartOver={() => startOver(offer)} />}
-          <EntryFields kind={kind} />
+          <EntryFields kind={kind} entryId={entry?.id ?? null} />
 
           <section aria-label={CATALOG_LABELS.images} className="space-y-3">
             <div className="flex items-baseline justify-between">
@@ -363,6 +371,8 @@ function EntryForm({
           finish();
         }}
       />
+
+      {sameName.dialog}
 
       <ConflictDialog
         open={conflict !== null}

@@ -1,9 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OptionLists } from '../../../common/schemas/maintenance';
-import type { IncompleteVarieties, Variety, VarietyInput, VarietyList } from '../../../common/schemas/varieties';
+import type { IncompleteVarieties, Variety, VarietyInput, VarietyList, VarietyNameTaken } from '../../../common/schemas/varieties';
 import { VARIETY_TOPIC } from '../../../common/varieties';
 import type { ImportMapping, ImportOnErrors, ImportPreview, ImportReport } from '../../../common/schemas/spreadsheets';
 import { api } from '../../lib/api';
+import { useNameTaken } from '../../lib/name-taken';
 import { sentForReview, type Saved } from '../../lib/review';
 import { sendForm } from '../../lib/upload';
 
@@ -14,6 +15,10 @@ export const varietyKeys = {
   detail: (id: string) => [VARIETY_TOPIC, 'detail', id] as const,
   incomplete: (page: number) => [VARIETY_TOPIC, 'incomplete', page] as const,
 };
+
+/** Another live variety named `name` (trimmed, any case), asked a moment after the typing stops. */
+export const useVarietyNameTaken = (name: string, exceptId: string | null) =>
+  useNameTaken<NonNullable<VarietyNameTaken['taken']>>(VARIETY_TOPIC, '/api/varieties/name-taken', name, exceptId);
 
 /** Needs completing: live records that lack required fields (GET /api/varieties/incomplete). */
 export function useIncompleteVarieties(page: number) {

@@ -217,6 +217,7 @@ export function VarietiesPage() {
           setFormTarget(null);
           setViewing({ variety, tab: 'translate' });
         }}
+        onOpenRecord={(id) => setFormTarget({ mode: 'edit', id })}
       />
       <ImportDialog open={importing} onClose={() => setImporting(false)} />
       <ConfirmByTyping

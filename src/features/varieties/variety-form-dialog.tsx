@@ -12,15 +12,17 @@ import {
 } from '../../../common/schemas/varieties';
 import { VARIETIES, VARIETY_LABELS } from '../../../common/varieties';
 import { Button } from '../../components/ui/button';
-import { CheckboxField, CheckboxGroupField, SelectField, type ChoiceOption } from '../../components/ui/choice-fields';
+import type { ChoiceOption } from '../../components/ui/choice-fields';
 import { ConflictDialog } from '../../components/ui/conflict-dialog';
+import { AskDialog } from '../../components/ui/ask-dialog';
 import { Dialog } from '../../components/ui/dialog';
-import { Form, TextField, applyServerErrors, useKeepTouchedFields, useZodForm } from '../../components/ui/form';
+import { Form, applyServerErrors, useKeepTouchedFields, useZodForm } from '../../components/ui/form';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api';
 import { useOptionLists } from '../../lib/option-lists';
 import { useSentForReview } from '../../components/review/use-sent-for-review';
-import { useSaveVariety, useVariety, varietyKeys, varietyListsOf } from './api';
+import { useSaveVariety, useVariety, useVarietyNameTaken, varietyKeys, varietyListsOf } from './api';
+import { VarietyFields } from './variety-fields';
 
 export type VarietyFormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
 
@@ -29,10 +31,13 @@ export function VarietyFormDialog({
   target,
   onClose,
   onTranslate,
+  onOpenRecord,
 }: {
   target: VarietyFormTarget | null;
   onClose(): void;
   onTranslate(variety: Variety): void;
+  /** Opens another record for editing (the one whose name the user typed). */
+  onOpenRecord(id: string): void;
 }) {
   const editId = target?.mode === 'edit' ? target.id : null;
   const detail = useVariety(editId);
@@ -65,7 +70,13 @@ export function VarietyFormDialog({
     );
   }
   return (
-    <VarietyForm key={editId ?? 'new'} variety={target.mode === 'edit' ? detail.data! : null} onClose={onClose} onTranslate={onTranslate} />
+    <VarietyForm
+      key={editId ?? 'new'}
+      variety={target.mode === 'edit' ? detail.data! : null}
+      onClose={onClose}
+      onTranslate={onTranslate}
+      onOpenRecord={onOpenRecord}
+    />
   );
 }
 
@@ -76,7 +87,17 @@ type Step =
   | { kind: 'result'; ok: false; text: string }
   | { kind: 'conflict'; values: VarietyInput; current: Variety };
 
-function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | null; onClose(): void; onTranslate(variety: Variety): void }) {
+function VarietyForm({
+  variety,
+  onClose,
+  onTranslate,
+  onOpenRecord,
+}: {
+  variety: Variety | null;
+  onClose(): void;
+  onTranslate(variety: Variety): void;
+  onOpenRecord(id: string): void;
+}) {
   const f = VARIETIES.form;
   const L = VARIETY_LABELS;
   const formId = useId();
@@ -99,6 +120,7 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
   const form = useZodForm(schema, { defaultValues: initial });
   // Read while rendering, so react-hook-form keeps it current (its formState is subscribed by reading).
   const { isDirty } = form.formState;
+  const taken = useVarietyNameTaken(String(form.watch('varietyName') ?? ''), variety?.id ?? null);
 
   // Live: a newer save by someone else updates the untouched fields; the touched ones stay.
   const detail = useVariety(variety?.id ?? null);
@@ -176,91 +198,38 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
           </>
         }
       >
-        <Form form={form} id={formId} onSubmit={(values) => setStep({ kind: 'confirm', values })} className="space-y-6">
+        <Form
+          form={form}
+          id={formId}
+          // A name another record has is saved only once the user confirms it in the next step.
+          onSubmit={(values) => setStep({ kind: 'confirm', values: { ...values, allowDuplicateName: taken !== null || undefined } })}
+          className="space-y-6"
+        >
           {missing.size > 0 && (
             <p role="note" className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
               {f.missingSummary([...missing].map((field) => L[field as keyof typeof L]))}
             </p>
           )}
-          <Section title={f.sections.identity}>
-            <TextField name="varietyName" label={L.varietyName} autoComplete="off" />
-            <TextField name="releaseName" label={L.releaseName} autoComplete="off" hint={missingHint('releaseName')} />
-            <SelectField
-              name="yearRelease"
-              label={L.yearRelease}
-              options={years}
-              placeholder={optionsLoading ? f.loadingOptions : f.selectYear}
-              disabled={optionsLoading}
-              staleSuffix={f.yearNotListed}
-            />
-            <TextField name="breedingCode" label={L.breedingCode} autoComplete="off" hint={missingHint('breedingCode')} />
-            <TextField name="breederOrigin" label={L.breederOrigin} autoComplete="off" hint={missingHint('breederOrigin')} />
-          </Section>
-          <Section title={f.sections.agronomic}>
-            <TextField
-              name="maturityDays"
-              label={L.maturityDays}
-              inputMode="numeric"
-              autoComplete="off"
-              hint={missingHint('maturityDays')}
-            />
-            <TextField
-              name="plantHeight"
-              label={`${L.plantHeight} (${VARIETIES.units.height})`}
-              inputMode="numeric"
-              autoComplete="off"
-              hint={missingHint('plantHeight')}
-            />
-            <TextField
-              name="averageYield"
-              label={`${L.averageYield} (${VARIETIES.units.yield})`}
-              inputMode="decimal"
-              autoComplete="off"
-              hint={missingHint('averageYield')}
-            />
-            <TextField
-              name="maxYield"
-              label={`${L.maxYield} (${VARIETIES.units.yield})`}
-              inputMode="decimal"
-              autoComplete="off"
-              hint={missingHint('maxYield')}
-            />
-            <TextField name="tillers" label={L.tillers} inputMode="numeric" autoComplete="off" hint={missingHint('tillers')} />
-            <SelectField
-              name="plantingMethod"
-              label={L.plantingMethod}
-              options={asOptions(enums?.plantingMethods)}
-              placeholder={optionsLoading ? f.loadingOptions : f.selectPlantingMethod}
-              disabled={optionsLoading}
-              staleSuffix={f.removedOption}
-            />
-            <CheckboxGroupField
-              name="season"
-              label={L.season}
-              options={asOptions(enums?.seasons)}
-              disabled={optionsLoading}
-              staleSuffix={f.removedOption}
-              className="sm:col-span-2"
-            />
-            <CheckboxGroupField
-              name="environment"
-              label={L.environment}
-              options={asOptions(enums?.environments)}
-              disabled={optionsLoading}
-              staleSuffix={f.removedOption}
-              className="sm:col-span-2"
-            />
-          </Section>
-          <Section title={f.sections.recommendation}>
-            <TextField
-              name="location"
-              label={L.location}
-              autoComplete="off"
-              placeholder="e.g. Province-wide, Camiling"
-              hint={missingHint('location')}
-            />
-            <CheckboxField name="recommendedInTarlac" label={L.recommendedInTarlac} hint={f.recommendedHint} className="self-end pb-2" />
-          </Section>
+          <VarietyFields
+            years={years}
+            options={enums}
+            optionsLoading={optionsLoading}
+            missingHint={missingHint}
+            nameHint={
+              taken && (
+                <p className="mt-1 text-xs text-amber-800" role="status">
+                  {VARIETIES.duplicate.exists(taken.varietyName)}{' '}
+                  <button
+                    type="button"
+                    className="font-medium text-brand-700 underline underline-offset-2"
+                    onClick={() => onOpenRecord(taken.id)}
+                  >
+                    {VARIETIES.duplicate.open}
+                  </button>
+                </p>
+              )
+            }
+          />
           {options.isError && (
             <p role="alert" className="text-sm text-red-600">
               {options.error.message}
@@ -269,27 +238,16 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
         </Form>
       </Dialog>
 
-      <Dialog
+      <AskDialog
         open={askDiscard}
-        onOpenChange={(o) => {
-          if (!o) setAskDiscard(false);
-        }}
         title={f.discard.title}
-        size="sm"
-        hideClose
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setAskDiscard(false)} autoFocus>
-              {f.discard.keep}
-            </Button>
-            <Button variant="danger" onClick={onClose}>
-              {f.discard.confirm}
-            </Button>
-          </>
-        }
-      >
-        <p className="text-sm text-slate-700">{f.discard.text}</p>
-      </Dialog>
+        text={f.discard.text}
+        keepLabel={f.discard.keep}
+        confirmLabel={f.discard.confirm}
+        danger
+        onKeep={() => setAskDiscard(false)}
+        onConfirm={onClose}
+      />
 
       <Dialog
         open={step.kind === 'confirm'}
@@ -310,14 +268,22 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
               }}
               disabled={busy}
             >
-              {busy ? VARIETIES.confirmSave.saving : VARIETIES.confirmSave.confirm}
+              {busy
+                ? VARIETIES.confirmSave.saving
+                : step.kind === 'confirm' && step.values.allowDuplicateName
+                  ? VARIETIES.duplicate.saveAnyway
+                  : VARIETIES.confirmSave.confirm}
             </Button>
           </>
         }
       >
         {step.kind === 'confirm' && (
           <p className="text-sm text-slate-700">
-            {isEdit ? VARIETIES.confirmSave.editText(name(step.values)) : VARIETIES.confirmSave.addText(name(step.values))}
+            {step.values.allowDuplicateName
+              ? VARIETIES.duplicate.confirm(name(step.values))
+              : isEdit
+                ? VARIETIES.confirmSave.editText(name(step.values))
+                : VARIETIES.confirmSave.addText(name(step.values))}
           </p>
         )}
       </Dialog>
@@ -363,14 +329,5 @@ function VarietyForm({ variety, onClose, onTranslate }: { variety: Variety | nul
         }}
       />
     </>
-  );
-}
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section aria-label={title}>
-      <h3 className="mb-3 border-b border-slate-100 pb-1 text-sm font-semibold uppercase tracking-wide text-brand-800">{title}</h3>
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">{children}</div>
-    </section>
   );
 }

@@ -1,5 +1,5 @@
 import { CATALOG_SEARCHED_FIELDS } from '../../../../common/catalog-fields.js';
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { Database } from '../../../db/types.js';
 import type { CatalogCollection, CatalogTable } from '../../../db/types/content.js';
 import { chunks, containsInsensitive } from '../../../db/dialect.js';
@@ -102,6 +102,22 @@ export const catalogRepository = {
 
   findLive(db: Db, collection: CatalogCollection, id: string): Promise<CatalogRow | undefined> {
     return db.selectFrom(table(collection)).selectAll().where('id', '=', id).where('isDeleted', '=', 0).executeTakeFirst();
+  },
+
+  /** A live entry other than `exceptId` whose name is `name`, trimmed and ignoring case. */
+  withName(
+    db: Db,
+    collection: CatalogCollection,
+    name: string,
+    exceptId: string | null,
+  ): Promise<{ id: string; name: string } | undefined> {
+    let query = db
+      .selectFrom(table(collection))
+      .select(['id', 'name'])
+      .where('isDeleted', '=', 0)
+      .where(sql<string>`lower(trim(name))`, '=', name.trim().toLowerCase());
+    if (exceptId !== null) query = query.where('id', '!=', exceptId);
+    return query.orderBy('createdAt').limit(1).executeTakeFirst();
   },
 
   findLiveByName(db: Db, collection: CatalogCollection, name: string): Promise<CatalogRow | undefined> {

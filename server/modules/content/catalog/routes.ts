@@ -9,6 +9,8 @@ import {
   catalogCreateSchema,
   catalogEntryDetailSchema,
   catalogListQuerySchema,
+  nameTakenQuerySchema,
+  nameTakenSchema,
   catalogListSchema,
   catalogUpdateSchema,
   discardStagedSchema,
@@ -52,6 +54,20 @@ const routes: FastifyPluginAsync = async (app) => {
         },
       },
       async (request) => service.list(request.query),
+    );
+
+    r.get(
+      `${base}/name-taken`,
+      {
+        config: { access: 'content.view' },
+        schema: {
+          tags,
+          summary: `Another live ${kind.texts.noun} with this name (trimmed, any case), or null`,
+          querystring: nameTakenQuerySchema,
+          response: { 200: nameTakenSchema },
+        },
+      },
+      async (request) => service.nameTaken(request.query.name, request.query.except ?? null),
     );
 
     r.get(

@@ -78,6 +78,12 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
         if (!parts.includes(value)) parts.push(value);
       }
     }
+    // A second entry of a name is saved only when the user confirmed it.
+    const other = input.allowDuplicateName ? undefined : await catalogRepository.withName(trx, collection, input.name, before?.id ?? null);
+    if (other) {
+      const message = CATALOG_LABELS.duplicateName(kind.texts.noun, other.name);
+      fail('CONFLICT', message, { name: message }, { reason: 'duplicate_name', otherId: other.id, otherName: other.name });
+    }
     const wasTraining = Number(before?.isTrainingClass ?? 0) === 1;
     const training = kind.trainingClasses && input.isTrainingClass;
     if (training !== wasTraining && !options.canSetTrainingClass)
@@ -100,6 +106,11 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
     },
 
     detail,
+
+    /** Another live entry of the kind with this name (the form names it while the user types). */
+    nameTaken: async (name: string, exceptId: string | null) => ({
+      taken: (await catalogRepository.withName(ctx.db, collection, name, exceptId)) ?? null,
+    }),
 
     stage: (source: AsyncIterable<Buffer>, options: StageOptions, truncated: () => boolean = () => false): Promise<StagedImage> =>
       library.stage(kind, source, options, truncated),

@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { Database } from '../../../db/types.js';
 import type { VarietiesTable } from '../../../db/types/content.js';
 import { chunks, fixedQuery, isPostgres } from '../../../db/dialect.js';
@@ -148,6 +148,22 @@ export const varietiesRepository = {
         .executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(counted.n) };
+  },
+
+  /**
+   * A live variety other than `exceptId` whose name is `name`, trimmed and ignoring case. The
+   * search text starts with the lower-cased name and a line break (searchTextOf), lower-cased in
+   * full Unicode, which SQLite's lower() is not.
+   */
+  withName(db: Db, name: string, exceptId: string | null): Promise<{ id: string; varietyName: string } | undefined> {
+    const start = `${name.trim().toLowerCase()}\n`;
+    let query = db
+      .selectFrom('rice_seed_varieties')
+      .select(['id', 'varietyName'])
+      .where('isDeleted', '=', 0)
+      .where(sql<string>`substr("searchText", 1, ${sql.lit(Array.from(start).length)})`, '=', start);
+    if (exceptId !== null) query = query.where('id', '!=', exceptId);
+    return query.orderBy('createdAt').limit(1).executeTakeFirst();
   },
 
   /** The release years live varieties hold, each once. */

@@ -6,6 +6,8 @@ import {
   varietyIdParamsSchema,
   incompleteVarietiesQuerySchema,
   incompleteVarietiesSchema,
+  varietyNameQuerySchema,
+  varietyNameTakenSchema,
   varietyInputSchema,
   varietyListQuerySchema,
   varietyListSchema,
@@ -106,6 +108,20 @@ const routes: FastifyPluginAsync = async (app) => {
       const body = derivedFrom(list, 'json', () => JSON.stringify(varietyListSchema.parse(list)));
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
+  );
+
+  r.get(
+    '/api/varieties/name-taken',
+    {
+      config: { access: 'content.view' },
+      schema: {
+        tags,
+        summary: 'Another live variety with this name (trimmed, any case), or null',
+        querystring: varietyNameQuerySchema,
+        response: { 200: varietyNameTakenSchema },
+      },
+    },
+    async (request) => service.nameTaken(request.query.name, request.query.except ?? null),
   );
 
   r.get(

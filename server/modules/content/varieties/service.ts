@@ -9,7 +9,7 @@ import {
   type VarietyList,
   type VarietyStoredInput,
 } from '../../../../common/schemas/varieties.js';
-import { VARIETY_TOPIC } from '../../../../common/varieties.js';
+import { VARIETIES, VARIETY_TOPIC } from '../../../../common/varieties.js';
 import type { Actor } from '../../../platform/writes/audit.js';
 import { runCommand, type Command } from '../../../platform/writes/command.js';
 import { newId, nowIso } from '../../../platform/support/clock.js';
@@ -64,6 +64,12 @@ export function createVarietiesService(ctx: AppContext) {
     }
     for (const [field, message] of Object.entries(optionErrors(input, await getVarietyEnums(db), kept ?? {}))) errors[field] ??= message;
     if (Object.keys(errors).length > 0) invalid(errors);
+    // A second record of a name is saved only when the user confirmed it (the spreadsheet import matches by name).
+    const other = input.allowDuplicateName ? undefined : await varietiesRepository.withName(db, input.varietyName, stored?.id ?? null);
+    if (other) {
+      const message = VARIETIES.duplicate.exists(other.varietyName);
+      fail('CONFLICT', message, { varietyName: message }, { reason: 'duplicate_name', otherId: other.id, otherName: other.varietyName });
+    }
   }
 
   async function insert(fields: Fields, actor: Actor | null): Promise<Variety> {
@@ -246,6 +252,11 @@ export function createVarietiesService(ctx: AppContext) {
 
     /** Names of live varieties, lower-cased (the seed skips these). */
     liveNames: () => varietiesRepository.liveNames(db),
+
+    /** Another live variety with this name (the form names it while the user types). */
+    nameTaken: async (name: string, exceptId: string | null) => ({
+      taken: (await varietiesRepository.withName(db, name, exceptId)) ?? null,
+    }),
 
     /** The release years live varieties hold (the seed and the import put them on the year list). */
     yearsInUse: () => varietiesRepository.yearsInUse(db),
