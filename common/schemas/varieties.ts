@@ -50,9 +50,7 @@ export function missingFields(v: { [F in CompletableField]: unknown }): Completa
 /** A text field; `mayStayEmpty`: empty is null instead of `message`. */
 function textField(field: VarietyField, mayStayEmpty: boolean, message: string = M.required(VARIETY_LABELS[field])) {
   const text = z.string({ error: message }).trim().max(VARIETY_LIMITS.textMax, M.tooLong(VARIETY_LIMITS.textMax));
-  return mayStayEmpty
-    ? text.nullish().transform((v): string | null => (v ? v : null))
-    : text.min(1, message).transform((v): string | null => v);
+  return mayStayEmpty ? text.nullish().transform((v): string | null => (v ? v : null)) : text.min(1, message);
 }
 
 const numberLike = (message: string) => z.union([z.string(), z.number()], { error: message }).nullish();
@@ -119,7 +117,7 @@ function optionList(message: string, mayStayEmpty: boolean) {
 function varietyRules(mayStayEmpty: ReadonlySet<VarietyField>) {
   const empty = (f: VarietyField) => mayStayEmpty.has(f);
   return z.object({
-    varietyName: textField('varietyName', false).transform((v) => v!),
+    varietyName: textField('varietyName', false) as z.ZodString,
     releaseName: textField('releaseName', empty('releaseName')),
     yearRelease: textField('yearRelease', empty('yearRelease')),
     breedingCode: textField('breedingCode', empty('breedingCode')),

@@ -148,7 +148,7 @@ describe('variety import: dry run', () => {
   it('flags a name twice in the file and a name shared by two live varieties', async () => {
     const twice = varietyRow();
     const shared = await makeVariety(t.ctx);
-    await makeVariety(t.ctx, { varietyName: shared.varietyName });
+    await makeVariety(t.ctx, { varietyName: shared.varietyName, allowDuplicateName: true }); // a confirmed second one
     const res = await postSheet(
       t.app,
       cookie,
