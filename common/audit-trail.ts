@@ -11,8 +11,8 @@ export const AUDIT_TRAIL = {
   error: (when: string) => `Verification of ${when} could not finish. Try again.`,
   verifyNow: 'Verify now',
   verifying: 'Verifying…',
-  anchorNow: 'Write anchor now',
-  anchorWritten: (index: number) => `Anchor written: the chain's head is entry #${index.toLocaleString('en-US')}.`,
+  anchorNow: 'Save a checkpoint now',
+  anchorWritten: (index: number) => `Checkpoint saved: the history up to entry #${index.toLocaleString('en-US')} is sealed.`,
   archivesHeading: 'Archived entries',
   archivesNone: 'No entries have been archived.',
   archiveRow: (first: number, last: number, count: number) =>

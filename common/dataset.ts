@@ -82,20 +82,19 @@ export const DATASET_TEXTS = {
   clusters: {
     title: 'Copies',
     help:
-      `Photos that are the same picture (the same bytes, or perceptual hashes at most ` +
-      `${DATASET_LIMITS.nearDuplicateBits} of 64 bits apart). The training set keeps each group in one ` +
-      `split; groups across two diseases are left out of it.`,
+      'Photos that are the same picture: the same file twice, or the same shot resized, cropped a little ' +
+      'or saved again. The training set keeps each group together, and leaves out a picture filed under ' +
+      'two diseases.',
     empty: 'No photo is a copy of another.',
     kind: { exact: 'Exact copies', near: 'Near copies', conflict: 'Same picture in two diseases' },
-    distance: (bits: number) => (bits === 0 ? 'identical' : `${bits} bits apart`),
+    distance: (bits: number) => (bits === 0 ? 'identical' : bits <= 4 ? 'almost identical' : 'very alike'),
     more: (n: number) => `${n.toLocaleString('en-US')} more groups in the CSV`,
   },
   quality: {
     title: 'Quality',
     help:
-      'Photos a scanner learns little from. Measures: sharpness (variance of the Laplacian), brightness ' +
-      '(grey levels 0–255: 5th percentile, median, 95th percentile), information (entropy of the grey ' +
-      'levels, bits).',
+      'Photos a scanner learns little from: blurred (its edges are not crisp), too dark or too bright, ' +
+      'or with too little in it (mostly one flat colour). Retake or remove them.',
     empty: 'No photo is flagged.',
     flags: {
       blurry: 'Blurry',

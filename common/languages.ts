@@ -123,7 +123,7 @@ export const LANGUAGE_TEXTS = {
   title: 'Languages',
   subtitle: "The farmers' languages: English is the source; translations are kept field by field.",
   add: 'Add language',
-  code: 'ISO 639 code',
+  code: 'Language code',
   name: 'Display name',
   enabled: 'In use',
   source: 'English',
@@ -141,7 +141,7 @@ export const LANGUAGE_TEXTS = {
     stale: (language: string) => `Needs update in ${language}`,
   },
   errors: {
-    code: 'Enter an ISO 639 code: two or three lower-case letters (for example pam).',
+    code: 'Enter the language code: two or three lower-case letters (for example pam for Kapampangan).',
     english: 'English is the source language, not a translation.',
     exists: 'This language is already in the list.',
     name: "Enter the language's name.",

@@ -166,7 +166,7 @@ export const MODEL_TEXTS = {
   pilotIsLive: 'This model is live: a pilot must differ from the live model.',
   report: {
     accuracy: 'Accuracy',
-    macroF1: 'Macro-F1',
+    macroF1: 'Balanced score (F1)',
     photos: 'Photos',
     perClass: 'Per class',
     confusion: 'Confusion matrix',

@@ -65,7 +65,7 @@ export const REVIEW_SCREEN = {
   cancel: 'Cancel',
   working: 'Working...',
   rebaseHelp:
-    'The published record changed after this change was made. Rebase it: it keeps what it proposes, is ' +
+    'The published record changed after this change was made. Bring it up to date: it keeps what it proposes, is ' +
     'compared with the record as published now, and waits for review again.',
   done: {
     approve: 'Approved and published.',
@@ -73,7 +73,7 @@ export const REVIEW_SCREEN = {
     reject: 'Sent back to its author.',
     publish: 'Published.',
     withdraw: 'The change was withdrawn.',
-    rebase: 'Rebased: it waits for review again.',
+    rebase: 'Brought up to date: it waits for review again.',
     unschedule: 'The scheduled publish was cancelled. The change stays approved.',
   },
   breakGlassNote: (name: string, when: string, reason: string) => `Published without review by ${name}, ${when}. Reason: ${reason}`,

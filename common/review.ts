@@ -105,7 +105,7 @@ export const REVIEW_TEXTS = {
   publishNow: 'Publish now',
   breakGlass: 'Publish without review',
   withdraw: 'Withdraw',
-  rebase: 'Rebase on the published version',
+  rebase: 'Bring up to date with the published record',
   unschedule: 'Cancel the scheduled publish',
   comment: 'Comment',
   reason: 'Reason for publishing without review',
@@ -127,7 +127,7 @@ export const REVIEW_TEXTS = {
     heldByOther: (name: string) =>
       `This record already has an open change, by ${name}. It must be published or withdrawn before another change is sent.`,
     baseMoved:
-      'The published record changed since this change was made. Rebase the change on the published version, check it, and publish again.',
+      'The published record changed since this change was made. Bring the change up to date with the published record, check it, and publish again.',
     scheduleInPast: 'Choose a time in the future.',
     scheduleTooFar: `Choose a time within ${REVIEW_LIMITS.maxScheduleDays} days.`,
     notFound: 'This change does not exist.',

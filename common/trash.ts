@@ -21,6 +21,9 @@ export const TRASH_LIMITS = {
 
 export const TRASH = {
   tab: 'Trash',
+  /** Under a delete confirmation: where the record goes, and who can bring it back. */
+  deleteNote: (canRestore: boolean) =>
+    canRestore ? 'It goes to the Trash, where you can restore it.' : 'It goes to the Trash, where a super admin can restore it.',
   liveTab: 'Records',
   explanation:
     'Deleted records wait here and can be restored exactly as they were. They cannot be deleted for ' +

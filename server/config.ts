@@ -160,6 +160,11 @@ function publicUrlOf(value: string | undefined): string | undefined {
  */
 export function linkOrigin(config: Pick<Config, 'publicUrl' | 'host' | 'port'>): string {
   if (config.publicUrl) return config.publicUrl.replace(/\/+$/, '');
+  return listenOrigin(config);
+}
+
+/** The address the server listens on, as a URL (a wildcard address becomes localhost). */
+export function listenOrigin(config: Pick<Config, 'host' | 'port'>): string {
   const host = config.host === '0.0.0.0' || config.host === '::' || config.host === '' ? 'localhost' : config.host;
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
 }

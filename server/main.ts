@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import { ensureInitialAdmin, describeDatabase } from './bootstrap.js';
-import { loadConfig } from './config.js';
+import { listenOrigin, loadConfig } from './config.js';
 
 const startedAt = performance.now();
 const config = loadConfig();
@@ -8,7 +8,7 @@ const { app, ctx } = await buildApp(config);
 await ensureInitialAdmin(ctx);
 await app.listen({ port: config.port, host: config.host });
 app.log.info(
-  `PalaYan Admin ready on http://localhost:${config.port} (${describeDatabase(config)}) in ${Math.round(performance.now() - startedAt)} ms`,
+  `PalaYan Admin ready on ${listenOrigin(config)} (${describeDatabase(config)}) in ${Math.round(performance.now() - startedAt)} ms`,
 );
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -253,7 +253,7 @@ test('a super admin verifies the audit trail from History and writes an anchor; 
   // The check runs in the background over every entry the e2e files wrote: on a loaded machine it takes a while.
   await expect(status).toContainText(/Verified .*: all [\d,]+ entries are intact and in order\./, { timeout: 60_000 });
   await panel.getByRole('button', { name: AUDIT_TRAIL.anchorNow }).click();
-  await expect(page.getByText(/Anchor written: the chain's head is entry #[\d,]+\./)).toBeVisible();
+  await expect(page.getByText(/Checkpoint saved: the history up to entry #[\d,]+ is sealed\./)).toBeVisible();
   await expect(panel).toContainText(/last anchor .* at #[\d,]+/);
   await page.screenshot({ path: '.tmp/screenshots/history-integrity.png', fullPage: false });
 

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { VARIETIES, VARIETY_LABELS, VARIETY_MESSAGES } from '../../common/varieties';
 import { expect, test, type E2EAccount, type E2EServer, type Role } from './fixtures';
 import { importVarietyDocs, signIn } from './support';
+import { TRASH } from '../../common/trash';
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${++counter}`;
@@ -262,6 +263,8 @@ test('delete asks for the name typed exactly (trimmed), then shows the toast for
   const dialog = page.getByRole('dialog', { name: VARIETIES.deleteDialog.title });
   const input = dialog.getByRole('textbox');
   const confirm = dialog.getByRole('button', { name: VARIETIES.deleteDialog.confirm });
+  // It says where the record goes: an ADMIN cannot restore from the Trash, a super admin can.
+  await expect(dialog).toContainText(TRASH.deleteNote(false));
   await expect(confirm).toBeDisabled();
   await input.fill(name.toLowerCase());
   await expect(dialog.getByText(VARIETY_MESSAGES.deleteMismatch)).toBeVisible();

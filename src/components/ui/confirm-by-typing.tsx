@@ -8,6 +8,8 @@ export interface ConfirmByTypingProps {
   onOpenChange(open: boolean): void;
   title: string;
   description: ReactNode;
+  /** A line under the description (a delete's: where the record goes). */
+  note?: string;
   /** The name the user must type. */
   expected: string;
   /** Trimmed comparison (varieties, pests, accounts) or exact (diseases), per docs/PRODUCT.md section 5. */
@@ -26,6 +28,7 @@ export function ConfirmByTyping({
   onOpenChange,
   title,
   description,
+  note,
   expected,
   trim,
   mismatchText,
@@ -74,6 +77,7 @@ export function ConfirmByTyping({
     >
       <div className="space-y-3 text-sm text-slate-700">
         <div>{description}</div>
+        {note && <p className="mt-2 text-xs text-slate-500">{note}</p>}
         <label htmlFor={id} className="block font-medium">
           Type <span className="font-semibold text-slate-900">{expected}</span> to confirm
         </label>

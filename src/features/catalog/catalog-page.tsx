@@ -1,4 +1,7 @@
 import { useCallback, useState } from 'react';
+import { can } from '../../../common/permissions';
+import { TRASH } from '../../../common/trash';
+import { useSession } from '../../lib/session';
 import { useSearchParams } from 'react-router';
 import { Plus } from 'lucide-react';
 import type { CatalogKind } from '../../../common/catalog';
@@ -21,6 +24,7 @@ import { DatasetHealthLink, TrainingSetLink } from './training-set-link';
 
 /** The Pests and the Diseases screens: one page, parameterised by kind. */
 export function CatalogPage({ kind }: { kind: CatalogKind }) {
+  const { session } = useSession();
   const t = kind.texts;
   const toast = useToast();
   const [search, setSearch] = useState('');
@@ -142,6 +146,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
         }}
         title={t.deleteTitle}
         description={<>This {t.noun} will be hidden from every screen. Its photos are kept.</>}
+        note={TRASH.deleteNote(can(session?.user.role, 'trash.restore'))}
         expected={deleting?.name ?? ''}
         trim={kind.trimDeleteConfirmation}
         mismatchText={t.deleteMismatch}

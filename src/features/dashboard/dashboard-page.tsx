@@ -73,9 +73,10 @@ export function DashboardPage() {
       </section>
 
       <section className="mt-8 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="recent-heading">
-        <h2 id="recent-heading" className="mb-4 text-lg font-semibold text-slate-900">
+        <h2 id="recent-heading" className="text-lg font-semibold text-slate-900">
           {DASHBOARD.recentActivities}
         </h2>
+        <p className="mb-4 text-sm text-slate-500">{DASHBOARD.recentActivitiesScope}</p>
         {recent.isLoading ? (
           <Spinner />
         ) : !recent.data || recent.data.length === 0 ? (

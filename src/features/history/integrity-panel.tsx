@@ -20,7 +20,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * For super admins, above the History list: the last verification of the audit chain and its
- * result, 'Verify now' (runs in the background, progress shown), 'Write anchor now', and the
+ * result, 'Verify now' (runs in the background, progress shown), 'Save a checkpoint now', and the
  * retention archives, each downloadable as the History CSV.
  */
 export function IntegrityPanel() {

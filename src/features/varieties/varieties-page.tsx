@@ -1,4 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
+import { can } from '../../../common/permissions';
+import { TRASH } from '../../../common/trash';
+import { useSession } from '../../lib/session';
 import { useSearchParams } from 'react-router';
 import { Eye, Pencil, Plus, Trash2, Upload } from 'lucide-react';
 import { TIMINGS } from '../../../common/limits';
@@ -26,6 +29,7 @@ import { IMPORT_TEXTS } from '../../../common/spreadsheets';
 
 /** Rice varieties (docs/PRODUCT.md section 2): server-side search and pages of 20, live. */
 export function VarietiesPage() {
+  const { session } = useSession();
   const [params, setParams] = useSearchParams();
   const search = params.get('q') ?? '';
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
@@ -227,6 +231,7 @@ export function VarietiesPage() {
         }}
         title={VARIETIES.deleteDialog.title}
         description={deleting ? VARIETIES.deleteDialog.text(deleting.varietyName) : ''}
+        note={TRASH.deleteNote(can(session?.user.role, 'trash.restore'))}
         expected={deleting?.varietyName ?? ''}
         trim
         mismatchText={VARIETY_MESSAGES.deleteMismatch}

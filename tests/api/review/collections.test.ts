@@ -350,7 +350,7 @@ describe('review covers every save of every collection', () => {
     });
     const refused = await approve(sent.body.review.id);
     expect(refused.status).toBe(409);
-    expect(refused.body.error.message).toContain('Rebase');
+    expect(refused.body.error.message).toContain('Bring the change up to date');
     const rebased = await call('POST', `/api/review/changes/${sent.body.review.id}/rebase`, { version: 1 });
     expect(rebased.status).toBe(200);
     expect((await approve(sent.body.review.id, rebased.body.change.version)).status).toBe(200);
