@@ -87,11 +87,11 @@ export function IntegrityPanel() {
             </div>
             {data && (
               <p className="mt-1 text-xs text-slate-500">
-                Chain head #{count(data.head.index)} · {count(data.head.entries)} entries in the database
+                Latest entry #{count(data.head.index)} · {count(data.head.entries)} entries in the database
                 {data.head.baseIndex > 0 ? ` (#1–#${count(data.head.baseIndex)} archived)` : ''}
                 {data.lastAnchor
-                  ? ` · last anchor ${fullDate(data.lastAnchor.at)} at #${count(data.lastAnchor.index)}`
-                  : ' · no anchor yet'}
+                  ? ` · last checkpoint ${fullDate(data.lastAnchor.at)} at #${count(data.lastAnchor.index)}`
+                  : ' · no checkpoint yet'}
                 {' · '}
                 {data.retentionDays
                   ? `entries older than ${count(data.retentionDays)} days are archived daily`
@@ -100,7 +100,7 @@ export function IntegrityPanel() {
             )}
           </div>
         </div>
-        <div className="flex shrink-0 flex-wrap gap-2">
+        <div className="flex flex-wrap gap-2 sm:shrink-0">
           <Button variant="secondary" size="sm" onClick={() => anchor.mutate()} disabled={anchor.isPending}>
             <Anchor className="h-4 w-4" aria-hidden />
             {AUDIT_TRAIL.anchorNow}
