@@ -8,6 +8,8 @@ import { COLLECTION_LABELS } from './texts.js';
  * history-search.ts, the entry dialog's difference in history-diff.ts.
  */
 export const HISTORY = {
+  /** A custom range before any date is chosen: a step to take, not an error. */
+  chooseDates: 'Choose a start or an end date to see the entries of a custom range.',
   title: 'History Logs',
   subtitle: 'Activity of the console, newest first',
   searchPlaceholder: 'Search logs...',

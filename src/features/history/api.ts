@@ -20,9 +20,13 @@ export function filtersToParams(filters: HistoryFilters): URLSearchParams {
 
 // Keys start with 'audit_logs': the live stream refreshes them after every change, including
 // an entry with no change of its own (a blocked login is announced as topic 'audit_logs').
+/** A custom range with neither date yet: nothing to ask the server until one is chosen. */
+export const awaitingDates = (filters: HistoryFilters): boolean => filters.range === 'custom' && !filters.from && !filters.to;
+
 export function useHistoryPages(filters: HistoryFilters) {
   const params = filtersToParams(filters).toString();
   return useInfiniteQuery({
+    enabled: !awaitingDates(filters),
     queryKey: ['audit_logs', 'list', params],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) => {
@@ -40,6 +44,7 @@ export function useHistoryCount(filters: HistoryFilters) {
   const params = filtersToParams(filters).toString();
   return useQuery({
     queryKey: ['audit_logs', 'count', params],
+    enabled: !awaitingDates(filters),
     queryFn: ({ signal }) => api<HistoryCount>(`/api/history/count?${params}`, { signal }),
     staleTime: 0,
   });

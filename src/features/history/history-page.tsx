@@ -14,7 +14,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { useSession } from '../../lib/session';
 import { ActionBadge } from './action-badge';
-import { downloadCsv, filtersToParams, useHistoryCount, useHistoryPages, useHistoryUsers, type ExportProgress } from './api';
+import { awaitingDates, downloadCsv, filtersToParams, useHistoryCount, useHistoryPages, useHistoryUsers, type ExportProgress } from './api';
 import { EntryDialog } from './entry-dialog';
 import { IntegrityPanel } from './integrity-panel';
 
@@ -303,7 +303,13 @@ export function HistoryPage() {
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {list.isLoading ? (
+              {awaitingDates(filters) ? (
+                <tr>
+                  <td colSpan={6} className="px-4 py-10 text-center text-slate-500">
+                    {HISTORY.chooseDates}
+                  </td>
+                </tr>
+              ) : list.isLoading ? (
                 <tr>
                   <td colSpan={6} className="px-4 py-10 text-center text-slate-500">
                     <Spinner className="mr-2 h-4 w-4 align-middle" />
