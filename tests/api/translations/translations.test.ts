@@ -358,3 +358,14 @@ describe("the farmers' languages", () => {
     expect(JSON.stringify(state)).not.toContain('Maling salin');
   });
 });
+
+describe('a record with nothing to translate yet', () => {
+  it('opens with no fields rather than "Not found", and an unknown record is still a 404', async () => {
+    const { createVarietiesService } = await import('../../../server/modules/content/varieties/service.js');
+    const bare = await createVarietiesService(t.ctx).createStored({ varietyName: `PSB Rc bare ${Date.now()}` }, null);
+    const opened = await call('GET', `/api/translations/rice_seed_varieties/${bare.id}`);
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({ recordId: bare.id, name: bare.varietyName, version: bare.version, fields: [] });
+    expect((await call('GET', '/api/translations/rice_seed_varieties/no-such-variety')).status).toBe(404);
+  });
+});

@@ -25,6 +25,11 @@ export interface TranslatedPart {
   /** Live records' translatable English (all of them, or these ids). */
   sources(db: AppContext['db'] | Transaction<Database>, ids?: readonly string[]): Promise<Map<string, SourceRecord>>;
   /**
+   * A live record that `sources` leaves out because it has no English to translate yet (a
+   * variety without a location): its name and version. Absent where every record has some.
+   */
+  withoutText?(db: AppContext['db'], recordId: string): Promise<Omit<SourceRecord, 'fields'> | null>;
+  /**
    * In a translation save's transaction, after its rows: the record's edit version moves from
    * `version` (0: someone saved since, a 409) and its updatedAt with it (the farmer app's next
    * sync brings it); its live event is queued on `cmd`.

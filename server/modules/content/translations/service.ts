@@ -14,7 +14,7 @@ import { fail, invalid } from '../../../platform/http/errors.js';
 import { nowIso } from '../../../platform/support/clock.js';
 import type { Actor } from '../../../platform/writes/audit.js';
 import { runCommand } from '../../../platform/writes/command.js';
-import { translatedCollection, translatedCollections } from './adapters.js';
+import { translatedCollection, translatedCollections, type SourceRecord, type TranslatedPart } from './adapters.js';
 import { LANGUAGES_STAMP, translationsRepository as repo } from './repository.js';
 import { sourceHash, touchUsers, writeTranslations, type RecordTranslation } from './writes.js';
 
@@ -24,6 +24,11 @@ const fieldLabel = (collection: TranslatedCollection, field: string) =>
   collection === 'maintenance' ? optionFieldLabel(field) : (TRANSLATED_FIELDS[collection][field] ?? field);
 
 /** Languages (File Maintenance), a record's translations, completeness, and the editor's saves. */
+async function emptySource(part: TranslatedPart, db: AppContext['db'], recordId: string): Promise<SourceRecord | null> {
+  const found = (await part.withoutText?.(db, recordId)) ?? null;
+  return found && { ...found, fields: {} };
+}
+
 export function createTranslationsService(ctx: AppContext) {
   const { db } = ctx;
 
@@ -97,7 +102,8 @@ export function createTranslationsService(ctx: AppContext) {
     /** A record's English and its translations, field by field, each marked when the English changed since. */
     async ofRecord(collection: TranslatedCollection, recordId: string): Promise<RecordTranslations> {
       const part = translatedCollection(ctx, collection);
-      const source = (await part.sources(db, [recordId])).get(recordId);
+      // A record with nothing to translate yet has no fields here, not a 404.
+      const source = (await part.sources(db, [recordId])).get(recordId) ?? (await emptySource(part, db, recordId));
       if (!source) fail('NOT_FOUND');
       const rows = await repo.ofRecords(db, collection, [recordId]);
       const names = await repo.accountNames(

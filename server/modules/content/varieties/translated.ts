@@ -12,6 +12,10 @@ export const varietiesTranslated: TranslatedPart = {
     const rows = await varietiesRepository.withLocation(db, ids);
     return new Map(rows.map((r) => [r.id, { name: r.varietyName, version: Number(r.version), fields: { location: r.location ?? '' } }]));
   },
+  async withoutText(db, id) {
+    const row = await varietiesRepository.findLive(db, id);
+    return row ? { name: row.varietyName, version: Number(row.version) } : null;
+  },
   async touch(trx, id, version, now, cmd) {
     const changed = await varietiesRepository.touch(trx, id, version, now);
     if (changed) cmd.publish({ topic: VARIETY_TOPIC, id, op: 'update' });
