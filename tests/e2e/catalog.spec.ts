@@ -7,6 +7,7 @@ import { TRASH } from '../../common/trash';
 import { E2E } from '../../playwright.config';
 import { expect, test } from './fixtures';
 import { signIn, throttleUploads } from './support';
+import { axeViolations } from './axe';
 
 const admin = E2E.admin;
 const pest = CATALOG_KINDS.pest.texts;
@@ -335,6 +336,7 @@ test('a pest renamed to a name another pest has is named while typing, and saved
   await edit.getByRole('button', { name: CATALOG_LABELS.save }).click();
   const ask = page.getByRole('dialog', { name: CATALOG_LABELS.duplicateConfirmTitle });
   await expect(ask).toContainText(CATALOG_LABELS.duplicateConfirm(pest.noun, first.toUpperCase()));
+  expect(await axeViolations(page, 'same name')).toEqual([]);
   await ask.getByRole('button', { name: CATALOG_LABELS.duplicateSaveAnyway }).click();
   await expect(edit).toBeHidden();
   await expect(page.getByText(first.toUpperCase(), { exact: true })).toBeVisible();

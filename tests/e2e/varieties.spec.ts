@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { VARIETIES, VARIETY_LABELS, VARIETY_MESSAGES } from '../../common/varieties';
 import { expect, test, type E2EAccount, type E2EServer, type Role } from './fixtures';
 import { importVarietyDocs, signIn } from './support';
+import { axeViolations } from './axe';
 import { TRASH } from '../../common/trash';
 
 let counter = 0;
@@ -366,10 +367,12 @@ test('a record imported with fields missing is fixed in one field and saved, kee
   const listed = needs.getByTestId('incomplete-variety').filter({ hasText: name });
   await expect(listed).toContainText('Lacks: Breeding code, Breeder origin, Maturity days');
   await needs.screenshot({ path: '.tmp/screens/varieties-needs-completing.png' });
+  expect(await axeViolations(page, 'needs completing')).toEqual([]);
   await listed.getByRole('button', { name: `${VARIETIES.needsCompleting.edit} ${name}` }).click();
   const form = page.getByRole('dialog', { name: VARIETIES.form.editTitle });
   await expect(form.getByRole('note')).toContainText('9 fields are missing');
   await form.screenshot({ path: '.tmp/screens/varieties-edit-missing.png' });
+  expect(await axeViolations(page, 'edit form, fields missing')).toEqual([]);
   // The import put the record's year on the year list: it is a choice like any other.
   await expect(form.getByLabel(VARIETY_LABELS.yearRelease)).toHaveValue('1997');
   await expect(form.getByLabel(VARIETY_LABELS.yearRelease).locator('option:checked')).toHaveText('1997');
@@ -397,6 +400,7 @@ test('Escape on a changed form asks "Discard changes?": keep editing keeps the t
   const ask = page.getByRole('dialog', { name: VARIETIES.form.discard.title });
   await expect(ask).toContainText(VARIETIES.form.discard.text);
   await page.screenshot({ path: '.tmp/screens/varieties-discard-phone.png' });
+  expect(await axeViolations(page, 'discard changes, 360 px')).toEqual([]);
   await ask.getByRole('button', { name: VARIETIES.form.discard.keep }).click();
   await expect(ask).toBeHidden();
   await expect(form.getByLabel('Location')).toHaveValue('Camiling');
@@ -425,6 +429,7 @@ test('a name another variety has is named while typing, with a way to open it; s
   await form.getByLabel(VARIETY_LABELS.varietyName).fill(typed);
   await expect(form.getByRole('status')).toHaveText(`${VARIETIES.duplicate.exists(first.varietyName)} ${VARIETIES.duplicate.open}`);
   await form.screenshot({ path: '.tmp/screens/varieties-name-taken.png' });
+  expect(await axeViolations(page, 'name taken')).toEqual([]);
   await form.getByRole('button', { name: VARIETIES.form.update }).click();
   const confirm = page.getByRole('dialog', { name: VARIETIES.confirmSave.title });
   await expect(confirm).toContainText(VARIETIES.duplicate.confirm(typed));
