@@ -85,7 +85,7 @@ export const DASHBOARD = {
   title: 'Dashboard',
   recentActivities: 'Recent Activities',
   /** Under the heading: the list is the signed-in user's own; everyone's is in History Logs. */
-  recentActivitiesScope: 'Your own latest actions. Everyone\'s are in History Logs.',
+  recentActivitiesScope: "Your own latest actions. Everyone's are in History Logs.",
   noRecentActivities: 'No recent activities yet.',
   content: {
     title: 'Content added and changed',
