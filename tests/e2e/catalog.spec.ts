@@ -331,6 +331,12 @@ test('a pest renamed to a name another pest has is named while typing, and saved
     .getByRole('button', { name: `Edit ${second}` })
     .click();
   const edit = page.getByRole('dialog', { name: pest.editTitle });
+  // A long treatment grows its box instead of scrolling inside three lines.
+  const treatments = edit.getByLabel(CATALOG_LABELS.treatments);
+  const empty = (await treatments.boundingBox())!.height;
+  await treatments.fill(Array.from({ length: 8 }, (_, i) => `Step ${i + 1}: spray 20 g per 16 L of water in the morning.`).join('\n'));
+  expect((await treatments.boundingBox())!.height).toBeGreaterThan(empty * 1.5);
+  await edit.screenshot({ path: '.tmp/screens/pest-edit-long-text.png' });
   await edit.getByLabel('Name', { exact: true }).fill(first.toUpperCase());
   await expect(edit.getByRole('status')).toHaveText(CATALOG_LABELS.duplicateName(pest.noun, first));
   await edit.getByRole('button', { name: CATALOG_LABELS.save }).click();

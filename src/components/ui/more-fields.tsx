@@ -73,9 +73,17 @@ export function TextAreaField({
   label,
   hint,
   rows = 3,
+  grow = false,
   className,
   ...rest
-}: { name: string; label: string; hint?: ReactNode; rows?: number } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name'>) {
+}: {
+  name: string;
+  label: string;
+  hint?: ReactNode;
+  rows?: number;
+  /** Grows with its text (up to 24 rem), where a long text would scroll inside a small box. */
+  grow?: boolean;
+} & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name'>) {
   const { register, id, message, describedBy } = useField(name, hint);
   return (
     <div className={className}>
@@ -87,7 +95,7 @@ export function TextAreaField({
         rows={rows}
         aria-invalid={message ? true : undefined}
         aria-describedby={describedBy}
-        className={cn(control(!!message), 'py-2')}
+        className={cn(control(!!message), 'py-2', grow && 'min-h-24 max-h-96 [field-sizing:content]')}
         {...rest}
         {...register(name)}
       />

@@ -93,12 +93,12 @@ export function EntryFields({ kind, entryId }: { kind: CatalogKind; entryId: str
       {kind.trainingClasses && superAdmin && (
         <CheckboxField name="isTrainingClass" label={CATALOG_LABELS.trainingClass} hint={CATALOG_LABELS.trainingClassHint} />
       )}
-      <TextAreaField name="description" label={CATALOG_LABELS.description} />
+      <TextAreaField name="description" label={CATALOG_LABELS.description} rows={4} grow />
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <TextAreaField name="cause" label={CATALOG_LABELS.cause} />
-        <TextAreaField name="symptoms" label={CATALOG_LABELS.symptoms} />
+        <TextAreaField name="cause" label={CATALOG_LABELS.cause} rows={4} grow />
+        <TextAreaField name="symptoms" label={CATALOG_LABELS.symptoms} rows={4} grow />
       </div>
-      <TextAreaField name="treatments" label={CATALOG_LABELS.treatments} />
+      <TextAreaField name="treatments" label={CATALOG_LABELS.treatments} rows={4} grow />
     </>
   );
 }
