@@ -22,22 +22,10 @@ export const VARIETY_LIMITS = {
  * variety may lack some (the demo data and imports keep what their sources gave): on an edit,
  * those may stay empty; the name never may.
  */
-export const COMPLETABLE_VARIETY_FIELDS = [
-  'releaseName',
-  'yearRelease',
-  'breedingCode',
-  'breederOrigin',
-  'maturityDays',
-  'averageYield',
-  'maxYield',
-  'plantHeight',
-  'tillers',
-  'location',
-  'season',
-  'plantingMethod',
-  'environment',
-] as const satisfies readonly VarietyField[];
-export type CompletableField = (typeof COMPLETABLE_VARIETY_FIELDS)[number];
+export type CompletableField = Exclude<VarietyField, 'varietyName' | 'recommendedInTarlac'>;
+export const COMPLETABLE_VARIETY_FIELDS = (Object.keys(VARIETY_LABELS) as VarietyField[]).filter(
+  (f): f is CompletableField => f !== 'varietyName' && f !== 'recommendedInTarlac',
+) as [CompletableField, ...CompletableField[]];
 
 /** The required fields a stored variety lacks, in the form's order. */
 export function missingFields(v: { [F in CompletableField]: unknown }): CompletableField[] {

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { VARIETIES, VARIETY_LABELS, VARIETY_MESSAGES } from '../../common/varieties';
 import { expect, test, type E2EAccount, type E2EServer, type Role } from './fixtures';
 import { importVarietyDocs, signIn } from './support';
@@ -37,6 +37,18 @@ async function openVarieties(page: Page, app: E2EServer, who: Role | E2EAccount 
 
 const table = (page: Page) => page.getByRole('table');
 const row = (page: Page, name: string) => page.getByTestId('variety-row').filter({ hasText: name });
+
+/** Update, then the confirm step and the "Updated" result, as a user clicks through them. */
+async function updateAndConfirm(page: Page, form: Locator, name: string) {
+  await form.getByRole('button', { name: VARIETIES.form.update }).click();
+  await page
+    .getByRole('dialog', { name: VARIETIES.confirmSave.title })
+    .getByRole('button', { name: VARIETIES.confirmSave.confirm })
+    .click();
+  const updated = page.getByRole('dialog', { name: VARIETIES.result.updatedTitle });
+  await expect(updated).toContainText(VARIETIES.result.updated(name));
+  await updated.getByRole('button', { name: VARIETIES.result.ok }).click();
+}
 
 async function search(page: Page, term: string) {
   await page.getByRole('searchbox', { name: VARIETIES.searchLabel }).fill(term);
@@ -316,14 +328,7 @@ test('an open edit form keeps touched fields when the record changes, detects th
   await expect(conflict).toBeHidden();
   await expect(form.getByLabel('Location')).toHaveValue('Gerona');
   await expect(form.getByLabel('Maturity days')).toHaveValue('121');
-  await form.getByRole('button', { name: VARIETIES.form.update }).click();
-  await page
-    .getByRole('dialog', { name: VARIETIES.confirmSave.title })
-    .getByRole('button', { name: VARIETIES.confirmSave.confirm })
-    .click();
-  const updated = page.getByRole('dialog', { name: VARIETIES.result.updatedTitle });
-  await expect(updated).toContainText(VARIETIES.result.updated(name));
-  await updated.getByRole('button', { name: VARIETIES.result.ok }).click();
+  await updateAndConfirm(page, form, name);
   await expect(form).toBeHidden();
   let stored = await (await api.get(`/api/varieties/${created.id}`)).json();
   expect(stored).toMatchObject({ location: 'Gerona', maturityDays: 121, version: 3 });
@@ -377,14 +382,7 @@ test('a record imported with fields missing is fixed in one field and saved, kee
   await expect(form.getByLabel(VARIETY_LABELS.yearRelease)).toHaveValue('1997');
   await expect(form.getByLabel(VARIETY_LABELS.yearRelease).locator('option:checked')).toHaveText('1997');
   await form.getByLabel('Location').fill('Gerona');
-  await form.getByRole('button', { name: VARIETIES.form.update }).click();
-  await page
-    .getByRole('dialog', { name: VARIETIES.confirmSave.title })
-    .getByRole('button', { name: VARIETIES.confirmSave.confirm })
-    .click();
-  const updated = page.getByRole('dialog', { name: VARIETIES.result.updatedTitle });
-  await expect(updated).toContainText(VARIETIES.result.updated(name));
-  await updated.getByRole('button', { name: VARIETIES.result.ok }).click();
+  await updateAndConfirm(page, form, name);
   const api = await app.fixtureApi();
   const stored = await (await api.get(`/api/varieties/${id}`)).json();
   expect(stored).toMatchObject({ location: 'Gerona', yearRelease: '1997', breedingCode: null, tillers: null, environment: [] });
