@@ -60,10 +60,11 @@ async function seed(dataDir: string): Promise<void> {
   const { loadConfig } = await built<typeof import('../server/config.js')>('config.js');
   const { buildApp } = await built<typeof import('../server/app.js')>('app.js');
   const { createAccount } = await built<typeof import('../server/modules/identity/accounts/create-account.js')>(
-    'modules/accounts/create-account.js',
+    'modules/identity/accounts/create-account.js',
   );
-  const { varietiesRepository } =
-    await built<typeof import('../server/modules/content/varieties/repository.js')>('modules/varieties/repository.js');
+  const { varietiesRepository } = await built<typeof import('../server/modules/content/varieties/repository.js')>(
+    'modules/content/varieties/repository.js',
+  );
   const { tidyVarietySearch } = await built<typeof import('../server/db/variety-search.js')>('db/variety-search.js');
   const { app, ctx } = await buildApp(loadConfig({}, { dataDir, logLevel: 'silent' }), { logger: false });
   try {
