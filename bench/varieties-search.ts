@@ -8,14 +8,15 @@
  * through the API (each save drops the cached results it can change, as real use would):
  * - cached:   a repeated mix of searches and pages (pathFor), the server as shipped;
  * - nocache:  the same mix with the result cache off (VARIETY_SEARCH_CACHE_SIZE=0);
- * - distinct: a new search text on every request (distinctSearches), the cache off.
+ * - distinct: a new search text on every request (distinctSearches), the cache off;
+ * - browse:   the list sorted and filtered, a new combination on every request (browsePaths), the cache off.
  * Each run prints req/s, latency p50/p99, the server's CPU per request (for PostgreSQL also the
  * whole machine's, which includes the database's work) and the server's resident memory after
  * the run (its own memory with the V8 heap's share, and the mapped pages of files); then the
  * medians of the runs.
  *
  * Options: --engines sqlite,postgres  --pg URL (default postgres://postgres@127.0.0.1:5432/test)
- * --rows 5000,100000  --scenarios cached,nocache,distinct  --runs 3  --seconds 10  --warmup 3
+ * --rows 5000,100000  --scenarios cached,nocache,distinct,browse  --runs 3  --seconds 10  --warmup 3
  * --connections 16  --no-writes  --profile DIR (CPU profiles of the server processes)
  * --read-workers N (SQLITE_READ_WORKERS of the servers, threads that run the searches on SQLite; else its default)
  * --read-connections N (POSTGRES_READ_CONNECTIONS of the servers, connections of their prepared reads; else its default)
@@ -29,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../server/db/types.js';
-import { distinctSearches, FILIPINO_SEARCHES, filipinoPlace, pathFor, realisticVariety } from './variety-data.js';
+import { browsePaths, distinctSearches, FILIPINO_SEARCHES, filipinoPlace, pathFor, realisticVariety } from './variety-data.js';
 import { benchDatabase, cpuSeconds, machineCpu, median, option, rssMb, rssParts, benchEngines, benchPgUrl } from './support.js';
 
 const args = process.argv.slice(2);
@@ -55,7 +56,7 @@ const withFilipino = (pathOf: (n: number) => string) =>
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin' };
 
 type Engine = 'sqlite' | 'postgres';
-type Scenario = 'cached' | 'nocache' | 'distinct';
+type Scenario = 'cached' | 'nocache' | 'distinct' | 'browse';
 interface Target {
   dataDir: string;
   databaseUrl: string | undefined;
@@ -123,10 +124,11 @@ async function serve(target: Target, seed: boolean): Promise<void> {
   let seedMs = 0;
   if (seed) {
     const { createAccount } = await built<typeof import('../server/modules/identity/accounts/create-account.js')>(
-      'modules/accounts/create-account.js',
+      'modules/identity/accounts/create-account.js',
     );
-    const { varietiesRepository } =
-      await built<typeof import('../server/modules/content/varieties/repository.js')>('modules/varieties/repository.js');
+    const { varietiesRepository } = await built<typeof import('../server/modules/content/varieties/repository.js')>(
+      'modules/content/varieties/repository.js',
+    );
     const { tidyVarietySearch } = await built<typeof import('../server/db/variety-search.js')>('db/variety-search.js');
     await createAccount(ctx.db, { ...USER, role: 'ADMIN' }, null);
     const started = performance.now();
@@ -278,8 +280,10 @@ async function runScenario(target: Target, scenario: Scenario, run: number, seed
       if (filipino.items.length === 0) throw new Error('no variety found by its Filipino location');
     }
     // Each run meets other searches than the last (a new seed), the same on every engine.
-    const pathOf = withFilipino(scenario === 'distinct' ? distinctSearches(target.rows, run + 1) : pathFor);
-    await drive(server.url, cookie, WARMUP, withFilipino(scenario === 'distinct' ? distinctSearches(target.rows, 1000 + run) : pathFor));
+    const paths = (seed: number) =>
+      scenario === 'distinct' ? distinctSearches(target.rows, seed) : scenario === 'browse' ? browsePaths(seed) : pathFor;
+    const pathOf = withFilipino(paths(run + 1));
+    await drive(server.url, cookie, WARMUP, withFilipino(paths(1000 + run)));
     const writer = args.includes('--no-writes') ? null : startWriter(server.url, cookie, target.rows);
     const cpuBefore = cpuSeconds(server.child.pid!);
     const machineBefore = machineCpu();

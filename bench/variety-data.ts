@@ -45,7 +45,8 @@ export function realisticVariety(i: number, createdAt: string) {
     averageYield: Math.round((4 + (i % 30) / 10) * 10) / 10,
     maxYield: Math.round((7 + (i % 50) / 10) * 10) / 10,
     plantHeight: 90 + (i % 35),
-    tillers: 12 + (i % 12),
+    // A sixth lack the number of tillers, as records from old data do (Needs completing).
+    tillers: i % 6 === 5 ? null : 12 + (i % 12),
     location: PLACES[i % PLACES.length]!,
     season: JSON.stringify(SEASONS[i % SEASONS.length]),
     plantingMethod: i % 3 === 0 ? 'Direct Seed' : 'Transplanting',
@@ -77,6 +78,31 @@ export const SEARCHES = [
   'no such variety',
 ];
 const PAGES = [1, 1, 1, 2, 3, 5, 10, 50];
+/**
+ * The list sorted and filtered, each request a new combination: a sort column and direction,
+ * up to three filters (Recommended in Tarlac, a season, an environment, a year, needs
+ * completing), a search term in one request of four, mostly the first pages, now and then one
+ * deep in the list.
+ */
+export function browsePaths(seed = 1): (n: number) => string {
+  const random = seededRandom(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+  const filters: Array<() => [string, string]> = [
+    () => ['tarlac', pick(['yes', 'no'])],
+    () => ['season', pick(SEASONS.flat())],
+    () => ['environment', pick(ENVS.flat())],
+    () => ['year', String(2010 + Math.floor(random() * 18))],
+    () => ['missing', 'yes'],
+  ];
+  return () => {
+    const query = new URLSearchParams({ sort: pick(['name', 'year', 'maturity', 'yield', 'added']), dir: pick(['asc', 'desc']) });
+    for (let k = Math.floor(random() * 4); k > 0; k -= 1) query.set(...pick(filters)());
+    if (random() < 0.25) query.set('search', pick(SEARCHES.filter((s) => s !== '')));
+    query.set('page', String(random() < 0.1 ? 1 + Math.floor(random() * 500) : pick(PAGES)));
+    return `/api/varieties?${query}`;
+  };
+}
+
 export function pathFor(n: number): string {
   const term = SEARCHES[n % SEARCHES.length]!;
   const page = PAGES[Math.floor(n / SEARCHES.length) % PAGES.length]!;

@@ -142,3 +142,12 @@ export const FILE_READ_TEXTS = {
   stopped: 'The reader stopped on this file, so it was not read. Check that it is the file you meant, and save it again.',
   unreadable: 'This file could not be read. Check that it is the file you meant, and save it again.',
 } as const;
+
+/** Paged lists: which rows the page shows of how many (not in docs/PRODUCT.md). */
+export const LIST_TEXTS = {
+  filters: 'Filters',
+  /** The phone's button that shows the filters, with how many are set. */
+  filterButton: (n: number) => (n > 0 ? `Filters (${n})` : 'Filters'),
+  showing: (from: number, to: number, total: number, exact: boolean) =>
+    `Showing ${from.toLocaleString('en-US')}–${to.toLocaleString('en-US')} of ${exact ? '' : 'about '}${total.toLocaleString('en-US')}`,
+} as const;

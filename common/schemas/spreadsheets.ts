@@ -74,3 +74,23 @@ export const exportQuerySchema = z.object({
   format: z.enum(SPREADSHEET_FORMATS).default('csv'),
   search: z.string().trim().max(LIMITS.maxShortTextLength).default(''),
 });
+
+/** The most records a selection exports (a page's worth, many times over). */
+export const EXPORT_SELECTION_MAX = 500;
+
+/** An export of the records selected on a list: their ids, comma-separated, in the list's order. */
+export const selectionExportQuerySchema = exportQuerySchema.extend({
+  ids: z
+    .string()
+    .max(EXPORT_SELECTION_MAX * 101)
+    .transform((text) => [
+      ...new Set(
+        text
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(z.array(z.string().max(100)).min(1).max(EXPORT_SELECTION_MAX, `Export at most ${EXPORT_SELECTION_MAX} selected records at once.`))
+    .optional(),
+});

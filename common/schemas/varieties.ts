@@ -230,6 +230,10 @@ export const varietySchema = z.object({
 });
 export type Variety = z.infer<typeof varietySchema>;
 
+/** The list's sortable columns, in the order its header shows them. */
+export const VARIETY_SORTS = ['name', 'year', 'maturity', 'yield', 'added'] as const;
+export type VarietySort = (typeof VARIETY_SORTS)[number];
+
 export const varietyListQuerySchema = z.object({
   search: z.string().trim().max(VARIETY_LIMITS.searchMax, M.tooLong(VARIETY_LIMITS.searchMax)).optional().default(''),
   page: z.coerce
@@ -239,7 +243,22 @@ export const varietyListQuerySchema = z.object({
     .max(1_000_000)
     .optional()
     .default(1),
+  /** The column the list is sorted by: when it was added (newest first unless `dir` says), name, year, maturity, yield. */
+  sort: z.enum(VARIETY_SORTS).optional().default('added'),
+  dir: z.enum(['asc', 'desc']).optional(),
+  /** Filters: Recommended in Tarlac (yes/no), a season, an environment, a release year, only records that need completing. */
+  tarlac: z.enum(['yes', 'no']).optional(),
+  season: z.string().trim().min(1).max(VARIETY_LIMITS.textMax).optional(),
+  environment: z.string().trim().min(1).max(VARIETY_LIMITS.textMax).optional(),
+  year: z.string().trim().min(1).max(VARIETY_LIMITS.textMax).optional(),
+  missing: z.enum(['yes']).optional(),
 });
+export type VarietyListQuery = z.infer<typeof varietyListQuerySchema>;
+
+/** The order a sort column runs in unless the list is told otherwise: the newest first, the rest ascending. */
+export function defaultSortDir(sort: VarietySort): 'asc' | 'desc' {
+  return sort === 'added' ? 'desc' : 'asc';
+}
 
 export const varietyListSchema = z.object({
   items: z.array(varietySchema),

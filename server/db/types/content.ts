@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { Bool } from './portable.js';
 
 /* The farmer app's content: varieties, pests and diseases with their photos, option lists, import memory. */
@@ -32,6 +32,8 @@ export interface VarietiesTable extends ContentRecord {
   recommendedInTarlac: Generated<Bool>;
   /** Lower-cased searched fields (migration 010), kept by the varieties repository. */
   searchText: Generated<string>;
+  /** How many required fields the row lacks, computed by the database (migration 203): read only. */
+  missingFields: ColumnType<number, never, never>;
 }
 
 /**

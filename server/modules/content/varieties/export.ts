@@ -31,16 +31,22 @@ const COLUMNS: ReadonlyArray<SheetColumn<Variety>> = [
   { header: VARIETY_READ_ONLY_COLUMNS.updatedAt, value: (v) => (v.updatedAt ? csvTimestamp(v.updatedAt) : null), width: 20 },
 ];
 
-/** The live varieties the list shows for this search (the same contains rule), in its order, a batch at a time. */
-export function varietySheet(ctx: AppContext, format: SpreadsheetFormat, search: string): SheetExport<Variety> {
+/**
+ * The live varieties the list shows for this search (the same contains rule), in its order, a
+ * batch at a time; or, with `ids`, the live ones among those selected, in the order given.
+ */
+export function varietySheet(ctx: AppContext, format: SpreadsheetFormat, search: string, ids?: readonly string[]): SheetExport<Variety> {
   const term = search.trim().toLowerCase();
+  const selected = async function* () {
+    const rows = new Map((await varietiesRepository.findLiveMany(ctx.db, ids!)).map((r) => [r.id, r]));
+    yield ids!.flatMap((id) => (rows.has(id) ? [presentVariety(rows.get(id)!)] : []));
+  };
   return {
     format,
     name: 'rice-varieties',
     columns: COLUMNS,
-    batches: listBatches(
-      async (after, limit) => (await varietiesRepository.exportBatch(ctx.db, term, after, limit)).map(presentVariety),
-      BATCH,
-    ),
+    batches: ids
+      ? selected()
+      : listBatches(async (after, limit) => (await varietiesRepository.exportBatch(ctx.db, term, after, limit)).map(presentVariety), BATCH),
   };
 }

@@ -3,10 +3,6 @@ import type { Database } from '../../../db/types.js';
 import type { VarietiesTable } from '../../../db/types/content.js';
 import { chunks, fixedQuery, isPostgres } from '../../../db/dialect.js';
 import { translationsRecords } from '../translations/index.js';
-import { COMPLETABLE_VARIETY_FIELDS } from '../../../../common/schemas/varieties.js';
-
-/** The text columns among the completable fields: an empty one may be stored as '' by an older writer. */
-const TEXT_COLUMNS = new Set(['releaseName', 'yearRelease', 'breedingCode', 'breederOrigin', 'location', 'plantingMethod']);
 
 export type VarietyRow = Selectable<VarietiesTable>;
 
@@ -119,18 +115,7 @@ export const varietiesRepository = {
    */
   async incomplete(db: Db, limit: number, offset: number): Promise<{ rows: VarietyRow[]; total: number }> {
     const lacking = (eb: ExpressionBuilder<Database, 'rice_seed_varieties'>) =>
-      eb.and([
-        eb('isDeleted', '=', 0),
-        eb.or(
-          COMPLETABLE_VARIETY_FIELDS.flatMap((f) =>
-            f === 'season' || f === 'environment'
-              ? [eb(f, '=', '[]')]
-              : TEXT_COLUMNS.has(f)
-                ? [eb(f, 'is', null), eb(f, '=', '')]
-                : [eb(f, 'is', null)],
-          ),
-        ),
-      ]);
+      eb.and([eb('isDeleted', '=', 0), eb('missingFields', '>', 0)]);
     const [rows, counted] = await Promise.all([
       db
         .selectFrom('rice_seed_varieties')

@@ -15,10 +15,10 @@ import {
   varietyUpdateSchema,
 } from '../../../../common/schemas/varieties.js';
 import {
-  exportQuerySchema,
   importOnErrorsSchema,
   importPreviewSchema,
   importReportSchema,
+  selectionExportQuerySchema,
 } from '../../../../common/schemas/spreadsheets.js';
 import { SPREADSHEET_LIMITS } from '../../../../common/spreadsheets.js';
 import { derivedFrom } from '../../../platform/cache/kept.js';
@@ -93,9 +93,13 @@ const routes: FastifyPluginAsync = async (app) => {
     {
       compress: false, // streamed as written (app.ts compresses JSON only)
       config: { access: 'content.view' },
-      schema: { tags, summary: 'The list as searched, as CSV or XLSX', querystring: exportQuerySchema },
+      schema: {
+        tags,
+        summary: 'The list as searched, or the selected records (ids), as CSV or XLSX',
+        querystring: selectionExportQuerySchema,
+      },
     },
-    async (request, reply) => sendSheet(reply, varietySheet(app.ctx, request.query.format, request.query.search)),
+    async (request, reply) => sendSheet(reply, varietySheet(app.ctx, request.query.format, request.query.search, request.query.ids)),
   );
 
   // A cached page is the same object until the next write: its JSON is made once, too.
@@ -111,7 +115,7 @@ const routes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => {
-      const list = await service.list(request.query.search, request.query.page);
+      const list = await service.list(request.query);
       const body = derivedFrom(list, 'json', () => JSON.stringify(varietyListSchema.parse(list)));
       return reply.type('application/json; charset=utf-8').send(body as never);
     },

@@ -7,6 +7,8 @@ import {
   type Variety,
   type VarietyInput,
   type VarietyList,
+  type VarietyListQuery,
+  defaultSortDir,
   type VarietyStoredInput,
 } from '../../../../common/schemas/varieties.js';
 import { VARIETIES, VARIETY_TOPIC } from '../../../../common/varieties.js';
@@ -23,6 +25,7 @@ import { varietiesRepository, type VarietyRow } from './repository.js';
 import { VarietySearchCache } from './search/cache.js';
 import { perDatabase } from '../../../platform/cache/kept.js';
 import { varietySearch, type SearchPage } from './search/search.js';
+import { varietyBrowse } from './search/browse.js';
 import { pageCount, shownPage } from '../../../platform/http/pages.js';
 import { VERSION_TEXTS } from '../../../../common/versions.js';
 import { recordVersion } from '../../publishing/versions/index.js';
@@ -44,6 +47,7 @@ export function createVarietiesService(ctx: AppContext) {
   const { db } = ctx;
   const cache = searchCache(ctx);
   const finder = varietySearch(db);
+  const browse = varietyBrowse(db);
 
   /** After commit, every browser is told (the search cache follows the table's stamp). */
   function publish(cmd: Command, id: string, op: 'create' | 'update' | 'delete'): void {
@@ -110,9 +114,31 @@ export function createVarietiesService(ctx: AppContext) {
   }
 
   return {
-    /** One page of live varieties matching the search, newest first (docs/PRODUCT.md section 9: 20 a page). */
-    list(search: string, page: number): Promise<VarietyList> {
+    /**
+     * One page of live varieties matching the search (docs/PRODUCT.md section 9: 20 a page),
+     * newest first, or sorted and filtered as the query asks (search/browse.ts).
+     */
+    list(query: Pick<VarietyListQuery, 'search' | 'page'> & Partial<VarietyListQuery>): Promise<VarietyList> {
+      const { search, page } = query;
       const term = search.trim().toLowerCase();
+      const sort = query.sort ?? 'added';
+      const order = { sort, dir: query.dir ?? defaultSortDir(sort) };
+      const filters = {
+        tarlac: query.tarlac,
+        season: query.season,
+        environment: query.environment,
+        year: query.year,
+        missing: query.missing,
+      };
+      if (sort !== 'added' || order.dir !== 'desc' || Object.values(filters).some((v) => v !== undefined)) {
+        const key = `browse\u0000${page}\u0000${term}\u0000${JSON.stringify([order, filters])}`;
+        return cache.get<VarietyList>(key, term, async () => {
+          const pageSize = LIMITS.varietyPageSize;
+          const found = await browse(term, filters, order, page, pageSize);
+          const { total, exact } = found.counted;
+          return { items: found.rows.map(presentVariety), total, page: found.page, pageSize, pageCount: pageCount(total, pageSize), exact };
+        });
+      }
       return cache.get<VarietyList>(`page\u0000${page}\u0000${term}`, term, async () => {
         const pageSize = LIMITS.varietyPageSize;
         // One count per search term serves all its pages; the search that counts brings its page.

@@ -1,6 +1,7 @@
-import { type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { fixedQuery, isPostgres } from '../../../../db/dialect.js';
 import type { Database } from '../../../../db/types.js';
+import type { VarietySort } from '../../../../../common/schemas/varieties.js';
 import { LISTED_COLUMNS, type ListedVarietyRow } from '../repository.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -236,5 +237,120 @@ export const varietySearchRepository = {
   /** A page of live rows containing the lower-case term ('' matches all), newest first, in the list's order. */
   page(db: Db, term: string, limit: number, offset: number): Promise<ListedVarietyRow[]> {
     return term === '' ? queries.all(db, [limit, offset]) : queries.scan(db, [term, limit, offset]);
+  },
+};
+
+/* The list sorted and filtered (browse.ts). */
+
+/** What the list is narrowed to: each filter set, AND-ed (migration 203 indexes them together). */
+export interface VarietyFilters {
+  tarlac?: 'yes' | 'no';
+  season?: string;
+  environment?: string;
+  year?: string;
+  missing?: 'yes';
+}
+
+/**
+ * Which rows a browse reads: the live rows containing `term` ('' all of them), or, with
+ * `lookup`, those the search index finds for it (three or more characters).
+ */
+export type BrowseRows = { term: string; lookup?: IndexLookup };
+
+/**
+ * The ids of the live rows containing the term, found through the search index as `lookup`
+ * says, as a subquery; null where the lookup is not through the index (PostgreSQL looking the
+ * term up in the table's order).
+ */
+function matchesOf(db: Db, term: string, lookup: IndexLookup): RawBuilder<unknown> | null {
+  if (!isPostgres(db))
+    return sql`select k.id from variety_search s cross join variety_search_keys k
+      where variety_search match ${ftsQuery(term, lookup.trigrams)} and k.key = s.rowid and instr(k.text, ${term}) > 0`;
+  if (!lookup.trigrams) return null;
+  return sql`select id from variety_search_rows where variety_trigrams(text) @> ${lookup.trigrams as string[]}::text[] and strpos(text, ${term}) > 0`;
+}
+
+/** Whether the browse reads through the search index. */
+const throughIndex = (db: Db, rows: BrowseRows) => rows.lookup !== undefined && (!isPostgres(db) || rows.lookup.trigrams !== null);
+
+const SORT_COLUMNS = {
+  name: 'varietyName',
+  year: 'yearRelease',
+  maturity: 'maturityDays',
+  yield: 'averageYield',
+  added: 'createdAt',
+} as const satisfies Record<VarietySort, string>;
+
+const LISTED_SQL = sql.raw(LISTED_COLUMNS.map((c) => `"${c}"`).join(', '));
+
+/** SQLite's indexes of migration 203, named: without statistics its planner would pick any index that starts with isDeleted. */
+const SORT_INDEX: Record<VarietySort, string> = {
+  name: 'varieties_by_name',
+  year: 'varieties_by_year',
+  maturity: 'varieties_by_maturity',
+  yield: 'varieties_by_yield',
+  added: 'varieties_search_idx',
+};
+const FILTERS_INDEX = 'varieties_filters';
+
+/** The table, on SQLite read through the index named. */
+const from = (db: Db, index: string | null) =>
+  sql.raw(isPostgres(db) || index === null ? 'rice_seed_varieties' : `rice_seed_varieties indexed by ${index}`);
+
+/** A season or environment is kept as a JSON list of texts: one of them, quoted as the list writes it. */
+const contains = (db: Db, column: RawBuilder<unknown>, text: string) =>
+  isPostgres(db) ? sql`strpos(${column}, ${text}) > 0` : sql`instr(${column}, ${text}) > 0`;
+
+function where(db: Db, rows: BrowseRows, filters: VarietyFilters): RawBuilder<unknown> {
+  const terms: Array<RawBuilder<unknown>> = [sql`"isDeleted" = 0`];
+  const matches = rows.lookup ? matchesOf(db, rows.term, rows.lookup) : null;
+  if (matches) terms.push(sql`id in (${matches})`);
+  else if (rows.term !== '') terms.push(contains(db, sql.ref('searchText'), rows.term));
+  if (filters.tarlac) terms.push(sql`"recommendedInTarlac" = ${filters.tarlac === 'yes' ? 1 : 0}`);
+  if (filters.year !== undefined) terms.push(sql`"yearRelease" = ${filters.year}`);
+  if (filters.missing) terms.push(sql`"missingFields" > 0`);
+  if (filters.season !== undefined) terms.push(contains(db, sql.ref('season'), JSON.stringify(filters.season)));
+  if (filters.environment !== undefined) terms.push(contains(db, sql.ref('environment'), JSON.stringify(filters.environment)));
+  return sql.join(terms, sql` and `);
+}
+
+export const varietyBrowseRepository = {
+  /** Whether a browse of a term with `lookup` reads through the search index (else it scans for the term). */
+  readsThroughIndex: (db: Db, rows: BrowseRows) => throughIndex(db, rows),
+
+  /** How many rows the browse holds, up to `limit` (null: all of them, counted; without a term, from the filters' index alone). */
+  async count(db: Db, rows: BrowseRows, filters: VarietyFilters, limit: number | null): Promise<number> {
+    const index = throughIndex(db, rows) ? null : FILTERS_INDEX;
+    const query =
+      limit === null
+        ? sql<{ n: number }>`select count(*) as n from ${from(db, index)} where ${where(db, rows, filters)}`
+        : sql<{
+            n: number;
+          }>`select count(*) as n from (select 1 from ${from(db, index)} where ${where(db, rows, filters)} limit ${limit}) m`;
+    const { rows: counted } = await query.execute(db);
+    return Number(counted[0]?.n ?? 0);
+  },
+
+  /**
+   * A page in the sort column's order (ties by id, the same way), read through that column's
+   * index; `few`: the rows are few, and SQLite reads them through the filters' index (or the
+   * search index) and puts them in order instead, as walking the sort index would pass every other row.
+   * Empty values come first ascending and last descending, on both engines.
+   */
+  async page(
+    db: Db,
+    rows: BrowseRows,
+    filters: VarietyFilters,
+    order: { sort: VarietySort; dir: 'asc' | 'desc'; few: boolean },
+    limit: number,
+    offset: number,
+  ): Promise<ListedVarietyRow[]> {
+    const column = sql.ref(SORT_COLUMNS[order.sort]);
+    const dir = sql.raw(order.dir);
+    const nulls = sql.raw(isPostgres(db) ? (order.dir === 'asc' ? ' nulls first' : ' nulls last') : '');
+    const index = order.few ? (throughIndex(db, rows) ? null : FILTERS_INDEX) : SORT_INDEX[order.sort];
+    const { rows: found } = await sql<ListedVarietyRow>`select ${LISTED_SQL} from ${from(db, index)} where ${where(db, rows, filters)}
+      order by ${column} ${dir}${nulls}, id ${dir} limit ${limit} offset ${offset}`.execute(db);
+    return found;
   },
 };
