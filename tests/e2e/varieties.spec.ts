@@ -443,3 +443,65 @@ test('a name another variety has is named while typing, with a way to open it; s
   await add.getByRole('button', { name: VARIETIES.duplicate.open }).click();
   await expect(form.getByLabel(VARIETY_LABELS.varietyName)).toHaveValue(first.varietyName);
 });
+
+test('the list sorts by a column, filters, says which rows it shows, and deletes a selection to the Trash', async ({ page, app }) => {
+  const api = await app.fixtureApi();
+  const tag = unique('Sorttown').replace(' ', '');
+  const made = [
+    { varietyName: `${tag} Cc`, yearRelease: '2015', recommendedInTarlac: true },
+    { varietyName: `${tag} Aa`, yearRelease: '2018', recommendedInTarlac: false },
+    { varietyName: `${tag} Bb`, yearRelease: '2015', recommendedInTarlac: true },
+  ];
+  for (const v of made) expect((await api.post('/api/varieties', { data: body({ ...v, location: tag }) })).status()).toBe(201);
+  await openVarieties(page, app, 'ADMIN', `?q=${tag.toLowerCase()}`);
+  const names = () => page.getByTestId('variety-row').locator('td[data-label="Variety Name"]');
+  await expect(names()).toHaveText([`${tag} Bb`, `${tag} Aa`, `${tag} Cc`]);
+  await expect(page.getByText('Showing 1–3 of 3')).toBeVisible();
+
+  const byName = table(page).getByRole('button', { name: VARIETIES.columns.varietyName });
+  await byName.click();
+  await expect(page).toHaveURL(/sort=name/);
+  await expect(table(page).getByRole('columnheader', { name: VARIETIES.columns.varietyName })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(names()).toHaveText([`${tag} Aa`, `${tag} Bb`, `${tag} Cc`]);
+  await byName.click();
+  await expect(page).toHaveURL(/dir=desc/);
+  await expect(names()).toHaveText([`${tag} Cc`, `${tag} Bb`, `${tag} Aa`]);
+  // The order is in the address: a reload keeps it.
+  await page.reload();
+  await expect(names()).toHaveText([`${tag} Cc`, `${tag} Bb`, `${tag} Aa`]);
+
+  await page.getByLabel(VARIETY_LABELS.recommendedInTarlac).selectOption('yes');
+  await expect(page).toHaveURL(/tarlac=yes/);
+  await expect(names()).toHaveText([`${tag} Cc`, `${tag} Bb`]);
+  await page.getByLabel(VARIETY_LABELS.yearRelease, { exact: true }).selectOption('2015');
+  await expect(page.getByText('Showing 1–2 of 2')).toBeVisible();
+  expect(await axeViolations(page, 'varieties list, sorted and filtered')).toEqual([]);
+  await page.getByRole('button', { name: VARIETIES.list.clear }).click();
+  await expect(names()).toHaveCount(3);
+
+  await page.getByRole('checkbox', { name: VARIETIES.list.select(`${tag} Aa`) }).check();
+  await page.getByRole('checkbox', { name: VARIETIES.list.select(`${tag} Cc`) }).check();
+  const bar = page.getByRole('region', { name: VARIETIES.list.selected(2) });
+  await expect(bar).toBeVisible();
+  await bar.getByRole('button', { name: VARIETIES.list.deleteSelected }).click();
+  const dialog = page.getByRole('dialog', { name: VARIETIES.list.bulkDelete.title(2) });
+  await expect(dialog).toContainText(`${tag} Aa`);
+  await expect(dialog).toContainText(TRASH.deleteNote(false));
+  await dialog.getByRole('textbox').fill(VARIETIES.list.bulkDelete.expected(2));
+  await dialog.getByRole('button', { name: VARIETIES.deleteDialog.confirm }).click();
+  await expect(page.getByText(VARIETIES.list.bulkDelete.done(2))).toBeVisible();
+  await expect(names()).toHaveText([`${tag} Bb`]);
+  await expect(bar).toHaveCount(0);
+
+  // On a phone each row is a card with its actions in view, and the filters wait behind a button.
+  await page.setViewportSize({ width: 360, height: 740 });
+  const edit = page.getByRole('button', { name: `${VARIETIES.actions.edit} ${tag} Bb` });
+  await edit.scrollIntoViewIfNeeded();
+  const box = (await edit.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(360);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expect(page.getByLabel(VARIETY_LABELS.season, { exact: true })).toBeHidden();
+  await page.getByRole('button', { name: 'Filters' }).click();
+  await expect(page.getByLabel(VARIETY_LABELS.season, { exact: true })).toBeVisible();
+  expect(await axeViolations(page, 'varieties list, 360 px')).toEqual([]);
+});

@@ -97,7 +97,7 @@ export function ConfirmByTyping({
           </p>
         )}
         {error && (
-          <p role="alert" className="text-red-600">
+          <p role="alert" className="whitespace-pre-line text-red-600">
             {error}
           </p>
         )}

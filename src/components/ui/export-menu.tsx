@@ -7,9 +7,9 @@ const FORMAT_LABELS = { csv: EXPORT_TEXTS.csv, xlsx: EXPORT_TEXTS.xlsx } as cons
 
 /**
  * "Export" with the two formats: plain download links of the list's export route with the search
- * the screen shows, so the browser saves the file the server streams.
+ * the screen shows (or the selected records' `ids`), so the browser saves the file the server streams.
  */
-export function ExportMenu({ url, search }: { url: string; search: string }) {
+export function ExportMenu({ url, search, ids, label }: { url: string; search: string; ids?: readonly string[]; label?: string }) {
   const menu = useRef<HTMLDetailsElement>(null);
   // A click anywhere else closes the menu, as a menu does.
   useEffect(() => {
@@ -19,7 +19,8 @@ export function ExportMenu({ url, search }: { url: string; search: string }) {
     document.addEventListener('click', close);
     return () => document.removeEventListener('click', close);
   }, []);
-  const href = (format: string) => `${url}?format=${format}${search ? `&search=${encodeURIComponent(search)}` : ''}`;
+  const href = (format: string) =>
+    `${url}?format=${format}${search ? `&search=${encodeURIComponent(search)}` : ''}${ids ? `&ids=${encodeURIComponent(ids.join(','))}` : ''}`;
   return (
     <details
       ref={menu}
@@ -37,7 +38,7 @@ export function ExportMenu({ url, search }: { url: string; search: string }) {
         )}
       >
         <Download className="h-4 w-4" aria-hidden />
-        {EXPORT_TEXTS.button}
+        {label ?? EXPORT_TEXTS.button}
         <ChevronDown className="h-4 w-4" aria-hidden />
       </summary>
       <div className="absolute right-0 z-20 mt-1 w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">

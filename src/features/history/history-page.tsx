@@ -1,3 +1,4 @@
+import { FilterPanel, FilterSelect, filterInputClass } from '../../components/ui/filter-panel';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Download, X } from 'lucide-react';
@@ -29,34 +30,6 @@ function readFilters(params: URLSearchParams): HistoryFilters {
     if (parsed.success && parsed.data !== undefined) out[key] = parsed.data;
   }
   return out as HistoryFilters;
-}
-
-const selectClass =
-  'block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-100';
-
-function SelectField({
-  id,
-  label,
-  value,
-  onChange,
-  children,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  children: React.ReactNode;
-}) {
-  return (
-    <div className="min-w-[10rem] flex-1 sm:flex-none">
-      <label htmlFor={id} className="mb-1 block text-xs font-medium uppercase tracking-wide text-slate-500">
-        {label}
-      </label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={selectClass}>
-        {children}
-      </select>
-    </div>
-  );
 }
 
 export function HistoryPage() {
@@ -177,21 +150,22 @@ export function HistoryPage() {
         </div>
       )}
 
-      <section
-        aria-label="Filters"
-        className="mb-4 flex flex-wrap items-end gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm"
+      <FilterPanel
+        active={['range', 'from', 'to', 'action', 'collection', 'user'].filter((k) => params.has(k)).length}
+        lead={
+          <div className="w-full sm:w-auto">
+            <span className="mb-1 block text-xs font-medium uppercase tracking-wide text-slate-500">Search</span>
+            <SearchInput
+              value={filters.q ?? ''}
+              onChange={(q) => setFilters({ q: q.trim() ? q : undefined })}
+              placeholder={HISTORY.searchPlaceholder}
+              label={HISTORY.searchPlaceholder}
+              delayMs={300}
+            />
+          </div>
+        }
       >
-        <div className="w-full sm:w-auto">
-          <span className="mb-1 block text-xs font-medium uppercase tracking-wide text-slate-500">Search</span>
-          <SearchInput
-            value={filters.q ?? ''}
-            onChange={(q) => setFilters({ q: q.trim() ? q : undefined })}
-            placeholder={HISTORY.searchPlaceholder}
-            label={HISTORY.searchPlaceholder}
-            delayMs={300}
-          />
-        </div>
-        <SelectField
+        <FilterSelect
           id="history-range"
           label={HISTORY.filters.date}
           value={filters.range}
@@ -202,7 +176,7 @@ export function HistoryPage() {
               {HISTORY.dateRanges[r]}
             </option>
           ))}
-        </SelectField>
+        </FilterSelect>
         {filters.range === 'custom' && (
           <>
             <div>
@@ -215,7 +189,7 @@ export function HistoryPage() {
                 value={filters.from ?? ''}
                 max={filters.to}
                 onChange={(e) => setFilters({ from: e.target.value || undefined })}
-                className={selectClass}
+                className={filterInputClass}
               />
             </div>
             <div>
@@ -228,12 +202,12 @@ export function HistoryPage() {
                 value={filters.to ?? ''}
                 min={filters.from}
                 onChange={(e) => setFilters({ to: e.target.value || undefined })}
-                className={selectClass}
+                className={filterInputClass}
               />
             </div>
           </>
         )}
-        <SelectField
+        <FilterSelect
           id="history-action"
           label={HISTORY.filters.action}
           value={filters.action ?? ''}
@@ -245,8 +219,8 @@ export function HistoryPage() {
               {a}
             </option>
           ))}
-        </SelectField>
-        <SelectField
+        </FilterSelect>
+        <FilterSelect
           id="history-collection"
           label={HISTORY.filters.collection}
           value={filters.collection ?? ''}
@@ -258,9 +232,9 @@ export function HistoryPage() {
               {collectionLabel(c)}
             </option>
           ))}
-        </SelectField>
+        </FilterSelect>
         {seesAll && (
-          <SelectField
+          <FilterSelect
             id="history-user"
             label={HISTORY.filters.user}
             value={filters.user ?? ''}
@@ -273,7 +247,7 @@ export function HistoryPage() {
                 {u.name}
               </option>
             ))}
-          </SelectField>
+          </FilterSelect>
         )}
         {filtered && (
           <Button variant="ghost" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
@@ -281,7 +255,7 @@ export function HistoryPage() {
             {HISTORY.clearFilters}
           </Button>
         )}
-      </section>
+      </FilterPanel>
 
       <div className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
         <div className="overflow-x-auto">

@@ -1,6 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OptionLists } from '../../../common/schemas/maintenance';
-import type { IncompleteVarieties, Variety, VarietyInput, VarietyList, VarietyNameTaken } from '../../../common/schemas/varieties';
+import type {
+  IncompleteVarieties,
+  Variety,
+  VarietyInput,
+  VarietyList,
+  VarietyListQuery,
+  VarietyNameTaken,
+} from '../../../common/schemas/varieties';
 import { VARIETY_TOPIC } from '../../../common/varieties';
 import type { ImportMapping, ImportOnErrors, ImportPreview, ImportReport } from '../../../common/schemas/spreadsheets';
 import { api } from '../../lib/api';
@@ -11,7 +18,7 @@ import { sendForm } from '../../lib/upload';
 // Keys start with the live topic: every change of a variety anywhere refreshes them.
 export const varietyKeys = {
   all: [VARIETY_TOPIC] as const,
-  list: (search: string, page: number) => [VARIETY_TOPIC, 'list', { search, page }] as const,
+  list: (query: VarietyListParams) => [VARIETY_TOPIC, 'list', query] as const,
   detail: (id: string) => [VARIETY_TOPIC, 'detail', id] as const,
   incomplete: (page: number) => [VARIETY_TOPIC, 'incomplete', page] as const,
 };
@@ -30,10 +37,21 @@ export function useIncompleteVarieties(page: number) {
   });
 }
 
-export function useVarieties(search: string, page: number) {
+/** What the list asks for: the search, the page, the sort and the filters set (GET /api/varieties). */
+export type VarietyListParams = { search: string; page: number } & Partial<
+  Pick<VarietyListQuery, 'sort' | 'dir' | 'tarlac' | 'season' | 'environment' | 'year' | 'missing'>
+>;
+
+export function varietyListUrl(base: string, query: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  return `${base}?${params}`;
+}
+
+export function useVarieties(query: VarietyListParams) {
   return useQuery({
-    queryKey: varietyKeys.list(search, page),
-    queryFn: ({ signal }) => api<VarietyList>(`/api/varieties?search=${encodeURIComponent(search)}&page=${page}`, { signal }),
+    queryKey: varietyKeys.list(query),
+    queryFn: ({ signal }) => api<VarietyList>(varietyListUrl('/api/varieties', query), { signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });

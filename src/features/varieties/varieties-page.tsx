@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { can } from '../../../common/permissions';
 import { TRASH } from '../../../common/trash';
 import { useSession } from '../../lib/session';
 import { useSearchParams } from 'react-router';
 import { Eye, Pencil, Plus, Trash2, Upload } from 'lucide-react';
 import { TIMINGS } from '../../../common/limits';
-import type { Variety } from '../../../common/schemas/varieties';
+import { defaultSortDir, type Variety, type VarietySort } from '../../../common/schemas/varieties';
+import { LIST_TEXTS } from '../../../common/texts';
 import { VARIETIES, VARIETY_MESSAGES, VARIETY_TOPIC } from '../../../common/varieties';
 import { NewWaitingNotice, ReviewBadge, useOpenChanges } from '../../components/review/review-badge';
 import { useSentForReview } from '../../components/review/use-sent-for-review';
@@ -13,12 +14,15 @@ import { Button } from '../../components/ui/button';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
 import { ExportMenu } from '../../components/ui/export-menu';
 import { PageHeader } from '../../components/ui/page-header';
-import { TableFrame } from '../../components/ui/table-frame';
+import { Cell, stackedRow, TableFrame, type TableColumn } from '../../components/ui/table-frame';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchInput } from '../../components/ui/search-input';
 import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
-import { useDeleteVariety, useVarieties } from './api';
+import { useDeleteVariety, useVarieties, type VarietyListParams } from './api';
+import { BulkActions } from './bulk-actions';
+import { VarietyListFilters } from './list-filters';
+import { activeFilterCount, listQueryParams, readListQuery, sortedBy } from './list-query';
 import { orDash } from './format';
 import { RecommendedBadge } from './recommended-badge';
 import { VarietyFormDialog, type VarietyFormTarget } from './variety-form-dialog';
@@ -27,38 +31,41 @@ import { ImportDialog } from './import-dialog';
 import { NeedsCompleting } from './needs-completing';
 import { IMPORT_TEXTS } from '../../../common/spreadsheets';
 
-/** Rice varieties (docs/PRODUCT.md section 2): server-side search and pages of 20, live. */
+const COLUMNS = 9;
+const checkboxClass = 'h-4 w-4 rounded border-slate-300 text-brand-600 focus:ring-brand-600';
+
+/**
+ * Rice varieties (docs/PRODUCT.md section 2): server-side search and pages of 20, live; sorted
+ * and filtered on the server too, the choices kept in the address; a selection for export and
+ * delete; on phones each row a card.
+ */
 export function VarietiesPage() {
   const { session } = useSession();
   const [params, setParams] = useSearchParams();
-  const search = params.get('q') ?? '';
-  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
-  const list = useVarieties(search, page);
+  const query = useMemo(() => readListQuery(params), [params]);
+  const { search, page } = query;
+  const list = useVarieties(query);
   const [viewing, setViewing] = useState<{ variety: Variety; tab: 'details' | 'translate' } | null>(null);
   const [formTarget, setFormTarget] = useState<VarietyFormTarget | null>(null);
   const [deleting, setDeleting] = useState<Variety | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
+  /** The selected varieties (id → name), kept across pages until cleared. */
+  const [selected, setSelected] = useState<Map<string, string>>(() => new Map());
   const remove = useDeleteVariety();
   const toast = useToast();
   const sentForReview = useSentForReview();
   const review = useOpenChanges(VARIETY_TOPIC);
 
   const setQuery = useCallback(
-    (next: { q?: string; page?: number }) => {
+    (patch: Partial<VarietyListParams>) => {
       setParams(
         (prev) => {
-          const p = new URLSearchParams(prev);
-          if (next.q !== undefined) {
-            if (next.q) p.set('q', next.q);
-            else p.delete('q');
-            p.delete('page');
-          }
-          if (next.page !== undefined) {
-            if (next.page > 1) p.set('page', String(next.page));
-            else p.delete('page');
-          }
-          return p;
+          const current = readListQuery(prev);
+          // Another search, sort or filter starts at the first page.
+          const next = { ...current, ...patch, page: patch.page ?? 1 };
+          if (patch.search !== undefined) next.search = patch.search;
+          return listQueryParams(next);
         },
         { replace: true },
       );
@@ -78,6 +85,7 @@ export function VarietiesPage() {
     try {
       const result = await remove.mutateAsync(deleting.id);
       setDeleting(null);
+      select(deleting, false);
       if (!sentForReview(result)) toast.show(VARIETIES.deleted, { durationMs: TIMINGS.varietyDeleteToastMs });
     } catch (err) {
       setDeleteError(VARIETIES.errorDeleting(err instanceof Error ? err.message : String(err)));
@@ -86,6 +94,28 @@ export function VarietiesPage() {
 
   const c = VARIETIES.columns;
   const items = list.data?.items ?? [];
+  const allOnPage = items.length > 0 && items.every((v) => selected.has(v.id));
+  const select = (v: Variety, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      if (on) next.set(v.id, v.varietyName);
+      else next.delete(v.id);
+      return next;
+    });
+  const selectPage = (on: boolean) =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      for (const v of items) {
+        if (on) next.set(v.id, v.varietyName);
+        else next.delete(v.id);
+      }
+      return next;
+    });
+  const sortDir = (sort: VarietySort) => ((query.sort ?? 'added') === sort ? (query.dir ?? defaultSortDir(sort)) : null);
+  const sortable = (label: string, sort: VarietySort): TableColumn => ({
+    label,
+    sort: { dir: sortDir(sort), hint: VARIETIES.list.sortHint(label), onSort: () => setQuery(sortedBy(query, sort)) },
+  });
   return (
     <div>
       <PageHeader
@@ -95,7 +125,7 @@ export function VarietiesPage() {
           <>
             <SearchInput
               value={search}
-              onChange={(q) => setQuery({ q: q.trim() })}
+              onChange={(q) => setQuery({ search: q.trim() })}
               placeholder={VARIETIES.searchPlaceholder}
               label={VARIETIES.searchLabel}
             />
@@ -114,13 +144,50 @@ export function VarietiesPage() {
       />
 
       <NewWaitingNotice collection={VARIETY_TOPIC} count={review.newCount} />
+      <VarietyListFilters query={query} onChange={setQuery} />
+      <div className="mb-2 flex min-h-6 flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
+        {list.data && list.data.total > 0 ? (
+          <p aria-live="polite">
+            {LIST_TEXTS.showing(
+              (list.data.page - 1) * list.data.pageSize + 1,
+              (list.data.page - 1) * list.data.pageSize + items.length,
+              list.data.total,
+              list.data.exact,
+            )}
+          </p>
+        ) : (
+          <span />
+        )}
+        {items.length > 0 && (
+          <label className="flex items-center gap-2 sm:hidden">
+            <input type="checkbox" className={checkboxClass} checked={allOnPage} onChange={(e) => selectPage(e.target.checked)} />
+            {VARIETIES.list.selectPage}
+          </label>
+        )}
+      </div>
+      <BulkActions selected={selected} onClear={() => setSelected(new Map())} />
       <TableFrame
+        stacked
+        label={VARIETIES.title}
         columns={[
-          c.varietyName,
+          {
+            label: VARIETIES.list.selectPage,
+            content: (
+              <input
+                type="checkbox"
+                aria-label={VARIETIES.list.selectPage}
+                className={checkboxClass}
+                checked={allOnPage}
+                disabled={items.length === 0}
+                onChange={(e) => selectPage(e.target.checked)}
+              />
+            ),
+          },
+          sortable(c.varietyName, 'name'),
           c.releaseName,
           c.breedingCode,
           c.breederOrigin,
-          c.yearRelease,
+          sortable(c.yearRelease, 'year'),
           c.location,
           c.recommendedInTarlac,
           c.actions,
@@ -129,7 +196,7 @@ export function VarietiesPage() {
       >
         {list.isPending ? (
           <tr>
-            <td colSpan={8} className="px-4 py-10 text-center text-slate-500">
+            <td colSpan={COLUMNS} className="px-4 py-10 text-center text-slate-500">
               <span className="inline-flex items-center gap-3">
                 <Spinner className="h-5 w-5" label={VARIETIES.loading} />
                 {VARIETIES.loading}
@@ -138,32 +205,53 @@ export function VarietiesPage() {
           </tr>
         ) : list.isError && !list.data ? (
           <tr>
-            <td colSpan={8} role="alert" className="px-4 py-10 text-center text-red-600">
+            <td colSpan={COLUMNS} role="alert" className="px-4 py-10 text-center text-red-600">
               {list.error.message}
             </td>
           </tr>
         ) : items.length === 0 ? (
           <tr>
-            <td colSpan={8} className="px-4 py-10 text-center text-slate-500">
-              {VARIETIES.empty}
+            <td colSpan={COLUMNS} className="px-4 py-10 text-center text-slate-500">
+              {activeFilterCount(query) > 0 ? VARIETIES.list.noMatch : VARIETIES.empty}
             </td>
           </tr>
         ) : (
           items.map((v) => (
-            <tr key={v.id} className="hover:bg-slate-50/70" data-testid="variety-row">
-              <td className="whitespace-nowrap px-3 py-3 font-medium text-slate-900">
-                {orDash(v.varietyName)}
-                {review.byRecord.has(v.id) && <ReviewBadge change={review.byRecord.get(v.id)!} className="mt-1 flex" />}
+            <tr key={v.id} className={`hover:bg-slate-50/70 ${stackedRow}`} data-testid="variety-row">
+              <td className="w-10 px-3 py-3 max-sm:float-right max-sm:py-1.5">
+                <input
+                  type="checkbox"
+                  aria-label={VARIETIES.list.select(v.varietyName)}
+                  className={checkboxClass}
+                  checked={selected.has(v.id)}
+                  onChange={(e) => select(v, e.target.checked)}
+                />
               </td>
-              <td className="px-3 py-3 text-slate-700">{orDash(v.releaseName)}</td>
-              <td className="whitespace-nowrap px-3 py-3 text-slate-700">{orDash(v.breedingCode)}</td>
-              <td className="px-3 py-3 text-slate-700">{orDash(v.breederOrigin)}</td>
-              <td className="whitespace-nowrap px-3 py-3 text-slate-700">{orDash(v.yearRelease)}</td>
-              <td className="px-3 py-3 text-slate-700">{orDash(v.location)}</td>
-              <td className="px-3 py-3">
+              <Cell label={c.varietyName} main className="whitespace-nowrap font-medium text-slate-900 max-sm:whitespace-normal">
+                <span>
+                  {orDash(v.varietyName)}
+                  {review.byRecord.has(v.id) && <ReviewBadge change={review.byRecord.get(v.id)!} className="mt-1 flex" />}
+                </span>
+              </Cell>
+              <Cell label={c.releaseName} className="text-slate-700">
+                {orDash(v.releaseName)}
+              </Cell>
+              <Cell label={c.breedingCode} className="whitespace-nowrap text-slate-700">
+                {orDash(v.breedingCode)}
+              </Cell>
+              <Cell label={c.breederOrigin} className="text-slate-700">
+                {orDash(v.breederOrigin)}
+              </Cell>
+              <Cell label={c.yearRelease} className="whitespace-nowrap text-slate-700">
+                {orDash(v.yearRelease)}
+              </Cell>
+              <Cell label={c.location} className="text-slate-700">
+                {orDash(v.location)}
+              </Cell>
+              <Cell label={c.recommendedInTarlac}>
                 <RecommendedBadge value={v.recommendedInTarlac} />
-              </td>
-              <td className="whitespace-nowrap px-3 py-2">
+              </Cell>
+              <Cell label={c.actions} className="whitespace-nowrap py-2 max-sm:pt-2">
                 <div className="flex gap-1">
                   <IconAction
                     label={VARIETIES.actions.view}
@@ -193,7 +281,7 @@ export function VarietiesPage() {
                     <Trash2 className="h-4 w-4" aria-hidden />
                   </IconAction>
                 </div>
-              </td>
+              </Cell>
             </tr>
           ))
         )}
