@@ -310,6 +310,7 @@ const report: EvaluationReport = {
   ],
   perClass: [
     {
+      key: 'd-1',
       index: 0,
       label: 'rice-blast',
       recordId: 'd-1',
@@ -318,10 +319,12 @@ const report: EvaluationReport = {
       recall: 0.9,
       f1: 0.947,
       support: 20,
+      fewPhotos: false,
       f1Delta: 0.05,
       recallDelta: 0.1,
     },
     {
+      key: 'd-2',
       index: 1,
       label: 'brown-spot',
       recordId: 'd-2',
@@ -330,10 +333,12 @@ const report: EvaluationReport = {
       recall: 1,
       f1: 0.952,
       support: 20,
+      fewPhotos: false,
       f1Delta: -0.01,
       recallDelta: 0,
     },
   ],
+  weakest: 'd-1',
   accuracy: 0.95,
   macroF1: 0.95,
   coverage: [
