@@ -526,4 +526,26 @@ describe("The report's weakest classes, sorting and explanations", () => {
     renderAt('/dashboard/scanner_models/m-2/evaluations/ev-1', { 'GET /api/models/m-2/evaluations/ev-1': () => json(perfect) });
     expect((await screen.findByTestId('report-weakest')).textContent).toBe(S.report.noWeakClass);
   });
+
+  it("scrolls a chosen cell's photos into view and moves the focus to their heading", async () => {
+    const scrolled: Element[] = [];
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    try {
+      renderAt('/dashboard/scanner_models/m-2/evaluations/ev-1', {
+        'GET /api/models/m-2/evaluations/ev-1': () => json(threeClasses),
+        'GET /api/models/m-2/evaluations/ev-1/photos': () => json({ total: 0, photos: [] }),
+      });
+      const matrix = await screen.findByTestId('confusion-matrix');
+      fireEvent.click(within(matrix).getByRole('button', { name: S.report.cellLabel('Rice blast', 'Brown spot', 1, 0.5) }));
+      const photos = await screen.findByTestId('cell-photos');
+      const title = within(photos).getByRole('heading', { name: S.report.cellTitle('Rice blast', 'Brown spot') });
+      await waitFor(() => expect(document.activeElement).toBe(title));
+      expect(scrolled).toContain(photos);
+    } finally {
+      Element.prototype.scrollIntoView = original;
+    }
+  });
 });
