@@ -1,4 +1,4 @@
-import { MODEL_LIMITS, type ModelChannel } from './models.js';
+import { FEW_PHOTOS_BELOW, MODEL_LIMITS, MODEL_TEXTS, type ModelChannel } from './models.js';
 
 /**
  * The Scanner models screen's own texts (upload, mapping, settings, publishing, the report), in
@@ -157,8 +157,19 @@ export const MODEL_SCREEN_TEXTS = {
     loadFailed: 'The report could not be loaded.',
     notDone: (state: string) => `This evaluation is not finished (${state.toLowerCase()}): its report follows when it is done.`,
     summary: 'Summary',
-    split: 'Photos scored',
+    weakest: (name: string, f1: number, photos: number) =>
+      `Weakest: ${name}, F1 ${f1.toFixed(2)} on ${photos} ${photos === 1 ? 'photo' : 'photos'}`,
+    weakestHelp: 'The per-class table lists the weakest classes first.',
+    noWeakClass: 'No weak class: every class scores F1 1.00, each photo named rightly.',
+    accuracyHelp: (photos: number) =>
+      `Of all ${photos.toLocaleString('en-PH')} ${photos === 1 ? 'photo' : 'photos'}, the share whose first choice was right, ` +
+      `however unsure the model was. The app's own answers are under ${MODEL_TEXTS.report.coverage}.`,
+    balancedHelp: "Each class's F1 averaged, so a class with few photos counts as much as a large one.",
+    technical: 'Technical details',
     seed: 'Split key',
+    ratios: 'Split shares',
+    ratiosValue: (r: { train: number; validation: number; test: number }) =>
+      `training ${percent(r.train)}, validation ${percent(r.validation)}, test ${percent(r.test)}`,
     modelSha: 'Model file fingerprint',
     photoSetSha: 'Photo set fingerprint',
     comparedWith: (version: string) => `Compared with live ${version}`,
@@ -173,6 +184,13 @@ export const MODEL_SCREEN_TEXTS = {
       f1Delta: 'F1 vs live',
       recallDelta: 'Recall vs live',
     },
+    perClassHelp:
+      "Precision: of the photos the model gave this class, the share that are of it. Recall: of this class's photos, " +
+      'the share the model named rightly. F1 weighs the two together (1.00 is perfect). Choose a column heading to sort by it.',
+    sortedBy: (column: string, direction: 'ascending' | 'descending', isText: boolean) =>
+      `Sorted by ${column}, ${isText ? (direction === 'ascending' ? 'A to Z' : 'Z to A') : direction === 'ascending' ? 'lowest first' : 'highest first'}.`,
+    fewPhotos: 'Few photos',
+    fewPhotosHelp: `Few photos: the score rests on fewer than ${FEW_PHOTOS_BELOW} photos of the class, so one photo more or less moves it a lot. Treat it as uncertain.`,
     matrixHelp:
       "Rows are the photos' true classes, columns what the model predicted; the colour is the share of the " +
       'row, the diagonal (green) is right. Choose a cell to see its photos.',
@@ -197,6 +215,12 @@ export const MODEL_SCREEN_TEXTS = {
     openHealth: 'Open in Dataset health',
     linkFor: (link: string, disease: string) => `${link}: ${disease}`,
     photoOf: (disease: string) => `Photo of ${disease}`,
+    answered: 'Photos the app answers',
+    rightWhenAnswered: 'Right when the app answers',
+    answeredHelp: (threshold: number) =>
+      `The photos the model is at least ${threshold.toFixed(2)} sure of: on those the app names a disease.`,
+    rightWhenAnsweredHelp:
+      "Of those answers, the share that are right. The summary's accuracy counts every photo; this leaves out the ones the app does not answer.",
     coverageHelp:
       "Raising the confidence threshold leaves more photos unanswered and makes the answers more accurate; the dot is the app's threshold.",
     coverageX: 'Photos answered (coverage)',

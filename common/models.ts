@@ -64,6 +64,12 @@ export const MODEL_LIMITS = {
   maxSkippedShare: 0.01,
 } as const;
 
+/**
+ * A class whose scores rest on fewer of its photos than this is marked "few photos" on the
+ * report: one photo more or less moves its score a lot.
+ */
+export const FEW_PHOTOS_BELOW = 20;
+
 /** ImageNet's mean and standard deviation per channel (the plant check's scaling in the app). */
 export const IMAGENET_MEAN_STD = { mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225] } as const;
 

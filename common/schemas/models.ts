@@ -220,6 +220,8 @@ export const rollbackSchema = z
 export const endPilotSchema = z.object({ stage: z.enum(MODEL_STAGES) }).strict();
 
 const classMetricsSchema = z.object({
+  /** The class's key in the report's `classes` (and the matrix). */
+  key: z.string(),
   index: z.number(),
   label: z.string(),
   recordId: z.string().nullable(),
@@ -227,7 +229,10 @@ const classMetricsSchema = z.object({
   precision: z.number().nullable(),
   recall: z.number().nullable(),
   f1: z.number().nullable(),
+  /** The photos of this class scored. */
   support: z.number(),
+  /** Fewer photos than FEW_PHOTOS_BELOW (common/models.ts): its scores are uncertain. */
+  fewPhotos: z.boolean(),
   /** This class's F1 minus the live model's on the same photos (null without a comparison). */
   f1Delta: z.number().nullable(),
   recallDelta: z.number().nullable(),
@@ -245,7 +250,10 @@ export const evaluationReportSchema = z.object({
   classes: z.array(z.object({ key: z.string(), name: z.string(), recordId: z.string().nullable() })),
   /** matrix[true][predicted]: photo counts. */
   matrix: z.array(z.array(z.number())),
+  /** Weakest first: the lowest F1 (a class with none last), then fewer photos, then by name. */
   perClass: z.array(classMetricsSchema),
+  /** The key of the weakest class with photos (the first such of `perClass`), or null when no class has any. */
+  weakest: z.string().nullable(),
   accuracy: z.number().nullable(),
   macroF1: z.number().nullable(),
   /** Accuracy of the photos answered, and the share answered, as the confidence threshold moves. */

@@ -293,6 +293,12 @@ describe('evaluating, publishing and serving a model', () => {
     expect(report.accuracy).toBeCloseTo(right / expected.size, 10);
     expect(right).toBeLessThan(expected.size); // the halfway photos make some honest mistakes
     expect(report.perClass.every((c) => c.support === 5)).toBe(true);
+    // Weakest first, the weakest named; five photos a class are few.
+    const f1s = report.perClass.map((c) => c.f1 ?? Infinity);
+    expect(f1s).toEqual([...f1s].sort((a, b) => a - b));
+    expect(report.perClass.map((c) => c.key).sort()).toEqual(report.classes.map((c) => c.key).sort());
+    expect(report.weakest).toBe(report.perClass[0]!.key);
+    expect(report.perClass.every((c) => c.fewPhotos)).toBe(true);
     expect(report.coverage).toHaveLength(101);
     expect(report.coverage[0]).toMatchObject({ threshold: 0, coverage: 1 });
     expect(report.threshold).toBe(0.5);

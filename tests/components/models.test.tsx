@@ -310,6 +310,7 @@ const report: EvaluationReport = {
   ],
   perClass: [
     {
+      key: 'd-1',
       index: 0,
       label: 'rice-blast',
       recordId: 'd-1',
@@ -318,10 +319,12 @@ const report: EvaluationReport = {
       recall: 0.9,
       f1: 0.947,
       support: 20,
+      fewPhotos: false,
       f1Delta: 0.05,
       recallDelta: 0.1,
     },
     {
+      key: 'd-2',
       index: 1,
       label: 'brown-spot',
       recordId: 'd-2',
@@ -330,10 +333,12 @@ const report: EvaluationReport = {
       recall: 1,
       f1: 0.952,
       support: 20,
+      fewPhotos: false,
       f1Delta: -0.01,
       recallDelta: 0,
     },
   ],
+  weakest: 'd-1',
   accuracy: 0.95,
   macroF1: 0.95,
   coverage: [
@@ -400,5 +405,147 @@ describe("An evaluation's report", () => {
 
     fireEvent.click(screen.getByTestId('changed-fixed'));
     await waitFor(() => expect(server.calls.some((c) => c.url.searchParams.get('changed') === 'fixed')).toBe(true));
+  });
+});
+
+/** Three classes: two tie on F1, and the one on two photos is the weaker of them. */
+const threeClasses: EvaluationReport = {
+  ...report,
+  classes: [
+    { key: 'd-1', name: 'Rice blast', recordId: 'd-1' },
+    { key: 'd-2', name: 'Brown spot', recordId: 'd-2' },
+    { key: 'd-3', name: 'Tungro', recordId: 'd-3' },
+  ],
+  matrix: [
+    [1, 1, 0],
+    [0, 27, 3],
+    [0, 0, 25],
+  ],
+  perClass: [
+    { ...report.perClass[0]!, precision: 1, recall: 0.5, f1: 0.667, support: 2, fewPhotos: true, f1Delta: null, recallDelta: null },
+    {
+      ...report.perClass[0]!,
+      key: 'd-3',
+      index: 2,
+      label: 'tungro',
+      recordId: 'd-3',
+      name: 'Tungro',
+      precision: 0.893,
+      recall: 0.5,
+      f1: 0.667,
+      support: 25,
+      fewPhotos: false,
+      f1Delta: null,
+      recallDelta: null,
+    },
+    { ...report.perClass[1]!, precision: 0.964, recall: 0.9, f1: 0.931, support: 30, f1Delta: null, recallDelta: null },
+  ],
+  weakest: 'd-1',
+  accuracy: 0.947,
+  comparison: null,
+};
+
+const rowNames = () => screen.getAllByTestId('class-row').map((r) => within(r).getByRole('rowheader').textContent);
+const heading = (name: string) =>
+  within(screen.getByRole('region', { name: S.report.tableOf(T.report.perClass) })).getByRole('columnheader', { name });
+
+describe("The report's weakest classes, sorting and explanations", () => {
+  it('names the weakest class first, lists the table weakest first and marks the classes on few photos', async () => {
+    renderAt('/dashboard/scanner_models/m-2/evaluations/ev-1', { 'GET /api/models/m-2/evaluations/ev-1': () => json(threeClasses) });
+    const weakest = await screen.findByTestId('report-weakest');
+    expect(weakest.textContent).toBe(S.report.weakest('Rice blast', 0.667, 2));
+    expect(weakest.textContent).toBe('Weakest: Rice blast, F1 0.67 on 2 photos');
+    // The weakest line comes before the summary's figures, and carries its own caution.
+    expect(weakest.compareDocumentPosition(screen.getByTestId('report-accuracy')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(weakest.parentElement!.querySelector('[data-testid="few-photos"]')).not.toBeNull();
+
+    expect(rowNames()).toEqual(['Rice blast', 'Tungro', 'Brown spot']);
+    expect(heading(S.report.columns.f1).getAttribute('aria-sort')).toBe('ascending');
+    expect(heading(S.report.columns.name).getAttribute('aria-sort')).toBe('none');
+    const rows = screen.getAllByTestId('class-row');
+    expect(within(rows[0]!).getByTestId('few-photos').textContent).toBe(S.report.fewPhotos);
+    expect(within(rows[0]!).getByTestId('few-photos').getAttribute('title')).toBe(S.report.fewPhotosHelp);
+    expect(within(rows[1]!).queryByTestId('few-photos')).toBeNull();
+    expect(screen.getByTestId('few-photos-note').textContent).toBe(S.report.fewPhotosHelp);
+  });
+
+  it('sorts by a column heading, and again the other way; ties keep the weakest first', async () => {
+    renderAt('/dashboard/scanner_models/m-2/evaluations/ev-1', { 'GET /api/models/m-2/evaluations/ev-1': () => json(threeClasses) });
+    await screen.findByTestId('report-weakest');
+    const button = (name: string) => within(heading(name)).getByRole('button', { name });
+
+    fireEvent.click(button(S.report.columns.name));
+    expect(rowNames()).toEqual(['Brown spot', 'Rice blast', 'Tungro']);
+    expect(heading(S.report.columns.name).getAttribute('aria-sort')).toBe('ascending');
+    expect(heading(S.report.columns.f1).getAttribute('aria-sort')).toBe('none');
+    expect(screen.getByTestId('class-sort').textContent).toBe(S.report.sortedBy(S.report.columns.name, 'ascending', true));
+    fireEvent.click(button(S.report.columns.name));
+    expect(rowNames()).toEqual(['Tungro', 'Rice blast', 'Brown spot']);
+    expect(heading(S.report.columns.name).getAttribute('aria-sort')).toBe('descending');
+
+    fireEvent.click(button(S.report.columns.support));
+    expect(rowNames()).toEqual(['Rice blast', 'Tungro', 'Brown spot']);
+    fireEvent.click(button(S.report.columns.precision));
+    expect(rowNames()).toEqual(['Tungro', 'Brown spot', 'Rice blast']);
+    fireEvent.click(button(S.report.columns.f1));
+    fireEvent.click(button(S.report.columns.f1));
+    expect(heading(S.report.columns.f1).getAttribute('aria-sort')).toBe('descending');
+    expect(rowNames()).toEqual(['Brown spot', 'Rice blast', 'Tungro']);
+    // The headings are buttons, so the keyboard reaches and presses them.
+    expect(button(S.report.columns.recall).tagName).toBe('BUTTON');
+    expect(button(S.report.columns.recall).getAttribute('type')).toBe('button');
+  });
+
+  it('explains each accuracy and folds the seed and fingerprints into Technical details', async () => {
+    renderAt('/dashboard/scanner_models/m-2/evaluations/ev-1', { 'GET /api/models/m-2/evaluations/ev-1': () => json(threeClasses) });
+    await screen.findByTestId('report-weakest');
+    expect(screen.getByText(S.report.accuracyHelp(40))).toBeTruthy();
+    expect(screen.getByText(S.report.balancedHelp)).toBeTruthy();
+    expect(screen.getByTestId('report-right-when-answered').textContent).toBe('97.0 %');
+    expect(screen.getByText(S.report.rightWhenAnswered)).toBeTruthy();
+    expect(screen.getByText(S.report.rightWhenAnsweredHelp)).toBeTruthy();
+    expect(screen.getByText(S.report.answeredHelp(0.5))).toBeTruthy();
+    expect(screen.getByTestId('report-answered').textContent).toBe('90.0 %');
+
+    const technical = screen.getByTestId('report-technical');
+    expect(technical.tagName).toBe('DETAILS');
+    expect((technical as HTMLDetailsElement).open).toBe(false);
+    expect(within(technical).getByText(S.report.technical).tagName).toBe('SUMMARY');
+    for (const value of ['palayan', 'ab'.repeat(32), 'ef'.repeat(32)]) {
+      const shown = screen.getByText(value);
+      expect(technical.contains(shown)).toBe(true);
+    }
+    expect(within(technical).getByText(S.report.ratiosValue({ train: 0.8, validation: 0.1, test: 0.1 }))).toBeTruthy();
+  });
+
+  it("says so when every class is perfect instead of naming a 'weakest'", async () => {
+    const perfect: EvaluationReport = {
+      ...threeClasses,
+      perClass: threeClasses.perClass.map((c) => ({ ...c, precision: 1, recall: 1, f1: 1 })),
+    };
+    renderAt('/dashboard/scanner_models/m-2/evaluations/ev-1', { 'GET /api/models/m-2/evaluations/ev-1': () => json(perfect) });
+    expect((await screen.findByTestId('report-weakest')).textContent).toBe(S.report.noWeakClass);
+  });
+
+  it("scrolls a chosen cell's photos into view and moves the focus to their heading", async () => {
+    const scrolled: Element[] = [];
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    try {
+      renderAt('/dashboard/scanner_models/m-2/evaluations/ev-1', {
+        'GET /api/models/m-2/evaluations/ev-1': () => json(threeClasses),
+        'GET /api/models/m-2/evaluations/ev-1/photos': () => json({ total: 0, photos: [] }),
+      });
+      const matrix = await screen.findByTestId('confusion-matrix');
+      fireEvent.click(within(matrix).getByRole('button', { name: S.report.cellLabel('Rice blast', 'Brown spot', 1, 0.5) }));
+      const photos = await screen.findByTestId('cell-photos');
+      const title = within(photos).getByRole('heading', { name: S.report.cellTitle('Rice blast', 'Brown spot') });
+      await waitFor(() => expect(document.activeElement).toBe(title));
+      expect(scrolled).toContain(photos);
+    } finally {
+      Element.prototype.scrollIntoView = original;
+    }
   });
 });

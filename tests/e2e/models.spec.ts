@@ -22,6 +22,8 @@ const CLASSES = (
   }
 ).classes;
 const PHOTOS_PER_CLASS = 3;
+/** One photo of the second class's colour filed under the first: the report's one mistake. */
+const MISFILED = { under: 0, colourOf: 1 } as const;
 
 /**
  * A photo whose mean colour is the class's: 8 × 8 blocks a little lighter or darker than it
@@ -51,8 +53,9 @@ async function classPhoto(colour: [number, number, number], seed: number): Promi
 
 /**
  * The twelve demo diseases by name (the model's labels are their slugs, so each is suggested by
- * name), each with a few photos of its colour; through the import command, as other specs make
- * diseases (the add form asks for 800 photos).
+ * name), each with a few photos of its colour, and one photo filed under the wrong disease
+ * (MISFILED); through the import command, as other specs make diseases (the add form asks for
+ * 800 photos).
  */
 async function seedDemoDiseases(app: E2EServer): Promise<void> {
   const files: Record<string, Buffer> = {};
@@ -63,6 +66,10 @@ async function seedDemoDiseases(app: E2EServer): Promise<void> {
       const file = `class${k}-photo${n}.jpg`;
       files[file] = await classPhoto(c.meanColour, k * 100 + n + 1);
       images.push(`{{files}}/${file}`);
+    }
+    if (k === MISFILED.under) {
+      files['misfiled.jpg'] = await classPhoto(CLASSES[MISFILED.colourOf]!.meanColour, 9001);
+      images.push('{{files}}/misfiled.jpg');
     }
     diseases[crypto.randomUUID()] = {
       name: c.name,
@@ -153,26 +160,75 @@ test('a super admin uploads the demo model, evaluates it, reads its report, pilo
   await expect(first.getByTestId('evaluation-result')).toBeVisible({ timeout: 120_000 });
   await page.screenshot({ path: `${SHOTS}/models-evaluated.png`, fullPage: true });
 
-  // The report: every photo is its disease's colour, so each lands on the diagonal.
+  // The report: every photo but the misfiled one is its disease's colour and lands on the diagonal.
   await first.getByRole('link', { name: S.list.actions.report }).click();
   await expect(page).toHaveURL(/\/dashboard\/scanner_models\/[^/]+\/evaluations\/[^/]+$/);
   const reportUrl = page.url();
   await expect(page.getByRole('heading', { level: 1, name: S.report.title('disease-1') })).toBeVisible();
-  await expect(page.getByTestId('report-accuracy')).toHaveText('100.0 %');
+  const total = CLASSES.length * PHOTOS_PER_CLASS + 1;
+  await expect(page.getByTestId('report-accuracy')).toHaveText(`${((100 * (total - 1)) / total).toFixed(1)} %`);
+  await expect(page.getByText(S.report.accuracyHelp(total))).toBeVisible();
+  await expect(page.getByText(S.report.rightWhenAnswered)).toBeVisible();
   await expect(page.getByTestId('report-comparison')).toHaveText(T.report.noLive);
-  await expect(page.getByTestId('class-row')).toHaveCount(CLASSES.length);
   await expect(page.getByRole('img', { name: new RegExp(T.report.coverage) })).toBeVisible();
-  const blast = CLASSES[0]!.name;
+
+  // The two classes of the mistake tie on F1 (6/7); the one on fewer photos is the weakest, named first and listed first.
+  const blast = CLASSES[MISFILED.under]!.name;
+  const other = CLASSES[MISFILED.colourOf]!.name;
+  await expect(page.getByTestId('report-weakest')).toHaveText(S.report.weakest(other, 6 / 7, PHOTOS_PER_CLASS));
+  const rows = page.getByTestId('class-row');
+  await expect(rows).toHaveCount(CLASSES.length);
+  await expect(rows.nth(0).getByRole('rowheader')).toHaveText(other);
+  await expect(rows.nth(1).getByRole('rowheader')).toHaveText(blast);
+  // Three or four photos a class: every score is marked as resting on few photos.
+  await expect(rows.getByTestId('few-photos')).toHaveCount(CLASSES.length);
+  await expect(page.getByTestId('few-photos-note')).toHaveText(S.report.fewPhotosHelp);
+
+  // Sorted by the keyboard: the Class heading's button, then back to F1.
+  const table = page.getByRole('region', { name: S.report.tableOf(T.report.perClass) });
+  const classHeading = table.getByRole('columnheader', { name: S.report.columns.name });
+  await expect(table.getByRole('columnheader', { name: S.report.columns.f1 })).toHaveAttribute('aria-sort', 'ascending');
+  await classHeading.getByRole('button').focus();
+  await page.keyboard.press('Enter');
+  await expect(classHeading).toHaveAttribute('aria-sort', 'ascending');
+  const alphabetical = CLASSES.map((c) => c.name).sort((a, b) => a.localeCompare(b));
+  await expect(rows.getByRole('rowheader')).toHaveText(alphabetical);
+  await page.keyboard.press('Space');
+  await expect(classHeading).toHaveAttribute('aria-sort', 'descending');
+  await expect(rows.getByRole('rowheader')).toHaveText([...alphabetical].reverse());
+  await table.getByRole('columnheader', { name: S.report.columns.f1 }).getByRole('button').click();
+  await expect(rows.nth(0).getByRole('rowheader')).toHaveText(other);
+
+  // The split key and fingerprints wait in Technical details, folded.
+  const technical = page.getByTestId('report-technical');
+  await expect(technical.getByText(S.report.seed)).toBeHidden();
+  await expect(technical.getByText(S.report.modelSha)).toBeHidden();
+
+  // The mistake's cell, chosen far above its photos: they scroll into view and their heading takes the focus.
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page
     .getByTestId('confusion-matrix')
-    .getByRole('button', { name: S.report.cellLabel(blast, blast, PHOTOS_PER_CLASS, 1) })
+    .getByRole('button', { name: S.report.cellLabel(blast, other, 1, 1 / (PHOTOS_PER_CLASS + 1)) })
     .click();
   const photos = page.getByTestId('cell-photos');
-  await expect(photos.getByTestId('prediction-photo')).toHaveCount(PHOTOS_PER_CLASS);
-  await expect(photos.getByRole('link', { name: S.report.linkFor(S.report.openDisease, blast) })).toHaveCount(PHOTOS_PER_CLASS);
+  const photosHeading = photos.getByRole('heading', { name: S.report.cellTitle(blast, other) });
+  await expect(photosHeading).toBeFocused();
+  await expect(photosHeading).toBeInViewport();
+  await expect(photos.getByTestId('prediction-photo')).toHaveCount(1);
+  await expect(photos.getByRole('link', { name: S.report.linkFor(S.report.openDisease, blast) })).toHaveCount(1);
   await expect(page.getByRole('link', { name: T.report.csv })).toHaveAttribute('href', /\/predictions\.csv$/);
-  await axe(page, 'report');
-  await page.screenshot({ path: `${SHOTS}/models-report.png`, fullPage: true });
+  await axe(page, 'report at 1280 px');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${SHOTS}/models-report-1280.png`, fullPage: true });
+  await technical.locator('summary').click();
+  await expect(technical.getByText(S.report.modelSha)).toBeVisible();
+  await axe(page, 'report at 1280 px, Technical details open');
+  await page.setViewportSize({ width: 360, height: 740 });
+  await axe(page, 'report at 360 px');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${SHOTS}/models-report-360.png`, fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.setViewportSize({ width: 1366, height: 860 });
   await page.getByRole('main').getByRole('link', { name: S.report.back, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: T.title })).toBeVisible();
 
@@ -207,7 +263,7 @@ test('a super admin uploads the demo model, evaluates it, reads its report, pilo
   await page.goto(reportUrl);
   await page
     .getByTestId('confusion-matrix')
-    .getByRole('button', { name: S.report.cellLabel(blast, blast, PHOTOS_PER_CLASS, 1) })
+    .getByRole('button', { name: S.report.cellLabel(blast, blast, PHOTOS_PER_CLASS, PHOTOS_PER_CLASS / (PHOTOS_PER_CLASS + 1)) })
     .click();
   await page
     .getByTestId('cell-photos')

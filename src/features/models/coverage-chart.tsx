@@ -17,7 +17,7 @@ export function CoverageChart({ report }: { report: EvaluationReport }) {
   const descId = useId();
   const W = 640;
   const H = 320;
-  const pad = { left: 56, right: 20, top: 16, bottom: 48 };
+  const pad = { left: 70, right: 20, top: 16, bottom: 48 };
   const points = report.coverage
     .filter((p): p is typeof p & { accuracy: number } => p.accuracy !== null)
     .sort((a, b) => a.coverage - b.coverage);
@@ -50,7 +50,7 @@ export function CoverageChart({ report }: { report: EvaluationReport }) {
           {yTicks.map((v) => (
             <g key={v}>
               <line x1={pad.left} x2={W - pad.right} y1={y(v)} y2={y(v)} stroke="#e2e8f0" />
-              <text x={pad.left - 6} y={y(v) + 4} textAnchor="end" fontSize="12" fill="#475569">{`${Math.round(v * 100)} %`}</text>
+              <text x={pad.left - 6} y={y(v) + 4} textAnchor="end" fontSize="12" fill="#475569">{`${Number((v * 100).toFixed(1))} %`}</text>
             </g>
           ))}
           {[0, 0.25, 0.5, 0.75, 1].map((v) => (

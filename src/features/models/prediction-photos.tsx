@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { Activity, ExternalLink } from 'lucide-react';
 import { MODEL_SCREEN_TEXTS as S } from '../../../common/model-screen-texts';
@@ -13,7 +14,12 @@ const smallLink =
   'inline-flex items-center gap-1 rounded text-xs font-medium text-brand-700 underline-offset-2 ' +
   'hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600';
 
-/** The photos of one matrix cell or changed verdict, as thumbnails with the prediction and links to the disease. */
+/**
+ * The photos of one matrix cell or changed verdict, as thumbnails with the prediction and links to
+ * the disease. Shown (it is mounted once per choice), it scrolls into view and takes the focus on
+ * its heading, so the photos of a cell chosen high on the page are not left below the fold and a
+ * keyboard or screen reader user lands on them.
+ */
 export function PredictionPhotos({
   modelId,
   evaluationId,
@@ -32,9 +38,26 @@ export function PredictionPhotos({
   const nameOf = (label: string) => labelNames.get(label) ?? label;
   const topOf = (top: PredictionPhoto['top']) => S.report.top(top.map((t) => ({ ...t, label: nameOf(t.label) })));
   const data = query.data;
+  const sectionRef = useRef<HTMLElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    sectionRef.current?.scrollIntoView?.({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+    headingRef.current?.focus({ preventScroll: true });
+  }, []);
   return (
-    <section aria-labelledby="cell-photos" className="mt-4 rounded-lg border border-slate-200 p-3" data-testid="cell-photos">
-      <h3 id="cell-photos" className="text-sm font-semibold text-slate-900">
+    <section
+      ref={sectionRef}
+      aria-labelledby="cell-photos"
+      className="mt-4 scroll-mt-4 rounded-lg border border-slate-200 p-3"
+      data-testid="cell-photos"
+    >
+      <h3
+        id="cell-photos"
+        ref={headingRef}
+        tabIndex={-1}
+        className="rounded text-sm font-semibold text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
+      >
         {title}
       </h3>
       {!data ? (

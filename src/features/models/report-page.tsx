@@ -1,7 +1,7 @@
 import { cn } from '../../components/ui/cn';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { ArrowLeft, Download, RotateCw } from 'lucide-react';
+import { AlertTriangle, ArrowLeft, CheckCircle2, Download, RotateCw } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { MODEL_TEXTS as T } from '../../../common/models';
@@ -13,7 +13,7 @@ import { predictionsCsvUrl, useEvaluationReport, useStartEvaluation, type PhotoS
 import { ConfusionMatrix, type Cell } from './confusion-matrix';
 import { CoverageChart } from './coverage-chart';
 import { formatPercent, formatScore } from './format';
-import { Delta, PerClassTable } from './per-class-table';
+import { Delta, FewPhotosBadge, PerClassTable } from './per-class-table';
 import { PredictionPhotos } from './prediction-photos';
 
 function Section({ id, title, help, children }: { id: string; title: string; help?: string; children: ReactNode }) {
@@ -28,7 +28,7 @@ function Section({ id, title, help, children }: { id: string; title: string; hel
   );
 }
 
-function Stat({ label, value, delta, testId }: { label: string; value: string; delta?: ReactNode; testId?: string }) {
+function Stat({ label, value, help, delta, testId }: { label: string; value: string; help?: string; delta?: ReactNode; testId?: string }) {
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-3">
       <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
@@ -38,7 +38,65 @@ function Stat({ label, value, delta, testId }: { label: string; value: string; d
         </span>
         {delta}
       </dd>
+      {help && <dd className="mt-1 text-xs leading-5 text-slate-600">{help}</dd>}
     </div>
+  );
+}
+
+/** The weakest class with photos, first thing in the report: its F1, its photos, and a mark when they are few. */
+function Weakest({ report }: { report: EvaluationReport }) {
+  const row = report.perClass.find((c) => c.key === report.weakest);
+  if (!row || row.f1 === null) return null;
+  if (row.f1 === 1) {
+    return (
+      <p
+        className="flex items-start gap-2 rounded-xl border border-green-200 bg-green-50 p-3 text-sm text-green-900"
+        data-testid="report-weakest"
+      >
+        <CheckCircle2 className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+        {S.report.noWeakClass}
+      </p>
+    );
+  }
+  return (
+    <div className="flex items-start gap-2 rounded-xl border border-amber-200 bg-amber-50 p-3 text-amber-950">
+      <AlertTriangle className="mt-0.5 h-5 w-5 shrink-0 text-amber-700" aria-hidden />
+      <div className="min-w-0">
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <strong className="font-semibold" data-testid="report-weakest">
+            {S.report.weakest(row.name, row.f1, row.support)}
+          </strong>
+          {row.fewPhotos && <FewPhotosBadge />}
+        </p>
+        <p className="mt-0.5 text-sm">{S.report.weakestHelp}</p>
+      </div>
+    </div>
+  );
+}
+
+/** Seed, fingerprints and split shares: what tells two evaluations apart, folded away from the office's view. */
+function TechnicalDetails({ report }: { report: EvaluationReport }) {
+  const e = report.evaluation;
+  const rows = [
+    [S.report.seed, e.seed, true],
+    [S.report.ratios, S.report.ratiosValue(e.ratios), false],
+    [S.report.modelSha, e.sha256, true],
+    [S.report.photoSetSha, e.photoSetSha256, true],
+  ] as const;
+  return (
+    <details className="rounded-lg border border-slate-200 text-sm" data-testid="report-technical">
+      <summary className="cursor-pointer rounded-lg px-3 py-2 font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+        {S.report.technical}
+      </summary>
+      <dl className="grid grid-cols-1 gap-x-6 gap-y-2 border-t border-slate-200 px-3 py-3 sm:grid-cols-[max-content_1fr]">
+        {rows.map(([label, value, code]) => (
+          <div key={label} className="contents">
+            <dt className="font-medium text-slate-600">{label}</dt>
+            <dd className={cn('min-w-0 text-slate-900', code ? 'break-all font-mono text-xs leading-5' : 'break-words')}>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
   );
 }
 
@@ -49,40 +107,49 @@ function Summary({ report }: { report: EvaluationReport }) {
     cmp && mine !== null && theirs !== null && theirs !== undefined ? <Delta value={mine - theirs} percent={percent} /> : undefined;
   return (
     <div className="space-y-3">
-      <dl className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-3">
+      <Weakest report={report} />
+      <dl className="grid grid-cols-1 gap-3 md:grid-cols-3">
         <Stat
           label={T.report.accuracy}
           value={formatPercent(report.accuracy)}
+          help={S.report.accuracyHelp(e.total)}
           delta={delta(report.accuracy, cmp?.accuracy, true)}
           testId="report-accuracy"
         />
         <Stat
           label={T.report.macroF1}
           value={formatScore(report.macroF1)}
+          help={S.report.balancedHelp}
           delta={delta(report.macroF1, cmp?.macroF1, false)}
           testId="report-macro-f1"
         />
-        <Stat label={T.report.photos} value={e.total.toLocaleString('en-PH')} />
+        <Stat label={T.report.photos} value={e.total.toLocaleString('en-PH')} help={T.split[e.split]} />
       </dl>
       <p className="text-sm text-slate-700" data-testid="report-comparison">
         {cmp ? S.report.comparedWith(cmp.version) : T.report.noLive}
       </p>
-      <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-        {(
-          [
-            [S.report.split, T.split[e.split]],
-            [S.report.seed, e.seed],
-            [S.report.modelSha, e.sha256],
-            [S.report.photoSetSha, e.photoSetSha256],
-          ] as const
-        ).map(([label, value]) => (
-          <div key={label} className="contents">
-            <dt className="font-medium text-slate-600">{label}</dt>
-            <dd className="min-w-0 break-all font-mono text-xs leading-5 text-slate-900">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <TechnicalDetails report={report} />
     </div>
+  );
+}
+
+/** What the farmer app shows at its threshold: the share it answers and how many of those are right, told apart from Accuracy. */
+function AtThreshold({ report }: { report: EvaluationReport }) {
+  return (
+    <dl className="mb-4 grid grid-cols-1 gap-3 min-[480px]:grid-cols-2 lg:max-w-2xl">
+      <Stat
+        label={S.report.answered}
+        value={formatPercent(report.atThreshold.coverage)}
+        help={S.report.answeredHelp(report.threshold)}
+        testId="report-answered"
+      />
+      <Stat
+        label={S.report.rightWhenAnswered}
+        value={formatPercent(report.atThreshold.accuracy)}
+        help={S.report.rightWhenAnsweredHelp}
+        testId="report-right-when-answered"
+      />
+    </dl>
   );
 }
 
@@ -110,7 +177,7 @@ function Report({ report, modelId, evaluationId }: { report: EvaluationReport; m
       <Section id="report-summary" title={S.report.summary}>
         <Summary report={report} />
       </Section>
-      <Section id="report-classes" title={T.report.perClass}>
+      <Section id="report-classes" title={T.report.perClass} help={S.report.perClassHelp}>
         <PerClassTable report={report} />
       </Section>
       <Section id="report-matrix" title={T.report.confusion} help={S.report.matrixHelp}>
@@ -128,6 +195,7 @@ function Report({ report, modelId, evaluationId }: { report: EvaluationReport; m
         {photos('matrix')}
       </Section>
       <Section id="report-coverage" title={T.report.coverage} help={S.report.coverageHelp}>
+        <AtThreshold report={report} />
         <CoverageChart report={report} />
       </Section>
       <Section id="report-comparison" title={T.report.comparison}>

@@ -106,6 +106,25 @@ export function computeMetrics(
   };
 }
 
+/**
+ * The report's order of classes, weakest first: the lowest F1 (a class with none last), then the
+ * one resting on fewer photos, then by name.
+ */
+export function weakestFirst<R extends { key: string; name: string; f1: number | null; support: number }>(rows: readonly R[]): R[] {
+  return [...rows].sort(
+    (a, b) =>
+      (a.f1 ?? Infinity) - (b.f1 ?? Infinity) ||
+      a.support - b.support ||
+      a.name.localeCompare(b.name) ||
+      (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
+}
+
+/** The weakest class that has photos in the evaluation (the one the report names first), or null. */
+export function weakestClass<R extends { key: string; name: string; f1: number | null; support: number }>(rows: readonly R[]): R | null {
+  return weakestFirst(rows).find((r) => r.support > 0 && r.f1 !== null) ?? null;
+}
+
 /** True when the photo's verdict is its own record. */
 export function isRight(labels: readonly LabelMeaning[], p: ScoredPhoto): boolean {
   return predictedKey(labels, p.predicted) === recordKey(p.diseaseId);

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { MODEL_LIMITS, type EvaluationSplit } from '../../../../../common/models.js';
+import { FEW_PHOTOS_BELOW, MODEL_LIMITS, type EvaluationSplit } from '../../../../../common/models.js';
 import type { Database } from '../../../../db/types.js';
 import type { ScannerModelsTable } from '../../../../db/types/models.js';
 import type { EvaluationReport, PredictionPhoto } from '../../../../../common/schemas/models.js';
@@ -17,6 +17,8 @@ import {
   isRight,
   predictedKey,
   recordKey,
+  weakestClass,
+  weakestFirst,
   type LabelMeaning,
   type ScoredPhoto,
 } from './metrics.js';
@@ -97,6 +99,27 @@ export function createEvaluationReports(ctx: AppContext) {
       }
       const labelOfKey = new Map<string, LabelMeaning>();
       for (const l of labels) labelOfKey.set(l.recordId ? recordKey(l.recordId) : `label:${l.index}`, l);
+      const perClass = weakestFirst(
+        m.perClass.map((c, i) => {
+          const theirs = liveByKey.get(c.key);
+          const delta = (a: number | null, b: number | null | undefined) =>
+            live && a !== null && b !== null && b !== undefined ? a - b : null;
+          return {
+            key: c.key,
+            index: labelOfKey.get(c.key)?.index ?? -1,
+            label: labelOfKey.get(c.key)?.label ?? '',
+            recordId: m.classes[i]!.recordId,
+            name: m.classes[i]!.name,
+            precision: c.precision,
+            recall: c.recall,
+            f1: c.f1,
+            support: c.support,
+            fewPhotos: c.support < FEW_PHOTOS_BELOW,
+            f1Delta: delta(c.f1, theirs?.f1),
+            recallDelta: delta(c.recall, theirs?.recall),
+          };
+        }),
+      );
       const currentSha = await recentPhotoSetSha(ctx, evaluation.split as EvaluationSplit, evaluation.seed);
       return {
         evaluation: {
@@ -120,23 +143,8 @@ export function createEvaluationReports(ctx: AppContext) {
         },
         classes: m.classes,
         matrix: m.matrix,
-        perClass: m.perClass.map((c, i) => {
-          const theirs = liveByKey.get(c.key);
-          const delta = (a: number | null, b: number | null | undefined) =>
-            live && a !== null && b !== null && b !== undefined ? a - b : null;
-          return {
-            index: labelOfKey.get(c.key)?.index ?? -1,
-            label: labelOfKey.get(c.key)?.label ?? '',
-            recordId: m.classes[i]!.recordId,
-            name: m.classes[i]!.name,
-            precision: c.precision,
-            recall: c.recall,
-            f1: c.f1,
-            support: c.support,
-            f1Delta: delta(c.f1, theirs?.f1),
-            recallDelta: delta(c.recall, theirs?.recall),
-          };
-        }),
+        perClass,
+        weakest: weakestClass(perClass)?.key ?? null,
         accuracy: m.accuracy,
         macroF1: m.macroF1,
         coverage: coverageCurve(labels, photos, thresholds.margin),
