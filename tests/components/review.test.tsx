@@ -68,6 +68,7 @@ const NONE = {
 function detail(over: Partial<PendingChangeDetail> = {}, can: Partial<PendingChangeDetail['can']> = {}): PendingChangeDetail {
   return {
     change: change(),
+    decided: null,
     publishedVersion: 3,
     comparison: {
       fields: [
