@@ -37,6 +37,8 @@ export const REVIEW_SCREEN = {
   publishErrorLabel: 'Why it could not publish',
   comparisonTitle: 'What the change does',
   comparisonTable: 'Published and proposed values',
+  /** Read out before a changed part of a value (the marks are not colour alone). */
+  words: { added: 'added', removed: 'removed' },
   photoCounts: (published: number, proposed: number) =>
     `Photos: ${published.toLocaleString('en-US')} published, ${proposed.toLocaleString('en-US')} proposed.`,
   importTitle: 'Rows of the import',

@@ -282,4 +282,18 @@ describe('Review', () => {
       0,
     );
   });
+
+  it('marks the words a field change removes and adds, not only by colour', async () => {
+    renderDetail(detail());
+    const table = await screen.findByRole('table', { name: REVIEW_SCREEN.comparisonTable });
+    const row = within(table).getByRole('row', { name: /Treatments/ });
+    const [published, proposed] = within(row).getAllByRole('cell');
+    // The published side keeps its words and marks the one it loses; the proposed side, the one it gains.
+    expect(published!.querySelector('del')?.textContent).toBe('2');
+    expect(published!.querySelector('ins')).toBeNull();
+    expect(proposed!.querySelector('ins')?.textContent).toBe('20');
+    expect(proposed!.querySelector('del')).toBeNull();
+    expect(published!.textContent).toBe(`Spray [${REVIEW_SCREEN.words.removed}: 2] g per litre.`);
+    expect(proposed!.textContent).toBe(`Spray [${REVIEW_SCREEN.words.added}: 20] g per litre.`);
+  });
 });

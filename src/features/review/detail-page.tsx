@@ -20,6 +20,7 @@ const COMPARISON_LABELS = {
   to: REVIEW_TEXTS.proposed,
   photoCounts: REVIEW_SCREEN.photoCounts,
   photoHeading: 'h3' as const,
+  words: REVIEW_SCREEN.words,
 };
 
 function Note({
