@@ -1,4 +1,4 @@
-import { REVIEW_LIMITS } from './review.js';
+import { REVIEW_LIMITS, type ReviewDecisionKind } from './review.js';
 
 /**
  * The Review screen's own texts (the queue, a change's page, its decisions, File Maintenance's
@@ -37,6 +37,16 @@ export const REVIEW_SCREEN = {
   publishErrorLabel: 'Why it could not publish',
   comparisonTitle: 'What the change does',
   comparisonTable: 'Published and proposed values',
+  /** A decided change's comparison: the states its reviewer saw, kept at the decision. */
+  decidedTitle: {
+    approved: 'What was approved',
+    rejected: 'What was sent back',
+    publishedWithoutReview: 'What was published without review',
+  } satisfies Record<ReviewDecisionKind, string>,
+  decidedHelp: (when: string) => `The published record and the change as they were when it was decided, ${when}.`,
+  decidedTable: 'Published and proposed values when it was decided',
+  publishedThen: 'Published then',
+  decidedNotKept: "This change was decided before its comparison was kept. The record's History shows what changed.",
   /** Read out before a changed part of a value (the marks are not colour alone). */
   words: { added: 'added', removed: 'removed' },
   photoCounts: (published: number, proposed: number) =>

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { can } from '../../common/permissions';
@@ -295,5 +295,36 @@ describe('Review', () => {
     expect(proposed!.querySelector('del')).toBeNull();
     expect(published!.textContent).toBe(`Spray [${REVIEW_SCREEN.words.removed}: 2] g per litre.`);
     expect(proposed!.textContent).toBe(`Spray [${REVIEW_SCREEN.words.added}: 20] g per litre.`);
+  });
+
+  it('shows a decided change as it was decided, and says so when that was not kept', async () => {
+    renderDetail(
+      detail({
+        change: change({ state: 'published', version: 2, publishedAt: '2026-03-02T01:00:00.000Z' }),
+        decided: { decision: 'approved', at: '2026-03-02T01:00:00.000Z', kept: true },
+      }),
+    );
+    expect(await screen.findByRole('heading', { name: REVIEW_SCREEN.decidedTitle.approved, level: 2 })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: REVIEW_SCREEN.comparisonTitle })).toBeNull();
+    const table = screen.getByRole('table', { name: REVIEW_SCREEN.decidedTable });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Field', REVIEW_SCREEN.publishedThen, REVIEW_TEXTS.proposed]);
+    expect(screen.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_SCREEN.publishedThen) })).toBeTruthy();
+    cleanup();
+
+    renderDetail(
+      detail({
+        change: change({ state: 'published', version: 2 }),
+        decided: { decision: 'publishedWithoutReview', at: '2026-03-02T01:00:00.000Z', kept: false },
+        comparison: null,
+        preview: null,
+      }),
+    );
+    expect(await screen.findByRole('heading', { name: REVIEW_SCREEN.decidedTitle.publishedWithoutReview })).toBeTruthy();
+    expect(screen.getByText(REVIEW_SCREEN.decidedNotKept)).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
   });
 });
