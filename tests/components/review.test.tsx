@@ -131,6 +131,13 @@ describe('Review', () => {
     await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
     const panel = decision();
     expect(within(panel).getByRole('button', { name: REVIEW_TEXTS.approve })).toBeTruthy();
+    // Approving at a time and publishing without review wait behind "More actions".
+    expect(within(panel).queryByRole('button', { name: REVIEW_TEXTS.breakGlass })).toBeNull();
+    const more = within(panel).getByRole('button', { name: REVIEW_SCREEN.moreActions });
+    expect(more.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(more);
+    expect(more.getAttribute('aria-expanded')).toBe('true');
+    expect(document.getElementById(more.getAttribute('aria-controls')!)).toBe(screen.getByTestId('danger-zone').parentElement);
     expect(within(panel).getByRole('button', { name: REVIEW_TEXTS.approveSchedule })).toBeTruthy();
     expect(within(panel).getByRole('button', { name: REVIEW_TEXTS.breakGlass })).toBeTruthy();
     expect(within(panel).queryByRole('button', { name: REVIEW_TEXTS.withdraw })).toBeNull();
@@ -198,6 +205,7 @@ describe('Review', () => {
         json(detail({ change: change({ state: 'approved', version: 2, scheduledAt: '2030-01-01T00:00:00.000Z' }) }, { schedule: true })),
     });
     await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
+    fireEvent.click(within(decision()).getByRole('button', { name: REVIEW_SCREEN.moreActions }));
     fireEvent.click(within(decision()).getByRole('button', { name: REVIEW_TEXTS.approveSchedule }));
     const dialog = await dialogNamed(REVIEW_TEXTS.approveSchedule);
     // Manila's wall clock two days from now, as the date-time box holds it.
@@ -216,6 +224,7 @@ describe('Review', () => {
         json(detail({ change: change({ state: 'published', breakGlassReason: 'Wrong dose, offices are calling.' }) })),
     });
     await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
+    fireEvent.click(within(decision()).getByRole('button', { name: REVIEW_SCREEN.moreActions }));
     fireEvent.click(within(screen.getByTestId('danger-zone')).getByRole('button', { name: REVIEW_TEXTS.breakGlass }));
     const dialog = await dialogNamed(REVIEW_TEXTS.breakGlass);
     fireEvent.change(within(dialog).getByLabelText(REVIEW_TEXTS.reason), { target: { value: 'typo' } });
@@ -326,5 +335,33 @@ describe('Review', () => {
     expect(await screen.findByRole('heading', { name: REVIEW_SCREEN.decidedTitle.publishedWithoutReview })).toBeTruthy();
     expect(screen.getByText(REVIEW_SCREEN.decidedNotKept)).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('approves and opens the next change waiting, or the queue when none is left', async () => {
+    const next = detail({ change: change({ id: 'c-2', recordName: 'Brown spot', recordId: 'd-2' }) }, { approve: true });
+    let left: { id: string; recordName: string } | null = { id: 'c-2', recordName: 'Brown spot' };
+    const server = renderDetail(detail({}, { approve: true }), {
+      'POST /api/review/changes/c-1/approve': () => json(detail({ change: change({ state: 'published', version: 2 }) })),
+      'POST /api/review/changes/c-2/approve': () => json(next),
+      'GET /api/review/next': () => json({ next: left }),
+      'GET /api/review/changes/c-2': () => json(next),
+      'GET /api/review/changes': () => json({ items: [], next: null, total: 0 }),
+    });
+    await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
+    fireEvent.click(within(decision()).getByRole('button', { name: REVIEW_TEXTS.approve }));
+    let dialog = await dialogNamed(REVIEW_TEXTS.approve);
+    fireEvent.change(within(dialog).getByLabelText(REVIEW_SCREEN.commentOptional), { target: { value: 'Checked.' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: REVIEW_SCREEN.confirmApproveNext }));
+    expect(await screen.findByRole('heading', { name: 'Brown spot', level: 1 })).toBeTruthy();
+    expect(await screen.findByText(REVIEW_SCREEN.done.approveNext('Brown spot'))).toBeTruthy();
+    expect(server.calls.find((c) => c.method === 'POST')?.body).toEqual({ version: 1, comment: 'Checked.' });
+    expect(server.calls.find((c) => c.url.pathname === '/api/review/next')?.url.searchParams.get('after')).toBe('c-1');
+
+    left = null;
+    fireEvent.click(within(decision()).getByRole('button', { name: REVIEW_TEXTS.approve }));
+    dialog = await dialogNamed(REVIEW_TEXTS.approve);
+    fireEvent.click(within(dialog).getByRole('button', { name: REVIEW_SCREEN.confirmApproveNext }));
+    expect(await screen.findByText(REVIEW_SCREEN.done.noneLeft)).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: REVIEW_TEXTS.title, level: 1 })).toBeTruthy();
   });
 });

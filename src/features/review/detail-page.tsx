@@ -177,21 +177,26 @@ export function ReviewDetailPage() {
       ) : (
         <>
           <Header detail={data} />
-          <DecisionPanel detail={data} />
-          <Comparison detail={data} />
-          {data.importRows &&
-            (data.change.action === 'translate_file' ? (
-              <TranslationRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />
-            ) : (
-              <ImportRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />
-            ))}
-          {data.preview && data.change.collection !== 'maintenance' && (
-            <AppPreview
-              collection={data.change.collection}
-              preview={data.preview}
-              published={data.decided ? REVIEW_SCREEN.publishedThen : REVIEW_TEXTS.published}
-            />
-          )}
+          {/* The change first, then the decision: beside it from 1280 px, a bar at the foot of the screen below. */}
+          <div className="space-y-6 xl:grid xl:grid-cols-[minmax(0,1fr)_18rem] xl:items-start xl:gap-6 xl:space-y-0">
+            <div className="min-w-0 space-y-6">
+              <Comparison detail={data} />
+              {data.importRows &&
+                (data.change.action === 'translate_file' ? (
+                  <TranslationRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />
+                ) : (
+                  <ImportRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />
+                ))}
+              {data.preview && data.change.collection !== 'maintenance' && (
+                <AppPreview
+                  collection={data.change.collection}
+                  preview={data.preview}
+                  published={data.decided ? REVIEW_SCREEN.publishedThen : REVIEW_TEXTS.published}
+                />
+              )}
+            </div>
+            <DecisionPanel key={data.change.id} detail={data} />
+          </div>
         </>
       )}
     </div>
