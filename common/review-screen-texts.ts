@@ -1,4 +1,4 @@
-import { REVIEW_LIMITS } from './review.js';
+import { REVIEW_LIMITS, type ReviewDecisionKind } from './review.js';
 
 /**
  * The Review screen's own texts (the queue, a change's page, its decisions, File Maintenance's
@@ -37,6 +37,18 @@ export const REVIEW_SCREEN = {
   publishErrorLabel: 'Why it could not publish',
   comparisonTitle: 'What the change does',
   comparisonTable: 'Published and proposed values',
+  /** A decided change's comparison: the states its reviewer saw, kept at the decision. */
+  decidedTitle: {
+    approved: 'What was approved',
+    rejected: 'What was sent back',
+    publishedWithoutReview: 'What was published without review',
+  } satisfies Record<ReviewDecisionKind, string>,
+  decidedHelp: (when: string) => `The published record and the change as they were when it was decided, ${when}.`,
+  decidedTable: 'Published and proposed values when it was decided',
+  publishedThen: 'Published then',
+  decidedNotKept: "This change was decided before its comparison was kept. The record's History shows what changed.",
+  /** Read out before a changed part of a value (the marks are not colour alone). */
+  words: { added: 'added', removed: 'removed' },
   photoCounts: (published: number, proposed: number) =>
     `Photos: ${published.toLocaleString('en-US')} published, ${proposed.toLocaleString('en-US')} proposed.`,
   importTitle: 'Rows of the import',
@@ -46,11 +58,13 @@ export const REVIEW_SCREEN = {
   noTranslation: 'None',
   authorHelpFile: 'To change what you sent, withdraw this change and import the corrected file.',
   actionsTitle: 'Decision',
+  moreActions: 'More actions',
   noActions: 'Nothing to decide here now.',
   authorHelp: 'To change what you sent, edit the record again: your new save replaces this change and waits for review again.',
   openRecord: 'Open the record',
   commentOptional: 'Comment (optional)',
   confirmApprove: 'Approve and publish now',
+  confirmApproveNext: 'Approve and go to next',
   confirmSchedule: 'Approve and schedule',
   confirmReject: 'Send back',
   confirmBreakGlass: 'Publish now without review',
@@ -69,6 +83,8 @@ export const REVIEW_SCREEN = {
     'compared with the record as published now, and waits for review again.',
   done: {
     approve: 'Approved and published.',
+    approveNext: (name: string) => `Approved and published. Next waiting for you: ${name}.`,
+    noneLeft: 'Approved and published. Nothing else is waiting for your review.',
     schedule: 'Approved. It publishes at the time you chose.',
     reject: 'Sent back to its author.',
     publish: 'Published.',

@@ -45,6 +45,13 @@ export type ReviewState = (typeof REVIEW_STATES)[number];
 /** States in which a change still holds its record: a second change to it is refused. */
 export const OPEN_REVIEW_STATES = ['pending', 'approved', 'rejected', 'failed'] as const satisfies readonly ReviewState[];
 
+/**
+ * How a decided change was decided, kept with the states it was decided on: approved (then
+ * published now or at its time), sent back to its author, or published without review.
+ */
+export const REVIEW_DECISIONS = ['approved', 'rejected', 'publishedWithoutReview'] as const;
+export type ReviewDecisionKind = (typeof REVIEW_DECISIONS)[number];
+
 export const REVIEW_LIMITS = {
   pageSize: 25,
   maxCommentLength: 2000,

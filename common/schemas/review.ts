@@ -1,5 +1,5 @@
 import { z } from './zod.js';
-import { REVIEW_ACTIONS, REVIEW_COLLECTIONS, REVIEW_LIMITS, REVIEW_STATES, REVIEW_TEXTS } from '../review.js';
+import { REVIEW_ACTIONS, REVIEW_COLLECTIONS, REVIEW_DECISIONS, REVIEW_LIMITS, REVIEW_STATES, REVIEW_TEXTS } from '../review.js';
 import { versionCompareSchema } from './versions.js';
 
 const T = REVIEW_TEXTS.errors;
@@ -73,6 +73,15 @@ export const reviewCountSchema = z.object({
 });
 export type ReviewCount = z.infer<typeof reviewCountSchema>;
 
+export const reviewNextQuerySchema = z.object({
+  /** The change just decided: the next is the one after it in the queue. */
+  after: z.string().min(1).max(64),
+});
+
+/** The next change waiting for this reviewer, or null when none is left. */
+export const reviewNextSchema = z.object({ next: z.object({ id: z.string(), recordName: z.string() }).nullable() });
+export type ReviewNext = z.infer<typeof reviewNextSchema>;
+
 /** One import row as the review shows it. */
 const importRowSchema = z.object({
   row: z.number().int(),
@@ -84,9 +93,15 @@ const importRowSchema = z.object({
 
 export const pendingChangeDetailSchema = z.object({
   change: pendingChangeSchema,
+  /**
+   * Set once the change is decided (approved, sent back, published): the comparison and the
+   * preview are then of the published and proposed states its reviewer saw at the decision.
+   * kept false: it was decided before those were kept, and there is nothing to compare.
+   */
+  decided: z.object({ decision: z.enum(REVIEW_DECISIONS), at: z.string(), kept: z.boolean() }).nullable(),
   /** The record's published edit version now (null: not published). */
   publishedVersion: z.number().int().nullable(),
-  /** The published state against the proposed one, field by field (null for an import). */
+  /** The published state against the proposed one, field by field (null for an import, or when `decided.kept` is false). */
   comparison: versionCompareSchema.pick({ fields: true, photos: true }).nullable(),
   /** The farmer app's JSON for the published and proposed states (pests, diseases, varieties). */
   preview: z.object({ published: z.unknown().nullable(), proposed: z.unknown().nullable() }).nullable(),

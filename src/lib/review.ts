@@ -7,6 +7,7 @@ import type {
   ReviewCount,
   ReviewList,
   ReviewListQuery,
+  ReviewNext,
   ReviewSettings,
   Submitted,
 } from '../../common/schemas/review';
@@ -127,6 +128,11 @@ export function useReviewDecision(id: string) {
       void queryClient.invalidateQueries({ queryKey: reviewKeys.detail(id) });
     },
   });
+}
+
+/** The next change waiting for this reviewer after `after` (never their own), or null when none is left. */
+export function nextChange(after: string): Promise<ReviewNext> {
+  return api<ReviewNext>(`/api/review/next?after=${encodeURIComponent(after)}`);
 }
 
 /** A record's open change, and the collection's new entries waiting, for the lists' badges. */

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { can } from '../../common/permissions';
@@ -68,6 +68,7 @@ const NONE = {
 function detail(over: Partial<PendingChangeDetail> = {}, can: Partial<PendingChangeDetail['can']> = {}): PendingChangeDetail {
   return {
     change: change(),
+    decided: null,
     publishedVersion: 3,
     comparison: {
       fields: [
@@ -130,6 +131,13 @@ describe('Review', () => {
     await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
     const panel = decision();
     expect(within(panel).getByRole('button', { name: REVIEW_TEXTS.approve })).toBeTruthy();
+    // Approving at a time and publishing without review wait behind "More actions".
+    expect(within(panel).queryByRole('button', { name: REVIEW_TEXTS.breakGlass })).toBeNull();
+    const more = within(panel).getByRole('button', { name: REVIEW_SCREEN.moreActions });
+    expect(more.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(more);
+    expect(more.getAttribute('aria-expanded')).toBe('true');
+    expect(document.getElementById(more.getAttribute('aria-controls')!)).toBe(screen.getByTestId('danger-zone').parentElement);
     expect(within(panel).getByRole('button', { name: REVIEW_TEXTS.approveSchedule })).toBeTruthy();
     expect(within(panel).getByRole('button', { name: REVIEW_TEXTS.breakGlass })).toBeTruthy();
     expect(within(panel).queryByRole('button', { name: REVIEW_TEXTS.withdraw })).toBeNull();
@@ -197,6 +205,7 @@ describe('Review', () => {
         json(detail({ change: change({ state: 'approved', version: 2, scheduledAt: '2030-01-01T00:00:00.000Z' }) }, { schedule: true })),
     });
     await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
+    fireEvent.click(within(decision()).getByRole('button', { name: REVIEW_SCREEN.moreActions }));
     fireEvent.click(within(decision()).getByRole('button', { name: REVIEW_TEXTS.approveSchedule }));
     const dialog = await dialogNamed(REVIEW_TEXTS.approveSchedule);
     // Manila's wall clock two days from now, as the date-time box holds it.
@@ -215,6 +224,7 @@ describe('Review', () => {
         json(detail({ change: change({ state: 'published', breakGlassReason: 'Wrong dose, offices are calling.' }) })),
     });
     await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
+    fireEvent.click(within(decision()).getByRole('button', { name: REVIEW_SCREEN.moreActions }));
     fireEvent.click(within(screen.getByTestId('danger-zone')).getByRole('button', { name: REVIEW_TEXTS.breakGlass }));
     const dialog = await dialogNamed(REVIEW_TEXTS.breakGlass);
     fireEvent.change(within(dialog).getByLabelText(REVIEW_TEXTS.reason), { target: { value: 'typo' } });
@@ -280,5 +290,78 @@ describe('Review', () => {
     expect(screen.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.proposed) }).querySelectorAll('[data-changed]')).toHaveLength(
       0,
     );
+  });
+
+  it('marks the words a field change removes and adds, not only by colour', async () => {
+    renderDetail(detail());
+    const table = await screen.findByRole('table', { name: REVIEW_SCREEN.comparisonTable });
+    const row = within(table).getByRole('row', { name: /Treatments/ });
+    const [published, proposed] = within(row).getAllByRole('cell');
+    // The published side keeps its words and marks the one it loses; the proposed side, the one it gains.
+    expect(published!.querySelector('del')?.textContent).toBe('2');
+    expect(published!.querySelector('ins')).toBeNull();
+    expect(proposed!.querySelector('ins')?.textContent).toBe('20');
+    expect(proposed!.querySelector('del')).toBeNull();
+    expect(published!.textContent).toBe(`Spray [${REVIEW_SCREEN.words.removed}: 2] g per litre.`);
+    expect(proposed!.textContent).toBe(`Spray [${REVIEW_SCREEN.words.added}: 20] g per litre.`);
+  });
+
+  it('shows a decided change as it was decided, and says so when that was not kept', async () => {
+    renderDetail(
+      detail({
+        change: change({ state: 'published', version: 2, publishedAt: '2026-03-02T01:00:00.000Z' }),
+        decided: { decision: 'approved', at: '2026-03-02T01:00:00.000Z', kept: true },
+      }),
+    );
+    expect(await screen.findByRole('heading', { name: REVIEW_SCREEN.decidedTitle.approved, level: 2 })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: REVIEW_SCREEN.comparisonTitle })).toBeNull();
+    const table = screen.getByRole('table', { name: REVIEW_SCREEN.decidedTable });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Field', REVIEW_SCREEN.publishedThen, REVIEW_TEXTS.proposed]);
+    expect(screen.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_SCREEN.publishedThen) })).toBeTruthy();
+    cleanup();
+
+    renderDetail(
+      detail({
+        change: change({ state: 'published', version: 2 }),
+        decided: { decision: 'publishedWithoutReview', at: '2026-03-02T01:00:00.000Z', kept: false },
+        comparison: null,
+        preview: null,
+      }),
+    );
+    expect(await screen.findByRole('heading', { name: REVIEW_SCREEN.decidedTitle.publishedWithoutReview })).toBeTruthy();
+    expect(screen.getByText(REVIEW_SCREEN.decidedNotKept)).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('approves and opens the next change waiting, or the queue when none is left', async () => {
+    const next = detail({ change: change({ id: 'c-2', recordName: 'Brown spot', recordId: 'd-2' }) }, { approve: true });
+    let left: { id: string; recordName: string } | null = { id: 'c-2', recordName: 'Brown spot' };
+    const server = renderDetail(detail({}, { approve: true }), {
+      'POST /api/review/changes/c-1/approve': () => json(detail({ change: change({ state: 'published', version: 2 }) })),
+      'POST /api/review/changes/c-2/approve': () => json(next),
+      'GET /api/review/next': () => json({ next: left }),
+      'GET /api/review/changes/c-2': () => json(next),
+      'GET /api/review/changes': () => json({ items: [], next: null, total: 0 }),
+    });
+    await screen.findByRole('heading', { name: 'Rice blast', level: 1 });
+    fireEvent.click(within(decision()).getByRole('button', { name: REVIEW_TEXTS.approve }));
+    let dialog = await dialogNamed(REVIEW_TEXTS.approve);
+    fireEvent.change(within(dialog).getByLabelText(REVIEW_SCREEN.commentOptional), { target: { value: 'Checked.' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: REVIEW_SCREEN.confirmApproveNext }));
+    expect(await screen.findByRole('heading', { name: 'Brown spot', level: 1 })).toBeTruthy();
+    expect(await screen.findByText(REVIEW_SCREEN.done.approveNext('Brown spot'))).toBeTruthy();
+    expect(server.calls.find((c) => c.method === 'POST')?.body).toEqual({ version: 1, comment: 'Checked.' });
+    expect(server.calls.find((c) => c.url.pathname === '/api/review/next')?.url.searchParams.get('after')).toBe('c-1');
+
+    left = null;
+    fireEvent.click(within(decision()).getByRole('button', { name: REVIEW_TEXTS.approve }));
+    dialog = await dialogNamed(REVIEW_TEXTS.approve);
+    fireEvent.click(within(dialog).getByRole('button', { name: REVIEW_SCREEN.confirmApproveNext }));
+    expect(await screen.findByText(REVIEW_SCREEN.done.noneLeft)).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: REVIEW_TEXTS.title, level: 1 })).toBeTruthy();
   });
 });

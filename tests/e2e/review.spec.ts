@@ -23,7 +23,9 @@ import { importExport, signIn } from './support';
  * Maintenance; an ADMIN's edit waits (the farmer app's API keeps the old treatment) until the
  * super admin approves it on the Review page, with the comparison and the app preview; then a
  * change is sent back with a comment, edited again by its author and approved. axe checks the
- * Review page at 1280 px and at 360 px (a phone gets cards), and a change's page.
+ * Review page at 1280 px and at 360 px (a phone gets cards), and a change's page: its changed
+ * words marked, the decision beside the change (a bar at the foot of a phone's screen), the
+ * actions behind "More actions", "Approve and go to next", and the change once decided.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -191,8 +193,12 @@ test("an ADMIN's edit reaches the farmer app only once a super admin approves it
     .getByRole('table', { name: REVIEW_SCREEN.comparisonTable })
     .getByRole('row', { name: new RegExp(CATALOG_LABELS.treatments) });
   await expect(treatments).toHaveAttribute('data-changed', 'true');
-  await expect(treatments).toContainText('Spray 2 g per litre.');
-  await expect(treatments).toContainText('Spray 20 g per litre.');
+  // The words that change are marked inside the field: "2" removed, "20" added (named for a screen reader).
+  const [before, after] = [treatments.getByRole('cell').first(), treatments.getByRole('cell').last()];
+  await expect(before).toHaveText(`Spray [${REVIEW_SCREEN.words.removed}: 2] g per litre.`);
+  await expect(after).toHaveText(`Spray [${REVIEW_SCREEN.words.added}: 20] g per litre.`);
+  await expect(before.locator('del')).toHaveText('2');
+  await expect(after.locator('ins')).toHaveText('20');
   const proposed = reviewer.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.proposed) });
   const published = reviewer.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.published) });
   await expect(proposed.getByText('• Spray 20 g per litre')).toBeVisible();
@@ -206,6 +212,13 @@ test("an ADMIN's edit reaches the farmer app only once a super admin approves it
   await expect(reviewer.getByTestId('review-state').first()).toHaveText(REVIEW_TEXTS.states.published);
   await expect.poll(() => publicTreatments(page.request, id)).toBe('Spray 20 g per litre.');
   await expect(card.getByRole('link', { name: REVIEW_TEXTS.badge })).toBeHidden();
+  // Published, the page still shows what was approved: the old treatment against the new, not the record against itself.
+  await expect(reviewer.getByRole('heading', { name: REVIEW_SCREEN.decidedTitle.approved, level: 2 })).toBeVisible();
+  const decided = reviewer
+    .getByRole('table', { name: REVIEW_SCREEN.decidedTable })
+    .getByRole('row', { name: new RegExp(CATALOG_LABELS.treatments) });
+  await expect(decided.locator('del')).toHaveText('2');
+  await expect(decided.locator('ins')).toHaveText('20');
 
   // Round two: sent back with a comment, the author sees it came back, edits again, approved.
   await editTreatment(page, name, 'Spray 5 kg.');
@@ -291,20 +304,41 @@ test('axe finds no violation on the Review page and a change with its app previe
   const proposed = page.getByRole('figure', { name: APP_PREVIEW.phone(REVIEW_TEXTS.proposed) });
   await expect(proposed.getByText('• Spray a fungicide at booting')).toBeVisible();
   await expect(proposed.getByRole('img', { name, exact: true })).toBeVisible();
+  // The field's changed words are marked within it.
+  const treatmentsRow = page
+    .getByRole('table', { name: REVIEW_SCREEN.comparisonTable })
+    .getByRole('row', { name: new RegExp(CATALOG_LABELS.treatments) });
+  await expect(treatmentsRow.locator('ins')).toContainText('Spray a fungicide at booting.');
+  await expect(treatmentsRow.locator('del')).toHaveCount(0);
+  // Approve is the decision offered; publishing without review waits behind "More actions", beside the change.
+  const bar = page.getByRole('region', { name: REVIEW_SCREEN.actionsTitle });
+  await expect(bar.getByRole('button', { name: REVIEW_TEXTS.breakGlass })).toHaveCount(0);
+  const sideBySide = await page.evaluate(() => {
+    const bar = document.querySelector('[data-testid="decision-bar"]')!.getBoundingClientRect();
+    const table = document.querySelector('table')!.getBoundingClientRect();
+    return bar.left >= table.right && bar.top < table.bottom;
+  });
+  expect(sideBySide, 'the decision beside the change at 1280 px').toBe(true);
   found.push(...(await axe(page, 'review detail')));
   await page.screenshot({ path: `${SHOTS}/review-detail-1280.png`, fullPage: true });
+  await bar.getByRole('button', { name: REVIEW_SCREEN.moreActions }).click();
+  await expect(bar.getByRole('button', { name: REVIEW_SCREEN.moreActions })).toHaveAttribute('aria-expanded', 'true');
+  await expect(bar.getByRole('button', { name: REVIEW_TEXTS.breakGlass })).toBeVisible();
+  found.push(...(await axe(page, 'review detail, more actions open')));
+  await page.screenshot({ path: `${SHOTS}/review-detail-1280-more.png`, fullPage: true });
   for (const [button, dialog] of [
     [REVIEW_TEXTS.reject, REVIEW_TEXTS.reject],
     [REVIEW_TEXTS.approveSchedule, REVIEW_TEXTS.approveSchedule],
     [REVIEW_TEXTS.breakGlass, REVIEW_TEXTS.breakGlass],
+    [REVIEW_TEXTS.approve, REVIEW_TEXTS.approve],
   ] as const) {
-    await page.getByRole('button', { name: button }).click();
-    await expect(page.getByRole('dialog', { name: dialog })).toBeVisible();
+    await page.getByRole('button', { name: button, exact: true }).click();
+    await expect(page.getByRole('dialog', { name: dialog, exact: true })).toBeVisible();
     found.push(...(await axe(page, `dialog: ${dialog}`)));
     if (dialog === REVIEW_TEXTS.breakGlass)
       await page.getByRole('dialog', { name: dialog }).screenshot({ path: `${SHOTS}/review-break-glass.png` });
     await page.keyboard.press('Escape');
-    await expect(page.getByRole('dialog', { name: dialog })).toBeHidden();
+    await expect(page.getByRole('dialog', { name: dialog, exact: true })).toBeHidden();
   }
 
   // A phone: the list shows the changes as cards where a wider screen has the table, so axe looks
@@ -329,8 +363,53 @@ test('axe finds no violation on the Review page and a change with its app previe
     .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
   expect(second!.top).toBeGreaterThan(first!.bottom);
   expect(first!.right).toBeLessThanOrEqual(360);
-  await small.screenshot({ path: `${SHOTS}/review-detail-360.png`, fullPage: true });
+  // The change comes first; the decision is a bar held at the foot of the screen, Approve in it.
+  await small.evaluate(() => window.scrollTo(0, 0));
+  const smallBar = small.getByRole('region', { name: REVIEW_SCREEN.actionsTitle });
+  const layout = await small.evaluate(() => {
+    const bar = document.querySelector('[data-testid="decision-bar"]')!.getBoundingClientRect();
+    const comparison = document.getElementById('comparison-title')!.getBoundingClientRect();
+    return { barBottom: bar.bottom, barTop: bar.top, comparisonTop: comparison.top, height: window.innerHeight };
+  });
+  expect(layout.comparisonTop, 'the change above the decision').toBeLessThan(layout.barTop);
+  expect(Math.round(layout.barBottom), 'the decision bar at the foot of the screen').toBe(layout.height);
+  expect(layout.height - layout.barTop, 'the bar leaves the screen to the change').toBeLessThan(layout.height / 3);
+  await expect(smallBar.getByRole('button', { name: REVIEW_TEXTS.approve, exact: true })).toBeInViewport();
+  found.push(...(await axe(small, 'review detail at 360 px')));
+  await small.screenshot({ path: `${SHOTS}/review-detail-360.png` });
+  await small.screenshot({ path: `${SHOTS}/review-detail-360-full.png`, fullPage: true });
+  await smallBar.getByRole('button', { name: REVIEW_SCREEN.moreActions }).click();
+  await expect(smallBar.getByRole('button', { name: REVIEW_TEXTS.breakGlass })).toBeVisible();
+  found.push(...(await axe(small, 'review detail at 360 px, more actions open')));
+  await small.screenshot({ path: `${SHOTS}/review-detail-360-more.png` });
+  await smallBar.getByRole('button', { name: REVIEW_SCREEN.moreActions }).click();
+
+  // Approve and go to next: nothing else waits, so back to the queue, which says so.
+  await smallBar.getByRole('button', { name: REVIEW_TEXTS.approve, exact: true }).click();
+  const approve = small.getByRole('dialog', { name: REVIEW_TEXTS.approve, exact: true });
+  found.push(...(await axe(small, 'approve dialog at 360 px')));
+  await approve.getByRole('button', { name: REVIEW_SCREEN.confirmApproveNext }).click();
+  await expect(small.getByRole('status').filter({ hasText: REVIEW_SCREEN.done.noneLeft })).toBeVisible();
+  await expect(small.getByRole('heading', { name: REVIEW_TEXTS.title, level: 1 })).toBeVisible();
+  await expect(small).toHaveURL(/\/dashboard\/review$/);
+
+  // The decided change, at both widths: what was approved, as it was approved.
+  await small.goto('/dashboard/review?state=all');
+  await small.getByRole('link', { name: REVIEW_SCREEN.open(name) }).click();
+  await expect(small.getByRole('heading', { name: REVIEW_SCREEN.decidedTitle.approved })).toBeVisible();
+  found.push(...(await axe(small, 'decided change at 360 px')));
+  await small.screenshot({ path: `${SHOTS}/review-decided-360.png`, fullPage: true });
   await phone.close();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: REVIEW_SCREEN.decidedTitle.approved })).toBeVisible();
+  await expect(
+    page
+      .getByRole('table', { name: REVIEW_SCREEN.decidedTable })
+      .getByRole('row', { name: new RegExp(CATALOG_LABELS.treatments) })
+      .locator('ins'),
+  ).toContainText('Spray a fungicide at booting.');
+  found.push(...(await axe(page, 'decided change')));
+  await page.screenshot({ path: `${SHOTS}/review-decided-1280.png`, fullPage: true });
   expect(found, found.join('\n')).toEqual([]);
 });
 

@@ -1,4 +1,4 @@
-/** Review before publishing (migration 197). */
+/** Review before publishing (migrations 197 and 202). */
 export interface ReviewSettingsTable {
   collection: string;
   enabled: number;
@@ -33,6 +33,12 @@ export interface PendingChangesTable {
   publishedBy: string | null;
   breakGlassReason: string | null;
   publishError: string | null;
+  /**
+   * JSON (migration 202): the decision, its time, and the published and proposed states the
+   * reviewer saw when the change was approved, sent back or published without review; null
+   * until then, and again after a resubmission or a rebase.
+   */
+  decided: string | null;
 }
 
 export interface ReviewPhotoHoldsTable {

@@ -4,9 +4,9 @@ import { LANGUAGE_TEXTS as L } from '../../../common/languages';
 import { manilaDateTime } from '../../../common/manila-time';
 import type { Language, RecordTranslations } from '../../../common/schemas/languages';
 import { TRANSLATE_TEXTS as T } from '../../../common/translate-texts';
-import { wordDiff } from '../../lib/word-diff';
 import { Button } from '../ui/button';
 import { cn } from '../ui/cn';
+import { WordChanges } from '../ui/word-changes';
 
 type Field = RecordTranslations['fields'][number];
 
@@ -18,23 +18,7 @@ export function EnglishChange({ before, after }: { before: string; after: string
       lang="en"
       data-testid="english-diff"
     >
-      {wordDiff(before, after).map((part, i) =>
-        part.kind === 'same' ? (
-          <span key={i}>{part.text}</span>
-        ) : part.kind === 'removed' ? (
-          <del key={i} className="mr-1 rounded-sm bg-red-100 px-0.5 text-red-800 line-through decoration-red-700">
-            <span className="sr-only">[{T.removed}: </span>
-            {part.text}
-            <span className="sr-only">]</span>
-          </del>
-        ) : (
-          <ins key={i} className="rounded-sm bg-green-100 px-0.5 text-green-900 underline decoration-green-700">
-            <span className="sr-only">[{T.added}: </span>
-            {part.text}
-            <span className="sr-only">]</span>
-          </ins>
-        ),
-      )}
+      <WordChanges before={before} after={after} labels={T} />
     </p>
   );
 }

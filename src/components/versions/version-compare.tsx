@@ -3,6 +3,7 @@ import { formatValue } from '../../../common/history-diff';
 import type { VersionCompare, VersionPhoto } from '../../../common/schemas/versions';
 import { VERSION_TEXTS as T } from '../../../common/versions';
 import { cn } from '../ui/cn';
+import { WordChanges, type WordChangeLabels } from '../ui/word-changes';
 
 function PhotoStrip({
   title,
@@ -51,6 +52,20 @@ export interface ComparisonLabels {
   from: string;
   to: string;
   photoCounts(fromCount: number, toCount: number): string;
+  /** Given: a changed field's words are marked within it (removed on the left, added on the right), named so for a screen reader. */
+  words?: WordChangeLabels;
+}
+
+/**
+ * One side of a changed field: with `words`, its words marked against the other side (a side
+ * with no value shows as empty, the other side wholly added or removed); without, the left
+ * side struck through whole.
+ */
+function ChangedValue({ from, to, side, words }: { from: unknown; to: unknown; side: 'before' | 'after'; words: WordChangeLabels }) {
+  const value = side === 'before' ? from : to;
+  const empty = (v: unknown) => formatValue(v) === formatValue(null);
+  if (empty(value)) return <>{formatValue(value)}</>;
+  return <WordChanges before={empty(from) ? '' : formatValue(from)} after={empty(to) ? '' : formatValue(to)} side={side} labels={words} />;
 }
 
 /** Two versions field by field (changed rows first and marked) and, for pests and diseases, the photos added and removed. */
@@ -114,11 +129,24 @@ export function FieldComparison({
                   {f.label}
                 </th>
                 <td
-                  className={cn('whitespace-pre-line break-words px-3 py-2 text-slate-700', f.changed && 'line-through decoration-red-400')}
+                  className={cn(
+                    'whitespace-pre-line break-words px-3 py-2 text-slate-700',
+                    f.changed && !labels.words && 'line-through decoration-red-400',
+                  )}
                 >
-                  {formatValue(f.from)}
+                  {f.changed && labels.words ? (
+                    <ChangedValue from={f.from} to={f.to} side="before" words={labels.words} />
+                  ) : (
+                    formatValue(f.from)
+                  )}
                 </td>
-                <td className="whitespace-pre-line break-words px-3 py-2 text-slate-900">{formatValue(f.to)}</td>
+                <td className="whitespace-pre-line break-words px-3 py-2 text-slate-900">
+                  {f.changed && labels.words ? (
+                    <ChangedValue from={f.from} to={f.to} side="after" words={labels.words} />
+                  ) : (
+                    formatValue(f.to)
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

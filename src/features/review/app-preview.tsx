@@ -80,9 +80,12 @@ function NotInApp() {
 export function AppPreview({
   collection,
   preview,
+  published: publishedSide = REVIEW_TEXTS.published,
 }: {
   collection: Exclude<ReviewCollection, 'maintenance'>;
   preview: NonNullable<PendingChangeDetail['preview']>;
+  /** What the published side is called (a decided change's: as published then). */
+  published?: string;
 }) {
   const published = asRecord(preview.published);
   const proposed = asRecord(preview.proposed);
@@ -103,7 +106,7 @@ export function AppPreview({
         {REVIEW_TEXTS.previewTitle}
       </h2>
       <div className="grid grid-cols-1 gap-8 min-[720px]:grid-cols-2">
-        <Phone side={REVIEW_TEXTS.published} strip={strip(published, none)}>
+        <Phone side={publishedSide} strip={strip(published, none)}>
           {published ? screen(published, none) : <NotInApp />}
         </Phone>
         <Phone side={REVIEW_TEXTS.proposed} strip={strip(proposed, changed)}>

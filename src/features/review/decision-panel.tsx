@@ -1,6 +1,16 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
-import { AlertTriangle, CalendarClock, Check, GitMerge, MessageSquareWarning, ShieldAlert, Undo2, XCircle } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import {
+  AlertTriangle,
+  CalendarClock,
+  Check,
+  ChevronDown,
+  GitMerge,
+  MessageSquareWarning,
+  ShieldAlert,
+  Undo2,
+  XCircle,
+} from 'lucide-react';
 import { isFileAction, REVIEW_TEXTS } from '../../../common/review';
 import { REVIEW_SCREEN } from '../../../common/review-screen-texts';
 import {
@@ -8,15 +18,18 @@ import {
   breakGlassFormSchema,
   rejectInputSchema,
   scheduleFormSchema,
+  type ApproveInput,
   type PendingChangeDetail,
+  type ReviewNext,
 } from '../../../common/schemas/review';
 import { Button } from '../../components/ui/button';
+import { cn } from '../../components/ui/cn';
 import { Dialog } from '../../components/ui/dialog';
 import { TextField } from '../../components/ui/form';
 import { TextAreaField } from '../../components/ui/more-fields';
 import { useToast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api';
-import { useReviewDecision, type ReviewDecision } from '../../lib/review';
+import { nextChange, useReviewDecision, type ReviewDecision } from '../../lib/review';
 import { DecisionDialog } from './decision-dialog';
 import { inAnHour, recordPath } from './format';
 
@@ -33,8 +46,12 @@ export function DecisionPanel({ detail }: { detail: PendingChangeDetail }) {
   const [open, setOpen] = useState<Open>(null);
   // A 409: the change moved since it was read (it is reloaded), or the record moved (rebase).
   const [refusal, setRefusal] = useState<{ message: string; rebase: boolean } | null>(null);
+  const [moreOpen, setMoreOpen] = useState(false);
+  const moreId = useId();
+  const navigate = useNavigate();
 
-  async function run(decision: ReviewDecision, done: string): Promise<void> {
+  /** Makes the decision; false when it was refused as moved (its message then shows above the buttons). */
+  async function run(decision: ReviewDecision, done: string | null): Promise<boolean> {
     setRefusal(null);
     try {
       await decide.mutateAsync(decision);
@@ -42,10 +59,30 @@ export function DecisionPanel({ detail }: { detail: PendingChangeDetail }) {
       if (!(err instanceof ApiError && err.status === 409)) throw err;
       setOpen(null);
       setRefusal({ message: err.message, rebase: err.body?.rebase === true || err.message === REVIEW_TEXTS.errors.baseMoved });
-      return;
+      return false;
     }
     setOpen(null);
-    toast.show(done);
+    if (done) toast.show(done);
+    return true;
+  }
+
+  /** Approves, then opens the next change waiting for this reviewer, or the queue when none is left. */
+  async function approveAndNext(body: ApproveInput): Promise<void> {
+    if (!(await run({ action: 'approve', body }, null))) return;
+    let next: ReviewNext['next'];
+    try {
+      ({ next } = await nextChange(change.id));
+    } catch {
+      toast.show(REVIEW_SCREEN.done.approve);
+      return;
+    }
+    if (next) {
+      toast.show(REVIEW_SCREEN.done.approveNext(next.recordName));
+      void navigate(`/dashboard/review/${encodeURIComponent(next.id)}`);
+    } else {
+      toast.show(REVIEW_SCREEN.done.noneLeft);
+      void navigate('/dashboard/review');
+    }
   }
   // A decision made by a button alone: its refusal shows above the buttons.
   const now = (decision: ReviewDecision, done: string) => () => {
@@ -58,6 +95,15 @@ export function DecisionPanel({ detail }: { detail: PendingChangeDetail }) {
     (change.baseVersion !== null && detail.publishedVersion !== null && detail.publishedVersion !== change.baseVersion);
   const busy = decide.isPending;
   const link = recordPath(change);
+  // Approving at a time, publishing without review and closing another's change are behind "More actions": approving now is the decision offered.
+  const closeInMore = can.withdraw && !can.editable && (can.approve || can.breakGlass);
+  const more = can.approve || can.breakGlass;
+  const withdrawButton = (
+    <Button variant="ghost" onClick={() => setOpen('withdraw')} disabled={busy}>
+      <Undo2 className="h-4 w-4" aria-hidden />
+      {REVIEW_TEXTS.withdraw}
+    </Button>
+  );
   const anything =
     can.approve ||
     can.reject ||
@@ -68,8 +114,18 @@ export function DecisionPanel({ detail }: { detail: PendingChangeDetail }) {
     (can.schedule && change.scheduledAt);
 
   return (
-    <section aria-labelledby="decision-title" className="space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="decision-title" className="text-lg font-semibold text-slate-900">
+    <section
+      aria-labelledby="decision-title"
+      className={cn(
+        // A bar at the foot of the screen below 1280 px, the change above it; beside the change, in view, on a wide screen.
+        anything && 'sticky bottom-0',
+        'z-20 -mx-4 max-h-[60vh] space-y-3 overflow-y-auto border-t border-slate-200 bg-white px-4 py-3',
+        'shadow-[0_-4px_12px_rgba(15,23,42,0.08)] lg:-mx-8 lg:px-8',
+        'xl:sticky xl:bottom-auto xl:top-4 xl:mx-0 xl:max-h-none xl:space-y-4 xl:overflow-visible xl:rounded-2xl xl:border xl:p-5 xl:shadow-sm',
+      )}
+      data-testid="decision-bar"
+    >
+      <h2 id="decision-title" className="text-sm font-semibold text-slate-900 xl:text-lg">
         {REVIEW_SCREEN.actionsTitle}
       </h2>
       {refusal && (
@@ -91,15 +147,9 @@ export function DecisionPanel({ detail }: { detail: PendingChangeDetail }) {
       )}
       <div className="flex flex-wrap gap-2">
         {can.approve && (
-          <Button onClick={() => setOpen('approve')} disabled={busy}>
+          <Button onClick={() => setOpen('approve')} disabled={busy} className="max-sm:w-full">
             <Check className="h-4 w-4" aria-hidden />
             {REVIEW_TEXTS.approve}
-          </Button>
-        )}
-        {can.approve && (
-          <Button variant="secondary" onClick={() => setOpen('schedule')} disabled={busy}>
-            <CalendarClock className="h-4 w-4" aria-hidden />
-            {REVIEW_TEXTS.approveSchedule}
           </Button>
         )}
         {can.publish && (
@@ -124,13 +174,43 @@ export function DecisionPanel({ detail }: { detail: PendingChangeDetail }) {
             {REVIEW_TEXTS.reject}
           </Button>
         )}
-        {can.withdraw && (
-          <Button variant="ghost" onClick={() => setOpen('withdraw')} disabled={busy}>
-            <Undo2 className="h-4 w-4" aria-hidden />
-            {REVIEW_TEXTS.withdraw}
+        {can.withdraw && !closeInMore && withdrawButton}
+        {more && (
+          <Button
+            variant="ghost"
+            aria-expanded={moreOpen}
+            aria-controls={moreId}
+            onClick={() => setMoreOpen((o) => !o)}
+            data-testid="more-actions"
+          >
+            <ChevronDown className={cn('h-4 w-4 transition-transform', moreOpen && 'rotate-180')} aria-hidden />
+            {REVIEW_SCREEN.moreActions}
           </Button>
         )}
       </div>
+      {more && moreOpen && (
+        <div id={moreId} className="flex flex-wrap gap-2">
+          {can.approve && (
+            <Button variant="secondary" onClick={() => setOpen('schedule')} disabled={busy}>
+              <CalendarClock className="h-4 w-4" aria-hidden />
+              {REVIEW_TEXTS.approveSchedule}
+            </Button>
+          )}
+          {closeInMore && withdrawButton}
+          {can.breakGlass && (
+            <div className="w-full space-y-2 rounded-lg border border-red-200 bg-red-50 px-4 py-3" data-testid="danger-zone">
+              <h3 className="flex items-center gap-2 text-sm font-semibold text-red-900">
+                <ShieldAlert className="h-4 w-4" aria-hidden />
+                {REVIEW_SCREEN.dangerZone}
+              </h3>
+              <p className="text-sm text-red-900">{REVIEW_SCREEN.breakGlassHelp}</p>
+              <Button variant="secondary" onClick={() => setOpen('breakGlass')} disabled={busy}>
+                {REVIEW_TEXTS.breakGlass}
+              </Button>
+            </div>
+          )}
+        </div>
+      )}
       {!anything && <p className="text-sm text-slate-600">{REVIEW_SCREEN.noActions}</p>}
       {can.editable && (
         <p className="text-sm text-slate-600">
@@ -145,18 +225,6 @@ export function DecisionPanel({ detail }: { detail: PendingChangeDetail }) {
           )}
         </p>
       )}
-      {can.breakGlass && (
-        <div className="space-y-2 rounded-lg border-2 border-red-300 bg-red-50 px-4 py-3" data-testid="danger-zone">
-          <h3 className="flex items-center gap-2 text-sm font-semibold text-red-900">
-            <ShieldAlert className="h-4 w-4" aria-hidden />
-            {REVIEW_SCREEN.dangerZone}
-          </h3>
-          <p className="text-sm text-red-900">{REVIEW_SCREEN.breakGlassHelp}</p>
-          <Button variant="danger" onClick={() => setOpen('breakGlass')} disabled={busy}>
-            {REVIEW_TEXTS.breakGlass}
-          </Button>
-        </div>
-      )}
 
       {open === 'approve' && (
         <DecisionDialog
@@ -164,6 +232,10 @@ export function DecisionPanel({ detail }: { detail: PendingChangeDetail }) {
           schema={commentSchema}
           defaultValues={{ comment: '' }}
           confirm={REVIEW_SCREEN.confirmApprove}
+          alternative={{
+            label: REVIEW_SCREEN.confirmApproveNext,
+            onSubmit: ({ comment }) => approveAndNext({ version, ...(comment ? { comment } : {}) }),
+          }}
           onClose={() => setOpen(null)}
           onSubmit={({ comment }) =>
             run({ action: 'approve', body: { version, ...(comment ? { comment } : {}) } }, REVIEW_SCREEN.done.approve)

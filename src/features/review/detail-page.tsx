@@ -20,7 +20,35 @@ const COMPARISON_LABELS = {
   to: REVIEW_TEXTS.proposed,
   photoCounts: REVIEW_SCREEN.photoCounts,
   photoHeading: 'h3' as const,
+  words: REVIEW_SCREEN.words,
 };
+/** A decided change's sides: the record as published when it was decided, and the change. */
+const DECIDED_LABELS = { ...COMPARISON_LABELS, table: REVIEW_SCREEN.decidedTable, from: REVIEW_SCREEN.publishedThen };
+
+/**
+ * What the change does, field by field: the published record now against the proposal, or,
+ * once decided, the two as its reviewer saw them (the server sends those; a change decided
+ * before they were kept says so).
+ */
+function Comparison({ detail }: { detail: PendingChangeDetail }) {
+  const { decided, comparison } = detail;
+  if (!comparison && decided?.kept !== false) return null;
+  return (
+    <section aria-labelledby="comparison-title" className="space-y-3">
+      <h2 id="comparison-title" className="text-lg font-semibold text-slate-900">
+        {decided ? REVIEW_SCREEN.decidedTitle[decided.decision] : REVIEW_SCREEN.comparisonTitle}
+      </h2>
+      {decided && (
+        <p className="text-sm text-slate-600">
+          {decided.kept ? REVIEW_SCREEN.decidedHelp(when(decided.at)) : REVIEW_SCREEN.decidedNotKept}
+        </p>
+      )}
+      {comparison && (
+        <FieldComparison fields={comparison.fields} photos={comparison.photos} labels={decided ? DECIDED_LABELS : COMPARISON_LABELS} />
+      )}
+    </section>
+  );
+}
 
 function Note({
   tone,
@@ -149,24 +177,26 @@ export function ReviewDetailPage() {
       ) : (
         <>
           <Header detail={data} />
-          <DecisionPanel detail={data} />
-          {data.comparison && (
-            <section aria-labelledby="comparison-title" className="space-y-3">
-              <h2 id="comparison-title" className="text-lg font-semibold text-slate-900">
-                {REVIEW_SCREEN.comparisonTitle}
-              </h2>
-              <FieldComparison fields={data.comparison.fields} photos={data.comparison.photos} labels={COMPARISON_LABELS} />
-            </section>
-          )}
-          {data.importRows &&
-            (data.change.action === 'translate_file' ? (
-              <TranslationRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />
-            ) : (
-              <ImportRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />
-            ))}
-          {data.preview && data.change.collection !== 'maintenance' && (
-            <AppPreview collection={data.change.collection} preview={data.preview} />
-          )}
+          {/* The change first, then the decision: beside it from 1280 px, a bar at the foot of the screen below. */}
+          <div className="space-y-6 xl:grid xl:grid-cols-[minmax(0,1fr)_18rem] xl:items-start xl:gap-6 xl:space-y-0">
+            <div className="min-w-0 space-y-6">
+              <Comparison detail={data} />
+              {data.importRows &&
+                (data.change.action === 'translate_file' ? (
+                  <TranslationRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />
+                ) : (
+                  <ImportRows rows={data.importRows} total={data.importRowCount ?? data.importRows.length} />
+                ))}
+              {data.preview && data.change.collection !== 'maintenance' && (
+                <AppPreview
+                  collection={data.change.collection}
+                  preview={data.preview}
+                  published={data.decided ? REVIEW_SCREEN.publishedThen : REVIEW_TEXTS.published}
+                />
+              )}
+            </div>
+            <DecisionPanel key={data.change.id} detail={data} />
+          </div>
         </>
       )}
     </div>

@@ -12,6 +12,7 @@ import { notifyAuthor, notifyReviewers } from './notify.js';
 import { changeOf, collectionLabel } from './presenter.js';
 import { publishChange } from './publishing.js';
 import { reviewRepository as repo, type ChangeRow } from './repository.js';
+import { changeStates, decidedJson } from './states.js';
 import { REVIEW_TOPIC } from './topic.js';
 
 const E = REVIEW_TEXTS.errors;
@@ -72,13 +73,14 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
       if (input.publishAt) {
         const scheduledAt = scheduleTime(input.publishAt);
         const now = nowIso();
+        const decided = decidedJson(changeOf(row), 'approved', now, await changeStates(ctx, changeOf(row)));
         await runCommand(ctx, auth.actor, async (trx, cmd) => {
           if (
             !(await repo.transition(
               trx,
               row.id,
               { states: ['pending'], version: input.version },
-              { state: 'approved', reviewerId: auth.user.id, reviewedAt: now, comment, scheduledAt, scheduledBy: auth.user.id },
+              { state: 'approved', reviewerId: auth.user.id, reviewedAt: now, comment, scheduledAt, scheduledBy: auth.user.id, decided },
             ))
           )
             fail('CONFLICT', E.moved);
@@ -113,11 +115,21 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
       const row = await load(id);
       if (row.authorId === auth.user.id) fail('FORBIDDEN', E.selfApprove);
       assertState(row, ['pending', 'approved'], input.version);
+      const now = nowIso();
+      const decided = decidedJson(changeOf(row), 'rejected', now, await changeStates(ctx, changeOf(row)));
       await move(
         row,
         auth,
         ['pending', 'approved'],
-        { state: 'rejected', reviewerId: auth.user.id, reviewedAt: nowIso(), comment: input.comment, scheduledAt: null, scheduledBy: null },
+        {
+          state: 'rejected',
+          reviewerId: auth.user.id,
+          reviewedAt: now,
+          comment: input.comment,
+          scheduledAt: null,
+          scheduledBy: null,
+          decided,
+        },
         {
           action: 'REJECT',
           description: `Asked for changes to ${label(row)}: ${input.comment}`,
@@ -231,6 +243,7 @@ export function createReviewDecisions(ctx: AppContext, load: (id: string) => Pro
           scheduledAt: null,
           scheduledBy: null,
           publishError: null,
+          decided: null,
           submittedAt: nowIso(),
         },
         {

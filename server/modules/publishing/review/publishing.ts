@@ -1,5 +1,5 @@
 import { normalizeRole, type Role } from '../../../../common/permissions.js';
-import { isFileAction, REVIEW_TEXTS, type ReviewState } from '../../../../common/review.js';
+import { REVIEW_TEXTS, type ReviewState } from '../../../../common/review.js';
 import type { AppContext } from '../../../platform/http/context.js';
 import { AppError, fail } from '../../../platform/http/errors.js';
 import { nowIso } from '../../../platform/support/clock.js';
@@ -10,7 +10,7 @@ import { notifyAuthor } from './notify.js';
 import { changeOf, collectionLabel } from './presenter.js';
 import { reviewRepository as repo, type ChangeRow } from './repository.js';
 import { REVIEW_TOPIC } from './topic.js';
-import { auditView, publishedState } from './states.js';
+import { auditView, changeStates, decidedJson } from './states.js';
 
 /** The change is no longer in the state its publisher read: another request or instance moved it. */
 class ChangeMoved extends Error {}
@@ -45,14 +45,17 @@ async function authorOf(ctx: AppContext, row: ChangeRow): Promise<{ actor: Actor
 export async function publishChange(ctx: AppContext, row: ChangeRow, options: PublishOptions): Promise<void> {
   const change = changeOf(row);
   const adapter = reviewedAction(ctx, change.collection, change.action);
-  const [{ actor: author, role: authorRole }, published, proposed] = await Promise.all([
-    authorOf(ctx, row),
-    publishedState(ctx, ctx.db, change),
-    isFileAction(change.action) ? null : adapter.proposed(ctx, change),
-  ]);
+  const [{ actor: author, role: authorRole }, states] = await Promise.all([authorOf(ctx, row), changeStates(ctx, change)]);
+  const { published, proposed } = states;
   const { publisher } = options;
   const label = collectionLabel(change.collection);
   const now = nowIso();
+  // What the reviewer saw is kept at the approval or a publish without review; an approved
+  // change keeps its approval's, and one approved before they were kept keeps these.
+  const decided =
+    options.approve || options.breakGlassReason || row.decided === null
+      ? decidedJson(change, options.breakGlassReason ? 'publishedWithoutReview' : 'approved', now, states)
+      : row.decided;
   const entry = { collection: change.collection, documentId: change.recordId, documentName: row.recordName };
   let created: string | void;
   try {
@@ -66,6 +69,7 @@ export async function publishChange(ctx: AppContext, row: ChangeRow, options: Pu
         scheduledAt: null,
         ...(options.approve ? { reviewerId: publisher.id, reviewedAt: now, comment: options.approve.comment } : {}),
         ...(options.breakGlassReason ? { breakGlassReason: options.breakGlassReason } : {}),
+        decided,
       });
       if (!moved) throw new ChangeMoved();
       await repo.release(trx, row.id);

@@ -143,6 +143,28 @@ export const reviewRepository = {
     return Number((await q.executeTakeFirstOrThrow()).n);
   },
 
+  /**
+   * The first pending change in the queue's order after `after` (from the start without it) that
+   * the account did not send; `except` is skipped, and so are the actions listed.
+   */
+  nextPending: (
+    db: Db,
+    f: { after?: { submittedAt: string; id: string } | undefined; notAuthorId: string; except: string; skipActions: readonly string[] },
+  ) => {
+    let q = db
+      .selectFrom('pending_changes')
+      .select(['id', 'recordName'])
+      .where('state', '=', 'pending')
+      .where('authorId', '!=', f.notAuthorId)
+      .where('id', '!=', f.except);
+    if (f.skipActions.length > 0) q = q.where('action', 'not in', f.skipActions);
+    if (f.after) {
+      const { submittedAt, id } = f.after;
+      q = q.where((eb) => eb.or([eb('submittedAt', '>', submittedAt), eb.and([eb('submittedAt', '=', submittedAt), eb('id', '>', id)])]));
+    }
+    return q.orderBy('submittedAt').orderBy('id').limit(1).executeTakeFirst();
+  },
+
   /** Approved changes whose scheduled time has come, oldest first. */
   due: (db: Db, now: string, limit: number) =>
     db

@@ -11,6 +11,8 @@ import {
   reviewCountSchema,
   reviewListQuerySchema,
   reviewListSchema,
+  reviewNextQuerySchema,
+  reviewNextSchema,
   reviewSettingInputSchema,
   reviewSettingsSchema,
   scheduleInputSchema,
@@ -98,6 +100,20 @@ const routes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request) => service.count(requireAuth(request)),
+  );
+
+  r.get(
+    '/api/review/next',
+    {
+      config: { access: 'review.approve' },
+      schema: {
+        tags,
+        summary: 'The next change waiting for this reviewer after the one given (never their own), or null',
+        querystring: reviewNextQuerySchema,
+        response: { 200: reviewNextSchema },
+      },
+    },
+    async (request) => service.next(request.query.after, requireAuth(request)),
   );
 
   r.get(

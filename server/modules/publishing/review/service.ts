@@ -15,6 +15,7 @@ import type {
   ReviewCount,
   ReviewList,
   ReviewListQuery,
+  ReviewNext,
   ReviewSettings,
 } from '../../../../common/schemas/review.js';
 import { isUniqueViolation } from '../../../db/dialect.js';
@@ -30,7 +31,7 @@ import { reviewedAction, reviewedCollections } from './adapters.js';
 import { notifyReviewers } from './notify.js';
 import { changeOf, collectionLabel, namedAccounts, presentChange } from './presenter.js';
 import { reviewRepository as repo, type ChangeRow } from './repository.js';
-import { auditView, publishedState } from './states.js';
+import { auditView, parseDecided, publishedState } from './states.js';
 import { REVIEW_TOPIC } from './topic.js';
 
 function cursorOf(row: ChangeRow): string {
@@ -128,6 +129,7 @@ export function createReviewService(ctx: AppContext) {
       scheduledAt: null,
       scheduledBy: null,
       publishError: null,
+      decided: null,
       authorRole: auth.role,
     };
     const changeId = open?.id ?? draft.id;
@@ -296,30 +298,62 @@ export function createReviewService(ctx: AppContext) {
       return { pending, forMe, returned };
     },
 
+    /**
+     * The change a reviewer decides after `after`: the next one waiting in the queue's order that
+     * they did not send and may open, else the first such from the start; null when none is left.
+     */
+    async next(after: string, auth: AuthContext): Promise<ReviewNext> {
+      const from = await repo.find(db, after);
+      const filter = {
+        notAuthorId: auth.user.id,
+        except: after,
+        // A restore shows a deleted record whole: only for those who may see the trash (as detail).
+        skipActions: can(auth.role, 'trash.view') ? [] : ['restore'],
+      };
+      const row =
+        (from ? await repo.nextPending(db, { ...filter, after: { submittedAt: from.submittedAt, id: from.id } }) : undefined) ??
+        (await repo.nextPending(db, filter));
+      return { next: row ? { id: row.id, recordName: row.recordName } : null };
+    },
+
     async detail(id: string, auth: AuthContext): Promise<PendingChangeDetail> {
       const row = await load(id);
       // A restore shows a deleted record whole: for those who may see the trash.
       if (row.action === 'restore' && !can(auth.role, 'trash.view')) fail('FORBIDDEN');
       const change = changeOf(row);
+      const file = isFileAction(change.action);
       const adapter = reviewedAction(ctx, change.collection, change.action);
       const rows = adapter.rows?.(change);
+      // A decided change is shown as it was decided: the states its reviewer saw, not the record now.
+      const kept = file ? null : parseDecided(row.decided);
       const [published, proposed] = await Promise.all([
         publishedState(ctx, db, change),
-        isFileAction(change.action) ? null : adapter.proposed(ctx, change),
+        file || kept ? null : adapter.proposed(ctx, change),
       ]);
-      const comparison = isFileAction(change.action)
-        ? null
-        : await versions.compareStates(change.collection, change.recordId, published?.snapshot ?? null, proposed);
+      const decided: PendingChangeDetail['decided'] = kept
+        ? { decision: kept.decision, at: kept.at, kept: true }
+        : !file && row.state === 'published'
+          ? {
+              decision: row.breakGlassReason ? 'publishedWithoutReview' : 'approved',
+              at: row.publishedAt ?? row.submittedAt,
+              kept: false,
+            }
+          : null;
+      const states = kept ? { before: kept.before, after: kept.after } : { before: published?.snapshot ?? null, after: proposed };
+      // A change published before its states were kept has nothing to compare: the record now is both sides.
+      const compared = !file && decided?.kept !== false;
+      const comparison = compared ? await versions.compareStates(change.collection, change.recordId, states.before, states.after) : null;
       const preview = reviewedCollections(ctx).get(change.collection)?.preview;
       const previews =
-        preview && !isFileAction(change.action)
+        preview && compared
           ? {
-              published: published ? await preview(ctx, change.recordId, published.snapshot) : null,
-              proposed: proposed ? await preview(ctx, change.recordId, proposed) : null,
+              published: states.before ? await preview(ctx, change.recordId, states.before) : null,
+              proposed: states.after ? await preview(ctx, change.recordId, states.after) : null,
             }
           : null;
       return {
         change: (await present([row]))[0]!,
+        decided,
         publishedVersion: published?.version ?? null,
         comparison,
         preview: previews,
