@@ -7,6 +7,8 @@ export const TIMINGS = {
   profileLoadWaitMs: 5000,
   profileLoadPollMs: 500,
   inactivityLogoutMs: 600_000,
+  /** The inactivity sign-out is announced this long before it comes (not in docs/PRODUCT.md). */
+  inactivityWarningMs: 60_000,
   sessionCheckMs: 5000,
   autoInactiveDays: 8,
   uniquenessCheckDelayMs: 400,

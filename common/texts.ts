@@ -75,6 +75,12 @@ export const SHELL = {
   loggingOut: 'Logging out...',
   roleLabel: { SYSTEM_ADMIN: 'super admin', ADMIN: 'admin' },
   comingSoon: 'This screen is coming soon.',
+  /** A minute before the inactivity logout (not in docs/PRODUCT.md). */
+  idleWarning: {
+    title: 'Are you still there?',
+    text: (seconds: number) => `You will be logged out in ${seconds} ${seconds === 1 ? 'second' : 'seconds'} due to inactivity.`,
+    stay: 'Stay signed in',
+  },
   collapseSidebar: 'Collapse sidebar',
   expandSidebar: 'Expand sidebar',
   openMenu: 'Open menu',

@@ -142,6 +142,15 @@ export const VARIETIES = {
       keep: 'Keep editing',
       confirm: 'Discard changes',
     },
+    /** The form kept as the account's draft while typed in (not in docs/PRODUCT.md). */
+    draft: {
+      addTitle: 'Continue the unsaved variety?',
+      editTitle: 'Continue your unsaved changes to this variety?',
+      hint: (name: string, keptAt: string) =>
+        `${name ? `"${name}", ` : ''}last kept ${keptAt}. It was not saved: the form was closed by a sign-out, a reload or a lost connection.`,
+      continue: 'Continue',
+      startOver: 'Start over',
+    },
     recommendedHint: 'This variety is recommended for planting in Tarlac.',
     cancel: 'Cancel',
     save: 'Save',

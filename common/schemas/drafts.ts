@@ -1,6 +1,7 @@
 import { z } from './zod.js';
 import { LIMITS } from '../limits.js';
 import { CATALOG_FIELD_KEYS, CATALOG_FIELDS, type CatalogField } from '../catalog-fields.js';
+import { VARIETY_LABELS, type VarietyField } from '../varieties.js';
 
 /** A chosen photo of a draft: its staged photo once uploaded, and the file it came from. */
 export const draftPhotoSchema = z.object({
@@ -41,3 +42,28 @@ export const draftSchema = z.object({
   expiresAt: z.string(),
 });
 export type Draft = z.infer<typeof draftSchema>;
+
+/** The variety form as typed: every value as the form holds it (numbers as text), nothing required. */
+const varietyDraftValue = (field: VarietyField) =>
+  field === 'season' || field === 'environment'
+    ? z.array(z.string().max(LIMITS.maxShortTextLength)).max(50).default([])
+    : field === 'recommendedInTarlac'
+      ? z.boolean().default(false)
+      : z.string().max(LIMITS.maxShortTextLength).default('');
+
+export const varietyDraftFieldsSchema = z.object(
+  Object.fromEntries((Object.keys(VARIETY_LABELS) as VarietyField[]).map((f) => [f, varietyDraftValue(f)])) as {
+    [F in VarietyField]: ReturnType<typeof varietyDraftValue>;
+  },
+);
+
+/** A variety form kept as its account's draft: a new record's (recordId null) or an edit's, with the version it edits. */
+export const varietyDraftInputSchema = z.object({
+  recordId: z.string().min(1).max(100).nullable(),
+  version: z.number().int().min(0).nullable(),
+  fields: varietyDraftFieldsSchema,
+});
+export type VarietyDraftInput = z.infer<typeof varietyDraftInputSchema>;
+
+export const varietyDraftSchema = varietyDraftInputSchema.extend({ updatedAt: z.string(), expiresAt: z.string() });
+export type VarietyDraft = z.infer<typeof varietyDraftSchema>;

@@ -6,7 +6,7 @@ import type { LoginResult, LoginSecondFactorInput, SecondFactorSession } from '.
 import { api, ApiError, onUnauthenticated } from './api';
 import { connectLive } from './live';
 import { clearQueries, refreshQueriesFor } from './queries';
-import { forgetSessionHint, mayHaveSession, setLogoutReason, type LogoutReason } from './storage';
+import { forgetSessionHint, mayHaveSession, rememberReturnTo, setLogoutReason, type LogoutReason } from './storage';
 
 type Status = 'loading' | 'anonymous' | 'authenticated';
 
@@ -19,8 +19,12 @@ interface SessionContextValue {
   loginSecondFactor(input: LoginSecondFactorInput): Promise<SecondFactorSession>;
   /** Ends the session on the server (best effort) and always lands signed out. */
   logout(reason?: LogoutReason): Promise<void>;
-  /** Re-reads the signed-in user (after a profile change). */
-  refresh(): Promise<void>;
+  /** Re-reads the signed-in user (after a profile change, a sign-in). */
+  refresh(): Promise<SessionInfo | null>;
+  /** When the inactivity sign-out comes, once it is less than TIMINGS.inactivityWarningMs away; else null. */
+  idleDeadline: number | null;
+  /** The user is here: the inactivity timer starts again, here and on the server. */
+  stayActive(): void;
 }
 
 const SessionContext = createContext<SessionContextValue | null>(null);
@@ -41,8 +45,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // its way (the 5 s check, a list) answers 401 after the sign-out, which is no news to the user.
   const signingOut = useRef(false);
 
+  // The account signed in, for the page a sign-out it did not ask for leaves.
+  const userRef = useRef<string | null>(null);
   const signedOut = useCallback((reason?: LogoutReason) => {
     if (reason) setLogoutReason(reason);
+    if ((reason === 'inactivity' || reason === 'session_ended') && userRef.current && window.location.pathname.startsWith('/dashboard'))
+      rememberReturnTo(userRef.current, window.location.pathname + window.location.search);
     setSession(null);
     setStatus('anonymous');
     clearQueries();
@@ -119,9 +127,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return info;
   }, []);
 
-  const refresh = useCallback(async () => {
-    await load();
-  }, [load]);
+  const refresh = useCallback(() => load(), [load]);
 
   // Messages from this browser's other tabs.
   useEffect(() => {
@@ -139,6 +145,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const sessionId = session?.sessionId;
   const idleTimeoutMs = session?.idleTimeoutMs ?? TIMINGS.inactivityLogoutMs;
   const userId = session?.user.id;
+  userRef.current = userId ?? null;
+  const [idleDeadline, setIdleDeadline] = useState<number | null>(null);
+  const stayActiveRef = useRef<() => void>(() => undefined);
+  const stayActive = useCallback(() => stayActiveRef.current(), []);
 
   // Live updates: refresh what the screens show; hear at once when this session ends.
   useEffect(() => {
@@ -178,10 +188,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     let lastHeartbeat = Date.now();
     const heartbeatEvery = Math.min(TIMINGS.activityHeartbeatMs, Math.max(1000, Math.floor(idleTimeoutMs / 3)));
     const ch = channel.current;
-    const markActive = (broadcast: boolean) => {
+    const markActive = (broadcast: boolean, heartbeat = false) => {
       lastActivity = Date.now();
       if (broadcast) ch?.postMessage({ type: 'activity', at: lastActivity } satisfies TabMessage);
-      if (lastActivity - lastHeartbeat >= heartbeatEvery) {
+      if (heartbeat || lastActivity - lastHeartbeat >= heartbeatEvery) {
         lastHeartbeat = lastActivity;
         api('/api/auth/activity', { method: 'POST' }).catch(() => undefined);
       }
@@ -198,22 +208,33 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
     ACTIVITY_EVENTS.forEach((name) => window.addEventListener(name, onLocal, { passive: true }));
     ch?.addEventListener('message', onMessage);
+    stayActiveRef.current = () => {
+      markActive(true, true);
+      setIdleDeadline(null);
+    };
+    // A minute before (or half the timeout, when shorter) the sign-out is announced.
+    const warnBefore = Math.min(TIMINGS.inactivityWarningMs, Math.floor(idleTimeoutMs / 2));
     // Once: on a slow link the sign-out may still be on its way at the next tick.
     const timer = setInterval(() => {
-      if (Date.now() - lastActivity < idleTimeoutMs) return;
+      const deadline = lastActivity + idleTimeoutMs;
+      setIdleDeadline(deadline - Date.now() <= warnBefore ? deadline : null);
+      if (Date.now() < deadline) return;
       clearInterval(timer);
+      setIdleDeadline(null);
       void logout('inactivity');
     }, 1000);
     return () => {
       ACTIVITY_EVENTS.forEach((name) => window.removeEventListener(name, onLocal));
       ch?.removeEventListener('message', onMessage);
       clearInterval(timer);
+      stayActiveRef.current = () => undefined;
+      setIdleDeadline(null);
     };
   }, [authenticated, idleTimeoutMs, logout]);
 
   const value = useMemo<SessionContextValue>(
-    () => ({ status, session, login, loginSecondFactor, logout, refresh }),
-    [status, session, login, loginSecondFactor, logout, refresh],
+    () => ({ status, session, login, loginSecondFactor, logout, refresh, idleDeadline, stayActive }),
+    [status, session, login, loginSecondFactor, logout, refresh, idleDeadline, stayActive],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

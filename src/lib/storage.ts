@@ -1,8 +1,12 @@
 import { SIGNED_IN_HINT_COOKIE } from '../../common/sessions';
 
-/** Browser storage keys: localStorage holds only the logout reason and UI preferences, never a secret or a record. */
+/**
+ * Browser storage keys: localStorage holds only the logout reason and UI preferences, never a
+ * secret or a record; this tab's sessionStorage the page a sign-out left.
+ */
 export const AUTO_LOGOUT_REASON = 'auto_logout_reason';
 export const SIDEBAR_COLLAPSED = 'palayan:sidebar-collapsed';
+const RETURN_TO = 'palayan:return-to';
 
 export type LogoutReason = 'inactivity' | 'session_ended' | 'signed_out';
 
@@ -38,4 +42,30 @@ export function mayHaveSession(): boolean {
 /** The server no longer knows the session: a later visit need not ask again. */
 export function forgetSessionHint(): void {
   document.cookie = `${SIGNED_IN_HINT_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict`;
+}
+
+/** A sign-out the user did not ask for (inactivity, a session ended) left this page of this account. */
+export function rememberReturnTo(userId: string, path: string): void {
+  try {
+    sessionStorage.setItem(RETURN_TO, JSON.stringify({ userId, path }));
+  } catch {
+    /* storage unavailable */
+  }
+}
+
+/**
+ * The page to return to after signing in again, once: only the same account's, and only a
+ * page of the console (an address of this site under /dashboard).
+ */
+export function takeReturnTo(userId: string): string | null {
+  try {
+    const raw = sessionStorage.getItem(RETURN_TO);
+    sessionStorage.removeItem(RETURN_TO);
+    if (!raw) return null;
+    const kept = JSON.parse(raw) as { userId?: unknown; path?: unknown };
+    if (kept.userId !== userId || typeof kept.path !== 'string') return null;
+    return /^\/dashboard(?:[/?#]|$)/.test(kept.path) && !kept.path.startsWith('//') ? kept.path : null;
+  } catch {
+    return null;
+  }
 }

@@ -5,6 +5,7 @@ import { createDraftsService } from '../../server/modules/content/drafts/service
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { entryBody, stagePhotos } from '../fixtures/catalog.js';
 import { loginAs, makeAccount, type TestAccount } from '../fixtures/factories.js';
+import { varietyBody } from '../fixtures/varieties.js';
 
 let t: TestApp;
 let owner: TestAccount;
@@ -89,5 +90,54 @@ describe('drafts of the add form', () => {
     await put({ fields: { name: 'Again' }, photos: [] });
     expect((await t.app.inject({ method: 'DELETE', url, headers: { cookie } })).statusCode).toBe(204);
     expect(await get()).toBeNull();
+  });
+});
+
+describe('the variety form kept as a draft', () => {
+  const vurl = '/api/varieties/draft';
+  const vput = (payload: unknown, as = cookie) =>
+    t.app.inject({ method: 'PUT', url: vurl, headers: { cookie: as }, payload: payload as Record<string, unknown> });
+  const vget = async (as = cookie) => (await t.app.inject({ url: vurl, headers: { cookie: as } })).json();
+
+  it("keeps a new record's or an edit's values as typed, each account its own, and refuses what no form holds", async () => {
+    expect(
+      (await vput({ recordId: null, version: null, fields: { varietyName: 'NSIC Rc 9', maturityDays: '11', season: ['Dry'] } })).statusCode,
+    ).toBe(204);
+    const kept = await vget();
+    expect(kept).toMatchObject({
+      recordId: null,
+      version: null,
+      fields: { varietyName: 'NSIC Rc 9', maturityDays: '11', season: ['Dry'], tillers: '' },
+    });
+    expect(Date.parse(kept.expiresAt)).toBeGreaterThan(Date.parse(kept.updatedAt));
+    const other = await loginAs(t.app, await makeAccount(t.ctx, { role: 'ADMIN' }));
+    expect(await vget(other)).toBeNull();
+    expect((await vput({ recordId: 'v-1', version: 3, fields: { location: 'Capas' } })).statusCode).toBe(204);
+    expect(await vget()).toMatchObject({ recordId: 'v-1', version: 3, fields: { location: 'Capas', varietyName: '' } });
+    for (const bad of [
+      { recordId: null, version: null, fields: { season: 'Dry' } },
+      { recordId: null, fields: {} },
+      { recordId: null, version: null, fields: { location: 'x'.repeat(100_000) } },
+    ]) {
+      const refused = await vput(bad);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.message).toBeTruthy();
+    }
+    expect(await vget()).toMatchObject({ recordId: 'v-1', fields: { location: 'Capas' } });
+  });
+
+  it('goes with the save of a new variety, and on request', async () => {
+    await vput({ recordId: null, version: null, fields: { varietyName: 'Draft Rc 1' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/varieties',
+      headers: { cookie },
+      payload: varietyBody({ varietyName: 'Draft Rc 1' }),
+    });
+    expect(created.statusCode).toBe(201);
+    expect(await vget()).toBeNull();
+    await vput({ recordId: null, version: null, fields: { varietyName: 'Again' } });
+    expect((await t.app.inject({ method: 'DELETE', url: vurl, headers: { cookie } })).statusCode).toBe(204);
+    expect(await vget()).toBeNull();
   });
 });

@@ -1,7 +1,9 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider, useSession } from '../../src/lib/session';
-import { AUTO_LOGOUT_REASON } from '../../src/lib/storage';
+import { AUTO_LOGOUT_REASON, rememberReturnTo, takeReturnTo } from '../../src/lib/storage';
+import { IdleWarning } from '../../src/app/shell/idle-warning';
+import { SHELL } from '../../common/texts';
 import { SIGNED_IN_HINT_COOKIE } from '../../common/sessions';
 import { holdSession, json, sessionInfo, stubServer } from './network';
 
@@ -28,15 +30,16 @@ function Status() {
   return <p data-testid="status">{status}</p>;
 }
 
-function renderTab() {
+function renderTab(idleMs = IDLE_MS) {
   const server = stubServer({
-    'GET /api/auth/session': () => json(sessionInfo('ADMIN', IDLE_MS)),
+    'GET /api/auth/session': () => json(sessionInfo('ADMIN', idleMs)),
     'POST /api/auth/logout': () => new Response(null, { status: 204 }),
     'POST /api/auth/activity': () => new Response(null, { status: 204 }),
   });
   render(
     <SessionProvider>
       <Status />
+      <IdleWarning />
     </SessionProvider>,
   );
   return server;
@@ -93,6 +96,54 @@ describe('idle logout across tabs', () => {
     expect(server.calls.some((c) => c.url.pathname === '/api/auth/logout')).toBe(false);
     expect(localStorage.getItem(AUTO_LOGOUT_REASON)).toBe('inactivity');
   });
+});
+
+describe('the warning before the inactivity logout', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    sessionStorage.clear();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    window.history.replaceState(null, '', '/');
+  });
+  // Half the idle time when it is shorter than two minutes: the warning comes after 5 s.
+  const LONGER_IDLE_MS = 10_000;
+
+  it('comes before the logout with the seconds left, and "Stay signed in" starts the timer again here and on the server', async () => {
+    const server = renderTab(LONGER_IDLE_MS);
+    await waitFor(() => expect(status()).toBe('authenticated'));
+    await pass(3000);
+    expect(screen.queryByRole('dialog', { name: SHELL.idleWarning.title })).toBeNull();
+    await pass(3000);
+    const warning = await screen.findByRole('dialog', { name: SHELL.idleWarning.title });
+    expect(warning.textContent).toMatch(/logged out in [1-5] seconds? due to inactivity/);
+    const beats = () => server.calls.filter((c) => c.url.pathname === '/api/auth/activity').length;
+    const before = beats();
+    fireEvent.click(screen.getByRole('button', { name: SHELL.idleWarning.stay }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: SHELL.idleWarning.title })).toBeNull());
+    expect(beats()).toBe(before + 1);
+    // Past the first deadline: still signed in.
+    await pass(4500);
+    expect(status()).toBe('authenticated');
+  }, 30_000);
+
+  it('keeps the page the logout left, for the same account to come back to', async () => {
+    window.history.replaceState(null, '', '/dashboard/rice_varieties?sort=name&tarlac=yes');
+    renderTab();
+    await waitFor(() => expect(status()).toBe('authenticated'));
+    await pass(IDLE_MS + 1500);
+    await waitFor(() => expect(status()).toBe('anonymous'));
+    expect(takeReturnTo('user-1')).toBe('/dashboard/rice_varieties?sort=name&tarlac=yes');
+    expect(takeReturnTo('user-1')).toBeNull();
+    // Only the same account's page, and only a page of the console.
+    rememberReturnTo('user-1', '/dashboard/history');
+    expect(takeReturnTo('user-2')).toBeNull();
+    for (const elsewhere of ['/login', '//evil.example/dashboard', '/dashboardx', 'https://evil.example/dashboard']) {
+      rememberReturnTo('user-1', elsewhere);
+      expect(takeReturnTo('user-1'), elsewhere).toBeNull();
+    }
+  }, 30_000);
 });
 
 describe('the first visit', () => {

@@ -505,3 +505,29 @@ test('the list sorts by a column, filters, says which rows it shows, and deletes
   await expect(page.getByLabel(VARIETY_LABELS.season, { exact: true })).toBeVisible();
   expect(await axeViolations(page, 'varieties list, 360 px')).toEqual([]);
 });
+
+test('a changed variety form is kept as a draft: after a reload the edit offers Continue, and the saved edit drops it', async ({
+  page,
+  app,
+}) => {
+  const api = await app.fixtureApi();
+  const created = await (await api.post('/api/varieties', { data: body({ location: 'Moncada' }) })).json();
+  await openVarieties(page, app, 'ADMIN', `?q=${encodeURIComponent(created.varietyName.toLowerCase())}`);
+  await page.getByRole('button', { name: `${VARIETIES.actions.edit} ${created.varietyName}` }).click();
+  const form = page.getByRole('dialog', { name: VARIETIES.form.editTitle });
+  await form.getByLabel(VARIETY_LABELS.location).fill('Moncada, Tarlac');
+  // The draft is kept within a few seconds of the typing.
+  await expect
+    .poll(async () => (await (await page.request.get('/api/varieties/draft')).json())?.fields?.location ?? null, { timeout: 15_000 })
+    .toBe('Moncada, Tarlac');
+  await page.reload();
+  await page.getByRole('button', { name: `${VARIETIES.actions.edit} ${created.varietyName}` }).click();
+  const offer = form.getByRole('region', { name: VARIETIES.form.draft.editTitle });
+  await expect(offer).toBeVisible();
+  expect(await axeViolations(page, 'variety form, draft offered')).toEqual([]);
+  await offer.getByRole('button', { name: VARIETIES.form.draft.continue }).click();
+  await expect(form.getByLabel(VARIETY_LABELS.location)).toHaveValue('Moncada, Tarlac');
+  await updateAndConfirm(page, form, created.varietyName);
+  await expect(row(page, created.varietyName)).toContainText('Moncada, Tarlac');
+  await expect.poll(async () => (await page.request.get('/api/varieties/draft')).json()).toBeNull();
+});

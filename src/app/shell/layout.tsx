@@ -6,6 +6,7 @@ import { QueryProvider } from '../../lib/query-client';
 import { useSession } from '../../lib/session';
 import { SIDEBAR_COLLAPSED } from '../../lib/storage';
 import { Header } from './header';
+import { IdleWarning } from './idle-warning';
 import { LogoutDialog } from './logout-dialog';
 import { Sidebar } from './sidebar';
 
@@ -84,6 +85,7 @@ export function ShellLayout() {
           </footer>
         </div>
         <LogoutDialog open={logoutOpen} onOpenChange={setLogoutOpen} onConfirm={() => logout()} />
+        <IdleWarning />
         {settingsUsed && (
           <Suspense fallback={null}>
             <AccountSettingsModal open={settingsOpen} onOpenChange={setSettingsOpen} />

@@ -10,7 +10,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { Form, TextField, applyServerErrors, useLazyZodForm } from '../../components/ui/form';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
-import { clearLogoutReason, takeLogoutReason } from '../../lib/storage';
+import { clearLogoutReason, takeLogoutReason, takeReturnTo } from '../../lib/storage';
 import { LiveClock } from './live-clock';
 
 // Not in the login bundle: Zod with the login schema (fetched at the first keystroke), the
@@ -76,8 +76,9 @@ export function LoginPage() {
   async function signedIn() {
     setRedirecting(true);
     await new Promise((resolve) => setTimeout(resolve, TIMINGS.loginRedirectDelayMs));
-    await refresh();
-    navigate('/dashboard', { replace: true });
+    const info = await refresh();
+    // Back to the page a sign-out the user did not ask for left (inactivity, a session ended).
+    navigate((info && takeReturnTo(info.user.id)) ?? '/dashboard', { replace: true });
   }
 
   async function onSubmit(values: { identifier: string; password: string; code?: string }) {

@@ -1,14 +1,12 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { UseFormReturn } from 'react-hook-form';
 import type { CatalogKind } from '../../../common/catalog';
 import type { Draft, DraftInput } from '../../../common/schemas/drafts';
 import { api } from '../../lib/api';
+import { useDraftAutosave as useAutosave } from '../../lib/draft-autosave';
 import type { FormValues } from './entry-fields';
 import type { UploadBatch } from './upload-batch';
-
-/** The draft is sent at most this often while the form or its photos change. */
-const SAVE_EVERY_MS = 5000;
 
 const draftUrl = (kind: CatalogKind) => `/api/${kind.route}/draft`;
 
@@ -44,8 +42,7 @@ function draftOf(values: FormValues, batch: UploadBatch): DraftInput | null {
 
 /**
  * Keeps the add form as the account's draft on the server while it changes (fields, chosen
- * photos, uploads finishing), at most every few seconds. `pause` stops sending (while the form
- * saves), `settle` waits for a draft already on its way, `resume` sends again what changed.
+ * photos, uploads finishing), at most every few seconds (lib/draft-autosave.ts).
  */
 export function useDraftAutosave({
   kind,
@@ -58,64 +55,16 @@ export function useDraftAutosave({
   batch: UploadBatch;
   active: boolean;
 }) {
-  const state = useRef({
-    timer: null as ReturnType<typeof setTimeout> | null,
-    lastSent: 0,
-    inFlight: Promise.resolve() as Promise<unknown>,
-    active,
-    held: false,
-    last: '',
-  });
-  state.current.active = active;
-
-  const controls = useMemo(() => {
-    const s = state.current;
-    const send = () => {
-      s.timer = null;
-      if (!s.active || s.held) return;
-      const draft = draftOf(form.getValues(), batch);
-      const body = draft ? JSON.stringify(draft) : '';
-      if (!draft || body === s.last) return;
-      s.last = body;
-      s.lastSent = Date.now();
-      s.inFlight = s.inFlight
-        .then(() => api(draftUrl(kind), { method: 'PUT', body: draft }))
-        .catch(() => {
-          s.last = '';
-        });
-    };
-    const schedule = () => {
-      if (!s.active || s.held || s.timer) return;
-      s.timer = setTimeout(send, Math.max(500, s.lastSent + SAVE_EVERY_MS - Date.now()));
-    };
-    return {
-      schedule,
-      /** Waits for a draft already on its way. */
-      settle: () => s.inFlight.then(() => undefined),
-      pause() {
-        s.held = true;
-        if (s.timer) clearTimeout(s.timer);
-        s.timer = null;
-      },
-      resume() {
-        s.held = false;
-        schedule();
-      },
-    };
-  }, [batch, form, kind]);
-
-  useEffect(() => {
-    if (!active) return;
-    const s = state.current;
-    const fields = form.watch(() => controls.schedule());
-    const photos = batch.subscribe(() => controls.schedule());
-    return () => {
-      fields.unsubscribe();
-      photos();
-      if (s.timer) clearTimeout(s.timer);
-      s.timer = null;
-    };
-  }, [active, batch, controls, form]);
-
-  return controls;
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      const fields = form.watch(changed);
+      const photos = batch.subscribe(changed);
+      return () => {
+        fields.unsubscribe();
+        photos();
+      };
+    },
+    [batch, form],
+  );
+  return useAutosave(draftUrl(kind), () => draftOf(form.getValues(), batch), subscribe, active);
 }

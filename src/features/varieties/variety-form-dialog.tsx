@@ -1,6 +1,8 @@
 import { useId, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, XCircle } from 'lucide-react';
+import { CheckCircle2, History, XCircle } from 'lucide-react';
+import { manilaDateTime } from '../../../common/manila-time';
+import type { VarietyDraft } from '../../../common/schemas/drafts';
 import { TranslateButton } from '../../components/translations/translate-button';
 import {
   EMPTY_VARIETY_FORM,
@@ -8,6 +10,7 @@ import {
   varietyFormSchema,
   varietyToFormValues,
   type Variety,
+  type VarietyFormValues,
   type VarietyInput,
 } from '../../../common/schemas/varieties';
 import { VARIETIES, VARIETY_LABELS } from '../../../common/varieties';
@@ -23,6 +26,7 @@ import { useOptionLists } from '../../lib/option-lists';
 import { useSentForReview } from '../../components/review/use-sent-for-review';
 import { useSaveVariety, useVariety, useVarietyNameTaken, varietyKeys, varietyListsOf } from './api';
 import { VarietyFields } from './variety-fields';
+import { dropVarietyDraft, useVarietyDraft, useVarietyDraftAutosave } from './draft';
 
 export type VarietyFormTarget = { mode: 'add' } | { mode: 'edit'; id: string };
 
@@ -127,6 +131,40 @@ function VarietyForm({
   const serverValues = useMemo(() => (detail.data ? varietyToFormValues(detail.data) : undefined), [detail.data]);
   useKeepTouchedFields(form, serverValues);
 
+  // The form is kept as the account's draft while typed in; one left from before is offered first.
+  const draft = useVarietyDraft(true);
+  const [draftChoice, setDraftChoice] = useState<'ask' | 'decided'>('ask');
+  const offer = draftChoice === 'ask' && draft.data && draft.data.recordId === (variety?.id ?? null) ? draft.data : null;
+  const autosave = useVarietyDraftAutosave(
+    form,
+    variety && baseVersion !== undefined ? { id: variety.id, version: baseVersion } : null,
+    !offer && (draftChoice === 'decided' || draft.isFetched),
+  );
+  function continueDraft(kept: VarietyDraft) {
+    for (const [field, value] of Object.entries(kept.fields) as Array<[keyof VarietyFormValues, never]>) {
+      if (JSON.stringify(form.getValues(field)) !== JSON.stringify(value))
+        form.setValue(field, value, { shouldDirty: true, shouldTouch: true });
+    }
+    if (kept.version !== null) setBaseVersion(kept.version);
+    setDraftChoice('decided');
+  }
+  function startOver() {
+    void dropVarietyDraft();
+    setDraftChoice('decided');
+  }
+  /** The form closes on purpose (saved, discarded): its draft goes, after any still on its way. */
+  async function closeAndDrop() {
+    autosave.pause();
+    await autosave.settle();
+    await dropVarietyDraft();
+  }
+  const requestClose = () => {
+    if (busy) return;
+    // A changed form asks first: Escape or a click beside it is easily made by mistake.
+    if (isDirty) setAskDiscard(true);
+    else onClose();
+  };
+
   const asOptions = (list: string[] | undefined): ChoiceOption[] => (list ?? []).map((value) => ({ value }));
   const years = useMemo(
     () => asOptions(enums?.yearReleases).sort((a, b) => b.value.localeCompare(a.value, 'en', { numeric: true })),
@@ -136,8 +174,11 @@ function VarietyForm({
   const isEdit = variety !== null;
 
   async function persist(values: VarietyInput, version: number | undefined) {
+    autosave.pause();
+    await autosave.settle();
     try {
       const result = await save.mutateAsync({ id: variety?.id ?? null, values, version });
+      void dropVarietyDraft();
       // Sent for review (202): closed as after a save; the record stays as published.
       if (sentForReview(result)) {
         onClose();
@@ -155,6 +196,7 @@ function VarietyForm({
         setStep({ kind: 'conflict', values, current: err.body.current as Variety });
         return;
       }
+      autosave.resume();
       applyServerErrors(form as never, err);
       const message = err instanceof Error && err.message ? err.message : VARIETIES.result.failedDefault;
       setStep({ kind: 'result', ok: false, text: message });
@@ -179,17 +221,14 @@ function VarietyForm({
       <Dialog
         open
         onOpenChange={(o) => {
-          if (o || busy) return;
-          // A changed form asks first: Escape or a click beside it is easily made by mistake.
-          if (isDirty) setAskDiscard(true);
-          else onClose();
+          if (!o) requestClose();
         }}
         title={isEdit ? f.editTitle : f.addTitle}
         size="lg"
         footer={
           <>
             {variety && <TranslateButton disabled={busy} dirty={() => form.formState.isDirty} onTranslate={() => onTranslate(variety)} />}
-            <Button variant="secondary" onClick={onClose} disabled={busy}>
+            <Button variant="secondary" onClick={requestClose} disabled={busy}>
               {f.cancel}
             </Button>
             <Button type="submit" form={formId} disabled={busy}>
@@ -205,6 +244,29 @@ function VarietyForm({
           onSubmit={(values) => setStep({ kind: 'confirm', values: { ...values, allowDuplicateName: taken !== null || undefined } })}
           className="space-y-6"
         >
+          {offer && (
+            <div
+              className="space-y-2 rounded-xl border border-brand-100 bg-brand-50 p-3"
+              role="region"
+              aria-label={isEdit ? f.draft.editTitle : f.draft.addTitle}
+            >
+              <p className="flex items-start gap-2 text-sm font-semibold text-slate-900">
+                <History className="mt-0.5 h-4 w-4 shrink-0 text-brand-700" aria-hidden />
+                {isEdit ? f.draft.editTitle : f.draft.addTitle}
+              </p>
+              <p className="text-xs text-slate-600">
+                {f.draft.hint(String(offer.fields.varietyName), manilaDateTime(new Date(offer.updatedAt)))}
+              </p>
+              <div className="flex gap-2">
+                <Button size="sm" onClick={() => continueDraft(offer)}>
+                  {f.draft.continue}
+                </Button>
+                <Button size="sm" variant="secondary" onClick={startOver}>
+                  {f.draft.startOver}
+                </Button>
+              </div>
+            </div>
+          )}
           {missing.size > 0 && (
             <p role="note" className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
               {f.missingSummary([...missing].map((field) => L[field as keyof typeof L]))}
@@ -246,7 +308,10 @@ function VarietyForm({
         confirmLabel={f.discard.confirm}
         danger
         onKeep={() => setAskDiscard(false)}
-        onConfirm={onClose}
+        onConfirm={() => {
+          void closeAndDrop();
+          onClose();
+        }}
       />
 
       <Dialog

@@ -1,6 +1,6 @@
 import type { CatalogKind } from '../../../../common/catalog.js';
-import type { Draft, DraftInput } from '../../../../common/schemas/drafts.js';
-import { draftFieldsSchema } from '../../../../common/schemas/drafts.js';
+import type { Draft, DraftInput, VarietyDraft, VarietyDraftInput } from '../../../../common/schemas/drafts.js';
+import { draftFieldsSchema, varietyDraftInputSchema } from '../../../../common/schemas/drafts.js';
 import { isoIn, nowIso } from '../../../platform/support/clock.js';
 import { runCommand } from '../../../platform/writes/command.js';
 import type { AppContext } from '../../../platform/http/context.js';
@@ -10,11 +10,14 @@ import { draftsRepository as repo } from './repository.js';
 
 const DAY_MS = 86_400_000;
 
+/** The drafts table's key of a variety form (a collection's name: one draft per account). */
+const VARIETY_DRAFT = 'rice_seed_varieties';
+
 /**
  * The add form of a pest or disease kept as its account's draft, so a closed tab, a reload or
  * a power cut loses nothing: the fields, and the chosen photos in order with the staged photo
- * of each one uploaded. A draft lasts DRAFT_RETENTION_DAYS from its last change; the save of
- * the entry removes it.
+ * of each one uploaded; and the variety form, a new record's or an edit's. A draft lasts
+ * DRAFT_RETENTION_DAYS from its last change; the save of the entry removes it.
  */
 export function createDraftsService(ctx: Pick<AppContext, 'db' | 'config'>) {
   const retentionMs = ctx.config.draftRetentionDays * DAY_MS;
@@ -75,6 +78,29 @@ export function createDraftsService(ctx: Pick<AppContext, 'db' | 'config'>) {
     },
 
     remove: (accountId: string, kind: CatalogKind) => repo.remove(ctx.db, accountId, kind.collection),
+
+    /** The account's unsaved variety form (one: a new record's or an edit's), or null. */
+    async getVariety(accountId: string): Promise<VarietyDraft | null> {
+      const draft = await repo.find(ctx.db, accountId, VARIETY_DRAFT);
+      if (!draft) return null;
+      let kept: unknown;
+      try {
+        kept = JSON.parse(draft.fields);
+      } catch {
+        return null;
+      }
+      const parsed = varietyDraftInputSchema.safeParse(kept);
+      if (!parsed.success) return null;
+      return { ...parsed.data, updatedAt: draft.updatedAt, expiresAt: new Date(Date.parse(draft.updatedAt) + retentionMs).toISOString() };
+    },
+
+    async saveVariety(accountId: string, input: VarietyDraftInput): Promise<void> {
+      await runCommand({ db: ctx.db, events: null }, null, (trx) =>
+        repo.save(trx, { accountId, collection: VARIETY_DRAFT, fields: JSON.stringify(input), updatedAt: nowIso() }, []),
+      );
+    },
+
+    removeVariety: (accountId: string) => repo.remove(ctx.db, accountId, VARIETY_DRAFT),
 
     /** Drafts not changed for DRAFT_RETENTION_DAYS go; their staged photos then go with the hourly clean-up. */
     removeExpired: () => runCommand({ db: ctx.db, events: null }, null, (trx) => repo.removeOlderThan(trx, isoIn(-retentionMs))),

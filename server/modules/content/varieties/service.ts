@@ -19,6 +19,7 @@ import type { AppContext } from '../../../platform/http/context.js';
 import { fail, invalid } from '../../../platform/http/errors.js';
 import { assertUpdated } from '../../../platform/writes/versioning.js';
 import { getVarietyEnums } from '../maintenance/index.js';
+import { draftsRecords } from '../drafts/index.js';
 import { columns, diff, fieldsOf, normalize, type Fields } from './fields.js';
 import { presentVariety } from './presenter.js';
 import { varietiesRepository, type VarietyRow } from './repository.js';
@@ -76,10 +77,12 @@ export function createVarietiesService(ctx: AppContext) {
     }
   }
 
-  async function insert(fields: Fields, actor: Actor | null): Promise<Variety> {
+  /** `fromForm`: the add form of `actor` saved, whose kept draft goes with the save. */
+  async function insert(fields: Fields, actor: Actor | null, fromForm = false): Promise<Variety> {
     const id = newId();
     const now = nowIso();
     const row = await runCommand(ctx, actor, async (trx, cmd) => {
+      if (fromForm && actor) await draftsRecords.remove(trx, actor.id, COLLECTION);
       await varietiesRepository.insert(trx, {
         id,
         ...columns(fields),
@@ -179,7 +182,7 @@ export function createVarietiesService(ctx: AppContext) {
     /** The add form: every rule of docs/PRODUCT.md section 5, values from the current option lists. */
     async create(input: VarietyInput, actor: Actor | null): Promise<Variety> {
       await checkValues(input, null);
-      return insert(normalize(input), actor);
+      return insert(normalize(input), actor, true);
     },
 
     /** A save's checks without writing (a change sent for review): 404, 409 and the option lists, as create and update. */
