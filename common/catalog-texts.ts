@@ -27,6 +27,13 @@ export const CATALOG_LABELS = {
   images: 'Images',
   createdDate: 'Created Date',
   lastUpdated: 'Last Updated',
+  /** The screen's two ways of showing the list (not in docs/PRODUCT.md: the cards are its own). */
+  showAs: 'Show as',
+  asCards: 'Cards',
+  asList: 'List',
+  photo: 'Photo',
+  photos: 'Photos',
+  actions: 'Actions',
   view: 'View',
   edit: 'Edit',
   delete: 'Delete',

@@ -7,6 +7,8 @@ import { SIGNED_IN_HINT_COOKIE } from '../../common/sessions';
 export const AUTO_LOGOUT_REASON = 'auto_logout_reason';
 export const SIDEBAR_COLLAPSED = 'palayan:sidebar-collapsed';
 const RETURN_TO = 'palayan:return-to';
+/** Pests and diseases shown as cards or as a list. */
+export const CATALOG_VIEW = 'palayan:catalog-view';
 
 export type LogoutReason = 'inactivity' | 'session_ended' | 'signed_out';
 
@@ -67,5 +69,22 @@ export function takeReturnTo(userId: string): string | null {
     return /^\/dashboard(?:[/?#]|$)/.test(kept.path) && !kept.path.startsWith('//') ? kept.path : null;
   } catch {
     return null;
+  }
+}
+
+/** A UI preference of this browser (localStorage), or null. */
+export function readPreference(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writePreference(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    /* preference only */
   }
 }

@@ -4,7 +4,7 @@ import { APP } from '../../../common/texts';
 import { Spinner } from '../../components/ui/spinner';
 import { QueryProvider } from '../../lib/query-client';
 import { useSession } from '../../lib/session';
-import { SIDEBAR_COLLAPSED } from '../../lib/storage';
+import { readPreference, SIDEBAR_COLLAPSED, writePreference } from '../../lib/storage';
 import { Header } from './header';
 import { IdleWarning } from './idle-warning';
 import { LogoutDialog } from './logout-dialog';
@@ -15,13 +15,7 @@ const AccountSettingsModal = lazy(() =>
   import('../../features/profile/account-settings-modal').then((m) => ({ default: m.AccountSettingsModal })),
 );
 
-function readCollapsed(): boolean {
-  try {
-    return localStorage.getItem(SIDEBAR_COLLAPSED) === '1';
-  } catch {
-    return false;
-  }
-}
+const readCollapsed = () => readPreference(SIDEBAR_COLLAPSED) === '1';
 
 /** The signed-in frame: sidebar, header, the routed screen and the footer. */
 export function ShellLayout() {
@@ -36,11 +30,7 @@ export function ShellLayout() {
 
   function toggleCollapsed() {
     setCollapsed((c) => {
-      try {
-        localStorage.setItem(SIDEBAR_COLLAPSED, c ? '0' : '1');
-      } catch {
-        /* preference only */
-      }
+      writePreference(SIDEBAR_COLLAPSED, c ? '0' : '1');
       return !c;
     });
   }

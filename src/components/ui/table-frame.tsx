@@ -106,15 +106,24 @@ export const stackedRow =
 
 /**
  * A cell of a stacked table: on phones its column's `label` stands before the value (the
- * heading row is then for screen readers only). `main`: the row's title on the card, unlabelled.
+ * heading row is then for screen readers only). `main`: the row's title on the card;
+ * `unlabelled`: a cell that says what it is itself (a photo, the action buttons), whose label
+ * would only take room.
  */
 export function Cell({
   label,
   main,
+  unlabelled,
   className,
   children,
   ...rest
-}: { label: string; main?: boolean; className?: string; children: ReactNode } & TdHTMLAttributes<HTMLTableCellElement>) {
+}: {
+  label: string;
+  main?: boolean;
+  unlabelled?: boolean;
+  className?: string;
+  children: ReactNode;
+} & TdHTMLAttributes<HTMLTableCellElement>) {
   return (
     <td
       data-label={label}
@@ -123,7 +132,9 @@ export function Cell({
         'max-sm:flex max-sm:gap-3 max-sm:py-1.5',
         main
           ? 'max-sm:text-base'
-          : 'max-sm:before:w-32 max-sm:before:shrink-0 max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:uppercase max-sm:before:tracking-wide max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]',
+          : unlabelled
+            ? ''
+            : 'max-sm:before:w-32 max-sm:before:shrink-0 max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:uppercase max-sm:before:tracking-wide max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]',
         className,
       )}
       {...rest}

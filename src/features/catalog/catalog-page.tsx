@@ -3,7 +3,7 @@ import { can } from '../../../common/permissions';
 import { TRASH } from '../../../common/trash';
 import { useSession } from '../../lib/session';
 import { useSearchParams } from 'react-router';
-import { Plus } from 'lucide-react';
+import { LayoutGrid, List, Plus } from 'lucide-react';
 import type { CatalogKind } from '../../../common/catalog';
 import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import type { CatalogEntry } from '../../../common/schemas/catalog';
@@ -18,6 +18,9 @@ import { NewWaitingNotice, useOpenChanges } from '../../components/review/review
 import { useSentForReview } from '../../components/review/use-sent-for-review';
 import { useCatalogList, useDeleteEntry } from './api';
 import { EntryCard } from './entry-card';
+import { ENTRY_ROW_COLUMNS, EntryRow } from './entry-row';
+import { TableFrame } from '../../components/ui/table-frame';
+import { CATALOG_VIEW, readPreference, writePreference } from '../../lib/storage';
 import { EntryFormDialog, type FormTarget } from './entry-form-dialog';
 import { EntryViewDialog } from './entry-view-dialog';
 import { DatasetHealthLink, TrainingSetLink } from './training-set-link';
@@ -56,6 +59,29 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
   const onSearch = useCallback((value: string) => setSearch(value), []);
 
   const entries = list.data?.pages.flatMap((p) => p.items) ?? [];
+  // Cards (the product's own) or a list, many to a screen: ?view=list, else the last choice.
+  const asList = (params.get('view') ?? readPreference(CATALOG_VIEW)) === 'list';
+  const showAs = (view: 'cards' | 'list') => {
+    writePreference(CATALOG_VIEW, view);
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (view === 'list') next.set('view', 'list');
+        else next.delete('view');
+        return next;
+      },
+      { replace: true },
+    );
+  };
+  const actionsOf = (entry: CatalogEntry) => ({
+    review: review.byRecord.get(entry.id),
+    onView: () => setViewId(entry.id),
+    onEdit: () => setFormTarget({ mode: 'edit', id: entry.id }),
+    onDelete: () => {
+      setDeleteError(null);
+      setDeleting(entry);
+    },
+  });
 
   async function confirmDelete() {
     if (!deleting) return;
@@ -89,6 +115,26 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
       />
 
       <NewWaitingNotice collection={kind.collection} count={review.newCount} />
+      <div className="mb-3 flex items-center justify-end gap-2 text-sm" role="group" aria-label={CATALOG_LABELS.showAs}>
+        <span className="text-slate-600">{CATALOG_LABELS.showAs}</span>
+        <div className="inline-flex rounded-lg border border-slate-300 bg-white p-0.5">
+          {(['cards', 'list'] as const).map((view) => (
+            <button
+              key={view}
+              type="button"
+              aria-pressed={asList === (view === 'list')}
+              onClick={() => showAs(view)}
+              className={
+                'inline-flex items-center gap-1.5 rounded-md px-3 py-1.5 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ' +
+                (asList === (view === 'list') ? 'bg-slate-900 text-white' : 'text-slate-700 hover:bg-slate-100')
+              }
+            >
+              {view === 'list' ? <List className="h-4 w-4" aria-hidden /> : <LayoutGrid className="h-4 w-4" aria-hidden />}
+              {view === 'list' ? CATALOG_LABELS.asList : CATALOG_LABELS.asCards}
+            </button>
+          ))}
+        </div>
+      </div>
       {list.isPending ? (
         <div className="flex items-center justify-center gap-3 rounded-2xl border border-slate-200 bg-white p-12 text-slate-500">
           <Spinner />
@@ -102,21 +148,19 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-12 text-center text-slate-500">{t.emptyText}</p>
       ) : (
         <>
-          <div className="grid grid-cols-1 gap-6 md:grid-cols-2 xl:grid-cols-3" data-testid="catalog-grid">
-            {entries.map((entry) => (
-              <EntryCard
-                key={entry.id}
-                entry={entry}
-                review={review.byRecord.get(entry.id)}
-                onView={() => setViewId(entry.id)}
-                onEdit={() => setFormTarget({ mode: 'edit', id: entry.id })}
-                onDelete={() => {
-                  setDeleteError(null);
-                  setDeleting(entry);
-                }}
-              />
-            ))}
-          </div>
+          {asList ? (
+            <TableFrame stacked label={t.title} columns={ENTRY_ROW_COLUMNS}>
+              {entries.map((entry) => (
+                <EntryRow key={entry.id} entry={entry} {...actionsOf(entry)} />
+              ))}
+            </TableFrame>
+          ) : (
+            <div className="grid grid-cols-1 gap-6 md:grid-cols-2 xl:grid-cols-3" data-testid="catalog-grid">
+              {entries.map((entry) => (
+                <EntryCard key={entry.id} entry={entry} {...actionsOf(entry)} />
+              ))}
+            </div>
+          )}
           {list.hasNextPage && (
             <div className="mt-6 flex justify-center">
               <Button variant="secondary" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>

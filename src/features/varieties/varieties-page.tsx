@@ -251,7 +251,7 @@ export function VarietiesPage() {
               <Cell label={c.recommendedInTarlac}>
                 <RecommendedBadge value={v.recommendedInTarlac} />
               </Cell>
-              <Cell label={c.actions} className="whitespace-nowrap py-2 max-sm:pt-2">
+              <Cell label={c.actions} unlabelled className="whitespace-nowrap py-2 max-sm:pt-2">
                 <div className="flex gap-1">
                   <IconAction
                     label={VARIETIES.actions.view}
