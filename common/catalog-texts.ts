@@ -29,6 +29,9 @@ export const CATALOG_LABELS = {
   lastUpdated: 'Last Updated',
   /** The screen's two ways of showing the list (not in docs/PRODUCT.md: the cards are its own). */
   showAs: 'Show as',
+  /** Under an empty list (not in docs/PRODUCT.md). */
+  emptyNext: (noun: string) => `Add the first ${noun} with its photos.`,
+  addFirst: (noun: string) => `Add the first ${noun}`,
   asCards: 'Cards',
   asList: 'List',
   photo: 'Photo',

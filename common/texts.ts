@@ -157,3 +157,10 @@ export const LIST_TEXTS = {
   showing: (from: number, to: number, total: number, exact: boolean) =>
     `Showing ${from.toLocaleString('en-US')}–${to.toLocaleString('en-US')} of ${exact ? '' : 'about '}${total.toLocaleString('en-US')}`,
 } as const;
+
+/** A file chosen with a button or dropped (not in docs/PRODUCT.md). */
+export const FILE_PICKER_TEXTS = {
+  choose: 'Choose a file',
+  another: 'Choose another',
+  orDrop: 'or drop it here',
+} as const;

@@ -46,6 +46,10 @@ export const VARIETIES = {
   searchLabel: 'Search rice varieties',
   addNew: 'Add New Variety',
   empty: 'No rice variety found',
+  /** Under the empty list, when nothing is searched or filtered (not in docs/PRODUCT.md). */
+  emptyNext: 'Add the first variety, or import a spreadsheet of them.',
+  addFirst: 'Add the first variety',
+  importFirst: 'Import a spreadsheet',
   loading: 'Loading rice varieties...',
   columns: {
     varietyName: 'Variety Name',

@@ -4,6 +4,8 @@ import { ChevronDown, LogOut, Menu, Settings, UserCog } from 'lucide-react';
 import type { SessionUser } from '../../../common/schemas/auth';
 import { SHELL } from '../../../common/texts';
 import { Avatar } from '../../components/ui/avatar';
+import { useLocation } from 'react-router';
+import { isActivePath, NAV } from '../nav';
 
 interface HeaderProps {
   user: SessionUser;
@@ -16,6 +18,8 @@ const ITEM =
   'flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100';
 
 export function Header({ user, onOpenMobileNav, onAccountSettings, onLogout }: HeaderProps) {
+  const { pathname } = useLocation();
+  const page = NAV.find((entry) => isActivePath(entry.path, pathname));
   return (
     <header className="sticky top-0 z-30 flex h-16 items-center justify-between border-b border-slate-200 bg-white/90 px-4 backdrop-blur lg:px-6">
       <button
@@ -26,7 +30,11 @@ export function Header({ user, onOpenMobileNav, onAccountSettings, onLogout }: H
       >
         <Menu className="h-5 w-5" />
       </button>
-      <div className="flex-1" />
+      {/* On phones the sidebar is folded away: the header names the screen. */}
+      <p className="min-w-0 flex-1 truncate px-2 text-base font-semibold text-slate-900 lg:hidden" data-testid="header-page">
+        {page?.label}
+      </p>
+      <div className="hidden flex-1 lg:block" />
       <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger
           className={cn(

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
 import { APP } from '../../../common/texts';
 import { Spinner } from '../../components/ui/spinner';
@@ -26,6 +26,22 @@ export function ShellLayout() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   // Stays mounted once opened, so the dialog can animate closed.
   const [settingsUsed, setSettingsUsed] = useState(false);
+  // "/" puts the cursor in the screen's search box, as in the tools people know; not while typing or in a dialog.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      const target = e.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"]')) return;
+      if (document.querySelector('[role="dialog"]')) return;
+      const search = document.querySelector<HTMLInputElement>('main input[data-page-search]');
+      if (!search) return;
+      e.preventDefault();
+      search.focus();
+      search.select();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   if (!session) return null;
 
   function toggleCollapsed() {

@@ -16,10 +16,11 @@ const SEGMENTS = [
   { key: 'missing', label: T.missing, bar: 'bg-slate-300', dot: 'bg-slate-300 ring-1 ring-slate-400' },
 ] as const;
 
-function Count({ value, label, to }: { value: number; label: string; to: string | null }) {
+/** A count, linked to its list where the screen offers links: coloured as its part of the bar is (work left is not green). */
+function Count({ value, label, to, tone }: { value: number; label: string; to: string | null; tone?: string }) {
   const text = `${value.toLocaleString('en-US')} ${label.toLowerCase()}`;
   return to && value > 0 ? (
-    <Link to={to} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+    <Link to={to} className={`font-medium underline underline-offset-2 ${tone ?? 'text-slate-800'}`}>
       {text}
     </Link>
   ) : (
@@ -53,8 +54,13 @@ function Row({ item, link }: { item: Item; link?: CompletenessLink | undefined }
           </div>
           <p className="flex flex-wrap gap-x-3 text-xs text-slate-600">
             <Count value={values.current} label={T.upToDate} to={null} />
-            <Count value={values.stale} label={T.stale} to={link?.(item.collection, item.lang, 'stale') ?? null} />
-            <Count value={values.missing} label={T.missing} to={link?.(item.collection, item.lang, 'missing') ?? null} />
+            <Count value={values.stale} label={T.stale} to={link?.(item.collection, item.lang, 'stale') ?? null} tone="text-amber-800" />
+            <Count
+              value={values.missing}
+              label={T.missing}
+              to={link?.(item.collection, item.lang, 'missing') ?? null}
+              tone="text-slate-800"
+            />
           </p>
         </div>
       )}

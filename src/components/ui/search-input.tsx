@@ -2,7 +2,7 @@ import { cn } from './cn';
 import { Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
 
-/** A search box that reports its value after the user pauses typing. */
+/** A search box that reports its value after the user pauses typing; "/" anywhere on the page puts the cursor in it (shell/layout.tsx). */
 export function SearchInput({
   value,
   onChange,
@@ -29,6 +29,8 @@ export function SearchInput({
       <input
         type="search"
         aria-label={label}
+        aria-keyshortcuts="/"
+        data-page-search=""
         placeholder={placeholder}
         value={text}
         onChange={(e) => setText(e.target.value)}

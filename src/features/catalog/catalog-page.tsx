@@ -145,7 +145,18 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
           {list.error.message}
         </p>
       ) : entries.length === 0 ? (
-        <p className="rounded-2xl border border-dashed border-slate-300 bg-white p-12 text-center text-slate-500">{t.emptyText}</p>
+        <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-12 text-center text-slate-500">
+          <p>{t.emptyText}</p>
+          {!search.trim() && (
+            <>
+              <p className="mt-2 text-sm text-slate-600">{CATALOG_LABELS.emptyNext(t.noun)}</p>
+              <Button className="mt-3" size="sm" onClick={() => setFormTarget({ mode: 'add' })}>
+                <Plus className="h-4 w-4" aria-hidden />
+                {CATALOG_LABELS.addFirst(t.noun)}
+              </Button>
+            </>
+          )}
+        </div>
       ) : (
         <>
           {asList ? (
@@ -172,7 +183,17 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
         </>
       )}
 
-      <EntryViewDialog key={`${viewId}:${viewTab}`} kind={kind} id={viewId} tab={viewTab} onClose={closeView} />
+      <EntryViewDialog
+        key={`${viewId}:${viewTab}`}
+        kind={kind}
+        id={viewId}
+        tab={viewTab}
+        onClose={closeView}
+        onEdit={(id) => {
+          closeView();
+          setFormTarget({ mode: 'edit', id });
+        }}
+      />
       <EntryFormDialog
         kind={kind}
         target={formTarget}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ArrowLeft, ExternalLink } from 'lucide-react';
+import { ArrowLeft, ExternalLink, Pencil } from 'lucide-react';
 import type { CatalogKind } from '../../../common/catalog';
 import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import { can } from '../../../common/permissions';
@@ -33,11 +33,14 @@ export function EntryViewDialog({
   id,
   tab,
   onClose,
+  onEdit,
 }: {
   kind: CatalogKind;
   id: string | null;
   tab?: RecordTab | undefined;
   onClose(): void;
+  /** Closes the view for the edit form of the entry. */
+  onEdit?: (id: string) => void;
 }) {
   const entry = useCatalogEntry(kind, id);
   const { session } = useSession();
@@ -63,6 +66,12 @@ export function EntryViewDialog({
           <Button variant="secondary" onClick={onClose}>
             {CATALOG_LABELS.close}
           </Button>
+          {id && canEdit && onEdit && (
+            <Button onClick={() => onEdit(id)}>
+              <Pencil className="h-4 w-4" aria-hidden />
+              {CATALOG_LABELS.edit}
+            </Button>
+          )}
         </>
       }
     >

@@ -12,19 +12,26 @@ import { useSession } from '../../lib/session';
 
 type Setting = ReviewSettings['items'][number];
 
-function SettingSwitch({ setting, busy, onChange }: { setting: Setting; busy: boolean; onChange(enabled: boolean): void }) {
+/** One collection's switch; what it does is said once above the list (`labelId`, `helpId`), and read out with each. */
+function SettingSwitch({
+  setting,
+  busy,
+  onChange,
+  labelId,
+  helpId,
+}: {
+  setting: Setting;
+  busy: boolean;
+  onChange(enabled: boolean): void;
+  labelId: string;
+  helpId: string;
+}) {
   const id = useId();
   return (
     <li className="flex items-start justify-between gap-4 py-4" data-testid={`review-setting-${setting.collection}`}>
       <div className="min-w-0">
         <p className="font-semibold text-slate-900" id={`${id}-name`}>
           {setting.label}
-        </p>
-        <p className="text-sm text-slate-700" id={`${id}-label`}>
-          {REVIEW_TEXTS.setting}
-        </p>
-        <p className="mt-0.5 text-xs text-slate-600" id={`${id}-help`}>
-          {REVIEW_TEXTS.settingHelp}
         </p>
         {setting.updatedAt && setting.updatedByName && (
           <p className="mt-0.5 text-xs text-slate-500">
@@ -36,8 +43,8 @@ function SettingSwitch({ setting, busy, onChange }: { setting: Setting; busy: bo
         type="button"
         role="switch"
         aria-checked={setting.enabled}
-        aria-labelledby={`${id}-name ${id}-label`}
-        aria-describedby={`${id}-help`}
+        aria-labelledby={`${id}-name ${labelId}`}
+        aria-describedby={helpId}
         disabled={busy}
         onClick={() => onChange(!setting.enabled)}
         className={cn(
@@ -66,6 +73,8 @@ export function ReviewSettingsSection() {
   const settings = useReviewSettings(allowed);
   const save = useSetReviewSetting();
   const toast = useToast();
+  const labelId = useId();
+  const helpId = useId();
   if (!allowed) return null;
 
   async function change(setting: Setting, enabled: boolean) {
@@ -84,6 +93,14 @@ export function ReviewSettingsSection() {
         {REVIEW_SCREEN.settingsTitle}
       </h2>
       <p className="mt-1 text-sm text-slate-600">{REVIEW_SCREEN.settingsIntro}</p>
+      <div className="mt-3 rounded-lg bg-slate-50 px-3 py-2">
+        <p className="text-sm font-medium text-slate-800" id={labelId}>
+          {REVIEW_TEXTS.setting}
+        </p>
+        <p className="mt-0.5 text-xs text-slate-600" id={helpId}>
+          {REVIEW_TEXTS.settingHelp}
+        </p>
+      </div>
       {settings.isError && (
         <p role="alert" className="mt-3 text-sm text-red-600">
           {settings.error.message}
@@ -96,6 +113,8 @@ export function ReviewSettingsSection() {
             setting={setting}
             busy={save.isPending}
             onChange={(enabled) => void change(setting, enabled)}
+            labelId={labelId}
+            helpId={helpId}
           />
         ))}
       </ul>

@@ -12,6 +12,7 @@ import { ContractFields, contractOf, settingsValues, uploadFormSchema } from './
 import { OptionsField } from '../../components/ui/more-fields';
 import { ProgressBar } from './fields';
 import { formatBytes } from './format';
+import { FilePicker } from '../../components/ui/file-picker';
 import { MappingTable, mappingProblems, type LabelTarget } from './mapping-table';
 import { ModelFacts } from './model-facts';
 
@@ -23,11 +24,6 @@ interface Checked {
 }
 
 const stageOptions = MODEL_STAGES.map((value) => ({ value, label: T.stage[value] }));
-const fileInput =
-  'block w-full text-sm text-slate-700 file:mr-3 file:h-10 file:cursor-pointer file:rounded-lg ' +
-  'file:border file:border-slate-300 file:bg-white file:px-4 file:text-sm file:font-medium ' +
-  'file:text-slate-700 hover:file:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 ' +
-  'focus-visible:ring-brand-600';
 
 /** The files' own faults, before anything is sent. */
 function fileProblem(model: File | null, labels: File | null): string | null {
@@ -45,8 +41,6 @@ export function UploadDialog({ open, onClose }: { open: boolean; onClose(): void
 
 function UploadForm({ onClose }: { onClose(): void }) {
   const formId = useId();
-  const modelId = useId();
-  const labelsId = useId();
   const toast = useToast();
   const upload = useUploadModel();
   const form = useZodForm(uploadFormSchema, { defaultValues: { stage: 'disease', ...settingsValues(null) } });
@@ -168,43 +162,28 @@ function UploadForm({ onClose }: { onClose(): void }) {
       <Form form={form} id={formId} onSubmit={submit} className="space-y-5">
         <fieldset disabled={busy} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <OptionsField name="stage" label={S.form.stage} options={stageOptions} className="sm:col-span-2" />
-          <div>
-            <label htmlFor={modelId} className="mb-1 block text-sm font-medium text-slate-700">
-              {S.form.modelFile}
-            </label>
-            <input
-              id={modelId}
-              type="file"
-              accept=".tflite,application/octet-stream"
-              className={fileInput}
-              data-testid="model-file"
-              onChange={(e) => {
-                setModel(e.target.files?.[0] ?? null);
-                setError(null);
-              }}
-            />
-            {model && <p className="mt-1 text-xs text-slate-600">{S.form.chosen(model.name, formatBytes(model.size))}</p>}
-          </div>
-          <div>
-            <label htmlFor={labelsId} className="mb-1 block text-sm font-medium text-slate-700">
-              {S.form.labelsFile}
-            </label>
-            <input
-              id={labelsId}
-              type="file"
-              accept=".txt,text/plain"
-              className={fileInput}
-              aria-describedby={`${labelsId}-hint`}
-              data-testid="labels-file"
-              onChange={(e) => {
-                setLabels(e.target.files?.[0] ?? null);
-                setError(null);
-              }}
-            />
-            <p id={`${labelsId}-hint`} className="mt-1 text-xs text-slate-600">
-              {S.form.labelsHint}
-            </p>
-          </div>
+          <FilePicker
+            label={S.form.modelFile}
+            accept=".tflite,application/octet-stream"
+            file={model}
+            testId="model-file"
+            chosenText={(f) => S.form.chosen(f.name, formatBytes(f.size))}
+            onFile={(f) => {
+              setModel(f);
+              setError(null);
+            }}
+          />
+          <FilePicker
+            label={S.form.labelsFile}
+            accept=".txt,text/plain"
+            file={labels}
+            testId="labels-file"
+            hint={S.form.labelsHint}
+            onFile={(f) => {
+              setLabels(f);
+              setError(null);
+            }}
+          />
         </fieldset>
         <ContractFields disabled={busy} />
         {sending && sendingText && (

@@ -213,6 +213,21 @@ export function VarietiesPage() {
           <tr>
             <td colSpan={COLUMNS} className="px-4 py-10 text-center text-slate-500">
               {activeFilterCount(query) > 0 ? VARIETIES.list.noMatch : VARIETIES.empty}
+              {activeFilterCount(query) === 0 && !search && (
+                <span className="mt-3 flex flex-col items-center gap-3">
+                  <span className="text-sm text-slate-600">{VARIETIES.emptyNext}</span>
+                  <span className="flex flex-wrap justify-center gap-2">
+                    <Button size="sm" onClick={() => setFormTarget({ mode: 'add' })}>
+                      <Plus className="h-4 w-4" aria-hidden />
+                      {VARIETIES.addFirst}
+                    </Button>
+                    <Button size="sm" variant="secondary" onClick={() => setImporting(true)}>
+                      <Upload className="h-4 w-4" aria-hidden />
+                      {VARIETIES.importFirst}
+                    </Button>
+                  </span>
+                </span>
+              )}
             </td>
           </tr>
         ) : (
@@ -301,6 +316,10 @@ export function VarietiesPage() {
         variety={viewing?.variety ?? null}
         tab={viewing?.tab}
         onClose={() => setViewing(null)}
+        onEdit={(v) => {
+          setViewing(null);
+          setFormTarget({ mode: 'edit', id: v.id });
+        }}
       />
       <VarietyFormDialog
         target={formTarget}

@@ -1,3 +1,4 @@
+import { Pencil } from 'lucide-react';
 import type { Variety } from '../../../common/schemas/varieties';
 import { VARIETIES, VARIETY_TOPIC } from '../../../common/varieties';
 import { Button } from '../../components/ui/button';
@@ -13,7 +14,18 @@ import { VersionsPanel } from '../../components/versions/versions-panel';
 import { RecordReviewNotes } from '../../components/review/review-badge';
 
 /** Every field of one variety, units included (t/ha, cm, days); follows live changes. */
-export function VarietyViewDialog({ variety, tab, onClose }: { variety: Variety | null; tab?: RecordTab | undefined; onClose(): void }) {
+export function VarietyViewDialog({
+  variety,
+  tab,
+  onClose,
+  onEdit,
+}: {
+  variety: Variety | null;
+  tab?: RecordTab | undefined;
+  onClose(): void;
+  /** Closes the view for the edit form of the variety. */
+  onEdit?: (variety: Variety) => void;
+}) {
   const detail = useVariety(variety?.id ?? null);
   const { session } = useSession();
   const canEdit = can(session?.user.role, 'content.update');
@@ -51,9 +63,17 @@ export function VarietyViewDialog({ variety, tab, onClose }: { variety: Variety 
       description={v?.varietyName}
       size="xl"
       footer={
-        <Button variant="secondary" onClick={onClose}>
-          {w.close}
-        </Button>
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            {w.close}
+          </Button>
+          {variety && onEdit && (
+            <Button onClick={() => onEdit(variety)}>
+              <Pencil className="h-4 w-4" aria-hidden />
+              {VARIETIES.actions.edit}
+            </Button>
+          )}
+        </>
       }
     >
       <RecordTabs
