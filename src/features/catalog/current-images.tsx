@@ -101,9 +101,14 @@ function OrderControls({
         <span className="pointer-events-none absolute inset-0 rounded-lg ring-4 ring-inset ring-brand-600" aria-hidden />
       )}
       {index === 0 ? (
-        <span className="absolute left-1 top-1 rounded bg-brand-700 px-1.5 py-0.5 text-[11px] font-semibold leading-4 text-white shadow">
-          {PHOTO_ORDER_TEXTS.mainPhoto}
-        </span>
+        <>
+          <span className="absolute left-1 top-1 rounded-full bg-brand-700 p-1 text-white shadow" aria-hidden>
+            <Star className="h-4 w-4 fill-current" />
+          </span>
+          <span className="absolute inset-x-0 bottom-8 mx-auto w-fit whitespace-nowrap rounded bg-brand-700 px-1.5 py-0.5 text-[11px] font-semibold leading-4 text-white shadow">
+            {PHOTO_ORDER_TEXTS.mainPhoto}
+          </span>
+        </>
       ) : (
         <button
           type="button"
@@ -334,7 +339,7 @@ export function CurrentImages({
           )}
         </div>
       )}
-      <p className="sr-only" role="status" aria-live="polite" data-testid="photo-order-announcement">
+      <p className="sr-only" aria-live="polite" aria-atomic="true" data-testid="photo-order-announcement">
         {announcement}
       </p>
       {saving && <p className="text-xs text-slate-600">{PHOTO_ORDER_TEXTS.saving}</p>}
