@@ -143,3 +143,32 @@ export const DRAFT_TEXTS = {
   missing: 'Choose the file again',
   kept: 'Kept as a draft',
 } as const;
+
+/**
+ * The order of a pest's or disease's photos in the edit dialog: the first photo is the main
+ * photo, the one the card and the farmer app show. Photo numbers count from 1.
+ */
+export const PHOTO_ORDER_TEXTS = {
+  mainPhoto: 'Main photo',
+  makeMain: (n: number) => `Make photo ${n} the main photo`,
+  moveEarlier: (n: number) => `Move photo ${n} earlier`,
+  moveLater: (n: number) => `Move photo ${n} later`,
+  handle: (n: number, count: number) => `Photo ${n} of ${count}. Drag it, or press the arrow keys, to move it.`,
+  hint: 'The first photo is the main photo: the card and the farmer app show it. Drag a photo or use its arrows to change the order; the new order is saved at once.',
+  moved: (from: number, to: number, count: number) => `Photo ${from} moved to position ${to} of ${count}.`,
+  madeMain: (from: number) => `Photo ${from} is now the main photo.`,
+  saving: 'Saving the new order…',
+  conflict: 'Someone else changed this entry meanwhile. The photos are shown as saved now; move the photo again.',
+  failed: 'The new order could not be saved. The photos are shown as saved now.',
+  notInEntry: "This photo is not one of this entry's photos.",
+  positionOutside: (count: number) => `Choose a position from 1 to ${count}.`,
+  ownPending: 'Your other change of this entry is waiting for review. Withdraw it before you change the photo order.',
+  reviewAction: 'Change the photo order',
+  audit: {
+    moved: (noun: string, name: string, from: number, to: number, count: number) =>
+      `Moved photo ${from} of ${noun} "${name}" to position ${to} of ${count}`,
+    madeMain: (noun: string, name: string, from: number) => `Made photo ${from} the main photo of ${noun} "${name}"`,
+    reviewed: (noun: string, name: string, moves: number) =>
+      `Changed the photo order of ${noun} "${name}" (${moves} ${moves === 1 ? 'move' : 'moves'})`,
+  },
+} as const;

@@ -201,3 +201,16 @@ export const CATALOG_LIMITS = {
   /** Current images shown in the edit dialog before '+N more' (LIMITS.editDialogImagePreview). */
   editPreview: 6,
 } as const;
+
+/**
+ * The ids in their order with one of them moved to `position` (0 is the main photo's place),
+ * the others keeping theirs relative to each other; null when `id` is not among them or the
+ * position is outside the list.
+ */
+export function movedInOrder(ids: readonly string[], id: string, position: number): string[] | null {
+  const from = ids.indexOf(id);
+  if (from < 0 || !Number.isInteger(position) || position < 0 || position >= ids.length) return null;
+  const next = ids.filter((other) => other !== id);
+  next.splice(position, 0, id);
+  return next;
+}

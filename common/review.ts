@@ -1,3 +1,4 @@
+import { PHOTO_ORDER_TEXTS } from './catalog-texts.js';
 import type { VersionCollection } from './versions.js';
 import { VERSION_COLLECTIONS } from './versions.js';
 
@@ -27,6 +28,7 @@ export const REVIEW_ACTIONS = [
   'translate_file',
   'remove_photo',
   'put_back_photo',
+  'move_photo',
 ] as const;
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
@@ -88,6 +90,7 @@ export const REVIEW_TEXTS = {
     translate_file: "Translators' file",
     remove_photo: 'Take a photo out (Dataset health)',
     put_back_photo: 'Put a photo back (Dataset health)',
+    move_photo: PHOTO_ORDER_TEXTS.reviewAction,
   } satisfies Record<ReviewAction, string>,
   states: {
     pending: 'Waiting for review',

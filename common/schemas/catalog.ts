@@ -2,7 +2,7 @@ import { z } from './zod.js';
 import { LIMITS } from '../limits.js';
 import type { CatalogKind } from '../catalog.js';
 import { CATALOG_FIELD_KEYS, CATALOG_FIELDS, type CatalogField } from '../catalog-fields.js';
-import { UPLOAD_TEXTS } from '../catalog-texts.js';
+import { PHOTO_ORDER_TEXTS, UPLOAD_TEXTS } from '../catalog-texts.js';
 
 /**
  * One schema per kind and purpose: it validates the add/edit form in the browser and the
@@ -73,6 +73,37 @@ export function catalogUpdateSchema(kind: CatalogKind) {
     allowDuplicateName,
   });
 }
+
+/**
+ * One photo of an entry moved to a place in its order (0: the main photo), on the edit version
+ * the user saw: a small request whatever the size of the set, refused (409) when the entry
+ * changed since.
+ */
+export function photoMoveSchema(kind: CatalogKind) {
+  return z.object({
+    version: z.number().int().min(1),
+    photoId: imageId,
+    position: z
+      .number()
+      .int()
+      .min(0)
+      .max(kind.maxImages - 1, PHOTO_ORDER_TEXTS.positionOutside(kind.maxImages)),
+  });
+}
+export type PhotoMoveInput = z.output<ReturnType<typeof photoMoveSchema>>;
+
+/** A move made: the entry's new edit version, the photo's place and the main photo. */
+export const photoMovedSchema = z.object({
+  id: z.string(),
+  version: z.number(),
+  updatedAt: z.string(),
+  photoId: z.string(),
+  from: z.number(),
+  position: z.number(),
+  count: z.number(),
+  mainImageUrl: z.string().nullable(),
+});
+export type PhotoMoved = z.infer<typeof photoMovedSchema>;
 
 export type CatalogCreateInput = z.output<ReturnType<typeof catalogCreateSchema>>;
 export type CatalogUpdateInput = z.output<ReturnType<typeof catalogUpdateSchema>>;

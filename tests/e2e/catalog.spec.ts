@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { CATALOG_KINDS } from '../../common/catalog';
-import { CATALOG_LABELS, DRAFT_TEXTS, UPLOAD_TEXTS } from '../../common/catalog-texts';
+import { CATALOG_LABELS, DRAFT_TEXTS, PHOTO_ORDER_TEXTS, UPLOAD_TEXTS } from '../../common/catalog-texts';
 import { COLLECTIONS } from '../../common/collections';
 import { TRASH } from '../../common/trash';
 import { E2E } from '../../playwright.config';
@@ -347,4 +347,116 @@ test('a pest renamed to a name another pest has is named while typing, and saved
   await expect(edit).toBeHidden();
   await expect(page.getByText(first.toUpperCase(), { exact: true })).toBeVisible();
   await expect(page.getByText(second, { exact: true })).toHaveCount(0);
+});
+
+test('photos are put in order in the edit dialog, by keyboard and by drag; the farmer app shows the main photo first', async ({
+  page,
+  app,
+}) => {
+  await signIn(page, app, 'SYSTEM_ADMIN', '/dashboard/rice_pests');
+  const name = `Leaf folder ${Date.now().toString(36)}`;
+  const files = (await pngs(8, 'order', 300)).map((f) => f.buffer.toString('base64'));
+  const ids = await page.evaluate(
+    async ({ pictures, entryName }) => {
+      const staged: string[] = [];
+      for (const [i, b64] of pictures.entries()) {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        const form = new FormData();
+        form.append('file', new Blob([bytes], { type: 'image/png' }), `leaf_${i}.png`);
+        staged.push((await (await fetch('/api/rice_pests/images', { method: 'POST', body: form })).json()).id);
+      }
+      const body = { name: entryName, scientificName: '', description: '', cause: '', symptoms: '', treatments: '', imageIds: staged };
+      await fetch('/api/rice_pests', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return staged;
+    },
+    { pictures: files, entryName: name },
+  );
+  const farmerOrder = async () => {
+    const items = (await (await page.request.get('/api/public/v1/pests')).json()).items as Array<{
+      name: string;
+      mainImage: { id: string } | null;
+      images: Array<{ id: string }>;
+    }>;
+    const item = items.find((i) => i.name === name);
+    return item ? { main: item.mainImage?.id, ids: item.images.map((i) => i.id) } : null;
+  };
+  // The farmer app lists photos once their sizes are made.
+  await expect.poll(async () => (await farmerOrder())?.ids.length, { timeout: 30_000 }).toBe(8);
+
+  const openEdit = async () => {
+    await card(page, name)
+      .getByRole('button', { name: `Edit ${name}` })
+      .click();
+    const dialog = page.getByRole('dialog', { name: pest.editTitle });
+    await expect(dialog.getByTestId('current-image')).toHaveCount(6);
+    return dialog;
+  };
+  const shown = async (dialog: ReturnType<Page['getByRole']>) =>
+    dialog.getByTestId('current-image').evaluateAll((tiles) => tiles.map((t) => t.getAttribute('data-photo-id')));
+  const announced = (dialog: ReturnType<Page['getByRole']>) => dialog.getByTestId('photo-order-announcement');
+  const saved = async (dialog: ReturnType<Page['getByRole']>) => expect(dialog.getByText(PHOTO_ORDER_TEXTS.saving)).toHaveCount(0);
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  let edit = await openEdit();
+  const first = edit.getByTestId('current-image').first();
+  await expect(first.getByText(PHOTO_ORDER_TEXTS.mainPhoto)).toBeVisible();
+  await edit.getByTestId('current-images').screenshot({ path: '.tmp/screens/photo-order-1280.png' });
+  expect(await axeViolations(page, 'photo order 1280')).toEqual([]);
+
+  // Make photo 4 the main photo: it takes the first place and the badge.
+  await edit.getByRole('button', { name: PHOTO_ORDER_TEXTS.makeMain(4) }).click();
+  await expect(announced(edit)).toHaveText(PHOTO_ORDER_TEXTS.madeMain(4));
+  let expected = [ids[3], ids[0], ids[1], ids[2], ids[4], ids[5], ids[6], ids[7]];
+  expect(await shown(edit)).toEqual(expected.slice(0, 6));
+  await expect(edit.getByTestId('current-image').first().getByText(PHOTO_ORDER_TEXTS.mainPhoto)).toBeVisible();
+
+  // By keyboard: photo 5 two places earlier with its handle's arrow keys; focus stays with it.
+  const handle = edit.getByRole('button', { name: PHOTO_ORDER_TEXTS.handle(5, 8) });
+  await handle.focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(announced(edit)).toHaveText(PHOTO_ORDER_TEXTS.moved(5, 4, 8));
+  await expect(edit.getByRole('button', { name: PHOTO_ORDER_TEXTS.handle(4, 8) })).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(announced(edit)).toHaveText(PHOTO_ORDER_TEXTS.moved(4, 3, 8));
+  await expect(edit.getByRole('button', { name: PHOTO_ORDER_TEXTS.handle(3, 8) })).toBeFocused();
+  expected = [ids[3], ids[0], ids[4], ids[1], ids[2], ids[5], ids[6], ids[7]];
+  expect(await shown(edit)).toEqual(expected.slice(0, 6));
+  await saved(edit);
+  await edit.getByRole('button', { name: CATALOG_LABELS.cancel }).click();
+  await expect(edit).toBeHidden();
+
+  // A reload keeps the order, and the farmer app answers with the main photo first.
+  await page.reload();
+  edit = await openEdit();
+  expect(await shown(edit)).toEqual(expected.slice(0, 6));
+  await expect.poll(farmerOrder).toEqual({ main: ids[3], ids: expected });
+
+  // By drag: photo 2's handle dropped on the first photo makes it the main photo.
+  const grip = edit.getByRole('button', { name: PHOTO_ORDER_TEXTS.handle(2, 8) });
+  await grip.scrollIntoViewIfNeeded();
+  const from = await grip.boundingBox();
+  const to = await edit.getByTestId('current-image').first().boundingBox();
+  await page.mouse.move(from!.x + from!.width / 2, from!.y + from!.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to!.x + to!.width / 2, to!.y + to!.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await expect(announced(edit)).toHaveText(PHOTO_ORDER_TEXTS.madeMain(2));
+  expected = [ids[0], ids[3], ids[4], ids[1], ids[2], ids[5], ids[6], ids[7]];
+  expect(await shown(edit)).toEqual(expected.slice(0, 6));
+  await saved(edit);
+  await expect.poll(farmerOrder).toEqual({ main: ids[0], ids: expected });
+
+  // The whole grid ('+2 more') has the same controls; a phone's width too.
+  await edit.getByRole('button', { name: CATALOG_LABELS.moreImages(2) }).click();
+  await expect(edit.getByTestId('grid-image')).toHaveCount(8);
+  await edit.getByRole('button', { name: PHOTO_ORDER_TEXTS.moveEarlier(8) }).click();
+  await expect(announced(edit)).toHaveText(PHOTO_ORDER_TEXTS.moved(8, 7, 8));
+  await expect(edit.getByRole('button', { name: PHOTO_ORDER_TEXTS.moveEarlier(7) })).toBeFocused();
+  await saved(edit);
+  await edit.getByTestId('current-images').screenshot({ path: '.tmp/screens/photo-order-grid-1280.png' });
+  await page.setViewportSize({ width: 360, height: 800 });
+  await edit.getByRole('button', { name: CATALOG_LABELS.showFewer }).click();
+  await edit.getByTestId('current-images').scrollIntoViewIfNeeded();
+  await edit.getByTestId('current-images').screenshot({ path: '.tmp/screens/photo-order-360.png' });
+  expect(await axeViolations(page, 'photo order 360')).toEqual([]);
 });

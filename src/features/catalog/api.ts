@@ -5,6 +5,8 @@ import type {
   CatalogEntryDetail,
   CatalogList,
   CatalogUpdateInput,
+  PhotoMoved,
+  PhotoMoveInput,
   PhotoSettings,
   StagedImage,
 } from '../../../common/schemas/catalog';
@@ -70,6 +72,14 @@ export function useDeleteEntry(kind: CatalogKind) {
       void queryClient.invalidateQueries({ queryKey: catalogKeys.all(kind) });
     },
   });
+}
+
+/**
+ * Moves one stored photo of an entry to a place in its order (0: the main photo), on the edit
+ * version given; where the changes need review, the answer is the pending change (202).
+ */
+export function movePhoto(kind: CatalogKind, id: string, input: PhotoMoveInput): Promise<Saved<PhotoMoved>> {
+  return api<Saved<PhotoMoved>>(`/api/${kind.route}/${encodeURIComponent(id)}/photos/move`, { method: 'POST', body: input });
 }
 
 /** Discards staged photos that will not be saved (best effort; the server cleans up after a day anyway). */

@@ -11,7 +11,8 @@ import { useToast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api';
 import { discardStaged, photoSettingsQuery, useCatalogEntry, useSaveEntry } from './api';
 import { useQueryClient } from '@tanstack/react-query';
-import { CurrentImages } from './current-images';
+import { CurrentImages, toggled } from './current-images';
+import { usePhotoOrder } from './photo-order';
 import { EntryFields, toFormValues, type FormValues } from './entry-fields';
 import { isDuplicateName, useSameNameQuestion } from './same-name';
 import { PENDING_PREFIX, UploadBatch, useUploadBatch } from './upload-batch';
@@ -151,7 +152,14 @@ function EntryForm({
   const serverValues = useMemo(() => (isEdit && live.data ? toFormValues(live.data) : undefined), [isEdit, live.data]);
   useKeepTouchedFields(form, serverValues);
 
-  const existing = useMemo(() => current?.images ?? [], [current]);
+  const photoOrder = usePhotoOrder({
+    kind,
+    entry: current,
+    version: baseVersion,
+    onVersion: setBaseVersion,
+    onSentForReview: sentForReview,
+  });
+  const existing = photoOrder.ordered;
   const kept = useMemo(() => existing.filter((i) => !removed.has(i.id)), [existing, removed]);
   const doneVersion = batch.doneVersion;
   const itemsVersion = batch.itemsVersion;
@@ -301,7 +309,7 @@ function EntryForm({
               {CATALOG_LABELS.cancel}
             </Button>
             {/* While photos upload, Save checks the form now and, when it passes, waits for them. */}
-            <Button type="submit" form={formId} disabled={save.isPending || saveQueued}>
+            <Button type="submit" form={formId} disabled={save.isPending || saveQueued || photoOrder.busy}>
               {save.isPending ? CATALOG_LABELS.saving : CATALOG_LABELS.save}
             </Button>
           </>
@@ -324,14 +332,8 @@ function EntryForm({
                 name={current?.name ?? ''}
                 images={existing}
                 removed={removed}
-                onToggle={(id) =>
-                  setRemoved((prev) => {
-                    const next = new Set(prev);
-                    if (next.has(id)) next.delete(id);
-                    else next.add(id);
-                    return next;
-                  })
-                }
+                {...photoOrder.controls}
+                onToggle={(id) => setRemoved((prev) => toggled(prev, id))}
               />
             )}
             {isEdit && <p className="text-sm font-medium text-slate-700">{CATALOG_LABELS.newImages}</p>}

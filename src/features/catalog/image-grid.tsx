@@ -57,6 +57,7 @@ export function ImageGrid({
   onOpen,
   maxHeight = 420,
   testId,
+  reveal,
 }: {
   images: CatalogImage[];
   alt: (image: CatalogImage, index: number) => string;
@@ -64,6 +65,8 @@ export function ImageGrid({
   onOpen?: (image: CatalogImage, index: number) => void;
   maxHeight?: number;
   testId?: string;
+  /** A photo to scroll into view (a new `nonce` scrolls again): its row is made first if it is out of view. */
+  reveal?: { index: number; nonce: number } | null;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
@@ -87,9 +90,12 @@ export function ImageGrid({
   useEffect(() => {
     virtualizer.measure();
   }, [tile, virtualizer]);
+  useEffect(() => {
+    if (reveal) virtualizer.scrollToIndex(Math.floor(reveal.index / columns), { align: 'auto' });
+  }, [reveal, columns, virtualizer]);
 
   return (
-    <div ref={scrollRef} className="overflow-y-auto pr-1" style={{ maxHeight }} data-testid={testId}>
+    <div ref={scrollRef} className="overflow-y-auto pr-1" style={{ maxHeight }} data-testid={testId} data-photo-scroller>
       <div style={{ height: Math.max(0, rows * (tile + GAP) - GAP), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((row) => (
           <div key={row.key} className="absolute left-0 right-0 flex" style={{ top: row.index * (tile + GAP), height: tile, gap: GAP }}>
@@ -101,6 +107,8 @@ export function ImageGrid({
                   className="relative overflow-hidden rounded-lg border border-slate-200 bg-slate-50"
                   style={{ width: tile, height: tile }}
                   data-testid="grid-image"
+                  data-photo-index={index}
+                  data-photo-id={image.id}
                 >
                   {onOpen ? (
                     <button

@@ -167,6 +167,11 @@ export const catalogRepository = {
     return Number(result.numUpdatedRows);
   },
 
+  /** The entry's main image, as its photos' order now makes it (the same command moved its version). */
+  async setMainImage(db: Db, collection: CatalogCollection, id: string, mainImageUrl: string | null): Promise<void> {
+    await db.updateTable(table(collection)).set({ mainImageUrl }).where('id', '=', id).execute();
+  },
+
   /** Every live entry's updatedAt moves (the farmer app syncs them again); their edit versions stay. */
   async touchAll(db: Db, collection: CatalogCollection, now: string): Promise<void> {
     await db.updateTable(table(collection)).set({ updatedAt: now }).where('isDeleted', '=', 0).execute();

@@ -7,7 +7,7 @@ import { draftsRecords } from '../drafts/index.js';
 import { versionsRecords } from '../../publishing/versions/index.js';
 import { parseSnapshot } from '../../publishing/versions/index.js';
 import { catalogVersioned } from './versioned.js';
-import type { CatalogKind } from '../../../../common/catalog.js';
+import { movedInOrder, type CatalogKind } from '../../../../common/catalog.js';
 import { can } from '../../../../common/permissions.js';
 import type { CatalogCreateInput, CatalogUpdateInput } from '../../../../common/schemas/catalog.js';
 import type { AppContext } from '../../../platform/http/context.js';
@@ -15,7 +15,15 @@ import { fail } from '../../../platform/http/errors.js';
 import type { ReviewChange, ReviewedAction, ReviewedPart, ReviewProposal } from '../../../platform/writes/review-gate.js';
 import { catalogSnapshot } from './presenter.js';
 import { catalogRepository } from './repository.js';
-import { createCatalogService, storedFields } from './service.js';
+import { createCatalogService, storedFields, type PhotoMove } from './service.js';
+import { PHOTO_ORDER_TEXTS } from '../../../../common/catalog-texts.js';
+import type { PhotoMoveInput } from '../../../../common/schemas/catalog.js';
+
+interface MoveInput {
+  id: string;
+  /** The author's moves in the order they made them (a move waiting for review is built on). */
+  moves: PhotoMove[];
+}
 
 interface SaveInput {
   id: string | null;
@@ -57,7 +65,7 @@ async function rebaseEdit(ctx: AppContext, kind: CatalogKind, change: ReviewChan
   };
 }
 
-/** A pest's or disease's add, edit and delete as pending changes, published through the catalog service. */
+/** A pest's or disease's add, edit, photo moves and delete as pending changes, published through the catalog service. */
 export function catalogReviewed(kind: CatalogKind): ReviewedPart {
   const { collection } = kind;
   /** The state a save proposes: the fields as the service would store them, the photo ids in order. */
@@ -109,6 +117,33 @@ export function catalogReviewed(kind: CatalogKind): ReviewedPart {
     actions: {
       create: save(true),
       update: save(false),
+      move_photo: {
+        async propose(ctx, request, _auth, own) {
+          const id = idOf(request);
+          const { version, photoId, position } = request.body as PhotoMoveInput;
+          const open = await own(id);
+          // One open change per record: a move would replace the author's waiting edit.
+          if (open && open.action !== 'move_photo') fail('CONFLICT', PHOTO_ORDER_TEXTS.ownPending);
+          const moves = [...(open ? (open.input as MoveInput).moves : []), { photoId, position }];
+          const { name } = await createCatalogService(ctx, kind).checkMoves(id, version, moves);
+          return { recordId: id, recordName: name, baseVersion: version, input: { id, moves } satisfies MoveInput };
+        },
+        apply: async (ctx, change, author) => {
+          const { id, moves } = change.input as MoveInput;
+          await createCatalogService(ctx, kind).movePhotos(id, change.baseVersion ?? 0, moves, author);
+        },
+        async proposed(ctx, change) {
+          const { id, moves } = change.input as MoveInput;
+          const now = (await catalogVersioned(kind).current(ctx.db, [id])).get(id);
+          if (!now) fail('NOT_FOUND');
+          // Shown on the entry as published now: a move whose photo left it since is passed over.
+          const photos = moves.reduce(
+            (order, m) => movedInOrder(order, m.photoId, Math.min(m.position, order.length - 1)) ?? order,
+            now.snapshot.photos ?? [],
+          );
+          return { ...now.snapshot, photos };
+        },
+      },
       delete: {
         async propose(ctx, request) {
           const row = await catalogRepository.findLive(ctx.db, collection, idOf(request));

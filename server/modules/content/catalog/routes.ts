@@ -14,6 +14,8 @@ import {
   catalogListSchema,
   catalogUpdateSchema,
   discardStagedSchema,
+  photoMovedSchema,
+  photoMoveSchema,
   stagedImageSchema,
 } from '../../../../common/schemas/catalog.js';
 import { can } from '../../../../common/permissions.js';
@@ -29,7 +31,8 @@ const idParams = z.object({ id: z.string().min(1).max(64) });
 
 /**
  * Pests and diseases: one set of routes per kind under /api/rice_pests and /api/rice_diseases.
- * Photos are uploaded one per request (staged), then named by the create or update request.
+ * Photos are uploaded one per request (staged), then named by the create or update request;
+ * a stored photo is moved within the entry's order one at a time.
  */
 const routes: FastifyPluginAsync = async (app) => {
   await app.register(multipart, {
@@ -171,6 +174,26 @@ const routes: FastifyPluginAsync = async (app) => {
         return service.update(request.params.id, request.body, auth.actor, {
           canSetTrainingClass: can(auth.user.role, 'trainingData.export'),
         });
+      },
+    );
+
+    r.post(
+      `${base}/:id/photos/move`,
+      {
+        config: { access: 'content.update', review: { collection: kind.collection, action: 'move_photo' } },
+        schema: {
+          tags,
+          summary:
+            `Move one photo of a ${kind.texts.noun} to a place in its order (0: the main photo, which the farmer app shows first), ` +
+            `on the edit version the user saw (409 when it moved since); where the changes need review, a pending change (202)`,
+          params: idParams,
+          body: photoMoveSchema(kind),
+          response: { 200: photoMovedSchema },
+        },
+      },
+      async (request) => {
+        const { version, photoId, position } = request.body;
+        return service.movePhotos(request.params.id, version, [{ photoId, position }], requireAuth(request).actor);
       },
     );
 

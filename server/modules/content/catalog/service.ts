@@ -1,12 +1,13 @@
 import { CATALOG_TEXT_FIELDS, type CatalogTextField } from '../../../../common/catalog-fields.js';
 import type { Kysely, Transaction } from 'kysely';
-import type { CatalogKind } from '../../../../common/catalog.js';
-import { CATALOG_LABELS } from '../../../../common/catalog-texts.js';
+import { movedInOrder, type CatalogKind } from '../../../../common/catalog.js';
+import { CATALOG_LABELS, PHOTO_ORDER_TEXTS } from '../../../../common/catalog-texts.js';
 import type {
   CatalogCreateInput,
   CatalogEntryDetail,
   CatalogList,
   CatalogUpdateInput,
+  PhotoMoved,
   StagedImage,
 } from '../../../../common/schemas/catalog.js';
 import type { Database } from '../../../db/types.js';
@@ -23,7 +24,7 @@ import { photoLibrary, type StageOptions } from '../photos/index.js';
 import { auditSnapshot, parseList, presentDetail, presentListRow } from './presenter.js';
 import { catalogRepository, type CatalogRow } from './repository.js';
 import { VERSION_TEXTS } from '../../../../common/versions.js';
-import { recordVersion } from '../../publishing/versions/index.js';
+import { recordCurrentVersion, recordVersion } from '../../publishing/versions/index.js';
 import { draftsRecords } from '../drafts/index.js';
 import { restoreTranslations } from '../translations/index.js';
 import { catalogSnapshot } from './presenter.js';
@@ -51,6 +52,24 @@ export interface SaveOptions {
   keepDraft?: boolean;
   /** A version restored: its translations come back with it. */
   translations?: Record<string, string>;
+}
+
+/** One photo moved to a place in its entry's order (0: the main photo). */
+export interface PhotoMove {
+  photoId: string;
+  position: number;
+}
+
+/** The ids with each move made in turn; a photo not among them, or a place outside the list, is refused (400). */
+export function applyMoves(ids: readonly string[], moves: readonly PhotoMove[]): string[] {
+  let order = [...ids];
+  for (const move of moves) {
+    if (!order.includes(move.photoId)) invalid({ photoId: PHOTO_ORDER_TEXTS.notInEntry });
+    const next = movedInOrder(order, move.photoId, move.position);
+    if (!next) invalid({ position: PHOTO_ORDER_TEXTS.positionOutside(order.length) });
+    order = next;
+  }
+  return order;
 }
 
 export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
@@ -264,6 +283,67 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
         cmd.publish({ topic: collection, id, op: 'update' });
       });
       return detail(id);
+    },
+
+    /** What movePhotos would do, checked and nothing written (a move sent for review): 404, 409 and 400 as it. */
+    async checkMoves(id: string, version: number, moves: readonly PhotoMove[]): Promise<{ name: string }> {
+      const row = await catalogRepository.findLive(ctx.db, collection, id);
+      if (!row) fail('NOT_FOUND');
+      if (Number(row.version) !== version) fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: Number(row.version) });
+      applyMoves(
+        (await photos.ofEntry(id)).map((r) => r.id),
+        moves,
+      );
+      return { name: row.name };
+    },
+
+    /**
+     * Photos moved within the entry's order on the edit version they were chosen on, in one
+     * command: the entry's version moves first, so its row is held to the commit and a move made
+     * at the same time on the same version changes nothing (409); then the photos' places, the
+     * main image, the audit entry, a version of the entry, and the live event the farmer app's
+     * sync and open tabs follow.
+     */
+    async movePhotos(id: string, version: number, moves: readonly PhotoMove[], actor: Actor): Promise<PhotoMoved> {
+      const now = nowIso();
+      return runCommand(ctx, actor, async (trx, cmd) => {
+        const before = await catalogRepository.findLive(trx, collection, id);
+        if (!before) fail('NOT_FOUND');
+        const conflict = (current: number) => fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: current });
+        if (Number(before.version) !== version) conflict(Number(before.version));
+        if ((await catalogRepository.touch(trx, collection, id, version, now)) === 0) {
+          const current = await catalogRepository.findLive(trx, collection, id);
+          if (!current) fail('NOT_FOUND');
+          conflict(Number(current.version));
+        }
+        const order = await photos.reorder(trx, id, (ids) => applyMoves(ids, moves));
+        if (order.mainImageUrl !== before.mainImageUrl) await catalogRepository.setMainImage(trx, collection, id, order.mainImageUrl);
+        const last = moves[moves.length - 1]!;
+        const from = order.before.findIndex((r) => r.id === last.photoId);
+        const position = order.after.findIndex((r) => r.id === last.photoId);
+        const count = order.after.length;
+        const { noun } = kind.texts;
+        const auditId = await cmd.audit({
+          action: 'UPDATE',
+          collection,
+          documentId: id,
+          documentName: before.name,
+          description:
+            moves.length > 1
+              ? PHOTO_ORDER_TEXTS.audit.reviewed(noun, before.name, moves.length)
+              : position === 0
+                ? PHOTO_ORDER_TEXTS.audit.madeMain(noun, before.name, from + 1)
+                : PHOTO_ORDER_TEXTS.audit.moved(noun, before.name, from + 1, position + 1, count),
+          ...(order.mainImageUrl === before.mainImageUrl
+            ? {}
+            : { changes: { before: { mainImageUrl: before.mainImageUrl }, after: { mainImageUrl: order.mainImageUrl } } }),
+          details: moves.length > 1 ? { photoMoves: moves.length } : { imageId: last.photoId, fromPosition: from, toPosition: position },
+        });
+        await recordCurrentVersion(ctx, trx, collection, id, auditId, actor);
+        await moveStamps(trx, [recordsStamp(collection)]);
+        cmd.publish({ topic: collection, id, op: 'update' });
+        return { id, version: version + 1, updatedAt: now, photoId: last.photoId, from, position, count, mainImageUrl: order.mainImageUrl };
+      });
     },
 
     /** Soft delete: the entry is hidden everywhere; its photos stay (they are training data). */

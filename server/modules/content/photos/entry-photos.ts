@@ -135,6 +135,29 @@ export function entryPhotos(ctx: AppContext) {
       await linkAndMove(ctx, trx, entryId, plan.links, now, moved);
     },
 
+    /**
+     * The entry's photos put in the order `reorder` makes of their ids (each id once); their
+     * places are written 0, 1, 2… where a photo's place changed, and the main image follows the
+     * first. The caller holds the entry's row (its version moved first in the same command), so
+     * two reorders of one entry never interleave.
+     */
+    async reorder(
+      trx: Transaction<Database>,
+      entryId: string,
+      reorder: (ids: string[]) => string[],
+    ): Promise<{ before: PhotoRow[]; after: PhotoRow[]; mainImageUrl: string | null }> {
+      const before = await repo.ofEntry(trx, entryId);
+      const ids = reorder(before.map((r) => r.id));
+      const byId = new Map(before.map((r) => [r.id, r]));
+      if (ids.length !== before.length || new Set(ids).size !== ids.length || ids.some((id) => !byId.has(id)))
+        throw new Error('a reorder names every photo of the entry once');
+      const positions = ids.flatMap((id, position) => (byId.get(id)!.position === position ? [] : [{ id, position }]));
+      await repo.setPositions(trx, positions);
+      const after = ids.map((id, position) => ({ ...byId.get(id)!, position }));
+      const first = after[0];
+      return { before, after, mainImageUrl: first ? (first.originalKey ? fileUrl(first.originalKey) : first.externalUrl) : null };
+    },
+
     /** Deletes retired photos no kept version holds: rows, then files. */
     async deleteUnheld(entryId: string, held: ReadonlySet<string>): Promise<number> {
       const orphans = (await repo.retiredFrom(ctx.db, entryId)).filter((r) => !held.has(r.id));

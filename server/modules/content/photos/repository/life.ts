@@ -23,7 +23,14 @@ export const photosRepository = {
 
   /** An entry's linked photos in its order. */
   ofEntry(db: Db, entryId: string): Promise<PhotoRow[]> {
-    return db.selectFrom('catalog_images').selectAll().where('entryId', '=', entryId).orderBy('position').orderBy('createdAt').execute();
+    return db
+      .selectFrom('catalog_images')
+      .selectAll()
+      .where('entryId', '=', entryId)
+      .orderBy('position')
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute();
   },
 
   async countOfEntry(db: Db, entryId: string, status?: 'pending'): Promise<number> {
@@ -42,6 +49,8 @@ export const photosRepository = {
       .select(['originalKey', 'externalUrl'])
       .where('entryId', '=', entryId)
       .orderBy('position')
+      .orderBy('createdAt')
+      .orderBy('id')
       .limit(1)
       .executeTakeFirst();
   },

@@ -26,6 +26,8 @@ export const photoReads = {
       .select(`catalog_images.${column}`)
       .where('catalog_images.entryId', '=', entryId)
       .orderBy('catalog_images.position')
+      .orderBy('catalog_images.createdAt')
+      .orderBy('catalog_images.id')
       .limit(1);
   },
 
@@ -49,6 +51,7 @@ export const photoReads = {
         .orderBy('entryId')
         .orderBy('position')
         .orderBy('createdAt')
+        .orderBy('id')
         .execute();
       for (const r of rows) out.get(r.entryId!)?.push(r.id);
     }
@@ -64,6 +67,8 @@ export const photoReads = {
       .where('entryId', 'in', entryIds)
       .orderBy('entryId')
       .orderBy('position')
+      .orderBy('createdAt')
+      .orderBy('id')
       .execute();
   },
 
