@@ -9,14 +9,16 @@
  * - cached:   a repeated mix of searches and pages (pathFor), the server as shipped;
  * - nocache:  the same mix with the result cache off (VARIETY_SEARCH_CACHE_SIZE=0);
  * - distinct: a new search text on every request (distinctSearches), the cache off;
- * - browse:   the list sorted and filtered, a new combination on every request (browsePaths), the cache off.
+ * - browse:   the list sorted and filtered, a new combination on every request (browsePaths), the
+ *   server as shipped (a count per search and filters serves their other sorts and pages);
+ * - browsebare: the same with the cache off.
  * Each run prints req/s, latency p50/p99, the server's CPU per request (for PostgreSQL also the
  * whole machine's, which includes the database's work) and the server's resident memory after
  * the run (its own memory with the V8 heap's share, and the mapped pages of files); then the
  * medians of the runs.
  *
  * Options: --engines sqlite,postgres  --pg URL (default postgres://postgres@127.0.0.1:5432/test)
- * --rows 5000,100000  --scenarios cached,nocache,distinct,browse  --runs 3  --seconds 10  --warmup 3
+ * --rows 5000,100000  --scenarios cached,nocache,distinct,browse,browsebare  --runs 3  --seconds 10  --warmup 3
  * --connections 16  --no-writes  --profile DIR (CPU profiles of the server processes)
  * --read-workers N (SQLITE_READ_WORKERS of the servers, threads that run the searches on SQLite; else its default)
  * --read-connections N (POSTGRES_READ_CONNECTIONS of the servers, connections of their prepared reads; else its default)
@@ -56,7 +58,7 @@ const withFilipino = (pathOf: (n: number) => string) =>
 const USER = { username: 'bench_admin', password: 'Bench#Pass1', fullname: 'Bench Admin' };
 
 type Engine = 'sqlite' | 'postgres';
-type Scenario = 'cached' | 'nocache' | 'distinct' | 'browse';
+type Scenario = 'cached' | 'nocache' | 'distinct' | 'browse' | 'browsebare';
 interface Target {
   dataDir: string;
   databaseUrl: string | undefined;
@@ -264,7 +266,7 @@ async function runScenario(target: Target, scenario: Scenario, run: number, seed
   const env = {
     ...(READ_WORKERS ? { SQLITE_READ_WORKERS: READ_WORKERS } : {}),
     ...(READ_CONNECTIONS ? { POSTGRES_READ_CONNECTIONS: READ_CONNECTIONS } : {}),
-    ...(scenario === 'cached' ? {} : { VARIETY_SEARCH_CACHE_SIZE: '0' }),
+    ...(scenario === 'cached' || scenario === 'browse' ? {} : { VARIETY_SEARCH_CACHE_SIZE: '0' }),
   };
   const server = await startServer(target, seed, env);
   if (seed) console.log(`  seeded ${target.rows.toLocaleString('en')} varieties in ${(server.seedMs / 1000).toFixed(1)} s`);
@@ -281,7 +283,7 @@ async function runScenario(target: Target, scenario: Scenario, run: number, seed
     }
     // Each run meets other searches than the last (a new seed), the same on every engine.
     const paths = (seed: number) =>
-      scenario === 'distinct' ? distinctSearches(target.rows, seed) : scenario === 'browse' ? browsePaths(seed) : pathFor;
+      scenario === 'distinct' ? distinctSearches(target.rows, seed) : scenario.startsWith('browse') ? browsePaths(seed) : pathFor;
     const pathOf = withFilipino(paths(run + 1));
     await drive(server.url, cookie, WARMUP, withFilipino(paths(1000 + run)));
     const writer = args.includes('--no-writes') ? null : startWriter(server.url, cookie, target.rows);

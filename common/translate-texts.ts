@@ -103,7 +103,9 @@ export const TRANSLATE_TEXTS = {
     suggested: 'Suggested:',
     suggest: (name: string, code: string) => `Use ${name} (${code})`,
     adding: 'Adding…',
-    added: (name: string) => `${name} added.`,
+    added: (name: string) => `${name} added. It is not in use yet: turn it on when its translations are ready.`,
+    /** Beside a language the farmer app does not offer yet, where its translations are worked on. */
+    notInUse: (name: string) => `${name} (not in use)`,
     inUse: (name: string, on: boolean) => `${name} is ${on ? 'now in use' : 'no longer in use; its translations are kept'}.`,
     empty: 'No language yet: add the first one below.',
     source: 'English is the source of every text and is not listed here.',

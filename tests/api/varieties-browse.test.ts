@@ -4,7 +4,7 @@ import { LIMITS } from '../../common/limits.js';
 import { COMPLETABLE_VARIETY_FIELDS, missingFields, VARIETY_SORTS, type Variety } from '../../common/schemas/varieties.js';
 import { varietiesRepository } from '../../server/modules/content/varieties/repository.js';
 import { presentVariety } from '../../server/modules/content/varieties/presenter.js';
-import { browsePage } from '../../server/modules/content/varieties/search/browse.js';
+import { browseCount, browsePage, type BrowseOrder } from '../../server/modules/content/varieties/search/browse.js';
 import type { VarietyFilters } from '../../server/modules/content/varieties/search/repository.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
@@ -66,6 +66,13 @@ async function expected(term: string, filters: VarietyFilters, sort: Sort, dir: 
   return kept.map((v) => v.id);
 }
 
+/** The list as the service reads it: the count, then the page. */
+async function browse(term: string, filters: VarietyFilters, order: BrowseOrder, page: number, cap?: number) {
+  const counted = await browseCount(t.ctx.db, term, filters, cap);
+  const found = await browsePage(t.ctx.db, term, filters, order, counted, page, PAGE);
+  return { counted: { total: counted.total, exact: counted.exact }, ...found };
+}
+
 const FILTER_SETS: VarietyFilters[] = [
   {},
   { tarlac: 'yes' },
@@ -88,7 +95,7 @@ describe('the varieties list sorted and filtered', () => {
         const ids = await expected(term, filters, sort, dir);
         const pages = Math.max(1, Math.ceil(ids.length / PAGE));
         for (const page of new Set([1, 2, pages])) {
-          const found = await browsePage(t.ctx.db, term, filters, { sort, dir }, page, PAGE);
+          const found = await browse(term, filters, { sort, dir }, page);
           const label = JSON.stringify({ term, filters, sort, dir, page });
           expect(found.counted, label).toEqual({ total: ids.length, exact: true });
           expect(
@@ -104,7 +111,7 @@ describe('the varieties list sorted and filtered', () => {
 
   it('estimates past the cap from the term and the filters, and still lists the rows in order', async () => {
     const ids = await expected('nsic', { tarlac: 'yes' }, 'name', 'asc');
-    const found = await browsePage(t.ctx.db, 'nsic', { tarlac: 'yes' }, { sort: 'name', dir: 'asc' }, 1, PAGE, 30);
+    const found = await browse('nsic', { tarlac: 'yes' }, { sort: 'name', dir: 'asc' }, 1, 30);
     expect(found.counted.exact).toBe(false);
     expect(found.counted.total).toBeGreaterThan(30);
     expect(found.rows.map((r) => r.id)).toEqual(ids.slice(0, PAGE));

@@ -78,7 +78,7 @@ export function CompletenessBars({
   collections: readonly TranslatedCollection[];
   link?: CompletenessLink | undefined;
 }) {
-  const languages = data.languages.filter((l) => l.enabled);
+  const languages = [...data.languages].sort((a, b) => Number(b.enabled) - Number(a.enabled));
   if (languages.length === 0) return <p className="text-sm text-slate-500">{T.none}</p>;
   return (
     <div className="space-y-4">
@@ -94,7 +94,8 @@ export function CompletenessBars({
         {languages.map((l) => (
           <section key={l.code} aria-label={l.name} className="space-y-2">
             <h3 className="text-sm font-semibold text-slate-900">
-              {l.name} <span className="font-normal text-slate-500">({l.code})</span>
+              {l.enabled ? l.name : TRANSLATE_TEXTS.languages.notInUse(l.name)}{' '}
+              <span className="font-normal text-slate-500">({l.code})</span>
             </h3>
             <ul className="space-y-2">
               {collections.map((c) => {

@@ -63,7 +63,8 @@ export function TranslationEditor({
       </div>
     );
   }
-  const languages = data.languages.filter((l) => l.enabled);
+  // Every language, in use or not yet: translations are made before a language is turned on.
+  const languages = [...data.languages].sort((a, b) => Number(b.enabled) - Number(a.enabled));
   const language = languages.find((l) => l.code === chosen) ?? languages[0];
   if (!language) return <p className="text-sm text-slate-600">{T.noLanguages}</p>;
   if (data.fields.length === 0) return <p className="text-sm text-slate-600">{T.noFields}</p>;
@@ -137,7 +138,7 @@ export function TranslationEditor({
               const n = l.code === lang ? 0 : unsavedIn(l.code);
               return (
                 <option key={l.code} value={l.code}>
-                  {l.name}
+                  {l.enabled ? l.name : T.languages.notInUse(l.name)}
                   {n > 0 ? ` (${T.unsaved(n)})` : ''}
                 </option>
               );

@@ -28,8 +28,8 @@ export function TranslationsPage() {
 
   // Option values are File Maintenance's: listed for those who maintain them.
   const collections = TRANSLATED_COLLECTIONS.filter((c) => c !== 'maintenance' || can(role, 'maintenance.manage'));
-  const inUse = (languages.data ?? []).filter((l) => l.enabled);
-  const language = inUse.find((l) => l.code === params.get('lang')) ?? inUse[0] ?? null;
+  const listed = [...(languages.data ?? [])].sort((a, b) => Number(b.enabled) - Number(a.enabled));
+  const language = listed.find((l) => l.code === params.get('lang')) ?? listed[0] ?? null;
   const collection = collections.find((c) => c === params.get('collection')) ?? collections[0]!;
   const filter = FILTERS.find((f) => f === params.get('filter')) ?? 'all';
   const choose = (next: Record<string, string>) =>
@@ -91,9 +91,9 @@ export function TranslationsPage() {
                   onChange={(e) => choose({ lang: e.target.value })}
                   className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm"
                 >
-                  {inUse.map((l) => (
+                  {listed.map((l) => (
                     <option key={l.code} value={l.code}>
-                      {l.name}
+                      {l.enabled ? l.name : T.languages.notInUse(l.name)}
                     </option>
                   ))}
                 </select>
@@ -133,7 +133,7 @@ export function TranslationsPage() {
               onOpen={(item) => setEditing({ collection, recordId: item.recordId, name: item.name })}
             />
           </section>
-          <TranslatorFiles languages={inUse} />
+          <TranslatorFiles languages={listed} />
         </>
       )}
 

@@ -55,7 +55,10 @@ describe("the farmers' languages", () => {
     expect((await call('POST', '/api/languages', { code: 'pam', name: 'Kapampangan' })).status).toBe(403);
     const added = await call('POST', '/api/languages', { code: 'pam', name: 'Kapampangan' }, superCookie);
     expect(added.status).toBe(201);
-    expect(added.body.items.map((l: Json) => l.code)).toEqual(['fil', 'pam']);
+    expect(added.body.items.map((l: Json) => [l.code, l.enabled])).toEqual([
+      ['fil', true],
+      ['pam', false],
+    ]);
     expect((await call('POST', '/api/languages', { code: 'PAM', name: 'Again' }, superCookie)).status).toBe(409);
     expect((await call('POST', '/api/languages', { code: 'en', name: 'English' }, superCookie)).body.error.message).toBe(
       LANGUAGE_TEXTS.errors.english,

@@ -55,7 +55,8 @@ export function createTranslationsService(ctx: AppContext) {
         if (all.some((l) => l.code === code)) fail('CONFLICT', LANGUAGE_TEXTS.errors.exists, { code: LANGUAGE_TEXTS.errors.exists });
         if (all.length >= LANGUAGE_LIMITS.maxLanguages) invalid({ code: LANGUAGE_TEXTS.errors.tooMany });
         const now = nowIso();
-        await repo.insertLanguage(trx, { code, name: input.name.trim(), enabled: 1, createdAt: now, updatedAt: now, updatedBy: actor.id });
+        // Not in use until turned on: the farmer app would offer a language with nothing translated.
+        await repo.insertLanguage(trx, { code, name: input.name.trim(), enabled: 0, createdAt: now, updatedAt: now, updatedBy: actor.id });
         await repo.stamp(trx, LANGUAGES_STAMP, ['']);
         await cmd.audit({
           action: 'CREATE',
@@ -63,7 +64,7 @@ export function createTranslationsService(ctx: AppContext) {
           documentId: code,
           documentName: input.name.trim(),
           description: `Added the language ${input.name.trim()} (${code})`,
-          changes: { before: null, after: { code, name: input.name.trim(), enabled: true } },
+          changes: { before: null, after: { code, name: input.name.trim(), enabled: false } },
         });
         cmd.publish({ topic: LANGUAGES_TOPIC, id: code, op: 'create' });
       });

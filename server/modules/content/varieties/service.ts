@@ -134,11 +134,13 @@ export function createVarietiesService(ctx: AppContext) {
         missing: query.missing,
       };
       if (sort !== 'added' || order.dir !== 'desc' || Object.values(filters).some((v) => v !== undefined)) {
-        const key = `browse\u0000${page}\u0000${term}\u0000${JSON.stringify([order, filters])}`;
-        return cache.get<VarietyList>(key, term, async () => {
+        // One count per search and filters serves every sort and page of them.
+        const listed = `${term}\u0000${JSON.stringify(filters)}`;
+        return cache.get<VarietyList>(`browse\u0000${page}\u0000${JSON.stringify(order)}\u0000${listed}`, term, async () => {
           const pageSize = LIMITS.varietyPageSize;
-          const found = await browse(term, filters, order, page, pageSize);
-          const { total, exact } = found.counted;
+          const counted = await cache.get(`browse-count\u0000${listed}`, term, () => browse.count(term, filters));
+          const found = await browse.page(term, filters, order, counted, page, pageSize);
+          const { total, exact } = counted;
           return { items: found.rows.map(presentVariety), total, page: found.page, pageSize, pageCount: pageCount(total, pageSize), exact };
         });
       }

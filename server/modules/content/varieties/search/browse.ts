@@ -6,7 +6,9 @@ import type { Database } from '../../../../db/types.js';
 import { shownPage } from '../../../../platform/http/pages.js';
 import { roundEstimate } from '../../../../platform/support/estimates.js';
 import { varietyBrowseRepository as repo, varietySearchRepository, type BrowseRows, type VarietyFilters } from './repository.js';
-import { countMatches, type SearchPage } from './search.js';
+import type { ListedVarietyRow } from '../repository.js';
+import { countMatches } from './search.js';
+import type { IndexLookup } from './repository.js';
 
 /**
  * Reading one row through the filters' index and sorting it costs about this many steps of
@@ -22,69 +24,80 @@ export interface BrowseOrder {
 const hasFilters = (filters: VarietyFilters) => Object.values(filters).some((v) => v !== undefined);
 
 /**
- * The list sorted or filtered, with or without a search term: the total and the shown page.
+ * How many rows a browse holds (the same for every sort and page), and how its pages are read.
  * - No term: the filtered rows are counted exactly (from the filters' index alone).
  * - A term of few matches (counted exactly, up to the cap): the search index finds them, and
- *   they are filtered, counted and put in order. Past the cap they are dense enough in the list
- *   that reading it in the sort column's order finds a page soon.
- * - A term with many matches: its rows are read in the sort column's order and counted up to
- *   the cap; past it the total is the term's estimate times the filters' share of the list.
+ *   they are filtered and counted; pages put them in order.
+ * - A term with many matches: they are dense enough in the list that reading it in the sort
+ *   column's order finds a page soon; they are counted up to the cap, and past it the total is
+ *   the term's estimate times the filters' share of the list.
  */
+export interface BrowseCount {
+  total: number;
+  exact: boolean;
+  /** The live rows of the list (the sort-or-filter choice weighs them against total). */
+  live: number;
+  /** The term's matches, found through the search index. */
+  lookup?: IndexLookup;
+  /** A term's matches were at most the cap: a page reads them all and sorts them. */
+  fewMatches?: boolean;
+}
+
+export async function browseCount(
+  db: Kysely<Database>,
+  term: string,
+  filters: VarietyFilters,
+  cap: number = LIMITS.varietyExactCountCap,
+): Promise<BrowseCount> {
+  const live = (await varietySearchRepository.gramCounts(db, [''])).get('') ?? 0;
+  if (term === '') return { total: hasFilters(filters) ? await repo.count(db, { term }, filters, null) : live, exact: true, live };
+  const matched = await countMatches(db, term, cap);
+  if (matched.total === 0) return { total: 0, exact: true, live };
+  const indexed = matched.exact && matched.total <= cap && matched.lookup ? { term, lookup: matched.lookup } : null;
+  if (indexed && repo.readsThroughIndex(db, indexed))
+    return { total: await repo.count(db, indexed, filters, null), exact: true, live, lookup: indexed.lookup };
+  const counted = await repo.count(db, { term }, filters, cap + 1);
+  if (counted <= cap) return { total: counted, exact: true, live, fewMatches: true };
+  const share = hasFilters(filters) ? (await repo.count(db, { term: '' }, filters, null)) / Math.max(live, 1) : 1;
+  return { total: Math.min(matched.total, Math.max(cap + 1, roundEstimate(matched.total * share))), exact: false, live };
+}
+
+/** The shown page of a browse counted by browseCount (the last one when the page asked for lies past it). */
 export async function browsePage(
   db: Kysely<Database>,
   term: string,
   filters: VarietyFilters,
   order: BrowseOrder,
+  counted: BrowseCount,
   page: number,
   pageSize: number,
-  cap: number = LIMITS.varietyExactCountCap,
-): Promise<SearchPage> {
-  const asked = Math.max(1, page);
-  const live = (await varietySearchRepository.gramCounts(db, [''])).get('') ?? 0;
-  let rows: BrowseRows = { term };
-  let total: number;
-  let exact = true;
-  let few: (offset: number) => boolean;
-  if (term === '') {
-    total = hasFilters(filters) ? await repo.count(db, rows, filters, null) : live;
-    few = (offset) => total * FILTERED_ROW_COST < ((offset + pageSize) * live) / Math.max(total, 1);
-  } else {
-    const matched = await countMatches(db, term, cap);
-    if (matched.total === 0) return { counted: { total: 0, exact: true }, page: 1, rows: [] };
-    const indexed = matched.exact && matched.total <= cap && matched.lookup ? { term, lookup: matched.lookup } : null;
-    if (indexed && repo.readsThroughIndex(db, indexed)) {
-      rows = indexed;
-      total = await repo.count(db, rows, filters, null);
-      few = () => true;
-    } else {
-      const counted = await repo.count(db, rows, filters, cap + 1);
-      total = counted;
-      if (counted > cap) {
-        const share = hasFilters(filters) ? (await repo.count(db, { term: '' }, filters, null)) / Math.max(live, 1) : 1;
-        total = Math.min(matched.total, Math.max(cap + 1, roundEstimate(matched.total * share)));
-        exact = false;
-      }
-      few = () => counted <= cap;
-    }
-  }
-  const shown = shownPage(asked, total, pageSize);
-  if (total === 0) return { counted: { total, exact }, page: shown, rows: [] };
+): Promise<{ page: number; rows: ListedVarietyRow[] }> {
+  const shown = shownPage(Math.max(1, page), counted.total, pageSize);
+  if (counted.total === 0) return { page: shown, rows: [] };
   const offset = (shown - 1) * pageSize;
-  return {
-    counted: { total, exact },
-    page: shown,
-    rows: await repo.page(db, rows, filters, { ...order, few: few(offset) }, pageSize, offset),
-  };
+  const rows: BrowseRows = counted.lookup ? { term, lookup: counted.lookup } : { term };
+  const few =
+    counted.lookup !== undefined ||
+    counted.fewMatches === true ||
+    (term === '' && counted.total * FILTERED_ROW_COST < ((offset + pageSize) * counted.live) / Math.max(counted.total, 1));
+  return { page: shown, rows: await repo.page(db, rows, filters, { ...order, few }, pageSize, offset) };
 }
 
 const WORKER = new URL('./worker.js', import.meta.url);
 
-/** browsePage as the list runs it: on SQLite in a reader thread, as the search (search.ts, varietySearch). */
+/** browseCount and browsePage as the list runs them: on SQLite in a reader thread, as the search (search.ts, varietySearch). */
 export function varietyBrowse(db: Kysely<Database>) {
-  return (term: string, filters: VarietyFilters, order: BrowseOrder, page: number, pageSize: number): Promise<SearchPage> => {
-    const workers = readWorkers(db, WORKER);
-    return workers
-      ? workers.run<SearchPage>('browsePage', [term, filters, order, page, pageSize])
-      : browsePage(db, term, filters, order, page, pageSize);
+  const threads = () => readWorkers(db, WORKER);
+  return {
+    count(term: string, filters: VarietyFilters): Promise<BrowseCount> {
+      const workers = threads();
+      return workers ? workers.run<BrowseCount>('browseCount', [term, filters]) : browseCount(db, term, filters);
+    },
+    page(term: string, filters: VarietyFilters, order: BrowseOrder, counted: BrowseCount, page: number, pageSize: number) {
+      const workers = threads();
+      return workers
+        ? workers.run<{ page: number; rows: ListedVarietyRow[] }>('browsePage', [term, filters, order, counted, page, pageSize])
+        : browsePage(db, term, filters, order, counted, page, pageSize);
+    },
   };
 }

@@ -1,6 +1,6 @@
 /** A thread that runs variety searches for the server (db/read-workers.ts). */
 import { serveReadTasks } from '../../../../db/read-workers.js';
-import { browsePage } from './browse.js';
+import { browseCount, browsePage } from './browse.js';
 import { pageOfMatches, searchPage } from './search.js';
 
-await serveReadTasks({ searchPage, pageOfMatches, browsePage });
+await serveReadTasks({ searchPage, pageOfMatches, browseCount, browsePage });
