@@ -149,6 +149,18 @@ describe('the varieties list sorted and filtered', () => {
       const row = await t.ctx.db.selectFrom('rice_seed_varieties').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       expect(missingFields(presentVariety(row)), field).toEqual([field]);
       expect(Number(row.missingFields), field).toBe(1);
+      // Filled in by an update, by any writer: the count follows.
+      await t.ctx.db
+        .updateTable('rice_seed_varieties')
+        .set({ [field]: full[field as keyof typeof full] })
+        .where('id', '=', id)
+        .execute();
+      const filled = await t.ctx.db
+        .selectFrom('rice_seed_varieties')
+        .select('missingFields')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(Number(filled.missingFields), field).toBe(0);
       await t.ctx.db.deleteFrom('rice_seed_varieties').where('id', '=', id).execute();
     }
   });

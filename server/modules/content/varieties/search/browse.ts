@@ -10,12 +10,6 @@ import type { ListedVarietyRow } from '../repository.js';
 import { countMatches } from './search.js';
 import type { IndexLookup } from './repository.js';
 
-/**
- * Reading one row through the filters' index and sorting it costs about this many steps of
- * walking the sort column's index (where each step passes a row the filters may refuse).
- */
-const FILTERED_ROW_COST = 5;
-
 export interface BrowseOrder {
   sort: VarietySort;
   dir: 'asc' | 'desc';
@@ -35,12 +29,10 @@ const hasFilters = (filters: VarietyFilters) => Object.values(filters).some((v) 
 export interface BrowseCount {
   total: number;
   exact: boolean;
-  /** The live rows of the list (the sort-or-filter choice weighs them against total). */
-  live: number;
   /** The term's matches, found through the search index. */
   lookup?: IndexLookup;
-  /** A term's matches were at most the cap: a page reads them all and sorts them. */
-  fewMatches?: boolean;
+  /** A term's matches with the filters, at most the cap: a page sorts these. */
+  ids?: string[];
 }
 
 export async function browseCount(
@@ -50,16 +42,16 @@ export async function browseCount(
   cap: number = LIMITS.varietyExactCountCap,
 ): Promise<BrowseCount> {
   const live = (await varietySearchRepository.gramCounts(db, [''])).get('') ?? 0;
-  if (term === '') return { total: hasFilters(filters) ? await repo.count(db, { term }, filters, null) : live, exact: true, live };
+  if (term === '') return { total: hasFilters(filters) ? await repo.count(db, { term }, filters, null) : live, exact: true };
   const matched = await countMatches(db, term, cap);
-  if (matched.total === 0) return { total: 0, exact: true, live };
+  if (matched.total === 0) return { total: 0, exact: true };
   const indexed = matched.exact && matched.total <= cap && matched.lookup ? { term, lookup: matched.lookup } : null;
   if (indexed && repo.readsThroughIndex(db, indexed))
-    return { total: await repo.count(db, indexed, filters, null), exact: true, live, lookup: indexed.lookup };
-  const counted = await repo.count(db, { term }, filters, cap + 1);
-  if (counted <= cap) return { total: counted, exact: true, live, fewMatches: true };
+    return { total: await repo.count(db, indexed, filters, null), exact: true, lookup: indexed.lookup };
+  const ids = await repo.ids(db, { term }, filters, cap + 1);
+  if (ids.length <= cap) return { total: ids.length, exact: true, ids };
   const share = hasFilters(filters) ? (await repo.count(db, { term: '' }, filters, null)) / Math.max(live, 1) : 1;
-  return { total: Math.min(matched.total, Math.max(cap + 1, roundEstimate(matched.total * share))), exact: false, live };
+  return { total: Math.min(matched.total, Math.max(cap + 1, roundEstimate(matched.total * share))), exact: false };
 }
 
 /** The shown page of a browse counted by browseCount (the last one when the page asked for lies past it). */
@@ -75,11 +67,8 @@ export async function browsePage(
   const shown = shownPage(Math.max(1, page), counted.total, pageSize);
   if (counted.total === 0) return { page: shown, rows: [] };
   const offset = (shown - 1) * pageSize;
-  const rows: BrowseRows = counted.lookup ? { term, lookup: counted.lookup } : { term };
-  const few =
-    counted.lookup !== undefined ||
-    counted.fewMatches === true ||
-    (term === '' && counted.total * FILTERED_ROW_COST < ((offset + pageSize) * counted.live) / Math.max(counted.total, 1));
+  const rows: BrowseRows = counted.ids ? { term, ids: counted.ids } : counted.lookup ? { term, lookup: counted.lookup } : { term };
+  const few = counted.lookup !== undefined || counted.ids !== undefined;
   return { page: shown, rows: await repo.page(db, rows, filters, { ...order, few }, pageSize, offset) };
 }
 

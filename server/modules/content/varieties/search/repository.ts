@@ -255,7 +255,7 @@ export interface VarietyFilters {
  * Which rows a browse reads: the live rows containing `term` ('' all of them), or, with
  * `lookup`, those the search index finds for it (three or more characters).
  */
-export type BrowseRows = { term: string; lookup?: IndexLookup };
+export type BrowseRows = { term: string; lookup?: IndexLookup } | { term: string; ids: readonly string[] };
 
 /**
  * The ids of the live rows containing the term, found through the search index as `lookup`
@@ -264,14 +264,15 @@ export type BrowseRows = { term: string; lookup?: IndexLookup };
  */
 function matchesOf(db: Db, term: string, lookup: IndexLookup): RawBuilder<unknown> | null {
   if (!isPostgres(db))
-    return sql`select k.id from variety_search s cross join variety_search_keys k
+    return sql`select k.id as mid from variety_search s cross join variety_search_keys k
       where variety_search match ${ftsQuery(term, lookup.trigrams)} and k.key = s.rowid and instr(k.text, ${term}) > 0`;
   if (!lookup.trigrams) return null;
   return sql`select id from variety_search_rows where variety_trigrams(text) @> ${lookup.trigrams as string[]}::text[] and strpos(text, ${term}) > 0`;
 }
 
 /** Whether the browse reads through the search index. */
-const throughIndex = (db: Db, rows: BrowseRows) => rows.lookup !== undefined && (!isPostgres(db) || rows.lookup.trigrams !== null);
+const throughIndex = (db: Db, rows: BrowseRows): rows is { term: string; lookup: IndexLookup } =>
+  'lookup' in rows && rows.lookup !== undefined && (!isPostgres(db) || rows.lookup.trigrams !== null);
 
 const SORT_COLUMNS = {
   name: 'varietyName',
@@ -289,28 +290,36 @@ const SORT_INDEX: Record<VarietySort, string> = {
   year: 'varieties_by_year',
   maturity: 'varieties_by_maturity',
   yield: 'varieties_by_yield',
-  added: 'varieties_search_idx',
+  added: 'varieties_by_added',
 };
 const FILTERS_INDEX = 'varieties_filters';
 
-/** The table, on SQLite read through the index named. */
-const from = (db: Db, index: string | null) =>
-  sql.raw(isPostgres(db) || index === null ? 'rice_seed_varieties' : `rice_seed_varieties indexed by ${index}`);
+/**
+ * The table, on SQLite read through the index named; or, for a browse through the search index
+ * on SQLite, the matches first and each one's row after (SQLite keeps a cross join's order).
+ */
+function from(db: Db, rows: BrowseRows, index: string | null) {
+  if (!isPostgres(db) && 'ids' in rows)
+    return sql`(select value as mid from json_each(${JSON.stringify(rows.ids)})) m cross join rice_seed_varieties`;
+  if (!isPostgres(db) && throughIndex(db, rows)) return sql`(${matchesOf(db, rows.term, rows.lookup)}) m cross join rice_seed_varieties`;
+  return sql.raw(isPostgres(db) || index === null ? 'rice_seed_varieties' : `rice_seed_varieties indexed by ${index}`);
+}
 
 /** A season or environment is kept as a JSON list of texts: one of them, quoted as the list writes it. */
 const contains = (db: Db, column: RawBuilder<unknown>, text: string) =>
   isPostgres(db) ? sql`strpos(${column}, ${text}) > 0` : sql`instr(${column}, ${text}) > 0`;
 
+/** The conditions of a browse: the filters first, the term's test (the costliest) last. */
 function where(db: Db, rows: BrowseRows, filters: VarietyFilters): RawBuilder<unknown> {
   const terms: Array<RawBuilder<unknown>> = [sql`"isDeleted" = 0`];
-  const matches = rows.lookup ? matchesOf(db, rows.term, rows.lookup) : null;
-  if (matches) terms.push(sql`id in (${matches})`);
-  else if (rows.term !== '') terms.push(contains(db, sql.ref('searchText'), rows.term));
   if (filters.tarlac) terms.push(sql`"recommendedInTarlac" = ${filters.tarlac === 'yes' ? 1 : 0}`);
   if (filters.year !== undefined) terms.push(sql`"yearRelease" = ${filters.year}`);
   if (filters.missing) terms.push(sql`"missingFields" > 0`);
   if (filters.season !== undefined) terms.push(contains(db, sql.ref('season'), JSON.stringify(filters.season)));
   if (filters.environment !== undefined) terms.push(contains(db, sql.ref('environment'), JSON.stringify(filters.environment)));
+  if ('ids' in rows) terms.push(isPostgres(db) ? sql`id = any(${rows.ids as string[]})` : sql`id = m.mid`);
+  else if (throughIndex(db, rows)) terms.push(isPostgres(db) ? sql`id in (${matchesOf(db, rows.term, rows.lookup!)})` : sql`id = m.mid`);
+  else if (rows.term !== '') terms.push(contains(db, sql.ref('searchText'), rows.term));
   return sql.join(terms, sql` and `);
 }
 
@@ -319,22 +328,30 @@ export const varietyBrowseRepository = {
   readsThroughIndex: (db: Db, rows: BrowseRows) => throughIndex(db, rows),
 
   /** How many rows the browse holds, up to `limit` (null: all of them, counted; without a term, from the filters' index alone). */
+  /** The ids of the rows the browse holds, up to `limit`, in no order (a term's few matches, kept for their pages). */
+  async ids(db: Db, rows: BrowseRows, filters: VarietyFilters, limit: number): Promise<string[]> {
+    const { rows: found } = await sql<{ id: string }>`select id from ${from(db, rows, FILTERS_INDEX)}
+      where ${where(db, rows, filters)} limit ${limit}`.execute(db);
+    return found.map((r) => r.id);
+  },
+
   async count(db: Db, rows: BrowseRows, filters: VarietyFilters, limit: number | null): Promise<number> {
-    const index = throughIndex(db, rows) ? null : FILTERS_INDEX;
+    // Without a term the slim year index holds every filtered column (and seeks a year); a term needs the search text.
+    const index = throughIndex(db, rows) || 'ids' in rows ? null : rows.term === '' ? SORT_INDEX.year : FILTERS_INDEX;
     const query =
       limit === null
-        ? sql<{ n: number }>`select count(*) as n from ${from(db, index)} where ${where(db, rows, filters)}`
+        ? sql<{ n: number }>`select count(*) as n from ${from(db, rows, index)} where ${where(db, rows, filters)}`
         : sql<{
             n: number;
-          }>`select count(*) as n from (select 1 from ${from(db, index)} where ${where(db, rows, filters)} limit ${limit}) m`;
+          }>`select count(*) as n from (select 1 from ${from(db, rows, index)} where ${where(db, rows, filters)} limit ${limit}) m`;
     const { rows: counted } = await query.execute(db);
     return Number(counted[0]?.n ?? 0);
   },
 
   /**
    * A page in the sort column's order (ties by id, the same way), read through that column's
-   * index; `few`: the rows are few, and SQLite reads them through the filters' index (or the
-   * search index) and puts them in order instead, as walking the sort index would pass every other row.
+   * index: without a term in the index alone (it holds the filtered columns), then the page's
+   * rows by id. `few`: the rows are few (a term's matches), and are put in order instead.
    * Empty values come first ascending and last descending, on both engines.
    */
   async page(
@@ -348,9 +365,19 @@ export const varietyBrowseRepository = {
     const column = sql.ref(SORT_COLUMNS[order.sort]);
     const dir = sql.raw(order.dir);
     const nulls = sql.raw(isPostgres(db) ? (order.dir === 'asc' ? ' nulls first' : ' nulls last') : '');
-    const index = order.few ? (throughIndex(db, rows) ? null : FILTERS_INDEX) : SORT_INDEX[order.sort];
-    const { rows: found } = await sql<ListedVarietyRow>`select ${LISTED_SQL} from ${from(db, index)} where ${where(db, rows, filters)}
-      order by ${column} ${dir}${nulls}, id ${dir} limit ${limit} offset ${offset}`.execute(db);
+    const orderBy = sql`order by ${column} ${dir}${nulls}, id ${dir} limit ${limit} offset ${offset}`;
+    if (rows.term === '' && !isPostgres(db)) {
+      const { rows: ids } = await sql<{ id: string }>`select id from ${from(db, rows, SORT_INDEX[order.sort])}
+        where ${where(db, rows, filters)} ${orderBy}`.execute(db);
+      if (ids.length === 0) return [];
+      const { rows: found } = await sql<ListedVarietyRow>`select ${LISTED_SQL} from rice_seed_varieties
+        where id in (select value from json_each(${JSON.stringify(ids.map((r) => r.id))}))`.execute(db);
+      const byId = new Map(found.map((r) => [r.id, r]));
+      return ids.flatMap((r) => (byId.has(r.id) ? [byId.get(r.id)!] : []));
+    }
+    const index = order.few ? null : SORT_INDEX[order.sort];
+    const { rows: found } = await sql<ListedVarietyRow>`select ${LISTED_SQL} from ${from(db, rows, index)}
+      where ${where(db, rows, filters)} ${orderBy}`.execute(db);
     return found;
   },
 };
