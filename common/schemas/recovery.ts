@@ -61,3 +61,12 @@ export const emailLinkQuerySchema = z.object({ token: z.string().min(1).max(200)
 export const emailLinkStatusSchema = z.object({ valid: z.literal(true), expiresAt: z.string() });
 export const securityQuestionsSchema = z.object({ securityQuestions: z.array(z.string()) });
 export const okSchema = z.object({ ok: z.literal(true) });
+
+/** The invitation page: does the link still work, and whose account is it. */
+export const invitationStatusSchema = z.object({
+  valid: z.literal(true),
+  fullname: z.string(),
+  username: z.string(),
+  expiresAt: z.string(),
+});
+export const invitationAcceptSchema = z.object({ ...passwordFieldsShape, token: z.string().min(1).max(200) }).superRefine(passwordRules);

@@ -1,9 +1,10 @@
 import type { Page } from '@playwright/test';
-import { ACCOUNTS } from '../../common/accounts';
+import { ACCOUNTS, INVITATION, roleAbilities } from '../../common/accounts';
 import { SETTINGS } from '../../common/profile';
 import { LOGIN, SHELL } from '../../common/texts';
 import { E2E } from '../../playwright.config';
 import { expect, test, uniqueTag, type E2EAccount, type E2EServer } from './fixtures';
+import { axeViolations } from './axe';
 import { importAuditEntries, loginViaUi, signIn } from './support';
 
 const admin = E2E.admin;
@@ -247,4 +248,85 @@ test("delete asks for the full name; an account with activities offers Restrict 
   await confirmDelete.getByRole('button', { name: ACCOUNTS.confirm.deleteLabel }).click();
   await expect(page.getByText(M.deleted)).toBeVisible();
   await expect(page.getByText(ACCOUNTS.empty)).toBeVisible();
+});
+
+test('a super admin invites an admin, who sets a password from the link shown once and signs in; axe at 1280 and 360 px', async ({
+  page,
+  browser,
+  app,
+}) => {
+  const I = ACCOUNTS.invite;
+  const tag = uniqueTag();
+  const person = { fullname: `Teresa Magbanua ${tag}`, email: `teresa.${tag}@da.example`, username: `teresa_${tag}` };
+  await signIn(page, app, 'SYSTEM_ADMIN');
+  await openAccounts(page);
+  await page.getByRole('button', { name: ACCOUNTS.addNew }).click();
+  const dialog = page.getByRole('dialog', { name: ACCOUNTS.form.addTitle });
+  await dialog.getByLabel('Full Name').fill(person.fullname);
+  await dialog.getByLabel('Email').fill(person.email);
+  await dialog.getByLabel('Username').fill(person.username);
+  // The typed password is the first way; the invitation replaces the password field.
+  await expect(dialog.getByLabel(I.typed)).toBeChecked();
+  await dialog.getByLabel(I.byLink).check();
+  await expect(dialog.getByLabel('Password', { exact: true })).toHaveCount(0);
+
+  // The chosen role's abilities, from the role table.
+  const abilities = dialog.getByTestId('role-abilities');
+  await expect(abilities).toContainText(I.abilitiesTitle('admin'));
+  for (const line of roleAbilities('ADMIN').can) await expect(abilities).toContainText(line);
+  await expect(abilities).toContainText(I.cannotTitle);
+  await dialog.getByLabel('Role').selectOption('SYSTEM_ADMIN');
+  await expect(abilities).toContainText(I.abilitiesTitle('super admin'));
+  for (const line of roleAbilities('SYSTEM_ADMIN').can) await expect(abilities).toContainText(line);
+  await expect(abilities).not.toContainText(I.cannotTitle);
+  await dialog.getByLabel('Role').selectOption('ADMIN');
+  await expect(dialog.getByTestId('username-availability')).toHaveText(M.usernameAvailable);
+  await expect(dialog.getByTestId('email-availability')).toHaveText(M.emailAvailable);
+
+  for (const [width, height] of [
+    [1280, 900],
+    [360, 740],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await dialog.getByLabel(I.byLink).scrollIntoViewIfNeeded();
+    expect(await axeViolations(page, `add admin by invitation at ${width} px`, '[role="dialog"]')).toEqual([]);
+    await page.screenshot({ path: `.tmp/screens/accounts-invite-form-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  await dialog.getByRole('button', { name: I.submit }).click();
+  const shown = page.getByRole('dialog', { name: I.linkTitle });
+  await expect(shown).toBeVisible();
+  const link = await shown.getByLabel(I.linkLabel).inputValue();
+  expect(link).toMatch(/\/invitation#token=[\w%-]{40,}$/);
+  expect(await axeViolations(page, 'invitation link shown', '[role="dialog"]')).toEqual([]);
+  await page.screenshot({ path: '.tmp/screens/accounts-invite-link-1280.png' });
+  await shown.getByRole('button', { name: I.done }).click();
+  await expect(shown).toBeHidden();
+  await expect(rowOf(page, person.fullname)).toContainText(person.username);
+
+  // The invitee opens the link in a browser of their own, on a phone.
+  const other = await (await browser.newContext({ viewport: { width: 360, height: 740 } })).newPage();
+  const { pathname, hash } = new URL(link);
+  await other.goto(`${pathname}${hash}`);
+  await expect(other.getByRole('heading', { name: INVITATION.title })).toBeVisible();
+  await expect(other.getByText(INVITATION.intro(person.fullname, person.username))).toBeVisible();
+  await other.getByLabel(INVITATION.newPassword, { exact: true }).fill('weakpass');
+  await expect(other.getByTestId('password-checklist').locator('[data-met="true"]')).toHaveCount(1);
+  expect(await axeViolations(other, 'invitation page at 360 px')).toEqual([]);
+  await other.screenshot({ path: '.tmp/screens/invitation-page-360.png', fullPage: true });
+  await other.getByLabel(INVITATION.newPassword, { exact: true }).fill('Iloilo#1898');
+  await other.getByLabel(INVITATION.confirmPassword).fill('Iloilo#1898');
+  await other.getByRole('button', { name: INVITATION.submit }).click();
+  await expect(other.getByText(INVITATION.done)).toBeVisible();
+  await other.setViewportSize({ width: 1280, height: 900 });
+  expect(await axeViolations(other, 'invitation page done at 1280 px')).toEqual([]);
+  await other.screenshot({ path: '.tmp/screens/invitation-page-done-1280.png' });
+  await other.getByRole('link', { name: INVITATION.toLogin }).click();
+  await loginViaUi(other, person.username, 'Iloilo#1898');
+  await expect(other.getByTestId('header-name')).toHaveText(person.fullname);
+
+  // The link worked once.
+  await other.goto(`${pathname}${hash}`);
+  await expect(other.getByText(INVITATION.invalid)).toBeVisible();
 });

@@ -2,6 +2,8 @@ import { ACCOUNTS } from '../../../../common/accounts.js';
 import { LIMITS } from '../../../../common/limits.js';
 import { normalizeRole, type Role } from '../../../../common/permissions.js';
 import {
+  type AccountInviteInput,
+  type InvitationResult,
   type AccountCreateInput,
   type AccountList,
   type AccountListQuery,
@@ -21,6 +23,8 @@ import { runCommand } from '../../../platform/writes/command.js';
 import type { EndReason } from '../../../platform/identity/sessions.js';
 import { assertUpdated } from '../../../platform/writes/versioning.js';
 import { insertAccountWithAudit } from './create-account.js';
+import { invitationEmail, invitationLink, issueInvitation } from './invitations.js';
+import { mailerFor } from '../../../platform/support/mail.js';
 import { createInactivitySweep } from './inactivity.js';
 import { voidEmailedLinks, voidPasswordProofs } from '../credentials/index.js';
 import { createRestriction } from './restriction.js';
@@ -140,6 +144,63 @@ export function createAccountsService(ctx: AppContext) {
         rethrowUnique(err);
       }
       return present(id);
+    },
+
+    /**
+     * Add New Admin with an invitation instead of a typed password: the account is created
+     * without a password (nobody can sign in to it) with a single-use link to set one, in one
+     * transaction with its audit entries. With a mail server the link is mailed to the account's
+     * address; without one, or when the email fails, the answer carries the link, once.
+     */
+    async invite(input: AccountInviteInput, auth: AuthContext): Promise<InvitationResult> {
+      await assertAvailable(input.username, input.email);
+      if (accountCreateNeedsReauth(input)) await confirmIdentity(auth, proofOf(input), PROOF_FIELDS);
+      const id = newId();
+      const now = Date.now();
+      const mailing = Boolean(ctx.config.smtpUrl);
+      let issued: { token: string; expiresAt: string } | undefined;
+      try {
+        await runCommand(ctx, auth.actor, async (trx, cmd) => {
+          await insertAccountWithAudit(trx, cmd, {
+            id,
+            fullname: input.fullname,
+            username: input.username,
+            email: input.email,
+            contactNo: null,
+            password: '',
+            role: input.role,
+            now: new Date(now).toISOString(),
+          });
+          issued = await issueInvitation(trx, id, now);
+          await cmd.audit({
+            action: 'UPDATE',
+            collection: 'accounts',
+            documentId: id,
+            documentName: input.fullname,
+            description: mailing
+              ? `Invited ${input.username} to set a password: link emailed to ${input.email}`
+              : `Invited ${input.username} to set a password: link shown once to ${auth.actor.fullname}`,
+            details: { invitation: 'created', delivery: mailing ? 'email' : 'link', expiresAt: issued.expiresAt },
+          });
+          cmd.publish({ topic: 'accounts', id, op: 'create' });
+        });
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        rethrowUnique(err);
+      }
+      const { token, expiresAt } = issued!;
+      const link = invitationLink(ctx.config, token);
+      const account = await present(id);
+      if (mailing) {
+        try {
+          await mailerFor(ctx).send(invitationEmail(input.email, input, auth.actor.fullname, link, expiresAt));
+          return { account, delivery: 'email', sentTo: input.email, link: null, mailFailed: false, expiresAt };
+        } catch (err) {
+          log.error({ err }, 'invitation email could not be sent; the link is shown instead');
+          return { account, delivery: 'link', sentTo: null, link, mailFailed: true, expiresAt };
+        }
+      }
+      return { account, delivery: 'link', sentTo: null, link, mailFailed: false, expiresAt };
     },
 
     /**

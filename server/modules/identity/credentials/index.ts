@@ -27,7 +27,7 @@ export { checkTotp, newTotpSecret, setupOf } from './second-factor/totp.js';
 export { issueUnlockLink, lockedProof, unlockLinkBudgetKey, useLockedProof } from './unlock-links.js';
 
 /** The calls of credentialsRepository other modules make; the rest of it is this module's own. */
-export const credentialsRecords = pick(credentialsRepository, ['retireTokens']);
+export const credentialsRecords = pick(credentialsRepository, ['insertToken', 'retireTokens']);
 
 /** The calls of secondFactorRepository other modules make; the rest of it is this module's own. */
 export const secondFactorRecords = pick(secondFactorRepository, [
