@@ -39,7 +39,11 @@ export const ACCOUNTS = {
     delete: 'Delete',
     /** Ours: ends a sign-in lock left by wrong passwords or codes. */
     unlock: 'Unlock sign-in',
+    /** Ours: the sessions button's visible word on phones (its name says whose: SESSIONS.viewSessionsLabel). */
+    sessions: 'Sessions',
   },
+  /** Ours: a row action's name and tooltip, saying which account it acts on. */
+  actionOn: (action: string, name: string) => `${action}: ${name}`,
   /** Ours: beside the name of an account whose sign-in is locked. */
   lockedBadge: 'Locked',
   lockedUntil: (when: string) => `Sign-in locked after wrong passwords or codes, until ${when}`,

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { ACCOUNTS, INVITATION, roleAbilities } from '../../common/accounts';
+import { SESSIONS } from '../../common/sessions';
 import { SETTINGS } from '../../common/profile';
 import { LOGIN, SHELL } from '../../common/texts';
 import { E2E } from '../../playwright.config';
@@ -329,4 +330,41 @@ test('a super admin invites an admin, who sets a password from the link shown on
   // The link worked once.
   await other.goto(`${pathname}${hash}`);
   await expect(other.getByText(INVITATION.invalid)).toBeVisible();
+});
+
+test('the accounts list at 360 px: each account a card with its actions visible, named for the account; axe at 1280 and 360 px', async ({
+  page,
+  app,
+}) => {
+  const member = await app.account('ADMIN', `Gabriela Silang ${uniqueTag()}`);
+  await signIn(page, app, 'SYSTEM_ADMIN');
+  for (const [width, height] of [
+    [1280, 900],
+    [360, 740],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto('/dashboard/accounts');
+    await search(page, member.username);
+    const row = page.getByTestId('account-row').filter({ hasText: member.fullname });
+    await expect(row).toHaveCount(1);
+    for (const action of [ACCOUNTS.actions.edit, ACCOUNTS.actions.restrict, ACCOUNTS.actions.delete]) {
+      const button = row.getByRole('button', { name: ACCOUNTS.actionOn(action, member.fullname), exact: true });
+      await expect(button).toHaveAttribute('title', ACCOUNTS.actionOn(action, member.fullname));
+      // In view as the page opens: pinned to the table's right edge on wide screens, on the card on phones.
+      if (width === 360) await button.scrollIntoViewIfNeeded();
+      await expect(button).toBeInViewport({ ratio: 1 });
+      if (width === 360) await expect(button).toContainText(action);
+    }
+    const sessions = row.getByRole('button', { name: SESSIONS.viewSessionsLabel(member.fullname), exact: true });
+    await expect(sessions).toBeVisible();
+    if (width === 360) {
+      await expect(sessions).toContainText(ACCOUNTS.actions.sessions);
+      // A card: the column names stand beside the values, and nothing is wider than the screen.
+      await expect(row.locator('td[data-label="Username"]')).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    }
+    await row.scrollIntoViewIfNeeded();
+    expect(await axeViolations(page, `accounts list at ${width} px`)).toEqual([]);
+    await page.screenshot({ path: `.tmp/screens/accounts-list-${width}.png` });
+  }
 });

@@ -132,7 +132,12 @@ export function AccountsPage() {
         }
       />
 
-      <TableFrame columns={[C.fullname, C.email, C.username, C.role, C.status, C.createdAt, C.lastLogin, C.action]} dense>
+      <TableFrame
+        columns={[C.fullname, C.email, C.username, C.role, C.status, C.createdAt, C.lastLogin, { label: C.action, pinned: true }]}
+        dense
+        stacked
+        label={ACCOUNTS.title}
+      >
         {list.isLoading ? (
           <tr>
             <td colSpan={8} className="px-3 py-10 text-center text-slate-500">
