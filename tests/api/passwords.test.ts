@@ -336,6 +336,18 @@ describe('invitations for new admins, without a mail server', () => {
     expect(edit.statusCode, edit.body).toBe(200);
     expect((await accept(t.app, token, NEW_PASSWORD)).statusCode).toBe(404);
     await login(t.app, second.username, 'Typed#Pass1');
+
+    // An invitation mailed to an address the account no longer has stops working.
+    const third = inviteBody();
+    const moved = (await invite(t.app, su.cookie, third)).json();
+    const movedEdit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/accounts/${moved.account.id}`,
+      headers: { cookie: su.cookie },
+      payload: { ...third, email: `new.${third.email}`, version: moved.account.version, currentPassword: su.account.password },
+    });
+    expect(movedEdit.statusCode, movedEdit.body).toBe(200);
+    expect((await checkInvitation(t.app, tokenOf(moved.link))).statusCode).toBe(404);
   });
 
   it("keeps Add New Admin's rules: taken names refused, a super admin's invitation needs the inviter's password", async () => {
