@@ -41,9 +41,14 @@ export const ACCOUNTS = {
     unlock: 'Unlock sign-in',
     /** Ours: the sessions button's visible word on phones (its name says whose: SESSIONS.viewSessionsLabel). */
     sessions: 'Sessions',
+    /** Ours: a new invitation link for an account that has no password yet. */
+    reinvite: 'New invitation link',
   },
   /** Ours: a row action's name and tooltip, saying which account it acts on. */
   actionOn: (action: string, name: string) => `${action}: ${name}`,
+  /** Ours: beside the name of an account nobody can sign in to yet (invited, or back from the trash). */
+  noPasswordBadge: 'No password',
+  noPasswordHint: 'No password yet: it waits for its invitation link, or for a password typed in Edit.',
   /** Ours: beside the name of an account whose sign-in is locked. */
   lockedBadge: 'Locked',
   lockedUntil: (when: string) => `Sign-in locked after wrong passwords or codes, until ${when}`,
@@ -107,6 +112,9 @@ export const ACCOUNTS = {
     /** Ours: Unlock on an account whose sign-in is not locked. */
     notLocked: 'This account is not locked.',
     passwordNotSaved: 'The password could not be secured, so nothing was saved.',
+    /** Ours: a new invitation for an account that has a password. */
+    hasPassword: 'This account already has a password. Type a new one in Edit instead.',
+    reinviteError: (message: string) => `Error making the invitation link: ${message}`,
   },
   /** Ours: Add New Admin's choice between a typed password and an invitation link. */
   invite: {
@@ -129,6 +137,9 @@ export const ACCOUNTS = {
     copied: 'Link copied.',
     copyFailed: 'Select the link and copy it yourself.',
     done: 'Done',
+    resendTitle: 'New invitation link',
+    resendBody: (name: string) => `Make a new invitation link for ${name}, to choose a password with. Any earlier link stops working.`,
+    resendSubmit: 'Make new link',
     abilitiesTitle: (role: string) => `What the ${role} role can do`,
     cannotTitle: 'Cannot',
   },

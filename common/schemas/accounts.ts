@@ -152,6 +152,8 @@ export const adminAccountSchema = accountIdentitySchema.extend({
   hasActivities: z.boolean(),
   /** The second factor is on (the reset action applies); never the key or codes. */
   hasSecondFactor: z.boolean(),
+  /** No password yet (invited, or restored from the trash): nobody can sign in until one is set. */
+  needsPassword: z.boolean(),
   /** While wrong passwords or codes keep it locked: when the lock ends (a super admin may Unlock it sooner). */
   signInLockedUntil: z.string().nullable(),
   version: z.number(),

@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
 import { SMTPServer } from 'smtp-server';
-import { INVITATION, INVITATION_TTL_MS } from '../../common/accounts.js';
+import { ACCOUNTS, INVITATION, INVITATION_TTL_MS } from '../../common/accounts.js';
 import { sha256 } from '../../server/platform/identity/passwords.js';
 import { newAdminBody, superAdminSession } from '../fixtures/accounts.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -348,6 +348,37 @@ describe('invitations for new admins, without a mail server', () => {
     });
     expect(movedEdit.statusCode, movedEdit.body).toBe(200);
     expect((await checkInvitation(t.app, tokenOf(moved.link))).statusCode).toBe(404);
+  });
+
+  it('a new link for an account without a password: the old one stops working; refused once a password is set', async () => {
+    const su = await superAdminSession(t.app, t.ctx);
+    const body = inviteBody({ role: 'SYSTEM_ADMIN' });
+    const created = (await invite(t.app, su.cookie, { ...body, currentPassword: su.account.password })).json();
+    expect(created.account.needsPassword).toBe(true);
+    const reinvite = (payload: Record<string, unknown> = {}) =>
+      t.app.inject({ method: 'POST', url: `/api/accounts/${created.account.id}/invitation`, headers: { cookie: su.cookie }, payload });
+    // A super admin's account: the inviter's password again, as for creating one.
+    await t.ctx.db.updateTable('sessions').set({ reauthAt: null }).where('accountId', '=', su.account.id).execute();
+    expect((await reinvite()).json().error.fields).toEqual({ currentPassword: SETTINGS.currentPasswordRequired });
+    const renewed = await reinvite({ currentPassword: su.account.password });
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    expect(renewed.json()).toMatchObject({ delivery: 'link', mailFailed: false });
+    const fresh = tokenOf(renewed.json().link);
+    expect(fresh).not.toBe(tokenOf(created.link));
+    expect((await checkInvitation(t.app, tokenOf(created.link))).statusCode).toBe(404);
+    expect((await accept(t.app, fresh, NEW_PASSWORD)).statusCode).toBe(200);
+    const after = await t.app.inject({ url: `/api/accounts/${created.account.id}`, headers: { cookie: su.cookie } });
+    expect(after.json().needsPassword).toBe(false);
+    const refused = await reinvite();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe(ACCOUNTS.messages.hasPassword);
+    const audit = await t.ctx.db
+      .selectFrom('audit_logs')
+      .select('description')
+      .where('documentId', '=', created.account.id)
+      .orderBy('seq')
+      .execute();
+    expect(audit.map((a) => a.description)).toContain(`New invitation link for ${body.username}: shown once to ${su.account.fullname}`);
   });
 
   it("keeps Add New Admin's rules: taken names refused, a super admin's invitation needs the inviter's password", async () => {

@@ -304,11 +304,28 @@ test('a super admin invites an admin, who sets a password from the link shown on
   await page.screenshot({ path: '.tmp/screens/accounts-invite-link-1280.png' });
   await shown.getByRole('button', { name: I.done }).click();
   await expect(shown).toBeHidden();
-  await expect(rowOf(page, person.fullname)).toContainText(person.username);
+  const row = rowOf(page, person.fullname);
+  await expect(row).toContainText(person.username);
+  await expect(row.getByTestId('account-no-password')).toHaveText(ACCOUNTS.noPasswordBadge);
+
+  // The link went astray: a new one, and the first stops working.
+  await row.getByRole('button', { name: ACCOUNTS.actionOn(ACCOUNTS.actions.reinvite, person.fullname) }).click();
+  const renew = page.getByRole('dialog', { name: I.resendTitle });
+  await expect(renew).toContainText(I.resendBody(person.fullname));
+  expect(await axeViolations(page, 'new invitation link', '[role="dialog"]')).toEqual([]);
+  await renew.getByRole('button', { name: I.resendSubmit }).click();
+  const shownAgain = page.getByRole('dialog', { name: I.linkTitle });
+  const link2 = await shownAgain.getByLabel(I.linkLabel).inputValue();
+  expect(link2).not.toBe(link);
+  await shownAgain.getByRole('button', { name: I.done }).click();
 
   // The invitee opens the link in a browser of their own, on a phone.
   const other = await (await browser.newContext({ viewport: { width: 360, height: 740 } })).newPage();
-  const { pathname, hash } = new URL(link);
+  const first = new URL(link);
+  await other.goto(`${first.pathname}${first.hash}`);
+  await expect(other.getByText(INVITATION.invalid)).toBeVisible();
+  const { pathname, hash } = new URL(link2);
+  await other.goto('about:blank');
   await other.goto(`${pathname}${hash}`);
   await expect(other.getByRole('heading', { name: INVITATION.title })).toBeVisible();
   await expect(other.getByText(INVITATION.intro(person.fullname, person.username))).toBeVisible();
@@ -326,6 +343,8 @@ test('a super admin invites an admin, who sets a password from the link shown on
   await other.getByRole('link', { name: INVITATION.toLogin }).click();
   await loginViaUi(other, person.username, 'Iloilo#1898');
   await expect(other.getByTestId('header-name')).toHaveText(person.fullname);
+  // The super admin's list follows: the account has a password now.
+  await expect(row.getByTestId('account-no-password')).toHaveCount(0);
 
   // The link worked once.
   await other.goto(`${pathname}${hash}`);

@@ -1,4 +1,4 @@
-import { Ban, KeyRound, LockOpen, MonitorSmartphone, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
+import { Ban, KeyRound, LockOpen, MailPlus, MonitorSmartphone, Pencil, ShieldCheck, Trash2 } from 'lucide-react';
 import { ACCOUNTS, type AccountDisplayStatus } from '../../../common/accounts';
 import { manilaShortDate, manilaTime } from '../../../common/manila-time';
 import type { AdminAccount } from '../../../common/schemas/accounts';
@@ -104,6 +104,7 @@ interface RowActions {
   onRestrict(): void;
   onResetFactor(): void;
   onUnlock(): void;
+  onReinvite(): void;
   onSessions(): void;
   onDelete(): void;
 }
@@ -118,6 +119,7 @@ export function AccountRow({
   onRestrict,
   onResetFactor,
   onUnlock,
+  onReinvite,
   onSessions,
   onDelete,
 }: { account: AdminAccount; self: boolean; unrestricting: boolean } & RowActions) {
@@ -133,6 +135,15 @@ export function AccountRow({
           {a.fullname}
           {self && <span className="ml-1 text-xs font-normal text-slate-500">{ACCOUNTS.you}</span>}
         </span>
+        {a.needsPassword && (
+          <span
+            className="ml-1.5 rounded bg-amber-50 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-amber-800"
+            data-testid="account-no-password"
+            title={ACCOUNTS.noPasswordHint}
+          >
+            {ACCOUNTS.noPasswordBadge}
+          </span>
+        )}
         {a.signInLockedUntil && (
           <span
             className="ml-1.5 rounded bg-red-50 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-red-700"
@@ -193,6 +204,9 @@ export function AccountRow({
                 onClick={onRestrict}
               />
             ))}
+          {!self && a.needsPassword && (
+            <ActionButton label={ACCOUNTS.actions.reinvite} name={on(ACCOUNTS.actions.reinvite)} icon={MailPlus} onClick={onReinvite} />
+          )}
           {!self && a.signInLockedUntil && (
             <ActionButton label={ACCOUNTS.actions.unlock} name={on(ACCOUNTS.actions.unlock)} icon={LockOpen} tone="ok" onClick={onUnlock} />
           )}

@@ -85,6 +85,13 @@ export function useUnlockAccount() {
   return useAccountMutation((id: string) => api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}/unlock`, { method: 'POST' }));
 }
 
+/** A new invitation link for an account without a password; the old link stops working. */
+export function useReinviteAccount() {
+  return useAccountMutation(({ id, proof }: { id: string; proof: ReauthInput }) =>
+    api<InvitationResult>(`/api/accounts/${encodeURIComponent(id)}/invitation`, { method: 'POST', body: proof }),
+  );
+}
+
 /** A super admin removes another admin's second factor (lost phone); audited on the server. */
 export function useResetSecondFactor() {
   return useAccountMutation(({ id, proof }: { id: string; proof: ReauthInput }) =>

@@ -6,6 +6,7 @@ import {
   accountIdParams,
   accountInviteSchema,
   invitationResultSchema,
+  reauthSchema,
   accountListQuery,
   accountListSchema,
   accountUpdateSchema,
@@ -115,6 +116,21 @@ const routes: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) => reply.code(201).send(await service.invite(request.body, requireAuth(request))),
+  );
+
+  r.post(
+    '/api/accounts/:id/invitation',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'A new invitation link for an admin who has no password yet (earlier links stop working); mailed or returned once',
+        params: accountIdParams,
+        body: reauthSchema,
+        response: { 200: invitationResultSchema },
+      },
+    },
+    async (request) => service.reinvite(request.params.id, request.body, requireAuth(request)),
   );
 
   r.put(

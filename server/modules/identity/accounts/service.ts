@@ -26,7 +26,7 @@ import { insertAccountWithAudit } from './create-account.js';
 import { invitationEmail, invitationLink, issueInvitation } from './invitations.js';
 import { mailerFor } from '../../../platform/support/mail.js';
 import { createInactivitySweep } from './inactivity.js';
-import { voidEmailedLinks, voidPasswordProofs } from '../credentials/index.js';
+import { credentialsRecords, voidEmailedLinks, voidPasswordProofs } from '../credentials/index.js';
 import { createRestriction } from './restriction.js';
 import { pageCount } from '../../../platform/http/pages.js';
 import { toAdminAccount } from './presenter.js';
@@ -89,6 +89,25 @@ export function createAccountsService(ctx: AppContext) {
 
   async function present(id: string): Promise<AdminAccount> {
     return toAdminAccount(await loadLive(id));
+  }
+
+  /** The link mailed to the account when a mail server is set, otherwise (or when the email fails) handed back, once. */
+  async function deliverInvitation(
+    account: AdminAccount,
+    { token, expiresAt }: { token: string; expiresAt: string },
+    auth: AuthContext,
+  ): Promise<InvitationResult> {
+    const link = invitationLink(ctx.config, token);
+    if (ctx.config.smtpUrl && account.email) {
+      try {
+        await mailerFor(ctx).send(invitationEmail(account.email, account, auth.actor.fullname, link, expiresAt));
+        return { account, delivery: 'email', sentTo: account.email, link: null, mailFailed: false, expiresAt };
+      } catch (err) {
+        log.error({ err }, 'invitation email could not be sent; the link is shown instead');
+        return { account, delivery: 'link', sentTo: null, link, mailFailed: true, expiresAt };
+      }
+    }
+    return { account, delivery: 'link', sentTo: null, link, mailFailed: false, expiresAt };
   }
 
   const { sweepInactive, idle } = createInactivitySweep(ctx);
@@ -188,19 +207,37 @@ export function createAccountsService(ctx: AppContext) {
         if (err instanceof AppError) throw err;
         rethrowUnique(err);
       }
-      const { token, expiresAt } = issued!;
-      const link = invitationLink(ctx.config, token);
-      const account = await present(id);
-      if (mailing) {
-        try {
-          await mailerFor(ctx).send(invitationEmail(input.email, input, auth.actor.fullname, link, expiresAt));
-          return { account, delivery: 'email', sentTo: input.email, link: null, mailFailed: false, expiresAt };
-        } catch (err) {
-          log.error({ err }, 'invitation email could not be sent; the link is shown instead');
-          return { account, delivery: 'link', sentTo: null, link, mailFailed: true, expiresAt };
-        }
-      }
-      return { account, delivery: 'link', sentTo: null, link, mailFailed: false, expiresAt };
+      return deliverInvitation(await present(id), issued!, auth);
+    },
+
+    /**
+     * A new invitation link for an account that has no password yet (its link lost or expired,
+     * or the account back from the trash): earlier links stop working; mailed or shown once as
+     * for a new account; audited.
+     */
+    async reinvite(id: string, input: ReauthInput, auth: AuthContext): Promise<InvitationResult> {
+      const current = await loadLive(id);
+      if (current.password) fail('CONFLICT', M.hasPassword);
+      if (accountCreateNeedsReauth({ role: normalizeRole(current.role) })) await confirmIdentity(auth, proofOf(input), PROOF_FIELDS);
+      const mailing = Boolean(ctx.config.smtpUrl && current.email);
+      let issued: { token: string; expiresAt: string } | undefined;
+      await runCommand(ctx, auth.actor, async (trx, cmd) => {
+        const now = Date.now();
+        await credentialsRecords.retireTokens(trx, id, new Date(now).toISOString(), 'invitation');
+        issued = await issueInvitation(trx, id, now);
+        await cmd.audit({
+          action: 'UPDATE',
+          collection: 'accounts',
+          documentId: id,
+          documentName: current.fullname,
+          description: mailing
+            ? `New invitation link for ${current.username}: emailed to ${current.email}`
+            : `New invitation link for ${current.username}: shown once to ${auth.actor.fullname}`,
+          details: { invitation: 'renewed', delivery: mailing ? 'email' : 'link', expiresAt: issued.expiresAt },
+        });
+        cmd.publish({ topic: 'accounts', id, op: 'update' });
+      });
+      return deliverInvitation(await present(id), issued!, auth);
     },
 
     /**
