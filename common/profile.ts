@@ -62,6 +62,25 @@ export const SETTINGS = {
   changedElsewhere: 'Your account was changed in another window. The form now shows the latest values; fields you edited are kept.',
 } as const;
 
+/** Account Settings' own password change (ours). */
+export const CHANGE_PASSWORD = {
+  section: 'Password',
+  intro: 'Change the password you log in with. Your other sessions are signed out; this one stays open.',
+  open: 'Change password',
+  currentPassword: 'Current password',
+  newPassword: 'New password',
+  confirmPassword: 'Confirm new password',
+  code: 'Code from your authenticator app',
+  submit: 'Change password',
+  busy: 'Changing...',
+  cancel: 'Cancel',
+  done: 'Password changed. Your other sessions were signed out.',
+  currentRequired: 'Enter your current password.',
+  sameAsCurrent: 'Choose a new password that is different from your current one.',
+  failed: 'Failed to change password.',
+  emailSubject: 'PalaYan Admin: your password was changed',
+} as const;
+
 export const CROP = {
   title: 'Crop Profile Picture',
   zoom: 'Zoom',

@@ -75,6 +75,23 @@ export const accountCreateSchema = z.object({
 });
 export type AccountCreateInput = z.infer<typeof accountCreateSchema>;
 
+/** Add New Admin with an invitation: no password; the invitee sets one through the link. */
+export const accountInviteSchema = accountCreateSchema.omit({ password: true });
+export type AccountInviteInput = z.infer<typeof accountInviteSchema>;
+
+/**
+ * The Add New Admin form: a typed password (checked as on POST /api/accounts) or an invitation
+ * (POST /api/accounts/invitations), chosen in the form.
+ */
+export const accountAddFormSchema = accountInviteSchema
+  .extend({ method: z.enum(['password', 'invite']), password: z.string().max(1024) })
+  .superRefine((v, ctx) => {
+    if (v.method !== 'password') return;
+    const checked = newPasswordField.safeParse(v.password);
+    if (!checked.success) ctx.addIssue({ code: 'custom', path: ['password'], message: checked.error.issues[0]!.message });
+  });
+export type AccountAddFormValues = z.output<typeof accountAddFormSchema>;
+
 /**
  * The Edit Admin form, and the body of PUT /api/accounts/:id. The form never sends `role` (its
  * selector is disabled); the API accepts one so a role change stays possible, ending the
@@ -135,6 +152,8 @@ export const adminAccountSchema = accountIdentitySchema.extend({
   hasActivities: z.boolean(),
   /** The second factor is on (the reset action applies); never the key or codes. */
   hasSecondFactor: z.boolean(),
+  /** No password yet (invited, or restored from the trash): nobody can sign in until one is set. */
+  needsPassword: z.boolean(),
   /** While wrong passwords or codes keep it locked: when the lock ends (a super admin may Unlock it sooner). */
   signInLockedUntil: z.string().nullable(),
   version: z.number(),
@@ -149,3 +168,17 @@ export const accountListSchema = z.object({
   total: z.number(),
 });
 export type AccountList = z.infer<typeof accountListSchema>;
+
+/**
+ * An invitation made: mailed (`email`), or, when the server sends no email or the email failed,
+ * the link itself (`link`), in this answer only: it is stored nowhere but as a hash.
+ */
+export const invitationResultSchema = z.object({
+  account: adminAccountSchema,
+  delivery: z.enum(['email', 'link']),
+  sentTo: z.string().nullable(),
+  link: z.string().nullable(),
+  mailFailed: z.boolean(),
+  expiresAt: z.string(),
+});
+export type InvitationResult = z.infer<typeof invitationResultSchema>;

@@ -1,8 +1,9 @@
 import { z } from './zod.js';
 import { LIMITS } from '../limits.js';
-import { SETTINGS } from '../profile.js';
+import { CHANGE_PASSWORD, SETTINGS } from '../profile.js';
 import { accountIdentitySchema } from './auth.js';
 import { reauthFields } from './accounts.js';
+import { passwordFieldsShape, passwordRules } from './recovery.js';
 
 /** The signed-in user's own account as Account Settings shows it: never a hash or an answer. */
 export const profileSchema = accountIdentitySchema.extend({
@@ -63,3 +64,22 @@ export type ProfileUpdateInput = z.infer<typeof profileUpdateSchema>;
 
 export const avatarUploadResultSchema = z.object({ avatarKey: z.string(), previewURL: z.string() });
 export const resetEmailResultSchema = z.object({ sentTo: z.string() });
+
+/**
+ * Account Settings' Change password, and the body of POST /api/profile/password: the current
+ * password is always asked (no five-minute grace), a code too when the account has a second
+ * factor; the new one passes the checklist, matches its confirmation and differs from the current.
+ */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string({ error: CHANGE_PASSWORD.currentRequired }).min(1, CHANGE_PASSWORD.currentRequired).max(1024),
+    ...passwordFieldsShape,
+    code: z.string().trim().max(64).optional(),
+  })
+  .superRefine((v, ctx) => {
+    passwordRules(v, ctx);
+    if (typeof v.newPassword === 'string' && v.newPassword !== '' && v.newPassword === v.currentPassword)
+      ctx.addIssue({ code: 'custom', path: ['newPassword'], message: CHANGE_PASSWORD.sameAsCurrent });
+  });
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+export const passwordChangedSchema = z.object({ endedSessions: z.number() });

@@ -1,5 +1,11 @@
 import { z } from './zod.js';
-import { PASSWORD_TOO_LONG_MESSAGE, passwordMeetsRules, passwordTooLong } from '../password.js';
+import {
+  PASSWORD_IS_HASH_MESSAGE,
+  PASSWORD_TOO_LONG_MESSAGE,
+  looksLikePasswordHash,
+  passwordMeetsRules,
+  passwordTooLong,
+} from '../password.js';
 import { RECOVERY } from '../profile.js';
 
 /**
@@ -21,13 +27,13 @@ export const verifySchema = answerFieldsSchema.extend({ recoveryId: z.string().m
 export type VerifyInput = z.infer<typeof verifySchema>;
 export const verifyResultSchema = z.object({ resetToken: z.string() });
 
-const passwordFieldsShape = {
+export const passwordFieldsShape = {
   newPassword: z.string({ error: RECOVERY.fillBoth }).min(1, RECOVERY.fillBoth).max(1024),
   confirmPassword: z.string({ error: RECOVERY.fillBoth }).min(1, RECOVERY.fillBoth).max(1024),
 };
 
 /** Step 3's order: both filled, then the checklist, then the match. */
-function passwordRules(v: { newPassword?: unknown; confirmPassword?: unknown }, ctx: z.RefinementCtx): void {
+export function passwordRules(v: { newPassword?: unknown; confirmPassword?: unknown }, ctx: z.RefinementCtx): void {
   if (typeof v.newPassword !== 'string' || typeof v.confirmPassword !== 'string' || v.newPassword === '' || v.confirmPassword === '')
     return;
   if (!passwordMeetsRules(v.newPassword)) {
@@ -36,6 +42,10 @@ function passwordRules(v: { newPassword?: unknown; confirmPassword?: unknown }, 
   }
   if (passwordTooLong(v.newPassword)) {
     ctx.addIssue({ code: 'custom', path: ['newPassword'], message: PASSWORD_TOO_LONG_MESSAGE });
+    return;
+  }
+  if (looksLikePasswordHash(v.newPassword)) {
+    ctx.addIssue({ code: 'custom', path: ['newPassword'], message: PASSWORD_IS_HASH_MESSAGE });
     return;
   }
   if (v.newPassword !== v.confirmPassword)
@@ -51,3 +61,12 @@ export const emailLinkQuerySchema = z.object({ token: z.string().min(1).max(200)
 export const emailLinkStatusSchema = z.object({ valid: z.literal(true), expiresAt: z.string() });
 export const securityQuestionsSchema = z.object({ securityQuestions: z.array(z.string()) });
 export const okSchema = z.object({ ok: z.literal(true) });
+
+/** The invitation page: does the link still work, and whose account is it. */
+export const invitationStatusSchema = z.object({
+  valid: z.literal(true),
+  fullname: z.string(),
+  username: z.string(),
+  expiresAt: z.string(),
+});
+export const invitationAcceptSchema = z.object({ ...passwordFieldsShape, token: z.string().min(1).max(200) }).superRefine(passwordRules);

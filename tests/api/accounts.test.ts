@@ -114,6 +114,7 @@ describe('list', () => {
       'isRestricted',
       'lastLogin',
       'lastLogoutAt',
+      'needsPassword',
       'photoURL',
       'restrictedAt',
       'role',

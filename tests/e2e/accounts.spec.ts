@@ -1,9 +1,11 @@
 import type { Page } from '@playwright/test';
-import { ACCOUNTS } from '../../common/accounts';
+import { ACCOUNTS, INVITATION, roleAbilities } from '../../common/accounts';
+import { SESSIONS } from '../../common/sessions';
 import { SETTINGS } from '../../common/profile';
 import { LOGIN, SHELL } from '../../common/texts';
 import { E2E } from '../../playwright.config';
 import { expect, test, uniqueTag, type E2EAccount, type E2EServer } from './fixtures';
+import { axeViolations } from './axe';
 import { importAuditEntries, loginViaUi, signIn } from './support';
 
 const admin = E2E.admin;
@@ -247,4 +249,141 @@ test("delete asks for the full name; an account with activities offers Restrict 
   await confirmDelete.getByRole('button', { name: ACCOUNTS.confirm.deleteLabel }).click();
   await expect(page.getByText(M.deleted)).toBeVisible();
   await expect(page.getByText(ACCOUNTS.empty)).toBeVisible();
+});
+
+test('a super admin invites an admin, who sets a password from the link shown once and signs in; axe at 1280 and 360 px', async ({
+  page,
+  browser,
+  app,
+}) => {
+  const I = ACCOUNTS.invite;
+  const tag = uniqueTag();
+  const person = { fullname: `Teresa Magbanua ${tag}`, email: `teresa.${tag}@da.example`, username: `teresa_${tag}` };
+  await signIn(page, app, 'SYSTEM_ADMIN');
+  await openAccounts(page);
+  await page.getByRole('button', { name: ACCOUNTS.addNew }).click();
+  const dialog = page.getByRole('dialog', { name: ACCOUNTS.form.addTitle });
+  await dialog.getByLabel('Full Name').fill(person.fullname);
+  await dialog.getByLabel('Email').fill(person.email);
+  await dialog.getByLabel('Username').fill(person.username);
+  // The typed password is the first way; the invitation replaces the password field.
+  await expect(dialog.getByLabel(I.typed)).toBeChecked();
+  await dialog.getByLabel(I.byLink).check();
+  await expect(dialog.getByLabel('Password', { exact: true })).toHaveCount(0);
+
+  // The chosen role's abilities, from the role table.
+  const abilities = dialog.getByTestId('role-abilities');
+  await expect(abilities).toContainText(I.abilitiesTitle('admin'));
+  for (const line of roleAbilities('ADMIN').can) await expect(abilities).toContainText(line);
+  await expect(abilities).toContainText(I.cannotTitle);
+  await dialog.getByLabel('Role').selectOption('SYSTEM_ADMIN');
+  await expect(abilities).toContainText(I.abilitiesTitle('super admin'));
+  for (const line of roleAbilities('SYSTEM_ADMIN').can) await expect(abilities).toContainText(line);
+  await expect(abilities).not.toContainText(I.cannotTitle);
+  await dialog.getByLabel('Role').selectOption('ADMIN');
+  await expect(dialog.getByTestId('username-availability')).toHaveText(M.usernameAvailable);
+  await expect(dialog.getByTestId('email-availability')).toHaveText(M.emailAvailable);
+
+  for (const [width, height] of [
+    [1280, 900],
+    [360, 740],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await dialog.getByLabel(I.byLink).scrollIntoViewIfNeeded();
+    expect(await axeViolations(page, `add admin by invitation at ${width} px`, '[role="dialog"]')).toEqual([]);
+    await page.screenshot({ path: `.tmp/screens/accounts-invite-form-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  await dialog.getByRole('button', { name: I.submit }).click();
+  const shown = page.getByRole('dialog', { name: I.linkTitle });
+  await expect(shown).toBeVisible();
+  const link = await shown.getByLabel(I.linkLabel).inputValue();
+  expect(link).toMatch(/\/invitation#token=[\w%-]{40,}$/);
+  expect(await axeViolations(page, 'invitation link shown', '[role="dialog"]')).toEqual([]);
+  await page.screenshot({ path: '.tmp/screens/accounts-invite-link-1280.png' });
+  await shown.getByRole('button', { name: I.done }).click();
+  await expect(shown).toBeHidden();
+  const row = rowOf(page, person.fullname);
+  await expect(row).toContainText(person.username);
+  await expect(row.getByTestId('account-no-password')).toHaveText(ACCOUNTS.noPasswordBadge);
+
+  // The link went astray: a new one, and the first stops working.
+  await row.getByRole('button', { name: ACCOUNTS.actionOn(ACCOUNTS.actions.reinvite, person.fullname) }).click();
+  const renew = page.getByRole('dialog', { name: I.resendTitle });
+  await expect(renew).toContainText(I.resendBody(person.fullname));
+  expect(await axeViolations(page, 'new invitation link', '[role="dialog"]')).toEqual([]);
+  await renew.getByRole('button', { name: I.resendSubmit }).click();
+  const shownAgain = page.getByRole('dialog', { name: I.linkTitle });
+  const link2 = await shownAgain.getByLabel(I.linkLabel).inputValue();
+  expect(link2).not.toBe(link);
+  await shownAgain.getByRole('button', { name: I.done }).click();
+
+  // The invitee opens the link in a browser of their own, on a phone.
+  const other = await (await browser.newContext({ viewport: { width: 360, height: 740 } })).newPage();
+  const first = new URL(link);
+  await other.goto(`${first.pathname}${first.hash}`);
+  await expect(other.getByText(INVITATION.invalid)).toBeVisible();
+  const { pathname, hash } = new URL(link2);
+  await other.goto('about:blank');
+  await other.goto(`${pathname}${hash}`);
+  await expect(other.getByRole('heading', { name: INVITATION.title })).toBeVisible();
+  await expect(other.getByText(INVITATION.intro(person.fullname, person.username))).toBeVisible();
+  await other.getByLabel(INVITATION.newPassword, { exact: true }).fill('weakpass');
+  await expect(other.getByTestId('password-checklist').locator('[data-met="true"]')).toHaveCount(1);
+  expect(await axeViolations(other, 'invitation page at 360 px')).toEqual([]);
+  await other.screenshot({ path: '.tmp/screens/invitation-page-360.png', fullPage: true });
+  await other.getByLabel(INVITATION.newPassword, { exact: true }).fill('Iloilo#1898');
+  await other.getByLabel(INVITATION.confirmPassword).fill('Iloilo#1898');
+  await other.getByRole('button', { name: INVITATION.submit }).click();
+  await expect(other.getByText(INVITATION.done)).toBeVisible();
+  await other.setViewportSize({ width: 1280, height: 900 });
+  expect(await axeViolations(other, 'invitation page done at 1280 px')).toEqual([]);
+  await other.screenshot({ path: '.tmp/screens/invitation-page-done-1280.png' });
+  await other.getByRole('link', { name: INVITATION.toLogin }).click();
+  await loginViaUi(other, person.username, 'Iloilo#1898');
+  await expect(other.getByTestId('header-name')).toHaveText(person.fullname);
+  // The super admin's list follows: the account has a password now.
+  await expect(row.getByTestId('account-no-password')).toHaveCount(0);
+
+  // The link worked once.
+  await other.goto(`${pathname}${hash}`);
+  await expect(other.getByText(INVITATION.invalid)).toBeVisible();
+});
+
+test('the accounts list at 360 px: each account a card with its actions visible, named for the account; axe at 1280 and 360 px', async ({
+  page,
+  app,
+}) => {
+  const member = await app.account('ADMIN', `Gabriela Silang ${uniqueTag()}`);
+  await signIn(page, app, 'SYSTEM_ADMIN');
+  for (const [width, height] of [
+    [1280, 900],
+    [360, 740],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto('/dashboard/accounts');
+    await search(page, member.username);
+    const row = page.getByTestId('account-row').filter({ hasText: member.fullname });
+    await expect(row).toHaveCount(1);
+    for (const action of [ACCOUNTS.actions.edit, ACCOUNTS.actions.restrict, ACCOUNTS.actions.delete]) {
+      const button = row.getByRole('button', { name: ACCOUNTS.actionOn(action, member.fullname), exact: true });
+      await expect(button).toHaveAttribute('title', ACCOUNTS.actionOn(action, member.fullname));
+      // In view as the page opens: pinned to the table's right edge on wide screens, on the card on phones.
+      if (width === 360) await button.scrollIntoViewIfNeeded();
+      await expect(button).toBeInViewport({ ratio: 1 });
+      if (width === 360) await expect(button).toContainText(action);
+    }
+    const sessions = row.getByRole('button', { name: SESSIONS.viewSessionsLabel(member.fullname), exact: true });
+    await expect(sessions).toBeVisible();
+    if (width === 360) {
+      await expect(sessions).toContainText(ACCOUNTS.actions.sessions);
+      // A card: the column names stand beside the values, and nothing is wider than the screen.
+      await expect(row.locator('td[data-label="Username"]')).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    }
+    await row.scrollIntoViewIfNeeded();
+    expect(await axeViolations(page, `accounts list at ${width} px`)).toEqual([]);
+    await page.screenshot({ path: `.tmp/screens/accounts-list-${width}.png` });
+  }
 });

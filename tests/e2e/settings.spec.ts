@@ -3,7 +3,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { DEFAULT_SECURITY_QUESTIONS } from '../../common/schemas/maintenance';
-import { CROP, RECOVERY, SETTINGS } from '../../common/profile';
+import { CHANGE_PASSWORD, CROP, RECOVERY, SETTINGS } from '../../common/profile';
+import { axeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { loginViaUi, setSecurityQuestion, signIn } from './support';
 
@@ -232,4 +233,50 @@ test.describe('with every request logged', () => {
     expect(log).not.toContain(token);
     expect(log).not.toContain(encodeURIComponent(token));
   });
+});
+
+test('change password in Account Settings: the checklist, a wrong current password, then signing in with the new one; axe at 1280 and 360 px', async ({
+  page,
+  app,
+}) => {
+  const user = await app.account('SYSTEM_ADMIN');
+  await signIn(page, app, user);
+  for (const [width, height] of [
+    [1280, 900],
+    [360, 740],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    const dialog = await openSettings(page);
+    const section = dialog.getByTestId('change-password-section');
+    await section.getByRole('button', { name: CHANGE_PASSWORD.open }).click();
+    await section.getByLabel(CHANGE_PASSWORD.newPassword, { exact: true }).fill('harvesting');
+    await expect(section.getByTestId('password-checklist').locator('[data-met="true"]')).toHaveCount(1);
+    await section.getByLabel(CHANGE_PASSWORD.currentPassword).scrollIntoViewIfNeeded();
+    expect(await axeViolations(page, `change password at ${width} px`, '[role="dialog"]')).toEqual([]);
+    await page.screenshot({ path: `.tmp/screens/settings-change-password-${width}.png` });
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  }
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const dialog = await openSettings(page);
+  const section = dialog.getByTestId('change-password-section');
+  await section.getByRole('button', { name: CHANGE_PASSWORD.open }).click();
+  await section.getByLabel(CHANGE_PASSWORD.currentPassword).fill('Not#MyPassword1');
+  await section.getByLabel(CHANGE_PASSWORD.newPassword, { exact: true }).fill('Harvest#2026');
+  await section.getByLabel(CHANGE_PASSWORD.confirmPassword).fill('Harvest#2026');
+  await section.getByRole('button', { name: CHANGE_PASSWORD.submit }).click();
+  await expect(section.getByText(SETTINGS.wrongCurrentPassword)).toBeVisible();
+  await section.getByLabel(CHANGE_PASSWORD.currentPassword).fill(user.password);
+  await section.getByRole('button', { name: CHANGE_PASSWORD.submit }).click();
+  await expect(page.getByText(CHANGE_PASSWORD.done)).toBeVisible();
+  await expect(section.getByRole('button', { name: CHANGE_PASSWORD.open })).toBeVisible();
+  // This session stays open.
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await expect(page.getByTestId('header-name')).toHaveText(user.fullname);
+
+  await page.context().clearCookies();
+  await loginViaUi(page, user.username, 'Harvest#2026');
+  await expect(page).toHaveURL(/\/dashboard/);
 });

@@ -1,8 +1,9 @@
 import bcrypt from 'bcrypt';
 import { describe, expect, it } from 'vitest';
-import { ACCOUNTS, accountDisplayStatus } from '../../common/accounts';
+import { ACCOUNTS, accountDisplayStatus, roleAbilities } from '../../common/accounts';
+import { can } from '../../common/permissions';
 import { PASSWORD_IS_HASH_MESSAGE, PASSWORD_RULES_MESSAGE, PASSWORD_TOO_LONG_MESSAGE } from '../../common/password';
-import { accountCreateSchema, accountUpdateSchema } from '../../common/schemas/accounts';
+import { accountAddFormSchema, accountCreateSchema, accountUpdateSchema } from '../../common/schemas/accounts';
 import { uniqueViolationField } from '../../server/modules/identity/accounts/unique';
 
 const M = ACCOUNTS.messages;
@@ -91,5 +92,30 @@ describe('unique violations', () => {
     expect(uniqueViolationField({ code: 'SQLITE_BUSY', message: 'normalizedUsername' })).toBe(null);
     expect(uniqueViolationField(new Error('boom'))).toBe(null);
     expect(uniqueViolationField(null)).toBe(null);
+  });
+});
+
+describe("Add New Admin's role abilities", () => {
+  it('say in plain words what each role can and cannot do, read from the role table', () => {
+    const admin = roleAbilities('ADMIN');
+    const superAdmin = roleAbilities('SYSTEM_ADMIN');
+    expect(superAdmin.cannot).toEqual([]);
+    expect(admin.can.length).toBeGreaterThan(0);
+    // The same sentences split between can and cannot, none twice.
+    expect([...admin.can, ...admin.cannot].sort()).toEqual([...superAdmin.can].sort());
+    expect(admin.can).toContain('Add, edit and delete rice varieties, pests and diseases');
+    expect(admin.cannot).toContain('Add, edit, restrict and delete admin accounts');
+    expect(can('ADMIN', 'accounts.manage')).toBe(false);
+  });
+});
+
+describe('the Add New Admin form', () => {
+  const base = { fullname: 'Maria Clara', email: 'maria@da.example', username: 'maria_clara', role: 'ADMIN' as const };
+  it('checks the typed password only when one is typed, not for an invitation', () => {
+    expect(accountAddFormSchema.safeParse({ ...base, method: 'invite', password: '' }).success).toBe(true);
+    const weak = accountAddFormSchema.safeParse({ ...base, method: 'password', password: 'weak' });
+    expect(weak.success).toBe(false);
+    expect(weak.error!.issues[0]!.path).toEqual(['password']);
+    expect(accountAddFormSchema.safeParse({ ...base, method: 'password', password: 'Palay#2025' }).success).toBe(true);
   });
 });

@@ -8,7 +8,14 @@ export interface TableColumn {
   /** Shown to screen readers only (a selection's checkbox column, whose heading is the checkbox). */
   content?: ReactNode;
   sort?: { dir: 'asc' | 'desc' | null; onSort(): void; hint: string };
+  /** Pinned to the right edge on wider screens, so a table wider than its frame keeps it in view (a row's actions). */
+  pinned?: boolean;
 }
+
+const pinnedEdge = 'sm:sticky sm:right-0 sm:z-[1] sm:shadow-[-6px_0_6px_-6px_rgba(15,23,42,0.18)]';
+
+/** The cells of a `pinned` column: opaque, pinned to the right edge while the table scrolls beneath. */
+export const pinnedCell = `${pinnedEdge} sm:bg-white`;
 
 function Heading({ column, dense }: { column: TableColumn; dense: boolean | undefined }) {
   const { sort } = column;
@@ -20,6 +27,7 @@ function Heading({ column, dense }: { column: TableColumn; dense: boolean | unde
       className={cn(
         'text-left text-xs font-semibold uppercase tracking-wide',
         dense ? 'whitespace-nowrap px-2.5 py-3 text-slate-500' : 'px-3 py-3 align-bottom text-slate-600',
+        column.pinned && `${pinnedEdge} sm:bg-slate-50`,
       )}
     >
       {column.content ??

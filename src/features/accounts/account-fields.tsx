@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Check, Loader2, X } from 'lucide-react';
-import { ACCOUNTS } from '../../../common/accounts';
+import { ACCOUNTS, roleAbilities } from '../../../common/accounts';
 import { PasswordChecklist } from '../../components/ui/password-checklist';
 import { ROLES, type Role } from '../../../common/permissions';
 import { SHELL } from '../../../common/texts';
@@ -11,6 +11,7 @@ import type { AvailabilityState } from './use-availability';
 
 const F = ACCOUNTS.form;
 const M = ACCOUNTS.messages;
+const I = ACCOUNTS.invite;
 
 const AVAILABILITY_TEXT: Record<'username' | 'email', Partial<Record<AvailabilityState, string>>> = {
   username: { available: M.usernameAvailable, taken: M.usernameTaken, error: M.usernameUnverified, checking: F.checking },
@@ -76,6 +77,65 @@ export function RoleSelect({ lockedRole }: { lockedRole?: Role }) {
   );
 }
 
+/** What the chosen role can and cannot do, in plain words from the role table (common/accounts.ts). */
+export function RoleAbilities({ role }: { role: Role }) {
+  const { can, cannot } = roleAbilities(role);
+  return (
+    <div className="rounded-xl border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="role-abilities" aria-live="polite">
+      <p className="font-medium text-slate-800">{I.abilitiesTitle(SHELL.roleLabel[role])}</p>
+      <ul className="mt-1.5 space-y-1 text-slate-700">
+        {can.map((line) => (
+          <li key={line} className="flex gap-1.5">
+            <Check className="mt-0.5 h-4 w-4 shrink-0 text-green-700" aria-hidden />
+            <span>{line}</span>
+          </li>
+        ))}
+      </ul>
+      {cannot.length > 0 && (
+        <>
+          <p className="mt-2 font-medium text-slate-800">{I.cannotTitle}</p>
+          <ul className="mt-1 space-y-1 text-slate-600">
+            {cannot.map((line) => (
+              <li key={line} className="flex gap-1.5">
+                <X className="mt-0.5 h-4 w-4 shrink-0 text-slate-500" aria-hidden />
+                <span>{line}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** Add New Admin's choice: a password typed here, or an invitation link the new admin sets one with. */
+export function PasswordMethod() {
+  const { register } = useFormContext();
+  const options = [
+    { value: 'password', label: I.typed, hint: I.typedHint },
+    { value: 'invite', label: I.byLink, hint: I.byLinkHint },
+  ] as const;
+  return (
+    <fieldset className="sm:col-span-2">
+      <legend className="mb-1 text-sm font-medium text-slate-700">{I.methodLegend}</legend>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {options.map((o) => (
+          <label
+            key={o.value}
+            className="flex cursor-pointer gap-2 rounded-lg border border-slate-200 p-3 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+          >
+            <input type="radio" value={o.value} className="mt-0.5 accent-brand-700" {...register('method')} />
+            <span>
+              <span className="block font-medium text-slate-800">{o.label}</span>
+              <span className="block text-xs text-slate-600">{o.hint}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 /** Full name, email, username, password (with its checklist) and role, shared by add and edit. */
 export function AccountFields({
   usernameState,
@@ -83,14 +143,18 @@ export function AccountFields({
   editing,
   lockedRole,
   passwordHint,
+  invite,
 }: {
   usernameState: AvailabilityState;
   emailState: AvailabilityState;
   editing: boolean;
   lockedRole?: Role;
   passwordHint?: ReactNode;
+  /** Add New Admin offers the choice of an invitation; with it chosen, no password is typed. */
+  invite?: 'password' | 'invite';
 }) {
   const password = (useWatch({ name: 'password' }) as string | undefined) ?? '';
+  const chosenRole = (useWatch({ name: 'role' }) as Role | undefined) ?? 'ADMIN';
   return (
     <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
       <TextField name="fullname" label={F.fullname} autoComplete="off" className="sm:col-span-2" />
@@ -102,22 +166,28 @@ export function AccountFields({
         hint={<AvailabilityHint field="email" state={emailState} />}
       />
       <TextField name="username" label={F.username} autoComplete="off" hint={<AvailabilityHint field="username" state={usernameState} />} />
-      <div className="sm:col-span-2">
-        <TextField
-          name="password"
-          label={F.password}
-          revealable
-          autoComplete="new-password"
-          hint={
-            <>
-              {passwordHint}
-              {(!editing || password.length > 0) && <PasswordChecklist password={password} className="mt-2" />}
-            </>
-          }
-        />
-      </div>
+      {invite && <PasswordMethod />}
+      {invite !== 'invite' && (
+        <div className="sm:col-span-2">
+          <TextField
+            name="password"
+            label={F.password}
+            revealable
+            autoComplete="new-password"
+            hint={
+              <>
+                {passwordHint}
+                {(!editing || password.length > 0) && <PasswordChecklist password={password} className="mt-2" />}
+              </>
+            }
+          />
+        </div>
+      )}
       <div className="sm:col-span-2 sm:w-1/2 sm:pr-2">
         <RoleSelect {...(lockedRole ? { lockedRole } : {})} />
+      </div>
+      <div className="sm:col-span-2">
+        <RoleAbilities role={lockedRole ?? chosenRole} />
       </div>
     </div>
   );

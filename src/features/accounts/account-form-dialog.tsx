@@ -2,13 +2,14 @@ import { useId, useMemo, useState } from 'react';
 import { useWatch, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import { ACCOUNTS } from '../../../common/accounts';
 import {
-  accountCreateSchema,
+  accountAddFormSchema,
   accountUpdateSchema,
   emailField,
   usernameField,
-  type AccountCreateInput,
+  type AccountAddFormValues,
   type AccountUpdateFormValues,
   type AdminAccount,
+  type InvitationResult,
 } from '../../../common/schemas/accounts';
 import { SHELL } from '../../../common/texts';
 import type { Role } from '../../../common/permissions';
@@ -22,7 +23,8 @@ import { Form, applyServerErrors, useKeepTouchedFields, useZodForm } from '../..
 import { useToast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api';
 import { AccountFields } from './account-fields';
-import { useAccount, useCreateAccount, useUpdateAccount } from './api';
+import { useAccount, useCreateAccount, useInviteAccount, useUpdateAccount } from './api';
+import { InvitationSent } from './invitation-sent';
 import { useAvailability } from './use-availability';
 
 const F = ACCOUNTS.form;
@@ -91,14 +93,26 @@ function SaveError({ message }: { message: string | null }) {
   );
 }
 
-function Footer({ formId, busy, canSave, onCancel }: { formId: string; busy: boolean; canSave: boolean; onCancel(): void }) {
+function Footer({
+  formId,
+  busy,
+  canSave,
+  onCancel,
+  label = F.save,
+}: {
+  formId: string;
+  busy: boolean;
+  canSave: boolean;
+  onCancel(): void;
+  label?: string;
+}) {
   return (
     <>
       <Button variant="secondary" onClick={onCancel} disabled={busy}>
         {SHELL.cancel}
       </Button>
       <Button type="submit" form={formId} disabled={!canSave || busy}>
-        {busy ? F.saving : F.save}
+        {busy ? F.saving : label}
       </Button>
     </>
   );
@@ -113,34 +127,68 @@ function CreateAccountForm({ onDone }: { onDone(): void }) {
   const formId = useId();
   const toast = useToast();
   const create = useCreateAccount();
+  const invite = useInviteAccount();
   const [error, setError] = useState<string | null>(null);
-  const form = useZodForm(accountCreateSchema, { defaultValues: { fullname: '', email: '', username: '', password: '', role: 'ADMIN' } });
+  const [invited, setInvited] = useState<InvitationResult | null>(null);
+  const form = useZodForm(accountAddFormSchema, {
+    defaultValues: { fullname: '', email: '', username: '', password: '', role: 'ADMIN', method: 'password' },
+  });
   const generic = form as unknown as UseFormReturn<FieldValues, unknown, FieldValues>;
   const checks = useUniquenessChecks(generic, null);
+  const method = form.watch('method');
+  const busy = create.isPending || invite.isPending;
 
-  async function onSubmit(values: AccountCreateInput) {
+  async function onSubmit({ method: chosen, password, ...values }: AccountAddFormValues) {
     setError(null);
     try {
-      await create.mutateAsync(values);
+      if (chosen === 'invite') {
+        setInvited(await invite.mutateAsync(values));
+      } else {
+        await create.mutateAsync({ ...values, password });
+        onDone();
+      }
       toast.show(M.created);
-      onDone();
     } catch (err) {
       handleSaveError(generic, err, checks, setError);
     }
+  }
+
+  if (invited) {
+    return (
+      <Dialog
+        open
+        onOpenChange={(o) => {
+          if (!o) onDone();
+        }}
+        title={invited.delivery === 'email' ? ACCOUNTS.invite.sentTitle : ACCOUNTS.invite.linkTitle}
+        size="md"
+        footer={<Button onClick={onDone}>{ACCOUNTS.invite.done}</Button>}
+      >
+        <InvitationSent result={invited} />
+      </Dialog>
+    );
   }
 
   return (
     <Dialog
       open
       onOpenChange={(o) => {
-        if (!o && !create.isPending) onDone();
+        if (!o && !busy) onDone();
       }}
       title={F.addTitle}
       size="lg"
-      footer={<Footer formId={formId} busy={create.isPending} canSave={checks.passed} onCancel={onDone} />}
+      footer={
+        <Footer
+          formId={formId}
+          busy={busy}
+          canSave={checks.passed}
+          onCancel={onDone}
+          label={method === 'invite' ? ACCOUNTS.invite.submit : F.save}
+        />
+      }
     >
       <Form form={form} onSubmit={onSubmit} id={formId}>
-        <AccountFields usernameState={checks.usernameCheck.state} emailState={checks.emailCheck.state} editing={false} />
+        <AccountFields usernameState={checks.usernameCheck.state} emailState={checks.emailCheck.state} editing={false} invite={method} />
         <AccountReauth form={generic} account={null} />
         <SaveError message={error} />
       </Form>

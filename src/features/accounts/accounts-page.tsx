@@ -19,6 +19,7 @@ import { useSession } from '../../lib/session';
 import { CreateAccountDialog, EditAccountDialog } from './account-form-dialog';
 import { AccountRow } from './account-row';
 import { useAccountList, useDeleteAccount, useRestrictAccount, useUnlockAccount, useUnrestrictAccount } from './api';
+import { ReinviteDialog } from './reinvite-dialog';
 import { ResetSecondFactorDialog } from './reset-second-factor-dialog';
 
 const C = ACCOUNTS.columns;
@@ -40,6 +41,7 @@ export function AccountsPage() {
   const [sessionsOf, setSessionsOf] = useState<AdminAccount | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [resetting, setResetting] = useState<AdminAccount | null>(null);
+  const [reinviting, setReinviting] = useState<AdminAccount | null>(null);
   const restrict = useRestrictAccount();
   const unrestrict = useUnrestrictAccount();
   const unlock = useUnlockAccount();
@@ -132,7 +134,12 @@ export function AccountsPage() {
         }
       />
 
-      <TableFrame columns={[C.fullname, C.email, C.username, C.role, C.status, C.createdAt, C.lastLogin, C.action]} dense>
+      <TableFrame
+        columns={[C.fullname, C.email, C.username, C.role, C.status, C.createdAt, C.lastLogin, { label: C.action, pinned: true }]}
+        dense
+        stacked
+        label={ACCOUNTS.title}
+      >
         {list.isLoading ? (
           <tr>
             <td colSpan={8} className="px-3 py-10 text-center text-slate-500">
@@ -166,6 +173,7 @@ export function AccountsPage() {
               onRestrict={() => openRestrict(a)}
               onResetFactor={() => setResetting(a)}
               onUnlock={() => void doUnlock(a)}
+              onReinvite={() => setReinviting(a)}
               onSessions={() => setSessionsOf(a)}
               onDelete={() => openDelete(a)}
             />
@@ -215,6 +223,7 @@ export function AccountsPage() {
       />
 
       <ResetSecondFactorDialog account={resetting} onClose={() => setResetting(null)} />
+      <ReinviteDialog account={reinviting} onClose={() => setReinviting(null)} />
 
       <Dialog
         open={sessionsOf !== null}

@@ -1,5 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AccountCreateInput, AccountList, AccountUpdateFormValues, AdminAccount, ReauthInput } from '../../../common/schemas/accounts';
+import type {
+  AccountCreateInput,
+  AccountInviteInput,
+  AccountList,
+  AccountUpdateFormValues,
+  AdminAccount,
+  InvitationResult,
+  ReauthInput,
+} from '../../../common/schemas/accounts';
 import { api } from '../../lib/api';
 
 // Keys start with 'accounts': the live stream refreshes them after every change to an account.
@@ -33,7 +41,7 @@ export function checkAvailability(field: 'username' | 'email', value: string, ex
   return api<{ available: boolean }>(`/api/accounts/availability?${params}`, { signal });
 }
 
-function useAccountMutation<TVars>(fn: (vars: TVars) => Promise<unknown>) {
+function useAccountMutation<TVars, TData = unknown>(fn: (vars: TVars) => Promise<TData>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
@@ -43,6 +51,11 @@ function useAccountMutation<TVars>(fn: (vars: TVars) => Promise<unknown>) {
 
 export function useCreateAccount() {
   return useAccountMutation((body: AccountCreateInput) => api<AdminAccount>('/api/accounts', { method: 'POST', body }));
+}
+
+/** Add New Admin with an invitation: the answer holds the link when the server sends no email. */
+export function useInviteAccount() {
+  return useAccountMutation((body: AccountInviteInput) => api<InvitationResult>('/api/accounts/invitations', { method: 'POST', body }));
 }
 
 export function useUpdateAccount() {
@@ -70,6 +83,13 @@ export function useDeleteAccount() {
 /** A super admin ends an account's sign-in lock; audited and mailed on the server. */
 export function useUnlockAccount() {
   return useAccountMutation((id: string) => api<AdminAccount>(`/api/accounts/${encodeURIComponent(id)}/unlock`, { method: 'POST' }));
+}
+
+/** A new invitation link for an account without a password; the old link stops working. */
+export function useReinviteAccount() {
+  return useAccountMutation(({ id, proof }: { id: string; proof: ReauthInput }) =>
+    api<InvitationResult>(`/api/accounts/${encodeURIComponent(id)}/invitation`, { method: 'POST', body: proof }),
+  );
 }
 
 /** A super admin removes another admin's second factor (lost phone); audited on the server. */

@@ -12,8 +12,13 @@ const AccountsScreen = lazy(() =>
     }),
   ),
 );
+const InvitationPage = lazy(() => import('./invitation-page').then((m) => ({ default: m.InvitationPage })));
 
-/** Admin accounts at /dashboard/accounts; the sidebar entry's accounts.manage permission guards it. */
+/**
+ * Admin accounts at /dashboard/accounts; the sidebar entry's accounts.manage permission guards it.
+ * An invitation link's page lives outside the shell and needs no session.
+ */
 export const routes: FeatureRoutes = {
   dashboard: [{ path: 'accounts', element: <AccountsScreen /> }],
+  public: [{ path: '/invitation', element: <InvitationPage /> }],
 };

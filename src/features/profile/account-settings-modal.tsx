@@ -21,6 +21,7 @@ import { CropDialog } from './crop-dialog';
 import { IdentityFields } from './identity-fields';
 import { compressAvatar, cropImage, ImageFlowError, readImageFile } from './image';
 import { QuestionSelect } from './question-select';
+import { ChangePasswordSection } from './change-password-section';
 import { SecondFactorSection } from './second-factor-section';
 
 const FORM_ID = 'account-settings-form';
@@ -329,7 +330,11 @@ function SettingsDialog({ onClose }: { onClose(): void }) {
                 </p>
               )}
             </Form>
-            {/* Outside the profile form (its own small forms); super admins only, refused by the server to others. */}
+            {/* Outside the profile form: their own small forms. */}
+            <div className="mt-6">
+              <ChangePasswordSection disabled={busy} mayHaveSecondFactor={can(session?.user.role, 'secondFactor.manageOwn')} />
+            </div>
+            {/* Super admins only, refused by the server to others. */}
             {can(session?.user.role, 'secondFactor.manageOwn') && (
               <div className="mt-6">
                 <SecondFactorSection disabled={busy} />

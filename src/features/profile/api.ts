@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { OptionLists } from '../../../common/schemas/maintenance';
-import type { Profile, ProfileFormValues } from '../../../common/schemas/profile';
+import type { ChangePasswordInput, Profile, ProfileFormValues } from '../../../common/schemas/profile';
 import type {
   RecoveryCodesResult,
   SecondFactorEnableInput,
@@ -23,6 +23,11 @@ export const securityQuestionsOf = (lists: OptionLists) => lists.accounts.securi
 
 export function saveProfile(values: ProfileFormValues & { avatarKey?: string | null; version: number }): Promise<Profile> {
   return api<Profile>('/api/profile', { method: 'PUT', body: values });
+}
+
+/** Account Settings' Change password; the server ends the account's other sessions. */
+export function changePassword(body: ChangePasswordInput): Promise<{ endedSessions: number }> {
+  return api<{ endedSessions: number }>('/api/profile/password', { method: 'POST', body });
 }
 
 export function sendResetEmail(): Promise<{ sentTo: string }> {

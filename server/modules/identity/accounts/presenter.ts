@@ -33,6 +33,7 @@ export function toAdminAccount(
     updatedAt: row.updatedAt,
     hasActivities: row.hasActivities ?? false,
     hasSecondFactor: row.hasSecondFactor ?? false,
+    needsPassword: !row.password,
     signInLockedUntil: row.signInLockedUntil && Date.parse(row.signInLockedUntil) > Date.now() ? row.signInLockedUntil : null,
     version: row.version,
   };

@@ -4,6 +4,9 @@ import { z } from 'zod';
 import {
   accountCreateSchema,
   accountIdParams,
+  accountInviteSchema,
+  invitationResultSchema,
+  reauthSchema,
   accountListQuery,
   accountListSchema,
   accountUpdateSchema,
@@ -99,6 +102,35 @@ const routes: FastifyPluginAsync = async (app) => {
       schema: { tags, summary: 'Add a new admin', body: accountCreateSchema, response: { 201: adminAccountSchema } },
     },
     async (request, reply) => reply.code(201).send(await service.create(request.body, requireAuth(request))),
+  );
+
+  r.post(
+    '/api/accounts/invitations',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Add a new admin with an invitation: no password; a single-use link to set one, mailed or returned once',
+        body: accountInviteSchema,
+        response: { 201: invitationResultSchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.invite(request.body, requireAuth(request))),
+  );
+
+  r.post(
+    '/api/accounts/:id/invitation',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'A new invitation link for an admin who has no password yet (earlier links stop working); mailed or returned once',
+        params: accountIdParams,
+        body: reauthSchema,
+        response: { 200: invitationResultSchema },
+      },
+    },
+    async (request) => service.reinvite(request.params.id, request.body, requireAuth(request)),
   );
 
   r.put(

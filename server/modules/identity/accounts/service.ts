@@ -2,6 +2,8 @@ import { ACCOUNTS } from '../../../../common/accounts.js';
 import { LIMITS } from '../../../../common/limits.js';
 import { normalizeRole, type Role } from '../../../../common/permissions.js';
 import {
+  type AccountInviteInput,
+  type InvitationResult,
   type AccountCreateInput,
   type AccountList,
   type AccountListQuery,
@@ -21,8 +23,10 @@ import { runCommand } from '../../../platform/writes/command.js';
 import type { EndReason } from '../../../platform/identity/sessions.js';
 import { assertUpdated } from '../../../platform/writes/versioning.js';
 import { insertAccountWithAudit } from './create-account.js';
+import { invitationEmail, invitationLink, issueInvitation } from './invitations.js';
+import { mailerFor } from '../../../platform/support/mail.js';
 import { createInactivitySweep } from './inactivity.js';
-import { voidEmailedLinks, voidPasswordProofs } from '../credentials/index.js';
+import { credentialsRecords, voidEmailedLinks, voidPasswordProofs } from '../credentials/index.js';
 import { createRestriction } from './restriction.js';
 import { pageCount } from '../../../platform/http/pages.js';
 import { toAdminAccount } from './presenter.js';
@@ -87,6 +91,25 @@ export function createAccountsService(ctx: AppContext) {
     return toAdminAccount(await loadLive(id));
   }
 
+  /** The link mailed to the account when a mail server is set, otherwise (or when the email fails) handed back, once. */
+  async function deliverInvitation(
+    account: AdminAccount,
+    { token, expiresAt }: { token: string; expiresAt: string },
+    auth: AuthContext,
+  ): Promise<InvitationResult> {
+    const link = invitationLink(ctx.config, token);
+    if (ctx.config.smtpUrl && account.email) {
+      try {
+        await mailerFor(ctx).send(invitationEmail(account.email, account, auth.actor.fullname, link, expiresAt));
+        return { account, delivery: 'email', sentTo: account.email, link: null, mailFailed: false, expiresAt };
+      } catch (err) {
+        log.error({ err }, 'invitation email could not be sent; the link is shown instead');
+        return { account, delivery: 'link', sentTo: null, link, mailFailed: true, expiresAt };
+      }
+    }
+    return { account, delivery: 'link', sentTo: null, link, mailFailed: false, expiresAt };
+  }
+
   const { sweepInactive, idle } = createInactivitySweep(ctx);
 
   return {
@@ -140,6 +163,81 @@ export function createAccountsService(ctx: AppContext) {
         rethrowUnique(err);
       }
       return present(id);
+    },
+
+    /**
+     * Add New Admin with an invitation instead of a typed password: the account is created
+     * without a password (nobody can sign in to it) with a single-use link to set one, in one
+     * transaction with its audit entries. With a mail server the link is mailed to the account's
+     * address; without one, or when the email fails, the answer carries the link, once.
+     */
+    async invite(input: AccountInviteInput, auth: AuthContext): Promise<InvitationResult> {
+      await assertAvailable(input.username, input.email);
+      if (accountCreateNeedsReauth(input)) await confirmIdentity(auth, proofOf(input), PROOF_FIELDS);
+      const id = newId();
+      const now = Date.now();
+      const mailing = Boolean(ctx.config.smtpUrl);
+      let issued: { token: string; expiresAt: string } | undefined;
+      try {
+        await runCommand(ctx, auth.actor, async (trx, cmd) => {
+          await insertAccountWithAudit(trx, cmd, {
+            id,
+            fullname: input.fullname,
+            username: input.username,
+            email: input.email,
+            contactNo: null,
+            password: '',
+            role: input.role,
+            now: new Date(now).toISOString(),
+          });
+          issued = await issueInvitation(trx, id, now);
+          await cmd.audit({
+            action: 'UPDATE',
+            collection: 'accounts',
+            documentId: id,
+            documentName: input.fullname,
+            description: mailing
+              ? `Invited ${input.username} to set a password: link emailed to ${input.email}`
+              : `Invited ${input.username} to set a password: link shown once to ${auth.actor.fullname}`,
+            details: { invitation: 'created', delivery: mailing ? 'email' : 'link', expiresAt: issued.expiresAt },
+          });
+          cmd.publish({ topic: 'accounts', id, op: 'create' });
+        });
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        rethrowUnique(err);
+      }
+      return deliverInvitation(await present(id), issued!, auth);
+    },
+
+    /**
+     * A new invitation link for an account that has no password yet (its link lost or expired,
+     * or the account back from the trash): earlier links stop working; mailed or shown once as
+     * for a new account; audited.
+     */
+    async reinvite(id: string, input: ReauthInput, auth: AuthContext): Promise<InvitationResult> {
+      const current = await loadLive(id);
+      if (current.password) fail('CONFLICT', M.hasPassword);
+      if (accountCreateNeedsReauth({ role: normalizeRole(current.role) })) await confirmIdentity(auth, proofOf(input), PROOF_FIELDS);
+      const mailing = Boolean(ctx.config.smtpUrl && current.email);
+      let issued: { token: string; expiresAt: string } | undefined;
+      await runCommand(ctx, auth.actor, async (trx, cmd) => {
+        const now = Date.now();
+        await credentialsRecords.retireTokens(trx, id, new Date(now).toISOString(), 'invitation');
+        issued = await issueInvitation(trx, id, now);
+        await cmd.audit({
+          action: 'UPDATE',
+          collection: 'accounts',
+          documentId: id,
+          documentName: current.fullname,
+          description: mailing
+            ? `New invitation link for ${current.username}: emailed to ${current.email}`
+            : `New invitation link for ${current.username}: shown once to ${auth.actor.fullname}`,
+          details: { invitation: 'renewed', delivery: mailing ? 'email' : 'link', expiresAt: issued.expiresAt },
+        });
+        cmd.publish({ topic: 'accounts', id, op: 'update' });
+      });
+      return deliverInvitation(await present(id), issued!, auth);
     },
 
     /**

@@ -1,3 +1,4 @@
+import { CHANGE_PASSWORD } from '../../../../common/profile.js';
 import { LOGIN } from '../../../../common/texts.js';
 import { SYSTEM_ACTOR } from '../../../platform/writes/audit.js';
 import type { Transaction } from 'kysely';
@@ -144,6 +145,14 @@ export async function noticeUnlock(
 export function noticeQuestionReset(ctx: AppContext, account: NoticeAccount): void {
   mailNotice(ctx, account, 'PalaYan Admin: your password was reset', [
     'The password of your PalaYan Admin account was just reset by answering your security question.',
+    'If this was not you, tell your system administrator at once: they can restrict the account.',
+  ]);
+}
+
+/** A password changed in Account Settings: its owner hears of it, in case the session was not theirs. */
+export function noticePasswordChanged(ctx: AppContext, account: NoticeAccount): void {
+  mailNotice(ctx, account, CHANGE_PASSWORD.emailSubject, [
+    'The password of your PalaYan Admin account was just changed in Account Settings, and its other sessions were signed out.',
     'If this was not you, tell your system administrator at once: they can restrict the account.',
   ]);
 }

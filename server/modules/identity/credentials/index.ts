@@ -8,7 +8,15 @@ import { secondFactorRepository } from './second-factor/repository.js';
  * unlock links, what a new password voids (proofs.ts), and second factors (second-factor/: TOTP, recovery codes, challenges).
  * This file is its face: other modules, the app and the command line import only this (lint: palayan/module-face).
  */
-export { lockedOut, noticeLockout, noticeQuestionReset, noticeUnlock, signInBudget, unlockBudget } from './guesses.js';
+export {
+  lockedOut,
+  noticeLockout,
+  noticePasswordChanged,
+  noticeQuestionReset,
+  noticeUnlock,
+  signInBudget,
+  unlockBudget,
+} from './guesses.js';
 export { identityCheck } from './identity.js';
 export { voidEmailedLinks, voidPasswordProofs } from './proofs.js';
 export type { TokenPurpose } from './repository.js';
@@ -19,7 +27,7 @@ export { checkTotp, newTotpSecret, setupOf } from './second-factor/totp.js';
 export { issueUnlockLink, lockedProof, unlockLinkBudgetKey, useLockedProof } from './unlock-links.js';
 
 /** The calls of credentialsRepository other modules make; the rest of it is this module's own. */
-export const credentialsRecords = pick(credentialsRepository, ['retireTokens']);
+export const credentialsRecords = pick(credentialsRepository, ['insertToken', 'retireTokens']);
 
 /** The calls of secondFactorRepository other modules make; the rest of it is this module's own. */
 export const secondFactorRecords = pick(secondFactorRepository, [

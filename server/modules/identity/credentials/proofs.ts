@@ -17,7 +17,8 @@ export async function voidPasswordProofs(trx: Transaction<Database>, accountId: 
   await secondFactorRepository.endChallenges(trx, accountId, now);
 }
 
-/** The reset links mailed to the old address stop working when the account's email changes. */
+/** The reset links and the invitation mailed to the old address stop working when the account's email changes. */
 export async function voidEmailedLinks(trx: Transaction<Database>, accountId: string, now: string): Promise<void> {
   await credentialsRepository.retireTokens(trx, accountId, now, 'email_link');
+  await credentialsRepository.retireTokens(trx, accountId, now, 'invitation');
 }

@@ -2,8 +2,11 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../../db/types.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
-/** recovery: a question-recovery reset; email_link: a mailed reset link; unlock: a locked sign-in's mailed unlock link. */
-export type TokenPurpose = 'recovery' | 'email_link' | 'unlock';
+/**
+ * recovery: a question-recovery reset; email_link: a mailed reset link; unlock: a locked sign-in's mailed unlock link;
+ * invitation: a new account's link to set its first password.
+ */
+export type TokenPurpose = 'recovery' | 'email_link' | 'unlock' | 'invitation';
 
 /** The proofs of an account outside its second factor: its password hash, its reset links and recovery flows. */
 export const credentialsRepository = {

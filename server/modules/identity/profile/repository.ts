@@ -33,6 +33,15 @@ export const profileRepository = {
     return Number(r.numUpdatedRows);
   },
 
+  /** A new password hash: a new version, so open forms of the account see it changed. */
+  async setPassword(db: Db, id: string, hash: string, now: string): Promise<void> {
+    await db
+      .updateTable('accounts')
+      .set({ password: hash, updatedAt: now, version: sql<number>`version + 1` })
+      .where('id', '=', id)
+      .execute();
+  },
+
   async stageAvatar(db: Db, key: string, accountId: string, at: string): Promise<void> {
     await db.insertInto('staged_avatars').values({ key, accountId, createdAt: at }).execute();
   },

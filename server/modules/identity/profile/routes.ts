@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   avatarUploadResultSchema,
+  changePasswordSchema,
+  passwordChangedSchema,
   profileSchema,
   profileUpdateSchema,
   resetEmailResultSchema,
@@ -10,6 +12,7 @@ import { fail } from '../../../platform/http/errors.js';
 import { scheduleJob } from '../../../platform/background/jobs.js';
 import { requireAuth } from '../../../platform/http/policy.js';
 import { recoveryServiceFor } from '../recovery/index.js';
+import { createPasswordChange } from './password.js';
 import { createProfileService } from './service.js';
 
 /** The browser sends at most 921,600 bytes (docs/PRODUCT.md section 9); the server allows some slack. */
@@ -19,6 +22,7 @@ export const AVATAR_UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 const routes: FastifyPluginAsync = async (app) => {
   const service = createProfileService(app.ctx);
   const recovery = recoveryServiceFor(app.ctx);
+  const changePassword = createPasswordChange(app.ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
   scheduleJob(app, { name: 'unsaved profile picture clean-up', everyMs: 60 * 60_000, run: () => service.sweepStagedAvatars() });
 
@@ -67,6 +71,20 @@ const routes: FastifyPluginAsync = async (app) => {
       if (!Buffer.isBuffer(request.body) || request.body.length === 0) fail('UNSUPPORTED_MEDIA_TYPE');
       return service.uploadAvatar(auth, request.body);
     },
+  );
+
+  r.post(
+    '/api/profile/password',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['profile'],
+        summary: 'Change my password: the current one (and a code with a second factor), counted like a sign-in; ends my other sessions',
+        body: changePasswordSchema,
+        response: { 200: passwordChangedSchema },
+      },
+    },
+    async (request) => changePassword(requireAuth(request), request.body),
   );
 
   r.post(

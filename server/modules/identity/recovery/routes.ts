@@ -5,19 +5,22 @@ import {
   emailLinkResetSchema,
   emailLinkStatusSchema,
   identifyResultSchema,
+  invitationAcceptSchema,
+  invitationStatusSchema,
   identifySchema,
   okSchema,
   recoveryResetSchema,
   securityQuestionsSchema,
   verifyResultSchema,
   verifySchema,
+  emailLinkQuerySchema as invitationQuerySchema,
 } from '../../../../common/schemas/recovery.js';
 import { RECOVERY_LIMITS } from '../../../../common/profile.js';
 import { findSessionByToken, isSessionValid, SESSION_COOKIE } from '../../../platform/identity/sessions.js';
 import { recoveryServiceFor, type RequestMeta } from './service.js';
 
 /**
- * Forgot password (public: nobody is signed in) and the email-link reset page's calls.
+ * Forgot password (public: nobody is signed in), the email-link reset page's and the invitation page's calls.
  * Every route is also limited per IP by @fastify/rate-limit.
  */
 const routes: FastifyPluginAsync = async (app) => {
@@ -113,6 +116,37 @@ const routes: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       await service.resetWithEmailLink(request.body, meta(request));
+      return { ok: true as const };
+    },
+  );
+
+  r.post(
+    '/api/invitations/check',
+    {
+      config,
+      schema: {
+        tags: ['recovery'],
+        summary: "Whether an invitation link still works, and the invited account's name and username",
+        body: invitationQuerySchema,
+        response: { 200: invitationStatusSchema },
+      },
+    },
+    async (request) => service.checkInvitation(request.body.token, request.ip),
+  );
+
+  r.post(
+    '/api/invitations/accept',
+    {
+      config,
+      schema: {
+        tags: ['recovery'],
+        summary: "Set a new account's first password with its invitation link (once)",
+        body: invitationAcceptSchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) => {
+      await service.acceptInvitation(request.body, meta(request));
       return { ok: true as const };
     },
   );

@@ -1,5 +1,6 @@
 import { linkOrigin } from '../../../config.js';
 import type { IdentifyInput, VerifyInput } from '../../../../common/schemas/recovery.js';
+import { INVITATION } from '../../../../common/accounts.js';
 import { RECOVERY, RECOVERY_LIMITS, SETTINGS } from '../../../../common/profile.js';
 import { Throttle } from '../../../platform/identity/throttle.js';
 import { SYSTEM_ACTOR, type Actor } from '../../../platform/writes/audit.js';
@@ -31,6 +32,12 @@ function actorOf(account: AccountRow): Actor {
   return { id: account.id, fullname: account.fullname, email: account.email };
 }
 
+const RESET_DESCRIPTION = {
+  recovery: 'Password reset through the security question',
+  email_link: 'Password reset through the email link',
+  invitation: 'Invitation accepted: first password set',
+} as const;
+
 /**
  * Forgot password as one server-side flow (docs/PRODUCT.md sections 4 and 5):
  * 1. identify: the account must exist; the browser gets only an opaque recovery id.
@@ -56,10 +63,10 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
     return { flow, account };
   }
 
-  /** Step 3 and the email link: consume the token once, set the password, end other sessions. */
+  /** Step 3, the email link and an invitation: consume the token once, set the password, end other sessions. */
   async function resetWithToken(
     token: string,
-    purpose: TokenPurpose,
+    purpose: Exclude<TokenPurpose, 'unlock'>,
     newPassword: string,
     meta: RequestMeta,
     invalidMessage: string,
@@ -89,7 +96,7 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
         collection: 'accounts',
         documentId: account.id,
         documentName: account.fullname,
-        description: purpose === 'email_link' ? 'Password reset through the email link' : 'Password reset through the security question',
+        description: RESET_DESCRIPTION[purpose],
         details: { field: 'password', method: purpose, endedSessions: endedIds.length },
       });
       cmd.publish({ topic: 'accounts', id: account.id, op: 'update' });
@@ -189,6 +196,24 @@ export function createRecoveryService(ctx: AppContext, mailer: Mailer) {
     async resetWithEmailLink(input: { token: string; newPassword: string }, meta: RequestMeta): Promise<void> {
       await assertIpAllowed(meta.ip);
       return resetWithToken(input.token, 'email_link', input.newPassword, meta, RECOVERY.linkInvalid);
+    },
+
+    /** The invitation page asks first whether the link still works, and whose account it opens. */
+    async checkInvitation(token: string, ip: string): Promise<{ valid: true; fullname: string; username: string; expiresAt: string }> {
+      await assertIpAllowed(ip);
+      const found = await recoveryRepository.findLiveToken(db, sha256(token), 'invitation', nowIso());
+      const account = found ? await accountsRecords.findById(db, found.accountId) : undefined;
+      if (!found || !account || account.isDeleted) {
+        await ipFailures.hit(ip);
+        fail('NOT_FOUND', INVITATION.invalid, undefined, { reason: 'token_invalid' });
+      }
+      return { valid: true, fullname: account.fullname, username: account.username, expiresAt: found.expiresAt };
+    },
+
+    /** A new account's first password, set once with its invitation link; the invitee then logs in. */
+    async acceptInvitation(input: { token: string; newPassword: string }, meta: RequestMeta): Promise<void> {
+      await assertIpAllowed(meta.ip);
+      return resetWithToken(input.token, 'invitation', input.newPassword, meta, INVITATION.invalid);
     },
 
     /**
