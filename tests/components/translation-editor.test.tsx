@@ -83,12 +83,12 @@ describe('the translation editor', () => {
       },
     });
     const symptoms = await waitFor(() => fieldOf('symptoms'));
-    // The language picker offers the languages in use only.
+    // The language picker offers the languages in use first, then those not in use yet (translated before they are turned on).
     expect(
       within(screen.getByLabelText(T.language))
         .getAllByRole('option')
         .map((o) => o.textContent),
-    ).toEqual(['Filipino', 'Kapampangan']);
+    ).toEqual(['Filipino', 'Kapampangan', T.languages.notInUse('Ilocano')]);
     expect(within(symptoms).getByTestId('stale-badge')).toHaveProperty('textContent', L.stale);
     expect(within(fieldOf('name')).queryByTestId('stale-badge')).toBeNull();
     expect(within(fieldOf('cause')).getAllByText(L.missing).length).toBeGreaterThan(0);
