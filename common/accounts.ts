@@ -129,9 +129,11 @@ export const ACCOUNTS = {
       `The account of ${name} was created and an invitation was emailed to ${email}. The link works once, until ${until}.`,
     linkTitle: 'Copy the invitation link',
     linkBody: (name: string, until: string) =>
-      `The account of ${name} was created. This server sends no email, so copy this link and give it to them yourself. It is shown only this once, and works once, until ${until}.`,
+      `The account of ${name} was created. This server sends no email, so copy this link and give it to them yourself. ` +
+      `It is shown only this once, and works once, until ${until}.`,
     mailFailedBody: (name: string, until: string) =>
-      `The account of ${name} was created, but the invitation email could not be sent. Copy this link and give it to them yourself. It is shown only this once, and works once, until ${until}.`,
+      `The account of ${name} was created, but the invitation email could not be sent. Copy this link and give it to them yourself. ` +
+      `It is shown only this once, and works once, until ${until}.`,
     linkLabel: 'Invitation link',
     copy: 'Copy link',
     copied: 'Link copied.',

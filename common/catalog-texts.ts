@@ -154,7 +154,9 @@ export const PHOTO_ORDER_TEXTS = {
   moveEarlier: (n: number) => `Move photo ${n} earlier`,
   moveLater: (n: number) => `Move photo ${n} later`,
   handle: (n: number, count: number) => `Photo ${n} of ${count}. Drag it, or press the arrow keys, to move it.`,
-  hint: 'The first photo is the main photo: the card and the farmer app show it. Drag a photo or use its arrows to change the order; the new order is saved at once.',
+  hint:
+    'The first photo is the main photo: the card and the farmer app show it. ' +
+    'Drag a photo or use its arrows to change the order; the new order is saved at once.',
   moved: (from: number, to: number, count: number) => `Photo ${from} moved to position ${to} of ${count}.`,
   madeMain: (from: number) => `Photo ${from} is now the main photo.`,
   saving: 'Saving the new order…',

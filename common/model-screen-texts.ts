@@ -190,7 +190,9 @@ export const MODEL_SCREEN_TEXTS = {
     sortedBy: (column: string, direction: 'ascending' | 'descending', isText: boolean) =>
       `Sorted by ${column}, ${isText ? (direction === 'ascending' ? 'A to Z' : 'Z to A') : direction === 'ascending' ? 'lowest first' : 'highest first'}.`,
     fewPhotos: 'Few photos',
-    fewPhotosHelp: `Few photos: the score rests on fewer than ${FEW_PHOTOS_BELOW} photos of the class, so one photo more or less moves it a lot. Treat it as uncertain.`,
+    fewPhotosHelp:
+      `Few photos: the score rests on fewer than ${FEW_PHOTOS_BELOW} photos of the class, ` +
+      'so one photo more or less moves it a lot. Treat it as uncertain.',
     matrixHelp:
       "Rows are the photos' true classes, columns what the model predicted; the colour is the share of the " +
       'row, the diagonal (green) is right. Choose a cell to see its photos.',

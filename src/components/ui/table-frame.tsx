@@ -112,6 +112,11 @@ export function TableFrame({
 export const stackedRow =
   'max-sm:block max-sm:rounded-2xl max-sm:border max-sm:border-slate-200 max-sm:bg-white max-sm:px-1 max-sm:py-2 max-sm:shadow-sm';
 
+/** On phones, a cell's column label before its value (from `data-label`). */
+const PHONE_LABEL =
+  'max-sm:before:w-32 max-sm:before:shrink-0 max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:uppercase ' +
+  'max-sm:before:tracking-wide max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]';
+
 /**
  * A cell of a stacked table: on phones its column's `label` stands before the value (the
  * heading row is then for screen readers only). `main`: the row's title on the card;
@@ -138,11 +143,7 @@ export function Cell({
       className={cn(
         'px-3 py-3',
         'max-sm:flex max-sm:gap-3 max-sm:py-1.5',
-        main
-          ? 'max-sm:text-base'
-          : unlabelled
-            ? ''
-            : 'max-sm:before:w-32 max-sm:before:shrink-0 max-sm:before:text-xs max-sm:before:font-semibold max-sm:before:uppercase max-sm:before:tracking-wide max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]',
+        main ? 'max-sm:text-base' : unlabelled ? '' : PHONE_LABEL,
         className,
       )}
       {...rest}

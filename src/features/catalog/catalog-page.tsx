@@ -125,7 +125,8 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
               aria-pressed={asList === (view === 'list')}
               onClick={() => showAs(view)}
               className={
-                'inline-flex items-center gap-1.5 rounded-md px-3 py-1.5 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ' +
+                'inline-flex items-center gap-1.5 rounded-md px-3 py-1.5 font-medium ' +
+                'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ' +
                 (asList === (view === 'list') ? 'bg-slate-900 text-white' : 'text-slate-700 hover:bg-slate-100')
               }
             >

@@ -8,6 +8,11 @@ import { cn } from '../../components/ui/cn';
 import { ImageGrid, Thumb } from './image-grid';
 
 /** The set with `id` added, or taken out when it was in it. */
+
+/** The "Main photo" badge over the first photo, above its controls. */
+const MAIN_BADGE =
+  'absolute inset-x-0 bottom-8 mx-auto w-fit whitespace-nowrap rounded bg-brand-700 px-1.5 py-0.5 ' +
+  'text-[11px] font-semibold leading-4 text-white shadow';
 export function toggled(set: ReadonlySet<string>, id: string): Set<string> {
   const next = new Set(set);
   if (next.has(id)) next.delete(id);
@@ -105,9 +110,7 @@ function OrderControls({
           <span className="absolute left-1 top-1 rounded-full bg-brand-700 p-1 text-white shadow" aria-hidden>
             <Star className="h-4 w-4 fill-current" />
           </span>
-          <span className="absolute inset-x-0 bottom-8 mx-auto w-fit whitespace-nowrap rounded bg-brand-700 px-1.5 py-0.5 text-[11px] font-semibold leading-4 text-white shadow">
-            {PHOTO_ORDER_TEXTS.mainPhoto}
-          </span>
+          <span className={MAIN_BADGE}>{PHOTO_ORDER_TEXTS.mainPhoto}</span>
         </>
       ) : (
         <button

@@ -1,9 +1,9 @@
-import { Eye, ImageOff, Images, Pencil, Trash2 } from 'lucide-react';
+import { ImageOff, Images } from 'lucide-react';
 import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import type { CatalogEntry } from '../../../common/schemas/catalog';
 import type { PendingChange } from '../../../common/schemas/review';
 import { ReviewBadge } from '../../components/review/review-badge';
-import { Button } from '../../components/ui/button';
+import { EntryActions } from './entry-actions';
 import { formatDate } from './format';
 import { Thumb } from './image-grid';
 
@@ -60,24 +60,7 @@ export function EntryCard({
           </div>
         </dl>
         <div className="mt-4 flex gap-2 border-t border-slate-100 pt-3">
-          <Button variant="secondary" size="sm" className="flex-1" onClick={onView} aria-label={`${CATALOG_LABELS.view} ${entry.name}`}>
-            <Eye className="h-4 w-4" aria-hidden />
-            {CATALOG_LABELS.view}
-          </Button>
-          <Button variant="secondary" size="sm" className="flex-1" onClick={onEdit} aria-label={`${CATALOG_LABELS.edit} ${entry.name}`}>
-            <Pencil className="h-4 w-4" aria-hidden />
-            {CATALOG_LABELS.edit}
-          </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            className="flex-1 text-red-600 hover:bg-red-50"
-            onClick={onDelete}
-            aria-label={`${CATALOG_LABELS.delete} ${entry.name}`}
-          >
-            <Trash2 className="h-4 w-4" aria-hidden />
-            {CATALOG_LABELS.delete}
-          </Button>
+          <EntryActions name={entry.name} onView={onView} onEdit={onEdit} onDelete={onDelete} wide />
         </div>
       </div>
     </article>

@@ -1,10 +1,10 @@
-import { Eye, ImageOff, Pencil, Trash2 } from 'lucide-react';
+import { ImageOff } from 'lucide-react';
 import { CATALOG_LABELS } from '../../../common/catalog-texts';
 import type { CatalogEntry } from '../../../common/schemas/catalog';
 import type { PendingChange } from '../../../common/schemas/review';
 import { ReviewBadge } from '../../components/review/review-badge';
-import { Button } from '../../components/ui/button';
 import { Cell, stackedRow } from '../../components/ui/table-frame';
+import { EntryActions } from './entry-actions';
 import { formatDate } from './format';
 import { Thumb } from './image-grid';
 
@@ -63,24 +63,7 @@ export function EntryRow({
       </Cell>
       <Cell label={CATALOG_LABELS.actions} unlabelled className="whitespace-nowrap py-2">
         <div className="flex flex-wrap gap-1">
-          <Button variant="ghost" size="sm" onClick={onView} aria-label={`${CATALOG_LABELS.view} ${entry.name}`}>
-            <Eye className="h-4 w-4" aria-hidden />
-            {CATALOG_LABELS.view}
-          </Button>
-          <Button variant="ghost" size="sm" onClick={onEdit} aria-label={`${CATALOG_LABELS.edit} ${entry.name}`}>
-            <Pencil className="h-4 w-4" aria-hidden />
-            {CATALOG_LABELS.edit}
-          </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            className="text-red-600 hover:bg-red-50"
-            onClick={onDelete}
-            aria-label={`${CATALOG_LABELS.delete} ${entry.name}`}
-          >
-            <Trash2 className="h-4 w-4" aria-hidden />
-            {CATALOG_LABELS.delete}
-          </Button>
+          <EntryActions name={entry.name} onView={onView} onEdit={onEdit} onDelete={onDelete} />
         </div>
       </Cell>
     </tr>

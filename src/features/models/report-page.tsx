@@ -85,7 +85,12 @@ function TechnicalDetails({ report }: { report: EvaluationReport }) {
   ] as const;
   return (
     <details className="rounded-lg border border-slate-200 text-sm" data-testid="report-technical">
-      <summary className="cursor-pointer rounded-lg px-3 py-2 font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+      <summary
+        className={cn(
+          'cursor-pointer rounded-lg px-3 py-2 font-medium text-slate-700 hover:bg-slate-50',
+          'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600',
+        )}
+      >
         {S.report.technical}
       </summary>
       <dl className="grid grid-cols-1 gap-x-6 gap-y-2 border-t border-slate-200 px-3 py-3 sm:grid-cols-[max-content_1fr]">
