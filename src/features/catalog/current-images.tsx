@@ -7,12 +7,12 @@ import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { ImageGrid, Thumb } from './image-grid';
 
-/** The set with `id` added, or taken out when it was in it. */
-
 /** The "Main photo" badge over the first photo, above its controls. */
 const MAIN_BADGE =
   'absolute inset-x-0 bottom-8 mx-auto w-fit whitespace-nowrap rounded bg-brand-700 px-1.5 py-0.5 ' +
   'text-[11px] font-semibold leading-4 text-white shadow';
+
+/** The set with `id` added, or taken out when it was in it. */
 export function toggled(set: ReadonlySet<string>, id: string): Set<string> {
   const next = new Set(set);
   if (next.has(id)) next.delete(id);
