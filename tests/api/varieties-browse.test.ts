@@ -164,6 +164,45 @@ describe('the varieties list sorted and filtered', () => {
       await t.ctx.db.deleteFrom('rice_seed_varieties').where('id', '=', id).execute();
     }
   });
+
+  it('counts filtered rows rightly after writes of every kind, by any writer', async () => {
+    const db = t.ctx.db;
+    const counts = async () => {
+      const found = [];
+      for (const filters of FILTER_SETS) found.push((await browseCount(db, '', filters)).total);
+      return found;
+    };
+    const expectedCounts = async () => {
+      const found = [];
+      for (const filters of FILTER_SETS) found.push((await expected('', filters, 'added', 'asc')).length);
+      return found;
+    };
+    const ids = Array.from({ length: 6 }, (_, i) => `counted-${i}`);
+    const rows = ids.map((id, i) => ({ ...realisticVariety(9100 + i, new Date(base).toISOString()), id, varietyName: `Counted ${i}` }));
+    Object.assign(rows[0]!, { yearRelease: null, season: '[]', environment: '[]' });
+    Object.assign(rows[1]!, { yearRelease: '1997', recommendedInTarlac: 1 });
+    await db.transaction().execute((trx) => varietiesRepository.insertMany(trx, rows));
+    expect(await counts()).toEqual(await expectedCounts());
+    // Trash and back, a field changed and emptied, a year given, a row removed for good.
+    await db.updateTable('rice_seed_varieties').set({ isDeleted: 1 }).where('id', 'in', [ids[1]!, ids[2]!]).execute();
+    expect(await counts()).toEqual(await expectedCounts());
+    await db.updateTable('rice_seed_varieties').set({ isDeleted: 0 }).where('id', '=', ids[2]!).execute();
+    await db
+      .updateTable('rice_seed_varieties')
+      .set({ season: '["Wet","Dry"]', recommendedInTarlac: 0 })
+      .where('id', '=', ids[3]!)
+      .execute();
+    await db
+      .updateTable('rice_seed_varieties')
+      .set({ maturityDays: null, environment: '["Upperland"]' })
+      .where('id', '=', ids[4]!)
+      .execute();
+    await db.updateTable('rice_seed_varieties').set({ yearRelease: '1997' }).where('id', '=', ids[0]!).execute();
+    await db.deleteFrom('rice_seed_varieties').where('id', '=', ids[5]!).execute();
+    expect(await counts()).toEqual(await expectedCounts());
+    await db.deleteFrom('rice_seed_varieties').where('id', 'in', ids).execute();
+    expect(await counts()).toEqual(await expectedCounts());
+  });
 });
 
 describe('exporting the selected varieties', () => {

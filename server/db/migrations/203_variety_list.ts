@@ -20,7 +20,8 @@ const EMPTY_TEXT = ['releaseName', 'yearRelease', 'breedingCode', 'breederOrigin
 const EMPTY_NUMBER = ['maturityDays', 'averageYield', 'maxYield', 'plantHeight', 'tillers'];
 const EMPTY_LIST = ['season', 'environment'];
 
-const lacks = [
+/** How many of the required fields a row lacks, as SQL over the row's columns. */
+export const lacks = [
   ...EMPTY_TEXT.map((c) => `case when "${c}" is null or trim("${c}") = '' then 1 else 0 end`),
   ...EMPTY_NUMBER.map((c) => `case when "${c}" is null then 1 else 0 end`),
   ...EMPTY_LIST.map((c) => `case when "${c}" is null or "${c}" = '[]' then 1 else 0 end`),
@@ -37,7 +38,7 @@ const SORT_INDEXES = {
   varieties_by_added: 'createdAt',
 } as const;
 
-const COMPLETABLE = [...EMPTY_TEXT, ...EMPTY_NUMBER, ...EMPTY_LIST];
+export const COMPLETABLE = [...EMPTY_TEXT, ...EMPTY_NUMBER, ...EMPTY_LIST];
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {

@@ -311,16 +311,24 @@ const contains = (db: Db, column: RawBuilder<unknown>, text: string) =>
 
 /** The conditions of a browse: the filters first, the term's test (the costliest) last. */
 function where(db: Db, rows: BrowseRows, filters: VarietyFilters): RawBuilder<unknown> {
-  const terms: Array<RawBuilder<unknown>> = [sql`"isDeleted" = 0`];
-  if (filters.tarlac) terms.push(sql`"recommendedInTarlac" = ${filters.tarlac === 'yes' ? 1 : 0}`);
-  if (filters.year !== undefined) terms.push(sql`"yearRelease" = ${filters.year}`);
-  if (filters.missing) terms.push(sql`"missingFields" > 0`);
-  if (filters.season !== undefined) terms.push(contains(db, sql.ref('season'), JSON.stringify(filters.season)));
-  if (filters.environment !== undefined) terms.push(contains(db, sql.ref('environment'), JSON.stringify(filters.environment)));
+  const terms = [sql`"isDeleted" = 0`, ...filtered(db, filters)];
   if ('ids' in rows) terms.push(isPostgres(db) ? sql`id = any(${rows.ids as string[]})` : sql`id = m.mid`);
   else if (throughIndex(db, rows)) terms.push(isPostgres(db) ? sql`id in (${matchesOf(db, rows.term, rows.lookup!)})` : sql`id = m.mid`);
   else if (rows.term !== '') terms.push(contains(db, sql.ref('searchText'), rows.term));
   return sql.join(terms, sql` and `);
+}
+
+/** The filters' conditions, on a variety's columns or on those of SQLite's count rows (migration 204), which have the same names. */
+function filtered(db: Db, filters: VarietyFilters): Array<RawBuilder<unknown>> {
+  const terms: Array<RawBuilder<unknown>> = [];
+  if (filters.tarlac) terms.push(sql`"recommendedInTarlac" = ${filters.tarlac === 'yes' ? 1 : 0}`);
+  // Every row's: SQLite's filters index, which starts with it, then seeks the year.
+  else if (filters.year !== undefined && !isPostgres(db)) terms.push(sql`"recommendedInTarlac" in (0, 1)`);
+  if (filters.year !== undefined) terms.push(sql`"yearRelease" = ${filters.year}`);
+  if (filters.missing) terms.push(sql`"missingFields" > 0`);
+  if (filters.season !== undefined) terms.push(contains(db, sql.ref('season'), JSON.stringify(filters.season)));
+  if (filters.environment !== undefined) terms.push(contains(db, sql.ref('environment'), JSON.stringify(filters.environment)));
+  return terms;
 }
 
 export const varietyBrowseRepository = {
@@ -336,7 +344,15 @@ export const varietyBrowseRepository = {
   },
 
   async count(db: Db, rows: BrowseRows, filters: VarietyFilters, limit: number | null): Promise<number> {
-    // Without a term the slim year index holds every filtered column (and seeks a year); a term needs the search text.
+    if (!isPostgres(db) && rows.term === '' && !('ids' in rows)) {
+      // The live rows of each combination of the filtered columns, kept by triggers (migration 204).
+      const conditions = filtered(db, filters);
+      const { rows: summed } = await sql<{ n: number | null }>`select sum(n) as n from variety_list_counts
+        ${conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}`.execute(db);
+      const n = Number(summed[0]?.n ?? 0);
+      return limit === null ? n : Math.min(n, limit);
+    }
+    // PostgreSQL without a term: the slim year index holds every filtered column (and seeks a year); a term needs the search text.
     const index = throughIndex(db, rows) || 'ids' in rows ? null : rows.term === '' ? SORT_INDEX.year : FILTERS_INDEX;
     const query =
       limit === null
@@ -350,8 +366,8 @@ export const varietyBrowseRepository = {
 
   /**
    * A page in the sort column's order (ties by id, the same way), read through that column's
-   * index: without a term in the index alone (it holds the filtered columns), then the page's
-   * rows by id. `few`: the rows are few (a term's matches), and are put in order instead.
+   * index: on SQLite in the index alone (it holds the filtered columns and the search text),
+   * then the page's rows by id. `few`: the rows are few (a term's matches), and are put in order instead.
    * Empty values come first ascending and last descending, on both engines.
    */
   async page(
@@ -366,7 +382,7 @@ export const varietyBrowseRepository = {
     const dir = sql.raw(order.dir);
     const nulls = sql.raw(isPostgres(db) ? (order.dir === 'asc' ? ' nulls first' : ' nulls last') : '');
     const orderBy = sql`order by ${column} ${dir}${nulls}, id ${dir} limit ${limit} offset ${offset}`;
-    if (rows.term === '' && !isPostgres(db)) {
+    if (!order.few && !isPostgres(db)) {
       const { rows: ids } = await sql<{ id: string }>`select id from ${from(db, rows, SORT_INDEX[order.sort])}
         where ${where(db, rows, filters)} ${orderBy}`.execute(db);
       if (ids.length === 0) return [];
