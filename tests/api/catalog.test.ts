@@ -575,4 +575,24 @@ describe('catalog: a second entry of a name is saved only when the user confirms
     expect(kept.statusCode, kept.body).toBe(409); // the confirmed second one now has the name too
     expect(kept.json().error.otherId).toBe(confirmed.json().id);
   });
+
+  it('saves one of four parallel adds of one new name and refuses the others', async () => {
+    const name = `Stem Borer ${crypto.randomUUID().slice(0, 6)}`;
+    const sets = [];
+    for (let i = 0; i < 4; i += 1) sets.push(await stageViaHttp(2));
+    const saves = await Promise.all(
+      sets.map((staged) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/rice_pests',
+          headers: { cookie },
+          payload: entryBody(
+            name,
+            staged.map((s) => s.id),
+          ),
+        }),
+      ),
+    );
+    expect(saves.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
+  });
 });

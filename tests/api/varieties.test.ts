@@ -499,6 +499,16 @@ describe('rice varieties: a second record of a name is saved only when the user 
     expect(await countRows()).toBe(before + 1);
   });
 
+  it('saves one of six parallel adds of one new name and refuses the others', async () => {
+    const name = `NSIC Rc Parallel ${Date.now()}`;
+    const before = await countRows();
+    const saves = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => call('POST', '/api/varieties', varietyBody({ varietyName: i % 2 ? name.toLowerCase() : name }))),
+    );
+    expect(saves.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(await countRows()).toBe(before + 1);
+  });
+
   it('lets a record keep its own name, and refuses a rename to another live one (a deleted one does not count)', async () => {
     const a = await makeVariety(t.ctx);
     const b = await makeVariety(t.ctx);

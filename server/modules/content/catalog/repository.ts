@@ -2,7 +2,7 @@ import { CATALOG_SEARCHED_FIELDS } from '../../../../common/catalog-fields.js';
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { Database } from '../../../db/types.js';
 import type { CatalogCollection, CatalogTable } from '../../../db/types/content.js';
-import { chunks, containsInsensitive } from '../../../db/dialect.js';
+import { chunks, containsInsensitive, isPostgres } from '../../../db/dialect.js';
 import { photoReads } from '../photos/index.js';
 import { translationsRecords } from '../translations/index.js';
 
@@ -102,6 +102,16 @@ export const catalogRepository = {
 
   findLive(db: Db, collection: CatalogCollection, id: string): Promise<CatalogRow | undefined> {
     return db.selectFrom(table(collection)).selectAll().where('id', '=', id).where('isDeleted', '=', 0).executeTakeFirst();
+  },
+
+  /**
+   * Holds a save of this name (trimmed, case-insensitive) in the collection until the
+   * transaction ends, so a second save of it checks for duplicates after the first one's commit.
+   * SQLite: the one connection already runs one write transaction at a time.
+   */
+  async lockName(db: Transaction<Database>, collection: CatalogCollection, name: string): Promise<void> {
+    if (isPostgres(db))
+      await sql`select pg_advisory_xact_lock(748202, hashtext(${`${collection}\n${name.trim().toLowerCase()}`}))`.execute(db);
   },
 
   /** A live entry other than `exceptId` whose name is `name`, trimmed and ignoring case. */

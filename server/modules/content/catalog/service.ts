@@ -173,6 +173,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
       const id = newId();
       const now = nowIso();
       await runCommand(ctx, actor, async (trx, cmd) => {
+        await catalogRepository.lockName(trx, collection, input.name);
         const fields = { ...storedFields(input), ...(await kindFields(trx, input, null, options)) };
         const plan = await photos.plan(trx, {
           kind,
@@ -227,6 +228,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
       await runCommand(ctx, actor, async (trx, cmd) => {
         const before = await catalogRepository.findLive(trx, collection, id);
         if (!before) fail('NOT_FOUND');
+        await catalogRepository.lockName(trx, collection, input.name);
         const fields = { ...storedFields(input), ...(await kindFields(trx, input, before, options)) };
         const plan = await photos.plan(trx, {
           kind,

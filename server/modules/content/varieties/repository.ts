@@ -103,6 +103,15 @@ export const varietiesRepository = {
     if (isPostgres(db)) await importLock(db, []);
   },
 
+  /**
+   * Holds a save of this name (trimmed, case-insensitive) until the transaction ends, so a
+   * second save of it checks for duplicates after the first one's commit. SQLite: the one
+   * connection already runs one write transaction at a time.
+   */
+  async lockName(db: Transaction<Database>, name: string): Promise<void> {
+    if (isPostgres(db)) await sql`select pg_advisory_xact_lock(748201, hashtext(${name.trim().toLowerCase()}))`.execute(db);
+  },
+
   /** Live records with this name, compared trimmed and case-insensitively (used by the seed). */
   async liveNames(db: Db): Promise<Set<string>> {
     const rows = await db.selectFrom('rice_seed_varieties').select('varietyName').where('isDeleted', '=', 0).execute();

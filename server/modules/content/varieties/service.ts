@@ -1,3 +1,5 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../../db/types.js';
 import { LIMITS } from '../../../../common/limits.js';
 import {
   missingFields,
@@ -69,20 +71,32 @@ export function createVarietiesService(ctx: AppContext) {
     }
     for (const [field, message] of Object.entries(optionErrors(input, await getVarietyEnums(db), kept ?? {}))) errors[field] ??= message;
     if (Object.keys(errors).length > 0) invalid(errors);
-    // A second record of a name is saved only when the user confirmed it (the spreadsheet import matches by name).
-    const other = input.allowDuplicateName ? undefined : await varietiesRepository.withName(db, input.varietyName, stored?.id ?? null);
+  }
+
+  /**
+   * A second record of a name is saved only when the user confirmed it (the spreadsheet import
+   * matches by name). In a save's transaction, under the name's lock: two saves of one new name
+   * at once are checked one after the other.
+   */
+  async function checkName(db: Kysely<Database> | Transaction<Database>, input: VarietyInput, exceptId: string | null): Promise<void> {
+    if (input.allowDuplicateName) return;
+    const other = await varietiesRepository.withName(db, input.varietyName, exceptId);
     if (other) {
       const message = VARIETIES.duplicate.exists(other.varietyName);
       fail('CONFLICT', message, { varietyName: message }, { reason: 'duplicate_name', otherId: other.id, otherName: other.varietyName });
     }
   }
 
-  /** `fromForm`: the add form of `actor` saved, whose kept draft goes with the save. */
-  async function insert(fields: Fields, actor: Actor | null, fromForm = false): Promise<Variety> {
+  /** `form`: the add form of `actor` saved (its name checked, its kept draft gone with the save). */
+  async function insert(fields: Fields, actor: Actor | null, form?: VarietyInput): Promise<Variety> {
     const id = newId();
     const now = nowIso();
     const row = await runCommand(ctx, actor, async (trx, cmd) => {
-      if (fromForm && actor) await draftsRecords.remove(trx, actor.id, COLLECTION);
+      if (form) {
+        await varietiesRepository.lockName(trx, fields.varietyName);
+        await checkName(trx, form, null);
+        if (actor) await draftsRecords.remove(trx, actor.id, COLLECTION);
+      }
       await varietiesRepository.insert(trx, {
         id,
         ...columns(fields),
@@ -184,7 +198,7 @@ export function createVarietiesService(ctx: AppContext) {
     /** The add form: every rule of docs/PRODUCT.md section 5, values from the current option lists. */
     async create(input: VarietyInput, actor: Actor | null): Promise<Variety> {
       await checkValues(input, null);
-      return insert(normalize(input), actor, true);
+      return insert(normalize(input), actor, input);
     },
 
     /** A save's checks without writing (a change sent for review): 404, 409 and the option lists, as create and update. */
@@ -194,6 +208,7 @@ export function createVarietiesService(ctx: AppContext) {
       if (existing && version !== null && Number(existing.version) !== version)
         fail('VERSION_CONFLICT', undefined, undefined, { currentVersion: Number(existing.version) });
       await checkValues(input, existing ?? null);
+      await checkName(db, input, existing?.id ?? null);
     },
 
     /**
@@ -223,6 +238,8 @@ export function createVarietiesService(ctx: AppContext) {
       const row = await runCommand(ctx, actor, async (trx, cmd) => {
         const before = await varietiesRepository.findLive(trx, id);
         if (!before) fail('NOT_FOUND');
+        await varietiesRepository.lockName(trx, after.varietyName);
+        await checkName(trx, input, id);
         if (restore?.translations && before.version === version)
           await restoreTranslations(trx, COLLECTION, id, restore.translations, { location: after.location }, actor.id);
         // Versions only grow: a different stored version means someone saved since the form opened.
