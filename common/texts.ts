@@ -113,8 +113,19 @@ export const ACTIVITY = {
   kinds: { ...byCollection((c) => c.kind), other: 'item' } as Record<string, string> & { other: string },
 } as const;
 
-/** History's collection labels (common/collections.ts). */
-export const COLLECTION_LABELS: Record<string, string> = byCollection((c) => c.label);
+/**
+ * History's collection labels: the collections' (common/collections.ts), and the screens whose
+ * changes are audited under a name of their own, as their pages are named.
+ */
+export const COLLECTION_LABELS: Record<string, string> = {
+  ...byCollection((c) => c.label),
+  maintenance: 'File Maintenance',
+  languages: 'Languages',
+  translations: 'Translations',
+  review_settings: 'Review settings',
+  audit_logs: 'History Logs',
+  import: 'Import',
+};
 
 export const ERRORS = {
   unauthenticated: 'Your session has ended. Please log in again.',

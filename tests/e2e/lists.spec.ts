@@ -54,7 +54,7 @@ test('pests as a list beside the cards: the choice is in the address, and on a p
   await expect(page.getByTestId('catalog-card').filter({ hasText: name })).toBeVisible();
 });
 
-test('History on a phone: its filters wait behind a Filters button, so the first entries are on the first screen', async ({
+test('History on a phone: each entry is a card, and its filters wait behind a Filters button, so the first entries are on the first screen', async ({
   page,
   app,
 }) => {
@@ -69,6 +69,11 @@ test('History on a phone: its filters wait behind a Filters button, so the first
   const first = page.getByTestId('history-row').first();
   await expect(first).toBeVisible();
   expect((await first.boundingBox())!.y).toBeLessThan(740);
+  // Each entry is a card: its description wraps inside the screen, nothing scrolls sideways.
+  const description = first.locator('td').last();
+  const box = (await description.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(360);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await page.getByRole('button', { name: LIST_TEXTS.filterButton(0) }).click();
   await expect(page.getByLabel(HISTORY.filters.action)).toBeVisible();
   await page.getByLabel(HISTORY.filters.action).selectOption('CREATE');

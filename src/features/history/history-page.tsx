@@ -9,6 +9,8 @@ import { TIMINGS } from '../../../common/limits';
 import { can, SECURITY_ACTIONS } from '../../../common/permissions';
 import { historyFiltersObject, type HistoryFilters } from '../../../common/schemas/history';
 import { Button } from '../../components/ui/button';
+import { cn } from '../../components/ui/cn';
+import { Cell, stackedRow, TableFrame } from '../../components/ui/table-frame';
 import { PageHeader } from '../../components/ui/page-header';
 import { SearchInput } from '../../components/ui/search-input';
 import { Spinner } from '../../components/ui/spinner';
@@ -257,103 +259,98 @@ export function HistoryPage() {
         )}
       </FilterPanel>
 
-      <div className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm" aria-label={HISTORY.title}>
-            <thead className="bg-slate-50">
-              <tr>
-                {[
-                  HISTORY.columns.time,
-                  HISTORY.columns.user,
-                  HISTORY.columns.action,
-                  HISTORY.columns.collection,
-                  HISTORY.columns.document,
-                  HISTORY.columns.description,
-                ].map((h) => (
-                  <th key={h} scope="col" className="px-3 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {awaitingDates(filters) ? (
-                <tr>
-                  <td colSpan={6} className="px-4 py-10 text-center text-slate-500">
-                    {HISTORY.chooseDates}
-                  </td>
-                </tr>
-              ) : list.isLoading ? (
-                <tr>
-                  <td colSpan={6} className="px-4 py-10 text-center text-slate-500">
-                    <Spinner className="mr-2 h-4 w-4 align-middle" />
-                    {HISTORY.loading}
-                  </td>
-                </tr>
-              ) : list.error ? (
-                <tr>
-                  <td colSpan={6} role="alert" className="px-4 py-10 text-center text-red-600">
-                    {list.error.message || HISTORY.loadFailed}
-                  </td>
-                </tr>
-              ) : items.length === 0 ? (
-                <tr>
-                  <td colSpan={6} className="px-4 py-10 text-center text-slate-500">
-                    {HISTORY.empty}
-                  </td>
-                </tr>
-              ) : (
-                items.map((item) => (
-                  <tr
-                    key={item.id}
-                    className="cursor-pointer hover:bg-brand-50/50 focus-within:bg-brand-50/50"
-                    onClick={() => setOpenId(item.id)}
-                    data-testid="history-row"
-                  >
-                    <td className="whitespace-nowrap px-3 py-3 tabular-nums text-slate-600">
-                      <time dateTime={item.timestamp} title={fullDate(item.timestamp)}>
-                        {relativeTime(item.timestamp, now)}
-                      </time>
-                    </td>
-                    <td className="px-3 py-3 text-slate-900">
-                      <button
-                        type="button"
-                        className="text-left font-medium hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
-                        onClick={(e) => {
-                          e.stopPropagation();
-                          setOpenId(item.id);
-                        }}
-                        aria-label={`Open entry: ${item.action} ${item.documentName ?? ''} by ${item.userName}`}
-                      >
-                        {item.userName}
-                      </button>
-                    </td>
-                    <td className="px-3 py-3">
-                      <ActionBadge action={item.action} />
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-3 text-slate-700">{collectionLabel(item.collection) || HISTORY.emptyValue}</td>
-                    <td className="px-3 py-3 text-slate-900">{item.documentName || HISTORY.emptyValue}</td>
-                    <td className="max-w-md px-3 py-3 text-slate-600">{item.description || HISTORY.emptyValue}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-        <div ref={sentinel} className="flex justify-center border-t border-slate-100 px-4 py-3 text-sm text-slate-500">
-          {isFetchingNextPage ? (
-            <span>
+      <TableFrame
+        label={HISTORY.title}
+        stacked
+        columns={[
+          HISTORY.columns.time,
+          HISTORY.columns.user,
+          HISTORY.columns.action,
+          HISTORY.columns.collection,
+          HISTORY.columns.document,
+          HISTORY.columns.description,
+        ]}
+      >
+        {awaitingDates(filters) ? (
+          <tr>
+            <td colSpan={6} className="px-4 py-10 text-center text-slate-500">
+              {HISTORY.chooseDates}
+            </td>
+          </tr>
+        ) : list.isLoading ? (
+          <tr>
+            <td colSpan={6} className="px-4 py-10 text-center text-slate-500">
               <Spinner className="mr-2 h-4 w-4 align-middle" />
-              {HISTORY.loadingMore}
-            </span>
-          ) : hasNextPage ? (
-            <Button variant="secondary" size="sm" onClick={() => void fetchNextPage()}>
-              {HISTORY.loadMore}
-            </Button>
-          ) : items.length > 0 ? (
-            <span>{HISTORY.end}</span>
-          ) : null}
-        </div>
+              {HISTORY.loading}
+            </td>
+          </tr>
+        ) : list.error ? (
+          <tr>
+            <td colSpan={6} role="alert" className="px-4 py-10 text-center text-red-600">
+              {list.error.message || HISTORY.loadFailed}
+            </td>
+          </tr>
+        ) : items.length === 0 ? (
+          <tr>
+            <td colSpan={6} className="px-4 py-10 text-center text-slate-500">
+              {HISTORY.empty}
+            </td>
+          </tr>
+        ) : (
+          items.map((item) => (
+            <tr
+              key={item.id}
+              className={cn('cursor-pointer hover:bg-brand-50/50 focus-within:bg-brand-50/50 max-sm:flex max-sm:flex-col', stackedRow)}
+              onClick={() => setOpenId(item.id)}
+              data-testid="history-row"
+            >
+              <Cell label={HISTORY.columns.time} className="whitespace-nowrap tabular-nums text-slate-600">
+                <time dateTime={item.timestamp} title={fullDate(item.timestamp)}>
+                  {relativeTime(item.timestamp, now)}
+                </time>
+              </Cell>
+              <Cell label={HISTORY.columns.user} main className="text-slate-900 max-sm:order-first">
+                <button
+                  type="button"
+                  className="text-left font-medium hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    setOpenId(item.id);
+                  }}
+                  aria-label={`Open entry: ${item.action} ${item.documentName ?? ''} by ${item.userName}`}
+                >
+                  {item.userName}
+                </button>
+              </Cell>
+              <Cell label={HISTORY.columns.action}>
+                <ActionBadge action={item.action} />
+              </Cell>
+              <Cell label={HISTORY.columns.collection} className="whitespace-nowrap text-slate-700">
+                {collectionLabel(item.collection) || HISTORY.emptyValue}
+              </Cell>
+              <Cell label={HISTORY.columns.document} className="text-slate-900">
+                {item.documentName || HISTORY.emptyValue}
+              </Cell>
+              <Cell label={HISTORY.columns.description} className="max-w-md text-slate-600">
+                {item.description || HISTORY.emptyValue}
+              </Cell>
+            </tr>
+          ))
+        )}
+      </TableFrame>
+      <div ref={sentinel} className="flex justify-center px-4 py-1 text-sm text-slate-500">
+        {isFetchingNextPage ? (
+          <span>
+            <Spinner className="mr-2 h-4 w-4 align-middle" />
+            {HISTORY.loadingMore}
+          </span>
+        ) : hasNextPage ? (
+          <Button variant="secondary" size="sm" onClick={() => void fetchNextPage()}>
+            {HISTORY.loadMore}
+          </Button>
+        ) : items.length > 0 ? (
+          <span>{HISTORY.end}</span>
+        ) : null}
       </div>
 
       <EntryDialog id={openId} onClose={() => setOpenId(null)} />
