@@ -165,6 +165,8 @@ export const LIST_TEXTS = {
   filters: 'Filters',
   /** The phone's button that shows the filters, with how many are set. */
   filterButton: (n: number) => (n > 0 ? `Filters (${n})` : 'Filters'),
+  /** A sortable heading's tooltip. */
+  sortHint: (label: string) => `Sort by ${label}`,
   showing: (from: number, to: number, total: number, exact: boolean) =>
     `Showing ${from.toLocaleString('en-US')}–${to.toLocaleString('en-US')} of ${exact ? '' : 'about '}${total.toLocaleString('en-US')}`,
 } as const;

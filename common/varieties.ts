@@ -94,7 +94,6 @@ export const VARIETIES = {
     order: 'Order',
     sorts: { name: 'Variety name', year: 'Year release', maturity: 'Maturity days', yield: 'Average yield', added: 'Date added' },
     dirs: { asc: 'Ascending', desc: 'Descending' },
-    sortHint: (label: string) => `Sort by ${label}`,
     any: 'Any',
     tarlacYes: 'Recommended',
     tarlacNo: 'Not recommended',

@@ -115,11 +115,20 @@ export const nameTakenQuerySchema = z.object({
 });
 export const nameTakenSchema = z.object({ taken: z.object({ id: z.string(), name: z.string() }).nullable() });
 
+/** The orders of a pest or disease list: when added (newest first by default), name, photo count, last updated. */
+export const CATALOG_SORTS = ['added', 'name', 'photos', 'updated'] as const;
+export type CatalogSort = (typeof CATALOG_SORTS)[number];
+/** A sort's first direction: names A to Z, the rest largest or newest first. */
+export const catalogSortDir = (sort: CatalogSort): 'asc' | 'desc' => (sort === 'name' ? 'asc' : 'desc');
+
 export const catalogListQuerySchema = z.object({
   search: z.string().trim().max(LIMITS.maxShortTextLength).optional(),
+  sort: z.enum(CATALOG_SORTS).optional(),
+  dir: z.enum(['asc', 'desc']).optional(),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
+export type CatalogListQuery = z.infer<typeof catalogListQuerySchema>;
 
 export const catalogImageStatusSchema = z.enum(['pending', 'ready', 'failed', 'external']);
 

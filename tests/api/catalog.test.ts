@@ -596,3 +596,45 @@ describe('catalog: a second entry of a name is saved only when the user confirms
     expect(saves.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
   });
 });
+
+describe('catalog: the list sorted', () => {
+  it('sorts by name, photo count, last updated or when added, each way, and refuses an order it does not know', async () => {
+    const tag = crypto.randomUUID().slice(0, 6);
+    const b = await createPest(`Sorted ${tag} b`, 3);
+    const a = await createPest(`sorted ${tag} A`, 1);
+    const c = await createPest(`Sorted ${tag} C`, 2);
+    const list = async (query: string) => {
+      const res = await t.app.inject({
+        url: `/api/rice_pests?search=${encodeURIComponent(`sorted ${tag}`)}&${query}`,
+        headers: { cookie },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ items: Array<{ id: string }> }>().items.map((i) => i.id);
+    };
+    expect(await list('sort=name')).toEqual([a.id, b.id, c.id]);
+    expect(await list('sort=name&dir=desc')).toEqual([c.id, b.id, a.id]);
+    expect(await list('sort=photos')).toEqual([b.id, c.id, a.id]);
+    expect(await list('sort=photos&dir=asc')).toEqual([a.id, c.id, b.id]);
+    expect(await list('')).toEqual([c.id, a.id, b.id]);
+    expect(await list('sort=added&dir=asc')).toEqual([b.id, a.id, c.id]);
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `/api/rice_pests/${b.id}`,
+      headers: { cookie },
+      payload: {
+        ...entryBody(
+          b.name,
+          b.images.map((i) => i.id),
+        ),
+        description: 'Edited last',
+        version: b.version,
+      },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await list('sort=updated'))[0]).toBe(b.id);
+    for (const bad of ['sort=colour', 'dir=up']) {
+      const refused = await t.app.inject({ url: `/api/rice_pests?${bad}`, headers: { cookie } });
+      expect(refused.statusCode, bad).toBe(400);
+    }
+  });
+});

@@ -39,6 +39,25 @@ test('pests as a list beside the cards: the choice is in the address, and on a p
   await page.reload();
   await expect(page.getByTestId('catalog-row').filter({ hasText: name })).toBeVisible();
 
+  // Sorted by a heading, A to Z and back, the order in the address.
+  const second = await api.post('/api/rice_pests/images', {
+    multipart: { file: { name: 'leaf.png', mimeType: 'image/png', buffer: png } },
+  });
+  const other = `aphid ${Date.now().toString(36)}`;
+  expect((await api.post('/api/rice_pests', { data: entryBody(other, [(await second.json()).id]) })).status()).toBe(201);
+  const names = () => page.getByTestId('catalog-row').locator(`td[data-label="${CATALOG_LABELS.name}"]`).allInnerTexts();
+  const heading = page.getByRole('columnheader', { name: CATALOG_LABELS.name, exact: true });
+  await heading.getByRole('button').click();
+  await expect(page).toHaveURL(/sort=name&dir=asc/);
+  await expect(heading).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page.getByTestId('catalog-row').filter({ hasText: other })).toBeVisible();
+  const az = await names();
+  expect(az).toEqual([...az].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)));
+  expect(az.findIndex((n) => n.includes(other))).toBeLessThan(az.findIndex((n) => n.includes(name)));
+  await heading.getByRole('button').click();
+  await expect(heading).toHaveAttribute('aria-sort', 'descending');
+  await expect.poll(names).toEqual([...az].reverse());
+
   await page.setViewportSize({ width: 360, height: 740 });
   const remove = entry.getByRole('button', { name: `${CATALOG_LABELS.delete} ${name}` });
   await remove.scrollIntoViewIfNeeded();

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CATALOG_LIMITS, type CatalogKind } from '../../../common/catalog';
 import type {
+  CatalogSort,
   CatalogCreateInput,
   CatalogEntryDetail,
   CatalogList,
@@ -19,18 +20,28 @@ import { sendForm } from '../../lib/upload';
 // Keys start with the collection name: the live stream refreshes them after every change.
 export const catalogKeys = {
   all: (kind: CatalogKind) => [kind.collection] as const,
-  list: (kind: CatalogKind, search: string) => [kind.collection, 'list', search] as const,
+  list: (kind: CatalogKind, search: string, order?: CatalogOrder) => [kind.collection, 'list', search, order ?? null] as const,
   detail: (kind: CatalogKind, id: string | null) => [kind.collection, 'detail', id] as const,
 };
 
-/** Server-side search, newest first, in pages of 50 (docs/PRODUCT.md section 9). */
-export function useCatalogList(kind: CatalogKind, search: string) {
+/** A list's order: newest first without one. */
+export interface CatalogOrder {
+  sort: CatalogSort;
+  dir: 'asc' | 'desc';
+}
+
+/** Server-side search, newest first unless `order` says, in pages of 50 (docs/PRODUCT.md section 9). */
+export function useCatalogList(kind: CatalogKind, search: string, order?: CatalogOrder) {
   return useInfiniteQuery({
-    queryKey: catalogKeys.list(kind, search),
+    queryKey: catalogKeys.list(kind, search, order),
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) => {
       const params = new URLSearchParams({ offset: String(pageParam), limit: String(CATALOG_LIMITS.pageSize) });
       if (search.trim()) params.set('search', search.trim());
+      if (order) {
+        params.set('sort', order.sort);
+        params.set('dir', order.dir);
+      }
       return api<CatalogList>(`/api/${kind.route}?${params}`, { signal });
     },
     getNextPageParam: (last) => (last.offset + last.items.length < last.total ? last.offset + last.items.length : undefined),

@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { LayoutGrid, List, Plus } from 'lucide-react';
 import type { CatalogKind } from '../../../common/catalog';
 import { CATALOG_LABELS } from '../../../common/catalog-texts';
-import type { CatalogEntry } from '../../../common/schemas/catalog';
+import { LIST_TEXTS } from '../../../common/texts';
 import { Button } from '../../components/ui/button';
 import { ConfirmByTyping } from '../../components/ui/confirm-by-typing';
 import { ExportMenu } from '../../components/ui/export-menu';
@@ -16,14 +16,23 @@ import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { NewWaitingNotice, useOpenChanges } from '../../components/review/review-badge';
 import { useSentForReview } from '../../components/review/use-sent-for-review';
-import { useCatalogList, useDeleteEntry } from './api';
+import { useCatalogList, useDeleteEntry, type CatalogOrder } from './api';
 import { EntryCard } from './entry-card';
-import { ENTRY_ROW_COLUMNS, EntryRow } from './entry-row';
-import { TableFrame } from '../../components/ui/table-frame';
+import { ENTRY_ROW_COLUMNS, ENTRY_ROW_SORTS, EntryRow } from './entry-row';
+import { TableFrame, type TableColumn } from '../../components/ui/table-frame';
+import { CATALOG_SORTS, catalogSortDir, type CatalogEntry, type CatalogSort } from '../../../common/schemas/catalog';
 import { CATALOG_VIEW, readPreference, writePreference } from '../../lib/storage';
 import { EntryFormDialog, type FormTarget } from './entry-form-dialog';
 import { EntryViewDialog } from './entry-view-dialog';
 import { DatasetHealthLink, TrainingSetLink } from './training-set-link';
+
+/** The order the address asks for (none: newest first). */
+function catalogOrderOf(params: URLSearchParams): CatalogOrder | undefined {
+  const sort = params.get('sort');
+  if (!(CATALOG_SORTS as readonly string[]).includes(sort ?? '')) return undefined;
+  const dir = params.get('dir');
+  return { sort: sort as CatalogSort, dir: dir === 'asc' || dir === 'desc' ? dir : catalogSortDir(sort as CatalogSort) };
+}
 
 /** The Pests and the Diseases screens: one page, parameterised by kind. */
 export function CatalogPage({ kind }: { kind: CatalogKind }) {
@@ -31,9 +40,28 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
   const t = kind.texts;
   const toast = useToast();
   const [search, setSearch] = useState('');
-  const list = useCatalogList(kind, search);
   // ?open=<id> opens an entry's view (links from other screens, such as a model's report).
   const [params, setParams] = useSearchParams();
+  // ?sort=&dir=: the list's order, kept in the address like the varieties list's.
+  const order = catalogOrderOf(params);
+  const list = useCatalogList(kind, search, order);
+  const sortBy = (sort: CatalogSort) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        const dir = order?.sort === sort ? (order.dir === 'asc' ? 'desc' : 'asc') : catalogSortDir(sort);
+        next.set('sort', sort);
+        next.set('dir', dir);
+        return next;
+      },
+      { replace: true },
+    );
+  const columns = ENTRY_ROW_COLUMNS.map((label): TableColumn => {
+    const sort = ENTRY_ROW_SORTS[label];
+    if (!sort) return { label };
+    const dir = (order?.sort ?? 'added') === sort ? (order?.dir ?? catalogSortDir(sort)) : null;
+    return { label, sort: { dir, hint: LIST_TEXTS.sortHint(label), onSort: () => sortBy(sort) } };
+  });
   const [viewId, setViewId] = useState<string | null>(() => params.get('open'));
   // The edit dialog's Translate opens the view on its Translate tab.
   const [viewTab, setViewTab] = useState<'details' | 'translate'>('details');
@@ -161,7 +189,7 @@ export function CatalogPage({ kind }: { kind: CatalogKind }) {
       ) : (
         <>
           {asList ? (
-            <TableFrame stacked label={t.title} columns={ENTRY_ROW_COLUMNS}>
+            <TableFrame stacked label={t.title} columns={columns}>
               {entries.map((entry) => (
                 <EntryRow key={entry.id} entry={entry} {...actionsOf(entry)} />
               ))}

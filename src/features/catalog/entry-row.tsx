@@ -1,6 +1,6 @@
 import { ImageOff } from 'lucide-react';
 import { CATALOG_LABELS } from '../../../common/catalog-texts';
-import type { CatalogEntry } from '../../../common/schemas/catalog';
+import type { CatalogEntry, CatalogSort } from '../../../common/schemas/catalog';
 import type { PendingChange } from '../../../common/schemas/review';
 import { ReviewBadge } from '../../components/review/review-badge';
 import { Cell, stackedRow } from '../../components/ui/table-frame';
@@ -9,6 +9,13 @@ import { formatDate } from './format';
 import { Thumb } from './image-grid';
 
 /** The list view's columns, in the order EntryRow fills them. */
+/** The list view's headings that sort it, and by what. */
+export const ENTRY_ROW_SORTS: Partial<Record<string, CatalogSort>> = {
+  [CATALOG_LABELS.name]: 'name',
+  [CATALOG_LABELS.photos]: 'photos',
+  [CATALOG_LABELS.lastUpdated]: 'updated',
+};
+
 export const ENTRY_ROW_COLUMNS = [
   CATALOG_LABELS.photo,
   CATALOG_LABELS.name,

@@ -114,7 +114,7 @@ export function VarietiesPage() {
   const sortDir = (sort: VarietySort) => ((query.sort ?? 'added') === sort ? (query.dir ?? defaultSortDir(sort)) : null);
   const sortable = (label: string, sort: VarietySort): TableColumn => ({
     label,
-    sort: { dir: sortDir(sort), hint: VARIETIES.list.sortHint(label), onSort: () => setQuery(sortedBy(query, sort)) },
+    sort: { dir: sortDir(sort), hint: LIST_TEXTS.sortHint(label), onSort: () => setQuery(sortedBy(query, sort)) },
   });
   return (
     <div>

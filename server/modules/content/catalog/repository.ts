@@ -1,4 +1,5 @@
 import { CATALOG_SEARCHED_FIELDS } from '../../../../common/catalog-fields.js';
+import { catalogSortDir, type CatalogSort } from '../../../../common/schemas/catalog.js';
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { Database } from '../../../db/types.js';
 import type { CatalogCollection, CatalogTable } from '../../../db/types/content.js';
@@ -67,9 +68,11 @@ export const catalogRepository = {
   async list(
     db: Db,
     collection: CatalogCollection,
-    options: { search?: string | undefined; offset: number; limit: number },
+    options: { search?: string | undefined; offset: number; limit: number; sort?: CatalogSort; dir?: 'asc' | 'desc' },
   ): Promise<{ rows: ListRow[]; total: number }> {
     const t = table(collection);
+    const sort = options.sort ?? 'added';
+    const dir = options.dir ?? catalogSortDir(sort);
     const base = searched(db, collection, options.search);
     const totalRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const rows = await base
@@ -81,8 +84,18 @@ export const catalogRepository = {
         photoReads.countColumn(db, eb.ref(`${t}.id`)).as('imageCount'),
         photoReads.countColumn(db, eb.ref(`${t}.id`), 'pending').as('pendingImageCount'),
       ])
-      .orderBy(`${t}.createdAt`, 'desc')
-      .orderBy(`${t}.id`, 'desc')
+      .orderBy(
+        (eb) =>
+          sort === 'name'
+            ? sql`lower(${eb.ref(`${t}.name`)})`
+            : sort === 'photos'
+              ? photoReads.countColumn(db, eb.ref(`${t}.id`))
+              : sort === 'updated'
+                ? sql`coalesce(${eb.ref(`${t}.updatedAt`)}, ${eb.ref(`${t}.createdAt`)})`
+                : eb.ref(`${t}.createdAt`),
+        dir,
+      )
+      .orderBy(`${t}.id`, dir)
       .limit(options.limit)
       .offset(options.offset)
       .execute();

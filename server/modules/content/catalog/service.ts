@@ -9,6 +9,7 @@ import type {
   CatalogUpdateInput,
   PhotoMoved,
   StagedImage,
+  CatalogListQuery,
 } from '../../../../common/schemas/catalog.js';
 import type { Database } from '../../../db/types.js';
 import { getDiseaseEnums } from '../maintenance/index.js';
@@ -119,7 +120,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
   return {
     kind,
 
-    async list(query: { search?: string | undefined; offset: number; limit: number }): Promise<CatalogList> {
+    async list(query: CatalogListQuery): Promise<CatalogList> {
       const { rows, total } = await catalogRepository.list(ctx.db, collection, query);
       return { items: rows.map(presentListRow), total, offset: query.offset, limit: query.limit };
     },
