@@ -28,9 +28,9 @@ export const lacks = [
 ].join(' + ');
 
 /** The filtered columns: in every index of the list, so a filtered read takes them from the index. */
-const FILTERED = ['recommendedInTarlac', 'yearRelease', 'missingFields', 'season', 'environment'];
+export const FILTERED = ['recommendedInTarlac', 'yearRelease', 'missingFields', 'season', 'environment'];
 
-const SORT_INDEXES = {
+export const SORT_INDEXES = {
   varieties_by_name: 'varietyName',
   varieties_by_year: 'yearRelease',
   varieties_by_maturity: 'maturityDays',

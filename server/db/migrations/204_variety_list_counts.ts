@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../dialect.js';
-import { COMPLETABLE, lacks } from './203_variety_list.js';
+import { COMPLETABLE, FILTERED, lacks, SORT_INDEXES } from './203_variety_list.js';
 
 /**
  * SQLite's reads of the sorted and filtered varieties list (varieties/search/repository.ts)
@@ -16,21 +16,12 @@ import { COMPLETABLE, lacks } from './203_variety_list.js';
  * PostgreSQL keeps its indexes of migration 203 and counts the rows: there, parallel writers
  * would queue on (and could deadlock over) shared count rows.
  */
-const FILTERED = ['recommendedInTarlac', 'yearRelease', 'missingFields', 'season', 'environment'];
 const FILTERED_SQL = FILTERED.map((c) => `"${c}"`).join(', ');
 
 /** The columns whose change moves a row to another count. */
 const UPDATED = [...new Set(['isDeleted', ...FILTERED.filter((c) => c !== 'missingFields'), ...COMPLETABLE])]
   .map((c) => `"${c}"`)
   .join(', ');
-
-const SORT_INDEXES = {
-  varieties_by_name: 'varietyName',
-  varieties_by_year: 'yearRelease',
-  varieties_by_maturity: 'maturityDays',
-  varieties_by_yield: 'averageYield',
-  varieties_by_added: 'createdAt',
-} as const;
 
 async function sortIndexes(db: Kysely<any>, withText: boolean): Promise<void> {
   for (const [name, column] of Object.entries(SORT_INDEXES)) {
