@@ -83,6 +83,8 @@ export const SHELL = {
   },
   collapseSidebar: 'Collapse sidebar',
   expandSidebar: 'Expand sidebar',
+  /** The header's button that opens Help (HELP_TEXTS, common/help-texts.ts). */
+  help: 'Help',
   openMenu: 'Open menu',
   closeMenu: 'Close menu',
 } as const;

@@ -1,5 +1,7 @@
 import { DASHBOARD_PATHS, SESSION_PATH } from '../../common/first-visit';
+import { HELP_TEXTS } from '../../common/help-texts';
 import { LOGIN, SHELL } from '../../common/texts';
+import { axeViolations } from './axe';
 import { E2E } from '../../playwright.config';
 import { expect, test } from './fixtures';
 import { blockAccount, loginViaUi, signIn } from './support';
@@ -190,4 +192,18 @@ test('a signed-in visit to the dashboard has its code and data preloaded by the 
   const plain = await (await page.request.get('/dashboard')).text();
   expect(plain).not.toContain('as="fetch"');
   expect(plain).not.toMatch(/\/assets\/shell-/);
+});
+
+test('Help in the header answers the usual questions, at 1280 px and on a phone', async ({ page, app }) => {
+  await signIn(page, app, 'ADMIN', '/dashboard/rice_varieties');
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.getByRole('button', { name: SHELL.help, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: HELP_TEXTS.title });
+    await expect(dialog).toBeVisible();
+    for (const topic of HELP_TEXTS.topics) await expect(dialog.getByText(topic.title, { exact: true })).toBeAttached();
+    expect(await axeViolations(page, `help, ${width} px`)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  }
 });

@@ -1,6 +1,7 @@
 import { cn } from '../../components/ui/cn';
 import { DropdownMenu } from 'radix-ui';
-import { ChevronDown, LogOut, Menu, Settings, UserCog } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
+import { ChevronDown, CircleHelp, LogOut, Menu, Settings, UserCog } from 'lucide-react';
 import type { SessionUser } from '../../../common/schemas/auth';
 import { SHELL } from '../../../common/texts';
 import { Avatar } from '../../components/ui/avatar';
@@ -14,12 +15,16 @@ interface HeaderProps {
   onLogout(): void;
 }
 
+// Help's texts arrive when it first opens.
+const HelpDialog = lazy(() => import('./help-dialog').then((m) => ({ default: m.HelpDialog })));
+
 const ITEM =
   'flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100';
 
 export function Header({ user, onOpenMobileNav, onAccountSettings, onLogout }: HeaderProps) {
   const { pathname } = useLocation();
   const page = NAV.find((entry) => isActivePath(entry.path, pathname));
+  const [helpOpen, setHelpOpen] = useState(false);
   return (
     <header className="sticky top-0 z-30 flex h-16 items-center justify-between border-b border-slate-200 bg-white/90 px-4 backdrop-blur lg:px-6">
       <button
@@ -35,6 +40,22 @@ export function Header({ user, onOpenMobileNav, onAccountSettings, onLogout }: H
         {page?.label}
       </p>
       <div className="hidden flex-1 lg:block" />
+      <button
+        type="button"
+        onClick={() => setHelpOpen(true)}
+        className={cn(
+          'mr-2 flex items-center gap-1.5 rounded-lg px-2 py-2 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900',
+          'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600',
+        )}
+      >
+        <CircleHelp className="h-5 w-5" aria-hidden />
+        <span className="sr-only sm:not-sr-only">{SHELL.help}</span>
+      </button>
+      {helpOpen && (
+        <Suspense fallback={null}>
+          <HelpDialog open onOpenChange={setHelpOpen} />
+        </Suspense>
+      )}
       <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger
           className={cn(

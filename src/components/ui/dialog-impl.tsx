@@ -17,6 +17,7 @@ export default function DialogImpl({
   hideClose,
   onEscapeKeyDown,
   onInteractOutside,
+  readingBody,
 }: DialogProps) {
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
@@ -47,7 +48,14 @@ export default function DialogImpl({
               </RadixDialog.Close>
             )}
           </div>
-          {children !== undefined && <div className="overflow-y-auto px-6 py-4">{children}</div>}
+          {children !== undefined && (
+            <div
+              className="overflow-y-auto px-6 py-4 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-600"
+              tabIndex={readingBody ? 0 : undefined}
+            >
+              {children}
+            </div>
+          )}
           {footer && <div className="flex flex-wrap justify-end gap-2 border-t border-slate-100 px-6 py-3">{footer}</div>}
         </RadixDialog.Content>
       </RadixDialog.Portal>

@@ -13,6 +13,8 @@ export interface DialogProps {
   /** Called before Escape / outside click close it; call event.preventDefault() to keep it open. */
   onEscapeKeyDown?: (event: KeyboardEvent) => void;
   onInteractOutside?: (event: Event) => void;
+  /** The body is text to read with nothing in it to focus: it takes the focus itself, so the keyboard scrolls it. */
+  readingBody?: boolean;
 }
 
 // Radix Dialog (with its focus trap and scroll lock, ~20 KB) arrives the first time a dialog
