@@ -63,7 +63,8 @@ export const MODEL_SCREEN_TEXTS = {
     stage: 'Stage',
     modelFile: 'Model file (.tflite)',
     labelsFile: 'Labels file (optional)',
-    labelsHint: 'labels.txt: one label a line, in output order. Only for a model that carries no labels of its own.',
+    labelsHint:
+      'labels.txt: one label a line in output order ("0 Rice Blast" lines and CSV with an index column are read too). Only for a model that carries no labels of its own.',
     chosen: (name: string, size: string) => `${name} (${size})`,
     contract: 'How a photo becomes the input',
     scaling: 'Pixel scaling',

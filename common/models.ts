@@ -151,6 +151,9 @@ export const MODEL_TEXTS = {
     'This model is published: its pixel contract is what phones use and what it was evaluated with. Upload it again to change it.',
   labelTooLong: `A label may have at most ${MODEL_LIMITS.maxLabelLength} characters.`,
   labelsEncoding: 'The labels file must be plain text (UTF-8 or UTF-16), one label a line.',
+  /** An "index label" or CSV line whose index is not its place in the file. */
+  labelIndex: (line: number, text: string, expected: number) =>
+    `Line ${line} of the labels ("${text}") has the wrong number: the labels must be numbered in output order, line ${line} as ${expected}.`,
   labelControls: (codes: string) =>
     `A label holds hidden control characters (${codes}); labels reach the farmer app, so remove them and upload again.`,
   evaluationOnlyDisease:

@@ -231,6 +231,32 @@ describe('uploading a scanner model', () => {
     expect(res.json().labels.map((l: { recordId: string }) => l.recordId)).toEqual(CLASSES.map((c) => diseaseIds.get(c.label)));
   });
 
+  it("reads Teachable Machine's numbered labels and CSV with an index, with no number left in a label, and refuses a misnumbered line", async () => {
+    const inspect = (labels: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/models/inspect',
+        ...multipart([
+          { name: 'meta', value: JSON.stringify({ stage: 'disease' }) },
+          { name: 'labels', value: labels, filename: 'labels.txt' },
+          { name: 'model', value: model, filename: 'm.tflite' },
+        ]),
+      });
+    for (const text of [
+      CLASSES.map((c, i) => `${i} ${c.name}`).join('\n'),
+      `index,label\n${CLASSES.map((c, i) => `${i},${c.name}`).join('\n')}`,
+    ]) {
+      const res = await inspect(text);
+      expect(res.statusCode, res.body).toBe(200);
+      const labels = res.json().labels as Array<{ label: string; recordId: string }>;
+      expect(labels.map((l) => l.label)).toEqual(CLASSES.map((c) => c.name));
+      expect(labels.map((l) => l.recordId)).toEqual(CLASSES.map((c) => diseaseIds.get(c.label)));
+    }
+    const misnumbered = await inspect(CLASSES.map((c, i) => `${i === 3 ? 7 : i} ${c.name}`).join('\n'));
+    expect(misnumbered.statusCode).toBe(400);
+    expect(misnumbered.json().error.fields.labels).toBe(MODEL_TEXTS.labelIndex(4, `7 ${CLASSES[3]!.name}`, 3));
+  });
+
   it("reads the labels in the model's metadata and suggests each one's record by name", async () => {
     const body = multipart([
       { name: 'meta', value: JSON.stringify({ stage: 'disease' }) },

@@ -5,6 +5,7 @@ import { invalid } from '../../../platform/http/errors.js';
 import { loadProblem } from './evaluation/scorer.js';
 import { readerOf, type FileReaders } from '../../../platform/parsing/file-readers.js';
 import type { modelFileTasks } from './read-worker.js';
+import { labelsOfLines } from './labels.js';
 import type { TfliteFacts } from '../../../libraries/tflite/read-model.js';
 
 const modelReader = readerOf<typeof modelFileTasks>(new URL('./read-worker.js', import.meta.url));
@@ -47,7 +48,7 @@ function labelsFor(
       : fromFile !== null
         ? { labels: fromFile, from: 'labels file' as const }
         : fromModel && fromModel.length > 0
-          ? { labels: fromModel, from: 'metadata' as const }
+          ? { labels: labelsOfLines(fromModel), from: 'metadata' as const }
           : null;
   if (!pick) invalid({ labels: MODEL_TEXTS.noLabels });
   // Labels reach the farmer app: no control or direction-changing characters, wherever they came from.

@@ -81,13 +81,85 @@ export function confirmMapping(
   return out;
 }
 
-/** Labels of a labels file: one a line, blank lines and surrounding spaces dropped. */
+/** Labels of a labels file: one a line, blank lines and surrounding spaces dropped, in the file's format (labelsOfLines). */
 export function parseLabelsText(text: string): string[] {
-  return text
-    .replace(/^\ufeff/, '')
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l !== '');
+  return labelsOfLines(
+    text
+      .replace(/^\ufeff/, '')
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== ''),
+  );
+}
+
+/** Teachable Machine's "0 Rice Blast" (or "0: Rice Blast"): an index, then the label. */
+const INDEXED_LINE = /^(\d{1,6})(?:\s*:\s*|\s+)(\S.*)$/;
+const WHOLE_NUMBER = /^\d{1,6}$/;
+/** A CSV heading's names for its label column. */
+const LABEL_HEADINGS = new Set(['label', 'labels', 'name', 'class', 'classname', 'class_name', 'disease', 'category']);
+
+/** One CSV line's fields: commas outside double quotes split it, "" inside them is a quote. */
+function csvFields(line: string): string[] {
+  const fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i += 1) {
+    const c = line[i]!;
+    if (quoted && c === '"' && line[i + 1] === '"') {
+      field += '"';
+      i += 1;
+    } else if (quoted && c === '"') {
+      quoted = false;
+    } else if (!quoted && c === '"' && field.trim() === '') {
+      quoted = true;
+      field = '';
+    } else if (!quoted && c === ',') {
+      fields.push(field.trim());
+      field = '';
+    } else {
+      field += c;
+    }
+  }
+  fields.push(field.trim());
+  return fields;
+}
+
+/**
+ * The labels of a labels file's lines (or of the labels a model carries), as teams write them:
+ * - one label a line;
+ * - Teachable Machine's "index name" lines ("0 NonRice", "1 Rice Plant");
+ * - CSV with an index column ("0,Rice Blast", "index,label" first if it likes).
+ * An index never reaches a label: each must be the line's position (counted from 0, or from 1
+ * when the first line is 1), or the file is refused naming the line.
+ */
+export function labelsOfLines(lines: readonly string[]): string[] {
+  if (lines.length === 0) return [];
+  const indexed =
+    csvIndexed(lines) ?? (lines.every((l) => INDEXED_LINE.test(l)) ? lines.map((l) => l.match(INDEXED_LINE)!.slice(1, 3)) : null);
+  if (!indexed) return [...lines];
+  const start = Number(indexed[0]![0]);
+  indexed.forEach(([index, label], i) => {
+    if (Number(index) !== start + i || start > 1)
+      invalid({ labels: MODEL_TEXTS.labelIndex(i + 1, `${index} ${label}`, start > 1 ? 0 : start + i) });
+  });
+  return indexed.map(([, label]) => label!);
+}
+
+/** A CSV of an index column and a label column, as [index, label] pairs; null when the lines are not one. */
+function csvIndexed(lines: readonly string[]): Array<[string, string]> | null {
+  if (!lines.every((l) => l.includes(','))) return null;
+  const rows = lines.map(csvFields);
+  const width = rows[0]!.length;
+  if (rows.some((r) => r.length !== width)) return null;
+  const header = rows[0]!.every((f) => !WHOLE_NUMBER.test(f)) ? rows[0]! : null;
+  const body = header ? rows.slice(1) : rows;
+  if (body.length === 0) return null;
+  const indexColumn = Array.from({ length: width }, (_, c) => c).find((c) => body.every((r) => WHOLE_NUMBER.test(r[c]!)));
+  if (indexColumn === undefined) return null;
+  const named = header?.findIndex((f, c) => c !== indexColumn && LABEL_HEADINGS.has(f.toLowerCase().replace(/\s+/g, '_'))) ?? -1;
+  const labelColumn = named >= 0 ? named : Array.from({ length: width }, (_, c) => c).find((c) => c !== indexColumn);
+  if (labelColumn === undefined) return null;
+  return body.map((r) => [r[indexColumn]!, r[labelColumn]!]);
 }
 
 /**
