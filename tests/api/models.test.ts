@@ -344,6 +344,25 @@ describe('evaluating, publishing and serving a model', () => {
     for (const row of rows) expect(row.predicted_label).toBe(expected.get(row.image_id!)!.predicted);
   });
 
+  it('says a queued evaluation is on the current training set before it runs', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/models/${first.id}/evaluations`,
+      headers: { cookie },
+      payload: { split: 'all' },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const id = res.json<{ id: string }>().id;
+    const report = (await t.app.inject({ url: `/api/models/${first.id}/evaluations/${id}`, headers: { cookie } })).json<EvaluationReport>();
+    expect(['queued', 'running']).toContain(report.evaluation.state);
+    expect(report.evaluation.current).toBe(true);
+    const listed = (await t.app.inject({ url: '/api/models', headers: { cookie } })).json<ModelsOverview>();
+    const summary = listed.models.find((m) => m.id === first.id)!.evaluations.find((e) => e.id === id)!;
+    expect(summary.current).toBe(true);
+    await evaluationRunner(t.ctx).kick();
+    await evaluationRunner(t.ctx).idle();
+  });
+
   it('gives the same numbers when run again, and can score exactly the same photos after the set changed', async () => {
     const again = await evaluate(first.id);
     const report = async (id: string) =>

@@ -28,7 +28,7 @@ import {
   liveRecords,
   parseJson,
   photoSet,
-  recentPhotoSetSha,
+  evaluationIsCurrent,
   thresholdsOf,
 } from './stored.js';
 
@@ -52,7 +52,6 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       ),
     ];
     const names = new Map((await repo.recordNames(ctx.db, recordIds)).map((r) => [r.id, r]));
-    const currentSha = (split: string, seed: string) => recentPhotoSetSha(ctx, split as EvaluationSplit, seed);
     const out: ScannerModel[] = [];
     for (const row of rows) {
       const evals: EvaluationSummary[] = [];
@@ -66,7 +65,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
           done: e.done,
           accuracy: e.accuracy,
           macroF1: e.macroF1,
-          current: e.state === 'done' && (await currentSha(e.split, e.seed)) === e.photoSetSha256,
+          current: await evaluationIsCurrent(ctx, e),
           error: e.error,
           createdAt: e.createdAt,
           finishedAt: e.finishedAt,

@@ -45,6 +45,19 @@ export async function photoSet(ctx: AppContext, split: EvaluationSplit, seed: st
 }
 
 /**
+ * Whether an evaluation's result is (or, queued or running, will be) on the training set as it
+ * is now: the photos it was given when queued are still the split's. A failed or cancelled one
+ * has no result to be current.
+ */
+export async function evaluationIsCurrent(
+  ctx: AppContext,
+  evaluation: { state: string; split: string; seed: string; photoSetSha256: string },
+): Promise<boolean> {
+  if (!['queued', 'running', 'done'].includes(evaluation.state)) return false;
+  return (await recentPhotoSetSha(ctx, evaluation.split as EvaluationSplit, evaluation.seed)) === evaluation.photoSetSha256;
+}
+
+/**
  * The digest of a split's photos as the lists show it ("on the current training set"): kept
  * while no photo and no disease is written, since clustering every photo on each refresh of the
  * Models screen (which refreshes with every step of a running evaluation) would hold up other

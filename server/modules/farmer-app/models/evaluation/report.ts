@@ -9,7 +9,7 @@ import { csvFileText } from '../../../../platform/spreadsheets/csv-file.js';
 import { fileUrl } from '../../../../platform/storage/storage.js';
 import { photoReads } from '../../../content/photos/index.js';
 import { modelsRepository as repo } from '../repository.js';
-import { labelsOf, parseJson, recentPhotoSetSha, thresholdsOf } from '../stored.js';
+import { evaluationIsCurrent, labelsOf, parseJson, thresholdsOf } from '../stored.js';
 import {
   atThreshold,
   computeMetrics,
@@ -120,7 +120,6 @@ export function createEvaluationReports(ctx: AppContext) {
           };
         }),
       );
-      const currentSha = await recentPhotoSetSha(ctx, evaluation.split as EvaluationSplit, evaluation.seed);
       return {
         evaluation: {
           id: evaluation.id,
@@ -131,7 +130,7 @@ export function createEvaluationReports(ctx: AppContext) {
           done: evaluation.done,
           accuracy: m.accuracy,
           macroF1: m.macroF1,
-          current: evaluation.state === 'done' && currentSha === evaluation.photoSetSha256,
+          current: await evaluationIsCurrent(ctx, evaluation),
           error: evaluation.error,
           createdAt: evaluation.createdAt,
           finishedAt: evaluation.finishedAt,
