@@ -96,6 +96,9 @@ export const MODEL_SCREEN_TEXTS = {
         : `${shape.join(' × ')}, ${type}`;
     },
     outputs: 'Scores',
+    /** The scores' count, and for 8-bit scores how they are read. */
+    outputDescription: (count: number, q: { type: string; scale: number; zeroPoint: number } | null) =>
+      q ? `${count}, as ${q.type} numbers (score = ${q.scale.toPrecision(3)} × (value − ${q.zeroPoint}))` : `${count}`,
     operators: 'Operators',
     size: 'Size',
     sha256: 'File fingerprint',

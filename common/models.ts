@@ -146,7 +146,6 @@ export const MODEL_TEXTS = {
     someSkipped: (skipped: number) => `${skipped} photo(s) could not be read and were left out.`,
   },
   notLoadable: (reason: string) => `The TensorFlow Lite runtime could not load this model: ${reason}`,
-  quantisedOutput: 'This model gives its scores as 8-bit integers (a quantised output); upload one whose output is float32.',
   contractLocked:
     'This model is published: its pixel contract is what phones use and what it was evaluated with. Upload it again to change it.',
   labelTooLong: `A label may have at most ${MODEL_LIMITS.maxLabelLength} characters.`,

@@ -80,10 +80,20 @@ export const labelSuggestionSchema = z.object({
   matchedBy: z.enum(['name', 'local name', 'label', 'verdict', 'given', 'none']),
 });
 
+/**
+ * A model whose class scores are 8-bit integers: each score is scale × (q − zeroPoint), read
+ * from its output tensor. null: float32 scores, used as they are.
+ */
+export const outputQuantizationSchema = z
+  .object({ type: z.enum(['uint8', 'int8']), scale: z.number(), zeroPoint: z.number().int() })
+  .nullable();
+export type OutputQuantization = z.infer<typeof outputQuantizationSchema>;
+
 /** What a model file holds, read before anything is stored. */
 export const modelInspectionSchema = z.object({
   inputShape: z.array(z.number()),
   inputType: z.string(),
+  outputQuantization: outputQuantizationSchema,
   outputSize: z.number(),
   operators: z.array(z.string()),
   sha256: z.string(),
@@ -132,6 +142,7 @@ export const scannerModelSchema = z.object({
   size: z.number(),
   inputShape: z.array(z.number()),
   inputType: z.string(),
+  outputQuantization: outputQuantizationSchema,
   contract: pixelContractSchema,
   thresholds: thresholdsSchema,
   labels: z.array(modelLabelSchema),

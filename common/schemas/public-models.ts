@@ -1,6 +1,6 @@
 import { z } from './zod.js';
 import { MODEL_CHANNELS, MODEL_STAGES, PLANT_VERDICTS } from '../models.js';
-import { pixelContractSchema, thresholdsSchema } from './models.js';
+import { outputQuantizationSchema, pixelContractSchema, thresholdsSchema } from './models.js';
 
 /** What the farmer app gets for one stage. */
 export const publicModelSchema = z.object({
@@ -12,6 +12,8 @@ export const publicModelSchema = z.object({
   url: z.string(),
   inputShape: z.array(z.number()),
   inputType: z.string(),
+  /** Scores given as 8-bit integers: the app turns each into scale × (q − zeroPoint) before any threshold. */
+  outputQuantization: outputQuantizationSchema,
   contract: pixelContractSchema,
   thresholds: thresholdsSchema,
   labels: z.array(

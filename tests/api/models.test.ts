@@ -595,6 +595,7 @@ describe('evaluating, publishing and serving a model', () => {
       size: model.length,
       contract: { scaling: '0-1', resize: 'stretch' },
       thresholds: { confidence: 0.6, margin: 0.1 },
+      outputQuantization: null,
     });
     expect(current.labels[0]).toMatchObject({
       label: CLASSES[0]!.label,
@@ -763,5 +764,57 @@ describe('the pilot share', () => {
       expect(Math.abs(inPilot / 100 - share)).toBeLessThanOrEqual(2);
     }
     expect(pilotBucket('same-install', 'disease')).toBe(pilotBucket('same-install', 'disease'));
+  });
+});
+
+describe('a model whose scores are 8-bit integers', () => {
+  it('is taken with its scale and zero point (uint8), scored dequantised: the same verdict on every photo as the float model', async () => {
+    const report = async (id: string) => {
+      const evaluationId = await evaluate(id);
+      return (await t.app.inject({ url: `/api/models/${id}/evaluations/${evaluationId}`, headers: { cookie } })).json<EvaluationReport>();
+    };
+    const float = await upload(model, meta({ note: 'float scores' }));
+    expect(float.statusCode, float.body).toBe(201);
+    expect(float.json<ScannerModel>().outputQuantization).toBeNull();
+    const floatReport = await report(float.json<ScannerModel>().id);
+    const build = (output: 'uint8' | 'int8') =>
+      meanColourClassifier({
+        classes: CLASSES.map((c) => ({ label: c.label, meanColour: c.meanColour })),
+        scaling: '0-1',
+        temperature: DEMO_TEMPERATURE,
+        labels: true,
+        output,
+      });
+    const res = await upload(await build('uint8'), meta({ note: 'uint8 scores' }));
+    expect(res.statusCode, res.body).toBe(201);
+    const stored = res.json<ScannerModel>();
+    expect(stored.outputQuantization).toEqual({ type: 'uint8', scale: 1 / 256, zeroPoint: 0 });
+    const got = await report(stored.id);
+    expect(got.evaluation.state).toBe('done');
+    expect(got.matrix).toEqual(floatReport.matrix);
+    expect(got.evaluation.accuracy).toBe(floatReport.evaluation.accuracy);
+    // int8 scores are read, but the runtime the console evaluates with cannot run them: refused, saying so.
+    const int8 = await upload(await build('int8'), meta({ note: 'int8 scores' }));
+    expect(int8.statusCode).toBe(400);
+    expect(int8.json().error.message).toMatch(/INT8 is not supported/);
+  });
+
+  it('is refused when its scores have no scale, or one per class', async () => {
+    const classes = CLASSES.map((c) => ({ label: c.label, meanColour: c.meanColour }));
+    const build = (q: { scale: number[]; zeroPoint: number[] }) =>
+      meanColourClassifier({
+        classes,
+        scaling: '0-1',
+        temperature: DEMO_TEMPERATURE,
+        labels: true,
+        output: 'uint8',
+        outputQuantization: q,
+      });
+    const none = await upload(await build({ scale: [], zeroPoint: [] }));
+    expect(none.statusCode).toBe(400);
+    expect(none.json().error.message).toMatch(/without the scale and zero point/);
+    const perClass = await upload(await build({ scale: classes.map(() => 1 / 256), zeroPoint: classes.map(() => 0) }));
+    expect(perClass.statusCode).toBe(400);
+    expect(perClass.json().error.message).toMatch(/quantised per class \(12 scales\)/);
   });
 });

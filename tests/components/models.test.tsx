@@ -40,6 +40,7 @@ function model(over: Partial<ScannerModel> = {}): ScannerModel {
     size: 5 * 1024 * 1024,
     inputShape: [1, 224, 224, 3],
     inputType: 'float32',
+    outputQuantization: null,
     contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' },
     thresholds: { confidence: 0.5, margin: 0 },
     labels: [
@@ -236,6 +237,7 @@ describe('Scanner models screen', () => {
     const inspection: ModelInspection = {
       inputShape: [1, 224, 224, 3],
       inputType: 'float32',
+      outputQuantization: null,
       outputSize: 2,
       operators: ['CONV_2D', 'SOFTMAX'],
       sha256: 'cd'.repeat(32),

@@ -12,6 +12,8 @@ export interface ScannerModelsTable {
   /** JSON [1, H, W, 3]. */
   inputShape: string;
   inputType: string;
+  /** JSON OutputQuantization (migration 205); null: float32 scores. */
+  outputQuantization: string | null;
   /** JSON PixelContract. */
   contract: string;
   /** JSON Thresholds. */

@@ -17,7 +17,9 @@ export interface TfliteFacts {
   inputType: 'float32' | 'uint8';
   /** The number of classes: the length of the output vector. */
   outputSize: number;
-  outputType: 'float32' | 'uint8';
+  outputType: 'float32' | 'uint8' | 'int8';
+  /** A quantised output's one scale and zero point: a score is scale × (q − zeroPoint). Null for float32. */
+  outputQuantization: Quantization | null;
   /** Builtin operator names in first-use order ('CONV_2D'…); a custom op is 'CUSTOM:<its code>'. */
   operatorCodes: string[];
   subgraphs: number;
@@ -35,17 +37,34 @@ const PIXEL_TYPES = ['float32', 'uint8'] as const;
 
 const shapeText = (shape: number[]): string => (shape.length === 0 ? 'a single number' : shape.join('×'));
 
+export interface Quantization {
+  scale: number;
+  zeroPoint: number;
+}
+
 interface TensorFacts {
   shape: number[];
   type: string;
+  /** Its quantisation parameters as written: one scale and zero point per quantised channel. */
+  scales: number[];
+  zeroPoints: number[];
 }
 
 function tensorFacts(tensors: FlatbufferVector, index: number): TensorFacts {
   if (!(index >= 0 && index < tensors.length)) throw damaged(`its graph names tensor ${index}, which it does not have`);
   const tensor = tensors.table(index);
   const type = enumMember(tfliteSchema(), 'TensorType', tensor.number('type'));
-  return { shape: tensor.vector('shape')?.numbers() ?? [], type: type?.toLowerCase() ?? 'an unknown type' };
+  const quantization = tensor.table('quantization');
+  return {
+    shape: tensor.vector('shape')?.numbers() ?? [],
+    type: type?.toLowerCase() ?? 'an unknown type',
+    scales: quantization?.vector('scale')?.numbers() ?? [],
+    zeroPoints: quantization?.vector('zero_point')?.numbers() ?? [],
+  };
 }
+
+const SCORE_TYPES = ['float32', 'uint8', 'int8'] as const;
+const isScoreType = (type: string): type is TfliteFacts['outputType'] => (SCORE_TYPES as readonly string[]).includes(type);
 
 const isPixelType = (type: string): type is TfliteFacts['inputType'] => (PIXEL_TYPES as readonly string[]).includes(type);
 
@@ -68,16 +87,42 @@ function checkInput(main: FlatbufferTable, tensors: FlatbufferVector): Pick<Tfli
   return { inputShape: [1, height!, width!, 3], inputType: type };
 }
 
-function checkOutput(main: FlatbufferTable, tensors: FlatbufferVector): Pick<TfliteFacts, 'outputSize' | 'outputType'> {
+function checkOutput(
+  main: FlatbufferTable,
+  tensors: FlatbufferVector,
+): Pick<TfliteFacts, 'outputSize' | 'outputType' | 'outputQuantization'> {
   const outputs = main.vector('outputs')?.numbers() ?? [];
   const wanted = 'The model must give one list of class scores (shape 1×N or N, with N at least 2)';
   if (outputs.length !== 1) throw new TfliteFileError('OUTPUT_NOT_VECTOR', `${wanted}; this one gives ${outputs.length} outputs.`);
-  const { shape, type } = tensorFacts(tensors, outputs[0]!);
+  const { shape, type, scales, zeroPoints } = tensorFacts(tensors, outputs[0]!);
   const size = shape.length === 2 && shape[0] === 1 ? shape[1]! : shape.length === 1 ? shape[0]! : 0;
   if (!(size >= 2)) throw new TfliteFileError('OUTPUT_NOT_VECTOR', `${wanted}; this one gives ${shapeText(shape)}.`);
-  if (!isPixelType(type))
-    throw new TfliteFileError('OUTPUT_NOT_VECTOR', `The model's class scores must be float32 or uint8 numbers; this one gives ${type}.`);
-  return { outputSize: size, outputType: type };
+  if (!isScoreType(type))
+    throw new TfliteFileError(
+      'OUTPUT_NOT_VECTOR',
+      `The model's class scores must be float32, uint8 or int8 numbers; this one gives ${type}.`,
+    );
+  if (type === 'float32') return { outputSize: size, outputType: type, outputQuantization: null };
+  // A quantised score means scale × (q − zero point): without one pair of them it means nothing.
+  if (scales.length === 0)
+    throw new TfliteFileError(
+      'OUTPUT_NOT_VECTOR',
+      `The model's class scores are ${type} numbers without the scale and zero point that say what they mean.`,
+    );
+  if (scales.length !== 1 || zeroPoints.length > 1)
+    throw new TfliteFileError(
+      'OUTPUT_NOT_VECTOR',
+      `The model's class scores are quantised per class (${scales.length} scales): the scanner reads one scale and zero point for all of them.`,
+    );
+  const scale = scales[0]!;
+  const zeroPoint = zeroPoints[0] ?? 0;
+  const [low, high] = type === 'uint8' ? [0, 255] : [-128, 127];
+  if (!(Number.isFinite(scale) && scale > 0) || !(Number.isInteger(zeroPoint) && zeroPoint >= low && zeroPoint <= high))
+    throw new TfliteFileError(
+      'OUTPUT_NOT_VECTOR',
+      `The model's class scores have a scale (${scale}) or zero point (${zeroPoint}) that no ${type} score can use.`,
+    );
+  return { outputSize: size, outputType: type, outputQuantization: { scale, zeroPoint } };
 }
 
 /** Every operator and tensor of the main graph points at things the file has. */

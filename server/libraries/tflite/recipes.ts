@@ -10,6 +10,17 @@ class Graph {
   tensor(name: string, shape: number[], type: TfliteTensorType = 'float32', data?: ArrayLike<number>): number {
     return this.tensors.push({ name, shape, type, data }) - 1;
   }
+  /**
+   * The scores as 8-bit integers, as TensorFlow's quantisation writes a softmax's output: scale
+   * 1/256, zero point 0 (uint8) or −128 (int8). `quantization` overrides them (a broken file).
+   */
+  quantized(scores: number, type: 'uint8' | 'int8', quantization?: { scale: number[]; zeroPoint: number[] }): number {
+    const shape = this.tensors[scores]!.shape;
+    const q = quantization ?? { scale: [1 / 256], zeroPoint: [type === 'uint8' ? 0 : -128] };
+    const out = this.tensors.push({ name: `scores/${type}`, shape, type, quantization: q }) - 1;
+    this.op('QUANTIZE', [scores], [out]);
+    return out;
+  }
   op(op: string, inputs: number[], outputs: number[], table?: string, fields: FlatbufferObject = {}): void {
     this.operators.push({ op, inputs, outputs, options: table ? { table, fields } : undefined });
   }
@@ -60,6 +71,9 @@ export function meanColourClassifier(options: {
   labels?: boolean;
   name?: string;
   description?: string;
+  /** Scores as 8-bit integers (Graph.quantized), as a quantised export gives them. */
+  output?: 'uint8' | 'int8';
+  outputQuantization?: { scale: number[]; zeroPoint: number[] };
 }): Promise<Uint8Array> {
   const { classes, temperature: t } = options;
   const prototypes = classes.map((c) => c.meanColour.map((v) => v / 255));
@@ -72,7 +86,8 @@ export function meanColourClassifier(options: {
     prototypes.map((p) => -t * p.reduce((s, v) => s + v * v, 0)),
   );
   const description = options.description ?? "Picks the class whose colour is nearest to the photo's mean colour.";
-  return g.write([image], [scores], description, {
+  const output = options.output ? g.quantized(scores, options.output, options.outputQuantization) : scores;
+  return g.write([image], [output], description, {
     name: options.name ?? 'Mean-colour classifier',
     description,
     version: '1',

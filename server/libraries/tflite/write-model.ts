@@ -12,6 +12,8 @@ export interface TensorSpec {
   type: TfliteTensorType;
   /** Constant contents (float32 or int32 tensors), row-major; written to a buffer of their own. */
   data?: ArrayLike<number>;
+  /** An 8-bit tensor's quantisation: value = scale × (q − zeroPoint), one pair per channel. */
+  quantization?: { scale: number[]; zeroPoint: number[] };
 }
 
 export interface OperatorSpec {
@@ -109,7 +111,9 @@ export async function writeTfliteModel(spec: ModelSpec): Promise<Uint8Array> {
   const tensors = spec.tensors.map((t): FlatbufferObject => {
     let buffer = 0;
     if (t.data) buffer = buffers.push({ data: tensorBytes(t) }) - 1;
-    return { shape: t.shape, type: t.type.toUpperCase(), buffer, name: t.name };
+    const tensor: FlatbufferObject = { shape: t.shape, type: t.type.toUpperCase(), buffer, name: t.name };
+    if (t.quantization) tensor.quantization = { scale: t.quantization.scale, zero_point: t.quantization.zeroPoint };
+    return tensor;
   });
   const opNames: string[] = [];
   const operators = spec.operators.map((o): FlatbufferObject => {

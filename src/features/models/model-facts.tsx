@@ -6,7 +6,7 @@ import { formatBytes } from './format';
 export function ModelFacts({ inspection }: { inspection: ModelInspection }) {
   const facts: Array<[string, string]> = [
     [S.form.inputSize, S.form.inputDescription(inspection.inputShape, inspection.inputType)],
-    [S.form.outputs, String(inspection.outputSize)],
+    [S.form.outputs, S.form.outputDescription(inspection.outputSize, inspection.outputQuantization)],
     [S.form.operators, inspection.operators.join(', ') || '–'],
     [S.form.size, formatBytes(inspection.size)],
     [S.form.sha256, inspection.sha256],

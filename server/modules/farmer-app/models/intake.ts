@@ -83,7 +83,6 @@ export async function checkUpload<K extends 'upload' | 'inspect'>(
   });
   const fromFile =
     parts.labelsFile === null ? null : await modelReader.run(files, 'labels', [new Uint8Array(parts.labelsFile)], { field: 'labels' });
-  if (facts.outputType !== 'float32') invalid({ file: MODEL_TEXTS.quantisedOutput });
   const { labels, from } = labelsFor(meta.labels, fromFile, facts.metadataLabels, facts.outputSize);
   const bytes = new Uint8Array(model.buffer, model.byteOffset, model.byteLength);
   const problem = await loadProblem(files, bytes, { height: facts.inputShape[1], width: facts.inputShape[2], type: facts.inputType });

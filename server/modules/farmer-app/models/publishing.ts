@@ -9,7 +9,7 @@ import { newId, nowIso } from '../../../platform/support/clock.js';
 import type { Actor } from '../../../platform/writes/audit.js';
 import { runCommand } from '../../../platform/writes/command.js';
 import { modelsRepository as repo } from './repository.js';
-import { contractOf, contractSha256, inputShapeOf, labelsOf, liveRecords, photoSet, thresholdsOf } from './stored.js';
+import { contractOf, contractSha256, inputShapeOf, labelsOf, liveRecords, outputQuantizationOf, photoSet, thresholdsOf } from './stored.js';
 
 const TOPIC = 'scanner_models';
 const COLLECTION = MODEL_TEXTS.audit.collection;
@@ -280,6 +280,7 @@ export function createModelPublishing(ctx: AppContext) {
           url: `/api/public/v1/models/${encodeURIComponent(row.version)}/file`,
           inputShape: inputShapeOf(row),
           inputType: row.inputType,
+          outputQuantization: outputQuantizationOf(row),
           contract: contractOf(row),
           thresholds: thresholdsOf(row),
           labels: labels.map((l, index) => {

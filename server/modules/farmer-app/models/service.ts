@@ -29,6 +29,9 @@ import {
   parseJson,
   photoSet,
   evaluationIsCurrent,
+  outputQuantizationColumn,
+  outputQuantizationFrom,
+  outputQuantizationOf,
   thresholdsOf,
 } from './stored.js';
 
@@ -80,6 +83,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
         size: Number(row.size),
         inputShape: inputShapeOf(row),
         inputType: row.inputType,
+        outputQuantization: outputQuantizationOf(row),
         contract: contractOf(row),
         thresholds: thresholdsOf(row),
         labels: labelsOf(row).map((l, index) => {
@@ -142,6 +146,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       return {
         inputShape: facts.inputShape,
         inputType: facts.inputType,
+        outputQuantization: outputQuantizationFrom(facts),
         outputSize: facts.outputSize,
         operators: facts.operatorCodes,
         sha256: crypto.createHash('sha256').update(model).digest('hex'),
@@ -179,6 +184,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
               size: model.length,
               inputShape: JSON.stringify(facts.inputShape),
               inputType: facts.inputType,
+              outputQuantization: outputQuantizationColumn(facts),
               contract: JSON.stringify(meta.contract),
               thresholds: JSON.stringify(meta.thresholds),
               labels: JSON.stringify(mapping),

@@ -1,7 +1,15 @@
 import crypto from 'node:crypto';
 import { TRAINING_SET } from '../../../../common/catalog.js';
 import type { EvaluationSplit } from '../../../../common/models.js';
-import { pixelContractSchema, thresholdsSchema, type PixelContract, type Thresholds } from '../../../../common/schemas/models.js';
+import {
+  outputQuantizationSchema,
+  pixelContractSchema,
+  thresholdsSchema,
+  type OutputQuantization,
+  type PixelContract,
+  type Thresholds,
+} from '../../../../common/schemas/models.js';
+import type { TfliteFacts } from '../../../libraries/tflite/read-model.js';
 import type { ScannerModelsTable } from '../../../db/types/models.js';
 import { keptValues } from '../../../platform/cache/kept.js';
 import { PHOTOS_STAMP, readStamps, recordsStamp, stampOfAll } from '../../../platform/cache/stamps.js';
@@ -21,6 +29,16 @@ export const contractSha256 = (row: ScannerModelsTable): string =>
     .update(JSON.stringify(contractOf(row)))
     .digest('hex');
 export const inputShapeOf = (row: ScannerModelsTable): number[] => parseJson<number[]>(row.inputShape);
+export const outputQuantizationOf = (row: ScannerModelsTable): OutputQuantization =>
+  row.outputQuantization === null ? null : outputQuantizationSchema.parse(parseJson(row.outputQuantization));
+/** A model file's facts as the output's quantisation is kept and shown (null: float32 scores). */
+export const outputQuantizationFrom = (facts: TfliteFacts): OutputQuantization =>
+  facts.outputType === 'float32' || !facts.outputQuantization ? null : { type: facts.outputType, ...facts.outputQuantization };
+/** The column's text of outputQuantizationFrom. */
+export const outputQuantizationColumn = (facts: TfliteFacts): string | null => {
+  const q = outputQuantizationFrom(facts);
+  return q ? JSON.stringify(q) : null;
+};
 
 /** Every live disease and training class, with its training-set label: what a model's label may mean. */
 export async function liveRecords(ctx: AppContext): Promise<RecordOption[]> {

@@ -9,7 +9,7 @@ import { readStored } from '../../../../platform/storage/stored-files.js';
 import { nowIso } from '../../../../platform/support/clock.js';
 import { photoReads } from '../../../content/photos/index.js';
 import { modelsRepository as repo } from '../repository.js';
-import { contractOf, inputShapeOf, parseJson } from '../stored.js';
+import { contractOf, inputShapeOf, outputQuantizationOf, parseJson } from '../stored.js';
 import { metricsOf } from './report.js';
 import { Scorer, ThreadLost } from './scorer.js';
 
@@ -80,6 +80,7 @@ function createEvaluationRunner(ctx: AppContext) {
         model: new Uint8Array(bytes),
         contract: contractOf(model),
         input: { height: shape[1], width: shape[2], type: model.inputType === 'uint8' ? 'uint8' : 'float32' },
+        output: outputQuantizationOf(model),
         topK: MODEL_LIMITS.topK,
       });
       await scorer.ready;

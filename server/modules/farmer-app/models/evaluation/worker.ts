@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PixelContract } from '../../../../../common/schemas/models.js';
+import type { OutputQuantization, PixelContract } from '../../../../../common/schemas/models.js';
 import { loadLiteRtRuntime } from '../runtime/litert.js';
 import { prepareInput, topK, type InputSpec } from './prepare.js';
 
@@ -13,6 +13,8 @@ interface Setup {
   model: Uint8Array;
   contract: PixelContract;
   input: InputSpec;
+  /** 8-bit scores' scale and zero point: each is read as scale × (q − zeroPoint) before anything else. */
+  output?: OutputQuantization;
   topK: number;
   wasmMemoryMb: number;
 }
@@ -56,7 +58,9 @@ async function start() {
       try {
         tensor = new lrt.Tensor(input, shape);
         const outputs = await model.run([tensor]);
-        const scores = outputs[0]!.toTypedArray() as ArrayLike<number>;
+        const raw = outputs[0]!.toTypedArray() as ArrayLike<number>;
+        const q = setup.output;
+        const scores = q ? Array.from(raw, (v) => q.scale * (v - q.zeroPoint)) : raw;
         parentPort!.postMessage({ id: msg.id, top: topK(scores, setup.topK) } satisfies ScoreReply);
         for (const o of outputs) o.delete();
       } catch (err) {
