@@ -235,6 +235,28 @@ export const MODEL_SCREEN_TEXTS = {
       `At the app's threshold of ${threshold.toFixed(2)} the model answers ${percent(coverage)} of the ` +
       `photos, ${accuracy === null ? 'none of them' : `${percent(accuracy)} of them rightly`}.`,
     thresholdMark: (threshold: number) => `Threshold ${threshold.toFixed(2)}`,
+    calibration: 'Do its scores mean what they say?',
+    calibrationHelp:
+      'Photos grouped by how sure the model was. For a model whose scores can be trusted, the photos it was 0.8 sure of are right about 8 times in 10: the bars reach the diagonal.',
+    calibrationX: 'How sure the model was',
+    calibrationY: 'Share right',
+    calibrationDesc: (ece: number | null) =>
+      ece === null
+        ? 'No photos were scored.'
+        : `On average the model's confidence is ${percent(ece)} away from how often it is right${ece <= 0.05 ? ': its scores can be read as they are.' : ece <= 0.15 ? ': somewhat off, so choose the thresholds from the recommendation below.' : ': far off, so do not read its scores as chances; choose the thresholds from the recommendation below.'}`,
+    calibrationBin: (from: number, to: number, count: number, accuracy: number | null) =>
+      `${from.toFixed(1)}–${to.toFixed(1)}: ${count} ${count === 1 ? 'photo' : 'photos'}${accuracy === null ? '' : `, ${percent(accuracy)} right`}`,
+    calibrationRange: 'Sure',
+    calibrationCount: 'Photos',
+    recommended: (target: number, confidence: number, margin: number, coverage: number) =>
+      `To be right on at least ${percent(target)} of the scans it answers, set the confidence to ${confidence.toFixed(2)} and the margin to ${margin.toFixed(2)}: ` +
+      (coverage >= 0.9995
+        ? 'the app then answers every one of these photos.'
+        : `the app then answers ${percent(coverage)} of these photos and asks an agriculturist about the rest.`),
+    noRecommendation: (target: number) =>
+      `No confidence and margin make this model right on ${percent(target)} of the scans it answers on these photos: do not publish it for farmers as it is.`,
+    belowTarget: (target: number) =>
+      `With these thresholds the answers on the evaluated photos are right less often than the target of ${percent(target)}.`,
     threshold: 'Threshold',
     showNumbers: 'Show the numbers',
     tableOf: (title: string) => `${title}: table`,

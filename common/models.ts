@@ -30,6 +30,8 @@ export const EVALUATION_STATES = ['queued', 'running', 'done', 'failed', 'cancel
 export type EvaluationState = (typeof EVALUATION_STATES)[number];
 
 export const MODEL_LIMITS = {
+  /** The share of answered scans recommended thresholds must get right (MODEL_TARGET_ACCURACY's default). */
+  targetAccuracy: 0.95,
   /** Largest .tflite taken (the app's models are a few MB to a few tens of MB). */
   maxBytes: 64 * 1024 * 1024,
   /** Largest labels file. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ROLES, type Role } from '../common/permissions.js';
 import { SCAN_REPORT_LIMITS } from '../common/scan-reports.js';
 import { CATALOG_LIMITS } from '../common/catalog.js';
+import { MODEL_LIMITS } from '../common/models.js';
 import { REVIEW_LIMITS } from '../common/review.js';
 import type { FileReaderLimits } from './platform/parsing/file-readers.js';
 import type { S3Settings } from './platform/storage/s3-storage.js';
@@ -60,6 +61,8 @@ export interface Config {
   scanReportsPerMinute: number;
   /** Farmer-app installs one IP address may register per hour. */
   installRegistrationsPerIpPerHour: number;
+  /** MODEL_TARGET_ACCURACY: the share of answered scans a model's recommended thresholds must get right. */
+  modelTargetAccuracy: number;
   /**
    * Fastify's trustProxy: false (default), true, a hop count, or a comma-separated list of
    * proxy addresses/CIDRs. Rate limits and logs then use the client address the proxy passes.
@@ -116,6 +119,14 @@ function auditRetentionOf(value: string | undefined): number | undefined {
   const days = int(value.trim(), 0);
   if (days < 1) throw new Error(`AUDIT_RETENTION_DAYS must be at least 1 (unset keeps every entry), got "${value}"`);
   return days;
+}
+
+function targetAccuracyOf(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return MODEL_LIMITS.targetAccuracy;
+  const share = Number(value.trim());
+  if (!(share >= 0.5 && share < 1))
+    throw new Error(`MODEL_TARGET_ACCURACY must be a share from 0.5 to below 1 (0.95 is 95%), got "${value}"`);
+  return share;
 }
 
 function photoMaxEdgeOf(value: string | undefined): number {
@@ -224,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     scanReportsPerIpPerMinute: int(env.SCAN_REPORTS_PER_IP_PER_MINUTE, SCAN_REPORT_LIMITS.perIpPerMinute),
     scanReportsPerMinute: int(env.SCAN_REPORTS_PER_MINUTE, SCAN_REPORT_LIMITS.perMinute),
     installRegistrationsPerIpPerHour: int(env.INSTALL_REGISTRATIONS_PER_IP_PER_HOUR, SCAN_REPORT_LIMITS.installsPerIpPerHour),
+    modelTargetAccuracy: targetAccuracyOf(env.MODEL_TARGET_ACCURACY),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     s3: env.S3_BUCKET
       ? {

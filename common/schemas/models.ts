@@ -272,6 +272,21 @@ export const evaluationReportSchema = z.object({
   threshold: z.number(),
   /** At the app's threshold. */
   atThreshold: z.object({ coverage: z.number(), accuracy: z.number().nullable() }),
+  /** Whether the confidences mean what they say: per tenth of the best score, its photos' mean confidence and accuracy; the expected calibration error. */
+  calibration: z.object({
+    bins: z.array(
+      z.object({ from: z.number(), to: z.number(), count: z.number(), confidence: z.number().nullable(), accuracy: z.number().nullable() }),
+    ),
+    ece: z.number().nullable(),
+  }),
+  /**
+   * The thresholds that answer the most photos while the answered ones reach `target`
+   * (MODEL_TARGET_ACCURACY); `thresholds` null when none does on at least a few photos.
+   */
+  recommended: z.object({
+    target: z.number(),
+    thresholds: z.object({ confidence: z.number(), margin: z.number(), coverage: z.number(), accuracy: z.number() }).nullable(),
+  }),
   comparison: z
     .object({
       version: z.string(),

@@ -344,6 +344,24 @@ describe('evaluating, publishing and serving a model', () => {
     for (const row of rows) expect(row.predicted_label).toBe(expected.get(row.image_id!)!.predicted);
   });
 
+  it("reports whether the model's confidences mean what they say, and the thresholds that reach the target accuracy", async () => {
+    const report = (
+      await t.app.inject({ url: `/api/models/${first.id}/evaluations/${evaluationId}`, headers: { cookie } })
+    ).json<EvaluationReport>();
+    const { bins, ece } = report.calibration;
+    expect(bins).toHaveLength(10);
+    expect(bins.reduce((n, b) => n + b.count, 0)).toBe(report.evaluation.total);
+    expect(ece).toBeGreaterThanOrEqual(0);
+    expect(report.recommended.target).toBe(t.ctx.config.modelTargetAccuracy);
+    const r = report.recommended.thresholds;
+    if (r) {
+      expect(r.accuracy).toBeGreaterThanOrEqual(report.recommended.target);
+      expect(r.coverage).toBeGreaterThan(0);
+    } else {
+      expect(report.accuracy!).toBeLessThan(report.recommended.target);
+    }
+  });
+
   it('says a queued evaluation is on the current training set before it runs', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -350,6 +350,17 @@ const report: EvaluationReport = {
   ],
   threshold: 0.5,
   atThreshold: { coverage: 0.9, accuracy: 0.97 },
+  calibration: {
+    bins: Array.from({ length: 10 }, (_, i) => ({
+      from: i / 10,
+      to: (i + 1) / 10,
+      count: i < 5 ? 0 : 4,
+      confidence: i < 5 ? null : i / 10 + 0.05,
+      accuracy: i < 5 ? null : i / 10,
+    })),
+    ece: 0.05,
+  },
+  recommended: { target: 0.95, thresholds: { confidence: 0.62, margin: 0.1, coverage: 0.8, accuracy: 0.96 } },
   comparison: { version: 'disease-1', evaluationId: 'ev-0', accuracy: 0.9, macroF1: 0.89, fixed: 3, broken: 1 },
 };
 

@@ -171,6 +171,10 @@ test('a super admin uploads the demo model, evaluates it, reads its report, pilo
   await expect(page.getByText(S.report.rightWhenAnswered)).toBeVisible();
   await expect(page.getByTestId('report-comparison')).toHaveText(T.report.noLive);
   await expect(page.getByRole('img', { name: new RegExp(T.report.coverage) })).toBeVisible();
+  // Calibration: the reliability diagram, what its gap means, and the thresholds that reach the target.
+  await expect(page.getByRole('img', { name: new RegExp(S.report.calibration.replace('?', '\\?')) })).toBeVisible();
+  await expect(page.getByTestId('calibration-summary')).toContainText('away from how often it is right');
+  await expect(page.getByTestId('recommended-thresholds')).toContainText(/To be right on at least 95\.0 %|No confidence and margin/);
 
   // The two classes of the mistake tie on F1 (6/7); the one on fewer photos is the weakest, named first and listed first.
   const blast = CLASSES[MISFILED.under]!.name;

@@ -1,7 +1,7 @@
-import { useId } from 'react';
 import { MODEL_TEXTS as T } from '../../../common/models';
 import { MODEL_SCREEN_TEXTS as S } from '../../../common/model-screen-texts';
 import type { EvaluationReport } from '../../../common/schemas/models';
+import { AxisTitles, ChartFrame } from './chart-frame';
 import { formatPercent } from './format';
 import { ScrollTable } from './per-class-table';
 
@@ -13,8 +13,6 @@ const MARK = '#b91c1c';
  * in plain SVG; the app's threshold is a dot with its label. The numbers are in the table below it.
  */
 export function CoverageChart({ report }: { report: EvaluationReport }) {
-  const titleId = useId();
-  const descId = useId();
   const W = 640;
   const H = 320;
   const pad = { left: 70, right: 20, top: 16, bottom: 48 };
@@ -32,76 +30,50 @@ export function CoverageChart({ report }: { report: EvaluationReport }) {
   return (
     <figure className="m-0">
       {/* Not narrower than its text can be read: on a phone it scrolls sideways. */}
-      <div
-        className="overflow-x-auto focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
-        role="region"
-        aria-label={S.report.chartOf(T.report.coverage)}
-        tabIndex={0}
+      <ChartFrame
+        title={T.report.coverage}
+        description={S.report.coverageDesc(report.threshold, at.coverage, at.accuracy)}
+        width={W}
+        height={H}
+        testId="coverage-chart"
       >
-        <svg
-          viewBox={`0 0 ${W} ${H}`}
-          className="h-auto w-full min-w-[440px] max-w-4xl"
-          role="img"
-          aria-labelledby={`${titleId} ${descId}`}
-          data-testid="coverage-chart"
-        >
-          <title id={titleId}>{T.report.coverage}</title>
-          <desc id={descId}>{S.report.coverageDesc(report.threshold, at.coverage, at.accuracy)}</desc>
-          {yTicks.map((v) => (
-            <g key={v}>
-              <line x1={pad.left} x2={W - pad.right} y1={y(v)} y2={y(v)} stroke="#e2e8f0" />
-              <text x={pad.left - 6} y={y(v) + 4} textAnchor="end" fontSize="12" fill="#475569">{`${Number((v * 100).toFixed(1))} %`}</text>
-            </g>
-          ))}
-          {[0, 0.25, 0.5, 0.75, 1].map((v) => (
-            <g key={v}>
-              <line x1={x(v)} x2={x(v)} y1={pad.top} y2={H - pad.bottom} stroke="#f1f5f9" />
-              <text x={x(v)} y={H - pad.bottom + 16} textAnchor="middle" fontSize="12" fill="#475569">{`${v * 100} %`}</text>
-            </g>
-          ))}
-          <text x={(pad.left + W - pad.right) / 2} y={H - 6} textAnchor="middle" fontSize="13" fill="#334155">
-            {S.report.coverageX}
-          </text>
-          <text
-            x={14}
-            y={(pad.top + H - pad.bottom) / 2}
-            textAnchor="middle"
-            fontSize="13"
-            fill="#334155"
-            transform={`rotate(-90 14 ${(pad.top + H - pad.bottom) / 2})`}
-          >
-            {S.report.coverageY}
-          </text>
-          {points.length > 1 && (
-            <polyline
-              fill="none"
-              stroke={LINE}
-              strokeWidth="2.5"
-              points={points.map((p) => `${x(p.coverage)},${y(p.accuracy)}`).join(' ')}
-            />
-          )}
-          {points.map((p) => (
-            <circle key={p.threshold} cx={x(p.coverage)} cy={y(p.accuracy)} r="2.5" fill={LINE}>
-              <title>{`${S.report.threshold} ${p.threshold.toFixed(2)}: ${formatPercent(p.coverage)}, ${formatPercent(p.accuracy)}`}</title>
-            </circle>
-          ))}
-          {at.accuracy !== null && (
-            <g data-testid="threshold-mark">
-              <circle cx={x(at.coverage)} cy={y(at.accuracy)} r="6" fill={MARK} stroke="#fff" strokeWidth="2" />
-              <text
-                x={x(at.coverage) + (labelLeft ? -10 : 10)}
-                y={y(at.accuracy) + 18}
-                textAnchor={labelLeft ? 'end' : 'start'}
-                fontSize="13"
-                fontWeight="600"
-                fill={MARK}
-              >
-                {S.report.thresholdMark(report.threshold)}
-              </text>
-            </g>
-          )}
-        </svg>
-      </div>
+        {yTicks.map((v) => (
+          <g key={v}>
+            <line x1={pad.left} x2={W - pad.right} y1={y(v)} y2={y(v)} stroke="#e2e8f0" />
+            <text x={pad.left - 6} y={y(v) + 4} textAnchor="end" fontSize="12" fill="#475569">{`${Number((v * 100).toFixed(1))} %`}</text>
+          </g>
+        ))}
+        {[0, 0.25, 0.5, 0.75, 1].map((v) => (
+          <g key={v}>
+            <line x1={x(v)} x2={x(v)} y1={pad.top} y2={H - pad.bottom} stroke="#f1f5f9" />
+            <text x={x(v)} y={H - pad.bottom + 16} textAnchor="middle" fontSize="12" fill="#475569">{`${v * 100} %`}</text>
+          </g>
+        ))}
+        <AxisTitles x={S.report.coverageX} y={S.report.coverageY} width={W} height={H} pad={pad} />
+        {points.length > 1 && (
+          <polyline fill="none" stroke={LINE} strokeWidth="2.5" points={points.map((p) => `${x(p.coverage)},${y(p.accuracy)}`).join(' ')} />
+        )}
+        {points.map((p) => (
+          <circle key={p.threshold} cx={x(p.coverage)} cy={y(p.accuracy)} r="2.5" fill={LINE}>
+            <title>{`${S.report.threshold} ${p.threshold.toFixed(2)}: ${formatPercent(p.coverage)}, ${formatPercent(p.accuracy)}`}</title>
+          </circle>
+        ))}
+        {at.accuracy !== null && (
+          <g data-testid="threshold-mark">
+            <circle cx={x(at.coverage)} cy={y(at.accuracy)} r="6" fill={MARK} stroke="#fff" strokeWidth="2" />
+            <text
+              x={x(at.coverage) + (labelLeft ? -10 : 10)}
+              y={y(at.accuracy) + 18}
+              textAnchor={labelLeft ? 'end' : 'start'}
+              fontSize="13"
+              fontWeight="600"
+              fill={MARK}
+            >
+              {S.report.thresholdMark(report.threshold)}
+            </text>
+          </g>
+        )}
+      </ChartFrame>
       <figcaption className="mt-1 text-sm text-slate-700">{S.report.coverageDesc(report.threshold, at.coverage, at.accuracy)}</figcaption>
       <details className="mt-3 text-sm">
         <summary className="cursor-pointer font-medium text-brand-700">{S.report.showNumbers}</summary>

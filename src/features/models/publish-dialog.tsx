@@ -10,7 +10,8 @@ import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { Form, useZodForm } from '../../components/ui/form';
 import { useToast } from '../../components/ui/toast';
-import { failedChecks, usePublish } from './api';
+import { failedChecks, useEvaluationReport, usePublish } from './api';
+import { latestReport } from './format';
 import { NumberField, TextAreaField } from '../../components/ui/more-fields';
 
 const DEFAULT_PILOT_SHARE = 10;
@@ -67,6 +68,27 @@ function ChannelChoice() {
 }
 
 /**
+ * How the model's thresholds fare on its latest finished evaluation: below the target, it says
+ * so with the thresholds that reach it (changed in the model's settings).
+ */
+function ThresholdsAgainstTarget({ model, evaluationId }: { model: ScannerModel; evaluationId: string }) {
+  const report = useEvaluationReport(model.id, evaluationId);
+  const data = report.data;
+  if (!data || data.atThreshold.accuracy === null || data.atThreshold.accuracy >= data.recommended.target) return null;
+  const r = data.recommended;
+  return (
+    <div className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="thresholds-below-target">
+      <p className="font-semibold">{S.report.belowTarget(r.target)}</p>
+      <p className="mt-1">
+        {r.thresholds
+          ? S.report.recommended(r.target, r.thresholds.confidence, r.thresholds.margin, r.thresholds.coverage)
+          : S.report.noRecommendation(r.target)}
+      </p>
+    </div>
+  );
+}
+
+/**
  * Publish a model to everyone or to a pilot share. When the server's checks fail it names them;
  * the user may then publish anyway with a written reason, which is kept and highlighted.
  */
@@ -81,6 +103,7 @@ export function PublishDialog({ model, onClose }: { model: ScannerModel; onClose
     defaultValues: { channel: onPilot ? 'live' : 'pilot', share: DEFAULT_PILOT_SHARE, note: '', overrideReason: '' },
   });
   const pilot = form.watch('channel') === 'pilot';
+  const latestDone = latestReport(model);
 
   async function submit(values: PublishValues) {
     const override = checks !== null;
@@ -128,6 +151,7 @@ export function PublishDialog({ model, onClose }: { model: ScannerModel; onClose
     >
       <Form form={form} id={formId} onSubmit={submit} className="space-y-4">
         <fieldset disabled={publish.isPending} className="space-y-4">
+          {latestDone && <ThresholdsAgainstTarget model={model} evaluationId={latestDone.id} />}
           <ChannelChoice />
           {pilot && (
             <NumberField

@@ -11,6 +11,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { predictionsCsvUrl, useEvaluationReport, useStartEvaluation, type PhotoSelection } from './api';
 import { ConfusionMatrix, type Cell } from './confusion-matrix';
+import { CalibrationChart } from './calibration-chart';
 import { CoverageChart } from './coverage-chart';
 import { formatPercent, formatScore } from './format';
 import { Delta, FewPhotosBadge, PerClassTable } from './per-class-table';
@@ -202,6 +203,19 @@ function Report({ report, modelId, evaluationId }: { report: EvaluationReport; m
       <Section id="report-coverage" title={T.report.coverage} help={S.report.coverageHelp}>
         <AtThreshold report={report} />
         <CoverageChart report={report} />
+      </Section>
+      <Section id="report-calibration" title={S.report.calibration} help={S.report.calibrationHelp}>
+        <CalibrationChart report={report} />
+        <p className="mt-3 text-sm font-medium text-slate-900" data-testid="recommended-thresholds">
+          {report.recommended.thresholds
+            ? S.report.recommended(
+                report.recommended.target,
+                report.recommended.thresholds.confidence,
+                report.recommended.thresholds.margin,
+                report.recommended.thresholds.coverage,
+              )
+            : S.report.noRecommendation(report.recommended.target)}
+        </p>
       </Section>
       <Section id="report-comparison" title={T.report.comparison}>
         {!cmp ? (

@@ -12,8 +12,10 @@ import { modelsRepository as repo } from '../repository.js';
 import { evaluationIsCurrent, labelsOf, parseJson, thresholdsOf } from '../stored.js';
 import {
   atThreshold,
+  calibration,
   computeMetrics,
   coverageCurve,
+  recommendThresholds,
   isRight,
   predictedKey,
   recordKey,
@@ -149,6 +151,11 @@ export function createEvaluationReports(ctx: AppContext) {
         coverage: coverageCurve(labels, photos, thresholds.margin),
         threshold: thresholds.confidence,
         atThreshold: atThreshold(labels, photos, thresholds.confidence, thresholds.margin),
+        calibration: calibration(labels, photos),
+        recommended: {
+          target: ctx.config.modelTargetAccuracy,
+          thresholds: recommendThresholds(labels, photos, ctx.config.modelTargetAccuracy),
+        },
         comparison:
           live && liveMetrics
             ? {
