@@ -95,6 +95,13 @@ export const MODEL_SCREEN_TEXTS = {
         ? `${width} × ${height} px, ${channels ?? 1} channels, ${type}`
         : `${shape.join(' × ')}, ${type}`;
     },
+    contractSearch: 'How a photo becomes the input, tried',
+    contractSearchIntro: (photos: number) =>
+      `Scored on ${photos} held-out photos of the diseases its labels mean, each way of preparing a photo; the best is chosen below.`,
+    contractTrial: (scaling: string, resize: string) => `${scaling}; ${resize}`,
+    contractBest: 'best',
+    worseContract: (chosen: number, best: number) =>
+      `The way chosen got ${(chosen * 100).toFixed(1)} % of the held-out photos right, the best ${(best * 100).toFixed(1)} %: a wrong way is wrong on every phone. Press Upload again to keep it.`,
     outputs: 'Scores',
     /** The scores' count, and for 8-bit scores how they are read. */
     outputDescription: (count: number, q: { type: string; scale: number; zeroPoint: number } | null) =>

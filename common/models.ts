@@ -32,6 +32,9 @@ export type EvaluationState = (typeof EVALUATION_STATES)[number];
 export const MODEL_LIMITS = {
   /** The share of answered scans recommended thresholds must get right (MODEL_TARGET_ACCURACY's default). */
   targetAccuracy: 0.95,
+  /** Check file's search for the pixel contract: held-out photos tried per record, and the time it may take. */
+  contractSearchPerClass: 10,
+  contractSearchMs: 60_000,
   /** Largest .tflite taken (the app's models are a few MB to a few tens of MB). */
   maxBytes: 64 * 1024 * 1024,
   /** Largest labels file. */

@@ -89,8 +89,17 @@ export const outputQuantizationSchema = z
   .nullable();
 export type OutputQuantization = z.infer<typeof outputQuantizationSchema>;
 
+/** Check file's trial of pixel contracts on held-out photos of the labels' records, best first. */
+export const contractSearchSchema = z.object({
+  photos: z.number(),
+  trials: z.array(z.object({ contract: pixelContractSchema, accuracy: z.number() })),
+});
+export type ContractSearch = z.infer<typeof contractSearchSchema>;
+
 /** What a model file holds, read before anything is stored. */
 export const modelInspectionSchema = z.object({
+  /** null: a plant check, or too few photos of the labels' records to try contracts on. */
+  contractSearch: contractSearchSchema.nullable(),
   inputShape: z.array(z.number()),
   inputType: z.string(),
   outputQuantization: outputQuantizationSchema,

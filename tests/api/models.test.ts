@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelSlug } from '../../common/catalog.js';
 import { MODEL_TEXTS } from '../../common/models.js';
-import type { EvaluationReport, ModelsOverview, ScannerModel } from '../../common/schemas/models.js';
+import type { EvaluationReport, ModelInspection, ModelsOverview, ScannerModel } from '../../common/schemas/models.js';
 import { evaluationRunner } from '../../server/modules/farmer-app/models/evaluation/runner.js';
 import { modelsRepository } from '../../server/modules/farmer-app/models/repository.js';
 import { pilotBucket } from '../../server/modules/farmer-app/models/publishing.js';
@@ -255,6 +255,34 @@ describe('uploading a scanner model', () => {
     const misnumbered = await inspect(CLASSES.map((c, i) => `${i === 3 ? 7 : i} ${c.name}`).join('\n'));
     expect(misnumbered.statusCode).toBe(400);
     expect(misnumbered.json().error.fields.labels).toBe(MODEL_TEXTS.labelIndex(4, `7 ${CLASSES[3]!.name}`, 3));
+  });
+
+  it('finds how a photo becomes the input by scoring held-out photos under each way: 0…1 for the demo model, −1…1 for one built for it', async () => {
+    const inspect = async (file: Uint8Array) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/models/inspect',
+        ...multipart([
+          { name: 'meta', value: JSON.stringify({ stage: 'disease' }) },
+          { name: 'model', value: file, filename: 'm.tflite' },
+        ]),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<ModelInspection>().contractSearch!;
+    };
+    const demo = await inspect(model);
+    expect(demo.photos).toBeGreaterThanOrEqual(2);
+    expect(demo.trials.length).toBe(6);
+    expect(demo.trials[0]!.contract).toMatchObject({ scaling: '0-1' });
+    const minusOne = await meanColourClassifier({
+      classes: CLASSES.map((c) => ({ label: c.label, meanColour: c.meanColour })),
+      scaling: '-1-1',
+      temperature: DEMO_TEMPERATURE,
+      labels: true,
+    });
+    const found = await inspect(minusOne);
+    expect(found.trials[0]!.contract).toMatchObject({ scaling: '-1-1' });
+    expect(found.trials[0]!.accuracy).toBeGreaterThan(found.trials.find((t) => t.contract.scaling === '0-1')!.accuracy);
   });
 
   it("reads the labels in the model's metadata and suggests each one's record by name", async () => {

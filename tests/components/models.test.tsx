@@ -234,7 +234,16 @@ describe('Scanner models screen', () => {
   });
 
   it('the upload checks the file, maps the labels (unmatched ones flagged) and sends meta first, then the model', async () => {
+    const contract = (scaling: '0-1' | '-1-1', resize: 'stretch' | 'center-crop') => ({ scaling, mean: null, std: null, resize });
     const inspection: ModelInspection = {
+      contractSearch: {
+        photos: 20,
+        trials: [
+          { contract: contract('-1-1', 'stretch'), accuracy: 0.9 },
+          { contract: contract('-1-1', 'center-crop'), accuracy: 0.85 },
+          { contract: contract('0-1', 'stretch'), accuracy: 0.5 },
+        ],
+      },
       inputShape: [1, 224, 224, 3],
       inputType: 'float32',
       outputQuantization: null,
@@ -265,6 +274,10 @@ describe('Scanner models screen', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: T.check }));
 
     await within(dialog).findByText(S.form.inputDescription([1, 224, 224, 3], 'float32'));
+    // The ways of preparing a photo tried on held-out photos, best first and chosen.
+    const trials = within(dialog).getByTestId('contract-trials');
+    expect(within(trials).getAllByRole('listitem')[0]!.textContent).toContain(S.form.contractTrial(T.scaling['-1-1'], T.resize.stretch));
+    expect((within(dialog).getByRole('combobox', { name: S.form.scaling }) as HTMLSelectElement).value).toBe('-1-1');
     const rows = within(dialog).getAllByTestId('mapping-row');
     expect(rows[1]!.dataset.unmapped).toBe('true');
     expect(within(dialog).getByTestId('mapping-problems').textContent).toContain(T.unmapped(['mystery-spot']));
@@ -274,6 +287,11 @@ describe('Scanner models screen', () => {
 
     fireEvent.change(within(dialog).getByRole('combobox', { name: S.mapping.chooseFor('mystery-spot') }), { target: { value: 'd-2' } });
     expect(within(dialog).queryByTestId('mapping-problems')).toBeNull();
+    // A way that scored clearly worse than the best is asked about once, then kept.
+    fireEvent.change(within(dialog).getByRole('combobox', { name: S.form.scaling }), { target: { value: '0-1' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: T.upload }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(S.form.worseContract(0.5, 0.9));
+    expect(sent).toHaveLength(1);
     fireEvent.click(within(dialog).getByRole('button', { name: T.upload }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(sent.map((s) => s.url)).toEqual(['/api/models/inspect', '/api/models']);

@@ -60,13 +60,14 @@ export interface ColourClass {
 export const DEMO_TEMPERATURE = 100;
 
 /**
- * Input 1×224×224×3 float32 (pixels already scaled to 0..1), output the class scores: the
+ * Input 1×224×224×3 float32 (pixels already scaled to 0..1, or −1..1 with `scaling`), output the class scores: the
  * photo's mean colour c scored against each class colour p by softmax(T·(2c·p − |p|²)).
  * `labels` packs the class labels in the model's metadata.
  */
 export function meanColourClassifier(options: {
   classes: ColourClass[];
-  scaling: '0-1';
+  /** The pixels' scaling the model is built for: 0…1, or −1…1 (as Teachable Machine's exports take them). */
+  scaling: '0-1' | '-1-1';
   temperature: number;
   labels?: boolean;
   name?: string;
@@ -76,7 +77,8 @@ export function meanColourClassifier(options: {
   outputQuantization?: { scale: number[]; zeroPoint: number[] };
 }): Promise<Uint8Array> {
   const { classes, temperature: t } = options;
-  const prototypes = classes.map((c) => c.meanColour.map((v) => v / 255));
+  const scaled = options.scaling === '-1-1' ? (v: number) => (v / 255 - 0.5) * 2 : (v: number) => v / 255;
+  const prototypes = classes.map((c) => c.meanColour.map(scaled));
   const g = new Graph();
   const image = g.tensor('image', IMAGE);
   const scores = g.classifierHead(
@@ -91,7 +93,7 @@ export function meanColourClassifier(options: {
     name: options.name ?? 'Mean-colour classifier',
     description,
     version: '1',
-    imageInput: { mean: [0], std: [255] },
+    imageInput: options.scaling === '-1-1' ? { mean: [127.5], std: [127.5] } : { mean: [0], std: [255] },
     labels: options.labels ? classes.map((c) => c.label) : undefined,
   });
 }

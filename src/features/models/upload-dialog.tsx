@@ -14,6 +14,7 @@ import { ProgressBar } from './fields';
 import { formatBytes } from './format';
 import { FilePicker } from '../../components/ui/file-picker';
 import { MappingTable, mappingProblems, type LabelTarget } from './mapping-table';
+import { ContractTrials, trialOf } from './contract-trials';
 import { ModelFacts } from './model-facts';
 
 type Sending = { what: 'check' | 'upload'; fraction: number } | null;
@@ -26,6 +27,9 @@ interface Checked {
 const stageOptions = MODEL_STAGES.map((value) => ({ value, label: T.stage[value] }));
 
 /** The files' own faults, before anything is sent. */
+/** How much worse than the best tried contract (in accuracy) a chosen one may be without a second press. */
+const WORSE_BY = 0.1;
+
 function fileProblem(model: File | null, labels: File | null): string | null {
   if (!model) return T.noFile;
   if (model.size > MODEL_LIMITS.maxBytes) return T.tooLarge;
@@ -59,6 +63,7 @@ function UploadForm({ onClose }: { onClose(): void }) {
     if (checked) facts.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
   }, [checked]);
 
+  const [worseConfirmed, setWorseConfirmed] = useState(false);
   const current = checked !== null && checked.stage === stage && checked.files.model === model && checked.files.labels === labels;
   const inspection = checked?.inspection ?? null;
   const rows = inspection?.labels.map((l) => ({ index: l.index, label: l.label, matchedBy: l.matchedBy })) ?? [];
@@ -83,6 +88,13 @@ function UploadForm({ onClose }: { onClose(): void }) {
     try {
       const result = await inspectModel(stage, files, progress, signal);
       setChecked({ stage, files, inspection: result });
+      setWorseConfirmed(false);
+      // The best way found on the held-out photos is the one proposed.
+      const best = result.contractSearch?.trials[0];
+      if (best) {
+        form.setValue('scaling', best.contract.scaling);
+        form.setValue('resize', best.contract.resize);
+      }
       // By output index, as the upload sends it.
       const suggested: LabelTarget[] = Array.from({ length: result.labels.length }, () => ({ recordId: null, verdict: null }));
       for (const l of result.labels) suggested[l.index] = { recordId: l.recordId, verdict: l.verdict };
@@ -102,6 +114,15 @@ function UploadForm({ onClose }: { onClose(): void }) {
     const problems = mappingProblems(values.stage, rows, mapping, checked.inspection.records);
     if (problems.length > 0) {
       setError(problems.join(' '));
+      return;
+    }
+    // A way of preparing photos that scored clearly worse than the best is kept only when asked twice.
+    const search = checked.inspection.contractSearch;
+    const chosen = trialOf(search, values);
+    const best = search?.trials[0];
+    if (chosen && best && best.accuracy - chosen.accuracy > WORSE_BY && !worseConfirmed) {
+      setWorseConfirmed(true);
+      setError(S.form.worseContract(chosen.accuracy, best.accuracy));
       return;
     }
     const signal = begin('upload');
@@ -198,6 +219,7 @@ function UploadForm({ onClose }: { onClose(): void }) {
         {inspection && current && (
           <div ref={facts} className="space-y-5">
             <ModelFacts inspection={inspection} />
+            {inspection.contractSearch && <ContractTrials search={inspection.contractSearch} />}
             <section aria-labelledby={`${formId}-mapping`}>
               <h3 id={`${formId}-mapping`} className="text-sm font-semibold text-slate-900">
                 {S.mapping.caption}

@@ -19,6 +19,7 @@ import { runCommand } from '../../../platform/writes/command.js';
 import { confirmMapping, suggestTarget, type LabelTarget } from './labels.js';
 import { modelsRepository as repo } from './repository.js';
 import { metricsOf } from './evaluation/report.js';
+import { searchContract } from './evaluation/contract-search.js';
 import { checkUpload, type ModelParts } from './intake.js';
 import {
   contractOf,
@@ -143,7 +144,22 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
     async inspect(parts: ModelParts): Promise<ModelInspection> {
       const { meta, model, facts, labels, from } = await checkUpload(ctx.files, parts, 'inspect');
       const records = await liveRecords(ctx);
+      const suggested = labels.map((label, index) => {
+        const s = suggestTarget(meta.stage, label, records);
+        return { index, label, recordId: s.target.recordId, verdict: s.target.verdict, matchedBy: s.matchedBy };
+      });
+      const bytes = new Uint8Array(model.buffer, model.byteOffset, model.byteLength);
+      const contractSearch =
+        meta.stage === 'disease'
+          ? await searchContract(
+              ctx,
+              bytes,
+              facts,
+              suggested.map((l) => l.recordId),
+            )
+          : null;
       return {
+        contractSearch,
         inputShape: facts.inputShape,
         inputType: facts.inputType,
         outputQuantization: outputQuantizationFrom(facts),
@@ -152,10 +168,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
         sha256: crypto.createHash('sha256').update(model).digest('hex'),
         size: model.length,
         labelsFrom: from,
-        labels: labels.map((label, index) => {
-          const s = suggestTarget(meta.stage, label, records);
-          return { index, label, recordId: s.target.recordId, verdict: s.target.verdict, matchedBy: s.matchedBy };
-        }),
+        labels: suggested,
         records,
       };
     },

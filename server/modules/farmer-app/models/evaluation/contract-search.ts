@@ -1,0 +1,93 @@
+import { TRAINING_SET } from '../../../../../common/catalog.js';
+import { MODEL_LIMITS, RESIZE_METHODS, type PixelScaling } from '../../../../../common/models.js';
+import type { ContractSearch, PixelContract } from '../../../../../common/schemas/models.js';
+import type { TfliteFacts } from '../../../../libraries/tflite/read-model.js';
+import type { AppContext } from '../../../../platform/http/context.js';
+import { readStored } from '../../../../platform/storage/stored-files.js';
+import { photoReads } from '../../../content/photos/index.js';
+import { outputQuantizationFrom, photoSet } from '../stored.js';
+import { Scorer } from './scorer.js';
+
+/**
+ * How a photo becomes the input, found rather than guessed: a disease classifier scores a sample
+ * of the held-out photos of the records its labels mean, under each scaling and resize, and the
+ * contracts come back best first with their accuracy. Nothing in a .tflite without metadata
+ * says which scaling it was trained with, and a wrong one is wrong on every phone.
+ *
+ * The sample is at most MODEL_LIMITS.contractSearchPerClass photos a record, from the test split
+ * of the default seed (the photos an evaluation's test split holds out). The search stops
+ * trying further contracts after MODEL_LIMITS.contractSearchMs, and runs in a file reader's
+ * slot, so Check files at once wait their turn. null: fewer than two photos to try on.
+ */
+export async function searchContract(
+  ctx: AppContext,
+  model: Uint8Array,
+  facts: TfliteFacts,
+  labelRecords: ReadonlyArray<string | null>,
+): Promise<ContractSearch | null> {
+  const wanted = new Set(labelRecords.filter((r): r is string => r !== null));
+  if (wanted.size === 0) return null;
+  const perRecord = new Map<string, string[]>();
+  for (const [imageId, recordId] of (await photoSet(ctx, 'test', TRAINING_SET.defaultSeed)).pairs) {
+    if (!wanted.has(recordId)) continue;
+    const ids = perRecord.get(recordId) ?? [];
+    if (ids.length < MODEL_LIMITS.contractSearchPerClass) perRecord.set(recordId, [...ids, imageId]);
+  }
+  const sample = [...perRecord].flatMap(([recordId, ids]) => ids.map((id) => ({ id, recordId })));
+  if (sample.length < 2) return null;
+  const keys = new Map(
+    (
+      await photoReads.byIds(
+        ctx.db,
+        sample.map((p) => p.id),
+      )
+    ).map((p) => [p.id, p.originalKey]),
+  );
+  // Read again for each contract, one at a time: originals are megabytes each.
+  const photos = sample.flatMap((p) => {
+    const key = keys.get(p.id);
+    return key ? [{ key, recordId: p.recordId }] : [];
+  });
+  if (photos.length < 2) return null;
+  // A uint8 input takes the pixels as they are: only the resize is in question.
+  // Tried in this order, the most common exports first; mean and std need their values, which a file without metadata lacks.
+  const scalings: PixelScaling[] = facts.inputType === 'uint8' ? ['0-255'] : ['0-1', '-1-1', '0-255'];
+  const contracts: PixelContract[] = scalings.flatMap((scaling) =>
+    RESIZE_METHODS.filter((r) => r !== 'letterbox').map((resize) => ({ scaling, mean: null, std: null, resize })),
+  );
+  const input = { height: facts.inputShape[1], width: facts.inputShape[2], type: facts.inputType };
+  const output = outputQuantizationFrom(facts);
+  const deadline = performance.now() + MODEL_LIMITS.contractSearchMs;
+  return ctx.files.slot('file', async () => {
+    const trials: ContractSearch['trials'] = [];
+    for (const contract of contracts) {
+      if (performance.now() > deadline) break;
+      const scorer = new Scorer({ model, contract, input, output, topK: 1 });
+      try {
+        try {
+          await scorer.ready;
+        } catch {
+          // A contract the model cannot be loaded with is left out.
+          continue;
+        }
+        let right = 0;
+        for (const photo of photos) {
+          // A store that does not answer ends the search (a 503 naming it); a photo the model cannot score counts as wrong.
+          const bytes = await readStored(ctx.storage, photo.key);
+          const best = await scorer.score(bytes).then(
+            (top) => top[0],
+            () => undefined,
+          );
+          if (best && labelRecords[best[0]] === photo.recordId) right += 1;
+        }
+        trials.push({ contract, accuracy: right / photos.length });
+      } finally {
+        await scorer.close();
+      }
+    }
+    if (trials.length === 0) return null;
+    // Best first; of equal accuracy, the order tried (0…1 and stretch first, the common export).
+    const ranked = trials.map((t, i) => ({ t, i })).sort((a, b) => b.t.accuracy - a.t.accuracy || a.i - b.i);
+    return { photos: photos.length, trials: ranked.map((r) => r.t) };
+  });
+}
