@@ -51,7 +51,7 @@ function handMadeModel(model: FlatbufferObject): Uint8Array {
       {
         tensors: [
           { shape: [1, 32, 32, 3], type: 'UINT8', name: 'image' },
-          { shape: [4], type: 'UINT8', name: 'scores' },
+          { shape: [4], type: 'UINT8', name: 'scores', quantization: { scale: [0.00390625], zero_point: [0] } },
         ],
         inputs: [0],
         outputs: [1],
@@ -70,6 +70,7 @@ describe('readTfliteModel on the recipes', () => {
       inputType: 'float32',
       outputSize: 3,
       outputType: 'float32',
+      outputQuantization: null,
       operatorCodes: ['MEAN', 'FULLY_CONNECTED', 'SOFTMAX'],
       subgraphs: 1,
       description: "Picks the class whose colour is nearest to the photo's mean colour.",
@@ -122,6 +123,7 @@ describe('readTfliteModel on the recipes', () => {
       inputType: 'uint8',
       outputSize: 4,
       outputType: 'uint8',
+      outputQuantization: { scale: 0.00390625, zeroPoint: 0 },
       metadataName: 'Far away',
       operatorCodes: [],
     });
