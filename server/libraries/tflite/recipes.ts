@@ -145,7 +145,13 @@ export function convBenchFlops(classes: number): number {
  * A convolutional classifier of about 360 MFLOPs at 224×224 (convBenchFlops) with weights from a
  * seeded generator, to time inference: its scores mean nothing.
  */
-export function convBenchClassifier(options: { classes: number; labels?: string[]; seed?: number }): Promise<Uint8Array> {
+export function convBenchClassifier(options: {
+  classes: number;
+  labels?: string[];
+  seed?: number;
+  /** Scores as 8-bit integers (Graph.quantized). */
+  output?: 'uint8';
+}): Promise<Uint8Array> {
   const next = seededRandom(options.seed ?? 1);
   const uniform = (n: number, limit: number) => Array.from({ length: n }, () => (next() * 2 - 1) * limit);
   const g = new Graph();
@@ -173,7 +179,8 @@ export function convBenchClassifier(options: { classes: number; labels?: string[
   }
   const scores = g.classifierHead(x, channels, uniform(options.classes * channels, Math.sqrt(6 / channels)), uniform(options.classes, 0.1));
   const description = 'Benchmark: a small convolutional network with random weights, to time inference.';
-  return g.write([image], [scores], description, options.labels ? { name: 'Convolution benchmark', labels: options.labels } : undefined);
+  const output = options.output ? g.quantized(scores, options.output) : scores;
+  return g.write([image], [output], description, options.labels ? { name: 'Convolution benchmark', labels: options.labels } : undefined);
 }
 
 /** Refusal fixtures: well-formed models that a scanner must not take. */
