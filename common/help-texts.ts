@@ -5,7 +5,9 @@ export const HELP_TEXTS = {
   topics: [
     {
       title: 'Correct a variety that has empty fields',
-      text: 'Open it with Edit, change what you know and save. Fields that were already empty may stay empty. "Needs completing only" in the Filters lists the varieties that still lack something.',
+      text:
+        'Open it with Edit, change what you know and save. ' +
+        'Fields that were already empty may stay empty. "Needs completing only" in the Filters lists the varieties that still lack something.',
     },
     {
       title: 'Find a record quickly',
@@ -13,7 +15,9 @@ export const HELP_TEXTS = {
     },
     {
       title: 'Photos of a pest or disease',
-      text: "Add photos in the entry's form: they upload in the background and keep going on a slow connection. Drag a photo, or use its arrows, to change the order: the first one is the main photo the farmer app shows.",
+      text:
+        "Add photos in the entry's form: they upload in the background and keep going on a slow connection. " +
+        'Drag a photo, or use its arrows, to change the order: the first one is the main photo the farmer app shows.',
     },
     {
       title: 'Changes waiting for review',
@@ -29,11 +33,15 @@ export const HELP_TEXTS = {
     },
     {
       title: 'Signed out while typing',
-      text: 'A minute before the console signs you out for inactivity it asks whether you are still there: choose Stay signed in. A variety, pest or disease form keeps what you typed as a draft, and after signing in again you return to the screen you were on.',
+      text:
+        'A minute before the console signs you out for inactivity it asks whether you are still there: choose Stay signed in. ' +
+        'A variety, pest or disease form keeps what you typed as a draft, and after signing in again you return to the screen you were on.',
     },
     {
       title: 'Your password',
-      text: 'Change it in Account Settings, in the menu under your name. If you forgot it, use "Forgot password?" on the sign-in screen, or ask your super admin.',
+      text:
+        'Change it in Account Settings, in the menu under your name. ' +
+        'If you forgot it, use "Forgot password?" on the sign-in screen, or ask your super admin.',
     },
   ],
   close: 'Close',

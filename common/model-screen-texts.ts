@@ -64,7 +64,8 @@ export const MODEL_SCREEN_TEXTS = {
     modelFile: 'Model file (.tflite)',
     labelsFile: 'Labels file (optional)',
     labelsHint:
-      'labels.txt: one label a line in output order ("0 Rice Blast" lines and CSV with an index column are read too). Only for a model that carries no labels of its own.',
+      'labels.txt: one label a line in output order ("0 Rice Blast" lines and CSV with an index column are read too). ' +
+      'Only for a model that carries no labels of its own.',
     chosen: (name: string, size: string) => `${name} (${size})`,
     contract: 'How a photo becomes the input',
     scaling: 'Pixel scaling',
@@ -101,7 +102,8 @@ export const MODEL_SCREEN_TEXTS = {
     contractTrial: (scaling: string, resize: string) => `${scaling}; ${resize}`,
     contractBest: 'best',
     worseContract: (chosen: number, best: number) =>
-      `The way chosen got ${(chosen * 100).toFixed(1)} % of the held-out photos right, the best ${(best * 100).toFixed(1)} %: a wrong way is wrong on every phone. Press Upload again to keep it.`,
+      `The way chosen got ${percent(chosen)} of the held-out photos right, the best ${percent(best)}: ` +
+      'a wrong way is wrong on every phone. Press Upload again to keep it.',
     outputs: 'Scores',
     /** The scores' count, and for 8-bit scores how they are read. */
     outputDescription: (count: number, q: { type: string; scale: number; zeroPoint: number } | null) =>
@@ -244,19 +246,24 @@ export const MODEL_SCREEN_TEXTS = {
     thresholdMark: (threshold: number) => `Threshold ${threshold.toFixed(2)}`,
     calibration: 'Do its scores mean what they say?',
     calibrationHelp:
-      'Photos grouped by how sure the model was. For a model whose scores can be trusted, the photos it was 0.8 sure of are right about 8 times in 10: the bars reach the diagonal.',
+      'Photos grouped by how sure the model was. For a model whose scores can be trusted, ' +
+      'the photos it was 0.8 sure of are right about 8 times in 10: the bars reach the diagonal.',
     calibrationX: 'How sure the model was',
     calibrationY: 'Share right',
-    calibrationDesc: (ece: number | null) =>
-      ece === null
-        ? 'No photos were scored.'
-        : `On average the model's confidence is ${percent(ece)} away from how often it is right${ece <= 0.05 ? ': its scores can be read as they are.' : ece <= 0.15 ? ': somewhat off, so choose the thresholds from the recommendation below.' : ': far off, so do not read its scores as chances; choose the thresholds from the recommendation below.'}`,
+    calibrationDesc: (ece: number | null) => {
+      if (ece === null) return 'No photos were scored.';
+      const gap = `On average the model's confidence is ${percent(ece)} away from how often it is right`;
+      if (ece <= 0.05) return `${gap}: its scores can be read as they are.`;
+      if (ece <= 0.15) return `${gap}: somewhat off, so choose the thresholds from the recommendation below.`;
+      return `${gap}: far off, so do not read its scores as chances; choose the thresholds from the recommendation below.`;
+    },
     calibrationBin: (from: number, to: number, count: number, accuracy: number | null) =>
       `${from.toFixed(1)}–${to.toFixed(1)}: ${count} ${count === 1 ? 'photo' : 'photos'}${accuracy === null ? '' : `, ${percent(accuracy)} right`}`,
     calibrationRange: 'Sure',
     calibrationCount: 'Photos',
     recommended: (target: number, confidence: number, margin: number, coverage: number) =>
-      `To be right on at least ${percent(target)} of the scans it answers, set the confidence to ${confidence.toFixed(2)} and the margin to ${margin.toFixed(2)}: ` +
+      `To be right on at least ${percent(target)} of the scans it answers, ` +
+      `set the confidence to ${confidence.toFixed(2)} and the margin to ${margin.toFixed(2)}: ` +
       (coverage >= 0.9995
         ? 'the app then answers every one of these photos.'
         : `the app then answers ${percent(coverage)} of these photos and asks an agriculturist about the rest.`),
