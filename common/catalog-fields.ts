@@ -2,7 +2,8 @@ import { CATALOG_LABELS as L } from './catalog-texts.js';
 
 /**
  * What a pest's or disease's field holds: its name (required), a short or long text (optional,
- * stored trimmed, null when empty), the managed Affected Parts values, or the training-class flag.
+ * stored trimmed, null when empty), the managed Affected Parts values, or a training-class flag
+ * (a training class; a training class of photos that are not of rice plants).
  */
 export type CatalogFieldType = 'name' | 'shortText' | 'longText' | 'parts' | 'trainingFlag';
 
@@ -32,6 +33,7 @@ export const CATALOG_FIELDS = {
   localName: { label: L.localName, type: 'shortText', searched: true, width: 20 },
   affectedParts: { label: L.affectedParts, type: 'parts', only: 'affectedParts', width: 20 },
   isTrainingClass: { label: L.trainingClassBadge, type: 'trainingFlag', only: 'trainingClasses', width: 14 },
+  notRicePlant: { label: L.notRicePlantBadge, type: 'trainingFlag', only: 'trainingClasses', width: 14 },
   description: { label: L.description, type: 'longText', translated: true, searched: true, width: 40 },
   cause: { label: L.cause, type: 'longText', translated: true, width: 40 },
   symptoms: { label: L.symptoms, type: 'longText', translated: true, width: 40 },

@@ -14,6 +14,12 @@ export const CATALOG_LABELS = {
     'A scanner class that is not a disease, e.g. healthy leaves or not a rice plant: its photos go into the training set; the farmer app never shows it.',
   trainingClassBadge: 'Training class',
   trainingClassForbidden: 'Only a super admin can change whether this is a training class.',
+  notRicePlant: 'Not a rice plant (for the plant check)',
+  notRicePlantHint:
+    'Photos of other plants, soil, hands or papers. The plant check is scored on them as "not a rice plant", ' +
+    'and on the photos of every other disease and training class as a rice plant.',
+  notRicePlantBadge: 'Not a rice plant',
+  notRicePlantNeedsTraining: 'Only a training class can be "not a rice plant": tick Training class too.',
   /** A name another live entry of the kind has (trimmed, any case): named while typing; a save asks first. */
   duplicateName: (noun: string, name: string) => `A ${noun} with this name exists: ${name}.`,
   duplicateOpen: 'Open it',

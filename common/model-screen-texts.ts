@@ -50,6 +50,10 @@ export const MODEL_SCREEN_TEXTS = {
     evaluateText:
       "The model scores the training set's photos on the server, with the same clusters and seed as the " +
       "training set's download; the page follows its progress.",
+    /** A plant check's evaluation: the verdict classes it is scored on. */
+    evaluatePlantText:
+      "The plant check scores the training set's photos on the server as two classes: the photos of training classes " +
+      'marked "Not a rice plant" against the photos of every other disease and training class. The page follows its progress.',
     splitLabel: 'Photos to score',
     start: 'Start',
     started: 'The evaluation has started.',

@@ -160,8 +160,10 @@ export const MODEL_TEXTS = {
     `Line ${line} of the labels ("${text}") has the wrong number: the labels must be numbered in output order, line ${line} as ${expected}.`,
   labelControls: (codes: string) =>
     `A label holds hidden control characters (${codes}); labels reach the farmer app, so remove them and upload again.`,
-  evaluationOnlyDisease:
-    'Only disease classifiers are evaluated on the training photos (a plant check has no "not a rice plant" photos here).',
+  /** A plant check is scored on both kinds of photo. */
+  plantNeedsBoth:
+    'A plant check is scored on photos of training classes marked "Not a rice plant" and on the rice photos of every other ' +
+    'disease and training class; this split has only one kind. Mark a training class "Not a rice plant" (Diseases) and give it photos.',
   publish: 'Publish',
   rollback: 'Roll back',
   rollbackNone: 'There is no earlier live model to roll back to.',
@@ -173,7 +175,6 @@ export const MODEL_TEXTS = {
     unmappedLabels: (labels: string[]) => `Labels without a live record: ${labels.map((l) => `"${l}"`).join(', ')}.`,
     noEvaluation:
       'This model has no finished evaluation on the current training set (photos were added or removed since, or it was never evaluated).',
-    plantNotEvaluated: 'A plant check is not evaluated here (the training set has no "not a rice plant" photos): say how it was checked.',
   },
   alreadyLive: 'This model is live already.',
   pilotIsLive: 'This model is live: a pilot must differ from the live model.',

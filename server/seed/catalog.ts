@@ -13,13 +13,16 @@ import { DemoPhotoSet, demoPhotoPlans, readScannerClasses, type ScannerClasses }
  * Demo pests and diseases of demo-data/, each with generated photos (demo-scenes.ts: stylised
  * leaf scenes, labelled as demo images). A demo pest gets 3; a demo disease gets the
  * photosPerDisease of demo-data/scanner/classes.json, painted to its class's mean colour for the
- * demo scanner model. The seed bypasses the 800-image minimum of a new disease (a user rule for
+ * demo scanner model; the training class "Not a rice plant" of classes.json gets as many, of its
+ * colour, as the plant check's negatives. The seed bypasses the 800-image minimum of a new disease (a user rule for
  * real photo sets). No photo is a near copy of another, so Dataset health finds no copies and the
  * training set leaves none out. An entry whose name exists already is skipped, so running the
  * seed twice adds nothing.
  */
 interface DemoRecord {
   name: string;
+  /** A training class of photos that are not of rice plants (demo-data/scanner/classes.json). */
+  notRicePlant?: boolean;
   scientificName?: string;
   localName?: string;
   affectedParts?: string[];
@@ -80,7 +83,8 @@ async function seedKind(
         scientificName: record.scientificName?.trim() ?? '',
         localName: record.localName?.trim() ?? '',
         affectedParts: kind.affectedParts ? (record.affectedParts ?? []) : [],
-        isTrainingClass: false,
+        isTrainingClass: record.notRicePlant === true,
+        notRicePlant: record.notRicePlant === true,
         description: record.description?.trim() ?? '',
         cause: record.cause?.trim() ?? '',
         symptoms: record.symptoms?.trim() ?? '',
@@ -88,7 +92,7 @@ async function seedKind(
         imageIds,
       },
       SYSTEM_ACTOR,
-      { skipImageMinimum: true },
+      { skipImageMinimum: true, canSetTrainingClass: true },
     );
   }
   log(`${kind.texts.title}: ${missing.length} added, ${records.length - missing.length} already present`);
@@ -99,7 +103,11 @@ export async function seed(ctx: AppContext, log: (line: string) => void): Promis
   const stored = await trainingPhotoReads.hashes(ctx.db);
   const photos: DemoPhotos = { scanner: readScannerClasses(), set: new DemoPhotoSet(stored.flatMap((p) => (p.phash ? [p.phash] : []))) };
   await seedKind(ctx, CATALOG_KINDS.pest, readDemo('rice_pests.json', 'pests'), photos, log);
-  await seedKind(ctx, CATALOG_KINDS.disease, readDemo('rice_diseases.json', 'diseases'), photos, log);
+  const notRice = photos.scanner.notRicePlant;
+  const trainingClasses: DemoRecord[] = notRice
+    ? [{ name: notRice.name, notRicePlant: true, description: 'Demo photos the plant check must tell apart from rice plants.' }]
+    : [];
+  await seedKind(ctx, CATALOG_KINDS.disease, [...readDemo('rice_diseases.json', 'diseases'), ...trainingClasses], photos, log);
   await photoRuntime(ctx).queue.idle();
   log('demo photo thumbnails ready');
 }

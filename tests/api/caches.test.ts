@@ -169,7 +169,7 @@ describe('kept values follow every write at once', () => {
   });
 
   it("the index of copies and the training set's photo set: a photo taken out on another instance, and put back", async () => {
-    const sha = () => recentPhotoSetSha(t.ctx, 'all', 'palayan');
+    const sha = () => recentPhotoSetSha(t.ctx, 'all', 'palayan', 'disease');
     const before = await sha();
     const made = await diseaseWithPhotos(`Kept spot ${Date.now().toString(36)}`, [47, 53]);
     const withIt = await sha();

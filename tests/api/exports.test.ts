@@ -95,6 +95,7 @@ describe('exports', () => {
       'Local Name',
       'Affected Parts',
       'Training class',
+      'Not a rice plant',
       'Description',
       'Cause',
       'Symptoms',
@@ -103,8 +104,8 @@ describe('exports', () => {
       'Created Date',
       'Last Updated',
     ]);
-    expect(row!.slice(0, 5)).toEqual([`${tag} leaf`, 'Testus', '', 'Leaf; Node', 'No']);
-    expect(row![9]).toBe('0');
+    expect(row!.slice(0, 6)).toEqual([`${tag} leaf`, 'Testus', '', 'Leaf; Node', 'No', 'No']);
+    expect(row![10]).toBe('0');
     const pests = await get(`/api/${CATALOG_KINDS.pest.route}/export?format=xlsx&search=nothing-matches-this`);
     const sheet = await readSheet(pests.rawPayload);
     expect(sheet).toHaveLength(1);

@@ -10,7 +10,9 @@ import type { EvaluationReport, ModelInspection, ModelsOverview, ScannerModel } 
 import { evaluationRunner } from '../../server/modules/farmer-app/models/evaluation/runner.js';
 import { modelsRepository } from '../../server/modules/farmer-app/models/repository.js';
 import { pilotBucket } from '../../server/modules/farmer-app/models/publishing.js';
+import { photoSet } from '../../server/modules/farmer-app/models/stored.js';
 import { DEMO_TEMPERATURE, meanColourClassifier, wrongInputRankModel } from '../../server/libraries/tflite/recipes.js';
+import { readStored } from '../../server/platform/storage/stored-files.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
 
@@ -66,11 +68,7 @@ let clock = Date.parse('2026-02-01T00:00:00Z');
 
 async function seedDisease(c: DemoClass & { label: string }, index: number) {
   const id = `scan-${c.label}`;
-  clock += 1000;
-  await t.ctx.db
-    .insertInto('rice_local_diseases')
-    .values({ id, name: c.name, scientificName: '', isDeleted: 0, createdAt: new Date(clock).toISOString() })
-    .execute();
+  await seedRecord(id, c.name);
   diseaseIds.set(c.label, id);
   const neighbour = CLASSES[(index + 1) % CLASSES.length]!.meanColour;
   for (let position = 0; position < 5; position += 1) {
@@ -78,35 +76,49 @@ async function seedDisease(c: DemoClass & { label: string }, index: number) {
     const shade: Rgb =
       position < 4 ? (c.meanColour.map((v, i) => Math.max(0, Math.min(255, v + (position - 2) * 3 + i))) as Rgb) : c.meanColour;
     const body = position < 4 ? await twoTonePhoto(shade, shade) : await twoTonePhoto(c.meanColour, neighbour);
-    const photoId = `${id}-p${position}`;
-    const key = `rice_disease/${id}/${photoId}.png`;
-    await t.ctx.storage.put(key, body);
-    await t.ctx.db
-      .insertInto('catalog_images')
-      .values({
-        id: photoId,
-        collection: 'rice_local_diseases',
-        entryId: id,
-        position,
-        status: 'ready',
-        originalKey: key,
-        displayKey: null,
-        thumbKey: null,
-        externalUrl: null,
-        mimeType: 'image/png',
-        sizeBytes: body.length,
-        width: 96,
-        height: 64,
-        originalName: `${photoId}.png`,
-        sha256: crypto.createHash('sha256').update(body).digest('hex'),
-        uploadedBy: null,
-        createdAt: new Date(clock).toISOString(),
-        linkedAt: new Date(clock).toISOString(),
-        locationCleaned: 1,
-      })
-      .execute();
+    const photoId = await seedPhoto(id, position, body);
     expected.set(photoId, { actual: c.label, predicted: await expectedLabel(body) });
   }
+}
+
+/** A disease or training class straight into the database, as if it had its photos already. */
+async function seedRecord(id: string, name: string, flags: { isTrainingClass?: 0 | 1; notRicePlant?: 0 | 1 } = {}) {
+  clock += 1000;
+  await t.ctx.db
+    .insertInto('rice_local_diseases')
+    .values({ id, name, scientificName: '', isDeleted: 0, createdAt: new Date(clock).toISOString(), ...flags })
+    .execute();
+}
+
+async function seedPhoto(recordId: string, position: number, body: Buffer): Promise<string> {
+  const photoId = `${recordId}-p${position}`;
+  const key = `rice_disease/${recordId}/${photoId}.png`;
+  await t.ctx.storage.put(key, body);
+  await t.ctx.db
+    .insertInto('catalog_images')
+    .values({
+      id: photoId,
+      collection: 'rice_local_diseases',
+      entryId: recordId,
+      position,
+      status: 'ready',
+      originalKey: key,
+      displayKey: null,
+      thumbKey: null,
+      externalUrl: null,
+      mimeType: 'image/png',
+      sizeBytes: body.length,
+      width: 96,
+      height: 64,
+      originalName: `${photoId}.png`,
+      sha256: crypto.createHash('sha256').update(body).digest('hex'),
+      uploadedBy: null,
+      createdAt: new Date(clock).toISOString(),
+      linkedAt: new Date(clock).toISOString(),
+      locationCleaned: 1,
+    })
+    .execute();
+  return photoId;
 }
 
 const meta = (extra: Record<string, unknown> = {}) =>
@@ -156,6 +168,9 @@ async function evaluate(id: string, split = 'all') {
   await evaluationRunner(t.ctx).idle();
   return res.json<{ id: string }>().id;
 }
+
+const publishModel = (id: string, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: `/api/models/${id}/publish`, headers: { cookie }, payload });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -599,12 +614,7 @@ describe('evaluating, publishing and serving a model', () => {
     expect((await settings({ scaling: '-1-1', mean: null, std: null, resize: 'stretch' })).json().error.message).toBe(
       MODEL_TEXTS.contractLocked,
     );
-    const live = await t.app.inject({
-      method: 'POST',
-      url: `/api/models/${first.id}/publish`,
-      headers: { cookie },
-      payload: { channel: 'live', note: 'pilot went well' },
-    });
+    const live = await publishModel(first.id, { channel: 'live', note: 'pilot went well' });
     expect(live.statusCode, live.body).toBe(200);
     expect(live.json<ModelsOverview>().models.find((m) => m.id === first.id)!.channels).toEqual([{ channel: 'live', share: 100 }]);
 
@@ -760,43 +770,96 @@ describe('evaluating, publishing and serving a model', () => {
 });
 
 describe('a plant check', () => {
-  it('maps its labels to verdicts and is published only with a written reason, since it is not evaluated here', async () => {
+  const RICE: Rgb = [60, 140, 60];
+  const NOT_RICE: Rgb = [200, 200, 200];
+  /** The verdict the plant check gives a photo, worked out from its pixels: the nearer of its two colours. */
+  async function plantVerdict(photo: Buffer): Promise<'rice-plant' | 'not-rice-plant'> {
+    const mean = (await sharp(photo).stats()).channels.slice(0, 3).map((c) => c.mean);
+    const d = (c: Rgb) => c.reduce((s, v, i) => s + (v - mean[i]!) ** 2, 0);
+    return d(NOT_RICE) < d(RICE) ? 'not-rice-plant' : 'rice-plant';
+  }
+
+  it('maps its labels to verdicts, is scored on "not a rice plant" photos against rice photos, and publishes without a reason', async () => {
     const plant = await meanColourClassifier({
       classes: [
-        { label: 'non_rice_plant', meanColour: [200, 200, 200] },
-        { label: 'rice_plant', meanColour: [60, 140, 60] },
+        { label: 'non_rice_plant', meanColour: NOT_RICE },
+        { label: 'rice_plant', meanColour: RICE },
       ],
       scaling: '0-1',
       temperature: DEMO_TEMPERATURE,
       labels: true,
     });
-    const res = await upload(
-      plant,
-      meta({
-        stage: 'plant',
-        contract: { scaling: 'mean-std', mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225], resize: 'stretch' },
-      }),
-    );
+    const res = await upload(plant, meta({ stage: 'plant' }));
     expect(res.statusCode, res.body).toBe(201);
     const model = res.json<ScannerModel>();
-    expect(model.version).toBe('plant-1');
+    expect(model.version).toMatch(/^plant-\d+$/);
     expect(model.labels.map((l) => l.verdict)).toEqual(['not-rice-plant', 'rice-plant']);
-    const evaluate = await t.app.inject({
-      method: 'POST',
-      url: `/api/models/${model.id}/evaluations`,
-      headers: { cookie },
-      payload: { split: 'test' },
-    });
-    expect(evaluate.statusCode).toBe(400);
-    const publish = (payload: object) =>
-      t.app.inject({ method: 'POST', url: `/api/models/${model.id}/publish`, headers: { cookie }, payload });
-    const refused = await publish({ channel: 'live', note: 'plant check v1' });
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json().error.checks).toEqual([MODEL_TEXTS.refused.plantNotEvaluated]);
-    expect(
-      (await publish({ channel: 'live', note: 'plant check v1', overrideReason: 'Checked on 200 field photos by the model team' }))
-        .statusCode,
-    ).toBe(200);
+    const start = (split = 'all') =>
+      t.app.inject({ method: 'POST', url: `/api/models/${model.id}/evaluations`, headers: { cookie }, payload: { split } });
+    // Only rice photos so far: nothing to tell them from.
+    const refused = await start();
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toBe(MODEL_TEXTS.plantNeedsBoth);
+
+    const negatives = 'plant-negatives';
+    await seedRecord(negatives, 'Soil, hands and weeds', { isTrainingClass: 1, notRicePlant: 1 });
+    const truth = new Map<string, { actual: string; predicted: string }>();
+    for (const [photoId, e] of expected) {
+      const body = await readStored(t.ctx.storage, `rice_disease/${diseaseIds.get(e.actual)!}/${photoId}.png`);
+      truth.set(photoId, { actual: 'rice-plant', predicted: await plantVerdict(body) });
+    }
+    // Greys, and every fifth photo closer to the rice colour (an honest mistake or two).
+    const shades: Rgb[] = Array.from({ length: 30 }, (_, i) =>
+      i % 5 === 4 ? [110 + i, 150, 110] : [170 + i * 2, 175 + i, 165 + (i % 3) * 10],
+    );
+    for (const [position, shade] of shades.entries()) {
+      const body = await twoTonePhoto(shade, shade);
+      truth.set(await seedPhoto(negatives, position, body), { actual: 'not-rice-plant', predicted: await plantVerdict(body) });
+    }
+    try {
+      // A disease classifier is not scored on them: in the app the plant check turns them away.
+      const diseaseSet = await photoSet(t.ctx, 'all', 'palayan', 'disease');
+      expect(diseaseSet.pairs.some(([, record]) => record === negatives)).toBe(false);
+      expect((await photoSet(t.ctx, 'all', 'palayan', 'plant')).pairs).toHaveLength(truth.size);
+      const evaluation = await start();
+      expect(evaluation.statusCode, evaluation.body).toBe(202);
+      await evaluationRunner(t.ctx).kick();
+      await evaluationRunner(t.ctx).idle();
+      const id = evaluation.json<{ id: string }>().id;
+      const report = (
+        await t.app.inject({ url: `/api/models/${model.id}/evaluations/${id}`, headers: { cookie } })
+      ).json<EvaluationReport>();
+      expect(report.evaluation.state).toBe('done');
+      expect(report.evaluation.total).toBe(truth.size);
+      expect(report.classes.map((c) => [c.name, c.recordId])).toEqual([
+        [MODEL_TEXTS.verdict['not-rice-plant'], null],
+        [MODEL_TEXTS.verdict['rice-plant'], null],
+      ]);
+      const order = ['not-rice-plant', 'rice-plant'];
+      const matrix = order.map((a) => order.map((p) => [...truth.values()].filter((x) => x.actual === a && x.predicted === p).length));
+      expect(report.matrix).toEqual(matrix);
+      const right = [...truth.values()].filter((x) => x.actual === x.predicted).length;
+      expect(report.accuracy).toBeCloseTo(right / truth.size, 10);
+      expect(right).toBeLessThan(truth.size);
+      // A cell's photos name the record each photo belongs to.
+      const cell = (
+        await t.app.inject({
+          url: `/api/models/${model.id}/evaluations/${id}/photos?actual=${encodeURIComponent(report.classes[0]!.key)}`,
+          headers: { cookie },
+        })
+      ).json<{ photos: Array<{ diseaseId: string; diseaseName: string }> }>();
+      expect(cell.photos).toHaveLength(shades.length);
+      expect(new Set(cell.photos.map((p) => p.diseaseName))).toEqual(new Set(['Soil, hands and weeds']));
+
+      // Published on its evaluation on the test split, as a disease classifier is.
+      expect((await start('test')).statusCode).toBe(202);
+      await evaluationRunner(t.ctx).kick();
+      await evaluationRunner(t.ctx).idle();
+      const publish = await publishModel(model.id, { channel: 'live', note: 'plant check, evaluated' });
+      expect(publish.statusCode, publish.body).toBe(200);
+    } finally {
+      await t.ctx.db.updateTable('rice_local_diseases').set({ isDeleted: 1 }).where('id', '=', negatives).execute();
+    }
   });
 });
 

@@ -158,6 +158,28 @@ describe('localName, affectedParts and training classes', () => {
     expect(zip.rawPayload.toString('latin1')).toContain('images/healthy-leaf/healthy-img.jpg');
   });
 
+  it('a training class may be "not a rice plant" (super admins only); a disease may not; the training set says which', async () => {
+    await disease('soil', 'Soil and hands');
+    const needsTraining = await put('soil', boss, { name: 'Soil and hands', version: 1, notRicePlant: true });
+    expect(needsTraining.statusCode).toBe(400);
+    expect(needsTraining.json().error.fields.notRicePlant).toBe(CATALOG_LABELS.notRicePlantNeedsTraining);
+    expect((await put('soil', boss, { name: 'Soil and hands', version: 1, isTrainingClass: true })).statusCode).toBe(200);
+    expect((await put('soil', admin, { name: 'Soil and hands', version: 2, isTrainingClass: true, notRicePlant: true })).statusCode).toBe(
+      403,
+    );
+    const set = await put('soil', boss, { name: 'Soil and hands', version: 2, isTrainingClass: true, notRicePlant: true });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({ isTrainingClass: true, notRicePlant: true });
+    // An admin's edit that sends the flags back unchanged keeps them.
+    expect(
+      (await put('soil', admin, { name: 'Soil and hands', version: 3, isTrainingClass: true, notRicePlant: true, localName: 'Lupa' }))
+        .statusCode,
+    ).toBe(200);
+    const zip = await t.app.inject({ url: '/api/training-sets/diseases?layout=flat', headers: { cookie: boss } });
+    const manifest = zip.rawPayload.toString('latin1');
+    expect(manifest).toMatch(/"label":\s*"soil-and-hands"[^}]*"not_rice_plant":\s*true/);
+  });
+
   it('the Firestore import takes localName and affectedParts when the export has them, and keeps them when it does not', async () => {
     const doc = {
       name: 'Sheath rot',

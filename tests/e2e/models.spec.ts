@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
+import { CATALOG_KINDS } from '../../common/catalog';
+import { CATALOG_LABELS } from '../../common/catalog-texts';
 import { MODEL_SCREEN_TEXTS as S } from '../../common/model-screen-texts';
 import { MODEL_TEXTS as T } from '../../common/models';
 import { SHELL } from '../../common/texts';
@@ -16,11 +18,13 @@ const SCANNER = path.join('demo-data', 'scanner');
 const MODEL_FILE = path.join(SCANNER, 'demo-disease-classifier.tflite');
 /** How the demo model takes a photo, as models:make builds it. */
 const DEMO_CONTRACT = { scaling: '0-1', resize: 'stretch' } as const;
-const CLASSES = (
-  JSON.parse(fs.readFileSync(path.join(SCANNER, 'classes.json'), 'utf8')) as {
-    classes: Array<{ name: string; meanColour: [number, number, number] }>;
-  }
-).classes;
+const DEMO = JSON.parse(fs.readFileSync(path.join(SCANNER, 'classes.json'), 'utf8')) as {
+  classes: Array<{ name: string; meanColour: [number, number, number] }>;
+  notRicePlant: { meanColour: [number, number, number] };
+};
+const CLASSES = DEMO.classes;
+/** The demo plant check: rice plant when a photo's mean colour is nearer the diseases' average than the "not a rice plant" colour. */
+const PLANT_FILE = path.join(SCANNER, 'demo-plant-check.tflite');
 const PHOTOS_PER_CLASS = 3;
 /** One photo of the second class's colour filed under the first: the report's one mistake. */
 const MISFILED = { under: 0, colourOf: 1 } as const;
@@ -276,4 +280,87 @@ test('a super admin uploads the demo model, evaluates it, reads its report, pilo
     .click();
   await expect(page).toHaveURL(/\/dashboard\/rice_diseases\?open=/);
   await expect(page.getByRole('dialog', { name: blast })).toBeVisible();
+});
+
+test('a training class marked "Not a rice plant" lets a plant check be evaluated, and it is published without a reason', async ({
+  page,
+  app,
+}) => {
+  test.setTimeout(300_000);
+  // Enough photos of each kind that the test split (a tenth, drawn from each photo's id) holds both.
+  const perDisease = 9;
+  const negatives = 100;
+  const files: Record<string, Buffer> = {};
+  const diseases: Record<string, Record<string, unknown>> = {};
+  const record = (name: string, at: number, images: string[]) =>
+    (diseases[crypto.randomUUID()] = {
+      name,
+      scientificName: 'Demo',
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, at)).toISOString(),
+      images,
+    });
+  for (const [k, c] of CLASSES.entries()) {
+    const images: string[] = [];
+    for (let n = 0; n < perDisease; n += 1) {
+      files[`rice${k}-${n}.jpg`] = await classPhoto(c.meanColour, k * 100 + n + 1);
+      images.push(`{{files}}/rice${k}-${n}.jpg`);
+    }
+    record(c.name, k, images);
+  }
+  const soil: string[] = [];
+  for (let n = 0; n < negatives; n += 1) {
+    files[`soil-${n}.jpg`] = await classPhoto(DEMO.notRicePlant.meanColour, 5000 + n);
+    soil.push(`{{files}}/soil-${n}.jpg`);
+  }
+  record('Soil and hands', CLASSES.length, soil);
+  await importExport(app, { rice_local_diseases: diseases }, files);
+
+  // A super admin marks it in the disease form: a training class, not a rice plant.
+  await signIn(page, app, 'SYSTEM_ADMIN', '/dashboard/rice_diseases');
+  await page.getByRole('article', { name: 'Soil and hands' }).getByRole('button', { name: 'Edit Soil and hands' }).click();
+  const edit = page.getByRole('dialog', { name: CATALOG_KINDS.disease.texts.editTitle });
+  await expect(edit.getByLabel(CATALOG_LABELS.notRicePlant)).toHaveCount(0);
+  await edit.getByLabel(CATALOG_LABELS.trainingClass).check();
+  await edit.getByLabel(CATALOG_LABELS.notRicePlant).check();
+  await edit.screenshot({ path: `${SHOTS}/not-rice-plant-form.png` });
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(CATALOG_KINDS.disease.texts.updateSuccess)).toBeVisible({ timeout: 60_000 });
+
+  // The plant check: uploaded, its labels suggested as the two verdicts.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: T.nav }).click();
+  await page.getByRole('button', { name: T.upload }).first().click();
+  const dialog = page.getByRole('dialog', { name: S.form.uploadTitle });
+  await dialog.getByLabel(S.form.stage, { exact: true }).selectOption('plant');
+  await dialog.getByLabel(S.form.modelFile, { exact: true }).setInputFiles(PLANT_FILE);
+  await dialog.getByLabel(S.form.scaling, { exact: true }).selectOption(DEMO_CONTRACT.scaling);
+  await dialog.getByLabel(S.form.resize, { exact: true }).selectOption(DEMO_CONTRACT.resize);
+  await dialog.getByLabel(S.form.note, { exact: true }).fill('Demo plant check');
+  await dialog.getByRole('button', { name: T.check }).click();
+  await expect(dialog.getByTestId('mapping-row')).toHaveCount(2, { timeout: 30_000 });
+  await expect(dialog.getByTestId('mapping-problems')).toHaveCount(0);
+  await dialog.getByRole('button', { name: T.upload }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+
+  // Evaluated on the test split as two classes, every photo's colour on its own side.
+  const card = page.getByTestId('model-card').filter({ has: page.getByRole('heading', { name: 'plant-1', exact: true }) });
+  await card.getByRole('button', { name: T.evaluate }).click();
+  const evaluate = page.getByRole('dialog', { name: S.list.evaluateTitle('plant-1') });
+  await expect(evaluate.getByText(S.list.evaluatePlantText)).toBeVisible();
+  await evaluate.getByRole('button', { name: S.list.start }).click();
+  await expect(evaluate).toBeHidden();
+  await expect(card.getByTestId('evaluation-result')).toBeVisible({ timeout: 120_000 });
+  await card.getByRole('link', { name: S.list.actions.report }).click();
+  await expect(page.getByRole('heading', { level: 1, name: S.report.title('plant-1') })).toBeVisible();
+  await expect(page.getByTestId('report-accuracy')).toHaveText('100.0 %');
+  await expect(page.getByTestId('class-row')).toHaveCount(2);
+  expect((await page.getByTestId('class-row').getByRole('rowheader').allTextContents()).sort()).toEqual(
+    [T.verdict['not-rice-plant'], T.verdict['rice-plant']].sort(),
+  );
+  await page.screenshot({ path: `${SHOTS}/plant-check-report.png`, fullPage: true });
+  await axe(page, 'plant check report');
+
+  // Published live with no reason asked: its evaluation is on the current test split.
+  await page.goBack();
+  expect(await publish(page, 'plant-1', 'live', 'Plant check, evaluated')).toBeNull();
+  await expect(page.getByTestId('stage-plant').getByTestId('slot-live')).toContainText('plant-1');
 });

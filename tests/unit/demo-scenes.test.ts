@@ -65,6 +65,15 @@ describe('demo photo plans', () => {
     for (const p of plans.filter((x) => x.ambiguous)) expect(distance(p.aim!, midpoint)).toBeLessThan(1e-9);
   });
 
+  it('gives the "not a rice plant" training class as many photos, of its own colour, which no disease has', () => {
+    const notRice = scanner.notRicePlant!;
+    expect(scanner.classes.map((c) => c.name)).not.toContain(notRice.name);
+    const plans = demoPhotoPlans('disease', notRice.name, scanner);
+    expect(plans).toHaveLength(scanner.photosPerDisease);
+    for (const p of plans.filter((x) => !x.ambiguous))
+      expect(distance(p.aim!, notRice.meanColour)).toBeLessThanOrEqual(scanner.jitter / 3 + 1e-9);
+  });
+
   it('gives a pest 3 photos and a disease missing from classes.json 4, with no colour to keep', () => {
     expect(demoPhotoPlans('pest', 'Rice bug', scanner).map((p) => p.aim)).toEqual([null, null, null]);
     expect(demoPhotoPlans('disease', 'Leaf scald', scanner).map((p) => p.aim)).toEqual([null, null, null, null]);

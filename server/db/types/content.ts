@@ -61,6 +61,8 @@ export interface CatalogTable extends ContentRecord {
   localName: string | null;
   affectedParts: Generated<string>;
   isTrainingClass: Generated<Bool>;
+  /** Migration 206: a training class whose photos are not of rice plants (the plant check's negatives). */
+  notRicePlant: Generated<Bool>;
 }
 
 export interface CatalogImagesTable {

@@ -115,6 +115,30 @@ export function demoDiseaseClassifier(diseases: { name: string; meanColour: [num
   });
 }
 
+/**
+ * The demo plant check (demo-data/scanner/): the mean-colour classifier over two colours, the
+ * training class "not a rice plant"'s and the demo diseases' average, labelled with the verdicts.
+ */
+export function demoPlantCheck(
+  diseases: Array<{ meanColour: [number, number, number] }>,
+  notRicePlant: { meanColour: [number, number, number] },
+): Promise<Uint8Array> {
+  const rice = [0, 1, 2].map((c) => diseases.reduce((s, d) => s + d.meanColour[c]!, 0) / diseases.length) as [number, number, number];
+  return meanColourClassifier({
+    classes: [
+      { label: 'not-rice-plant', meanColour: notRicePlant.meanColour },
+      { label: 'rice-plant', meanColour: rice },
+    ],
+    scaling: '0-1',
+    temperature: DEMO_TEMPERATURE,
+    labels: true,
+    name: 'PalaYan demo plant check',
+    description:
+      "PalaYan demo plant check: says rice plant when the photo's mean colour is nearer the demo diseases' average colour " +
+      'than the "not a rice plant" colour. Input: one RGB photo, 224×224, pixels scaled to 0..1.',
+  });
+}
+
 interface ConvLayer {
   out: number;
   stride: number;

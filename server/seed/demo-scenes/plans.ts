@@ -17,6 +17,8 @@ export interface ScannerClasses {
   /** How far (Euclidean, RGB 0–255) a normal photo's mean colour may lie from its class's colour. */
   jitter: number;
   classes: Array<{ name: string; meanColour: Rgb }>;
+  /** The demo's training class marked "not a rice plant" (no class of the disease scanner), when classes.json has one. */
+  notRicePlant: { name: string; meanColour: Rgb } | null;
 }
 
 export function readScannerClasses(file = SCANNER_CLASSES_FILE): ScannerClasses {
@@ -29,6 +31,7 @@ export function readScannerClasses(file = SCANNER_CLASSES_FILE): ScannerClasses 
     ambiguousPerDisease: raw.ambiguousPerDisease ?? 0,
     jitter: raw.jitter,
     classes: raw.classes,
+    notRicePlant: raw.notRicePlant ?? null,
   };
 }
 
@@ -80,12 +83,15 @@ export function demoPhotoPlans(kind: 'pest' | 'disease', name: string, scanner: 
     MARK_STYLES.find(([pattern]) => pattern.test(name))?.[1] ??
     (kind === 'pest' ? 'bugs' : DISEASE_FALLBACK[hash32(name) % DISEASE_FALLBACK.length]!);
   const seed = (i: number) => `${kind}:${name}:${i}`;
-  const own = kind === 'disease' ? scanner?.classes.find((c) => c.name === name) : undefined;
+  const own =
+    kind === 'disease'
+      ? [...(scanner?.classes ?? []), ...(scanner?.notRicePlant ? [scanner.notRicePlant] : [])].find((c) => c.name === name)
+      : undefined;
   if (!own || !scanner) {
     const count = kind === 'pest' ? 3 : 4;
     return Array.from({ length: count }, (_, i) => ({ seed: seed(i), style, aim: null, ambiguous: false }));
   }
-  const others = scanner.classes.filter((c) => c !== own);
+  const others = scanner.classes.filter((c) => c.name !== own.name);
   const nearest = others.reduce<(typeof others)[number] | null>(
     (best, c) => (!best || distance(c.meanColour, own.meanColour) < distance(best.meanColour, own.meanColour) ? c : best),
     null,

@@ -8,7 +8,8 @@ import { TextAreaField } from '../../components/ui/more-fields';
 import { useOptionLists } from '../../lib/option-lists';
 import { useSession } from '../../lib/session';
 import { useNameTaken } from '../../lib/name-taken';
-import { useWatch } from 'react-hook-form';
+import { useEffect } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { affectedPartsOf } from './api';
 
 /** The add/edit form's values: an entry's fields and the ids of the photos it keeps. */
@@ -18,6 +19,7 @@ export interface FormValues {
   localName: string;
   affectedParts: string[];
   isTrainingClass: boolean;
+  notRicePlant: boolean;
   description: string;
   cause: string;
   symptoms: string;
@@ -34,6 +36,7 @@ export function toFormValues(entry: CatalogEntryDetail | null): FormValues {
     localName: entry?.localName ?? '',
     affectedParts: entry?.affectedParts ?? [],
     isTrainingClass: entry?.isTrainingClass ?? false,
+    notRicePlant: entry?.notRicePlant ?? false,
     description: entry?.description ?? '',
     cause: entry?.cause ?? '',
     symptoms: entry?.symptoms ?? '',
@@ -54,6 +57,12 @@ export function EntryFields({ kind, entryId }: { kind: CatalogKind; entryId: str
   );
   const superAdmin = can(session?.user.role, 'trainingData.export');
   const parts = useOptionLists(affectedPartsOf, kind.affectedParts);
+  const training = useWatch({ name: 'isTrainingClass' }) === true;
+  const { setValue, getValues } = useFormContext();
+  // "Not a rice plant" is a kind of training class: unticking the one unticks the other.
+  useEffect(() => {
+    if (!training && getValues('notRicePlant') === true) setValue('notRicePlant', false, { shouldDirty: true });
+  }, [training, getValues, setValue]);
   return (
     <>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
@@ -91,7 +100,14 @@ export function EntryFields({ kind, entryId }: { kind: CatalogKind; entryId: str
         </div>
       )}
       {kind.trainingClasses && superAdmin && (
-        <CheckboxField name="isTrainingClass" label={CATALOG_LABELS.trainingClass} hint={CATALOG_LABELS.trainingClassHint} />
+        <div className="space-y-2">
+          <CheckboxField name="isTrainingClass" label={CATALOG_LABELS.trainingClass} hint={CATALOG_LABELS.trainingClassHint} />
+          {training && (
+            <div className="ml-6">
+              <CheckboxField name="notRicePlant" label={CATALOG_LABELS.notRicePlant} hint={CATALOG_LABELS.notRicePlantHint} />
+            </div>
+          )}
+        </div>
       )}
       <TextAreaField name="description" label={CATALOG_LABELS.description} rows={4} grow />
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">

@@ -137,7 +137,11 @@ export function EntryViewDialog({
                 <Field label={CATALOG_LABELS.localName} value={data.localName} />
                 {kind.affectedParts && <Field label={CATALOG_LABELS.affectedParts} value={data.affectedParts.join(', ')} />}
                 {kind.trainingClasses && data.isTrainingClass && superAdmin && (
-                  <Field wide label={CATALOG_LABELS.trainingClassBadge} value={CATALOG_LABELS.trainingClassHint} />
+                  <Field
+                    wide
+                    label={data.notRicePlant ? CATALOG_LABELS.notRicePlantBadge : CATALOG_LABELS.trainingClassBadge}
+                    value={data.notRicePlant ? CATALOG_LABELS.notRicePlantHint : CATALOG_LABELS.trainingClassHint}
+                  />
                 )}
                 <Field wide label={CATALOG_LABELS.description} value={data.description} />
                 <Field label={CATALOG_LABELS.cause} value={data.cause} />

@@ -45,7 +45,6 @@ export function EvaluationStatus({ model }: { model: ScannerModel }) {
       </div>
     );
   }
-  if (model.stage === 'plant' && !latest) return <p className="text-sm text-slate-600">{T.evaluationOnlyDisease}</p>;
   if (!latest) return <p className="text-sm text-slate-600">{S.list.noEvaluation}</p>;
   if (latest.state === 'failed') return <p className="text-sm text-red-700">{S.list.failed(latest.error)}</p>;
   if (latest.state === 'cancelled') return <p className="text-sm text-slate-600">{S.list.cancelled}</p>;
@@ -66,7 +65,6 @@ export function EvaluateButton({ model }: { model: ScannerModel }) {
   const [open, setOpen] = useState(false);
   const [split, setSplit] = useState<EvaluationSplit>('test');
   const [error, setError] = useState<string | null>(null);
-  if (model.stage !== 'disease') return null;
   const run = () =>
     start.mutate(
       { id: model.id, split },
@@ -98,7 +96,7 @@ export function EvaluateButton({ model }: { model: ScannerModel }) {
           if (!start.isPending) setOpen(o);
         }}
         title={S.list.evaluateTitle(model.version)}
-        description={S.list.evaluateText}
+        description={model.stage === 'plant' ? S.list.evaluatePlantText : S.list.evaluateText}
         size="sm"
         footer={
           <>

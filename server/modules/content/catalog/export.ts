@@ -23,7 +23,7 @@ const CELL: Record<CatalogFieldType, (e: Entry, key: CatalogField) => string | n
   shortText: (e, key) => e[key as CatalogTextField],
   longText: (e, key) => e[key as CatalogTextField],
   parts: (e) => parseList(e.affectedParts).join(LIST_SEPARATOR),
-  trainingFlag: (e) => (Number(e.isTrainingClass) ? EXPORT_TEXTS.yes : EXPORT_TEXTS.no),
+  trainingFlag: (e, key) => (Number(e[key]) ? EXPORT_TEXTS.yes : EXPORT_TEXTS.no),
 };
 
 /** A kind's columns: the dialog's fields (affected parts and the training flag where the kind has them), photo count, dates. */

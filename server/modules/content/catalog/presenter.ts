@@ -53,7 +53,7 @@ const STORED: Record<CatalogFieldType, (row: EntryFields, key: CatalogField) => 
   shortText: (row, key) => row[key],
   longText: (row, key) => row[key],
   parts: (row) => parseList(row.affectedParts),
-  trainingFlag: (row) => Number(row.isTrainingClass) === 1,
+  trainingFlag: (row, key) => Number(row[key]) === 1,
 };
 
 const fieldsOf = (row: EntryFields, emptyText: '' | null) =>
@@ -101,7 +101,7 @@ export function presentDetail(row: CatalogRow, images: CatalogImageRow[]): Catal
 
 /** An entry's own fields as stored values (lists parsed, the flag a boolean): audit entries and versions. */
 export function entryFields(row: EntryFields) {
-  return fieldsOf(row, null) as { name: string; affectedParts: string[]; isTrainingClass: boolean } & Record<
+  return fieldsOf(row, null) as { name: string; affectedParts: string[]; isTrainingClass: boolean; notRicePlant: boolean } & Record<
     CatalogTextField,
     string | null
   >;

@@ -76,6 +76,7 @@ export function catalogReviewed(kind: CatalogKind): ReviewedPart {
         ...storedFields(body),
         affectedParts: JSON.stringify(kind.affectedParts ? body.affectedParts : []),
         isTrainingClass: kind.trainingClasses && body.isTrainingClass ? 1 : 0,
+        notRicePlant: kind.trainingClasses && body.isTrainingClass && body.notRicePlant ? 1 : 0,
       },
       body.imageIds,
     );

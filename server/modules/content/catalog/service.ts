@@ -80,7 +80,7 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
 
   /**
    * The farmer-app fields of a save: affected parts from the managed list (its spelling; parts
-   * the entry has already may stay after they leave the list), the training-class flag.
+   * the entry has already may stay after they leave the list), the training-class flags.
    */
   async function kindFields(
     trx: Kysely<Database> | Transaction<Database>,
@@ -108,7 +108,11 @@ export function createCatalogService(ctx: AppContext, kind: CatalogKind) {
     const training = kind.trainingClasses && input.isTrainingClass;
     if (training !== wasTraining && !options.canSetTrainingClass)
       fail('FORBIDDEN', CATALOG_LABELS.trainingClassForbidden, { isTrainingClass: CATALOG_LABELS.trainingClassForbidden });
-    return { affectedParts: JSON.stringify(parts), isTrainingClass: training ? 1 : 0 };
+    const notRice = kind.trainingClasses && input.notRicePlant;
+    if (notRice && !training) invalid({ notRicePlant: CATALOG_LABELS.notRicePlantNeedsTraining });
+    if (notRice !== (Number(before?.notRicePlant ?? 0) === 1) && !options.canSetTrainingClass)
+      fail('FORBIDDEN', CATALOG_LABELS.trainingClassForbidden, { notRicePlant: CATALOG_LABELS.trainingClassForbidden });
+    return { affectedParts: JSON.stringify(parts), isTrainingClass: training ? 1 : 0, notRicePlant: notRice ? 1 : 0 };
   }
 
   async function detail(id: string): Promise<CatalogEntryDetail> {

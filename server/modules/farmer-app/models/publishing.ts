@@ -50,13 +50,8 @@ export function createModelPublishing(ctx: AppContext) {
     const live = new Set((await liveRecords(ctx)).map((r) => r.id));
     const unmapped = labels.filter((l) => (row.stage === 'plant' ? !l.verdict : !l.recordId || !live.has(l.recordId))).map((l) => l.label);
     if (unmapped.length > 0) checks.push(MODEL_TEXTS.refused.unmappedLabels(unmapped));
-    if (row.stage === 'disease') {
-      const set = await photoSet(ctx, 'test', TRAINING_SET.defaultSeed);
-      if (!(await repo.doneOnPhotoSet(ctx.db, row.id, set.sha256, contractSha256(row)))) checks.push(MODEL_TEXTS.refused.noEvaluation);
-    } else {
-      // A plant check cannot be evaluated here, so it is never published without a written reason.
-      checks.push(MODEL_TEXTS.refused.plantNotEvaluated);
-    }
+    const set = await photoSet(ctx, 'test', TRAINING_SET.defaultSeed, row.stage as ModelStage);
+    if (!(await repo.doneOnPhotoSet(ctx.db, row.id, set.sha256, contractSha256(row)))) checks.push(MODEL_TEXTS.refused.noEvaluation);
     return checks;
   }
 

@@ -66,6 +66,12 @@ export const modelsRepository = {
   },
 
   /** Names of these records, live or not. */
+  /** The training classes whose photos are not of rice plants. */
+  async notRicePlantIds(db: Db): Promise<Set<string>> {
+    const rows = await db.selectFrom('rice_local_diseases').select('id').where('notRicePlant', '=', 1).execute();
+    return new Set(rows.map((r) => r.id));
+  },
+
   recordNames(db: Db, ids: readonly string[]) {
     if (ids.length === 0) return Promise.resolve([]);
     return db

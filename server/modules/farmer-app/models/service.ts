@@ -29,6 +29,7 @@ import {
   liveRecords,
   parseJson,
   photoSet,
+  bothVerdicts,
   evaluationIsCurrent,
   outputQuantizationColumn,
   outputQuantizationFrom,
@@ -46,15 +47,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       rows.map((r) => r.id),
     );
     const current = await repo.current(ctx.db);
-    const recordIds = [
-      ...new Set(
-        rows.flatMap((r) =>
-          labelsOf(r)
-            .map((l) => l.recordId)
-            .filter((id): id is string => !!id),
-        ),
-      ),
-    ];
+    const recordIds = [...new Set(rows.flatMap((r) => labelsOf(r).flatMap((l) => (l.recordId ? [l.recordId] : []))))];
     const names = new Map((await repo.recordNames(ctx.db, recordIds)).map((r) => [r.id, r]));
     const out: ScannerModel[] = [];
     for (const row of rows) {
@@ -69,7 +62,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
           done: e.done,
           accuracy: e.accuracy,
           macroF1: e.macroF1,
-          current: await evaluationIsCurrent(ctx, e),
+          current: await evaluationIsCurrent(ctx, row.stage as ModelStage, e),
           error: e.error,
           createdAt: e.createdAt,
           finishedAt: e.finishedAt,
@@ -312,15 +305,15 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       actor: Actor,
     ): Promise<EvaluationSummary> {
       const row = await modelOr404(id);
-      if (row.stage !== 'disease') invalid({ split: MODEL_TEXTS.evaluationOnlyDisease });
       let { split, seed } = choice;
       const earlier = choice.sameAs ? await repo.findEvaluation(ctx.db, choice.sameAs) : null;
       if (choice.sameAs && !earlier) fail('NOT_FOUND');
       if (earlier) ({ split, seed } = { split: earlier.split as EvaluationSplit, seed: earlier.seed });
       const set = earlier
         ? { pairs: parseJson<Array<[string, string]>>(earlier.photoIds), sha256: earlier.photoSetSha256 }
-        : await photoSet(ctx, split, seed);
+        : await photoSet(ctx, split, seed, row.stage as ModelStage);
       if (set.pairs.length === 0) invalid({ split: MODEL_TEXTS.noPhotos });
+      if ('notRice' in set && row.stage === 'plant' && !bothVerdicts(set)) invalid({ split: MODEL_TEXTS.plantNeedsBoth });
       const evaluationId = newId();
       const now = nowIso();
       const { train, validation, test } = TRAINING_SET.defaultRatios;

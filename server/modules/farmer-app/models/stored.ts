@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { TRAINING_SET } from '../../../../common/catalog.js';
-import type { EvaluationSplit } from '../../../../common/models.js';
+import type { EvaluationSplit, ModelStage } from '../../../../common/models.js';
 import {
   outputQuantizationSchema,
   pixelContractSchema,
@@ -48,18 +48,31 @@ export async function liveRecords(ctx: AppContext): Promise<RecordOption[]> {
 /**
  * The current training set's held-out photos as an evaluation scores them: the split's
  * (photo id, record id) pairs in a fixed order, and their digest. Equal digests mean the same
- * photos in the same classes.
+ * photos in the same classes; for a plant check the classes are the verdicts, so a training
+ * class marked (or no longer marked) "not a rice plant" changes the digest. A disease
+ * classifier is not scored on those photos (in the app the plant check turns them away).
+ * `notRice` holds the records whose photos are not of rice plants.
  */
-export async function photoSet(ctx: AppContext, split: EvaluationSplit, seed: string) {
+export async function photoSet(ctx: AppContext, split: EvaluationSplit, seed: string, stage: ModelStage) {
   const { train, validation } = TRAINING_SET.defaultRatios;
   const selection = await trainingSelection(ctx, { seed, train, validation, conflicts: 'exclude' });
+  const notRice = new Set(selection.classes.filter((c) => c.notRicePlant).map((c) => c.id));
   const pairs = selection.photos
     .filter((p) => split === 'all' || p.split === split)
+    // A disease classifier only sees what the plant check passed as a rice plant.
+    .filter((p) => stage === 'plant' || !notRice.has(p.entryId))
     .map((p) => [p.id, p.entryId] as [string, string])
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const digest = crypto.createHash('sha256');
-  for (const [id, record] of pairs) digest.update(`${id}:${record}\n`);
-  return { pairs, sha256: digest.digest('hex') };
+  for (const [id, record] of pairs)
+    digest.update(stage === 'plant' ? `${id}:${record}:${notRice.has(record) ? 'not-rice' : 'rice'}\n` : `${id}:${record}\n`);
+  return { pairs, sha256: digest.digest('hex'), notRice };
+}
+
+/** Whether a plant check's photo set has photos of both verdicts to tell apart. */
+export function bothVerdicts(set: { pairs: ReadonlyArray<[string, string]>; notRice: ReadonlySet<string> }): boolean {
+  const notRice = set.pairs.filter(([, record]) => set.notRice.has(record)).length;
+  return notRice > 0 && notRice < set.pairs.length;
 }
 
 /**
@@ -69,10 +82,11 @@ export async function photoSet(ctx: AppContext, split: EvaluationSplit, seed: st
  */
 export async function evaluationIsCurrent(
   ctx: AppContext,
+  stage: ModelStage,
   evaluation: { state: string; split: string; seed: string; photoSetSha256: string },
 ): Promise<boolean> {
   if (!['queued', 'running', 'done'].includes(evaluation.state)) return false;
-  return (await recentPhotoSetSha(ctx, evaluation.split as EvaluationSplit, evaluation.seed)) === evaluation.photoSetSha256;
+  return (await recentPhotoSetSha(ctx, evaluation.split as EvaluationSplit, evaluation.seed, stage)) === evaluation.photoSetSha256;
 }
 
 /**
@@ -81,11 +95,11 @@ export async function evaluationIsCurrent(
  * Models screen (which refreshes with every step of a running evaluation) would hold up other
  * requests. Publishing checks the photo set afresh.
  */
-export async function recentPhotoSetSha(ctx: AppContext, split: EvaluationSplit, seed: string): Promise<string> {
+export async function recentPhotoSetSha(ctx: AppContext, split: EvaluationSplit, seed: string, stage: ModelStage): Promise<string> {
   const stamp = stampOfAll(await readStamps(ctx.db), [PHOTOS_STAMP, recordsStamp('rice_local_diseases')]);
   return keptValues<string>(ctx.db, 'models/photo-set', 20).get(
-    `${split}:${seed}`,
+    `${stage}:${split}:${seed}`,
     stamp,
-    async () => (await photoSet(ctx, split, seed)).sha256,
+    async () => (await photoSet(ctx, split, seed, stage)).sha256,
   );
 }

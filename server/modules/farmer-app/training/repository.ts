@@ -6,7 +6,7 @@ export const trainingRepository = {
   diseases(db: Kysely<Database>, id?: string) {
     let q = db
       .selectFrom('rice_local_diseases')
-      .select(['id', 'name', 'localName', 'scientificName', 'isTrainingClass', 'createdAt'])
+      .select(['id', 'name', 'localName', 'scientificName', 'isTrainingClass', 'notRicePlant', 'createdAt'])
       .where('isDeleted', '=', 0);
     if (id) q = q.where('id', '=', id);
     return q.orderBy('createdAt').orderBy('id').execute();

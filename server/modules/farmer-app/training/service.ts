@@ -19,6 +19,8 @@ export interface TrainingClass {
   localName: string | null;
   label: string;
   trainingClass: boolean;
+  /** A training class of photos that are not of rice plants (the plant check's negatives). */
+  notRicePlant: boolean;
 }
 
 /** Every live disease and training class with its label (unique; the oldest record keeps the plain slug). */
@@ -34,6 +36,7 @@ export async function trainingClasses(ctx: AppContext): Promise<TrainingClass[]>
     localName: r.localName,
     label: labels[i]!,
     trainingClass: r.isTrainingClass === 1,
+    notRicePlant: r.notRicePlant === 1,
   }));
 }
 
@@ -329,6 +332,7 @@ export function createTrainingService(ctx: AppContext) {
             name: c.name,
             local_name: c.localName,
             training_class: c.trainingClass,
+            not_rice_plant: c.notRicePlant,
             photos: counts.get(l)!.all,
           };
         }),

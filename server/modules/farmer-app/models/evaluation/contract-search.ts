@@ -28,7 +28,7 @@ export async function searchContract(
   const wanted = new Set(labelRecords.filter((r): r is string => r !== null));
   if (wanted.size === 0) return null;
   const perRecord = new Map<string, string[]>();
-  for (const [imageId, recordId] of (await photoSet(ctx, 'test', TRAINING_SET.defaultSeed)).pairs) {
+  for (const [imageId, recordId] of (await photoSet(ctx, 'test', TRAINING_SET.defaultSeed, 'disease')).pairs) {
     if (!wanted.has(recordId)) continue;
     const ids = perRecord.get(recordId) ?? [];
     if (ids.length < MODEL_LIMITS.contractSearchPerClass) perRecord.set(recordId, [...ids, imageId]);

@@ -2,6 +2,7 @@
  * An evaluation's numbers, computed from its stored predictions (never by the runner), so a
  * report read again, or an evaluation run again on the same photos, gives the same figures.
  */
+import type { PlantVerdict } from '../../../../../common/models.js';
 
 export interface LabelMeaning {
   index: number;
@@ -14,6 +15,8 @@ export interface ScoredPhoto {
   predicted: number;
   confidence: number;
   top: Array<[number, number]>;
+  /** A plant check's photo: the record it belongs to (diseaseId is then its verdict's class). */
+  sourceId?: string;
 }
 
 export interface ClassKey {
@@ -24,6 +27,31 @@ export interface ClassKey {
 
 export const recordKey = (id: string) => `record:${id}`;
 export const labelKey = (index: number) => `label:${index}`;
+
+/** A plant check's verdict as a class of its own, in the place of a record id. */
+export const verdictClass = (verdict: PlantVerdict) => `verdict:${verdict}`;
+export const isVerdictClass = (id: string | null) => id !== null && id.startsWith('verdict:');
+
+/**
+ * A plant check's predictions as a two-class problem: each label means its verdict, and each
+ * photo's class is "not a rice plant" when its record is in notRice, else "rice plant" (the
+ * photos of every disease and of the other training classes). Every metric below then reads
+ * the verdicts as it reads records.
+ */
+export function asVerdicts(
+  labels: ReadonlyArray<{ label: string; verdict: PlantVerdict | null }>,
+  photos: readonly ScoredPhoto[],
+  notRice: ReadonlySet<string>,
+): { labels: LabelMeaning[]; photos: ScoredPhoto[] } {
+  return {
+    labels: labels.map((l, index) => ({ index, label: l.label, recordId: l.verdict ? verdictClass(l.verdict) : null })),
+    photos: photos.map((p) => ({
+      ...p,
+      diseaseId: verdictClass(notRice.has(p.diseaseId) ? 'not-rice-plant' : 'rice-plant'),
+      sourceId: p.diseaseId,
+    })),
+  };
+}
 
 /** The class a prediction names: its label's record, or the label itself when it means no record. */
 export function predictedKey(labels: readonly LabelMeaning[], index: number): string {

@@ -1,5 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
-import { FEW_PHOTOS_BELOW, MODEL_LIMITS, type EvaluationSplit } from '../../../../../common/models.js';
+import {
+  FEW_PHOTOS_BELOW,
+  MODEL_LIMITS,
+  MODEL_TEXTS,
+  PLANT_VERDICTS,
+  type EvaluationSplit,
+  type ModelStage,
+} from '../../../../../common/models.js';
 import type { Database } from '../../../../db/types.js';
 import type { ScannerModelsTable } from '../../../../db/types/models.js';
 import type { EvaluationReport, PredictionPhoto } from '../../../../../common/schemas/models.js';
@@ -11,8 +18,11 @@ import { photoReads } from '../../../content/photos/index.js';
 import { modelsRepository as repo } from '../repository.js';
 import { evaluationIsCurrent, labelsOf, parseJson, thresholdsOf } from '../stored.js';
 import {
+  asVerdicts,
   atThreshold,
   calibration,
+  isVerdictClass,
+  verdictClass,
   computeMetrics,
   coverageCurve,
   recommendThresholds,
@@ -39,12 +49,17 @@ const PREDICTION_COLUMNS = [
   'top_3_confidence',
 ];
 
-/** A model's labels with what they mean, and an evaluation's stored predictions. */
+/** A model's labels with what they mean, and an evaluation's stored predictions (a plant check's as verdicts). */
 async function scored(db: Kysely<Database> | Transaction<Database>, model: ScannerModelsTable, evaluationId: string) {
-  const labels: LabelMeaning[] = labelsOf(model).map((l, index) => ({ index, label: l.label, recordId: l.recordId }));
+  const stored = labelsOf(model);
   const photos: ScoredPhoto[] = (await repo.predictions(db, evaluationId)).map((r) => ({ ...r, top: parseJson(r.top) }));
+  if (model.stage === 'plant') return asVerdicts(stored, photos, await repo.notRicePlantIds(db));
+  const labels: LabelMeaning[] = stored.map((l, index) => ({ index, label: l.label, recordId: l.recordId }));
   return { labels, photos };
 }
+
+/** A class's record for the report: none for a plant check's verdicts. */
+const recordOf = (id: string | null) => (isVerdictClass(id) ? null : id);
 
 /** An evaluation's accuracy and macro-F1 under the model's current label mapping. */
 export async function metricsOf(db: Kysely<Database> | Transaction<Database>, model: ScannerModelsTable, evaluationId: string) {
@@ -59,8 +74,12 @@ export function createEvaluationReports(ctx: AppContext) {
     if (!evaluation || evaluation.modelId !== modelId) fail('NOT_FOUND');
     const model = (await repo.find(ctx.db, modelId))!;
     const { labels, photos } = await scored(ctx.db, model, evaluationId);
-    const ids = new Set<string>([...photos.map((p) => p.diseaseId), ...labels.map((l) => l.recordId).filter((x): x is string => !!x)]);
+    const ids = new Set<string>([
+      ...photos.map((p) => p.sourceId ?? p.diseaseId),
+      ...labels.map((l) => l.recordId).filter((x): x is string => !!x && !isVerdictClass(x)),
+    ]);
     const names = new Map((await repo.recordNames(ctx.db, [...ids])).map((r) => [r.id, r.name]));
+    for (const v of PLANT_VERDICTS) names.set(verdictClass(v), MODEL_TEXTS.verdict[v]);
     return { evaluation, model, labels, photos, names };
   }
 
@@ -110,7 +129,7 @@ export function createEvaluationReports(ctx: AppContext) {
             key: c.key,
             index: labelOfKey.get(c.key)?.index ?? -1,
             label: labelOfKey.get(c.key)?.label ?? '',
-            recordId: m.classes[i]!.recordId,
+            recordId: recordOf(m.classes[i]!.recordId),
             name: m.classes[i]!.name,
             precision: c.precision,
             recall: c.recall,
@@ -132,7 +151,7 @@ export function createEvaluationReports(ctx: AppContext) {
           done: evaluation.done,
           accuracy: m.accuracy,
           macroF1: m.macroF1,
-          current: await evaluationIsCurrent(ctx, evaluation),
+          current: await evaluationIsCurrent(ctx, model.stage as ModelStage, evaluation),
           error: evaluation.error,
           createdAt: evaluation.createdAt,
           finishedAt: evaluation.finishedAt,
@@ -142,7 +161,7 @@ export function createEvaluationReports(ctx: AppContext) {
           photoSetSha256: evaluation.photoSetSha256,
           ratios: parseJson(evaluation.ratios),
         },
-        classes: m.classes,
+        classes: m.classes.map((c) => ({ ...c, recordId: recordOf(c.recordId) })),
         matrix: m.matrix,
         perClass,
         weakest: weakestClass(perClass)?.key ?? null,
@@ -206,8 +225,8 @@ export function createEvaluationReports(ctx: AppContext) {
         const other = theirs.get(p.imageId);
         return {
           imageId: p.imageId,
-          diseaseId: p.diseaseId,
-          diseaseName: names.get(p.diseaseId) ?? p.diseaseId,
+          diseaseId: p.sourceId ?? p.diseaseId,
+          diseaseName: names.get(p.sourceId ?? p.diseaseId) ?? p.diseaseId,
           thumbUrl: thumbs.get(p.imageId) ? fileUrl(thumbs.get(p.imageId)!) : null,
           predicted: verdictName(labels, names, p.predicted),
           confidence: p.confidence,
@@ -223,10 +242,10 @@ export function createEvaluationReports(ctx: AppContext) {
       const label = (i: number | undefined) => (i === undefined ? null : (labels[i]?.label ?? null));
       const rows = photos.map((p) => [
         p.imageId,
-        p.diseaseId,
-        names.get(p.diseaseId) ?? null,
+        p.sourceId ?? p.diseaseId,
+        names.get(p.sourceId ?? p.diseaseId) ?? null,
         label(p.predicted),
-        labels[p.predicted]?.recordId ?? null,
+        recordOf(labels[p.predicted]?.recordId ?? null),
         p.confidence,
         isRight(labels, p) ? 'yes' : 'no',
         label(p.top[1]?.[0]),
