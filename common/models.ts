@@ -35,6 +35,11 @@ export const MODEL_LIMITS = {
   /** Check file's search for the pixel contract: held-out photos tried per record, and the time it may take. */
   contractSearchPerClass: 10,
   contractSearchMs: 60_000,
+  /** Photos the farmer app's payload carries to check its pixel preparation, and how far a score may be off. */
+  testVectors: 3,
+  testVectorTolerance: 0.02,
+  /** A test vector's photo leads its second-best score by at least this much, so a small difference cannot change its label. */
+  testVectorMinMargin: 0.2,
   /** Largest .tflite taken (the app's models are a few MB to a few tens of MB). */
   maxBytes: 64 * 1024 * 1024,
   /** Largest labels file. */

@@ -26,6 +26,21 @@ export const publicModelSchema = z.object({
       localName: z.string().nullable(),
     }),
   ),
+  /**
+   * Photos at the input size (JPEG, 4:4:4) with the scores the console's evaluation gave them:
+   * the app prepares each as a camera photo and checks its scores are within `tolerance`.
+   */
+  testVectors: z.object({
+    tolerance: z.number(),
+    vectors: z.array(
+      z.object({
+        jpegBase64: z.string(),
+        width: z.number(),
+        height: z.number(),
+        expected: z.array(z.object({ index: z.number(), label: z.string(), score: z.number() })),
+      }),
+    ),
+  }),
   publishedAt: z.string(),
 });
 export type PublicModel = z.infer<typeof publicModelSchema>;

@@ -5,7 +5,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelSlug } from '../../common/catalog.js';
-import { MODEL_TEXTS } from '../../common/models.js';
+import { MODEL_LIMITS, MODEL_TEXTS } from '../../common/models.js';
 import type { EvaluationReport, ModelInspection, ModelsOverview, ScannerModel } from '../../common/schemas/models.js';
 import { evaluationRunner } from '../../server/modules/farmer-app/models/evaluation/runner.js';
 import { modelsRepository } from '../../server/modules/farmer-app/models/repository.js';
@@ -578,7 +578,12 @@ describe('evaluating, publishing and serving a model', () => {
         payload: { version, contract, thresholds: { confidence: 0.5, margin: 0 }, note: 'demo colour model' },
       });
     };
+    const testVectors = async () =>
+      (await t.ctx.db.selectFrom('scanner_models').select('testVectors').where('id', '=', first.id).executeTakeFirstOrThrow()).testVectors;
+    expect(JSON.parse((await testVectors())!)).toHaveLength(MODEL_LIMITS.testVectors);
     expect((await settings({ scaling: '0-255', mean: null, std: null, resize: 'stretch' })).statusCode).toBe(200);
+    // Photos are prepared otherwise now: the test vectors made under the old contract are gone.
+    expect(await testVectors()).toBeNull();
     const refused = await t.app.inject({
       method: 'POST',
       url: `/api/models/${first.id}/publish`,
@@ -662,6 +667,30 @@ describe('evaluating, publishing and serving a model', () => {
       (await t.app.inject({ url: '/api/public/v1/models/current', headers: { ...auth, 'if-none-match': res.headers.etag as string } }))
         .statusCode,
     ).toBe(304);
+    // Published without an evaluation, it has no test vectors; an evaluation makes them: photos at the input size
+    // whose colours name the label the model gives them, with its scores.
+    expect(current.testVectors.vectors).toEqual([]);
+    await evaluate(second.id, 'test');
+    const evaluated = (await t.app.inject({ url: '/api/public/v1/models/current', headers: auth })).json().disease;
+    const { tolerance, vectors } = evaluated.testVectors as {
+      tolerance: number;
+      vectors: Array<{
+        jpegBase64: string;
+        width: number;
+        height: number;
+        expected: Array<{ index: number; label: string; score: number }>;
+      }>;
+    };
+    expect(tolerance).toBe(MODEL_LIMITS.testVectorTolerance);
+    expect(vectors).toHaveLength(MODEL_LIMITS.testVectors);
+    expect(new Set(vectors.map((v) => v.expected[0]!.label)).size).toBe(vectors.length);
+    for (const v of vectors) {
+      const jpeg = Buffer.from(v.jpegBase64, 'base64');
+      expect(await sharp(jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 224, height: 224 });
+      expect([v.width, v.height]).toEqual([224, 224]);
+      expect(v.expected[0]!.label).toBe(await expectedLabel(jpeg));
+      expect(v.expected[0]!.score - v.expected[1]!.score).toBeGreaterThanOrEqual(MODEL_LIMITS.testVectorMinMargin);
+    }
 
     const whole = await t.app.inject({ url: current.url, headers: auth });
     expect(whole.statusCode).toBe(200);

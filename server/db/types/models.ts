@@ -14,6 +14,8 @@ export interface ScannerModelsTable {
   inputType: string;
   /** JSON OutputQuantization (migration 205); null: float32 scores. */
   outputQuantization: string | null;
+  /** JSON TestVector[] (migration 207): photos at the input size with their expected scores; null until an evaluation makes them. */
+  testVectors: string | null;
   /** JSON PixelContract. */
   contract: string;
   /** JSON Thresholds. */

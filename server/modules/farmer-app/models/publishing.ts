@@ -9,7 +9,17 @@ import { newId, nowIso } from '../../../platform/support/clock.js';
 import type { Actor } from '../../../platform/writes/audit.js';
 import { runCommand } from '../../../platform/writes/command.js';
 import { modelsRepository as repo } from './repository.js';
-import { contractOf, contractSha256, inputShapeOf, labelsOf, liveRecords, outputQuantizationOf, photoSet, thresholdsOf } from './stored.js';
+import {
+  contractOf,
+  contractSha256,
+  inputShapeOf,
+  labelsOf,
+  liveRecords,
+  outputQuantizationOf,
+  photoSet,
+  testVectorsOf,
+  thresholdsOf,
+} from './stored.js';
 
 const TOPIC = 'scanner_models';
 const COLLECTION = MODEL_TEXTS.audit.collection;
@@ -289,6 +299,15 @@ export function createModelPublishing(ctx: AppContext) {
               localName: r?.localName || null,
             };
           }),
+          testVectors: {
+            tolerance: MODEL_LIMITS.testVectorTolerance,
+            vectors: testVectorsOf(row).map((v) => ({
+              jpegBase64: v.jpegBase64,
+              width: v.width,
+              height: v.height,
+              expected: v.top.map(([index, score]) => ({ index, label: labels[index]?.label ?? '', score })),
+            })),
+          },
           publishedAt: pick.createdAt,
         };
       }

@@ -66,6 +66,11 @@ export const modelsRepository = {
   },
 
   /** Names of these records, live or not. */
+  /** Keeps a model's test vectors, made under `contract`: not when its contract has changed since. */
+  async setTestVectors(db: Db, id: string, contract: string, testVectors: string): Promise<void> {
+    await db.updateTable('scanner_models').set({ testVectors }).where('id', '=', id).where('contract', '=', contract).execute();
+  },
+
   /** The training classes whose photos are not of rice plants. */
   async notRicePlantIds(db: Db): Promise<Set<string>> {
     const rows = await db.selectFrom('rice_local_diseases').select('id').where('notRicePlant', '=', 1).execute();

@@ -191,6 +191,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
               inputShape: JSON.stringify(facts.inputShape),
               inputType: facts.inputType,
               outputQuantization: outputQuantizationColumn(facts),
+              testVectors: null,
               contract: JSON.stringify(meta.contract),
               thresholds: JSON.stringify(meta.thresholds),
               labels: JSON.stringify(mapping),
@@ -277,6 +278,8 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
         if (
           !(await repo.updateAt(trx, id, input.version, {
             contract: JSON.stringify(input.contract),
+            // Another contract prepares photos otherwise: its test vectors come with its next evaluation.
+            ...(JSON.stringify(contractOf(row)) === JSON.stringify(pixelContractSchema.parse(input.contract)) ? {} : { testVectors: null }),
             thresholds: JSON.stringify(input.thresholds),
             note: input.note,
           }))

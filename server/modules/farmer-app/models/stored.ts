@@ -16,6 +16,7 @@ import { PHOTOS_STAMP, readStamps, recordsStamp, stampOfAll } from '../../../pla
 import type { AppContext } from '../../../platform/http/context.js';
 import { trainingClasses, trainingSelection } from '../training/index.js';
 import type { RecordOption, StoredLabel } from './labels.js';
+import type { TestVector } from './evaluation/test-vectors.js';
 
 /** A stored model's JSON columns, read. */
 export const parseJson = <T>(text: string): T => JSON.parse(text) as T;
@@ -28,6 +29,7 @@ export const contractSha256 = (row: ScannerModelsTable): string =>
     .createHash('sha256')
     .update(JSON.stringify(contractOf(row)))
     .digest('hex');
+export const testVectorsOf = (row: ScannerModelsTable): TestVector[] => (row.testVectors ? parseJson<TestVector[]>(row.testVectors) : []);
 export const inputShapeOf = (row: ScannerModelsTable): number[] => parseJson<number[]>(row.inputShape);
 export const outputQuantizationOf = (row: ScannerModelsTable): OutputQuantization =>
   row.outputQuantization === null ? null : outputQuantizationSchema.parse(parseJson(row.outputQuantization));

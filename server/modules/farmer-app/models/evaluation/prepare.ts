@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import type { PixelContract } from '../../../../../common/schemas/models.js';
 
 export interface InputSpec {
@@ -18,14 +18,7 @@ export async function prepareInput(
   contract: PixelContract,
   spec: InputSpec,
 ): Promise<Float32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>> {
-  const fit = contract.resize === 'stretch' ? 'fill' : contract.resize === 'center-crop' ? 'cover' : 'contain';
-  const { data } = await sharp(photo, { failOn: 'none' })
-    .rotate()
-    .removeAlpha()
-    .toColourspace('srgb')
-    .resize(spec.width, spec.height, { fit, kernel: 'linear', position: 'centre', background: { r: 0, g: 0, b: 0 } })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data } = await atInputSize(photo, contract, spec).raw().toBuffer({ resolveWithObject: true });
   if (spec.type === 'uint8') return new Uint8Array(data);
   const out = new Float32Array(data.length);
   const mean = contract.mean ?? [0, 0, 0];
@@ -50,6 +43,16 @@ export async function prepareInput(
     }
   }
   return out;
+}
+
+/** A photo turned upright and brought to the input size as its contract says, before any scaling. */
+export function atInputSize(photo: Buffer, contract: PixelContract, spec: { width: number; height: number }): Sharp {
+  const fit = contract.resize === 'stretch' ? 'fill' : contract.resize === 'center-crop' ? 'cover' : 'contain';
+  return sharp(photo, { failOn: 'none' })
+    .rotate()
+    .removeAlpha()
+    .toColourspace('srgb')
+    .resize(spec.width, spec.height, { fit, kernel: 'linear', position: 'centre', background: { r: 0, g: 0, b: 0 } });
 }
 
 /** The k best outputs, best first: [index, score]. */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MODEL_LIMITS, MODEL_TEXTS } from '../../../../../common/models.js';
 import { outageOf } from '../../../../platform/http/outages.js';
-import type { ModelPredictionsTable } from '../../../../db/types/models.js';
+import type { ModelPredictionsTable, ScannerModelsTable } from '../../../../db/types/models.js';
 import { every } from '../../../../platform/background/jobs.js';
 import { createRunner } from '../../../../platform/background/runner.js';
 import { appContext, type AppContext } from '../../../../platform/http/context.js';
@@ -9,7 +9,8 @@ import { readStored } from '../../../../platform/storage/stored-files.js';
 import { nowIso } from '../../../../platform/support/clock.js';
 import { photoReads } from '../../../content/photos/index.js';
 import { modelsRepository as repo } from '../repository.js';
-import { contractOf, inputShapeOf, outputQuantizationOf, parseJson } from '../stored.js';
+import { contractOf, contractSha256, inputShapeOf, outputQuantizationOf, parseJson } from '../stored.js';
+import { makeTestVectors } from './test-vectors.js';
 import { metricsOf } from './report.js';
 import { Scorer, ThreadLost } from './scorer.js';
 
@@ -30,6 +31,31 @@ function createEvaluationRunner(ctx: AppContext) {
   async function release(evaluationId: string, reason: unknown) {
     ctx.log.warn({ err: reason, evaluationId }, 'model evaluation paused: storage did not answer; it goes on later');
     await repo.release(ctx.db, evaluationId, ctx.config.instanceId);
+  }
+
+  /** The farmer app's test vectors from a finished evaluation's photos; a photo that cannot be read is passed over. */
+  async function keepTestVectors(model: ScannerModelsTable, evaluationId: string, with_: Scorer): Promise<void> {
+    try {
+      const predictions = (await repo.predictions(ctx.db, evaluationId)).map((p) => ({
+        ...p,
+        top: parseJson<Array<[number, number]>>(p.top),
+      }));
+      const shape = inputShapeOf(model);
+      const vectors = await makeTestVectors(
+        predictions,
+        async (imageId) => {
+          const [photo] = await photoReads.byIds(ctx.db, [imageId]);
+          return photo?.originalKey ? readStored(ctx.storage, photo.originalKey).catch(() => null) : null;
+        },
+        contractOf(model),
+        { height: shape[1]!, width: shape[2]! },
+        (jpeg) => with_.score(jpeg),
+      );
+      await repo.setTestVectors(ctx.db, model.id, model.contract, JSON.stringify(vectors));
+    } catch (err) {
+      if (err instanceof ThreadLost) throw err;
+      ctx.log.warn({ err, evaluationId }, 'model evaluation: the test vectors could not be made');
+    }
   }
 
   async function runOne(evaluationId: string, closed: () => boolean): Promise<'next' | 'later'> {
@@ -161,7 +187,10 @@ function createEvaluationRunner(ctx: AppContext) {
       // Scores of only some of the photos are not the model's scores on the set.
       const allowed = Math.floor(pairs.length * MODEL_LIMITS.maxSkippedShare);
       if (done === 0 || skipped > allowed) await finish('failed', MODEL_TEXTS.evaluationFailed.skipped(skipped, pairs.length), done);
-      else await finish('done', skipped > 0 ? MODEL_TEXTS.evaluationFailed.someSkipped(skipped) : null, done);
+      else {
+        if (evaluation.contractSha256 === contractSha256(model)) await keepTestVectors(model, evaluationId, scorer);
+        await finish('done', skipped > 0 ? MODEL_TEXTS.evaluationFailed.someSkipped(skipped) : null, done);
+      }
       return 'next';
     } catch (err) {
       ctx.log.error({ err, evaluationId }, 'model evaluation failed');
