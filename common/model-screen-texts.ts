@@ -34,6 +34,11 @@ export const MODEL_SCREEN_TEXTS = {
     size: 'Size',
     sha256: 'File fingerprint',
     labelsTerm: 'Labels',
+    /** The kept Check file trial of the model's pixel contract. */
+    contractTried: 'Pixel contract',
+    contractTrial: (chosen: number | null, best: number, photos: number) =>
+      `${chosen === null ? 'not among the ways tried' : `${percent(chosen)} right`} on ${photos} held-out photos` +
+      (chosen !== null && chosen >= best ? ' (the best tried)' : `, the best way tried ${percent(best)}`),
     labelsWarning: (count: number) => `${count} without a live record`,
     evaluation: 'Latest evaluation',
     noEvaluation: 'Not evaluated yet.',
@@ -105,9 +110,6 @@ export const MODEL_SCREEN_TEXTS = {
       `Scored on ${photos} held-out photos of the diseases its labels mean, each way of preparing a photo; the best is chosen below.`,
     contractTrial: (scaling: string, resize: string) => `${scaling}; ${resize}`,
     contractBest: 'best',
-    worseContract: (chosen: number, best: number) =>
-      `The way chosen got ${percent(chosen)} of the held-out photos right, the best ${percent(best)}: ` +
-      'a wrong way is wrong on every phone. Press Upload again to keep it.',
     outputs: 'Scores',
     /** The scores' count, and for 8-bit scores how they are read. */
     outputDescription: (count: number, q: { type: string; scale: number; zeroPoint: number } | null) =>

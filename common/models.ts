@@ -35,6 +35,8 @@ export const MODEL_LIMITS = {
   /** Check file's search for the pixel contract: held-out photos tried per record, and the time it may take. */
   contractSearchPerClass: 10,
   contractSearchMs: 60_000,
+  /** A contract that scored more than this below the best tried is kept only when the upload says so (acceptWorseContract). */
+  contractWorseBy: 0.1,
   /** Photos the farmer app's payload carries to check its pixel preparation, and how far a score may be off. */
   testVectors: 3,
   testVectorTolerance: 0.02,
@@ -156,6 +158,10 @@ export const MODEL_TEXTS = {
     someSkipped: (skipped: number) => `${skipped} photo(s) could not be read and were left out.`,
   },
   notLoadable: (reason: string) => `The TensorFlow Lite runtime could not load this model: ${reason}`,
+  /** A pixel contract that scored clearly worse than the best tried (accuracies 0–1). */
+  worseContract: (chosen: number, best: number) =>
+    `The way chosen got ${(chosen * 100).toFixed(1)} % of the held-out photos right, the best ${(best * 100).toFixed(1)} %: ` +
+    'a wrong way is wrong on every phone. Press Upload again to keep it.',
   contractLocked:
     'This model is published: its pixel contract is what phones use and what it was evaluated with. Upload it again to change it.',
   labelTooLong: `A label may have at most ${MODEL_LIMITS.maxLabelLength} characters.`,

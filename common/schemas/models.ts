@@ -55,6 +55,8 @@ export const modelUploadMetaSchema = z
     /** What each label means, by output index; missing entries are suggested and must be confirmed. */
     mapping: z.array(labelTargetSchema).max(MODEL_LIMITS.maxLabels).optional(),
     note: z.string().trim().max(MODEL_LIMITS.maxNoteLength).default(''),
+    /** Keep a contract that scored clearly worse than the best on the held-out photos (the user was told). */
+    acceptWorseContract: z.boolean().default(false),
   })
   .strict();
 export type ModelUploadMeta = z.infer<typeof modelUploadMetaSchema>;
@@ -153,6 +155,8 @@ export const scannerModelSchema = z.object({
   inputType: z.string(),
   outputQuantization: outputQuantizationSchema,
   contract: pixelContractSchema,
+  /** Check file's trial of contracts, kept at upload (null: none was made); the chosen one's accuracy is its trial's. */
+  contractSearch: contractSearchSchema.nullable(),
   thresholds: thresholdsSchema,
   labels: z.array(modelLabelSchema),
   note: z.string(),

@@ -956,3 +956,30 @@ describe('a model whose scores are 8-bit integers', () => {
     expect(perClass.json().error.message).toMatch(/quantised per class \(12 scales\)/);
   });
 });
+
+describe("Check file's trial of pixel contracts, kept", () => {
+  it('is kept with the model, and a contract clearly worse than the best is taken only when the upload says so', async () => {
+    const minusOne = await meanColourClassifier({
+      classes: CLASSES.map((c) => ({ label: c.label, meanColour: c.meanColour })),
+      scaling: '-1-1',
+      temperature: DEMO_TEMPERATURE,
+      labels: true,
+    });
+    const before = await storedModelFiles();
+    const worse = { scaling: '0-255', mean: null, std: null, resize: 'stretch' };
+    const refused = await upload(minusOne, meta({ contract: worse }));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toMatch(/^The way chosen got \d+\.\d % of the held-out photos right, the best \d+\.\d %/);
+    expect(await storedModelFiles()).toBe(before);
+    const kept = await upload(minusOne, meta({ contract: worse, acceptWorseContract: true }));
+    expect(kept.statusCode, kept.body).toBe(201);
+    const search = kept.json<ScannerModel>().contractSearch!;
+    expect(search.trials[0]!.contract).toMatchObject({ scaling: '-1-1' });
+    const chosen = search.trials.find((t) => t.contract.scaling === '0-255' && t.contract.resize === 'stretch')!;
+    expect(search.trials[0]!.accuracy - chosen.accuracy).toBeGreaterThan(MODEL_LIMITS.contractWorseBy);
+    // The best way needs no confirmation.
+    const best = await upload(minusOne, meta({ contract: search.trials[0]!.contract }));
+    expect(best.statusCode, best.body).toBe(201);
+    expect(best.json<ScannerModel>().contractSearch).toEqual(search);
+  });
+});

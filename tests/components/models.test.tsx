@@ -42,6 +42,7 @@ function model(over: Partial<ScannerModel> = {}): ScannerModel {
     inputType: 'float32',
     outputQuantization: null,
     contract: { scaling: '0-1', mean: null, std: null, resize: 'stretch' },
+    contractSearch: null,
     thresholds: { confidence: 0.5, margin: 0 },
     labels: [
       { index: 0, label: 'rice-blast', recordId: 'd-1', verdict: null, recordName: 'Rice blast', localName: null, live: true },
@@ -290,7 +291,7 @@ describe('Scanner models screen', () => {
     // A way that scored clearly worse than the best is asked about once, then kept.
     fireEvent.change(within(dialog).getByRole('combobox', { name: S.form.scaling }), { target: { value: '0-1' } });
     fireEvent.click(within(dialog).getByRole('button', { name: T.upload }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe(S.form.worseContract(0.5, 0.9));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(T.worseContract(0.5, 0.9));
     expect(sent).toHaveLength(1);
     fireEvent.click(within(dialog).getByRole('button', { name: T.upload }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -306,6 +307,8 @@ describe('Scanner models screen', () => {
         { recordId: 'd-1', verdict: null },
         { recordId: 'd-2', verdict: null },
       ],
+      // Asked twice: the server keeps the worse way only when told.
+      acceptWorseContract: true,
     });
     expect(JSON.parse(sent[0]!.form.get('meta') as string)).toEqual({ stage: 'disease' });
   });

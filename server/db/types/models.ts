@@ -16,6 +16,8 @@ export interface ScannerModelsTable {
   outputQuantization: string | null;
   /** JSON TestVector[] (migration 207): photos at the input size with their expected scores; null until an evaluation makes them. */
   testVectors: string | null;
+  /** JSON ContractSearch (migration 208): Check file's trial of pixel contracts, kept at upload; null when none was made. */
+  contractSearch: string | null;
   /** JSON PixelContract. */
   contract: string;
   /** JSON Thresholds. */

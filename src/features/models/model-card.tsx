@@ -6,6 +6,7 @@ import type { ScannerModel } from '../../../common/schemas/models';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import { modelFileUrl, reportRoute } from './api';
+import { trialOf } from './contract-trials';
 import { EvaluateButton, EvaluationStatus } from './evaluation-status';
 import { formatBytes, formatDateTime, latestReport, shortSha, unmappedLabels } from './format';
 
@@ -65,6 +66,18 @@ export function ModelCard({ model, onAction }: { model: ScannerModel; onAction(a
               </code>
             </dd>
           </div>
+          {model.contractSearch && model.contractSearch.trials[0] && (
+            <div className="flex gap-1" data-testid="contract-tried">
+              <dt className="text-slate-600">{S.list.contractTried}:</dt>
+              <dd>
+                {S.list.contractTrial(
+                  trialOf(model.contractSearch, model.contract)?.accuracy ?? null,
+                  model.contractSearch.trials[0].accuracy,
+                  model.contractSearch.photos,
+                )}
+              </dd>
+            </div>
+          )}
           <div className="flex flex-wrap items-center gap-1">
             <dt className="text-slate-600">{S.list.labelsTerm}:</dt>
             <dd className="tabular-nums">{model.labels.length}</dd>

@@ -27,8 +27,6 @@ interface Checked {
 const stageOptions = MODEL_STAGES.map((value) => ({ value, label: T.stage[value] }));
 
 /** The files' own faults, before anything is sent. */
-/** How much worse than the best tried contract (in accuracy) a chosen one may be without a second press. */
-const WORSE_BY = 0.1;
 
 function fileProblem(model: File | null, labels: File | null): string | null {
   if (!model) return T.noFile;
@@ -120,15 +118,15 @@ function UploadForm({ onClose }: { onClose(): void }) {
     const search = checked.inspection.contractSearch;
     const chosen = trialOf(search, values);
     const best = search?.trials[0];
-    if (chosen && best && best.accuracy - chosen.accuracy > WORSE_BY && !worseConfirmed) {
+    if (chosen && best && best.accuracy - chosen.accuracy > MODEL_LIMITS.contractWorseBy && !worseConfirmed) {
       setWorseConfirmed(true);
-      setError(S.form.worseContract(chosen.accuracy, best.accuracy));
+      setError(T.worseContract(chosen.accuracy, best.accuracy));
       return;
     }
     const signal = begin('upload');
     try {
       const saved = await upload.mutateAsync({
-        meta: { stage: values.stage, ...contractOf(values), mapping },
+        meta: { stage: values.stage, ...contractOf(values), mapping, acceptWorseContract: worseConfirmed },
         files: checked.files,
         onProgress: progress,
         signal,

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { TRAINING_SET } from '../../../../common/catalog.js';
 import { MODEL_TEXTS, modelVersionName, type EvaluationSplit, type ModelChannel, type ModelStage } from '../../../../common/models.js';
 import {
+  contractSearchSchema,
   pixelContractSchema,
   type EvaluationSummary,
   type ModelInspection,
@@ -19,7 +20,7 @@ import { runCommand } from '../../../platform/writes/command.js';
 import { confirmMapping, suggestTarget, type LabelTarget } from './labels.js';
 import { modelsRepository as repo } from './repository.js';
 import { metricsOf } from './evaluation/report.js';
-import { searchContract } from './evaluation/contract-search.js';
+import { checkChosenContract, keptContractSearch } from './evaluation/contract-search.js';
 import { checkUpload, type ModelParts } from './intake.js';
 import {
   contractOf,
@@ -78,6 +79,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
         inputShape: inputShapeOf(row),
         inputType: row.inputType,
         outputQuantization: outputQuantizationOf(row),
+        contractSearch: row.contractSearch ? contractSearchSchema.parse(parseJson(row.contractSearch)) : null,
         contract: contractOf(row),
         thresholds: thresholdsOf(row),
         labels: labelsOf(row).map((l, index) => {
@@ -142,15 +144,9 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
         return { index, label, recordId: s.target.recordId, verdict: s.target.verdict, matchedBy: s.matchedBy };
       });
       const bytes = new Uint8Array(model.buffer, model.byteOffset, model.byteLength);
-      const contractSearch =
-        meta.stage === 'disease'
-          ? await searchContract(
-              ctx,
-              bytes,
-              facts,
-              suggested.map((l) => l.recordId),
-            )
-          : null;
+      const sha256 = crypto.createHash('sha256').update(model).digest('hex');
+      const labelRecords = suggested.map((l) => l.recordId);
+      const contractSearch = meta.stage === 'disease' ? await keptContractSearch(ctx, bytes, facts, sha256, labelRecords) : null;
       return {
         contractSearch,
         inputShape: facts.inputShape,
@@ -158,7 +154,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
         outputQuantization: outputQuantizationFrom(facts),
         outputSize: facts.outputSize,
         operators: facts.operatorCodes,
-        sha256: crypto.createHash('sha256').update(model).digest('hex'),
+        sha256,
         size: model.length,
         labelsFrom: from,
         labels: suggested,
@@ -171,6 +167,10 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       const { meta, model, facts, labels } = await checkUpload(ctx.files, parts, 'upload');
       const mapping = confirmMapping(meta.stage, labels, meta.mapping ?? [], await liveRecords(ctx));
       const sha256 = crypto.createHash('sha256').update(model).digest('hex');
+      const bytes = new Uint8Array(model.buffer, model.byteOffset, model.byteLength);
+      const records = mapping.map((l) => l.recordId);
+      const contractSearch = meta.stage === 'disease' ? await keptContractSearch(ctx, bytes, facts, sha256, records) : null;
+      checkChosenContract(contractSearch, meta.contract, meta.acceptWorseContract);
       const id = newId();
       const key = `models/${meta.stage}/${id}.tflite`;
       // A plain copy for storage: the upload's bytes are shared memory, which not every store's client takes.
@@ -192,6 +192,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
               inputType: facts.inputType,
               outputQuantization: outputQuantizationColumn(facts),
               testVectors: null,
+              contractSearch: contractSearch ? JSON.stringify(contractSearch) : null,
               contract: JSON.stringify(meta.contract),
               thresholds: JSON.stringify(meta.thresholds),
               labels: JSON.stringify(mapping),

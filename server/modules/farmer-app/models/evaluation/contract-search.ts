@@ -1,10 +1,13 @@
 import { TRAINING_SET } from '../../../../../common/catalog.js';
-import { MODEL_LIMITS, RESIZE_METHODS, type PixelScaling } from '../../../../../common/models.js';
+import { MODEL_LIMITS, MODEL_TEXTS, RESIZE_METHODS, type PixelScaling } from '../../../../../common/models.js';
 import type { ContractSearch, PixelContract } from '../../../../../common/schemas/models.js';
 import type { TfliteFacts } from '../../../../libraries/tflite/read-model.js';
 import type { AppContext } from '../../../../platform/http/context.js';
 import { readStored } from '../../../../platform/storage/stored-files.js';
 import { photoReads } from '../../../content/photos/index.js';
+import { keptValues } from '../../../../platform/cache/kept.js';
+import { PHOTOS_STAMP, readStamps, recordsStamp, stampOfAll } from '../../../../platform/cache/stamps.js';
+import { fail } from '../../../../platform/http/errors.js';
 import { outputQuantizationFrom, photoSet } from '../stored.js';
 import { Scorer } from './scorer.js';
 
@@ -94,4 +97,40 @@ export async function searchContract(
     const ranked = trials.map((t, i) => ({ t, i })).sort((a, b) => b.t.accuracy - a.t.accuracy || a.i - b.i);
     return { photos: photos.length, trials: ranked.map((r) => r.t) };
   });
+}
+
+/**
+ * searchContract, kept while no photo and no disease is written: the upload after a Check file
+ * of the same model and labels reads the trials Check file showed instead of scoring again.
+ */
+export async function keptContractSearch(
+  ctx: AppContext,
+  model: Uint8Array,
+  facts: TfliteFacts,
+  sha256: string,
+  labelRecords: ReadonlyArray<string | null>,
+): Promise<ContractSearch | null> {
+  const stamp = stampOfAll(await readStamps(ctx.db), [PHOTOS_STAMP, recordsStamp('rice_local_diseases')]);
+  return keptValues<ContractSearch | null>(ctx.db, 'models/contract-search', 8).get(`${sha256}:${labelRecords.join(',')}`, stamp, () =>
+    searchContract(ctx, model, facts, labelRecords),
+  );
+}
+
+const sameWay = (a: PixelContract, b: PixelContract) =>
+  a.scaling === b.scaling &&
+  a.resize === b.resize &&
+  JSON.stringify(a.mean) === JSON.stringify(b.mean) &&
+  JSON.stringify(a.std) === JSON.stringify(b.std);
+
+/** Refuses (400) a contract that scored more than MODEL_LIMITS.contractWorseBy below the best tried, unless the upload accepts it. */
+export function checkChosenContract(search: ContractSearch | null, chosen: PixelContract, acceptWorse: boolean): void {
+  const best = search?.trials[0];
+  const mine = search?.trials.find((t) => sameWay(t.contract, chosen));
+  if (!best || !mine || acceptWorse || best.accuracy - mine.accuracy <= MODEL_LIMITS.contractWorseBy) return;
+  fail(
+    'VALIDATION_FAILED',
+    MODEL_TEXTS.worseContract(mine.accuracy, best.accuracy),
+    { contract: MODEL_TEXTS.worseContract(mine.accuracy, best.accuracy) },
+    { reason: 'worse_contract' },
+  );
 }
