@@ -1,4 +1,4 @@
-import { FEW_PHOTOS_BELOW, MODEL_LIMITS, MODEL_TEXTS, type ModelChannel } from './models.js';
+import { FEW_PHOTOS_BELOW, MODEL_LIMITS, MODEL_TEXTS, type ModelChannel, type ModelStage } from './models.js';
 
 /**
  * The Scanner models screen's own texts (upload, mapping, settings, publishing, the report), in
@@ -161,6 +161,18 @@ export const MODEL_SCREEN_TEXTS = {
     reasonHint: 'Kept with the publication and in the history, highlighted.',
     published: (version: string, channel: ModelChannel) =>
       `${version} is published to ${channel === 'live' ? 'every install' : 'the pilot'}.`,
+    thresholds: { disease: 'When the app names a disease', plant: "When the app gives the plant check's verdict" } satisfies Record<
+      ModelStage,
+      string
+    >,
+    fromRecommendation: (target: number) => `Set to the thresholds that reach ${percent(target)} right on the evaluated photos.`,
+    fromModel: "The model's thresholds now.",
+    estimate: (coverage: number, accuracy: number | null) =>
+      `On the evaluated photos the app would answer ${percent(coverage)} of them` +
+      (accuracy === null ? '.' : `, ${percent(accuracy)} of those rightly.`),
+    noEstimate: (margins: readonly number[]) =>
+      `The evaluation shows the effect of margins of ${margins.map((m) => m.toFixed(2)).join(', ')} and the model's own.`,
+    missesTarget: (target: number) => `Below the target of ${percent(target)} right: farmers would get more wrong answers.`,
   },
   history: {
     title: 'Publications',
@@ -275,8 +287,6 @@ export const MODEL_SCREEN_TEXTS = {
         : `the app then answers ${percent(coverage)} of these photos and asks an agriculturist about the rest.`),
     noRecommendation: (target: number) =>
       `No confidence and margin make this model right on ${percent(target)} of the scans it answers on these photos: do not publish it for farmers as it is.`,
-    belowTarget: (target: number) =>
-      `With these thresholds the answers on the evaluated photos are right less often than the target of ${percent(target)}.`,
     threshold: 'Threshold',
     showNumbers: 'Show the numbers',
     tableOf: (title: string) => `${title}: table`,

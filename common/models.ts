@@ -76,6 +76,9 @@ export const MODEL_LIMITS = {
   maxSkippedShare: 0.01,
 } as const;
 
+/** The margins the recommendation tries (with every confidence in hundredths), and the publish dialog offers. */
+export const THRESHOLD_MARGINS = [0, 0.05, 0.1, 0.15, 0.2, 0.3] as const;
+
 /**
  * A class whose scores rest on fewer of its photos than this is marked "few photos" on the
  * report: one photo more or less moves its score a lot.

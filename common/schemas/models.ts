@@ -231,6 +231,8 @@ export const publishSchema = z
     note: z.string().trim().min(1, MODEL_TEXTS.noteNeeded).max(MODEL_LIMITS.maxNoteLength),
     /** Publishing despite failed checks: the reason, audited. */
     overrideReason: z.string().trim().max(MODEL_LIMITS.maxNoteLength).optional(),
+    /** The thresholds the app applies from now on (the model's own when left out). */
+    thresholds: thresholdsSchema.optional(),
   })
   .strict();
 
@@ -300,6 +302,10 @@ export const evaluationReportSchema = z.object({
     target: z.number(),
     thresholds: z.object({ confidence: z.number(), margin: z.number(), coverage: z.number(), accuracy: z.number() }).nullable(),
   }),
+  /** Per margin (THRESHOLD_MARGINS and the model's own), the share answered and its accuracy at each confidence in hundredths (points[c × 100]). */
+  thresholdGrid: z.array(
+    z.object({ margin: z.number(), points: z.array(z.object({ coverage: z.number(), accuracy: z.number().nullable() })) }),
+  ),
   comparison: z
     .object({
       version: z.string(),

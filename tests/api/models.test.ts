@@ -884,8 +884,21 @@ describe('a plant check', () => {
       expect((await start('test')).statusCode).toBe(202);
       await evaluationRunner(t.ctx).kick();
       await evaluationRunner(t.ctx).idle();
-      const publish = await publishModel(model.id, { channel: 'live', note: 'plant check, evaluated' });
+      const thresholds = { confidence: 0.7, margin: 0.05 };
+      const publish = await publishModel(model.id, { channel: 'live', note: 'plant check, evaluated', thresholds });
       expect(publish.statusCode, publish.body).toBe(200);
+      // The thresholds chosen when publishing are the model's now, and the audit entry says what they were.
+      expect(publish.json<ModelsOverview>().models.find((m) => m.id === model.id)!.thresholds).toEqual(thresholds);
+      const entry = await t.ctx.db
+        .selectFrom('audit_logs')
+        .select('details')
+        .where('documentId', '=', model.id)
+        .where('description', 'like', 'Published%')
+        .executeTakeFirstOrThrow();
+      const details: unknown = typeof entry.details === 'string' ? JSON.parse(entry.details) : entry.details;
+      expect(details).toMatchObject({
+        thresholds: { before: { confidence: 0.5, margin: 0 }, after: thresholds },
+      });
     } finally {
       await t.ctx.db.updateTable('rice_local_diseases').set({ isDeleted: 1 }).where('id', '=', negatives).execute();
     }

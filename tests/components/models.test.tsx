@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { MODEL_SCREEN_TEXTS as S } from '../../common/model-screen-texts';
-import { MODEL_TEXTS as T } from '../../common/models';
+import { MODEL_TEXTS as T, THRESHOLD_MARGINS } from '../../common/models';
 import type { EvaluationReport, ModelInspection, ModelsOverview, ScannerModel } from '../../common/schemas/models';
 import { ToastProvider } from '../../src/components/ui/toast';
 import { failedChecks } from '../../src/features/models/api';
@@ -201,7 +201,12 @@ describe('Scanner models screen', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: T.publish }));
 
     await within(dialog).findByText(T.refused.noEvaluation);
-    expect(publishes[0]!.body).toEqual({ channel: 'pilot', share: 20, note: 'Try it on a fifth of the installs' });
+    expect(publishes[0]!.body).toEqual({
+      channel: 'pilot',
+      share: 20,
+      note: 'Try it on a fifth of the installs',
+      thresholds: { confidence: 0.5, margin: 0 },
+    });
     const anyway = within(dialog).getByRole('button', { name: S.publishing.override });
     fireEvent.change(within(dialog).getByLabelText(S.publishing.reason), { target: { value: 'too short' } });
     fireEvent.click(anyway);
@@ -218,6 +223,37 @@ describe('Scanner models screen', () => {
       share: 20,
       overrideReason: 'The field team needs it before the wet season',
     });
+  });
+
+  it('the publish dialog starts from the recommended thresholds, says what typed ones would do, and sends them', async () => {
+    const publishes: Call[] = [];
+    renderAt('/dashboard/scanner_models', {
+      'GET /api/models': () => json(overview([model()])),
+      'GET /api/models/m-2/evaluations/ev-1': () => json(report),
+      'POST /api/models/m-2/publish': (call) => {
+        publishes.push(call);
+        return json(overview([model({ channels: [{ channel: 'live', share: 100 }] })]));
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: S.list.actions.publish }));
+    const dialog = await screen.findByRole('dialog', { name: S.publishing.title('disease-2') });
+    const confidence = within(dialog).getByLabelText<HTMLInputElement>(S.form.confidence);
+    await waitFor(() => expect(confidence.value).toBe('0.62'));
+    expect(within(dialog).getByLabelText<HTMLInputElement>(S.form.margin).value).toBe('0.1');
+    within(dialog).getByText(S.publishing.fromRecommendation(0.95));
+    expect(within(dialog).getByTestId('thresholds-estimate').textContent).toBe(S.publishing.estimate(0.38, 0.974));
+    expect(within(dialog).queryByTestId('thresholds-below-target')).toBeNull();
+    fireEvent.change(confidence, { target: { value: '0.3' } });
+    expect((await within(dialog).findByTestId('thresholds-below-target')).textContent).toBe(S.publishing.missesTarget(0.95));
+    fireEvent.change(within(dialog).getByLabelText(S.form.margin), { target: { value: '0.07' } });
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('thresholds-estimate').textContent).toBe(S.publishing.noEstimate(THRESHOLD_MARGINS)),
+    );
+    fireEvent.click(within(dialog).getByRole('radio', { name: new RegExp(`^${T.channel.live}`) }));
+    fireEvent.change(within(dialog).getByLabelText(S.publishing.note), { target: { value: 'For everyone' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: T.publish }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(publishes[0]!.body).toMatchObject({ channel: 'live', thresholds: { confidence: 0.3, margin: 0.07 } });
   });
 
   it("reads a refusal's checks whether they come inside the error or beside a flat error message", async () => {
@@ -291,7 +327,8 @@ describe('Scanner models screen', () => {
     // A way that scored clearly worse than the best is asked about once, then kept.
     fireEvent.change(within(dialog).getByRole('combobox', { name: S.form.scaling }), { target: { value: '0-1' } });
     fireEvent.click(within(dialog).getByRole('button', { name: T.upload }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe(T.worseContract(0.5, 0.9));
+    // The mapping's alert is still up until the submit has run: wait for the new text.
+    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe(T.worseContract(0.5, 0.9)));
     expect(sent).toHaveLength(1);
     fireEvent.click(within(dialog).getByRole('button', { name: T.upload }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -381,7 +418,11 @@ const report: EvaluationReport = {
     })),
     ece: 0.05,
   },
-  recommended: { target: 0.95, thresholds: { confidence: 0.62, margin: 0.1, coverage: 0.8, accuracy: 0.96 } },
+  recommended: { target: 0.95, thresholds: { confidence: 0.62, margin: 0.1, coverage: 0.38, accuracy: 0.974 } },
+  thresholdGrid: [0, 0.1].map((margin) => ({
+    margin,
+    points: Array.from({ length: 101 }, (_, s) => ({ coverage: 1 - s / 100, accuracy: Math.min(1, 0.85 + (0.2 * s) / 100) })),
+  })),
   comparison: { version: 'disease-1', evaluationId: 'ev-0', accuracy: 0.9, macroF1: 0.89, fixed: 3, broken: 1 },
 };
 

@@ -361,6 +361,13 @@ test('a training class marked "Not a rice plant" lets a plant check be evaluated
 
   // Published live with no reason asked: its evaluation is on the current test split.
   await page.goBack();
+  // The publish dialog starts from the thresholds that reach the target and says what they do on the evaluated photos.
+  await card.getByRole('button', { name: S.list.actions.publish }).click();
+  const publishing = page.getByRole('dialog', { name: S.publishing.title('plant-1') });
+  await expect(publishing.getByText(S.publishing.fromRecommendation(0.95))).toBeVisible();
+  await expect(publishing.getByTestId('thresholds-estimate')).toContainText('100.0 % of those rightly');
+  await publishing.screenshot({ path: `${SHOTS}/publish-thresholds.png` });
+  await publishing.getByRole('button', { name: T.cancel }).click();
   expect(await publish(page, 'plant-1', 'live', 'Plant check, evaluated')).toBeNull();
   await expect(page.getByTestId('stage-plant').getByTestId('slot-live')).toContainText('plant-1');
 });

@@ -49,10 +49,11 @@ export function useModelsOverview() {
   });
 }
 
-export function useEvaluationReport(id: string, evaluationId: string) {
+export function useEvaluationReport(id: string, evaluationId: string, enabled = true) {
   return useQuery({
     queryKey: reportKey(id, evaluationId),
     queryFn: ({ signal }) => api<EvaluationReport>(evaluationPath(id, evaluationId), { signal }),
+    enabled,
   });
 }
 
@@ -204,6 +205,7 @@ export interface PublishRequest {
   share?: number;
   note: string;
   overrideReason?: string;
+  thresholds?: { confidence: number; margin: number };
 }
 
 export function usePublish() {

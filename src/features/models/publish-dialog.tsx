@@ -1,8 +1,8 @@
 import { cn } from '../../components/ui/cn';
-import { useId, useState } from 'react';
-import { useFormContext } from 'react-hook-form';
+import { useEffect, useId, useState } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { AlertTriangle, Send } from 'lucide-react';
-import { MODEL_CHANNELS, MODEL_LIMITS, MODEL_TEXTS as T } from '../../../common/models';
+import { MODEL_CHANNELS, MODEL_LIMITS, MODEL_TEXTS as T, THRESHOLD_MARGINS } from '../../../common/models';
 import { MODEL_SCREEN_TEXTS as S } from '../../../common/model-screen-texts';
 import type { ScannerModel } from '../../../common/schemas/models';
 import { z } from '../../../common/schemas/zod';
@@ -20,6 +20,8 @@ const publishFormSchema = z
   .object({
     channel: z.enum(MODEL_CHANNELS),
     share: z.number().or(z.nan()),
+    confidence: z.number({ error: S.form.confidenceHint }).min(0, S.form.confidenceHint).max(1, S.form.confidenceHint),
+    margin: z.number({ error: S.form.marginHint }).min(0, S.form.marginHint).max(1, S.form.marginHint),
     note: z.string().trim().min(1, T.noteNeeded).max(MODEL_LIMITS.maxNoteLength, S.form.noteTooLong),
     overrideReason: z.string().trim().max(MODEL_LIMITS.maxNoteLength, S.form.noteTooLong),
   })
@@ -68,23 +70,49 @@ function ChannelChoice() {
 }
 
 /**
- * How the model's thresholds fare on its latest finished evaluation: below the target, it says
- * so with the thresholds that reach it (changed in the model's settings).
+ * The thresholds the app applies once published: set to the recommendation of the model's
+ * latest finished evaluation (else the model's own), with what the typed ones would do on the
+ * evaluated photos and a warning when they miss the target.
  */
-function ThresholdsAgainstTarget({ model, evaluationId }: { model: ScannerModel; evaluationId: string }) {
-  const report = useEvaluationReport(model.id, evaluationId);
+function ThresholdFields({ model, evaluationId }: { model: ScannerModel; evaluationId: string | null }) {
+  const report = useEvaluationReport(model.id, evaluationId ?? '', evaluationId !== null);
+  const { setValue, getFieldState, formState } = useFormContext<PublishValues>();
+  const [confidence, margin] = useWatch<PublishValues, ['confidence', 'margin']>({ name: ['confidence', 'margin'] });
   const data = report.data;
-  if (!data || data.atThreshold.accuracy === null || data.atThreshold.accuracy >= data.recommended.target) return null;
-  const r = data.recommended;
+  const recommended = data?.recommended.thresholds ?? null;
+  // The recommendation arrives after the dialog opens: it is taken while the fields are untouched.
+  useEffect(() => {
+    if (!recommended || getFieldState('confidence', formState).isDirty || getFieldState('margin', formState).isDirty) return;
+    setValue('confidence', recommended.confidence);
+    setValue('margin', recommended.margin);
+  }, [recommended, setValue, getFieldState, formState]);
+  const cell =
+    data && Number.isFinite(confidence) && Number.isFinite(margin)
+      ? data.thresholdGrid.find((g) => Math.abs(g.margin - margin) < 1e-9)?.points[Math.floor(confidence * 100 + 1e-9)]
+      : undefined;
+  const misses = data && cell && cell.accuracy !== null && cell.accuracy < data.recommended.target;
   return (
-    <div className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="thresholds-below-target">
-      <p className="font-semibold">{S.report.belowTarget(r.target)}</p>
-      <p className="mt-1">
-        {r.thresholds
-          ? S.report.recommended(r.target, r.thresholds.confidence, r.thresholds.margin, r.thresholds.coverage)
-          : S.report.noRecommendation(r.target)}
+    <fieldset className="space-y-2" data-testid="publish-thresholds">
+      <legend className="mb-1 text-sm font-medium text-slate-700">{S.publishing.thresholds[model.stage]}</legend>
+      <p className="text-xs text-slate-600">
+        {recommended && data ? S.publishing.fromRecommendation(data.recommended.target) : S.publishing.fromModel}
       </p>
-    </div>
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+        <NumberField name="confidence" label={S.form.confidence} step="0.01" min={0} max={1} />
+        <NumberField name="margin" label={S.form.margin} step="0.05" min={0} max={1} />
+      </div>
+      {data && (
+        <p className={cn('text-sm', misses ? 'text-amber-900' : 'text-slate-700')} data-testid="thresholds-estimate" aria-live="polite">
+          {cell ? S.publishing.estimate(cell.coverage, cell.accuracy) : S.publishing.noEstimate(THRESHOLD_MARGINS)}
+          {misses && (
+            <span className="mt-1 flex gap-2 font-semibold" data-testid="thresholds-below-target">
+              <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+              {S.publishing.missesTarget(data.recommended.target)}
+            </span>
+          )}
+        </p>
+      )}
+    </fieldset>
   );
 }
 
@@ -100,7 +128,14 @@ export function PublishDialog({ model, onClose }: { model: ScannerModel; onClose
   const [error, setError] = useState<string | null>(null);
   const onPilot = model.channels.some((c) => c.channel === 'pilot');
   const form = useZodForm(publishFormSchema, {
-    defaultValues: { channel: onPilot ? 'live' : 'pilot', share: DEFAULT_PILOT_SHARE, note: '', overrideReason: '' },
+    defaultValues: {
+      channel: onPilot ? 'live' : 'pilot',
+      share: DEFAULT_PILOT_SHARE,
+      confidence: model.thresholds.confidence,
+      margin: model.thresholds.margin,
+      note: '',
+      overrideReason: '',
+    },
   });
   const pilot = form.watch('channel') === 'pilot';
   const latestDone = latestReport(model);
@@ -118,6 +153,7 @@ export function PublishDialog({ model, onClose }: { model: ScannerModel; onClose
         channel: values.channel,
         ...(values.channel === 'pilot' ? { share: values.share } : {}),
         note: values.note,
+        thresholds: { confidence: values.confidence, margin: values.margin },
         ...(override ? { overrideReason: values.overrideReason } : {}),
       });
       toast.show(S.publishing.published(model.version, values.channel));
@@ -151,7 +187,6 @@ export function PublishDialog({ model, onClose }: { model: ScannerModel; onClose
     >
       <Form form={form} id={formId} onSubmit={submit} className="space-y-4">
         <fieldset disabled={publish.isPending} className="space-y-4">
-          {latestDone && <ThresholdsAgainstTarget model={model} evaluationId={latestDone.id} />}
           <ChannelChoice />
           {pilot && (
             <NumberField
@@ -163,6 +198,7 @@ export function PublishDialog({ model, onClose }: { model: ScannerModel; onClose
               className="max-w-48"
             />
           )}
+          <ThresholdFields model={model} evaluationId={latestDone?.id ?? null} />
           <TextAreaField name="note" label={S.publishing.note} hint={S.publishing.noteHint} />
           {checks && (
             <div className="space-y-3 rounded-lg border border-red-300 bg-red-50 p-3" data-testid="publish-checks">

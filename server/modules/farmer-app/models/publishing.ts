@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { TRAINING_SET } from '../../../../common/catalog.js';
 import { MODEL_LIMITS, MODEL_TEXTS, type ModelChannel, type ModelStage } from '../../../../common/models.js';
+import type { Thresholds } from '../../../../common/schemas/models.js';
 import type { PublicModel } from '../../../../common/schemas/public-models.js';
 import type { ScannerModelsTable } from '../../../db/types/models.js';
 import type { AppContext } from '../../../platform/http/context.js';
@@ -89,7 +90,13 @@ export function createModelPublishing(ctx: AppContext) {
      */
     async publish(
       id: string,
-      input: { channel: ModelChannel; share?: number | undefined; note: string; overrideReason?: string | undefined },
+      input: {
+        channel: ModelChannel;
+        share?: number | undefined;
+        note: string;
+        overrideReason?: string | undefined;
+        thresholds?: Thresholds | undefined;
+      },
       actor: Actor,
     ): Promise<void> {
       const row = await modelOr404(id);
@@ -104,6 +111,13 @@ export function createModelPublishing(ctx: AppContext) {
         const [current] = await repo.channelHistory(trx, row.stage, input.channel, 1);
         if (input.channel === 'live' && live?.modelId === id) fail('CONFLICT', MODEL_TEXTS.alreadyLive);
         if (input.channel === 'pilot' && live?.modelId === id) fail('CONFLICT', MODEL_TEXTS.pilotIsLive);
+        const before = thresholdsOf(row);
+        const thresholds = input.thresholds ?? before;
+        if (
+          JSON.stringify(thresholds) !== JSON.stringify(before) &&
+          !(await repo.updateAt(trx, id, row.recordVersion, { thresholds: JSON.stringify(thresholds) }))
+        )
+          fail('VERSION_CONFLICT');
         await repo.appendPublication(
           trx,
           {
@@ -153,7 +167,11 @@ export function createModelPublishing(ctx: AppContext) {
             before: { channel: input.channel, modelId: current?.modelId ?? null, share: current ? Number(current.share) : 0 },
             after: { channel: input.channel, modelId: id, version: row.version, share },
           },
-          details: { note: input.note, ...(checks.length > 0 ? { overrideReason: reason, failedChecks: checks } : {}) },
+          details: {
+            note: input.note,
+            thresholds: { before, after: thresholds },
+            ...(checks.length > 0 ? { overrideReason: reason, failedChecks: checks } : {}),
+          },
         });
         cmd.publish({ topic: TOPIC, id, op: 'update' });
       }).catch((err: unknown) => rethrowSeqRace(err));

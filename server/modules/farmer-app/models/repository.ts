@@ -54,7 +54,7 @@ export const modelsRepository = {
     db: Db,
     id: string,
     version: number,
-    values: Partial<Pick<ScannerModelsTable, 'labels' | 'contract' | 'thresholds' | 'note'>>,
+    values: Partial<Pick<ScannerModelsTable, 'labels' | 'contract' | 'thresholds' | 'note' | 'testVectors'>>,
   ): Promise<boolean> {
     const result = await db
       .updateTable('scanner_models')

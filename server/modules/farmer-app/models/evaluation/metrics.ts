@@ -2,7 +2,7 @@
  * An evaluation's numbers, computed from its stored predictions (never by the runner), so a
  * report read again, or an evaluation run again on the same photos, gives the same figures.
  */
-import type { PlantVerdict } from '../../../../../common/models.js';
+import { THRESHOLD_MARGINS, type PlantVerdict } from '../../../../../common/models.js';
 
 export interface LabelMeaning {
   index: number;
@@ -190,8 +190,6 @@ export function atThreshold(labels: readonly LabelMeaning[], photos: readonly Sc
   return { coverage: photos.length > 0 ? shown.length / photos.length : 0, accuracy: shown.length > 0 ? right / shown.length : null };
 }
 
-/** The margins the recommendation tries, with every confidence from 0 to 1 in hundredths. */
-const RECOMMENDED_MARGINS = [0, 0.05, 0.1, 0.15, 0.2, 0.3];
 /** Fewer answered photos than this say too little to recommend a threshold from. */
 const MIN_ANSWERED = 10;
 
@@ -224,18 +222,18 @@ export function calibration(labels: readonly LabelMeaning[], photos: readonly Sc
 }
 
 /**
- * The confidence and margin that answer the most photos while the answered ones are right at
- * least `target` of the time (of equal coverage, the lower margin and higher confidence); null when no pair reaches it on
- * at least a few photos. Per margin the photos are put in order of confidence once, so a
+ * The share of photos answered and how many of those are right at every confidence from 0 to 1
+ * in hundredths (points[c × 100]), for each margin given (the recommendation's, and any other
+ * the screen asks about). Per margin the photos are put in order of confidence once, so a
  * threshold's accuracy is a running count.
  */
-export function recommendThresholds(labels: readonly LabelMeaning[], photos: readonly ScoredPhoto[], target: number) {
-  let best: { confidence: number; margin: number; coverage: number; accuracy: number } | null = null;
-  for (const margin of RECOMMENDED_MARGINS) {
+export function thresholdGrid(labels: readonly LabelMeaning[], photos: readonly ScoredPhoto[], margins: readonly number[]) {
+  return [...new Set(margins)].map((margin) => {
     const kept = photos
       .filter((p) => p.confidence - (p.top[1]?.[1] ?? 0) >= margin)
       .map((p) => ({ confidence: p.confidence, right: isRight(labels, p) }))
       .sort((a, b) => b.confidence - a.confidence);
+    const points: Array<{ answered: number; right: number; coverage: number; accuracy: number | null }> = new Array(101);
     // i: the photos with at least this confidence; right: how many of them are right.
     let i = 0;
     let right = 0;
@@ -245,9 +243,25 @@ export function recommendThresholds(labels: readonly LabelMeaning[], photos: rea
         if (kept[i]!.right) right += 1;
         i += 1;
       }
-      if (i < MIN_ANSWERED || right / i < target) continue;
-      const coverage = i / photos.length;
-      if (!best || coverage > best.coverage + 1e-12) best = { confidence, margin, coverage, accuracy: right / i };
+      points[step] = { answered: i, right, coverage: photos.length > 0 ? i / photos.length : 0, accuracy: i > 0 ? right / i : null };
+    }
+    return { margin, points };
+  });
+}
+
+/**
+ * The confidence and margin that answer the most photos while the answered ones are right at
+ * least `target` of the time (of equal coverage, the lower margin and higher confidence); null
+ * when no pair reaches it on at least a few photos.
+ */
+export function recommendThresholds(labels: readonly LabelMeaning[], photos: readonly ScoredPhoto[], target: number) {
+  let best: { confidence: number; margin: number; coverage: number; accuracy: number } | null = null;
+  for (const { margin, points } of thresholdGrid(labels, photos, THRESHOLD_MARGINS)) {
+    for (let step = 100; step >= 0; step -= 1) {
+      const p = points[step]!;
+      if (p.answered < MIN_ANSWERED || p.right / p.answered < target) continue;
+      if (!best || p.coverage > best.coverage + 1e-12)
+        best = { confidence: step / 100, margin, coverage: p.coverage, accuracy: p.accuracy! };
     }
   }
   return best;

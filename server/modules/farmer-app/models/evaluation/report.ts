@@ -3,6 +3,7 @@ import {
   FEW_PHOTOS_BELOW,
   MODEL_LIMITS,
   MODEL_TEXTS,
+  THRESHOLD_MARGINS,
   PLANT_VERDICTS,
   type EvaluationSplit,
   type ModelStage,
@@ -26,6 +27,7 @@ import {
   computeMetrics,
   coverageCurve,
   recommendThresholds,
+  thresholdGrid,
   isRight,
   predictedKey,
   recordKey,
@@ -175,6 +177,10 @@ export function createEvaluationReports(ctx: AppContext) {
           target: ctx.config.modelTargetAccuracy,
           thresholds: recommendThresholds(labels, photos, ctx.config.modelTargetAccuracy),
         },
+        thresholdGrid: thresholdGrid(labels, photos, [...THRESHOLD_MARGINS, thresholds.margin]).map((g) => ({
+          margin: g.margin,
+          points: g.points.map((p) => ({ coverage: p.coverage, accuracy: p.accuracy })),
+        })),
         comparison:
           live && liveMetrics
             ? {
