@@ -110,6 +110,7 @@ export const MODEL_SCREEN_TEXTS = {
       `Scored on ${photos} held-out photos of the diseases its labels mean, each way of preparing a photo; the best is chosen below.`,
     contractTrial: (scaling: string, resize: string) => `${scaling}; ${resize}`,
     contractBest: 'best',
+    contractStated: "the model's metadata",
     outputs: 'Scores',
     /** The scores' count, and for 8-bit scores how they are read. */
     outputDescription: (count: number, q: { type: string; scale: number; zeroPoint: number } | null) =>

@@ -27,6 +27,12 @@ export const pixelContractSchema = z
   });
 export type PixelContract = z.infer<typeof pixelContractSchema>;
 
+/** Whether two contracts prepare a photo the same way. */
+export const sameContract = (a: PixelContract, b: PixelContract): boolean =>
+  a.scaling === b.scaling &&
+  a.resize === b.resize &&
+  JSON.stringify(a.scaling === 'mean-std' ? [a.mean, a.std] : null) === JSON.stringify(b.scaling === 'mean-std' ? [b.mean, b.std] : null);
+
 export const thresholdsSchema = z.object({
   /** The app shows a verdict only at or above this confidence. */
   confidence: z.number().min(0).max(1),
@@ -102,6 +108,8 @@ export type ContractSearch = z.infer<typeof contractSearchSchema>;
 export const modelInspectionSchema = z.object({
   /** null: a plant check, or too few photos of the labels' records to try contracts on. */
   contractSearch: contractSearchSchema.nullable(),
+  /** The contract the model's metadata states (its normalisation, stretched), tried first; null when it states none. */
+  metadataContract: pixelContractSchema.nullable(),
   inputShape: z.array(z.number()),
   inputType: z.string(),
   outputQuantization: outputQuantizationSchema,

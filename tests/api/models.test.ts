@@ -283,9 +283,12 @@ describe('uploading a scanner model', () => {
         ]),
       });
       expect(res.statusCode, res.body).toBe(200);
-      return res.json<ModelInspection>().contractSearch!;
+      return res.json<ModelInspection>();
     };
-    const demo = await inspect(model);
+    const demoInspection = await inspect(model);
+    // The demo model's metadata states mean 0 and std 255: 0…1, tried first and found best.
+    expect(demoInspection.metadataContract).toEqual({ scaling: '0-1', mean: null, std: null, resize: 'stretch' });
+    const demo = demoInspection.contractSearch!;
     expect(demo.photos).toBeGreaterThanOrEqual(2);
     expect(demo.trials.length).toBe(6);
     expect(demo.trials[0]!.contract).toMatchObject({ scaling: '0-1' });
@@ -295,7 +298,9 @@ describe('uploading a scanner model', () => {
       temperature: DEMO_TEMPERATURE,
       labels: true,
     });
-    const found = await inspect(minusOne);
+    const minusOneInspection = await inspect(minusOne);
+    expect(minusOneInspection.metadataContract).toMatchObject({ scaling: '-1-1' });
+    const found = minusOneInspection.contractSearch!;
     expect(found.trials[0]!.contract).toMatchObject({ scaling: '-1-1' });
     expect(found.trials[0]!.accuracy).toBeGreaterThan(found.trials.find((t) => t.contract.scaling === '0-1')!.accuracy);
   });

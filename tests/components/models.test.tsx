@@ -273,6 +273,7 @@ describe('Scanner models screen', () => {
   it('the upload checks the file, maps the labels (unmatched ones flagged) and sends meta first, then the model', async () => {
     const contract = (scaling: '0-1' | '-1-1', resize: 'stretch' | 'center-crop') => ({ scaling, mean: null, std: null, resize });
     const inspection: ModelInspection = {
+      metadataContract: null,
       contractSearch: {
         photos: 20,
         trials: [

@@ -1,4 +1,13 @@
-import { SCALAR_SIZE, tableOf, type FbsField, type FbsSchema, type FbsTable, type FbsType, type ScalarName } from './fbs-schema.js';
+import {
+  SCALAR_SIZE,
+  enumValue,
+  tableOf,
+  type FbsField,
+  type FbsSchema,
+  type FbsTable,
+  type FbsType,
+  type ScalarName,
+} from './fbs-schema.js';
 
 /** A read that would leave the bytes: the file is cut short or its offsets are damaged. */
 export class FlatbufferBoundsError extends Error {
@@ -160,6 +169,17 @@ export class FlatbufferTable {
     if (pos === null) return null;
     const where = `${this.where}.${name}`;
     return new FlatbufferTable(this.r, this.r.follow(pos, 4, where), tableOf(this.r.schema, f.type.name), where);
+  }
+
+  /** A union field's value when it holds the table `member` (of the union's members), else null. */
+  member(name: string, member: string): FlatbufferTable | null {
+    const f = this.field(name);
+    if (f.type.kind !== 'union') throw new Error(`${this.def.name}.${name} is not a union`);
+    if (this.number(`${name}_type`) !== enumValue(this.r.schema, f.type.name, member)) return null;
+    const pos = this.at(f, 4);
+    if (pos === null) return null;
+    const where = `${this.where}.${name}`;
+    return new FlatbufferTable(this.r, this.r.follow(pos, 4, where), tableOf(this.r.schema, member), where);
   }
 
   vector(name: string): FlatbufferVector | null {

@@ -10,6 +10,23 @@ export interface TfliteMetadataFacts {
   description: string | null;
   /** The packed file holding the class labels of the output (TENSOR_AXIS_LABELS), if named. */
   labelsFile: string | null;
+  /** The image input's NormalizationOptions ((value − mean) / std, per channel or one for all), if stated. */
+  normalization: { mean: number[]; std: number[] } | null;
+}
+
+/** The first input's NormalizationOptions, when its process units state one with as many means as stds (1 or 3). */
+function normalizationOf(subgraph: FlatbufferTable | null): { mean: number[]; std: number[] } | null {
+  const inputs = subgraph?.vector('input_tensor_metadata');
+  const units = inputs && inputs.length > 0 ? inputs.table(0).vector('process_units') : null;
+  for (let i = 0; i < (units?.length ?? 0); i += 1) {
+    const options = units!.table(i).member('options', 'NormalizationOptions');
+    if (!options) continue;
+    const mean = options.vector('mean')?.numbers() ?? [];
+    const std = options.vector('std')?.numbers() ?? [];
+    const usable = (v: number[]) => (v.length === 1 || v.length === 3) && v.every(Number.isFinite);
+    if (usable(mean) && usable(std) && std.every((s) => s > 0)) return { mean, std };
+  }
+  return null;
 }
 
 /**
@@ -60,7 +77,7 @@ export function readTfliteMetadata(model: FlatbufferTable, buffers: FlatbufferVe
       labelsFileIn(output?.vector('associated_files'), labelsType) ??
       labelsFileIn(subgraph?.vector('associated_files'), labelsType) ??
       labelsFileIn(meta.vector('associated_files'), labelsType);
-    return { name: meta.string('name'), description: meta.string('description'), labelsFile };
+    return { name: meta.string('name'), description: meta.string('description'), labelsFile, normalization: normalizationOf(subgraph) };
   }
   return null;
 }

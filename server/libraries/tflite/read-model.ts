@@ -28,6 +28,8 @@ export interface TfliteFacts {
   /** Class labels packed in the file (TENSOR_AXIS_LABELS), trimmed, empty lines dropped. */
   metadataLabels: string[] | null;
   metadataName: string | null;
+  /** The image input's normalisation its TFLite Metadata states ((value − mean) / std on 0–255 values), or null. */
+  metadataNormalization: { mean: number[]; std: number[] } | null;
 }
 
 export const MIN_IMAGE_SIDE = 16;
@@ -201,6 +203,7 @@ function readGraph(bytes: Uint8Array): { facts: Omit<TfliteFacts, 'metadataLabel
       subgraphs: subgraphs.length,
       description: meta?.description || model.string('description'),
       metadataName: meta?.name ?? null,
+      metadataNormalization: meta?.normalization ?? null,
     },
     labelsFile: meta?.labelsFile ?? null,
   };

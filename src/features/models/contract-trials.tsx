@@ -1,6 +1,6 @@
 import { MODEL_TEXTS as T } from '../../../common/models';
 import { MODEL_SCREEN_TEXTS as S } from '../../../common/model-screen-texts';
-import type { ContractSearch, PixelContract } from '../../../common/schemas/models';
+import { sameContract, type ContractSearch, type PixelContract } from '../../../common/schemas/models';
 import { formatPercent } from './format';
 
 /** The trial's accuracy of a contract, when it was tried. */
@@ -8,7 +8,7 @@ export const trialOf = (search: ContractSearch | null, contract: Pick<PixelContr
   search?.trials.find((t) => t.contract.scaling === contract.scaling && t.contract.resize === contract.resize) ?? null;
 
 /** Check file's trial of the ways to prepare a photo, best first, with each one's accuracy. */
-export function ContractTrials({ search }: { search: ContractSearch }) {
+export function ContractTrials({ search, stated }: { search: ContractSearch; stated: PixelContract | null }) {
   return (
     <section aria-labelledby="contract-trials" className="rounded-lg border border-slate-200 bg-slate-50 p-3" data-testid="contract-trials">
       <h3 id="contract-trials" className="text-sm font-semibold text-slate-900">
@@ -21,6 +21,11 @@ export function ContractTrials({ search }: { search: ContractSearch }) {
             <span className={i === 0 ? 'font-semibold text-slate-900' : 'text-slate-700'}>
               {S.form.contractTrial(T.scaling[t.contract.scaling], T.resize[t.contract.resize])}
               {i === 0 && <span className="ml-2 rounded bg-brand-100 px-1.5 py-0.5 text-xs text-brand-800">{S.form.contractBest}</span>}
+              {stated && sameContract(t.contract, stated) && (
+                <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs text-slate-800" data-testid="contract-stated">
+                  {S.form.contractStated}
+                </span>
+              )}
             </span>
             <span className="tabular-nums text-slate-900">{formatPercent(t.accuracy)}</span>
           </li>

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { FileSearch, Upload } from 'lucide-react';
 import { MODEL_LIMITS, MODEL_STAGES, MODEL_TEXTS as T, type ModelStage } from '../../../common/models';
 import { MODEL_SCREEN_TEXTS as S } from '../../../common/model-screen-texts';
-import type { ModelInspection } from '../../../common/schemas/models';
+import { sameContract, type ModelInspection } from '../../../common/schemas/models';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { Form, useZodForm } from '../../components/ui/form';
@@ -87,11 +87,19 @@ function UploadForm({ onClose }: { onClose(): void }) {
       const result = await inspectModel(stage, files, progress, signal);
       setChecked({ stage, files, inspection: result });
       setWorseConfirmed(false);
-      // The best way found on the held-out photos is the one proposed.
+      // What the model's metadata states is proposed unless the held-out photos show it clearly worse, else the best way found.
       const best = result.contractSearch?.trials[0];
-      if (best) {
-        form.setValue('scaling', best.contract.scaling);
-        form.setValue('resize', best.contract.resize);
+      const stated = result.metadataContract;
+      const statedTrial = stated ? result.contractSearch?.trials.find((t) => sameContract(t.contract, stated)) : undefined;
+      const statedHolds = stated && (!best || !statedTrial || best.accuracy - statedTrial.accuracy <= MODEL_LIMITS.contractWorseBy);
+      const proposed = statedHolds ? stated : best?.contract;
+      if (proposed) {
+        form.setValue('scaling', proposed.scaling);
+        form.setValue('resize', proposed.resize);
+        if (proposed.mean && proposed.std) {
+          form.setValue('mean', [...proposed.mean]);
+          form.setValue('std', [...proposed.std]);
+        }
       }
       // By output index, as the upload sends it.
       const suggested: LabelTarget[] = Array.from({ length: result.labels.length }, () => ({ recordId: null, verdict: null }));
@@ -217,7 +225,7 @@ function UploadForm({ onClose }: { onClose(): void }) {
         {inspection && current && (
           <div ref={facts} className="space-y-5">
             <ModelFacts inspection={inspection} />
-            {inspection.contractSearch && <ContractTrials search={inspection.contractSearch} />}
+            {inspection.contractSearch && <ContractTrials search={inspection.contractSearch} stated={inspection.metadataContract} />}
             <section aria-labelledby={`${formId}-mapping`}>
               <h3 id={`${formId}-mapping`} className="text-sm font-semibold text-slate-900">
                 {S.mapping.caption}

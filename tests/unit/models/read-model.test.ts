@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { IMAGENET_MEAN_STD } from '../../../common/models.js';
+import { metadataContract } from '../../../server/modules/farmer-app/models/evaluation/contract-search.js';
 import { metadataSchema, tfliteSchema } from '../../../server/libraries/tflite/fbs-schema.js';
 import { encodeFlatbuffer, type FlatbufferObject } from '../../../server/libraries/tflite/flatbuffer-writer.js';
 import { readTfliteModel, TfliteFileError, type TfliteErrorCode } from '../../../server/libraries/tflite/read-model.js';
@@ -76,7 +78,21 @@ describe('readTfliteModel on the recipes', () => {
       description: "Picks the class whose colour is nearest to the photo's mean colour.",
       metadataLabels: ['red-rot', 'green-mould', 'blue-spot'],
       metadataName: 'Colours',
+      metadataNormalization: { mean: [0], std: [255] },
     });
+  });
+
+  it("reads the input's normalisation the metadata states, and what contract it means", async () => {
+    const facts = await readTfliteModel(await meanColourClassifier({ classes: COLOURS, scaling: '-1-1', temperature: 100 }));
+    expect(facts.metadataNormalization).toEqual({ mean: [127.5], std: [127.5] });
+    expect(metadataContract(facts)).toEqual({ scaling: '-1-1', mean: null, std: null, resize: 'stretch' });
+    const imagenet = { ...facts, metadataNormalization: { mean: [123.675, 116.28, 103.53], std: [58.395, 57.12, 57.375] } };
+    const stated = metadataContract(imagenet)!;
+    expect(stated.scaling).toBe('mean-std');
+    stated.mean!.forEach((m, c) => expect(m).toBeCloseTo(IMAGENET_MEAN_STD.mean[c]!, 6));
+    stated.std!.forEach((s, c) => expect(s).toBeCloseTo(IMAGENET_MEAN_STD.std[c]!, 6));
+    expect(metadataContract({ ...facts, inputType: 'uint8' })).toBeNull();
+    expect(metadataContract({ ...facts, metadataNormalization: null })).toBeNull();
   });
 
   it('gives null labels when the model packs none', async () => {

@@ -20,7 +20,7 @@ import { runCommand } from '../../../platform/writes/command.js';
 import { confirmMapping, suggestTarget, type LabelTarget } from './labels.js';
 import { modelsRepository as repo } from './repository.js';
 import { metricsOf } from './evaluation/report.js';
-import { checkChosenContract, keptContractSearch } from './evaluation/contract-search.js';
+import { checkChosenContract, keptContractSearch, metadataContract } from './evaluation/contract-search.js';
 import { checkUpload, type ModelParts } from './intake.js';
 import {
   contractOf,
@@ -149,6 +149,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       const contractSearch = meta.stage === 'disease' ? await keptContractSearch(ctx, bytes, facts, sha256, labelRecords) : null;
       return {
         contractSearch,
+        metadataContract: metadataContract(facts),
         inputShape: facts.inputShape,
         inputType: facts.inputType,
         outputQuantization: outputQuantizationFrom(facts),

@@ -1,6 +1,6 @@
 import { TRAINING_SET } from '../../../../../common/catalog.js';
 import { MODEL_LIMITS, MODEL_TEXTS, RESIZE_METHODS, type PixelScaling } from '../../../../../common/models.js';
-import type { ContractSearch, PixelContract } from '../../../../../common/schemas/models.js';
+import { sameContract, type ContractSearch, type PixelContract } from '../../../../../common/schemas/models.js';
 import type { TfliteFacts } from '../../../../libraries/tflite/read-model.js';
 import type { AppContext } from '../../../../platform/http/context.js';
 import { readStored } from '../../../../platform/storage/stored-files.js';
@@ -10,6 +10,25 @@ import { PHOTOS_STAMP, readStamps, recordsStamp, stampOfAll } from '../../../../
 import { fail } from '../../../../platform/http/errors.js';
 import { outputQuantizationFrom, photoSet } from '../stored.js';
 import { Scorer } from './scorer.js';
+
+/**
+ * The pixel contract a model's TFLite Metadata states: its NormalizationOptions on 0–255 values
+ * read as a scaling ((v − 0) / 255 is 0…1, (v − 127.5) / 127.5 is −1…1, (v − 0) / 1 is 0…255,
+ * anything else mean and std per channel), stretched as Android's scaler does (metadata says
+ * nothing of the resize). null when it states none, or the input is uint8 (it takes 0–255 as it is).
+ */
+export function metadataContract(facts: TfliteFacts): PixelContract | null {
+  const n = facts.metadataNormalization;
+  if (!n || facts.inputType === 'uint8') return null;
+  const three = (v: number[]) => (v.length === 1 ? [v[0]!, v[0]!, v[0]!] : [v[0]!, v[1]!, v[2]!]) as [number, number, number];
+  const [mean, std] = [three(n.mean), three(n.std)];
+  const all = (v: number[], x: number) => v.every((a) => Math.abs(a - x) < 1e-3);
+  const scaling: PixelScaling | null =
+    all(mean, 0) && all(std, 255) ? '0-1' : all(mean, 127.5) && all(std, 127.5) ? '-1-1' : all(mean, 0) && all(std, 1) ? '0-255' : null;
+  if (scaling) return { scaling, mean: null, std: null, resize: 'stretch' };
+  const per = (v: [number, number, number]) => v.map((x) => x / 255) as [number, number, number];
+  return { scaling: 'mean-std', mean: per(mean), std: per(std), resize: 'stretch' };
+}
 
 /**
  * How a photo becomes the input, found rather than guessed: a disease classifier scores a sample
@@ -55,9 +74,12 @@ export async function searchContract(
   // A uint8 input takes the pixels as they are: only the resize is in question.
   // Tried in this order, the most common exports first; mean and std need their values, which a file without metadata lacks.
   const scalings: PixelScaling[] = facts.inputType === 'uint8' ? ['0-255'] : ['0-1', '-1-1', '0-255'];
-  const contracts: PixelContract[] = scalings.flatMap((scaling) =>
+  const standard: PixelContract[] = scalings.flatMap((scaling) =>
     RESIZE_METHODS.filter((r) => r !== 'letterbox').map((resize) => ({ scaling, mean: null, std: null, resize })),
   );
+  // What the model's metadata states goes first: of equal accuracy, it is the one kept.
+  const stated = metadataContract(facts);
+  const contracts = stated ? [stated, ...standard.filter((c) => !sameContract(c, stated))] : standard;
   const input = { height: facts.inputShape[1], width: facts.inputShape[2], type: facts.inputType };
   const output = outputQuantizationFrom(facts);
   const deadline = performance.now() + MODEL_LIMITS.contractSearchMs;
@@ -116,16 +138,10 @@ export async function keptContractSearch(
   );
 }
 
-const sameWay = (a: PixelContract, b: PixelContract) =>
-  a.scaling === b.scaling &&
-  a.resize === b.resize &&
-  JSON.stringify(a.mean) === JSON.stringify(b.mean) &&
-  JSON.stringify(a.std) === JSON.stringify(b.std);
-
 /** Refuses (400) a contract that scored more than MODEL_LIMITS.contractWorseBy below the best tried, unless the upload accepts it. */
 export function checkChosenContract(search: ContractSearch | null, chosen: PixelContract, acceptWorse: boolean): void {
   const best = search?.trials[0];
-  const mine = search?.trials.find((t) => sameWay(t.contract, chosen));
+  const mine = search?.trials.find((t) => sameContract(t.contract, chosen));
   if (!best || !mine || acceptWorse || best.accuracy - mine.accuracy <= MODEL_LIMITS.contractWorseBy) return;
   fail(
     'VALIDATION_FAILED',
