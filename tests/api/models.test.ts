@@ -1001,3 +1001,27 @@ describe("Check file's trial of pixel contracts, kept", () => {
     expect(best.json<ScannerModel>().contractSearch).toEqual(search);
   });
 });
+
+describe('a model whose weights are float16', () => {
+  it('is read, loaded and tried like its float32 twin (TensorFlow float16 quantisation: DEQUANTIZE on load)', async () => {
+    const half = await meanColourClassifier({
+      classes: CLASSES.map((c) => ({ label: c.label, meanColour: c.meanColour })),
+      scaling: '0-1',
+      temperature: DEMO_TEMPERATURE,
+      labels: true,
+      weights: 'float16',
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/models/inspect',
+      ...multipart([
+        { name: 'meta', value: JSON.stringify({ stage: 'disease' }) },
+        { name: 'model', value: half, filename: 'half.tflite' },
+      ]),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const inspection = res.json<ModelInspection>();
+    expect(inspection.operators).toContain('DEQUANTIZE');
+    expect(inspection.contractSearch!.trials[0]!.contract).toMatchObject({ scaling: '0-1' });
+  });
+});

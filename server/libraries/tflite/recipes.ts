@@ -24,14 +24,31 @@ class Graph {
   op(op: string, inputs: number[], outputs: number[], table?: string, fields: FlatbufferObject = {}): void {
     this.operators.push({ op, inputs, outputs, options: table ? { table, fields } : undefined });
   }
+  /**
+   * A constant: float32, or as TensorFlow's float16 quantisation stores weights, float16 values
+   * that a DEQUANTIZE turns into the float32 tensor the next op reads.
+   */
+  constant(name: string, shape: number[], values: ArrayLike<number>, weights: 'float32' | 'float16'): number {
+    if (weights === 'float32') return this.tensor(name, shape, 'float32', values);
+    const half = this.tensor(`${name}/float16`, shape, 'float16', values);
+    const full = this.tensor(name, shape);
+    this.op('DEQUANTIZE', [half], [full]);
+    return full;
+  }
   /** MEAN over height and width, FULLY_CONNECTED to the classes, SOFTMAX: the scores tensor. */
-  classifierHead(features: number, channels: number, weights: ArrayLike<number>, bias: ArrayLike<number>): number {
+  classifierHead(
+    features: number,
+    channels: number,
+    weights: ArrayLike<number>,
+    bias: ArrayLike<number>,
+    stored: 'float32' | 'float16' = 'float32',
+  ): number {
     const classes = bias.length;
     const axes = this.tensor('mean/axes', [2], 'int32', [1, 2]);
     const pooled = this.tensor('mean', [1, channels]);
     this.op('MEAN', [features, axes], [pooled], 'ReducerOptions', { keep_dims: false });
-    const w = this.tensor('dense/weights', [classes, channels], 'float32', weights);
-    const b = this.tensor('dense/bias', [classes], 'float32', bias);
+    const w = this.constant('dense/weights', [classes, channels], weights, stored);
+    const b = this.constant('dense/bias', [classes], bias, stored);
     const logits = this.tensor('logits', [1, classes]);
     this.op('FULLY_CONNECTED', [pooled, w, b], [logits], 'FullyConnectedOptions', { fused_activation_function: 'NONE' });
     const scores = this.tensor('scores', [1, classes]);
@@ -75,6 +92,8 @@ export function meanColourClassifier(options: {
   /** Scores as 8-bit integers (Graph.quantized), as a quantised export gives them. */
   output?: 'uint8' | 'int8';
   outputQuantization?: { scale: number[]; zeroPoint: number[] };
+  /** Weights kept as float16 and dequantised on load, as TensorFlow's float16 quantisation exports them. */
+  weights?: 'float32' | 'float16';
 }): Promise<Uint8Array> {
   const { classes, temperature: t } = options;
   const scaled = options.scaling === '-1-1' ? (v: number) => (v / 255 - 0.5) * 2 : (v: number) => v / 255;
@@ -86,6 +105,7 @@ export function meanColourClassifier(options: {
     3,
     prototypes.flatMap((p) => p.map((v) => 2 * t * v)),
     prototypes.map((p) => -t * p.reduce((s, v) => s + v * v, 0)),
+    options.weights,
   );
   const description = options.description ?? "Picks the class whose colour is nearest to the photo's mean colour.";
   const output = options.output ? g.quantized(scores, options.output, options.outputQuantization) : scores;

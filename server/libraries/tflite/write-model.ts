@@ -10,7 +10,7 @@ export interface TensorSpec {
   name: string;
   shape: number[];
   type: TfliteTensorType;
-  /** Constant contents (float32 or int32 tensors), row-major; written to a buffer of their own. */
+  /** Constant contents (float32, float16 or int32 tensors), row-major; written to a buffer of their own. */
   data?: ArrayLike<number>;
   /** An 8-bit tensor's quantisation: value = scale × (q − zeroPoint), one pair per channel. */
   quantization?: { scale: number[]; zeroPoint: number[] };
@@ -51,15 +51,45 @@ export const LABELS_FILE = 'labels.txt';
 /** OperatorCode.deprecated_builtin_code holds codes up to this; larger ones only in builtin_code. */
 const PLACEHOLDER_FOR_GREATER_OP_CODES = 127;
 
+const f32 = new Float32Array(1);
+const f32Bits = new Uint32Array(f32.buffer);
+
+/** IEEE 754 half-precision bits of a finite value, rounded to nearest (even); past the range, infinity. */
+export function float16Bits(value: number): number {
+  f32[0] = value;
+  const x = f32Bits[0]!;
+  const sign = (x >>> 16) & 0x8000;
+  const exponent = ((x >>> 23) & 0xff) - 127 + 15;
+  const mantissa = x & 0x7fffff;
+  if (exponent >= 31) return sign | 0x7c00;
+  if (exponent <= 0) {
+    if (exponent < -10) return sign;
+    const m = mantissa | 0x800000;
+    const shift = 14 - exponent;
+    const half = 1 << (shift - 1);
+    const rest = m & ((1 << shift) - 1);
+    let q = m >>> shift;
+    if (rest > half || (rest === half && (q & 1) === 1)) q += 1;
+    return sign | q;
+  }
+  let bits = (exponent << 10) | (mantissa >>> 13);
+  const rest = mantissa & 0x1fff;
+  if (rest > 0x1000 || (rest === 0x1000 && (bits & 1) === 1)) bits += 1;
+  return bits >= 0x7c00 ? sign | 0x7c00 : sign | bits;
+}
+
 function tensorBytes(t: TensorSpec): Uint8Array {
   const data = t.data!;
   const elements = t.shape.reduce((a, b) => a * b, 1);
   if (data.length !== elements) throw new Error(`Tensor ${t.name}: ${data.length} values for shape [${t.shape.join(', ')}]`);
-  if (t.type !== 'float32' && t.type !== 'int32') throw new Error(`Tensor ${t.name}: constant data must be float32 or int32`);
-  const out = new Uint8Array(elements * 4);
+  if (t.type !== 'float32' && t.type !== 'float16' && t.type !== 'int32')
+    throw new Error(`Tensor ${t.name}: constant data must be float32, float16 or int32`);
+  const width = t.type === 'float16' ? 2 : 4;
+  const out = new Uint8Array(elements * width);
   const view = new DataView(out.buffer);
   for (let i = 0; i < elements; i += 1) {
     if (t.type === 'float32') view.setFloat32(i * 4, data[i]!, true);
+    else if (t.type === 'float16') view.setUint16(i * 2, float16Bits(data[i]!), true);
     else view.setInt32(i * 4, data[i]!, true);
   }
   return out;

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLiteRtRuntime } from '../../../server/modules/farmer-app/models/runtime/litert.js';
-import { convBenchClassifier, convBenchFlops, DEMO_TEMPERATURE } from '../../../server/libraries/tflite/recipes.js';
+import { convBenchClassifier, convBenchFlops, DEMO_TEMPERATURE, meanColourClassifier } from '../../../server/libraries/tflite/recipes.js';
+import { readTfliteModel } from '../../../server/libraries/tflite/read-model.js';
 import { seededRandom } from '../../../server/platform/support/seeded-random.js';
 
 // The models run in the real TFLite runtime for JavaScript (LiteRT.js, WebAssembly on the CPU).
@@ -113,6 +114,32 @@ describe('LiteRT.js runs the models', () => {
       `demo model (mean colour, 12 classes): ${(await timePerRun(model, images[0]!, 20)).toFixed(2)} ms per 224×224 image in LiteRT.js (Node, wasm)`,
     );
     model.delete();
+  }, 60_000);
+
+  it('runs a model whose weights are float16 (dequantised on load) as its float32 twin, within float16 rounding', async () => {
+    const build = (weights: 'float32' | 'float16') =>
+      meanColourClassifier({
+        classes: classes.map((c) => ({ label: c.name, meanColour: c.meanColour as [number, number, number] })),
+        scaling: '0-1',
+        temperature: DEMO_TEMPERATURE,
+        weights,
+      });
+    const half = await build('float16');
+    expect((await readTfliteModel(half)).operatorCodes).toEqual(['MEAN', 'DEQUANTIZE', 'FULLY_CONNECTED', 'SOFTMAX']);
+    const [full, halved] = await Promise.all(
+      [build('float32'), Promise.resolve(half)].map((b) => b.then((m) => liteRt.loadAndCompile(m, { accelerator: 'wasm' }))),
+    );
+    const next = seededRandom(23);
+    for (let i = 0; i < 12; i += 1) {
+      const c = i < prototypes.length ? prototypes[i]! : [next(), next(), next()];
+      const pixels = image(() => c);
+      const [a, b] = [await run(full!, pixels), await run(halved!, pixels)];
+      const [first, second] = [...a].sort((x, y) => y - x);
+      if (first! - second! > 0.1) expect(argmax(b), `image ${i}`).toBe(argmax(a));
+      for (let k = 0; k < a.length; k += 1) expect(Math.abs(a[k]! - b[k]!), `image ${i}, class ${k}`).toBeLessThan(0.05);
+    }
+    full!.delete();
+    halved!.delete();
   }, 60_000);
 
   it('the convolution benchmark gives probabilities', async () => {
