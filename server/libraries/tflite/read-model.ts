@@ -84,6 +84,13 @@ function checkInput(main: FlatbufferTable, tensors: FlatbufferVector): Pick<Tfli
       `The model's input image must be ${MIN_IMAGE_SIDE} to ${MAX_IMAGE_SIDE} pixels high and wide; this one takes ${shapeText(shape)}.`,
     );
   }
+  // LiteRT.js, which evaluates models here, feeds no int8 tensors: TensorFlow's converter gives uint8 pixels on request.
+  if (type === 'int8')
+    throw new TfliteFileError(
+      'INPUT_NOT_IMAGE',
+      'The model takes its pixels as int8 numbers, which the console cannot feed it to check it. ' +
+        'Export it with uint8 input (TensorFlow Lite converter: inference_input_type = tf.uint8), or with float32 input.',
+    );
   if (!isPixelType(type))
     throw new TfliteFileError('INPUT_NOT_IMAGE', `The model must take image pixels as float32 or uint8 numbers; this one takes ${type}.`);
   return { inputShape: [1, height!, width!, 3], inputType: type };

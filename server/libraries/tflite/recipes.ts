@@ -243,10 +243,10 @@ export function twoInputModel(): Promise<Uint8Array> {
   return g.write([a, b], [g.classifierHead(sum, 3, [1, 0, 0, 0, 1, 0], [0, 0])], 'Two inputs.');
 }
 
-export function intInputModel(): Promise<Uint8Array> {
+export function intInputModel(type: 'int32' | 'int8' = 'int32'): Promise<Uint8Array> {
   const g = new Graph();
-  const image = g.tensor('image', IMAGE, 'int32');
+  const image = g.tensor('image', IMAGE, type);
   const pixels = g.tensor('pixels', IMAGE);
   g.op('CAST', [image], [pixels]);
-  return g.write([image], [g.classifierHead(pixels, 3, [1, 0, 0, 0, 1, 0], [0, 0])], 'Input of int32 numbers.');
+  return g.write([image], [g.classifierHead(pixels, 3, [1, 0, 0, 0, 1, 0], [0, 0])], `Input of ${type} numbers.`);
 }

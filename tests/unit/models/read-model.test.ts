@@ -209,6 +209,11 @@ describe('readTfliteModel refuses', () => {
       code: 'INPUT_NOT_IMAGE',
       message: 'The model must take image pixels as float32 or uint8 numbers; this one takes int32.',
     });
+    // int8 pixels: what to export instead.
+    expect(await refusal(await intInputModel('int8'))).toMatchObject({
+      code: 'INPUT_NOT_IMAGE',
+      message: expect.stringContaining('inference_input_type = tf.uint8'),
+    });
     const tiny = handMadeModel({
       subgraphs: [
         {
