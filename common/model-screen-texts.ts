@@ -252,7 +252,7 @@ export const MODEL_SCREEN_TEXTS = {
     answered: 'Photos the app answers',
     rightWhenAnswered: 'Right when the app answers',
     answeredHelp: (threshold: number) =>
-      `The photos the model is at least ${threshold.toFixed(2)} sure of: on those the app names a disease.`,
+      `The photos the model is at least ${threshold.toFixed(2)} sure of: on those the app gives its answer.`,
     rightWhenAnsweredHelp:
       "Of those answers, the share that are right. The summary's accuracy counts every photo; this leaves out the ones the app does not answer.",
     coverageHelp:

@@ -122,7 +122,8 @@ function readme(
       : '`train/<label>/<photo id>.<ext>`, `validation/<label>/…`, `test/<label>/…`.',
     '',
     '- `labels.txt`: one label a line, sorted by code point: the order image-folder tools number the classes (index 0 first).',
-    "- `label_map.json`: label to index, and each label's disease record (id, name, local name, whether it is a training class rather than a disease).",
+    "- `label_map.json`: label to index, and each label's disease record (id, name, local name, whether it is a training class rather " +
+      "than a disease, and whether its photos are not of rice plants: the plant check's negatives).",
     '- `metadata.csv`: file_name, label, split, disease_id, image_id, sha256, width, height, ' +
       'uploaded_at, taken_at, camera_make, camera_model, phash, cluster, quality_flags (sha256, width and ' +
       "height are empty for photos imported without them; taken_at is the camera's clock, with its offset " +
