@@ -99,8 +99,17 @@ test('logout asks first, shows Logging out..., and ends on /login for every tab 
   await page.getByRole('menuitem', { name: SHELL.logout }).click();
   const dialog = page.getByRole('dialog', { name: SHELL.logout });
   await expect(dialog).toContainText(SHELL.logoutConfirm);
+  // The logout request waits until "Logging out..." has been seen: on a busy machine its short
+  // pause could pass before the check looks.
+  let seen!: () => void;
+  const shown = new Promise<void>((resolve) => (seen = resolve));
+  await page.route('**/api/auth/logout', async (route) => {
+    await shown;
+    await route.continue();
+  });
   await dialog.getByRole('button', { name: SHELL.logout }).click();
   await expect(dialog.getByRole('button', { name: SHELL.loggingOut })).toBeVisible();
+  seen();
   await expect(page).toHaveURL(/\/login$/);
   await expect(other).toHaveURL(/\/login$/);
   await page.goto('/dashboard');
