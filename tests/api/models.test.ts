@@ -155,6 +155,20 @@ async function upload(
   return t.app.inject({ method: 'POST', url: '/api/models', ...body });
 }
 
+/** Check file of a disease classifier with its own labels: what the server read and tried. */
+async function inspect(file: Uint8Array): Promise<ModelInspection> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/models/inspect',
+    ...multipart([
+      { name: 'meta', value: JSON.stringify({ stage: 'disease' }) },
+      { name: 'model', value: file, filename: 'm.tflite' },
+    ]),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<ModelInspection>();
+}
+
 async function storedModelFiles(): Promise<number> {
   const dir = path.join(t.ctx.config.dataDir, 'files', 'models');
   if (!fs.existsSync(dir)) return 0;
@@ -273,18 +287,6 @@ describe('uploading a scanner model', () => {
   });
 
   it('finds how a photo becomes the input by scoring held-out photos under each way: 0…1 for the demo model, −1…1 for one built for it', async () => {
-    const inspect = async (file: Uint8Array) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/models/inspect',
-        ...multipart([
-          { name: 'meta', value: JSON.stringify({ stage: 'disease' }) },
-          { name: 'model', value: file, filename: 'm.tflite' },
-        ]),
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json<ModelInspection>();
-    };
     const demoInspection = await inspect(model);
     // The demo model's metadata states mean 0 and std 255: 0…1, tried first and found best.
     expect(demoInspection.metadataContract).toEqual({ scaling: '0-1', mean: null, std: null, resize: 'stretch' });
@@ -1011,16 +1013,7 @@ describe('a model whose weights are float16', () => {
       labels: true,
       weights: 'float16',
     });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/models/inspect',
-      ...multipart([
-        { name: 'meta', value: JSON.stringify({ stage: 'disease' }) },
-        { name: 'model', value: half, filename: 'half.tflite' },
-      ]),
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const inspection = res.json<ModelInspection>();
+    const inspection = await inspect(half);
     expect(inspection.operators).toContain('DEQUANTIZE');
     expect(inspection.contractSearch!.trials[0]!.contract).toMatchObject({ scaling: '0-1' });
   });

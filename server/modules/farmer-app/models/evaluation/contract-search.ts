@@ -143,10 +143,6 @@ export function checkChosenContract(search: ContractSearch | null, chosen: Pixel
   const best = search?.trials[0];
   const mine = search?.trials.find((t) => sameContract(t.contract, chosen));
   if (!best || !mine || acceptWorse || best.accuracy - mine.accuracy <= MODEL_LIMITS.contractWorseBy) return;
-  fail(
-    'VALIDATION_FAILED',
-    MODEL_TEXTS.worseContract(mine.accuracy, best.accuracy),
-    { contract: MODEL_TEXTS.worseContract(mine.accuracy, best.accuracy) },
-    { reason: 'worse_contract' },
-  );
+  const message = MODEL_TEXTS.worseContract(mine.accuracy, best.accuracy);
+  fail('VALIDATION_FAILED', message, { contract: message }, { reason: 'worse_contract' });
 }

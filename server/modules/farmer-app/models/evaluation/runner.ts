@@ -10,7 +10,7 @@ import { nowIso } from '../../../../platform/support/clock.js';
 import { photoReads } from '../../../content/photos/index.js';
 import { modelsRepository as repo } from '../repository.js';
 import { contractOf, contractSha256, inputShapeOf, outputQuantizationOf, parseJson } from '../stored.js';
-import { makeTestVectors } from './test-vectors.js';
+import { makeTestVectors, testVectorCandidates } from './test-vectors.js';
 import { metricsOf } from './report.js';
 import { Scorer, ThreadLost } from './scorer.js';
 
@@ -41,11 +41,20 @@ function createEvaluationRunner(ctx: AppContext) {
         top: parseJson<Array<[number, number]>>(p.top),
       }));
       const shape = inputShapeOf(model);
+      const candidates = testVectorCandidates(predictions);
+      const keys = new Map(
+        (
+          await photoReads.byIds(
+            ctx.db,
+            candidates.map((p) => p.imageId),
+          )
+        ).map((p) => [p.id, p.originalKey]),
+      );
       const vectors = await makeTestVectors(
-        predictions,
+        candidates,
         async (imageId) => {
-          const [photo] = await photoReads.byIds(ctx.db, [imageId]);
-          return photo?.originalKey ? readStored(ctx.storage, photo.originalKey).catch(() => null) : null;
+          const key = keys.get(imageId);
+          return key ? readStored(ctx.storage, key).catch(() => null) : null;
         },
         contractOf(model),
         { height: shape[1]!, width: shape[2]! },

@@ -18,28 +18,34 @@ interface Scored {
 }
 
 /**
- * The farmer app's check of its own pixel preparation: the most confident photo of each
- * predicted output (clear of its second-best by MODEL_LIMITS.testVectorMinMargin), most
- * confident first, brought to the input size as the evaluation brings it and stored as a
- * JPEG without chroma subsampling (the phone decodes it to the same pixels), with the scores
- * the scorer gives that JPEG. A photo the JPEG scores otherwise than the original is passed over.
+ * The photos a model's test vectors are drawn from: the most confident photo of each predicted
+ * output (clear of its second-best by MODEL_LIMITS.testVectorMinMargin), most confident first.
  */
-export async function makeTestVectors(
-  predictions: readonly Scored[],
-  read: (imageId: string) => Promise<Buffer | null>,
-  contract: PixelContract,
-  input: { width: number; height: number },
-  score: (photo: Buffer) => Promise<Array<[number, number]>>,
-): Promise<TestVector[]> {
-  const best = new Map<number, Scored>();
+export function testVectorCandidates<P extends Scored>(predictions: readonly P[]): P[] {
+  const best = new Map<number, P>();
   for (const p of predictions) {
     if (p.confidence - (p.top[1]?.[1] ?? 0) < MODEL_LIMITS.testVectorMinMargin) continue;
     const b = best.get(p.predicted);
     if (!b || p.confidence > b.confidence || (p.confidence === b.confidence && p.imageId < b.imageId)) best.set(p.predicted, p);
   }
-  const order = [...best.values()].sort((a, b) => b.confidence - a.confidence || (a.imageId < b.imageId ? -1 : 1));
+  return [...best.values()].sort((a, b) => b.confidence - a.confidence || (a.imageId < b.imageId ? -1 : 1));
+}
+
+/**
+ * The farmer app's check of its own pixel preparation: the candidates in order, each brought to
+ * the input size as the evaluation brings it and stored as a JPEG without chroma subsampling
+ * (the phone decodes it to the same pixels), with the scores the scorer gives that JPEG. A photo
+ * the JPEG scores otherwise than the original is passed over.
+ */
+export async function makeTestVectors(
+  candidates: readonly Scored[],
+  read: (imageId: string) => Promise<Buffer | null>,
+  contract: PixelContract,
+  input: { width: number; height: number },
+  score: (photo: Buffer) => Promise<Array<[number, number]>>,
+): Promise<TestVector[]> {
   const out: TestVector[] = [];
-  for (const p of order) {
+  for (const p of candidates) {
     if (out.length >= MODEL_LIMITS.testVectors) break;
     const photo = await read(p.imageId);
     if (!photo) continue;
