@@ -60,6 +60,7 @@ export const MODEL_SCREEN_TEXTS = {
       "The plant check scores the training set's photos on the server as two classes: the photos of training classes " +
       'marked "Not a rice plant" against the photos of every other disease and training class. The page follows its progress.',
     splitLabel: 'Photos to score',
+    trainingSplits: 'The training set',
     start: 'Start',
     started: 'The evaluation has started.',
     cancelDone: 'The evaluation was cancelled.',

@@ -151,6 +151,7 @@ export const MODEL_TEXTS = {
   evaluating: (done: number, total: number) => `Scoring photo ${done.toLocaleString('en-PH')} of ${total.toLocaleString('en-PH')}`,
   cancel: 'Cancel',
   noPhotos: 'There are no photos in this split of the training set to score.',
+  evaluationSetGone: 'That evaluation set no longer exists.',
   evaluationRunning: 'This model is being evaluated already.',
   evaluationNotRunning: 'This evaluation is not running.',
   evaluationFailed: {

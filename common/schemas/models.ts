@@ -144,8 +144,10 @@ const evaluationSummarySchema = z.object({
   done: z.number(),
   accuracy: z.number().nullable(),
   macroF1: z.number().nullable(),
-  /** True when its photos are still the current training set's (same split, seed and photos). */
+  /** True when its photos are still the current training set's (same split, seed and photos), or the evaluation set's. */
   current: z.boolean(),
+  /** The evaluation set it scored (name kept after the set is deleted); null: a split of the training set. */
+  evaluationSet: z.object({ id: z.string(), name: z.string() }).nullable(),
   error: z.string().nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
@@ -221,6 +223,8 @@ export const evaluationRequestSchema = z
     split: z.enum(EVALUATION_SPLITS).default('test'),
     /** Scores exactly the photos of this earlier evaluation again (split and seed then come from it). */
     sameAs: z.string().min(1).max(100).optional(),
+    /** Scores an evaluation set's photos instead of a split of the training set. */
+    evaluationSetId: z.string().min(1).max(100).optional(),
     seed: z
       .string()
       .trim()

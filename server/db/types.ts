@@ -31,7 +31,14 @@ import type {
   VarietiesTable,
   VarietySearchGramsTable,
 } from './types/content.js';
-import type { ModelEvaluationsTable, ModelPredictionsTable, ModelPublicationsTable, ScannerModelsTable } from './types/models.js';
+import type {
+  EvaluationSetPhotosTable,
+  EvaluationSetsTable,
+  ModelEvaluationsTable,
+  ModelPredictionsTable,
+  ModelPublicationsTable,
+  ScannerModelsTable,
+} from './types/models.js';
 import type { CacheStampNotesTable, CacheStampsTable, LanguagesTable, TranslationsTable } from './types/languages.js';
 import type { PendingChangesTable, ReviewPhotoHoldsTable, ReviewSettingsTable } from './types/review.js';
 import type { ScanReportCountsTable, ScanReportModelsTable, ScanReportsTable, ScanReportWeeklyTable } from './types/scan-reports.js';
@@ -74,6 +81,8 @@ export interface Database extends CatalogTables {
   login_challenges: LoginChallengesTable;
   signing_keys: SigningKeysTable;
   scanner_models: ScannerModelsTable;
+  evaluation_sets: EvaluationSetsTable;
+  evaluation_set_photos: EvaluationSetPhotosTable;
   model_evaluations: ModelEvaluationsTable;
   model_predictions: ModelPredictionsTable;
   model_publications: ModelPublicationsTable;

@@ -7,6 +7,7 @@ import catalog from './content/catalog/routes.js';
 import dashboard from './operations/dashboard/routes.js';
 import dataset from './content/dataset/routes.js';
 import drafts from './content/drafts/routes.js';
+import evaluationSets from './farmer-app/evaluation-sets/routes.js';
 import events from './operations/events/routes.js';
 import health from './operations/health/routes.js';
 import history from './operations/history/routes.js';
@@ -40,6 +41,7 @@ export const MODULE_ROUTES: readonly FastifyPluginAsync[] = [
   dashboard,
   dataset,
   drafts,
+  evaluationSets,
   events,
   health,
   history,

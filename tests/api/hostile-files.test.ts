@@ -30,7 +30,10 @@ describe('hostile uploaded files: every parser answers with a 4xx or its normal 
         method: 'POST',
         url: req.url,
         payload: req.payload,
-        headers: { cookie: c.target === 'models' ? superCookie : adminCookie, 'content-type': req.contentType },
+        headers: {
+          cookie: c.target === 'models' || c.target === 'evaluation-sets' ? superCookie : adminCookie,
+          'content-type': req.contentType,
+        },
       }),
     );
     const res = watched.result;

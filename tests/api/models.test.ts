@@ -4,7 +4,6 @@ import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { labelSlug } from '../../common/catalog.js';
 import { MODEL_LIMITS, MODEL_TEXTS } from '../../common/models.js';
 import type { EvaluationReport, ModelInspection, ModelsOverview, ScannerModel } from '../../common/schemas/models.js';
 import { evaluationRunner } from '../../server/modules/farmer-app/models/evaluation/runner.js';
@@ -15,58 +14,24 @@ import { DEMO_TEMPERATURE, meanColourClassifier, wrongInputRankModel } from '../
 import { readStored } from '../../server/platform/storage/stored-files.js';
 import { createTestApp, type TestApp } from '../fixtures/app.js';
 import { loginAs, makeAccount } from '../fixtures/factories.js';
-
-type Rgb = [number, number, number];
-interface DemoClass {
-  name: string;
-  meanColour: Rgb;
-}
-const DEMO = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../demo-data/scanner/classes.json'), 'utf8')) as {
-  classes: DemoClass[];
-};
-const CLASSES = DEMO.classes.map((c) => ({ ...c, label: labelSlug(c.name) }));
+import {
+  CLASSES,
+  expectedLabel,
+  multipart as multipartOf,
+  seedPhoto as seedPhotoOf,
+  seedRecord as seedRecordOf,
+  twoTonePhoto,
+  type Rgb,
+} from '../fixtures/models.js';
 
 let t: TestApp;
 let cookie: string;
 let model: Uint8Array;
 
-/** A photo in two halves of two colours: its mean colour is their average. */
-async function twoTonePhoto(a: Rgb, b: Rgb): Promise<Buffer> {
-  const width = 96;
-  const height = 64;
-  const raw = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y += 1) {
-    for (let x = 0; x < width; x += 1) {
-      const c = x < width / 2 ? a : b;
-      raw.set(c, (y * width + x) * 3);
-    }
-  }
-  return sharp(raw, { raw: { width, height, channels: 3 } })
-    .png()
-    .toBuffer();
-}
-
-/** The verdict expected of a photo, worked out from its own pixels: the class nearest its mean colour. */
-async function expectedLabel(photo: Buffer): Promise<string> {
-  const { channels } = await sharp(photo).stats();
-  const mean = channels.slice(0, 3).map((c) => c.mean);
-  let best = CLASSES[0]!;
-  let bestD = Infinity;
-  for (const c of CLASSES) {
-    const d = c.meanColour.reduce((s, v, i) => s + (v - mean[i]!) ** 2, 0);
-    if (d < bestD) {
-      bestD = d;
-      best = c;
-    }
-  }
-  return best.label;
-}
-
 const expected = new Map<string, { actual: string; predicted: string }>();
 const diseaseIds = new Map<string, string>();
-let clock = Date.parse('2026-02-01T00:00:00Z');
 
-async function seedDisease(c: DemoClass & { label: string }, index: number) {
+async function seedDisease(c: (typeof CLASSES)[number], index: number) {
   const id = `scan-${c.label}`;
   await seedRecord(id, c.name);
   diseaseIds.set(c.label, id);
@@ -81,46 +46,8 @@ async function seedDisease(c: DemoClass & { label: string }, index: number) {
   }
 }
 
-/** A disease or training class straight into the database, as if it had its photos already. */
-async function seedRecord(id: string, name: string, flags: { isTrainingClass?: 0 | 1; notRicePlant?: 0 | 1 } = {}) {
-  clock += 1000;
-  await t.ctx.db
-    .insertInto('rice_local_diseases')
-    .values({ id, name, scientificName: '', isDeleted: 0, createdAt: new Date(clock).toISOString(), ...flags })
-    .execute();
-}
-
-async function seedPhoto(recordId: string, position: number, body: Buffer): Promise<string> {
-  const photoId = `${recordId}-p${position}`;
-  const key = `rice_disease/${recordId}/${photoId}.png`;
-  await t.ctx.storage.put(key, body);
-  await t.ctx.db
-    .insertInto('catalog_images')
-    .values({
-      id: photoId,
-      collection: 'rice_local_diseases',
-      entryId: recordId,
-      position,
-      status: 'ready',
-      originalKey: key,
-      displayKey: null,
-      thumbKey: null,
-      externalUrl: null,
-      mimeType: 'image/png',
-      sizeBytes: body.length,
-      width: 96,
-      height: 64,
-      originalName: `${photoId}.png`,
-      sha256: crypto.createHash('sha256').update(body).digest('hex'),
-      uploadedBy: null,
-      createdAt: new Date(clock).toISOString(),
-      linkedAt: new Date(clock).toISOString(),
-      locationCleaned: 1,
-    })
-    .execute();
-  return photoId;
-}
-
+const seedRecord = (id: string, name: string, flags: Parameters<typeof seedRecordOf>[3] = {}) => seedRecordOf(t, id, name, flags);
+const seedPhoto = (recordId: string, position: number, body: Buffer) => seedPhotoOf(t, recordId, position, body);
 const meta = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({
     stage: 'disease',
@@ -130,21 +57,7 @@ const meta = (extra: Record<string, unknown> = {}) =>
     ...extra,
   });
 
-function multipart(parts: Array<{ name: string; value: string | Uint8Array; filename?: string }>) {
-  const boundary = `----palayan${crypto.randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n${p.filename ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`,
-      ),
-    );
-    chunks.push(typeof p.value === 'string' ? Buffer.from(p.value) : Buffer.from(p.value));
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+const multipart = (parts: Parameters<typeof multipartOf>[1]) => multipartOf(cookie, parts);
 
 async function upload(
   file: Uint8Array,

@@ -24,6 +24,7 @@ const evaluation = (over: Partial<ScannerModel['evaluations'][number]> = {}): Sc
   accuracy: 0.925,
   macroF1: 0.9,
   current: true,
+  evaluationSet: null,
   error: null,
   createdAt: '2026-03-01T01:00:00.000Z',
   finishedAt: '2026-03-01T01:05:00.000Z',

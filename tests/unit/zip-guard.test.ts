@@ -4,7 +4,7 @@ import path from 'node:path';
 import { readSheet } from 'read-excel-file/node';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotAZipError, UnpackLimitError, unpackXlsx } from '../../server/platform/spreadsheets/zip-guard.js';
+import { NotAZipError, UnpackLimitError, unpackXlsx } from '../../server/platform/parsing/zip-guard.js';
 import { xlsxOf } from '../fixtures/spreadsheets.js';
 import { crc32, deflated, entriesOf, rawZip, zerosDeflated, type RawEntry } from '../fixtures/zip-tricks.js';
 

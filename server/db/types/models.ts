@@ -55,6 +55,10 @@ export interface ModelEvaluationsTable {
   createdBy: string | null;
   createdAt: string;
   finishedAt: string | null;
+  /** The evaluation set scored (migration 209); null: a split of the training set. */
+  evaluationSetId: string | null;
+  /** Its name when queued, kept after the set is deleted. */
+  evaluationSetName: string | null;
 }
 
 export interface ModelPredictionsTable {
@@ -83,4 +87,39 @@ export interface ModelPublicationsTable {
   overrideReason: string | null;
   createdBy: string | null;
   createdAt: string;
+}
+
+/** A super admin's labelled photos to evaluate on, not farmer content (migration 209). */
+export interface EvaluationSetsTable {
+  id: string;
+  name: string;
+  fileName: string;
+  /** sha256 of the uploaded ZIP. */
+  sha256: string;
+  sizeBytes: number;
+  photoCount: number;
+  /** JSON [{ label, recordId, photos }] sorted by label. */
+  labels: string;
+  leakCount: number;
+  /** JSON LeakPair[] (at most EVALUATION_SET_LIMITS.shownLeaks): its photos that are near-copies of training photos. */
+  leaks: string;
+  createdBy: string | null;
+  createdAt: string;
+}
+
+export interface EvaluationSetPhotosTable {
+  id: string;
+  setId: string;
+  /** Its order in the ZIP. */
+  position: number;
+  /** Its path in the ZIP. */
+  fileName: string;
+  label: string;
+  recordId: string;
+  originalKey: string;
+  thumbKey: string;
+  sha256: string;
+  phash: string | null;
+  width: number;
+  height: number;
 }

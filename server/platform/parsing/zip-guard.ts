@@ -4,6 +4,18 @@ import { nextZipEntry } from '../support/zip-entries.js';
 
 export class UnpackLimitError extends Error {}
 export class NotAZipError extends Error {}
+/** More entries than the limit, told before anything is read. */
+export class TooManyEntriesError extends UnpackLimitError {
+  constructor(readonly count: number) {
+    super(`${count} entries`);
+  }
+}
+/** An entry named with `..`, an absolute path or a backslash: it would land outside the folder it is unpacked into. */
+export class OutsidePathError extends Error {
+  constructor(readonly entryName: string) {
+    super(`entry outside the archive's folders: ${entryName}`);
+  }
+}
 
 export interface UnpackLimits {
   /** Inflated bytes of all entries together. */
@@ -28,9 +40,13 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
   });
 }
 
+/** yauzl's refusals of an entry's name. */
+const OUTSIDE_PATH = /^(?:invalid relative path|absolute path|invalid characters in fileName): (.*)$/s;
+
 function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
   return nextZipEntry(zip).catch((err: Error) => {
-    throw new NotAZipError(err.message);
+    const outside = OUTSIDE_PATH.exec(err.message);
+    throw outside ? new OutsidePathError(outside[1]!) : new NotAZipError(err.message);
   });
 }
 
@@ -61,7 +77,7 @@ function checkCoverage(spans: Span[], centralDirectoryOffset: number): void {
 
 /** The central directory's entries, checked before anything is inflated. */
 async function listEntries(zip: yauzl.ZipFile, limits: UnpackLimits): Promise<yauzl.Entry[]> {
-  if (zip.entryCount > limits.maxEntries) throw new UnpackLimitError(`${zip.entryCount} entries`);
+  if (zip.entryCount > limits.maxEntries) throw new TooManyEntriesError(zip.entryCount);
   // Before the first entry is read, yauzl's cursor is the central directory's offset.
   const centralDirectoryOffset: unknown = (zip as unknown as { readEntryCursor: unknown }).readEntryCursor;
   if (typeof centralDirectoryOffset !== 'number' || zip.entriesRead !== 0) throw new NotAZipError('central directory offset unknown');
@@ -137,28 +153,50 @@ async function zipOf(files: ReadonlyArray<readonly [string, Buffer]>): Promise<B
 }
 
 /**
- * Unpacks an XLSX for a spreadsheet reader: the entries its central directory lists, each
+ * Reads an archive's entries through the guard: the entries its central directory lists, each
  * inflated once with a hard count of the bytes that come out (a bomb lies about its sizes; past
  * `maxBytes` in all it stops with UnpackLimitError), and an archive that holds anything else
  * (entries left out of the central directory, names twice, entries sharing data, more than
- * `maxEntries`) is refused the same way. The reader is given a new zip of the XML parts alone,
- * so what it unpacks is exactly what was counted here. A file that is not a zip gives NotAZipError.
+ * `maxEntries`) is refused the same way, before anything is inflated. `each` is given the
+ * bytes of the files `wanted` names, in the archive's order; the others are inflated and counted
+ * only. A file that is not a zip gives NotAZipError, an entry named outside its folders
+ * OutsidePathError.
  */
-export async function unpackXlsx(file: string, limits: UnpackLimits): Promise<Buffer> {
+export async function unpackZip(
+  file: string,
+  limits: UnpackLimits,
+  wanted: (entry: yauzl.Entry) => boolean,
+  each: (name: string, data: Buffer) => Promise<void> | void,
+): Promise<void> {
   const zip = await openZip(file);
   // yauzl may report a read error after the caller's own listener is gone.
   zip.on('error', () => {});
   try {
     const entries = await listEntries(zip, limits);
     const budget = { left: limits.maxBytes };
-    const files: Array<readonly [string, Buffer]> = [];
     for (const entry of entries) {
       if (entry.fileName.endsWith('/')) continue;
-      const data = await inflate(zip, entry, budget, wanted(entry.fileName));
-      if (data) files.push([entry.fileName, data]);
+      const data = await inflate(zip, entry, budget, wanted(entry));
+      if (data) await each(entry.fileName, data);
     }
-    return await zipOf(files);
   } finally {
     zip.close();
   }
+}
+
+/**
+ * Unpacks an XLSX for a spreadsheet reader through the guard (unpackZip): the reader is given a
+ * new zip of the XML parts alone, so what it unpacks is exactly what was counted here.
+ */
+export async function unpackXlsx(file: string, limits: UnpackLimits): Promise<Buffer> {
+  const files: Array<readonly [string, Buffer]> = [];
+  await unpackZip(
+    file,
+    limits,
+    (entry) => wanted(entry.fileName),
+    (name, data) => {
+      files.push([name, data]);
+    },
+  );
+  return zipOf(files);
 }

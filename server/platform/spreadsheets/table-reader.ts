@@ -5,7 +5,7 @@ import { readSheet } from 'read-excel-file/node';
 import { IMPORT_TEXTS, SPREADSHEET_LIMITS, type SpreadsheetFormat } from '../../../common/spreadsheets.js';
 import { fail } from '../http/errors.js';
 import { utf16ByMark } from '../support/byte-order-mark.js';
-import { UnpackLimitError, unpackXlsx } from './zip-guard.js';
+import { UnpackLimitError, unpackXlsx } from '../parsing/zip-guard.js';
 
 export type Cell = string | number | boolean | Date | null;
 export interface TableRow {

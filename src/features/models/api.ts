@@ -12,6 +12,8 @@ import type {
   Thresholds,
 } from '../../../common/schemas/models';
 import type { CatalogList } from '../../../common/schemas/catalog';
+import { EVALUATION_SETS_PATH } from '../../../common/evaluation-sets';
+import type { EvaluationSet } from '../../../common/schemas/evaluation-sets';
 import { api, ApiError } from '../../lib/api';
 import { sendForm } from '../../lib/upload';
 
@@ -181,8 +183,21 @@ export function useSaveSettings() {
 export function useStartEvaluation() {
   const store = useStoreOverview();
   return useMutation({
-    mutationFn: ({ id, split, sameAs }: { id: string; split: EvaluationSplit; sameAs?: string }) =>
-      api<EvaluationSummary>(`${modelPath(id)}/evaluations`, { method: 'POST', body: { split, ...(sameAs ? { sameAs } : {}) } }),
+    mutationFn: ({
+      id,
+      split,
+      sameAs,
+      evaluationSetId,
+    }: {
+      id: string;
+      split: EvaluationSplit;
+      sameAs?: string;
+      evaluationSetId?: string;
+    }) =>
+      api<EvaluationSummary>(`${modelPath(id)}/evaluations`, {
+        method: 'POST',
+        body: { split, ...(sameAs ? { sameAs } : {}), ...(evaluationSetId ? { evaluationSetId } : {}) },
+      }),
     onSuccess: () => {
       void store.refresh();
     },
@@ -237,5 +252,46 @@ export function useEndPilot() {
   return useMutation({
     mutationFn: (body: { stage: ModelStage }) => api<ModelsOverview>(`${base}/end-pilot`, { method: 'POST', body }),
     onSuccess: store.set,
+  });
+}
+
+// Evaluation sets: their key starts with the same topic, which the server publishes when one is added or deleted.
+const setsKey = [TOPIC, 'evaluation-sets'] as const;
+
+export function useEvaluationSets() {
+  return useQuery({
+    queryKey: setsKey,
+    queryFn: ({ signal }) => api<{ sets: EvaluationSet[] }>(EVALUATION_SETS_PATH, { signal }),
+  });
+}
+
+export function useUploadEvaluationSet() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      name,
+      file,
+      onProgress,
+      signal,
+    }: {
+      name: string;
+      file: File;
+      onProgress: (fraction: number) => void;
+      signal: AbortSignal;
+    }) => {
+      const form = new FormData();
+      form.append('name', name);
+      form.append('file', file, file.name);
+      return sendForm<EvaluationSet>(EVALUATION_SETS_PATH, form, onProgress, signal);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: setsKey }),
+  });
+}
+
+export function useDeleteEvaluationSet() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<null>(`${EVALUATION_SETS_PATH}/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: setsKey }),
   });
 }

@@ -7,7 +7,8 @@ import type { ScannerModel } from '../../../common/schemas/models';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
 import { useToast } from '../../components/ui/toast';
-import { runningEvaluation, useCancelEvaluation, useStartEvaluation } from './api';
+import { EVALUATION_SET_TEXTS as SET_TEXTS } from '../../../common/evaluation-sets';
+import { runningEvaluation, useCancelEvaluation, useEvaluationSets, useStartEvaluation } from './api';
 import { ProgressBar } from './fields';
 import { formatDateTime, latestEvaluation } from './format';
 
@@ -51,7 +52,12 @@ export function EvaluationStatus({ model }: { model: ScannerModel }) {
   return (
     <div className="text-sm" data-testid="evaluation-result">
       <p className="font-medium tabular-nums text-slate-900">{S.list.result(latest.accuracy, latest.macroF1)}</p>
-      <p className="text-slate-600">{S.list.onSplit(T.split[latest.split], formatDateTime(latest.finishedAt))}</p>
+      <p className="text-slate-600">
+        {S.list.onSplit(
+          latest.evaluationSet ? SET_TEXTS.evaluatedOn(latest.evaluationSet.name) : T.split[latest.split],
+          formatDateTime(latest.finishedAt),
+        )}
+      </p>
       {!latest.current && <p className="text-amber-800">{S.list.notCurrent}</p>}
     </div>
   );
@@ -63,11 +69,15 @@ export function EvaluateButton({ model }: { model: ScannerModel }) {
   const toast = useToast();
   const start = useStartEvaluation();
   const [open, setOpen] = useState(false);
-  const [split, setSplit] = useState<EvaluationSplit>('test');
+  // 'split:<split>' or 'set:<evaluation set id>'.
+  const [source, setSource] = useState('split:test');
   const [error, setError] = useState<string | null>(null);
+  const sets = useEvaluationSets();
   const run = () =>
     start.mutate(
-      { id: model.id, split },
+      source.startsWith('set:')
+        ? { id: model.id, split: 'all', evaluationSetId: source.slice(4) }
+        : { id: model.id, split: source.slice(6) as EvaluationSplit },
       {
         onSuccess: () => {
           toast.show(S.list.started);
@@ -114,18 +124,29 @@ export function EvaluateButton({ model }: { model: ScannerModel }) {
         </label>
         <select
           id={id}
-          value={split}
-          onChange={(e) => setSplit(e.target.value as EvaluationSplit)}
+          value={source}
+          onChange={(e) => setSource(e.target.value)}
           className={cn(
             'block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm shadow-sm',
             'outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-100',
           )}
         >
-          {EVALUATION_SPLITS.map((s) => (
-            <option key={s} value={s}>
-              {T.split[s]}
-            </option>
-          ))}
+          <optgroup label={S.list.trainingSplits}>
+            {EVALUATION_SPLITS.map((s) => (
+              <option key={s} value={`split:${s}`}>
+                {T.split[s]}
+              </option>
+            ))}
+          </optgroup>
+          {(sets.data?.sets.length ?? 0) > 0 && (
+            <optgroup label={SET_TEXTS.title}>
+              {sets.data?.sets.map((set) => (
+                <option key={set.id} value={`set:${set.id}`}>
+                  {`${set.name} (${SET_TEXTS.photos(set.photoCount)})`}
+                </option>
+              ))}
+            </optgroup>
+          )}
         </select>
         {error && (
           <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">

@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { useModelsOverview } from './api';
 import { MappingDialog, SettingsDialog } from './edit-dialogs';
+import { EvaluationSets } from './evaluation-sets';
 import { ModelCard, type ModelAction } from './model-card';
 import { Publications } from './publications';
 import { PublishDialog } from './publish-dialog';
@@ -70,6 +71,7 @@ export function ModelsPage() {
               </ul>
             )}
           </section>
+          <EvaluationSets />
           <Publications publications={data.publications} />
         </>
       )}

@@ -5,6 +5,7 @@ import { AlertTriangle, ArrowLeft, CheckCircle2, Download, RotateCw } from 'luci
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { MODEL_TEXTS as T } from '../../../common/models';
+import { EVALUATION_SET_TEXTS as SET_TEXTS } from '../../../common/evaluation-sets';
 import { MODEL_SCREEN_TEXTS as S } from '../../../common/model-screen-texts';
 import type { EvaluationReport } from '../../../common/schemas/models';
 import { PageHeader } from '../../components/ui/page-header';
@@ -129,7 +130,11 @@ function Summary({ report }: { report: EvaluationReport }) {
           delta={delta(report.macroF1, cmp?.macroF1, false)}
           testId="report-macro-f1"
         />
-        <Stat label={T.report.photos} value={e.total.toLocaleString('en-PH')} help={T.split[e.split]} />
+        <Stat
+          label={T.report.photos}
+          value={e.total.toLocaleString('en-PH')}
+          help={e.evaluationSet ? SET_TEXTS.evaluatedOn(e.evaluationSet.name) : T.split[e.split]}
+        />
       </dl>
       <p className="text-sm text-slate-700" data-testid="report-comparison">
         {cmp ? S.report.comparedWith(cmp.version) : T.report.noLive}

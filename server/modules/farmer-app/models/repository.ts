@@ -107,6 +107,8 @@ export const modelsRepository = {
         'error',
         'createdAt',
         'finishedAt',
+        'evaluationSetId',
+        'evaluationSetName',
       ])
       .where('modelId', 'in', [...modelIds])
       .orderBy('createdAt', 'desc')

@@ -214,22 +214,25 @@ const routes: FastifyPluginAsync = async (app) => {
         tags,
         summary:
           "Queues an evaluation on a split of the current training set (test by default: the ZIP's clusters " +
-          'and seed), or on exactly the photos of an earlier one (sameAs); it runs in the background',
+          'and seed), on an evaluation set (evaluationSetId), or on exactly the photos of an earlier one (sameAs); it runs in the background',
         params: modelIdParams,
         body: evaluationRequestSchema,
         response: { 202: scannerModelSchema.shape.evaluations.element },
       },
     },
     async (request, reply) =>
-      reply
-        .code(202)
-        .send(
-          await service.requestEvaluation(
-            request.params.id,
-            { split: request.body.split, seed: request.body.seed ?? TRAINING_SET.defaultSeed, sameAs: request.body.sameAs },
-            requireAuth(request).actor,
-          ),
+      reply.code(202).send(
+        await service.requestEvaluation(
+          request.params.id,
+          {
+            split: request.body.split,
+            seed: request.body.seed ?? TRAINING_SET.defaultSeed,
+            sameAs: request.body.sameAs,
+            evaluationSetId: request.body.evaluationSetId,
+          },
+          requireAuth(request).actor,
         ),
+      ),
   );
 
   r.post(

@@ -13,7 +13,7 @@ import {
 } from '../../../../common/schemas/models.js';
 import type { ScannerModelsTable } from '../../../db/types/models.js';
 import type { AppContext } from '../../../platform/http/context.js';
-import { fail, invalid } from '../../../platform/http/errors.js';
+import { fail } from '../../../platform/http/errors.js';
 import { newId, nowIso } from '../../../platform/support/clock.js';
 import type { Actor } from '../../../platform/writes/audit.js';
 import { runCommand } from '../../../platform/writes/command.js';
@@ -29,9 +29,8 @@ import {
   labelsOf,
   liveRecords,
   parseJson,
-  photoSet,
-  bothVerdicts,
-  evaluationIsCurrent,
+  photosToScore,
+  evaluationSummary,
   outputQuantizationColumn,
   outputQuantizationFrom,
   outputQuantizationOf,
@@ -53,22 +52,7 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
     const out: ScannerModel[] = [];
     for (const row of rows) {
       const evals: EvaluationSummary[] = [];
-      for (const e of evaluations.filter((x) => x.modelId === row.id)) {
-        evals.push({
-          id: e.id,
-          state: e.state as EvaluationSummary['state'],
-          split: e.split as EvaluationSplit,
-          seed: e.seed,
-          total: e.total,
-          done: e.done,
-          accuracy: e.accuracy,
-          macroF1: e.macroF1,
-          current: await evaluationIsCurrent(ctx, row.stage as ModelStage, e),
-          error: e.error,
-          createdAt: e.createdAt,
-          finishedAt: e.finishedAt,
-        });
-      }
+      for (const e of evaluations.filter((x) => x.modelId === row.id)) evals.push(await evaluationSummary(ctx, row.stage as ModelStage, e));
       out.push({
         id: row.id,
         stage: row.stage as ModelStage,
@@ -303,22 +287,16 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
       return this.detail(id);
     },
 
-    /** Queues an evaluation of the model on a split of the current training set (the photos are fixed now). */
+    /** Queues an evaluation of the model on a split of the current training set or on an evaluation set (the photos are fixed now). */
     async requestEvaluation(
       id: string,
-      choice: { split: EvaluationSplit; seed: string; sameAs?: string | undefined },
+      choice: { split: EvaluationSplit; seed: string; sameAs?: string | undefined; evaluationSetId?: string | undefined },
       actor: Actor,
     ): Promise<EvaluationSummary> {
       const row = await modelOr404(id);
-      let { split, seed } = choice;
       const earlier = choice.sameAs ? await repo.findEvaluation(ctx.db, choice.sameAs) : null;
       if (choice.sameAs && !earlier) fail('NOT_FOUND');
-      if (earlier) ({ split, seed } = { split: earlier.split as EvaluationSplit, seed: earlier.seed });
-      const set = earlier
-        ? { pairs: parseJson<Array<[string, string]>>(earlier.photoIds), sha256: earlier.photoSetSha256 }
-        : await photoSet(ctx, split, seed, row.stage as ModelStage);
-      if (set.pairs.length === 0) invalid({ split: MODEL_TEXTS.noPhotos });
-      if ('notRice' in set && row.stage === 'plant' && !bothVerdicts(set)) invalid({ split: MODEL_TEXTS.plantNeedsBoth });
+      const { split, seed, set, evaluationSet } = await photosToScore(ctx, row.stage as ModelStage, choice, earlier ?? null);
       const evaluationId = newId();
       const now = nowIso();
       const { train, validation, test } = TRAINING_SET.defaultRatios;
@@ -345,6 +323,8 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
           createdBy: actor.fullname,
           createdAt: now,
           finishedAt: null,
+          evaluationSetId: evaluationSet?.id ?? null,
+          evaluationSetName: evaluationSet?.name ?? null,
         });
         await cmd.audit({
           action: 'UPDATE',
@@ -352,7 +332,15 @@ export function createModelsService(ctx: AppContext, onQueued: () => void = () =
           documentId: id,
           documentName: row.version,
           description: MODEL_TEXTS.audit.evaluated(row.version),
-          details: { evaluationId, split, seed, photos: set.pairs.length, photoSetSha256: set.sha256, modelSha256: row.sha256 },
+          details: {
+            evaluationId,
+            split,
+            seed,
+            evaluationSet: evaluationSet?.name ?? null,
+            photos: set.pairs.length,
+            photoSetSha256: set.sha256,
+            modelSha256: row.sha256,
+          },
         });
         cmd.publish({ topic: TOPIC, id, op: 'update' });
       });

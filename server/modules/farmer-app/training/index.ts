@@ -6,3 +6,4 @@
  */
 export { clusterPhotos } from './clusters.js';
 export { trainingClasses, trainingSelection } from './service.js';
+export type { TrainingClass } from './service.js';

@@ -14,10 +14,9 @@ import type { EvaluationReport, PredictionPhoto } from '../../../../../common/sc
 import type { AppContext } from '../../../../platform/http/context.js';
 import { fail } from '../../../../platform/http/errors.js';
 import { csvFileText } from '../../../../platform/spreadsheets/csv-file.js';
-import { fileUrl } from '../../../../platform/storage/storage.js';
-import { photoReads } from '../../../content/photos/index.js';
+import { photoFilesOf } from './photo-files.js';
 import { modelsRepository as repo } from '../repository.js';
-import { evaluationIsCurrent, labelsOf, parseJson, thresholdsOf } from '../stored.js';
+import { evaluationIsCurrent, setOf, labelsOf, parseJson, thresholdsOf } from '../stored.js';
 import {
   asVerdicts,
   atThreshold,
@@ -154,6 +153,7 @@ export function createEvaluationReports(ctx: AppContext) {
           accuracy: m.accuracy,
           macroF1: m.macroF1,
           current: await evaluationIsCurrent(ctx, model.stage as ModelStage, evaluation),
+          evaluationSet: setOf(evaluation),
           error: evaluation.error,
           createdAt: evaluation.createdAt,
           finishedAt: evaluation.finishedAt,
@@ -219,13 +219,10 @@ export function createEvaluationReports(ctx: AppContext) {
         return true;
       });
       const shown = chosen.slice(0, MODEL_LIMITS.cellPhotos);
-      const thumbs = new Map(
-        (
-          await photoReads.byIds(
-            ctx.db,
-            shown.map((p) => p.imageId),
-          )
-        ).map((p) => [p.id, p.thumbKey]),
+      const files = await photoFilesOf(
+        ctx,
+        evaluation,
+        shown.map((p) => p.imageId),
       );
       const out: PredictionPhoto[] = shown.map((p) => {
         const other = theirs.get(p.imageId);
@@ -233,7 +230,7 @@ export function createEvaluationReports(ctx: AppContext) {
           imageId: p.imageId,
           diseaseId: p.sourceId ?? p.diseaseId,
           diseaseName: names.get(p.sourceId ?? p.diseaseId) ?? p.diseaseId,
-          thumbUrl: thumbs.get(p.imageId) ? fileUrl(thumbs.get(p.imageId)!) : null,
+          thumbUrl: files.get(p.imageId)?.thumbUrl ?? null,
           predicted: verdictName(labels, names, p.predicted),
           confidence: p.confidence,
           top: p.top.map(([index, confidence]) => ({ label: verdictName(labels, names, index), confidence })),

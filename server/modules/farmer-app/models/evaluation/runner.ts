@@ -1,15 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MODEL_LIMITS, MODEL_TEXTS } from '../../../../../common/models.js';
 import { outageOf } from '../../../../platform/http/outages.js';
-import type { ModelPredictionsTable, ScannerModelsTable } from '../../../../db/types/models.js';
+import type { ModelEvaluationsTable, ModelPredictionsTable, ScannerModelsTable } from '../../../../db/types/models.js';
 import { every } from '../../../../platform/background/jobs.js';
 import { createRunner } from '../../../../platform/background/runner.js';
 import { appContext, type AppContext } from '../../../../platform/http/context.js';
 import { readStored } from '../../../../platform/storage/stored-files.js';
 import { nowIso } from '../../../../platform/support/clock.js';
-import { photoReads } from '../../../content/photos/index.js';
 import { modelsRepository as repo } from '../repository.js';
 import { contractOf, contractSha256, inputShapeOf, outputQuantizationOf, parseJson } from '../stored.js';
+import { photoFilesOf } from './photo-files.js';
 import { makeTestVectors, testVectorCandidates } from './test-vectors.js';
 import { metricsOf } from './report.js';
 import { Scorer, ThreadLost } from './scorer.js';
@@ -34,7 +34,8 @@ function createEvaluationRunner(ctx: AppContext) {
   }
 
   /** The farmer app's test vectors from a finished evaluation's photos; a photo that cannot be read is passed over. */
-  async function keepTestVectors(model: ScannerModelsTable, evaluationId: string, with_: Scorer): Promise<void> {
+  async function keepTestVectors(model: ScannerModelsTable, evaluation: ModelEvaluationsTable, with_: Scorer): Promise<void> {
+    const evaluationId = evaluation.id;
     try {
       const predictions = (await repo.predictions(ctx.db, evaluationId)).map((p) => ({
         ...p,
@@ -42,18 +43,15 @@ function createEvaluationRunner(ctx: AppContext) {
       }));
       const shape = inputShapeOf(model);
       const candidates = testVectorCandidates(predictions);
-      const keys = new Map(
-        (
-          await photoReads.byIds(
-            ctx.db,
-            candidates.map((p) => p.imageId),
-          )
-        ).map((p) => [p.id, p.originalKey]),
+      const files = await photoFilesOf(
+        ctx,
+        evaluation,
+        candidates.map((p) => p.imageId),
       );
       const vectors = await makeTestVectors(
         candidates,
         async (imageId) => {
-          const key = keys.get(imageId);
+          const key = files.get(imageId)?.originalKey;
           return key ? readStored(ctx.storage, key).catch(() => null) : null;
         },
         contractOf(model),
@@ -94,13 +92,10 @@ function createEvaluationRunner(ctx: AppContext) {
     const pairs = parseJson<Array<[string, string]>>(evaluation.photoIds);
     const scored = await repo.predictedIds(ctx.db, evaluationId);
     const todo = pairs.filter(([id]) => !scored.has(id));
-    const keys = new Map(
-      (
-        await photoReads.byIds(
-          ctx.db,
-          todo.map(([id]) => id),
-        )
-      ).map((p) => [p.id, p.originalKey]),
+    const files = await photoFilesOf(
+      ctx,
+      evaluation,
+      todo.map(([id]) => id),
     );
     const shape = inputShapeOf(model);
     let bytes: Buffer;
@@ -154,7 +149,7 @@ function createEvaluationRunner(ctx: AppContext) {
     try {
       for (const [imageId, diseaseId] of todo) {
         if (closed()) return 'later';
-        const key = keys.get(imageId);
+        const key = files.get(imageId)?.originalKey;
         let top: Array<[number, number]> | null = null;
         const started = performance.now();
         if (key) {
@@ -197,7 +192,7 @@ function createEvaluationRunner(ctx: AppContext) {
       const allowed = Math.floor(pairs.length * MODEL_LIMITS.maxSkippedShare);
       if (done === 0 || skipped > allowed) await finish('failed', MODEL_TEXTS.evaluationFailed.skipped(skipped, pairs.length), done);
       else {
-        if (evaluation.contractSha256 === contractSha256(model)) await keepTestVectors(model, evaluationId, scorer);
+        if (evaluation.contractSha256 === contractSha256(model)) await keepTestVectors(model, evaluation, scorer);
         await finish('done', skipped > 0 ? MODEL_TEXTS.evaluationFailed.someSkipped(skipped) : null, done);
       }
       return 'next';
