@@ -20,7 +20,8 @@
  * --output uint8: the model gives its scores as uint8 (dequantised by the server).
  * After 5 s of unmeasured searches (warm-up), each of --runs runs times both phases; the medians
  * of the runs are printed last.
- * Options: --photos 2000  --distinct 40  --baseline 20  --gap 50  --runs 3  --output uint8
+ * --only contract: the baseline and the contract search alone (no evaluation).
+ * Options: --photos 2000  --distinct 40  --baseline 20  --gap 50  --runs 3  --output uint8  --only contract
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,6 +39,8 @@ const PHOTOS = Number(option('photos', '2000'));
 const DISTINCT = Number(option('distinct', '40'));
 const BASELINE_S = Number(option('baseline', '20'));
 const GAP_MS = Number(option('gap', '50'));
+/** --only contract: the baseline and Check file's contract search, no evaluation. */
+const ONLY = option('only', '');
 const RUNS = Number(option('runs', '3'));
 const OUTPUT = option('output', '') === 'uint8' ? ('uint8' as const) : undefined;
 const USER = { username: 'bench_super', password: 'Bench#Pass1' };
@@ -191,6 +194,10 @@ async function main() {
       console.log(`run ${run}: variety searches alone for ${BASELINE_S} s, then while an evaluation of every photo runs`);
       const until = Date.now() + BASELINE_S * 1000;
       const baseline = await searches(server.url, cookie, () => Date.now() > until);
+      if (ONLY === 'contract') {
+        results.push({ rate: 0, seconds: 0, peak: 0, b50: median(baseline), b99: percentile(baseline, 99), d50: 0, d99: 0 });
+        continue;
+      }
       let peak = rssMb(child.pid!);
       const sampler = setInterval(() => {
         peak = Math.max(peak, rssMb(child!.pid!));
@@ -242,9 +249,11 @@ async function main() {
     const m = (f: (r: (typeof results)[number]) => number) => median(results.map(f));
     const checks: Array<{ seconds: number; photos: number; d99: number }> = [];
     for (let run = 1; run <= RUNS; run += 1) {
+      // A model of its own each run (other weights, another sha256): Check file keeps a model's trial, which would be read back.
+      const checked = await convBenchClassifier({ classes: 12, labels, output: OUTPUT, seed: 100 + run });
       const inspect = new FormData();
       inspect.append('meta', JSON.stringify({ stage: 'disease' }));
-      inspect.append('model', new Blob([Buffer.from(model)]), 'bench.tflite');
+      inspect.append('model', new Blob([Buffer.from(checked)]), 'bench.tflite');
       let finished = false;
       const started = performance.now();
       const answer = fetch(`${server.url}/api/models/inspect`, { method: 'POST', headers: { cookie }, body: inspect }).then(async (res) => {

@@ -35,6 +35,8 @@ export const MODEL_LIMITS = {
   /** Check file's search for the pixel contract: held-out photos tried per record, and the time it may take. */
   contractSearchPerClass: 10,
   contractSearchMs: 60_000,
+  /** After each photo the search rests this many times as long as the photo took (less than an evaluation: it has a deadline). */
+  contractSearchRest: 0.5,
   /** A contract that scored more than this below the best tried is kept only when the upload says so (acceptWorseContract). */
   contractWorseBy: 0.1,
   /** Photos the farmer app's payload carries to check its pixel preparation, and how far a score may be off. */

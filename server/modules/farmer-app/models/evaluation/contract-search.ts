@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { TRAINING_SET } from '../../../../../common/catalog.js';
 import { MODEL_LIMITS, MODEL_TEXTS, RESIZE_METHODS, type PixelScaling } from '../../../../../common/models.js';
 import { sameContract, type ContractSearch, type PixelContract } from '../../../../../common/schemas/models.js';
@@ -101,11 +102,14 @@ export async function searchContract(
           // Past the deadline the contract being tried is left out: its accuracy would rest on part of the sample.
           if (performance.now() > deadline) break;
           // A store that does not answer ends the search (a 503 naming it); a photo the model cannot score counts as wrong.
+          const started = performance.now();
           const bytes = await readStored(ctx.storage, photo.key);
           const best = await scorer.score(bytes).then(
             (top) => top[0],
             () => undefined,
           );
+          // It rests between photos, so the console's other requests keep their share of the cores.
+          await sleep((performance.now() - started) * MODEL_LIMITS.contractSearchRest);
           if (best && labelRecords[best[0]] === photo.recordId) right += 1;
           scored += 1;
         }
