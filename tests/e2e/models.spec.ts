@@ -1,108 +1,27 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
-import sharp from 'sharp';
-import { CATALOG_KINDS, labelSlug } from '../../common/catalog';
+import { CATALOG_KINDS } from '../../common/catalog';
 import { CATALOG_LABELS } from '../../common/catalog-texts';
 import { MODEL_SCREEN_TEXTS as S } from '../../common/model-screen-texts';
 import { MODEL_TEXTS as T } from '../../common/models';
-import { EVALUATION_SET_TEXTS as ES } from '../../common/evaluation-sets';
 import { SHELL } from '../../common/texts';
-import { axeViolations } from './axe';
-import { expect, test, type E2EServer } from './fixtures';
+import { expect, test } from './fixtures';
 import { importExport, signIn } from './support';
-import { zipOf } from '../fixtures/zip-tricks';
-
-const SHOTS = '.tmp/screens';
-const SCANNER = path.join('demo-data', 'scanner');
-/** The demo classifier (`npm run models:make`): it names the demo disease whose colour is nearest a photo's mean colour. */
-const MODEL_FILE = path.join(SCANNER, 'demo-disease-classifier.tflite');
-/** How the demo model takes a photo, as models:make builds it. */
-const DEMO_CONTRACT = { scaling: '0-1', resize: 'stretch' } as const;
-const DEMO = JSON.parse(fs.readFileSync(path.join(SCANNER, 'classes.json'), 'utf8')) as {
-  classes: Array<{ name: string; meanColour: [number, number, number] }>;
-  notRicePlant: { meanColour: [number, number, number] };
-};
-const CLASSES = DEMO.classes;
-/** The demo plant check: rice plant when a photo's mean colour is nearer the diseases' average than the "not a rice plant" colour. */
-const PLANT_FILE = path.join(SCANNER, 'demo-plant-check.tflite');
-const PHOTOS_PER_CLASS = 3;
-/** One photo of the second class's colour filed under the first: the report's one mistake. */
-const MISFILED = { under: 0, colourOf: 1 } as const;
-
-/**
- * A photo whose mean colour is the class's: 8 × 8 blocks a little lighter or darker than it
- * (the offsets sum to zero). A plain colour would not do: every plain photo has the same
- * perceptual hash, so all would be copies of one another across diseases and left out of the
- * training set as conflicts.
- */
-async function classPhoto(colour: [number, number, number], seed: number): Promise<Buffer> {
-  const size = 128;
-  const cells = 8;
-  let s = seed * 7919 + 17;
-  const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const raw = Array.from({ length: cells * cells }, () => Math.round(rnd() * 20 - 10));
-  const mean = raw.reduce((a, b) => a + b, 0) / raw.length;
-  const offsets = raw.map((o) => o - mean);
-  const data = Buffer.alloc(size * size * 3);
-  for (let y = 0; y < size; y += 1) {
-    for (let x = 0; x < size; x += 1) {
-      const offset = offsets[Math.floor((y * cells) / size) * cells + Math.floor((x * cells) / size)]!;
-      for (let c = 0; c < 3; c += 1) data[(y * size + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(colour[c]! + offset)));
-    }
-  }
-  return sharp(data, { raw: { width: size, height: size, channels: 3 } })
-    .jpeg({ quality: 95, chromaSubsampling: '4:4:4' })
-    .toBuffer();
-}
-
-/**
- * The twelve demo diseases by name (the model's labels are their slugs, so each is suggested by
- * name), each with a few photos of its colour, and one photo filed under the wrong disease
- * (MISFILED); through the import command, as other specs make diseases (the add form asks for
- * 800 photos).
- */
-async function seedDemoDiseases(app: E2EServer): Promise<void> {
-  const files: Record<string, Buffer> = {};
-  const diseases: Record<string, Record<string, unknown>> = {};
-  for (const [k, c] of CLASSES.entries()) {
-    const images: string[] = [];
-    for (let n = 0; n < PHOTOS_PER_CLASS; n += 1) {
-      const file = `class${k}-photo${n}.jpg`;
-      files[file] = await classPhoto(c.meanColour, k * 100 + n + 1);
-      images.push(`{{files}}/${file}`);
-    }
-    if (k === MISFILED.under) {
-      files['misfiled.jpg'] = await classPhoto(CLASSES[MISFILED.colourOf]!.meanColour, 9001);
-      images.push('{{files}}/misfiled.jpg');
-    }
-    diseases[crypto.randomUUID()] = {
-      name: c.name,
-      scientificName: 'Demo',
-      createdAt: new Date(Date.UTC(2026, 0, 1, 0, k)).toISOString(),
-      images,
-    };
-  }
-  await importExport(app, { rice_local_diseases: diseases }, files);
-}
-
-/** Uploads the demo model through the dialog: settings, Check file, every label suggested, Upload model. */
-async function uploadDemoModel(page: Page, note: string): Promise<void> {
-  await page.getByRole('button', { name: T.upload }).first().click();
-  const dialog = page.getByRole('dialog', { name: S.form.uploadTitle });
-  await dialog.getByLabel(S.form.modelFile, { exact: true }).setInputFiles(MODEL_FILE);
-  await dialog.getByLabel(S.form.scaling, { exact: true }).selectOption(DEMO_CONTRACT.scaling);
-  await dialog.getByLabel(S.form.resize, { exact: true }).selectOption(DEMO_CONTRACT.resize);
-  await dialog.getByLabel(S.form.note, { exact: true }).fill(note);
-  await dialog.getByRole('button', { name: T.check }).click();
-  await expect(dialog.getByTestId('model-facts')).toBeVisible({ timeout: 30_000 });
-  await expect(dialog.getByTestId('mapping-row')).toHaveCount(CLASSES.length);
-  // Every label is one of the diseases made above: nothing is left unmapped.
-  await expect(dialog.getByTestId('mapping-problems')).toHaveCount(0);
-  await dialog.getByRole('button', { name: T.upload }).click();
-  await expect(dialog).toBeHidden({ timeout: 30_000 });
-}
+import {
+  axe,
+  CLASSES,
+  classPhoto,
+  DEMO,
+  DEMO_CONTRACT,
+  MISFILED,
+  MODEL_FILE,
+  PHOTOS_PER_CLASS,
+  PLANT_FILE,
+  seedDemoDiseases,
+  SHOTS,
+  uploadDemoModel,
+} from './models-support';
 
 /** Publishes through the dialog; when the server's checks refuse, publishes anyway with a reason. Answers whether it had to. */
 async function publish(page: Page, version: string, channel: 'live' | 'pilot', note: string, share?: number): Promise<string[] | null> {
@@ -124,10 +43,6 @@ async function publish(page: Page, version: string, channel: 'live' | 'pilot', n
   await dialog.getByRole('button', { name: S.publishing.override }).click();
   await expect(dialog).toBeHidden();
   return failed;
-}
-
-async function axe(page: Page, what: string): Promise<void> {
-  expect(await axeViolations(page, what)).toEqual([]);
 }
 
 test('an admin has no Scanner models screen', async ({ page, app }) => {
@@ -373,54 +288,4 @@ test('a training class marked "Not a rice plant" lets a plant check be evaluated
   await publishing.getByRole('button', { name: T.cancel }).click();
   expect(await publish(page, 'plant-1', 'live', 'Plant check, evaluated')).toBeNull();
   await expect(page.getByTestId('stage-plant').getByTestId('slot-live')).toContainText('plant-1');
-});
-
-test('an evaluation set is uploaded as a ZIP, flagged for the training photo it copies, and a model is evaluated on it', async ({
-  page,
-  app,
-}) => {
-  test.setTimeout(300_000);
-  await seedDemoDiseases(app);
-  await fs.promises.mkdir(SHOTS, { recursive: true });
-  // A field set of three diseases, two photos each in its label's folder, and the second disease's first training photo sent again.
-  const used = CLASSES.slice(0, 3);
-  const files: Array<[string, Buffer]> = [['README.md', Buffer.from('# Field test, Tarlac\n')]];
-  for (const [k, c] of used.entries())
-    for (let n = 0; n < 2; n += 1)
-      files.push([`test/${labelSlug(c.name)}/field-${n}.jpg`, await classPhoto(c.meanColour, 7000 + k * 10 + n)]);
-  files.push([`test/${labelSlug(used[1]!.name)}/copy.jpg`, await classPhoto(used[1]!.meanColour, 101)]);
-  const zip = await zipOf(files);
-
-  await signIn(page, app, 'SYSTEM_ADMIN');
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: T.nav }).click();
-  await uploadDemoModel(page, 'Demo model for the field set');
-  await expect(page.getByText(ES.empty)).toBeVisible();
-  await page.getByRole('button', { name: ES.upload }).click();
-  const dialog = page.getByRole('dialog', { name: ES.uploadTitle });
-  await dialog.getByLabel(ES.name, { exact: true }).fill('Tarlac field test');
-  await dialog.getByLabel(ES.file, { exact: true }).setInputFiles({ name: 'tarlac.zip', mimeType: 'application/zip', buffer: zip });
-  await dialog.getByRole('button', { name: ES.save }).click();
-  await expect(dialog).toBeHidden({ timeout: 60_000 });
-  const set = page.getByTestId('evaluation-set').filter({ hasText: 'Tarlac field test' });
-  await expect(set).toContainText(ES.photos(7));
-  await expect(set.getByTestId('set-leaks')).toContainText(ES.leaking(1));
-  await set.getByRole('button', { name: ES.leakPairs }).click();
-  await expect(set.getByTestId('set-leaks')).toContainText(ES.leakPair(`test/${labelSlug(used[1]!.name)}/copy.jpg`, used[1]!.name, 0));
-  await page.getByRole('region', { name: ES.title }).screenshot({ path: `${SHOTS}/evaluation-sets.png` });
-  await axe(page, 'evaluation sets');
-
-  // The model scored on the set: every photo is its folder's colour.
-  const card = page.getByTestId('model-card').filter({ has: page.getByRole('heading', { name: 'disease-1', exact: true }) });
-  await card.getByRole('button', { name: T.evaluate }).click();
-  const evaluate = page.getByRole('dialog', { name: S.list.evaluateTitle('disease-1') });
-  const source = evaluate.getByLabel(S.list.splitLabel, { exact: true });
-  await source.selectOption({ label: `Tarlac field test (${ES.photos(7)})` });
-  await evaluate.getByRole('button', { name: S.list.start }).click();
-  await expect(evaluate).toBeHidden();
-  await expect(card.getByTestId('evaluation-result')).toContainText(ES.evaluatedOn('Tarlac field test'), { timeout: 120_000 });
-  await card.getByRole('link', { name: S.list.actions.report }).click();
-  await expect(page.getByRole('heading', { level: 1, name: S.report.title('disease-1') })).toBeVisible();
-  await expect(page.getByTestId('report-accuracy')).toHaveText('100.0 %');
-  await expect(page.getByText(ES.evaluatedOn('Tarlac field test'))).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/evaluation-set-report.png`, fullPage: true });
 });
