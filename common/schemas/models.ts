@@ -92,6 +92,10 @@ export const labelSuggestionSchema = z.object({
  * A model whose class scores are 8-bit integers: each score is scale × (q − zeroPoint), read
  * from its output tensor. null: float32 scores, used as they are.
  */
+/** A uint8 input's scale and zero point: a pixel number q means scale × (q − zeroPoint) to the model. Null: float32 pixels, or none given. */
+export const inputQuantizationSchema = z.object({ scale: z.number().positive(), zeroPoint: z.number().int() }).nullable();
+export type InputQuantization = z.infer<typeof inputQuantizationSchema>;
+
 export const outputQuantizationSchema = z
   .object({ type: z.enum(['uint8', 'int8']), scale: z.number(), zeroPoint: z.number().int() })
   .nullable();

@@ -1,6 +1,6 @@
 import { z } from './zod.js';
 import { MODEL_CHANNELS, MODEL_STAGES, PLANT_VERDICTS } from '../models.js';
-import { outputQuantizationSchema, pixelContractSchema, thresholdsSchema } from './models.js';
+import { inputQuantizationSchema, outputQuantizationSchema, pixelContractSchema, thresholdsSchema } from './models.js';
 
 /** What the farmer app gets for one stage. */
 export const publicModelSchema = z.object({
@@ -12,6 +12,11 @@ export const publicModelSchema = z.object({
   url: z.string(),
   inputShape: z.array(z.number()),
   inputType: z.string(),
+  /**
+   * uint8 pixels: the app feeds each pixel's 0–255 value as it is (the contract's '0-255'); this says
+   * what that number means to the model (scale × (q − zeroPoint)), for an app that quantises values it prepared itself.
+   */
+  inputQuantization: inputQuantizationSchema,
   /** Scores given as 8-bit integers: the app turns each into scale × (q − zeroPoint) before any threshold. */
   outputQuantization: outputQuantizationSchema,
   contract: pixelContractSchema,

@@ -576,6 +576,7 @@ describe('evaluating, publishing and serving a model', () => {
       size: model.length,
       contract: { scaling: '0-1', resize: 'stretch' },
       thresholds: { confidence: 0.6, margin: 0.1 },
+      inputQuantization: null,
       outputQuantization: null,
     });
     expect(current.labels[0]).toMatchObject({

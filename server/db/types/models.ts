@@ -12,6 +12,8 @@ export interface ScannerModelsTable {
   /** JSON [1, H, W, 3]. */
   inputShape: string;
   inputType: string;
+  /** JSON { scale, zeroPoint } of uint8 pixels (migration 210); null: float32 pixels, or none given. */
+  inputQuantization: string | null;
   /** JSON OutputQuantization (migration 205); null: float32 scores. */
   outputQuantization: string | null;
   /** JSON TestVector[] (migration 207): photos at the input size with their expected scores; null until an evaluation makes them. */

@@ -15,6 +15,11 @@ export { TfliteFileError, type TfliteErrorCode } from './errors.js';
 export interface TfliteFacts {
   inputShape: [1, number, number, 3];
   inputType: 'float32' | 'uint8';
+  /**
+   * A uint8 input's scale and zero point (what a pixel number q means to the model: scale × (q −
+   * zeroPoint)); null for float32, or when the file gives none or one per channel.
+   */
+  inputQuantization: Quantization | null;
   /** The number of classes: the length of the output vector. */
   outputSize: number;
   outputType: 'float32' | 'uint8' | 'int8';
@@ -70,11 +75,11 @@ const isScoreType = (type: string): type is TfliteFacts['outputType'] => (SCORE_
 
 const isPixelType = (type: string): type is TfliteFacts['inputType'] => (PIXEL_TYPES as readonly string[]).includes(type);
 
-function checkInput(main: FlatbufferTable, tensors: FlatbufferVector): Pick<TfliteFacts, 'inputShape' | 'inputType'> {
+function checkInput(main: FlatbufferTable, tensors: FlatbufferVector): Pick<TfliteFacts, 'inputShape' | 'inputType' | 'inputQuantization'> {
   const inputs = main.vector('inputs')?.numbers() ?? [];
   const wanted = 'The model must take one image of shape 1×H×W×3';
   if (inputs.length !== 1) throw new TfliteFileError('INPUT_NOT_IMAGE', `${wanted}; this one takes ${inputs.length} inputs.`);
-  const { shape, type } = tensorFacts(tensors, inputs[0]!);
+  const { shape, type, scales, zeroPoints } = tensorFacts(tensors, inputs[0]!);
   const [batch, height, width, channels] = shape;
   if (shape.length !== 4 || batch !== 1 || channels !== 3)
     throw new TfliteFileError('INPUT_NOT_IMAGE', `${wanted}; this one takes ${shapeText(shape)}.`);
@@ -93,7 +98,9 @@ function checkInput(main: FlatbufferTable, tensors: FlatbufferVector): Pick<Tfli
     );
   if (!isPixelType(type))
     throw new TfliteFileError('INPUT_NOT_IMAGE', `The model must take image pixels as float32 or uint8 numbers; this one takes ${type}.`);
-  return { inputShape: [1, height!, width!, 3], inputType: type };
+  const quantized = type === 'uint8' && scales.length === 1 && Number.isFinite(scales[0]) && scales[0]! > 0 && zeroPoints.length <= 1;
+  const inputQuantization = quantized ? { scale: scales[0]!, zeroPoint: zeroPoints[0] ?? 0 } : null;
+  return { inputShape: [1, height!, width!, 3], inputType: type, inputQuantization };
 }
 
 function checkOutput(

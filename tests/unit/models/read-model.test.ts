@@ -45,14 +45,14 @@ async function refusal(bytes: Uint8Array): Promise<TfliteFileError> {
   return err as TfliteFileError;
 }
 
-/** A model built field by field: one 1×32×32×3 input, one 1×4 output, no operators. */
-function handMadeModel(model: FlatbufferObject): Uint8Array {
+/** A model built field by field: one 1×32×32×3 input (uint8, quantised as `image` says), one 1×4 output, no operators. */
+function handMadeModel(model: FlatbufferObject, image?: { scale: number[]; zero_point: number[] }): Uint8Array {
   return encodeFlatbuffer(tfliteSchema(), {
     version: 3,
     subgraphs: [
       {
         tensors: [
-          { shape: [1, 32, 32, 3], type: 'UINT8', name: 'image' },
+          { shape: [1, 32, 32, 3], type: 'UINT8', name: 'image', ...(image ? { quantization: image } : {}) },
           { shape: [4], type: 'UINT8', name: 'scores', quantization: { scale: [0.00390625], zero_point: [0] } },
         ],
         inputs: [0],
@@ -70,6 +70,7 @@ describe('readTfliteModel on the recipes', () => {
     expect(await readTfliteModel(bytes)).toEqual({
       inputShape: [1, 224, 224, 3],
       inputType: 'float32',
+      inputQuantization: null,
       outputSize: 3,
       outputType: 'float32',
       outputQuantization: null,
@@ -137,6 +138,7 @@ describe('readTfliteModel on the recipes', () => {
     expect(await readTfliteModel(bytes)).toMatchObject({
       inputShape: [1, 32, 32, 3],
       inputType: 'uint8',
+      inputQuantization: null,
       outputSize: 4,
       outputType: 'uint8',
       outputQuantization: { scale: 0.00390625, zeroPoint: 0 },
@@ -144,6 +146,14 @@ describe('readTfliteModel on the recipes', () => {
       operatorCodes: [],
     });
     expect((await refusal(bytes.subarray(0, bytes.length - 1))).code).toBe('DAMAGED');
+  });
+
+  it("reads a uint8 input's one scale and zero point (what a pixel number means to the model); one per channel is left out", async () => {
+    const read = (image: { scale: number[]; zero_point: number[] }) => readTfliteModel(handMadeModel({}, image));
+    // Stored as float32: 1/255 comes back as float32 holds it.
+    expect((await read({ scale: [1 / 255], zero_point: [0] })).inputQuantization).toEqual({ scale: Math.fround(1 / 255), zeroPoint: 0 });
+    expect((await read({ scale: [0.0078125], zero_point: [128] })).inputQuantization).toEqual({ scale: 0.0078125, zeroPoint: 128 });
+    expect((await read({ scale: [0.1, 0.2, 0.3], zero_point: [0, 0, 0] })).inputQuantization).toBeNull();
   });
 });
 

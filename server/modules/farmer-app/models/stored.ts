@@ -2,10 +2,12 @@ import crypto from 'node:crypto';
 import { TRAINING_SET } from '../../../../common/catalog.js';
 import { MODEL_TEXTS, type EvaluationSplit, type ModelStage } from '../../../../common/models.js';
 import {
+  inputQuantizationSchema,
   outputQuantizationSchema,
   pixelContractSchema,
   thresholdsSchema,
   type EvaluationSummary,
+  type InputQuantization,
   type OutputQuantization,
   type PixelContract,
   type Thresholds,
@@ -39,11 +41,17 @@ export const outputQuantizationOf = (row: ScannerModelsTable): OutputQuantizatio
 /** A model file's facts as the output's quantisation is kept and shown (null: float32 scores). */
 export const outputQuantizationFrom = (facts: TfliteFacts): OutputQuantization =>
   facts.outputType === 'float32' || !facts.outputQuantization ? null : { type: facts.outputType, ...facts.outputQuantization };
-/** The column's text of outputQuantizationFrom. */
-export const outputQuantizationColumn = (facts: TfliteFacts): string | null => {
+/** The columns' text of a model file's quantisation: its scores' (outputQuantizationFrom) and its uint8 pixels'. */
+export const quantizationColumns = (facts: TfliteFacts): Pick<ScannerModelsTable, 'outputQuantization' | 'inputQuantization'> => {
   const q = outputQuantizationFrom(facts);
-  return q ? JSON.stringify(q) : null;
+  return {
+    outputQuantization: q ? JSON.stringify(q) : null,
+    inputQuantization: facts.inputType === 'uint8' && facts.inputQuantization ? JSON.stringify(facts.inputQuantization) : null,
+  };
 };
+/** What a uint8 pixel means to the model, as the farmer app's payload says it. */
+export const inputQuantizationOf = (row: ScannerModelsTable): InputQuantization =>
+  row.inputQuantization === null ? null : inputQuantizationSchema.parse(parseJson(row.inputQuantization));
 
 /** Every live disease and training class, with its training-set label: what a model's label may mean. */
 export async function liveRecords(ctx: AppContext): Promise<RecordOption[]> {
