@@ -199,12 +199,12 @@ test('a super admin uploads the demo model, evaluates it, reads its report, pilo
   await expect(page.getByRole('dialog', { name: blast })).toBeVisible();
 });
 
-test('a training class marked "Not a rice plant" lets a plant check be evaluated, and it is published without a reason', async ({
+test('a training class marked "Not a rice plant" lets a plant check be evaluated and published without a reason; Check file tries each way of preparing photos', async ({
   page,
   app,
 }) => {
   test.setTimeout(300_000);
-  // Enough photos of each kind that the test split (a tenth, drawn from each photo's id) holds both.
+  // Enough photos of each kind that the test split (a tenth, drawn from each photo's id) holds both, and several diseases' photos.
   const perDisease = 9;
   const negatives = 100;
   const files: Record<string, Buffer> = {};
@@ -288,4 +288,28 @@ test('a training class marked "Not a rice plant" lets a plant check be evaluated
   await publishing.getByRole('button', { name: T.cancel }).click();
   expect(await publish(page, 'plant-1', 'live', 'Plant check, evaluated')).toBeNull();
   await expect(page.getByTestId('stage-plant').getByTestId('slot-live')).toContainText('plant-1');
+
+  // Check file of the demo disease classifier scores the held-out photos of its labels' diseases each way, best first, and picks
+  // the best (0…1, stretched: the way models:make built it) over the way chosen before.
+  await page.getByRole('button', { name: T.upload }).first().click();
+  const upload = page.getByRole('dialog', { name: S.form.uploadTitle });
+  await upload.getByLabel(S.form.modelFile, { exact: true }).setInputFiles(MODEL_FILE);
+  await upload.getByLabel(S.form.scaling, { exact: true }).selectOption('0-255');
+  await upload.getByLabel(S.form.resize, { exact: true }).selectOption('center-crop');
+  await upload.getByRole('button', { name: T.check }).click();
+  const trials = upload.getByTestId('contract-trials');
+  await expect(trials).toBeVisible({ timeout: 90_000 });
+  await expect(trials.getByRole('listitem')).toHaveCount(6);
+  const best = trials.getByRole('listitem').first();
+  await expect(best).toContainText(S.form.contractTrial(T.scaling['0-1'], T.resize.stretch));
+  await expect(best).toContainText(S.form.contractBest);
+  await expect(best).toContainText('100.0 %');
+  // models:make writes that normalisation into the model's metadata too: the trial marks it.
+  await expect(best.getByTestId('contract-stated')).toHaveText(S.form.contractStated);
+  await expect(trials.getByRole('listitem').filter({ hasText: T.scaling['0-255'] }).first()).not.toContainText('100.0 %');
+  await expect(upload.getByLabel(S.form.scaling, { exact: true })).toHaveValue('0-1');
+  await expect(upload.getByLabel(S.form.resize, { exact: true })).toHaveValue('stretch');
+  await trials.screenshot({ path: `${SHOTS}/contract-trials.png` });
+  await upload.getByRole('button', { name: T.cancel }).click();
+  await expect(upload).toBeHidden();
 });

@@ -27,7 +27,7 @@ export function ContractTrials({ search, stated }: { search: ContractSearch; sta
                 </span>
               )}
             </span>
-            <span className="tabular-nums text-slate-900">{formatPercent(t.accuracy)}</span>
+            <span className="shrink-0 whitespace-nowrap tabular-nums text-slate-900">{formatPercent(t.accuracy)}</span>
           </li>
         ))}
       </ol>
