@@ -28,6 +28,8 @@ export const EVALUATION_SET_LIMITS = {
   intakeConcurrency: 2,
   /** The reader thread's time to check and unpack the ZIP. */
   readTimeMs: 180_000,
+  /** How long the browser waits for the answer once the ZIP is sent (the photos are taken in meanwhile). */
+  answerWithinMs: 15 * 60_000,
 } as const;
 
 /** The files of the console's own training ZIP that are not photos, read past in an evaluation set. */

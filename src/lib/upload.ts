@@ -10,9 +10,16 @@ const connectionLost = () => new ApiError(0, 'NETWORK', 'Cannot reach the server
  * Posts a multipart form with XMLHttpRequest, so the browser reports how much of it has gone
  * (fetch cannot tell upload progress). Resolves with the JSON answer of a 2xx; rejects with
  * ApiError (the server's message; status 0 when the connection is lost: the browser went
- * offline, or the request stalled) or an AbortError.
+ * offline, or the request stalled) or an AbortError. Once every byte is sent, the answer may take
+ * `answerWithinMs` (default as long as a stall) while the server works on the file.
  */
-export function sendForm<T>(url: string, form: FormData, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<T> {
+export function sendForm<T>(
+  url: string,
+  form: FormData,
+  onProgress: (fraction: number) => void,
+  signal: AbortSignal,
+  { answerWithinMs = STALL_MS }: { answerWithinMs?: number } = {},
+): Promise<T> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new DOMException('Aborted', 'AbortError'));
@@ -20,13 +27,14 @@ export function sendForm<T>(url: string, form: FormData, onProgress: (fraction: 
     }
     const xhr = new XMLHttpRequest();
     let lastActivity = Date.now();
+    let sent = false;
     let lost = false;
     const giveUp = () => {
       lost = true;
       xhr.abort();
     };
     const watchdog = setInterval(() => {
-      if (Date.now() - lastActivity > STALL_MS) giveUp();
+      if (Date.now() - lastActivity > (sent ? answerWithinMs : STALL_MS)) giveUp();
     }, 1000);
     globalThis.addEventListener?.('offline', giveUp);
     const done = () => {
@@ -38,6 +46,10 @@ export function sendForm<T>(url: string, form: FormData, onProgress: (fraction: 
     xhr.upload.onprogress = (e) => {
       lastActivity = Date.now();
       if (e.lengthComputable && e.total > 0) onProgress(Math.min(1, e.loaded / e.total));
+    };
+    xhr.upload.onload = () => {
+      lastActivity = Date.now();
+      sent = true;
     };
     xhr.onload = () => {
       done();

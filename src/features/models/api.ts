@@ -12,7 +12,7 @@ import type {
   Thresholds,
 } from '../../../common/schemas/models';
 import type { CatalogList } from '../../../common/schemas/catalog';
-import { EVALUATION_SETS_PATH } from '../../../common/evaluation-sets';
+import { EVALUATION_SET_LIMITS, EVALUATION_SETS_PATH } from '../../../common/evaluation-sets';
 import type { EvaluationSet } from '../../../common/schemas/evaluation-sets';
 import { api, ApiError } from '../../lib/api';
 import { sendForm } from '../../lib/upload';
@@ -282,7 +282,10 @@ export function useUploadEvaluationSet() {
       const form = new FormData();
       form.append('name', name);
       form.append('file', file, file.name);
-      return sendForm<EvaluationSet>(EVALUATION_SETS_PATH, form, onProgress, signal);
+      // The server cleans, sizes and fingerprints every photo before it answers: up to 2,000 of them.
+      return sendForm<EvaluationSet>(EVALUATION_SETS_PATH, form, onProgress, signal, {
+        answerWithinMs: EVALUATION_SET_LIMITS.answerWithinMs,
+      });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: setsKey }),
   });
