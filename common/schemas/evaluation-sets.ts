@@ -1,5 +1,6 @@
 import { z } from './zod.js';
 import { EVALUATION_SET_LIMITS, EVALUATION_SET_TEXTS } from '../evaluation-sets.js';
+import { CONTROL_TEXTS, hasControlCharacters, visibleControls } from '../text-controls.js';
 
 /** One of a set's photos that is a near-copy of a training photo (distance: bits of 64 apart, 0 for the same bytes). */
 export const leakPairSchema = z.object({
@@ -33,6 +34,12 @@ export const evaluationSetListSchema = z.object({ sets: z.array(evaluationSetSch
 /** The upload's text field beside its "file" (the ZIP). */
 export const evaluationSetFieldsSchema = z
   .object({
-    name: z.string().trim().min(1, EVALUATION_SET_TEXTS.errors.nameRequired).max(EVALUATION_SET_LIMITS.maxNameLength),
+    // A multipart field passes no input guard: the name's control and direction characters are refused here.
+    name: z
+      .string()
+      .trim()
+      .min(1, EVALUATION_SET_TEXTS.errors.nameRequired)
+      .max(EVALUATION_SET_LIMITS.maxNameLength)
+      .refine((name) => !hasControlCharacters(name), { error: (issue) => CONTROL_TEXTS.refused(visibleControls(String(issue.input))) }),
   })
   .strict();

@@ -279,6 +279,11 @@ describe('evaluation sets: a labelled ZIP outside the farmer content', () => {
       { name: E.nameTaken },
     ]);
     expect((await uploadSet('  ', zip)).statusCode).toBe(400);
+    const rtl = await uploadSet('Field \u202Etset', zip);
+    expect([rtl.statusCode, rtl.json<{ error: { fields: Record<string, string> } }>().error.fields.name]).toEqual([
+      400,
+      'Remove the hidden control characters (U+202E) from this text: they can change how it reads in the farmer app.',
+    ]);
     expect((await uploadSet('By an admin', zip, adminCookie)).statusCode).toBe(403);
   });
 });
