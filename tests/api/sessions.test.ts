@@ -130,6 +130,9 @@ describe('sessions, several per account (MAX_SESSIONS_PER_ACCOUNT=3)', () => {
     events.stop();
     expect(await alive(t, phone)).toBe(false);
     expect(await alive(t, desk)).toBe(true);
+    // The phone's next request says why, so its tab tells the farmer even when the live event did not reach it.
+    const told = await call(t, 'GET', '/api/profile', phone);
+    expect([told.statusCode, told.json().error.reason]).toEqual([401, 'signed_out']);
     const audit = await t.ctx.db
       .selectFrom('audit_logs')
       .selectAll()

@@ -3,7 +3,15 @@ import { can, isAccess, normalizeRole, type Permission, type PermissionFlag } fr
 import { ERRORS } from '../../../common/texts.js';
 import { toSessionUser } from '../identity/session-user.js';
 import { fail } from './errors.js';
-import { findSessionByToken, isSessionValid, endSession, announceEnded, touchSession, SESSION_COOKIE } from '../identity/sessions.js';
+import {
+  endedReasonOf,
+  findSessionByToken,
+  isSessionValid,
+  endSession,
+  announceEnded,
+  touchSession,
+  SESSION_COOKIE,
+} from '../identity/sessions.js';
 import { runCommand } from '../writes/command.js';
 import type { AuthContext } from './context.js';
 
@@ -106,7 +114,11 @@ export function registerAccessPolicy(app: FastifyInstance): void {
     const token = request.cookies[SESSION_COOKIE];
     if (!token) fail('UNAUTHENTICATED', undefined, undefined, { reason: 'no_session' });
     const session = await findSessionByToken(db, token);
-    if (!session) fail('UNAUTHENTICATED', undefined, undefined, { reason: 'session_ended' });
+    // Signed out from another session: the tab's next request says so, whether or not the live event reached it first.
+    if (!session)
+      fail('UNAUTHENTICATED', undefined, undefined, {
+        reason: (await endedReasonOf(db, token)) === 'signed_out' ? 'signed_out' : 'session_ended',
+      });
     const state = isSessionValid(session, appConfig);
     if (state === 'inactivity' || state === 'expired') {
       // Only this session: with several sessions allowed, the account's others may be in use.

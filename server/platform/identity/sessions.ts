@@ -102,6 +102,12 @@ const sessionByTokenHash = fixedQuery<SessionAccountRow>(
   { prepared: true },
 );
 
+/** Why the cookie's session ended (null when it is unknown or not ended): a tab told by its next request says so. */
+export async function endedReasonOf(db: Db, token: string): Promise<string | null> {
+  const row = await db.selectFrom('sessions').select(['endedAt', 'endedReason']).where('tokenHash', '=', sha256(token)).executeTakeFirst();
+  return row?.endedAt ? row.endedReason : null;
+}
+
 /** Looks the cookie's token up; undefined when unknown or already ended. */
 export async function findSessionByToken(db: Db, token: string): Promise<ResolvedSession | undefined> {
   const [row] = await sessionByTokenHash(db, [sha256(token)]);
