@@ -213,8 +213,9 @@ describe('evaluation sets: a labelled ZIP outside the farmer content', () => {
     expect(right).toBeLessThan(expected.size);
     expect(right).toBeGreaterThan(0);
 
+    const own = `record:set-${USED[0]!.label}`;
     const cell = await t.app.inject({
-      url: `/api/models/${modelId}/evaluations/${evaluationId}/photos?actual=${encodeURIComponent(`record:set-${USED[0]!.label}`)}&predicted=${encodeURIComponent(`record:set-${USED[0]!.label}`)}`,
+      url: `/api/models/${modelId}/evaluations/${evaluationId}/photos?${new URLSearchParams({ actual: own, predicted: own })}`,
       headers: { cookie },
     });
     expect(cell.statusCode, cell.body).toBe(200);
